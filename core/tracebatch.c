@@ -1,0 +1,357 @@
+/* tracepipe - a ref-counted batch of events
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "trace/trace.h"
+
+G_DEFINE_BOXED_TYPE (TraceBatch, trace_batch, trace_batch_ref, trace_batch_unref)
+
+/**
+ * trace_batch_new:
+ * @pool: (nullable): the string pool the events' ids refer to; %NULL for
+ *   the default pool
+ * @reserve: how many events to make room for (0 for the default)
+ *
+ * Returns: (transfer full): an empty, writable batch
+ */
+TraceBatch *
+trace_batch_new (TraceStringPool *pool,
+                 guint reserve)
+{
+  TraceBatch *batch = g_new0 (TraceBatch, 1);
+
+  if (reserve == 0)
+    reserve = TRACE_BATCH_DEFAULT_SIZE;
+  batch->ref_count = 1;
+  batch->pool = trace_string_pool_ref (pool ? pool : trace_string_pool_get_default ());
+  batch->events = g_new (TraceEvent, reserve);
+  batch->events_capacity = reserve;
+  return batch;
+}
+
+/**
+ * trace_batch_ref:
+ * @batch: a #TraceBatch
+ *
+ * Returns: (transfer full): @batch
+ */
+TraceBatch *
+trace_batch_ref (TraceBatch *batch)
+{
+  g_atomic_int_inc (&batch->ref_count);
+  return batch;
+}
+
+/**
+ * trace_batch_unref:
+ * @batch: (transfer full): a #TraceBatch
+ */
+void
+trace_batch_unref (TraceBatch *batch)
+{
+  if (!g_atomic_int_dec_and_test (&batch->ref_count))
+    return;
+  g_free (batch->events);
+  g_free (batch->args);
+  trace_string_pool_unref (batch->pool);
+  g_free (batch);
+}
+
+/**
+ * trace_batch_is_writable:
+ * @batch: a #TraceBatch
+ *
+ * Returns: whether the caller holds the only reference
+ */
+gboolean
+trace_batch_is_writable (TraceBatch *batch)
+{
+  return g_atomic_int_get (&batch->ref_count) == 1;
+}
+
+/**
+ * trace_batch_copy:
+ * @batch: a #TraceBatch
+ *
+ * Returns: (transfer full): a writable deep copy
+ */
+TraceBatch *
+trace_batch_copy (TraceBatch *batch)
+{
+  TraceBatch *copy = trace_batch_new (batch->pool, MAX (batch->n_events, 1));
+
+  memcpy (copy->events, batch->events, batch->n_events * sizeof (TraceEvent));
+  copy->n_events = batch->n_events;
+  if (batch->n_args > 0)
+    {
+      copy->args = g_memdup2 (batch->args, batch->n_args * sizeof (TraceArg));
+      copy->n_args = copy->args_capacity = batch->n_args;
+    }
+  return copy;
+}
+
+/**
+ * trace_batch_make_writable:
+ * @batch: (transfer full): a #TraceBatch
+ *
+ * Returns: (transfer full): @batch if it was writable, else a copy (and
+ *   the reference to @batch is dropped)
+ */
+TraceBatch *
+trace_batch_make_writable (TraceBatch *batch)
+{
+  TraceBatch *copy;
+
+  if (trace_batch_is_writable (batch))
+    return batch;
+  copy = trace_batch_copy (batch);
+  trace_batch_unref (batch);
+  return copy;
+}
+
+static void
+trace_batch_grow_events (TraceBatch *batch)
+{
+  batch->events_capacity = MAX (16, batch->events_capacity * 2);
+  batch->events = g_renew (TraceEvent, batch->events, batch->events_capacity);
+}
+
+/**
+ * trace_batch_append:
+ * @batch: a writable #TraceBatch
+ * @kind: the kind of the new event
+ * @ts: its timestamp
+ *
+ * Appends an event with unknown pid, tid and cpu, no name and no args.
+ * The pointer is valid until the next append.
+ *
+ * Returns: (transfer none): the new event, for the caller to fill in
+ */
+TraceEvent *
+trace_batch_append (TraceBatch *batch,
+                    TraceEventKind kind,
+                    gint64 ts)
+{
+  TraceEvent *ev;
+
+  if (G_UNLIKELY (batch->n_events == batch->events_capacity))
+    trace_batch_grow_events (batch);
+  ev = &batch->events[batch->n_events++];
+  memset (ev, 0, sizeof *ev);
+  ev->kind = kind;
+  ev->ts = ts;
+  ev->pid = ev->tid = TRACE_ID_UNKNOWN;
+  ev->cpu = TRACE_ID_UNKNOWN;
+  ev->first_arg = batch->n_args;
+  return ev;
+}
+
+/**
+ * trace_batch_append_event:
+ * @batch: a writable #TraceBatch
+ * @event: an event to copy
+ * @args_from: (nullable): the batch @event belongs to, whose args are
+ *   copied too; %NULL to drop the args
+ *
+ * Both batches must use the same string pool.
+ *
+ * Returns: (transfer none): the copy in @batch
+ */
+TraceEvent *
+trace_batch_append_event (TraceBatch *batch,
+                          const TraceEvent *event,
+                          TraceBatch *args_from)
+{
+  TraceEvent *ev;
+  guint n_args = args_from ? event->n_args : 0;
+
+  if (G_UNLIKELY (batch->n_events == batch->events_capacity))
+    trace_batch_grow_events (batch);
+  ev = &batch->events[batch->n_events++];
+  *ev = *event;
+  ev->first_arg = batch->n_args;
+  ev->n_args = 0;
+  for (guint i = 0; i < n_args; i++)
+    {
+      const TraceArg *src = &args_from->args[event->first_arg + i];
+      TraceArg *dst = trace_batch_add_arg (batch, ev, src->key, src->type);
+      dst->v = src->v;
+    }
+  return ev;
+}
+
+/**
+ * trace_batch_add_arg:
+ * @batch: a writable #TraceBatch
+ * @event: the last event of @batch
+ * @key: interned key
+ * @type: the type of the value
+ *
+ * Args are stored contiguously, so only the last event appended may get
+ * new args.
+ *
+ * Returns: (transfer none): the arg, for the caller to set its value
+ */
+TraceArg *
+trace_batch_add_arg (TraceBatch *batch,
+                     TraceEvent *event,
+                     guint32 key,
+                     TraceArgType type)
+{
+  TraceArg *arg;
+
+  g_return_val_if_fail (event->first_arg + event->n_args == batch->n_args, NULL);
+
+  if (G_UNLIKELY (batch->n_args == batch->args_capacity))
+    {
+      batch->args_capacity = MAX (64, batch->args_capacity * 2);
+      batch->args = g_renew (TraceArg, batch->args, batch->args_capacity);
+    }
+  arg = &batch->args[batch->n_args++];
+  event->n_args++;
+  arg->key = key;
+  arg->type = type;
+  arg->v.u = 0;
+  return arg;
+}
+
+/**
+ * trace_batch_add_arg_int:
+ * @batch: a writable #TraceBatch
+ * @event: the last event of @batch
+ * @key: the key
+ * @value: the value
+ */
+void
+trace_batch_add_arg_int (TraceBatch *batch,
+                         TraceEvent *event,
+                         const char *key,
+                         gint64 value)
+{
+  guint32 k = trace_string_pool_intern (batch->pool, key);
+
+  trace_batch_add_arg (batch, event, k, TRACE_ARG_INT)->v.i = value;
+}
+
+/**
+ * trace_batch_add_arg_double:
+ * @batch: a writable #TraceBatch
+ * @event: the last event of @batch
+ * @key: the key
+ * @value: the value
+ */
+void
+trace_batch_add_arg_double (TraceBatch *batch,
+                            TraceEvent *event,
+                            const char *key,
+                            double value)
+{
+  guint32 k = trace_string_pool_intern (batch->pool, key);
+
+  trace_batch_add_arg (batch, event, k, TRACE_ARG_DOUBLE)->v.d = value;
+}
+
+/**
+ * trace_batch_add_arg_string:
+ * @batch: a writable #TraceBatch
+ * @event: the last event of @batch
+ * @key: the key
+ * @value: the value
+ */
+void
+trace_batch_add_arg_string (TraceBatch *batch,
+                            TraceEvent *event,
+                            const char *key,
+                            const char *value)
+{
+  guint32 k = trace_string_pool_intern (batch->pool, key);
+  guint32 v = trace_string_pool_intern (batch->pool, value);
+
+  trace_batch_add_arg (batch, event, k, TRACE_ARG_STRING)->v.s = v;
+}
+
+/**
+ * trace_batch_add_arg_bool:
+ * @batch: a writable #TraceBatch
+ * @event: the last event of @batch
+ * @key: the key
+ * @value: the value
+ */
+void
+trace_batch_add_arg_bool (TraceBatch *batch,
+                          TraceEvent *event,
+                          const char *key,
+                          gboolean value)
+{
+  guint32 k = trace_string_pool_intern (batch->pool, key);
+
+  trace_batch_add_arg (batch, event, k, TRACE_ARG_BOOL)->v.b = !!value;
+}
+
+/**
+ * trace_batch_remove_none:
+ * @batch: a writable #TraceBatch
+ *
+ * Drops the events whose kind was set to %TRACE_EVENT_NONE, keeping the
+ * order of the others. Args stay where they are (they are only reclaimed
+ * when the batch is freed), so this is one pass without allocation.
+ */
+void
+trace_batch_remove_none (TraceBatch *batch)
+{
+  guint out = 0;
+
+  for (guint i = 0; i < batch->n_events; i++)
+    {
+      if (batch->events[i].kind == TRACE_EVENT_NONE)
+        continue;
+      if (out != i)
+        batch->events[out] = batch->events[i];
+      out++;
+    }
+  batch->n_events = out;
+}
+
+/**
+ * trace_batch_clear:
+ * @batch: a writable #TraceBatch
+ *
+ * Empties the batch, keeping its memory for reuse.
+ */
+void
+trace_batch_clear (TraceBatch *batch)
+{
+  batch->n_events = 0;
+  batch->n_args = 0;
+}
+
+/**
+ * trace_batch_get_time_range:
+ * @batch: a #TraceBatch
+ * @min_ts: (out) (optional): the smallest timestamp
+ * @max_ts: (out) (optional): the largest timestamp
+ *
+ * Returns: %FALSE if the batch is empty
+ */
+gboolean
+trace_batch_get_time_range (TraceBatch *batch,
+                            gint64 *min_ts,
+                            gint64 *max_ts)
+{
+  gint64 lo = G_MAXINT64, hi = G_MININT64;
+
+  for (guint i = 0; i < batch->n_events; i++)
+    {
+      lo = MIN (lo, batch->events[i].ts);
+      hi = MAX (hi, batch->events[i].ts);
+    }
+  if (min_ts)
+    *min_ts = lo;
+  if (max_ts)
+    *max_ts = hi;
+  return batch->n_events > 0;
+}

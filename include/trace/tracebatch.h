@@ -1,0 +1,137 @@
+/* tracepipe - a ref-counted batch of events
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#if !defined(__TRACE_H_INSIDE__) && !defined(TRACE_COMPILATION)
+#error "Only <trace/trace.h> can be included directly."
+#endif
+
+#include <trace/traceevent.h>
+#include <trace/tracestringpool.h>
+
+G_BEGIN_DECLS
+
+/**
+ * TRACE_BATCH_DEFAULT_SIZE:
+ *
+ * How many events a source puts in a batch unless it has a reason to do
+ * otherwise: large enough that per-batch costs vanish, small enough to
+ * stay in cache.
+ */
+#define TRACE_BATCH_DEFAULT_SIZE 4096
+
+/**
+ * TraceBatch:
+ * @events: (array length=n_events): the events, by value
+ * @n_events: how many events are in use
+ * @args: (array length=n_args): the args of all events
+ * @n_args: how many args are in use
+ * @pool: the string pool the ids of this batch refer to
+ *
+ * The unit of data that travels between pads: thousands of events and
+ * their args, stored by value. A batch is writable while only one
+ * reference is held (see trace_batch_make_writable()).
+ */
+typedef struct {
+  TraceEvent *events;
+  guint n_events;
+  TraceArg *args;
+  guint n_args;
+  TraceStringPool *pool;
+
+  /*< private >*/
+  guint events_capacity;
+  guint args_capacity;
+  gint ref_count;
+  gpointer _reserved[4];
+} TraceBatch;
+
+#define TRACE_TYPE_BATCH (trace_batch_get_type ())
+TRACE_AVAILABLE_IN_ALL
+GType trace_batch_get_type (void) G_GNUC_CONST;
+
+TRACE_AVAILABLE_IN_ALL
+TraceBatch *trace_batch_new (TraceStringPool *pool,
+                             guint reserve);
+TRACE_AVAILABLE_IN_ALL
+TraceBatch *trace_batch_ref (TraceBatch *batch);
+TRACE_AVAILABLE_IN_ALL
+void trace_batch_unref (TraceBatch *batch);
+TRACE_AVAILABLE_IN_ALL
+gboolean trace_batch_is_writable (TraceBatch *batch);
+TRACE_AVAILABLE_IN_ALL
+TraceBatch *trace_batch_make_writable (TraceBatch *batch);
+TRACE_AVAILABLE_IN_ALL
+TraceBatch *trace_batch_copy (TraceBatch *batch);
+
+TRACE_AVAILABLE_IN_ALL
+TraceEvent *trace_batch_append (TraceBatch *batch,
+                                TraceEventKind kind,
+                                gint64 ts);
+TRACE_AVAILABLE_IN_ALL
+TraceEvent *trace_batch_append_event (TraceBatch *batch,
+                                      const TraceEvent *event,
+                                      TraceBatch *args_from);
+TRACE_AVAILABLE_IN_ALL
+TraceArg *trace_batch_add_arg (TraceBatch *batch,
+                               TraceEvent *event,
+                               guint32 key,
+                               TraceArgType type);
+TRACE_AVAILABLE_IN_ALL
+void trace_batch_add_arg_int (TraceBatch *batch,
+                              TraceEvent *event,
+                              const char *key,
+                              gint64 value);
+TRACE_AVAILABLE_IN_ALL
+void trace_batch_add_arg_double (TraceBatch *batch,
+                                 TraceEvent *event,
+                                 const char *key,
+                                 double value);
+TRACE_AVAILABLE_IN_ALL
+void trace_batch_add_arg_string (TraceBatch *batch,
+                                 TraceEvent *event,
+                                 const char *key,
+                                 const char *value);
+TRACE_AVAILABLE_IN_ALL
+void trace_batch_add_arg_bool (TraceBatch *batch,
+                               TraceEvent *event,
+                               const char *key,
+                               gboolean value);
+TRACE_AVAILABLE_IN_ALL
+void trace_batch_remove_none (TraceBatch *batch);
+TRACE_AVAILABLE_IN_ALL
+void trace_batch_clear (TraceBatch *batch);
+TRACE_AVAILABLE_IN_ALL
+gboolean trace_batch_get_time_range (TraceBatch *batch,
+                                     gint64 *min_ts,
+                                     gint64 *max_ts);
+
+/**
+ * trace_batch_get_args:
+ * @batch: a #TraceBatch
+ * @event: an event of @batch
+ *
+ * Returns: (transfer none): the first of the @event's `n_args` args
+ */
+static inline const TraceArg *
+trace_batch_get_args (const TraceBatch *batch,
+                      const TraceEvent *event)
+{
+  return batch->args + event->first_arg;
+}
+
+/**
+ * trace_batch_get_string:
+ * @batch: a #TraceBatch
+ * @id: a string id of one of the batch's events
+ *
+ * Returns: (transfer none): the string
+ */
+#define trace_batch_get_string(batch, id) \
+  trace_string_pool_get ((batch)->pool, (id))
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TraceBatch, trace_batch_unref)
+
+G_END_DECLS

@@ -1,0 +1,371 @@
+/* tracepipe - the event model
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#if !defined(__TRACE_H_INSIDE__) && !defined(TRACE_COMPILATION)
+#error "Only <trace/trace.h> can be included directly."
+#endif
+
+#include <glib-object.h>
+#include <trace/trace-export.h>
+
+G_BEGIN_DECLS
+
+/**
+ * TRACE_ID_UNKNOWN:
+ *
+ * The value of a pid, tid or cpu that the input did not tell.
+ */
+#define TRACE_ID_UNKNOWN (-1)
+
+/**
+ * TraceEventKind:
+ * @TRACE_EVENT_NONE: not an event (a dropped slot)
+ * @TRACE_EVENT_SLICE_BEGIN: a slice begins on a thread
+ * @TRACE_EVENT_SLICE_END: the innermost open slice of a thread ends
+ * @TRACE_EVENT_SLICE_COMPLETE: a slice with a known duration (`u.slice.dur`)
+ * @TRACE_EVENT_INSTANT: an instant; `flags` carry the scope
+ * @TRACE_EVENT_ASYNC_BEGIN: an async slice begins (`u.async`)
+ * @TRACE_EVENT_ASYNC_STEP: a step inside an async slice
+ * @TRACE_EVENT_ASYNC_END: an async slice ends
+ * @TRACE_EVENT_ASYNC_INSTANT: an instant on an async track
+ * @TRACE_EVENT_FLOW_START: a flow starts (`u.async.id`)
+ * @TRACE_EVENT_FLOW_STEP: a flow passes through a slice
+ * @TRACE_EVENT_FLOW_END: a flow ends
+ * @TRACE_EVENT_COUNTER: a named value (`u.counter`)
+ * @TRACE_EVENT_PROCESS_NAME: names process `pid` (`name`)
+ * @TRACE_EVENT_THREAD_NAME: names thread `tid` of process `pid` (`name`)
+ * @TRACE_EVENT_PROCESS_SORT_INDEX: `u.meta.value` orders processes
+ * @TRACE_EVENT_THREAD_SORT_INDEX: `u.meta.value` orders threads
+ * @TRACE_EVENT_PROCESS_LABEL: a label (`name`) of process `pid`
+ * @TRACE_EVENT_SCHED_SWITCH: ftrace `sched_switch` (`u.sched_switch`)
+ * @TRACE_EVENT_SCHED_WAKEUP: ftrace `sched_wakeup` (`u.wakeup`)
+ * @TRACE_EVENT_SCHED_WAKING: ftrace `sched_waking` (`u.wakeup`)
+ * @TRACE_EVENT_SCHED_WAKEUP_NEW: ftrace `sched_wakeup_new` (`u.wakeup`)
+ * @TRACE_EVENT_SCHED_PROCESS_EXIT: ftrace `sched_process_exit` (`u.task`)
+ * @TRACE_EVENT_SCHED_PROCESS_FREE: ftrace `sched_process_free` (`u.task`)
+ * @TRACE_EVENT_TASK_NEWTASK: ftrace `task_newtask` (`u.task`)
+ * @TRACE_EVENT_TASK_RENAME: ftrace `task_rename` (`u.task`)
+ * @TRACE_EVENT_CPU_FREQUENCY: ftrace `cpu_frequency` (`u.cpu`)
+ * @TRACE_EVENT_CPU_IDLE: ftrace `cpu_idle` (`u.cpu`)
+ * @TRACE_EVENT_FTRACE: any other kernel event: `name` is the event name,
+ *   the args are its fields
+ * @TRACE_EVENT_STACK_NODE: defines a call-stack node (`u.stack_node`),
+ *   `name` is the function; url, line and column travel as args
+ * @TRACE_EVENT_SAMPLE: a CPU-profile sample of thread `tid` whose leaf is
+ *   stack node `u.sample.node_id`
+ * @TRACE_EVENT_CLOCK_MARKER: ties `ts` (this stream's clock) to a time or
+ *   a sync id of another clock (`u.clock`)
+ * @TRACE_EVENT_N_KINDS: the number of kinds
+ *
+ * What an event is. The kind says which member of the union is in use.
+ */
+typedef enum {
+  TRACE_EVENT_NONE = 0,
+  TRACE_EVENT_SLICE_BEGIN,
+  TRACE_EVENT_SLICE_END,
+  TRACE_EVENT_SLICE_COMPLETE,
+  TRACE_EVENT_INSTANT,
+  TRACE_EVENT_ASYNC_BEGIN,
+  TRACE_EVENT_ASYNC_STEP,
+  TRACE_EVENT_ASYNC_END,
+  TRACE_EVENT_ASYNC_INSTANT,
+  TRACE_EVENT_FLOW_START,
+  TRACE_EVENT_FLOW_STEP,
+  TRACE_EVENT_FLOW_END,
+  TRACE_EVENT_COUNTER,
+  TRACE_EVENT_PROCESS_NAME,
+  TRACE_EVENT_THREAD_NAME,
+  TRACE_EVENT_PROCESS_SORT_INDEX,
+  TRACE_EVENT_THREAD_SORT_INDEX,
+  TRACE_EVENT_PROCESS_LABEL,
+  TRACE_EVENT_SCHED_SWITCH,
+  TRACE_EVENT_SCHED_WAKEUP,
+  TRACE_EVENT_SCHED_WAKING,
+  TRACE_EVENT_SCHED_WAKEUP_NEW,
+  TRACE_EVENT_SCHED_PROCESS_EXIT,
+  TRACE_EVENT_SCHED_PROCESS_FREE,
+  TRACE_EVENT_TASK_NEWTASK,
+  TRACE_EVENT_TASK_RENAME,
+  TRACE_EVENT_CPU_FREQUENCY,
+  TRACE_EVENT_CPU_IDLE,
+  TRACE_EVENT_FTRACE,
+  TRACE_EVENT_STACK_NODE,
+  TRACE_EVENT_SAMPLE,
+  TRACE_EVENT_CLOCK_MARKER,
+  TRACE_EVENT_N_KINDS
+} TraceEventKind;
+
+/**
+ * TraceEventClass:
+ * @TRACE_EVENT_CLASS_SLICES: thread slices and instants
+ * @TRACE_EVENT_CLASS_ASYNC: async slices
+ * @TRACE_EVENT_CLASS_FLOWS: flows
+ * @TRACE_EVENT_CLASS_COUNTERS: counters
+ * @TRACE_EVENT_CLASS_METADATA: process and thread names, sort indexes, labels
+ * @TRACE_EVENT_CLASS_SCHED: scheduling records (switch, wakeup, task life)
+ * @TRACE_EVENT_CLASS_CPU: cpu frequency and idle
+ * @TRACE_EVENT_CLASS_FTRACE: other kernel events
+ * @TRACE_EVENT_CLASS_SAMPLES: CPU-profile samples and their stack nodes
+ * @TRACE_EVENT_CLASS_CLOCK: clock markers
+ *
+ * Groups of kinds, as flags: what a user filters on (`filter kind=slices+counters`).
+ */
+typedef enum {
+  TRACE_EVENT_CLASS_SLICES = 1 << 0,
+  TRACE_EVENT_CLASS_ASYNC = 1 << 1,
+  TRACE_EVENT_CLASS_FLOWS = 1 << 2,
+  TRACE_EVENT_CLASS_COUNTERS = 1 << 3,
+  TRACE_EVENT_CLASS_METADATA = 1 << 4,
+  TRACE_EVENT_CLASS_SCHED = 1 << 5,
+  TRACE_EVENT_CLASS_CPU = 1 << 6,
+  TRACE_EVENT_CLASS_FTRACE = 1 << 7,
+  TRACE_EVENT_CLASS_SAMPLES = 1 << 8,
+  TRACE_EVENT_CLASS_CLOCK = 1 << 9,
+} TraceEventClass;
+
+/**
+ * TraceEventFlags:
+ * @TRACE_EVENT_FLAG_NONE: no flag
+ * @TRACE_EVENT_FLAG_SCOPE_THREAD: an instant of the thread (the default)
+ * @TRACE_EVENT_FLAG_SCOPE_PROCESS: an instant of the process
+ * @TRACE_EVENT_FLAG_SCOPE_GLOBAL: an instant of the whole trace
+ * @TRACE_EVENT_FLAG_COUNTER_INT: the counter value is an integer
+ * @TRACE_EVENT_FLAG_ASYNC_LEGACY: an async event from an unnestable
+ *   family (atrace `S`/`F`, Chrome `S`/`T`/`F`)
+ * @TRACE_EVENT_FLAG_FLOW_NEXT_SLICE: a flow event binds to the next slice
+ *   that begins on the thread (Chrome `bp:"e"` unset), not the enclosing one
+ * @TRACE_EVENT_FLAG_ID_GLOBAL: the async or flow id is global, not local
+ *   to the process
+ * @TRACE_EVENT_FLAG_REPAIRED: an element changed or synthesized this event
+ *   to repair the stream (see the event's args for what)
+ *
+ * Flags of a #TraceEvent.
+ */
+typedef enum {
+  TRACE_EVENT_FLAG_NONE = 0,
+  TRACE_EVENT_FLAG_SCOPE_THREAD = 0,
+  TRACE_EVENT_FLAG_SCOPE_PROCESS = 1 << 0,
+  TRACE_EVENT_FLAG_SCOPE_GLOBAL = 1 << 1,
+  TRACE_EVENT_FLAG_COUNTER_INT = 1 << 2,
+  TRACE_EVENT_FLAG_ASYNC_LEGACY = 1 << 3,
+  TRACE_EVENT_FLAG_FLOW_NEXT_SLICE = 1 << 4,
+  TRACE_EVENT_FLAG_ID_GLOBAL = 1 << 5,
+  TRACE_EVENT_FLAG_REPAIRED = 1 << 6,
+} TraceEventFlags;
+
+/**
+ * TraceClockDomain:
+ * @TRACE_CLOCK_UNKNOWN: not known
+ * @TRACE_CLOCK_BOOTTIME: CLOCK_BOOTTIME (Android ftrace, `boot`)
+ * @TRACE_CLOCK_MONOTONIC: CLOCK_MONOTONIC (JS profilers, Chrome on Linux)
+ * @TRACE_CLOCK_MONOTONIC_RAW: CLOCK_MONOTONIC_RAW
+ * @TRACE_CLOCK_REALTIME: CLOCK_REALTIME, wall clock
+ * @TRACE_CLOCK_FTRACE_LOCAL: ftrace's `local`/`global` clock
+ * @TRACE_CLOCK_COUNTER: a raw counter (ftrace `counter`, `x86-tsc`)
+ * @TRACE_CLOCK_PROCESS: a clock private to the producing process
+ *
+ * The clock a stream's timestamps are in.
+ */
+typedef enum {
+  TRACE_CLOCK_UNKNOWN = 0,
+  TRACE_CLOCK_BOOTTIME,
+  TRACE_CLOCK_MONOTONIC,
+  TRACE_CLOCK_MONOTONIC_RAW,
+  TRACE_CLOCK_REALTIME,
+  TRACE_CLOCK_FTRACE_LOCAL,
+  TRACE_CLOCK_COUNTER,
+  TRACE_CLOCK_PROCESS,
+} TraceClockDomain;
+
+/**
+ * TraceClockMarkerKind:
+ * @TRACE_CLOCK_MARKER_PARENT_TS: `u.clock.other_ts` is the same instant on
+ *   `u.clock.domain` (atrace `parent_ts`, float32-quantised)
+ * @TRACE_CLOCK_MARKER_REALTIME_TS: `other_ts` is the realtime clock
+ * @TRACE_CLOCK_MARKER_SYNC_ID: `u.clock.sync_id` names a sync point that
+ *   another stream marks too (atrace `name=`, Chrome `c`); `issue_ts`, when
+ *   not 0, is when the sync was issued
+ * @TRACE_CLOCK_MARKER_PAIR: an exact pair of two clocks read together
+ *   (RheaTrace `monotonic_time:`)
+ *
+ * What a #TRACE_EVENT_CLOCK_MARKER says.
+ */
+typedef enum {
+  TRACE_CLOCK_MARKER_PARENT_TS,
+  TRACE_CLOCK_MARKER_REALTIME_TS,
+  TRACE_CLOCK_MARKER_SYNC_ID,
+  TRACE_CLOCK_MARKER_PAIR,
+} TraceClockMarkerKind;
+
+/**
+ * TraceArgType:
+ * @TRACE_ARG_INT: a signed 64-bit integer (`v.i`)
+ * @TRACE_ARG_UINT: an unsigned 64-bit integer (`v.u`)
+ * @TRACE_ARG_DOUBLE: a double (`v.d`)
+ * @TRACE_ARG_STRING: an interned string (`v.s`)
+ * @TRACE_ARG_BOOL: a boolean (`v.b`)
+ * @TRACE_ARG_POINTER: an address, shown in hex (`v.u`)
+ *
+ * The type of a #TraceArg value.
+ */
+typedef enum {
+  TRACE_ARG_INT,
+  TRACE_ARG_UINT,
+  TRACE_ARG_DOUBLE,
+  TRACE_ARG_STRING,
+  TRACE_ARG_BOOL,
+  TRACE_ARG_POINTER,
+} TraceArgType;
+
+/**
+ * TraceArg:
+ * @key: interned key; nested values use dotted keys (`a.b`, `a[0]`)
+ * @type: a #TraceArgType
+ *
+ * One argument of an event, stored in its batch.
+ */
+typedef struct {
+  guint32 key;
+  guint32 type;
+  union {
+    gint64 i;
+    guint64 u;
+    double d;
+    guint32 s;
+    gboolean b;
+  } v;
+} TraceArg;
+
+/**
+ * TraceEvent:
+ * @ts: timestamp in nanoseconds, in the stream's clock domain
+ * @pid: process id, or %TRACE_ID_UNKNOWN
+ * @tid: thread id, or %TRACE_ID_UNKNOWN
+ * @name: interned name (slice name, counter name, process or thread name,
+ *   ftrace event name, function name)
+ * @category: interned category, 0 for none
+ * @kind: a #TraceEventKind
+ * @flags: #TraceEventFlags
+ * @cpu: cpu the event was recorded on, or %TRACE_ID_UNKNOWN
+ * @first_arg: index of the first arg in the batch's args
+ * @n_args: number of args
+ *
+ * One trace event, a plain struct stored by value in a #TraceBatch: no
+ * allocation and no object per event. Strings are ids in the pipeline's
+ * #TraceStringPool; 0 is the empty string.
+ */
+typedef struct {
+  gint64 ts;
+  gint64 pid;
+  gint64 tid;
+  guint32 name;
+  guint32 category;
+  guint16 kind;
+  guint16 flags;
+  gint32 cpu;
+  guint32 first_arg;
+  guint32 n_args;
+  union {
+    /* SLICE_*, INSTANT: duration, flow ids bound to the slice, a named
+     * track (atrace N|, G|, H|), 0 for the thread's own */
+    struct {
+      gint64 dur;
+      guint64 flow_out;
+      guint64 flow_in;
+      guint32 track;
+    } slice;
+    /* ASYNC_*, FLOW_*: id and scope */
+    struct {
+      guint64 id;
+      guint32 scope;
+      guint32 track;
+      guint32 step;
+    } async;
+    /* COUNTER: the value, an instance id (Chrome `C` with `id`), a unit */
+    struct {
+      double value;
+      guint64 id;
+      guint32 unit;
+    } counter;
+    /* *_SORT_INDEX */
+    struct {
+      gint64 value;
+    } meta;
+    /* SCHED_SWITCH: the thread leaving the cpu is `tid` */
+    struct {
+      gint32 prev_tid;
+      gint32 next_tid;
+      gint32 prev_prio;
+      gint32 next_prio;
+      gint64 prev_state;
+      guint32 prev_comm;
+      guint32 next_comm;
+    } sched_switch;
+    /* SCHED_WAKEUP, SCHED_WAKING, SCHED_WAKEUP_NEW */
+    struct {
+      gint32 tid;
+      gint32 prio;
+      gint32 target_cpu;
+      guint32 comm;
+      gint32 success;
+    } wakeup;
+    /* SCHED_PROCESS_*, TASK_*: `comm` is the (new) name */
+    struct {
+      gint32 tid;
+      gint32 prio;
+      guint32 comm;
+      guint32 old_comm;
+      guint64 clone_flags;
+    } task;
+    /* CPU_FREQUENCY, CPU_IDLE */
+    struct {
+      gint32 cpu_id;
+      guint32 reserved;
+      gint64 state;
+    } cpu;
+    /* STACK_NODE: a node of a call tree; 0 is no parent */
+    struct {
+      guint64 id;
+      guint64 parent_id;
+    } stack_node;
+    /* SAMPLE */
+    struct {
+      guint64 node_id;
+      gint64 weight;
+    } sample;
+    /* CLOCK_MARKER */
+    struct {
+      guint32 marker;
+      guint32 domain;
+      gint64 other_ts;
+      gint64 issue_ts;
+      guint32 sync_id;
+    } clock;
+  } u;
+} TraceEvent;
+
+TRACE_AVAILABLE_IN_ALL
+const char *trace_event_kind_to_string (TraceEventKind kind);
+TRACE_AVAILABLE_IN_ALL
+TraceEventClass trace_event_kind_get_class (TraceEventKind kind);
+TRACE_AVAILABLE_IN_ALL
+const char *trace_clock_domain_to_string (TraceClockDomain domain);
+TRACE_AVAILABLE_IN_ALL
+TraceClockDomain trace_clock_domain_from_string (const char *name);
+
+/**
+ * trace_event_is_slice_like:
+ * @kind: a #TraceEventKind
+ *
+ * Returns: whether @kind opens, closes or is a slice on a thread
+ */
+static inline gboolean
+trace_event_is_slice_like (guint kind)
+{
+  return kind >= TRACE_EVENT_SLICE_BEGIN && kind <= TRACE_EVENT_INSTANT;
+}
+
+G_END_DECLS

@@ -1,0 +1,126 @@
+/* Unit tests: TraceBatch and the event model */
+#include <trace/trace.h>
+
+static void
+test_append_defaults (void)
+{
+  g_autoptr (TraceBatch) batch = trace_batch_new (NULL, 2);
+  TraceEvent *ev = trace_batch_append (batch, TRACE_EVENT_SLICE_BEGIN, 42);
+
+  g_assert_cmpint (ev->ts, ==, 42);
+  g_assert_cmpint (ev->pid, ==, TRACE_ID_UNKNOWN);
+  g_assert_cmpint (ev->tid, ==, TRACE_ID_UNKNOWN);
+  g_assert_cmpint (ev->cpu, ==, TRACE_ID_UNKNOWN);
+  g_assert_cmpuint (ev->n_args, ==, 0);
+  /* Growing past the reservation keeps earlier events. */
+  for (int i = 0; i < 100; i++)
+    trace_batch_append (batch, TRACE_EVENT_INSTANT, i);
+  g_assert_cmpuint (batch->n_events, ==, 101);
+  g_assert_cmpint (batch->events[0].ts, ==, 42);
+  g_assert_cmpint (batch->events[100].ts, ==, 99);
+}
+
+static void
+test_args (void)
+{
+  g_autoptr (TraceBatch) batch = trace_batch_new (NULL, 0);
+  TraceEvent *ev = trace_batch_append (batch, TRACE_EVENT_FTRACE, 1);
+  const TraceArg *args;
+
+  trace_batch_add_arg_int (batch, ev, "pid", -5);
+  trace_batch_add_arg_string (batch, ev, "comm", "Jit thread pool");
+  trace_batch_add_arg_double (batch, ev, "load", 0.5);
+  trace_batch_add_arg_bool (batch, ev, "ok", TRUE);
+  ev = trace_batch_append (batch, TRACE_EVENT_FTRACE, 2);
+  trace_batch_add_arg_int (batch, ev, "x", 7);
+
+  g_assert_cmpuint (batch->events[0].n_args, ==, 4);
+  args = trace_batch_get_args (batch, &batch->events[0]);
+  g_assert_cmpstr (trace_batch_get_string (batch, args[0].key), ==, "pid");
+  g_assert_cmpint (args[0].v.i, ==, -5);
+  g_assert_cmpstr (trace_batch_get_string (batch, args[1].v.s), ==, "Jit thread pool");
+  g_assert_cmpfloat (args[2].v.d, ==, 0.5);
+  g_assert_true (args[3].v.b);
+  args = trace_batch_get_args (batch, &batch->events[1]);
+  g_assert_cmpint (args[0].v.i, ==, 7);
+}
+
+static void
+test_writable_copy (void)
+{
+  TraceBatch *batch = trace_batch_new (NULL, 0);
+  TraceBatch *other;
+  TraceEvent *ev = trace_batch_append (batch, TRACE_EVENT_COUNTER, 5);
+
+  trace_batch_add_arg_int (batch, ev, "k", 1);
+  g_assert_true (trace_batch_is_writable (batch));
+  other = trace_batch_ref (batch);
+  g_assert_false (trace_batch_is_writable (batch));
+  batch = trace_batch_make_writable (batch);
+  g_assert_true (batch != other);
+  g_assert_true (trace_batch_is_writable (batch));
+  g_assert_true (trace_batch_is_writable (other));
+  g_assert_cmpuint (batch->n_args, ==, 1);
+  batch->events[0].ts = 6;
+  g_assert_cmpint (other->events[0].ts, ==, 5);
+  trace_batch_unref (batch);
+  trace_batch_unref (other);
+}
+
+static void
+test_remove_none (void)
+{
+  g_autoptr (TraceBatch) batch = trace_batch_new (NULL, 0);
+
+  for (int i = 0; i < 10; i++)
+    trace_batch_append (batch, TRACE_EVENT_INSTANT, i);
+  for (int i = 0; i < 10; i += 3)
+    batch->events[i].kind = TRACE_EVENT_NONE;
+  trace_batch_remove_none (batch);
+  g_assert_cmpuint (batch->n_events, ==, 6);
+  g_assert_cmpint (batch->events[0].ts, ==, 1);
+  g_assert_cmpint (batch->events[5].ts, ==, 8);
+}
+
+static void
+test_append_event_copies_args (void)
+{
+  g_autoptr (TraceBatch) a = trace_batch_new (NULL, 0);
+  g_autoptr (TraceBatch) b = trace_batch_new (NULL, 0);
+  TraceEvent *ev = trace_batch_append (a, TRACE_EVENT_INSTANT, 3);
+  gint64 lo, hi;
+
+  trace_batch_add_arg_int (a, ev, "n", 9);
+  trace_batch_append (b, TRACE_EVENT_INSTANT, 1);
+  ev = trace_batch_append_event (b, &a->events[0], a);
+  g_assert_cmpuint (ev->n_args, ==, 1);
+  g_assert_cmpuint (ev->first_arg, ==, 0);
+  g_assert_cmpint (trace_batch_get_args (b, ev)[0].v.i, ==, 9);
+  g_assert_true (trace_batch_get_time_range (b, &lo, &hi));
+  g_assert_cmpint (lo, ==, 1);
+  g_assert_cmpint (hi, ==, 3);
+}
+
+static void
+test_kind_names (void)
+{
+  g_assert_cmpstr (trace_event_kind_to_string (TRACE_EVENT_SCHED_SWITCH), ==, "sched-switch");
+  g_assert_cmpint (trace_event_kind_get_class (TRACE_EVENT_SCHED_WAKING), ==, TRACE_EVENT_CLASS_SCHED);
+  g_assert_cmpint (trace_clock_domain_from_string ("boot"), ==, TRACE_CLOCK_BOOTTIME);
+  g_assert_cmpint (trace_clock_domain_from_string ("LINUX_CLOCK_MONOTONIC"), ==, TRACE_CLOCK_MONOTONIC);
+  g_assert_cmpstr (trace_clock_domain_to_string (TRACE_CLOCK_REALTIME), ==, "realtime");
+  g_assert_cmpint (trace_clock_domain_from_string ("sundial"), ==, TRACE_CLOCK_UNKNOWN);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/batch/append-defaults", test_append_defaults);
+  g_test_add_func ("/batch/args", test_args);
+  g_test_add_func ("/batch/writable-copy", test_writable_copy);
+  g_test_add_func ("/batch/remove-none", test_remove_none);
+  g_test_add_func ("/batch/append-event-copies-args", test_append_event_copies_args);
+  g_test_add_func ("/event/kind-names", test_kind_names);
+  return g_test_run ();
+}
