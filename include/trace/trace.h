@@ -7,6 +7,7 @@
 #define __TRACE_H_INSIDE__
 
 #include <trace/trace-export.h>
+#include <trace/traceerror.h>
 #include <trace/traceevent.h>
 #include <trace/tracestringpool.h>
 #include <trace/tracebatch.h>
