@@ -135,3 +135,47 @@ trace_clock_domain_from_string (const char *name)
       return aliases[i].domain;
   return TRACE_CLOCK_UNKNOWN;
 }
+
+GType
+trace_event_class_get_type (void)
+{
+  static gsize type;
+  static const GFlagsValue values[] = {
+    { TRACE_EVENT_CLASS_SLICES, "TRACE_EVENT_CLASS_SLICES", "slices" },
+    { TRACE_EVENT_CLASS_ASYNC, "TRACE_EVENT_CLASS_ASYNC", "async" },
+    { TRACE_EVENT_CLASS_FLOWS, "TRACE_EVENT_CLASS_FLOWS", "flows" },
+    { TRACE_EVENT_CLASS_COUNTERS, "TRACE_EVENT_CLASS_COUNTERS", "counters" },
+    { TRACE_EVENT_CLASS_METADATA, "TRACE_EVENT_CLASS_METADATA", "metadata" },
+    { TRACE_EVENT_CLASS_SCHED, "TRACE_EVENT_CLASS_SCHED", "sched" },
+    { TRACE_EVENT_CLASS_CPU, "TRACE_EVENT_CLASS_CPU", "cpu" },
+    { TRACE_EVENT_CLASS_FTRACE, "TRACE_EVENT_CLASS_FTRACE", "ftrace" },
+    { TRACE_EVENT_CLASS_SAMPLES, "TRACE_EVENT_CLASS_SAMPLES", "samples" },
+    { TRACE_EVENT_CLASS_CLOCK, "TRACE_EVENT_CLASS_CLOCK", "clock" },
+    { 0, NULL, NULL },
+  };
+
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_flags_register_static ("TraceEventClass", values));
+  return type;
+}
+
+GType
+trace_clock_domain_get_type (void)
+{
+  static gsize type;
+  static const GEnumValue values[] = {
+    { TRACE_CLOCK_UNKNOWN, "TRACE_CLOCK_UNKNOWN", "unknown" },
+    { TRACE_CLOCK_BOOTTIME, "TRACE_CLOCK_BOOTTIME", "boottime" },
+    { TRACE_CLOCK_MONOTONIC, "TRACE_CLOCK_MONOTONIC", "monotonic" },
+    { TRACE_CLOCK_MONOTONIC_RAW, "TRACE_CLOCK_MONOTONIC_RAW", "monotonic-raw" },
+    { TRACE_CLOCK_REALTIME, "TRACE_CLOCK_REALTIME", "realtime" },
+    { TRACE_CLOCK_FTRACE_LOCAL, "TRACE_CLOCK_FTRACE_LOCAL", "ftrace-local" },
+    { TRACE_CLOCK_COUNTER, "TRACE_CLOCK_COUNTER", "counter" },
+    { TRACE_CLOCK_PROCESS, "TRACE_CLOCK_PROCESS", "process" },
+    { 0, NULL, NULL },
+  };
+
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_enum_register_static ("TraceClockDomain", values));
+  return type;
+}

@@ -11,5 +11,20 @@
 #include <trace/traceevent.h>
 #include <trace/tracestringpool.h>
 #include <trace/tracebatch.h>
+#include <trace/tracestreamevent.h>
+#include <trace/tracemessage.h>
+#include <trace/tracebus.h>
+#include <trace/tracepad.h>
+#include <trace/traceelement.h>
+#include <trace/tracebin.h>
+#include <trace/tracepipeline.h>
+#include <trace/traceregistry.h>
+#include <trace/tracebasesrc.h>
+#include <trace/tracefilesrc.h>
+#include <trace/tracebasetransform.h>
+#include <trace/tracebasesink.h>
+#include <trace/traceaggregator.h>
+#include <trace/traceharness.h>
+#include <trace/traceparse.h>
 
 #undef __TRACE_H_INSIDE__

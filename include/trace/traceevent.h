@@ -347,6 +347,13 @@ typedef struct {
   } u;
 } TraceEvent;
 
+#define TRACE_TYPE_EVENT_CLASS (trace_event_class_get_type ())
+TRACE_AVAILABLE_IN_ALL
+GType trace_event_class_get_type (void) G_GNUC_CONST;
+#define TRACE_TYPE_CLOCK_DOMAIN (trace_clock_domain_get_type ())
+TRACE_AVAILABLE_IN_ALL
+GType trace_clock_domain_get_type (void) G_GNUC_CONST;
+
 TRACE_AVAILABLE_IN_ALL
 const char *trace_event_kind_to_string (TraceEventKind kind);
 TRACE_AVAILABLE_IN_ALL

@@ -1,0 +1,328 @@
+/* tracepipe - queue: the thread boundary
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "config.h"
+
+#include "trace/trace.h"
+#include "tracecoreelements.h"
+
+#define DEFAULT_MAX_BATCHES 8
+
+/**
+ * TraceQueue:
+ *
+ * A bounded queue with a streaming thread behind it: everything
+ * downstream runs in that thread, so parsing and writing use two cores.
+ * When the queue is full the upstream thread blocks (and a source in the
+ * main loop is not scheduled): memory stays bounded.
+ */
+struct _TraceQueue
+{
+  TraceElement parent_instance;
+
+  TracePad *sinkpad;
+  TracePad *srcpad;
+  guint max_batches;
+
+  GMutex lock;
+  GCond cond;
+  GQueue items; /* TraceBatch* or, tagged, TraceStreamEvent* */
+  guint n_batches;
+  gboolean flushing;
+  TraceFlowReturn last_ret;
+  GThread *thread;
+  GMainContext *context;
+};
+
+enum
+{
+  PROP_0,
+  PROP_MAX_BATCHES,
+  PROP_CURRENT_LEVEL,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static const TraceStaticPadTemplate sink_template =
+  TRACE_STATIC_PAD_TEMPLATE ("sink", TRACE_PAD_SINK, TRACE_PAD_ALWAYS, TRACE_MEDIA_TYPE_EVENTS);
+static const TraceStaticPadTemplate src_template =
+  TRACE_STATIC_PAD_TEMPLATE ("src", TRACE_PAD_SRC, TRACE_PAD_ALWAYS, TRACE_MEDIA_TYPE_EVENTS);
+
+G_DEFINE_FINAL_TYPE (TraceQueue, trace_queue, TRACE_TYPE_ELEMENT)
+
+/* Events and batches share the queue to keep their order; the low bit
+ * of the pointer tells them apart (both are malloc-aligned). */
+#define EVENT_TAG ((guintptr) 1)
+#define IS_EVENT(p) (((guintptr) (p)) & EVENT_TAG)
+#define TAG_EVENT(e) ((gpointer) (((guintptr) (e)) | EVENT_TAG))
+#define UNTAG_EVENT(p) ((TraceStreamEvent *) (((guintptr) (p)) & ~EVENT_TAG))
+
+static void
+free_item (gpointer item)
+{
+  if (IS_EVENT (item))
+    trace_stream_event_unref (UNTAG_EVENT (item));
+  else
+    trace_batch_unref (item);
+}
+
+static TraceFlowReturn
+trace_queue_chain (TracePad *pad,
+                   TraceElement *parent,
+                   TraceBatch *batch)
+{
+  TraceQueue *self = TRACE_QUEUE (parent);
+  TraceFlowReturn ret;
+
+  g_mutex_lock (&self->lock);
+  while (self->n_batches >= self->max_batches && !self->flushing)
+    g_cond_wait (&self->cond, &self->lock);
+  ret = self->flushing ? self->last_ret : TRACE_FLOW_OK;
+  if (ret == TRACE_FLOW_OK)
+    {
+      g_queue_push_tail (&self->items, batch);
+      self->n_batches++;
+      g_cond_broadcast (&self->cond);
+    }
+  else
+    trace_batch_unref (batch);
+  g_mutex_unlock (&self->lock);
+  return ret;
+}
+
+static gboolean
+trace_queue_sink_event (TracePad *pad,
+                        TraceElement *parent,
+                        TraceStreamEvent *event)
+{
+  TraceQueue *self = TRACE_QUEUE (parent);
+
+  g_mutex_lock (&self->lock);
+  if (self->flushing)
+    trace_stream_event_unref (event);
+  else
+    g_queue_push_tail (&self->items, TAG_EVENT (event));
+  g_cond_broadcast (&self->cond);
+  g_mutex_unlock (&self->lock);
+  return TRUE;
+}
+
+static gboolean
+trace_queue_sink_ready (TracePad *pad,
+                        TraceElement *parent)
+{
+  TraceQueue *self = TRACE_QUEUE (parent);
+  gboolean ready;
+
+  g_mutex_lock (&self->lock);
+  ready = self->n_batches < self->max_batches || self->flushing;
+  g_mutex_unlock (&self->lock);
+  return ready;
+}
+
+/* Downstream may itself be bounded (a merge); wait for it without
+ * holding the queue's lock, so upstream can keep filling the queue. */
+static void
+wait_downstream_ready (TraceQueue *self)
+{
+  while (!trace_pad_peer_is_ready (self->srcpad))
+    {
+      g_mutex_lock (&self->lock);
+      if (!self->flushing)
+        g_cond_wait_until (&self->cond, &self->lock, g_get_monotonic_time () + 5 * G_TIME_SPAN_MILLISECOND);
+      gboolean stop = self->flushing;
+      g_mutex_unlock (&self->lock);
+      if (stop)
+        return;
+    }
+}
+
+static gboolean
+push_item (TraceQueue *self,
+           gpointer item)
+{
+  TraceFlowReturn ret;
+
+  if (IS_EVENT (item))
+    {
+      TraceStreamEvent *event = UNTAG_EVENT (item);
+      gboolean eos = event->type == TRACE_STREAM_EVENT_EOS;
+
+      trace_pad_push_event (self->srcpad, event);
+      return !eos;
+    }
+  wait_downstream_ready (self);
+  ret = trace_pad_push (self->srcpad, item);
+  if (ret == TRACE_FLOW_OK)
+    return TRUE;
+  g_mutex_lock (&self->lock);
+  /* Tell upstream on its next push; an error is already on the bus. */
+  self->last_ret = ret == TRACE_FLOW_NOT_LINKED ? TRACE_FLOW_ERROR : ret;
+  self->flushing = TRUE;
+  g_cond_broadcast (&self->cond);
+  g_mutex_unlock (&self->lock);
+  return FALSE;
+}
+
+static gpointer
+trace_queue_loop (gpointer data)
+{
+  TraceQueue *self = data;
+
+  for (;;)
+    {
+      gpointer item;
+
+      g_mutex_lock (&self->lock);
+      while (g_queue_is_empty (&self->items) && !self->flushing)
+        g_cond_wait (&self->cond, &self->lock);
+      if (self->flushing)
+        {
+          g_mutex_unlock (&self->lock);
+          break;
+        }
+      item = g_queue_pop_head (&self->items);
+      if (!IS_EVENT (item))
+        self->n_batches--;
+      g_cond_broadcast (&self->cond);
+      g_mutex_unlock (&self->lock);
+      /* Room was made: a source that waited may be scheduled again. */
+      g_main_context_wakeup (self->context);
+      if (!push_item (self, item))
+        break;
+    }
+  return NULL;
+}
+
+static void
+stop_thread (TraceQueue *self)
+{
+  g_mutex_lock (&self->lock);
+  self->flushing = TRUE;
+  g_cond_broadcast (&self->cond);
+  g_mutex_unlock (&self->lock);
+  if (self->thread)
+    g_thread_join (g_steal_pointer (&self->thread));
+  g_queue_clear_full (&self->items, free_item);
+  self->n_batches = 0;
+}
+
+static TraceStateChangeReturn
+trace_queue_change_state (TraceElement *element,
+                          TraceStateChange transition)
+{
+  TraceQueue *self = TRACE_QUEUE (element);
+  g_autofree char *name = NULL;
+
+  switch (transition)
+    {
+    case TRACE_STATE_CHANGE_READY_TO_PLAYING:
+      self->flushing = FALSE;
+      self->last_ret = TRACE_FLOW_OK;
+      self->context = trace_element_get_main_context (element);
+      name = g_strdup_printf ("%.15s", trace_element_get_name (element));
+      self->thread = g_thread_new (name, trace_queue_loop, self);
+      break;
+    case TRACE_STATE_CHANGE_PLAYING_TO_READY:
+      stop_thread (self);
+      break;
+    default:
+      break;
+    }
+  return TRACE_ELEMENT_CLASS (trace_queue_parent_class)->change_state (element, transition);
+}
+
+static void
+trace_queue_set_property (GObject *object,
+                          guint prop_id,
+                          const GValue *value,
+                          GParamSpec *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_MAX_BATCHES:
+      TRACE_QUEUE (object)->max_batches = g_value_get_uint (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+trace_queue_get_property (GObject *object,
+                          guint prop_id,
+                          GValue *value,
+                          GParamSpec *pspec)
+{
+  TraceQueue *self = TRACE_QUEUE (object);
+
+  switch (prop_id)
+    {
+    case PROP_MAX_BATCHES:
+      g_value_set_uint (value, self->max_batches);
+      break;
+    case PROP_CURRENT_LEVEL:
+      g_mutex_lock (&self->lock);
+      g_value_set_uint (value, self->n_batches);
+      g_mutex_unlock (&self->lock);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+trace_queue_finalize (GObject *object)
+{
+  TraceQueue *self = TRACE_QUEUE (object);
+
+  stop_thread (self);
+  g_mutex_clear (&self->lock);
+  g_cond_clear (&self->cond);
+  G_OBJECT_CLASS (trace_queue_parent_class)->finalize (object);
+}
+
+static void
+trace_queue_class_init (TraceQueueClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  TraceElementClass *element_class = TRACE_ELEMENT_CLASS (klass);
+
+  object_class->set_property = trace_queue_set_property;
+  object_class->get_property = trace_queue_get_property;
+  object_class->finalize = trace_queue_finalize;
+  element_class->change_state = trace_queue_change_state;
+
+  properties[PROP_MAX_BATCHES] =
+    g_param_spec_uint ("max-batches", "Max batches", "Batches held before upstream waits",
+                       1, 4096, DEFAULT_MAX_BATCHES, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_CURRENT_LEVEL] =
+    g_param_spec_uint ("current-level", "Current level", "Batches held now",
+                       0, G_MAXUINT, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+  trace_element_class_add_static_pad_template (element_class, &sink_template);
+  trace_element_class_add_static_pad_template (element_class, &src_template);
+  trace_element_class_set_metadata (element_class, "Queue", "Generic",
+                                    "A bounded queue and a thread: the rest of the pipeline runs on another core",
+                                    "tracepipe");
+}
+
+static void
+trace_queue_init (TraceQueue *self)
+{
+  TraceElementClass *klass = TRACE_ELEMENT_GET_CLASS (self);
+
+  g_mutex_init (&self->lock);
+  g_cond_init (&self->cond);
+  g_queue_init (&self->items);
+  self->max_batches = DEFAULT_MAX_BATCHES;
+  self->sinkpad = trace_pad_new_from_template (trace_element_class_get_pad_template (klass, "sink"), "sink");
+  trace_pad_set_chain_function (self->sinkpad, trace_queue_chain);
+  trace_pad_set_event_function (self->sinkpad, trace_queue_sink_event);
+  trace_pad_set_ready_function (self->sinkpad, trace_queue_sink_ready);
+  trace_element_add_pad (TRACE_ELEMENT (self), self->sinkpad);
+  self->srcpad = trace_pad_new_from_template (trace_element_class_get_pad_template (klass, "src"), "src");
+  trace_element_add_pad (TRACE_ELEMENT (self), self->srcpad);
+}

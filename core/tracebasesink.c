@@ -1,0 +1,189 @@
+/* tracepipe - base class for sinks
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "config.h"
+
+#include "trace/trace.h"
+#include "trace-private.h"
+
+typedef struct
+{
+  TracePad *sinkpad;
+  TraceStreamInfo info;
+  gboolean have_info;
+  gboolean failed;
+  guint64 events;
+} TraceBaseSinkPrivate;
+
+static const TraceStaticPadTemplate sink_template =
+  TRACE_STATIC_PAD_TEMPLATE ("sink", TRACE_PAD_SINK, TRACE_PAD_ALWAYS, TRACE_MEDIA_TYPE_EVENTS);
+
+G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (TraceBaseSink, trace_base_sink, TRACE_TYPE_ELEMENT)
+
+#define PRIV(s) ((TraceBaseSinkPrivate *) trace_base_sink_get_instance_private (s))
+
+static void
+post_failure (TraceBaseSink *self,
+              GError *error)
+{
+  PRIV (self)->failed = TRUE;
+  if (error == NULL)
+    {
+      trace_element_post_error (TRACE_ELEMENT (self), TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_FAILED, NULL,
+                                "the sink failed without saying why");
+      return;
+    }
+  _trace_sink_explain_error (self, error);
+  trace_element_post_error_literal (TRACE_ELEMENT (self), error, NULL);
+}
+
+static TraceFlowReturn
+trace_base_sink_chain (TracePad *pad,
+                       TraceElement *parent,
+                       TraceBatch *batch)
+{
+  TraceBaseSink *self = TRACE_BASE_SINK (parent);
+  TraceBaseSinkPrivate *priv = PRIV (self);
+  TraceBaseSinkClass *klass = TRACE_BASE_SINK_GET_CLASS (self);
+  g_autoptr (GError) error = NULL;
+  TraceFlowReturn ret = TRACE_FLOW_OK;
+
+  if (priv->failed)
+    {
+      trace_batch_unref (batch);
+      return TRACE_FLOW_ERROR;
+    }
+  priv->events += batch->n_events;
+  if (klass->render)
+    ret = klass->render (self, batch, &error);
+  trace_batch_unref (batch);
+  if (ret == TRACE_FLOW_ERROR)
+    post_failure (self, g_steal_pointer (&error));
+  return ret;
+}
+
+static void
+store_info (TraceBaseSink *self,
+            const TraceStreamInfo *info)
+{
+  TraceBaseSinkPrivate *priv = PRIV (self);
+
+  g_free (priv->info.format);
+  g_free (priv->info.location);
+  g_free (priv->info.clock_source);
+  priv->info.format = g_strdup (info->format);
+  priv->info.location = g_strdup (info->location);
+  priv->info.clock_domain = info->clock_domain;
+  priv->info.clock_source = g_strdup (info->clock_source);
+  priv->have_info = TRUE;
+}
+
+static gboolean
+trace_base_sink_event (TracePad *pad,
+                       TraceElement *parent,
+                       TraceStreamEvent *event)
+{
+  TraceBaseSink *self = TRACE_BASE_SINK (parent);
+  TraceBaseSinkClass *klass = TRACE_BASE_SINK_GET_CLASS (self);
+  g_autoptr (GError) error = NULL;
+
+  if (event->type == TRACE_STREAM_EVENT_STREAM_START)
+    {
+      store_info (self, &event->info);
+      if (klass->stream_start)
+        klass->stream_start (self, &event->info);
+    }
+  else if (event->type == TRACE_STREAM_EVENT_EOS && !PRIV (self)->failed)
+    {
+      if (klass->finish && !klass->finish (self, &error))
+        post_failure (self, g_steal_pointer (&error));
+      else
+        {
+          trace_element_post_stats (parent);
+          trace_element_post_message (parent, trace_message_new_eos (G_OBJECT (parent)));
+        }
+    }
+  trace_stream_event_unref (event);
+  return TRUE;
+}
+
+static TraceStateChangeReturn
+trace_base_sink_change_state (TraceElement *element,
+                              TraceStateChange transition)
+{
+  TraceBaseSink *self = TRACE_BASE_SINK (element);
+  TraceBaseSinkClass *klass = TRACE_BASE_SINK_GET_CLASS (self);
+  g_autoptr (GError) error = NULL;
+
+  if (transition == TRACE_STATE_CHANGE_NULL_TO_READY)
+    {
+      PRIV (self)->failed = FALSE;
+      PRIV (self)->events = 0;
+      if (klass->start && !klass->start (self, &error))
+        {
+          post_failure (self, g_steal_pointer (&error));
+          return TRACE_STATE_CHANGE_FAILURE;
+        }
+    }
+  else if (transition == TRACE_STATE_CHANGE_READY_TO_NULL && klass->stop)
+    klass->stop (self, NULL);
+  return TRACE_ELEMENT_CLASS (trace_base_sink_parent_class)->change_state (element, transition);
+}
+
+static void
+trace_base_sink_finalize (GObject *object)
+{
+  TraceBaseSinkPrivate *priv = PRIV (TRACE_BASE_SINK (object));
+
+  g_free (priv->info.format);
+  g_free (priv->info.location);
+  g_free (priv->info.clock_source);
+  G_OBJECT_CLASS (trace_base_sink_parent_class)->finalize (object);
+}
+
+static void
+trace_base_sink_class_init (TraceBaseSinkClass *klass)
+{
+  TraceElementClass *element_class = TRACE_ELEMENT_CLASS (klass);
+
+  G_OBJECT_CLASS (klass)->finalize = trace_base_sink_finalize;
+  element_class->change_state = trace_base_sink_change_state;
+  trace_element_class_add_static_pad_template (element_class, &sink_template);
+}
+
+static void
+trace_base_sink_init (TraceBaseSink *self)
+{
+  TraceElementClass *klass = TRACE_ELEMENT_GET_CLASS (self);
+  TraceBaseSinkPrivate *priv = PRIV (self);
+
+  priv->sinkpad = trace_pad_new_from_template (trace_element_class_get_pad_template (klass, "sink"), "sink");
+  trace_pad_set_chain_function (priv->sinkpad, trace_base_sink_chain);
+  trace_pad_set_event_function (priv->sinkpad, trace_base_sink_event);
+  trace_element_add_pad (TRACE_ELEMENT (self), priv->sinkpad);
+}
+
+/**
+ * trace_base_sink_get_events_rendered:
+ * @sink: a #TraceBaseSink
+ *
+ * Returns: how many events it received
+ */
+guint64
+trace_base_sink_get_events_rendered (TraceBaseSink *sink)
+{
+  return PRIV (sink)->events;
+}
+
+/**
+ * trace_base_sink_get_stream_info:
+ * @sink: a #TraceBaseSink
+ *
+ * Returns: (nullable): the last stream-start's description
+ */
+const TraceStreamInfo *
+trace_base_sink_get_stream_info (TraceBaseSink *sink)
+{
+  return PRIV (sink)->have_info ? &PRIV (sink)->info : NULL;
+}

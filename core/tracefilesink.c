@@ -1,0 +1,237 @@
+/* tracepipe - base class for sinks that write a file
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "config.h"
+
+#include <gio/gunixoutputstream.h>
+
+#include "trace/trace.h"
+#include "trace-private.h"
+
+#define OUTPUT_BUFFER_SIZE (1 << 20)
+
+typedef struct
+{
+  char *location;
+  GOutputStream *stream; /* buffered; owns the file stream */
+} TraceFileSinkPrivate;
+
+enum
+{
+  PROP_0,
+  PROP_LOCATION,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (TraceFileSink, trace_file_sink, TRACE_TYPE_BASE_SINK)
+
+#define PRIV(s) ((TraceFileSinkPrivate *) trace_file_sink_get_instance_private (s))
+
+/* GIO's replace() writes to a temporary file in the target's folder and
+ * renames it over the target on close; a cancelled close removes it and
+ * leaves the target untouched. That is exactly "never a partial file
+ * under the final name". */
+static GOutputStream *
+open_output (TraceFileSink *self,
+             GError **error)
+{
+  TraceFileSinkPrivate *priv = PRIV (self);
+  g_autoptr (GFile) file = NULL;
+  g_autoptr (GError) local = NULL;
+  GOutputStream *out;
+
+  if (g_str_equal (priv->location, "-"))
+    out = g_unix_output_stream_new (1, FALSE);
+  else
+    {
+      file = g_file_new_for_commandline_arg (priv->location);
+      out = G_OUTPUT_STREAM (g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, NULL, &local));
+      if (out == NULL)
+        {
+          g_set_error (error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_OPEN_WRITE,
+                       "could not open \"%s\" for writing: %s", priv->location, local->message);
+          return NULL;
+        }
+    }
+  return g_buffered_output_stream_new_sized (out, OUTPUT_BUFFER_SIZE);
+}
+
+static gboolean
+trace_file_sink_start (TraceBaseSink *sink,
+                       GError **error)
+{
+  TraceFileSink *self = TRACE_FILE_SINK (sink);
+  TraceFileSinkPrivate *priv = PRIV (self);
+  TraceFileSinkClass *klass = TRACE_FILE_SINK_GET_CLASS (self);
+
+  if (priv->location == NULL || *priv->location == '\0')
+    {
+      g_set_error (error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_SETTINGS,
+                   "no file to write: set the \"location\" property (a path, or - for standard output)");
+      return FALSE;
+    }
+  priv->stream = open_output (self, error);
+  if (priv->stream == NULL)
+    return FALSE;
+  /* The stream is our own wrapper: closing it must close the file too. */
+  g_filter_output_stream_set_close_base_stream (G_FILTER_OUTPUT_STREAM (priv->stream), TRUE);
+  return klass->begin == NULL || klass->begin (self, priv->stream, error);
+}
+
+static gboolean
+trace_file_sink_finish (TraceBaseSink *sink,
+                        GError **error)
+{
+  TraceFileSink *self = TRACE_FILE_SINK (sink);
+  TraceFileSinkPrivate *priv = PRIV (self);
+  TraceFileSinkClass *klass = TRACE_FILE_SINK_GET_CLASS (self);
+  g_autoptr (GOutputStream) stream = NULL;
+
+  if (priv->stream == NULL)
+    return TRUE;
+  if (klass->end && !klass->end (self, priv->stream, error))
+    return FALSE;
+  stream = g_steal_pointer (&priv->stream);
+  if (!g_output_stream_close (stream, NULL, error))
+    {
+      g_prefix_error (error, "could not complete \"%s\": ", priv->location);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+trace_file_sink_stop (TraceBaseSink *sink,
+                      GError **error)
+{
+  TraceFileSinkPrivate *priv = PRIV (TRACE_FILE_SINK (sink));
+
+  if (priv->stream)
+    {
+      /* Stopped before EOS: drop the temporary file, keep the target. */
+      g_autoptr (GCancellable) cancelled = g_cancellable_new ();
+      g_cancellable_cancel (cancelled);
+      g_output_stream_close (priv->stream, cancelled, NULL);
+      g_clear_object (&priv->stream);
+    }
+  return TRUE;
+}
+
+void
+_trace_sink_explain_error (TraceBaseSink *sink,
+                           GError *error)
+{
+  TraceFileSinkPrivate *priv;
+  gint code;
+
+  if (!TRACE_IS_FILE_SINK (sink) || error->domain != G_IO_ERROR)
+    return;
+  priv = PRIV (TRACE_FILE_SINK (sink));
+  code = error->code == G_IO_ERROR_NO_SPACE ? TRACE_RESOURCE_ERROR_NO_SPACE_LEFT : TRACE_RESOURCE_ERROR_WRITE;
+  g_prefix_error (&error, "could not write \"%s\": ", priv->location ? priv->location : "");
+  error->domain = TRACE_RESOURCE_ERROR;
+  error->code = code;
+}
+
+static void
+trace_file_sink_set_property (GObject *object,
+                              guint prop_id,
+                              const GValue *value,
+                              GParamSpec *pspec)
+{
+  TraceFileSinkPrivate *priv = PRIV (TRACE_FILE_SINK (object));
+
+  switch (prop_id)
+    {
+    case PROP_LOCATION:
+      g_free (priv->location);
+      priv->location = g_value_dup_string (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+trace_file_sink_get_property (GObject *object,
+                              guint prop_id,
+                              GValue *value,
+                              GParamSpec *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_LOCATION:
+      g_value_set_string (value, PRIV (TRACE_FILE_SINK (object))->location);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+trace_file_sink_finalize (GObject *object)
+{
+  TraceFileSinkPrivate *priv = PRIV (TRACE_FILE_SINK (object));
+
+  trace_file_sink_stop (TRACE_BASE_SINK (object), NULL);
+  g_free (priv->location);
+  G_OBJECT_CLASS (trace_file_sink_parent_class)->finalize (object);
+}
+
+static void
+trace_file_sink_class_init (TraceFileSinkClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  TraceBaseSinkClass *sink_class = TRACE_BASE_SINK_CLASS (klass);
+
+  object_class->set_property = trace_file_sink_set_property;
+  object_class->get_property = trace_file_sink_get_property;
+  object_class->finalize = trace_file_sink_finalize;
+  sink_class->start = trace_file_sink_start;
+  sink_class->finish = trace_file_sink_finish;
+  sink_class->stop = trace_file_sink_stop;
+
+  /**
+   * TraceFileSink:location:
+   *
+   * The file to write, or `-` for standard output. It appears only once
+   * complete: until EOS the data goes to a temporary file beside it.
+   */
+  properties[PROP_LOCATION] =
+    g_param_spec_string ("location", "Location", "The file to write (- for standard output)",
+                         NULL, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+trace_file_sink_init (TraceFileSink *self)
+{
+}
+
+/**
+ * trace_file_sink_get_stream:
+ * @sink: a #TraceFileSink
+ *
+ * Returns: (transfer none) (nullable): the buffered output, between
+ *   begin and end
+ */
+GOutputStream *
+trace_file_sink_get_stream (TraceFileSink *sink)
+{
+  return PRIV (sink)->stream;
+}
+
+/**
+ * trace_file_sink_get_location:
+ * @sink: a #TraceFileSink
+ *
+ * Returns: (nullable): the target path as the user gave it
+ */
+const char *
+trace_file_sink_get_location (TraceFileSink *sink)
+{
+  return PRIV (sink)->location;
+}

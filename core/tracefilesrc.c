@@ -1,0 +1,266 @@
+/* tracepipe - base class for sources that read a file
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "config.h"
+
+#include <gio/gunixinputstream.h>
+
+#include "trace/trace.h"
+#include "trace-private.h"
+
+typedef struct
+{
+  char *location;
+  GInputStream *raw;    /* the file or stdin, for the position */
+  GInputStream *stream; /* what the subclass reads: decompressed */
+  guint64 size;
+} TraceFileSrcPrivate;
+
+enum
+{
+  PROP_0,
+  PROP_LOCATION,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (TraceFileSrc, trace_file_src, TRACE_TYPE_BASE_SRC)
+
+#define PRIV(s) ((TraceFileSrcPrivate *) trace_file_src_get_instance_private (s))
+
+static GInputStream *
+open_raw (TraceFileSrc *self,
+          guint64 *size,
+          GError **error)
+{
+  TraceFileSrcPrivate *priv = PRIV (self);
+  g_autoptr (GFile) file = NULL;
+  g_autoptr (GFileInfo) info = NULL;
+  g_autoptr (GError) local = NULL;
+  GFileInputStream *in;
+
+  *size = 0;
+  if (g_str_equal (priv->location, "-"))
+    return g_unix_input_stream_new (0, FALSE);
+  file = g_file_new_for_commandline_arg (priv->location);
+  in = g_file_read (file, NULL, &local);
+  if (in == NULL)
+    {
+      gboolean missing = g_error_matches (local, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+      g_set_error (error, TRACE_RESOURCE_ERROR,
+                   missing ? TRACE_RESOURCE_ERROR_NOT_FOUND : TRACE_RESOURCE_ERROR_OPEN_READ,
+                   "could not open \"%s\" for reading: %s", priv->location, local->message);
+      return NULL;
+    }
+  info = g_file_input_stream_query_info (in, G_FILE_ATTRIBUTE_STANDARD_SIZE, NULL, NULL);
+  if (info)
+    *size = g_file_info_get_size (info);
+  return G_INPUT_STREAM (in);
+}
+
+/* gzip is a property of the file, not of the format: undo it here, once,
+ * for every source. (zlib inside a format, as ctrace, is the format's.) */
+static GInputStream *
+maybe_decompress (GInputStream *raw,
+                  GError **error)
+{
+  GBufferedInputStream *buffered = G_BUFFERED_INPUT_STREAM (g_buffered_input_stream_new_sized (raw, 1 << 20));
+  gsize avail = 0;
+  const guint8 *head;
+
+  if (g_buffered_input_stream_fill (buffered, 2, NULL, error) < 0)
+    {
+      g_object_unref (buffered);
+      return NULL;
+    }
+  head = g_buffered_input_stream_peek_buffer (buffered, &avail);
+  if (avail >= 2 && head[0] == 0x1f && head[1] == 0x8b)
+    {
+      g_autoptr (GZlibDecompressor) dec = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
+      GInputStream *conv = g_converter_input_stream_new (G_INPUT_STREAM (buffered), G_CONVERTER (dec));
+      g_object_unref (buffered);
+      return conv;
+    }
+  return G_INPUT_STREAM (buffered);
+}
+
+static gboolean
+trace_file_src_start (TraceBaseSrc *src,
+                      GError **error)
+{
+  TraceFileSrc *self = TRACE_FILE_SRC (src);
+  TraceFileSrcPrivate *priv = PRIV (self);
+  TraceFileSrcClass *klass = TRACE_FILE_SRC_GET_CLASS (self);
+
+  if (priv->location == NULL || *priv->location == '\0')
+    {
+      g_set_error (error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_SETTINGS,
+                   "no file to read: set the \"location\" property (a path, or - for standard input)");
+      return FALSE;
+    }
+  priv->raw = open_raw (self, &priv->size, error);
+  if (priv->raw == NULL)
+    return FALSE;
+  priv->stream = maybe_decompress (priv->raw, error);
+  if (priv->stream == NULL)
+    {
+      g_prefix_error (error, "could not read \"%s\": ", priv->location);
+      return FALSE;
+    }
+  return klass->open == NULL || klass->open (self, priv->stream, priv->size, error);
+}
+
+static gboolean
+trace_file_src_stop (TraceBaseSrc *src,
+                     GError **error)
+{
+  TraceFileSrcPrivate *priv = PRIV (TRACE_FILE_SRC (src));
+
+  g_clear_object (&priv->stream);
+  g_clear_object (&priv->raw);
+  return TRUE;
+}
+
+static void
+trace_file_src_set_property (GObject *object,
+                             guint prop_id,
+                             const GValue *value,
+                             GParamSpec *pspec)
+{
+  TraceFileSrcPrivate *priv = PRIV (TRACE_FILE_SRC (object));
+
+  switch (prop_id)
+    {
+    case PROP_LOCATION:
+      g_free (priv->location);
+      priv->location = g_value_dup_string (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+trace_file_src_get_property (GObject *object,
+                             guint prop_id,
+                             GValue *value,
+                             GParamSpec *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_LOCATION:
+      g_value_set_string (value, PRIV (TRACE_FILE_SRC (object))->location);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+trace_file_src_finalize (GObject *object)
+{
+  TraceFileSrcPrivate *priv = PRIV (TRACE_FILE_SRC (object));
+
+  g_free (priv->location);
+  g_clear_object (&priv->stream);
+  g_clear_object (&priv->raw);
+  G_OBJECT_CLASS (trace_file_src_parent_class)->finalize (object);
+}
+
+static void
+trace_file_src_class_init (TraceFileSrcClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  TraceBaseSrcClass *src_class = TRACE_BASE_SRC_CLASS (klass);
+
+  object_class->set_property = trace_file_src_set_property;
+  object_class->get_property = trace_file_src_get_property;
+  object_class->finalize = trace_file_src_finalize;
+  src_class->start = trace_file_src_start;
+  src_class->stop = trace_file_src_stop;
+
+  /**
+   * TraceFileSrc:location:
+   *
+   * The file to read, or `-` for standard input. gzip files are
+   * decompressed on the fly.
+   */
+  properties[PROP_LOCATION] =
+    g_param_spec_string ("location", "Location", "The file to read (- for standard input; .gz is decompressed)",
+                         NULL, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+trace_file_src_init (TraceFileSrc *self)
+{
+}
+
+/**
+ * trace_file_src_get_location:
+ * @src: a #TraceFileSrc
+ *
+ * Returns: (nullable): the location as the user gave it
+ */
+const char *
+trace_file_src_get_location (TraceFileSrc *src)
+{
+  return PRIV (src)->location;
+}
+
+/**
+ * trace_file_src_get_display_name:
+ * @src: a #TraceFileSrc
+ *
+ * Returns: the name to use in messages: the location, or `<stdin>`
+ */
+const char *
+trace_file_src_get_display_name (TraceFileSrc *src)
+{
+  const char *location = PRIV (src)->location;
+
+  return location == NULL ? "(no location)" : g_str_equal (location, "-") ? "<stdin>" : location;
+}
+
+/**
+ * trace_file_src_get_bytes_read:
+ * @src: a #TraceFileSrc
+ *
+ * Returns: how far into the file (compressed bytes for a gzip file) the
+ *   reading got, 0 when it cannot tell (a pipe)
+ */
+guint64
+trace_file_src_get_bytes_read (TraceFileSrc *src)
+{
+  GInputStream *raw = PRIV (src)->raw;
+
+  if (raw && G_IS_SEEKABLE (raw) && g_seekable_can_seek (G_SEEKABLE (raw)))
+    return g_seekable_tell (G_SEEKABLE (raw));
+  return 0;
+}
+
+/**
+ * trace_file_src_get_size:
+ * @src: a #TraceFileSrc
+ *
+ * Returns: the size of the file, 0 when unknown
+ */
+guint64
+trace_file_src_get_size (TraceFileSrc *src)
+{
+  return PRIV (src)->size;
+}
+
+/**
+ * trace_file_src_update_progress:
+ * @src: a #TraceFileSrc
+ *
+ * Posts progress from the file position; call it after each batch.
+ */
+void
+trace_file_src_update_progress (TraceFileSrc *src)
+{
+  trace_base_src_set_progress (TRACE_BASE_SRC (src), trace_file_src_get_bytes_read (src), PRIV (src)->size);
+}

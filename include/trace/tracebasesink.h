@@ -1,0 +1,96 @@
+/* tracepipe - base classes for sinks
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#if !defined(__TRACE_H_INSIDE__) && !defined(TRACE_COMPILATION)
+#error "Only <trace/trace.h> can be included directly."
+#endif
+
+#include <gio/gio.h>
+#include <trace/traceelement.h>
+
+G_BEGIN_DECLS
+
+#define TRACE_TYPE_BASE_SINK (trace_base_sink_get_type ())
+TRACE_AVAILABLE_IN_ALL
+G_DECLARE_DERIVABLE_TYPE (TraceBaseSink, trace_base_sink, TRACE, BASE_SINK, TraceElement)
+
+/**
+ * TraceBaseSinkClass:
+ * @parent_class: the parent class
+ * @start: prepares (NULL→READY)
+ * @stop: releases (READY→NULL); also called after an error
+ * @stream_start: sees each stream-start (its clock domain, its format)
+ * @render: consumes a batch; on failure returns %TRACE_FLOW_ERROR with
+ *   @error set (the base posts it)
+ * @finish: at EOS, completes the output; the base posts EOS afterwards
+ *
+ * A sink with one `sink` pad. The base posts the sink's EOS message once
+ * finish succeeded, so a pipeline's EOS means every output is complete.
+ */
+struct _TraceBaseSinkClass
+{
+  TraceElementClass parent_class;
+
+  gboolean (*start) (TraceBaseSink *sink,
+                     GError **error);
+  gboolean (*stop) (TraceBaseSink *sink,
+                    GError **error);
+  void (*stream_start) (TraceBaseSink *sink,
+                        const TraceStreamInfo *info);
+  TraceFlowReturn (*render) (TraceBaseSink *sink,
+                             TraceBatch *batch,
+                             GError **error);
+  gboolean (*finish) (TraceBaseSink *sink,
+                      GError **error);
+
+  /*< private >*/
+  gpointer _reserved[8];
+};
+
+TRACE_AVAILABLE_IN_ALL
+guint64 trace_base_sink_get_events_rendered (TraceBaseSink *sink);
+TRACE_AVAILABLE_IN_ALL
+const TraceStreamInfo *trace_base_sink_get_stream_info (TraceBaseSink *sink);
+
+#define TRACE_TYPE_FILE_SINK (trace_file_sink_get_type ())
+TRACE_AVAILABLE_IN_ALL
+G_DECLARE_DERIVABLE_TYPE (TraceFileSink, trace_file_sink, TRACE, FILE_SINK, TraceBaseSink)
+
+/**
+ * TraceFileSinkClass:
+ * @parent_class: the parent class
+ * @begin: the output is open: write a header to @stream
+ * @end: EOS: write the trailer; the base then closes the temporary file
+ *   and renames it to `location`
+ * @interrupt: the pipeline was stopped without EOS (an error elsewhere):
+ *   the base deletes the temporary file; write nothing
+ *
+ * A sink with a `location` property (`-` for standard output) that writes
+ * to a temporary file beside the target and renames it into place only
+ * when the output is complete, so the target path never holds a partial
+ * file.
+ */
+struct _TraceFileSinkClass
+{
+  TraceBaseSinkClass parent_class;
+
+  gboolean (*begin) (TraceFileSink *sink,
+                     GOutputStream *stream,
+                     GError **error);
+  gboolean (*end) (TraceFileSink *sink,
+                   GOutputStream *stream,
+                   GError **error);
+
+  /*< private >*/
+  gpointer _reserved[8];
+};
+
+TRACE_AVAILABLE_IN_ALL
+GOutputStream *trace_file_sink_get_stream (TraceFileSink *sink);
+TRACE_AVAILABLE_IN_ALL
+const char *trace_file_sink_get_location (TraceFileSink *sink);
+
+G_END_DECLS

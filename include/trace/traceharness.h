@@ -1,0 +1,92 @@
+/* tracepipe - a test harness for one element
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#if !defined(__TRACE_H_INSIDE__) && !defined(TRACE_COMPILATION)
+#error "Only <trace/trace.h> can be included directly."
+#endif
+
+#include <trace/tracepipeline.h>
+
+G_BEGIN_DECLS
+
+/**
+ * TraceHarness:
+ *
+ * Drives one element from a test: the harness links its own pads to the
+ * element's, pushes batches and EOS in, collects what comes out, and
+ * keeps the element's bus messages. For N:1 elements, add one input per
+ * request pad with trace_harness_add_input().
+ */
+typedef struct _TraceHarness TraceHarness;
+
+TRACE_AVAILABLE_IN_ALL
+TraceHarness *trace_harness_new (const char *factory_name);
+TRACE_AVAILABLE_IN_ALL
+TraceHarness *trace_harness_new_parse (const char *description);
+TRACE_AVAILABLE_IN_ALL
+TraceHarness *trace_harness_new_with_element (TraceElement *element,
+                                              const char *sink_pad_name,
+                                              const char *src_pad_name);
+TRACE_AVAILABLE_IN_ALL
+void trace_harness_free (TraceHarness *harness);
+
+TRACE_AVAILABLE_IN_ALL
+TraceElement *trace_harness_get_element (TraceHarness *harness);
+TRACE_AVAILABLE_IN_ALL
+TraceStringPool *trace_harness_get_string_pool (TraceHarness *harness);
+TRACE_AVAILABLE_IN_ALL
+TraceBatch *trace_harness_new_batch (TraceHarness *harness);
+TRACE_AVAILABLE_IN_ALL
+guint32 trace_harness_intern (TraceHarness *harness,
+                              const char *str);
+TRACE_AVAILABLE_IN_ALL
+const char *trace_harness_string (TraceHarness *harness,
+                                  guint32 id);
+
+TRACE_AVAILABLE_IN_ALL
+gboolean trace_harness_play (TraceHarness *harness);
+TRACE_AVAILABLE_IN_ALL
+guint trace_harness_add_input (TraceHarness *harness,
+                               const char *pad_name);
+TRACE_AVAILABLE_IN_ALL
+void trace_harness_set_stream_start (TraceHarness *harness,
+                                     guint input,
+                                     const char *format,
+                                     TraceClockDomain domain);
+TRACE_AVAILABLE_IN_ALL
+TraceFlowReturn trace_harness_push (TraceHarness *harness,
+                                    TraceBatch *batch);
+TRACE_AVAILABLE_IN_ALL
+TraceFlowReturn trace_harness_push_to (TraceHarness *harness,
+                                       guint input,
+                                       TraceBatch *batch);
+TRACE_AVAILABLE_IN_ALL
+gboolean trace_harness_push_eos (TraceHarness *harness);
+TRACE_AVAILABLE_IN_ALL
+gboolean trace_harness_push_eos_to (TraceHarness *harness,
+                                    guint input);
+TRACE_AVAILABLE_IN_ALL
+gboolean trace_harness_input_is_ready (TraceHarness *harness,
+                                       guint input);
+
+TRACE_AVAILABLE_IN_ALL
+gboolean trace_harness_run_until_eos (TraceHarness *harness,
+                                      guint timeout_ms);
+TRACE_AVAILABLE_IN_ALL
+TraceBatch *trace_harness_pull (TraceHarness *harness);
+TRACE_AVAILABLE_IN_ALL
+TraceBatch *trace_harness_take_all (TraceHarness *harness);
+TRACE_AVAILABLE_IN_ALL
+guint trace_harness_get_n_batches_out (TraceHarness *harness);
+TRACE_AVAILABLE_IN_ALL
+gboolean trace_harness_got_eos (TraceHarness *harness);
+TRACE_AVAILABLE_IN_ALL
+const TraceStreamInfo *trace_harness_get_stream_info (TraceHarness *harness);
+TRACE_AVAILABLE_IN_ALL
+TraceMessage *trace_harness_pop_message (TraceHarness *harness,
+                                         TraceMessageType types);
+
+G_END_DECLS

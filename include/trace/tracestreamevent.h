@@ -1,0 +1,81 @@
+/* tracepipe - in-band control events: stream-start and EOS
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#if !defined(__TRACE_H_INSIDE__) && !defined(TRACE_COMPILATION)
+#error "Only <trace/trace.h> can be included directly."
+#endif
+
+#include <trace/traceevent.h>
+
+G_BEGIN_DECLS
+
+/**
+ * TraceStreamEventType:
+ * @TRACE_STREAM_EVENT_STREAM_START: sticky; what the stream is. It may be
+ *   sent again when a source learns more (a clock domain found late)
+ * @TRACE_STREAM_EVENT_EOS: no more data on this pad
+ *
+ * The control events that travel in order with the batches.
+ */
+typedef enum {
+  TRACE_STREAM_EVENT_STREAM_START,
+  TRACE_STREAM_EVENT_EOS,
+} TraceStreamEventType;
+
+/**
+ * TraceStreamInfo:
+ * @format: the input format (`ftrace`, `systrace-html`, `chrome-json`, …)
+ * @location: (nullable): where the stream comes from, as the user gave it
+ * @clock_domain: the clock of the stream's timestamps
+ * @clock_source: (nullable): how the domain was learnt (`default`,
+ *   `# clock_type=`, `metadata.clock-domain`, …)
+ *
+ * What a stream is, carried by its stream-start event.
+ */
+typedef struct {
+  char *format;
+  char *location;
+  TraceClockDomain clock_domain;
+  char *clock_source;
+} TraceStreamInfo;
+
+/**
+ * TraceStreamEvent:
+ * @type: a #TraceStreamEventType
+ * @info: (nullable): for stream-start, the stream's description
+ *
+ * A ref-counted control event. Stream-start is sticky: a pad keeps the
+ * last one and replays it to a peer linked later.
+ */
+typedef struct {
+  TraceStreamEventType type;
+  TraceStreamInfo info;
+
+  /*< private >*/
+  gint ref_count;
+} TraceStreamEvent;
+
+#define TRACE_TYPE_STREAM_EVENT (trace_stream_event_get_type ())
+TRACE_AVAILABLE_IN_ALL
+GType trace_stream_event_get_type (void) G_GNUC_CONST;
+
+TRACE_AVAILABLE_IN_ALL
+TraceStreamEvent *trace_stream_event_new_stream_start (const char *format,
+                                                       const char *location,
+                                                       TraceClockDomain domain,
+                                                       const char *clock_source);
+TRACE_AVAILABLE_IN_ALL
+TraceStreamEvent *trace_stream_event_new_eos (void);
+TRACE_AVAILABLE_IN_ALL
+TraceStreamEvent *trace_stream_event_ref (TraceStreamEvent *event);
+TRACE_AVAILABLE_IN_ALL
+void trace_stream_event_unref (TraceStreamEvent *event);
+TRACE_AVAILABLE_IN_ALL
+const char *trace_stream_event_type_to_string (TraceStreamEventType type);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TraceStreamEvent, trace_stream_event_unref)
+
+G_END_DECLS
