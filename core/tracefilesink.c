@@ -4,7 +4,12 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+
 #include <gio/gunixoutputstream.h>
+#include <glib/gstdio.h>
 
 #include "trace/trace.h"
 #include "trace-private.h"
@@ -14,6 +19,7 @@
 typedef struct
 {
   char *location;
+  char *temp_path;       /* NULL when writing to standard output */
   GOutputStream *stream; /* buffered; owns the file stream */
 } TraceFileSinkPrivate;
 
@@ -30,33 +36,84 @@ G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (TraceFileSink, trace_file_sink, TRACE_TYPE_
 
 #define PRIV(s) ((TraceFileSinkPrivate *) trace_file_sink_get_instance_private (s))
 
-/* GIO's replace() writes to a temporary file in the target's folder and
- * renames it over the target on close; a cancelled close removes it and
- * leaves the target untouched. That is exactly "never a partial file
- * under the final name". */
+/* The output goes to a temporary file beside the target (same folder,
+ * so the final rename is atomic) and is renamed over the target only once
+ * complete: the target path never holds a partial file, and a killed run
+ * leaves only the hidden temporary. */
 static GOutputStream *
 open_output (TraceFileSink *self,
              GError **error)
 {
   TraceFileSinkPrivate *priv = PRIV (self);
-  g_autoptr (GFile) file = NULL;
-  g_autoptr (GError) local = NULL;
-  GOutputStream *out;
+  g_autofree char *dir = NULL;
+  g_autofree char *base = NULL;
+  mode_t mask;
+  int fd;
 
   if (g_str_equal (priv->location, "-"))
-    out = g_unix_output_stream_new (1, FALSE);
-  else
+    return g_unix_output_stream_new (1, FALSE);
+  dir = g_path_get_dirname (priv->location);
+  base = g_path_get_basename (priv->location);
+  priv->temp_path = g_strdup_printf ("%s/.%s.XXXXXX.part", dir, base);
+  fd = g_mkstemp_full (priv->temp_path, O_WRONLY | O_CLOEXEC, 0666);
+  if (fd < 0)
     {
-      file = g_file_new_for_commandline_arg (priv->location);
-      out = G_OUTPUT_STREAM (g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, NULL, &local));
-      if (out == NULL)
-        {
-          g_set_error (error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_OPEN_WRITE,
-                       "could not open \"%s\" for writing: %s", priv->location, local->message);
-          return NULL;
-        }
+      int saved = errno;
+      g_set_error (error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_OPEN_WRITE,
+                   "could not open \"%s\" for writing: %s", priv->location, g_strerror (saved));
+      g_clear_pointer (&priv->temp_path, g_free);
+      return NULL;
     }
-  return g_buffered_output_stream_new_sized (out, OUTPUT_BUFFER_SIZE);
+  /* mkstemp makes the file private; give it the mode a plain create would. */
+  mask = umask (0);
+  umask (mask);
+  fchmod (fd, 0666 & ~mask);
+  return g_unix_output_stream_new (fd, TRUE);
+}
+
+static gboolean
+commit_output (TraceFileSink *self,
+               GError **error)
+{
+  TraceFileSinkPrivate *priv = PRIV (self);
+  g_autoptr (GOutputStream) stream = g_steal_pointer (&priv->stream);
+  g_autofree char *temp = g_steal_pointer (&priv->temp_path);
+
+  if (!g_output_stream_close (stream, NULL, error))
+    {
+      g_prefix_error (error, "could not complete \"%s\": ", priv->location);
+      if (temp)
+        g_unlink (temp);
+      return FALSE;
+    }
+  if (temp && g_rename (temp, priv->location) != 0)
+    {
+      int saved = errno;
+      g_set_error (error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_CLOSE,
+                   "could not move the output into place at \"%s\": %s", priv->location, g_strerror (saved));
+      g_unlink (temp);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+abort_output (TraceFileSink *self)
+{
+  TraceFileSinkPrivate *priv = PRIV (self);
+
+  if (priv->stream)
+    {
+      /* Close without flushing what is buffered: it is thrown away. */
+      GOutputStream *base = g_filter_output_stream_get_base_stream (G_FILTER_OUTPUT_STREAM (priv->stream));
+      g_output_stream_close (base, NULL, NULL);
+      g_clear_object (&priv->stream);
+    }
+  if (priv->temp_path)
+    {
+      g_unlink (priv->temp_path);
+      g_clear_pointer (&priv->temp_path, g_free);
+    }
 }
 
 static gboolean
@@ -73,9 +130,11 @@ trace_file_sink_start (TraceBaseSink *sink,
                    "no file to write: set the \"location\" property (a path, or - for standard output)");
       return FALSE;
     }
-  priv->stream = open_output (self, error);
-  if (priv->stream == NULL)
+  GOutputStream *out = open_output (self, error);
+  if (out == NULL)
     return FALSE;
+  priv->stream = g_buffered_output_stream_new_sized (out, OUTPUT_BUFFER_SIZE);
+  g_object_unref (out);
   /* The stream is our own wrapper: closing it must close the file too. */
   g_filter_output_stream_set_close_base_stream (G_FILTER_OUTPUT_STREAM (priv->stream), TRUE);
   return klass->begin == NULL || klass->begin (self, priv->stream, error);
@@ -88,35 +147,19 @@ trace_file_sink_finish (TraceBaseSink *sink,
   TraceFileSink *self = TRACE_FILE_SINK (sink);
   TraceFileSinkPrivate *priv = PRIV (self);
   TraceFileSinkClass *klass = TRACE_FILE_SINK_GET_CLASS (self);
-  g_autoptr (GOutputStream) stream = NULL;
-
   if (priv->stream == NULL)
     return TRUE;
   if (klass->end && !klass->end (self, priv->stream, error))
     return FALSE;
-  stream = g_steal_pointer (&priv->stream);
-  if (!g_output_stream_close (stream, NULL, error))
-    {
-      g_prefix_error (error, "could not complete \"%s\": ", priv->location);
-      return FALSE;
-    }
-  return TRUE;
+  return commit_output (self, error);
 }
 
 static gboolean
 trace_file_sink_stop (TraceBaseSink *sink,
                       GError **error)
 {
-  TraceFileSinkPrivate *priv = PRIV (TRACE_FILE_SINK (sink));
-
-  if (priv->stream)
-    {
-      /* Stopped before EOS: drop the temporary file, keep the target. */
-      g_autoptr (GCancellable) cancelled = g_cancellable_new ();
-      g_cancellable_cancel (cancelled);
-      g_output_stream_close (priv->stream, cancelled, NULL);
-      g_clear_object (&priv->stream);
-    }
+  /* Stopped before EOS: drop the temporary file, keep the target. */
+  abort_output (TRACE_FILE_SINK (sink));
   return TRUE;
 }
 
@@ -178,6 +221,7 @@ trace_file_sink_finalize (GObject *object)
 
   trace_file_sink_stop (TRACE_BASE_SINK (object), NULL);
   g_free (priv->location);
+  g_free (priv->temp_path);
   G_OBJECT_CLASS (trace_file_sink_parent_class)->finalize (object);
 }
 

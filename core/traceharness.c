@@ -118,10 +118,36 @@ trace_harness_new (const char *factory_name)
                                          trace_element_get_static_pad (element, "src") ? "src" : NULL);
 }
 
+static gboolean
+set_property_from_text (TraceElement *element,
+                        const char *assignment,
+                        GError **error)
+{
+  g_auto (GStrv) kv = g_strsplit (assignment, "=", 2);
+  g_auto (GValue) value = G_VALUE_INIT;
+  GParamSpec *pspec;
+
+  if (kv[1] == NULL)
+    {
+      g_set_error (error, TRACE_PARSE_ERROR, TRACE_PARSE_ERROR_SYNTAX, "expected KEY=VALUE, not \"%s\"", assignment);
+      return FALSE;
+    }
+  pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (element), kv[0]);
+  if (pspec == NULL)
+    {
+      g_set_error (error, TRACE_PARSE_ERROR, TRACE_PARSE_ERROR_NO_SUCH_PROPERTY, "no property \"%s\"", kv[0]);
+      return FALSE;
+    }
+  if (!trace_value_from_string (pspec, kv[1], &value, error))
+    return FALSE;
+  g_object_set_property (G_OBJECT (element), kv[0], &value);
+  return TRUE;
+}
+
 /**
  * trace_harness_new_parse:
- * @description: a launch description of one element, with properties
- *   (`filter tid=main`)
+ * @description: one element with properties, in launch syntax
+ *   (`filter tid=main`); values may be quoted as a shell would
  *
  * Returns: (transfer full) (nullable): a harness around that element
  */
@@ -129,22 +155,30 @@ TraceHarness *
 trace_harness_new_parse (const char *description)
 {
   g_autoptr (GError) error = NULL;
-  g_autoptr (TraceElement) pipeline = NULL;
+  g_auto (GStrv) words = NULL;
   TraceElement *element;
+  TraceHarness *harness;
 
   trace_init (NULL, NULL);
-  pipeline = trace_parse_launch (description, &error);
-  if (pipeline == NULL)
+  if (!g_shell_parse_argv (description, NULL, &words, &error) ||
+      (element = trace_element_factory_make_checked (words[0], NULL, &error)) == NULL)
     {
       g_critical ("harness: %s", error->message);
       return NULL;
     }
-  g_object_ref_sink (pipeline);
-  element = g_object_ref (trace_bin_get_children (TRACE_BIN (pipeline))->data);
-  trace_bin_remove (TRACE_BIN (pipeline), element);
-  return trace_harness_new_with_element (element,
-                                         trace_element_get_static_pad (element, "sink") ? "sink" : NULL,
-                                         trace_element_get_static_pad (element, "src") ? "src" : NULL);
+  g_object_ref_sink (element);
+  for (guint i = 1; words[i]; i++)
+    if (!set_property_from_text (element, words[i], &error))
+      {
+        g_critical ("harness: %s: %s", description, error->message);
+        g_object_unref (element);
+        return NULL;
+      }
+  harness = trace_harness_new_with_element (element,
+                                            trace_element_get_static_pad (element, "sink") ? "sink" : NULL,
+                                            trace_element_get_static_pad (element, "src") ? "src" : NULL);
+  g_object_unref (element); /* the harness's pipeline holds it */
+  return harness;
 }
 
 /**

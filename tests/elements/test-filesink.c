@@ -1,0 +1,131 @@
+/* Element tests: the file sink base class writes through a temporary
+ * file and renames it only on EOS. */
+#include <glib/gstdio.h>
+
+#include "../test-util.h"
+
+#define TEST_TYPE_TEXT_SINK (test_text_sink_get_type ())
+G_DECLARE_FINAL_TYPE (TestTextSink, test_text_sink, TEST, TEXT_SINK, TraceFileSink)
+struct _TestTextSink
+{
+  TraceFileSink parent_instance;
+};
+G_DEFINE_FINAL_TYPE (TestTextSink, test_text_sink, TRACE_TYPE_FILE_SINK)
+
+static gboolean
+text_begin (TraceFileSink *sink,
+            GOutputStream *out,
+            GError **error)
+{
+  return g_output_stream_write_all (out, "[", 1, NULL, NULL, error);
+}
+
+static TraceFlowReturn
+text_render (TraceBaseSink *sink,
+             TraceBatch *batch,
+             GError **error)
+{
+  GOutputStream *out = trace_file_sink_get_stream (TRACE_FILE_SINK (sink));
+  g_autofree char *line = g_strdup_printf ("%u,", batch->n_events);
+
+  return g_output_stream_write_all (out, line, strlen (line), NULL, NULL, error) ? TRACE_FLOW_OK : TRACE_FLOW_ERROR;
+}
+
+static gboolean
+text_end (TraceFileSink *sink,
+          GOutputStream *out,
+          GError **error)
+{
+  return g_output_stream_write_all (out, "]", 1, NULL, NULL, error);
+}
+
+static void
+test_text_sink_class_init (TestTextSinkClass *klass)
+{
+  TRACE_FILE_SINK_CLASS (klass)->begin = text_begin;
+  TRACE_FILE_SINK_CLASS (klass)->end = text_end;
+  TRACE_BASE_SINK_CLASS (klass)->render = text_render;
+}
+
+static void
+test_text_sink_init (TestTextSink *self)
+{
+}
+
+static void
+test_complete_on_eos (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tracepipe-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "out.txt", NULL);
+  g_autoptr (TraceHarness) h = trace_harness_new_with_element (
+    g_object_new (TEST_TYPE_TEXT_SINK, "location", path, NULL), "sink", NULL);
+  TraceStringPool *pool = trace_harness_get_string_pool (h);
+  g_autofree char *contents = NULL;
+
+  trace_harness_push (h, test_make_slices (pool, 1, 1, 0, 2));
+  /* Until EOS, the target does not exist: only a temporary beside it. */
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  trace_harness_push (h, test_make_slices (pool, 1, 1, 100, 3));
+  trace_harness_push_eos (h);
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "[4,6,]");
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+static void
+test_stopped_before_eos_leaves_nothing (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tracepipe-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "out.txt", NULL);
+  TraceHarness *h = trace_harness_new_with_element (
+    g_object_new (TEST_TYPE_TEXT_SINK, "location", path, NULL), "sink", NULL);
+  g_autoptr (GDir) listing = NULL;
+
+  trace_harness_push (h, test_make_slices (trace_harness_get_string_pool (h), 1, 1, 0, 2));
+  trace_harness_free (h);
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  listing = g_dir_open (dir, 0, NULL);
+  /* The temporary file is gone too. */
+  g_assert_null (g_dir_read_name (listing));
+  g_rmdir (dir);
+}
+
+static void
+test_unwritable_directory (void)
+{
+  g_autoptr (TraceHarness) h = trace_harness_new_with_element (
+    g_object_new (TEST_TYPE_TEXT_SINK, "location", "/nonexistent-dir/out.txt", NULL), "sink", NULL);
+  g_autoptr (TraceMessage) msg = NULL;
+
+  g_assert_false (trace_harness_play (h));
+  msg = trace_harness_pop_message (h, TRACE_MESSAGE_ERROR);
+  g_assert_nonnull (msg);
+  g_assert_error (msg->error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_OPEN_WRITE);
+  g_assert_true (g_str_has_prefix (msg->error->message,
+                                   "could not open \"/nonexistent-dir/out.txt\" for writing: "));
+}
+
+static void
+test_no_location (void)
+{
+  g_autoptr (TraceHarness) h = trace_harness_new_with_element (g_object_new (TEST_TYPE_TEXT_SINK, NULL), "sink", NULL);
+  g_autoptr (TraceMessage) msg = NULL;
+
+  g_assert_false (trace_harness_play (h));
+  msg = trace_harness_pop_message (h, TRACE_MESSAGE_ERROR);
+  g_assert_cmpstr (msg->error->message, ==,
+                   "no file to write: set the \"location\" property (a path, or - for standard output)");
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  trace_init (&argc, &argv);
+  g_test_add_func ("/filesink/complete-on-eos", test_complete_on_eos);
+  g_test_add_func ("/filesink/stopped-before-eos-leaves-nothing", test_stopped_before_eos_leaves_nothing);
+  g_test_add_func ("/filesink/unwritable-directory", test_unwritable_directory);
+  g_test_add_func ("/filesink/no-location", test_no_location);
+  return g_test_run ();
+}

@@ -1,0 +1,142 @@
+/* Helpers shared by the test programs. */
+#include "test-util.h"
+
+static TraceFlowReturn
+tsp_chain (TracePad *pad,
+           TraceElement *parent,
+           TraceBatch *batch)
+{
+  TestSinkPad *tsp = trace_pad_get_element_private (pad);
+
+  g_mutex_lock (&tsp->lock);
+  g_queue_push_tail (&tsp->batches, batch);
+  g_mutex_unlock (&tsp->lock);
+  return TRACE_FLOW_OK;
+}
+
+static gboolean
+tsp_event (TracePad *pad,
+           TraceElement *parent,
+           TraceStreamEvent *event)
+{
+  TestSinkPad *tsp = trace_pad_get_element_private (pad);
+
+  if (event->type == TRACE_STREAM_EVENT_EOS)
+    {
+      g_mutex_lock (&tsp->lock);
+      tsp->eos = TRUE;
+      g_mutex_unlock (&tsp->lock);
+    }
+  trace_stream_event_unref (event);
+  return TRUE;
+}
+
+static gboolean
+tsp_ready (TracePad *pad,
+           TraceElement *parent)
+{
+  TestSinkPad *tsp = trace_pad_get_element_private (pad);
+
+  return g_atomic_int_get (&tsp->ready);
+}
+
+TestSinkPad *
+test_sink_pad_new (void)
+{
+  TestSinkPad *tsp = g_new0 (TestSinkPad, 1);
+
+  tsp->pad = trace_pad_new ("test-sink", TRACE_PAD_SINK, NULL);
+  tsp->ready = TRUE;
+  g_mutex_init (&tsp->lock);
+  g_queue_init (&tsp->batches);
+  trace_pad_set_element_private (tsp->pad, tsp);
+  trace_pad_set_chain_function (tsp->pad, tsp_chain);
+  trace_pad_set_event_function (tsp->pad, tsp_event);
+  trace_pad_set_ready_function (tsp->pad, tsp_ready);
+  return tsp;
+}
+
+void
+test_sink_pad_free (TestSinkPad *tsp)
+{
+  TracePad *peer = trace_pad_get_peer (tsp->pad);
+
+  if (peer)
+    trace_pad_unlink (peer, tsp->pad);
+  g_queue_clear_full (&tsp->batches, (GDestroyNotify) trace_batch_unref);
+  g_object_unref (tsp->pad);
+  g_mutex_clear (&tsp->lock);
+  g_free (tsp);
+}
+
+guint
+test_sink_pad_count_events (TestSinkPad *tsp)
+{
+  guint n = 0;
+
+  g_mutex_lock (&tsp->lock);
+  for (GList *l = tsp->batches.head; l; l = l->next)
+    n += ((TraceBatch *) l->data)->n_events;
+  g_mutex_unlock (&tsp->lock);
+  return n;
+}
+
+static gboolean
+on_timeout (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+TraceMessage *
+test_run_pipeline (TraceElement *pipeline,
+                   guint timeout_ms)
+{
+  TracePipeline *p = TRACE_PIPELINE (pipeline);
+  GMainContext *ctx = trace_pipeline_get_context (p);
+  gboolean timed_out = FALSE;
+  GSource *timer = g_timeout_source_new (timeout_ms);
+  TraceMessage *result = NULL;
+
+  g_source_set_callback (timer, on_timeout, &timed_out, NULL);
+  g_source_attach (timer, ctx);
+  if (trace_element_set_state (pipeline, TRACE_STATE_PLAYING) != TRACE_STATE_CHANGE_SUCCESS)
+    result = trace_bus_pop_filtered (trace_pipeline_get_bus (p), TRACE_MESSAGE_ERROR);
+  while (result == NULL && !timed_out)
+    {
+      TraceMessage *msg;
+
+      g_main_context_iteration (ctx, TRUE);
+      while (result == NULL && (msg = trace_bus_pop (trace_pipeline_get_bus (p))) != NULL)
+        {
+          if (msg->type == TRACE_MESSAGE_ERROR ||
+              (msg->type == TRACE_MESSAGE_EOS && msg->src == G_OBJECT (pipeline)))
+            result = msg;
+          else
+            trace_message_unref (msg);
+        }
+    }
+  g_source_destroy (timer);
+  g_source_unref (timer);
+  return result;
+}
+
+TraceBatch *
+test_make_slices (TraceStringPool *pool,
+                  gint64 pid,
+                  gint64 tid,
+                  gint64 first_ts,
+                  guint n_pairs)
+{
+  TraceBatch *batch = trace_batch_new (pool, 0);
+  guint32 name = trace_string_pool_intern (pool, "work");
+
+  for (guint i = 0; i < n_pairs; i++)
+    {
+      TraceEvent *ev = trace_batch_append (batch, TRACE_EVENT_SLICE_BEGIN, first_ts + i * 10);
+      ev->pid = pid, ev->tid = tid, ev->name = name;
+      ev = trace_batch_append (batch, TRACE_EVENT_SLICE_END, first_ts + i * 10 + 5);
+      ev->pid = pid, ev->tid = tid;
+    }
+  return batch;
+}

@@ -1,0 +1,34 @@
+/* Helpers shared by the test programs: small elements defined in tests. */
+#pragma once
+
+#include <trace/trace.h>
+
+G_BEGIN_DECLS
+
+/* A sink pad whose readiness a test controls, to stand for a slow or
+ * blocked downstream. */
+typedef struct
+{
+  TracePad *pad;
+  gboolean ready;
+  GQueue batches;
+  gboolean eos;
+  GMutex lock;
+} TestSinkPad;
+
+TestSinkPad *test_sink_pad_new (void);
+void test_sink_pad_free (TestSinkPad *tsp);
+guint test_sink_pad_count_events (TestSinkPad *tsp);
+
+/* Runs a pipeline's main context until EOS or ERROR reaches its bus, or
+ * the timeout; returns the last such message (transfer full). */
+TraceMessage *test_run_pipeline (TraceElement *pipeline,
+                                 guint timeout_ms);
+
+TraceBatch *test_make_slices (TraceStringPool *pool,
+                              gint64 pid,
+                              gint64 tid,
+                              gint64 first_ts,
+                              guint n_pairs);
+
+G_END_DECLS

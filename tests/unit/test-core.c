@@ -1,0 +1,289 @@
+/* Unit tests: pads, elements, bins, the bus and the registry. */
+#include "../test-util.h"
+
+/* An element that records the order of its state changes. */
+static GString *state_log;
+
+#define TEST_TYPE_RECORDER (test_recorder_get_type ())
+G_DECLARE_FINAL_TYPE (TestRecorder, test_recorder, TEST, RECORDER, TraceElement)
+struct _TestRecorder
+{
+  TraceElement parent_instance;
+  gboolean fail_ready;
+};
+G_DEFINE_FINAL_TYPE (TestRecorder, test_recorder, TRACE_TYPE_ELEMENT)
+
+static TraceStateChangeReturn
+test_recorder_change_state (TraceElement *element,
+                            TraceStateChange transition)
+{
+  if (transition == TRACE_STATE_CHANGE_NULL_TO_READY && TEST_RECORDER (element)->fail_ready)
+    {
+      trace_element_post_error (element, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_SETTINGS, NULL,
+                                "refusing on purpose");
+      return TRACE_STATE_CHANGE_FAILURE;
+    }
+  g_string_append_printf (state_log, "%s:%s ", trace_element_get_name (element),
+                          trace_state_to_string (TRACE_STATE_TRANSITION_NEXT (transition)));
+  return TRACE_ELEMENT_CLASS (test_recorder_parent_class)->change_state (element, transition);
+}
+
+static const TraceStaticPadTemplate rec_sink =
+  TRACE_STATIC_PAD_TEMPLATE ("sink", TRACE_PAD_SINK, TRACE_PAD_ALWAYS, TRACE_MEDIA_TYPE_EVENTS);
+static const TraceStaticPadTemplate rec_src =
+  TRACE_STATIC_PAD_TEMPLATE ("src", TRACE_PAD_SRC, TRACE_PAD_ALWAYS, TRACE_MEDIA_TYPE_EVENTS);
+
+static void
+test_recorder_class_init (TestRecorderClass *klass)
+{
+  TRACE_ELEMENT_CLASS (klass)->change_state = test_recorder_change_state;
+  trace_element_class_add_static_pad_template (TRACE_ELEMENT_CLASS (klass), &rec_sink);
+  trace_element_class_add_static_pad_template (TRACE_ELEMENT_CLASS (klass), &rec_src);
+}
+
+static void
+test_recorder_init (TestRecorder *self)
+{
+  TraceElementClass *klass = TRACE_ELEMENT_GET_CLASS (self);
+
+  trace_element_add_pad (TRACE_ELEMENT (self),
+                         trace_pad_new_from_template (trace_element_class_get_pad_template (klass, "sink"), "sink"));
+  trace_element_add_pad (TRACE_ELEMENT (self),
+                         trace_pad_new_from_template (trace_element_class_get_pad_template (klass, "src"), "src"));
+}
+
+static void
+test_pad_link_errors (void)
+{
+  g_autoptr (TracePad) src = trace_pad_new ("src", TRACE_PAD_SRC, "trace/events");
+  g_autoptr (TracePad) sink = trace_pad_new ("sink", TRACE_PAD_SINK, "trace/other");
+  g_autoptr (TracePad) src2 = trace_pad_new ("src2", TRACE_PAD_SRC, NULL);
+  g_autoptr (TracePad) any = trace_pad_new ("any", TRACE_PAD_SINK, TRACE_MEDIA_TYPE_ANY);
+  g_autoptr (GError) error = NULL;
+
+  g_assert_false (trace_pad_link (src, sink, &error));
+  g_assert_error (error, TRACE_CORE_ERROR, TRACE_CORE_ERROR_NEGOTIATION);
+  g_assert_cmpstr (error->message, ==,
+                   "cannot link src (trace/events) to sink (trace/other): the media types differ");
+  g_clear_error (&error);
+
+  g_assert_false (trace_pad_link (sink, src, &error));
+  g_assert_error (error, TRACE_CORE_ERROR, TRACE_CORE_ERROR_PAD);
+  g_assert_nonnull (strstr (error->message, "data flows from a src pad to a sink pad"));
+  g_clear_error (&error);
+
+  g_assert_true (trace_pad_link (src, any, &error));
+  g_assert_no_error (error);
+  g_assert_true (trace_pad_get_peer (any) == src);
+  g_assert_false (trace_pad_link (src2, any, &error));
+  g_assert_cmpstr (error->message, ==, "cannot link src2 to any: any is already linked");
+}
+
+static void
+test_push_unlinked (void)
+{
+  g_autoptr (TracePad) src = trace_pad_new ("src", TRACE_PAD_SRC, NULL);
+
+  g_assert_cmpint (trace_pad_push (src, trace_batch_new (NULL, 1)), ==, TRACE_FLOW_NOT_LINKED);
+  g_assert_cmpstr (trace_flow_return_to_string (TRACE_FLOW_NOT_LINKED), ==, "not-linked");
+  g_assert_cmpstr (trace_flow_return_to_string (TRACE_FLOW_EOS), ==, "eos");
+}
+
+static void
+test_request_pads (void)
+{
+  g_autoptr (TraceElement) funnel = g_object_ref_sink (trace_element_factory_make ("funnel", "f"));
+  g_autoptr (GError) error = NULL;
+  TracePad *a = trace_element_request_pad (funnel, "sink_%u", &error);
+  TracePad *b = trace_element_request_pad (funnel, "sink_%u", &error);
+  TracePad *c = trace_element_request_pad (funnel, "sink_7", &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpstr (trace_pad_get_name (a), ==, "sink_0");
+  g_assert_cmpstr (trace_pad_get_name (b), ==, "sink_1");
+  g_assert_cmpstr (trace_pad_get_name (c), ==, "sink_7");
+  g_assert_null (trace_element_request_pad (funnel, "sink_7", &error));
+  g_assert_cmpstr (error->message, ==, "f already has a pad named sink_7");
+  g_clear_error (&error);
+  g_assert_null (trace_element_request_pad (funnel, "src_%u", &error));
+  g_assert_cmpstr (error->message, ==, "f has no pad template for a pad named src_%u");
+  trace_element_release_request_pad (funnel, a);
+  g_assert_cmpuint (trace_element_get_n_sink_pads (funnel), ==, 2);
+  /* The freed number is used again. */
+  a = trace_element_request_pad (funnel, "sink_%u", NULL);
+  g_assert_cmpstr (trace_pad_get_name (a), ==, "sink_0");
+}
+
+static void
+test_link_sink_as_source (void)
+{
+  g_autoptr (TraceElement) sink = g_object_ref_sink (trace_element_factory_make ("fakesink", "out"));
+  g_autoptr (TraceElement) src = g_object_ref_sink (trace_element_factory_make ("fakesrc", "in"));
+  g_autoptr (GError) error = NULL;
+
+  g_assert_false (trace_element_link (sink, src, &error));
+  g_assert_error (error, TRACE_CORE_ERROR, TRACE_CORE_ERROR_PAD);
+  g_assert_cmpstr (error->message, ==, "out has no src pad: it is a sink and produces no output");
+}
+
+static void
+test_states_sinks_first (void)
+{
+  g_autoptr (TraceElement) pipeline = g_object_ref_sink (trace_pipeline_new ("p"));
+  TraceElement *a = g_object_new (TEST_TYPE_RECORDER, "name", "a", NULL);
+  TraceElement *b = g_object_new (TEST_TYPE_RECORDER, "name", "b", NULL);
+  TraceElement *c = g_object_new (TEST_TYPE_RECORDER, "name", "c", NULL);
+  TraceBus *bus = trace_pipeline_get_bus (TRACE_PIPELINE (pipeline));
+  g_autoptr (TraceMessage) msg = NULL;
+
+  state_log = g_string_new (NULL);
+  /* Added out of order on purpose: the order must come from the links. */
+  trace_bin_add_many (TRACE_BIN (pipeline), b, c, a, NULL);
+  g_assert_true (trace_element_link_many (NULL, a, b, c, NULL));
+  g_assert_cmpint (trace_element_set_state (pipeline, TRACE_STATE_PLAYING), ==, TRACE_STATE_CHANGE_SUCCESS);
+  g_assert_cmpstr (state_log->str, ==, "c:READY b:READY a:READY c:PLAYING b:PLAYING a:PLAYING ");
+  g_assert_cmpint (trace_element_get_state (b), ==, TRACE_STATE_PLAYING);
+  msg = trace_bus_pop_filtered (bus, TRACE_MESSAGE_STATE_CHANGED);
+  g_assert_nonnull (msg);
+  g_assert_cmpstr (msg->src_path, ==, "/p/c");
+  g_assert_cmpint (msg->old_state, ==, TRACE_STATE_NULL);
+  g_assert_cmpint (msg->new_state, ==, TRACE_STATE_READY);
+  g_string_truncate (state_log, 0);
+  trace_element_set_state (pipeline, TRACE_STATE_NULL);
+  g_assert_cmpstr (state_log->str, ==, "c:READY b:READY a:READY c:NULL b:NULL a:NULL ");
+  g_string_free (state_log, TRUE);
+}
+
+static void
+test_state_failure_posts_error (void)
+{
+  g_autoptr (TraceElement) pipeline = g_object_ref_sink (trace_pipeline_new ("p"));
+  TraceElement *a = g_object_new (TEST_TYPE_RECORDER, "name", "good", NULL);
+  TraceElement *b = g_object_new (TEST_TYPE_RECORDER, "name", "bad", NULL);
+  g_autoptr (TraceMessage) msg = NULL;
+  g_autoptr (GError) error = NULL;
+
+  state_log = g_string_new (NULL);
+  TEST_RECORDER (b)->fail_ready = TRUE;
+  trace_bin_add_many (TRACE_BIN (pipeline), a, b, NULL);
+  trace_element_link (a, b, NULL);
+  g_assert_cmpint (trace_element_set_state (pipeline, TRACE_STATE_PLAYING), ==, TRACE_STATE_CHANGE_FAILURE);
+  msg = trace_bus_pop_filtered (trace_pipeline_get_bus (TRACE_PIPELINE (pipeline)), TRACE_MESSAGE_ERROR);
+  g_assert_nonnull (msg);
+  g_assert_cmpstr (msg->src_path, ==, "/p/bad");
+  g_assert_error (msg->error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_SETTINGS);
+  g_assert_cmpstr (msg->error->message, ==, "refusing on purpose");
+  g_assert_cmpint (trace_element_get_state (a), ==, TRACE_STATE_NULL);
+  /* trace_pipeline_run reports the same error with the element's path. */
+  g_assert_false (trace_pipeline_run (TRACE_PIPELINE (pipeline), &error));
+  g_assert_cmpstr (error->message, ==, "/p/bad: refusing on purpose");
+  g_string_free (state_log, TRUE);
+}
+
+static gpointer
+post_from_thread (gpointer data)
+{
+  TraceBus *bus = data;
+
+  for (int i = 0; i < 100; i++)
+    trace_bus_post (bus, trace_message_new_progress (NULL, i, 100));
+  return NULL;
+}
+
+static gboolean
+count_progress (TraceBus *bus,
+                TraceMessage *message,
+                gpointer user_data)
+{
+  guint *count = user_data;
+
+  /* Delivered in order, in the watching thread. */
+  g_assert_cmpuint (message->done, ==, *count);
+  (*count)++;
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+test_bus_watch_across_threads (void)
+{
+  g_autoptr (TraceBus) bus = trace_bus_new ();
+  GMainContext *ctx = g_main_context_new ();
+  guint count = 0;
+  GThread *thread;
+
+  g_main_context_push_thread_default (ctx);
+  trace_bus_add_watch (bus, count_progress, &count);
+  thread = g_thread_new ("poster", post_from_thread, bus);
+  while (count < 100)
+    g_main_context_iteration (ctx, TRUE);
+  g_thread_join (thread);
+  g_assert_cmpuint (count, ==, 100);
+  g_main_context_pop_thread_default (ctx);
+  /* Destroying the watch source drops its reference to the bus. */
+  while (g_main_context_pending (ctx))
+    g_main_context_iteration (ctx, FALSE);
+  {
+    GSource *s;
+    while ((s = g_main_context_find_source_by_user_data (ctx, &count)) != NULL)
+      g_source_destroy (s);
+  }
+  g_main_context_unref (ctx);
+}
+
+static void
+test_registry (void)
+{
+  g_autoptr (GList) factories = trace_registry_get_element_factories ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *suggestion = trace_registry_suggest_element ("fakesnk");
+  TraceElementFactory *f = trace_element_factory_find ("queue");
+  TraceElement *made;
+
+  g_assert_cmpuint (g_list_length (factories), >=, 6);
+  g_assert_nonnull (f);
+  g_assert_cmpstr (trace_element_factory_get_plugin_name (f), ==, "coreelements");
+  g_assert_cmpstr (trace_element_factory_get_metadata (f, TRACE_ELEMENT_METADATA_KLASS), ==, "Generic");
+  g_assert_cmpstr (suggestion, ==, "fakesink");
+  g_assert_null (trace_element_factory_make_checked ("fakesnk", NULL, &error));
+  g_assert_error (error, TRACE_CORE_ERROR, TRACE_CORE_ERROR_NO_SUCH_ELEMENT);
+  g_assert_cmpstr (error->message, ==, "no element \"fakesnk\" (did you mean \"fakesink\"?)");
+  made = g_object_ref_sink (trace_element_factory_make ("queue", NULL));
+  g_assert_true (g_str_has_prefix (trace_element_get_name (made), "queue"));
+  g_assert_cmpstr (trace_element_get_factory_name (made), ==, "queue");
+  g_object_unref (made);
+}
+
+static void
+test_path_string (void)
+{
+  g_autoptr (TraceElement) pipeline = g_object_ref_sink (trace_pipeline_new ("pipeline7"));
+  TraceElement *bin = trace_bin_new ("inner");
+  TraceElement *e = trace_element_factory_make ("identity", "id");
+  g_autofree char *path = NULL;
+
+  trace_bin_add (TRACE_BIN (pipeline), bin);
+  trace_bin_add (TRACE_BIN (bin), e);
+  path = trace_element_get_path_string (e);
+  g_assert_cmpstr (path, ==, "/pipeline7/inner/id");
+  g_assert_true (trace_bin_get_by_name (TRACE_BIN (pipeline), "id") == e);
+  /* An element in a pipeline interns into the pipeline's pool. */
+  g_assert_true (trace_element_get_string_pool (e) ==
+                 trace_pipeline_get_string_pool (TRACE_PIPELINE (pipeline)));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  trace_init (&argc, &argv);
+  g_test_add_func ("/pad/link-errors", test_pad_link_errors);
+  g_test_add_func ("/pad/push-unlinked", test_push_unlinked);
+  g_test_add_func ("/element/request-pads", test_request_pads);
+  g_test_add_func ("/element/link-sink-as-source", test_link_sink_as_source);
+  g_test_add_func ("/element/path-string", test_path_string);
+  g_test_add_func ("/bin/states-sinks-first", test_states_sinks_first);
+  g_test_add_func ("/bin/state-failure-posts-error", test_state_failure_posts_error);
+  g_test_add_func ("/bus/watch-across-threads", test_bus_watch_across_threads);
+  g_test_add_func ("/registry/factories", test_registry);
+  return g_test_run ();
+}
