@@ -77,6 +77,8 @@ finish_stream (TraceBaseSrc *self)
   TraceBaseSrcPrivate *priv = PRIV (self);
   TraceBaseSrcClass *klass = TRACE_BASE_SRC_GET_CLASS (self);
 
+  if (!priv->stream_started)
+    send_stream_start (self);
   priv->done = TRUE;
   if (klass->finish)
     klass->finish (self);
@@ -120,14 +122,15 @@ src_source_dispatch (GSource *source,
   g_autoptr (GError) error = NULL;
   TraceFlowReturn ret;
 
-  if (!priv->stream_started)
-    send_stream_start (self);
   if (g_atomic_int_get (&priv->eos_requested))
     {
       finish_stream (self);
       return G_SOURCE_REMOVE;
     }
   ret = TRACE_BASE_SRC_GET_CLASS (self)->create (self, &batch, &error);
+  /* After the first create: a reader knows its format and clock by then. */
+  if (!priv->stream_started)
+    send_stream_start (self);
   if (ret == TRACE_FLOW_OK && batch != NULL)
     {
       priv->events += batch->n_events;

@@ -13,6 +13,7 @@ TRACE_ELEMENT_REGISTER_DEFINE (fakesink, "fakesink", TRACE_RANK_NONE, TRACE_TYPE
 TRACE_ELEMENT_REGISTER_DEFINE (queue, "queue", TRACE_RANK_NONE, TRACE_TYPE_QUEUE)
 TRACE_ELEMENT_REGISTER_DEFINE (tee, "tee", TRACE_RANK_NONE, TRACE_TYPE_TEE)
 TRACE_ELEMENT_REGISTER_DEFINE (funnel, "funnel", TRACE_RANK_NONE, TRACE_TYPE_FUNNEL)
+TRACE_ELEMENT_REGISTER_DEFINE (auto_src, "auto-src", TRACE_RANK_NONE, TRACE_TYPE_AUTO_SRC)
 
 void
 _trace_core_elements_register (TracePlugin *plugin)
@@ -23,4 +24,5 @@ _trace_core_elements_register (TracePlugin *plugin)
   TRACE_ELEMENT_REGISTER (queue, plugin);
   TRACE_ELEMENT_REGISTER (tee, plugin);
   TRACE_ELEMENT_REGISTER (funnel, plugin);
+  TRACE_ELEMENT_REGISTER (auto_src, plugin);
 }

@@ -26,7 +26,11 @@ G_DECLARE_FINAL_TYPE (TraceTee, trace_tee, TRACE, TEE, TraceElement)
 #define TRACE_TYPE_FUNNEL (trace_funnel_get_type ())
 G_DECLARE_FINAL_TYPE (TraceFunnel, trace_funnel, TRACE, FUNNEL, TraceElement)
 
+#define TRACE_TYPE_AUTO_SRC (trace_auto_src_get_type ())
+G_DECLARE_FINAL_TYPE (TraceAutoSrc, trace_auto_src, TRACE, AUTO_SRC, TraceElement)
+
 TRACE_ELEMENT_REGISTER_DECLARE (identity)
+TRACE_ELEMENT_REGISTER_DECLARE (auto_src)
 TRACE_ELEMENT_REGISTER_DECLARE (fakesrc)
 TRACE_ELEMENT_REGISTER_DECLARE (fakesink)
 TRACE_ELEMENT_REGISTER_DECLARE (queue)
