@@ -31,4 +31,15 @@ gboolean trace_parse_time (const char *text,
 TRACE_AVAILABLE_IN_ALL
 char *trace_describe_param_type (GParamSpec *pspec);
 
+TRACE_AVAILABLE_IN_ALL
+void trace_param_spec_add_keyword (GParamSpec *pspec,
+                                   const char *word,
+                                   gint64 value);
+TRACE_AVAILABLE_IN_ALL
+gboolean trace_param_spec_lookup_keyword (GParamSpec *pspec,
+                                          const char *word,
+                                          gint64 *value);
+TRACE_AVAILABLE_IN_ALL
+char *trace_param_spec_get_keywords (GParamSpec *pspec);
+
 G_END_DECLS

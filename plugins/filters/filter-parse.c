@@ -1,0 +1,220 @@
+/* tracepipe - parsers for the filter's property values, and stats text
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "filter-private.h"
+
+#include <string.h>
+
+static const struct
+{
+  const char *suffix;
+  gint64 ns;
+} time_units[] = {
+  { "ns", 1 },
+  { "us", 1000 },
+  { "\xc2\xb5s", 1000 }, /* µs */
+  { "ms", 1000000 },
+  { "s", 1000000000 },
+};
+
+static gboolean
+time_error (const char *text,
+            GError **error)
+{
+  g_set_error (error, TRACE_PARSE_ERROR, TRACE_PARSE_ERROR_BAD_VALUE,
+               "invalid time \"%s\": expected nanoseconds (12345) or a "
+               "number with a unit ns, us, ms or s (1.5s, 200ms, 300us)",
+               text);
+  return FALSE;
+}
+
+/* Splits "1.5ms" into digits before and after the point and a unit.
+ * Returns the unit's multiplier, 0 when the text is not a time. */
+static gint64
+time_split (const char *text,
+            gboolean *negative,
+            const char **int_start,
+            gsize *int_len,
+            const char **frac_start,
+            gsize *frac_len)
+{
+  const char *p = text;
+  gsize rest;
+
+  *negative = (*p == '-');
+  if (*p == '-' || *p == '+')
+    p++;
+  *int_start = p;
+  while (g_ascii_isdigit (*p))
+    p++;
+  *int_len = p - *int_start;
+  *frac_start = p;
+  *frac_len = 0;
+  if (*p == '.')
+    {
+      *frac_start = ++p;
+      while (g_ascii_isdigit (*p))
+        p++;
+      *frac_len = p - *frac_start;
+    }
+  if (*int_len == 0 && *frac_len == 0)
+    return 0;
+  rest = strlen (p);
+  if (rest == 0)
+    return *frac_len == 0 ? 1 : 0; /* bare numbers are whole ns */
+  for (guint i = 0; i < G_N_ELEMENTS (time_units); i++)
+    if (strcmp (p, time_units[i].suffix) == 0)
+      return time_units[i].ns;
+  return 0;
+}
+
+/**
+ * trace_event_filter_parse_time:
+ * @text: `12345` (ns), `1.5s`, `200ms`, `300us`, `42ns`; a leading `-` is
+ *   allowed (traces may have negative times)
+ * @out_ns: (out): the time in nanoseconds
+ * @error: a %TRACE_PARSE_ERROR_BAD_VALUE naming the text
+ *
+ * Decimal fractions are exact (no floating point): `1.000000001s` is
+ * 1000000001 ns.  Digits below a nanosecond are an error, not rounded.
+ */
+gboolean
+trace_event_filter_parse_time (const char *text,
+                               gint64 *out_ns,
+                               GError **error)
+{
+  g_autofree char *trimmed = g_strstrip (g_strdup (text ? text : ""));
+  const char *int_start, *frac_start;
+  gsize int_len, frac_len;
+  gboolean negative;
+  gint64 unit = time_split (trimmed, &negative, &int_start, &int_len, &frac_start, &frac_len);
+  guint64 value = 0, scale = (guint64) unit;
+
+  if (unit == 0)
+    return time_error (trimmed, error);
+  for (gsize i = 0; i < int_len; i++)
+    {
+      if (value > (G_MAXINT64 / 10))
+        return time_error (trimmed, error);
+      value = value * 10 + (int_start[i] - '0');
+    }
+  if (value > (guint64) G_MAXINT64 / (guint64) unit)
+    return time_error (trimmed, error);
+  value *= (guint64) unit;
+  for (gsize i = 0; i < frac_len; i++)
+    {
+      guint digit = frac_start[i] - '0';
+
+      if (scale % 10 != 0)
+        {
+          if (digit != 0)
+            return time_error (trimmed, error); /* finer than 1 ns */
+          continue;
+        }
+      scale /= 10;
+      value += digit * scale;
+    }
+  if (value > (guint64) G_MAXINT64)
+    return time_error (trimmed, error);
+  *out_ns = negative ? -(gint64) value : (gint64) value;
+  return TRUE;
+}
+
+static const struct
+{
+  const char *name;
+  TraceEventClass klass;
+} kind_names[] = {
+  { "slices", TRACE_EVENT_CLASS_SLICES },
+  { "async", TRACE_EVENT_CLASS_ASYNC },
+  { "flows", TRACE_EVENT_CLASS_FLOWS },
+  { "counters", TRACE_EVENT_CLASS_COUNTERS },
+  { "metadata", TRACE_EVENT_CLASS_METADATA },
+  { "sched", TRACE_EVENT_CLASS_SCHED },
+  { "cpu", TRACE_EVENT_CLASS_CPU },
+  { "ftrace", TRACE_EVENT_CLASS_FTRACE },
+  { "samples", TRACE_EVENT_CLASS_SAMPLES },
+  { "clock", TRACE_EVENT_CLASS_CLOCK },
+};
+
+/**
+ * trace_event_filter_parse_kinds:
+ * @text: names joined by `+`, `,` or `|`: slices, async, flows, counters,
+ *   metadata, sched, cpu, ftrace, samples, clock
+ * @out_kinds: (out): the flags
+ * @error: a %TRACE_PARSE_ERROR_BAD_VALUE naming the word and the choices
+ */
+gboolean
+trace_event_filter_parse_kinds (const char *text,
+                                TraceEventClass *out_kinds,
+                                GError **error)
+{
+  g_auto (GStrv) words = g_strsplit_set (text ? text : "", "+,|", -1);
+  guint kinds = 0;
+
+  for (guint i = 0; words[i] != NULL; i++)
+    {
+      const char *word = g_strstrip (words[i]);
+      gboolean found = FALSE;
+
+      for (guint j = 0; j < G_N_ELEMENTS (kind_names) && !found; j++)
+        if (strcmp (word, kind_names[j].name) == 0)
+          {
+            kinds |= kind_names[j].klass;
+            found = TRUE;
+          }
+      if (!found)
+        {
+          g_set_error (error, TRACE_PARSE_ERROR, TRACE_PARSE_ERROR_BAD_VALUE,
+                       "invalid kind \"%s\": expected slices, async, flows, "
+                       "counters, metadata, sched, cpu, ftrace, samples or clock",
+                       word);
+          return FALSE;
+        }
+    }
+  *out_kinds = kinds;
+  return TRUE;
+}
+
+static const char *const reason_names[TRACE_FILTER_N_DROP_REASONS] = {
+  [TRACE_FILTER_DROP_KIND] = "kind",
+  [TRACE_FILTER_DROP_CATEGORY] = "category",
+  [TRACE_FILTER_DROP_NAME] = "name",
+  [TRACE_FILTER_DROP_TID] = "tid",
+  [TRACE_FILTER_DROP_PID] = "pid",
+  [TRACE_FILTER_DROP_THREAD_NAME] = "thread-name",
+  [TRACE_FILTER_DROP_PROCESS_NAME] = "process-name",
+  [TRACE_FILTER_DROP_INVERT] = "invert",
+  [TRACE_FILTER_DROP_WINDOW] = "window",
+  [TRACE_FILTER_DROP_UNDECIDABLE] = "undecidable",
+};
+
+const char *
+trace_filter_drop_reason_to_string (TraceFilterDropReason reason)
+{
+  if ((guint) reason >= TRACE_FILTER_N_DROP_REASONS)
+    return "unknown";
+  return reason_names[reason];
+}
+
+/**
+ * trace_event_filter_stats_to_string:
+ *
+ * Returns: one line for the STATS message and `--stats`, e.g.
+ *   `in=10 kept=4 dropped: tid=5 window=1; undecidable=0`
+ */
+char *
+trace_event_filter_stats_to_string (const TraceEventFilterStats *stats)
+{
+  GString *s = g_string_new (NULL);
+
+  g_string_append_printf (s, "in=%" G_GUINT64_FORMAT " kept=%" G_GUINT64_FORMAT " dropped:",
+                          stats->events_in, stats->kept);
+  for (guint i = 0; i < TRACE_FILTER_N_DROP_REASONS; i++)
+    if (stats->dropped[i] > 0)
+      g_string_append_printf (s, " %s=%" G_GUINT64_FORMAT, reason_names[i], stats->dropped[i]);
+  g_string_append_printf (s, "; undecidable=%" G_GUINT64_FORMAT " metadata=%" G_GUINT64_FORMAT " synthesized=%" G_GUINT64_FORMAT " clipped=%" G_GUINT64_FORMAT,
+                          stats->undecidable, stats->metadata, stats->synthesized, stats->clipped);
+  return g_string_free (s, FALSE);
+}

@@ -1,0 +1,451 @@
+/* tracepipe - rhea-repair: per-thread stacks of frames, holding events
+ * while a throw is unsettled, and closing frames at the best estimate of
+ * when they really ended
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Why events are held: after `T:m` we cannot tell yet whether the
+ * exception left m (m ended at the T:) or m caught it and went on (m ends
+ * at a later `E:m`).  Which one decides where m's end goes in the output:
+ * right after the T:, before the events that follow, or later.  So from a
+ * T: on, a thread's slice events are held until every throw on its stack
+ * is settled: a return or throw of a frame below (the exception left m),
+ * m's own return (m caught it), EOS, or the hold limit.  See
+ * docs/rhea-repair.md.
+ */
+#include "rhea-private.h"
+
+#include <string.h>
+
+void
+rhea_thread_free (gpointer data)
+{
+  RheaThread *th = data;
+
+  g_array_unref (th->frames);
+  g_clear_pointer (&th->hold, trace_batch_unref);
+  g_array_unref (th->pending);
+  g_free (th);
+}
+
+static RheaThread *
+rhea_thread_new (RheaRepair *r,
+                 gint64 tid,
+                 gint64 pid)
+{
+  RheaThread *th = g_new0 (RheaThread, 1);
+
+  th->tid = tid;
+  th->pid = pid;
+  th->last_marker = MARKER_NONE;
+  th->frames = g_array_new (FALSE, FALSE, sizeof (Frame));
+  th->pending = g_array_new (FALSE, FALSE, sizeof (PendingEnd));
+  g_ptr_array_add (r->thread_list, th);
+  return th;
+}
+
+/* Threads are keyed by tid; a pid given for a thread whose pid was not
+ * known teaches it, a different known pid is another process reusing the
+ * tid (Chrome JSON). */
+static RheaThread *
+rhea_thread_lookup (RheaRepair *r,
+                    gint64 tid,
+                    gint64 pid)
+{
+  RheaThread *head = g_hash_table_lookup (r->threads, &tid), *th;
+
+  if (head == NULL)
+    {
+      head = rhea_thread_new (r, tid, pid);
+      g_hash_table_insert (r->threads, &head->tid, head);
+      return head;
+    }
+  if (pid < 0)
+    return head;
+  for (th = head; th != NULL; th = th->next)
+    {
+      if (th->pid == pid)
+        return th;
+      if (th->pid < 0)
+        {
+          th->pid = pid;
+          return th;
+        }
+    }
+  th = rhea_thread_new (r, tid, pid);
+  th->next = head->next;
+  head->next = th;
+  return th;
+}
+
+RheaThread *
+rhea_thread_get (RheaRepair *r,
+                 gint64 tid,
+                 gint64 pid)
+{
+  if (G_LIKELY (tid == r->last_tid && pid == r->last_pid && r->last_thread))
+    return r->last_thread;
+  r->last_thread = rhea_thread_lookup (r, tid, pid);
+  r->last_tid = tid;
+  r->last_pid = pid;
+  return r->last_thread;
+}
+
+static void
+hold_start (RheaRepair *r,
+            RheaThread *th)
+{
+  if (th->holding)
+    return;
+  if (th->hold == NULL)
+    th->hold = trace_batch_new (r->pool, 64);
+  th->holding = TRUE;
+}
+
+/* The event at @index of the batch being repaired goes on: into the
+ * thread's hold while it holds, else to the output. */
+void
+rhea_thread_emit_current (RheaRepair *r,
+                          RheaThread *th,
+                          guint index)
+{
+  if (th->holding)
+    trace_batch_append_event (th->hold, &r->out.batch->events[index], r->out.batch);
+  else
+    rhea_output_keep_current (r, index);
+}
+
+void
+rhea_thread_push (RheaRepair *r,
+                  RheaThread *th,
+                  guint index,
+                  gboolean is_method)
+{
+  const TraceEvent *ev = &r->out.batch->events[index];
+  Frame f = { 0 };
+
+  f.name = ev->name;
+  f.category = ev->category;
+  f.pid = ev->pid;
+  f.tid = ev->tid;
+  f.track = ev->u.slice.track;
+  f.is_method = is_method;
+  f.state = FRAME_OPEN;
+  f.hold_index = -1;
+  if (r->crash_tag)
+    hold_start (r, th); /* so a begin can still be renamed */
+  if (th->holding)
+    f.hold_index = th->hold->n_events;
+  g_array_append_val (th->frames, f);
+  if (!is_method)
+    th->n_plain++;
+  r->stats.max_depth = MAX (r->stats.max_depth, th->frames->len);
+  rhea_thread_emit_current (r, th, index);
+}
+
+void
+rhea_thread_pop (RheaThread *th)
+{
+  Frame *f = &g_array_index (th->frames, Frame, th->frames->len - 1);
+
+  if (!f->is_method)
+    th->n_plain--;
+  g_array_set_size (th->frames, th->frames->len - 1);
+}
+
+/* The innermost open frame of method @name, or -1: recursion and repeated
+ * names pair with the nearest frame, as calls nest. */
+gint
+rhea_thread_find_method (RheaThread *th,
+                         guint32 name)
+{
+  for (gint i = (gint) th->frames->len - 1; i >= 0; i--)
+    {
+      const Frame *f = &g_array_index (th->frames, Frame, i);
+
+      if (f->is_method && f->name == name)
+        return i;
+    }
+  return -1;
+}
+
+gint
+rhea_thread_find_plain (RheaThread *th)
+{
+  if (th->n_plain == 0)
+    return -1;
+  for (gint i = (gint) th->frames->len - 1; i >= 0; i--)
+    if (!g_array_index (th->frames, Frame, i).is_method)
+      return i;
+  return -1;
+}
+
+static guint32
+crash_name (RheaRepair *r,
+            guint32 name)
+{
+  gpointer found;
+  g_autofree char *text = NULL;
+  guint32 id;
+
+  if (g_hash_table_lookup_extended (r->crash_names, GUINT_TO_POINTER (name), NULL, &found))
+    return GPOINTER_TO_UINT (found);
+  /* once per distinct repaired name, so the allocation is fine */
+  text = g_strdup_printf ("%s: CrashTag", trace_string_pool_get (r->pool, name));
+  id = trace_string_pool_intern (r->pool, text);
+  g_hash_table_insert (r->crash_names, GUINT_TO_POINTER (name), GUINT_TO_POINTER (id));
+  return id;
+}
+
+/* The end of @f at @ts, marked with what was repaired. */
+static void
+make_end (RheaRepair *r,
+          RheaThread *th,
+          Frame *f,
+          gint64 ts,
+          RepairKind kind,
+          TraceEvent *ev)
+{
+  memset (ev, 0, sizeof *ev);
+  ev->kind = TRACE_EVENT_SLICE_END;
+  ev->ts = ts;
+  ev->pid = f->pid;
+  ev->tid = f->tid;
+  ev->cpu = TRACE_ID_UNKNOWN;
+  ev->name = f->name;
+  ev->category = f->category;
+  ev->flags = TRACE_EVENT_FLAG_REPAIRED;
+  ev->u.slice.track = f->track;
+  if (r->crash_tag && kind != REPAIR_EXITED_BY_THROW && th->holding && f->hold_index >= 0)
+    {
+      ev->name = crash_name (r, f->name);
+      th->hold->events[f->hold_index].name = ev->name;
+      r->stats.crash_tagged++;
+    }
+}
+
+static void
+add_repair_arg (RheaRepair *r,
+                TraceBatch *batch,
+                TraceEvent *ev,
+                guint8 kind)
+{
+  trace_batch_add_arg (batch, ev, r->repair_key, TRACE_ARG_STRING)->v.s = r->repair_values[kind];
+}
+
+static void
+count_repair (RheaRepair *r,
+              RepairKind kind)
+{
+  switch (kind)
+    {
+    case REPAIR_EXITED_BY_THROW:
+      r->stats.throws++;
+      break;
+    case REPAIR_UNWOUND:
+      r->stats.unwound++;
+      break;
+    case REPAIR_MISSING_END:
+      r->stats.missing_ends++;
+      break;
+    default:
+      r->stats.closed_at_eos++;
+      break;
+    }
+}
+
+/* Ends @f at @ts: now (@pos < 0), or in the hold before held event @pos. */
+static void
+end_frame (RheaRepair *r,
+           RheaThread *th,
+           Frame *f,
+           gint64 ts,
+           gint pos,
+           RepairKind kind)
+{
+  TraceEvent end;
+
+  make_end (r, th, f, ts, kind, &end);
+  if (pos >= 0)
+    {
+      PendingEnd p = { (guint) pos, th->pending->len, end, kind };
+
+      g_array_append_val (th->pending, p);
+    }
+  else if (th->holding)
+    {
+      TraceEvent *ev = trace_batch_append_event (th->hold, &end, NULL);
+
+      add_repair_arg (r, th->hold, ev, kind);
+    }
+  else
+    {
+      TraceEvent *ev = rhea_output_append (r, &end, NULL);
+
+      add_repair_arg (r, r->out.spill, ev, kind);
+    }
+}
+
+/* Closes every frame above @index (all frames for -1), innermost first,
+ * each at the best estimate of when it really ended: a frame that threw
+ * at its T:; one that an exception left without a marker at its callee's
+ * end when that callee threw (the exception came from there), else at the
+ * last time known inside it, the thread's latest event.  @top_kind is
+ * what the frames above the innermost throw are: unwound (a frame below
+ * ended) or closed at EOS. */
+static void
+close_frames (RheaRepair *r,
+              RheaThread *th,
+              gint index,
+              RepairKind top_kind)
+{
+  gint64 callee_ts = th->last_ts;
+  gint callee_pos = -1;
+  RepairKind open_kind = top_kind;
+
+  while ((gint) th->frames->len > index + 1)
+    {
+      Frame *f = &g_array_index (th->frames, Frame, th->frames->len - 1);
+      RepairKind kind = open_kind;
+
+      if (f->state == FRAME_THROWN)
+        {
+          callee_ts = f->throw_ts;
+          callee_pos = f->throw_pos;
+          kind = REPAIR_EXITED_BY_THROW;
+          open_kind = REPAIR_UNWOUND;
+          th->n_thrown--;
+        }
+      else if (!f->is_method && kind == REPAIR_UNWOUND)
+        kind = REPAIR_MISSING_END;
+      end_frame (r, th, f, callee_ts, callee_pos, kind);
+      count_repair (r, kind);
+      rhea_thread_pop (th);
+    }
+}
+
+void
+rhea_thread_close_above (RheaRepair *r,
+                         RheaThread *th,
+                         gint index)
+{
+  close_frames (r, th, index, REPAIR_UNWOUND);
+}
+
+/* The frame at @index (now the innermost) threw at @ts.  A frame that had
+ * already thrown caught that earlier exception, since it threw again. */
+void
+rhea_thread_throw (RheaRepair *r,
+                   RheaThread *th,
+                   gint index,
+                   gint64 ts)
+{
+  Frame *f = &g_array_index (th->frames, Frame, index);
+
+  if (f->state == FRAME_THROWN)
+    r->stats.throws_caught++;
+  else
+    {
+      f->state = FRAME_THROWN;
+      th->n_thrown++;
+    }
+  hold_start (r, th);
+  f->throw_ts = ts;
+  f->throw_pos = th->hold->n_events;
+}
+
+static gint
+pending_compare (gconstpointer a,
+                 gconstpointer b)
+{
+  const PendingEnd *pa = a, *pb = b;
+
+  if (pa->pos != pb->pos)
+    return pa->pos < pb->pos ? -1 : 1;
+  return pa->seq < pb->seq ? -1 : (pa->seq > pb->seq);
+}
+
+static void
+emit_pending (RheaRepair *r,
+              PendingEnd *p)
+{
+  TraceEvent *ev = rhea_output_append (r, &p->ev, NULL);
+
+  add_repair_arg (r, r->out.spill, ev, p->repair);
+}
+
+/* Everything held goes to the output, the pending ends at their places. */
+static void
+release (RheaRepair *r,
+         RheaThread *th)
+{
+  TraceBatch *hold = th->hold;
+  guint j = 0, n_pending = th->pending->len;
+  PendingEnd *pending = (PendingEnd *) th->pending->data;
+
+  g_array_sort (th->pending, pending_compare);
+  for (guint i = 0; i < hold->n_events; i++)
+    {
+      for (; j < n_pending && pending[j].pos <= i; j++)
+        emit_pending (r, &pending[j]);
+      rhea_output_append (r, &hold->events[i], hold);
+    }
+  for (; j < n_pending; j++)
+    emit_pending (r, &pending[j]);
+  trace_batch_clear (hold);
+  g_array_set_size (th->pending, 0);
+  th->holding = FALSE;
+  for (guint i = 0; i < th->frames->len; i++)
+    g_array_index (th->frames, Frame, i).hold_index = -1;
+}
+
+/* Too many events held for one thread: settle every throw as "the
+ * exception left the frame" (the likelier story) and let events flow. */
+static void
+overflow (RheaRepair *r,
+          RheaThread *th)
+{
+  for (gint i = (gint) th->frames->len - 1; i >= 0; i--)
+    {
+      Frame *f = &g_array_index (th->frames, Frame, i);
+
+      if (f->state != FRAME_THROWN)
+        continue;
+      end_frame (r, th, f, f->throw_ts, f->throw_pos, REPAIR_EXITED_BY_THROW);
+      r->stats.throws++;
+      th->n_thrown--;
+      g_array_remove_index (th->frames, i);
+    }
+  r->stats.hold_overflows++;
+  release (r, th);
+  if (r->crash_tag && th->frames->len > 0)
+    hold_start (r, th);
+}
+
+/* After each slice event of @th: release the hold once nothing needs it. */
+void
+rhea_thread_settle (RheaRepair *r,
+                    RheaThread *th)
+{
+  if (!th->holding)
+    return;
+  r->stats.max_held = MAX (r->stats.max_held, th->hold->n_events);
+  if (th->n_thrown == 0 && !(r->crash_tag && th->frames->len > 0))
+    release (r, th);
+  else if (th->hold->n_events >= r->max_hold)
+    overflow (r, th);
+}
+
+/* EOS: the frames above the innermost throw were running when the
+ * capture was cut: they end at the thread's last time.  The ones below a
+ * throw were left by that exception as far as the capture tells: nothing
+ * below them returned to say otherwise (an uninstrumented catcher, a
+ * crash), so they end at the throw. */
+void
+rhea_thread_close_at_eos (RheaRepair *r,
+                          RheaThread *th)
+{
+  close_frames (r, th, -1, REPAIR_CLOSED_AT_EOS);
+  if (th->holding)
+    release (r, th);
+}

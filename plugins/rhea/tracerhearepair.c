@@ -1,0 +1,247 @@
+/* tracepipe - rhea-repair: RheaTrace method markers into balanced slices
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "config.h"
+
+#include "rhearepair.h"
+
+#define DEFAULT_MAX_HOLD 65536
+
+/**
+ * TraceRheaRepair:
+ *
+ * Turns RheaTrace's `B:`/`E:`/`T:` method markers into proper begin/end
+ * pairs per thread, closes frames an exception unwound at the best
+ * estimate of when they really ended, drops unmatched ends and closes
+ * what is still open at EOS; every repaired slice carries a `repair` arg.
+ * Counts per kind of repair are in its STATS and a one-line WARNING at
+ * EOS. Works on any slice stream, so it also repairs unbalanced systrace
+ * or Chrome JSON. See docs/rhea-repair.md.
+ */
+#define TRACE_TYPE_RHEA_REPAIR (trace_rhea_repair_get_type ())
+G_DECLARE_FINAL_TYPE (TraceRheaRepair, trace_rhea_repair, TRACE, RHEA_REPAIR, TraceBaseTransform)
+
+struct _TraceRheaRepair
+{
+  TraceBaseTransform parent_instance;
+
+  gboolean markers;
+  RheaMarkerEnds marker_ends;
+  gboolean crash_tag;
+  guint max_hold;
+  RheaRepair *repair;
+};
+
+enum
+{
+  PROP_0,
+  PROP_MARKERS,
+  PROP_MARKER_ENDS,
+  PROP_CRASH_TAG,
+  PROP_MAX_HOLD,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (TraceRheaRepair, trace_rhea_repair, TRACE_TYPE_BASE_TRANSFORM)
+
+static GType
+marker_ends_get_type (void)
+{
+  static gsize type;
+  static const GEnumValue values[] = {
+    { RHEA_MARKER_ENDS_AUTO, "RHEA_MARKER_ENDS_AUTO", "auto" },
+    { RHEA_MARKER_ENDS_PRESENT, "RHEA_MARKER_ENDS_PRESENT", "present" },
+    { RHEA_MARKER_ENDS_ABSENT, "RHEA_MARKER_ENDS_ABSENT", "absent" },
+    { 0, NULL, NULL },
+  };
+
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_enum_register_static ("TraceRheaMarkerEnds", values));
+  return type;
+}
+
+static gboolean
+trace_rhea_repair_start (TraceBaseTransform *trans,
+                         GError **error)
+{
+  TraceRheaRepair *self = TRACE_RHEA_REPAIR (trans);
+
+  g_clear_pointer (&self->repair, rhea_repair_free);
+  self->repair = rhea_repair_new (trace_base_transform_get_string_pool (trans));
+  rhea_repair_set_markers (self->repair, self->markers);
+  rhea_repair_set_marker_ends (self->repair, self->marker_ends);
+  rhea_repair_set_crash_tag (self->repair, self->crash_tag);
+  rhea_repair_set_max_hold (self->repair, self->max_hold);
+  return TRUE;
+}
+
+static gboolean
+trace_rhea_repair_stop (TraceBaseTransform *trans,
+                        GError **error)
+{
+  g_clear_pointer (&TRACE_RHEA_REPAIR (trans)->repair, rhea_repair_free);
+  return TRUE;
+}
+
+static TraceFlowReturn
+trace_rhea_repair_transform_ip (TraceBaseTransform *trans,
+                                TraceBatch *batch)
+{
+  rhea_repair_process (TRACE_RHEA_REPAIR (trans)->repair, batch);
+  return TRACE_FLOW_OK;
+}
+
+static TraceBatch *
+trace_rhea_repair_drain (TraceBaseTransform *trans)
+{
+  TraceRheaRepair *self = TRACE_RHEA_REPAIR (trans);
+  TraceBatch *rest = rhea_repair_drain (self->repair);
+  g_autofree char *summary = rhea_repair_get_summary (self->repair);
+
+  if (summary)
+    trace_element_post_warning (TRACE_ELEMENT (trans), NULL, "%s", summary);
+  return rest;
+}
+
+static void
+trace_rhea_repair_collect_stats (TraceElement *element,
+                                 GVariantDict *dict)
+{
+  TraceRheaRepair *self = TRACE_RHEA_REPAIR (element);
+  RheaRepairStats s;
+
+  TRACE_ELEMENT_CLASS (trace_rhea_repair_parent_class)->collect_stats (element, dict);
+  if (self->repair == NULL)
+    return;
+  rhea_repair_get_stats (self->repair, &s);
+  g_variant_dict_insert (dict, "methods", "t", s.methods);
+  g_variant_dict_insert (dict, "returns", "t", s.returns);
+  g_variant_dict_insert (dict, "throws", "t", s.throws);
+  g_variant_dict_insert (dict, "throws-caught", "t", s.throws_caught);
+  g_variant_dict_insert (dict, "unwound", "t", s.unwound);
+  g_variant_dict_insert (dict, "missing-ends", "t", s.missing_ends);
+  g_variant_dict_insert (dict, "closed-at-eos", "t", s.closed_at_eos);
+  g_variant_dict_insert (dict, "unmatched-returns", "t", s.unmatched_returns);
+  g_variant_dict_insert (dict, "unmatched-throws", "t", s.unmatched_throws);
+  g_variant_dict_insert (dict, "unmatched-ends", "t", s.unmatched_ends);
+  g_variant_dict_insert (dict, "hold-overflows", "t", s.hold_overflows);
+  g_variant_dict_insert (dict, "too-deep", "t", s.too_deep);
+}
+
+static void
+trace_rhea_repair_set_property (GObject *object,
+                                guint prop_id,
+                                const GValue *value,
+                                GParamSpec *pspec)
+{
+  TraceRheaRepair *self = TRACE_RHEA_REPAIR (object);
+
+  switch (prop_id)
+    {
+    case PROP_MARKERS:
+      self->markers = g_value_get_boolean (value);
+      break;
+    case PROP_MARKER_ENDS:
+      self->marker_ends = g_value_get_enum (value);
+      break;
+    case PROP_CRASH_TAG:
+      self->crash_tag = g_value_get_boolean (value);
+      break;
+    case PROP_MAX_HOLD:
+      self->max_hold = g_value_get_uint (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+trace_rhea_repair_get_property (GObject *object,
+                                guint prop_id,
+                                GValue *value,
+                                GParamSpec *pspec)
+{
+  TraceRheaRepair *self = TRACE_RHEA_REPAIR (object);
+
+  switch (prop_id)
+    {
+    case PROP_MARKERS:
+      g_value_set_boolean (value, self->markers);
+      break;
+    case PROP_MARKER_ENDS:
+      g_value_set_enum (value, self->marker_ends);
+      break;
+    case PROP_CRASH_TAG:
+      g_value_set_boolean (value, self->crash_tag);
+      break;
+    case PROP_MAX_HOLD:
+      g_value_set_uint (value, self->max_hold);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+trace_rhea_repair_finalize (GObject *object)
+{
+  g_clear_pointer (&TRACE_RHEA_REPAIR (object)->repair, rhea_repair_free);
+  G_OBJECT_CLASS (trace_rhea_repair_parent_class)->finalize (object);
+}
+
+static void
+trace_rhea_repair_class_init (TraceRheaRepairClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  TraceBaseTransformClass *trans_class = TRACE_BASE_TRANSFORM_CLASS (klass);
+  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS;
+
+  object_class->set_property = trace_rhea_repair_set_property;
+  object_class->get_property = trace_rhea_repair_get_property;
+  object_class->finalize = trace_rhea_repair_finalize;
+  trans_class->start = trace_rhea_repair_start;
+  trans_class->stop = trace_rhea_repair_stop;
+  trans_class->transform_ip = trace_rhea_repair_transform_ip;
+  trans_class->drain = trace_rhea_repair_drain;
+  TRACE_ELEMENT_CLASS (klass)->collect_stats = trace_rhea_repair_collect_stats;
+
+  properties[PROP_MARKERS] = g_param_spec_boolean ("markers", "Markers",
+                                                   "Read B:/E:/T: method markers (off: only balance plain slices)",
+                                                   TRUE, rw);
+  properties[PROP_MARKER_ENDS] = g_param_spec_enum ("marker-ends", "Marker ends",
+                                                    "Whether each marker is followed by a plain end of its own",
+                                                    marker_ends_get_type (), RHEA_MARKER_ENDS_AUTO, rw);
+  properties[PROP_CRASH_TAG] = g_param_spec_boolean ("crash-tag", "Crash tag",
+                                                     "Rename repaired slices as btrace does (… : CrashTag)",
+                                                     FALSE, rw);
+  properties[PROP_MAX_HOLD] = g_param_spec_uint ("max-hold", "Max hold",
+                                                 "Events held per thread while a throw is unresolved",
+                                                 16, G_MAXINT32, DEFAULT_MAX_HOLD, rw);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+  trace_element_class_set_metadata (TRACE_ELEMENT_CLASS (klass), "RheaTrace repair", "Filter/Trace",
+                                    "Turns B:/E:/T: method markers into balanced slices and repairs unbalanced ones",
+                                    "tracepipe");
+}
+
+static void
+trace_rhea_repair_init (TraceRheaRepair *self)
+{
+  self->markers = TRUE;
+  self->marker_ends = RHEA_MARKER_ENDS_AUTO;
+  self->max_hold = DEFAULT_MAX_HOLD;
+}
+
+TRACE_ELEMENT_REGISTER_DEFINE (rhea_repair, "rhea-repair", TRACE_RANK_NONE, TRACE_TYPE_RHEA_REPAIR)
+
+static gboolean
+plugin_init (TracePlugin *plugin,
+             GError **error)
+{
+  return TRACE_ELEMENT_REGISTER (rhea_repair, plugin);
+}
+
+TRACE_PLUGIN_DEFINE (rhea, "RheaTrace (btrace) method-marker repair", plugin_init, PACKAGE_VERSION,
+                     "LGPL-2.1-or-later", "tracepipe")

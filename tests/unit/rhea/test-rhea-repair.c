@@ -1,0 +1,616 @@
+/* Unit tests: the `rhea-repair` logic (plugins/rhea/)
+ *
+ * Each test writes a thread's events as RheaTrace records them (every
+ * marker a slice begin named `B:`, `E:` or `T:` + method) or as a plain
+ * B/E stream, repairs them and compares the events that come out, one
+ * line per event: kind, ts, pid/tid, name, args.
+ */
+#include <trace/trace.h>
+
+#include "rhearepair.h"
+
+#define PID 100
+
+typedef struct
+{
+  TraceStringPool *pool;
+  RheaRepair *repair;
+  TraceBatch *batch;
+} Fixture;
+
+static void
+fixture_set_up (Fixture *fx,
+                gconstpointer data)
+{
+  fx->pool = trace_string_pool_new ();
+  fx->repair = rhea_repair_new (fx->pool);
+  fx->batch = trace_batch_new (fx->pool, 4);
+}
+
+static void
+fixture_tear_down (Fixture *fx,
+                   gconstpointer data)
+{
+  g_clear_pointer (&fx->batch, trace_batch_unref);
+  rhea_repair_free (fx->repair);
+  trace_string_pool_unref (fx->pool);
+}
+
+/* A slice begin as atrace writes it: markers included. */
+static TraceEvent *
+begin_on (Fixture *fx,
+          gint64 tid,
+          gint64 ts,
+          const char *name)
+{
+  TraceEvent *ev = trace_batch_append (fx->batch, TRACE_EVENT_SLICE_BEGIN, ts);
+
+  ev->pid = PID;
+  ev->tid = tid;
+  ev->name = trace_string_pool_intern (fx->pool, name);
+  return ev;
+}
+
+static TraceEvent *
+end_on (Fixture *fx,
+        gint64 tid,
+        gint64 ts)
+{
+  TraceEvent *ev = trace_batch_append (fx->batch, TRACE_EVENT_SLICE_END, ts);
+
+  ev->pid = PID;
+  ev->tid = tid;
+  return ev;
+}
+
+/* On the main thread (tid == pid), as in a main-thread-only capture. */
+#define M(ts, name) begin_on (fx, PID, ts, name)
+#define END(ts) end_on (fx, PID, ts)
+
+static char *
+describe (TraceBatch *batch)
+{
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; batch && i < batch->n_events; i++)
+    {
+      const TraceEvent *ev = &batch->events[i];
+      const TraceArg *args = trace_batch_get_args (batch, ev);
+      const char *kind = ev->kind == TRACE_EVENT_SLICE_BEGIN ? "B" : ev->kind == TRACE_EVENT_SLICE_END ? "E"
+                                                                                                       : trace_event_kind_to_string (ev->kind);
+
+      g_string_append_printf (s, "%s %" G_GINT64_FORMAT " %" G_GINT64_FORMAT, kind, ev->ts, ev->tid);
+      if (ev->name)
+        g_string_append_printf (s, " %s", trace_batch_get_string (batch, ev->name));
+      for (guint a = 0; a < ev->n_args; a++)
+        {
+          g_string_append_printf (s, " %s=", trace_batch_get_string (batch, args[a].key));
+          if (args[a].type == TRACE_ARG_STRING)
+            g_string_append (s, trace_batch_get_string (batch, args[a].v.s));
+          else
+            g_string_append_printf (s, "%" G_GINT64_FORMAT, args[a].v.i);
+        }
+      if (ev->flags & TRACE_EVENT_FLAG_REPAIRED)
+        g_string_append (s, " [repaired]");
+      g_string_append_c (s, '\n');
+    }
+  return g_string_free (s, FALSE);
+}
+
+/* Repairs the fixture's batch in place and compares it. */
+static void
+check_process (Fixture *fx,
+               const char *expected)
+{
+  g_autofree char *got = NULL;
+
+  rhea_repair_process (fx->repair, fx->batch);
+  got = describe (fx->batch);
+  g_assert_cmpstr (got, ==, expected);
+  trace_batch_unref (fx->batch);
+  fx->batch = trace_batch_new (fx->pool, 4);
+}
+
+static void
+check_drain (Fixture *fx,
+             const char *expected)
+{
+  g_autoptr (TraceBatch) tail = rhea_repair_drain (fx->repair);
+  g_autofree char *got = describe (tail);
+
+  g_assert_cmpstr (got, ==, expected);
+  if (*expected == '\0')
+    g_assert_null (tail);
+}
+
+static RheaRepairStats
+stats (Fixture *fx)
+{
+  RheaRepairStats st;
+
+  rhea_repair_get_stats (fx->repair, &st);
+  return st;
+}
+
+/* ---- markers -------------------------------------------------------------- */
+
+static void
+test_balanced (Fixture *fx,
+               gconstpointer data)
+{
+  M (1, "B:MainActivity:onCreate");
+  M (2, "B:Foo:bar ");
+  M (3, "E:Foo:bar");
+  M (4, "E:MainActivity:onCreate");
+  check_process (fx,
+                 "B 1 100 MainActivity:onCreate\n"
+                 "B 2 100 Foo:bar\n"
+                 "E 3 100 Foo:bar\n"
+                 "E 4 100 MainActivity:onCreate\n");
+  check_drain (fx, "");
+  g_assert_cmpuint (stats (fx).methods, ==, 2);
+  g_assert_cmpuint (stats (fx).returns, ==, 2);
+  g_assert_null (rhea_repair_get_summary (fx->repair));
+}
+
+/* b throws, a catches it and goes on calling c: b ends at its T:, before
+ * c begins (c is a's child, not b's). */
+static void
+test_throw_caught_one_level_up (Fixture *fx,
+                                gconstpointer data)
+{
+  M (1, "B:a");
+  M (2, "B:b");
+  M (3, "T:b");
+  M (4, "B:c");
+  M (5, "E:c");
+  M (6, "E:a");
+  check_process (fx,
+                 "B 1 100 a\n"
+                 "B 2 100 b\n"
+                 "E 3 100 b repair=exited-by-throw [repaired]\n"
+                 "B 4 100 c\n"
+                 "E 5 100 c\n"
+                 "E 6 100 a\n");
+  g_assert_cmpuint (stats (fx).throws, ==, 1);
+  g_assert_cmpuint (stats (fx).unwound, ==, 0);
+}
+
+/* d throws through c and b (no marker for them) to a. */
+static void
+test_unwinding_several_frames (Fixture *fx,
+                               gconstpointer data)
+{
+  M (1, "B:a");
+  M (2, "B:b");
+  M (3, "B:c");
+  M (4, "B:d");
+  M (5, "T:d");
+  M (6, "B:x");
+  M (7, "E:x");
+  M (9, "E:a");
+  check_process (fx,
+                 "B 1 100 a\n"
+                 "B 2 100 b\n"
+                 "B 3 100 c\n"
+                 "B 4 100 d\n"
+                 "E 5 100 d repair=exited-by-throw [repaired]\n"
+                 "E 5 100 c repair=unwound-by-exception [repaired]\n"
+                 "E 5 100 b repair=unwound-by-exception [repaired]\n"
+                 "B 6 100 x\n"
+                 "E 7 100 x\n"
+                 "E 9 100 a\n");
+  g_assert_cmpuint (stats (fx).unwound, ==, 2);
+  g_assert_cmpuint (stats (fx).throws, ==, 1);
+}
+
+/* An uninstrumented callee of b throws: no T: at all.  b ends at the last
+ * time known inside it (c's return), not at a's return. */
+static void
+test_throw_from_uninstrumented_code (Fixture *fx,
+                                     gconstpointer data)
+{
+  M (10, "B:a");
+  M (20, "B:b");
+  M (30, "B:c");
+  M (40, "E:c");
+  M (80, "E:a");
+  check_process (fx,
+                 "B 10 100 a\n"
+                 "B 20 100 b\n"
+                 "B 30 100 c\n"
+                 "E 40 100 c\n"
+                 "E 40 100 b repair=unwound-by-exception [repaired]\n"
+                 "E 80 100 a\n");
+  g_assert_cmpuint (stats (fx).unwound, ==, 1);
+}
+
+static void
+test_recursion (Fixture *fx,
+                gconstpointer data)
+{
+  M (1, "B:f");
+  M (2, "B:f");
+  M (3, "B:g");
+  M (4, "B:f");
+  M (5, "E:f");
+  M (6, "E:g");
+  M (7, "E:f");
+  M (8, "B:f");
+  M (9, "E:f");
+  M (10, "E:f");
+  check_process (fx,
+                 "B 1 100 f\nB 2 100 f\nB 3 100 g\nB 4 100 f\nE 5 100 f\nE 6 100 g\n"
+                 "E 7 100 f\nB 8 100 f\nE 9 100 f\nE 10 100 f\n");
+  g_assert_cmpuint (stats (fx).returns, ==, 5);
+}
+
+/* Recursion with throws: the inner f throws and g catches it, so the
+ * next E:f belongs to the outer f.  Then f calls f, the inner f throws
+ * and returns: as btrace, a T: followed by an E: of the innermost frame of
+ * that method is a throw caught inside it. */
+static void
+test_recursion_with_throw (Fixture *fx,
+                           gconstpointer data)
+{
+  M (1, "B:f");
+  M (2, "B:g");
+  M (3, "B:f");
+  M (4, "T:f");
+  M (5, "E:g");
+  M (6, "E:f");
+  M (7, "B:f");
+  M (8, "B:f");
+  M (9, "T:f");
+  M (10, "E:f");
+  M (11, "E:f");
+  check_process (fx,
+                 "B 1 100 f\nB 2 100 g\nB 3 100 f\n"
+                 "E 4 100 f repair=exited-by-throw [repaired]\n"
+                 "E 5 100 g\nE 6 100 f\n"
+                 "B 7 100 f\nB 8 100 f\nE 10 100 f\nE 11 100 f\n");
+  check_drain (fx, "");
+  g_assert_cmpuint (stats (fx).throws, ==, 1);
+  g_assert_cmpuint (stats (fx).throws_caught, ==, 1);
+}
+
+/* A throw caught inside the same method: T:b then E:b. */
+static void
+test_throw_then_return_same_method (Fixture *fx,
+                                    gconstpointer data)
+{
+  M (1, "B:a");
+  M (2, "B:b");
+  M (3, "T:b");
+  M (4, "B:c"); /* b goes on after catching */
+  M (5, "E:c");
+  M (6, "E:b");
+  M (7, "E:a");
+  check_process (fx,
+                 "B 1 100 a\nB 2 100 b\nB 4 100 c\nE 5 100 c\nE 6 100 b\nE 7 100 a\n");
+  g_assert_cmpuint (stats (fx).throws_caught, ==, 1);
+  g_assert_cmpuint (stats (fx).throws, ==, 0);
+  g_assert_null (rhea_repair_get_summary (fx->repair));
+}
+
+static void
+test_unmatched_markers (Fixture *fx,
+                        gconstpointer data)
+{
+  M (1, "E:started-before-capture");
+  M (2, "T:also-before");
+  M (3, "B:a");
+  M (4, "E:z");
+  M (5, "E:a");
+  check_process (fx, "B 3 100 a\nE 5 100 a\n");
+  g_assert_cmpuint (stats (fx).unmatched_returns, ==, 2);
+  g_assert_cmpuint (stats (fx).unmatched_throws, ==, 1);
+}
+
+/* The capture was cut: open frames close at the thread's last time. */
+static void
+test_cut_off_capture (Fixture *fx,
+                      gconstpointer data)
+{
+  TraceEvent *ev;
+
+  M (1, "B:a");
+  M (2, "B:b");
+  ev = trace_batch_append (fx->batch, TRACE_EVENT_SLICE_COMPLETE, 3);
+  ev->pid = PID;
+  ev->tid = PID;
+  ev->name = trace_string_pool_intern (fx->pool, "inflate");
+  ev->u.slice.dur = 4;
+  check_process (fx, "B 1 100 a\nB 2 100 b\nslice-complete 3 100 inflate\n");
+  check_drain (fx,
+               "E 7 100 b repair=closed-at-eos [repaired]\n"
+               "E 7 100 a repair=closed-at-eos [repaired]\n");
+  g_assert_cmpuint (stats (fx).closed_at_eos, ==, 2);
+}
+
+/* A throw still unsettled at EOS: held events come out of the drain. */
+static void
+test_throw_at_eos (Fixture *fx,
+                   gconstpointer data)
+{
+  M (1, "B:a");
+  M (2, "B:b");
+  M (3, "T:b");
+  M (4, "B:c");
+  check_process (fx, "B 1 100 a\nB 2 100 b\n");
+  /* c was running when the capture was cut; nothing returned below b's
+   * throw, so a was left by it (an uninstrumented catcher, a crash) */
+  check_drain (fx,
+               "E 3 100 b repair=exited-by-throw [repaired]\n"
+               "E 3 100 a repair=unwound-by-exception [repaired]\n"
+               "B 4 100 c\n"
+               "E 4 100 c repair=closed-at-eos [repaired]\n");
+}
+
+/* ---- plain slice streams ---------------------------------------------------- */
+
+static void
+test_plain_unbalanced (Fixture *fx,
+                       gconstpointer data)
+{
+  END (1); /* began before the capture */
+  M (2, "draw");
+  M (3, "measure");
+  END (4);
+  END (5);
+  END (6);
+  M (7, "open-at-eos");
+  check_process (fx, "B 2 100 draw\nB 3 100 measure\nE 4 100\nE 5 100\nB 7 100 open-at-eos\n");
+  check_drain (fx, "E 7 100 open-at-eos repair=closed-at-eos [repaired]\n");
+  g_assert_cmpuint (stats (fx).unmatched_ends, ==, 2);
+  {
+    g_autofree char *summary = rhea_repair_get_summary (fx->repair);
+
+    g_assert_cmpstr (summary, ==,
+                     "rhea-repair: 1 slice still open at the end of the stream closed at "
+                     "its thread's last event, 2 unmatched slice ends dropped");
+  }
+}
+
+/* A native slice left open inside a method is closed with it. */
+static void
+test_plain_inside_method (Fixture *fx,
+                          gconstpointer data)
+{
+  M (1, "B:a");
+  M (2, "native");
+  M (3, "E:a");
+  check_process (fx,
+                 "B 1 100 a\nB 2 100 native\nE 2 100 native repair=missing-end [repaired]\nE 3 100 a\n");
+  g_assert_cmpuint (stats (fx).missing_ends, ==, 1);
+}
+
+/* Captures where each marker has a plain end of its own. */
+static void
+test_marker_ends_present (Fixture *fx,
+                          gconstpointer data)
+{
+  M (1, "native");
+  M (2, "B:a");
+  END (2);
+  M (3, "B:b");
+  END (3);
+  M (4, "E:b");
+  END (4);
+  M (5, "E:a");
+  END (5);
+  END (6); /* native's own end */
+  check_process (fx,
+                 "B 1 100 native\nB 2 100 a\nB 3 100 b\nE 4 100 b\nE 5 100 a\nE 6 100\n");
+  g_assert_cmpuint (stats (fx).marker_ends, ==, 4);
+  g_assert_cmpuint (stats (fx).unmatched_ends, ==, 0);
+}
+
+/* Without marker ends, a plain end right after E: closes the native slice. */
+static void
+test_marker_ends_absent (Fixture *fx,
+                         gconstpointer data)
+{
+  M (1, "native");
+  M (2, "B:a");
+  M (3, "B:b");
+  M (4, "E:b");
+  M (5, "E:a");
+  END (6);
+  check_process (fx,
+                 "B 1 100 native\nB 2 100 a\nB 3 100 b\nE 4 100 b\nE 5 100 a\nE 6 100\n");
+  g_assert_cmpuint (stats (fx).marker_ends, ==, 0);
+}
+
+/* A held thread does not hold the others; held events come out, in
+ * order, in the batch where the throw is settled. */
+static void
+test_threads_and_batches (Fixture *fx,
+                          gconstpointer data)
+{
+  TraceEvent *counter;
+
+  begin_on (fx, 1, 1, "B:a");
+  begin_on (fx, 1, 2, "B:b");
+  begin_on (fx, 1, 3, "T:b");
+  begin_on (fx, 2, 4, "B:w");
+  begin_on (fx, 1, 5, "B:c");
+  counter = trace_batch_append (fx->batch, TRACE_EVENT_COUNTER, 6);
+  counter->u.counter.value = 1;
+  begin_on (fx, 2, 7, "E:w");
+  check_process (fx, "B 1 1 a\nB 2 1 b\nB 4 2 w\ncounter 6 -1\nE 7 2 w\n");
+  begin_on (fx, 1, 8, "E:c");
+  begin_on (fx, 2, 9, "B:v");
+  begin_on (fx, 1, 10, "E:a");
+  begin_on (fx, 2, 11, "E:v");
+  check_process (fx,
+                 "B 9 2 v\n"
+                 "E 3 1 b repair=exited-by-throw [repaired]\n"
+                 "B 5 1 c\nE 8 1 c\nE 10 1 a\n"
+                 "E 11 2 v\n");
+  check_drain (fx, "");
+  g_assert_cmpuint (stats (fx).max_held, ==, 3);
+}
+
+/* Args of held events travel with them. */
+static void
+test_args_survive_hold (Fixture *fx,
+                        gconstpointer data)
+{
+  TraceEvent *ev;
+
+  M (1, "B:a");
+  M (2, "T:a");
+  ev = M (3, "B:b");
+  trace_batch_add_arg_int (fx->batch, ev, "line", 42);
+  M (4, "E:b");
+  check_process (fx, "B 1 100 a\n");
+  check_drain (fx,
+               "E 2 100 a repair=exited-by-throw [repaired]\n"
+               "B 3 100 b line=42\nE 4 100 b\n");
+}
+
+static void
+test_crash_tag (Fixture *fx,
+                gconstpointer data)
+{
+  rhea_repair_set_crash_tag (fx->repair, TRUE);
+  M (1, "B:a");
+  M (2, "B:b");
+  M (3, "B:c");
+  M (4, "E:c");
+  M (8, "E:a");
+  M (9, "B:d");
+  check_process (fx,
+                 "B 1 100 a\nB 2 100 b: CrashTag\nB 3 100 c\nE 4 100 c\n"
+                 "E 4 100 b: CrashTag repair=unwound-by-exception [repaired]\nE 8 100 a\n");
+  check_drain (fx,
+               "B 9 100 d: CrashTag\nE 9 100 d: CrashTag repair=closed-at-eos [repaired]\n");
+  g_assert_cmpuint (stats (fx).crash_tagged, ==, 2);
+}
+
+/* The hold is bounded: past the limit a throw is settled as "left the
+ * frame" and events flow again. */
+static void
+test_hold_overflow (Fixture *fx,
+                    gconstpointer data)
+{
+  rhea_repair_set_max_hold (fx->repair, 2);
+  M (1, "B:a");
+  M (2, "B:b");
+  M (3, "T:b");
+  M (4, "B:c");
+  M (5, "E:c");
+  M (6, "E:b"); /* too late: b was settled at its throw */
+  M (7, "E:a");
+  check_process (fx,
+                 "B 1 100 a\nB 2 100 b\n"
+                 "E 3 100 b repair=exited-by-throw [repaired]\n"
+                 "B 4 100 c\nE 5 100 c\nE 7 100 a\n");
+  g_assert_cmpuint (stats (fx).hold_overflows, ==, 1);
+  g_assert_cmpuint (stats (fx).unmatched_returns, ==, 1);
+}
+
+static void
+test_markers_off (Fixture *fx,
+                  gconstpointer data)
+{
+  rhea_repair_set_markers (fx->repair, FALSE);
+  M (1, "B:a");
+  M (2, "E:a");
+  END (3);
+  check_process (fx, "B 1 100 B:a\nB 2 100 E:a\nE 3 100\n");
+  check_drain (fx, "E 3 100 B:a repair=closed-at-eos [repaired]\n");
+}
+
+/* Begins without ends cannot grow a stack without bound. */
+static void
+test_too_deep (Fixture *fx,
+               gconstpointer data)
+{
+  guint kept_begins = 0, kept_ends = 0;
+  TraceBatch *out;
+
+  for (guint i = 0; i < RHEA_REPAIR_MAX_DEPTH + 5; i++)
+    M (i, "nested");
+  for (guint i = 0; i < RHEA_REPAIR_MAX_DEPTH + 5; i++)
+    END (RHEA_REPAIR_MAX_DEPTH + 5 + i);
+  rhea_repair_process (fx->repair, fx->batch);
+  out = fx->batch;
+  for (guint i = 0; i < out->n_events; i++)
+    {
+      kept_begins += out->events[i].kind == TRACE_EVENT_SLICE_BEGIN;
+      kept_ends += out->events[i].kind == TRACE_EVENT_SLICE_END;
+    }
+  g_assert_cmpuint (kept_begins, ==, RHEA_REPAIR_MAX_DEPTH);
+  g_assert_cmpuint (kept_ends, ==, RHEA_REPAIR_MAX_DEPTH);
+  /* the first 5 ends belong to the dropped begins */
+  g_assert_cmpint (out->events[RHEA_REPAIR_MAX_DEPTH].ts, ==, RHEA_REPAIR_MAX_DEPTH + 5 + 5);
+  g_assert_cmpuint (stats (fx).too_deep, ==, 10);
+  g_assert_cmpuint (stats (fx).max_depth, ==, RHEA_REPAIR_MAX_DEPTH);
+  check_drain (fx, "");
+}
+
+static void
+test_stats_and_summary (Fixture *fx,
+                        gconstpointer data)
+{
+  g_autofree char *line = NULL, *summary = NULL;
+  RheaRepairStats st;
+
+  M (1, "B:a");
+  M (2, "B:b");
+  M (3, "B:c");
+  M (4, "T:c");
+  M (5, "E:a");
+  M (6, "E:zz");
+  END (7);
+  check_process (fx,
+                 "B 1 100 a\nB 2 100 b\nB 3 100 c\n"
+                 "E 4 100 c repair=exited-by-throw [repaired]\n"
+                 "E 4 100 b repair=unwound-by-exception [repaired]\n"
+                 "E 5 100 a\n");
+  st = stats (fx);
+  line = rhea_repair_stats_to_string (&st);
+  g_assert_cmpstr (line, ==,
+                   "in=7 out=6 methods=3 returns=1 throws=1 throws-caught=0 unwound=1 "
+                   "missing-end=0 closed-at-eos=0 unmatched-E=1 unmatched-T=0 unmatched-end=1 "
+                   "marker-ends=0 crash-tagged=0 hold-overflows=0 too-deep=0 max-depth=3 max-held=1");
+  summary = rhea_repair_get_summary (fx->repair);
+  g_assert_cmpstr (summary, ==,
+                   "rhea-repair: 1 method unwound by an exception (closed at the last time "
+                   "known inside it), 1 method exited by a throw, 1 unmatched E: dropped, "
+                   "1 unmatched slice end dropped");
+}
+
+int
+main (int argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+#define ADD(path, fn) g_test_add ("/rhea/" path, Fixture, NULL, fixture_set_up, fn, fixture_tear_down)
+  ADD ("balanced", test_balanced);
+  ADD ("throw-caught-one-level-up", test_throw_caught_one_level_up);
+  ADD ("unwinding-several-frames", test_unwinding_several_frames);
+  ADD ("throw-from-uninstrumented-code", test_throw_from_uninstrumented_code);
+  ADD ("recursion", test_recursion);
+  ADD ("recursion-with-throw", test_recursion_with_throw);
+  ADD ("throw-then-return-same-method", test_throw_then_return_same_method);
+  ADD ("unmatched-markers", test_unmatched_markers);
+  ADD ("cut-off-capture", test_cut_off_capture);
+  ADD ("throw-at-eos", test_throw_at_eos);
+  ADD ("plain/unbalanced", test_plain_unbalanced);
+  ADD ("plain/inside-method", test_plain_inside_method);
+  ADD ("marker-ends/present", test_marker_ends_present);
+  ADD ("marker-ends/absent", test_marker_ends_absent);
+  ADD ("threads-and-batches", test_threads_and_batches);
+  ADD ("args-survive-hold", test_args_survive_hold);
+  ADD ("crash-tag", test_crash_tag);
+  ADD ("hold-overflow", test_hold_overflow);
+  ADD ("markers-off", test_markers_off);
+  ADD ("too-deep", test_too_deep);
+  ADD ("stats-and-summary", test_stats_and_summary);
+#undef ADD
+  return g_test_run ();
+}
