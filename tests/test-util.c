@@ -140,3 +140,45 @@ test_make_slices (TraceStringPool *pool,
     }
   return batch;
 }
+
+/* collectsink: a sink that appends every event it receives to the batch
+ * set as the object data "collect" (a test reads it after EOS). */
+#define TEST_TYPE_COLLECT_SINK (test_collect_sink_get_type ())
+G_DECLARE_FINAL_TYPE (TestCollectSink, test_collect_sink, TEST, COLLECT_SINK, TraceBaseSink)
+struct _TestCollectSink
+{
+  TraceBaseSink parent_instance;
+};
+G_DEFINE_FINAL_TYPE (TestCollectSink, test_collect_sink, TRACE_TYPE_BASE_SINK)
+
+static TraceFlowReturn
+collect_render (TraceBaseSink *sink,
+                TraceBatch *batch,
+                GError **error)
+{
+  TraceBatch *all = g_object_get_data (G_OBJECT (sink), "collect");
+
+  if (all)
+    for (guint i = 0; i < batch->n_events; i++)
+      trace_batch_append_event (all, &batch->events[i], batch);
+  return TRACE_FLOW_OK;
+}
+
+static void
+test_collect_sink_class_init (TestCollectSinkClass *klass)
+{
+  TRACE_BASE_SINK_CLASS (klass)->render = collect_render;
+  trace_element_class_set_metadata (TRACE_ELEMENT_CLASS (klass), "Collect", "Sink/Test",
+                                    "Collects events for a test", "tests");
+}
+
+static void
+test_collect_sink_init (TestCollectSink *self)
+{
+}
+
+void
+test_register_collect_sink (void)
+{
+  trace_element_register (NULL, "collectsink", TRACE_RANK_NONE, TEST_TYPE_COLLECT_SINK);
+}

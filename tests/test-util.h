@@ -31,4 +31,6 @@ TraceBatch *test_make_slices (TraceStringPool *pool,
                               gint64 first_ts,
                               guint n_pairs);
 
+void test_register_collect_sink (void);
+
 G_END_DECLS
