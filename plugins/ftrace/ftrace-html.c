@@ -1,0 +1,353 @@
+/* tracepipe - ftrace reader: systrace HTML containers
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Only data blocks are read, never the viewer's own JavaScript (which
+ * holds trace-like strings):
+ *   modern:     <script class="trace-data" type="application/text"> ... </script>
+ *               (ftrace text, PROCESS DUMP, CGROUP DUMP, or JSON: skipped)
+ *   legacy:     var linuxPerfData = "\   lines ending in \n\   ... \n";
+ *   trace2html: <script id="viewer-data" type="..."> base64(gzip(part)) </script>
+ */
+#include <string.h>
+
+#include "ftrace-reader-private.h"
+
+#define VIEWER_BUF_SIZE (64 * 1024)
+
+static void
+nested_line (gpointer user_data,
+             const char *line,
+             gsize len,
+             guint flags,
+             guint64 line_no);
+
+void
+ftrace_html_init (FtraceReader *r)
+{
+  memset (&r->h, 0, sizeof r->h);
+  r->h.state = FTRACE_HTML_OUTSIDE;
+  ftrace_splitter_init (&r->h.nested, nested_line, r);
+}
+
+void
+ftrace_html_clear (FtraceReader *r)
+{
+  if (r->h.z_init)
+    inflateEnd (&r->h.z);
+  r->h.z_init = FALSE;
+  ftrace_splitter_clear (&r->h.nested);
+}
+
+static const char *
+skip_spaces (const char *s,
+             const char *end)
+{
+  while (s < end && g_ascii_isspace (*s))
+    s++;
+  return s;
+}
+
+/* ------------------------------------------------------------- blocks */
+
+/* A line inside a data block; the first non-blank line says what the
+ * block holds. */
+static void
+block_line (FtraceReader *r,
+            FtraceHtmlState *state,
+            const char *line,
+            gsize len,
+            guint flags,
+            guint64 line_no)
+{
+  if (*state == FTRACE_HTML_BLOCK_FIRST)
+    {
+      const char *t = skip_spaces (line, line + len);
+
+      if ((flags & FTRACE_PIECE_CONTINUED) || t == line + len)
+        return;
+      if (*t == '{' || *t == '[')
+        {
+          *state = FTRACE_HTML_BLOCK_SKIP;
+          ftrace_parser_set_line_number (r->parser, line_no);
+          ftrace_parser_skip_line (r->parser, FTRACE_PROBLEM_SKIPPED_BLOCK);
+          return;
+        }
+      *state = FTRACE_HTML_BLOCK_TEXT;
+      ftrace_parser_begin_block (r->parser);
+    }
+  if (*state == FTRACE_HTML_BLOCK_TEXT)
+    ftrace_reader_text_line (r, line, len, flags, line_no);
+}
+
+static void
+nested_line (gpointer user_data,
+             const char *line,
+             gsize len,
+             guint flags,
+             guint64 line_no)
+{
+  FtraceReader *r = user_data;
+
+  block_line (r, &r->h.nested_state, line, len, flags, line_no);
+}
+
+/* Where `</script>` starts in @line, -1 if not there; 0 also when it
+ * began at the end of the previous piece of a long line. */
+static gssize
+find_script_end (FtraceHtml *h,
+                 const char *line,
+                 gsize len,
+                 guint flags)
+{
+  const char *e = memmem (line, len, "</script>", 9);
+
+  if (e == NULL && (flags & FTRACE_PIECE_CONTINUED) && h->tail_len > 0)
+    {
+      char joined[32];
+      gsize n = MIN (len, 8);
+
+      memcpy (joined, h->tail, h->tail_len);
+      memcpy (joined + h->tail_len, line, n);
+      if (memmem (joined, h->tail_len + n, "</script>", 9) != NULL)
+        return 0;
+    }
+  h->tail_len = 0;
+  if (e == NULL && (flags & FTRACE_PIECE_MORE))
+    {
+      h->tail_len = MIN (len, 8);
+      memcpy (h->tail, line + len - h->tail_len, h->tail_len);
+    }
+  return e ? e - line : -1;
+}
+
+/* ------------------------------------------------------------ trace2html */
+
+static void
+viewer_start (FtraceReader *r)
+{
+  FtraceHtml *h = &r->h;
+
+  h->b64_state = 0;
+  h->b64_save = 0;
+  if (!h->z_init)
+    inflateInit2 (&h->z, 15 + 16);
+  else
+    inflateReset (&h->z);
+  h->z_init = TRUE;
+  h->z_end = FALSE;
+  h->z_plain = FALSE;
+  h->gz_magic_len = 0;
+  h->nested_state = FTRACE_HTML_BLOCK_FIRST;
+  h->nested.line_no = 0;
+  h->nested.carry_len = 0;
+  h->nested.in_long = FALSE;
+  h->viewer_line = r->splitter.line_no;
+}
+
+static void
+viewer_error (FtraceReader *r,
+              const char *what)
+{
+  if (r->error == NULL)
+    g_set_error (&r->error, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_DECODE,
+                 "%s: %s in the viewer-data block of line %" G_GUINT64_FORMAT,
+                 r->location, what, r->h.viewer_line);
+}
+
+static void
+viewer_bytes (FtraceReader *r,
+              const guint8 *data,
+              gsize len)
+{
+  FtraceHtml *h = &r->h;
+  guint8 out[16 * 1024];
+
+  if (len == 0 || h->z_end || r->error)
+    return;
+  if (h->gz_magic_len == 0)
+    {
+      /* trace2html gzips each part; take a part that is not gzip as is */
+      h->gz_magic_len = 1;
+      h->z_plain = data[0] != 0x1f;
+    }
+  if (h->z_plain)
+    {
+      ftrace_splitter_feed (&h->nested, (const char *) data, len);
+      return;
+    }
+  h->z.next_in = (Bytef *) data;
+  h->z.avail_in = len;
+  while (h->z.avail_in > 0 && !h->z_end)
+    {
+      int ret;
+
+      h->z.next_out = out;
+      h->z.avail_out = sizeof out;
+      ret = inflate (&h->z, Z_NO_FLUSH);
+      if (ret != Z_OK && ret != Z_STREAM_END && ret != Z_BUF_ERROR)
+        {
+          viewer_error (r, "corrupt gzip data");
+          return;
+        }
+      ftrace_splitter_feed (&h->nested, (const char *) out, sizeof out - h->z.avail_out);
+      h->z_end = ret == Z_STREAM_END;
+      if (ret == Z_BUF_ERROR)
+        break;
+    }
+}
+
+static void
+viewer_end (FtraceReader *r)
+{
+  FtraceHtml *h = &r->h;
+
+  ftrace_splitter_finish (&h->nested);
+  if (!h->z_plain && h->gz_magic_len > 0 && !h->z_end)
+    viewer_error (r, "truncated gzip data");
+  h->state = FTRACE_HTML_OUTSIDE;
+}
+
+/* base64 text of a viewer-data block, up to `<` (base64 has none) */
+static void
+viewer_piece (FtraceReader *r,
+              const char *data,
+              gsize len)
+{
+  const char *lt = memchr (data, '<', len);
+  gsize n = lt ? (gsize) (lt - data) : len;
+  guint8 out[(VIEWER_BUF_SIZE / 4) * 3 + 4];
+
+  while (n > 0)
+    {
+      gsize chunk = MIN (n, VIEWER_BUF_SIZE);
+      gsize got = g_base64_decode_step (data, chunk, out, &r->h.b64_state, &r->h.b64_save);
+
+      viewer_bytes (r, out, got);
+      data += chunk;
+      n -= chunk;
+    }
+  if (lt)
+    viewer_end (r);
+}
+
+/* ------------------------------------------------------------ outside */
+
+static void
+legacy_line (FtraceReader *r,
+             const char *line,
+             gsize len,
+             guint flags,
+             guint64 line_no)
+{
+  gboolean last = FALSE;
+
+  if (memmem (line, len, "</script>", 9) != NULL)
+    {
+      r->h.state = FTRACE_HTML_OUTSIDE;
+      return;
+    }
+  while (len > 0 && (line[len - 1] == '\r' || g_ascii_isspace (line[len - 1])))
+    len--;
+  /* the JavaScript string ends with `\n";` */
+  if (len >= 2 && line[len - 2] == '"' && line[len - 1] == ';')
+    last = TRUE, len -= 2;
+  else if (len >= 1 && line[len - 1] == '"')
+    last = TRUE, len -= 1;
+  if (len >= 2 && line[len - 2] == '\\' && line[len - 1] == 'n')
+    len -= 2;
+  ftrace_reader_text_line (r, line, len, flags, line_no);
+  if (last)
+    r->h.state = FTRACE_HTML_OUTSIDE;
+}
+
+static void
+outside_line (FtraceReader *r,
+              const char *line,
+              gsize len,
+              guint flags,
+              guint64 line_no)
+{
+  const char *end = line + len, *t = skip_spaces (line, end), *gt;
+  gsize n = end - t;
+
+  if (n > 7 && g_ascii_strncasecmp (t, "<script", 7) == 0)
+    {
+      gt = memchr (t, '>', n);
+      if (gt == NULL)
+        return;
+      if (memmem (t, gt - t, "class=\"trace-data\"", 18) != NULL)
+        {
+          r->h.state = FTRACE_HTML_BLOCK_FIRST;
+          r->h.n_blocks++;
+        }
+      else if (memmem (t, gt - t, "id=\"viewer-data\"", 16) != NULL)
+        {
+          r->h.state = FTRACE_HTML_VIEWER;
+          r->h.n_blocks++;
+          viewer_start (r);
+        }
+      else
+        return;
+      if (gt + 1 < end)
+        ftrace_html_line (r, gt + 1, end - gt - 1, flags, line_no);
+      return;
+    }
+  if (n >= 21 && memcmp (t, "var linuxPerfData = \"", 21) == 0)
+    {
+      const char *rest = t + 21;
+
+      r->h.state = FTRACE_HTML_LEGACY;
+      r->h.n_blocks++;
+      ftrace_parser_begin_block (r->parser);
+      if (rest < end && !(end - rest == 1 && *rest == '\\'))
+        legacy_line (r, rest, end - rest, flags, line_no);
+    }
+}
+
+void
+ftrace_html_line (gpointer user_data,
+                  const char *line,
+                  gsize len,
+                  guint flags,
+                  guint64 line_no)
+{
+  FtraceReader *r = user_data;
+  FtraceHtml *h = &r->h;
+  gssize e;
+
+  switch (h->state)
+    {
+    case FTRACE_HTML_OUTSIDE:
+      if (!(flags & FTRACE_PIECE_CONTINUED))
+        outside_line (r, line, len, flags, line_no);
+      break;
+    case FTRACE_HTML_BLOCK_FIRST:
+    case FTRACE_HTML_BLOCK_TEXT:
+    case FTRACE_HTML_BLOCK_SKIP:
+      e = find_script_end (h, line, len, flags);
+      if (e >= 0)
+        {
+          if (e > 0)
+            block_line (r, &h->state, line, e, flags & ~FTRACE_PIECE_MORE, line_no);
+          h->state = FTRACE_HTML_OUTSIDE;
+          break;
+        }
+      block_line (r, &h->state, line, len, flags, line_no);
+      break;
+    case FTRACE_HTML_LEGACY:
+      legacy_line (r, line, len, flags, line_no);
+      break;
+    case FTRACE_HTML_VIEWER:
+      viewer_piece (r, line, len);
+      break;
+    }
+}
+
+/* The end of the file: a viewer-data block cut off is an error. */
+void
+ftrace_html_finish (FtraceReader *r)
+{
+  if (r->h.state == FTRACE_HTML_VIEWER)
+    viewer_end (r);
+}

@@ -1,0 +1,378 @@
+/* tracepipe - ftrace reader: byte stages (stream, prefix, inflate, UTF-16)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <string.h>
+#include <zlib.h>
+
+#include <trace/trace.h>
+
+#include "ftrace-input.h"
+
+#define INFLATE_IN_SIZE (256 * 1024)
+
+typedef enum {
+  STAGE_STREAM,
+  STAGE_PREFIX,
+  STAGE_INFLATE,
+  STAGE_UTF16,
+} StageKind;
+
+struct _FtraceInput {
+  StageKind kind;
+  FtraceInput *up;
+  guint64 produced; /* bytes handed out by this stage */
+
+  /* STAGE_STREAM */
+  GInputStream *stream;
+
+  /* STAGE_PREFIX */
+  guint8 *prefix;
+  gsize prefix_len;
+  gsize prefix_pos;
+
+  /* STAGE_INFLATE */
+  z_stream z;
+  FtraceInflateMode mode;
+  guint8 *zin;
+  guint64 base_offset;
+  guint64 members_in; /* input of finished gzip members */
+  gboolean up_eof;
+  gboolean z_end;
+
+  /* STAGE_UTF16 */
+  gboolean big_endian;
+  guint8 carry[2];
+  gsize carry_len;
+  guint32 high_surrogate;
+  guint8 *u16;
+};
+
+static FtraceInput *
+stage_new (StageKind kind,
+           FtraceInput *up)
+{
+  FtraceInput *in = g_new0 (FtraceInput, 1);
+
+  in->kind = kind;
+  in->up = up;
+  return in;
+}
+
+FtraceInput *
+ftrace_input_new_stream (GInputStream *stream)
+{
+  FtraceInput *in = stage_new (STAGE_STREAM, NULL);
+
+  in->stream = g_object_ref (stream);
+  return in;
+}
+
+/* Serves a copy of @data, then reads on from @upstream (owned). */
+FtraceInput *
+ftrace_input_new_prefixed (FtraceInput *upstream,
+                           const guint8 *data,
+                           gsize len)
+{
+  FtraceInput *in = stage_new (STAGE_PREFIX, upstream);
+
+  in->prefix = g_memdup2 (data, len);
+  in->prefix_len = len;
+  return in;
+}
+
+/* Decompresses @upstream (owned); @base_offset is where the compressed
+ * data starts in the file, for error messages. */
+FtraceInput *
+ftrace_input_new_inflate (FtraceInput *upstream,
+                          FtraceInflateMode mode,
+                          guint64 base_offset)
+{
+  FtraceInput *in = stage_new (STAGE_INFLATE, upstream);
+
+  in->mode = mode;
+  in->base_offset = base_offset;
+  in->zin = g_malloc (INFLATE_IN_SIZE);
+  /* 15 + 16: gzip only; 15: zlib only */
+  inflateInit2 (&in->z, mode == FTRACE_INFLATE_GZIP ? 15 + 16 : 15);
+  return in;
+}
+
+/* Decodes UTF-16 (after its byte-order mark) from @upstream (owned) to
+ * UTF-8; unpaired surrogates become U+FFFD. */
+FtraceInput *
+ftrace_input_new_utf16 (FtraceInput *upstream,
+                        gboolean big_endian)
+{
+  FtraceInput *in = stage_new (STAGE_UTF16, upstream);
+
+  in->big_endian = big_endian;
+  return in;
+}
+
+void
+ftrace_input_free (FtraceInput *in)
+{
+  while (in != NULL)
+    {
+      FtraceInput *up = in->up;
+
+      g_clear_object (&in->stream);
+      g_free (in->prefix);
+      if (in->kind == STAGE_INFLATE)
+        inflateEnd (&in->z);
+      g_free (in->zin);
+      g_free (in->u16);
+      g_free (in);
+      in = up;
+    }
+}
+
+/* Bytes read from the file so far, for progress. */
+guint64
+ftrace_input_get_raw_bytes (FtraceInput *in)
+{
+  while (in->up != NULL)
+    in = in->up;
+  return in->produced;
+}
+
+/* ---------------------------------------------------------------- inflate */
+
+static const char *
+inflate_name (FtraceInput *in)
+{
+  return in->mode == FTRACE_INFLATE_GZIP ? "gzip" : "zlib";
+}
+
+static guint64
+inflate_offset (FtraceInput *in)
+{
+  return in->base_offset + in->members_in + in->z.total_in;
+}
+
+/* After a gzip member: another one follows (concatenated .gz) or the
+ * rest is ignored. */
+static gboolean
+next_gzip_member (FtraceInput *in,
+                  GError **error)
+{
+  if (in->z.avail_in < 2 && !in->up_eof)
+    {
+      gssize n;
+
+      memmove (in->zin, in->z.next_in, in->z.avail_in);
+      n = ftrace_input_read (in->up, in->zin + in->z.avail_in, INFLATE_IN_SIZE - in->z.avail_in, error);
+      if (n < 0)
+        return FALSE;
+      if (n == 0)
+        in->up_eof = TRUE;
+      in->z.next_in = in->zin;
+      in->z.avail_in += n;
+    }
+  if (in->z.avail_in >= 2 && in->z.next_in[0] == 0x1f && in->z.next_in[1] == 0x8b)
+    {
+      in->members_in += in->z.total_in;
+      inflateReset (&in->z);
+      return TRUE;
+    }
+  in->z_end = TRUE;
+  return TRUE;
+}
+
+static gssize
+inflate_read (FtraceInput *in,
+              guint8 *buf,
+              gsize size,
+              GError **error)
+{
+  in->z.next_out = buf;
+  in->z.avail_out = size;
+  while (in->z.avail_out == size && !in->z_end)
+    {
+      int ret;
+
+      if (in->z.avail_in == 0 && !in->up_eof)
+        {
+          gssize n = ftrace_input_read (in->up, in->zin, INFLATE_IN_SIZE, error);
+
+          if (n < 0)
+            return -1;
+          in->up_eof = n == 0;
+          in->z.next_in = in->zin;
+          in->z.avail_in = n;
+        }
+      ret = inflate (&in->z, Z_NO_FLUSH);
+      if (ret == Z_STREAM_END)
+        {
+          if (in->mode == FTRACE_INFLATE_ZLIB)
+            in->z_end = TRUE;
+          else if (!next_gzip_member (in, error))
+            return -1;
+        }
+      else if (ret == Z_BUF_ERROR || (ret == Z_OK && in->z.avail_in == 0 && in->up_eof))
+        {
+          if (in->z.avail_in == 0 && in->up_eof && in->z.avail_out == size)
+            {
+              g_set_error (error, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_DECODE,
+                           "truncated %s data: the compressed stream ends at byte %" G_GUINT64_FORMAT,
+                           inflate_name (in), inflate_offset (in));
+              return -1;
+            }
+        }
+      else if (ret != Z_OK)
+        {
+          g_set_error (error, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_DECODE,
+                       "corrupt %s data at byte %" G_GUINT64_FORMAT ": %s",
+                       inflate_name (in), inflate_offset (in), in->z.msg ? in->z.msg : "invalid data");
+          return -1;
+        }
+    }
+  return size - in->z.avail_out;
+}
+
+/* ---------------------------------------------------------------- UTF-16 */
+
+static gsize
+put_utf8 (guint8 *out,
+          guint32 c)
+{
+  return g_unichar_to_utf8 (c, (char *) out);
+}
+
+static gsize
+utf16_convert (FtraceInput *in,
+               const guint8 *src,
+               gsize len,
+               guint8 *out)
+{
+  gsize o = 0;
+
+  for (gsize i = 0; i + 1 < len; i += 2)
+    {
+      guint32 u = in->big_endian ? (src[i] << 8 | src[i + 1]) : (src[i + 1] << 8 | src[i]);
+
+      if (in->high_surrogate)
+        {
+          guint32 hi = in->high_surrogate;
+
+          in->high_surrogate = 0;
+          if (u >= 0xDC00 && u <= 0xDFFF)
+            {
+              o += put_utf8 (out + o, 0x10000 + ((hi - 0xD800) << 10) + (u - 0xDC00));
+              continue;
+            }
+          o += put_utf8 (out + o, 0xFFFD);
+        }
+      if (u >= 0xD800 && u <= 0xDBFF)
+        in->high_surrogate = u;
+      else if (u >= 0xDC00 && u <= 0xDFFF)
+        o += put_utf8 (out + o, 0xFFFD);
+      else if (u < 0x80)
+        out[o++] = (guint8) u;
+      else
+        o += put_utf8 (out + o, u);
+    }
+  return o;
+}
+
+static gssize
+utf16_read (FtraceInput *in,
+            guint8 *buf,
+            gsize size,
+            GError **error)
+{
+  /* 2 input bytes give at most 3 output bytes */
+  gsize want = MAX (size / 3 * 2, 4) & ~(gsize) 1;
+
+  if (in->u16 == NULL)
+    in->u16 = g_malloc (want + 2);
+  for (;;)
+    {
+      gssize n;
+      gsize total, o;
+
+      memcpy (in->u16, in->carry, in->carry_len);
+      n = ftrace_input_read (in->up, in->u16 + in->carry_len, want - in->carry_len, error);
+      if (n < 0)
+        return -1;
+      if (n == 0)
+        {
+          if (in->high_surrogate)
+            {
+              in->high_surrogate = 0;
+              return put_utf8 (buf, 0xFFFD);
+            }
+          return 0;
+        }
+      total = in->carry_len + n;
+      o = utf16_convert (in, in->u16, total, buf);
+      in->carry_len = total & 1;
+      if (in->carry_len)
+        in->carry[0] = in->u16[total - 1];
+      if (o > 0)
+        return o;
+    }
+}
+
+/* ---------------------------------------------------------------- public */
+
+/* Reads up to @size bytes; 0 at the end; -1 with @error set. */
+gssize
+ftrace_input_read (FtraceInput *in,
+                   guint8 *buf,
+                   gsize size,
+                   GError **error)
+{
+  gssize n = 0;
+
+  switch (in->kind)
+    {
+    case STAGE_STREAM:
+      n = g_input_stream_read (in->stream, buf, size, NULL, error);
+      break;
+    case STAGE_PREFIX:
+      if (in->prefix_pos < in->prefix_len)
+        {
+          n = MIN (size, in->prefix_len - in->prefix_pos);
+          memcpy (buf, in->prefix + in->prefix_pos, n);
+          in->prefix_pos += n;
+          if (in->prefix_pos == in->prefix_len)
+            g_clear_pointer (&in->prefix, g_free);
+        }
+      else
+        n = ftrace_input_read (in->up, buf, size, error);
+      break;
+    case STAGE_INFLATE:
+      n = inflate_read (in, buf, size, error);
+      break;
+    case STAGE_UTF16:
+      n = utf16_read (in, buf, size, error);
+      break;
+    }
+  if (n > 0)
+    in->produced += n;
+  return n;
+}
+
+/* Reads until @size bytes or the end. */
+gssize
+ftrace_input_read_full (FtraceInput *in,
+                        guint8 *buf,
+                        gsize size,
+                        GError **error)
+{
+  gsize total = 0;
+
+  while (total < size)
+    {
+      gssize n = ftrace_input_read (in, buf + total, size - total, error);
+
+      if (n < 0)
+        return -1;
+      if (n == 0)
+        break;
+      total += n;
+    }
+  return total;
+}

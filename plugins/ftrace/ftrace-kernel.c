@@ -1,0 +1,506 @@
+/* tracepipe - ftrace parser: kernel events
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The scheduler and cpu events the event model has kinds for become typed
+ * records; every other event becomes a TRACE_EVENT_FTRACE record named
+ * after the event, its key=value fields as args.
+ */
+#include "ftrace-private.h"
+
+#define CLONE_THREAD 0x00010000
+
+static const FtraceField *
+find_field_len (const FtraceField *fields,
+                guint n,
+                const char *key,
+                gsize klen,
+                guint64 *consumed)
+{
+  for (guint i = 0; i < n; i++)
+    if (fields[i].key_len == klen && fields[i].key[0] == key[0] && memcmp (fields[i].key, key, klen) == 0)
+      {
+        *consumed |= G_GUINT64_CONSTANT (1) << i;
+        return &fields[i];
+      }
+  return NULL;
+}
+
+#define find_field(fields, n, key, consumed) find_field_len ((fields), (n), key, sizeof (key) - 1, (consumed))
+
+static gboolean
+field_int (const FtraceField *f,
+           gint64 *out)
+{
+  return f != NULL && ftrace_parse_int_prefix (f->value, f->value_len, out);
+}
+
+static gint32
+field_int32_or (const FtraceField *f,
+                gint32 fallback)
+{
+  gint64 v;
+
+  return field_int (f, &v) ? (gint32) v : fallback;
+}
+
+static guint32
+field_string (FtraceParser *p,
+              const FtraceField *f)
+{
+  return f ? ftrace_intern (p, f->value, f->value_len) : 0;
+}
+
+/* ------------------------------------------------------------ raw events */
+
+static void
+add_typed_arg (FtraceParser *p,
+               TraceBatch *batch,
+               TraceEvent *ev,
+               guint32 key,
+               const char *v,
+               gsize vlen)
+{
+  gint64 i;
+  guint64 u;
+
+  ftrace_strip_unit (&v, &vlen);
+  if (ftrace_parse_int (v, vlen, &i))
+    trace_batch_add_arg (batch, ev, key, TRACE_ARG_INT)->v.i = i;
+  else if (vlen > 2 && v[0] == '0' && (v[1] == 'x' || v[1] == 'X') && ftrace_parse_hex (v, vlen, &u))
+    trace_batch_add_arg (batch, ev, key, TRACE_ARG_UINT)->v.u = u;
+  else
+    trace_batch_add_arg (batch, ev, key, TRACE_ARG_STRING)->v.s = ftrace_intern (p, v, vlen);
+}
+
+/* Adds the fields not in @consumed_mask: decimal integers as INT, 0x...
+ * as UINT, anything else as STRING. */
+void
+ftrace_add_fields_as_args (FtraceParser *p,
+                           TraceBatch *batch,
+                           TraceEvent *ev,
+                           const FtraceField *fields,
+                           guint n_fields,
+                           guint64 consumed_mask)
+{
+  for (guint i = 0; i < n_fields; i++)
+    {
+      if (i < 64 && (consumed_mask & (G_GUINT64_CONSTANT (1) << i)))
+        continue;
+      add_typed_arg (p, batch, ev, ftrace_intern (p, fields[i].key, fields[i].key_len),
+                     fields[i].value, fields[i].value_len);
+    }
+}
+
+/* Any event as name + args; text before the first key=value is the arg
+ * `name` (perfetto's name for clock_set_rate's positional clock name). */
+static void
+emit_raw (FtraceParser *p,
+          TraceBatch *batch,
+          FtraceLine *line,
+          const char *payload,
+          gsize len)
+{
+  FtraceField fields[FTRACE_MAX_FIELDS];
+  const char *pos;
+  gsize pos_len;
+  guint n = ftrace_split_fields (payload, len, fields, FTRACE_MAX_FIELDS, &pos, &pos_len);
+  guint32 name = ftrace_intern (p, line->event, line->event_len);
+  TraceEvent *ev = ftrace_emit (p, batch, TRACE_EVENT_FTRACE, line);
+
+  ev->name = name;
+  if (pos_len > 0)
+    trace_batch_add_arg (batch, ev, p->key_name, TRACE_ARG_STRING)->v.s = ftrace_intern (p, pos, pos_len);
+  ftrace_add_fields_as_args (p, batch, ev, fields, n, 0);
+}
+
+static void
+emit_incomplete (FtraceParser *p,
+                 TraceBatch *batch,
+                 FtraceLine *line)
+{
+  ftrace_parser_add_problem (p, FTRACE_PROBLEM_INCOMPLETE_EVENT);
+  emit_raw (p, batch, line, line->payload, line->payload_len);
+}
+
+/* ------------------------------------------------------------ sched_switch */
+
+/* prev_state as the kernel's task-state bits, in the 4.4 layout that
+ * perfetto assumes for traces without a kernel version (and uses itself
+ * when it converts systrace letters). Numbers (trace-cmd) stay as printed;
+ * -1 when the text is not a state. */
+static gint64
+parse_prev_state (const char *s,
+                  gsize len)
+{
+  gint64 state = 0;
+
+  ftrace_trim (&s, &len);
+  if (len == 0)
+    return -1;
+  if (ftrace_is_digit (s[0]))
+    return ftrace_parse_int (s, len, &state) ? state : -1;
+  for (gsize i = 0; i < len; i++)
+    {
+      switch (s[i])
+        {
+        case 'R': break;
+        case 'S': state |= 0x1; break;
+        case 'D': state |= 0x2; break;
+        case 'T': state |= 0x4; break;
+        case 't': state |= 0x8; break;
+        case 'X': state |= 0x10; break;
+        case 'Z': state |= 0x20; break;
+        case 'x': state |= 0x40; break;
+        case 'K': state |= 0x80; break;
+        case 'W': state |= 0x100; break;
+        case 'P': state |= 0x200; break;
+        case 'N': state |= 0x400; break;
+        case 'I': state |= 0x2 | 0x400; break;
+        case '+': state |= 0x800; break;
+        case '|': break;
+        default: return -1;
+        }
+    }
+  return state;
+}
+
+/* trace-cmd's short form side: `comm:pid [prio]` (comm may hold ':'). */
+static gboolean
+parse_short_task (const char *s,
+                  gsize len,
+                  const char **comm,
+                  gsize *comm_len,
+                  gint64 *pid,
+                  gint64 *prio,
+                  const char **rest,
+                  gsize *rest_len)
+{
+  const char *end = s + len;
+  const char *lb, *colon, *rb;
+
+  while (s < end && ftrace_is_space (*s))
+    s++;
+  lb = memchr (s, '[', end - s);
+  if (lb == NULL)
+    return FALSE;
+  colon = lb;
+  while (colon > s && colon[-1] != ':')
+    colon--;
+  if (colon == s)
+    return FALSE;
+  {
+    const char *pe = lb;
+
+    while (pe > colon && ftrace_is_space (pe[-1]))
+      pe--;
+    if (!ftrace_parse_int (colon, pe - colon, pid))
+      return FALSE;
+  }
+  *comm = s;
+  *comm_len = colon - 1 - s;
+  rb = memchr (lb, ']', end - lb);
+  if (rb == NULL || !ftrace_parse_int (lb + 1, rb - lb - 1, prio))
+    return FALSE;
+  *rest = rb + 1;
+  *rest_len = end - *rest;
+  ftrace_trim (rest, rest_len);
+  return TRUE;
+}
+
+static gboolean
+parse_switch_short (FtraceParser *p,
+                    TraceEvent *ev,
+                    const char *s,
+                    gsize len,
+                    const char *names[2],
+                    gsize name_lens[2])
+{
+  const char *arrow = memmem (s, len, "==>", 3), *rest;
+  gsize rest_len;
+  gint64 pid, prio;
+
+  if (arrow == NULL ||
+      !parse_short_task (s, arrow - s, &names[0], &name_lens[0], &pid, &prio, &rest, &rest_len))
+    return FALSE;
+  ev->u.sched_switch.prev_tid = (gint32) pid;
+  ev->u.sched_switch.prev_prio = (gint32) prio;
+  ev->u.sched_switch.prev_state = parse_prev_state (rest, rest_len);
+  if (!parse_short_task (arrow + 3, s + len - arrow - 3, &names[1], &name_lens[1], &pid, &prio, &rest, &rest_len))
+    return FALSE;
+  ev->u.sched_switch.next_tid = (gint32) pid;
+  ev->u.sched_switch.next_prio = (gint32) prio;
+  ev->u.sched_switch.prev_comm = ftrace_intern (p, names[0], name_lens[0]);
+  ev->u.sched_switch.next_comm = ftrace_intern (p, names[1], name_lens[1]);
+  return TRUE;
+}
+
+static void
+parse_sched_switch (FtraceParser *p,
+                    TraceBatch *batch,
+                    FtraceLine *line)
+{
+  FtraceField f[FTRACE_MAX_FIELDS];
+  const char *pos, *names[2] = { NULL, NULL };
+  gsize pos_len, name_lens[2] = { 0, 0 };
+  guint64 used = 0;
+  guint n = ftrace_split_fields (line->payload, line->payload_len, f, FTRACE_MAX_FIELDS, &pos, &pos_len);
+  const FtraceField *prev_pid = find_field (f, n, "prev_pid", &used);
+  const FtraceField *next_pid = find_field (f, n, "next_pid", &used);
+  const FtraceField *prev_comm = find_field (f, n, "prev_comm", &used);
+  const FtraceField *next_comm = find_field (f, n, "next_comm", &used);
+  const FtraceField *prev_state = find_field (f, n, "prev_state", &used);
+  const FtraceField *prev_prio = find_field (f, n, "prev_prio", &used);
+  const FtraceField *next_prio = find_field (f, n, "next_prio", &used);
+  gint64 ppid, npid;
+  TraceEvent *ev;
+
+  if (n == 0)
+    {
+      /* trace-cmd: `prev:pid [prio] S ==> next:pid [prio]`; learn the names
+       * first so that THREAD_NAME comes before the switch */
+      TraceEvent tmp = { 0 };
+
+      if (!parse_switch_short (p, &tmp, line->payload, line->payload_len, names, name_lens))
+        {
+          emit_incomplete (p, batch, line);
+          return;
+        }
+      ftrace_learn_thread (p, batch, line->ts, tmp.u.sched_switch.next_tid, TRACE_ID_UNKNOWN,
+                           names[1], name_lens[1], FALSE);
+      ev = ftrace_emit (p, batch, TRACE_EVENT_SCHED_SWITCH, line);
+      ev->u.sched_switch = tmp.u.sched_switch;
+      return;
+    }
+  if (!field_int (prev_pid, &ppid) || !field_int (next_pid, &npid))
+    {
+      emit_incomplete (p, batch, line);
+      return;
+    }
+  if (prev_comm)
+    ftrace_learn_thread (p, batch, line->ts, ppid, TRACE_ID_UNKNOWN, prev_comm->value, prev_comm->value_len, FALSE);
+  if (next_comm)
+    ftrace_learn_thread (p, batch, line->ts, npid, TRACE_ID_UNKNOWN, next_comm->value, next_comm->value_len, FALSE);
+  ev = ftrace_emit (p, batch, TRACE_EVENT_SCHED_SWITCH, line);
+  ev->u.sched_switch.prev_tid = (gint32) ppid;
+  ev->u.sched_switch.next_tid = (gint32) npid;
+  ev->u.sched_switch.prev_prio = field_int32_or (prev_prio, -1);
+  ev->u.sched_switch.next_prio = field_int32_or (next_prio, -1);
+  ev->u.sched_switch.prev_state = prev_state ? parse_prev_state (prev_state->value, prev_state->value_len) : -1;
+  ev->u.sched_switch.prev_comm = field_string (p, prev_comm);
+  ev->u.sched_switch.next_comm = field_string (p, next_comm);
+  if (used != (G_GUINT64_CONSTANT (1) << n) - 1)
+    ftrace_add_fields_as_args (p, batch, ev, f, n, used);
+}
+
+/* ---------------------------------------------------------- sched_wakeup */
+
+static void
+parse_wakeup (FtraceParser *p,
+              TraceBatch *batch,
+              FtraceLine *line,
+              TraceEventKind kind)
+{
+  FtraceField f[FTRACE_MAX_FIELDS];
+  const char *pos, *comm = NULL;
+  gsize pos_len, comm_len = 0;
+  guint64 used = 0;
+  guint n = ftrace_split_fields (line->payload, line->payload_len, f, FTRACE_MAX_FIELDS, &pos, &pos_len);
+  const FtraceField *fpid = find_field (f, n, "pid", &used);
+  const FtraceField *fcomm = find_field (f, n, "comm", &used);
+  const FtraceField *prio = find_field (f, n, "prio", &used);
+  const FtraceField *target = find_field (f, n, "target_cpu", &used);
+  const FtraceField *success = find_field (f, n, "success", &used);
+  gint64 pid, sprio = -1;
+  gint32 target_cpu;
+  TraceEvent *ev;
+
+  target_cpu = field_int32_or (target, -1);
+  if (fcomm)
+    comm = fcomm->value, comm_len = fcomm->value_len;
+  if (!field_int (fpid, &pid))
+    {
+      /* trace-cmd: `comm:pid [prio] [success=1] CPU:002` */
+      const char *rest, *cpu;
+      gsize rest_len;
+      gint64 v;
+
+      if (pos == NULL || !parse_short_task (pos, pos_len, &comm, &comm_len, &pid, &sprio, &rest, &rest_len))
+        {
+          emit_incomplete (p, batch, line);
+          return;
+        }
+      cpu = memmem (line->payload, line->payload_len, "CPU:", 4);
+      if (cpu != NULL && ftrace_parse_int_prefix (cpu + 4, line->payload + line->payload_len - cpu - 4, &v))
+        target_cpu = (gint32) v;
+    }
+  ftrace_learn_thread (p, batch, line->ts, pid, TRACE_ID_UNKNOWN, comm, comm_len, FALSE);
+  ev = ftrace_emit (p, batch, kind, line);
+  ev->u.wakeup.tid = (gint32) pid;
+  ev->u.wakeup.comm = comm ? ftrace_intern (p, comm, comm_len) : 0;
+  ev->u.wakeup.prio = prio ? field_int32_or (prio, -1) : (gint32) sprio;
+  ev->u.wakeup.target_cpu = target_cpu;
+  ev->u.wakeup.success = field_int32_or (success, -1);
+  if (n > 0 && used != (G_GUINT64_CONSTANT (1) << n) - 1)
+    ftrace_add_fields_as_args (p, batch, ev, f, n, used);
+}
+
+/* ------------------------------------------------------- task life cycle */
+
+static void
+parse_task (FtraceParser *p,
+            TraceBatch *batch,
+            FtraceLine *line,
+            TraceEventKind kind)
+{
+  FtraceField f[FTRACE_MAX_FIELDS];
+  const char *pos;
+  gsize pos_len;
+  guint64 used = 0;
+  guint n = ftrace_split_fields (line->payload, line->payload_len, f, FTRACE_MAX_FIELDS, &pos, &pos_len);
+  const FtraceField *fpid = find_field (f, n, "pid", &used);
+  const FtraceField *comm = kind == TRACE_EVENT_TASK_RENAME ? find_field (f, n, "newcomm", &used)
+                                                             : find_field (f, n, "comm", &used);
+  const FtraceField *old = find_field (f, n, "oldcomm", &used);
+  const FtraceField *prio = find_field (f, n, "prio", &used);
+  const FtraceField *flags = find_field (f, n, "clone_flags", &used);
+  guint64 clone_flags = 0;
+  gint64 pid;
+  TraceEvent *ev;
+
+  if (!field_int (fpid, &pid))
+    {
+      emit_incomplete (p, batch, line);
+      return;
+    }
+  if (flags)
+    ftrace_parse_hex (flags->value, flags->value_len, &clone_flags);
+  if (kind == TRACE_EVENT_TASK_NEWTASK)
+    {
+      /* a new thread of the writer's process, or a new process */
+      gint64 owner = (clone_flags & CLONE_THREAD) ? line->pid : pid;
+
+      ftrace_learn_thread (p, batch, line->ts, pid, owner, comm ? comm->value : NULL,
+                           comm ? comm->value_len : 0, TRUE);
+    }
+  else if (kind == TRACE_EVENT_TASK_RENAME && comm)
+    ftrace_learn_thread (p, batch, line->ts, pid, TRACE_ID_UNKNOWN, comm->value, comm->value_len, TRUE);
+  ev = ftrace_emit (p, batch, kind, line);
+  ev->u.task.tid = (gint32) pid;
+  ev->u.task.prio = field_int32_or (prio, -1);
+  ev->u.task.comm = field_string (p, comm);
+  ev->u.task.old_comm = field_string (p, old);
+  ev->u.task.clone_flags = clone_flags;
+  if (used != (G_GUINT64_CONSTANT (1) << n) - 1)
+    ftrace_add_fields_as_args (p, batch, ev, f, n, used);
+}
+
+static void
+parse_cpu (FtraceParser *p,
+           TraceBatch *batch,
+           FtraceLine *line,
+           TraceEventKind kind)
+{
+  FtraceField f[FTRACE_MAX_FIELDS];
+  const char *pos;
+  gsize pos_len;
+  guint64 used = 0;
+  guint n = ftrace_split_fields (line->payload, line->payload_len, f, FTRACE_MAX_FIELDS, &pos, &pos_len);
+  const FtraceField *state = find_field (f, n, "state", &used);
+  const FtraceField *cpu_id = find_field (f, n, "cpu_id", &used);
+  gint64 st, cpu;
+  TraceEvent *ev;
+
+  if (!field_int (state, &st) || !field_int (cpu_id, &cpu))
+    {
+      emit_incomplete (p, batch, line);
+      return;
+    }
+  ev = ftrace_emit (p, batch, kind, line);
+  ev->u.cpu.cpu_id = (gint32) cpu;
+  ev->u.cpu.state = st;
+  if (used != (G_GUINT64_CONSTANT (1) << n) - 1)
+    ftrace_add_fields_as_args (p, batch, ev, f, n, used);
+}
+
+/* `work struct 00000000e8ba3a1c: function dbs_work_handler` */
+static gboolean
+parse_workqueue (FtraceParser *p,
+                 TraceBatch *batch,
+                 FtraceLine *line)
+{
+  const char *s = line->payload, *end = s + line->payload_len, *ptr, *fn;
+  guint64 work;
+  TraceEvent *ev;
+
+  if (!FTRACE_HAS_PREFIX (s, line->payload_len, "work struct "))
+    return FALSE;
+  ptr = s + 12;
+  while (ptr < end && ftrace_is_space (*ptr))
+    ptr++;
+  s = ptr;
+  while (s < end && (g_ascii_isxdigit (*s) || (s == ptr + 1 && *s == 'x')))
+    s++;
+  if (s == ptr || !ftrace_parse_hex (ptr, s - ptr, &work))
+    return FALSE;
+  fn = memmem (s, end - s, "function ", 9);
+  ev = ftrace_emit (p, batch, TRACE_EVENT_FTRACE, line);
+  ev->name = ftrace_intern (p, line->event, line->event_len);
+  trace_batch_add_arg (batch, ev, p->key_work, TRACE_ARG_POINTER)->v.u = work;
+  if (fn != NULL)
+    {
+      const char *name = fn + 9;
+      gsize len = end - name;
+
+      ftrace_trim (&name, &len);
+      trace_batch_add_arg (batch, ev, p->key_function, TRACE_ARG_STRING)->v.s = ftrace_intern (p, name, len);
+    }
+  return TRUE;
+}
+
+/* ---------------------------------------------------------------- dispatch */
+
+void
+ftrace_parse_kernel_event (FtraceParser *p,
+                           TraceBatch *batch,
+                           FtraceLine *line)
+{
+  const char *e = line->event;
+  gsize n = line->event_len;
+
+  if (n >= 8 && e[0] == 's' && FTRACE_HAS_PREFIX (e, n, "sched_"))
+    {
+      if (FTRACE_EQUAL (e, n, "sched_switch"))
+        return parse_sched_switch (p, batch, line);
+      if (FTRACE_EQUAL (e, n, "sched_wakeup"))
+        return parse_wakeup (p, batch, line, TRACE_EVENT_SCHED_WAKEUP);
+      if (FTRACE_EQUAL (e, n, "sched_waking"))
+        return parse_wakeup (p, batch, line, TRACE_EVENT_SCHED_WAKING);
+      if (FTRACE_EQUAL (e, n, "sched_wakeup_new"))
+        return parse_wakeup (p, batch, line, TRACE_EVENT_SCHED_WAKEUP_NEW);
+      if (FTRACE_EQUAL (e, n, "sched_process_exit"))
+        return parse_task (p, batch, line, TRACE_EVENT_SCHED_PROCESS_EXIT);
+      if (FTRACE_EQUAL (e, n, "sched_process_free"))
+        return parse_task (p, batch, line, TRACE_EVENT_SCHED_PROCESS_FREE);
+    }
+  else if (FTRACE_EQUAL (e, n, "task_newtask"))
+    return parse_task (p, batch, line, TRACE_EVENT_TASK_NEWTASK);
+  else if (FTRACE_EQUAL (e, n, "task_rename"))
+    return parse_task (p, batch, line, TRACE_EVENT_TASK_RENAME);
+  else if (FTRACE_EQUAL (e, n, "cpu_frequency"))
+    return parse_cpu (p, batch, line, TRACE_EVENT_CPU_FREQUENCY);
+  else if (FTRACE_EQUAL (e, n, "cpu_idle"))
+    return parse_cpu (p, batch, line, TRACE_EVENT_CPU_IDLE);
+  else if (FTRACE_HAS_PREFIX (e, n, "workqueue_execute_") && parse_workqueue (p, batch, line))
+    return;
+  else if (FTRACE_EQUAL (e, n, "bputs") || FTRACE_EQUAL (e, n, "bprint"))
+    {
+      /* trace_printk: `0xffff0000080feeb8s: text` -- drop the caller */
+      const char *s = line->payload;
+      gsize len = line->payload_len;
+
+      ftrace_skip_caller (&s, &len);
+      return emit_raw (p, batch, line, s, len);
+    }
+  emit_raw (p, batch, line, line->payload, line->payload_len);
+}

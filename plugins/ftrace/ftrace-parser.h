@@ -1,0 +1,162 @@
+/* tracepipe - ftrace/atrace/RheaTrace text: the line parser
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * FtraceParser turns one text line at a time into TraceEvents appended to
+ * a caller's TraceBatch. It keeps the state that spans lines (tid -> pid
+ * and thread name, which dump table is being read, RheaTrace pid) and the
+ * statistics of what it could not use. It knows nothing of files,
+ * compression or HTML: FtraceReader (ftrace-reader.h) feeds it lines, and
+ * json-src feeds it the lines of `systemTraceEvents`.
+ */
+#pragma once
+
+#include <trace/trace.h>
+
+G_BEGIN_DECLS
+
+/* A line longer than this is skipped (counted as
+ * FTRACE_PROBLEM_LINE_TOO_LONG): the kernel caps a trace_marker write at
+ * 4 KiB, so anything near this size is not an ftrace line. */
+#define FTRACE_MAX_LINE_LENGTH (64 * 1024)
+
+/* Names, thread names and string args longer than this are cut (at a
+ * UTF-8 character boundary) and counted as FTRACE_PROBLEM_NAME_TRUNCATED;
+ * atrace markers are already cut by the kernel near 1 KiB. */
+#define FTRACE_MAX_NAME_LENGTH 1024
+
+/* How many line numbers are remembered per problem. */
+#define FTRACE_STATS_FIRST_LINES 5
+
+/**
+ * FtraceProblem:
+ * @FTRACE_PROBLEM_UNPARSABLE_LINE: a line that is no event, header,
+ *   comment or dump row (e.g. the continuation of a multi-line print)
+ * @FTRACE_PROBLEM_LINE_TOO_LONG: a line over FTRACE_MAX_LINE_LENGTH
+ * @FTRACE_PROBLEM_UNKNOWN_MARKER: tracing_mark_write text that is no atrace
+ *   payload (`B|`, `E`, `C|`, `S|`, `F|`, `I|`, `N|`, `G|`, `H|`, clock sync)
+ * @FTRACE_PROBLEM_MALFORMED_MARKER: an atrace payload with a missing or
+ *   non-numeric pid, value or cookie
+ * @FTRACE_PROBLEM_INCOMPLETE_EVENT: a scheduler event missing its required
+ *   fields; kept as a raw TRACE_EVENT_FTRACE record
+ * @FTRACE_PROBLEM_NAME_TRUNCATED: a name cut to FTRACE_MAX_NAME_LENGTH
+ * @FTRACE_PROBLEM_INVALID_UTF8: a name whose invalid UTF-8 bytes were
+ *   replaced by U+FFFD
+ * @FTRACE_PROBLEM_LOST_EVENTS: a `CPU:n [LOST m EVENTS]` line
+ * @FTRACE_PROBLEM_BUFFER_WRAPPED: a `##### CPU n buffer started ####` line:
+ *   that CPU's ring buffer overwrote older events
+ * @FTRACE_PROBLEM_SKIPPED_BLOCK: a data block not read by this parser (a
+ *   JSON block of a systrace HTML file)
+ * @FTRACE_PROBLEM_RHEA_CUT_OFF: a RheaTrace capture with TRACE_START but
+ *   no TRACE_END (ring buffer too small or app killed)
+ * @FTRACE_PROBLEM_TOO_MANY_THREADS: a tid not remembered because the
+ *   thread table is full (more distinct tids than the kernel's pid_max)
+ *
+ * What the parser could not use, counted with the first line numbers.
+ */
+typedef enum {
+  FTRACE_PROBLEM_UNPARSABLE_LINE,
+  FTRACE_PROBLEM_LINE_TOO_LONG,
+  FTRACE_PROBLEM_UNKNOWN_MARKER,
+  FTRACE_PROBLEM_MALFORMED_MARKER,
+  FTRACE_PROBLEM_INCOMPLETE_EVENT,
+  FTRACE_PROBLEM_NAME_TRUNCATED,
+  FTRACE_PROBLEM_INVALID_UTF8,
+  FTRACE_PROBLEM_LOST_EVENTS,
+  FTRACE_PROBLEM_BUFFER_WRAPPED,
+  FTRACE_PROBLEM_SKIPPED_BLOCK,
+  FTRACE_PROBLEM_RHEA_CUT_OFF,
+  FTRACE_PROBLEM_TOO_MANY_THREADS,
+  FTRACE_PROBLEM_N
+} FtraceProblem;
+
+/**
+ * FtraceStats:
+ * @lines: lines given to the parser
+ * @events: events appended (all kinds, metadata included)
+ * @trace_lines: lines that were recognised as ftrace or RheaTrace events
+ * @metadata_lines: lines of headers, comments, dumps and preambles
+ * @lost_events: the sum of `m` over all `[LOST m EVENTS]` lines
+ * @problems: how many times each #FtraceProblem happened
+ * @first_lines: the first line numbers (1-based, 0 = unused) of each
+ *
+ * Counters of one parser; plain data, copy it freely.
+ */
+typedef struct {
+  guint64 lines;
+  guint64 events;
+  guint64 trace_lines;
+  guint64 metadata_lines;
+  guint64 lost_events;
+  guint64 problems[FTRACE_PROBLEM_N];
+  guint64 first_lines[FTRACE_PROBLEM_N][FTRACE_STATS_FIRST_LINES];
+} FtraceStats;
+
+/**
+ * FtraceSeen:
+ * @FTRACE_SEEN_FTRACE_EVENT: an ftrace event line
+ * @FTRACE_SEEN_RHEA_EVENT: a RheaTrace/btrace raw line
+ * @FTRACE_SEEN_HEADER: a `# tracer:` header, atrace/trace-cmd preamble
+ * @FTRACE_SEEN_DUMP: a process dump table, /proc listing or CGROUP DUMP
+ *
+ * What kinds of content the parser recognised so far.
+ */
+typedef enum {
+  FTRACE_SEEN_FTRACE_EVENT = 1 << 0,
+  FTRACE_SEEN_RHEA_EVENT = 1 << 1,
+  FTRACE_SEEN_HEADER = 1 << 2,
+  FTRACE_SEEN_DUMP = 1 << 3,
+} FtraceSeen;
+
+typedef struct _FtraceParser FtraceParser;
+
+FtraceParser *ftrace_parser_new (TraceStringPool *pool);
+void ftrace_parser_free (FtraceParser *parser);
+
+void ftrace_parser_set_rhea_process (FtraceParser *parser,
+                                     gint64 pid,
+                                     const char *process_name);
+void ftrace_parser_set_line_number (FtraceParser *parser,
+                                    guint64 line_number);
+void ftrace_parser_begin_block (FtraceParser *parser);
+
+void ftrace_parser_parse_line (FtraceParser *parser,
+                               const char *line,
+                               gsize len,
+                               TraceBatch *batch);
+void ftrace_parser_parse_text (FtraceParser *parser,
+                               const char *text,
+                               gsize len,
+                               TraceBatch *batch);
+void ftrace_parser_skip_line (FtraceParser *parser,
+                              FtraceProblem problem);
+void ftrace_parser_finish (FtraceParser *parser,
+                           TraceBatch *batch);
+
+void ftrace_parser_add_problem (FtraceParser *parser,
+                                FtraceProblem problem);
+
+const FtraceStats *ftrace_parser_get_stats (FtraceParser *parser);
+FtraceSeen ftrace_parser_get_seen (FtraceParser *parser);
+TraceClockDomain ftrace_parser_get_clock_domain (FtraceParser *parser);
+gint64 ftrace_parser_get_rhea_pid (FtraceParser *parser);
+const char *ftrace_parser_get_first_unparsable (FtraceParser *parser);
+
+typedef void (*FtraceThreadFunc) (gint64 tid,
+                                  gint64 pid,
+                                  guint32 name,
+                                  gpointer user_data);
+void ftrace_parser_foreach_thread (FtraceParser *parser,
+                                   FtraceThreadFunc func,
+                                   gpointer user_data);
+gboolean ftrace_parser_lookup_thread (FtraceParser *parser,
+                                      gint64 tid,
+                                      gint64 *pid,
+                                      guint32 *name);
+
+const char *ftrace_problem_to_string (FtraceProblem problem);
+char *ftrace_stats_to_summary (const FtraceStats *stats);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FtraceParser, ftrace_parser_free)
+
+G_END_DECLS

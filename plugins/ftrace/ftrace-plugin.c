@@ -1,0 +1,73 @@
+/* tracepipe - the ftrace plugin
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#define _GNU_SOURCE
+#include "config.h"
+
+#include <string.h>
+
+#include "traceftracesrc.h"
+
+static gboolean
+contains (const guint8 *data,
+          gsize size,
+          const char *needle)
+{
+  return memmem (data, size, needle, strlen (needle)) != NULL;
+}
+
+/* An ftrace event line: `task-123 ... [001] ... 12.345: name:`; enough
+ * to tell a header-less dump from other text. */
+static gboolean
+looks_like_event_line (const guint8 *data,
+                       gsize size)
+{
+  const char *p = (const char *) data;
+  const char *end = p + size;
+
+  for (int lines = 0; p < end && lines < 20; lines++)
+    {
+      const char *nl = memchr (p, '\n', end - p);
+      gsize len = (nl ? nl : end) - p;
+      const char *cpu = memmem (p, len, "] ", 2);
+
+      if (cpu && cpu - p > 4 && cpu[-4] == '[' && memmem (p, len, ": ", 2))
+        return TRUE;
+      p += len + 1;
+    }
+  return FALSE;
+}
+
+static guint
+ftrace_type_find (const guint8 *data,
+                  gsize size,
+                  gpointer user_data)
+{
+  if (contains (data, size, "# tracer:") || contains (data, size, "TRACE:\n"))
+    return 100;
+  if (contains (data, size, "<html") &&
+      (contains (data, size, "trace-data") || contains (data, size, "linuxPerfData") ||
+       contains (data, size, "viewer-data")))
+    return 100;
+  if (size > 0 && data[0] != '{' && data[0] != '[' && looks_like_event_line (data, size))
+    return 80;
+  if (contains (data, size, ": B|") || contains (data, size, "|TRACE_START|"))
+    return 60;
+  /* Process listings alone (ps, /proc): names only, but ftrace-src reads them. */
+  if (size > 4 && (memcmp (data, "USER", 4) == 0 || contains (data, size, "PROCESS DUMP") ||
+                   contains (data, size, "/proc/")))
+    return 40;
+  return 0;
+}
+
+static gboolean
+plugin_init (TracePlugin *plugin,
+             GError **error)
+{
+  trace_type_find_register (plugin, "ftrace", "ftrace-src", ftrace_type_find, NULL);
+  return TRACE_ELEMENT_REGISTER (ftrace_src, plugin);
+}
+
+TRACE_PLUGIN_DEFINE (ftrace, "Linux ftrace, atrace, systrace and RheaTrace text", plugin_init,
+                     PACKAGE_VERSION, "LGPL-2.1-or-later", "tracepipe")
