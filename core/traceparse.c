@@ -16,11 +16,16 @@
  * whole pipeline is dropped.
  */
 
-/* In tracevalue.c: the closest name, for "did you mean" hints. */
+/* In tracevalue.c: "did you mean" hints. */
 G_GNUC_INTERNAL const char *_trace_suggest_name (const char *name,
                                                  GPtrArray *candidates);
+G_GNUC_INTERNAL char *_trace_unknown_property_message (GObject *object,
+                                                       const char *owner,
+                                                       const char *key);
+G_GNUC_INTERNAL char *_trace_unknown_element_message (const char *name);
 
-typedef enum {
+typedef enum
+{
   TOK_WORD,    /* a factory name: fakesrc */
   TOK_PROP,    /* key=value */
   TOK_PADPROP, /* pad::key=value */
@@ -65,9 +70,9 @@ typedef struct
   const char *text;
   GArray *tokens; /* Token */
   guint pos;
-  GPtrArray *nodes; /* ElementNode* */
-  GArray *links;    /* Link */
-  GHashTable *names; /* element name -> ElementNode* */
+  GPtrArray *nodes;           /* ElementNode* */
+  GArray *links;              /* Link */
+  GHashTable *names;          /* element name -> ElementNode* */
   GHashTable *explicit_names; /* every name=… value, so no default name takes one */
   TraceElement *pipeline;
 } Parser;
@@ -529,31 +534,6 @@ parse (Parser *p,
 
 /* --- builder: elements and their properties --- */
 
-static GPtrArray *
-writable_property_names (GObject *object)
-{
-  guint n = 0;
-  g_autofree GParamSpec **pspecs = g_object_class_list_properties (G_OBJECT_GET_CLASS (object), &n);
-  GPtrArray *names = g_ptr_array_new ();
-
-  for (guint i = 0; i < n; i++)
-    if ((pspecs[i]->flags & G_PARAM_WRITABLE) && !(pspecs[i]->flags & G_PARAM_CONSTRUCT_ONLY))
-      g_ptr_array_add (names, (gpointer) g_param_spec_get_name (pspecs[i]));
-  return names;
-}
-
-static char *
-join_names (GPtrArray *names)
-{
-  g_autoptr (GString) s = g_string_new (NULL);
-
-  for (guint i = 0; i < names->len; i++)
-    g_string_append_printf (s, "%s%s", i ? ", " : "", (char *) g_ptr_array_index (names, i));
-  if (names->len == 0)
-    g_string_append (s, "none");
-  return g_string_free (g_steal_pointer (&s), FALSE);
-}
-
 static gboolean
 no_such_property (Parser *p,
                   const Token *t,
@@ -561,14 +541,9 @@ no_such_property (Parser *p,
                   const char *owner,
                   GError **error)
 {
-  g_autoptr (GPtrArray) names = writable_property_names (object);
-  const char *guess = _trace_suggest_name (t->name, names);
-  g_autofree char *list = join_names (names);
-  g_autofree char *hint = guess ? g_strdup_printf ("did you mean \"%s\"?; ", guess) : g_strdup ("");
+  g_autofree char *message = _trace_unknown_property_message (object, owner, t->name);
 
-  return parse_error (p, error, t->offset, TRACE_PARSE_ERROR_NO_SUCH_PROPERTY,
-                      "%s has no property \"%s\" (%sits properties: %s)",
-                      owner, t->name, hint, list);
+  return parse_error (p, error, t->offset, TRACE_PARSE_ERROR_NO_SUCH_PROPERTY, "%s", message);
 }
 
 static gboolean
@@ -595,37 +570,14 @@ set_property (Parser *p,
   return TRUE;
 }
 
-static GPtrArray *
-factory_names (void)
-{
-  GList *factories = trace_registry_get_element_factories ();
-  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
-
-  for (GList *l = factories; l != NULL; l = l->next)
-    g_ptr_array_add (names, g_strdup (trace_element_factory_get_name (l->data)));
-  g_list_free (factories);
-  return names;
-}
-
 static gboolean
 no_such_element (Parser *p,
                  const Token *t,
                  GError **error)
 {
-  g_autoptr (GPtrArray) names = factory_names ();
-  const char *guess = _trace_suggest_name (t->name, names);
-  g_autoptr (GHashTable) failed = trace_registry_get_failed_plugins ();
-  guint n_failed = failed ? g_hash_table_size (failed) : 0;
-  g_autofree char *hint = NULL;
+  g_autofree char *message = _trace_unknown_element_message (t->name);
 
-  if (guess != NULL)
-    hint = g_strdup_printf (" (did you mean \"%s\"?)", guess);
-  else
-    hint = g_strdup (" (trace-inspect lists the elements)");
-  return parse_error (p, error, t->offset, TRACE_PARSE_ERROR_NO_SUCH_ELEMENT,
-                      "no element \"%s\"%s%s", t->name, hint,
-                      n_failed == 0 ? "" : n_failed == 1 ? "; 1 plugin failed to load (see trace-inspect --failed)"
-                                                        : "; some plugins failed to load (see trace-inspect --failed)");
+  return parse_error (p, error, t->offset, TRACE_PARSE_ERROR_NO_SUCH_ELEMENT, "%s", message);
 }
 
 /* The last name=… of the element, or NULL. */
@@ -663,26 +615,21 @@ duplicate_name (Parser *p,
                       name, other->factory->name, line, column);
 }
 
-/* A default name ("fakesrc0") that the user gave to another element gets
- * the next free number instead. */
-static void
-ensure_free_default_name (Parser *p,
-                          ElementNode *node)
+/* Unnamed elements are numbered per factory within the description
+ * (fakesrc0, fakesrc1), skipping names the user gave, so the names in
+ * messages do not depend on what else the process built before. */
+static char *
+default_name (Parser *p,
+              ElementNode *node)
 {
-  const char *name = trace_element_get_name (node->element);
-
-  if (!g_hash_table_contains (p->names, name) && !g_hash_table_contains (p->explicit_names, name))
-    return;
   for (guint i = 0;; i++)
     {
-      g_autofree char *candidate = g_strdup_printf ("%s%u", node->factory->name, i);
+      char *candidate = g_strdup_printf ("%s%u", node->factory->name, i);
 
       if (!g_hash_table_contains (p->names, candidate) &&
           !g_hash_table_contains (p->explicit_names, candidate))
-        {
-          trace_element_set_name (node->element, candidate);
-          return;
-        }
+        return candidate;
+      g_free (candidate);
     }
 }
 
@@ -692,11 +639,12 @@ create_element (Parser *p,
                 GError **error)
 {
   const Token *name_tok = find_name_prop (node);
-  const char *name = name_tok ? name_tok->value : NULL;
+  g_autofree char *generated = name_tok ? NULL : default_name (p, node);
+  const char *name = name_tok ? name_tok->value : generated;
   g_autoptr (GError) local = NULL;
   g_autofree char *owner = NULL;
 
-  if (name != NULL && g_hash_table_contains (p->names, name))
+  if (g_hash_table_contains (p->names, name))
     return duplicate_name (p, name_tok->value_offset, name, error);
   node->element = trace_element_factory_make_checked (node->factory->name, name, &local);
   if (node->element == NULL)
@@ -717,8 +665,6 @@ create_element (Parser *p,
           !set_property (p, t, G_OBJECT (node->element), owner, error))
         return FALSE;
     }
-  if (name_tok == NULL)
-    ensure_free_default_name (p, node);
   name = trace_element_get_name (node->element);
   if (g_hash_table_contains (p->names, name) || !trace_bin_add (TRACE_BIN (p->pipeline), node->element))
     return duplicate_name (p, name_tok ? name_tok->value_offset : node->factory->offset, name, error);
@@ -728,39 +674,10 @@ create_element (Parser *p,
 
 /* --- builder: pads and links --- */
 
-/* Whether @name is an instance of the template @templ ("sink_3" of
- * "sink_%u"). */
-static gboolean
-template_matches (const char *templ,
-                  const char *name)
-{
-  const char *pct = strchr (templ, '%');
-  gsize prefix, suffix, nlen = strlen (name);
-  const char *middle_end;
-
-  if (pct == NULL)
-    return strcmp (templ, name) == 0;
-  if (pct[1] == '\0')
-    return FALSE;
-  prefix = pct - templ;
-  suffix = strlen (pct + 2);
-  if (nlen < prefix + suffix + 1 || strncmp (templ, name, prefix) != 0 ||
-      strcmp (name + nlen - suffix, pct + 2) != 0)
-    return FALSE;
-  middle_end = name + nlen - suffix;
-  if (pct[1] == 's')
-    return TRUE;
-  for (const char *c = name + prefix; c < middle_end; c++)
-    if (!g_ascii_isdigit (*c) && !(pct[1] == 'd' && c == name + prefix && *c == '-'))
-      return FALSE;
-  return TRUE;
-}
-
-/* The REQUEST template of @direction, matching @name when given. */
+/* The REQUEST template of @direction. */
 static TracePadTemplate *
 find_request_template (TraceElement *element,
-                       TracePadDirection direction,
-                       const char *name)
+                       TracePadDirection direction)
 {
   g_autoptr (GList) templates = trace_element_class_get_pad_template_list (TRACE_ELEMENT_GET_CLASS (element));
 
@@ -769,8 +686,7 @@ find_request_template (TraceElement *element,
       TracePadTemplate *templ = l->data;
 
       if (trace_pad_template_get_presence (templ) == TRACE_PAD_REQUEST &&
-          trace_pad_template_get_direction (templ) == direction &&
-          (name == NULL || template_matches (trace_pad_template_get_name_template (templ), name)))
+          trace_pad_template_get_direction (templ) == direction)
         return templ;
     }
   return NULL;
@@ -815,7 +731,7 @@ describe_pads (TraceElement *element)
 }
 
 /* An explicitly named pad: an existing one, or a new one from a REQUEST
- * template that matches the name. */
+ * template that matches the name (trace_element_request_pad() knows). */
 static gboolean
 get_named_pad (Parser *p,
                Endpoint *ep,
@@ -825,16 +741,9 @@ get_named_pad (Parser *p,
   TraceElement *element = ep->node->element;
   const char *name = ep->ref->pad;
   TracePad *pad = trace_element_get_static_pad (element, name);
-  g_autoptr (GError) local = NULL;
 
-  if (pad == NULL && find_request_template (element, direction, name) != NULL)
-    {
-      pad = trace_element_request_pad (element, name, &local);
-      if (pad == NULL)
-        return parse_error (p, error, ep->ref->offset, TRACE_PARSE_ERROR_NO_SUCH_PAD,
-                            "could not request the pad \"%s\" of \"%s\": %s", name,
-                            ep->ref->name, local ? local->message : "refused");
-    }
+  if (pad == NULL)
+    pad = trace_element_request_pad (element, name, NULL);
   if (pad == NULL)
     {
       g_autofree char *pads = describe_pads (element);
@@ -936,7 +845,7 @@ pick_pad (Parser *p,
           return TRUE;
         }
     }
-  templ = find_request_template (element, direction, NULL);
+  templ = find_request_template (element, direction);
   if (templ == NULL)
     return no_free_pad (p, link, direction, error);
   ep->pad = trace_element_request_pad (element, trace_pad_template_get_name_template (templ), &local);

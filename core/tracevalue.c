@@ -12,7 +12,8 @@
 #include "trace/trace.h"
 
 /* A 64-bit integer property is "time-like" (accepts `5ms`, `1.5s`) when
- * its blurb mentions nanoseconds, or when the element marked the pspec with
+ * its blurb mentions nanoseconds ("nanosecond", or "(ns" followed by ")",
+ * ";" or ","), or when the element marked the pspec with
  * this qdata. The blurb convention needs nothing from plugin authors but a
  * good description; the qdata is there for properties whose blurb says
  * otherwise.
@@ -29,7 +30,15 @@ pspec_is_time (GParamSpec *pspec)
   if (g_param_spec_get_qdata (pspec, g_quark_from_static_string (TIME_QDATA)))
     return TRUE;
   blurb = g_param_spec_get_blurb (pspec);
-  return blurb != NULL && (strstr (blurb, "nanosecond") != NULL || strstr (blurb, "(ns)") != NULL);
+  if (blurb == NULL)
+    return FALSE;
+  if (strstr (blurb, "nanosecond") != NULL)
+    return TRUE;
+  /* "(ns)", "(ns; 1.5s, 200ms)", "(ns, …)" */
+  for (const char *ns = strstr (blurb, "(ns"); ns != NULL; ns = strstr (ns + 3, "(ns"))
+    if (ns[3] == ')' || ns[3] == ';' || ns[3] == ',')
+      return TRUE;
+  return FALSE;
 }
 
 typedef struct
@@ -191,7 +200,7 @@ describe_uint_range (guint64 min,
 static char *
 describe_time (GParamSpec *pspec)
 {
-  const char *base = "a time such as 5ms, 1.5s or 200us (a number alone is in nanoseconds)";
+  const char *base = "a time such as 5ms, 1.5s or 200us; a number alone is in nanoseconds";
 
   if (G_IS_PARAM_SPEC_INT64 (pspec))
     {
@@ -267,8 +276,12 @@ trace_describe_param_type (GParamSpec *pspec)
 {
   GType fundamental;
 
+  g_autofree char *keywords = NULL;
+
   g_return_val_if_fail (G_IS_PARAM_SPEC (pspec), NULL);
 
+  if ((keywords = trace_param_spec_get_keywords (pspec)) != NULL)
+    return g_strdup_printf ("an integer or %s", keywords);
   if (pspec_is_time (pspec))
     return describe_time (pspec);
   if (G_IS_PARAM_SPEC_INT (pspec))
@@ -310,6 +323,10 @@ trace_describe_param_type (GParamSpec *pspec)
 
 G_GNUC_INTERNAL const char *_trace_suggest_name (const char *name,
                                                  GPtrArray *candidates);
+G_GNUC_INTERNAL char *_trace_unknown_property_message (GObject *object,
+                                                       const char *owner,
+                                                       const char *key);
+G_GNUC_INTERNAL char *_trace_unknown_element_message (const char *name);
 
 /* Optimal string alignment distance: a swap of two neighbours ("tdi" for
  * "tid") counts as one edit, the commonest typo. */
@@ -363,9 +380,72 @@ _trace_suggest_name (const char *name,
       if (containing == NULL && strlen (name) >= 3 && strstr (c, name) != NULL)
         containing = c;
     }
-  if (best != NULL && best_distance <= limit)
+  /* Replacing every character is no typo ("d" for "a"). */
+  if (best != NULL && best_distance <= limit && best_distance < strlen (name))
     return best;
   return containing;
+}
+
+static GPtrArray *
+writable_property_names (GObject *object)
+{
+  guint n = 0;
+  g_autofree GParamSpec **pspecs = g_object_class_list_properties (G_OBJECT_GET_CLASS (object), &n);
+  GPtrArray *names = g_ptr_array_new ();
+
+  for (guint i = 0; i < n; i++)
+    if ((pspecs[i]->flags & G_PARAM_WRITABLE) && !(pspecs[i]->flags & G_PARAM_CONSTRUCT_ONLY))
+      g_ptr_array_add (names, (gpointer) g_param_spec_get_name (pspecs[i]));
+  return names;
+}
+
+static char *
+join_names (GPtrArray *names)
+{
+  g_autoptr (GString) s = g_string_new (NULL);
+
+  for (guint i = 0; i < names->len; i++)
+    g_string_append_printf (s, "%s%s", i ? ", " : "", (char *) g_ptr_array_index (names, i));
+  if (names->len == 0)
+    g_string_append (s, "none");
+  return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
+/* "<owner> has no property "key" (did you mean …?; its properties: …)":
+ * the list is what the user can set, so it is the fix at hand. */
+char *
+_trace_unknown_property_message (GObject *object,
+                                 const char *owner,
+                                 const char *key)
+{
+  g_autoptr (GPtrArray) names = writable_property_names (object);
+  const char *guess = _trace_suggest_name (key, names);
+  g_autofree char *list = join_names (names);
+
+  return g_strdup_printf ("%s has no property \"%s\" (%s%s%sits properties: %s)", owner, key,
+                          guess ? "did you mean \"" : "", guess ? guess : "", guess ? "\"?; " : "", list);
+}
+
+/* "no element "x" (did you mean …?)", and whether plugins failed to load,
+ * since a missing element is often a plugin that could not be loaded. */
+char *
+_trace_unknown_element_message (const char *name)
+{
+  g_autoptr (GList) factories = trace_registry_get_element_factories ();
+  g_autoptr (GPtrArray) names = g_ptr_array_new ();
+  g_autoptr (GHashTable) failed = trace_registry_get_failed_plugins ();
+  guint n_failed = failed ? g_hash_table_size (failed) : 0;
+  const char *guess;
+
+  for (GList *l = factories; l != NULL; l = l->next)
+    g_ptr_array_add (names, (gpointer) trace_element_factory_get_name (l->data));
+  guess = _trace_suggest_name (name, names);
+  return g_strdup_printf ("no element \"%s\" (%s%s%s)%s", name,
+                          guess ? "did you mean \"" : "trace-inspect lists the elements",
+                          guess ? guess : "", guess ? "\"?" : "",
+                          n_failed == 0   ? ""
+                          : n_failed == 1 ? "; 1 plugin failed to load (see trace-inspect --failed)"
+                                          : "; some plugins failed to load (see trace-inspect --failed)");
 }
 
 /* --- conversion --- */
@@ -433,6 +513,12 @@ value_from_signed (GParamSpec *pspec,
 {
   gint64 v;
 
+  /* A word the property takes instead of a number (`tid=main`). */
+  if (G_IS_PARAM_SPEC_INT64 (pspec) && trace_param_spec_lookup_keyword (pspec, text, &v))
+    {
+      g_value_set_int64 (value, v);
+      return TRUE;
+    }
   if (G_IS_PARAM_SPEC_INT (pspec))
     {
       GParamSpecInt *p = G_PARAM_SPEC_INT (pspec);
@@ -638,6 +724,40 @@ value_convert (GParamSpec *pspec,
     }
 }
 
+/* For an enum, the nick closest to @text; for flags, @text with its one
+ * unknown part replaced by the closest nick ("a+bb" -> "a+b"). */
+static char *
+suggest_choice (GParamSpec *pspec,
+                const char *text)
+{
+  g_autoptr (GPtrArray) nicks = g_ptr_array_new ();
+  g_auto (GStrv) parts = NULL;
+  GEnumClass *eclass = G_IS_PARAM_SPEC_ENUM (pspec) ? G_PARAM_SPEC_ENUM (pspec)->enum_class : NULL;
+  GFlagsClass *fclass = G_IS_PARAM_SPEC_FLAGS (pspec) ? G_PARAM_SPEC_FLAGS (pspec)->flags_class : NULL;
+  const char *guess = NULL;
+  int unknown = -1;
+
+  if (eclass == NULL && fclass == NULL)
+    return NULL;
+  for (guint i = 0; i < (eclass ? eclass->n_values : fclass->n_values); i++)
+    g_ptr_array_add (nicks, (gpointer) (eclass ? eclass->values[i].value_nick : fclass->values[i].value_nick));
+  if (eclass != NULL)
+    return g_strdup (_trace_suggest_name (text, nicks));
+  parts = g_strsplit_set (text, "+|", -1);
+  for (guint i = 0; parts[i] != NULL; i++)
+    if (g_flags_get_value_by_nick (fclass, parts[i]) == NULL && g_flags_get_value_by_name (fclass, parts[i]) == NULL)
+      {
+        if (unknown >= 0)
+          return NULL; /* more than one unknown part: no good guess */
+        unknown = i;
+      }
+  if (unknown < 0 || (guess = _trace_suggest_name (parts[unknown], nicks)) == NULL)
+    return NULL;
+  g_free (parts[unknown]);
+  parts[unknown] = g_strdup (guess);
+  return g_strjoinv ("+", parts);
+}
+
 /**
  * trace_value_from_string:
  * @pspec: the property the value is for
@@ -672,10 +792,12 @@ trace_value_from_string (GParamSpec *pspec,
   if (!value_convert (pspec, text, value))
     {
       g_autofree char *expected = trace_describe_param_type (pspec);
+      g_autofree char *guess = suggest_choice (pspec, text);
 
       g_set_error (error, TRACE_PARSE_ERROR, TRACE_PARSE_ERROR_BAD_VALUE,
-                   "\"%s\" is not a valid value for \"%s\" (%s)",
-                   text, g_param_spec_get_name (pspec), expected);
+                   "\"%s\" is not a valid value for \"%s\" (%s%s%s%s)",
+                   text, g_param_spec_get_name (pspec), expected,
+                   guess ? "; did you mean \"" : "", guess ? guess : "", guess ? "\"?" : "");
       return FALSE;
     }
   return TRUE;

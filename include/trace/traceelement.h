@@ -78,6 +78,22 @@ typedef enum {
 TRACE_AVAILABLE_IN_ALL
 const char *trace_state_to_string (TraceState state);
 
+/**
+ * TRACE_PARAM_MUTABLE_READY:
+ *
+ * A #GParamSpec flag: the property may still change in READY, until the
+ * element plays. Without this flag or %TRACE_PARAM_MUTABLE_PLAYING a
+ * property is meant to be set before the element leaves NULL.
+ */
+#define TRACE_PARAM_MUTABLE_READY (1 << (G_PARAM_USER_SHIFT + 0))
+
+/**
+ * TRACE_PARAM_MUTABLE_PLAYING:
+ *
+ * A #GParamSpec flag: the property may change while the element plays.
+ */
+#define TRACE_PARAM_MUTABLE_PLAYING (1 << (G_PARAM_USER_SHIFT + 1))
+
 #define TRACE_TYPE_ELEMENT (trace_element_get_type ())
 TRACE_AVAILABLE_IN_ALL
 G_DECLARE_DERIVABLE_TYPE (TraceElement, trace_element, TRACE, ELEMENT, GInitiallyUnowned)

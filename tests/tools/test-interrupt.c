@@ -1,0 +1,202 @@
+/* tracepipe tests - Ctrl-C in trace-launch: the first finishes the outputs, a second aborts
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <signal.h>
+#include <string.h>
+
+#include <trace/trace.h>
+
+#include "tools-test.h"
+
+typedef struct
+{
+  GSubprocess *process;
+  GDataInputStream *out;
+  GDataInputStream *err;
+} Running;
+
+/* Starts trace-launch on an endless source and returns once the
+ * pipeline plays (so the signal handlers are in place). */
+static void
+start_endless (Running *r,
+               const char *sink,
+               const char *sink_property)
+{
+  const char *argv[] = { g_getenv ("TRACE_LAUNCH"), "--stats", "fakesrc", "num-events=-1", "!",
+                         sink, sink_property, NULL };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GSubprocessLauncher) l = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                                                 G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  char *line;
+
+  /* fakesink needs no plugin: load none, so nothing else can interfere */
+  if (sink_property == NULL)
+    {
+      g_subprocess_launcher_setenv (l, "TRACEPIPE_PLUGIN_PATH", "", TRUE);
+      g_subprocess_launcher_setenv (l, "TRACEPIPE_PLUGIN_SYSTEM_PATH", tools_test_empty_dir (), TRUE);
+    }
+  r->process = g_subprocess_launcher_spawnv (l, argv, &error);
+  g_assert_no_error (error);
+  r->out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (r->process));
+  r->err = g_data_input_stream_new (g_subprocess_get_stderr_pipe (r->process));
+  while ((line = g_data_input_stream_read_line_utf8 (r->out, NULL, NULL, &error)) != NULL)
+    {
+      gboolean playing = strcmp (line, "Pipeline is PLAYING ...") == 0;
+
+      g_free (line);
+      if (playing)
+        break;
+    }
+  g_assert_no_error (error);
+  /* let it convert for a while */
+  g_usleep (200 * 1000);
+}
+
+static char *
+read_rest (GDataInputStream *in)
+{
+  g_autoptr (GString) s = g_string_new (NULL);
+  g_autoptr (GError) error = NULL;
+  char *line;
+
+  while ((line = g_data_input_stream_read_line_utf8 (in, NULL, NULL, &error)) != NULL)
+    {
+      g_string_append_printf (s, "%s\n", line);
+      g_free (line);
+    }
+  g_assert_no_error (error);
+  return g_strdup (s->str);
+}
+
+static int
+finish (Running *r,
+        char **out,
+        char **err)
+{
+  g_autoptr (GError) error = NULL;
+  int status;
+
+  *out = read_rest (r->out);
+  *err = read_rest (r->err);
+  g_subprocess_wait (r->process, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (r->process));
+  status = g_subprocess_get_exit_status (r->process);
+  g_test_message ("exit %d\nstdout:\n%s\nstderr:\n%s", status, *out, *err);
+  g_clear_object (&r->out);
+  g_clear_object (&r->err);
+  g_clear_object (&r->process);
+  return status;
+}
+
+/* The number after @column's header in the row of @element. */
+static guint64
+stats_value (const char *out,
+             const char *element,
+             guint column)
+{
+  g_auto (GStrv) lines = g_strsplit (out, "\n", -1);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto (GStrv) words = g_strsplit_set (lines[i], " ", -1);
+      guint n = 0;
+
+      if (!g_str_has_prefix (lines[i], element))
+        continue;
+      for (guint j = 0; words[j] != NULL; j++)
+        if (*words[j] && n++ == column)
+          return g_ascii_strtoull (words[j], NULL, 10);
+    }
+  g_assert_not_reached ();
+}
+
+static void
+test_first_interrupt_finishes (void)
+{
+  Running r = { 0 };
+  g_autofree char *out = NULL, *err = NULL;
+  guint64 sent;
+
+  start_endless (&r, "fakesink", NULL);
+  g_subprocess_send_signal (r.process, SIGINT);
+  g_assert_cmpint (finish (&r, &out, &err), ==, 130);
+  g_assert_cmpstr (err, ==, "Interrupt: stopping the sources and finishing the outputs "
+                            "(press Ctrl-C again to abort)...\n");
+  g_assert_nonnull (strstr (out, "Got EOS from /pipeline0.\n"));
+  /* columns: element events-in events-out ... */
+  sent = stats_value (out, "fakesrc0", 2);
+  g_assert_cmpuint (sent, >, 0);
+  g_assert_cmpuint (stats_value (out, "fakesink0", 1), ==, sent);
+}
+
+static void
+test_second_interrupt_aborts (void)
+{
+  Running r = { 0 };
+  g_autofree char *out = NULL, *err = NULL;
+  g_autofree char *first = NULL;
+
+  start_endless (&r, "fakesink", NULL);
+  g_subprocess_send_signal (r.process, SIGINT);
+  first = g_data_input_stream_read_line_utf8 (r.err, NULL, NULL, NULL);
+  g_assert_cmpstr (first, ==, "Interrupt: stopping the sources and finishing the outputs "
+                              "(press Ctrl-C again to abort)...");
+  g_subprocess_send_signal (r.process, SIGINT);
+  /* Either the second Ctrl-C came while finishing (abort) or after it
+   * (too late to matter): both end with 130, neither hangs or crashes. */
+  g_assert_cmpint (finish (&r, &out, &err), ==, 130);
+  g_assert_true (strcmp (err, "") == 0 || strcmp (err, "Interrupt: aborting; the outputs are not finished.\n") == 0);
+}
+
+static guint
+count_events (JsonNode *root)
+{
+  JsonObject *o;
+  guint n = 0;
+
+  if (JSON_NODE_HOLDS_ARRAY (root))
+    return json_array_get_length (json_node_get_array (root));
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (root));
+  o = json_node_get_object (root);
+  if (json_object_has_member (o, "traceEvents"))
+    n += json_array_get_length (json_object_get_array_member (o, "traceEvents"));
+  if (json_object_has_member (o, "systemTraceEvents"))
+    n += strlen (json_object_get_string_member (o, "systemTraceEvents")) > 0;
+  return n;
+}
+
+static void
+test_interrupted_output_is_valid (void)
+{
+  g_autofree char *path = g_build_filename (tools_test_scratch_dir (), "interrupted.json", NULL);
+  g_autofree char *location = g_strdup_printf ("location=%s", path);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *out = NULL, *err = NULL;
+  Running r = { 0 };
+
+  if (trace_element_factory_find ("json-sink") == NULL)
+    {
+      g_test_skip ("json-sink is not built");
+      return;
+    }
+  start_endless (&r, "json-sink", location);
+  g_subprocess_send_signal (r.process, SIGINT);
+  g_assert_cmpint (finish (&r, &out, &err), ==, 130);
+  json_parser_load_from_file (parser, path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_events (json_parser_get_root (parser)), >, 0);
+  g_unlink (path);
+}
+
+void
+add_interrupt_tests (void)
+{
+  g_test_add_func ("/tools/launch/interrupt/first-finishes", test_first_interrupt_finishes);
+  g_test_add_func ("/tools/launch/interrupt/second-aborts", test_second_interrupt_aborts);
+  g_test_add_func ("/tools/launch/interrupt/output-is-valid", test_interrupted_output_is_valid);
+}

@@ -1,0 +1,35 @@
+/* tracepipe tests - shared by the tools suite's files
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  int status; /* exit code, or 128 + signal */
+  char *out;
+  char *err;
+} Run;
+
+void run_free (Run *r);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Run, run_free)
+
+/* Runs "trace-launch" or "trace-inspect" with extra "KEY=VALUE"
+ * environment and NULL-terminated arguments. */
+Run *run_tool (const char *tool,
+               const char *const *env,
+               const char *const *args);
+#define RUN(tool, env, ...) run_tool (tool, env, (const char *const[]){ __VA_ARGS__, NULL })
+
+const char *tools_test_empty_dir (void);           /* a plugin folder with nothing in it */
+const char *tools_test_scratch_dir (void);         /* for temporary files */
+const char *const *tools_test_isolated_env (void); /* no plugins: core elements only */
+
+void add_interrupt_tests (void);
+void add_inspect_tests (void);
+
+G_END_DECLS
