@@ -26,7 +26,7 @@ run_once (const char *description)
       g_printerr ("bench-core: %s\n", error->message);
       exit (2);
     }
-  g_object_ref_sink (pipeline);
+
   start = g_get_monotonic_time ();
   if (!trace_pipeline_run (TRACE_PIPELINE (pipeline), &error))
     {

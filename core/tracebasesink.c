@@ -36,6 +36,7 @@ post_failure (TraceBaseSink *self,
     }
   _trace_sink_explain_error (self, error);
   trace_element_post_error_literal (TRACE_ELEMENT (self), error, NULL);
+  g_error_free (error);
 }
 
 static TraceFlowReturn

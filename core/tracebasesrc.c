@@ -21,6 +21,7 @@ typedef struct
   TraceStreamEvent *stream_start;
   guint64 events;
   gint64 last_progress;
+  guint64 last_done;
 } TraceBaseSrcPrivate;
 
 typedef struct
@@ -219,6 +220,8 @@ trace_base_src_change_state (TraceElement *element,
     case TRACE_STATE_CHANGE_NULL_TO_READY:
       priv->done = priv->stream_started = FALSE;
       priv->events = 0;
+      priv->last_progress = 0;
+      priv->last_done = 0;
       g_atomic_int_set (&priv->eos_requested, 0);
       if (start_or_stop (self, TRUE) == TRACE_STATE_CHANGE_FAILURE)
         return TRACE_STATE_CHANGE_FAILURE;
@@ -359,9 +362,12 @@ trace_base_src_set_progress (TraceBaseSrc *src,
   TraceBaseSrcPrivate *priv = PRIV (src);
   gint64 now = g_get_monotonic_time ();
 
+  if (done == priv->last_done && priv->last_progress != 0)
+    return;
   if (now - priv->last_progress < PROGRESS_INTERVAL_US && !(total > 0 && done >= total))
     return;
   priv->last_progress = now;
+  priv->last_done = done;
   trace_element_post_message (TRACE_ELEMENT (src), trace_message_new_progress (G_OBJECT (src), done, total));
 }
 

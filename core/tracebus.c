@@ -20,6 +20,7 @@ struct _TraceBus
   GMutex lock;
   GQueue queue;
   GSList *watches; /* GSource*, not owned */
+  gboolean flushing;
 };
 
 G_DEFINE_FINAL_TYPE (TraceBus, trace_bus, G_TYPE_OBJECT)
@@ -79,6 +80,12 @@ trace_bus_post (TraceBus *bus,
   g_return_if_fail (TRACE_IS_BUS (bus));
 
   g_mutex_lock (&bus->lock);
+  if (bus->flushing)
+    {
+      g_mutex_unlock (&bus->lock);
+      trace_message_unref (message);
+      return;
+    }
   g_queue_push_tail (&bus->queue, message);
   for (GSList *l = bus->watches; l; l = l->next)
     g_source_set_ready_time (l->data, 0);
@@ -124,6 +131,29 @@ TraceMessage *
 trace_bus_pop (TraceBus *bus)
 {
   return trace_bus_pop_filtered (bus, TRACE_MESSAGE_ANY);
+}
+
+/**
+ * trace_bus_set_flushing:
+ * @bus: a #TraceBus
+ * @flushing: whether to drop messages
+ *
+ * Drops every queued message and, while @flushing, every message posted.
+ * A pipeline flushes its bus when it goes to NULL and stops when it leaves
+ * NULL, as GStreamer's does: messages hold references to their elements,
+ * so left on the bus they would keep the pipeline alive.
+ */
+void
+trace_bus_set_flushing (TraceBus *bus,
+                        gboolean flushing)
+{
+  g_return_if_fail (TRACE_IS_BUS (bus));
+
+  g_mutex_lock (&bus->lock);
+  bus->flushing = flushing;
+  if (flushing)
+    g_queue_clear_full (&bus->queue, (GDestroyNotify) trace_message_unref);
+  g_mutex_unlock (&bus->lock);
 }
 
 /**
@@ -210,7 +240,8 @@ trace_bus_create_watch (TraceBus *bus)
  * trace_bus_add_watch_full:
  * @bus: a #TraceBus
  * @context: (nullable): the main context, %NULL for the default
- * @func: called for each message
+ * @func: (scope notified) (closure user_data) (destroy notify): called for
+ *   each message
  * @user_data: data for @func
  * @notify: (nullable): frees @user_data
  *
@@ -232,10 +263,13 @@ trace_bus_add_watch_full (TraceBus *bus,
 /**
  * trace_bus_add_watch:
  * @bus: a #TraceBus
- * @func: called for each message
+ * @func: (scope forever) (closure user_data): called for each message
  * @user_data: data for @func
  *
- * Watches @bus from the thread-default main context.
+ * Watches @bus from the thread-default main context. Each message goes to
+ * one watch: a bus has one consumer (as in GStreamer), so an application
+ * that watches the bus itself runs its own loop rather than
+ * trace_pipeline_run().
  *
  * Returns: the id of the watch source
  */

@@ -15,6 +15,7 @@ struct _TraceHarness
   GPtrArray *started;     /* per input: gboolean as pointer */
   TracePad *output;       /* harness sink pad, or NULL */
   GQueue out;
+  GQueue messages; /* taken off the bus while running, kept for the test */
   gboolean eos;
   guint n_out;
 };
@@ -66,7 +67,7 @@ link_output (TraceHarness *h,
 }
 
 /**
- * trace_harness_new_with_element:
+ * trace_harness_new_with_element: (skip)
  * @element: (transfer floating): the element to test
  * @sink_pad_name: (nullable): its sink pad to feed (a REQUEST template
  *   name requests one), or %NULL for none (a source)
@@ -87,6 +88,7 @@ trace_harness_new_with_element (TraceElement *element,
   h->inputs = g_ptr_array_new_with_free_func (g_object_unref);
   h->started = g_ptr_array_new ();
   g_queue_init (&h->out);
+  g_queue_init (&h->messages);
   trace_bin_add (TRACE_BIN (h->pipeline), element);
   if (sink_pad_name)
     trace_harness_add_input (h, sink_pad_name);
@@ -96,7 +98,7 @@ trace_harness_new_with_element (TraceElement *element,
 }
 
 /**
- * trace_harness_new:
+ * trace_harness_new: (skip)
  * @factory_name: an element factory name
  *
  * Makes the element and links its `sink` and `src` pads where it has
@@ -145,7 +147,7 @@ set_property_from_text (TraceElement *element,
 }
 
 /**
- * trace_harness_new_parse:
+ * trace_harness_new_parse: (skip)
  * @description: one element with properties, in launch syntax
  *   (`filter tid=main`); values may be quoted as a shell would
  *
@@ -190,6 +192,7 @@ trace_harness_free (TraceHarness *harness)
 {
   trace_element_set_state (harness->pipeline, TRACE_STATE_NULL);
   g_queue_clear_full (&harness->out, (GDestroyNotify) trace_batch_unref);
+  g_queue_clear_full (&harness->messages, (GDestroyNotify) trace_message_unref);
   g_object_unref (harness->pipeline);
   g_ptr_array_unref (harness->inputs);
   g_ptr_array_unref (harness->started);
@@ -317,6 +320,9 @@ trace_harness_set_stream_start (TraceHarness *harness,
 {
   TracePad *pad = harness->inputs->pdata[input];
 
+  /* Going to READY clears the pads' stream-starts: play first. */
+  if (trace_element_get_state (harness->pipeline) != TRACE_STATE_PLAYING)
+    trace_harness_play (harness);
   trace_pad_push_event (pad, trace_stream_event_new_stream_start (format, NULL, domain, "harness"));
   harness->started->pdata[input] = GINT_TO_POINTER (TRUE);
 }
@@ -403,6 +409,24 @@ trace_harness_input_is_ready (TraceHarness *harness,
   return trace_pad_peer_is_ready (harness->inputs->pdata[input]);
 }
 
+/* Moves the bus's messages to the harness's own queue, where
+ * trace_harness_pop_message() finds them; says whether one is an ERROR
+ * (the run stops there, the error left for the test to read). */
+static gboolean
+take_messages (TraceHarness *harness)
+{
+  TraceBus *bus = trace_pipeline_get_bus (TRACE_PIPELINE (harness->pipeline));
+  TraceMessage *msg;
+  gboolean error = FALSE;
+
+  while ((msg = trace_bus_pop (bus)) != NULL)
+    {
+      error |= msg->type == TRACE_MESSAGE_ERROR;
+      g_queue_push_tail (&harness->messages, msg);
+    }
+  return error;
+}
+
 static gboolean
 timeout_cb (gpointer data)
 {
@@ -436,19 +460,9 @@ trace_harness_run_until_eos (TraceHarness *harness,
       g_source_unref (timer);
       return FALSE;
     }
-  while (!harness->eos && !timed_out)
-    {
-      TraceBus *bus = trace_pipeline_get_bus (TRACE_PIPELINE (harness->pipeline));
-      g_autoptr (TraceMessage) err = NULL;
-
-      g_main_context_iteration (ctx, TRUE);
-      /* Stop at an error, leaving it on the bus for the test to read. */
-      if (trace_bus_have_pending (bus) && (err = trace_bus_pop_filtered (bus, TRACE_MESSAGE_ERROR)))
-        {
-          trace_bus_post (bus, g_steal_pointer (&err));
-          break;
-        }
-    }
+  while (!harness->eos && !timed_out && !take_messages (harness))
+    g_main_context_iteration (ctx, TRUE);
+  take_messages (harness);
   g_source_destroy (timer);
   g_source_unref (timer);
   return harness->eos;
@@ -532,6 +546,8 @@ trace_harness_get_stream_info (TraceHarness *harness)
  * @harness: a #TraceHarness
  * @types: the message types wanted
  *
+ * Messages of other types stay for later calls.
+ *
  * Returns: (transfer full) (nullable): the oldest such message the
  *   element posted
  */
@@ -539,5 +555,16 @@ TraceMessage *
 trace_harness_pop_message (TraceHarness *harness,
                            TraceMessageType types)
 {
-  return trace_bus_pop_filtered (trace_pipeline_get_bus (TRACE_PIPELINE (harness->pipeline)), types);
+  take_messages (harness);
+  for (GList *l = harness->messages.head; l; l = l->next)
+    {
+      TraceMessage *msg = l->data;
+
+      if (msg->type & types)
+        {
+          g_queue_delete_link (&harness->messages, l);
+          return msg;
+        }
+    }
+  return NULL;
 }

@@ -342,7 +342,7 @@ trace_pad_get_path_string (TracePad *pad)
 /**
  * trace_pad_set_chain_function:
  * @pad: a sink #TracePad
- * @chain: receives the batches
+ * @chain: (scope forever): receives the batches
  */
 void
 trace_pad_set_chain_function (TracePad *pad,
@@ -354,7 +354,8 @@ trace_pad_set_chain_function (TracePad *pad,
 /**
  * trace_pad_set_event_function:
  * @pad: a #TracePad
- * @event: receives control events; trace_pad_event_default() by default
+ * @event: (scope forever) (nullable): receives control events;
+ *   trace_pad_event_default() by default
  */
 void
 trace_pad_set_event_function (TracePad *pad,
@@ -366,7 +367,7 @@ trace_pad_set_event_function (TracePad *pad,
 /**
  * trace_pad_set_ready_function:
  * @pad: a sink #TracePad
- * @ready: says whether the pad takes data now
+ * @ready: (scope forever): says whether the pad takes data now
  */
 void
 trace_pad_set_ready_function (TracePad *pad,

@@ -31,15 +31,35 @@ trace_pipeline_dispose (GObject *object)
   TracePipeline *self = TRACE_PIPELINE (object);
 
   G_OBJECT_CLASS (trace_pipeline_parent_class)->dispose (object);
+  if (self->bus)
+    trace_bus_set_flushing (self->bus, TRUE);
   g_clear_object (&self->bus);
   g_clear_pointer (&self->context, g_main_context_unref);
   g_clear_pointer (&self->pool, trace_string_pool_unref);
+}
+
+static TraceStateChangeReturn
+trace_pipeline_change_state (TraceElement *element,
+                             TraceStateChange transition)
+{
+  TraceBus *bus = TRACE_PIPELINE (element)->bus;
+  TraceStateChangeReturn ret;
+
+  if (transition == TRACE_STATE_CHANGE_NULL_TO_READY)
+    trace_bus_set_flushing (bus, FALSE);
+  ret = TRACE_ELEMENT_CLASS (trace_pipeline_parent_class)->change_state (element, transition);
+  /* Back to NULL: what the bus holds, or would get, is about a run that
+   * is over (its own STATE_CHANGED to NULL included). */
+  if (transition == TRACE_STATE_CHANGE_READY_TO_NULL)
+    trace_bus_set_flushing (bus, TRUE);
+  return ret;
 }
 
 static void
 trace_pipeline_class_init (TracePipelineClass *klass)
 {
   G_OBJECT_CLASS (klass)->dispose = trace_pipeline_dispose;
+  TRACE_ELEMENT_CLASS (klass)->change_state = trace_pipeline_change_state;
   trace_element_class_set_metadata (TRACE_ELEMENT_CLASS (klass), "Pipeline", "Generic/Bin",
                                     "The top-level bin with a bus", "tracepipe");
 }
@@ -170,7 +190,9 @@ run_bus_func (TraceBus *bus,
  *
  * Runs the pipeline to the end on a #GMainLoop of its context: sets it
  * PLAYING, waits for EOS or an error, and sets it back to NULL. A
- * convenience for applications that need nothing else from the bus.
+ * convenience for applications that need nothing else from the bus: it
+ * watches the bus itself, so messages do not also reach a watch of the
+ * application's.
  *
  * Returns: %TRUE when every sink finished
  */

@@ -98,7 +98,7 @@ trace_element_factory_find (const char *name)
  * @plugin: (nullable): the registering plugin
  * @format: the format's name (`ftrace`, `chrome-json`)
  * @element_name: the source element that reads it
- * @func: recognises the format
+ * @func: (scope forever) (closure user_data): recognises the format
  * @user_data: data for @func
  *
  * Registers a content detector, used by `auto-src`.

@@ -43,6 +43,9 @@ TraceMessage *trace_bus_pop_filtered (TraceBus *bus,
 TRACE_AVAILABLE_IN_ALL
 gboolean trace_bus_have_pending (TraceBus *bus);
 TRACE_AVAILABLE_IN_ALL
+void trace_bus_set_flushing (TraceBus *bus,
+                             gboolean flushing);
+TRACE_AVAILABLE_IN_ALL
 GSource *trace_bus_create_watch (TraceBus *bus);
 TRACE_AVAILABLE_IN_ALL
 guint trace_bus_add_watch_full (TraceBus *bus,

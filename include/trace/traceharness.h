@@ -89,4 +89,6 @@ TRACE_AVAILABLE_IN_ALL
 TraceMessage *trace_harness_pop_message (TraceHarness *harness,
                                          TraceMessageType types);
 
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TraceHarness, trace_harness_free)
+
 G_END_DECLS

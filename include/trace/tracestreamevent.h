@@ -47,8 +47,9 @@ typedef struct {
  * @type: a #TraceStreamEventType
  * @info: (nullable): for stream-start, the stream's description
  *
- * A ref-counted control event. Stream-start is sticky: a pad keeps the
- * last one and replays it to a peer linked later.
+ * A ref-counted control event. Stream-start is sticky: both pads of a
+ * link keep the last one (trace_pad_get_sticky_stream_start()), and tee
+ * sends it to a branch requested while the stream runs.
  */
 typedef struct {
   TraceStreamEventType type;

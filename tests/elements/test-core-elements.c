@@ -9,7 +9,7 @@ parse (const char *description)
   TraceElement *pipeline = trace_parse_launch (description, &error);
 
   g_assert_no_error (error);
-  return g_object_ref_sink (pipeline);
+  return pipeline; /* transfer full: the parser sank the floating ref */
 }
 
 static guint64
