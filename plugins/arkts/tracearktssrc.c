@@ -279,18 +279,45 @@ has (const guint8 *data,
   return memmem (data, size, needle, strlen (needle)) != NULL;
 }
 
+/* The first key of the first object: V8 documents and DevTools messages
+ * start with keys a Chrome trace never starts with. */
+static gboolean
+first_key_is (const guint8 *data,
+              gsize size,
+              const char *const *keys)
+{
+  const char *p = (const char *) data, *end = p + size;
+
+  while (p < end && (g_ascii_isspace (*p) || *p == '['))
+    p++;
+  if (p >= end || *p != '{')
+    return FALSE;
+  for (p++; p < end && g_ascii_isspace (*p); p++)
+    ;
+  for (guint i = 0; keys[i]; i++)
+    {
+      gsize n = strlen (keys[i]);
+      if ((gsize) (end - p) > n + 2 && p[0] == '"' && memcmp (p + 1, keys[i], n) == 0 && p[n + 1] == '"')
+        return TRUE;
+    }
+  return FALSE;
+}
+
 static guint
 arkts_type_find (const guint8 *data,
                  gsize size,
                  gpointer user_data)
 {
-  if (has (data, size, "HeapProfiler.") || has (data, size, "\"snapshot\"") ||
-      (has (data, size, "\"nodes\"") && (has (data, size, "\"timeDeltas\"") || has (data, size, "\"samples\""))) ||
-      (has (data, size, "{\"head\":") && has (data, size, "\"functionName\"")) ||
-      (has (data, size, "\"id\":3") && has (data, size, "\"profile\"")))
+  static const char *const doc_keys[] = { "nodes", "head", "snapshot", "startTime", "samples", NULL };
+  static const char *const msg_keys[] = { "id", "method", NULL };
+
+  if (has (data, size, "\"traceEvents\""))
+    return 0;
+  if (first_key_is (data, size, doc_keys))
     return 90;
-  if (has (data, size, "{\"id\":") && has (data, size, "\"result\""))
-    return 50;
+  if (first_key_is (data, size, msg_keys) &&
+      (has (data, size, "HeapProfiler.") || has (data, size, "\"result\"")))
+    return 90;
   return 0;
 }
 

@@ -1,0 +1,37 @@
+/* tracepipe - the json plugin
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "config.h"
+
+#include "tracejsonelements.h"
+
+/* A Chrome trace: JSON whose start shows trace events, and not one of
+ * the V8 profile documents arkts-src reads. */
+static guint
+json_type_find (const guint8 *data,
+                gsize size,
+                gpointer user_data)
+{
+  const char *text = (const char *) data;
+  gsize i = 0;
+
+  while (i < size && g_ascii_isspace (text[i]))
+    i++;
+  if (i == size || (text[i] != '{' && text[i] != '['))
+    return 0;
+  if (g_strstr_len (text, size, "\"traceEvents\"") || g_strstr_len (text, size, "\"ph\""))
+    return 80;
+  return 0;
+}
+
+static gboolean
+plugin_init (TracePlugin *plugin,
+             GError **error)
+{
+  trace_type_find_register (plugin, "chrome-json", "json-src", json_type_find, NULL);
+  return TRACE_ELEMENT_REGISTER (json_src, plugin) && TRACE_ELEMENT_REGISTER (json_sink, plugin);
+}
+
+TRACE_PLUGIN_DEFINE (json, "Chrome's Trace Event Format (JSON)", plugin_init, PACKAGE_VERSION,
+                     "LGPL-2.1-or-later", "tracepipe")

@@ -1,0 +1,181 @@
+/* tracepipe - json plugin: an event's args object as flat TraceArgs
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Nested objects and arrays become dotted keys ("a.b", "a[0]"), as the
+ * event model and perfetto's args table do.  null values are dropped; at
+ * most JSON_TRACE_MAX_ARGS args are kept per event.
+ */
+#include "config.h"
+
+#include "jsonreader-private.h"
+
+/* ------------------------------------------------------------------ */
+/* Args: nested objects and arrays flattened to dotted keys            */
+
+static JsonScanResult parse_arg_value (JsonTraceReader *r, TraceEvent *ev,
+                                       JsonScanner *s, int depth);
+
+static gboolean
+add_number_arg (JsonTraceReader *r,
+                TraceEvent *ev,
+                guint32 key,
+                const JsonValue *v)
+{
+  gint64 i;
+  guint64 u;
+  double d;
+
+  if (json_decimal_is_integer (v->start, v->end))
+    {
+      if (json_decimal_to_int64 (v->start, v->end, &i))
+        {
+          trace_batch_add_arg (r->batch, ev, key, TRACE_ARG_INT)->v.i = i;
+          return TRUE;
+        }
+      if (*v->start != '-' && json_decimal_to_uint64 (v->start, v->end, &u))
+        {
+          trace_batch_add_arg (r->batch, ev, key, TRACE_ARG_UINT)->v.u = u;
+          return TRUE;
+        }
+    }
+  if (!json_decimal_to_double (v->start, v->end, &d))
+    return FALSE;
+  trace_batch_add_arg (r->batch, ev, key, TRACE_ARG_DOUBLE)->v.d = d;
+  return TRUE;
+}
+
+static gboolean
+add_scalar_arg (JsonTraceReader *r,
+                TraceEvent *ev,
+                const JsonValue *v)
+{
+  guint32 key;
+
+  if (v->type == JSON_VALUE_NULL)
+    return TRUE;
+  if (ev->n_args >= JSON_TRACE_MAX_ARGS)
+    {
+      r->args_dropped = TRUE;
+      return TRUE;
+    }
+  key = json_reader_intern (r, r->key_buf->str, r->key_buf->len);
+  switch (v->type)
+    {
+    case JSON_VALUE_STRING:
+      trace_batch_add_arg (r->batch, ev, key, TRACE_ARG_STRING)->v.s = json_reader_intern_value (r, v);
+      return TRUE;
+    case JSON_VALUE_NUMBER:
+      return add_number_arg (r, ev, key, v);
+    case JSON_VALUE_TRUE:
+    case JSON_VALUE_FALSE:
+      trace_batch_add_arg (r->batch, ev, key, TRACE_ARG_BOOL)->v.b = v->type == JSON_VALUE_TRUE;
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+static JsonScanResult
+parse_arg_object (JsonTraceReader *r,
+                  TraceEvent *ev,
+                  JsonScanner *s,
+                  int depth)
+{
+  gsize prefix = r->key_buf->len;
+  gboolean first = TRUE;
+  JsonValue key;
+  JsonScanResult res;
+
+  if (depth > JSON_SCAN_MAX_DEPTH)
+    return JSON_SCAN_TOO_DEEP;
+  res = json_scan_enter (s, '{');
+  if (res != JSON_SCAN_OK)
+    return res;
+  while ((res = json_scan_member (s, &first, &key)) == JSON_SCAN_OK)
+    {
+      gsize len;
+      const char *k = json_string_decode (&key, r->scratch, &len);
+
+      if (prefix > 0)
+        g_string_append_c (r->key_buf, '.');
+      g_string_append_len (r->key_buf, k, len);
+      res = parse_arg_value (r, ev, s, depth);
+      g_string_truncate (r->key_buf, prefix);
+      if (res != JSON_SCAN_OK)
+        return res;
+    }
+  return res == JSON_SCAN_END ? JSON_SCAN_OK : res;
+}
+
+static JsonScanResult
+parse_arg_array (JsonTraceReader *r,
+                 TraceEvent *ev,
+                 JsonScanner *s,
+                 int depth)
+{
+  gsize prefix = r->key_buf->len;
+  gboolean first = TRUE;
+  guint index = 0;
+  JsonScanResult res;
+
+  if (depth > JSON_SCAN_MAX_DEPTH)
+    return JSON_SCAN_TOO_DEEP;
+  res = json_scan_enter (s, '[');
+  if (res != JSON_SCAN_OK)
+    return res;
+  while ((res = json_scan_element (s, &first)) == JSON_SCAN_OK)
+    {
+      g_string_append_printf (r->key_buf, "[%u]", index++);
+      res = parse_arg_value (r, ev, s, depth);
+      g_string_truncate (r->key_buf, prefix);
+      if (res != JSON_SCAN_OK)
+        return res;
+    }
+  return res == JSON_SCAN_END ? JSON_SCAN_OK : res;
+}
+
+/* A value held by a container at @depth. */
+static JsonScanResult
+parse_arg_value (JsonTraceReader *r,
+                 TraceEvent *ev,
+                 JsonScanner *s,
+                 int depth)
+{
+  const char *p = json_skip_ws (s->p, s->end);
+  JsonValue v;
+  JsonScanResult res;
+
+  s->p = p;
+  if (p < s->end && *p == '{')
+    return parse_arg_object (r, ev, s, depth + 1);
+  if (p < s->end && *p == '[')
+    return parse_arg_array (r, ev, s, depth + 1);
+  res = json_scan_value (s, &v, depth);
+  if (res != JSON_SCAN_OK)
+    return res;
+  return add_scalar_arg (r, ev, &v) ? JSON_SCAN_OK : JSON_SCAN_ERROR;
+}
+
+/* Adds the event's args.  A non-object "args" is ignored. */
+int
+json_reader_add_args (JsonTraceReader *r,
+          TraceEvent *ev,
+          const JsonEventFields *f,
+          int depth,
+          guint64 offset)
+{
+  JsonScanner s;
+
+  if (f->args.type != JSON_VALUE_OBJECT)
+    return CONV_OK;
+  json_scanner_init (&s, f->args.start, f->args.end);
+  g_string_truncate (r->key_buf, 0);
+  r->args_dropped = FALSE;
+  if (parse_arg_object (r, ev, &s, depth + 1) != JSON_SCAN_OK)
+    return JSON_TRACE_SKIP_MALFORMED;
+  if (r->args_dropped)
+    json_reader_skip (r, JSON_TRACE_SKIP_ARGS_DROPPED, offset);
+  return CONV_OK;
+}
+

@@ -1,0 +1,860 @@
+/* tracepipe - json plugin: one Chrome trace event object → TraceEvents
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * An event is parsed in two steps.  json_event_scan_fields() finds the
+ * members the reader needs without any side effect, so a block that ends
+ * inside the event can simply be scanned again once more data is read.
+ * json_reader_convert_event() then turns the fields into events, parsing
+ * the args object in place.  The mappings follow perfetto's JSON importer
+ * (the reference for what a file means) except where docs/json.md says.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "jsonreader-private.h"
+
+/* ------------------------------------------------------------------ */
+/* Step 1: find the fields                                             */
+
+static JsonValue *
+field_slot (JsonEventFields *f,
+            const JsonValue *key)
+{
+  gsize len = key->end - key->start;
+  const char *k = key->start;
+
+#define IS(lit) (memcmp (k, lit, sizeof (lit) - 1) == 0)
+  switch (len)
+    {
+    case 1:
+      return IS ("s") ? &f->s : NULL;
+    case 2:
+      if (IS ("ph"))
+        return &f->ph;
+      if (IS ("ts"))
+        return &f->ts;
+      if (IS ("id"))
+        return &f->id;
+      if (IS ("bp"))
+        return &f->bp;
+      return IS ("sf") ? &f->sf : NULL;
+    case 3:
+      if (IS ("pid"))
+        return &f->pid;
+      if (IS ("tid"))
+        return &f->tid;
+      if (IS ("cat"))
+        return &f->cat;
+      if (IS ("dur"))
+        return &f->dur;
+      return IS ("cpu") ? &f->cpu : NULL;
+    case 4:
+      if (IS ("name"))
+        return &f->name;
+      return IS ("args") ? &f->args : NULL;
+    case 5:
+      return IS ("scope") ? &f->scope : NULL;
+    case 6:
+      return IS ("weight") ? &f->weight : NULL;
+    case 7:
+      return IS ("bind_id") ? &f->bind_id : NULL;
+    default:
+      return NULL;
+    }
+#undef IS
+}
+
+static JsonScanResult
+scan_id2 (JsonScanner *s,
+          int depth,
+          JsonEventFields *f)
+{
+  gboolean first = TRUE;
+  JsonValue key, other;
+  JsonScanResult res;
+
+  if (depth + 1 > JSON_SCAN_MAX_DEPTH)
+    {
+      s->error_at = s->p;
+      return JSON_SCAN_TOO_DEEP;
+    }
+  res = json_scan_enter (s, '{');
+  if (res != JSON_SCAN_OK)
+    return res;
+  while ((res = json_scan_member (s, &first, &key)) == JSON_SCAN_OK)
+    {
+      JsonValue *slot = &other;
+
+      if (json_value_is (&key, "local"))
+        slot = &f->id2_local;
+      else if (json_value_is (&key, "global"))
+        slot = &f->id2_global;
+      res = json_scan_value (s, slot, depth + 1);
+      if (res != JSON_SCAN_OK)
+        return res;
+    }
+  return res == JSON_SCAN_END ? JSON_SCAN_OK : res;
+}
+
+static JsonScanResult
+scan_other_member (JsonScanner *s,
+                   const JsonValue *key,
+                   int depth,
+                   JsonEventFields *f)
+{
+  JsonValue v;
+  JsonScanResult res;
+
+  if (*s->p == '{' && json_value_is (key, "id2"))
+    return scan_id2 (s, depth, f);
+  res = json_scan_value (s, &v, depth);
+  if (res == JSON_SCAN_OK && v.type == JSON_VALUE_TRUE)
+    {
+      if (json_value_is (key, "flow_in"))
+        f->flow_in = TRUE;
+      else if (json_value_is (key, "flow_out"))
+        f->flow_out = TRUE;
+    }
+  return res;
+}
+
+/**
+ * json_event_scan_fields:
+ * @s: a scanner standing at the event's '{'
+ * @depth: the depth of the event object (the top-level value is 1)
+ *
+ * Finds the members the reader uses; other members are skipped.  Leaves
+ * the scanner after the closing '}'.
+ */
+JsonScanResult
+json_event_scan_fields (JsonScanner *s,
+                        int depth,
+                        JsonEventFields *f)
+{
+  gboolean first = TRUE;
+  JsonValue key;
+  JsonScanResult res;
+
+  memset (f, 0, sizeof *f);
+  if (depth > JSON_SCAN_MAX_DEPTH)
+    {
+      s->error_at = s->p;
+      return JSON_SCAN_TOO_DEEP;
+    }
+  res = json_scan_enter (s, '{');
+  if (res != JSON_SCAN_OK)
+    return res;
+  while ((res = json_scan_member (s, &first, &key)) == JSON_SCAN_OK)
+    {
+      JsonValue *slot = field_slot (f, &key);
+
+      f->n_members++;
+      if (slot != NULL)
+        res = json_scan_value (s, slot, depth);
+      else
+        res = scan_other_member (s, &key, depth, f);
+      if (res != JSON_SCAN_OK)
+        return res;
+    }
+  return res == JSON_SCAN_END ? JSON_SCAN_OK : res;
+}
+
+/* ------------------------------------------------------------------ */
+/* Value helpers                                                       */
+
+/**
+ * json_reader_intern:
+ *
+ * Interns through a small direct-mapped cache: trace names repeat, and a
+ * hit costs a hash and a memcmp instead of the pool's lock and table.
+ */
+guint32
+json_reader_intern (JsonTraceReader *r,
+                    const char *p,
+                    gsize len)
+{
+  guint32 h = 2166136261u;
+  InternSlot *slot;
+  guint32 id;
+
+  if (len == 0)
+    return 0;
+  for (gsize i = 0; i < len; i++)
+    h = (h ^ (guchar) p[i]) * 16777619u;
+  slot = &r->intern_cache[h & (JSON_READER_INTERN_CACHE - 1)];
+  if (slot->str != NULL && slot->len == len && memcmp (slot->str, p, len) == 0)
+    return slot->id;
+  id = trace_string_pool_intern_len (r->pool, p, len);
+  slot->str = trace_string_pool_get (r->pool, id);
+  slot->len = len;
+  slot->id = id;
+  return id;
+}
+
+/**
+ * json_reader_intern_value:
+ *
+ * Interns a string's decoded text, or a number's or literal's text.
+ * Containers and missing values give 0, the empty string.
+ */
+guint32
+json_reader_intern_value (JsonTraceReader *r,
+                          const JsonValue *v)
+{
+  const char *p;
+  gsize len;
+
+  switch (v->type)
+    {
+    case JSON_VALUE_STRING:
+      p = json_string_decode (v, r->scratch, &len);
+      return json_reader_intern (r, p, len);
+    case JSON_VALUE_NUMBER:
+    case JSON_VALUE_TRUE:
+    case JSON_VALUE_FALSE:
+      return json_reader_intern (r, v->start, v->end - v->start);
+    default:
+      return 0;
+    }
+}
+
+/**
+ * json_reader_value_to_ns:
+ *
+ * A timestamp or duration in µs (number or numeric string) as exact ns.
+ */
+gboolean
+json_reader_value_to_ns (const JsonValue *v,
+                         gint64 *ns)
+{
+  if (v->type == JSON_VALUE_NUMBER ||
+      (v->type == JSON_VALUE_STRING && !v->escaped))
+    return json_decimal_to_scaled (v->start, v->end, 3, ns);
+  return FALSE;
+}
+
+gboolean
+json_reader_value_to_int (const JsonValue *v,
+                          gint64 *out)
+{
+  if (v->type == JSON_VALUE_NUMBER ||
+      (v->type == JSON_VALUE_STRING && !v->escaped))
+    return json_decimal_to_int64 (v->start, v->end, out);
+  return FALSE;
+}
+
+/**
+ * json_reader_value_to_id:
+ *
+ * An async, flow or profile id: a number, a hex string ("0x2a", "2a")
+ * parsed as hex like perfetto does for flows, or any other string hashed.
+ * The empty string is no id.
+ */
+gboolean
+json_reader_value_to_id (JsonTraceReader *r,
+                         const JsonValue *v,
+                         guint64 *id)
+{
+  const char *p;
+  gsize len;
+
+  if (v->type == JSON_VALUE_NUMBER)
+    {
+      if (!json_decimal_to_uint64 (v->start, v->end, id))
+        *id = json_hash64 (v->start, v->end - v->start);
+      return TRUE;
+    }
+  if (v->type != JSON_VALUE_STRING)
+    return FALSE;
+  p = json_string_decode (v, r->scratch, &len);
+  if (len == 0)
+    return FALSE;
+  if (!json_hex_to_uint64 (p, p + len, id))
+    *id = json_hash64 (p, len);
+  return TRUE;
+}
+
+/**
+ * json_reader_find_member:
+ *
+ * Looks @key up in an object value (no escapes in keys).
+ */
+gboolean
+json_reader_find_member (const JsonValue *object,
+                         const char *key,
+                         JsonValue *out)
+{
+  JsonScanner s;
+  JsonValue k, v;
+  gboolean first = TRUE;
+
+  if (object->type != JSON_VALUE_OBJECT)
+    return FALSE;
+  json_scanner_init (&s, object->start, object->end);
+  if (json_scan_enter (&s, '{') != JSON_SCAN_OK)
+    return FALSE;
+  while (json_scan_member (&s, &first, &k) == JSON_SCAN_OK)
+    {
+      if (json_scan_value (&s, &v, 1) != JSON_SCAN_OK)
+        return FALSE;
+      if (json_value_is (&k, key))
+        {
+          *out = v;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+TraceEvent *
+json_reader_append (JsonTraceReader *r,
+                    TraceEventKind kind,
+                    gint64 ts,
+                    gint64 pid,
+                    gint64 tid)
+{
+  TraceEvent *ev = trace_batch_append (r->batch, kind, ts);
+
+  ev->pid = pid;
+  ev->tid = tid;
+  return ev;
+}
+
+/* A pid or tid: a number (a fraction is cut), a numeric string, or any
+ * other string, which becomes a name (as perfetto does) and a made-up id. */
+static gboolean
+resolve_id (JsonTraceReader *r,
+            const JsonValue *v,
+            gint64 *out,
+            guint32 *name)
+{
+  const char *p;
+  gsize len;
+
+  *name = 0;
+  if (v->type == JSON_VALUE_NUMBER)
+    return json_decimal_to_int64 (v->start, v->end, out);
+  if (v->type != JSON_VALUE_STRING)
+    return FALSE;
+  p = json_string_decode (v, r->scratch, &len);
+  if (len > 0 && json_decimal_to_int64 (p, p + len, out))
+    return TRUE;
+  *name = json_reader_intern (r, p, len);
+  *out = JSON_READER_STRING_ID_BASE + *name;
+  return TRUE;
+}
+
+static void
+name_string_id (JsonTraceReader *r,
+                TraceEventKind kind,
+                gint64 pid,
+                gint64 tid,
+                guint32 name,
+                gint64 ts)
+{
+  gint64 key = (kind == TRACE_EVENT_THREAD_NAME ? tid : pid) ^
+               (kind == TRACE_EVENT_THREAD_NAME ? G_GINT64_CONSTANT (1) << 62 : 0);
+  TraceEvent *ev;
+
+  if (g_hash_table_contains (r->named_ids, &key))
+    return;
+  g_hash_table_add (r->named_ids, g_memdup2 (&key, sizeof key));
+  ev = json_reader_append (r, kind, ts, pid, tid);
+  ev->name = name;
+}
+
+/**
+ * json_reader_resolve_thread:
+ *
+ * The event's pid and tid.  A missing pid is %TRACE_ID_UNKNOWN; a missing
+ * or 0 tid is the pid (perfetto's rule).  String ids are named on first
+ * sight with a PROCESS_NAME or THREAD_NAME event.
+ */
+gboolean
+json_reader_resolve_thread (JsonTraceReader *r,
+                            const JsonEventFields *f,
+                            gint64 ts,
+                            gint64 *pid,
+                            gint64 *tid)
+{
+  guint32 pid_name = 0, tid_name = 0;
+  gboolean has_pid = resolve_id (r, &f->pid, pid, &pid_name);
+  gboolean has_tid = resolve_id (r, &f->tid, tid, &tid_name);
+
+  if (!has_pid)
+    *pid = TRACE_ID_UNKNOWN;
+  if (!has_tid || (*tid == 0 && has_pid && *pid != 0))
+    *tid = *pid;
+  if (pid_name != 0)
+    name_string_id (r, TRACE_EVENT_PROCESS_NAME, *pid, *tid, pid_name, ts);
+  if (tid_name != 0)
+    name_string_id (r, TRACE_EVENT_THREAD_NAME, *pid, *tid, tid_name, ts);
+  return has_pid;
+}
+
+/* ------------------------------------------------------------------ */
+/* Phases                                                              */
+
+typedef struct {
+  gint64 ts, pid, tid;
+  guint64 offset;
+  int depth;
+} EventContext;
+
+static TraceEvent *
+append_named (JsonTraceReader *r,
+              const JsonEventFields *f,
+              const EventContext *c,
+              TraceEventKind kind)
+{
+  guint32 name = json_reader_intern_value (r, &f->name);
+  guint32 cat = json_reader_intern_value (r, &f->cat);
+  TraceEvent *ev = json_reader_append (r, kind, c->ts, c->pid, c->tid);
+
+  ev->name = name;
+  ev->category = cat;
+  return ev;
+}
+
+static int
+convert_slice (JsonTraceReader *r,
+               const JsonEventFields *f,
+               const EventContext *c,
+               TraceEventKind kind)
+{
+  gint64 dur = 0;
+  guint64 bind_id = 0;
+  gboolean has_bind = f->bind_id.type != JSON_VALUE_NONE &&
+                      json_reader_value_to_id (r, &f->bind_id, &bind_id);
+  TraceEvent *ev;
+
+  if (kind == TRACE_EVENT_SLICE_COMPLETE && !json_reader_value_to_ns (&f->dur, &dur))
+    return JSON_TRACE_SKIP_BAD_DURATION;
+  ev = append_named (r, f, c, kind);
+  ev->u.slice.dur = dur;
+  if (has_bind && kind != TRACE_EVENT_SLICE_END)
+    {
+      /* flow v2: the flow ids travel on the slice itself */
+      if (f->flow_out)
+        ev->u.slice.flow_out = bind_id;
+      if (f->flow_in)
+        ev->u.slice.flow_in = bind_id;
+    }
+  return json_reader_add_args (r, ev, f, c->depth, c->offset);
+}
+
+static int
+convert_instant (JsonTraceReader *r,
+                 const JsonEventFields *f,
+                 const EventContext *c)
+{
+  guint16 flags = TRACE_EVENT_FLAG_SCOPE_THREAD;
+  TraceEvent *ev;
+
+  if (f->s.type != JSON_VALUE_NONE)
+    {
+      if (json_value_is (&f->s, "p"))
+        flags = TRACE_EVENT_FLAG_SCOPE_PROCESS;
+      else if (json_value_is (&f->s, "g"))
+        flags = TRACE_EVENT_FLAG_SCOPE_GLOBAL;
+      else if (!json_value_is (&f->s, "t"))
+        return JSON_TRACE_SKIP_BAD_SCOPE;
+    }
+  ev = append_named (r, f, c, TRACE_EVENT_INSTANT);
+  ev->flags = flags;
+  return json_reader_add_args (r, ev, f, c->depth, c->offset);
+}
+
+/* A counter value: a number, or a string holding one (perfetto accepts
+ * both).  Integer literals keep TRACE_EVENT_FLAG_COUNTER_INT. */
+static gboolean
+counter_value (JsonTraceReader *r,
+               const JsonValue *v,
+               double *value,
+               gboolean *is_int)
+{
+  const char *p;
+  gsize len;
+
+  if (v->type == JSON_VALUE_NUMBER)
+    {
+      *is_int = json_decimal_is_integer (v->start, v->end);
+      return json_decimal_to_double (v->start, v->end, value);
+    }
+  if (v->type != JSON_VALUE_STRING)
+    return FALSE;
+  p = json_string_decode (v, r->scratch, &len);
+  *is_int = json_decimal_is_integer (p, p + len);
+  return json_decimal_to_double (p, p + len, value);
+}
+
+/* Counter names follow perfetto: "<name>[ id: <id>] <key>", one counter
+ * per key of args. */
+static void
+counter_name_prefix (JsonTraceReader *r,
+                     const JsonEventFields *f)
+{
+  const char *p;
+  gsize len;
+
+  g_string_truncate (r->key_buf, 0);
+  if (f->name.type == JSON_VALUE_STRING)
+    {
+      p = json_string_decode (&f->name, r->scratch, &len);
+      g_string_append_len (r->key_buf, p, len);
+    }
+  if (f->id.type == JSON_VALUE_STRING || f->id.type == JSON_VALUE_NUMBER)
+    {
+      g_string_append (r->key_buf, " id: ");
+      if (f->id.type == JSON_VALUE_STRING)
+        p = json_string_decode (&f->id, r->scratch, &len);
+      else
+        p = f->id.start, len = f->id.end - f->id.start;
+      g_string_append_len (r->key_buf, p, len);
+    }
+  g_string_append_c (r->key_buf, ' ');
+}
+
+static int
+convert_counter (JsonTraceReader *r,
+                 const JsonEventFields *f,
+                 const EventContext *c)
+{
+  guint32 cat = json_reader_intern_value (r, &f->cat);
+  guint64 id = 0;
+  gsize prefix;
+  JsonScanner s;
+  JsonValue key, v;
+  gboolean first = TRUE;
+
+  if (f->args.type != JSON_VALUE_OBJECT)
+    return JSON_TRACE_SKIP_BAD_VALUE;
+  if (f->id.type != JSON_VALUE_NONE)
+    json_reader_value_to_id (r, &f->id, &id);
+  counter_name_prefix (r, f);
+  prefix = r->key_buf->len;
+  json_scanner_init (&s, f->args.start, f->args.end);
+  json_scan_enter (&s, '{');
+  while (json_scan_member (&s, &first, &key) == JSON_SCAN_OK)
+    {
+      double value;
+      gboolean is_int = FALSE;
+      gsize len;
+      const char *k;
+      TraceEvent *ev;
+
+      if (json_scan_value (&s, &v, c->depth + 1) != JSON_SCAN_OK)
+        return JSON_TRACE_SKIP_MALFORMED;
+      if (!counter_value (r, &v, &value, &is_int))
+        {
+          json_reader_skip (r, JSON_TRACE_SKIP_BAD_VALUE, c->offset);
+          continue;
+        }
+      k = json_string_decode (&key, r->scratch, &len);
+      g_string_truncate (r->key_buf, prefix);
+      g_string_append_len (r->key_buf, k, len);
+      ev = json_reader_append (r, TRACE_EVENT_COUNTER, c->ts, c->pid, c->tid);
+      ev->name = json_reader_intern (r, r->key_buf->str, r->key_buf->len);
+      ev->category = cat;
+      ev->u.counter.value = value;
+      ev->u.counter.id = id;
+      if (is_int)
+        ev->flags |= TRACE_EVENT_FLAG_COUNTER_INT;
+    }
+  return CONV_OK;
+}
+
+/* The identity of an async slice: "id" (global, as perfetto and catapult
+ * treat it), or id2.global, or id2.local (scoped to the process). */
+static gboolean
+async_id (JsonTraceReader *r,
+          const JsonEventFields *f,
+          guint64 *id,
+          gboolean *global)
+{
+  *global = TRUE;
+  if (json_reader_value_to_id (r, &f->id, id) ||
+      json_reader_value_to_id (r, &f->id2_global, id))
+    return TRUE;
+  *global = FALSE;
+  return json_reader_value_to_id (r, &f->id2_local, id);
+}
+
+/* perfetto binds flow v2 ids of 'b' and 'n' events to the async slice;
+ * the model binds flows to thread slices only, so they become flow
+ * events at the same place. */
+static void
+append_bound_flow (JsonTraceReader *r,
+                   const JsonEventFields *f,
+                   const EventContext *c)
+{
+  TraceEventKind kind;
+  guint64 id;
+  TraceEvent *ev;
+
+  if (!f->flow_in && !f->flow_out)
+    return;
+  if (!json_reader_value_to_id (r, &f->bind_id, &id))
+    return;
+  kind = f->flow_in && f->flow_out ? TRACE_EVENT_FLOW_STEP
+         : f->flow_out             ? TRACE_EVENT_FLOW_START
+                                   : TRACE_EVENT_FLOW_END;
+  ev = append_named (r, f, c, kind);
+  ev->u.async.id = id;
+  ev->flags = TRACE_EVENT_FLAG_ID_GLOBAL;
+}
+
+static int
+convert_async (JsonTraceReader *r,
+               const JsonEventFields *f,
+               const EventContext *c,
+               TraceEventKind kind,
+               guint16 flags)
+{
+  guint64 id;
+  gboolean global;
+  guint32 scope, step = 0;
+  JsonValue v;
+  TraceEvent *ev;
+  int res;
+
+  if (!async_id (r, f, &id, &global))
+    return JSON_TRACE_SKIP_BAD_ID;
+  scope = json_reader_intern_value (r, &f->scope);
+  if (kind == TRACE_EVENT_ASYNC_STEP && json_reader_find_member (&f->args, "step", &v))
+    step = json_reader_intern_value (r, &v);
+  ev = append_named (r, f, c, kind);
+  ev->flags = flags | (global ? TRACE_EVENT_FLAG_ID_GLOBAL : 0);
+  ev->u.async.id = id;
+  ev->u.async.scope = scope;
+  ev->u.async.step = step;
+  res = json_reader_add_args (r, ev, f, c->depth, c->offset);
+  if (res == CONV_OK && f->bind_id.type != JSON_VALUE_NONE &&
+      (kind == TRACE_EVENT_ASYNC_BEGIN || kind == TRACE_EVENT_ASYNC_INSTANT))
+    append_bound_flow (r, f, c);
+  return res;
+}
+
+static int
+convert_flow (JsonTraceReader *r,
+              const JsonEventFields *f,
+              const EventContext *c,
+              TraceEventKind kind)
+{
+  guint64 id;
+  gboolean global;
+  TraceEvent *ev;
+
+  if (!async_id (r, f, &id, &global))
+    return JSON_TRACE_SKIP_BAD_ID;
+  ev = append_named (r, f, c, kind);
+  ev->u.async.id = id;
+  ev->flags = global ? TRACE_EVENT_FLAG_ID_GLOBAL : 0;
+  /* Only a flow end chooses: bp "e" binds it to the enclosing slice,
+   * otherwise to the next slice that begins on the thread. */
+  if (kind == TRACE_EVENT_FLOW_END && !json_value_is (&f->bp, "e"))
+    ev->flags |= TRACE_EVENT_FLAG_FLOW_NEXT_SLICE;
+  return json_reader_add_args (r, ev, f, c->depth, c->offset);
+}
+
+static int
+convert_metadata (JsonTraceReader *r,
+                  const JsonEventFields *f,
+                  const EventContext *c)
+{
+  static const struct
+  {
+    const char *name;
+    const char *arg;
+    TraceEventKind kind;
+  } known[] = {
+    { "process_name", "name", TRACE_EVENT_PROCESS_NAME },
+    { "thread_name", "name", TRACE_EVENT_THREAD_NAME },
+    { "process_labels", "labels", TRACE_EVENT_PROCESS_LABEL },
+    { "process_sort_index", "sort_index", TRACE_EVENT_PROCESS_SORT_INDEX },
+    { "thread_sort_index", "sort_index", TRACE_EVENT_THREAD_SORT_INDEX },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (known); i++)
+    {
+      JsonValue v;
+      TraceEvent *ev;
+      gint64 index = 0;
+      gboolean is_index = known[i].kind == TRACE_EVENT_PROCESS_SORT_INDEX ||
+                          known[i].kind == TRACE_EVENT_THREAD_SORT_INDEX;
+
+      if (!json_value_is (&f->name, known[i].name))
+        continue;
+      if (!json_reader_find_member (&f->args, known[i].arg, &v) ||
+          (is_index ? !json_reader_value_to_int (&v, &index)
+                    : v.type != JSON_VALUE_STRING || v.start == v.end))
+        return JSON_TRACE_SKIP_BAD_VALUE;
+      ev = json_reader_append (r, known[i].kind, c->ts, c->pid, c->tid);
+      if (is_index)
+        ev->u.meta.value = index;
+      else
+        ev->name = json_reader_intern_value (r, &v);
+      return CONV_OK;
+    }
+  return JSON_TRACE_SKIP_OTHER_METADATA;
+}
+
+/* 'c': Chrome's clock sync event, args.sync_id and optional issue_ts. */
+static int
+convert_clock_sync (JsonTraceReader *r,
+                    const JsonEventFields *f,
+                    const EventContext *c)
+{
+  JsonValue v;
+  gint64 issue_ts = 0;
+  guint32 sync_id;
+  TraceEvent *ev;
+
+  if (!json_reader_find_member (&f->args, "sync_id", &v) ||
+      (v.type != JSON_VALUE_STRING && v.type != JSON_VALUE_NUMBER))
+    return JSON_TRACE_SKIP_BAD_VALUE;
+  sync_id = json_reader_intern_value (r, &v);
+  if (json_reader_find_member (&f->args, "issue_ts", &v))
+    json_reader_value_to_ns (&v, &issue_ts);
+  ev = append_named (r, f, c, TRACE_EVENT_CLOCK_MARKER);
+  ev->u.clock.marker = TRACE_CLOCK_MARKER_SYNC_ID;
+  ev->u.clock.domain = r->clock_domain;
+  ev->u.clock.sync_id = sync_id;
+  ev->u.clock.issue_ts = issue_ts;
+  return CONV_OK;
+}
+
+/* 'T' is a legacy async step in catapult (it always has an id) and a
+ * thread state in perfetto (it has a dur and no id): the id decides. */
+static int
+convert_step_or_thread_state (JsonTraceReader *r,
+                              const JsonEventFields *f,
+                              const EventContext *c)
+{
+  if (f->id.type == JSON_VALUE_NONE && f->id2_local.type == JSON_VALUE_NONE &&
+      f->id2_global.type == JSON_VALUE_NONE)
+    return f->dur.type != JSON_VALUE_NONE ? JSON_TRACE_SKIP_THREAD_STATE
+                                          : JSON_TRACE_SKIP_BAD_ID;
+  return convert_async (r, f, c, TRACE_EVENT_ASYNC_STEP, TRACE_EVENT_FLAG_ASYNC_LEGACY);
+}
+
+static int
+convert_phase (JsonTraceReader *r,
+               const JsonEventFields *f,
+               const EventContext *c,
+               char ph)
+{
+  switch (ph)
+    {
+    case 'B':
+      return convert_slice (r, f, c, TRACE_EVENT_SLICE_BEGIN);
+    case 'E':
+      return convert_slice (r, f, c, TRACE_EVENT_SLICE_END);
+    case 'X':
+      return convert_slice (r, f, c, TRACE_EVENT_SLICE_COMPLETE);
+    case 'i':
+    case 'I':
+    case 'R':
+      return convert_instant (r, f, c);
+    case 'C':
+      return convert_counter (r, f, c);
+    case 'b':
+      return convert_async (r, f, c, TRACE_EVENT_ASYNC_BEGIN, 0);
+    case 'e':
+      return convert_async (r, f, c, TRACE_EVENT_ASYNC_END, 0);
+    case 'n':
+      return convert_async (r, f, c, TRACE_EVENT_ASYNC_INSTANT, 0);
+    case 'S':
+      return convert_async (r, f, c, TRACE_EVENT_ASYNC_BEGIN, TRACE_EVENT_FLAG_ASYNC_LEGACY);
+    case 'F':
+      return convert_async (r, f, c, TRACE_EVENT_ASYNC_END, TRACE_EVENT_FLAG_ASYNC_LEGACY);
+    case 'T':
+      return convert_step_or_thread_state (r, f, c);
+    case 'p':
+      return convert_async (r, f, c, TRACE_EVENT_ASYNC_STEP, TRACE_EVENT_FLAG_ASYNC_LEGACY);
+    case 's':
+      return convert_flow (r, f, c, TRACE_EVENT_FLOW_START);
+    case 't':
+      return convert_flow (r, f, c, TRACE_EVENT_FLOW_STEP);
+    case 'f':
+      return convert_flow (r, f, c, TRACE_EVENT_FLOW_END);
+    case 'M':
+      return convert_metadata (r, f, c);
+    case 'c':
+      return convert_clock_sync (r, f, c);
+    case 'P':
+      return json_reader_convert_profile (r, f, c->ts, c->pid, c->tid, c->offset);
+    default:
+      return JSON_TRACE_SKIP_UNKNOWN_PHASE;
+    }
+}
+
+/* Phases with a meaning the event model cannot carry: object snapshots
+ * (O, N, D), memory dumps (v, V), context (parentheses), 'z'. */
+static gboolean
+phase_is_unsupported (char ph)
+{
+  return ph != '\0' && strchr ("ONDvV()z", ph) != NULL;
+}
+
+/**
+ * json_reader_convert_event:
+ * @offset: byte offset of the event's '{', for the skip statistics
+ * @depth: the depth of the event object
+ *
+ * Appends the events for one event object to the reader's batch, or
+ * counts why it cannot.  Never fails: damage is counted, not fatal.
+ */
+void
+json_reader_convert_event (JsonTraceReader *r,
+                           const JsonEventFields *f,
+                           guint64 offset,
+                           int depth)
+{
+  EventContext c = { 0, 0, 0, offset, depth };
+  guint n_events, n_args;
+  char ph;
+  int res;
+
+  if (f->ph.type == JSON_VALUE_NONE && f->n_members == 0)
+    {
+      r->stats.empty_objects++;
+      return;
+    }
+  if (f->ph.type != JSON_VALUE_STRING || f->ph.start == f->ph.end)
+    {
+      json_reader_skip (r, JSON_TRACE_SKIP_NO_PHASE, offset);
+      return;
+    }
+  r->saw_phase = TRUE;
+  ph = *f->ph.start;
+  if (phase_is_unsupported (ph))
+    {
+      json_reader_skip (r, JSON_TRACE_SKIP_UNSUPPORTED_PHASE, offset);
+      return;
+    }
+  /* Metadata needs no time (perfetto uses 0); everything else does. */
+  if (!json_reader_value_to_ns (&f->ts, &c.ts) && ph != 'M')
+    {
+      json_reader_skip (r, strchr ("BEXiIRCbenSTpFstfcP", ph) && ph
+                               ? JSON_TRACE_SKIP_BAD_TIMESTAMP
+                               : JSON_TRACE_SKIP_UNKNOWN_PHASE,
+                        offset);
+      return;
+    }
+  json_reader_resolve_thread (r, f, c.ts, &c.pid, &c.tid);
+  n_events = r->batch->n_events;
+  n_args = r->batch->n_args;
+  res = convert_phase (r, f, &c, ph);
+  if (res != CONV_OK)
+    {
+      r->batch->n_events = n_events;
+      r->batch->n_args = n_args;
+      json_reader_skip (r, res, offset);
+      return;
+    }
+  if (ph != 'M')
+    r->last_ts = c.ts;
+}

@@ -1,0 +1,455 @@
+/* tracepipe - json plugin: kernel records as systemTraceEvents text
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Scheduling, task and cpu records have no Chrome event form; viewers
+ * (perfetto, catapult) read them from the "systemTraceEvents" string as
+ * ftrace text.  Each record becomes one line in the layout of the ftrace
+ * text parsers read, the reverse of ftrace-src:
+ *
+ *   <comm>-<tid> (<tgid>) [<cpu>] .... <sec>.<frac>: <event>: <fields>
+ *
+ * Lines collect in a JsonSpill (memory, then an unlinked temporary file)
+ * and are copied, escaped, into the output by the suffix.  atrace marker
+ * records (tracing_mark_write, print, 0) are never written: their content
+ * already is in the JSON events, and a viewer would show it twice.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "jsonwriter-private.h"
+
+/* Characters that would break the one-line format become spaces. */
+static void
+append_clean (GString *line,
+              const char *s,
+              gsize len)
+{
+  gsize start = line->len;
+
+  g_string_append_len (line, s, len);
+  for (gsize i = start; i < line->len; i++)
+    if (line->str[i] == '\n' || line->str[i] == '\r' || line->str[i] == '\0')
+      line->str[i] = ' ';
+}
+
+static void
+append_pool_string (JsonTraceWriter *w,
+                    guint32 id)
+{
+  gsize len;
+  const char *s = json_writer_str (w, id, &len);
+
+  append_clean (w->line, s, len);
+}
+
+void
+json_writer_note_thread_name (JsonTraceWriter *w,
+                              gint64 tid,
+                              guint32 name)
+{
+  if (tid == TRACE_ID_UNKNOWN || name == 0)
+    return;
+  if (w->comms == NULL)
+    w->comms = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  if (g_hash_table_size (w->comms) >= JSON_WRITER_MAX_COMMS &&
+      !g_hash_table_contains (w->comms, &tid))
+    return;
+  g_hash_table_insert (w->comms, g_memdup2 (&tid, sizeof tid), GUINT_TO_POINTER (name));
+}
+
+static void
+append_comm (JsonTraceWriter *w,
+             gint64 tid,
+             guint32 known)
+{
+  guint32 name = known;
+
+  if (name == 0 && w->comms != NULL)
+    name = GPOINTER_TO_UINT (g_hash_table_lookup (w->comms, &tid));
+  if (name == 0)
+    g_string_append (w->line, "<...>");
+  else
+    append_pool_string (w, name);
+}
+
+/* Seconds with 6 decimals when the time is whole µs (the usual ftrace
+ * layout), 9 when it has ns (trace-cmd -t, newer perfetto text). */
+static void
+append_seconds (GString *line,
+                gint64 ns)
+{
+  if (ns % 1000 == 0)
+    g_string_append_printf (line, "%" G_GINT64_FORMAT ".%06" G_GINT64_FORMAT,
+                            ns / 1000000000, ns / 1000 % 1000000);
+  else
+    g_string_append_printf (line, "%" G_GINT64_FORMAT ".%09" G_GINT64_FORMAT,
+                            ns / 1000000000, ns % 1000000000);
+}
+
+static void
+append_prefix (JsonTraceWriter *w,
+               const TraceEvent *ev,
+               const char *event)
+{
+  GString *line = w->line;
+  gint64 tid = ev->tid != TRACE_ID_UNKNOWN ? ev->tid : 0;
+
+  g_string_truncate (line, 0);
+  append_comm (w, tid, 0);
+  g_string_append_printf (line, "-%" G_GINT64_FORMAT " ", tid);
+  if (ev->pid != TRACE_ID_UNKNOWN)
+    g_string_append_printf (line, "(%5" G_GINT64_FORMAT ")", ev->pid);
+  else
+    g_string_append (line, "(-----)");
+  g_string_append_printf (line, " [%03d] .... ", ev->cpu >= 0 ? ev->cpu : 0);
+  append_seconds (line, ev->ts);
+  g_string_append_printf (line, ": %s: ", event);
+}
+
+/* prev_state in the 4.4 bit layout ftrace-src uses; -1 (unknown) is "?",
+ * which ftrace-src reads back as -1. */
+static void
+append_task_state (GString *line,
+                   gint64 state)
+{
+  static const struct
+  {
+    gint64 bit;
+    char letter;
+  } letters[] = {
+    { 0x1, 'S' }, { 0x2, 'D' }, { 0x4, 'T' }, { 0x8, 't' }, { 0x10, 'X' }, { 0x20, 'Z' },
+    { 0x40, 'x' }, { 0x80, 'K' }, { 0x100, 'W' }, { 0x200, 'P' }, { 0x400, 'N' },
+  };
+  gsize start = line->len;
+
+  if (state < 0)
+    {
+      g_string_append_c (line, '?');
+      return;
+    }
+  if ((state & 0x402) == 0x402)
+    {
+      g_string_append_c (line, 'I');
+      state &= ~(gint64) 0x402;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (letters); i++)
+    if (state & letters[i].bit)
+      {
+        if (line->len > start)
+          g_string_append_c (line, '|');
+        g_string_append_c (line, letters[i].letter);
+      }
+  if (line->len == start)
+    g_string_append_c (line, 'R');
+  if (state & 0x800)
+    g_string_append_c (line, '+');
+}
+
+static void
+append_arg_value (JsonTraceWriter *w,
+                  const TraceArg *arg)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  switch (arg->type)
+    {
+    case TRACE_ARG_INT:
+      g_string_append_printf (w->line, "%" G_GINT64_FORMAT, arg->v.i);
+      break;
+    case TRACE_ARG_UINT:
+      g_string_append_printf (w->line, "%" G_GUINT64_FORMAT, arg->v.u);
+      break;
+    case TRACE_ARG_DOUBLE:
+      g_string_append (w->line, g_ascii_dtostr (buf, sizeof buf, arg->v.d));
+      break;
+    case TRACE_ARG_STRING:
+      append_pool_string (w, arg->v.s);
+      break;
+    case TRACE_ARG_BOOL:
+      g_string_append_c (w->line, arg->v.b ? '1' : '0');
+      break;
+    default:
+      g_string_append_printf (w->line, "0x%" G_GINT64_MODIFIER "x", arg->v.u);
+    }
+}
+
+/* The event's args as " key=value" fields.  An arg "name" is ftrace-src's
+ * positional text: it is written first, without its key. */
+static void
+append_args (JsonTraceWriter *w,
+             TraceBatch *batch,
+             const TraceEvent *ev,
+             gboolean positional_name)
+{
+  const TraceArg *args = ev->n_args ? trace_batch_get_args (batch, ev) : NULL;
+  guint32 name_key = positional_name ? w->str_name : 0;
+  gboolean any = FALSE;
+
+  for (guint i = 0; i < ev->n_args && positional_name; i++)
+    if (args[i].key == name_key && args[i].type == TRACE_ARG_STRING)
+      {
+        append_arg_value (w, &args[i]);
+        any = TRUE;
+      }
+  for (guint i = 0; i < ev->n_args; i++)
+    {
+      gsize len;
+      const char *key;
+
+      if (positional_name && args[i].key == name_key && args[i].type == TRACE_ARG_STRING)
+        continue;
+      key = json_writer_str (w, args[i].key, &len);
+      if (any)
+        g_string_append_c (w->line, ' ');
+      append_clean (w->line, key, len);
+      g_string_append_c (w->line, '=');
+      append_arg_value (w, &args[i]);
+      any = TRUE;
+    }
+}
+
+static void
+append_switch (JsonTraceWriter *w,
+               const TraceEvent *ev)
+{
+  GString *line = w->line;
+
+  g_string_append (line, "prev_comm=");
+  append_comm (w, ev->u.sched_switch.prev_tid, ev->u.sched_switch.prev_comm);
+  g_string_append_printf (line, " prev_pid=%d prev_prio=%d prev_state=",
+                          ev->u.sched_switch.prev_tid, ev->u.sched_switch.prev_prio);
+  append_task_state (line, ev->u.sched_switch.prev_state);
+  g_string_append (line, " ==> next_comm=");
+  append_comm (w, ev->u.sched_switch.next_tid, ev->u.sched_switch.next_comm);
+  g_string_append_printf (line, " next_pid=%d next_prio=%d",
+                          ev->u.sched_switch.next_tid, ev->u.sched_switch.next_prio);
+}
+
+static void
+append_wakeup (JsonTraceWriter *w,
+               const TraceEvent *ev)
+{
+  g_string_append (w->line, "comm=");
+  append_comm (w, ev->u.wakeup.tid, ev->u.wakeup.comm);
+  g_string_append_printf (w->line, " pid=%d prio=%d", ev->u.wakeup.tid, ev->u.wakeup.prio);
+  if (ev->u.wakeup.success >= 0)
+    g_string_append_printf (w->line, " success=%d", ev->u.wakeup.success);
+  if (ev->u.wakeup.target_cpu >= 0)
+    g_string_append_printf (w->line, " target_cpu=%03d", ev->u.wakeup.target_cpu);
+}
+
+static void
+append_task (JsonTraceWriter *w,
+             const TraceEvent *ev)
+{
+  GString *line = w->line;
+
+  switch (ev->kind)
+    {
+    case TRACE_EVENT_TASK_NEWTASK:
+      g_string_append_printf (line, "pid=%d comm=", ev->u.task.tid);
+      append_comm (w, ev->u.task.tid, ev->u.task.comm);
+      g_string_append_printf (line, " clone_flags=%" G_GINT64_MODIFIER "x", ev->u.task.clone_flags);
+      break;
+    case TRACE_EVENT_TASK_RENAME:
+      g_string_append_printf (line, "pid=%d oldcomm=", ev->u.task.tid);
+      append_comm (w, ev->u.task.tid, ev->u.task.old_comm);
+      g_string_append (line, " newcomm=");
+      append_comm (w, ev->u.task.tid, ev->u.task.comm);
+      break;
+    default:
+      g_string_append (line, "comm=");
+      append_comm (w, ev->u.task.tid, ev->u.task.comm);
+      g_string_append_printf (line, " pid=%d prio=%d", ev->u.task.tid, ev->u.task.prio);
+    }
+}
+
+/* Learns thread names from what kernel records say about threads. */
+static void
+learn_comms (JsonTraceWriter *w,
+             const TraceEvent *ev)
+{
+  switch (ev->kind)
+    {
+    case TRACE_EVENT_SCHED_SWITCH:
+      json_writer_note_thread_name (w, ev->u.sched_switch.prev_tid, ev->u.sched_switch.prev_comm);
+      json_writer_note_thread_name (w, ev->u.sched_switch.next_tid, ev->u.sched_switch.next_comm);
+      break;
+    case TRACE_EVENT_SCHED_WAKEUP:
+    case TRACE_EVENT_SCHED_WAKING:
+    case TRACE_EVENT_SCHED_WAKEUP_NEW:
+      json_writer_note_thread_name (w, ev->u.wakeup.tid, ev->u.wakeup.comm);
+      break;
+    case TRACE_EVENT_TASK_NEWTASK:
+    case TRACE_EVENT_TASK_RENAME:
+      json_writer_note_thread_name (w, ev->u.task.tid, ev->u.task.comm);
+      break;
+    default:
+      break;
+    }
+}
+
+static const char *
+kernel_event_name (JsonTraceWriter *w,
+                   const TraceEvent *ev)
+{
+  static const char *const names[] = {
+    "sched_switch", "sched_wakeup", "sched_waking", "sched_wakeup_new",
+    "sched_process_exit", "sched_process_free", "task_newtask", "task_rename",
+    "cpu_frequency", "cpu_idle",
+  };
+  gsize len;
+
+  if (ev->kind == TRACE_EVENT_FTRACE)
+    return json_writer_str (w, ev->name, &len);
+  return names[ev->kind - TRACE_EVENT_SCHED_SWITCH];
+}
+
+static gboolean
+is_marker_event (const char *name)
+{
+  return strcmp (name, "tracing_mark_write") == 0 || strcmp (name, "print") == 0 ||
+         strcmp (name, "0") == 0;
+}
+
+static void
+append_payload (JsonTraceWriter *w,
+                TraceBatch *batch,
+                const TraceEvent *ev)
+{
+  switch (ev->kind)
+    {
+    case TRACE_EVENT_SCHED_SWITCH:
+      append_switch (w, ev);
+      break;
+    case TRACE_EVENT_SCHED_WAKEUP:
+    case TRACE_EVENT_SCHED_WAKING:
+    case TRACE_EVENT_SCHED_WAKEUP_NEW:
+      append_wakeup (w, ev);
+      break;
+    case TRACE_EVENT_CPU_FREQUENCY:
+    case TRACE_EVENT_CPU_IDLE:
+      g_string_append_printf (w->line, "state=%" G_GINT64_FORMAT " cpu_id=%d",
+                              ev->u.cpu.state, ev->u.cpu.cpu_id);
+      break;
+    case TRACE_EVENT_FTRACE:
+      append_args (w, batch, ev, TRUE);
+      return;
+    default:
+      append_task (w, ev);
+    }
+  if (ev->n_args > 0)
+    {
+      g_string_append_c (w->line, ' ');
+      append_args (w, batch, ev, FALSE);
+    }
+}
+
+/**
+ * json_writer_kernel_event:
+ *
+ * Adds one kernel record to the systemTraceEvents text.
+ */
+gboolean
+json_writer_kernel_event (JsonTraceWriter *w,
+                          TraceBatch *batch,
+                          const TraceEvent *ev,
+                          GError **error)
+{
+  const char *event = kernel_event_name (w, ev);
+  static const char header[] = "# tracer: nop\n";
+
+  learn_comms (w, ev);
+  if (w->opts.form == JSON_TRACE_FORM_ARRAY || ev->ts < 0)
+    {
+      w->stats.dropped_kernel++;
+      return TRUE;
+    }
+  if (ev->kind == TRACE_EVENT_FTRACE && is_marker_event (event))
+    {
+      w->stats.dropped_markers++;
+      return TRUE;
+    }
+  if (w->kernel == NULL)
+    {
+      w->kernel = json_spill_new (w->opts.system_trace_memory);
+      w->line = g_string_sized_new (256);
+      if (!json_spill_write (w->kernel, header, sizeof header - 1, error))
+        return FALSE;
+    }
+  append_prefix (w, ev, event);
+  append_payload (w, batch, ev);
+  g_string_append_c (w->line, '\n');
+  w->stats.kernel_lines++;
+  return json_spill_write (w->kernel, w->line->str, w->line->len, error);
+}
+
+/* The length of @p's prefix that ends on a whole UTF-8 character, so a
+ * character split between two reads is escaped whole. */
+static gsize
+complete_utf8_prefix (const char *p,
+                      gsize len)
+{
+  for (gsize back = 1; back <= 3 && back <= len; back++)
+    {
+      guchar c = p[len - back];
+
+      if (c < 0x80)
+        return len;
+      if (c >= 0xC0)
+        return (gsize) g_utf8_skip[c] > back ? len - back : len;
+    }
+  return len;
+}
+
+/**
+ * json_writer_kernel_suffix:
+ *
+ * Writes `,"systemTraceEvents":"…"` with the collected text.
+ */
+gboolean
+json_writer_kernel_suffix (JsonTraceWriter *w,
+                           GError **error)
+{
+  g_autoptr (GInputStream) in = NULL;
+  char chunk[64 * 1024];
+  gsize carry = 0;
+
+  if (w->kernel == NULL)
+    return TRUE;
+  in = json_spill_read (w->kernel, error);
+  if (in == NULL)
+    return FALSE;
+  g_string_append (w->buf, ",\n\"systemTraceEvents\":\"");
+  for (;;)
+    {
+      gssize n = g_input_stream_read (in, chunk + carry, sizeof chunk - carry, NULL, error);
+      gsize avail, whole;
+
+      if (n < 0)
+        return FALSE;
+      avail = carry + n;
+      whole = n == 0 ? avail : complete_utf8_prefix (chunk, avail);
+      json_fmt_string_body (w->buf, chunk, whole);
+      carry = avail - whole;
+      memmove (chunk, chunk + whole, carry);
+      if (n == 0)
+        break;
+      if (w->buf->len >= JSON_WRITER_FLUSH_SIZE && !json_writer_flush (w, error))
+        return FALSE;
+    }
+  g_string_append_c (w->buf, '"');
+  return TRUE;
+}
+
+void
+json_writer_kernel_free (JsonTraceWriter *w)
+{
+  g_clear_pointer (&w->kernel, json_spill_free);
+  g_clear_pointer (&w->comms, g_hash_table_unref);
+  if (w->line)
+    g_string_free (w->line, TRUE);
+  w->line = NULL;
+}

@@ -1,0 +1,900 @@
+/* tracepipe - json plugin: streaming writer of the Chrome Trace Event Format
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Each event is formatted into a memory buffer that goes to the stream in
+ * large writes.  In the default complete-slice style a slice begin is
+ * held (with a copy of its args) until its end arrives and one X event is
+ * written; what is open when the stream ends is written as B.  The
+ * suffix (closing the array, systemTraceEvents, metadata) makes the output
+ * valid JSON at any point the writer is finished, including Ctrl-C.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "jsonwriter-private.h"
+
+static guint
+thread_key_hash (gconstpointer p)
+{
+  const JsonThreadKey *k = p;
+
+  return (guint) (k->pid * 1000003 + k->tid);
+}
+
+static gboolean
+thread_key_equal (gconstpointer a,
+                  gconstpointer b)
+{
+  const JsonThreadKey *x = a, *y = b;
+
+  return x->pid == y->pid && x->tid == y->tid;
+}
+
+static void
+writer_thread_free (gpointer p)
+{
+  WriterThread *t = p;
+
+  g_array_unref (t->stack);
+  g_array_unref (t->args);
+  g_free (t);
+}
+
+/**
+ * json_trace_writer_new:
+ * @out: where the JSON goes
+ * @opts: (nullable): options; %NULL for the defaults
+ *
+ * Returns: (transfer full): a writer.  Nothing is written before the
+ *   first batch (or the suffix).
+ */
+JsonTraceWriter *
+json_trace_writer_new (GOutputStream *out,
+                       const JsonTraceWriterOptions *opts)
+{
+  JsonTraceWriter *w = g_new0 (JsonTraceWriter, 1);
+
+  w->out = g_object_ref (out);
+  if (opts)
+    w->opts = *opts;
+  w->display_time_unit = g_strdup (w->opts.display_time_unit ? w->opts.display_time_unit : "ns");
+  w->opts.display_time_unit = NULL;
+  w->metadata = w->opts.metadata ? json_object_ref (w->opts.metadata) : NULL;
+  w->opts.metadata = NULL;
+  if (w->opts.max_open_slices == 0)
+    w->opts.max_open_slices = JSON_WRITER_DEFAULT_MAX_OPEN;
+  if (w->opts.system_trace_memory == 0)
+    w->opts.system_trace_memory = JSON_WRITER_DEFAULT_KERNEL_MEMORY;
+  w->buf = g_string_sized_new (JSON_WRITER_FLUSH_SIZE + 4096);
+  w->threads = g_hash_table_new_full (thread_key_hash, thread_key_equal, NULL, writer_thread_free);
+  w->merged_args = g_array_new (FALSE, FALSE, sizeof (TraceArg));
+  w->clock_markers = g_array_new (FALSE, FALSE, sizeof (TraceEvent));
+  return w;
+}
+
+void
+json_trace_writer_free (JsonTraceWriter *w)
+{
+  if (w == NULL)
+    return;
+  g_object_unref (w->out);
+  g_free (w->display_time_unit);
+  g_clear_pointer (&w->metadata, json_object_unref);
+  g_string_free (w->buf, TRUE);
+  g_hash_table_unref (w->threads);
+  g_array_unref (w->merged_args);
+  g_array_unref (w->clock_markers);
+  json_writer_kernel_free (w);
+  json_writer_profiles_free (w);
+  if (w->pool)
+    trace_string_pool_unref (w->pool);
+  g_free (w);
+}
+
+/* ------------------------------------------------------------------ */
+/* Output                                                              */
+
+gboolean
+json_writer_flush (JsonTraceWriter *w,
+                   GError **error)
+{
+  GError *io_error = NULL;
+  gsize written = 0;
+
+  if (w->buf->len == 0)
+    return TRUE;
+  if (!g_output_stream_write_all (w->out, w->buf->str, w->buf->len, &written, NULL, &io_error))
+    {
+      gint code = g_error_matches (io_error, G_IO_ERROR, G_IO_ERROR_NO_SPACE)
+                      ? TRACE_RESOURCE_ERROR_NO_SPACE_LEFT
+                      : TRACE_RESOURCE_ERROR_WRITE;
+
+      g_set_error (error, TRACE_RESOURCE_ERROR, code, "cannot write the JSON trace: %s",
+                   io_error->message);
+      g_error_free (io_error);
+      w->failed = TRUE;
+      return FALSE;
+    }
+  w->bytes_written += written;
+  g_string_truncate (w->buf, 0);
+  return TRUE;
+}
+
+const char *
+json_writer_str (JsonTraceWriter *w,
+                 guint32 id,
+                 gsize *len)
+{
+  *len = trace_string_pool_get_length (w->pool, id);
+  return trace_string_pool_get (w->pool, id);
+}
+
+void
+json_writer_put_string (JsonTraceWriter *w,
+                        guint32 id)
+{
+  gsize len;
+  const char *s = json_writer_str (w, id, &len);
+
+  json_fmt_string (w->buf, s, len);
+}
+
+/* json_writer_event_open_text() with an interned name. */
+void
+json_writer_event_open (JsonTraceWriter *w,
+                        const char *ph,
+                        guint32 name,
+                        guint32 category,
+                        gint64 ts,
+                        gint64 pid,
+                        gint64 tid)
+{
+  gsize len;
+  const char *text = json_writer_str (w, name, &len);
+
+  json_writer_event_open_text (w, ph, text, len, category, ts, pid, tid);
+}
+
+/**
+ * json_writer_event_open_text:
+ *
+ * Starts an event object: `{"ph":…,"name":…,"cat":…,"ts":…,"pid":…,"tid":…`.
+ * The category, pid and tid are left out when unknown.  Events are
+ * separated by ",\n": one event per line.
+ */
+void
+json_writer_event_open_text (JsonTraceWriter *w,
+                             const char *ph,
+                             const char *name,
+                             gsize name_len,
+                             guint32 category,
+                             gint64 ts,
+                             gint64 pid,
+                             gint64 tid)
+{
+  GString *b = w->buf;
+
+  g_string_append (b, w->stats.events++ > 0 ? ",\n{\"ph\":\"" : "\n{\"ph\":\"");
+  g_string_append (b, ph);
+  g_string_append (b, "\",\"name\":");
+  json_fmt_string (b, name, name_len);
+  if (category != 0)
+    {
+      g_string_append (b, ",\"cat\":");
+      json_writer_put_string (w, category);
+    }
+  g_string_append (b, ",\"ts\":");
+  json_fmt_us (b, ts);
+  if (pid != TRACE_ID_UNKNOWN)
+    {
+      g_string_append (b, ",\"pid\":");
+      json_fmt_int (b, pid);
+    }
+  if (tid != TRACE_ID_UNKNOWN)
+    {
+      g_string_append (b, ",\"tid\":");
+      json_fmt_int (b, tid);
+    }
+}
+
+static void
+event_close (JsonTraceWriter *w)
+{
+  g_string_append_c (w->buf, '}');
+}
+
+static void
+put_id_member (JsonTraceWriter *w,
+               const char *key,
+               guint64 id)
+{
+  g_string_append_printf (w->buf, ",\"%s\":", key);
+  json_fmt_hex_id (w->buf, id);
+}
+
+static const TraceArg *
+event_args (TraceBatch *batch,
+            const TraceEvent *ev)
+{
+  return ev->n_args ? trace_batch_get_args (batch, ev) : NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Slices and flows                                                    */
+
+/* flow v1 events standing for the flow ids bound to a slice */
+static void
+put_slice_flows_v1 (JsonTraceWriter *w,
+                    const TraceEvent *ev)
+{
+  guint64 in = ev->u.slice.flow_in, out = ev->u.slice.flow_out;
+  guint32 flow = w->str_flow;
+
+  if (w->opts.flows != JSON_TRACE_FLOWS_V1 || (in == 0 && out == 0))
+    return;
+  if (in != 0 && in == out)
+    {
+      json_writer_event_open (w, "t", flow, 0, ev->ts, ev->pid, ev->tid);
+      put_id_member (w, "id", in);
+      g_string_append (w->buf, ",\"bp\":\"e\"}");
+      return;
+    }
+  if (in != 0)
+    {
+      json_writer_event_open (w, "f", flow, 0, ev->ts, ev->pid, ev->tid);
+      put_id_member (w, "id", in);
+      g_string_append (w->buf, ",\"bp\":\"e\"}");
+    }
+  if (out != 0)
+    {
+      json_writer_event_open (w, "s", flow, 0, ev->ts, ev->pid, ev->tid);
+      put_id_member (w, "id", out);
+      g_string_append (w->buf, ",\"bp\":\"e\"}");
+    }
+}
+
+static void
+put_slice_flows_v2 (JsonTraceWriter *w,
+                    const TraceEvent *ev)
+{
+  guint64 in = ev->u.slice.flow_in, out = ev->u.slice.flow_out;
+
+  if (w->opts.flows != JSON_TRACE_FLOWS_V2 || (in == 0 && out == 0))
+    return;
+  /* one bind_id per event: a slice with two different flows keeps the
+   * outgoing one */
+  if (in != 0 && out != 0 && in != out)
+    {
+      w->stats.dropped_flows++;
+      in = 0;
+    }
+  put_id_member (w, "bind_id", out ? out : in);
+  if (in != 0)
+    g_string_append (w->buf, ",\"flow_in\":true");
+  if (out != 0)
+    g_string_append (w->buf, ",\"flow_out\":true");
+}
+
+static void
+write_slice (JsonTraceWriter *w,
+             const char *ph,
+             const TraceEvent *ev,
+             gint64 dur,
+             const TraceArg *args,
+             guint n_args)
+{
+  json_writer_event_open (w, ph, ev->name, ev->category, ev->ts, ev->pid, ev->tid);
+  if (*ph == 'X')
+    {
+      g_string_append (w->buf, ",\"dur\":");
+      json_fmt_us (w->buf, dur);
+    }
+  if (*ph != 'E')
+    put_slice_flows_v2 (w, ev);
+  json_writer_put_args (w, args, n_args);
+  event_close (w);
+}
+
+static WriterThread *
+thread_for (JsonTraceWriter *w,
+            const TraceEvent *ev)
+{
+  JsonThreadKey key = { ev->pid, ev->tid };
+  WriterThread *t = w->last_thread;
+
+  if (t != NULL && t->key.pid == key.pid && t->key.tid == key.tid)
+    return t;
+  t = g_hash_table_lookup (w->threads, &key);
+  if (t == NULL)
+    {
+      t = g_new0 (WriterThread, 1);
+      t->key = key;
+      t->stack = g_array_new (FALSE, FALSE, sizeof (HeldSlice));
+      t->args = g_array_new (FALSE, FALSE, sizeof (TraceArg));
+      g_hash_table_insert (w->threads, &t->key, t);
+    }
+  w->last_thread = t;
+  return t;
+}
+
+/* Writes the held slices of a thread as B events (oldest first); their
+ * ends will be written as E. */
+static void
+release_thread (JsonTraceWriter *w,
+                WriterThread *t)
+{
+  for (guint i = 0; i < t->stack->len; i++)
+    {
+      HeldSlice *h = &g_array_index (t->stack, HeldSlice, i);
+
+      write_slice (w, "B", &h->ev, 0, &g_array_index (t->args, TraceArg, h->arg_start),
+                   h->ev.n_args);
+    }
+  t->written_below += t->stack->len;
+  w->n_held -= t->stack->len;
+  g_array_set_size (t->stack, 0);
+  g_array_set_size (t->args, 0);
+}
+
+static void
+slice_begin (JsonTraceWriter *w,
+             TraceBatch *batch,
+             const TraceEvent *ev)
+{
+  WriterThread *t;
+  HeldSlice h;
+
+  put_slice_flows_v1 (w, ev);
+  if (w->opts.slices == JSON_TRACE_SLICES_BEGIN_END)
+    {
+      write_slice (w, "B", ev, 0, event_args (batch, ev), ev->n_args);
+      return;
+    }
+  t = thread_for (w, ev);
+  h.ev = *ev;
+  h.arg_start = t->args->len;
+  if (ev->n_args > 0)
+    g_array_append_vals (t->args, trace_batch_get_args (batch, ev), ev->n_args);
+  g_array_append_val (t->stack, h);
+  /* Memory is bounded by the open slices: past the limit, the slices of
+   * this thread are written as B now. */
+  if (++w->n_held > w->opts.max_open_slices)
+    release_thread (w, t);
+}
+
+/* The begin's args, with the end's args added (an end's value wins). */
+static void
+merge_args (JsonTraceWriter *w,
+            const TraceArg *begin,
+            guint n_begin,
+            const TraceArg *end,
+            guint n_end)
+{
+  g_array_set_size (w->merged_args, 0);
+  g_array_append_vals (w->merged_args, begin, n_begin);
+  for (guint i = 0; i < n_end; i++)
+    {
+      guint j;
+
+      for (j = 0; j < n_begin; j++)
+        if (g_array_index (w->merged_args, TraceArg, j).key == end[i].key)
+          break;
+      if (j < n_begin)
+        g_array_index (w->merged_args, TraceArg, j) = end[i];
+      else
+        g_array_append_val (w->merged_args, end[i]);
+    }
+}
+
+static void
+slice_end (JsonTraceWriter *w,
+           TraceBatch *batch,
+           const TraceEvent *ev)
+{
+  WriterThread *t;
+  HeldSlice h;
+  gint64 dur;
+
+  if (w->opts.slices == JSON_TRACE_SLICES_BEGIN_END)
+    {
+      write_slice (w, "E", ev, 0, event_args (batch, ev), ev->n_args);
+      return;
+    }
+  t = thread_for (w, ev);
+  if (t->stack->len == 0)
+    {
+      if (t->written_below > 0)
+        t->written_below--;
+      else
+        w->stats.unmatched_ends++;
+      write_slice (w, "E", ev, 0, event_args (batch, ev), ev->n_args);
+      return;
+    }
+  h = g_array_index (t->stack, HeldSlice, t->stack->len - 1);
+  g_array_set_size (t->stack, t->stack->len - 1);
+  w->n_held--;
+  merge_args (w, &g_array_index (t->args, TraceArg, h.arg_start), h.ev.n_args,
+              event_args (batch, ev), ev->n_args);
+  g_array_set_size (t->args, h.arg_start);
+  dur = ev->ts - h.ev.ts;
+  if (dur < 0)
+    {
+      /* an end before its begin (unsorted input): keep both times */
+      write_slice (w, "B", &h.ev, 0, (TraceArg *) w->merged_args->data, w->merged_args->len);
+      write_slice (w, "E", ev, 0, NULL, 0);
+      return;
+    }
+  write_slice (w, "X", &h.ev, dur, (TraceArg *) w->merged_args->data, w->merged_args->len);
+}
+
+static void
+write_flow (JsonTraceWriter *w,
+            TraceBatch *batch,
+            const TraceEvent *ev)
+{
+  const char *ph = ev->kind == TRACE_EVENT_FLOW_START  ? "s"
+                   : ev->kind == TRACE_EVENT_FLOW_STEP ? "t"
+                                                       : "f";
+
+  json_writer_event_open (w, ph, ev->name, ev->category, ev->ts, ev->pid, ev->tid);
+  put_id_member (w, "id", ev->u.async.id);
+  if (!(ev->flags & TRACE_EVENT_FLAG_FLOW_NEXT_SLICE))
+    g_string_append (w->buf, ",\"bp\":\"e\"");
+  json_writer_put_args (w, event_args (batch, ev), ev->n_args);
+  event_close (w);
+}
+
+/* ------------------------------------------------------------------ */
+/* Other events                                                        */
+
+static void
+write_instant (JsonTraceWriter *w,
+               TraceBatch *batch,
+               const TraceEvent *ev)
+{
+  const char *scope = (ev->flags & TRACE_EVENT_FLAG_SCOPE_GLOBAL)    ? "g"
+                      : (ev->flags & TRACE_EVENT_FLAG_SCOPE_PROCESS) ? "p"
+                                                                     : "t";
+
+  json_writer_event_open (w, "i", ev->name, ev->category, ev->ts, ev->pid, ev->tid);
+  g_string_append_printf (w->buf, ",\"s\":\"%s\"", scope);
+  json_writer_put_args (w, event_args (batch, ev), ev->n_args);
+  event_close (w);
+}
+
+static const char *
+async_phase (JsonTraceWriter *w,
+             const TraceEvent *ev,
+             gboolean *legacy)
+{
+  *legacy = (ev->flags & TRACE_EVENT_FLAG_ASYNC_LEGACY) && !w->opts.nestable_legacy_async;
+  switch (ev->kind)
+    {
+    case TRACE_EVENT_ASYNC_BEGIN:
+      return *legacy ? "S" : "b";
+    case TRACE_EVENT_ASYNC_END:
+      return *legacy ? "F" : "e";
+    case TRACE_EVENT_ASYNC_STEP:
+      return *legacy ? "T" : "n";
+    default:
+      return "n";
+    }
+}
+
+/* The async step name travels in args.step (catapult); add it when the
+ * args do not already hold it. */
+static const TraceArg *
+args_with_step (JsonTraceWriter *w,
+                TraceBatch *batch,
+                const TraceEvent *ev,
+                guint *n_args)
+{
+  guint32 key = w->str_step;
+  const TraceArg *args = event_args (batch, ev);
+  TraceArg step = { key, TRACE_ARG_STRING, { 0 } };
+
+  *n_args = ev->n_args;
+  if (ev->kind != TRACE_EVENT_ASYNC_STEP || ev->u.async.step == 0)
+    return args;
+  for (guint i = 0; i < ev->n_args; i++)
+    if (args[i].key == key)
+      return args;
+  step.v.s = ev->u.async.step;
+  merge_args (w, args, ev->n_args, &step, 1);
+  *n_args = w->merged_args->len;
+  return (const TraceArg *) w->merged_args->data;
+}
+
+static void
+write_async (JsonTraceWriter *w,
+             TraceBatch *batch,
+             const TraceEvent *ev)
+{
+  gboolean legacy, global = (ev->flags & TRACE_EVENT_FLAG_ID_GLOBAL) != 0;
+  const char *ph = async_phase (w, ev, &legacy);
+  const TraceArg *args;
+  guint n_args;
+
+  json_writer_event_open (w, ph, ev->name, ev->category, ev->ts, ev->pid, ev->tid);
+  if (legacy && global)
+    put_id_member (w, "id", ev->u.async.id);
+  else
+    {
+      g_string_append (w->buf, global ? ",\"id2\":{\"global\":" : ",\"id2\":{\"local\":");
+      json_fmt_hex_id (w->buf, ev->u.async.id);
+      g_string_append_c (w->buf, '}');
+    }
+  if (ev->u.async.scope != 0)
+    {
+      g_string_append (w->buf, ",\"scope\":");
+      json_writer_put_string (w, ev->u.async.scope);
+    }
+  args = args_with_step (w, batch, ev, &n_args);
+  json_writer_put_args (w, args, n_args);
+  event_close (w);
+}
+
+/* A counter is one key of a C event.  The reader names counters as
+ * perfetto does, "<name> <key>"; splitting the name at its last space
+ * gives that name back when the file is read again.  A name without a
+ * space gets the key "value". */
+static void
+write_counter (JsonTraceWriter *w,
+               const TraceEvent *ev)
+{
+  gsize len, name_len;
+  const char *name = json_writer_str (w, ev->name, &len);
+  const char *key = "value";
+  gsize key_len = 5;
+  double v = ev->u.counter.value;
+
+  name_len = len;
+  while (name_len > 0 && name[name_len - 1] != ' ')
+    name_len--;
+  if (name_len > 0)
+    {
+      key = name + name_len;
+      key_len = len - name_len;
+      name_len--;
+    }
+  else
+    name_len = len;
+  json_writer_event_open_text (w, "C", name, name_len, ev->category, ev->ts, ev->pid, ev->tid);
+  g_string_append (w->buf, ",\"args\":{");
+  json_fmt_string (w->buf, key, key_len);
+  g_string_append_c (w->buf, ':');
+  if ((ev->flags & TRACE_EVENT_FLAG_COUNTER_INT) && v == (double) (gint64) v &&
+      v > -9.2e18 && v < 9.2e18)
+    json_fmt_int (w->buf, (gint64) v);
+  else
+    json_fmt_double (w->buf, v);
+  g_string_append (w->buf, "}}");
+}
+
+static void
+write_metadata (JsonTraceWriter *w,
+                const TraceEvent *ev)
+{
+  static const char *const names[] = { "process_name", "thread_name", "process_sort_index",
+                                       "thread_sort_index", "process_labels" };
+  static const char *const keys[] = { "name", "name", "sort_index", "sort_index", "labels" };
+  guint i = ev->kind - TRACE_EVENT_PROCESS_NAME;
+  gint64 tid = ev->tid != TRACE_ID_UNKNOWN ? ev->tid : ev->pid;
+
+  if (ev->kind == TRACE_EVENT_THREAD_NAME)
+    json_writer_note_thread_name (w, ev->tid, ev->name);
+  json_writer_event_open_text (w, "M", names[i], strlen (names[i]), 0, ev->ts, ev->pid, tid);
+  g_string_append_printf (w->buf, ",\"args\":{\"%s\":", keys[i]);
+  if (ev->kind == TRACE_EVENT_PROCESS_SORT_INDEX || ev->kind == TRACE_EVENT_THREAD_SORT_INDEX)
+    json_fmt_int (w->buf, ev->u.meta.value);
+  else
+    json_writer_put_string (w, ev->name);
+  g_string_append (w->buf, "}}");
+}
+
+/* Sync ids become Chrome's `c` events; the other markers have no event
+ * form and go to metadata "tracepipe-clock-markers". */
+static void
+write_clock_marker (JsonTraceWriter *w,
+                    const TraceEvent *ev)
+{
+  guint32 name = ev->name ? ev->name : w->str_clock_sync;
+
+  if (ev->u.clock.marker != TRACE_CLOCK_MARKER_SYNC_ID)
+    {
+      if (w->opts.form == JSON_TRACE_FORM_ARRAY ||
+          w->clock_markers->len >= JSON_WRITER_MAX_CLOCK_MARKERS)
+        w->stats.dropped_other++;
+      else
+        g_array_append_val (w->clock_markers, *ev);
+      return;
+    }
+  json_writer_event_open (w, "c", name, ev->category, ev->ts, ev->pid, ev->tid);
+  g_string_append (w->buf, ",\"args\":{\"sync_id\":");
+  json_writer_put_string (w, ev->u.clock.sync_id);
+  if (ev->u.clock.issue_ts != 0)
+    {
+      g_string_append (w->buf, ",\"issue_ts\":");
+      json_fmt_us (w->buf, ev->u.clock.issue_ts);
+    }
+  g_string_append (w->buf, "}}");
+}
+
+static gboolean
+write_event (JsonTraceWriter *w,
+             TraceBatch *batch,
+             const TraceEvent *ev,
+             GError **error)
+{
+  switch (ev->kind)
+    {
+    case TRACE_EVENT_SLICE_BEGIN:
+      slice_begin (w, batch, ev);
+      break;
+    case TRACE_EVENT_SLICE_END:
+      slice_end (w, batch, ev);
+      break;
+    case TRACE_EVENT_SLICE_COMPLETE:
+      put_slice_flows_v1 (w, ev);
+      write_slice (w, "X", ev, ev->u.slice.dur, event_args (batch, ev), ev->n_args);
+      break;
+    case TRACE_EVENT_INSTANT:
+      write_instant (w, batch, ev);
+      break;
+    case TRACE_EVENT_ASYNC_BEGIN:
+    case TRACE_EVENT_ASYNC_STEP:
+    case TRACE_EVENT_ASYNC_END:
+    case TRACE_EVENT_ASYNC_INSTANT:
+      write_async (w, batch, ev);
+      break;
+    case TRACE_EVENT_FLOW_START:
+    case TRACE_EVENT_FLOW_STEP:
+    case TRACE_EVENT_FLOW_END:
+      write_flow (w, batch, ev);
+      break;
+    case TRACE_EVENT_COUNTER:
+      write_counter (w, ev);
+      break;
+    case TRACE_EVENT_PROCESS_NAME:
+    case TRACE_EVENT_THREAD_NAME:
+    case TRACE_EVENT_PROCESS_SORT_INDEX:
+    case TRACE_EVENT_THREAD_SORT_INDEX:
+    case TRACE_EVENT_PROCESS_LABEL:
+      write_metadata (w, ev);
+      break;
+    case TRACE_EVENT_STACK_NODE:
+      json_writer_stack_node (w, batch, ev);
+      break;
+    case TRACE_EVENT_SAMPLE:
+      json_writer_sample (w, ev);
+      break;
+    case TRACE_EVENT_CLOCK_MARKER:
+      write_clock_marker (w, ev);
+      break;
+    case TRACE_EVENT_NONE:
+      break;
+    default:
+      if (ev->kind >= TRACE_EVENT_SCHED_SWITCH && ev->kind <= TRACE_EVENT_FTRACE)
+        return json_writer_kernel_event (w, batch, ev, error);
+      w->stats.dropped_other++;
+    }
+  return TRUE;
+}
+
+static void
+write_header (JsonTraceWriter *w)
+{
+  w->started = TRUE;
+  g_string_append (w->buf, w->opts.form == JSON_TRACE_FORM_ARRAY ? "[" : "{\"traceEvents\":[");
+}
+
+static gboolean
+check_usable (JsonTraceWriter *w,
+              GError **error)
+{
+  if (w->failed)
+    {
+      g_set_error (error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_WRITE,
+                   "the JSON trace writer failed before");
+      return FALSE;
+    }
+  if (w->suffix_written)
+    {
+      g_set_error (error, TRACE_CORE_ERROR, TRACE_CORE_ERROR_FAILED,
+                   "the JSON trace is already finished");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * json_trace_writer_write_batch:
+ *
+ * Writes the events of @batch.  All batches must use the same string pool.
+ */
+gboolean
+json_trace_writer_write_batch (JsonTraceWriter *w,
+                               TraceBatch *batch,
+                               GError **error)
+{
+  if (!check_usable (w, error))
+    return FALSE;
+  if (w->pool == NULL)
+    {
+      w->pool = trace_string_pool_ref (batch->pool);
+      w->str_flow = trace_string_pool_intern (w->pool, "flow");
+      w->str_step = trace_string_pool_intern (w->pool, "step");
+      w->str_name = trace_string_pool_intern (w->pool, "name");
+      w->str_clock_sync = trace_string_pool_intern (w->pool, "clock_sync");
+    }
+  g_return_val_if_fail (batch->pool == w->pool, FALSE);
+  if (!w->started)
+    write_header (w);
+  for (guint i = 0; i < batch->n_events; i++)
+    {
+      if (!write_event (w, batch, &batch->events[i], error))
+        {
+          w->failed = TRUE;
+          return FALSE;
+        }
+      if (w->buf->len >= JSON_WRITER_FLUSH_SIZE && !json_writer_flush (w, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------ */
+/* The end                                                             */
+
+static void
+release_all_threads (JsonTraceWriter *w)
+{
+  GHashTableIter iter;
+  WriterThread *t;
+
+  g_hash_table_iter_init (&iter, w->threads);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &t))
+    {
+      w->stats.open_slices += t->stack->len;
+      release_thread (w, t);
+    }
+}
+
+static const char *
+clock_domain_name (TraceClockDomain domain)
+{
+  /* Chrome's name for it, which catapult's clock sync understands */
+  if (domain == TRACE_CLOCK_MONOTONIC)
+    return "LINUX_CLOCK_MONOTONIC";
+  return trace_clock_domain_to_string (domain);
+}
+
+static JsonNode *
+clock_markers_node (JsonTraceWriter *w)
+{
+  static const char *const kinds[] = { "parent_ts", "realtime_ts", "sync_id", "pair" };
+  JsonArray *array = json_array_new ();
+  JsonNode *node;
+
+  for (guint i = 0; i < w->clock_markers->len; i++)
+    {
+      const TraceEvent *ev = &g_array_index (w->clock_markers, TraceEvent, i);
+      JsonObject *o = json_object_new ();
+
+      json_object_set_string_member (o, "marker", kinds[MIN (ev->u.clock.marker, 3u)]);
+      json_object_set_int_member (o, "ts_ns", ev->ts);
+      json_object_set_int_member (o, "other_ts_ns", ev->u.clock.other_ts);
+      json_object_set_string_member (o, "domain", trace_clock_domain_to_string (ev->u.clock.domain));
+      if (ev->pid != TRACE_ID_UNKNOWN)
+        json_object_set_int_member (o, "pid", ev->pid);
+      json_array_add_object_element (array, o);
+    }
+  node = json_node_init_array (json_node_alloc (), array);
+  json_array_unref (array);
+  return node;
+}
+
+static void
+put_metadata (JsonTraceWriter *w)
+{
+  g_autoptr (JsonObject) meta = json_object_new ();
+  g_autoptr (JsonNode) root = NULL;
+  g_autoptr (JsonGenerator) gen = json_generator_new ();
+  g_autofree char *text = NULL;
+
+  if (w->metadata != NULL)
+    {
+      JsonObjectIter iter;
+      const char *key;
+      JsonNode *node;
+
+      json_object_iter_init (&iter, w->metadata);
+      while (json_object_iter_next (&iter, &key, &node))
+        json_object_set_member (meta, key, json_node_copy (node));
+    }
+  if (w->opts.clock_domain != TRACE_CLOCK_UNKNOWN)
+    json_object_set_string_member (meta, "clock-domain", clock_domain_name (w->opts.clock_domain));
+  if (w->clock_markers->len > 0)
+    json_object_set_member (meta, "tracepipe-clock-markers", clock_markers_node (w));
+  root = json_node_init_object (json_node_alloc (), meta);
+  json_generator_set_root (gen, root);
+  text = json_generator_to_data (gen, NULL);
+  g_string_append (w->buf, ",\n\"metadata\":");
+  g_string_append (w->buf, text);
+}
+
+/**
+ * json_trace_writer_write_suffix:
+ *
+ * Ends the output so that it is valid JSON: slices still open are written
+ * as B, pending CPU samples are written, the traceEvents array is closed,
+ * then (object form) displayTimeUnit, systemTraceEvents and metadata
+ * follow and the object is closed.  Everything is written to the stream
+ * (not flushed).  Calling it again does nothing.
+ */
+gboolean
+json_trace_writer_write_suffix (JsonTraceWriter *w,
+                                GError **error)
+{
+  if (w->suffix_written)
+    return TRUE;
+  if (!check_usable (w, error))
+    return FALSE;
+  if (!w->started)
+    write_header (w);
+  release_all_threads (w);
+  json_writer_profiles_finish (w);
+  g_string_append (w->buf, "\n]");
+  if (w->opts.form == JSON_TRACE_FORM_OBJECT)
+    {
+      if (*w->display_time_unit != '\0')
+        {
+          g_string_append (w->buf, ",\n\"displayTimeUnit\":");
+          json_fmt_string (w->buf, w->display_time_unit, strlen (w->display_time_unit));
+        }
+      if (!json_writer_kernel_suffix (w, error))
+        return FALSE;
+      put_metadata (w);
+      g_string_append_c (w->buf, '}');
+    }
+  g_string_append_c (w->buf, '\n');
+  w->suffix_written = TRUE;
+  return json_writer_flush (w, error);
+}
+
+/**
+ * json_trace_writer_finish:
+ *
+ * Writes the suffix and flushes the stream (it is not closed).
+ */
+gboolean
+json_trace_writer_finish (JsonTraceWriter *w,
+                          GError **error)
+{
+  GError *io_error = NULL;
+
+  if (!json_trace_writer_write_suffix (w, error))
+    return FALSE;
+  if (!g_output_stream_flush (w->out, NULL, &io_error))
+    {
+      g_set_error (error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_WRITE,
+                   "cannot write the JSON trace: %s", io_error->message);
+      g_error_free (io_error);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+guint64
+json_trace_writer_get_bytes_written (JsonTraceWriter *w)
+{
+  return w->bytes_written;
+}
+
+const JsonTraceWriterStats *
+json_trace_writer_get_stats (JsonTraceWriter *w)
+{
+  return &w->stats;
+}

@@ -1,0 +1,239 @@
+/* tracepipe - json-sink: Chrome's Trace Event Format
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "config.h"
+
+#include "jsonwriter.h"
+#include "tracejsonelements.h"
+
+/**
+ * TraceJsonSink:
+ *
+ * Writes Chrome's Trace Event Format as events arrive (no document in
+ * memory): the object form by default, `X` events for slices, `M` events
+ * for names, kernel records as `systemTraceEvents` text so viewers still
+ * show CPU tracks. The file appears at `location` only once complete and
+ * valid; Ctrl-C in trace-launch completes it too. See docs/json.md.
+ */
+struct _TraceJsonSink
+{
+  TraceFileSink parent_instance;
+
+  JsonTraceForm form;
+  JsonTraceSliceStyle slices;
+  JsonTraceFlowStyle flows;
+  char *display_time_unit;
+  TraceClockDomain clock_domain;
+  JsonTraceWriter *writer;
+};
+
+enum
+{
+  PROP_0,
+  PROP_FORM,
+  PROP_SLICES,
+  PROP_FLOWS,
+  PROP_DISPLAY_TIME_UNIT,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (TraceJsonSink, trace_json_sink, TRACE_TYPE_FILE_SINK)
+
+#define DEFINE_ENUM(func, name, ...)                                                   \
+  static GType func (void)                                                             \
+  {                                                                                    \
+    static gsize type;                                                                 \
+    static const GEnumValue values[] = { __VA_ARGS__, { 0, NULL, NULL } };             \
+    if (g_once_init_enter (&type))                                                     \
+      g_once_init_leave (&type, g_enum_register_static (name, values));               \
+    return type;                                                                       \
+  }
+
+DEFINE_ENUM (form_get_type, "TraceJsonForm",
+             { JSON_TRACE_FORM_OBJECT, "JSON_TRACE_FORM_OBJECT", "object" },
+             { JSON_TRACE_FORM_ARRAY, "JSON_TRACE_FORM_ARRAY", "array" })
+DEFINE_ENUM (slices_get_type, "TraceJsonSlices",
+             { JSON_TRACE_SLICES_COMPLETE, "JSON_TRACE_SLICES_COMPLETE", "complete" },
+             { JSON_TRACE_SLICES_BEGIN_END, "JSON_TRACE_SLICES_BEGIN_END", "begin-end" })
+DEFINE_ENUM (flows_get_type, "TraceJsonFlows",
+             { JSON_TRACE_FLOWS_V1, "JSON_TRACE_FLOWS_V1", "v1" },
+             { JSON_TRACE_FLOWS_V2, "JSON_TRACE_FLOWS_V2", "v2" })
+
+/* The writer starts once the stream says what clock it is on. */
+static void
+ensure_writer (TraceJsonSink *self)
+{
+  JsonTraceWriterOptions opts = { 0 };
+
+  if (self->writer)
+    return;
+  opts.form = self->form;
+  opts.slices = self->slices;
+  opts.flows = self->flows;
+  opts.display_time_unit = self->display_time_unit;
+  opts.clock_domain = self->clock_domain;
+  self->writer = json_trace_writer_new (trace_file_sink_get_stream (TRACE_FILE_SINK (self)), &opts);
+}
+
+static void
+trace_json_sink_stream_start (TraceBaseSink *sink,
+                              const TraceStreamInfo *info)
+{
+  TRACE_JSON_SINK (sink)->clock_domain = info->clock_domain;
+}
+
+static TraceFlowReturn
+trace_json_sink_render (TraceBaseSink *sink,
+                        TraceBatch *batch,
+                        GError **error)
+{
+  TraceJsonSink *self = TRACE_JSON_SINK (sink);
+
+  ensure_writer (self);
+  return json_trace_writer_write_batch (self->writer, batch, error) ? TRACE_FLOW_OK : TRACE_FLOW_ERROR;
+}
+
+static gboolean
+trace_json_sink_end (TraceFileSink *sink,
+                     GOutputStream *stream,
+                     GError **error)
+{
+  TraceJsonSink *self = TRACE_JSON_SINK (sink);
+
+  ensure_writer (self);
+  return json_trace_writer_finish (self->writer, error);
+}
+
+static gboolean
+trace_json_sink_stop (TraceBaseSink *sink,
+                      GError **error)
+{
+  g_clear_pointer (&TRACE_JSON_SINK (sink)->writer, json_trace_writer_free);
+  return TRACE_BASE_SINK_CLASS (trace_json_sink_parent_class)->stop (sink, error);
+}
+
+static void
+trace_json_sink_collect_stats (TraceElement *element,
+                               GVariantDict *dict)
+{
+  TraceJsonSink *self = TRACE_JSON_SINK (element);
+  const JsonTraceWriterStats *s;
+
+  TRACE_ELEMENT_CLASS (trace_json_sink_parent_class)->collect_stats (element, dict);
+  if (self->writer == NULL)
+    return;
+  s = json_trace_writer_get_stats (self->writer);
+  g_variant_dict_insert (dict, "json-events", "t", s->events);
+  g_variant_dict_insert (dict, "kernel-lines", "t", s->kernel_lines);
+  g_variant_dict_insert (dict, "bytes-written", "t", json_trace_writer_get_bytes_written (self->writer));
+  if (s->unmatched_ends)
+    g_variant_dict_insert (dict, "unmatched-ends", "t", s->unmatched_ends);
+  if (s->dropped_other + s->dropped_flows + s->dropped_kernel)
+    g_variant_dict_insert (dict, "dropped", "t", s->dropped_other + s->dropped_flows + s->dropped_kernel);
+}
+
+static void
+trace_json_sink_set_property (GObject *object,
+                              guint prop_id,
+                              const GValue *value,
+                              GParamSpec *pspec)
+{
+  TraceJsonSink *self = TRACE_JSON_SINK (object);
+
+  switch (prop_id)
+    {
+    case PROP_FORM:
+      self->form = g_value_get_enum (value);
+      break;
+    case PROP_SLICES:
+      self->slices = g_value_get_enum (value);
+      break;
+    case PROP_FLOWS:
+      self->flows = g_value_get_enum (value);
+      break;
+    case PROP_DISPLAY_TIME_UNIT:
+      g_free (self->display_time_unit);
+      self->display_time_unit = g_value_dup_string (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+trace_json_sink_get_property (GObject *object,
+                              guint prop_id,
+                              GValue *value,
+                              GParamSpec *pspec)
+{
+  TraceJsonSink *self = TRACE_JSON_SINK (object);
+
+  switch (prop_id)
+    {
+    case PROP_FORM:
+      g_value_set_enum (value, self->form);
+      break;
+    case PROP_SLICES:
+      g_value_set_enum (value, self->slices);
+      break;
+    case PROP_FLOWS:
+      g_value_set_enum (value, self->flows);
+      break;
+    case PROP_DISPLAY_TIME_UNIT:
+      g_value_set_string (value, self->display_time_unit);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+trace_json_sink_finalize (GObject *object)
+{
+  TraceJsonSink *self = TRACE_JSON_SINK (object);
+
+  g_clear_pointer (&self->writer, json_trace_writer_free);
+  g_free (self->display_time_unit);
+  G_OBJECT_CLASS (trace_json_sink_parent_class)->finalize (object);
+}
+
+static void
+trace_json_sink_class_init (TraceJsonSinkClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  TraceBaseSinkClass *sink_class = TRACE_BASE_SINK_CLASS (klass);
+  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS;
+
+  object_class->set_property = trace_json_sink_set_property;
+  object_class->get_property = trace_json_sink_get_property;
+  object_class->finalize = trace_json_sink_finalize;
+  sink_class->stream_start = trace_json_sink_stream_start;
+  sink_class->render = trace_json_sink_render;
+  sink_class->stop = trace_json_sink_stop;
+  TRACE_FILE_SINK_CLASS (klass)->end = trace_json_sink_end;
+  TRACE_ELEMENT_CLASS (klass)->collect_stats = trace_json_sink_collect_stats;
+
+  properties[PROP_FORM] = g_param_spec_enum ("form", "Form", "The object form (with metadata) or a bare array",
+                                             form_get_type (), JSON_TRACE_FORM_OBJECT, rw);
+  properties[PROP_SLICES] = g_param_spec_enum ("slices", "Slices", "Complete X events, or B/E pairs as they come",
+                                               slices_get_type (), JSON_TRACE_SLICES_COMPLETE, rw);
+  properties[PROP_FLOWS] = g_param_spec_enum ("flows", "Flows", "Flow events (v1: s/t/f) or bind ids (v2)",
+                                              flows_get_type (), JSON_TRACE_FLOWS_V1, rw);
+  properties[PROP_DISPLAY_TIME_UNIT] = g_param_spec_string ("display-time-unit", "Display time unit",
+                                                            "displayTimeUnit of the object form (ms or ns)",
+                                                            "ns", rw);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+  trace_element_class_set_metadata (TRACE_ELEMENT_CLASS (klass), "Chrome JSON sink", "Sink/Trace",
+                                    "Writes Chrome's Trace Event Format (JSON)", "tracepipe");
+}
+
+static void
+trace_json_sink_init (TraceJsonSink *self)
+{
+  self->display_time_unit = g_strdup ("ns");
+}
+
+TRACE_ELEMENT_REGISTER_DEFINE (json_sink, "json-sink", TRACE_RANK_PRIMARY, TRACE_TYPE_JSON_SINK)

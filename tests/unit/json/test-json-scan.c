@@ -1,0 +1,274 @@
+/* tracepipe - json plugin tests: numbers, strings, escaping
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "jsonfmt.h"
+#include "jsonscan.h"
+#include "json-test-util.h"
+
+static gint64
+us_to_ns (const char *text)
+{
+  gint64 ns = G_MININT64;
+
+  g_assert_true (json_decimal_to_scaled (text, text + strlen (text), 3, &ns));
+  return ns;
+}
+
+/* µs → ns with decimal arithmetic: exact where a double is not, and
+ * rounded half away from zero like llround() beyond the 3rd decimal. */
+static void
+test_timestamps (void)
+{
+  gint64 ns;
+
+  g_assert_cmpint (us_to_ns ("0"), ==, 0);
+  g_assert_cmpint (us_to_ns ("1.1"), ==, 1100);
+  g_assert_cmpint (us_to_ns ("1234.567"), ==, 1234567);
+  g_assert_cmpint (us_to_ns ("4619295550.000"), ==, 4619295550000);
+  g_assert_cmpint (us_to_ns ("3.0115"), ==, 3012);
+  g_assert_cmpint (us_to_ns ("3.0114999"), ==, 3011);
+  g_assert_cmpint (us_to_ns ("-0.0005"), ==, -1);
+  g_assert_cmpint (us_to_ns ("-12.5"), ==, -12500);
+  g_assert_cmpint (us_to_ns ("1e3"), ==, 1000000);
+  g_assert_cmpint (us_to_ns ("1.5E-3"), ==, 2);
+  g_assert_cmpint (us_to_ns ("0.000000000000000000000001"), ==, 0);
+  /* 17 significant digits, more than a double holds */
+  g_assert_cmpint (us_to_ns ("1700000000000000.123"), ==, G_GINT64_CONSTANT (1700000000000000123));
+  g_assert_cmpint (us_to_ns ("9223372036854775.807"), ==, G_MAXINT64);
+  {
+    const char *too_big = "9223372036854775.808";
+
+    g_assert_false (json_decimal_to_scaled (too_big, too_big + strlen (too_big), 3, &ns));
+  }
+  for (const char *const *bad = (const char *const[]) { "", "-", "1.", ".5", "1e", "1x", "0x10", " 1", "+1", NULL };
+       *bad; bad++)
+    {
+      const char *t = *bad;
+
+      g_assert_false (json_decimal_to_scaled (t, t + strlen (t), 3, &ns));
+    }
+}
+
+static void
+test_integers (void)
+{
+  const char *t;
+  gint64 i;
+  guint64 u;
+  double d;
+
+  t = "-42.9";
+  g_assert_true (json_decimal_to_int64 (t, t + strlen (t), &i));
+  g_assert_cmpint (i, ==, -42);
+  t = "140229393893120";
+  g_assert_true (json_decimal_to_int64 (t, t + strlen (t), &i));
+  g_assert_cmpint (i, ==, G_GINT64_CONSTANT (140229393893120));
+  t = "18446744073709551615";
+  g_assert_false (json_decimal_to_int64 (t, t + strlen (t), &i));
+  g_assert_true (json_decimal_to_uint64 (t, t + strlen (t), &u));
+  g_assert_cmpuint (u, ==, G_MAXUINT64);
+  t = "0.1";
+  g_assert_true (json_decimal_to_double (t, t + strlen (t), &d));
+  g_assert_cmpfloat (d, ==, 0.1);
+  g_assert_false (json_decimal_is_integer (t, t + strlen (t)));
+  t = "inf";
+  g_assert_false (json_decimal_to_double (t, t + strlen (t), &d));
+  t = "0x2a";
+  g_assert_true (json_hex_to_uint64 (t, t + strlen (t), &u));
+  g_assert_cmpuint (u, ==, 42);
+  t = "8780d402";
+  g_assert_true (json_hex_to_uint64 (t, t + strlen (t), &u));
+  g_assert_cmpuint (u, ==, 0x8780d402);
+  t = "us";
+  g_assert_false (json_hex_to_uint64 (t, t + strlen (t), &u));
+  t = "12345678901234567";
+  g_assert_false (json_hex_to_uint64 (t, t + strlen (t), &u));
+}
+
+static char *
+decode (const char *json_string)
+{
+  JsonScanner s;
+  JsonValue v;
+  g_autoptr (GString) scratch = g_string_new (NULL);
+  const char *p;
+  gsize len;
+
+  json_scanner_init (&s, json_string, json_string + strlen (json_string));
+  g_assert_cmpint (json_scan_string (&s, &v), ==, JSON_SCAN_OK);
+  p = json_string_decode (&v, scratch, &len);
+  return g_strndup (p, len);
+}
+
+static void
+test_string_decode (void)
+{
+  struct
+  {
+    const char *in, *out;
+  } cases[] = {
+    { "\"plain\"", "plain" },
+    { "\"a\\\"b\\\\c\\/d\"", "a\"b\\c/d" },
+    { "\"\\n\\t\\r\\b\\f\"", "\n\t\r\b\f" },
+    { "\"\\u00e9\\u4e2d\"", "é中" },
+    { "\"\\ud83d\\ude00\"", "😀" },
+    { "\"lone \\ud83d here\"", "lone \xEF\xBF\xBD here" },
+    { "\"nul \\u0000\"", "nul \xEF\xBF\xBD" },
+    { "\"bad \xff\xfe utf8\"", "bad \xEF\xBF\xBD\xEF\xBF\xBD utf8" },
+    { "\"cut \xe4\xb8\"", "cut \xEF\xBF\xBD\xEF\xBF\xBD" },
+    { "\"\\q\"", "q" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *out = decode (cases[i].in);
+
+      g_assert_cmpstr (out, ==, cases[i].out);
+    }
+}
+
+/* Trailing commas are tolerated; the buffer ending early is INCOMPLETE,
+ * never an error. */
+static void
+test_scanner (void)
+{
+  const char *text = "{\"a\": [1, 2,], \"b\": {\"c\": \"}\",},}";
+  JsonScanner s;
+  JsonValue key, v;
+  gboolean first = TRUE;
+
+  json_scanner_init (&s, text, text + strlen (text));
+  g_assert_cmpint (json_scan_enter (&s, '{'), ==, JSON_SCAN_OK);
+  g_assert_cmpint (json_scan_member (&s, &first, &key), ==, JSON_SCAN_OK);
+  g_assert_true (json_value_is (&key, "a"));
+  g_assert_cmpint (json_scan_value (&s, &v, 1), ==, JSON_SCAN_OK);
+  g_assert_cmpint (v.type, ==, JSON_VALUE_ARRAY);
+  g_assert_cmpint (json_scan_member (&s, &first, &key), ==, JSON_SCAN_OK);
+  g_assert_cmpint (json_scan_value (&s, &v, 1), ==, JSON_SCAN_OK);
+  g_assert_cmpint (v.type, ==, JSON_VALUE_OBJECT);
+  g_assert_cmpint (json_scan_member (&s, &first, &key), ==, JSON_SCAN_END);
+
+  for (gsize cut = 0; cut < strlen (text); cut++)
+    {
+      json_scanner_init (&s, text, text + cut);
+      g_assert_cmpint (json_scan_value (&s, &v, 0), ==, JSON_SCAN_INCOMPLETE);
+    }
+  text = "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]";
+  json_scanner_init (&s, text, text + strlen (text));
+  g_assert_cmpint (json_scan_value (&s, &v, 0), ==, JSON_SCAN_TOO_DEEP);
+}
+
+static char *
+fmt_us (gint64 ns)
+{
+  GString *s = g_string_new (NULL);
+
+  json_fmt_us (s, ns);
+  return g_string_free (s, FALSE);
+}
+
+static void
+test_format_numbers (void)
+{
+  static const double doubles[] = { 0.1, 1.0 / 3, 1e-300, 123456789.123456789, -2.5e17, 5.0, 0 };
+  struct
+  {
+    gint64 ns;
+    const char *text;
+  } ts[] = {
+    { 1234567, "1234.567" }, { 1000, "1" }, { 1500, "1.5" }, { 1230, "1.23" },
+    { 7, "0.007" }, { -1500, "-1.5" }, { 0, "0" },
+    { G_MININT64, "-9223372036854775.808" }, { G_MAXINT64, "9223372036854775.807" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (ts); i++)
+    {
+      g_autofree char *text = fmt_us (ts[i].ns);
+      gint64 back;
+
+      g_assert_cmpstr (text, ==, ts[i].text);
+      g_assert_true (json_decimal_to_scaled (text, text + strlen (text), 3, &back));
+      g_assert_cmpint (back, ==, ts[i].ns);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (doubles); i++)
+    {
+      g_autoptr (GString) s = g_string_new (NULL);
+      double back;
+
+      json_fmt_double (s, doubles[i]);
+      g_assert_true (json_decimal_to_double (s->str, s->str + s->len, &back));
+      g_assert_cmpfloat (back, ==, doubles[i]);
+      g_assert_false (json_decimal_is_integer (s->str, s->str + s->len));
+    }
+  {
+    g_autoptr (GString) s = g_string_new (NULL);
+
+    json_fmt_double (s, NAN);
+    g_assert_cmpstr (s->str, ==, "null");
+    g_string_truncate (s, 0);
+    json_fmt_double (s, 0.1);
+    g_assert_cmpstr (s->str, ==, "0.1");
+    g_string_truncate (s, 0);
+    json_fmt_hex_id (s, G_MAXUINT64);
+    g_assert_cmpstr (s->str, ==, "\"0xffffffffffffffff\"");
+    g_string_truncate (s, 0);
+    json_fmt_int (s, G_MININT64);
+    g_assert_cmpstr (s->str, ==, "-9223372036854775808");
+  }
+}
+
+/* Escaped text parses back (json-glib) to the same string, with invalid
+ * UTF-8 replaced by U+FFFD. */
+static void
+test_escape (void)
+{
+  struct
+  {
+    const char *in;
+    gsize len;
+    const char *parsed;
+  } cases[] = {
+    { "quote \" backslash \\ slash /", 0, "quote \" backslash \\ slash /" },
+    { "ctl \x01\x1f\n\t\r\b\f end", 0, "ctl \x01\x1f\n\t\r\b\f end" },
+    { "utf8 é 中 😀", 0, "utf8 é 中 😀" },
+    { "bad \xff and \xc3", 0, "bad \xEF\xBF\xBD and \xEF\xBF\xBD" },
+    { "nul\0inside", 10, NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (GString) s = g_string_new (NULL);
+      gsize len = cases[i].len ? cases[i].len : strlen (cases[i].in);
+      g_autoptr (JsonNode) node = NULL;
+
+      json_fmt_string (s, cases[i].in, len);
+      g_assert_true (g_utf8_validate (s->str, s->len, NULL));
+      for (gsize j = 0; j < s->len; j++)
+        g_assert_cmpint ((guchar) s->str[j], >=, 0x20);
+      node = test_parse_json (s->str, s->len);
+      if (cases[i].len == 0)
+        g_assert_cmpstr (json_node_get_string (node), ==, cases[i].parsed);
+      else
+        g_assert_nonnull (strstr (s->str, "nul\\u0000inside"));
+    }
+}
+
+int
+main (int argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/json/scan/timestamps", test_timestamps);
+  g_test_add_func ("/json/scan/integers", test_integers);
+  g_test_add_func ("/json/scan/string-decode", test_string_decode);
+  g_test_add_func ("/json/scan/scanner", test_scanner);
+  g_test_add_func ("/json/format/numbers", test_format_numbers);
+  g_test_add_func ("/json/format/escape", test_escape);
+  return g_test_run ();
+}

@@ -1,0 +1,675 @@
+/* tracepipe - json plugin tests: the writer's output, read by json-glib
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "json-test-util.h"
+
+typedef struct
+{
+  TraceStringPool *pool;
+  TraceBatch *batch;
+  char *text;
+  gsize len;
+  JsonNode *root;
+  JsonArray *events;
+} Out;
+
+static void
+out_init (Out *o)
+{
+  memset (o, 0, sizeof *o);
+  o->pool = trace_string_pool_new ();
+  o->batch = trace_batch_new (o->pool, 0);
+}
+
+static void
+out_write (Out *o,
+           const JsonTraceWriterOptions *opts)
+{
+  o->text = test_write (o->batch, opts, &o->len);
+  o->root = test_parse_json (o->text, o->len);
+  o->events = test_trace_events (o->root);
+}
+
+static void
+out_clear (Out *o)
+{
+  g_free (o->text);
+  if (o->root)
+    json_node_unref (o->root);
+  trace_batch_unref (o->batch);
+  trace_string_pool_unref (o->pool);
+}
+
+static gint64
+ns_of (JsonObject *event,
+       const char *member)
+{
+  return llround (json_object_get_double_member (event, member) * 1000.0);
+}
+
+static JsonObject *
+args_of (JsonObject *event)
+{
+  return json_object_get_object_member (event, "args");
+}
+
+static TraceEvent *
+add (Out *o,
+     TraceEventKind kind,
+     gint64 ts,
+     const char *name)
+{
+  return test_add (o->batch, kind, ts, 10, 11, name);
+}
+
+/* ------------------------------------------------------------------ */
+
+/* A begin waits for its end and becomes one X with both events' args. */
+static void
+test_complete_slices (void)
+{
+  Out o;
+  JsonObject *x;
+  TraceEvent *ev;
+
+  out_init (&o);
+  ev = add (&o, TRACE_EVENT_SLICE_BEGIN, 1234567, "outer");
+  ev->category = trace_string_pool_intern (o.pool, "cat");
+  trace_batch_add_arg_int (o.batch, ev, "a", 1);
+  trace_batch_add_arg_string (o.batch, ev, "s", "x");
+  add (&o, TRACE_EVENT_SLICE_BEGIN, 2000000, "inner");
+  ev = add (&o, TRACE_EVENT_SLICE_END, 3000001, NULL);
+  trace_batch_add_arg_int (o.batch, ev, "b", 2);
+  ev = add (&o, TRACE_EVENT_SLICE_END, 5500000, NULL);
+  trace_batch_add_arg_int (o.batch, ev, "a", 9);
+  out_write (&o, NULL);
+
+  g_assert_cmpuint (json_array_get_length (o.events), ==, 2);
+  x = test_json_event (o.events, "X", "inner", 0);
+  g_assert_cmpint (ns_of (x, "ts"), ==, 2000000);
+  g_assert_cmpint (ns_of (x, "dur"), ==, 1000001);
+  g_assert_cmpint (json_object_get_int_member (args_of (x), "b"), ==, 2);
+  x = test_json_event (o.events, "X", "outer", 0);
+  g_assert_cmpint (ns_of (x, "ts"), ==, 1234567);
+  g_assert_cmpint (ns_of (x, "dur"), ==, 4265433);
+  g_assert_cmpint (json_object_get_int_member (x, "pid"), ==, 10);
+  g_assert_cmpint (json_object_get_int_member (x, "tid"), ==, 11);
+  g_assert_cmpstr (json_object_get_string_member (x, "cat"), ==, "cat");
+  g_assert_cmpint (json_object_get_int_member (args_of (x), "a"), ==, 9);
+  g_assert_cmpstr (json_object_get_string_member (args_of (x), "s"), ==, "x");
+  /* exact text: µs with the ns as a fraction, integers as integers */
+  g_assert_nonnull (strstr (o.text, "\"ts\":1234.567,"));
+  g_assert_nonnull (strstr (o.text, "\"dur\":4265.433"));
+  g_assert_cmpuint (json_node_get_value_type (json_object_get_member (args_of (x), "a")), ==, G_TYPE_INT64);
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (o.root), "displayTimeUnit"), ==, "ns");
+  out_clear (&o);
+}
+
+/* What is open at the end is written as B; an end without begin as E. */
+static void
+test_open_and_unmatched (void)
+{
+  g_autoptr (GOutputStream) mem = g_memory_output_stream_new_resizable ();
+  g_autoptr (JsonTraceWriter) w = NULL;
+  g_autoptr (JsonNode) root = NULL;
+  g_autoptr (GError) error = NULL;
+  JsonArray *events;
+  Out o;
+
+  out_init (&o);
+  add (&o, TRACE_EVENT_SLICE_END, 500, "stray");
+  add (&o, TRACE_EVENT_SLICE_BEGIN, 1000, "open");
+  test_add (o.batch, TRACE_EVENT_SLICE_BEGIN, 5000, 10, 12, "late");
+  test_add (o.batch, TRACE_EVENT_SLICE_END, 4000, 10, 12, "early");
+  w = json_trace_writer_new (mem, NULL);
+  g_assert_true (json_trace_writer_write_batch (w, o.batch, &error));
+  g_assert_true (json_trace_writer_finish (w, &error));
+  g_assert_no_error (error);
+  root = test_parse_json (g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (mem)),
+                          g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (mem)));
+  events = test_trace_events (root);
+  g_assert_nonnull (test_json_event (events, "E", "stray", 0));
+  g_assert_nonnull (test_json_event (events, "B", "open", 0));
+  /* an end before its begin (unsorted input) keeps both times */
+  g_assert_cmpint (ns_of (test_json_event (events, "B", "late", 0), "ts"), ==, 5000);
+  g_assert_cmpint (ns_of (test_json_event (events, "E", "early", 0), "ts"), ==, 4000);
+  g_assert_cmpuint (json_trace_writer_get_stats (w)->open_slices, ==, 1);
+  g_assert_cmpuint (json_trace_writer_get_stats (w)->unmatched_ends, ==, 1);
+  out_clear (&o);
+}
+
+/* Memory stays bounded: past max_open_slices the held begins are
+ * written as B and their ends as E. */
+static void
+test_max_open_slices (void)
+{
+  JsonTraceWriterOptions opts = { .max_open_slices = 2 };
+  Out o;
+
+  out_init (&o);
+  add (&o, TRACE_EVENT_SLICE_BEGIN, 1000, "b1");
+  add (&o, TRACE_EVENT_SLICE_BEGIN, 2000, "b2");
+  add (&o, TRACE_EVENT_SLICE_BEGIN, 3000, "b3");
+  add (&o, TRACE_EVENT_SLICE_END, 4000, NULL);
+  add (&o, TRACE_EVENT_SLICE_BEGIN, 4500, "b4");
+  add (&o, TRACE_EVENT_SLICE_END, 4600, NULL);
+  add (&o, TRACE_EVENT_SLICE_END, 5000, NULL);
+  add (&o, TRACE_EVENT_SLICE_END, 6000, NULL);
+  out_write (&o, &opts);
+  g_assert_cmpuint (test_count_ph (o.events, "B"), ==, 3);
+  g_assert_cmpuint (test_count_ph (o.events, "E"), ==, 3);
+  g_assert_cmpint (ns_of (test_json_event (o.events, "X", "b4", 0), "dur"), ==, 100);
+  out_clear (&o);
+}
+
+static void
+test_begin_end_style (void)
+{
+  JsonTraceWriterOptions opts = { .slices = JSON_TRACE_SLICES_BEGIN_END };
+  JsonObject *e;
+  TraceEvent *ev;
+  Out o;
+
+  out_init (&o);
+  add (&o, TRACE_EVENT_SLICE_BEGIN, 1000, "s");
+  ev = add (&o, TRACE_EVENT_SLICE_END, 2000, "s");
+  trace_batch_add_arg_bool (o.batch, ev, "done", TRUE);
+  ev = add (&o, TRACE_EVENT_SLICE_COMPLETE, 3000, "x");
+  ev->u.slice.dur = 1;
+  out_write (&o, &opts);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (o.events, 0), "ph"), ==, "B");
+  e = json_array_get_object_element (o.events, 1);
+  g_assert_cmpstr (json_object_get_string_member (e, "ph"), ==, "E");
+  g_assert_true (json_object_get_boolean_member (args_of (e), "done"));
+  g_assert_cmpint (ns_of (test_json_event (o.events, "X", "x", 0), "dur"), ==, 1);
+  out_clear (&o);
+}
+
+static void
+test_instants_and_counters (void)
+{
+  JsonObject *e;
+  TraceEvent *ev;
+  Out o;
+
+  out_init (&o);
+  add (&o, TRACE_EVENT_INSTANT, 1, "t");
+  add (&o, TRACE_EVENT_INSTANT, 2, "p")->flags = TRACE_EVENT_FLAG_SCOPE_PROCESS;
+  add (&o, TRACE_EVENT_INSTANT, 3, "g")->flags = TRACE_EVENT_FLAG_SCOPE_GLOBAL;
+  ev = add (&o, TRACE_EVENT_COUNTER, 4, "mem rss");
+  ev->u.counter.value = 1024;
+  ev->flags = TRACE_EVENT_FLAG_COUNTER_INT;
+  ev = add (&o, TRACE_EVENT_COUNTER, 5, "VSYNC-sf");
+  ev->u.counter.value = 1.5;
+  ev = add (&o, TRACE_EVENT_COUNTER, 6, "whole");
+  ev->u.counter.value = 2;
+  out_write (&o, NULL);
+  g_assert_cmpstr (json_object_get_string_member (test_json_event (o.events, "i", "t", 0), "s"), ==, "t");
+  g_assert_cmpstr (json_object_get_string_member (test_json_event (o.events, "i", "p", 0), "s"), ==, "p");
+  g_assert_cmpstr (json_object_get_string_member (test_json_event (o.events, "i", "g", 0), "s"), ==, "g");
+  /* "mem rss" is the counter "rss" of C event "mem", as perfetto names it */
+  e = test_json_event (o.events, "C", "mem", 0);
+  g_assert_cmpuint (json_node_get_value_type (json_object_get_member (args_of (e), "rss")), ==, G_TYPE_INT64);
+  g_assert_cmpint (json_object_get_int_member (args_of (e), "rss"), ==, 1024);
+  e = test_json_event (o.events, "C", "VSYNC-sf", 0);
+  g_assert_cmpfloat (json_object_get_double_member (args_of (e), "value"), ==, 1.5);
+  /* a double stays a double even when whole */
+  e = test_json_event (o.events, "C", "whole", 0);
+  g_assert_cmpuint (json_node_get_value_type (json_object_get_member (args_of (e), "value")), ==, G_TYPE_DOUBLE);
+  out_clear (&o);
+}
+
+static void
+test_async (void)
+{
+  JsonTraceWriterOptions nestable = { .nestable_legacy_async = TRUE };
+  JsonObject *e;
+  TraceEvent *ev;
+  Out o;
+
+  out_init (&o);
+  ev = add (&o, TRACE_EVENT_ASYNC_BEGIN, 1, "local");
+  ev->u.async.id = 0x2a;
+  ev = add (&o, TRACE_EVENT_ASYNC_END, 2, "global");
+  ev->u.async.id = G_MAXUINT64;
+  ev->flags = TRACE_EVENT_FLAG_ID_GLOBAL;
+  ev->u.async.scope = trace_string_pool_intern (o.pool, "sc");
+  ev = add (&o, TRACE_EVENT_ASYNC_BEGIN, 3, "legacy");
+  ev->u.async.id = 7;
+  ev->flags = TRACE_EVENT_FLAG_ASYNC_LEGACY | TRACE_EVENT_FLAG_ID_GLOBAL;
+  ev = add (&o, TRACE_EVENT_ASYNC_STEP, 4, "legacy");
+  ev->u.async.id = 7;
+  ev->u.async.step = trace_string_pool_intern (o.pool, "phase2");
+  ev->flags = TRACE_EVENT_FLAG_ASYNC_LEGACY | TRACE_EVENT_FLAG_ID_GLOBAL;
+  ev = add (&o, TRACE_EVENT_ASYNC_INSTANT, 5, "mark");
+  ev->u.async.id = 8;
+  out_write (&o, NULL);
+  e = test_json_event (o.events, "b", "local", 0);
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (e, "id2"), "local"), ==, "0x2a");
+  e = test_json_event (o.events, "e", "global", 0);
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (e, "id2"), "global"), ==,
+                   "0xffffffffffffffff");
+  g_assert_cmpstr (json_object_get_string_member (e, "scope"), ==, "sc");
+  e = test_json_event (o.events, "S", "legacy", 0);
+  g_assert_cmpstr (json_object_get_string_member (e, "id"), ==, "0x7");
+  e = test_json_event (o.events, "T", "legacy", 0);
+  g_assert_cmpstr (json_object_get_string_member (args_of (e), "step"), ==, "phase2");
+  g_assert_nonnull (test_json_event (o.events, "n", "mark", 0));
+  g_free (o.text);
+  json_node_unref (o.root);
+  out_write (&o, &nestable);
+  g_assert_nonnull (test_json_event (o.events, "b", "legacy", 0));
+  g_assert_nonnull (test_json_event (o.events, "n", "legacy", 0));
+  out_clear (&o);
+}
+
+static void
+test_flows (void)
+{
+  JsonTraceWriterOptions v2 = { .flows = JSON_TRACE_FLOWS_V2 };
+  JsonObject *e;
+  TraceEvent *ev;
+  Out o;
+
+  out_init (&o);
+  ev = add (&o, TRACE_EVENT_FLOW_START, 1, "ipc");
+  ev->u.async.id = 0x402;
+  ev = add (&o, TRACE_EVENT_FLOW_STEP, 2, "ipc");
+  ev->u.async.id = 0x402;
+  ev = add (&o, TRACE_EVENT_FLOW_END, 3, "ipc");
+  ev->u.async.id = 0x402;
+  ev = add (&o, TRACE_EVENT_FLOW_END, 4, "next");
+  ev->u.async.id = 0x403;
+  ev->flags = TRACE_EVENT_FLAG_FLOW_NEXT_SLICE;
+  ev = add (&o, TRACE_EVENT_SLICE_COMPLETE, 5, "sender");
+  ev->u.slice.dur = 1000;
+  ev->u.slice.flow_out = 0x99;
+  ev = add (&o, TRACE_EVENT_SLICE_COMPLETE, 7, "both");
+  ev->u.slice.dur = 1000;
+  ev->u.slice.flow_out = 0x98;
+  ev->u.slice.flow_in = 0x97;
+  out_write (&o, NULL);
+  e = test_json_event (o.events, "s", "ipc", 0);
+  g_assert_cmpstr (json_object_get_string_member (e, "id"), ==, "0x402");
+  g_assert_cmpstr (json_object_get_string_member (e, "bp"), ==, "e");
+  g_assert_nonnull (test_json_event (o.events, "t", "ipc", 0));
+  g_assert_cmpstr (json_object_get_string_member (test_json_event (o.events, "f", "ipc", 0), "bp"), ==, "e");
+  g_assert_false (json_object_has_member (test_json_event (o.events, "f", "next", 0), "bp"));
+  /* flow ids bound to slices: v1 events named "flow" at the slice */
+  e = test_json_event (o.events, "s", "flow", 0);
+  g_assert_cmpstr (json_object_get_string_member (e, "id"), ==, "0x99");
+  g_assert_cmpint (ns_of (e, "ts"), ==, 5);
+  g_assert_cmpstr (json_object_get_string_member (test_json_event (o.events, "f", "flow", 0), "id"), ==, "0x97");
+  g_assert_cmpstr (json_object_get_string_member (test_json_event (o.events, "s", "flow", 1), "id"), ==, "0x98");
+  g_free (o.text);
+  json_node_unref (o.root);
+
+  /* v2: on the slice itself; one bind_id only, the outgoing flow wins */
+  {
+    g_autoptr (GOutputStream) mem = g_memory_output_stream_new_resizable ();
+    g_autoptr (JsonTraceWriter) w = json_trace_writer_new (mem, &v2);
+
+    g_assert_true (json_trace_writer_write_batch (w, o.batch, NULL));
+    g_assert_true (json_trace_writer_finish (w, NULL));
+    o.root = test_parse_json (g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (mem)),
+                              g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (mem)));
+    o.text = NULL;
+    o.events = test_trace_events (o.root);
+    g_assert_cmpuint (json_trace_writer_get_stats (w)->dropped_flows, ==, 1);
+  }
+  e = test_json_event (o.events, "X", "sender", 0);
+  g_assert_cmpstr (json_object_get_string_member (e, "bind_id"), ==, "0x99");
+  g_assert_true (json_object_get_boolean_member (e, "flow_out"));
+  g_assert_false (json_object_has_member (e, "flow_in"));
+  e = test_json_event (o.events, "X", "both", 0);
+  g_assert_cmpstr (json_object_get_string_member (e, "bind_id"), ==, "0x98");
+  g_assert_null (test_json_event (o.events, "s", "flow", 0));
+  out_clear (&o);
+}
+
+static void
+add_typed_args (TraceBatch *batch,
+                TraceEvent *ev)
+{
+  trace_batch_add_arg_string (batch, ev, "data.frame", "0x1");
+  trace_batch_add_arg_int (batch, ev, "data.line", -5);
+  trace_batch_add_arg_int (batch, ev, "nodes[0].id", 1);
+  trace_batch_add_arg_int (batch, ev, "nodes[1].id", 2);
+  trace_batch_add_arg_double (batch, ev, "f", 0.1);
+  trace_batch_add_arg_double (batch, ev, "whole", 5.0);
+  trace_batch_add_arg_bool (batch, ev, "b", TRUE);
+  trace_batch_add_arg (batch, ev, trace_string_pool_intern (batch->pool, "u"), TRACE_ARG_UINT)->v.u = G_MAXUINT64;
+  trace_batch_add_arg (batch, ev, trace_string_pool_intern (batch->pool, "ptr"), TRACE_ARG_POINTER)->v.u = 0x1f;
+  trace_batch_add_arg_int (batch, ev, "odd..key", 3);
+}
+
+/* Dotted keys are nested again, unless flat_args. */
+static void
+test_args (void)
+{
+  JsonTraceWriterOptions flat = { .flat_args = TRUE };
+  JsonObject *args, *data;
+  JsonArray *nodes;
+  Out o;
+
+  out_init (&o);
+  add_typed_args (o.batch, add (&o, TRACE_EVENT_INSTANT, 1, "i"));
+  out_write (&o, NULL);
+  args = args_of (test_json_event (o.events, "i", "i", 0));
+  data = json_object_get_object_member (args, "data");
+  g_assert_cmpstr (json_object_get_string_member (data, "frame"), ==, "0x1");
+  g_assert_cmpint (json_object_get_int_member (data, "line"), ==, -5);
+  nodes = json_object_get_array_member (args, "nodes");
+  g_assert_cmpuint (json_array_get_length (nodes), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (nodes, 1), "id"), ==, 2);
+  g_assert_cmpfloat (json_object_get_double_member (args, "f"), ==, 0.1);
+  g_assert_cmpuint (json_node_get_value_type (json_object_get_member (args, "whole")), ==, G_TYPE_DOUBLE);
+  g_assert_true (json_object_get_boolean_member (args, "b"));
+  g_assert_cmpstr (json_object_get_string_member (args, "ptr"), ==, "0x1f");
+  g_assert_cmpint (json_object_get_int_member (args, "odd..key"), ==, 3);
+  /* json-glib has no uint64: check the text */
+  g_assert_nonnull (strstr (o.text, "\"u\":18446744073709551615"));
+  g_free (o.text);
+  json_node_unref (o.root);
+  out_write (&o, &flat);
+  args = args_of (test_json_event (o.events, "i", "i", 0));
+  g_assert_cmpstr (json_object_get_string_member (args, "data.frame"), ==, "0x1");
+  g_assert_cmpint (json_object_get_int_member (args, "nodes[1].id"), ==, 2);
+  out_clear (&o);
+}
+
+/* Names and strings: control characters, quotes, backslashes escaped;
+ * invalid UTF-8 replaced, never written raw. */
+static void
+test_escaping (void)
+{
+  static const char name[] = "q\"b\\s/\n\t\x01 é\xff\xfe end";
+  JsonObject *e;
+  TraceEvent *ev;
+  Out o;
+
+  out_init (&o);
+  ev = add (&o, TRACE_EVENT_INSTANT, 1, name);
+  trace_batch_add_arg_string (o.batch, ev, "k\"ey\n", "v\x80");
+  out_write (&o, NULL);
+  g_assert_true (g_utf8_validate (o.text, o.len, NULL));
+  e = json_array_get_object_element (o.events, 0);
+  g_assert_cmpstr (json_object_get_string_member (e, "name"), ==,
+                   "q\"b\\s/\n\t\x01 é\xEF\xBF\xBD\xEF\xBF\xBD end");
+  g_assert_cmpstr (json_object_get_string_member (args_of (e), "k\"ey\n"), ==, "v\xEF\xBF\xBD");
+  out_clear (&o);
+}
+
+static void
+test_metadata_events (void)
+{
+  JsonObject *e;
+  TraceEvent *ev;
+  Out o;
+
+  out_init (&o);
+  add (&o, TRACE_EVENT_PROCESS_NAME, 0, "proc");
+  add (&o, TRACE_EVENT_THREAD_NAME, 0, "main");
+  add (&o, TRACE_EVENT_PROCESS_SORT_INDEX, 0, NULL)->u.meta.value = -2;
+  add (&o, TRACE_EVENT_THREAD_SORT_INDEX, 0, NULL)->u.meta.value = 3;
+  add (&o, TRACE_EVENT_PROCESS_LABEL, 0, "label");
+  ev = add (&o, TRACE_EVENT_CLOCK_MARKER, 5000, NULL);
+  ev->u.clock.marker = TRACE_CLOCK_MARKER_SYNC_ID;
+  ev->u.clock.sync_id = trace_string_pool_intern (o.pool, "sync-1");
+  ev->u.clock.issue_ts = 4500;
+  out_write (&o, NULL);
+  e = test_json_event (o.events, "M", "process_name", 0);
+  g_assert_cmpstr (json_object_get_string_member (args_of (e), "name"), ==, "proc");
+  g_assert_cmpint (json_object_get_int_member (e, "pid"), ==, 10);
+  e = test_json_event (o.events, "M", "thread_name", 0);
+  g_assert_cmpstr (json_object_get_string_member (args_of (e), "name"), ==, "main");
+  g_assert_cmpint (json_object_get_int_member (e, "tid"), ==, 11);
+  e = test_json_event (o.events, "M", "process_sort_index", 0);
+  g_assert_cmpint (json_object_get_int_member (args_of (e), "sort_index"), ==, -2);
+  e = test_json_event (o.events, "M", "thread_sort_index", 0);
+  g_assert_cmpint (json_object_get_int_member (args_of (e), "sort_index"), ==, 3);
+  e = test_json_event (o.events, "M", "process_labels", 0);
+  g_assert_cmpstr (json_object_get_string_member (args_of (e), "labels"), ==, "label");
+  e = test_json_event (o.events, "c", "clock_sync", 0);
+  g_assert_cmpstr (json_object_get_string_member (args_of (e), "sync_id"), ==, "sync-1");
+  g_assert_cmpint (ns_of (args_of (e), "issue_ts"), ==, 4500);
+  out_clear (&o);
+}
+
+/* Kernel records go to systemTraceEvents as ftrace text lines; atrace
+ * markers are never written a second time. */
+static void
+test_kernel_text (void)
+{
+  const char *expected =
+      "# tracer: nop\n"
+      "surfaceflinger-643 (  643) [001] .... 12.000001: sched_switch: prev_comm=surfaceflinger prev_pid=643 "
+      "prev_prio=120 prev_state=R+ ==> next_comm=<...> next_pid=0 next_prio=120\n"
+      "<...>-0 (-----) [002] .... 12.000002500: sched_waking: comm=RenderThread pid=651 prio=110 target_cpu=002\n"
+      "<...>-0 (-----) [000] .... 13.000000: cpu_frequency: state=1800000 cpu_id=3\n"
+      "RenderThread-651 (  643) [002] .... 13.500000: clock_set_rate: video_clk state=5 rate=1.5\n";
+  g_autoptr (JsonNode) root = NULL;
+  const char *sys;
+  TraceEvent *ev;
+  Out o;
+
+  out_init (&o);
+  test_add (o.batch, TRACE_EVENT_THREAD_NAME, 0, 643, 643, "surfaceflinger");
+  ev = test_add (o.batch, TRACE_EVENT_SCHED_SWITCH, 12000001000, 643, 643, NULL);
+  ev->cpu = 1;
+  ev->u.sched_switch.prev_tid = 643;
+  ev->u.sched_switch.prev_prio = 120;
+  ev->u.sched_switch.prev_state = 0x800;
+  ev->u.sched_switch.next_tid = 0;
+  ev->u.sched_switch.next_prio = 120;
+  ev = test_add (o.batch, TRACE_EVENT_SCHED_WAKING, 12000002500, TRACE_ID_UNKNOWN, TRACE_ID_UNKNOWN, NULL);
+  ev->cpu = 2;
+  ev->u.wakeup.tid = 651;
+  ev->u.wakeup.comm = trace_string_pool_intern (o.pool, "RenderThread");
+  ev->u.wakeup.prio = 110;
+  ev->u.wakeup.target_cpu = 2;
+  ev->u.wakeup.success = -1;
+  ev = test_add (o.batch, TRACE_EVENT_CPU_FREQUENCY, 13000000000, TRACE_ID_UNKNOWN, TRACE_ID_UNKNOWN, NULL);
+  ev->u.cpu.cpu_id = 3;
+  ev->u.cpu.state = 1800000;
+  ev = test_add (o.batch, TRACE_EVENT_FTRACE, 13200000000, 643, 651, "tracing_mark_write");
+  trace_batch_add_arg_string (o.batch, ev, "buf", "B|643|draw");
+  ev = test_add (o.batch, TRACE_EVENT_FTRACE, 13500000000, 643, 651, "clock_set_rate");
+  ev->cpu = 2;
+  trace_batch_add_arg_int (o.batch, ev, "state", 5);
+  trace_batch_add_arg_string (o.batch, ev, "name", "video_clk");
+  trace_batch_add_arg_double (o.batch, ev, "rate", 1.5);
+  out_write (&o, NULL);
+  sys = json_object_get_string_member (json_node_get_object (o.root), "systemTraceEvents");
+  g_assert_cmpstr (sys, ==, expected);
+  /* the kernel records are not also JSON events */
+  g_assert_cmpuint (json_array_get_length (o.events), ==, 1);
+  out_clear (&o);
+
+  /* the array form has no place for them */
+  {
+    JsonTraceWriterOptions array = { .form = JSON_TRACE_FORM_ARRAY };
+
+    out_init (&o);
+    test_add (o.batch, TRACE_EVENT_CPU_IDLE, 1, 0, 0, NULL);
+    out_write (&o, &array);
+    g_assert_true (JSON_NODE_HOLDS_ARRAY (o.root));
+    g_assert_cmpuint (json_array_get_length (o.events), ==, 0);
+    out_clear (&o);
+  }
+}
+
+static void
+test_object_members (void)
+{
+  g_autoptr (JsonObject) extra = json_object_new ();
+  JsonTraceWriterOptions opts = {
+    .clock_domain = TRACE_CLOCK_MONOTONIC,
+    .display_time_unit = "",
+    .metadata = extra,
+  };
+  JsonObject *meta, *marker;
+  TraceEvent *ev;
+  Out o;
+
+  json_object_set_string_member (extra, "source", "test");
+  json_object_set_string_member (extra, "clock-domain", "SYSTRACE");
+  out_init (&o);
+  ev = add (&o, TRACE_EVENT_CLOCK_MARKER, 5000, NULL);
+  ev->u.clock.marker = TRACE_CLOCK_MARKER_PARENT_TS;
+  ev->u.clock.other_ts = 7000;
+  ev->u.clock.domain = TRACE_CLOCK_MONOTONIC;
+  out_write (&o, &opts);
+  g_assert_false (json_object_has_member (json_node_get_object (o.root), "displayTimeUnit"));
+  meta = json_object_get_object_member (json_node_get_object (o.root), "metadata");
+  g_assert_cmpstr (json_object_get_string_member (meta, "source"), ==, "test");
+  g_assert_cmpstr (json_object_get_string_member (meta, "clock-domain"), ==, "LINUX_CLOCK_MONOTONIC");
+  marker = json_array_get_object_element (json_object_get_array_member (meta, "tracepipe-clock-markers"), 0);
+  g_assert_cmpstr (json_object_get_string_member (marker, "marker"), ==, "parent_ts");
+  g_assert_cmpint (json_object_get_int_member (marker, "ts_ns"), ==, 5000);
+  g_assert_cmpint (json_object_get_int_member (marker, "other_ts_ns"), ==, 7000);
+  g_assert_cmpstr (json_object_get_string_member (marker, "domain"), ==, "monotonic");
+  out_clear (&o);
+}
+
+/* Stopped early (Ctrl-C): the suffix makes what was written valid JSON,
+ * with the open slices as B. */
+static void
+test_suffix (void)
+{
+  g_autoptr (GOutputStream) mem = g_memory_output_stream_new_resizable ();
+  g_autoptr (JsonTraceWriter) w = json_trace_writer_new (mem, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonNode) root = NULL;
+  JsonArray *events;
+  Out o;
+
+  out_init (&o);
+  add (&o, TRACE_EVENT_SLICE_BEGIN, 1000, "running");
+  add (&o, TRACE_EVENT_INSTANT, 2000, "tick");
+  g_assert_true (json_trace_writer_write_batch (w, o.batch, &error));
+  g_assert_true (json_trace_writer_write_suffix (w, &error));
+  g_assert_true (json_trace_writer_write_suffix (w, &error));
+  g_assert_no_error (error);
+  root = test_parse_json (g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (mem)),
+                          g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (mem)));
+  events = test_trace_events (root);
+  g_assert_nonnull (test_json_event (events, "B", "running", 0));
+  g_assert_nonnull (test_json_event (events, "i", "tick", 0));
+  g_assert_false (json_trace_writer_write_batch (w, o.batch, &error));
+  g_assert_error (error, TRACE_CORE_ERROR, TRACE_CORE_ERROR_FAILED);
+  g_assert_cmpstr (error->message, ==, "the JSON trace is already finished");
+  out_clear (&o);
+}
+
+/* Nothing written at all is still a valid, empty trace. */
+static void
+test_empty (void)
+{
+  static const JsonTraceForm forms[] = { JSON_TRACE_FORM_OBJECT, JSON_TRACE_FORM_ARRAY };
+
+  for (guint i = 0; i < G_N_ELEMENTS (forms); i++)
+    {
+      JsonTraceWriterOptions opts = { .form = forms[i] };
+      g_autoptr (GOutputStream) mem = g_memory_output_stream_new_resizable ();
+      g_autoptr (JsonTraceWriter) w = json_trace_writer_new (mem, &opts);
+      g_autoptr (JsonNode) root = NULL;
+
+      g_assert_true (json_trace_writer_finish (w, NULL));
+      root = test_parse_json (g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (mem)),
+                              g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (mem)));
+      g_assert_cmpuint (json_array_get_length (test_trace_events (root)), ==, 0);
+    }
+}
+
+/* Samples become a Profile event and ProfileChunks that define, root
+ * first, the nodes the samples use. */
+static void
+test_samples (void)
+{
+  JsonObject *profile, *chunk, *data, *cpu, *node;
+  JsonArray *nodes, *samples, *deltas;
+  TraceEvent *ev;
+  Out o;
+
+  out_init (&o);
+  ev = add (&o, TRACE_EVENT_STACK_NODE, 0, "main");
+  ev->u.stack_node.id = 100;
+  ev = add (&o, TRACE_EVENT_STACK_NODE, 0, "work");
+  ev->u.stack_node.id = 200;
+  ev->u.stack_node.parent_id = 100;
+  trace_batch_add_arg_string (o.batch, ev, "url", "app.js");
+  trace_batch_add_arg_int (o.batch, ev, "line", 4);
+  add (&o, TRACE_EVENT_SAMPLE, 1000500, NULL)->u.sample.node_id = 200;
+  add (&o, TRACE_EVENT_SAMPLE, 1001000, NULL)->u.sample.node_id = 100;
+  add (&o, TRACE_EVENT_SAMPLE, 1003250, NULL)->u.sample.node_id = 200;
+  out_write (&o, NULL);
+  profile = test_json_event (o.events, "P", "Profile", 0);
+  g_assert_cmpint (ns_of (json_object_get_object_member (args_of (profile), "data"), "startTime"), ==, 1000500);
+  chunk = test_json_event (o.events, "P", "ProfileChunk", 0);
+  g_assert_cmpstr (json_object_get_string_member (chunk, "id"), ==,
+                   json_object_get_string_member (profile, "id"));
+  data = json_object_get_object_member (args_of (chunk), "data");
+  cpu = json_object_get_object_member (data, "cpuProfile");
+  nodes = json_object_get_array_member (cpu, "nodes");
+  g_assert_cmpuint (json_array_get_length (nodes), ==, 2);
+  node = json_array_get_object_element (nodes, 0);
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (node, "callFrame"), "functionName"),
+                   ==, "main");
+  g_assert_false (json_object_has_member (node, "parent"));
+  node = json_array_get_object_element (nodes, 1);
+  g_assert_cmpint (json_object_get_int_member (node, "parent"), ==, json_object_get_int_member (
+                                                                         json_array_get_object_element (nodes, 0), "id"));
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (node, "callFrame"), "url"), ==,
+                   "app.js");
+  samples = json_object_get_array_member (cpu, "samples");
+  g_assert_cmpint (json_array_get_int_element (samples, 0), ==, json_object_get_int_member (node, "id"));
+  deltas = json_object_get_array_member (data, "timeDeltas");
+  g_assert_cmpint (llround (json_array_get_double_element (deltas, 0) * 1000), ==, 0);
+  g_assert_cmpint (llround (json_array_get_double_element (deltas, 1) * 1000), ==, 500);
+  g_assert_cmpint (llround (json_array_get_double_element (deltas, 2) * 1000), ==, 2250);
+  out_clear (&o);
+}
+
+static void
+test_write_error (void)
+{
+  g_autoptr (GOutputStream) mem = g_memory_output_stream_new_resizable ();
+  g_autoptr (JsonTraceWriter) w = json_trace_writer_new (mem, NULL);
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (g_output_stream_close (mem, NULL, NULL));
+  g_assert_false (json_trace_writer_finish (w, &error));
+  g_assert_error (error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_WRITE);
+  g_assert_true (g_str_has_prefix (error->message, "cannot write the JSON trace: "));
+}
+
+int
+main (int argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/json/writer/complete-slices", test_complete_slices);
+  g_test_add_func ("/json/writer/open-and-unmatched", test_open_and_unmatched);
+  g_test_add_func ("/json/writer/max-open-slices", test_max_open_slices);
+  g_test_add_func ("/json/writer/begin-end-style", test_begin_end_style);
+  g_test_add_func ("/json/writer/instants-and-counters", test_instants_and_counters);
+  g_test_add_func ("/json/writer/async", test_async);
+  g_test_add_func ("/json/writer/flows", test_flows);
+  g_test_add_func ("/json/writer/args", test_args);
+  g_test_add_func ("/json/writer/escaping", test_escaping);
+  g_test_add_func ("/json/writer/metadata-events", test_metadata_events);
+  g_test_add_func ("/json/writer/kernel-text", test_kernel_text);
+  g_test_add_func ("/json/writer/object-members", test_object_members);
+  g_test_add_func ("/json/writer/suffix", test_suffix);
+  g_test_add_func ("/json/writer/empty", test_empty);
+  g_test_add_func ("/json/writer/samples", test_samples);
+  g_test_add_func ("/json/writer/write-error", test_write_error);
+  return g_test_run ();
+}
