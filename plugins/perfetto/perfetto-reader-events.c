@@ -1,0 +1,660 @@
+/* tracepipe - Perfetto reader: tracks, TrackEvents, names
+ *
+ * A track uuid resolves to what its descriptor declared: a thread (pid,
+ * tid), a process, a counter (of a process or global) or a named track of
+ * a process. Events come back by track kind:
+ *
+ *   thread track                 slice begin / end / instant, flows
+ *   process track                process-scoped instant
+ *   tracepipe's global track     global instant
+ *   named track + correlation id async begin / end / instant / step
+ *   named track, no correlation  slice or instant on a named track
+ *   counter track                counter (integer or double)
+ *   legacy phase s / t / f       flow start / step / end
+ *
+ * Names, sort indexes and labels in descriptors and process_tree packets
+ * come back as metadata events when they change.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "perfetto-reader-private.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- names ---- */
+
+/**
+ * pf_reader_thread_name:
+ * @r: a #PerfettoReader
+ * @pid: the thread's process, or %TRACE_ID_UNKNOWN
+ * @tid: the thread
+ * @name: its name
+ * @ts: when learnt
+ *
+ * Emits a THREAD_NAME event if @name is new for @tid.
+ */
+void
+pf_reader_thread_name (PerfettoReader *r,
+                       gint64 pid,
+                       gint64 tid,
+                       guint32 name,
+                       gint64 ts)
+{
+  PfKey key = { pid, tid, 0, 0 };
+  gpointer known;
+  TraceEvent *ev;
+
+  /* Keyed by process too: Chrome and macOS reuse thread ids across
+   * processes. */
+  if (name == 0)
+    return;
+  if (g_hash_table_lookup_extended (r->thread_names, &key, NULL, &known)
+      && GPOINTER_TO_UINT (known) == name)
+    return;
+  g_hash_table_replace (r->thread_names, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (name));
+  ev = pf_reader_emit (r, TRACE_EVENT_THREAD_NAME, ts);
+  ev->pid = pid;
+  ev->tid = tid;
+  ev->name = name;
+}
+
+static void
+process_name (PerfettoReader *r,
+              gint64 pid,
+              guint32 name,
+              gint64 ts)
+{
+  gpointer known;
+  TraceEvent *ev;
+
+  if (name == 0)
+    return;
+  if (g_hash_table_lookup_extended (r->proc_names, &pid, NULL, &known)
+      && GPOINTER_TO_UINT (known) == name)
+    return;
+  g_hash_table_replace (r->proc_names, pf_int64_dup (pid), GUINT_TO_POINTER (name));
+  ev = pf_reader_emit (r, TRACE_EVENT_PROCESS_NAME, ts);
+  ev->pid = pid;
+  ev->name = name;
+}
+
+/* Emits a sort index event if @value is new for @id in @table. */
+static void
+sort_index (PerfettoReader *r,
+            GHashTable *table,
+            TraceEventKind kind,
+            gint64 pid,
+            gint64 tid,
+            gint64 value,
+            gint64 ts)
+{
+  PfKey key = { pid, kind == TRACE_EVENT_THREAD_SORT_INDEX ? tid : 0, 0, 0 };
+  const gint64 *known = g_hash_table_lookup (table, &key);
+  TraceEvent *ev;
+
+  if (known && *known == value)
+    return;
+  g_hash_table_replace (table, g_memdup2 (&key, sizeof key), pf_int64_dup (value));
+  ev = pf_reader_emit (r, kind, ts);
+  ev->pid = pid;
+  ev->tid = kind == TRACE_EVENT_THREAD_SORT_INDEX ? tid : TRACE_ID_UNKNOWN;
+  ev->u.meta.value = value;
+}
+
+static void
+process_labels (PerfettoReader *r,
+                gint64 pid,
+                const Perfetto__Protos__ProcessDescriptor *proc,
+                gint64 ts)
+{
+  for (gsize i = 0; i < proc->n_process_labels; i++)
+    {
+      guint32 label = pf_reader_intern (r, proc->process_labels[i]);
+      PfKey key = { pid, label, 0, 0 };
+      TraceEvent *ev;
+
+      if (g_hash_table_contains (r->proc_labels, &key))
+        continue;
+      g_hash_table_add (r->proc_labels, g_memdup2 (&key, sizeof key));
+      ev = pf_reader_emit (r, TRACE_EVENT_PROCESS_LABEL, ts);
+      ev->pid = pid;
+      ev->name = label;
+    }
+}
+
+/**
+ * pf_reader_process_tree:
+ * @r: a #PerfettoReader
+ * @tree: a process_tree packet
+ * @ts: its time
+ */
+void
+pf_reader_process_tree (PerfettoReader *r,
+                        Perfetto__Protos__ProcessTree *tree,
+                        gint64 ts)
+{
+  for (gsize i = 0; i < tree->n_processes; i++)
+    {
+      const Perfetto__Protos__ProcessTree__Process *p = tree->processes[i];
+
+      if (p->has_pid && p->n_cmdline > 0)
+        process_name (r, p->pid, pf_reader_intern (r, p->cmdline[0]), ts);
+    }
+  for (gsize i = 0; i < tree->n_threads; i++)
+    {
+      const Perfetto__Protos__ProcessTree__Thread *t = tree->threads[i];
+      gint64 pid = t->has_tgid ? t->tgid : TRACE_ID_UNKNOWN;
+
+      if (!t->has_tid)
+        continue;
+      if (t->has_tgid)
+        pf_reader_set_assoc (r, t->tid, t->tgid);
+      if (t->name)
+        pf_reader_thread_name (r, pid, t->tid, pf_reader_intern (r, t->name), ts);
+    }
+}
+
+/* ---- descriptors ---- */
+
+static guint32
+descriptor_name (PerfettoReader *r,
+                 const PfTrackDescriptor *desc)
+{
+  switch (desc->static_or_dynamic_name_case)
+    {
+    case PERFETTO__PROTOS__TRACK_DESCRIPTOR__STATIC_OR_DYNAMIC_NAME_NAME:
+      return pf_reader_intern (r, desc->name);
+    case PERFETTO__PROTOS__TRACK_DESCRIPTOR__STATIC_OR_DYNAMIC_NAME_STATIC_NAME:
+      return pf_reader_intern (r, desc->static_name);
+    case PERFETTO__PROTOS__TRACK_DESCRIPTOR__STATIC_OR_DYNAMIC_NAME_ATRACE_NAME:
+      return pf_reader_intern (r, desc->atrace_name);
+    default:
+      return 0;
+    }
+}
+
+/* `name id: 3` is the counter `name` with instance id 3. */
+static void
+counter_name (PerfettoReader *r,
+              PfRTrack *t,
+              const char *name)
+{
+  const char *sep = name ? g_strrstr (name, PF_COUNTER_ID_SEPARATOR) : NULL;
+  const char *digits = sep ? sep + strlen (PF_COUNTER_ID_SEPARATOR) : NULL;
+  char *end = NULL;
+  guint64 id = 0;
+
+  if (digits && g_ascii_isdigit (digits[0]))
+    id = g_ascii_strtoull (digits, &end, 10);
+  if (end && *end == '\0' && id != 0)
+    {
+      t->name = trace_string_pool_intern_len (r->pool, name, (gsize) (sep - name));
+      t->id = id;
+    }
+  else
+    t->name = pf_reader_intern (r, name);
+}
+
+static void
+describe_thread (PerfettoReader *r,
+                 PfRTrack *t,
+                 const Perfetto__Protos__ThreadDescriptor *thread,
+                 gint64 ts)
+{
+  t->kind = PF_RTRACK_THREAD;
+  t->pid = thread->has_pid ? thread->pid : TRACE_ID_UNKNOWN;
+  t->tid = thread->has_tid ? thread->tid : t->pid;
+  if (t->pid != TRACE_ID_UNKNOWN)
+    pf_reader_set_assoc (r, t->tid, t->pid);
+  if (thread->thread_name)
+    pf_reader_thread_name (r, t->pid, t->tid, pf_reader_intern (r, thread->thread_name), ts);
+  if (thread->has_legacy_sort_index)
+    sort_index (r, r->thread_sort, TRACE_EVENT_THREAD_SORT_INDEX, t->pid, t->tid,
+                thread->legacy_sort_index, ts);
+}
+
+static void
+describe_process (PerfettoReader *r,
+                  PfRTrack *t,
+                  const Perfetto__Protos__ProcessDescriptor *proc,
+                  gint64 ts)
+{
+  t->kind = PF_RTRACK_PROCESS;
+  t->pid = proc->has_pid ? proc->pid : TRACE_ID_UNKNOWN;
+  if (t->pid == TRACE_ID_UNKNOWN)
+    return;
+  if (proc->process_name)
+    process_name (r, t->pid, pf_reader_intern (r, proc->process_name), ts);
+  else if (proc->n_cmdline > 0)
+    process_name (r, t->pid, pf_reader_intern (r, proc->cmdline[0]), ts);
+  if (proc->has_legacy_sort_index)
+    sort_index (r, r->proc_sort, TRACE_EVENT_PROCESS_SORT_INDEX, t->pid, TRACE_ID_UNKNOWN,
+                proc->legacy_sort_index, ts);
+  process_labels (r, t->pid, proc, ts);
+}
+
+/**
+ * pf_reader_track_descriptor:
+ * @r: a #PerfettoReader
+ * @desc: a track descriptor
+ * @ts: its time
+ */
+void
+pf_reader_track_descriptor (PerfettoReader *r,
+                            PfTrackDescriptor *desc,
+                            gint64 ts)
+{
+  PfRTrack *t, *parent = NULL;
+  guint64 uuid = desc->uuid;
+
+  if (!desc->has_uuid)
+    {
+      r->stats.unsupported_events++;
+      return;
+    }
+  t = g_hash_table_lookup (r->tracks, &uuid);
+  if (t == NULL)
+    {
+      t = g_new0 (PfRTrack, 1);
+      t->uuid = uuid;
+      g_hash_table_insert (r->tracks, &t->uuid, t);
+    }
+  if (desc->has_parent_uuid)
+    parent = g_hash_table_lookup (r->tracks, &desc->parent_uuid);
+  t->pid = parent ? parent->pid : TRACE_ID_UNKNOWN;
+  t->tid = TRACE_ID_UNKNOWN;
+  if (desc->thread)
+    describe_thread (r, t, desc->thread, ts);
+  else if (desc->process)
+    describe_process (r, t, desc->process, ts);
+  else if (desc->counter)
+    {
+      t->kind = PF_RTRACK_COUNTER;
+      counter_name (r, t, desc->static_or_dynamic_name_case ? desc->name : NULL);
+      t->unit = pf_reader_intern (r, desc->counter->unit_name);
+    }
+  else
+    {
+      t->name = descriptor_name (r, desc);
+      t->kind = parent == NULL && t->name == r->k_global_track ? PF_RTRACK_GLOBAL : PF_RTRACK_NAMED;
+    }
+}
+
+/* ---- TrackEvents ---- */
+
+static guint32
+event_category (PerfettoReader *r,
+                PfSeq *seq,
+                const PfTrackEvent *te)
+{
+  g_autoptr (GString) joined = NULL;
+
+  if (te->n_category_iids == 1)
+    return pf_reader_lookup_string (r, seq->categories, te->category_iids[0]);
+  if (te->n_categories == 1)
+    return pf_reader_intern (r, te->categories[0]);
+  if (te->n_category_iids == 0 && te->n_categories == 0)
+    return 0;
+  /* Several categories: one string, as Chrome JSON writes them. */
+  joined = g_string_new (NULL);
+  for (gsize i = 0; i < te->n_category_iids; i++)
+    g_string_append_printf (joined, "%s%s", i ? "," : "",
+                            trace_string_pool_get (r->pool, pf_reader_lookup_string (r, seq->categories,
+                                                                                    te->category_iids[i])));
+  for (gsize i = 0; i < te->n_categories; i++)
+    g_string_append_printf (joined, "%s%s", joined->len ? "," : "", te->categories[i]);
+  return pf_reader_intern (r, joined->str);
+}
+
+static guint32
+event_name (PerfettoReader *r,
+            PfSeq *seq,
+            const PfTrackEvent *te)
+{
+  if (te->name_field_case == PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME_IID)
+    return pf_reader_lookup_string (r, seq->names, te->name_iid);
+  if (te->name_field_case == PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME)
+    return pf_reader_intern (r, te->name);
+  return 0;
+}
+
+static void add_annotation (PerfettoReader *r,
+                            PfSeq *seq,
+                            TraceEvent *ev,
+                            const PfAnnotation *a,
+                            const char *prefix,
+                            gint index);
+
+static void
+add_annotation_value (PerfettoReader *r,
+                      PfSeq *seq,
+                      TraceEvent *ev,
+                      const PfAnnotation *a,
+                      guint32 key)
+{
+  TraceBatch *b = r->batch;
+
+  switch (a->value_case)
+    {
+    case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_BOOL_VALUE:
+      trace_batch_add_arg (b, ev, key, TRACE_ARG_BOOL)->v.b = a->bool_value;
+      break;
+    case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_UINT_VALUE:
+      trace_batch_add_arg (b, ev, key, TRACE_ARG_UINT)->v.u = a->uint_value;
+      break;
+    case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_INT_VALUE:
+      trace_batch_add_arg (b, ev, key, TRACE_ARG_INT)->v.i = a->int_value;
+      break;
+    case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_DOUBLE_VALUE:
+      trace_batch_add_arg (b, ev, key, TRACE_ARG_DOUBLE)->v.d = a->double_value;
+      break;
+    case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_POINTER_VALUE:
+      trace_batch_add_arg (b, ev, key, TRACE_ARG_POINTER)->v.u = a->pointer_value;
+      break;
+    case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE:
+      trace_batch_add_arg (b, ev, key, TRACE_ARG_STRING)->v.s = pf_reader_intern (r, a->string_value);
+      break;
+    case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_LEGACY_JSON_VALUE:
+      trace_batch_add_arg (b, ev, key, TRACE_ARG_STRING)->v.s = pf_reader_intern (r, a->legacy_json_value);
+      break;
+    case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE_IID:
+      trace_batch_add_arg (b, ev, key, TRACE_ARG_STRING)->v.s =
+        pf_reader_lookup_string (r, seq->str_values, a->string_value_iid);
+      break;
+    default:
+      if (a->n_dict_entries == 0 && a->n_array_values == 0)
+        r->stats.unsupported_events++;
+      break;
+    }
+}
+
+/* Nested annotations come back flattened to dotted keys (`a.b`, `a[0]`),
+ * the keys trace_processor gives them too. */
+static void
+add_annotation (PerfettoReader *r,
+                PfSeq *seq,
+                TraceEvent *ev,
+                const PfAnnotation *a,
+                const char *prefix,
+                gint index)
+{
+  g_autofree char *nested = NULL;
+  guint32 key = 0;
+
+  if (a->name_field_case == PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME_IID)
+    key = pf_reader_lookup_string (r, seq->ann_names, a->name_iid);
+  else if (a->name_field_case == PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME)
+    key = pf_reader_intern (r, a->name);
+  if (prefix != NULL)
+    {
+      nested = index >= 0 ? g_strdup_printf ("%s[%d]", prefix, index)
+                          : g_strdup_printf ("%s.%s", prefix, trace_string_pool_get (r->pool, key));
+      key = pf_reader_intern (r, nested);
+    }
+  for (gsize i = 0; i < a->n_dict_entries; i++)
+    add_annotation (r, seq, ev, a->dict_entries[i], trace_string_pool_get (r->pool, key), -1);
+  for (gsize i = 0; i < a->n_array_values; i++)
+    add_annotation (r, seq, ev, a->array_values[i], trace_string_pool_get (r->pool, key), (gint) i);
+  add_annotation_value (r, seq, ev, a, key);
+}
+
+static void
+add_args (PerfettoReader *r,
+          PfSeq *seq,
+          TraceEvent *ev,
+          const PfTrackEvent *te)
+{
+  for (gsize i = 0; i < te->n_debug_annotations; i++)
+    add_annotation (r, seq, ev, te->debug_annotations[i], NULL, -1);
+}
+
+/* flow_ids start a flow or, when the id is already flowing, continue it
+ * (as trace_processor reads them); terminating_flow_ids end it. */
+static void
+add_flows (PerfettoReader *r,
+           TraceEvent *ev,
+           const PfTrackEvent *te)
+{
+  if (te->n_flow_ids > 0)
+    {
+      guint64 id = te->flow_ids[0];
+
+      if (g_hash_table_contains (r->active_flows, &id))
+        ev->u.slice.flow_in = id;
+      else
+        g_hash_table_add (r->active_flows, pf_int64_dup ((gint64) id));
+      ev->u.slice.flow_out = id;
+      r->stats.extra_flows += te->n_flow_ids - 1;
+    }
+  if (te->n_terminating_flow_ids > 0)
+    {
+      guint64 id = te->terminating_flow_ids[0];
+
+      ev->u.slice.flow_in = id;
+      g_hash_table_remove (r->active_flows, &id);
+      r->stats.extra_flows += te->n_terminating_flow_ids - 1;
+    }
+}
+
+static void
+read_counter (PerfettoReader *r,
+              PfRTrack *track,
+              const PfTrackEvent *te,
+              gint64 ts)
+{
+  TraceEvent *ev;
+
+  if (track->kind != PF_RTRACK_COUNTER)
+    {
+      r->stats.unsupported_events++;
+      return;
+    }
+  ev = pf_reader_emit (r, TRACE_EVENT_COUNTER, ts);
+  ev->pid = track->pid;
+  ev->name = track->name;
+  ev->u.counter.id = track->id;
+  ev->u.counter.unit = track->unit;
+  if (te->counter_value_field_case == PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_COUNTER_VALUE)
+    {
+      ev->flags |= TRACE_EVENT_FLAG_COUNTER_INT;
+      ev->u.counter.value = (double) te->counter_value;
+    }
+  else
+    ev->u.counter.value = te->double_counter_value;
+}
+
+static void
+read_legacy_flow (PerfettoReader *r,
+                  PfSeq *seq,
+                  PfRTrack *track,
+                  const PfTrackEvent *te,
+                  gint64 ts)
+{
+  const Perfetto__Protos__TrackEvent__LegacyEvent *legacy = te->legacy_event;
+  TraceEventKind kind;
+  TraceEvent *ev;
+
+  switch (legacy->phase)
+    {
+    case 's':
+      kind = TRACE_EVENT_FLOW_START;
+      break;
+    case 't':
+      kind = TRACE_EVENT_FLOW_STEP;
+      break;
+    case 'f':
+      kind = TRACE_EVENT_FLOW_END;
+      break;
+    default:
+      r->stats.unsupported_events++;
+      return;
+    }
+  ev = pf_reader_emit (r, kind, ts);
+  ev->pid = track->pid;
+  ev->tid = track->tid;
+  ev->name = event_name (r, seq, te);
+  ev->category = event_category (r, seq, te);
+  ev->u.async.id = legacy->unscoped_id;
+  if (kind == TRACE_EVENT_FLOW_END && legacy->has_bind_to_enclosing && !legacy->bind_to_enclosing)
+    ev->flags |= TRACE_EVENT_FLAG_FLOW_NEXT_SLICE;
+  add_args (r, seq, ev, te);
+}
+
+/* Returns: the value of the event's string arg @key, 0 if none */
+static guint32
+string_arg (TraceBatch *batch,
+            const TraceEvent *ev,
+            guint32 key)
+{
+  const TraceArg *args = trace_batch_get_args (batch, ev);
+
+  for (guint i = 0; i < ev->n_args; i++)
+    if (args[i].key == key && args[i].type == TRACE_ARG_STRING)
+      return args[i].v.s;
+  return 0;
+}
+
+static TraceEventKind
+async_kind (PerfettoReader *r,
+            const PfTrackEvent *te)
+{
+  switch (te->type)
+    {
+    case PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN:
+      return TRACE_EVENT_ASYNC_BEGIN;
+    case PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END:
+      return TRACE_EVENT_ASYNC_END;
+    default:
+      return TRACE_EVENT_ASYNC_INSTANT;
+    }
+}
+
+static void
+read_async (PerfettoReader *r,
+            PfSeq *seq,
+            PfRTrack *track,
+            const PfTrackEvent *te,
+            guint64 id,
+            gint64 ts)
+{
+  TraceEventKind kind = async_kind (r, te);
+  TraceEvent *ev = pf_reader_emit (r, kind, ts);
+
+  ev->pid = track->pid;
+  if (track->pid == TRACE_ID_UNKNOWN)
+    ev->flags |= TRACE_EVENT_FLAG_ID_GLOBAL;
+  ev->name = event_name (r, seq, te);
+  ev->category = event_category (r, seq, te);
+  ev->u.async.id = id;
+  /* The track is named after the slice unless the slice named a track;
+   * events inside an open slice share the slice's. */
+  if (kind == TRACE_EVENT_ASYNC_BEGIN && track->async_depth++ == 0)
+    track->async_track = ev->name != track->name ? track->name : 0;
+  if (kind == TRACE_EVENT_ASYNC_END || track->async_depth > 0)
+    ev->u.async.track = track->async_track;
+  else
+    ev->u.async.track = ev->name != track->name ? track->name : 0;
+  if (kind == TRACE_EVENT_ASYNC_END && track->async_depth > 0)
+    track->async_depth--;
+  add_args (r, seq, ev, te);
+  r->stats.extra_flows += te->n_flow_ids + te->n_terminating_flow_ids;
+  if (kind == TRACE_EVENT_ASYNC_INSTANT && (ev->u.async.step = string_arg (r->batch, ev, r->k_step)))
+    ev->kind = TRACE_EVENT_ASYNC_STEP;
+}
+
+static TraceEventKind
+slice_kind (const PfTrackEvent *te)
+{
+  switch (te->type)
+    {
+    case PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN:
+      return TRACE_EVENT_SLICE_BEGIN;
+    case PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END:
+      return TRACE_EVENT_SLICE_END;
+    default:
+      return TRACE_EVENT_INSTANT;
+    }
+}
+
+static void
+read_slice (PerfettoReader *r,
+            PfSeq *seq,
+            PfRTrack *track,
+            const PfTrackEvent *te,
+            gint64 ts)
+{
+  TraceEventKind kind = slice_kind (te);
+  TraceEvent *ev = pf_reader_emit (r, kind, ts);
+
+  ev->pid = track->pid;
+  ev->tid = track->tid;
+  ev->name = event_name (r, seq, te);
+  ev->category = event_category (r, seq, te);
+  if (track->kind == PF_RTRACK_NAMED)
+    {
+      ev->u.slice.track = track->name;
+      if (kind == TRACE_EVENT_INSTANT)
+        ev->flags |= TRACE_EVENT_FLAG_SCOPE_PROCESS;
+    }
+  else if (track->kind == PF_RTRACK_PROCESS)
+    ev->flags |= TRACE_EVENT_FLAG_SCOPE_PROCESS;
+  else if (track->kind == PF_RTRACK_GLOBAL)
+    ev->flags |= TRACE_EVENT_FLAG_SCOPE_GLOBAL;
+  add_args (r, seq, ev, te);
+  add_flows (r, ev, te);
+}
+
+/**
+ * pf_reader_track_event:
+ * @r: a #PerfettoReader
+ * @seq: the packet's sequence
+ * @te: a TrackEvent
+ * @ts: the packet's time
+ */
+void
+pf_reader_track_event (PerfettoReader *r,
+                       PfSeq *seq,
+                       PfTrackEvent *te,
+                       gint64 ts)
+{
+  guint64 uuid = te->has_track_uuid ? te->track_uuid : seq->default_track;
+  PfRTrack *track = g_hash_table_lookup (r->tracks, &uuid);
+  gboolean correlated = te->correlation_id_field_case ==
+                        PERFETTO__PROTOS__TRACK_EVENT__CORRELATION_ID_FIELD_CORRELATION_ID;
+
+  if (track == NULL)
+    {
+      r->stats.unknown_track++;
+      return;
+    }
+  if (te->legacy_event && te->legacy_event->has_phase)
+    {
+      read_legacy_flow (r, seq, track, te, ts);
+      return;
+    }
+  switch (te->type)
+    {
+    case PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_COUNTER:
+      read_counter (r, track, te, ts);
+      break;
+    case PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN:
+    case PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END:
+    case PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT:
+      if (track->kind == PF_RTRACK_COUNTER)
+        r->stats.unsupported_events++;
+      else if (track->kind == PF_RTRACK_NAMED && correlated)
+        read_async (r, seq, track, te, te->correlation_id, ts);
+      else if (track->kind != PF_RTRACK_THREAD && te->type != PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT
+               && track->kind != PF_RTRACK_NAMED)
+        /* Slices on a process or the global track: async slices of
+         * their own track. */
+        read_async (r, seq, track, te, track->uuid, ts);
+      else
+        read_slice (r, seq, track, te, ts);
+      break;
+    default:
+      r->stats.unsupported_events++;
+      break;
+    }
+}

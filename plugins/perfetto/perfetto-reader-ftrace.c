@@ -1,0 +1,470 @@
+/* tracepipe - Perfetto reader: ftrace event bundles
+ *
+ * A bundle's events are replayed in time order, ties in the order
+ * trace_processor gives them (compact switches, compact wakings, full
+ * events). A compact switch's prev_* fields are the previous switch's
+ * next_* on the cpu and a compact waking's waker is the thread running on
+ * it, so the reader keeps, per cpu, the last switch it replayed.
+ * Kernel events carry no process: the pid comes from what descriptors and
+ * process_tree packets said of the thread.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "perfetto-reader-private.h"
+
+#include <math.h>
+#include <string.h>
+
+typedef Perfetto__Protos__FtraceEventBundle__CompactSched PfCompact;
+
+static PfRCpu *
+cpu_state (PerfettoReader *r,
+           gint32 cpu)
+{
+  if (cpu < 0 || cpu >= 4096)
+    return NULL;
+  if ((guint) cpu >= r->cpus->len)
+    g_array_set_size (r->cpus, (guint) cpu + 1);
+  return &g_array_index (r->cpus, PfRCpu, cpu);
+}
+
+/* The name of a kernel event: the name of its FtraceEvent field. */
+static guint32
+ftrace_name (PerfettoReader *r,
+             guint32 field_number)
+{
+  gpointer id = g_hash_table_lookup (r->ftrace_names, GUINT_TO_POINTER (field_number));
+  const ProtobufCFieldDescriptor *field;
+
+  if (id != NULL)
+    return GPOINTER_TO_UINT (id);
+  field = protobuf_c_message_descriptor_get_field (&perfetto__protos__ftrace_event__descriptor,
+                                                   field_number);
+  id = GUINT_TO_POINTER (pf_reader_intern (r, field ? field->name : "unknown"));
+  g_hash_table_insert (r->ftrace_names, GUINT_TO_POINTER (field_number), id);
+  return GPOINTER_TO_UINT (id);
+}
+
+static TraceEvent *
+kernel_event (PerfettoReader *r,
+              TraceEventKind kind,
+              gint64 ts,
+              gint32 cpu,
+              gint64 tid,
+              guint32 name)
+{
+  TraceEvent *ev = pf_reader_emit (r, kind, ts);
+
+  ev->cpu = cpu;
+  ev->tid = tid;
+  ev->pid = tid >= 0 ? pf_reader_pid_of (r, tid) : TRACE_ID_UNKNOWN;
+  ev->name = name;
+  return ev;
+}
+
+static guint32
+comm (PerfettoReader *r,
+      const char *s)
+{
+  return s ? pf_reader_intern (r, s) : 0;
+}
+
+/* ---- full events ---- */
+
+static void
+read_switch (PerfettoReader *r,
+             const PfFtraceEvent *fev,
+             gint32 cpu,
+             const Perfetto__Protos__SchedSwitchFtraceEvent *sw)
+{
+  TraceEvent *ev = kernel_event (r, TRACE_EVENT_SCHED_SWITCH, (gint64) fev->timestamp, cpu,
+                                 fev->pid, ftrace_name (r, PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_SWITCH));
+  PfRCpu *state = cpu_state (r, cpu);
+
+  ev->u.sched_switch.prev_tid = sw->prev_pid;
+  ev->u.sched_switch.prev_prio = sw->prev_prio;
+  ev->u.sched_switch.prev_state = sw->prev_state;
+  ev->u.sched_switch.prev_comm = comm (r, sw->prev_comm);
+  ev->u.sched_switch.next_tid = sw->next_pid;
+  ev->u.sched_switch.next_prio = sw->next_prio;
+  ev->u.sched_switch.next_comm = comm (r, sw->next_comm);
+  if (state)
+    *state = (PfRCpu) { TRUE, sw->next_pid, sw->next_prio, ev->u.sched_switch.next_comm };
+}
+
+static void
+read_wakeup (PerfettoReader *r,
+             const PfFtraceEvent *fev,
+             gint32 cpu,
+             guint32 field,
+             const Perfetto__Protos__SchedWakeupFtraceEvent *wk)
+{
+  TraceEventKind kind = field == PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_WAKING ? TRACE_EVENT_SCHED_WAKING
+                        : field == PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_WAKEUP_NEW
+                          ? TRACE_EVENT_SCHED_WAKEUP_NEW
+                          : TRACE_EVENT_SCHED_WAKEUP;
+  TraceEvent *ev = kernel_event (r, kind, (gint64) fev->timestamp, cpu, fev->pid, ftrace_name (r, field));
+
+  ev->u.wakeup.comm = comm (r, wk->comm);
+  ev->u.wakeup.tid = wk->pid;
+  ev->u.wakeup.prio = wk->prio;
+  ev->u.wakeup.success = wk->success;
+  ev->u.wakeup.target_cpu = wk->target_cpu;
+}
+
+static void
+oom_arg (PerfettoReader *r,
+         TraceEvent *ev,
+         gboolean has,
+         gint32 value)
+{
+  if (has)
+    trace_batch_add_arg (r->batch, ev, pf_reader_intern (r, "oom_score_adj"), TRACE_ARG_INT)->v.i = value;
+}
+
+static void
+read_task (PerfettoReader *r,
+           const PfFtraceEvent *fev,
+           gint32 cpu,
+           guint32 field,
+           const ProtobufCMessage *msg)
+{
+  TraceEvent *ev;
+  TraceEventKind kind;
+
+  switch (field)
+    {
+    case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_PROCESS_EXIT:
+      kind = TRACE_EVENT_SCHED_PROCESS_EXIT;
+      break;
+    case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_PROCESS_FREE:
+      kind = TRACE_EVENT_SCHED_PROCESS_FREE;
+      break;
+    case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_TASK_NEWTASK:
+      kind = TRACE_EVENT_TASK_NEWTASK;
+      break;
+    default:
+      kind = TRACE_EVENT_TASK_RENAME;
+      break;
+    }
+  ev = kernel_event (r, kind, (gint64) fev->timestamp, cpu, fev->pid, ftrace_name (r, field));
+  if (kind == TRACE_EVENT_SCHED_PROCESS_EXIT)
+    {
+      const Perfetto__Protos__SchedProcessExitFtraceEvent *e = (gconstpointer) msg;
+
+      ev->u.task.tid = e->pid, ev->u.task.prio = e->prio, ev->u.task.comm = comm (r, e->comm);
+    }
+  else if (kind == TRACE_EVENT_SCHED_PROCESS_FREE)
+    {
+      const Perfetto__Protos__SchedProcessFreeFtraceEvent *e = (gconstpointer) msg;
+
+      ev->u.task.tid = e->pid, ev->u.task.prio = e->prio, ev->u.task.comm = comm (r, e->comm);
+    }
+  else if (kind == TRACE_EVENT_TASK_NEWTASK)
+    {
+      const Perfetto__Protos__TaskNewtaskFtraceEvent *e = (gconstpointer) msg;
+
+      ev->u.task.tid = e->pid, ev->u.task.comm = comm (r, e->comm);
+      ev->u.task.clone_flags = e->clone_flags;
+      oom_arg (r, ev, e->has_oom_score_adj, e->oom_score_adj);
+    }
+  else
+    {
+      const Perfetto__Protos__TaskRenameFtraceEvent *e = (gconstpointer) msg;
+
+      ev->u.task.tid = e->pid, ev->u.task.comm = comm (r, e->newcomm);
+      ev->u.task.old_comm = comm (r, e->oldcomm);
+      oom_arg (r, ev, e->has_oom_score_adj, e->oom_score_adj);
+    }
+}
+
+/* `trace_event_clock_sync: ...` prints are clock markers (as written from
+ * atrace text); anything else is a print event.
+ * Returns: whether @buf was a marker */
+static gboolean
+read_clock_sync (PerfettoReader *r,
+                 const PfFtraceEvent *fev,
+                 gint32 cpu,
+                 const char *buf)
+{
+  const char *s;
+  TraceEvent *ev;
+
+  if (buf == NULL || !g_str_has_prefix (buf, PF_CLOCK_SYNC_PREFIX))
+    return FALSE;
+  s = buf + strlen (PF_CLOCK_SYNC_PREFIX);
+  if (!g_str_has_prefix (s, "parent_ts=") && !g_str_has_prefix (s, "realtime_ts=")
+      && !g_str_has_prefix (s, "name="))
+    return FALSE;
+  ev = kernel_event (r, TRACE_EVENT_CLOCK_MARKER, (gint64) fev->timestamp, cpu, fev->pid, 0);
+  if (g_str_has_prefix (s, "parent_ts="))
+    {
+      ev->u.clock.marker = TRACE_CLOCK_MARKER_PARENT_TS;
+      ev->u.clock.domain = TRACE_CLOCK_MONOTONIC;
+      ev->u.clock.other_ts = llround (g_ascii_strtod (s + 10, NULL) * 1e9);
+    }
+  else if (g_str_has_prefix (s, "realtime_ts="))
+    {
+      ev->u.clock.marker = TRACE_CLOCK_MARKER_REALTIME_TS;
+      ev->u.clock.domain = TRACE_CLOCK_REALTIME;
+      ev->u.clock.other_ts = g_ascii_strtoll (s + 12, NULL, 10) * 1000000;
+    }
+  else
+    {
+      ev->u.clock.marker = TRACE_CLOCK_MARKER_SYNC_ID;
+      ev->u.clock.domain = TRACE_CLOCK_UNKNOWN;
+      ev->u.clock.sync_id = pf_reader_intern (r, s + 5);
+    }
+  return TRUE;
+}
+
+/* Typed events the event model has no kind for: name and args, the args
+ * keyed as ftrace prints them. */
+static void
+read_mapped (PerfettoReader *r,
+             PfSeq *seq,
+             const PfFtraceEvent *fev,
+             gint32 cpu,
+             const PfFtraceEventMap *map,
+             const ProtobufCMessage *msg)
+{
+  TraceEvent *ev;
+
+  if (map->event_field == PERFETTO__PROTOS__FTRACE_EVENT__EVENT_PRINT
+      && read_clock_sync (r, fev, cpu, ((const Perfetto__Protos__PrintFtraceEvent *) msg)->buf))
+    return;
+  ev = kernel_event (r, TRACE_EVENT_FTRACE, (gint64) fev->timestamp, cpu, fev->pid,
+                     pf_reader_intern (r, map->name));
+  for (guint i = 0; i < map->n_fields; i++)
+    {
+      guint32 key = pf_reader_intern (r, map->fields[i].key);
+      const char *s;
+      gint64 v;
+
+      if (map->fields[i].kind == PF_FTRACE_STRING)
+        {
+          if ((s = perfetto_message_get_string (msg, map->field_descs[i])) != NULL)
+            trace_batch_add_arg (r->batch, ev, key, TRACE_ARG_STRING)->v.s = pf_reader_intern (r, s);
+        }
+      else if (perfetto_message_get_int (msg, map->field_descs[i], &v))
+        {
+          if (map->fields[i].kind == PF_FTRACE_KSYM)
+            trace_batch_add_arg (r->batch, ev, key, TRACE_ARG_STRING)->v.s =
+              pf_reader_lookup_string (r, seq->ksyms, (guint64) v);
+          else
+            trace_batch_add_arg (r->batch, ev, key, TRACE_ARG_INT)->v.i = v;
+        }
+    }
+}
+
+static void
+read_generic (PerfettoReader *r,
+              const PfFtraceEvent *fev,
+              gint32 cpu,
+              const Perfetto__Protos__GenericFtraceEvent *g)
+{
+  TraceEvent *ev = kernel_event (r, TRACE_EVENT_FTRACE, (gint64) fev->timestamp, cpu, fev->pid,
+                                 pf_reader_intern (r, g->event_name));
+
+  for (gsize i = 0; i < g->n_field; i++)
+    {
+      const Perfetto__Protos__GenericFtraceEvent__Field *f = g->field[i];
+      guint32 key = pf_reader_intern (r, f->name);
+
+      switch (f->value_case)
+        {
+        case PERFETTO__PROTOS__GENERIC_FTRACE_EVENT__FIELD__VALUE_INT_VALUE:
+          trace_batch_add_arg (r->batch, ev, key, TRACE_ARG_INT)->v.i = f->int_value;
+          break;
+        case PERFETTO__PROTOS__GENERIC_FTRACE_EVENT__FIELD__VALUE_UINT_VALUE:
+          trace_batch_add_arg (r->batch, ev, key, TRACE_ARG_UINT)->v.u = f->uint_value;
+          break;
+        case PERFETTO__PROTOS__GENERIC_FTRACE_EVENT__FIELD__VALUE_STR_VALUE:
+          trace_batch_add_arg (r->batch, ev, key, TRACE_ARG_STRING)->v.s = pf_reader_intern (r, f->str_value);
+          break;
+        default:
+          break;
+        }
+    }
+}
+
+static void
+read_full (PerfettoReader *r,
+           PfSeq *seq,
+           gint32 cpu,
+           const PfFtraceEvent *fev)
+{
+  guint32 field;
+  const ProtobufCMessage *msg = perfetto_oneof_get (&fev->base, &field);
+  const PfFtraceEventMap *map;
+  TraceEvent *ev;
+
+  switch (field)
+    {
+    case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_SWITCH:
+      read_switch (r, fev, cpu, (gconstpointer) msg);
+      break;
+    case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_WAKEUP:
+    case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_WAKING:
+    case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_WAKEUP_NEW:
+      /* The three messages share one layout. */
+      read_wakeup (r, fev, cpu, field, (gconstpointer) msg);
+      break;
+    case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_PROCESS_EXIT:
+    case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_PROCESS_FREE:
+    case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_TASK_NEWTASK:
+    case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_TASK_RENAME:
+      read_task (r, fev, cpu, field, msg);
+      break;
+    case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPU_FREQUENCY:
+    case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPU_IDLE:
+      {
+        const Perfetto__Protos__CpuFrequencyFtraceEvent *f = (gconstpointer) msg;
+
+        ev = kernel_event (r, field == PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPU_IDLE ? TRACE_EVENT_CPU_IDLE
+                                                                                     : TRACE_EVENT_CPU_FREQUENCY,
+                           (gint64) fev->timestamp, cpu, fev->pid, ftrace_name (r, field));
+        ev->u.cpu.cpu_id = (gint32) f->cpu_id;
+        ev->u.cpu.state = f->state;
+      }
+      break;
+    case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_GENERIC:
+      read_generic (r, fev, cpu, (gconstpointer) msg);
+      break;
+    default:
+      map = msg ? perfetto_ftrace_map_by_field (field) : NULL;
+      if (map)
+        read_mapped (r, seq, fev, cpu, map, msg);
+      else
+        r->stats.unsupported_events++;
+      break;
+    }
+}
+
+/* ---- compact events ---- */
+
+static void
+read_compact_switch (PerfettoReader *r,
+                     const PfCompact *cs,
+                     gsize i,
+                     gint64 ts,
+                     gint32 cpu)
+{
+  PfRCpu *state = cpu_state (r, cpu);
+  guint32 index = cs->switch_next_comm_index[i];
+  gint64 prev = state && state->valid ? state->next_tid : TRACE_ID_UNKNOWN;
+  TraceEvent *ev = kernel_event (r, TRACE_EVENT_SCHED_SWITCH, ts, cpu, prev,
+                                 ftrace_name (r, PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_SWITCH));
+
+  if (state && state->valid)
+    {
+      ev->u.sched_switch.prev_tid = (gint32) state->next_tid;
+      ev->u.sched_switch.prev_prio = state->next_prio;
+      ev->u.sched_switch.prev_comm = state->next_comm;
+    }
+  else
+    ev->u.sched_switch.prev_tid = TRACE_ID_UNKNOWN;
+  ev->u.sched_switch.prev_state = cs->switch_prev_state[i];
+  ev->u.sched_switch.next_tid = cs->switch_next_pid[i];
+  ev->u.sched_switch.next_prio = cs->switch_next_prio[i];
+  if (index < r->comm_ids->len)
+    ev->u.sched_switch.next_comm = g_array_index (r->comm_ids, guint32, index);
+  else
+    r->stats.unknown_iid++;
+  if (state)
+    *state = (PfRCpu) { TRUE, ev->u.sched_switch.next_tid, ev->u.sched_switch.next_prio,
+                        ev->u.sched_switch.next_comm };
+}
+
+static void
+read_compact_waking (PerfettoReader *r,
+                     const PfCompact *cs,
+                     gsize i,
+                     gint64 ts,
+                     gint32 cpu)
+{
+  PfRCpu *state = cpu_state (r, cpu);
+  guint32 index = cs->waking_comm_index[i];
+  gint64 waker = state && state->valid ? state->next_tid : TRACE_ID_UNKNOWN;
+  TraceEvent *ev = kernel_event (r, TRACE_EVENT_SCHED_WAKING, ts, cpu, waker,
+                                 ftrace_name (r, PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_WAKING));
+
+  ev->u.wakeup.tid = cs->waking_pid[i];
+  ev->u.wakeup.target_cpu = cs->waking_target_cpu[i];
+  ev->u.wakeup.prio = cs->waking_prio[i];
+  if (index < r->comm_ids->len)
+    ev->u.wakeup.comm = g_array_index (r->comm_ids, guint32, index);
+  else
+    r->stats.unknown_iid++;
+}
+
+static gsize
+compact_switch_count (const PfCompact *cs)
+{
+  gsize n = cs->n_switch_timestamp;
+
+  n = MIN (n, cs->n_switch_prev_state);
+  n = MIN (n, cs->n_switch_next_pid);
+  n = MIN (n, cs->n_switch_next_prio);
+  return MIN (n, cs->n_switch_next_comm_index);
+}
+
+static gsize
+compact_waking_count (const PfCompact *cs)
+{
+  gsize n = cs->n_waking_timestamp;
+
+  n = MIN (n, cs->n_waking_pid);
+  n = MIN (n, cs->n_waking_target_cpu);
+  n = MIN (n, cs->n_waking_prio);
+  return MIN (n, cs->n_waking_comm_index);
+}
+
+/**
+ * pf_reader_ftrace_bundle:
+ * @r: a #PerfettoReader
+ * @seq: the packet's sequence (for kernel symbols)
+ * @bundle: an ftrace event bundle
+ */
+void
+pf_reader_ftrace_bundle (PerfettoReader *r,
+                         PfSeq *seq,
+                         PfFtraceBundle *bundle)
+{
+  static const PfCompact no_compact = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__COMPACT_SCHED__INIT;
+  const PfCompact *cs = bundle->compact_sched ? bundle->compact_sched : &no_compact;
+  gint32 cpu = bundle->has_cpu ? (gint32) bundle->cpu : TRACE_ID_UNKNOWN;
+  gsize n_sw = compact_switch_count (cs), n_wk = compact_waking_count (cs);
+  gsize si = 0, wi = 0, fi = 0;
+  gint64 sw_ts = 0, wk_ts = 0;
+
+  if (n_sw != cs->n_switch_timestamp || n_wk != cs->n_waking_timestamp)
+    r->stats.unsupported_events++;
+  g_array_set_size (r->comm_ids, 0);
+  for (gsize i = 0; i < cs->n_intern_table; i++)
+    {
+      guint32 id = pf_reader_intern (r, cs->intern_table[i]);
+
+      g_array_append_val (r->comm_ids, id);
+    }
+  while (si < n_sw || wi < n_wk || fi < bundle->n_event)
+    {
+      /* Time of the next event of each list (deltas accumulate). */
+      gint64 next_sw = si < n_sw ? sw_ts + (gint64) cs->switch_timestamp[si] : G_MAXINT64;
+      gint64 next_wk = wi < n_wk ? wk_ts + (gint64) cs->waking_timestamp[wi] : G_MAXINT64;
+      gint64 next_full = fi < bundle->n_event ? (gint64) bundle->event[fi]->timestamp : G_MAXINT64;
+
+      if (si < n_sw && next_sw <= next_wk && next_sw <= next_full)
+        {
+          read_compact_switch (r, cs, si++, next_sw, cpu);
+          sw_ts = next_sw;
+        }
+      else if (wi < n_wk && next_wk <= next_full)
+        {
+          read_compact_waking (r, cs, wi++, next_wk, cpu);
+          wk_ts = next_wk;
+        }
+      else
+        read_full (r, seq, cpu, bundle->event[fi++]);
+    }
+}

@@ -1,0 +1,911 @@
+/* tracepipe - Perfetto protobuf reader: records, packets, sequences
+ *
+ * A trace is read record by record (`Trace.packet`, a tag and a length),
+ * each packet unpacked by protobuf-c into an arena that is reset after the
+ * packet, so memory does not depend on the file's length. Interning tables
+ * and defaults are kept per packet sequence and cleared when the sequence
+ * says so; packets that need a sequence's state before it was ever
+ * cleared are skipped and counted, as trace_processor does.
+ *
+ * A last record cut short by the end of the file is a warning (the file
+ * was cut while being written), counted in the stats; anything that is
+ * not a protobuf record is an error naming its byte offset.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "perfetto-reader-private.h"
+
+#include <string.h>
+#include <zlib.h>
+
+#define PF_READ_CHUNK (256 * 1024)
+#define PF_ARENA_MIN (64 * 1024)
+#define PF_ARENA_MAX (64 * 1024 * 1024)
+/* Flow ids waiting for their end; past this the set starts over. */
+#define PF_MAX_ACTIVE_FLOWS (1 << 20)
+
+/* ---- arena allocator for protobuf-c ---- */
+
+static void *
+arena_alloc (void *data,
+             size_t size)
+{
+  PfArena *a = data;
+  gsize aligned = (size + 15) & ~(gsize) 15;
+  gpointer block;
+
+  if (a->used + aligned <= a->size)
+    {
+      block = a->base + a->used;
+      a->used += aligned;
+      return block;
+    }
+  /* Out of room: this packet gets extra blocks, the next ones a bigger
+   * arena. */
+  a->overflowed = TRUE;
+  block = g_malloc (MAX (aligned, 1));
+  a->extra = g_slist_prepend (a->extra, block);
+  return block;
+}
+
+static void
+arena_free (void *data,
+            void *ptr)
+{
+  /* Everything goes at once in arena_reset(). */
+}
+
+static void
+arena_reset (PfArena *a)
+{
+  g_slist_free_full (a->extra, g_free);
+  a->extra = NULL;
+  if (a->overflowed && a->size < PF_ARENA_MAX)
+    {
+      a->size = MIN (a->size * 4, PF_ARENA_MAX);
+      a->base = g_realloc (a->base, a->size);
+    }
+  a->overflowed = FALSE;
+  a->used = 0;
+}
+
+/* ---- helpers shared by the reader's files ---- */
+
+gint64 *
+pf_int64_dup (gint64 v)
+{
+  gint64 *p = g_new (gint64, 1);
+
+  *p = v;
+  return p;
+}
+
+guint32
+pf_reader_intern (PerfettoReader *r,
+                  const char *str)
+{
+  return str ? trace_string_pool_intern (r->pool, str) : 0;
+}
+
+/**
+ * pf_reader_lookup_string:
+ * @r: a #PerfettoReader
+ * @table: an interning table of a sequence
+ * @iid: an interned id
+ *
+ * Returns: the string id, 0 (and counted) when @iid is not in @table
+ */
+guint32
+pf_reader_lookup_string (PerfettoReader *r,
+                         GHashTable *table,
+                         guint64 iid)
+{
+  gpointer id;
+
+  if (g_hash_table_lookup_extended (table, &iid, NULL, &id))
+    return GPOINTER_TO_UINT (id);
+  r->stats.unknown_iid++;
+  return 0;
+}
+
+TraceEvent *
+pf_reader_emit (PerfettoReader *r,
+                TraceEventKind kind,
+                gint64 ts)
+{
+  r->stats.events++;
+  return trace_batch_append (r->batch, kind, ts);
+}
+
+void
+pf_reader_set_assoc (PerfettoReader *r,
+                     gint64 tid,
+                     gint64 pid)
+{
+  g_hash_table_replace (r->tid_to_pid, pf_int64_dup (tid), pf_int64_dup (pid));
+}
+
+gint64
+pf_reader_pid_of (PerfettoReader *r,
+                  gint64 tid)
+{
+  const gint64 *pid = g_hash_table_lookup (r->tid_to_pid, &tid);
+
+  return pid ? *pid : TRACE_ID_UNKNOWN;
+}
+
+/* ---- sequences ---- */
+
+static GHashTable *
+iid_table (GDestroyNotify free_value)
+{
+  return g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, free_value);
+}
+
+static PfSeq *
+seq_new (guint32 id)
+{
+  PfSeq *seq = g_new0 (PfSeq, 1);
+
+  seq->id = id;
+  seq->names = iid_table (NULL);
+  seq->categories = iid_table (NULL);
+  seq->ann_names = iid_table (NULL);
+  seq->str_values = iid_table (NULL);
+  seq->ksyms = iid_table (NULL);
+  seq->functions = iid_table (NULL);
+  seq->map_paths = iid_table (NULL);
+  seq->mappings = iid_table (NULL);
+  seq->frames = iid_table (g_free);
+  seq->callstacks = iid_table ((GDestroyNotify) g_array_unref);
+  return seq;
+}
+
+static void
+seq_clear (PfSeq *seq)
+{
+  GHashTable *tables[] = { seq->names, seq->categories, seq->ann_names, seq->str_values,
+                           seq->ksyms, seq->functions, seq->map_paths, seq->mappings,
+                           seq->frames, seq->callstacks };
+
+  for (guint i = 0; i < G_N_ELEMENTS (tables); i++)
+    g_hash_table_remove_all (tables[i]);
+  seq->default_clock = 0;
+  seq->default_track = 0;
+}
+
+static void
+seq_free (gpointer data)
+{
+  PfSeq *seq = data;
+  GHashTable *tables[] = { seq->names, seq->categories, seq->ann_names, seq->str_values,
+                           seq->ksyms, seq->functions, seq->map_paths, seq->mappings,
+                           seq->frames, seq->callstacks };
+
+  for (guint i = 0; i < G_N_ELEMENTS (tables); i++)
+    g_hash_table_unref (tables[i]);
+  g_free (seq);
+}
+
+static PfSeq *
+seq_get (PerfettoReader *r,
+         guint32 id)
+{
+  PfSeq *seq = g_hash_table_lookup (r->sequences, GUINT_TO_POINTER (id));
+
+  if (seq == NULL)
+    {
+      seq = seq_new (id);
+      g_hash_table_insert (r->sequences, GUINT_TO_POINTER (id), seq);
+    }
+  return seq;
+}
+
+static void
+intern_strings (PerfettoReader *r,
+                GHashTable *table,
+                gsize n,
+                Perfetto__Protos__InternedString **strings)
+{
+  for (gsize i = 0; i < n; i++)
+    {
+      const Perfetto__Protos__InternedString *s = strings[i];
+      guint32 id = trace_string_pool_intern_len (r->pool, (const char *) s->str.data, s->str.len);
+
+      g_hash_table_replace (table, pf_int64_dup ((gint64) s->iid), GUINT_TO_POINTER (id));
+    }
+}
+
+/* EventName, EventCategory and DebugAnnotationName: iid then name. */
+#define INTERN_NAMED(table, n, items)                                     \
+  for (gsize i = 0; i < (n); i++)                                         \
+    g_hash_table_replace ((table), pf_int64_dup ((gint64) (items)[i]->iid), \
+                          GUINT_TO_POINTER (pf_reader_intern (r, (items)[i]->name)))
+
+static void
+seq_intern_profiling (PerfettoReader *r,
+                      PfSeq *seq,
+                      const PfInternedData *d)
+{
+  for (gsize i = 0; i < d->n_mappings; i++)
+    {
+      const Perfetto__Protos__Mapping *m = d->mappings[i];
+      guint32 path = 0;
+
+      if (m->n_path_string_ids > 0)
+        path = pf_reader_lookup_string (r, seq->map_paths, m->path_string_ids[0]);
+      g_hash_table_replace (seq->mappings, pf_int64_dup ((gint64) m->iid), GUINT_TO_POINTER (path));
+    }
+  for (gsize i = 0; i < d->n_frames; i++)
+    {
+      const Perfetto__Protos__Frame *f = d->frames[i];
+      PfRFrame *frame = g_new0 (PfRFrame, 1);
+
+      if (f->function_name_id != 0)
+        frame->function = pf_reader_lookup_string (r, seq->functions, f->function_name_id);
+      frame->mapping = f->mapping_id;
+      frame->rel_pc = f->rel_pc;
+      frame->has_line = f->has_line_number;
+      frame->line = f->line_number;
+      g_hash_table_replace (seq->frames, pf_int64_dup ((gint64) f->iid), frame);
+    }
+  for (gsize i = 0; i < d->n_callstacks; i++)
+    {
+      const Perfetto__Protos__Callstack *cs = d->callstacks[i];
+      GArray *ids = g_array_sized_new (FALSE, FALSE, sizeof (guint64), cs->n_frame_ids);
+
+      g_array_append_vals (ids, cs->frame_ids, cs->n_frame_ids);
+      g_hash_table_replace (seq->callstacks, pf_int64_dup ((gint64) cs->iid), ids);
+    }
+}
+
+static void
+seq_intern (PerfettoReader *r,
+            PfSeq *seq,
+            const PfInternedData *d)
+{
+  INTERN_NAMED (seq->names, d->n_event_names, d->event_names);
+  INTERN_NAMED (seq->categories, d->n_event_categories, d->event_categories);
+  INTERN_NAMED (seq->ann_names, d->n_debug_annotation_names, d->debug_annotation_names);
+  intern_strings (r, seq->str_values, d->n_debug_annotation_string_values,
+                  d->debug_annotation_string_values);
+  intern_strings (r, seq->ksyms, d->n_kernel_symbols, d->kernel_symbols);
+  intern_strings (r, seq->functions, d->n_function_names, d->function_names);
+  intern_strings (r, seq->map_paths, d->n_mapping_paths, d->mapping_paths);
+  seq_intern_profiling (r, seq, d);
+}
+
+/* ---- clocks and samples ---- */
+
+static void
+handle_clock_snapshot (PerfettoReader *r,
+                       const Perfetto__Protos__ClockSnapshot *snap,
+                       gint64 ts)
+{
+  const Perfetto__Protos__ClockSnapshot__Clock *mine = NULL, *other = NULL;
+  TraceEvent *ev;
+
+  if (snap->has_primary_trace_clock)
+    {
+      /* A header: it states the stream's clock, it is no marker. */
+      r->stream_clock = snap->primary_trace_clock;
+      r->clock_stated = TRUE;
+      return;
+    }
+  for (gsize i = 0; i < snap->n_clocks; i++)
+    {
+      if (snap->clocks[i]->clock_id == r->stream_clock && mine == NULL)
+        mine = snap->clocks[i];
+      else if (other == NULL)
+        other = snap->clocks[i];
+    }
+  if (snap->n_clocks != 2 || mine == NULL || other == NULL
+      || perfetto_builtin_to_clock_domain (other->clock_id) == TRACE_CLOCK_UNKNOWN)
+    {
+      r->stats.unsupported_events++;
+      return;
+    }
+  ev = pf_reader_emit (r, TRACE_EVENT_CLOCK_MARKER, (gint64) mine->timestamp);
+  ev->u.clock.marker = TRACE_CLOCK_MARKER_PAIR;
+  ev->u.clock.domain = perfetto_builtin_to_clock_domain (other->clock_id);
+  ev->u.clock.other_ts = (gint64) other->timestamp;
+}
+
+/* A stack node's id is the frame's rel_pc (tracepipe writes node ids
+ * there); a rel_pc seen under another parent (native frames of foreign
+ * traces) gets an id of its own made of parent and frame. */
+static guint64
+sample_node (PerfettoReader *r,
+             PfSeq *seq,
+             guint64 frame_iid,
+             guint64 parent,
+             const Perfetto__Protos__PerfSample *s,
+             gint64 ts)
+{
+  PfRFrame *frame = g_hash_table_lookup (seq->frames, &frame_iid);
+  guint64 id, *known_parent;
+  TraceEvent *ev;
+
+  if (frame == NULL)
+    {
+      r->stats.unknown_iid++;
+      return parent;
+    }
+  id = frame->rel_pc;
+  known_parent = g_hash_table_lookup (r->stack_nodes, &id);
+  if (known_parent && *known_parent != parent)
+    {
+      id = (parent * 0x9E3779B97F4A7C15ull ^ frame_iid) | (G_GUINT64_CONSTANT (1) << 63);
+      known_parent = g_hash_table_lookup (r->stack_nodes, &id);
+    }
+  if (known_parent)
+    return id;
+  g_hash_table_insert (r->stack_nodes, pf_int64_dup ((gint64) id), pf_int64_dup ((gint64) parent));
+  ev = pf_reader_emit (r, TRACE_EVENT_STACK_NODE, ts);
+  ev->pid = s->pid;
+  ev->tid = s->tid;
+  ev->name = frame->function;
+  ev->u.stack_node.id = id;
+  ev->u.stack_node.parent_id = parent;
+  if (frame->mapping != 0)
+    {
+      guint32 url = pf_reader_lookup_string (r, seq->mappings, frame->mapping);
+
+      if (url != 0)
+        trace_batch_add_arg (r->batch, ev, r->k_url, TRACE_ARG_STRING)->v.s = url;
+    }
+  if (frame->has_line)
+    trace_batch_add_arg (r->batch, ev, r->k_line, TRACE_ARG_INT)->v.i = frame->line;
+  return id;
+}
+
+static void
+handle_perf_sample (PerfettoReader *r,
+                    PfSeq *seq,
+                    const Perfetto__Protos__PerfSample *s,
+                    gint64 ts)
+{
+  guint64 iid = s->callstack_iid;
+  GArray *frames = s->has_callstack_iid ? g_hash_table_lookup (seq->callstacks, &iid) : NULL;
+  guint64 node = 0;
+  TraceEvent *ev;
+
+  if (frames == NULL)
+    {
+      r->stats.unsupported_events++;
+      return;
+    }
+  for (guint i = 0; i < frames->len; i++)
+    node = sample_node (r, seq, g_array_index (frames, guint64, i), node, s, ts);
+  ev = pf_reader_emit (r, TRACE_EVENT_SAMPLE, ts);
+  ev->pid = s->pid;
+  ev->tid = s->tid;
+  if (s->has_cpu)
+    ev->cpu = (gint32) s->cpu;
+  ev->u.sample.node_id = node;
+}
+
+/* ---- packets ---- */
+
+static gboolean handle_records_in_memory (PerfettoReader *r,
+                                          const guint8 *data,
+                                          gsize len,
+                                          guint64 offset,
+                                          GError **error);
+
+static gboolean
+handle_compressed (PerfettoReader *r,
+                   const ProtobufCBinaryData *data,
+                   guint64 offset,
+                   GError **error)
+{
+  z_stream zs = { 0 };
+  guint8 chunk[64 * 1024];
+  int rc = Z_OK;
+
+  g_byte_array_set_size (r->inflated, 0);
+  if (inflateInit (&zs) != Z_OK)
+    goto fail;
+  zs.next_in = data->data;
+  zs.avail_in = (uInt) data->len;
+  while (rc != Z_STREAM_END)
+    {
+      zs.next_out = chunk;
+      zs.avail_out = sizeof chunk;
+      rc = inflate (&zs, Z_NO_FLUSH);
+      if (rc != Z_OK && rc != Z_STREAM_END)
+        break;
+      g_byte_array_append (r->inflated, chunk, sizeof chunk - zs.avail_out);
+      if (r->inflated->len > PF_MAX_PACKET_SIZE || (rc == Z_OK && zs.avail_in == 0 && zs.avail_out != 0))
+        break;
+    }
+  inflateEnd (&zs);
+  if (rc != Z_STREAM_END)
+    goto fail;
+  {
+    /* The packets inside may be compressed no further: take the buffer. */
+    GByteArray *inner = r->inflated;
+    gboolean ok;
+
+    r->inflated = g_byte_array_new ();
+    ok = handle_records_in_memory (r, inner->data, inner->len, offset, error);
+    g_byte_array_unref (r->inflated);
+    r->inflated = inner;
+    return ok;
+  }
+fail:
+  g_set_error (error, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_DECODE,
+               "%s: byte offset %" G_GUINT64_FORMAT ": compressed packets do not inflate",
+               r->location, offset);
+  return FALSE;
+}
+
+static void
+packet_sequence_state (PerfettoReader *r,
+                       PfSeq *seq,
+                       const PfPacket *pkt)
+{
+  if ((pkt->has_sequence_flags && (pkt->sequence_flags & PF_SEQ_CLEARED))
+      || (pkt->has_incremental_state_cleared && pkt->incremental_state_cleared))
+    {
+      seq_clear (seq);
+      seq->valid = TRUE;
+    }
+  if (pkt->trace_packet_defaults)
+    {
+      const Perfetto__Protos__TracePacketDefaults *d = pkt->trace_packet_defaults;
+
+      if (d->has_timestamp_clock_id)
+        {
+          seq->default_clock = d->timestamp_clock_id;
+          /* Without a header snapshot, the first clock stated is the
+           * stream's. */
+          if (!r->clock_stated)
+            {
+              r->stream_clock = d->timestamp_clock_id;
+              r->clock_stated = TRUE;
+            }
+        }
+      if (d->track_event_defaults && d->track_event_defaults->has_track_uuid)
+        seq->default_track = d->track_event_defaults->track_uuid;
+    }
+  if (pkt->interned_data)
+    seq_intern (r, seq, pkt->interned_data);
+}
+
+static gint64
+packet_timestamp (PerfettoReader *r,
+                  PfSeq *seq,
+                  const PfPacket *pkt)
+{
+  guint32 clock;
+
+  if (!pkt->has_timestamp)
+    return r->last_ts;
+  clock = pkt->has_timestamp_clock_id ? pkt->timestamp_clock_id : seq->default_clock;
+  if (clock != 0 && clock != r->stream_clock && pkt->data_case != PERFETTO__PROTOS__TRACE_PACKET__DATA_CLOCK_SNAPSHOT)
+    r->stats.other_clock++;
+  r->last_ts = (gint64) pkt->timestamp;
+  return r->last_ts;
+}
+
+static gboolean
+dispatch_packet (PerfettoReader *r,
+                 PfSeq *seq,
+                 PfPacket *pkt,
+                 guint64 offset,
+                 GError **error)
+{
+  gint64 ts = packet_timestamp (r, seq, pkt);
+
+  switch (pkt->data_case)
+    {
+    case PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR:
+      pf_reader_track_descriptor (r, pkt->track_descriptor, ts);
+      break;
+    case PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT:
+      pf_reader_track_event (r, seq, pkt->track_event, ts);
+      break;
+    case PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_EVENTS:
+      pf_reader_ftrace_bundle (r, seq, pkt->ftrace_events);
+      break;
+    case PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_TREE:
+      pf_reader_process_tree (r, pkt->process_tree, ts);
+      break;
+    case PERFETTO__PROTOS__TRACE_PACKET__DATA_CLOCK_SNAPSHOT:
+      handle_clock_snapshot (r, pkt->clock_snapshot, ts);
+      break;
+    case PERFETTO__PROTOS__TRACE_PACKET__DATA_PERF_SAMPLE:
+      handle_perf_sample (r, seq, pkt->perf_sample, ts);
+      break;
+    case PERFETTO__PROTOS__TRACE_PACKET__DATA_COMPRESSED_PACKETS:
+      return handle_compressed (r, &pkt->compressed_packets, offset, error);
+    default:
+      /* A packet of a kind this reader does not know (or only interned
+       * data and sequence state, which is not unknown). */
+      if (pkt->base.n_unknown_fields > 0)
+        r->stats.unknown_packets++;
+      break;
+    }
+  return TRUE;
+}
+
+static gboolean
+handle_packet (PerfettoReader *r,
+               const guint8 *data,
+               gsize len,
+               guint64 offset,
+               GError **error)
+{
+  PfPacket *pkt = perfetto__protos__trace_packet__unpack (&r->allocator, len, data);
+  PfSeq *seq;
+
+  if (pkt == NULL)
+    {
+      g_set_error (error, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_FORMAT,
+                   "%s: byte offset %" G_GUINT64_FORMAT ": the packet does not decode as a TracePacket",
+                   r->location, offset);
+      return FALSE;
+    }
+  r->stats.packets++;
+  seq = seq_get (r, pkt->has_trusted_packet_sequence_id ? pkt->trusted_packet_sequence_id : 0);
+  packet_sequence_state (r, seq, pkt);
+  if (pkt->has_sequence_flags && (pkt->sequence_flags & PF_SEQ_NEEDS) && !seq->valid)
+    {
+      r->stats.no_incremental_state++;
+      return TRUE;
+    }
+  return dispatch_packet (r, seq, pkt, offset, error);
+}
+
+/* ---- records ---- */
+
+/* Returns: bytes used by the varint at @p, 0 if @avail ends first, -1 if
+ * it is longer than any varint */
+static int
+read_varint (const guint8 *p,
+             gsize avail,
+             guint64 *out)
+{
+  guint64 v = 0;
+
+  for (guint i = 0; i < 10; i++)
+    {
+      if (i >= avail)
+        return 0;
+      v |= (guint64) (p[i] & 0x7f) << (7 * i);
+      if (!(p[i] & 0x80))
+        {
+          *out = v;
+          return (int) i + 1;
+        }
+    }
+  return -1;
+}
+
+typedef enum {
+  PF_RECORD_PACKET,
+  PF_RECORD_SKIP,
+  PF_RECORD_INCOMPLETE,
+  PF_RECORD_BAD,
+} PfRecordKind;
+
+/* Parses the header of the record at @p: a Trace.packet (field 1, length
+ * delimited), another field to skip, not enough bytes, or no record. */
+static PfRecordKind
+parse_record_header (const guint8 *p,
+                     gsize avail,
+                     gsize *header_len,
+                     guint64 *body_len)
+{
+  guint64 tag, len = 0;
+  int n = read_varint (p, avail, &tag), m = 0;
+
+  if (n < 0)
+    return PF_RECORD_BAD;
+  if (n == 0)
+    return PF_RECORD_INCOMPLETE;
+  switch (tag & 7)
+    {
+    case 0:
+      m = read_varint (p + n, avail - n, &len);
+      len = 0;
+      break;
+    case 1:
+      m = 0, len = 8;
+      break;
+    case 5:
+      m = 0, len = 4;
+      break;
+    case 2:
+      m = read_varint (p + n, avail - n, &len);
+      if (m == 0)
+        return PF_RECORD_INCOMPLETE;
+      break;
+    default:
+      return PF_RECORD_BAD;
+    }
+  if (m < 0 || (tag >> 3) == 0)
+    return PF_RECORD_BAD;
+  if ((tag & 7) == 0 && m == 0)
+    return PF_RECORD_INCOMPLETE;
+  *header_len = (gsize) n + (gsize) m;
+  *body_len = len;
+  return tag == 0x0a ? PF_RECORD_PACKET : PF_RECORD_SKIP;
+}
+
+static gboolean
+handle_records_in_memory (PerfettoReader *r,
+                          const guint8 *data,
+                          gsize len,
+                          guint64 offset,
+                          GError **error)
+{
+  gsize pos = 0;
+
+  while (pos < len)
+    {
+      gsize hlen;
+      guint64 blen;
+      PfRecordKind kind = parse_record_header (data + pos, len - pos, &hlen, &blen);
+
+      if (kind == PF_RECORD_BAD || kind == PF_RECORD_INCOMPLETE || blen > len - pos - hlen)
+        {
+          g_set_error (error, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_FORMAT,
+                       "%s: byte offset %" G_GUINT64_FORMAT ": corrupt compressed packets",
+                       r->location, offset);
+          return FALSE;
+        }
+      if (kind == PF_RECORD_PACKET && !handle_packet (r, data + pos + hlen, blen, offset, error))
+        return FALSE;
+      pos += hlen + blen;
+    }
+  return TRUE;
+}
+
+/* Makes @need bytes available at buf + pos, reading as needed.
+ * Returns: %FALSE on a read error; fewer bytes are available at EOF */
+static gboolean
+fill (PerfettoReader *r,
+      gsize need,
+      GError **error)
+{
+  while (r->len - r->pos < need && !r->eof)
+    {
+      g_autoptr (GError) local = NULL;
+      gssize n;
+
+      if (r->pos > 0)
+        {
+          memmove (r->buf, r->buf + r->pos, r->len - r->pos);
+          r->offset += r->pos;
+          r->len -= r->pos;
+          r->pos = 0;
+        }
+      if (r->cap < MAX (need, PF_READ_CHUNK))
+        {
+          r->cap = MAX (need, PF_READ_CHUNK);
+          r->buf = g_realloc (r->buf, r->cap);
+        }
+      n = g_input_stream_read (r->in, r->buf + r->len, r->cap - r->len, NULL, &local);
+      if (n < 0)
+        {
+          g_set_error (error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_READ,
+                       "%s: %s", r->location, local->message);
+          return FALSE;
+        }
+      if (n == 0)
+        r->eof = TRUE;
+      r->len += (gsize) n;
+      r->stats.bytes += (guint64) n;
+    }
+  return TRUE;
+}
+
+static void
+note_truncated (PerfettoReader *r)
+{
+  r->stats.truncated_offset = r->offset + r->pos;
+  r->stats.truncated_bytes = r->len - r->pos;
+  r->pos = r->len;
+}
+
+static gboolean
+record_error (PerfettoReader *r,
+              GError **error)
+{
+  guint64 at = r->offset + r->pos;
+
+  if (at == 0)
+    g_set_error (error, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_WRONG_TYPE,
+                 "%s: byte offset 0: not a Perfetto protobuf trace", r->location);
+  else
+    g_set_error (error, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_FORMAT,
+                 "%s: byte offset %" G_GUINT64_FORMAT ": no protobuf record starts here",
+                 r->location, at);
+  return FALSE;
+}
+
+/* Reads and handles one record. Returns: %FALSE on error; sets r->done
+ * at the end of the input */
+static gboolean
+next_record (PerfettoReader *r,
+             GError **error)
+{
+  gsize hlen;
+  guint64 blen, at;
+  PfRecordKind kind;
+
+  if (!fill (r, 20, error))
+    return FALSE;
+  if (r->pos == r->len && r->stats.bytes == 0)
+    {
+      g_set_error (error, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_EMPTY,
+                   "%s: the file is empty", r->location);
+      return FALSE;
+    }
+  if (r->pos == r->len)
+    return r->done = TRUE, TRUE;
+  kind = parse_record_header (r->buf + r->pos, r->len - r->pos, &hlen, &blen);
+  /* Every Perfetto trace begins with a packet: anything else there is
+   * another kind of file, even if it happens to parse as protobuf. */
+  if (kind == PF_RECORD_BAD || (r->offset + r->pos == 0 && kind == PF_RECORD_SKIP))
+    return record_error (r, error);
+  if (kind == PF_RECORD_INCOMPLETE)
+    return note_truncated (r), r->done = TRUE, TRUE;
+  at = r->offset + r->pos;
+  if (blen > PF_MAX_PACKET_SIZE)
+    {
+      g_set_error (error, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_TOO_LARGE,
+                   "%s: byte offset %" G_GUINT64_FORMAT ": a record of %" G_GUINT64_FORMAT
+                   " bytes is larger than the limit of %u MiB",
+                   r->location, at, blen, PF_MAX_PACKET_SIZE / (1024 * 1024));
+      return FALSE;
+    }
+  if (!fill (r, hlen + blen, error))
+    return FALSE;
+  if (r->len - r->pos < hlen + blen)
+    return note_truncated (r), r->done = TRUE, TRUE;
+  if (kind == PF_RECORD_SKIP)
+    r->stats.unknown_fields++;
+  else if (!handle_packet (r, r->buf + r->pos + hlen, blen, at, error))
+    return FALSE;
+  arena_reset (&r->arena);
+  r->pos += hlen + blen;
+  return TRUE;
+}
+
+/* ---- public API ---- */
+
+/**
+ * perfetto_reader_new:
+ * @in: the stream to read a Perfetto trace from
+ * @location: the name of the input, for messages
+ * @pool: the string pool of the events produced
+ *
+ * Returns: (transfer full): a reader; free with perfetto_reader_free()
+ */
+PerfettoReader *
+perfetto_reader_new (GInputStream *in,
+                     const char *location,
+                     TraceStringPool *pool)
+{
+  PerfettoReader *r = g_new0 (PerfettoReader, 1);
+
+  r->in = g_object_ref (in);
+  r->location = g_strdup (location ? location : "<stream>");
+  r->pool = trace_string_pool_ref (pool ? pool : trace_string_pool_get_default ());
+  r->arena.size = PF_ARENA_MIN;
+  r->arena.base = g_malloc (r->arena.size);
+  r->allocator.alloc = arena_alloc;
+  r->allocator.free = arena_free;
+  r->allocator.allocator_data = &r->arena;
+  r->inflated = g_byte_array_new ();
+  r->sequences = g_hash_table_new_full (NULL, NULL, NULL, seq_free);
+  r->tracks = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, g_free);
+  r->proc_names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  r->proc_sort = g_hash_table_new_full (pf_key_hash, pf_key_equal, g_free, g_free);
+  r->proc_labels = g_hash_table_new_full (pf_key_hash, pf_key_equal, g_free, NULL);
+  r->thread_names = g_hash_table_new_full (pf_key_hash, pf_key_equal, g_free, NULL);
+  r->thread_sort = g_hash_table_new_full (pf_key_hash, pf_key_equal, g_free, g_free);
+  r->tid_to_pid = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  r->active_flows = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  r->stack_nodes = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  r->cpus = g_array_new (FALSE, TRUE, sizeof (PfRCpu));
+  r->ftrace_names = g_hash_table_new (NULL, NULL);
+  r->comm_ids = g_array_new (FALSE, FALSE, sizeof (guint32));
+  r->stream_clock = PF_CLOCK_BOOTTIME;
+  r->k_step = trace_string_pool_intern (r->pool, PF_STEP_ANNOTATION);
+  r->k_url = trace_string_pool_intern (r->pool, "url");
+  r->k_line = trace_string_pool_intern (r->pool, "line");
+  r->k_global_track = trace_string_pool_intern (r->pool, PF_GLOBAL_TRACK_NAME);
+  return r;
+}
+
+/**
+ * perfetto_reader_read_batch:
+ * @r: a #PerfettoReader
+ * @out: (out) (transfer full) (nullable): the next batch, %NULL at the end
+ * @error: return location for a #GError
+ *
+ * Reads packets until a batch is full or the input ends.
+ *
+ * Returns: %FALSE on error (not a Perfetto trace, corrupt data, I/O)
+ */
+gboolean
+perfetto_reader_read_batch (PerfettoReader *r,
+                            TraceBatch **out,
+                            GError **error)
+{
+  *out = NULL;
+  if (r->done)
+    return TRUE;
+  r->batch = trace_batch_new (r->pool, 0);
+  while (!r->done && r->batch->n_events < TRACE_BATCH_DEFAULT_SIZE)
+    {
+      if (!next_record (r, error))
+        {
+          g_clear_pointer (&r->batch, trace_batch_unref);
+          r->done = TRUE;
+          return FALSE;
+        }
+      if (g_hash_table_size (r->active_flows) > PF_MAX_ACTIVE_FLOWS)
+        g_hash_table_remove_all (r->active_flows);
+    }
+  if (r->batch->n_events > 0)
+    *out = g_steal_pointer (&r->batch);
+  else
+    g_clear_pointer (&r->batch, trace_batch_unref);
+  return TRUE;
+}
+
+/**
+ * perfetto_reader_get_clock_domain:
+ * @r: a #PerfettoReader
+ *
+ * Returns: the clock the events' timestamps are in, as far as read
+ *   (BOOTTIME, Perfetto's default, until a packet says otherwise)
+ */
+TraceClockDomain
+perfetto_reader_get_clock_domain (PerfettoReader *r)
+{
+  return perfetto_builtin_to_clock_domain (r->stream_clock);
+}
+
+/**
+ * perfetto_reader_get_stats:
+ * @r: a #PerfettoReader
+ * @stats: (out): what it read and skipped so far
+ */
+void
+perfetto_reader_get_stats (PerfettoReader *r,
+                           PerfettoReaderStats *stats)
+{
+  *stats = r->stats;
+}
+
+void
+perfetto_reader_free (PerfettoReader *r)
+{
+  if (r == NULL)
+    return;
+
+  GHashTable *tables[] = { r->sequences, r->tracks, r->proc_names, r->proc_sort,
+                           r->proc_labels, r->thread_names, r->thread_sort,
+                           r->tid_to_pid, r->active_flows, r->stack_nodes,
+                           r->ftrace_names };
+
+  for (guint i = 0; i < G_N_ELEMENTS (tables); i++)
+    g_hash_table_unref (tables[i]);
+  g_array_unref (r->cpus);
+  g_array_unref (r->comm_ids);
+  g_clear_pointer (&r->batch, trace_batch_unref);
+  g_byte_array_unref (r->inflated);
+  arena_reset (&r->arena);
+  g_free (r->arena.base);
+  g_free (r->buf);
+  g_free (r->location);
+  trace_string_pool_unref (r->pool);
+  g_object_unref (r->in);
+  g_free (r);
+}

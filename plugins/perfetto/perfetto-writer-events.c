@@ -1,0 +1,640 @@
+/* tracepipe - Perfetto writer: slices, instants, async slices, flows and
+ * counters as TrackEvents
+ *
+ * Complete slices (a begin with a known duration) become a begin and an
+ * end. The end is held on a per-thread stack of open slices and written
+ * when the thread's next event comes at or after it (or at the end of the
+ * stream), so that children and later slices of the thread come in the
+ * order Perfetto's slice stack expects. Ends without an open slice are
+ * dropped and counted, so trace_processor never sees an unmatched end.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "perfetto-writer-private.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Deeper than this a thread's begins are not tracked (only counted), so
+ * a stream of begins without ends cannot grow memory. */
+#define PF_MAX_TRACKED_DEPTH 4096
+
+typedef Perfetto__Protos__TrackEvent__Type PfType;
+#define PF_TYPE_NONE PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_UNSPECIFIED
+#define PF_TYPE_BEGIN PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN
+#define PF_TYPE_END PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END
+#define PF_TYPE_INSTANT PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT
+#define PF_TYPE_COUNTER PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_COUNTER
+
+/* ---- building one TrackEvent packet ---- */
+
+static void
+te_begin (PerfettoWriter *w,
+          guint64 uuid,
+          PfType type)
+{
+  pf_packet_begin (w);
+  perfetto__protos__track_event__init (&w->te);
+  w->te.has_track_uuid = TRUE;
+  w->te.track_uuid = uuid;
+  if (type != PF_TYPE_NONE)
+    {
+      w->te.has_type = TRUE;
+      w->te.type = type;
+    }
+  w->annotations.len = 0;
+}
+
+static void
+te_name (PerfettoWriter *w,
+         guint32 name)
+{
+  if (name == 0)
+    return;
+  if (pf_intern_enabled (w))
+    {
+      w->te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME_IID;
+      w->te.name_iid = pf_intern_name (w, name);
+    }
+  else
+    {
+      w->te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
+      w->te.name = (char *) pf_str (w, name);
+    }
+}
+
+static void
+te_category (PerfettoWriter *w,
+             guint32 category)
+{
+  if (category == 0)
+    return;
+  if (pf_intern_enabled (w))
+    {
+      w->category_iid = pf_intern_category (w, category);
+      w->te.n_category_iids = 1;
+      w->te.category_iids = &w->category_iid;
+    }
+  else
+    {
+      w->category_str = (char *) pf_str (w, category);
+      w->te.n_categories = 1;
+      w->te.categories = &w->category_str;
+    }
+}
+
+static PfAnnotation *
+te_annotation (PerfettoWriter *w,
+               guint32 key)
+{
+  PfAnnotation *a = pf_vec_push (&w->annotations);
+
+  perfetto__protos__debug_annotation__init (a);
+  if (pf_intern_enabled (w))
+    {
+      a->name_field_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME_IID;
+      a->name_iid = pf_intern_ann_name (w, key);
+    }
+  else
+    {
+      a->name_field_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME;
+      a->name = (char *) pf_str (w, key);
+    }
+  return a;
+}
+
+static void
+te_annotation_string (PerfettoWriter *w,
+                      PfAnnotation *a,
+                      guint32 value)
+{
+  if (pf_intern_enabled (w))
+    {
+      a->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE_IID;
+      a->string_value_iid = pf_intern_str_value (w, value);
+    }
+  else
+    {
+      a->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE;
+      a->string_value = (char *) pf_str (w, value);
+    }
+}
+
+/* Args become debug annotations. Nested args keep their dotted keys
+ * (`a.b`, `a[0]`): trace_processor flattens nested annotations to the
+ * same keys, so the result is the same and no tree has to be built. */
+static void
+te_args (PerfettoWriter *w,
+         TraceBatch *batch,
+         const TraceEvent *ev)
+{
+  const TraceArg *args = trace_batch_get_args (batch, ev);
+
+  for (guint i = 0; i < ev->n_args; i++)
+    {
+      const TraceArg *arg = &args[i];
+      PfAnnotation *a = te_annotation (w, arg->key);
+
+      switch ((TraceArgType) arg->type)
+        {
+        case TRACE_ARG_INT:
+          a->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_INT_VALUE;
+          a->int_value = arg->v.i;
+          break;
+        case TRACE_ARG_UINT:
+          a->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_UINT_VALUE;
+          a->uint_value = arg->v.u;
+          break;
+        case TRACE_ARG_DOUBLE:
+          a->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_DOUBLE_VALUE;
+          a->double_value = arg->v.d;
+          break;
+        case TRACE_ARG_BOOL:
+          a->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_BOOL_VALUE;
+          a->bool_value = arg->v.b != 0;
+          break;
+        case TRACE_ARG_POINTER:
+          a->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_POINTER_VALUE;
+          a->pointer_value = arg->v.u;
+          break;
+        case TRACE_ARG_STRING:
+        default:
+          te_annotation_string (w, a, arg->v.s);
+          break;
+        }
+    }
+}
+
+static gboolean
+args_have_key (TraceBatch *batch,
+               const TraceEvent *ev,
+               guint32 key)
+{
+  const TraceArg *args = trace_batch_get_args (batch, ev);
+
+  for (guint i = 0; i < ev->n_args; i++)
+    if (args[i].key == key)
+      return TRUE;
+  return FALSE;
+}
+
+/* Flow ids bound to a slice (Chrome flow v2): an outgoing id starts or
+ * continues a flow, an incoming one ends it. A slice that both receives
+ * and sends the same id is a step: Perfetto's flow_ids does that alone. */
+static void
+te_flows (PerfettoWriter *w,
+          guint64 flow_out,
+          guint64 flow_in)
+{
+  if (flow_out != 0)
+    {
+      w->flow_out = flow_out;
+      w->te.n_flow_ids = 1;
+      w->te.flow_ids = &w->flow_out;
+    }
+  if (flow_in != 0 && flow_in != flow_out)
+    {
+      w->flow_in = flow_in;
+      w->te.n_terminating_flow_ids = 1;
+      w->te.terminating_flow_ids = &w->flow_in;
+    }
+}
+
+static void
+te_correlation (PerfettoWriter *w,
+                guint64 id)
+{
+  w->te.correlation_id_field_case =
+    PERFETTO__PROTOS__TRACK_EVENT__CORRELATION_ID_FIELD_CORRELATION_ID;
+  w->te.correlation_id = id;
+}
+
+static void
+te_emit (PerfettoWriter *w,
+         gint64 ts)
+{
+  if (w->annotations.len > 0)
+    {
+      w->te.n_debug_annotations = w->annotations.len;
+      w->te.debug_annotations = (PfAnnotation **) pf_vec_ptrs (&w->annotations);
+    }
+  w->pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
+  w->pkt.track_event = &w->te;
+  pf_packet_emit (w, ts, TRUE, pf_intern_enabled (w));
+  w->stats.track_events++;
+}
+
+static void
+te_emit_end (PerfettoWriter *w,
+             guint64 uuid,
+             gint64 ts)
+{
+  te_begin (w, uuid, PF_TYPE_END);
+  te_emit (w, ts);
+}
+
+/* A slice begin or instant with everything the event carries. */
+static void
+te_emit_full (PerfettoWriter *w,
+              TraceBatch *batch,
+              const TraceEvent *ev,
+              guint64 uuid,
+              PfType type)
+{
+  te_begin (w, uuid, type);
+  te_name (w, ev->name);
+  te_category (w, ev->category);
+  te_args (w, batch, ev);
+  te_flows (w, ev->u.slice.flow_out, ev->u.slice.flow_in);
+  te_emit (w, ev->ts);
+}
+
+/* ---- thread slices ---- */
+
+static guint
+thread_n_complete (PfThread *t)
+{
+  guint n = 0;
+
+  for (guint i = 0; t->open && i < t->open->len; i++)
+    n += g_array_index (t->open, PfOpenSlice, i).complete;
+  return n;
+}
+
+/* Returns: the index of the innermost complete slice, or -1 */
+static gint
+thread_innermost_complete (PfThread *t)
+{
+  for (gint i = (gint) t->open->len - 1; i >= 0; i--)
+    if (g_array_index (t->open, PfOpenSlice, i).complete)
+      return i;
+  return -1;
+}
+
+/* Writes the ends of complete slices due at or before @ts. Slices begun
+ * inside a complete slice and still open when it ends are closed with it
+ * (Perfetto would otherwise close the wrong slice). */
+static void
+thread_flush_due (PerfettoWriter *w,
+                  PfThread *t,
+                  gint64 ts)
+{
+  gint i;
+
+  if (t->open == NULL || t->open->len == 0)
+    return;
+  while ((i = thread_innermost_complete (t)) >= 0)
+    {
+      gint64 end = g_array_index (t->open, PfOpenSlice, i).end_ts;
+
+      if (end > ts)
+        break;
+      w->stats.closed_open_slices += t->open->len - 1 - (guint) i;
+      for (guint k = (guint) i; k < t->open->len; k++)
+        te_emit_end (w, t->uuid, end);
+      g_array_set_size (t->open, (guint) i);
+    }
+}
+
+static void
+thread_push (PfThread *t,
+             gint64 end_ts,
+             gboolean complete)
+{
+  PfOpenSlice s = { end_ts, complete };
+
+  if (t->open == NULL)
+    t->open = g_array_new (FALSE, FALSE, sizeof (PfOpenSlice));
+  if (t->open->len >= PF_MAX_TRACKED_DEPTH)
+    {
+      /* Only plain begins get here untracked: their ends are written
+       * as they come. A complete's end would have nowhere to wait. */
+      t->untracked++;
+      return;
+    }
+  g_array_append_val (t->open, s);
+}
+
+static void
+write_thread_begin (PerfettoWriter *w,
+                    TraceBatch *batch,
+                    const TraceEvent *ev,
+                    PfThread *t)
+{
+  thread_flush_due (w, t, ev->ts);
+  te_emit_full (w, batch, ev, t->uuid, PF_TYPE_BEGIN);
+  thread_push (t, 0, FALSE);
+}
+
+static void
+write_thread_complete (PerfettoWriter *w,
+                       TraceBatch *batch,
+                       const TraceEvent *ev,
+                       PfThread *t)
+{
+  gint64 end = ev->ts + MAX (ev->u.slice.dur, 0);
+  gint parent;
+
+  thread_flush_due (w, t, ev->ts);
+  parent = t->open ? thread_innermost_complete (t) : -1;
+  if (parent >= 0 && g_array_index (t->open, PfOpenSlice, parent).end_ts < end)
+    {
+      /* Partial overlap with the parent: Perfetto slices must nest. */
+      end = g_array_index (t->open, PfOpenSlice, parent).end_ts;
+      w->stats.truncated_complete++;
+    }
+  te_emit_full (w, batch, ev, t->uuid, PF_TYPE_BEGIN);
+  if (t->open && t->open->len >= PF_MAX_TRACKED_DEPTH)
+    te_emit_end (w, t->uuid, end);
+  else
+    thread_push (t, end, TRUE);
+}
+
+static void
+write_thread_end (PerfettoWriter *w,
+                  TraceBatch *batch,
+                  const TraceEvent *ev,
+                  PfThread *t)
+{
+  thread_flush_due (w, t, ev->ts);
+  if (t->untracked > 0)
+    t->untracked--;
+  else
+    {
+      /* Complete slices still open above the begun slice end now. */
+      while (t->open && t->open->len > 0
+             && g_array_index (t->open, PfOpenSlice, t->open->len - 1).complete)
+        {
+          te_emit_end (w, t->uuid, ev->ts);
+          g_array_set_size (t->open, t->open->len - 1);
+          w->stats.truncated_complete++;
+        }
+      if (t->open == NULL || t->open->len == 0)
+        {
+          w->stats.dropped_unmatched_end++;
+          return;
+        }
+      g_array_set_size (t->open, t->open->len - 1);
+    }
+  /* No name or category on ends: Perfetto matches ends by them, while
+   * atrace and Chrome ends close the innermost slice whatever they say. */
+  te_begin (w, t->uuid, PF_TYPE_END);
+  te_args (w, batch, ev);
+  te_flows (w, ev->u.slice.flow_out, ev->u.slice.flow_in);
+  te_emit (w, ev->ts);
+}
+
+/* Slices on a named track of a process (atrace `N|`): a plain track. */
+static void
+write_named_slice (PerfettoWriter *w,
+                   TraceBatch *batch,
+                   const TraceEvent *ev)
+{
+  PfTrack *track = pf_named_track (w, ev->pid, ev->u.slice.track, ev->ts);
+
+  switch (ev->kind)
+    {
+    case TRACE_EVENT_SLICE_BEGIN:
+      te_emit_full (w, batch, ev, track->uuid, PF_TYPE_BEGIN);
+      track->depth++;
+      break;
+    case TRACE_EVENT_SLICE_COMPLETE:
+      te_emit_full (w, batch, ev, track->uuid, PF_TYPE_BEGIN);
+      te_emit_end (w, track->uuid, ev->ts + MAX (ev->u.slice.dur, 0));
+      break;
+    case TRACE_EVENT_SLICE_END:
+      if (track->depth == 0)
+        {
+          w->stats.dropped_unmatched_end++;
+          return;
+        }
+      track->depth--;
+      te_begin (w, track->uuid, PF_TYPE_END);
+      te_args (w, batch, ev);
+      te_emit (w, ev->ts);
+      break;
+    default:
+      te_emit_full (w, batch, ev, track->uuid, PF_TYPE_INSTANT);
+      break;
+    }
+}
+
+static void
+write_slice (PerfettoWriter *w,
+             TraceBatch *batch,
+             const TraceEvent *ev)
+{
+  PfThread *t;
+
+  if (ev->u.slice.track != 0)
+    {
+      write_named_slice (w, batch, ev);
+      return;
+    }
+  if (ev->kind == TRACE_EVENT_INSTANT && (ev->flags & TRACE_EVENT_FLAG_SCOPE_GLOBAL))
+    {
+      te_emit_full (w, batch, ev, pf_global_track (w, ev->ts), PF_TYPE_INSTANT);
+      return;
+    }
+  if (ev->kind == TRACE_EVENT_INSTANT && (ev->flags & TRACE_EVENT_FLAG_SCOPE_PROCESS))
+    {
+      te_emit_full (w, batch, ev, pf_process_track (w, ev->pid, ev->ts), PF_TYPE_INSTANT);
+      return;
+    }
+  t = pf_thread_get (w, ev->pid, ev->tid, ev->ts);
+  switch (ev->kind)
+    {
+    case TRACE_EVENT_SLICE_BEGIN:
+      write_thread_begin (w, batch, ev, t);
+      break;
+    case TRACE_EVENT_SLICE_COMPLETE:
+      write_thread_complete (w, batch, ev, t);
+      break;
+    case TRACE_EVENT_SLICE_END:
+      write_thread_end (w, batch, ev, t);
+      break;
+    default:
+      thread_flush_due (w, t, ev->ts);
+      te_emit_full (w, batch, ev, t->uuid, PF_TYPE_INSTANT);
+      break;
+    }
+}
+
+/**
+ * pf_close_open_slices:
+ * @w: a #PerfettoWriter
+ *
+ * At the end of the stream: writes the held ends of complete slices.
+ * Begun slices inside them end with them; begun slices outside any
+ * complete slice stay open, as in the input.
+ */
+void
+pf_close_open_slices (PerfettoWriter *w)
+{
+  GHashTableIter iter;
+  PfThread *t;
+
+  g_hash_table_iter_init (&iter, w->threads);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &t))
+    {
+      if (t->open && thread_n_complete (t) > 0)
+        thread_flush_due (w, t, G_MAXINT64);
+    }
+}
+
+/* ---- async slices ---- */
+
+static void
+write_async (PerfettoWriter *w,
+             TraceBatch *batch,
+             const TraceEvent *ev)
+{
+  PfAsyncSlot *slot = pf_async_slot_lookup (w, ev);
+  gboolean transient = FALSE;
+
+  switch (ev->kind)
+    {
+    case TRACE_EVENT_ASYNC_BEGIN:
+      if (slot && (ev->flags & TRACE_EVENT_FLAG_ASYNC_LEGACY))
+        {
+          /* Unnestable families (atrace S/F): a repeated begin is
+           * ignored, as Perfetto does. */
+          w->stats.dropped_repeated_legacy_begin++;
+          return;
+        }
+      if (slot == NULL)
+        slot = pf_async_slot_open (w, ev);
+      slot->depth++;
+      te_begin (w, pf_async_slot_uuid (slot), PF_TYPE_BEGIN);
+      te_name (w, ev->name);
+      te_category (w, ev->category);
+      break;
+    case TRACE_EVENT_ASYNC_END:
+      if (slot == NULL)
+        {
+          w->stats.dropped_unmatched_async_end++;
+          return;
+        }
+      te_begin (w, pf_async_slot_uuid (slot), PF_TYPE_END);
+      break;
+    default: /* STEP, INSTANT */
+      if (slot == NULL)
+        {
+          slot = pf_async_slot_open (w, ev);
+          transient = TRUE;
+        }
+      te_begin (w, pf_async_slot_uuid (slot), PF_TYPE_INSTANT);
+      te_name (w, ev->name);
+      te_category (w, ev->category);
+      break;
+    }
+  te_args (w, batch, ev);
+  if (ev->kind == TRACE_EVENT_ASYNC_STEP && ev->u.async.step != 0)
+    {
+      guint32 key = trace_string_pool_intern (w->pool, PF_STEP_ANNOTATION);
+
+      if (!args_have_key (batch, ev, key))
+        te_annotation_string (w, te_annotation (w, key), ev->u.async.step);
+    }
+  te_correlation (w, ev->u.async.id);
+  te_emit (w, ev->ts);
+  if (ev->kind == TRACE_EVENT_ASYNC_END && --slot->depth == 0)
+    pf_async_slot_close (w, slot);
+  else if (transient)
+    pf_async_slot_close (w, slot);
+}
+
+/* ---- flows v1 and counters ---- */
+
+/* Standalone flow events (Chrome `s`/`t`/`f`) bind to the enclosing slice
+ * of their thread, or to the next one: TrackEvent has no type for them,
+ * so they go as legacy events, which trace_processor binds exactly as
+ * it binds the JSON phases. */
+static void
+write_flow (PerfettoWriter *w,
+            TraceBatch *batch,
+            const TraceEvent *ev)
+{
+  Perfetto__Protos__TrackEvent__LegacyEvent legacy = PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__INIT;
+  PfThread *t = pf_thread_get (w, ev->pid, ev->tid, ev->ts);
+
+  thread_flush_due (w, t, ev->ts);
+  legacy.has_phase = TRUE;
+  legacy.phase = ev->kind == TRACE_EVENT_FLOW_START ? 's'
+                 : ev->kind == TRACE_EVENT_FLOW_STEP ? 't'
+                                                     : 'f';
+  legacy.has_unscoped_id = TRUE;
+  legacy.unscoped_id = ev->u.async.id;
+  if (ev->kind == TRACE_EVENT_FLOW_END)
+    {
+      legacy.has_bind_to_enclosing = TRUE;
+      legacy.bind_to_enclosing = !(ev->flags & TRACE_EVENT_FLAG_FLOW_NEXT_SLICE);
+    }
+  te_begin (w, t->uuid, PF_TYPE_NONE);
+  te_name (w, ev->name);
+  te_category (w, ev->category);
+  te_args (w, batch, ev);
+  w->te.legacy_event = &legacy;
+  te_emit (w, ev->ts);
+}
+
+static void
+write_counter (PerfettoWriter *w,
+               const TraceEvent *ev)
+{
+  guint64 uuid = pf_counter_track (w, ev);
+
+  te_begin (w, uuid, PF_TYPE_COUNTER);
+  if (ev->flags & TRACE_EVENT_FLAG_COUNTER_INT)
+    {
+      w->te.counter_value_field_case =
+        PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_COUNTER_VALUE;
+      w->te.counter_value = (gint64) llround (ev->u.counter.value);
+    }
+  else
+    {
+      w->te.counter_value_field_case =
+        PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_DOUBLE_COUNTER_VALUE;
+      w->te.double_counter_value = ev->u.counter.value;
+    }
+  te_emit (w, ev->ts);
+}
+
+/**
+ * pf_write_track_event:
+ * @w: a #PerfettoWriter
+ * @batch: the batch of @ev
+ * @ev: a slice, instant, async, flow or counter event
+ */
+void
+pf_write_track_event (PerfettoWriter *w,
+                      TraceBatch *batch,
+                      const TraceEvent *ev)
+{
+  switch (ev->kind)
+    {
+    case TRACE_EVENT_SLICE_BEGIN:
+    case TRACE_EVENT_SLICE_END:
+    case TRACE_EVENT_SLICE_COMPLETE:
+    case TRACE_EVENT_INSTANT:
+      write_slice (w, batch, ev);
+      break;
+    case TRACE_EVENT_ASYNC_BEGIN:
+    case TRACE_EVENT_ASYNC_STEP:
+    case TRACE_EVENT_ASYNC_END:
+    case TRACE_EVENT_ASYNC_INSTANT:
+      write_async (w, batch, ev);
+      break;
+    case TRACE_EVENT_FLOW_START:
+    case TRACE_EVENT_FLOW_STEP:
+    case TRACE_EVENT_FLOW_END:
+      write_flow (w, batch, ev);
+      break;
+    case TRACE_EVENT_COUNTER:
+      write_counter (w, ev);
+      break;
+    default:
+      w->stats.dropped_other++;
+      break;
+    }
+}

@@ -1,0 +1,746 @@
+/* tracepipe - Perfetto writer: tracks, their descriptors, process and
+ * thread names
+ *
+ * Every track is declared by a TrackDescriptor packet before its first
+ * use: processes (pid, name), threads (parent = their process; pid, tid,
+ * name), counter tracks (parent = the process, or none for global ones),
+ * named tracks of a process, and async tracks. A name learnt later
+ * re-emits the descriptor (same uuid) and is also listed in a
+ * `process_tree` packet, which is where trace_processor learns the
+ * process of threads it only knows from kernel events.
+ *
+ * Uuids are small numbers handed out in order of first use: they cost one
+ * or two bytes per event instead of ten for random 64-bit ids.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "perfetto-writer-private.h"
+
+#include <string.h>
+
+/* A process keeps at most this many labels. */
+#define PF_MAX_LABELS 32
+
+static void
+pf_process_free (gpointer data)
+{
+  PfProcess *p = data;
+
+  g_clear_pointer (&p->labels, g_array_unref);
+  g_free (p);
+}
+
+static void
+pf_thread_free (gpointer data)
+{
+  PfThread *t = data;
+
+  g_clear_pointer (&t->open, g_array_unref);
+  g_free (t);
+}
+
+static void
+pf_async_pool_free (gpointer data)
+{
+  PfAsyncPool *pool = data;
+
+  g_array_unref (pool->tracks);
+  g_free (pool);
+}
+
+void
+pf_tracks_init (PerfettoWriter *w)
+{
+  w->next_uuid = 1;
+  w->processes = g_hash_table_new_full (pf_key_hash, pf_key_equal, NULL, pf_process_free);
+  w->threads = g_hash_table_new_full (pf_key_hash, pf_key_equal, NULL, pf_thread_free);
+  w->counters = g_hash_table_new_full (pf_key_hash, pf_key_equal, NULL, g_free);
+  w->named = g_hash_table_new_full (pf_key_hash, pf_key_equal, NULL, g_free);
+  w->async_pools = g_hash_table_new_full (pf_key_hash, pf_key_equal, NULL, pf_async_pool_free);
+  w->async_slots = g_hash_table_new_full (pf_key_hash, pf_key_equal, NULL, g_free);
+  w->tid_to_pid = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  pf_vec_init (&w->tree_processes, sizeof (Perfetto__Protos__ProcessTree__Process));
+  pf_vec_init (&w->tree_threads, sizeof (Perfetto__Protos__ProcessTree__Thread));
+  w->tree_cmdlines = g_ptr_array_new ();
+}
+
+void
+pf_tracks_free (PerfettoWriter *w)
+{
+  g_hash_table_unref (w->processes);
+  g_hash_table_unref (w->threads);
+  g_hash_table_unref (w->counters);
+  g_hash_table_unref (w->named);
+  g_hash_table_unref (w->async_slots);
+  g_hash_table_unref (w->async_pools);
+  g_hash_table_unref (w->tid_to_pid);
+  pf_vec_clear (&w->tree_processes);
+  pf_vec_clear (&w->tree_threads);
+  g_ptr_array_unref (w->tree_cmdlines);
+}
+
+static void
+emit_descriptor (PerfettoWriter *w,
+                 PfTrackDescriptor *desc,
+                 gint64 ts)
+{
+  w->pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
+  w->pkt.track_descriptor = desc;
+  pf_packet_emit (w, ts, TRUE, FALSE);
+  w->stats.descriptors++;
+}
+
+static void
+descriptor_init (PfTrackDescriptor *desc,
+                 guint64 uuid,
+                 guint64 parent_uuid)
+{
+  perfetto__protos__track_descriptor__init (desc);
+  desc->has_uuid = TRUE;
+  desc->uuid = uuid;
+  if (parent_uuid != 0)
+    {
+      desc->has_parent_uuid = TRUE;
+      desc->parent_uuid = parent_uuid;
+    }
+}
+
+/* ---- processes ---- */
+
+/**
+ * pf_process_get:
+ * @w: a #PerfettoWriter
+ * @pid: a known pid
+ *
+ * Returns: (transfer none): the process, created (not yet described) if new
+ */
+PfProcess *
+pf_process_get (PerfettoWriter *w,
+                gint64 pid)
+{
+  PfKey key = { pid, 0, 0, 0 };
+  PfProcess *p = g_hash_table_lookup (w->processes, &key);
+
+  if (p == NULL)
+    {
+      p = g_new0 (PfProcess, 1);
+      p->key = key;
+      p->pid = pid;
+      p->uuid = w->next_uuid++;
+      g_hash_table_insert (w->processes, &p->key, p);
+    }
+  return p;
+}
+
+/**
+ * pf_process_describe:
+ * @w: a #PerfettoWriter
+ * @p: a process
+ * @ts: when
+ *
+ * Writes @p's descriptor with all that is known of it.
+ */
+void
+pf_process_describe (PerfettoWriter *w,
+                     PfProcess *p,
+                     gint64 ts)
+{
+  Perfetto__Protos__ProcessDescriptor proc = PERFETTO__PROTOS__PROCESS_DESCRIPTOR__INIT;
+  PfTrackDescriptor desc;
+  char *labels[PF_MAX_LABELS];
+
+  descriptor_init (&desc, p->uuid, 0);
+  proc.has_pid = TRUE;
+  proc.pid = (gint32) p->pid;
+  if (p->name != 0)
+    proc.process_name = (char *) pf_str (w, p->name);
+  if (p->has_sort_index)
+    {
+      proc.has_legacy_sort_index = TRUE;
+      proc.legacy_sort_index = (gint32) p->sort_index;
+    }
+  for (guint i = 0; p->labels && i < p->labels->len; i++)
+    labels[i] = (char *) pf_str (w, g_array_index (p->labels, guint32, i));
+  proc.n_process_labels = p->labels ? p->labels->len : 0;
+  proc.process_labels = labels;
+  desc.process = &proc;
+  emit_descriptor (w, &desc, ts);
+  p->described = TRUE;
+}
+
+/**
+ * pf_process_track:
+ * @w: a #PerfettoWriter
+ * @pid: a pid, or %TRACE_ID_UNKNOWN for the global track
+ * @ts: when it is first needed
+ *
+ * Returns: the uuid of @pid's process track, described
+ */
+guint64
+pf_process_track (PerfettoWriter *w,
+                  gint64 pid,
+                  gint64 ts)
+{
+  PfProcess *p;
+
+  if (pid == TRACE_ID_UNKNOWN)
+    return pf_global_track (w, ts);
+  p = pf_process_get (w, pid);
+  if (!p->described)
+    pf_process_describe (w, p, ts);
+  return p->uuid;
+}
+
+/* ---- threads ---- */
+
+static void
+pf_assoc_set (PerfettoWriter *w,
+              gint64 tid,
+              gint64 pid)
+{
+  gint64 *k = g_new (gint64, 1);
+  gint64 *v = g_new (gint64, 1);
+
+  *k = tid;
+  *v = pid;
+  g_hash_table_replace (w->tid_to_pid, k, v);
+}
+
+PfThread *
+pf_thread_lookup (PerfettoWriter *w,
+                  gint64 pid,
+                  gint64 tid)
+{
+  PfKey key = { pid, tid, 0, 0 };
+
+  return g_hash_table_lookup (w->threads, &key);
+}
+
+/* Returns: the process readers were told @tid belongs to, or
+ * %TRACE_ID_UNKNOWN */
+static gint64
+pf_assoc_get (PerfettoWriter *w,
+              gint64 tid)
+{
+  const gint64 *pid = g_hash_table_lookup (w->tid_to_pid, &tid);
+
+  return pid ? *pid : TRACE_ID_UNKNOWN;
+}
+
+/* An event without a pid goes to its thread's known process (a bare
+ * atrace `E` must end the slice its `B|pid` began); a thread whose pid is
+ * not known at all is declared with pid = tid (Perfetto's thread
+ * descriptor needs one); an event with no tid goes to the thread
+ * tid = pid. */
+static PfThread *
+thread_get_undescribed (PerfettoWriter *w,
+                        gint64 pid,
+                        gint64 tid)
+{
+  PfThread *t;
+
+  if (tid == TRACE_ID_UNKNOWN)
+    tid = pid == TRACE_ID_UNKNOWN ? 0 : pid;
+  if (pid == TRACE_ID_UNKNOWN)
+    pid = pf_assoc_get (w, tid);
+  if (w->last_thread && w->last_thread->pid == pid && w->last_thread->tid == tid)
+    return w->last_thread;
+  t = pf_thread_lookup (w, pid, tid);
+  if (t == NULL)
+    {
+      t = g_new0 (PfThread, 1);
+      t->key.a = t->pid = pid;
+      t->key.b = t->tid = tid;
+      t->uuid = w->next_uuid++;
+      g_hash_table_insert (w->threads, &t->key, t);
+    }
+  w->last_thread = t;
+  return t;
+}
+
+/**
+ * pf_thread_describe:
+ * @w: a #PerfettoWriter
+ * @t: a thread
+ * @ts: when
+ *
+ * Writes @t's descriptor (and its process's first, if not yet written).
+ */
+void
+pf_thread_describe (PerfettoWriter *w,
+                    PfThread *t,
+                    gint64 ts)
+{
+  Perfetto__Protos__ThreadDescriptor thread = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
+  PfTrackDescriptor desc;
+  guint64 parent = 0;
+
+  if (t->pid != TRACE_ID_UNKNOWN)
+    {
+      parent = pf_process_track (w, t->pid, ts);
+      pf_assoc_set (w, t->tid, t->pid);
+    }
+  descriptor_init (&desc, t->uuid, parent);
+  thread.has_pid = thread.has_tid = TRUE;
+  thread.pid = (gint32) (t->pid != TRACE_ID_UNKNOWN ? t->pid : t->tid);
+  thread.tid = t->tid;
+  if (t->name != 0)
+    thread.thread_name = (char *) pf_str (w, t->name);
+  if (t->has_sort_index)
+    {
+      thread.has_legacy_sort_index = TRUE;
+      thread.legacy_sort_index = (gint32) t->sort_index;
+    }
+  desc.thread = &thread;
+  emit_descriptor (w, &desc, ts);
+  t->described = TRUE;
+}
+
+/**
+ * pf_thread_get:
+ * @w: a #PerfettoWriter
+ * @pid: the pid, or %TRACE_ID_UNKNOWN
+ * @tid: the tid, or %TRACE_ID_UNKNOWN
+ * @ts: when it is first needed
+ *
+ * Returns: (transfer none): the thread, described
+ */
+PfThread *
+pf_thread_get (PerfettoWriter *w,
+               gint64 pid,
+               gint64 tid,
+               gint64 ts)
+{
+  PfThread *t = thread_get_undescribed (w, pid, tid);
+
+  if (!t->described)
+    pf_thread_describe (w, t, ts);
+  return t;
+}
+
+/* ---- other tracks ---- */
+
+/**
+ * pf_global_track:
+ * @w: a #PerfettoWriter
+ * @ts: when it is first needed
+ *
+ * Returns: the uuid of the track of global instants
+ */
+guint64
+pf_global_track (PerfettoWriter *w,
+                 gint64 ts)
+{
+  PfTrackDescriptor desc;
+
+  if (w->global_uuid != 0)
+    return w->global_uuid;
+  w->global_uuid = w->next_uuid++;
+  descriptor_init (&desc, w->global_uuid, 0);
+  desc.static_or_dynamic_name_case =
+    PERFETTO__PROTOS__TRACK_DESCRIPTOR__STATIC_OR_DYNAMIC_NAME_NAME;
+  desc.name = (char *) PF_GLOBAL_TRACK_NAME;
+  emit_descriptor (w, &desc, ts);
+  return w->global_uuid;
+}
+
+static guint64
+new_named_track (PerfettoWriter *w,
+                 gint64 pid,
+                 const char *name,
+                 Perfetto__Protos__CounterDescriptor *counter,
+                 gint64 ts)
+{
+  PfTrackDescriptor desc;
+  guint64 parent = pid != TRACE_ID_UNKNOWN ? pf_process_track (w, pid, ts) : 0;
+  guint64 uuid = w->next_uuid++;
+
+  descriptor_init (&desc, uuid, parent);
+  desc.static_or_dynamic_name_case =
+    PERFETTO__PROTOS__TRACK_DESCRIPTOR__STATIC_OR_DYNAMIC_NAME_NAME;
+  desc.name = (char *) name;
+  desc.counter = counter;
+  emit_descriptor (w, &desc, ts);
+  return uuid;
+}
+
+/**
+ * pf_named_track:
+ * @w: a #PerfettoWriter
+ * @pid: the process, or %TRACE_ID_UNKNOWN for a global track
+ * @name: the track's name
+ * @ts: when it is first needed
+ *
+ * Returns: (transfer none): the named track of @pid
+ */
+PfTrack *
+pf_named_track (PerfettoWriter *w,
+                gint64 pid,
+                guint32 name,
+                gint64 ts)
+{
+  PfKey key = { pid, name, 0, 0 };
+  PfTrack *track = g_hash_table_lookup (w->named, &key);
+
+  if (track == NULL)
+    {
+      track = g_new0 (PfTrack, 1);
+      track->key = key;
+      track->uuid = new_named_track (w, pid, pf_str (w, name), NULL, ts);
+      g_hash_table_insert (w->named, &track->key, track);
+    }
+  return track;
+}
+
+/**
+ * pf_counter_track:
+ * @w: a #PerfettoWriter
+ * @ev: a counter event
+ *
+ * Counters of a process are children of its track, counters without a
+ * pid are global. A counter instance id is appended to the name as
+ * trace_processor's JSON importer does (`name id: 3`).
+ *
+ * Returns: the uuid of @ev's counter track, described
+ */
+guint64
+pf_counter_track (PerfettoWriter *w,
+                  const TraceEvent *ev)
+{
+  Perfetto__Protos__CounterDescriptor counter = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
+  PfKey key = { ev->pid, ev->name, (gint64) ev->u.counter.id, ev->u.counter.unit };
+  PfTrack *track = g_hash_table_lookup (w->counters, &key);
+  g_autofree char *with_id = NULL;
+  const char *name = pf_str (w, ev->name);
+
+  if (track != NULL)
+    return track->uuid;
+  if (ev->u.counter.id != 0)
+    name = with_id = g_strdup_printf ("%s" PF_COUNTER_ID_SEPARATOR "%" G_GUINT64_FORMAT,
+                                      name, ev->u.counter.id);
+  if (ev->u.counter.unit != 0)
+    {
+      const char *unit = pf_str (w, ev->u.counter.unit);
+
+      /* The name always; the enum too where Perfetto has one, which the
+       * UI uses to format values. */
+      counter.unit_name = (char *) unit;
+      if (g_str_equal (unit, "ns"))
+        counter.unit = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__UNIT__UNIT_TIME_NS;
+      else if (g_str_equal (unit, "bytes") || g_str_equal (unit, "B"))
+        counter.unit = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__UNIT__UNIT_SIZE_BYTES;
+      else if (g_str_equal (unit, "count"))
+        counter.unit = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__UNIT__UNIT_COUNT;
+      counter.has_unit = counter.unit != 0;
+    }
+  track = g_new0 (PfTrack, 1);
+  track->key = key;
+  track->uuid = new_named_track (w, ev->pid, name, &counter, ev->ts);
+  g_hash_table_insert (w->counters, &track->key, track);
+  return track->uuid;
+}
+
+/* ---- async tracks ---- */
+
+/* An async family is keyed like trace_processor keys them: process (none
+ * for global ids), id, scope, and the category for nestable families or
+ * the name (track name if any) for unnestable ones. */
+static PfKey
+async_key (const TraceEvent *ev)
+{
+  PfKey key;
+  gboolean legacy = (ev->flags & TRACE_EVENT_FLAG_ASYNC_LEGACY) != 0;
+
+  key.a = (ev->flags & TRACE_EVENT_FLAG_ID_GLOBAL) ? TRACE_ID_UNKNOWN : ev->pid;
+  key.b = (gint64) ev->u.async.id;
+  key.c = ev->u.async.scope;
+  key.d = legacy ? (ev->u.async.track ? ev->u.async.track : ev->name) | (G_GINT64_CONSTANT (1) << 32)
+                 : ev->category;
+  return key;
+}
+
+PfAsyncSlot *
+pf_async_slot_lookup (PerfettoWriter *w,
+                      const TraceEvent *ev)
+{
+  PfKey key = async_key (ev);
+
+  return g_hash_table_lookup (w->async_slots, &key);
+}
+
+/**
+ * pf_async_slot_open:
+ * @w: a #PerfettoWriter
+ * @ev: the event opening an async family
+ *
+ * Takes the first free track of the pool of (process, track name), or
+ * adds a track to the pool when all are busy: slices that overlap go to
+ * different tracks, so each track's slices nest.
+ *
+ * Returns: (transfer none): the new slot, with depth 0
+ */
+PfAsyncSlot *
+pf_async_slot_open (PerfettoWriter *w,
+                    const TraceEvent *ev)
+{
+  guint32 track_name = ev->u.async.track ? ev->u.async.track : ev->name;
+  PfAsyncSlot *slot = g_new0 (PfAsyncSlot, 1);
+  PfKey pool_key;
+  PfAsyncPool *pool;
+  PfAsyncTrack *track = NULL;
+  guint i;
+
+  slot->key = async_key (ev);
+  pool_key = (PfKey) { slot->key.a, track_name, 0, 0 };
+  pool = g_hash_table_lookup (w->async_pools, &pool_key);
+  if (pool == NULL)
+    {
+      pool = g_new0 (PfAsyncPool, 1);
+      pool->key = pool_key;
+      pool->tracks = g_array_new (FALSE, TRUE, sizeof (PfAsyncTrack));
+      g_hash_table_insert (w->async_pools, &pool->key, pool);
+    }
+  for (i = 0; i < pool->tracks->len; i++)
+    if (!g_array_index (pool->tracks, PfAsyncTrack, i).busy)
+      break;
+  if (i == pool->tracks->len)
+    {
+      PfAsyncTrack fresh = { 0, FALSE };
+
+      fresh.uuid = new_named_track (w, slot->key.a, pf_str (w, track_name), NULL, ev->ts);
+      g_array_append_val (pool->tracks, fresh);
+    }
+  track = &g_array_index (pool->tracks, PfAsyncTrack, i);
+  track->busy = TRUE;
+  slot->pool = pool;
+  slot->index = i;
+  slot->track_name = track_name;
+  g_hash_table_insert (w->async_slots, &slot->key, slot);
+  return slot;
+}
+
+void
+pf_async_slot_close (PerfettoWriter *w,
+                     PfAsyncSlot *slot)
+{
+  g_array_index (slot->pool->tracks, PfAsyncTrack, slot->index).busy = FALSE;
+  g_hash_table_remove (w->async_slots, &slot->key);
+}
+
+guint64
+pf_async_slot_uuid (PfAsyncSlot *slot)
+{
+  return g_array_index (slot->pool->tracks, PfAsyncTrack, slot->index).uuid;
+}
+
+/* ---- process_tree ---- */
+
+/* A process_tree packet has one timestamp: entries of another time go to
+ * the next packet, so readers date each name when it was learnt. */
+static void
+tree_begin_entry (PerfettoWriter *w,
+                  gint64 ts)
+{
+  if ((w->tree_threads.len > 0 || w->tree_processes.len > 0) && ts != w->tree_ts)
+    pf_tree_flush (w);
+  if (w->tree_threads.len == 0 && w->tree_processes.len == 0)
+    w->tree_ts = ts;
+}
+
+/**
+ * pf_assoc_thread:
+ * @w: a #PerfettoWriter
+ * @tid: a known tid
+ * @pid: its process, or %TRACE_ID_UNKNOWN
+ * @name: its name, or 0
+ * @ts: when learnt
+ * @force: list the thread even if its process is already known
+ *
+ * Lists @tid in the next process_tree packet when its process is new to
+ * readers (kernel events carry no tgid of their own) or @force is set.
+ */
+void
+pf_assoc_thread (PerfettoWriter *w,
+                 gint64 tid,
+                 gint64 pid,
+                 guint32 name,
+                 gint64 ts,
+                 gboolean force)
+{
+  Perfetto__Protos__ProcessTree__Thread *th;
+  const gint64 *known = g_hash_table_lookup (w->tid_to_pid, &tid);
+
+  if (!force && (pid == TRACE_ID_UNKNOWN || (known && *known == pid)))
+    return;
+  if (pid != TRACE_ID_UNKNOWN)
+    pf_assoc_set (w, tid, pid);
+  tree_begin_entry (w, ts);
+  th = pf_vec_push (&w->tree_threads);
+  perfetto__protos__process_tree__thread__init (th);
+  th->has_tid = TRUE;
+  th->tid = (gint32) tid;
+  if (pid != TRACE_ID_UNKNOWN)
+    {
+      th->has_tgid = TRUE;
+      th->tgid = (gint32) pid;
+    }
+  if (name != 0)
+    th->name = (char *) pf_str (w, name);
+}
+
+void
+pf_tree_add_process (PerfettoWriter *w,
+                     gint64 pid,
+                     guint32 name,
+                     gint64 ts)
+{
+  Perfetto__Protos__ProcessTree__Process *proc;
+
+  tree_begin_entry (w, ts);
+  proc = pf_vec_push (&w->tree_processes);
+  perfetto__protos__process_tree__process__init (proc);
+  proc->has_pid = TRUE;
+  proc->pid = (gint32) pid;
+  g_ptr_array_add (w->tree_cmdlines, (gpointer) pf_str (w, name));
+}
+
+/**
+ * pf_tree_flush:
+ * @w: a #PerfettoWriter
+ *
+ * Writes the process_tree entries collected so far as one packet.
+ */
+void
+pf_tree_flush (PerfettoWriter *w)
+{
+  Perfetto__Protos__ProcessTree tree = PERFETTO__PROTOS__PROCESS_TREE__INIT;
+
+  if (w->tree_threads.len == 0 && w->tree_processes.len == 0)
+    return;
+  for (guint i = 0; i < w->tree_processes.len; i++)
+    {
+      Perfetto__Protos__ProcessTree__Process *proc =
+        pf_vec_at (&w->tree_processes, Perfetto__Protos__ProcessTree__Process, i);
+
+      proc->n_cmdline = 1;
+      proc->cmdline = (char **) &w->tree_cmdlines->pdata[i];
+    }
+  tree.n_processes = w->tree_processes.len;
+  tree.processes = (gpointer) pf_vec_ptrs (&w->tree_processes);
+  tree.n_threads = w->tree_threads.len;
+  tree.threads = (gpointer) pf_vec_ptrs (&w->tree_threads);
+  w->pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_TREE;
+  w->pkt.process_tree = &tree;
+  pf_packet_emit (w, w->tree_ts, TRUE, FALSE);
+  w->tree_processes.len = w->tree_threads.len = 0;
+  g_ptr_array_set_size (w->tree_cmdlines, 0);
+}
+
+/* ---- metadata events ---- */
+
+static void
+write_thread_meta (PerfettoWriter *w,
+                   const TraceEvent *ev)
+{
+  gint64 pid = ev->pid != TRACE_ID_UNKNOWN ? ev->pid : pf_assoc_get (w, ev->tid);
+  PfThread *t = NULL;
+  gboolean changed = FALSE;
+
+  if (pid != TRACE_ID_UNKNOWN)
+    t = thread_get_undescribed (w, pid, ev->tid);
+  else
+    t = pf_thread_lookup (w, TRACE_ID_UNKNOWN, ev->tid);
+  if (ev->kind == TRACE_EVENT_THREAD_NAME)
+    {
+      if (t && t->name != ev->name)
+        {
+          t->name = ev->name;
+          changed = TRUE;
+        }
+      /* Also listed for readers of thread names (trace_processor names
+       * threads of kernel events from it). */
+      if (t == NULL || changed)
+        pf_assoc_thread (w, ev->tid, pid, ev->name, ev->ts, TRUE);
+    }
+  else if (t && (!t->has_sort_index || t->sort_index != ev->u.meta.value))
+    {
+      t->has_sort_index = TRUE;
+      t->sort_index = ev->u.meta.value;
+      changed = TRUE;
+    }
+  if (t && (changed || !t->described))
+    pf_thread_describe (w, t, ev->ts);
+}
+
+static gboolean
+process_add_label (PfProcess *p,
+                   guint32 label)
+{
+  if (p->labels == NULL)
+    p->labels = g_array_new (FALSE, FALSE, sizeof (guint32));
+  for (guint i = 0; i < p->labels->len; i++)
+    if (g_array_index (p->labels, guint32, i) == label)
+      return FALSE;
+  if (p->labels->len >= PF_MAX_LABELS)
+    return FALSE;
+  g_array_append_val (p->labels, label);
+  return TRUE;
+}
+
+static void
+write_process_meta (PerfettoWriter *w,
+                    const TraceEvent *ev)
+{
+  PfProcess *p = pf_process_get (w, ev->pid);
+  gboolean changed = FALSE;
+
+  switch (ev->kind)
+    {
+    case TRACE_EVENT_PROCESS_NAME:
+      changed = p->name != ev->name;
+      p->name = ev->name;
+      if (changed)
+        pf_tree_add_process (w, ev->pid, ev->name, ev->ts);
+      break;
+    case TRACE_EVENT_PROCESS_SORT_INDEX:
+      changed = !p->has_sort_index || p->sort_index != ev->u.meta.value;
+      p->has_sort_index = TRUE;
+      p->sort_index = ev->u.meta.value;
+      break;
+    default: /* PROCESS_LABEL */
+      changed = process_add_label (p, ev->name);
+      break;
+    }
+  if (changed || !p->described)
+    pf_process_describe (w, p, ev->ts);
+}
+
+/**
+ * pf_write_metadata:
+ * @w: a #PerfettoWriter
+ * @batch: the batch of @ev
+ * @ev: a process or thread name, sort index or label
+ */
+void
+pf_write_metadata (PerfettoWriter *w,
+                   TraceBatch *batch,
+                   const TraceEvent *ev)
+{
+  switch (ev->kind)
+    {
+    case TRACE_EVENT_PROCESS_NAME:
+    case TRACE_EVENT_PROCESS_SORT_INDEX:
+    case TRACE_EVENT_PROCESS_LABEL:
+      if (ev->pid == TRACE_ID_UNKNOWN)
+        w->stats.dropped_other++;
+      else
+        write_process_meta (w, ev);
+      break;
+    default:
+      if (ev->tid == TRACE_ID_UNKNOWN)
+        w->stats.dropped_other++;
+      else
+        write_thread_meta (w, ev);
+      break;
+    }
+}

@@ -1,0 +1,701 @@
+/* tracepipe - Perfetto protobuf writer: output, interning, packets
+ *
+ * The file is written packet by packet: every TracePacket is packed by
+ * protobuf-c as a one-packet Trace message, which is exactly one
+ * `Trace.packet` record (tag, length, packet). Records are appended to an
+ * output buffer that goes to the stream in large writes, so a file cut at
+ * any record boundary is a valid trace.
+ *
+ * Interning follows the Perfetto SDK: one trusted packet sequence; its
+ * first packet clears the incremental state; names, categories, arg names
+ * and string values are sent once in `interned_data` and referred to by
+ * iid. The iid of a string is its id in the pipeline's string pool, so the
+ * writer only has to remember which ids it already sent (one bit each).
+ * When a generation has sent `max_interned` strings, the state is cleared
+ * and interning starts over, which bounds what a reader must keep.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "perfetto-writer-private.h"
+
+#include <string.h>
+
+#define PF_DEFAULT_SEQUENCE_ID 1
+#define PF_DEFAULT_MAX_INTERNED 100000
+/* Write to the stream once this much output is buffered. */
+#define PF_FLUSH_THRESHOLD (1024 * 1024)
+
+/* ---- small containers ---- */
+
+void
+pf_vec_init (PfVec *v,
+             gsize elt_size)
+{
+  memset (v, 0, sizeof *v);
+  v->elt_size = elt_size;
+}
+
+void
+pf_vec_clear (PfVec *v)
+{
+  g_free (v->data);
+  g_free (v->ptrs);
+  pf_vec_init (v, v->elt_size);
+}
+
+/* Returns: a zeroed slot at the end of @v; valid until the next push */
+gpointer
+pf_vec_push (PfVec *v)
+{
+  gpointer slot;
+
+  if (G_UNLIKELY (v->len == v->cap))
+    {
+      v->cap = MAX (16, v->cap * 2);
+      v->data = g_realloc_n (v->data, v->cap, v->elt_size);
+    }
+  slot = v->data + v->len++ * v->elt_size;
+  memset (slot, 0, v->elt_size);
+  return slot;
+}
+
+/* Returns: pointers to the structs of @v, as repeated message fields
+ * want them */
+gpointer *
+pf_vec_ptrs (PfVec *v)
+{
+  if (v->ptrs_cap < v->len)
+    {
+      v->ptrs_cap = MAX (v->len, v->ptrs_cap * 2);
+      v->ptrs = g_renew (gpointer, v->ptrs, v->ptrs_cap);
+    }
+  for (guint i = 0; i < v->len; i++)
+    v->ptrs[i] = v->data + i * v->elt_size;
+  return v->ptrs;
+}
+
+/* Returns: whether @id was in @set; adds it */
+static gboolean
+pf_id_set_test_and_add (PfIdSet *set,
+                        guint32 id)
+{
+  gsize byte = id / 8;
+  guint8 bit = 1u << (id % 8);
+  gboolean had;
+
+  if (G_UNLIKELY (byte >= set->n_bytes))
+    {
+      gsize n = MAX (byte + 1, MAX (1024, set->n_bytes * 2));
+
+      set->bits = g_realloc (set->bits, n);
+      memset (set->bits + set->n_bytes, 0, n - set->n_bytes);
+      set->n_bytes = n;
+    }
+  had = (set->bits[byte] & bit) != 0;
+  set->bits[byte] |= bit;
+  return had;
+}
+
+static void
+pf_id_set_reset (PfIdSet *set)
+{
+  if (set->bits)
+    memset (set->bits, 0, set->n_bytes);
+}
+
+static void
+pf_id_set_free (PfIdSet *set)
+{
+  g_clear_pointer (&set->bits, g_free);
+  set->n_bytes = 0;
+}
+
+/* ---- strings and interning ---- */
+
+const char *
+pf_str (PerfettoWriter *w,
+        guint32 id)
+{
+  return trace_string_pool_get (w->pool, id);
+}
+
+gboolean
+pf_intern_enabled (PerfettoWriter *w)
+{
+  return w->opts.intern;
+}
+
+static void
+pf_note_interned (PerfettoWriter *w)
+{
+  w->interned_in_generation++;
+  w->packet_has_interned = TRUE;
+}
+
+static guint64
+pf_intern_string_into (PerfettoWriter *w,
+                       PfIdSet *seen,
+                       PfVec *vec,
+                       guint32 id)
+{
+  Perfetto__Protos__InternedString *s;
+
+  if (pf_id_set_test_and_add (seen, id))
+    return id;
+  s = pf_vec_push (vec);
+  perfetto__protos__interned_string__init (s);
+  s->has_iid = TRUE;
+  s->iid = id;
+  s->has_str = TRUE;
+  s->str.data = (guint8 *) pf_str (w, id);
+  s->str.len = trace_string_pool_get_length (w->pool, id);
+  pf_note_interned (w);
+  return id;
+}
+
+/* EventName, EventCategory and DebugAnnotationName are the same shape:
+ * iid then name. */
+#define PF_DEFINE_INTERN_NAMED(fn, Type, type_init, seen_field, vec_field) \
+  guint64 fn (PerfettoWriter *w, guint32 id)                              \
+  {                                                                       \
+    Type *e;                                                              \
+    if (pf_id_set_test_and_add (&w->seen_field, id))                      \
+      return id;                                                          \
+    e = pf_vec_push (&w->vec_field);                                      \
+    type_init (e);                                                        \
+    e->has_iid = TRUE;                                                    \
+    e->iid = id;                                                          \
+    e->name = (char *) pf_str (w, id);                                    \
+    pf_note_interned (w);                                                 \
+    return id;                                                            \
+  }
+
+PF_DEFINE_INTERN_NAMED (pf_intern_name, Perfetto__Protos__EventName,
+                        perfetto__protos__event_name__init, seen_names, new_names)
+PF_DEFINE_INTERN_NAMED (pf_intern_category, Perfetto__Protos__EventCategory,
+                        perfetto__protos__event_category__init, seen_categories,
+                        new_categories)
+PF_DEFINE_INTERN_NAMED (pf_intern_ann_name, Perfetto__Protos__DebugAnnotationName,
+                        perfetto__protos__debug_annotation_name__init, seen_ann_names,
+                        new_ann_names)
+
+guint64
+pf_intern_ksym (PerfettoWriter *w,
+                guint32 id)
+{
+  return pf_intern_string_into (w, &w->seen_ksyms, &w->new_ksyms, id);
+}
+
+guint64
+pf_intern_function (PerfettoWriter *w,
+                    guint32 id)
+{
+  return pf_intern_string_into (w, &w->seen_functions, &w->new_functions, id);
+}
+
+guint64
+pf_intern_map_path (PerfettoWriter *w,
+                    guint32 id)
+{
+  return pf_intern_string_into (w, &w->seen_map_paths, &w->new_map_paths, id);
+}
+
+guint64
+pf_intern_str_value (PerfettoWriter *w,
+                     guint32 id)
+{
+  return pf_intern_string_into (w, &w->seen_str_values, &w->new_str_values, id);
+}
+
+/* Starts interning over: the next packet clears the sequence's state. */
+static void
+pf_state_reset (PerfettoWriter *w)
+{
+  pf_id_set_reset (&w->seen_names);
+  pf_id_set_reset (&w->seen_categories);
+  pf_id_set_reset (&w->seen_ann_names);
+  pf_id_set_reset (&w->seen_str_values);
+  pf_id_set_reset (&w->seen_ksyms);
+  pf_id_set_reset (&w->seen_functions);
+  pf_id_set_reset (&w->seen_map_paths);
+  /* Frames, callstacks and mappings compare their generation stamp. */
+  w->generation++;
+  w->interned_in_generation = 0;
+  w->need_clear = TRUE;
+  w->stats.state_resets++;
+}
+
+/**
+ * pf_packet_begin:
+ * @w: a #PerfettoWriter
+ *
+ * Called before building a packet that may intern: clears the state when
+ * the generation is full, so the packet's interned data belong to the new
+ * generation and the packet itself carries the CLEARED flag.
+ */
+void
+pf_packet_begin (PerfettoWriter *w)
+{
+  if (w->interned_in_generation >= w->opts.max_interned)
+    pf_state_reset (w);
+}
+
+/* ---- packets and output ---- */
+
+guint64
+pf_timestamp (PerfettoWriter *w,
+              gint64 ts)
+{
+  if (G_UNLIKELY (ts < 0))
+    {
+      w->stats.clamped_timestamps++;
+      return 0;
+    }
+  return (guint64) ts;
+}
+
+static void
+pf_attach_interned (PerfettoWriter *w)
+{
+  PfInternedData *d = &w->idata;
+  Perfetto__Protos__Callstack *cs;
+  Perfetto__Protos__Mapping *m;
+  gsize at = 0;
+
+  perfetto__protos__interned_data__init (d);
+#define PF_ATTACH(field, vec)                          \
+  d->n_##field = w->vec.len;                           \
+  d->field = (gpointer) pf_vec_ptrs (&w->vec)
+  PF_ATTACH (event_names, new_names);
+  PF_ATTACH (event_categories, new_categories);
+  PF_ATTACH (debug_annotation_names, new_ann_names);
+  PF_ATTACH (debug_annotation_string_values, new_str_values);
+  PF_ATTACH (kernel_symbols, new_ksyms);
+  PF_ATTACH (function_names, new_functions);
+  PF_ATTACH (mapping_paths, new_map_paths);
+  PF_ATTACH (mappings, new_mappings);
+  PF_ATTACH (frames, new_frames);
+  PF_ATTACH (callstacks, new_callstacks);
+#undef PF_ATTACH
+  /* Repeated scalars point into shared arrays: fix them up now that the
+   * arrays no longer grow. The structs hold their offsets meanwhile. */
+  for (guint i = 0; i < w->new_callstacks.len; i++)
+    {
+      cs = pf_vec_at (&w->new_callstacks, Perfetto__Protos__Callstack, i);
+      cs->frame_ids = &g_array_index (w->callstack_frames, guint64, at);
+      at += cs->n_frame_ids;
+    }
+  at = 0;
+  for (guint i = 0; i < w->new_mappings.len; i++)
+    {
+      m = pf_vec_at (&w->new_mappings, Perfetto__Protos__Mapping, i);
+      m->path_string_ids = &g_array_index (w->mapping_paths, guint64, at);
+      at += m->n_path_string_ids;
+    }
+  w->pkt.interned_data = d;
+}
+
+static void
+pf_packet_reset (PerfettoWriter *w)
+{
+  perfetto__protos__trace_packet__init (&w->pkt);
+  w->packet_has_interned = FALSE;
+  w->new_names.len = w->new_categories.len = w->new_ann_names.len = 0;
+  w->new_str_values.len = w->new_ksyms.len = w->new_functions.len = 0;
+  w->new_map_paths.len = w->new_mappings.len = 0;
+  w->new_frames.len = w->new_callstacks.len = 0;
+  g_array_set_size (w->callstack_frames, 0);
+  g_array_set_size (w->mapping_paths, 0);
+}
+
+static void
+pf_obuf_reserve (PerfettoWriter *w,
+                 gsize n)
+{
+  if (w->olen + n <= w->ocap)
+    return;
+  w->ocap = MAX (w->olen + n, w->ocap * 2);
+  w->obuf = g_realloc (w->obuf, w->ocap);
+}
+
+/**
+ * pf_packet_emit:
+ * @w: a #PerfettoWriter
+ * @ts: the packet's timestamp
+ * @has_ts: whether to write @ts
+ * @needs_state: whether the packet refers to interned data
+ *
+ * Completes the packet in `w->pkt` (whose payload the caller set) with
+ * the sequence fields and the interned data gathered since
+ * pf_packet_begin(), appends it to the output and resets it.
+ */
+void
+pf_packet_emit (PerfettoWriter *w,
+                gint64 ts,
+                gboolean has_ts,
+                gboolean needs_state)
+{
+  Perfetto__Protos__Trace trace = PERFETTO__PROTOS__TRACE__INIT;
+  Perfetto__Protos__TracePacketDefaults defaults = PERFETTO__PROTOS__TRACE_PACKET_DEFAULTS__INIT;
+  PfPacket *pkt = &w->pkt;
+  guint32 flags = needs_state ? PF_SEQ_NEEDS : 0;
+  gsize size;
+
+  pkt->has_trusted_packet_sequence_id = TRUE;
+  pkt->trusted_packet_sequence_id = w->opts.sequence_id;
+  if (w->need_clear)
+    {
+      /* Defaults are incremental state too: restate the clock with them,
+       * and on this packet itself, whose timestamp a reader may convert
+       * before it applies the defaults. */
+      flags |= PF_SEQ_CLEARED;
+      defaults.has_timestamp_clock_id = TRUE;
+      defaults.timestamp_clock_id = w->builtin_clock;
+      pkt->trace_packet_defaults = &defaults;
+      pkt->has_timestamp_clock_id = TRUE;
+      pkt->timestamp_clock_id = w->builtin_clock;
+      pkt->has_first_packet_on_sequence = w->stats.packets == 0;
+      pkt->first_packet_on_sequence = w->stats.packets == 0;
+      w->need_clear = FALSE;
+    }
+  if (flags)
+    {
+      pkt->has_sequence_flags = TRUE;
+      pkt->sequence_flags = flags;
+    }
+  if (has_ts)
+    {
+      pkt->has_timestamp = TRUE;
+      pkt->timestamp = pf_timestamp (w, ts);
+      w->last_ts = ts;
+    }
+  if (w->packet_has_interned)
+    pf_attach_interned (w);
+
+  trace.n_packet = 1;
+  trace.packet = &pkt;
+  size = perfetto__protos__trace__get_packed_size (&trace);
+  pf_obuf_reserve (w, size);
+  w->olen += perfetto__protos__trace__pack (&trace, w->obuf + w->olen);
+  w->stats.packets++;
+  w->stats.bytes += size;
+  pf_packet_reset (w);
+}
+
+static gboolean
+pf_flush_output (PerfettoWriter *w,
+                 GError **error)
+{
+  g_autoptr (GError) local = NULL;
+
+  if (w->olen == 0)
+    return TRUE;
+  if (!g_output_stream_write_all (w->out, w->obuf, w->olen, NULL, NULL, &local))
+    {
+      gboolean full = g_error_matches (local, G_IO_ERROR, G_IO_ERROR_NO_SPACE);
+
+      w->failed = TRUE;
+      g_set_error (error, TRACE_RESOURCE_ERROR,
+                   full ? TRACE_RESOURCE_ERROR_NO_SPACE_LEFT : TRACE_RESOURCE_ERROR_WRITE,
+                   "Could not write the Perfetto trace: %s", local->message);
+      return FALSE;
+    }
+  w->olen = 0;
+  return TRUE;
+}
+
+/* The first packet of a stream not on BOOTTIME is a clock snapshot that
+ * makes its clock the trace's clock. Kernel events are written as
+ * BOOTTIME (the only clock ftrace bundles can state for a stream of
+ * any domain), so the snapshot also ties BOOTTIME to the stream's clock
+ * one to one: both land on the same timeline. */
+static void
+pf_write_header (PerfettoWriter *w,
+                 gint64 ts)
+{
+  Perfetto__Protos__ClockSnapshot snap = PERFETTO__PROTOS__CLOCK_SNAPSHOT__INIT;
+  Perfetto__Protos__ClockSnapshot__Clock clocks[2];
+  Perfetto__Protos__ClockSnapshot__Clock *clock_ptrs[2] = { &clocks[0], &clocks[1] };
+  guint32 ids[2] = { w->builtin_clock, PF_CLOCK_BOOTTIME };
+
+  w->started = TRUE;
+  if (w->builtin_clock == PF_CLOCK_BOOTTIME)
+    return;
+  for (guint i = 0; i < 2; i++)
+    {
+      perfetto__protos__clock_snapshot__clock__init (&clocks[i]);
+      clocks[i].has_clock_id = clocks[i].has_timestamp = TRUE;
+      clocks[i].clock_id = ids[i];
+      clocks[i].timestamp = pf_timestamp (w, ts);
+    }
+  snap.n_clocks = 2;
+  snap.clocks = clock_ptrs;
+  snap.has_primary_trace_clock = TRUE;
+  snap.primary_trace_clock = w->builtin_clock;
+  w->pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_CLOCK_SNAPSHOT;
+  w->pkt.clock_snapshot = &snap;
+  pf_packet_emit (w, ts, TRUE, FALSE);
+}
+
+/* ---- lifecycle ---- */
+
+/**
+ * perfetto_writer_options_init:
+ * @opts: options to fill with the defaults
+ *
+ * Defaults: ftrace bundles on, interning on, compact sched on, BOOTTIME.
+ */
+void
+perfetto_writer_options_init (PerfettoWriterOptions *opts)
+{
+  memset (opts, 0, sizeof *opts);
+  opts->emit_ftrace = TRUE;
+  opts->intern = TRUE;
+  opts->compact_sched = TRUE;
+  opts->clock = TRACE_CLOCK_BOOTTIME;
+  opts->sequence_id = PF_DEFAULT_SEQUENCE_ID;
+  opts->max_interned = PF_DEFAULT_MAX_INTERNED;
+}
+
+static void
+pf_init_vecs (PerfettoWriter *w)
+{
+  pf_vec_init (&w->new_names, sizeof (Perfetto__Protos__EventName));
+  pf_vec_init (&w->new_categories, sizeof (Perfetto__Protos__EventCategory));
+  pf_vec_init (&w->new_ann_names, sizeof (Perfetto__Protos__DebugAnnotationName));
+  pf_vec_init (&w->new_str_values, sizeof (Perfetto__Protos__InternedString));
+  pf_vec_init (&w->new_ksyms, sizeof (Perfetto__Protos__InternedString));
+  pf_vec_init (&w->new_functions, sizeof (Perfetto__Protos__InternedString));
+  pf_vec_init (&w->new_map_paths, sizeof (Perfetto__Protos__InternedString));
+  pf_vec_init (&w->new_mappings, sizeof (Perfetto__Protos__Mapping));
+  pf_vec_init (&w->new_frames, sizeof (Perfetto__Protos__Frame));
+  pf_vec_init (&w->new_callstacks, sizeof (Perfetto__Protos__Callstack));
+  pf_vec_init (&w->annotations, sizeof (PfAnnotation));
+  w->callstack_frames = g_array_new (FALSE, FALSE, sizeof (guint64));
+  w->mapping_paths = g_array_new (FALSE, FALSE, sizeof (guint64));
+}
+
+/**
+ * perfetto_writer_new:
+ * @out: the stream to write the trace to
+ * @opts: (nullable): options, %NULL for the defaults
+ *
+ * Returns: (transfer full): a writer; free with perfetto_writer_free()
+ */
+PerfettoWriter *
+perfetto_writer_new (GOutputStream *out,
+                     const PerfettoWriterOptions *opts)
+{
+  PerfettoWriter *w = g_new0 (PerfettoWriter, 1);
+
+  w->out = g_object_ref (out);
+  if (opts)
+    w->opts = *opts;
+  else
+    perfetto_writer_options_init (&w->opts);
+  if (w->opts.sequence_id == 0)
+    w->opts.sequence_id = PF_DEFAULT_SEQUENCE_ID;
+  if (w->opts.max_interned == 0)
+    w->opts.max_interned = PF_DEFAULT_MAX_INTERNED;
+  w->builtin_clock = perfetto_clock_domain_to_builtin (w->opts.clock);
+  w->need_clear = TRUE;
+  w->generation = 1;
+  w->ocap = 2 * PF_FLUSH_THRESHOLD;
+  w->obuf = g_malloc (w->ocap);
+  pf_init_vecs (w);
+  pf_packet_reset (w);
+  pf_tracks_init (w);
+  pf_ftrace_init (w);
+  pf_samples_init (w);
+  return w;
+}
+
+/**
+ * perfetto_writer_free:
+ * @w: (transfer full): a #PerfettoWriter
+ *
+ * Frees the writer without finishing the file (see perfetto_writer_finish()).
+ */
+void
+perfetto_writer_free (PerfettoWriter *w)
+{
+  if (w == NULL)
+    return;
+
+  PfVec *vecs[] = { &w->new_names, &w->new_categories, &w->new_ann_names,
+                    &w->new_str_values, &w->new_ksyms, &w->new_functions,
+                    &w->new_map_paths, &w->new_mappings, &w->new_frames,
+                    &w->new_callstacks, &w->annotations };
+  PfIdSet *sets[] = { &w->seen_names, &w->seen_categories, &w->seen_ann_names,
+                      &w->seen_str_values, &w->seen_ksyms, &w->seen_functions,
+                      &w->seen_map_paths };
+
+  pf_samples_free (w);
+  pf_ftrace_free (w);
+  pf_tracks_free (w);
+  for (guint i = 0; i < G_N_ELEMENTS (vecs); i++)
+    pf_vec_clear (vecs[i]);
+  for (guint i = 0; i < G_N_ELEMENTS (sets); i++)
+    pf_id_set_free (sets[i]);
+  g_array_unref (w->callstack_frames);
+  g_array_unref (w->mapping_paths);
+  g_free (w->obuf);
+  g_clear_pointer (&w->pool, trace_string_pool_unref);
+  g_object_unref (w->out);
+  g_free (w);
+}
+
+/**
+ * perfetto_writer_get_stats:
+ * @w: a #PerfettoWriter
+ * @stats: (out): what it did so far
+ */
+void
+perfetto_writer_get_stats (PerfettoWriter *w,
+                           PerfettoWriterStats *stats)
+{
+  *stats = w->stats;
+}
+
+/* ---- the TrackEvent parts every event kind uses ---- */
+
+static void
+pf_write_event (PerfettoWriter *w,
+                TraceBatch *batch,
+                const TraceEvent *ev)
+{
+  switch ((TraceEventKind) ev->kind)
+    {
+    case TRACE_EVENT_NONE:
+      break;
+    case TRACE_EVENT_SLICE_BEGIN:
+    case TRACE_EVENT_SLICE_END:
+    case TRACE_EVENT_SLICE_COMPLETE:
+    case TRACE_EVENT_INSTANT:
+    case TRACE_EVENT_ASYNC_BEGIN:
+    case TRACE_EVENT_ASYNC_STEP:
+    case TRACE_EVENT_ASYNC_END:
+    case TRACE_EVENT_ASYNC_INSTANT:
+    case TRACE_EVENT_FLOW_START:
+    case TRACE_EVENT_FLOW_STEP:
+    case TRACE_EVENT_FLOW_END:
+    case TRACE_EVENT_COUNTER:
+      pf_write_track_event (w, batch, ev);
+      break;
+    case TRACE_EVENT_PROCESS_NAME:
+    case TRACE_EVENT_THREAD_NAME:
+    case TRACE_EVENT_PROCESS_SORT_INDEX:
+    case TRACE_EVENT_THREAD_SORT_INDEX:
+    case TRACE_EVENT_PROCESS_LABEL:
+      pf_write_metadata (w, batch, ev);
+      break;
+    case TRACE_EVENT_SCHED_SWITCH:
+    case TRACE_EVENT_SCHED_WAKEUP:
+    case TRACE_EVENT_SCHED_WAKING:
+    case TRACE_EVENT_SCHED_WAKEUP_NEW:
+    case TRACE_EVENT_SCHED_PROCESS_EXIT:
+    case TRACE_EVENT_SCHED_PROCESS_FREE:
+    case TRACE_EVENT_TASK_NEWTASK:
+    case TRACE_EVENT_TASK_RENAME:
+    case TRACE_EVENT_CPU_FREQUENCY:
+    case TRACE_EVENT_CPU_IDLE:
+    case TRACE_EVENT_FTRACE:
+      pf_write_kernel_event (w, batch, ev);
+      break;
+    case TRACE_EVENT_STACK_NODE:
+      pf_write_stack_node (w, batch, ev);
+      break;
+    case TRACE_EVENT_SAMPLE:
+      pf_write_sample (w, ev);
+      break;
+    case TRACE_EVENT_CLOCK_MARKER:
+      pf_write_clock_marker (w, ev);
+      break;
+    default:
+      w->stats.dropped_other++;
+      break;
+    }
+}
+
+/**
+ * perfetto_writer_write_batch:
+ * @w: a #PerfettoWriter
+ * @batch: events to write; all batches must share one string pool
+ * @error: return location for a #GError
+ *
+ * Writes the events of @batch. Kernel events and process-tree entries
+ * collected from the batch are written at its end, so everything the
+ * batch produced is in the output buffer when this returns.
+ *
+ * Returns: %FALSE if writing failed
+ */
+gboolean
+perfetto_writer_write_batch (PerfettoWriter *w,
+                             TraceBatch *batch,
+                             GError **error)
+{
+  g_return_val_if_fail (!w->finished, FALSE);
+
+  if (w->failed)
+    return g_set_error_literal (error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_WRITE,
+                                "The Perfetto writer already failed"),
+           FALSE;
+  if (batch->n_events == 0)
+    return TRUE;
+  if (w->pool == NULL)
+    w->pool = trace_string_pool_ref (batch->pool);
+  else if (w->pool != batch->pool)
+    return g_set_error_literal (error, TRACE_CORE_ERROR, TRACE_CORE_ERROR_FAILED,
+                                "Batches given to the Perfetto writer use different string pools"),
+           FALSE;
+  if (!w->started)
+    pf_write_header (w, batch->events[0].ts);
+
+  for (guint i = 0; i < batch->n_events; i++)
+    {
+      w->stats.events_in++;
+      pf_write_event (w, batch, &batch->events[i]);
+      if (G_UNLIKELY (w->olen >= PF_FLUSH_THRESHOLD) && !pf_flush_output (w, error))
+        return FALSE;
+    }
+  pf_tree_flush (w);
+  pf_ftrace_flush (w);
+  if (w->olen >= PF_FLUSH_THRESHOLD)
+    return pf_flush_output (w, error);
+  return TRUE;
+}
+
+/**
+ * perfetto_writer_finish:
+ * @w: a #PerfettoWriter
+ * @error: return location for a #GError
+ *
+ * Writes what is still held (ends of complete slices not yet due, kernel
+ * events) and flushes everything to the stream. The stream is not closed.
+ * A stream with no events at all gets one packet, so the file is a valid
+ * (empty) trace.
+ *
+ * Returns: %FALSE if writing failed
+ */
+gboolean
+perfetto_writer_finish (PerfettoWriter *w,
+                        GError **error)
+{
+  g_return_val_if_fail (!w->finished, FALSE);
+
+  if (w->failed)
+    return g_set_error_literal (error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_WRITE,
+                                "The Perfetto writer already failed"),
+           FALSE;
+  w->finished = TRUE;
+  if (!w->started)
+    pf_write_header (w, 0);
+  pf_close_open_slices (w);
+  pf_tree_flush (w);
+  pf_ftrace_flush (w);
+  if (w->stats.packets == 0)
+    pf_packet_emit (w, 0, FALSE, FALSE);
+  if (!pf_flush_output (w, error))
+    return FALSE;
+  return g_output_stream_flush (w->out, NULL, error);
+}

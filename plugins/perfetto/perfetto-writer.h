@@ -1,0 +1,108 @@
+/* tracepipe - Perfetto protobuf writer (private API of the perfetto plugin)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <gio/gio.h>
+#include <trace/trace.h>
+
+G_BEGIN_DECLS
+
+/**
+ * PerfettoWriterOptions:
+ * @emit_ftrace: write kernel records (sched, cpu, other ftrace events,
+ *   clock-sync markers) as ftrace event bundles; when %FALSE they are
+ *   dropped and counted, and only TrackEvent data is written
+ * @intern: intern event names, categories, arg names and string values
+ *   (as the Perfetto SDK does); %FALSE writes every string inline, which
+ *   is bigger but easier to read in `protoc --decode` output
+ * @compact_sched: write sched_switch / sched_waking in the compact
+ *   packed form where it is lossless
+ * @clock: the clock domain of the events' timestamps
+ * @sequence_id: the trusted packet sequence id (0 picks the default, 1)
+ * @max_interned: how many strings one generation of interned data may
+ *   hold before the incremental state is cleared and interning starts
+ *   over (bounds the reader's memory); 0 picks the default
+ *
+ * How a #PerfettoWriter writes. Initialise with
+ * perfetto_writer_options_init().
+ */
+typedef struct {
+  gboolean emit_ftrace;
+  gboolean intern;
+  gboolean compact_sched;
+  TraceClockDomain clock;
+  guint32 sequence_id;
+  guint max_interned;
+} PerfettoWriterOptions;
+
+/**
+ * PerfettoWriterStats:
+ * @events_in: events given to the writer
+ * @packets: TracePackets written
+ * @bytes: bytes written (the file's size once finished)
+ * @track_events: TrackEvents written
+ * @ftrace_events: kernel events written (full and compact)
+ * @compact_sched: of these, in the compact form
+ * @samples: CPU-profile samples written
+ * @descriptors: track descriptors written
+ * @state_resets: times the interning state was cleared
+ * @dropped_unmatched_end: slice ends without an open slice on the thread
+ * @dropped_unmatched_async_end: async ends without an open async slice
+ * @dropped_repeated_legacy_begin: an unnestable async begin (atrace `S`)
+ *   repeated while its slice is open (Perfetto ignores it too)
+ * @truncated_complete: complete slices that overlapped their parent and
+ *   were cut at its end
+ * @dropped_kernel: kernel records dropped because @emit_ftrace is off
+ * @dropped_kernel_args: args of typed kernel events with no field to go to
+ * @dropped_unknown_stack_node: samples whose stack node was never defined
+ * @dropped_clock_marker: clock markers with nothing to map to
+ * @closed_open_slices: slices still open inside a complete slice that
+ *   ended, closed at its end (or at the end of the stream)
+ * @clamped_timestamps: negative timestamps written as 0
+ * @dropped_other: events of kinds with no Perfetto equivalent
+ *
+ * What a #PerfettoWriter did.
+ */
+typedef struct {
+  guint64 events_in;
+  guint64 packets;
+  guint64 bytes;
+  guint64 track_events;
+  guint64 ftrace_events;
+  guint64 compact_sched;
+  guint64 samples;
+  guint64 descriptors;
+  guint64 state_resets;
+  guint64 dropped_unmatched_end;
+  guint64 dropped_unmatched_async_end;
+  guint64 dropped_repeated_legacy_begin;
+  guint64 truncated_complete;
+  guint64 dropped_kernel;
+  guint64 dropped_kernel_args;
+  guint64 dropped_unknown_stack_node;
+  guint64 dropped_clock_marker;
+  guint64 closed_open_slices;
+  guint64 clamped_timestamps;
+  guint64 dropped_other;
+} PerfettoWriterStats;
+
+typedef struct _PerfettoWriter PerfettoWriter;
+
+void perfetto_writer_options_init (PerfettoWriterOptions *opts);
+
+PerfettoWriter *perfetto_writer_new (GOutputStream *out,
+                                     const PerfettoWriterOptions *opts);
+gboolean perfetto_writer_write_batch (PerfettoWriter *w,
+                                      TraceBatch *batch,
+                                      GError **error);
+gboolean perfetto_writer_finish (PerfettoWriter *w,
+                                 GError **error);
+void perfetto_writer_get_stats (PerfettoWriter *w,
+                                PerfettoWriterStats *stats);
+void perfetto_writer_free (PerfettoWriter *w);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PerfettoWriter, perfetto_writer_free)
+
+G_END_DECLS

@@ -1,0 +1,224 @@
+/* tracepipe - perfetto-sink: Perfetto protobuf traces
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "config.h"
+
+#include "perfetto-writer.h"
+#include "traceperfettoelements.h"
+
+/**
+ * TracePerfettoSink:
+ *
+ * Writes a Perfetto trace packet by packet, in constant memory: track
+ * descriptors before first use, TrackEvent slices, instants, counters and
+ * flows with interned names, kernel records as ftrace event bundles so
+ * the UI shows CPU tracks and thread states, CPU samples as callstack
+ * samples. The file appears at `location` once complete. See
+ * docs/perfetto.md.
+ */
+struct _TracePerfettoSink
+{
+  TraceFileSink parent_instance;
+
+  gboolean ftrace;
+  gboolean intern;
+  gboolean compact_sched;
+  TraceClockDomain clock;
+  PerfettoWriter *writer;
+};
+
+enum
+{
+  PROP_0,
+  PROP_FTRACE,
+  PROP_INTERN,
+  PROP_COMPACT_SCHED,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (TracePerfettoSink, trace_perfetto_sink, TRACE_TYPE_FILE_SINK)
+
+/* Created at the first data, once the stream said its clock. */
+static void
+ensure_writer (TracePerfettoSink *self)
+{
+  PerfettoWriterOptions opts;
+
+  if (self->writer)
+    return;
+  perfetto_writer_options_init (&opts);
+  opts.emit_ftrace = self->ftrace;
+  opts.intern = self->intern;
+  opts.compact_sched = self->compact_sched;
+  if (self->clock != TRACE_CLOCK_UNKNOWN)
+    opts.clock = self->clock;
+  self->writer = perfetto_writer_new (trace_file_sink_get_stream (TRACE_FILE_SINK (self)), &opts);
+}
+
+static void
+trace_perfetto_sink_stream_start (TraceBaseSink *sink,
+                                  const TraceStreamInfo *info)
+{
+  TRACE_PERFETTO_SINK (sink)->clock = info->clock_domain;
+}
+
+static TraceFlowReturn
+trace_perfetto_sink_render (TraceBaseSink *sink,
+                            TraceBatch *batch,
+                            GError **error)
+{
+  TracePerfettoSink *self = TRACE_PERFETTO_SINK (sink);
+
+  ensure_writer (self);
+  return perfetto_writer_write_batch (self->writer, batch, error) ? TRACE_FLOW_OK : TRACE_FLOW_ERROR;
+}
+
+static gboolean
+trace_perfetto_sink_end (TraceFileSink *sink,
+                         GOutputStream *stream,
+                         GError **error)
+{
+  TracePerfettoSink *self = TRACE_PERFETTO_SINK (sink);
+
+  ensure_writer (self);
+  return perfetto_writer_finish (self->writer, error);
+}
+
+static gboolean
+trace_perfetto_sink_stop (TraceBaseSink *sink,
+                          GError **error)
+{
+  TracePerfettoSink *self = TRACE_PERFETTO_SINK (sink);
+
+  g_clear_pointer (&self->writer, perfetto_writer_free);
+  self->clock = TRACE_CLOCK_UNKNOWN;
+  return TRACE_BASE_SINK_CLASS (trace_perfetto_sink_parent_class)->stop (sink, error);
+}
+
+static void
+trace_perfetto_sink_collect_stats (TraceElement *element,
+                                   GVariantDict *dict)
+{
+  TracePerfettoSink *self = TRACE_PERFETTO_SINK (element);
+  PerfettoWriterStats s;
+  guint64 dropped;
+
+  TRACE_ELEMENT_CLASS (trace_perfetto_sink_parent_class)->collect_stats (element, dict);
+  if (self->writer == NULL)
+    return;
+  perfetto_writer_get_stats (self->writer, &s);
+  g_variant_dict_insert (dict, "packets", "t", s.packets);
+  g_variant_dict_insert (dict, "bytes-written", "t", s.bytes);
+  g_variant_dict_insert (dict, "track-events", "t", s.track_events);
+  g_variant_dict_insert (dict, "ftrace-events", "t", s.ftrace_events);
+  dropped = s.dropped_unmatched_end + s.dropped_unmatched_async_end + s.dropped_repeated_legacy_begin +
+            s.dropped_kernel + s.dropped_unknown_stack_node + s.dropped_clock_marker + s.dropped_other;
+  if (dropped)
+    {
+      g_variant_dict_insert (dict, "dropped", "t", dropped);
+      g_variant_dict_insert (dict, "dropped-unmatched-end", "t", s.dropped_unmatched_end);
+    }
+  if (s.closed_open_slices)
+    g_variant_dict_insert (dict, "closed-open-slices", "t", s.closed_open_slices);
+}
+
+static void
+trace_perfetto_sink_set_property (GObject *object,
+                                  guint prop_id,
+                                  const GValue *value,
+                                  GParamSpec *pspec)
+{
+  TracePerfettoSink *self = TRACE_PERFETTO_SINK (object);
+
+  switch (prop_id)
+    {
+    case PROP_FTRACE:
+      self->ftrace = g_value_get_boolean (value);
+      break;
+    case PROP_INTERN:
+      self->intern = g_value_get_boolean (value);
+      break;
+    case PROP_COMPACT_SCHED:
+      self->compact_sched = g_value_get_boolean (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+trace_perfetto_sink_get_property (GObject *object,
+                                  guint prop_id,
+                                  GValue *value,
+                                  GParamSpec *pspec)
+{
+  TracePerfettoSink *self = TRACE_PERFETTO_SINK (object);
+
+  switch (prop_id)
+    {
+    case PROP_FTRACE:
+      g_value_set_boolean (value, self->ftrace);
+      break;
+    case PROP_INTERN:
+      g_value_set_boolean (value, self->intern);
+      break;
+    case PROP_COMPACT_SCHED:
+      g_value_set_boolean (value, self->compact_sched);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+trace_perfetto_sink_finalize (GObject *object)
+{
+  g_clear_pointer (&TRACE_PERFETTO_SINK (object)->writer, perfetto_writer_free);
+  G_OBJECT_CLASS (trace_perfetto_sink_parent_class)->finalize (object);
+}
+
+static void
+trace_perfetto_sink_class_init (TracePerfettoSinkClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  TraceBaseSinkClass *sink_class = TRACE_BASE_SINK_CLASS (klass);
+  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS;
+  PerfettoWriterOptions d;
+
+  object_class->set_property = trace_perfetto_sink_set_property;
+  object_class->get_property = trace_perfetto_sink_get_property;
+  object_class->finalize = trace_perfetto_sink_finalize;
+  sink_class->stream_start = trace_perfetto_sink_stream_start;
+  sink_class->render = trace_perfetto_sink_render;
+  sink_class->stop = trace_perfetto_sink_stop;
+  TRACE_FILE_SINK_CLASS (klass)->end = trace_perfetto_sink_end;
+  TRACE_ELEMENT_CLASS (klass)->collect_stats = trace_perfetto_sink_collect_stats;
+
+  perfetto_writer_options_init (&d);
+  properties[PROP_FTRACE] = g_param_spec_boolean ("ftrace", "Ftrace", "Write kernel records as ftrace event bundles "
+                                                  "(off: drop them, TrackEvent only)", d.emit_ftrace, rw);
+  properties[PROP_INTERN] = g_param_spec_boolean ("intern", "Intern", "Intern names and categories "
+                                                  "(off: inline strings, for debugging)", d.intern, rw);
+  properties[PROP_COMPACT_SCHED] = g_param_spec_boolean ("compact-sched", "Compact sched",
+                                                         "Write sched_switch/sched_waking in Perfetto's compact form",
+                                                         d.compact_sched, rw);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+  trace_element_class_set_metadata (TRACE_ELEMENT_CLASS (klass), "Perfetto sink", "Sink/Trace",
+                                    "Writes a Perfetto protobuf trace (TrackEvent and ftrace bundles)", "tracepipe");
+}
+
+static void
+trace_perfetto_sink_init (TracePerfettoSink *self)
+{
+  PerfettoWriterOptions d;
+
+  perfetto_writer_options_init (&d);
+  self->ftrace = d.emit_ftrace;
+  self->intern = d.intern;
+  self->compact_sched = d.compact_sched;
+}
+
+TRACE_ELEMENT_REGISTER_DEFINE (perfetto_sink, "perfetto-sink", TRACE_RANK_PRIMARY, TRACE_TYPE_PERFETTO_SINK)

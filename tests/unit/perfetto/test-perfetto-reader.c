@@ -1,0 +1,299 @@
+/* Unit tests: the Perfetto reader on files it did not write, files cut
+ * short, and input that is not a Perfetto trace. */
+#include "perfetto-test-util.h"
+
+#include <string.h>
+#include <zlib.h>
+
+#include "trace.pb-c.h"
+
+static GBytes *
+load (const char *name)
+{
+  g_autofree char *path = g_build_filename (TEST_DATA_DIR, "perfetto", name, NULL);
+  g_autoptr (GError) error = NULL;
+  char *data = NULL;
+  gsize len = 0;
+
+  g_assert_true (g_file_get_contents (path, &data, &len, &error));
+  g_assert_no_error (error);
+  return g_bytes_new_take (data, len);
+}
+
+static GBytes *
+concat (GBytes *a,
+        const guint8 *tail,
+        gsize tail_len)
+{
+  GByteArray *all = g_byte_array_new ();
+
+  g_byte_array_append (all, g_bytes_get_data (a, NULL), g_bytes_get_size (a));
+  g_byte_array_append (all, tail, tail_len);
+  return g_byte_array_free_to_bytes (all);
+}
+
+/* The events of sdk_style.textproto, read off that file by hand. */
+static void
+test_sdk_style (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  g_autoptr (GBytes) bytes = load ("sdk_style.pftrace");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TraceBatch) out = NULL;
+  g_autoptr (GPtrArray) got = NULL;
+  PerfettoReaderStats rs;
+  const char *want[] = {
+    "process-name ts=0 pid=42 tid=-1 cpu=-1 name='sdk.app' cat='' flags=0x0",
+    "thread-name ts=0 pid=42 tid=43 cpu=-1 name='main' cat='' flags=0x0",
+    "slice-begin ts=5000 pid=42 tid=43 cpu=-1 name='Frame' cat='gfx' flags=0x0 dur=0 out=0 in=0 track='' frame_id=u:17",
+    "slice-end ts=6000 pid=42 tid=43 cpu=-1 name='' cat='' flags=0x0 dur=0 out=0 in=0 track=''",
+    "instant ts=6500 pid=42 tid=43 cpu=-1 name='inline-name' cat='a,b' flags=0x0 dur=0 out=0 in=0 track='' "
+    "obj.x=i:1 obj.y[0]=s:'p' obj.y[1]=s:'q'",
+    "counter ts=8000 pid=-1 tid=-1 cpu=-1 name='GPU freq' cat='' flags=0x0 value=300.5 id=0 unit=''",
+    "sched-switch ts=9000 pid=42 tid=43 cpu=2 name='sched_switch' cat='' flags=0x0 prev=43/120/1/'main' "
+    "next=0/120/'swapper/2'",
+  };
+
+  out = pt_read (bytes, pool, &rs, NULL, &error);
+  g_assert_no_error (error);
+  got = pt_event_strings (out, FALSE);
+  g_assert_cmpuint (got->len, ==, G_N_ELEMENTS (want));
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+    g_assert_cmpstr (got->pdata[i], ==, want[i]);
+  g_assert_cmpuint (rs.packets, ==, 11);
+  g_assert_cmpuint (rs.unknown_packets, ==, 1);        /* sys_stats */
+  g_assert_cmpuint (rs.no_incremental_state, ==, 1);   /* sequence 9 */
+  g_assert_cmpuint (rs.unknown_track, ==, 1);          /* uuid 9999 */
+  g_assert_cmpuint (rs.unsupported_events, ==, 1);     /* irq_handler_entry */
+  g_assert_cmpuint (rs.truncated_bytes, ==, 0);
+  g_assert_cmpuint (rs.bytes, ==, g_bytes_get_size (bytes));
+}
+
+/* A file cut at any record boundary reads without error or warning and
+ * gives the events of the records before the cut; a file cut inside a
+ * record gives the same plus a warning naming where the record began. */
+static void
+test_cut_files (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  g_autoptr (TraceBatch) in = pt_all_kinds_batch (pool);
+  g_autoptr (GBytes) bytes = pt_write (&in, 1, NULL, NULL);
+  g_autoptr (GArray) offsets = pt_record_offsets (bytes);
+  g_autoptr (TraceBatch) all = pt_read (bytes, pool, NULL, NULL, NULL);
+  g_autoptr (GPtrArray) full = pt_event_strings (all, FALSE);
+  guint previous = 0;
+
+  g_assert_cmpuint (offsets->len, >, 10);
+  for (guint k = 1; k < offsets->len; k++)
+    {
+      gsize at = g_array_index (offsets, gsize, k);
+      gsize before = g_array_index (offsets, gsize, k - 1);
+      gsize cuts[] = { before + 1, (before + at) / 2, at - 1, at };
+
+      for (guint c = 0; c < G_N_ELEMENTS (cuts); c++)
+        {
+          g_autoptr (GBytes) part = g_bytes_new_from_bytes (bytes, 0, cuts[c]);
+          g_autoptr (GError) error = NULL;
+          g_autoptr (TraceBatch) out = NULL;
+          g_autoptr (GPtrArray) got = NULL;
+          PerfettoReaderStats rs;
+
+          if (cuts[c] <= before || (c < 3 && cuts[c] >= at))
+            continue;
+          out = pt_read (part, pool, &rs, NULL, &error);
+          g_assert_no_error (error);
+          got = pt_event_strings (out, FALSE);
+          g_assert_cmpuint (got->len, <=, full->len);
+          for (guint i = 0; i < got->len; i++)
+            g_assert_cmpstr (got->pdata[i], ==, full->pdata[i]);
+          if (cuts[c] == at)
+            {
+              g_assert_cmpuint (rs.truncated_bytes, ==, 0);
+              g_assert_cmpuint (got->len, >=, previous);
+              previous = got->len;
+            }
+          else
+            {
+              g_assert_cmpuint (rs.truncated_bytes, ==, cuts[c] - before);
+              g_assert_cmpuint (rs.truncated_offset, ==, before);
+              g_assert_cmpuint (got->len, ==, previous);
+            }
+        }
+    }
+  g_assert_cmpuint (previous, ==, full->len);
+}
+
+static void
+assert_read_error (GBytes *bytes,
+                   GQuark domain,
+                   gint code,
+                   const char *message)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TraceBatch) out = pt_read (bytes, pool, NULL, NULL, &error);
+
+  g_assert_null (out);
+  g_assert_error (error, domain, code);
+  g_assert_cmpstr (error->message, ==, message);
+}
+
+static void
+test_not_perfetto (void)
+{
+  const char *inputs[] = { "# tracer: nop\n#\n", "[{\"ph\":\"B\"}]", "\x1f\x8b\x08\x00", "TRACE:\n" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (inputs); i++)
+    {
+      g_autoptr (GBytes) bytes = g_bytes_new_static (inputs[i], strlen (inputs[i]));
+
+      assert_read_error (bytes, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_WRONG_TYPE,
+                         "test.pftrace: byte offset 0: not a Perfetto protobuf trace");
+    }
+}
+
+static void
+test_empty (void)
+{
+  g_autoptr (GBytes) bytes = g_bytes_new_static ("", 0);
+
+  assert_read_error (bytes, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_EMPTY, "test.pftrace: the file is empty");
+}
+
+/* A stream without events is a one-packet file: it reads as no events,
+ * not as an empty file. */
+static void
+test_no_events (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  g_autoptr (GBytes) bytes = pt_write (NULL, 0, NULL, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TraceBatch) out = NULL;
+  PerfettoReaderStats rs;
+
+  g_assert_cmpuint (g_bytes_get_size (bytes), <, 20);
+  out = pt_read (bytes, pool, &rs, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (out->n_events, ==, 0);
+  g_assert_cmpuint (rs.packets, ==, 1);
+}
+
+static GBytes *
+small_trace (TraceStringPool *pool)
+{
+  g_autoptr (TraceBatch) in = trace_batch_new (pool, 0);
+
+  pt_add (in, TRACE_EVENT_INSTANT, 10, 1, 1, "x");
+  return pt_write (&in, 1, NULL, NULL);
+}
+
+static void
+test_corrupt_tail (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  g_autoptr (GBytes) good = small_trace (pool);
+  gsize n = g_bytes_get_size (good);
+  /* field 1 with wire type 3 (a group): not a record of a trace */
+  const guint8 group[] = { 0x0b, 0x00 };
+  /* a record whose content is no TracePacket */
+  const guint8 bad_packet[] = { 0x0a, 0x02, 0xff, 0xff };
+  /* a record of 300 MiB */
+  const guint8 huge[] = { 0x0a, 0x80, 0x80, 0x80, 0x96, 0x01 };
+  g_autoptr (GBytes) a = concat (good, group, sizeof group);
+  g_autoptr (GBytes) b = concat (good, bad_packet, sizeof bad_packet);
+  g_autoptr (GBytes) c = concat (good, huge, sizeof huge);
+  g_autofree char *msg_a = g_strdup_printf ("test.pftrace: byte offset %" G_GSIZE_FORMAT ": no protobuf record starts here", n);
+  g_autofree char *msg_b = g_strdup_printf ("test.pftrace: byte offset %" G_GSIZE_FORMAT ": the packet does not decode as a TracePacket", n);
+  g_autofree char *msg_c = g_strdup_printf ("test.pftrace: byte offset %" G_GSIZE_FORMAT ": a record of 314572800 bytes is larger than the limit of 256 MiB", n);
+
+  assert_read_error (a, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_FORMAT, msg_a);
+  assert_read_error (b, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_FORMAT, msg_b);
+  assert_read_error (c, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_TOO_LARGE, msg_c);
+}
+
+/* Other top-level fields than Trace.packet are skipped and counted. */
+static void
+test_unknown_top_level_field (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  g_autoptr (GBytes) good = small_trace (pool);
+  const guint8 field2[] = { 0x12, 0x01, 0x00, 0x18, 0x05 };
+  g_autoptr (GBytes) bytes = concat (good, field2, sizeof field2);
+  g_autoptr (GBytes) twice = concat (bytes, g_bytes_get_data (good, NULL), g_bytes_get_size (good));
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TraceBatch) out = NULL;
+  PerfettoReaderStats rs;
+
+  out = pt_read (twice, pool, &rs, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (rs.unknown_fields, ==, 2);
+  /* The second copy's instant is there too. */
+  g_assert_cmpuint (out->n_events, ==, 2);
+}
+
+/* Packets inside a compressed_packets packet (zlib) read as if they were
+ * not compressed. */
+static void
+test_compressed (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  g_autoptr (TraceBatch) in = pt_all_kinds_batch (pool);
+  g_autoptr (GBytes) plain = pt_write (&in, 1, NULL, NULL);
+  g_autoptr (GArray) offsets = pt_record_offsets (plain);
+  gsize first_end = g_array_index (offsets, gsize, 1), len;
+  const guint8 *data = g_bytes_get_data (plain, &len);
+  uLongf zlen = compressBound (len);
+  g_autofree guint8 *z = g_malloc (zlen);
+  Perfetto__Protos__TracePacket pkt = PERFETTO__PROTOS__TRACE_PACKET__INIT;
+  Perfetto__Protos__TracePacket *pkts[] = { &pkt };
+  Perfetto__Protos__Trace trace = PERFETTO__PROTOS__TRACE__INIT;
+  g_autofree guint8 *record = NULL;
+  gsize record_len;
+  g_autoptr (GBytes) head = g_bytes_new_from_bytes (plain, 0, first_end);
+  g_autoptr (GBytes) mixed = NULL;
+  g_autoptr (TraceBatch) a = NULL;
+  g_autoptr (TraceBatch) b = NULL;
+  g_autoptr (GError) error = NULL;
+  PerfettoReaderStats rs;
+
+  /* All packets but the first, compressed into one. */
+  g_assert_cmpint (compress2 (z, &zlen, data + first_end, len - first_end, 6), ==, Z_OK);
+  pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_COMPRESSED_PACKETS;
+  pkt.compressed_packets.data = z;
+  pkt.compressed_packets.len = zlen;
+  trace.n_packet = 1;
+  trace.packet = pkts;
+  record_len = perfetto__protos__trace__get_packed_size (&trace);
+  record = g_malloc (record_len);
+  perfetto__protos__trace__pack (&trace, record);
+  mixed = concat (head, record, record_len);
+
+  a = pt_read (plain, pool, NULL, NULL, &error);
+  g_assert_no_error (error);
+  b = pt_read (mixed, pool, &rs, NULL, &error);
+  g_assert_no_error (error);
+  {
+    g_autoptr (GPtrArray) want = pt_event_strings (a, FALSE);
+    g_autoptr (GPtrArray) got = pt_event_strings (b, FALSE);
+
+    pt_assert_same_events (want, got);
+  }
+  /* The wrapper is a packet too. */
+  g_assert_cmpuint (rs.packets, ==, offsets->len - 1 + 1);
+}
+
+int
+main (int argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/perfetto/reader/sdk-style", test_sdk_style);
+  g_test_add_func ("/perfetto/reader/cut-files", test_cut_files);
+  g_test_add_func ("/perfetto/reader/not-perfetto", test_not_perfetto);
+  g_test_add_func ("/perfetto/reader/empty", test_empty);
+  g_test_add_func ("/perfetto/reader/no-events", test_no_events);
+  g_test_add_func ("/perfetto/reader/corrupt-tail", test_corrupt_tail);
+  g_test_add_func ("/perfetto/reader/unknown-top-level-field", test_unknown_top_level_field);
+  g_test_add_func ("/perfetto/reader/compressed", test_compressed);
+  return g_test_run ();
+}
