@@ -283,6 +283,10 @@ check_tid (TraceEventFilter *f,
     return MATCH_NO; /* not a thread's event */
   if (!f->tid_main)
     return match_of (ev->tid == f->tid);
+  /* tid 0 is the kernel's idle task on every cpu (<idle>, swapper), not
+   * the main thread of a process, though its tid equals its "pid". */
+  if (ev->tid == 0)
+    return MATCH_NO;
   if (pid >= 0)
     return match_of (ev->tid == pid);
   /* A tid some event used as a pid is a main thread (the thread-group

@@ -107,18 +107,28 @@ trace_filter_transform_ip (TraceBaseTransform *trans,
   return TRACE_FLOW_OK;
 }
 
+/* At EOS, both elements say what they could not decide. */
+void
+_trace_filter_warn_undecidable (TraceElement *element,
+                                TraceEventFilter *filter,
+                                gboolean keep_unknown)
+{
+  TraceEventFilterStats stats;
+
+  trace_event_filter_get_stats (filter, &stats);
+  if (stats.undecidable > 0)
+    trace_element_post_warning (element, NULL,
+                                "%" G_GUINT64_FORMAT " events of threads whose process could not be "
+                                "told were %s (set keep-unknown to change that)",
+                                stats.undecidable, keep_unknown ? "kept" : "dropped");
+}
+
 static TraceBatch *
 trace_filter_drain (TraceBaseTransform *trans)
 {
   TraceFilter *self = TRACE_FILTER (trans);
-  TraceEventFilterStats stats;
 
-  trace_event_filter_get_stats (self->filter, &stats);
-  if (stats.undecidable > 0)
-    trace_element_post_warning (TRACE_ELEMENT (trans), NULL,
-                                "%" G_GUINT64_FORMAT " events of threads whose process could not be "
-                                "told were %s (set keep-unknown to change that)",
-                                stats.undecidable, self->keep_unknown ? "kept" : "dropped");
+  _trace_filter_warn_undecidable (TRACE_ELEMENT (trans), self->filter, self->keep_unknown);
   return trace_event_filter_drain (self->filter);
 }
 

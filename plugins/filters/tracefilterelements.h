@@ -21,5 +21,8 @@ TRACE_ELEMENT_REGISTER_DECLARE (main_thread_filter)
 
 void _trace_filter_collect_stats (TraceEventFilter *filter,
                                   GVariantDict *dict);
+void _trace_filter_warn_undecidable (TraceElement *element,
+                                     TraceEventFilter *filter,
+                                     gboolean keep_unknown);
 
 G_END_DECLS

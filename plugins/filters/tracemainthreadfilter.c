@@ -73,7 +73,10 @@ trace_main_thread_filter_transform_ip (TraceBaseTransform *trans,
 static TraceBatch *
 trace_main_thread_filter_drain (TraceBaseTransform *trans)
 {
-  return trace_event_filter_drain (TRACE_MAIN_THREAD_FILTER (trans)->filter);
+  TraceMainThreadFilter *self = TRACE_MAIN_THREAD_FILTER (trans);
+
+  _trace_filter_warn_undecidable (TRACE_ELEMENT (trans), self->filter, self->keep_unknown);
+  return trace_event_filter_drain (self->filter);
 }
 
 static void
