@@ -74,18 +74,48 @@ append_comm (JsonTraceWriter *w,
     append_pool_string (w, name);
 }
 
+/* What printf's "%<width>d" (@fill ' ') and "%0<width>d" (@fill '0')
+ * write, without printf: g_string_append_printf() allocates a temporary
+ * string per call, several per kernel record. */
+static void
+append_int_width (GString *line,
+                  gint64 v,
+                  guint width,
+                  char fill)
+{
+  char buf[24];
+  char *p = buf + sizeof buf;
+  guint64 mag = v < 0 ? 0 - (guint64) v : (guint64) v;
+  guint len;
+
+  do
+    {
+      *--p = (char) ('0' + mag % 10);
+      mag /= 10;
+    }
+  while (mag != 0);
+  len = (guint) (buf + sizeof buf - p) + (v < 0);
+  if (v < 0 && fill == '0')
+    g_string_append_c (line, '-');
+  for (; len < width; len++)
+    g_string_append_c (line, fill);
+  if (v < 0 && fill != '0')
+    g_string_append_c (line, '-');
+  g_string_append_len (line, p, buf + sizeof buf - p);
+}
+
 /* Seconds with 6 decimals when the time is whole µs (the usual ftrace
  * layout), 9 when it has ns (trace-cmd -t, newer perfetto text). */
 static void
 append_seconds (GString *line,
                 gint64 ns)
 {
+  json_fmt_int (line, ns / 1000000000);
+  g_string_append_c (line, '.');
   if (ns % 1000 == 0)
-    g_string_append_printf (line, "%" G_GINT64_FORMAT ".%06" G_GINT64_FORMAT,
-                            ns / 1000000000, ns / 1000 % 1000000);
+    append_int_width (line, ns / 1000 % 1000000, 6, '0');
   else
-    g_string_append_printf (line, "%" G_GINT64_FORMAT ".%09" G_GINT64_FORMAT,
-                            ns / 1000000000, ns % 1000000000);
+    append_int_width (line, ns % 1000000000, 9, '0');
 }
 
 static void
@@ -98,14 +128,24 @@ append_prefix (JsonTraceWriter *w,
 
   g_string_truncate (line, 0);
   append_comm (w, tid, 0);
-  g_string_append_printf (line, "-%" G_GINT64_FORMAT " ", tid);
+  g_string_append_c (line, '-');
+  json_fmt_int (line, tid);
+  g_string_append_c (line, ' ');
   if (ev->pid != TRACE_ID_UNKNOWN)
-    g_string_append_printf (line, "(%5" G_GINT64_FORMAT ")", ev->pid);
+    {
+      g_string_append_c (line, '(');
+      append_int_width (line, ev->pid, 5, ' ');
+      g_string_append_c (line, ')');
+    }
   else
     g_string_append (line, "(-----)");
-  g_string_append_printf (line, " [%03d] .... ", ev->cpu >= 0 ? ev->cpu : 0);
+  g_string_append (line, " [");
+  append_int_width (line, ev->cpu >= 0 ? ev->cpu : 0, 3, '0');
+  g_string_append (line, "] .... ");
   append_seconds (line, ev->ts);
-  g_string_append_printf (line, ": %s: ", event);
+  g_string_append (line, ": ");
+  g_string_append (line, event);
+  g_string_append (line, ": ");
 }
 
 /* prev_state in the 4.4 bit layout ftrace-src uses; -1 (unknown) is "?",
@@ -156,10 +196,10 @@ append_arg_value (JsonTraceWriter *w,
   switch (arg->type)
     {
     case TRACE_ARG_INT:
-      g_string_append_printf (w->line, "%" G_GINT64_FORMAT, arg->v.i);
+      json_fmt_int (w->line, arg->v.i);
       break;
     case TRACE_ARG_UINT:
-      g_string_append_printf (w->line, "%" G_GUINT64_FORMAT, arg->v.u);
+      json_fmt_uint (w->line, arg->v.u);
       break;
     case TRACE_ARG_DOUBLE:
       g_string_append (w->line, g_ascii_dtostr (buf, sizeof buf, arg->v.d));
@@ -218,13 +258,18 @@ append_switch (JsonTraceWriter *w,
 
   g_string_append (line, "prev_comm=");
   append_comm (w, ev->u.sched_switch.prev_tid, ev->u.sched_switch.prev_comm);
-  g_string_append_printf (line, " prev_pid=%d prev_prio=%d prev_state=",
-                          ev->u.sched_switch.prev_tid, ev->u.sched_switch.prev_prio);
+  g_string_append (line, " prev_pid=");
+  json_fmt_int (line, ev->u.sched_switch.prev_tid);
+  g_string_append (line, " prev_prio=");
+  json_fmt_int (line, ev->u.sched_switch.prev_prio);
+  g_string_append (line, " prev_state=");
   append_task_state (line, ev->u.sched_switch.prev_state);
   g_string_append (line, " ==> next_comm=");
   append_comm (w, ev->u.sched_switch.next_tid, ev->u.sched_switch.next_comm);
-  g_string_append_printf (line, " next_pid=%d next_prio=%d",
-                          ev->u.sched_switch.next_tid, ev->u.sched_switch.next_prio);
+  g_string_append (line, " next_pid=");
+  json_fmt_int (line, ev->u.sched_switch.next_tid);
+  g_string_append (line, " next_prio=");
+  json_fmt_int (line, ev->u.sched_switch.next_prio);
 }
 
 static void
@@ -233,11 +278,20 @@ append_wakeup (JsonTraceWriter *w,
 {
   g_string_append (w->line, "comm=");
   append_comm (w, ev->u.wakeup.tid, ev->u.wakeup.comm);
-  g_string_append_printf (w->line, " pid=%d prio=%d", ev->u.wakeup.tid, ev->u.wakeup.prio);
+  g_string_append (w->line, " pid=");
+  json_fmt_int (w->line, ev->u.wakeup.tid);
+  g_string_append (w->line, " prio=");
+  json_fmt_int (w->line, ev->u.wakeup.prio);
   if (ev->u.wakeup.success >= 0)
-    g_string_append_printf (w->line, " success=%d", ev->u.wakeup.success);
+    {
+      g_string_append (w->line, " success=");
+      json_fmt_int (w->line, ev->u.wakeup.success);
+    }
   if (ev->u.wakeup.target_cpu >= 0)
-    g_string_append_printf (w->line, " target_cpu=%03d", ev->u.wakeup.target_cpu);
+    {
+      g_string_append (w->line, " target_cpu=");
+      append_int_width (w->line, ev->u.wakeup.target_cpu, 3, '0');
+    }
 }
 
 static void
@@ -266,6 +320,18 @@ append_task (JsonTraceWriter *w,
     }
 }
 
+/* A comm field names a thread only when it has no name yet: these are
+ * truncated kernel comms, and a thread name (or the task column a source
+ * read) wins, as ftrace-src's parser decides (docs/ftrace.md). */
+static void
+note_comm_if_unnamed (JsonTraceWriter *w,
+                      gint64 tid,
+                      guint32 comm)
+{
+  if (w->comms == NULL || !g_hash_table_contains (w->comms, &tid))
+    json_writer_note_thread_name (w, tid, comm);
+}
+
 /* Learns thread names from what kernel records say about threads. */
 static void
 learn_comms (JsonTraceWriter *w,
@@ -274,13 +340,13 @@ learn_comms (JsonTraceWriter *w,
   switch (ev->kind)
     {
     case TRACE_EVENT_SCHED_SWITCH:
-      json_writer_note_thread_name (w, ev->u.sched_switch.prev_tid, ev->u.sched_switch.prev_comm);
-      json_writer_note_thread_name (w, ev->u.sched_switch.next_tid, ev->u.sched_switch.next_comm);
+      note_comm_if_unnamed (w, ev->u.sched_switch.prev_tid, ev->u.sched_switch.prev_comm);
+      note_comm_if_unnamed (w, ev->u.sched_switch.next_tid, ev->u.sched_switch.next_comm);
       break;
     case TRACE_EVENT_SCHED_WAKEUP:
     case TRACE_EVENT_SCHED_WAKING:
     case TRACE_EVENT_SCHED_WAKEUP_NEW:
-      json_writer_note_thread_name (w, ev->u.wakeup.tid, ev->u.wakeup.comm);
+      note_comm_if_unnamed (w, ev->u.wakeup.tid, ev->u.wakeup.comm);
       break;
     case TRACE_EVENT_TASK_NEWTASK:
     case TRACE_EVENT_TASK_RENAME:
@@ -331,8 +397,10 @@ append_payload (JsonTraceWriter *w,
       break;
     case TRACE_EVENT_CPU_FREQUENCY:
     case TRACE_EVENT_CPU_IDLE:
-      g_string_append_printf (w->line, "state=%" G_GINT64_FORMAT " cpu_id=%d",
-                              ev->u.cpu.state, ev->u.cpu.cpu_id);
+      g_string_append (w->line, "state=");
+      json_fmt_int (w->line, ev->u.cpu.state);
+      g_string_append (w->line, " cpu_id=");
+      json_fmt_int (w->line, ev->u.cpu.cpu_id);
       break;
     case TRACE_EVENT_FTRACE:
       append_args (w, batch, ev, TRUE);

@@ -63,6 +63,16 @@ typedef struct {
   gboolean unsorted;
 } PfCpuSched;
 
+/* An entry of a bundle's comm table (open addressing, linear probing).
+ * A GHashTable shrinks when emptied and grew back in every bundle:
+ * allocations that scaled with the input. */
+typedef struct {
+  guint32 comm;
+  guint32 index_plus_1; /* 0: empty */
+} PfCommSlot;
+
+#define PF_COMM_SLOTS_MIN 64
+
 struct _PfBundle {
   gint32 cpu; /* -1: unknown */
   PfVec slots;      /* PfSlot */
@@ -77,7 +87,8 @@ struct _PfBundle {
   GArray *sw_ts, *sw_state, *sw_pid, *sw_prio, *sw_comm;
   GArray *wk_ts, *wk_pid, *wk_cpu, *wk_prio, *wk_comm, *wk_flags;
   gint64 sw_prev_ts, wk_prev_ts;
-  GHashTable *comm_index; /* string id → index + 1 */
+  PfCommSlot *comm_slots; /* string id → index in comms */
+  guint comm_mask;
   GPtrArray *comms;
 };
 
@@ -109,7 +120,8 @@ bundle_reset (PfBundle *b)
   g_array_set_size (b->wk_prio, 0);
   g_array_set_size (b->wk_comm, 0);
   g_array_set_size (b->wk_flags, 0);
-  g_hash_table_remove_all (b->comm_index);
+  if (b->comms->len > 0)
+    memset (b->comm_slots, 0, (b->comm_mask + 1) * sizeof (PfCommSlot));
   g_ptr_array_set_size (b->comms, 0);
 }
 
@@ -135,7 +147,8 @@ bundle_new (gint32 cpu)
   b->wk_comm = NEW (guint32);
   b->wk_flags = NEW (guint32);
 #undef NEW
-  b->comm_index = g_hash_table_new (NULL, NULL);
+  b->comm_mask = PF_COMM_SLOTS_MIN - 1;
+  b->comm_slots = g_new0 (PfCommSlot, PF_COMM_SLOTS_MIN);
   b->comms = g_ptr_array_new ();
   bundle_reset (b);
   return b;
@@ -155,7 +168,7 @@ bundle_free (gpointer data)
   pf_vec_clear (&b->gen_fields);
   for (guint i = 0; i < G_N_ELEMENTS (arrays); i++)
     g_array_unref (arrays[i]);
-  g_hash_table_unref (b->comm_index);
+  g_free (b->comm_slots);
   g_ptr_array_unref (b->comms);
   g_free (b);
 }
@@ -348,20 +361,51 @@ bundle_add_full (PerfettoWriter *w,
   return slot;
 }
 
+static PfCommSlot *
+comm_slot_find (PfCommSlot *slots,
+                guint mask,
+                guint32 comm)
+{
+  guint32 h = comm * 2654435761u;
+  guint i = (h ^ (h >> 16)) & mask;
+
+  while (slots[i].index_plus_1 != 0 && slots[i].comm != comm)
+    i = (i + 1) & mask;
+  return &slots[i];
+}
+
+/* Doubles the table once it is half full. */
+static void
+comm_slots_grow (PfBundle *b)
+{
+  guint old_size = b->comm_mask + 1;
+  PfCommSlot *old = b->comm_slots;
+
+  b->comm_mask = old_size * 2 - 1;
+  b->comm_slots = g_new0 (PfCommSlot, old_size * 2);
+  for (guint i = 0; i < old_size; i++)
+    if (old[i].index_plus_1 != 0)
+      *comm_slot_find (b->comm_slots, b->comm_mask, old[i].comm) = old[i];
+  g_free (old);
+}
+
 static guint32
 bundle_comm_index (PfBundle *b,
                    PerfettoWriter *w,
                    guint32 comm)
 {
-  guint index = GPOINTER_TO_UINT (g_hash_table_lookup (b->comm_index, GUINT_TO_POINTER (comm)));
+  PfCommSlot *slot = comm_slot_find (b->comm_slots, b->comm_mask, comm);
 
-  if (index == 0)
+  if (slot->index_plus_1 == 0)
     {
       g_ptr_array_add (b->comms, (gpointer) pf_str (w, comm));
-      index = b->comms->len;
-      g_hash_table_insert (b->comm_index, GUINT_TO_POINTER (comm), GUINT_TO_POINTER (index));
+      slot->comm = comm;
+      slot->index_plus_1 = b->comms->len;
+      if (b->comms->len * 2 > b->comm_mask + 1)
+        comm_slots_grow (b);
+      return b->comms->len - 1;
     }
-  return index - 1;
+  return slot->index_plus_1 - 1;
 }
 
 static guint64

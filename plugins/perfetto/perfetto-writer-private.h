@@ -110,6 +110,14 @@ typedef struct {
 
 typedef struct _PfBundle PfBundle;
 
+#define PF_CACHE_SIZE 256
+
+typedef struct {
+  gint64 tid;
+  gint64 pid;
+  gboolean valid;
+} PfAssocEntry;
+
 struct _PerfettoWriter {
   GOutputStream *out;
   PerfettoWriterOptions opts;
@@ -173,6 +181,11 @@ struct _PerfettoWriter {
   GHashTable *tid_to_pid;  /* gint64 tid → gint64 pid, as told to readers */
   guint64 global_uuid;
   PfThread *last_thread;
+  /* Direct-mapped caches in front of threads and tid_to_pid: most events
+   * of a trace come from a few hundred threads (entries are never removed
+   * from those tables, so a cached pointer stays valid). */
+  PfThread *thread_cache[PF_CACHE_SIZE];
+  PfAssocEntry assoc_cache[PF_CACHE_SIZE];
 
   /* process_tree entries waiting for the end of the batch */
   PfVec tree_processes; /* ProcessTree.Process */
@@ -219,6 +232,7 @@ guint64 pf_timestamp (PerfettoWriter *w,
                       gint64 ts);
 const char *pf_str (PerfettoWriter *w,
                     guint32 id);
+
 
 /* perfetto-writer-events.c */
 void pf_write_track_event (PerfettoWriter *w,

@@ -200,10 +200,41 @@ pf_assoc_set (PerfettoWriter *w,
 {
   gint64 *k = g_new (gint64, 1);
   gint64 *v = g_new (gint64, 1);
+  PfAssocEntry *e = &w->assoc_cache[(guint64) tid % PF_CACHE_SIZE];
 
   *k = tid;
   *v = pid;
   g_hash_table_replace (w->tid_to_pid, k, v);
+  e->tid = tid;
+  e->pid = pid;
+  e->valid = TRUE;
+}
+
+/* Returns: (nullable): the pid readers were told @tid belongs to */
+static const gint64 *
+pf_assoc_lookup (PerfettoWriter *w,
+                 gint64 tid)
+{
+  PfAssocEntry *e = &w->assoc_cache[(guint64) tid % PF_CACHE_SIZE];
+  const gint64 *pid;
+
+  if (e->valid && e->tid == tid)
+    return &e->pid;
+  pid = g_hash_table_lookup (w->tid_to_pid, &tid);
+  if (pid)
+    {
+      e->tid = tid;
+      e->pid = *pid;
+      e->valid = TRUE;
+    }
+  return pid;
+}
+
+static inline guint
+thread_cache_index (gint64 pid,
+                    gint64 tid)
+{
+  return (guint) (((guint64) tid * 0x9E3779B97F4A7C15ull + (guint64) pid) >> 56) % PF_CACHE_SIZE;
 }
 
 PfThread *
@@ -212,8 +243,15 @@ pf_thread_lookup (PerfettoWriter *w,
                   gint64 tid)
 {
   PfKey key = { pid, tid, 0, 0 };
+  PfThread **slot = &w->thread_cache[thread_cache_index (pid, tid)];
+  PfThread *t = *slot;
 
-  return g_hash_table_lookup (w->threads, &key);
+  if (t && t->pid == pid && t->tid == tid)
+    return t;
+  t = g_hash_table_lookup (w->threads, &key);
+  if (t)
+    *slot = t;
+  return t;
 }
 
 /* Returns: the process readers were told @tid belongs to, or
@@ -222,7 +260,7 @@ static gint64
 pf_assoc_get (PerfettoWriter *w,
               gint64 tid)
 {
-  const gint64 *pid = g_hash_table_lookup (w->tid_to_pid, &tid);
+  const gint64 *pid = pf_assoc_lookup (w, tid);
 
   return pid ? *pid : TRACE_ID_UNKNOWN;
 }
@@ -253,6 +291,7 @@ thread_get_undescribed (PerfettoWriter *w,
       t->key.b = t->tid = tid;
       t->uuid = w->next_uuid++;
       g_hash_table_insert (w->threads, &t->key, t);
+      w->thread_cache[thread_cache_index (pid, tid)] = t;
     }
   w->last_thread = t;
   return t;
@@ -568,9 +607,12 @@ pf_assoc_thread (PerfettoWriter *w,
                  gboolean force)
 {
   Perfetto__Protos__ProcessTree__Thread *th;
-  const gint64 *known = g_hash_table_lookup (w->tid_to_pid, &tid);
+  const gint64 *known;
 
-  if (!force && (pid == TRACE_ID_UNKNOWN || (known && *known == pid)))
+  if (!force && pid == TRACE_ID_UNKNOWN)
+    return;
+  known = pf_assoc_lookup (w, tid);
+  if (!force && known && *known == pid)
     return;
   if (pid != TRACE_ID_UNKNOWN)
     pf_assoc_set (w, tid, pid);
