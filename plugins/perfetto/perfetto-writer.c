@@ -404,29 +404,55 @@ pf_flush_output (PerfettoWriter *w,
   return TRUE;
 }
 
+/* A pair of BOOTTIME and the stream's clock among the first events
+ * (clock-sync puts one there for every input it moved): the header must
+ * state that relation, not a second, contradicting one. */
+static const TraceEvent *
+find_boottime_pair (TraceBatch *batch)
+{
+  for (guint i = 0; batch && i < batch->n_events; i++)
+    {
+      const TraceEvent *ev = &batch->events[i];
+
+      if (ev->kind == TRACE_EVENT_CLOCK_MARKER && ev->u.clock.marker == TRACE_CLOCK_MARKER_PAIR &&
+          ev->u.clock.domain == TRACE_CLOCK_BOOTTIME)
+        return ev;
+    }
+  return NULL;
+}
+
 /* The first packet of a stream not on BOOTTIME is a clock snapshot that
  * makes its clock the trace's clock. Kernel events are written as
  * BOOTTIME (the only clock ftrace bundles can state for a stream of
- * any domain), so the snapshot also ties BOOTTIME to the stream's clock
- * one to one: both land on the same timeline. */
+ * any domain), so the snapshot also ties BOOTTIME to the stream's clock:
+ * by the pair the stream gives when it has one, else one to one, so both
+ * land on the same timeline. */
 static void
 pf_write_header (PerfettoWriter *w,
-                 gint64 ts)
+                 TraceBatch *batch)
 {
   Perfetto__Protos__ClockSnapshot snap = PERFETTO__PROTOS__CLOCK_SNAPSHOT__INIT;
   Perfetto__Protos__ClockSnapshot__Clock clocks[2];
   Perfetto__Protos__ClockSnapshot__Clock *clock_ptrs[2] = { &clocks[0], &clocks[1] };
   guint32 ids[2] = { w->builtin_clock, PF_CLOCK_BOOTTIME };
+  const TraceEvent *pair = find_boottime_pair (batch);
+  gint64 ts = batch && batch->n_events ? batch->events[0].ts : 0;
+  gint64 values[2] = { ts, ts };
 
   w->started = TRUE;
   if (w->builtin_clock == PF_CLOCK_BOOTTIME)
     return;
+  if (pair)
+    {
+      values[0] = ts = pair->ts;
+      values[1] = pair->u.clock.other_ts;
+    }
   for (guint i = 0; i < 2; i++)
     {
       perfetto__protos__clock_snapshot__clock__init (&clocks[i]);
       clocks[i].has_clock_id = clocks[i].has_timestamp = TRUE;
       clocks[i].clock_id = ids[i];
-      clocks[i].timestamp = pf_timestamp (w, ts);
+      clocks[i].timestamp = pf_timestamp (w, values[i]);
     }
   snap.n_clocks = 2;
   snap.clocks = clock_ptrs;
@@ -649,7 +675,7 @@ perfetto_writer_write_batch (PerfettoWriter *w,
                                 "Batches given to the Perfetto writer use different string pools"),
            FALSE;
   if (!w->started)
-    pf_write_header (w, batch->events[0].ts);
+    pf_write_header (w, batch);
 
   for (guint i = 0; i < batch->n_events; i++)
     {
@@ -689,7 +715,7 @@ perfetto_writer_finish (PerfettoWriter *w,
            FALSE;
   w->finished = TRUE;
   if (!w->started)
-    pf_write_header (w, 0);
+    pf_write_header (w, NULL);
   pf_close_open_slices (w);
   pf_tree_flush (w);
   pf_ftrace_flush (w);
