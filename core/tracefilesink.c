@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include <gio/gunixoutputstream.h>
@@ -47,11 +48,27 @@ open_output (TraceFileSink *self,
   TraceFileSinkPrivate *priv = PRIV (self);
   g_autofree char *dir = NULL;
   g_autofree char *base = NULL;
+  GStatBuf st;
   mode_t mask;
   int fd;
 
   if (g_str_equal (priv->location, "-"))
     return g_unix_output_stream_new (1, FALSE);
+  /* A device, a pipe or a directory (/dev/null, /dev/stdout, a FIFO) is
+   * opened as it is: a temporary renamed over it would replace the device
+   * (as root) or fail to be created in /dev (as anyone else). */
+  if (g_stat (priv->location, &st) == 0 && !S_ISREG (st.st_mode))
+    {
+      fd = g_open (priv->location, O_WRONLY | O_CLOEXEC, 0);
+      if (fd < 0)
+        {
+          int saved = errno;
+          g_set_error (error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_OPEN_WRITE,
+                       "could not open \"%s\" for writing: %s", priv->location, g_strerror (saved));
+          return NULL;
+        }
+      return g_unix_output_stream_new (fd, TRUE);
+    }
   dir = g_path_get_dirname (priv->location);
   base = g_path_get_basename (priv->location);
   priv->temp_path = g_strdup_printf ("%s/.%s.XXXXXX.part", dir, base);
@@ -170,9 +187,20 @@ _trace_sink_explain_error (TraceBaseSink *sink,
   TraceFileSinkPrivate *priv;
   gint code;
 
-  if (!TRACE_IS_FILE_SINK (sink) || error->domain != G_IO_ERROR)
+  if (!TRACE_IS_FILE_SINK (sink))
     return;
   priv = PRIV (TRACE_FILE_SINK (sink));
+  /* A writer's own write error ("cannot write the JSON trace: …No space
+   * left on device") says what failed but not where: add the path. */
+  if (error->domain == TRACE_RESOURCE_ERROR && priv->location &&
+      (error->code == TRACE_RESOURCE_ERROR_WRITE || error->code == TRACE_RESOURCE_ERROR_NO_SPACE_LEFT) &&
+      strstr (error->message, priv->location) == NULL)
+    {
+      g_prefix_error (&error, "could not write \"%s\": ", priv->location);
+      return;
+    }
+  if (error->domain != G_IO_ERROR)
+    return;
   code = error->code == G_IO_ERROR_NO_SPACE ? TRACE_RESOURCE_ERROR_NO_SPACE_LEFT : TRACE_RESOURCE_ERROR_WRITE;
   g_prefix_error (&error, "could not write \"%s\": ", priv->location ? priv->location : "");
   error->domain = TRACE_RESOURCE_ERROR;

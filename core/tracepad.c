@@ -168,6 +168,11 @@ trace_pad_finalize (GObject *object)
 {
   TracePadPrivate *priv = PRIV (TRACE_PAD (object));
 
+  /* A pad that goes while still linked (a test harness freed before the
+   * element it fed, which a message still holds) must not stay its
+   * peer's peer: unlinking later would write into freed memory. */
+  if (priv->peer && PRIV (priv->peer)->peer == TRACE_PAD (object))
+    PRIV (priv->peer)->peer = NULL;
   g_free (priv->name);
   g_free (priv->media_type);
   g_clear_object (&priv->templ);

@@ -303,12 +303,15 @@ check_token_end (Parser *p,
                  const char *what,
                  GError **error)
 {
-  char c = p->text[i];
+  const char *c = p->text + i;
+  g_autofree char *ch = NULL;
 
-  if (c == '\0' || is_space (c) || c == '!' || c == '#')
+  if (*c == '\0' || is_space (*c) || *c == '!' || *c == '#')
     return TRUE;
+  /* the whole character: one byte of a UTF-8 sequence is no text */
+  ch = g_strndup (c, g_utf8_next_char (c) - c);
   return parse_error (p, error, i, TRACE_PARSE_ERROR_SYNTAX,
-                      "unexpected \"%c\" after %s", c, what);
+                      "unexpected \"%s\" after %s", ch, what);
 }
 
 static gboolean

@@ -131,6 +131,15 @@ create_inner (TraceAutoSrc *self,
                    "no file to read: set the \"location\" property");
       return FALSE;
     }
+  /* The start is read here and again by the element it becomes: a pipe
+   * cannot be read twice. */
+  if (g_str_equal (self->location, "-"))
+    {
+      g_set_error (error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_SETTINGS,
+                   "auto-src cannot read standard input (it reads the start of a file twice): "
+                   "name the source instead (ftrace-src, json-src, perfetto-src, arkts-src location=-)");
+      return FALSE;
+    }
   if ((head = read_head (self->location, error)) == NULL)
     return FALSE;
   data = g_bytes_get_data (head, &size);

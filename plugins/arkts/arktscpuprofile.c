@@ -70,6 +70,18 @@ member_value (JsonObject *obj,
   return node && JSON_NODE_HOLDS_VALUE (node) ? node : NULL;
 }
 
+/* A double as an integer; FALSE for NaN, infinities and values beyond
+ * int64 (`5e856`), whose cast would be undefined. */
+static gboolean
+double_to_int (double d,
+               gint64 *out)
+{
+  if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0))
+    return FALSE;
+  *out = (gint64) d;
+  return TRUE;
+}
+
 gint64
 arkts_json_get_int (JsonObject *obj,
                     const char *member,
@@ -77,16 +89,18 @@ arkts_json_get_int (JsonObject *obj,
 {
   JsonNode *node = member_value (obj, member);
   GType type = node ? json_node_get_value_type (node) : G_TYPE_INVALID;
+  gint64 v;
 
   if (type == G_TYPE_INT64)
     return json_node_get_int (node);
   if (type == G_TYPE_DOUBLE)
-    return (gint64) json_node_get_double (node);
+    return double_to_int (json_node_get_double (node), &v) ? v : fallback;
   if (type == G_TYPE_STRING)
     {
       char *end;
       const char *s = json_node_get_string (node);
-      gint64 v = g_ascii_strtoll (s, &end, 10);
+
+      v = g_ascii_strtoll (s, &end, 10);
       return end != s && *end == '\0' ? v : fallback;
     }
   return fallback;
@@ -147,9 +161,12 @@ arkts_json_array_get_int (JsonArray *array,
 {
   JsonNode *node = json_array_get_element (array, i);
   GType type = JSON_NODE_HOLDS_VALUE (node) ? json_node_get_value_type (node) : G_TYPE_INVALID;
+  gint64 v = 0;
 
-  *ok = type == G_TYPE_INT64 || type == G_TYPE_DOUBLE;
-  return *ok ? (type == G_TYPE_INT64 ? json_node_get_int (node) : (gint64) json_node_get_double (node)) : 0;
+  if (type == G_TYPE_INT64)
+    v = json_node_get_int (node);
+  *ok = type == G_TYPE_INT64 || (type == G_TYPE_DOUBLE && double_to_int (json_node_get_double (node), &v));
+  return *ok ? v : 0;
 }
 
 /* ---- nodes ---- */

@@ -124,6 +124,7 @@ trace_arkts_src_collect_stats (TraceElement *element,
   if (self->reader == NULL)
     return;
   s = arkts_reader_get_stats (self->reader);
+  g_variant_dict_insert (dict, "bytes-read", "t", s->bytes);
   g_variant_dict_insert (dict, "messages", "t", s->messages);
   g_variant_dict_insert (dict, "snapshots", "t", s->snapshots);
   g_variant_dict_insert (dict, "cpu-samples", "t", s->samples);

@@ -228,7 +228,8 @@ emit_clock_sync (FtraceParser *p,
       ev->u.clock.domain = TRACE_CLOCK_MONOTONIC;
       ev->u.clock.other_ts = v;
     }
-  else if (FTRACE_HAS_PREFIX (s, len, "realtime_ts=") && ftrace_parse_int (s + 12, len - 12, &v))
+  else if (FTRACE_HAS_PREFIX (s, len, "realtime_ts=") && ftrace_parse_int (s + 12, len - 12, &v) &&
+           v >= G_MININT64 / 1000000 && v <= G_MAXINT64 / 1000000) /* ms that fit in ns */
     {
       ev = ftrace_emit (p, batch, TRACE_EVENT_CLOCK_MARKER, line);
       ev->u.clock.marker = TRACE_CLOCK_MARKER_REALTIME_TS;

@@ -672,7 +672,8 @@ note_unparsable (FtraceParser *p,
       gsize n = MIN (len, sizeof p->first_unparsable - 1);
       g_autofree char *valid = NULL;
 
-      while (n > 0 && ((guchar) s[n] & 0xC0) == 0x80 && n < len)
+      /* s[n] is read only when it is inside the line */
+      while (n > 0 && n < len && ((guchar) s[n] & 0xC0) == 0x80)
         n--;
       valid = g_utf8_make_valid (s, n);
       g_strlcpy (p->first_unparsable, valid, sizeof p->first_unparsable);
