@@ -130,9 +130,9 @@ enum
 static GParamSpec *properties[N_PROPS];
 
 static const TraceStaticPadTemplate sink_template =
-  TRACE_STATIC_PAD_TEMPLATE ("sink_%u", TRACE_PAD_SINK, TRACE_PAD_REQUEST, TRACE_MEDIA_TYPE_EVENTS);
+    TRACE_STATIC_PAD_TEMPLATE ("sink_%u", TRACE_PAD_SINK, TRACE_PAD_REQUEST, TRACE_MEDIA_TYPE_EVENTS);
 static const TraceStaticPadTemplate src_template =
-  TRACE_STATIC_PAD_TEMPLATE ("src", TRACE_PAD_SRC, TRACE_PAD_ALWAYS, TRACE_MEDIA_TYPE_EVENTS);
+    TRACE_STATIC_PAD_TEMPLATE ("src", TRACE_PAD_SRC, TRACE_PAD_ALWAYS, TRACE_MEDIA_TYPE_EVENTS);
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (TraceAggregator, trace_aggregator, TRACE_TYPE_ELEMENT)
 
@@ -276,8 +276,8 @@ trace_aggregator_sink_event (TracePad *pad,
   if (event->type == TRACE_STREAM_EVENT_STREAM_START)
     {
       TraceStreamEvent *out = klass->sink_stream_start
-                                ? klass->sink_stream_start (self, TRACE_AGGREGATOR_PAD (pad), event)
-                                : (priv->sent_start ? NULL : trace_stream_event_ref (event));
+                                  ? klass->sink_stream_start (self, TRACE_AGGREGATOR_PAD (pad), event)
+                                  : (priv->sent_start ? NULL : trace_stream_event_ref (event));
       if (out)
         {
           priv->sent_start = TRUE;
@@ -424,8 +424,8 @@ trace_aggregator_class_init (TraceAggregatorClass *klass)
    * what bounds memory when one input runs ahead of another.
    */
   properties[PROP_MAX_QUEUED] =
-    g_param_spec_uint ("max-queued", "Max queued", "Batches an input may hold before its source waits",
-                       1, 1024, DEFAULT_MAX_QUEUED, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+      g_param_spec_uint ("max-queued", "Max queued", "Batches an input may hold before its source waits",
+                         1, 1024, DEFAULT_MAX_QUEUED, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   trace_element_class_add_static_pad_template_with_type (element_class, &sink_template,
                                                          TRACE_TYPE_AGGREGATOR_PAD);

@@ -17,7 +17,7 @@ typedef struct
 } TraceBaseSinkPrivate;
 
 static const TraceStaticPadTemplate sink_template =
-  TRACE_STATIC_PAD_TEMPLATE ("sink", TRACE_PAD_SINK, TRACE_PAD_ALWAYS, TRACE_MEDIA_TYPE_EVENTS);
+    TRACE_STATIC_PAD_TEMPLATE ("sink", TRACE_PAD_SINK, TRACE_PAD_ALWAYS, TRACE_MEDIA_TYPE_EVENTS);
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (TraceBaseSink, trace_base_sink, TRACE_TYPE_ELEMENT)
 

@@ -220,8 +220,8 @@ trace_element_class_init (TraceElementClass *klass)
    * The element's name, unique in its bin; used in paths and references.
    */
   properties[PROP_NAME] =
-    g_param_spec_string ("name", "Name", "The name of the element", NULL,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS);
+      g_param_spec_string ("name", "Name", "The name of the element", NULL,
+                           G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   quark_metadata = g_quark_from_static_string ("trace-element-metadata");

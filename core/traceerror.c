@@ -6,7 +6,7 @@
 
 #include "trace/trace.h"
 
-G_DEFINE_QUARK (trace-core-error-quark, trace_core_error)
-G_DEFINE_QUARK (trace-resource-error-quark, trace_resource_error)
-G_DEFINE_QUARK (trace-stream-error-quark, trace_stream_error)
-G_DEFINE_QUARK (trace-parse-error-quark, trace_parse_error)
+G_DEFINE_QUARK (trace - core - error - quark, trace_core_error)
+G_DEFINE_QUARK (trace - resource - error - quark, trace_resource_error)
+G_DEFINE_QUARK (trace - stream - error - quark, trace_stream_error)
+G_DEFINE_QUARK (trace - parse - error - quark, trace_parse_error)

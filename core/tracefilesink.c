@@ -273,8 +273,8 @@ trace_file_sink_class_init (TraceFileSinkClass *klass)
    * complete: until EOS the data goes to a temporary file beside it.
    */
   properties[PROP_LOCATION] =
-    g_param_spec_string ("location", "Location", "The file to write (- for standard output)",
-                         NULL, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+      g_param_spec_string ("location", "Location", "The file to write (- for standard output)",
+                           NULL, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 

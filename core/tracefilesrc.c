@@ -195,8 +195,8 @@ trace_file_src_class_init (TraceFileSrcClass *klass)
    * decompressed on the fly.
    */
   properties[PROP_LOCATION] =
-    g_param_spec_string ("location", "Location", "The file to read (- for standard input; .gz is decompressed)",
-                         NULL, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+      g_param_spec_string ("location", "Location", "The file to read (- for standard input; .gz is decompressed)",
+                           NULL, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -228,7 +228,8 @@ trace_file_src_get_display_name (TraceFileSrc *src)
 {
   const char *location = PRIV (src)->location;
 
-  return location == NULL ? "(no location)" : g_str_equal (location, "-") ? "<stdin>" : location;
+  return location == NULL ? "(no location)" : g_str_equal (location, "-") ? "<stdin>"
+                                                                          : location;
 }
 
 /**

@@ -11,9 +11,9 @@ struct _TraceHarness
 {
   TraceElement *pipeline;
   TraceElement *element;
-  GPtrArray *inputs;      /* TracePad*, harness src pads */
-  GPtrArray *started;     /* per input: gboolean as pointer */
-  TracePad *output;       /* harness sink pad, or NULL */
+  GPtrArray *inputs;  /* TracePad*, harness src pads */
+  GPtrArray *started; /* per input: gboolean as pointer */
+  TracePad *output;   /* harness sink pad, or NULL */
   GQueue out;
   GQueue messages; /* taken off the bus while running, kept for the test */
   gboolean eos;

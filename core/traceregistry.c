@@ -372,9 +372,7 @@ trace_init_check (int *argc,
 {
   static GMutex init_lock;
   static const TracePluginDesc core_desc = {
-    TRACE_PLUGIN_ABI_VERSION, "coreelements",
-    "Generic elements: queue, tee, funnel, identity, fakesrc, fakesink, auto-src",
-    NULL, PACKAGE_VERSION, "LGPL-2.1-or-later", "tracepipe", { NULL }
+    TRACE_PLUGIN_ABI_VERSION, "coreelements", "Generic elements: queue, tee, funnel, identity, fakesrc, fakesink, auto-src", NULL, PACKAGE_VERSION, "LGPL-2.1-or-later", "tracepipe", { NULL }
   };
   g_autoptr (TracePlugin) core = NULL;
 

@@ -6,8 +6,7 @@
 
 #include "trace/trace.h"
 
-G_DEFINE_BOXED_TYPE (TraceStreamEvent, trace_stream_event,
-                     trace_stream_event_ref, trace_stream_event_unref)
+G_DEFINE_BOXED_TYPE (TraceStreamEvent, trace_stream_event, trace_stream_event_ref, trace_stream_event_unref)
 
 /**
  * trace_stream_event_new_stream_start:

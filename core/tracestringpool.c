@@ -35,8 +35,7 @@ struct _TraceStringPool
   GPtrArray *chunks;
 };
 
-G_DEFINE_BOXED_TYPE (TraceStringPool, trace_string_pool,
-                     trace_string_pool_ref, trace_string_pool_unref)
+G_DEFINE_BOXED_TYPE (TraceStringPool, trace_string_pool, trace_string_pool_ref, trace_string_pool_unref)
 
 static guint
 entry_hash (gconstpointer key)

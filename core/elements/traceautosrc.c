@@ -46,7 +46,7 @@ enum
 static GParamSpec *properties[N_PROPS];
 
 static const TraceStaticPadTemplate src_template =
-  TRACE_STATIC_PAD_TEMPLATE ("src", TRACE_PAD_SRC, TRACE_PAD_ALWAYS, TRACE_MEDIA_TYPE_EVENTS);
+    TRACE_STATIC_PAD_TEMPLATE ("src", TRACE_PAD_SRC, TRACE_PAD_ALWAYS, TRACE_MEDIA_TYPE_EVENTS);
 
 G_DEFINE_FINAL_TYPE (TraceAutoSrc, trace_auto_src, TRACE_TYPE_ELEMENT)
 
@@ -97,7 +97,7 @@ read_head (const char *location,
       g_free (buf);
       g_set_error (error, TRACE_RESOURCE_ERROR,
                    g_error_matches (local, G_IO_ERROR, G_IO_ERROR_NOT_FOUND) ? TRACE_RESOURCE_ERROR_NOT_FOUND
-                                                                            : TRACE_RESOURCE_ERROR_OPEN_READ,
+                                                                             : TRACE_RESOURCE_ERROR_OPEN_READ,
                    "could not open \"%s\" for reading: %s", location, local->message);
       return NULL;
     }
@@ -286,11 +286,11 @@ trace_auto_src_class_init (TraceAutoSrcClass *klass)
   element_class->collect_stats = trace_auto_src_collect_stats;
 
   properties[PROP_LOCATION] =
-    g_param_spec_string ("location", "Location", "The file to read, in any format a plugin recognises",
-                         NULL, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+      g_param_spec_string ("location", "Location", "The file to read, in any format a plugin recognises",
+                           NULL, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
   properties[PROP_DETECTED_FORMAT] =
-    g_param_spec_string ("detected-format", "Detected format", "The format found in the file (once READY)",
-                         NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+      g_param_spec_string ("detected-format", "Detected format", "The format found in the file (once READY)",
+                           NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   trace_element_class_add_static_pad_template (element_class, &src_template);
   trace_element_class_set_metadata (element_class, "Automatic source", "Source/Trace",

@@ -173,14 +173,14 @@ trace_fake_sink_class_init (TraceFakeSinkClass *klass)
   TRACE_ELEMENT_CLASS (klass)->collect_stats = trace_fake_sink_collect_stats;
 
   properties[PROP_EVENTS] =
-    g_param_spec_uint64 ("events", "Events", "Events received", 0, G_MAXUINT64, 0,
-                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+      g_param_spec_uint64 ("events", "Events", "Events received", 0, G_MAXUINT64, 0,
+                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   properties[PROP_BATCHES] =
-    g_param_spec_uint64 ("batches", "Batches", "Batches received", 0, G_MAXUINT64, 0,
-                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+      g_param_spec_uint64 ("batches", "Batches", "Batches received", 0, G_MAXUINT64, 0,
+                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   properties[PROP_DUMP] =
-    g_param_spec_boolean ("dump", "Dump", "Print every event on standard output", FALSE,
-                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+      g_param_spec_boolean ("dump", "Dump", "Print every event on standard output", FALSE,
+                            G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   trace_element_class_set_metadata (TRACE_ELEMENT_CLASS (klass), "Fake sink", "Sink/Trace",
                                     "Counts and discards events (dump=true prints them)", "tracepipe");

@@ -285,21 +285,21 @@ trace_fake_src_class_init (TraceFakeSrcClass *klass)
   src_class->create = trace_fake_src_create;
 
   properties[PROP_NUM_EVENTS] =
-    g_param_spec_int64 ("num-events", "Number of events", "Events to generate (-1 for no end)",
-                        -1, G_MAXINT64, DEFAULT_NUM_EVENTS, G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS);
+      g_param_spec_int64 ("num-events", "Number of events", "Events to generate (-1 for no end)",
+                          -1, G_MAXINT64, DEFAULT_NUM_EVENTS, G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS);
   properties[PROP_BATCH_SIZE] =
-    g_param_spec_uint ("batch-size", "Batch size", "Events per batch",
-                       1, 1 << 20, DEFAULT_BATCH_SIZE, G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS);
+      g_param_spec_uint ("batch-size", "Batch size", "Events per batch",
+                         1, 1 << 20, DEFAULT_BATCH_SIZE, G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS);
   properties[PROP_PROCESSES] =
-    g_param_spec_uint ("processes", "Processes", "How many processes the events belong to",
-                       1, 1000, 2, G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS);
+      g_param_spec_uint ("processes", "Processes", "How many processes the events belong to",
+                         1, 1000, 2, G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS);
   properties[PROP_THREADS] =
-    g_param_spec_uint ("threads", "Threads", "Threads per process (the first is the main thread)",
-                       1, 99, 4, G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS);
+      g_param_spec_uint ("threads", "Threads", "Threads per process (the first is the main thread)",
+                         1, 99, 4, G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS);
   properties[PROP_KINDS] =
-    g_param_spec_flags ("kinds", "Kinds", "Which kinds of events to generate",
-                        TRACE_TYPE_EVENT_CLASS, DEFAULT_KINDS | TRACE_EVENT_CLASS_METADATA,
-                        G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS);
+      g_param_spec_flags ("kinds", "Kinds", "Which kinds of events to generate",
+                          TRACE_TYPE_EVENT_CLASS, DEFAULT_KINDS | TRACE_EVENT_CLASS_METADATA,
+                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   trace_element_class_set_metadata (TRACE_ELEMENT_CLASS (klass), "Fake source", "Source/Trace",
                                     "Generates a synthetic event stream", "tracepipe");

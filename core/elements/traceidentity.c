@@ -94,8 +94,8 @@ trace_identity_class_init (TraceIdentityClass *klass)
    * writable batch.
    */
   properties[PROP_PASSTHROUGH] =
-    g_param_spec_boolean ("passthrough", "Passthrough", "Forward batches untouched instead of visiting each event",
-                          TRUE, G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS);
+      g_param_spec_boolean ("passthrough", "Passthrough", "Forward batches untouched instead of visiting each event",
+                            TRUE, G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   trace_element_class_set_metadata (TRACE_ELEMENT_CLASS (klass), "Identity", "Filter/Generic",
                                     "Passes events through unchanged", "tracepipe");

@@ -46,9 +46,9 @@ enum
 static GParamSpec *properties[N_PROPS];
 
 static const TraceStaticPadTemplate sink_template =
-  TRACE_STATIC_PAD_TEMPLATE ("sink", TRACE_PAD_SINK, TRACE_PAD_ALWAYS, TRACE_MEDIA_TYPE_EVENTS);
+    TRACE_STATIC_PAD_TEMPLATE ("sink", TRACE_PAD_SINK, TRACE_PAD_ALWAYS, TRACE_MEDIA_TYPE_EVENTS);
 static const TraceStaticPadTemplate src_template =
-  TRACE_STATIC_PAD_TEMPLATE ("src", TRACE_PAD_SRC, TRACE_PAD_ALWAYS, TRACE_MEDIA_TYPE_EVENTS);
+    TRACE_STATIC_PAD_TEMPLATE ("src", TRACE_PAD_SRC, TRACE_PAD_ALWAYS, TRACE_MEDIA_TYPE_EVENTS);
 
 G_DEFINE_FINAL_TYPE (TraceQueue, trace_queue, TRACE_TYPE_ELEMENT)
 
@@ -296,11 +296,11 @@ trace_queue_class_init (TraceQueueClass *klass)
   element_class->change_state = trace_queue_change_state;
 
   properties[PROP_MAX_BATCHES] =
-    g_param_spec_uint ("max-batches", "Max batches", "Batches held before upstream waits",
-                       1, 4096, DEFAULT_MAX_BATCHES, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+      g_param_spec_uint ("max-batches", "Max batches", "Batches held before upstream waits",
+                         1, 4096, DEFAULT_MAX_BATCHES, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
   properties[PROP_CURRENT_LEVEL] =
-    g_param_spec_uint ("current-level", "Current level", "Batches held now",
-                       0, G_MAXUINT, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+      g_param_spec_uint ("current-level", "Current level", "Batches held now",
+                         0, G_MAXUINT, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   trace_element_class_add_static_pad_template (element_class, &sink_template);
   trace_element_class_add_static_pad_template (element_class, &src_template);

@@ -24,8 +24,8 @@ struct _AppRename
 {
   TraceBaseTransform parent_instance;
 
-  char *from, *to;           /* the properties */
-  guint32 from_id, to_id;    /* the same, interned in the pipeline's pool */
+  char *from, *to;        /* the properties */
+  guint32 from_id, to_id; /* the same, interned in the pipeline's pool */
   guint64 renamed;
 };
 

@@ -104,9 +104,9 @@ slicetext_min_duration_class_init (SlicetextMinDurationClass *klass)
 
   /* "nanoseconds" in the blurb makes launch strings accept `5ms`, `1.5s`. */
   properties[PROP_MIN_DUR] =
-    g_param_spec_int64 ("min-dur", "Minimum duration",
-                        "Drop complete slices shorter than this, in nanoseconds (0 keeps all)",
-                        0, G_MAXINT64, 0, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+      g_param_spec_int64 ("min-dur", "Minimum duration",
+                          "Drop complete slices shorter than this, in nanoseconds (0 keeps all)",
+                          0, G_MAXINT64, 0, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   trace_element_class_set_metadata (TRACE_ELEMENT_CLASS (klass), "Minimum duration", "Filter/Trace",
                                     "Drops complete slices shorter than min-dur (an example)",

@@ -20,5 +20,4 @@ plugin_init (TracePlugin *plugin,
          TRACE_ELEMENT_REGISTER (min_duration, plugin);
 }
 
-TRACE_PLUGIN_DEFINE (slicetext, "The slicetext format: an example of an out-of-tree plugin",
-                     plugin_init, "1.0", "LGPL-2.1-or-later", "tracepipe examples")
+TRACE_PLUGIN_DEFINE (slicetext, "The slicetext format: an example of an out-of-tree plugin", plugin_init, "1.0", "LGPL-2.1-or-later", "tracepipe examples")

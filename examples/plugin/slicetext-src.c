@@ -29,7 +29,8 @@
 #define CHUNK_SIZE (256 * 1024)
 #define MAX_LINE (1024 * 1024)
 
-typedef enum {
+typedef enum
+{
   SKIP_BAD_LINE,
   SKIP_NEGATIVE_DURATION,
   N_SKIP_REASONS
@@ -43,10 +44,10 @@ struct _SlicetextSrc
 {
   TraceFileSrc parent_instance;
 
-  gint64 pid;                 /* property */
+  gint64 pid; /* property */
 
-  GInputStream *stream;       /* from TraceFileSrc; not owned */
-  GByteArray *buf;            /* bytes read and not parsed yet start at pos */
+  GInputStream *stream; /* from TraceFileSrc; not owned */
+  GByteArray *buf;      /* bytes read and not parsed yet start at pos */
   gsize pos;
   gboolean eof;
   guint64 line_no;
@@ -67,7 +68,8 @@ G_DEFINE_FINAL_TYPE (SlicetextSrc, slicetext_src, TRACE_TYPE_FILE_SRC)
 
 /* ---- reading lines, in place ---- */
 
-typedef enum {
+typedef enum
+{
   NEXT_LINE,
   NEXT_END,
   NEXT_FAILED
@@ -367,8 +369,8 @@ slicetext_src_class_init (SlicetextSrcClass *klass)
   TRACE_ELEMENT_CLASS (klass)->collect_stats = slicetext_src_collect_stats;
 
   properties[PROP_PID] =
-    g_param_spec_int64 ("pid", "Pid", "The process the threads of the file belong to",
-                        0, G_MAXINT32, 1, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+      g_param_spec_int64 ("pid", "Pid", "The process the threads of the file belong to",
+                          0, G_MAXINT32, 1, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   /* The `src` pad template and `location` come from the base classes. */
   trace_element_class_set_metadata (TRACE_ELEMENT_CLASS (klass), "slicetext source", "Source/Trace",

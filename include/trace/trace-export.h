@@ -9,8 +9,8 @@
 #endif
 
 #if defined(_WIN32)
-#define _TRACE_EXPORT __declspec (dllexport)
-#define _TRACE_IMPORT __declspec (dllimport)
+#define _TRACE_EXPORT __declspec(dllexport)
+#define _TRACE_IMPORT __declspec(dllimport)
 #else
 #define _TRACE_EXPORT __attribute__ ((visibility ("default")))
 #define _TRACE_IMPORT

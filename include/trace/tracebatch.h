@@ -34,7 +34,8 @@ G_BEGIN_DECLS
  * their args, stored by value. A batch is writable while only one
  * reference is held (see trace_batch_make_writable()).
  */
-typedef struct {
+typedef struct
+{
   TraceEvent *events;
   guint n_events;
   TraceArg *args;

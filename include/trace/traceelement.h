@@ -24,7 +24,8 @@ typedef struct _TraceBus TraceBus;
  * The states of an element. There is no preroll and no clock: a trace
  * converter needs neither.
  */
-typedef enum {
+typedef enum
+{
   TRACE_STATE_NULL = 1,
   TRACE_STATE_READY = 2,
   TRACE_STATE_PLAYING = 3,
@@ -39,7 +40,8 @@ typedef enum {
  *
  * One step between two adjacent states.
  */
-typedef enum {
+typedef enum
+{
   TRACE_STATE_CHANGE_NULL_TO_READY = (TRACE_STATE_NULL << 3) | TRACE_STATE_READY,
   TRACE_STATE_CHANGE_READY_TO_PLAYING = (TRACE_STATE_READY << 3) | TRACE_STATE_PLAYING,
   TRACE_STATE_CHANGE_PLAYING_TO_READY = (TRACE_STATE_PLAYING << 3) | TRACE_STATE_READY,
@@ -52,7 +54,7 @@ typedef enum {
  *
  * The state a transition goes to.
  */
-#define TRACE_STATE_TRANSITION_NEXT(t) ((TraceState) ((t) & 0x7))
+#define TRACE_STATE_TRANSITION_NEXT(t) ((TraceState) ((t) &0x7))
 
 /**
  * TRACE_STATE_TRANSITION_CURRENT:
@@ -70,7 +72,8 @@ typedef enum {
  *
  * The result of a state change.
  */
-typedef enum {
+typedef enum
+{
   TRACE_STATE_CHANGE_FAILURE = 0,
   TRACE_STATE_CHANGE_SUCCESS = 1,
 } TraceStateChangeReturn;

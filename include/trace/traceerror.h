@@ -34,7 +34,8 @@ GQuark trace_core_error_quark (void);
  *
  * Codes of %TRACE_CORE_ERROR.
  */
-typedef enum {
+typedef enum
+{
   TRACE_CORE_ERROR_FAILED,
   TRACE_CORE_ERROR_STATE_CHANGE,
   TRACE_CORE_ERROR_PAD,
@@ -68,7 +69,8 @@ GQuark trace_resource_error_quark (void);
  *
  * Codes of %TRACE_RESOURCE_ERROR.
  */
-typedef enum {
+typedef enum
+{
   TRACE_RESOURCE_ERROR_FAILED,
   TRACE_RESOURCE_ERROR_NOT_FOUND,
   TRACE_RESOURCE_ERROR_SETTINGS,
@@ -102,7 +104,8 @@ GQuark trace_stream_error_quark (void);
  *
  * Codes of %TRACE_STREAM_ERROR.
  */
-typedef enum {
+typedef enum
+{
   TRACE_STREAM_ERROR_FAILED,
   TRACE_STREAM_ERROR_WRONG_TYPE,
   TRACE_STREAM_ERROR_EMPTY,
@@ -135,7 +138,8 @@ GQuark trace_parse_error_quark (void);
  *
  * Codes of %TRACE_PARSE_ERROR.
  */
-typedef enum {
+typedef enum
+{
   TRACE_PARSE_ERROR_SYNTAX,
   TRACE_PARSE_ERROR_EMPTY,
   TRACE_PARSE_ERROR_NO_SUCH_ELEMENT,

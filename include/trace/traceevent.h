@@ -62,7 +62,8 @@ G_BEGIN_DECLS
  *
  * What an event is. The kind says which member of the union is in use.
  */
-typedef enum {
+typedef enum
+{
   TRACE_EVENT_NONE = 0,
   TRACE_EVENT_SLICE_BEGIN,
   TRACE_EVENT_SLICE_END,
@@ -113,7 +114,8 @@ typedef enum {
  *
  * Groups of kinds, as flags: what a user filters on (`filter kind=slices+counters`).
  */
-typedef enum {
+typedef enum
+{
   TRACE_EVENT_CLASS_SLICES = 1 << 0,
   TRACE_EVENT_CLASS_ASYNC = 1 << 1,
   TRACE_EVENT_CLASS_FLOWS = 1 << 2,
@@ -144,7 +146,8 @@ typedef enum {
  *
  * Flags of a #TraceEvent.
  */
-typedef enum {
+typedef enum
+{
   TRACE_EVENT_FLAG_NONE = 0,
   TRACE_EVENT_FLAG_SCOPE_THREAD = 0,
   TRACE_EVENT_FLAG_SCOPE_PROCESS = 1 << 0,
@@ -169,7 +172,8 @@ typedef enum {
  *
  * The clock a stream's timestamps are in.
  */
-typedef enum {
+typedef enum
+{
   TRACE_CLOCK_UNKNOWN = 0,
   TRACE_CLOCK_BOOTTIME,
   TRACE_CLOCK_MONOTONIC,
@@ -193,7 +197,8 @@ typedef enum {
  *
  * What a #TRACE_EVENT_CLOCK_MARKER says.
  */
-typedef enum {
+typedef enum
+{
   TRACE_CLOCK_MARKER_PARENT_TS,
   TRACE_CLOCK_MARKER_REALTIME_TS,
   TRACE_CLOCK_MARKER_SYNC_ID,
@@ -211,7 +216,8 @@ typedef enum {
  *
  * The type of a #TraceArg value.
  */
-typedef enum {
+typedef enum
+{
   TRACE_ARG_INT,
   TRACE_ARG_UINT,
   TRACE_ARG_DOUBLE,
@@ -227,10 +233,12 @@ typedef enum {
  *
  * One argument of an event, stored in its batch.
  */
-typedef struct {
+typedef struct
+{
   guint32 key;
   guint32 type;
-  union {
+  union
+  {
     gint64 i;
     guint64 u;
     double d;
@@ -257,7 +265,8 @@ typedef struct {
  * allocation and no object per event. Strings are ids in the pipeline's
  * #TraceStringPool; 0 is the empty string.
  */
-typedef struct {
+typedef struct
+{
   gint64 ts;
   gint64 pid;
   gint64 tid;
@@ -268,34 +277,40 @@ typedef struct {
   gint32 cpu;
   guint32 first_arg;
   guint32 n_args;
-  union {
+  union
+  {
     /* SLICE_*, INSTANT: duration, flow ids bound to the slice, a named
      * track (atrace N|, G|, H|), 0 for the thread's own */
-    struct {
+    struct
+    {
       gint64 dur;
       guint64 flow_out;
       guint64 flow_in;
       guint32 track;
     } slice;
     /* ASYNC_*, FLOW_*: id and scope */
-    struct {
+    struct
+    {
       guint64 id;
       guint32 scope;
       guint32 track;
       guint32 step;
     } async;
     /* COUNTER: the value, an instance id (Chrome `C` with `id`), a unit */
-    struct {
+    struct
+    {
       double value;
       guint64 id;
       guint32 unit;
     } counter;
     /* *_SORT_INDEX */
-    struct {
+    struct
+    {
       gint64 value;
     } meta;
     /* SCHED_SWITCH: the thread leaving the cpu is `tid` */
-    struct {
+    struct
+    {
       gint32 prev_tid;
       gint32 next_tid;
       gint32 prev_prio;
@@ -305,7 +320,8 @@ typedef struct {
       guint32 next_comm;
     } sched_switch;
     /* SCHED_WAKEUP, SCHED_WAKING, SCHED_WAKEUP_NEW */
-    struct {
+    struct
+    {
       gint32 tid;
       gint32 prio;
       gint32 target_cpu;
@@ -313,7 +329,8 @@ typedef struct {
       gint32 success;
     } wakeup;
     /* SCHED_PROCESS_*, TASK_*: `comm` is the (new) name */
-    struct {
+    struct
+    {
       gint32 tid;
       gint32 prio;
       guint32 comm;
@@ -321,23 +338,27 @@ typedef struct {
       guint64 clone_flags;
     } task;
     /* CPU_FREQUENCY, CPU_IDLE */
-    struct {
+    struct
+    {
       gint32 cpu_id;
       guint32 reserved;
       gint64 state;
     } cpu;
     /* STACK_NODE: a node of a call tree; 0 is no parent */
-    struct {
+    struct
+    {
       guint64 id;
       guint64 parent_id;
     } stack_node;
     /* SAMPLE */
-    struct {
+    struct
+    {
       guint64 node_id;
       gint64 weight;
     } sample;
     /* CLOCK_MARKER */
-    struct {
+    struct
+    {
       guint32 marker;
       guint32 domain;
       gint64 other_ts;

@@ -28,7 +28,8 @@ G_BEGIN_DECLS
  *
  * The kinds of bus messages; flags so a filter can name several.
  */
-typedef enum {
+typedef enum
+{
   TRACE_MESSAGE_ERROR = 1 << 0,
   TRACE_MESSAGE_WARNING = 1 << 1,
   TRACE_MESSAGE_INFO = 1 << 2,
@@ -57,7 +58,8 @@ typedef enum {
  *
  * A ref-counted message; its fields are read-only once posted.
  */
-typedef struct {
+typedef struct
+{
   TraceMessageType type;
   GObject *src;
   char *src_path;

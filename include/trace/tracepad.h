@@ -37,7 +37,8 @@ typedef struct _TraceElement TraceElement;
  *
  * The direction of a pad.
  */
-typedef enum {
+typedef enum
+{
   TRACE_PAD_UNKNOWN,
   TRACE_PAD_SRC,
   TRACE_PAD_SINK,
@@ -50,7 +51,8 @@ typedef enum {
  *
  * When pads of a template exist.
  */
-typedef enum {
+typedef enum
+{
   TRACE_PAD_ALWAYS,
   TRACE_PAD_REQUEST,
 } TracePadPresence;
@@ -64,7 +66,8 @@ typedef enum {
  *
  * What a push returns, travelling back upstream.
  */
-typedef enum {
+typedef enum
+{
   TRACE_FLOW_OK = 0,
   TRACE_FLOW_NOT_LINKED = -1,
   TRACE_FLOW_EOS = -3,
@@ -83,7 +86,8 @@ const char *trace_flow_return_to_string (TraceFlowReturn ret);
  *
  * A pad template in static storage, for an element's class_init.
  */
-typedef struct {
+typedef struct
+{
   const char *name_template;
   TracePadDirection direction;
   TracePadPresence presence;
@@ -261,7 +265,8 @@ gboolean trace_pad_is_eos (TracePad *pad);
  *
  * What went through a pad, for STATS messages and dot graphs.
  */
-typedef struct {
+typedef struct
+{
   guint64 batches;
   guint64 events;
 } TracePadStats;

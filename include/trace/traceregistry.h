@@ -49,7 +49,8 @@ typedef gboolean (*TracePluginInitFunc) (TracePlugin *plugin,
  *
  * What a loadable plugin exports, as the symbol `trace_plugin_desc`.
  */
-typedef struct {
+typedef struct
+{
   guint abi_version;
   const char *name;
   const char *description;
@@ -73,8 +74,8 @@ typedef struct {
  *
  * Defines the descriptor a loadable plugin exports.
  */
-#define TRACE_PLUGIN_DEFINE(name, description, init, version, license, origin) \
-  TRACE_PLUGIN_EXPORT const TracePluginDesc trace_plugin_desc = {               \
+#define TRACE_PLUGIN_DEFINE(name, description, init, version, license, origin)             \
+  TRACE_PLUGIN_EXPORT const TracePluginDesc trace_plugin_desc = {                          \
     TRACE_PLUGIN_ABI_VERSION, #name, description, init, version, license, origin, { NULL } \
   };
 
@@ -98,7 +99,8 @@ const char *trace_plugin_get_license (TracePlugin *plugin);
  *
  * How much an element or type finder is preferred by automatic choices.
  */
-typedef enum {
+typedef enum
+{
   TRACE_RANK_NONE = 0,
   TRACE_RANK_MARGINAL = 64,
   TRACE_RANK_SECONDARY = 128,
@@ -183,10 +185,10 @@ GList *trace_element_factory_get_pad_templates (TraceElementFactory *factory);
  *
  * Defines the register function of element @e.
  */
-#define TRACE_ELEMENT_REGISTER_DEFINE(e, n, r, t)                \
-  gboolean trace_element_register_##e (TracePlugin *plugin)      \
-  {                                                              \
-    return trace_element_register (plugin, n, r, t);             \
+#define TRACE_ELEMENT_REGISTER_DEFINE(e, n, r, t)           \
+  gboolean trace_element_register_##e (TracePlugin *plugin) \
+  {                                                         \
+    return trace_element_register (plugin, n, r, t);        \
   }
 
 /**

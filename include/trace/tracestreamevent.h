@@ -20,7 +20,8 @@ G_BEGIN_DECLS
  *
  * The control events that travel in order with the batches.
  */
-typedef enum {
+typedef enum
+{
   TRACE_STREAM_EVENT_STREAM_START,
   TRACE_STREAM_EVENT_EOS,
 } TraceStreamEventType;
@@ -35,7 +36,8 @@ typedef enum {
  *
  * What a stream is, carried by its stream-start event.
  */
-typedef struct {
+typedef struct
+{
   char *format;
   char *location;
   TraceClockDomain clock_domain;
@@ -51,7 +53,8 @@ typedef struct {
  * link keep the last one (trace_pad_get_sticky_stream_start()), and tee
  * sends it to a branch requested while the stream runs.
  */
-typedef struct {
+typedef struct
+{
   TraceStreamEventType type;
   TraceStreamInfo info;
 

@@ -15,23 +15,26 @@
 
 #include "arktsprivate.h"
 
-typedef struct {
-  guint64 id;     /* the id events carry */
+typedef struct
+{
+  guint64 id; /* the id events carry */
   gint64 file_id;
-  gint parent;    /* index, -1 for none */
-  gint depth;     /* -1 unknown, -2 being computed */
+  gint parent; /* index, -1 for none */
+  gint depth;  /* -1 unknown, -2 being computed */
   guint32 name;
   guint32 url;
   gint64 line;
   gint64 column;
 } ProfNode;
 
-typedef struct {
+typedef struct
+{
   guint32 key;
   double value;
 } ExtraField;
 
-typedef enum {
+typedef enum
+{
   PHASE_NODES,
   PHASE_SUMMARY,
   PHASE_SAMPLES,
@@ -39,23 +42,24 @@ typedef enum {
   PHASE_DONE,
 } Phase;
 
-struct _ArktsCpuProfile {
+struct _ArktsCpuProfile
+{
   ArktsEnv *env;
   gint64 line;
   gint64 pid, tid;
-  GArray *nodes;        /* ProfNode */
-  GHashTable *by_id;    /* file id → index + 1 */
-  GArray *samples;      /* gint node index */
-  GArray *ts;           /* gint64 ns, same length */
-  GArray *extras;       /* ExtraField: ArkTS per-category times */
+  GArray *nodes;     /* ProfNode */
+  GHashTable *by_id; /* file id → index + 1 */
+  GArray *samples;   /* gint node index */
+  GArray *ts;        /* gint64 ns, same length */
+  GArray *extras;    /* ExtraField: ArkTS per-category times */
   gint64 start_ts, end_ts;
   gboolean reordered;
 
   Phase phase;
   guint cursor;
-  GArray *order;        /* node indexes, parents first */
-  GArray *open;         /* node indexes of the open slices, outermost first */
-  GArray *path;         /* scratch */
+  GArray *order; /* node indexes, parents first */
+  GArray *open;  /* node indexes of the open slices, outermost first */
+  GArray *path;  /* scratch */
   guint32 k_url, k_line, k_column;
 };
 
@@ -478,7 +482,8 @@ load_samples (ArktsCpuProfile *cp,
     spread_evenly (cp);
 }
 
-typedef struct {
+typedef struct
+{
   gint64 ts;
   guint index;
 } TimedSample;
@@ -512,7 +517,7 @@ sort_samples (ArktsCpuProfile *cp)
   cp->env->stats->samples_reordered++;
   timed = g_new (TimedSample, n);
   for (guint i = 0; i < n; i++)
-    timed[i] = (TimedSample) { g_array_index (cp->ts, gint64, i), i };
+    timed[i] = (TimedSample){ g_array_index (cp->ts, gint64, i), i };
   qsort (timed, n, sizeof *timed, compare_timed);
   nodes = g_array_copy (cp->samples);
   for (guint i = 0; i < n; i++)

@@ -26,7 +26,8 @@
 /* Strings kept (keys, wanted names) are cut to this many bytes. */
 #define MAX_KEPT_STRING (64 * 1024)
 
-typedef enum {
+typedef enum
+{
   LEX_BASE,
   LEX_NUMBER,
   LEX_STRING,
@@ -35,7 +36,8 @@ typedef enum {
   LEX_LITERAL,
 } Lex;
 
-typedef enum {
+typedef enum
+{
   EXP_VALUE,
   EXP_VALUE_OR_CLOSE,
   EXP_KEY_OR_CLOSE,
@@ -45,17 +47,18 @@ typedef enum {
   EXP_DONE,
 } Expect;
 
-struct _ArktsHeapDoc {
+struct _ArktsHeapDoc
+{
   ArktsEnv *env;
   ArktsHeapSummary *summary;
   gint64 line;
-  gint64 tok_offset;   /* offset of the token being handled, for skips */
-  guint64 offset;      /* bytes consumed before the current feed */
+  gint64 tok_offset; /* offset of the token being handled, for skips */
+  guint64 offset;    /* bytes consumed before the current feed */
   gboolean started;
 
   Lex lex;
   Expect expect;
-  GByteArray *stack;   /* '{' or '[' per open container */
+  GByteArray *stack; /* '{' or '[' per open container */
 
   char num[MAX_NUMBER_LENGTH + 1];
   guint num_len;
@@ -68,18 +71,18 @@ struct _ArktsHeapDoc {
   guint32 high_surrogate;
   guint lit_len;
 
-  ArktsSection pending;   /* section named by the last top-level key */
-  ArktsSection section;   /* section whose value is open */
-  guint64 index;          /* values seen in the section's array */
+  ArktsSection pending; /* section named by the last top-level key */
+  ArktsSection section; /* section whose value is open */
+  guint64 index;        /* values seen in the section's array */
 
-  GString *capture;       /* the "snapshot" object's text */
+  GString *capture; /* the "snapshot" object's text */
   gboolean capturing;
   const char *capture_from;
-  const char *cur;        /* the byte being handled between tokens */
-  TraceBatch *out;        /* where sample counters go during a feed */
+  const char *cur; /* the byte being handled between tokens */
+  TraceBatch *out; /* where sample counters go during a feed */
   gboolean have_meta;
 
-  GArray *tree_pos;       /* field position per open trace_tree array */
+  GArray *tree_pos; /* field position per open trace_tree array */
   guint tree_width, tree_children;
   gint64 tree_row[MAX_TREE_FIELDS];
 };
@@ -221,7 +224,8 @@ expected_text (Expect expect)
 static ArktsSection
 section_for_key (const char *key)
 {
-  static const struct {
+  static const struct
+  {
     const char *key;
     ArktsSection section;
   } keys[] = {
@@ -452,7 +456,8 @@ number_done (ArktsHeapDoc *doc,
       double d = g_ascii_strtod (doc->num, &end);
       if (*end != '\0' || end == doc->num)
         return syntax_error (doc, error, doc->tok_offset, doc->num[0], "a number");
-      value = d >= 9.2e18 ? G_MAXINT64 : d <= -9.2e18 ? G_MININT64 : (gint64) d;
+      value = d >= 9.2e18 ? G_MAXINT64 : d <= -9.2e18 ? G_MININT64
+                                                      : (gint64) d;
     }
   else
     /* ids up to 64 bits: beyond G_MAXINT64 they wrap, kept as the same bits */

@@ -12,21 +12,23 @@
 
 #include "arktsprivate.h"
 
-typedef struct {
+typedef struct
+{
   guint32 name;
   guint32 url;
   guint64 self_size;
   guint64 nodes;
 } FunctionSize;
 
-typedef struct {
+typedef struct
+{
   ArktsEnv *env;
   TraceBatch *out;
   gint64 ts;
   guint64 nodes;
   guint64 self_size;
-  GArray *functions;      /* FunctionSize */
-  GHashTable *by_function;  /* "name:url" → index + 1 */
+  GArray *functions;       /* FunctionSize */
+  GHashTable *by_function; /* "name:url" → index + 1 */
 } HeapProfile;
 
 static void

@@ -17,23 +17,27 @@
 #define MAX_FIELDS 32
 #define MAX_FUNCTION_INDEX (16 * 1024 * 1024)
 
-typedef struct {
+typedef struct
+{
   guint64 count;
   guint64 self_size;
 } SizeStat;
 
-typedef struct {
+typedef struct
+{
   SizeStat stat;
-  gint64 name;   /* string index, or -1 for a class named after its type */
-  guint32 type;  /* the type for name == -1 */
+  gint64 name;  /* string index, or -1 for a class named after its type */
+  guint32 type; /* the type for name == -1 */
 } ClassStat;
 
-typedef struct {
+typedef struct
+{
   SizeStat alloc;
   SizeStat live;
 } FunctionStat;
 
-typedef struct {
+typedef struct
+{
   /* node_fields */
   guint node_stride;
   int n_type, n_name, n_id, n_self_size, n_edge_count, n_trace_node_id, n_detachedness;
@@ -53,7 +57,8 @@ typedef struct {
   gint64 declared_nodes, declared_edges;
 } Meta;
 
-struct _ArktsHeapSummary {
+struct _ArktsHeapSummary
+{
   ArktsEnv *env;
   guint index;
   gint64 start_ts;
@@ -65,14 +70,14 @@ struct _ArktsHeapSummary {
   GArray *early[ARKTS_N_SECTIONS];
 
   gint64 row[MAX_FIELDS];
-  guint field, stride;  /* position in the row of the open section */
+  guint field, stride; /* position in the row of the open section */
   guint64 nodes, edges, edge_count_sum, self_size;
-  SizeStat *types;   /* n_types + 1: the last for unknown types */
+  SizeStat *types; /* n_types + 1: the last for unknown types */
   SizeStat detached;
-  GArray *classes;   /* ClassStat, grouped by name */
+  GArray *classes; /* ClassStat, grouped by name */
   GHashTable *class_by_name;
   GHashTable *live_by_trace_node; /* trace node id → index+1 in live */
-  GArray *live;      /* SizeStat */
+  GArray *live;                   /* SizeStat */
 
   GArray *tfi;       /* gint64 rows of trace_function_infos */
   GArray *functions; /* FunctionStat by function index */
@@ -85,13 +90,21 @@ struct _ArktsHeapSummary {
   guint64 n_strings;
   GHashTable *wanted; /* string index → char* (NULL until seen) */
   GPtrArray *all_strings;
-  GArray *top_classes;     /* ClassStat */
-  GArray *top_functions;   /* guint function indexes */
+  GArray *top_classes;   /* ClassStat */
+  GArray *top_functions; /* guint function indexes */
 };
 
 static const char *section_names[ARKTS_N_SECTIONS] = {
-  "", "snapshot", "nodes", "edges", "trace_function_infos", "trace_tree",
-  "samples", "locations", "strings", "other",
+  "",
+  "snapshot",
+  "nodes",
+  "edges",
+  "trace_function_infos",
+  "trace_tree",
+  "samples",
+  "locations",
+  "strings",
+  "other",
 };
 
 const char *

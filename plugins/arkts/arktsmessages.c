@@ -22,12 +22,14 @@
 static const char chunk_prefix[] = "{\"method\":\"HeapProfiler.addHeapSnapshotChunk\",\"params\":{\"chunk\":\"";
 static const char chunk_suffix[] = "\"}}";
 
-typedef struct {
+typedef struct
+{
   gint64 count;
   gint64 size;
 } Fragment;
 
-struct _ArktsMessages {
+struct _ArktsMessages
+{
   ArktsEnv *env;
   ArktsReaderOptions opts;
   JsonParser *parser;
@@ -45,12 +47,12 @@ struct _ArktsMessages {
   /* heap documents */
   ArktsHeapDoc *doc;
   guint n_docs;
-  gboolean drop_chunks;   /* after a broken document, until a marker */
+  gboolean drop_chunks; /* after a broken document, until a marker */
   gint64 last_chunk_line;
   gboolean saw_timeline_messages;
 
   /* timeline stats */
-  GArray *fragments;      /* Fragment per heapStatsUpdate index */
+  GArray *fragments; /* Fragment per heapStatsUpdate index */
   gint64 tracked_count, tracked_size;
   gboolean stats_dirty;
   gboolean have_epoch;
@@ -492,14 +494,30 @@ decode_string_body (ArktsMessages *m,
       p++;
       switch (*p)
         {
-        case 'n': g_string_append_c (m->decoded, '\n'); break;
-        case '"': g_string_append_c (m->decoded, '"'); break;
-        case '\\': g_string_append_c (m->decoded, '\\'); break;
-        case '/': g_string_append_c (m->decoded, '/'); break;
-        case 't': g_string_append_c (m->decoded, '\t'); break;
-        case 'r': g_string_append_c (m->decoded, '\r'); break;
-        case 'b': g_string_append_c (m->decoded, '\b'); break;
-        case 'f': g_string_append_c (m->decoded, '\f'); break;
+        case 'n':
+          g_string_append_c (m->decoded, '\n');
+          break;
+        case '"':
+          g_string_append_c (m->decoded, '"');
+          break;
+        case '\\':
+          g_string_append_c (m->decoded, '\\');
+          break;
+        case '/':
+          g_string_append_c (m->decoded, '/');
+          break;
+        case 't':
+          g_string_append_c (m->decoded, '\t');
+          break;
+        case 'r':
+          g_string_append_c (m->decoded, '\r');
+          break;
+        case 'b':
+          g_string_append_c (m->decoded, '\b');
+          break;
+        case 'f':
+          g_string_append_c (m->decoded, '\f');
+          break;
         case 'u':
           if (!decode_unicode_escape (m, &p, end))
             return FALSE;

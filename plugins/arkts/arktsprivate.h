@@ -24,7 +24,8 @@ G_BEGIN_DECLS
  * What the parts of a reader need from it: where events go (pool, ids),
  * where skips are counted, and the options that place events.
  */
-typedef struct {
+typedef struct
+{
   TraceStringPool *pool;
   ArktsReaderStats *stats;
   const char *location;
@@ -44,7 +45,8 @@ void arkts_env_skip (ArktsEnv *env,
 
 /* Heap snapshot / timeline documents (arktsheapdoc.c, arktsheapsummary.c) */
 
-typedef enum {
+typedef enum
+{
   ARKTS_SECTION_NONE,
   ARKTS_SECTION_SNAPSHOT,
   ARKTS_SECTION_NODES,

@@ -21,7 +21,8 @@
  * beyond this it is refused rather than held in memory. */
 #define MAX_DOCUMENT_SIZE ((gsize) 1024 * 1024 * 1024)
 
-struct _ArktsReader {
+struct _ArktsReader
+{
   GInputStream *in;
   char *location;
   ArktsReaderOptions opts;
@@ -32,10 +33,10 @@ struct _ArktsReader {
 
   char *buf;
   gsize buf_size;
-  GByteArray *head;      /* bytes read before the kind was known */
-  const char *block;     /* what is left of the current read */
+  GByteArray *head;  /* bytes read before the kind was known */
+  const char *block; /* what is left of the current read */
   gsize block_len;
-  guint64 offset;        /* input offset of block */
+  guint64 offset; /* input offset of block */
 
   TraceBatch *pending;
   ArktsHeapDoc *doc;
@@ -239,7 +240,8 @@ open_input (ArktsReader *r,
 
 /* ---- what the input is ---- */
 
-typedef enum {
+typedef enum
+{
   SNIFF_MORE,
   SNIFF_MESSAGES,
   SNIFF_HEAP,

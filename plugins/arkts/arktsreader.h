@@ -24,7 +24,8 @@ G_BEGIN_DECLS
  *
  * What the `{"id":N,"result":{}}` markers of a message stream mean.
  */
-typedef enum {
+typedef enum
+{
   ARKTS_MODE_AUTO,
   ARKTS_MODE_SNAPSHOT,
   ARKTS_MODE_TIMELINE,
@@ -41,7 +42,8 @@ typedef enum {
  *
  * What the reader found in its input (known after the first read).
  */
-typedef enum {
+typedef enum
+{
   ARKTS_INPUT_UNKNOWN,
   ARKTS_INPUT_MESSAGES,
   ARKTS_INPUT_HEAP_SNAPSHOT,
@@ -71,7 +73,8 @@ typedef enum {
  *
  * What a plain file does not tell, so the element takes it as properties.
  */
-typedef struct {
+typedef struct
+{
   gint64 pid;
   gint64 tid;
   ArktsMemoryMode mode;
@@ -111,7 +114,8 @@ typedef struct {
  *
  * Why something of the input was not used.
  */
-typedef enum {
+typedef enum
+{
   ARKTS_SKIP_MALFORMED_MESSAGE,
   ARKTS_SKIP_UNKNOWN_METHOD,
   ARKTS_SKIP_UNKNOWN_RESULT,
@@ -136,7 +140,8 @@ typedef enum {
  *   offset 345`, `byte offset 99`), %NULL if never
  * @first_detail: what the first one was, %NULL if never
  */
-typedef struct {
+typedef struct
+{
   guint64 count;
   char *first_where;
   char *first_detail;
@@ -159,7 +164,8 @@ typedef struct {
  * @heap_profiles: sampling heap profiles converted
  * @skipped: per #ArktsSkipReason
  */
-typedef struct {
+typedef struct
+{
   guint64 bytes;
   guint64 messages;
   guint64 chunks;

@@ -330,5 +330,4 @@ plugin_init (TracePlugin *plugin,
   return TRACE_ELEMENT_REGISTER (arkts_src, plugin);
 }
 
-TRACE_PLUGIN_DEFINE (arkts, "OpenHarmony ArkTS and V8 heap and CPU profiles", plugin_init, PACKAGE_VERSION,
-                     "LGPL-2.1-or-later", "tracepipe")
+TRACE_PLUGIN_DEFINE (arkts, "OpenHarmony ArkTS and V8 heap and CPU profiles", plugin_init, PACKAGE_VERSION, "LGPL-2.1-or-later", "tracepipe")

@@ -19,13 +19,13 @@ struct _TraceClockSyncPad
   TraceClockDomain domain;
 
   /* one run */
-  GQueue held;          /* batches of the look-ahead */
-  gint input;           /* index in the solver, -1 before the first batch */
+  GQueue held; /* batches of the look-ahead */
+  gint input;  /* index in the solver, -1 before the first batch */
   gboolean decided;
-  gboolean rewrite;     /* batches need shifting or markers renaming */
+  gboolean rewrite; /* batches need shifting or markers renaming */
   gint64 applied_offset;
   TraceClockDomain applied_domain;
-  gint64 first_ts;      /* earliest timed event of the look-ahead */
+  gint64 first_ts; /* earliest timed event of the look-ahead */
   gboolean has_first_ts;
   guint64 events_seen;
   guint late_warnings;

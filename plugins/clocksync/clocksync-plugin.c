@@ -13,5 +13,4 @@ plugin_init (TracePlugin *plugin,
   return TRACE_ELEMENT_REGISTER (clock_sync, plugin);
 }
 
-TRACE_PLUGIN_DEFINE (clocksync, "Puts streams from different clocks on one timeline", plugin_init,
-                     PACKAGE_VERSION, "LGPL-2.1-or-later", "tracepipe")
+TRACE_PLUGIN_DEFINE (clocksync, "Puts streams from different clocks on one timeline", plugin_init, PACKAGE_VERSION, "LGPL-2.1-or-later", "tracepipe")

@@ -80,9 +80,9 @@ struct _ClockSyncSolver
   guint *uf_parent;
   gint64 *uf_delta; /* t(parent) = t(node) + delta */
   gint64 *uf_prec;
-  GArray *tree;     /* guint: indexes of the edges in the forest */
-  GArray *pending;  /* RawConflict */
-  GPtrArray **adj;  /* per node: edge indexes of the forest */
+  GArray *tree;    /* guint: indexes of the edges in the forest */
+  GArray *pending; /* RawConflict */
+  GPtrArray **adj; /* per node: edge indexes of the forest */
   gint64 *node_offset;
   gint64 *node_prec;
   gint *node_edge; /* edge towards the root, -1 at a root */

@@ -202,8 +202,8 @@ _clock_sync_solver_describe_conflicts (ClockSyncSolver *s)
       c->disagreement = raw->residual;
       c->text = g_strdup_printf ("%s disagrees by %s with %s, %s: ignored", ignored, by, kept,
                                  clock_sync_source_trust (c->winner) > clock_sync_source_trust (c->source)
-                                   ? "which is trusted more"
-                                   : "which is as trusted and was more precise or came first");
+                                     ? "which is trusted more"
+                                     : "which is as trusted and was more precise or came first");
       g_ptr_array_add (s->conflicts, c);
     }
 }
@@ -278,7 +278,7 @@ check_late_pair (ClockSyncSolver *s,
   if (s->on_target[node])
     return judge_late (s, input, &e, s->node_offset[node] + e.d,
                        e.precision + s->node_prec[node] + clock_sync_solver_get_decision (s, input)->precision +
-                         COMPARE_SLACK_NS);
+                           COMPARE_SLACK_NS);
   if (!s->on_target[input])
     return NULL;
   /* The marker's input is on the target; the clock it names is not, and
@@ -327,11 +327,9 @@ check_late_sync (ClockSyncSolver *s,
     return NULL;
   /* The input whose offset the pair would have changed: the one not on
    * the target, else the one decided on weaker evidence. */
-  subject = !s->on_target[input] ? input : !s->on_target[other.input] ? other.input
-          : clock_sync_source_trust (clock_sync_solver_get_decision (s, other.input)->source) <
-                clock_sync_source_trust (clock_sync_solver_get_decision (s, input)->source)
-            ? other.input
-            : input;
+  subject = !s->on_target[input] ? input : !s->on_target[other.input]                                                                                                                                    ? other.input
+                                       : clock_sync_source_trust (clock_sync_solver_get_decision (s, other.input)->source) < clock_sync_source_trust (clock_sync_solver_get_decision (s, input)->source) ? other.input
+                                                                                                                                                                                                         : input;
   implied = subject == input ? s->node_offset[other.input] + e.d : s->node_offset[input] - e.d;
   return judge_late (s, subject, &e, implied,
                      e.precision + s->node_prec[input] + s->node_prec[other.input] + COMPARE_SLACK_NS);

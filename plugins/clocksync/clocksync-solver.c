@@ -346,9 +346,9 @@ _clock_sync_pair_precision (const TraceEvent *ev)
 
 void
 _clock_sync_mark_from_event (SyncMark *m,
-                      guint input,
-                      const TraceEvent *ev,
-                      gboolean late)
+                             guint input,
+                             const TraceEvent *ev,
+                             gboolean late)
 {
   gint64 issue = ev->u.clock.issue_ts;
 
@@ -363,8 +363,8 @@ _clock_sync_mark_from_event (SyncMark *m,
 
 gboolean
 _clock_sync_solver_has_sync_mark (ClockSyncSolver *s,
-               guint input,
-               guint32 sync_id)
+                                  guint input,
+                                  guint32 sync_id)
 {
   for (guint i = 0; i < s->syncs->len; i++)
     {

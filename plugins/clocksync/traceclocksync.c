@@ -43,7 +43,7 @@ enum
 static GParamSpec *properties[N_PROPS];
 
 static const TraceStaticPadTemplate sink_template =
-  TRACE_STATIC_PAD_TEMPLATE ("sink_%u", TRACE_PAD_SINK, TRACE_PAD_REQUEST, TRACE_MEDIA_TYPE_EVENTS);
+    TRACE_STATIC_PAD_TEMPLATE ("sink_%u", TRACE_PAD_SINK, TRACE_PAD_REQUEST, TRACE_MEDIA_TYPE_EVENTS);
 
 G_DEFINE_FINAL_TYPE (TraceClockSync, trace_clock_sync, TRACE_TYPE_AGGREGATOR)
 
@@ -412,8 +412,8 @@ install_properties (GObjectClass *object_class)
    * The clock of the output: every input is shifted onto it.
    */
   properties[PROP_TARGET] =
-    g_param_spec_enum ("target", "Target", "The clock of the output (boottime, monotonic, monotonic-raw or realtime)",
-                       TRACE_TYPE_CLOCK_DOMAIN, TRACE_CLOCK_BOOTTIME, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+      g_param_spec_enum ("target", "Target", "The clock of the output (boottime, monotonic, monotonic-raw or realtime)",
+                         TRACE_TYPE_CLOCK_DOMAIN, TRACE_CLOCK_BOOTTIME, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
   /**
    * TraceClockSync:lookahead:
    *
@@ -423,9 +423,9 @@ install_properties (GObjectClass *object_class)
    * #TraceAggregator:max-queued.
    */
   properties[PROP_LOOKAHEAD] =
-    g_param_spec_uint ("lookahead", "Look-ahead",
-                       "Batches per input held while looking for clock markers (0: decide from the stream-starts and pad properties alone)",
-                       0, 1024, DEFAULT_LOOKAHEAD, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+      g_param_spec_uint ("lookahead", "Look-ahead",
+                         "Batches per input held while looking for clock markers (0: decide from the stream-starts and pad properties alone)",
+                         0, 1024, DEFAULT_LOOKAHEAD, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
   /**
    * TraceClockSync:guess-window:
    *
@@ -433,9 +433,9 @@ install_properties (GObjectClass *object_class)
    * clock for the input to be guessed to run on it; negative: never guess.
    */
   properties[PROP_GUESS_WINDOW] =
-    g_param_spec_int64 ("guess-window", "Guess window",
-                        "An input nothing ties to the target is guessed to share the clock whose known reading is nearest its first timestamp, if within this (ns); negative: never guess",
-                        G_MININT64, G_MAXINT64, DEFAULT_GUESS_WINDOW, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+      g_param_spec_int64 ("guess-window", "Guess window",
+                          "An input nothing ties to the target is guessed to share the clock whose known reading is nearest its first timestamp, if within this (ns); negative: never guess",
+                          G_MININT64, G_MAXINT64, DEFAULT_GUESS_WINDOW, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 

@@ -110,9 +110,9 @@ trace_clock_sync_pad_class_init (TraceClockSyncPadClass *klass)
    * stream-start says; clock markers still win over it.
    */
   properties[PROP_OFFSET] =
-    g_param_spec_int64 ("offset", "Offset",
-                        "Added to this input's timestamps (ns): onto the target clock, or onto 'domain' when set",
-                        G_MININT64, G_MAXINT64, 0, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+      g_param_spec_int64 ("offset", "Offset",
+                          "Added to this input's timestamps (ns): onto the target clock, or onto 'domain' when set",
+                          G_MININT64, G_MAXINT64, 0, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
   /**
    * TraceClockSyncPad:domain:
    *
@@ -120,9 +120,9 @@ trace_clock_sync_pad_class_init (TraceClockSyncPadClass *klass)
    * say it or says it wrong; `unknown` keeps the stream-start's.
    */
   properties[PROP_DOMAIN] =
-    g_param_spec_enum ("domain", "Domain",
-                       "The clock of this input's timestamps, instead of its stream-start's (unknown: keep that)",
-                       TRACE_TYPE_CLOCK_DOMAIN, TRACE_CLOCK_UNKNOWN, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+      g_param_spec_enum ("domain", "Domain",
+                         "The clock of this input's timestamps, instead of its stream-start's (unknown: keep that)",
+                         TRACE_TYPE_CLOCK_DOMAIN, TRACE_CLOCK_UNKNOWN, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 

@@ -284,7 +284,7 @@ install_properties (GObjectClass *object_class)
   const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS;
 
   properties[PROP_TID] = g_param_spec_int64 ("tid", "Thread id", "Keep this thread only: a thread id, or main "
-                                             "(the main thread of every process); -1 for any",
+                                                                 "(the main thread of every process); -1 for any",
                                              TID_MAIN, G_MAXINT64, TID_ANY, rw);
   trace_param_spec_add_keyword (properties[PROP_TID], "main", TID_MAIN);
   properties[PROP_PID] = g_param_spec_int64 ("pid", "Process id", "Keep this process only; -1 for any",

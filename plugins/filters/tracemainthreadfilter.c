@@ -180,5 +180,4 @@ trace_main_thread_filter_init (TraceMainThreadFilter *self)
   self->pid = -1;
 }
 
-TRACE_ELEMENT_REGISTER_DEFINE (main_thread_filter, "main-thread-filter", TRACE_RANK_NONE,
-                               TRACE_TYPE_MAIN_THREAD_FILTER)
+TRACE_ELEMENT_REGISTER_DEFINE (main_thread_filter, "main-thread-filter", TRACE_RANK_NONE, TRACE_TYPE_MAIN_THREAD_FILTER)

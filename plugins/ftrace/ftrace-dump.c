@@ -6,7 +6,8 @@
 
 #define MAX_TOKENS 16
 
-typedef struct {
+typedef struct
+{
   const char *s;
   gsize len;
 } Token;
@@ -76,7 +77,7 @@ parse_ps_header (FtraceParser *p,
       name = find_token (t, n, "CMD");
       if (name < 0)
         name = find_token (t, n, "NAME");
-      p->ps = (FtracePsLayout) { pid, tid, name >= 0 ? name : (gint) n - 1, TRUE };
+      p->ps = (FtracePsLayout){ pid, tid, name >= 0 ? name : (gint) n - 1, TRUE };
     }
   else
     {
@@ -85,7 +86,7 @@ parse_ps_header (FtraceParser *p,
         return FALSE;
       if (find_token (t, n, "S") < 0)
         name++;
-      p->ps = (FtracePsLayout) { pid, -1, name, find_token (t, n, "COMM") < 0 };
+      p->ps = (FtracePsLayout){ pid, -1, name, find_token (t, n, "COMM") < 0 };
     }
   p->section = FTRACE_SECTION_PS;
   p->seen |= FTRACE_SEEN_DUMP;

@@ -11,14 +11,16 @@
 
 #define INFLATE_IN_SIZE (256 * 1024)
 
-typedef enum {
+typedef enum
+{
   STAGE_STREAM,
   STAGE_PREFIX,
   STAGE_INFLATE,
   STAGE_UTF16,
 } StageKind;
 
-struct _FtraceInput {
+struct _FtraceInput
+{
   StageKind kind;
   FtraceInput *up;
   guint64 produced; /* bytes handed out by this stage */

@@ -15,7 +15,8 @@ G_BEGIN_DECLS
 
 typedef struct _FtraceInput FtraceInput;
 
-typedef enum {
+typedef enum
+{
   FTRACE_INFLATE_GZIP, /* one or more gzip members; trailing bytes ignored */
   FTRACE_INFLATE_ZLIB, /* one zlib stream; stops at its end */
 } FtraceInflateMode;

@@ -144,22 +144,51 @@ parse_prev_state (const char *s,
     {
       switch (s[i])
         {
-        case 'R': break;
-        case 'S': state |= 0x1; break;
-        case 'D': state |= 0x2; break;
-        case 'T': state |= 0x4; break;
-        case 't': state |= 0x8; break;
-        case 'X': state |= 0x10; break;
-        case 'Z': state |= 0x20; break;
-        case 'x': state |= 0x40; break;
-        case 'K': state |= 0x80; break;
-        case 'W': state |= 0x100; break;
-        case 'P': state |= 0x200; break;
-        case 'N': state |= 0x400; break;
-        case 'I': state |= 0x2 | 0x400; break;
-        case '+': state |= 0x800; break;
-        case '|': break;
-        default: return -1;
+        case 'R':
+          break;
+        case 'S':
+          state |= 0x1;
+          break;
+        case 'D':
+          state |= 0x2;
+          break;
+        case 'T':
+          state |= 0x4;
+          break;
+        case 't':
+          state |= 0x8;
+          break;
+        case 'X':
+          state |= 0x10;
+          break;
+        case 'Z':
+          state |= 0x20;
+          break;
+        case 'x':
+          state |= 0x40;
+          break;
+        case 'K':
+          state |= 0x80;
+          break;
+        case 'W':
+          state |= 0x100;
+          break;
+        case 'P':
+          state |= 0x200;
+          break;
+        case 'N':
+          state |= 0x400;
+          break;
+        case 'I':
+          state |= 0x2 | 0x400;
+          break;
+        case '+':
+          state |= 0x800;
+          break;
+        case '|':
+          break;
+        default:
+          return -1;
         }
     }
   return state;
@@ -360,7 +389,7 @@ parse_task (FtraceParser *p,
   guint n = ftrace_split_fields (line->payload, line->payload_len, f, FTRACE_MAX_FIELDS, &pos, &pos_len);
   const FtraceField *fpid = find_field (f, n, "pid", &used);
   const FtraceField *comm = kind == TRACE_EVENT_TASK_RENAME ? find_field (f, n, "newcomm", &used)
-                                                             : find_field (f, n, "comm", &used);
+                                                            : find_field (f, n, "comm", &used);
   const FtraceField *old = find_field (f, n, "oldcomm", &used);
   const FtraceField *prio = find_field (f, n, "prio", &used);
   const FtraceField *flags = find_field (f, n, "clone_flags", &used);

@@ -9,7 +9,8 @@
  */
 #include "ftrace-private.h"
 
-typedef struct {
+typedef struct
+{
   char tag;
   gint64 pid;
   const char *name;
@@ -179,7 +180,15 @@ parse_marker_fields (const char *s,
     return FALSE;
   switch (s[0])
     {
-    case 'B': case 'E': case 'C': case 'S': case 'F': case 'I': case 'N': case 'G': case 'H':
+    case 'B':
+    case 'E':
+    case 'C':
+    case 'S':
+    case 'F':
+    case 'I':
+    case 'N':
+    case 'G':
+    case 'H':
       break;
     default:
       return FALSE;

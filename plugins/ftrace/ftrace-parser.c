@@ -79,7 +79,7 @@ thread_table_get (FtraceThreadTable *t,
     }
   t->used[i] = 1;
   t->n_used++;
-  t->slots[i] = (FtraceThread) { .tid = tid, .pid = TRACE_ID_UNKNOWN };
+  t->slots[i] = (FtraceThread){ .tid = tid, .pid = TRACE_ID_UNKNOWN };
   return &t->slots[i];
 }
 
@@ -277,7 +277,8 @@ resolve_thread (FtraceParser *p,
   if (line->tid <= 0)
     {
       /* the idle task, or a RheaTrace line whose thread is not known */
-      line->pid = line->tid == 0 ? 0 : line->tgid != TRACE_ID_UNKNOWN ? line->tgid : hint_pid;
+      line->pid = line->tid == 0 ? 0 : line->tgid != TRACE_ID_UNKNOWN ? line->tgid
+                                                                      : hint_pid;
       return;
     }
   th = ftrace_thread_get (p, line->tid);

@@ -54,7 +54,8 @@ G_BEGIN_DECLS
  *
  * What the parser could not use, counted with the first line numbers.
  */
-typedef enum {
+typedef enum
+{
   FTRACE_PROBLEM_UNPARSABLE_LINE,
   FTRACE_PROBLEM_LINE_TOO_LONG,
   FTRACE_PROBLEM_UNKNOWN_MARKER,
@@ -82,7 +83,8 @@ typedef enum {
  *
  * Counters of one parser; plain data, copy it freely.
  */
-typedef struct {
+typedef struct
+{
   guint64 lines;
   guint64 events;
   guint64 trace_lines;
@@ -101,7 +103,8 @@ typedef struct {
  *
  * What kinds of content the parser recognised so far.
  */
-typedef enum {
+typedef enum
+{
   FTRACE_SEEN_FTRACE_EVENT = 1 << 0,
   FTRACE_SEEN_RHEA_EVENT = 1 << 1,
   FTRACE_SEEN_HEADER = 1 << 2,

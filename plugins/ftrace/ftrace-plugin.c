@@ -69,5 +69,4 @@ plugin_init (TracePlugin *plugin,
   return TRACE_ELEMENT_REGISTER (ftrace_src, plugin);
 }
 
-TRACE_PLUGIN_DEFINE (ftrace, "Linux ftrace, atrace, systrace and RheaTrace text", plugin_init,
-                     PACKAGE_VERSION, "LGPL-2.1-or-later", "tracepipe")
+TRACE_PLUGIN_DEFINE (ftrace, "Linux ftrace, atrace, systrace and RheaTrace text", plugin_init, PACKAGE_VERSION, "LGPL-2.1-or-later", "tracepipe")

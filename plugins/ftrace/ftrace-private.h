@@ -13,7 +13,8 @@ G_BEGIN_DECLS
 /* One thread the parser has seen: the pid (tgid) it belongs to and its
  * name, with the name's bytes so a line's comm is compared without
  * interning it. */
-typedef struct {
+typedef struct
+{
   gint64 tid;
   gint64 pid;
   const char *name_str; /* the pool's copy, stable */
@@ -22,7 +23,8 @@ typedef struct {
 } FtraceThread;
 
 /* Open-addressed tid -> FtraceThread table; tids are never removed. */
-typedef struct {
+typedef struct
+{
   FtraceThread *slots;
   guint8 *used;
   guint mask;
@@ -31,7 +33,8 @@ typedef struct {
 
 /* A small cache of byte string -> pool id, so the same names are not
  * hashed, locked and looked up in the shared pool on every line. */
-typedef struct {
+typedef struct
+{
   guint64 hash;
   const char *str; /* the pool's copy */
   guint32 len;
@@ -41,7 +44,8 @@ typedef struct {
 #define FTRACE_INTERN_CACHE_SIZE 4096
 
 /* The fields of an ftrace event line's prefix, pointing into the line. */
-typedef struct {
+typedef struct
+{
   const char *task;
   gsize task_len;
   gint64 tid;
@@ -52,25 +56,28 @@ typedef struct {
   gsize event_len;
   const char *payload;
   gsize payload_len;
-  gint64 pid; /* filled from the thread table */
+  gint64 pid;             /* filled from the thread table */
   gboolean ts_is_counter; /* no decimal point: a raw counter clock */
 } FtraceLine;
 
-typedef enum {
-  FTRACE_SECTION_TEXT,       /* ftrace/atrace lines */
-  FTRACE_SECTION_PS,         /* after a `USER ... PID ...` header */
-  FTRACE_SECTION_CGROUP,     /* after `CGROUP DUMP` */
+typedef enum
+{
+  FTRACE_SECTION_TEXT,   /* ftrace/atrace lines */
+  FTRACE_SECTION_PS,     /* after a `USER ... PID ...` header */
+  FTRACE_SECTION_CGROUP, /* after `CGROUP DUMP` */
 } FtraceSection;
 
 /* Column layout of the ps table being read. */
-typedef struct {
+typedef struct
+{
   gint pid_col;
-  gint tid_col;   /* -1 for a process table */
-  gint name_col;  /* in row tokens */
+  gint tid_col;         /* -1 for a process table */
+  gint name_col;        /* in row tokens */
   gboolean name_to_end; /* the name is the rest of the line */
 } FtracePsLayout;
 
-struct _FtraceParser {
+struct _FtraceParser
+{
   TraceStringPool *pool;
   FtraceThreadTable threads;
   FtraceThreadTable processes; /* pid -> process name (pid field unused) */
@@ -197,7 +204,8 @@ guint64 ftrace_hash_bytes (const char *s,
                            gsize len);
 
 /* Key=value fields of a kernel event payload. */
-typedef struct {
+typedef struct
+{
   const char *key;
   gsize key_len;
   const char *value;

@@ -25,7 +25,8 @@ typedef void (*FtraceLineFunc) (gpointer user_data,
 /* Cuts bytes into lines (without the '\n') and hands them to @func; a
  * line is copied only when it straddles two feeds, and lines longer than
  * FTRACE_MAX_LINE_LENGTH come in pieces, so memory stays bounded. */
-typedef struct {
+typedef struct
+{
   char *carry;
   gsize carry_len;
   gboolean in_long;
@@ -43,7 +44,8 @@ void ftrace_splitter_feed (FtraceSplitter *s,
                            gsize len);
 void ftrace_splitter_finish (FtraceSplitter *s);
 
-typedef enum {
+typedef enum
+{
   FTRACE_HTML_OUTSIDE,
   FTRACE_HTML_BLOCK_FIRST, /* in a data block, before its first line */
   FTRACE_HTML_BLOCK_TEXT,  /* in a block of ftrace text or dumps */
@@ -52,7 +54,8 @@ typedef enum {
   FTRACE_HTML_VIEWER,      /* in a trace2html viewer-data block */
 } FtraceHtmlState;
 
-typedef struct {
+typedef struct
+{
   FtraceHtmlState state;
   guint n_blocks;
   char tail[16]; /* end of the previous piece, for a split `</script>` */
@@ -71,7 +74,8 @@ typedef struct {
   guint64 viewer_line;
 } FtraceHtml;
 
-struct _FtraceReader {
+struct _FtraceReader
+{
   char *location;
   TraceStringPool *pool;
   FtraceParser *parser;

@@ -109,7 +109,8 @@ static const char *
 sniff_binary (const guint8 *d,
               gsize n)
 {
-  static const struct {
+  static const struct
+  {
     const char *magic;
     gsize len;
     const char *what;
@@ -119,9 +120,13 @@ sniff_binary (const guint8 *d,
     { "GIF8", 4, "a GIF image" },
     { "%PDF", 4, "a PDF document" },
     { "PK\x03\x04", 4, "a ZIP archive" },
-    { "\x7f" "ELF", 4, "an ELF executable" },
+    { "\x7f"
+      "ELF",
+      4, "an ELF executable" },
     { "BZh", 3, "bzip2 data (decompress it first)" },
-    { "\xfd" "7zXZ", 5, "xz data (decompress it first)" },
+    { "\xfd"
+      "7zXZ",
+      5, "xz data (decompress it first)" },
     { "\x28\xb5\x2f\xfd", 4, "zstd data (decompress it first)" },
     { "SQLite format 3", 15, "an SQLite database" },
   };

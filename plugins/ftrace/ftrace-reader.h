@@ -32,7 +32,8 @@ G_BEGIN_DECLS
  * @format: (nullable): %NULL or "auto" to detect, else one of
  *   ftrace_reader_get_formats()
  */
-typedef struct {
+typedef struct
+{
   gint64 pid;
   const char *process_name;
   const char *format;

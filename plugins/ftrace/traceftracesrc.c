@@ -222,8 +222,8 @@ trace_ftrace_src_class_init (TraceFtraceSrcClass *klass)
    * name forces it.
    */
   properties[PROP_FORMAT] =
-    g_param_spec_string ("format", "Format", "auto, or the input format to assume", "auto",
-                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+      g_param_spec_string ("format", "Format", "auto, or the input format to assume", "auto",
+                           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
   /**
    * TraceFtraceSrc:pid:
    *
@@ -231,16 +231,16 @@ trace_ftrace_src_class_init (TraceFtraceSrcClass *klass)
    * TRACE_START line (0: take it from the capture).
    */
   properties[PROP_PID] =
-    g_param_spec_int64 ("pid", "Pid", "The app's pid for a RheaTrace capture without its header (0: from the file)",
-                        0, G_MAXINT32, 0, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+      g_param_spec_int64 ("pid", "Pid", "The app's pid for a RheaTrace capture without its header (0: from the file)",
+                          0, G_MAXINT32, 0, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
   /**
    * TraceFtraceSrc:process-name:
    *
    * The app's process name, for RheaTrace captures.
    */
   properties[PROP_PROCESS_NAME] =
-    g_param_spec_string ("process-name", "Process name", "The app's process name for a RheaTrace capture",
-                         NULL, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+      g_param_spec_string ("process-name", "Process name", "The app's process name for a RheaTrace capture",
+                           NULL, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   trace_element_class_set_metadata (TRACE_ELEMENT_CLASS (klass), "ftrace source", "Source/Trace",
                                     "Reads ftrace, atrace and systrace text or HTML, atrace -z and RheaTrace captures",

@@ -33,5 +33,4 @@ plugin_init (TracePlugin *plugin,
   return TRACE_ELEMENT_REGISTER (json_src, plugin) && TRACE_ELEMENT_REGISTER (json_sink, plugin);
 }
 
-TRACE_PLUGIN_DEFINE (json, "Chrome's Trace Event Format (JSON)", plugin_init, PACKAGE_VERSION,
-                     "LGPL-2.1-or-later", "tracepipe")
+TRACE_PLUGIN_DEFINE (json, "Chrome's Trace Event Format (JSON)", plugin_init, PACKAGE_VERSION, "LGPL-2.1-or-later", "tracepipe")

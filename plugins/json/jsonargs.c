@@ -13,8 +13,7 @@
 /* ------------------------------------------------------------------ */
 /* Args: nested objects and arrays flattened to dotted keys            */
 
-static JsonScanResult parse_arg_value (JsonTraceReader *r, TraceEvent *ev,
-                                       JsonScanner *s, int depth);
+static JsonScanResult parse_arg_value (JsonTraceReader *r, TraceEvent *ev, JsonScanner *s, int depth);
 
 static gboolean
 add_number_arg (JsonTraceReader *r,
@@ -160,10 +159,10 @@ parse_arg_value (JsonTraceReader *r,
 /* Adds the event's args.  A non-object "args" is ignored. */
 int
 json_reader_add_args (JsonTraceReader *r,
-          TraceEvent *ev,
-          const JsonEventFields *f,
-          int depth,
-          guint64 offset)
+                      TraceEvent *ev,
+                      const JsonEventFields *f,
+                      int depth,
+                      guint64 offset)
 {
   JsonScanner s;
 
@@ -178,4 +177,3 @@ json_reader_add_args (JsonTraceReader *r,
     json_reader_skip (r, JSON_TRACE_SKIP_ARGS_DROPPED, offset);
   return CONV_OK;
 }
-

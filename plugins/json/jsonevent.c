@@ -397,7 +397,8 @@ json_reader_resolve_thread (JsonTraceReader *r,
 /* ------------------------------------------------------------------ */
 /* Phases                                                              */
 
-typedef struct {
+typedef struct
+{
   gint64 ts, pid, tid;
   guint64 offset;
   int depth;
@@ -838,9 +839,7 @@ json_reader_convert_event (JsonTraceReader *r,
   /* Metadata needs no time (perfetto uses 0); everything else does. */
   if (!json_reader_value_to_ns (&f->ts, &c.ts) && ph != 'M')
     {
-      json_reader_skip (r, strchr ("BEXiIRCbenSTpFstfcP", ph) && ph
-                               ? JSON_TRACE_SKIP_BAD_TIMESTAMP
-                               : JSON_TRACE_SKIP_UNKNOWN_PHASE,
+      json_reader_skip (r, strchr ("BEXiIRCbenSTpFstfcP", ph) && ph ? JSON_TRACE_SKIP_BAD_TIMESTAMP : JSON_TRACE_SKIP_UNKNOWN_PHASE,
                         offset);
       return;
     }

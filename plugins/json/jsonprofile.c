@@ -37,9 +37,9 @@ typedef struct
   gint64 tid;    /* the profiled thread, once the Profile event is read */
   gboolean have_start;
   gint64 start_ns;
-  gint64 elapsed_ns;  /* sum of the time deltas so far */
-  guint64 offset;     /* of the first chunk, for the statistics */
-  GArray *pending;    /* PendingSample, while the start is unknown */
+  gint64 elapsed_ns; /* sum of the time deltas so far */
+  guint64 offset;    /* of the first chunk, for the statistics */
+  GArray *pending;   /* PendingSample, while the start is unknown */
 } ProfileSession;
 
 static guint

@@ -26,14 +26,16 @@ G_BEGIN_DECLS
  * V8 ProfileChunk nodes are `session << 32 | node id`. */
 #define JSON_READER_FRAME_ID_BIT (G_GUINT64_CONSTANT (1) << 63)
 
-typedef enum {
+typedef enum
+{
   ROLE_EVENTS,
   ROLE_SAMPLES,
   ROLE_STACK_FRAMES,
   ROLE_METADATA,
 } ContainerRole;
 
-typedef enum {
+typedef enum
+{
   FRAME_START,     /* before the top-level value */
   FRAME_MEMBER,    /* in the top-level object, before a key or '}' */
   FRAME_CONTAINER, /* in traceEvents, samples, stackFrames or metadata */
@@ -44,14 +46,16 @@ typedef enum {
   FRAME_DONE,
 } FrameState;
 
-typedef struct {
+typedef struct
+{
   const char *str;
   guint32 len;
   guint32 id;
 } InternSlot;
 
 /* A node of a V8 ProfileChunk, while the chunk is read (jsonprofile.c). */
-typedef struct {
+typedef struct
+{
   guint64 id;
   guint64 parent;
   gboolean has_parent;
@@ -61,7 +65,8 @@ typedef struct {
 } ChunkNode;
 
 /* The members of one event object that the reader looks at. */
-typedef struct {
+typedef struct
+{
   JsonValue ph, name, cat, ts, dur, pid, tid, id, id2_local, id2_global;
   JsonValue scope, s, bp, bind_id, args, sf, weight, cpu;
   gboolean flow_in, flow_out;
@@ -84,8 +89,8 @@ struct _JsonTraceReader
   FrameState state;
   ContainerRole role;
   gboolean top_is_object;
-  gboolean top_first;      /* no member of the top-level object yet */
-  gboolean first;          /* no item of the current container yet */
+  gboolean top_first; /* no member of the top-level object yet */
+  gboolean first;     /* no item of the current container yet */
   gboolean seen_trace_events;
   gboolean saw_phase;
   guint64 top_start;
@@ -114,7 +119,7 @@ struct _JsonTraceReader
   GArray *tmp_samples;
   GArray *tmp_deltas;
   GHashTable *tmp_index;
-  TraceBatch *deferred;  /* samples waiting for "stackFrames" */
+  TraceBatch *deferred; /* samples waiting for "stackFrames" */
   gboolean frames_read;
 
   JsonTraceReaderStats stats;
@@ -122,42 +127,30 @@ struct _JsonTraceReader
 
 /* jsonreader.c */
 void json_reader_skip (JsonTraceReader *r, JsonTraceSkipReason reason, guint64 offset);
-void json_reader_skip_n (JsonTraceReader *r, JsonTraceSkipReason reason, guint64 offset,
-                         guint64 n);
+void json_reader_skip_n (JsonTraceReader *r, JsonTraceSkipReason reason, guint64 offset, guint64 n);
 
 /* jsonevent.c */
 JsonScanResult json_event_scan_fields (JsonScanner *s, int depth, JsonEventFields *f);
-void json_reader_convert_event (JsonTraceReader *r, const JsonEventFields *f,
-                                guint64 offset, int depth);
+void json_reader_convert_event (JsonTraceReader *r, const JsonEventFields *f, guint64 offset, int depth);
 guint32 json_reader_intern (JsonTraceReader *r, const char *p, gsize len);
 guint32 json_reader_intern_value (JsonTraceReader *r, const JsonValue *v);
 gboolean json_reader_value_to_ns (const JsonValue *v, gint64 *ns);
 gboolean json_reader_value_to_int (const JsonValue *v, gint64 *out);
 gboolean json_reader_value_to_id (JsonTraceReader *r, const JsonValue *v, guint64 *id);
 gboolean json_reader_find_member (const JsonValue *object, const char *key, JsonValue *out);
-gboolean json_reader_resolve_thread (JsonTraceReader *r, const JsonEventFields *f,
-                                     gint64 ts, gint64 *pid, gint64 *tid);
-TraceEvent *json_reader_append (JsonTraceReader *r, TraceEventKind kind, gint64 ts,
-                                gint64 pid, gint64 tid);
+gboolean json_reader_resolve_thread (JsonTraceReader *r, const JsonEventFields *f, gint64 ts, gint64 *pid, gint64 *tid);
+TraceEvent *json_reader_append (JsonTraceReader *r, TraceEventKind kind, gint64 ts, gint64 pid, gint64 tid);
 
 /* jsonargs.c */
-int json_reader_add_args (JsonTraceReader *r, TraceEvent *ev, const JsonEventFields *f,
-                          int depth, guint64 offset);
+int json_reader_add_args (JsonTraceReader *r, TraceEvent *ev, const JsonEventFields *f, int depth, guint64 offset);
 
 /* jsonprofile.c */
-int json_reader_convert_profile (JsonTraceReader *r, const JsonEventFields *f,
-                                 gint64 ts, gint64 pid, gint64 tid, guint64 offset);
-void json_reader_convert_top_sample (JsonTraceReader *r, const JsonEventFields *f,
-                                     guint64 offset);
-void json_reader_convert_stack_frame (JsonTraceReader *r, const JsonValue *key,
-                                      const JsonValue *value, guint64 offset);
+int json_reader_convert_profile (JsonTraceReader *r, const JsonEventFields *f, gint64 ts, gint64 pid, gint64 tid, guint64 offset);
+void json_reader_convert_top_sample (JsonTraceReader *r, const JsonEventFields *f, guint64 offset);
+void json_reader_convert_stack_frame (JsonTraceReader *r, const JsonValue *key, const JsonValue *value, guint64 offset);
 guint64 json_reader_frame_id (JsonTraceReader *r, const JsonValue *v);
-gboolean json_reader_for_each_element (JsonTraceReader *r, const JsonValue *array,
-                                       gboolean (*func) (JsonTraceReader *r, const JsonValue *element,
-                                                         gpointer data),
-                                       gpointer data);
-TraceEvent *json_reader_append_frame_sample (JsonTraceReader *r, gint64 ts, gint64 pid,
-                                             gint64 tid);
+gboolean json_reader_for_each_element (JsonTraceReader *r, const JsonValue *array, gboolean (*func) (JsonTraceReader *r, const JsonValue *element, gpointer data), gpointer data);
+TraceEvent *json_reader_append_frame_sample (JsonTraceReader *r, gint64 ts, gint64 pid, gint64 tid);
 void json_reader_flush_deferred (JsonTraceReader *r);
 void json_reader_profiles_finish (JsonTraceReader *r);
 void json_reader_profiles_free (JsonTraceReader *r);

@@ -15,7 +15,8 @@
 
 #include "jsonreader-private.h"
 
-typedef enum {
+typedef enum
+{
   STEP_OK,
   STEP_NEED_MORE,
   STEP_ERROR,
@@ -92,12 +93,12 @@ offset_of (JsonTraceReader *r,
 }
 
 static StepResult G_GNUC_PRINTF (5, 6)
-fail (JsonTraceReader *r,
-      GError **error,
-      gint code,
-      guint64 offset,
-      const char *format,
-      ...)
+    fail (JsonTraceReader *r,
+          GError **error,
+          gint code,
+          guint64 offset,
+          const char *format,
+          ...)
 {
   g_autofree char *msg = NULL;
   va_list ap;

@@ -32,7 +32,8 @@ G_BEGIN_DECLS
  * %JSON_TRACE_SKIP_N_DAMAGE mean the input is damaged (worth a WARNING);
  * the ones after are valid input the event model has no place for.
  */
-typedef enum {
+typedef enum
+{
   JSON_TRACE_SKIP_MALFORMED,
   JSON_TRACE_SKIP_TRUNCATED,
   JSON_TRACE_SKIP_NOT_AN_OBJECT,
@@ -53,7 +54,8 @@ typedef enum {
   JSON_TRACE_SKIP_N_REASONS
 } JsonTraceSkipReason;
 
-typedef struct {
+typedef struct
+{
   guint64 count;
   guint64 offsets[JSON_TRACE_MAX_OFFSETS]; /* byte offsets of the first ones */
 } JsonTraceSkipCount;
@@ -66,7 +68,8 @@ typedef struct {
  * @empty_objects: `{}` placeholders, skipped silently
  * @skipped: per #JsonTraceSkipReason
  */
-typedef struct {
+typedef struct
+{
   guint64 bytes;
   guint64 objects;
   guint64 events;

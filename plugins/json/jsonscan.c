@@ -396,8 +396,8 @@ read_u_escape (const char *p,
  */
 const char *
 json_decode_escape (const char *p,
-               const char *end,
-               GString *out)
+                    const char *end,
+                    GString *out)
 {
   static const char plain_from[] = "\"\\/bfnrt";
   static const char plain_to[] = "\"\\/\b\f\n\r\t";

@@ -19,7 +19,8 @@ G_BEGIN_DECLS
  * on it would cost stack. */
 #define JSON_SCAN_MAX_DEPTH 64
 
-typedef enum {
+typedef enum
+{
   JSON_SCAN_OK,
   JSON_SCAN_END,        /* the container being iterated is closed */
   JSON_SCAN_INCOMPLETE, /* the buffer ended inside the value */
@@ -27,7 +28,8 @@ typedef enum {
   JSON_SCAN_TOO_DEEP,   /* nesting deeper than JSON_SCAN_MAX_DEPTH */
 } JsonScanResult;
 
-typedef enum {
+typedef enum
+{
   JSON_VALUE_NONE = 0,
   JSON_VALUE_STRING,
   JSON_VALUE_NUMBER,
@@ -41,14 +43,16 @@ typedef enum {
 /* A value found in the buffer.  Strings: [start, end) is the raw text
  * between the quotes.  Numbers and literals: their text.  Containers:
  * from the opening bracket to just after the closing one. */
-typedef struct {
+typedef struct
+{
   const char *start;
   const char *end;
   guint8 type;
   guint8 escaped; /* a string with backslash escapes */
 } JsonValue;
 
-typedef struct {
+typedef struct
+{
   const char *p;
   const char *end;
   const char *error_at;

@@ -25,9 +25,9 @@ typedef struct
 
 typedef struct
 {
-  PathPart part;   /* the key (or index) that opened it */
+  PathPart part; /* the key (or index) that opened it */
   gboolean array;
-  guint count;     /* members written so far */
+  guint count; /* members written so far */
 } OpenContainer;
 
 void
@@ -81,7 +81,7 @@ split_key (const char *key,
             q++;
           if (q == p || q == end || *q != ']' || n == 0)
             return 0;
-          *part = (PathPart) { p, q - p, TRUE };
+          *part = (PathPart){ p, q - p, TRUE };
           p = q + 1;
         }
       else
@@ -92,7 +92,7 @@ split_key (const char *key,
             q++;
           if (q == p)
             return 0;
-          *part = (PathPart) { p, q - p, FALSE };
+          *part = (PathPart){ p, q - p, FALSE };
           p = q;
         }
       n++;

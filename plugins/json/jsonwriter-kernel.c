@@ -159,8 +159,17 @@ append_task_state (GString *line,
     gint64 bit;
     char letter;
   } letters[] = {
-    { 0x1, 'S' }, { 0x2, 'D' }, { 0x4, 'T' }, { 0x8, 't' }, { 0x10, 'X' }, { 0x20, 'Z' },
-    { 0x40, 'x' }, { 0x80, 'K' }, { 0x100, 'W' }, { 0x200, 'P' }, { 0x400, 'N' },
+    { 0x1, 'S' },
+    { 0x2, 'D' },
+    { 0x4, 'T' },
+    { 0x8, 't' },
+    { 0x10, 'X' },
+    { 0x20, 'Z' },
+    { 0x40, 'x' },
+    { 0x80, 'K' },
+    { 0x100, 'W' },
+    { 0x200, 'P' },
+    { 0x400, 'N' },
   };
   gsize start = line->len;
 
@@ -362,9 +371,16 @@ kernel_event_name (JsonTraceWriter *w,
                    const TraceEvent *ev)
 {
   static const char *const names[] = {
-    "sched_switch", "sched_wakeup", "sched_waking", "sched_wakeup_new",
-    "sched_process_exit", "sched_process_free", "task_newtask", "task_rename",
-    "cpu_frequency", "cpu_idle",
+    "sched_switch",
+    "sched_wakeup",
+    "sched_waking",
+    "sched_wakeup_new",
+    "sched_process_exit",
+    "sched_process_free",
+    "task_newtask",
+    "task_rename",
+    "cpu_frequency",
+    "cpu_idle",
   };
   gsize len;
 

@@ -39,8 +39,8 @@ typedef struct
 typedef struct
 {
   JsonThreadKey key;
-  GArray *stack; /* HeldSlice: the open slices not written yet */
-  GArray *args;  /* TraceArg of the held slices */
+  GArray *stack;         /* HeldSlice: the open slices not written yet */
+  GArray *args;          /* TraceArg of the held slices */
   guint64 written_below; /* open slices already written as B, under the stack */
 } WriterThread;
 
@@ -80,11 +80,8 @@ struct _JsonTraceWriter
 /* jsonwriter.c */
 const char *json_writer_str (JsonTraceWriter *w, guint32 id, gsize *len);
 void json_writer_put_string (JsonTraceWriter *w, guint32 id);
-void json_writer_event_open (JsonTraceWriter *w, const char *ph, guint32 name,
-                             guint32 category, gint64 ts, gint64 pid, gint64 tid);
-void json_writer_event_open_text (JsonTraceWriter *w, const char *ph, const char *name,
-                                  gsize name_len, guint32 category, gint64 ts, gint64 pid,
-                                  gint64 tid);
+void json_writer_event_open (JsonTraceWriter *w, const char *ph, guint32 name, guint32 category, gint64 ts, gint64 pid, gint64 tid);
+void json_writer_event_open_text (JsonTraceWriter *w, const char *ph, const char *name, gsize name_len, guint32 category, gint64 ts, gint64 pid, gint64 tid);
 gboolean json_writer_flush (JsonTraceWriter *w, GError **error);
 
 /* jsonwriter-args.c */
@@ -92,8 +89,7 @@ void json_writer_put_args (JsonTraceWriter *w, const TraceArg *args, guint n_arg
 void json_writer_put_arg_value (JsonTraceWriter *w, const TraceArg *arg);
 
 /* jsonwriter-kernel.c */
-gboolean json_writer_kernel_event (JsonTraceWriter *w, TraceBatch *batch,
-                                   const TraceEvent *ev, GError **error);
+gboolean json_writer_kernel_event (JsonTraceWriter *w, TraceBatch *batch, const TraceEvent *ev, GError **error);
 void json_writer_note_thread_name (JsonTraceWriter *w, gint64 tid, guint32 name);
 gboolean json_writer_kernel_suffix (JsonTraceWriter *w, GError **error);
 void json_writer_kernel_free (JsonTraceWriter *w);

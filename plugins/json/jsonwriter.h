@@ -15,17 +15,20 @@
 
 G_BEGIN_DECLS
 
-typedef enum {
+typedef enum
+{
   JSON_TRACE_FORM_OBJECT = 0, /* {"traceEvents":[…],"displayTimeUnit":…,"metadata":{…}} */
   JSON_TRACE_FORM_ARRAY,      /* […]: no metadata, no systemTraceEvents */
 } JsonTraceForm;
 
-typedef enum {
+typedef enum
+{
   JSON_TRACE_SLICES_COMPLETE = 0, /* X events: a begin waits for its end */
   JSON_TRACE_SLICES_BEGIN_END,    /* B and E events as they come */
 } JsonTraceSliceStyle;
 
-typedef enum {
+typedef enum
+{
   JSON_TRACE_FLOWS_V1 = 0, /* s/t/f events ("bp":"e") */
   JSON_TRACE_FLOWS_V2,     /* bind_id/flow_in/flow_out on the slices */
 } JsonTraceFlowStyle;
@@ -49,7 +52,8 @@ typedef enum {
  *
  * A zeroed struct means the defaults.
  */
-typedef struct {
+typedef struct
+{
   JsonTraceForm form;
   JsonTraceSliceStyle slices;
   JsonTraceFlowStyle flows;
@@ -74,7 +78,8 @@ typedef struct {
  * @dropped_other: other events without a JSON form (clock markers in array
  *   form, stack nodes beyond the limit)
  */
-typedef struct {
+typedef struct
+{
   guint64 events;
   guint64 kernel_lines;
   guint64 open_slices;

@@ -42,25 +42,19 @@ static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (TraceJsonSink, trace_json_sink, TRACE_TYPE_FILE_SINK)
 
-#define DEFINE_ENUM(func, name, ...)                                                   \
-  static GType func (void)                                                             \
-  {                                                                                    \
-    static gsize type;                                                                 \
-    static const GEnumValue values[] = { __VA_ARGS__, { 0, NULL, NULL } };             \
-    if (g_once_init_enter (&type))                                                     \
-      g_once_init_leave (&type, g_enum_register_static (name, values));               \
-    return type;                                                                       \
+#define DEFINE_ENUM(func, name, ...)                                       \
+  static GType func (void)                                                 \
+  {                                                                        \
+    static gsize type;                                                     \
+    static const GEnumValue values[] = { __VA_ARGS__, { 0, NULL, NULL } }; \
+    if (g_once_init_enter (&type))                                         \
+      g_once_init_leave (&type, g_enum_register_static (name, values));    \
+    return type;                                                           \
   }
 
-DEFINE_ENUM (form_get_type, "TraceJsonForm",
-             { JSON_TRACE_FORM_OBJECT, "JSON_TRACE_FORM_OBJECT", "object" },
-             { JSON_TRACE_FORM_ARRAY, "JSON_TRACE_FORM_ARRAY", "array" })
-DEFINE_ENUM (slices_get_type, "TraceJsonSlices",
-             { JSON_TRACE_SLICES_COMPLETE, "JSON_TRACE_SLICES_COMPLETE", "complete" },
-             { JSON_TRACE_SLICES_BEGIN_END, "JSON_TRACE_SLICES_BEGIN_END", "begin-end" })
-DEFINE_ENUM (flows_get_type, "TraceJsonFlows",
-             { JSON_TRACE_FLOWS_V1, "JSON_TRACE_FLOWS_V1", "v1" },
-             { JSON_TRACE_FLOWS_V2, "JSON_TRACE_FLOWS_V2", "v2" })
+DEFINE_ENUM (form_get_type, "TraceJsonForm", { JSON_TRACE_FORM_OBJECT, "JSON_TRACE_FORM_OBJECT", "object" }, { JSON_TRACE_FORM_ARRAY, "JSON_TRACE_FORM_ARRAY", "array" })
+DEFINE_ENUM (slices_get_type, "TraceJsonSlices", { JSON_TRACE_SLICES_COMPLETE, "JSON_TRACE_SLICES_COMPLETE", "complete" }, { JSON_TRACE_SLICES_BEGIN_END, "JSON_TRACE_SLICES_BEGIN_END", "begin-end" })
+DEFINE_ENUM (flows_get_type, "TraceJsonFlows", { JSON_TRACE_FLOWS_V1, "JSON_TRACE_FLOWS_V1", "v1" }, { JSON_TRACE_FLOWS_V2, "JSON_TRACE_FLOWS_V2", "v2" })
 
 /* The writer starts once the stream says what clock it is on. */
 static void

@@ -86,54 +86,25 @@ perfetto_builtin_to_clock_domain (guint32 clock_id)
 /* Arg keys are the ones the kernel prints (and trace_processor's systrace
  * parser reads); the fields are the typed messages' own. */
 static PfFtraceEventMap ftrace_maps[] = {
-  { "sched_blocked_reason", 18, DESC (sched_blocked_reason),
-    { { "pid", NULL, "pid", NUM }, { "iowait", "io_wait", "io_wait", NUM },
-      { "caller", NULL, "caller", KSYM } } },
-  { "cpu_frequency_limits", 12, DESC (cpu_frequency_limits),
-    { { "min_freq", "min", "min_freq", NUM }, { "max_freq", "max", "max_freq", NUM },
-      { "cpu_id", NULL, "cpu_id", NUM } } },
-  { "clock_enable", 14, DESC (clock_enable),
-    { { "name", NULL, "name", STR }, { "state", NULL, "state", NUM },
-      { "cpu_id", NULL, "cpu_id", NUM } } },
-  { "clock_disable", 15, DESC (clock_disable),
-    { { "name", NULL, "name", STR }, { "state", NULL, "state", NUM },
-      { "cpu_id", NULL, "cpu_id", NUM } } },
-  { "clock_set_rate", 16, DESC (clock_set_rate),
-    { { "name", NULL, "name", STR }, { "state", NULL, "state", NUM },
-      { "cpu_id", NULL, "cpu_id", NUM } } },
-  { "binder_transaction", 50, DESC (binder_transaction),
-    { { "transaction", "debug_id", "debug_id", NUM },
-      { "dest_node", "target_node", "target_node", NUM },
-      { "dest_proc", "to_proc", "to_proc", NUM },
-      { "dest_thread", "to_thread", "to_thread", NUM },
-      { "reply", NULL, "reply", NUM }, { "flags", NULL, "flags", NUM },
-      { "code", NULL, "code", NUM } } },
-  { "binder_transaction_received", 51, DESC (binder_transaction_received),
-    { { "transaction", "debug_id", "debug_id", NUM } } },
+  { "sched_blocked_reason", 18, DESC (sched_blocked_reason), { { "pid", NULL, "pid", NUM }, { "iowait", "io_wait", "io_wait", NUM }, { "caller", NULL, "caller", KSYM } } },
+  { "cpu_frequency_limits", 12, DESC (cpu_frequency_limits), { { "min_freq", "min", "min_freq", NUM }, { "max_freq", "max", "max_freq", NUM }, { "cpu_id", NULL, "cpu_id", NUM } } },
+  { "clock_enable", 14, DESC (clock_enable), { { "name", NULL, "name", STR }, { "state", NULL, "state", NUM }, { "cpu_id", NULL, "cpu_id", NUM } } },
+  { "clock_disable", 15, DESC (clock_disable), { { "name", NULL, "name", STR }, { "state", NULL, "state", NUM }, { "cpu_id", NULL, "cpu_id", NUM } } },
+  { "clock_set_rate", 16, DESC (clock_set_rate), { { "name", NULL, "name", STR }, { "state", NULL, "state", NUM }, { "cpu_id", NULL, "cpu_id", NUM } } },
+  { "binder_transaction", 50, DESC (binder_transaction), { { "transaction", "debug_id", "debug_id", NUM }, { "dest_node", "target_node", "target_node", NUM }, { "dest_proc", "to_proc", "to_proc", NUM }, { "dest_thread", "to_thread", "to_thread", NUM }, { "reply", NULL, "reply", NUM }, { "flags", NULL, "flags", NUM }, { "code", NULL, "code", NUM } } },
+  { "binder_transaction_received", 51, DESC (binder_transaction_received), { { "transaction", "debug_id", "debug_id", NUM } } },
   { "binder_lock", 53, DESC (binder_lock), { { "tag", NULL, "tag", STR } } },
   { "binder_locked", 54, DESC (binder_locked), { { "tag", NULL, "tag", STR } } },
   { "binder_unlock", 55, DESC (binder_unlock), { { "tag", NULL, "tag", STR } } },
-  { "binder_transaction_alloc_buf", 323, DESC (binder_transaction_alloc_buf),
-    { { "transaction", "debug_id", "debug_id", NUM },
-      { "data_size", NULL, "data_size", NUM },
-      { "offsets_size", NULL, "offsets_size", NUM },
-      { "extra_buffers_size", NULL, "extra_buffers_size", NUM } } },
+  { "binder_transaction_alloc_buf", 323, DESC (binder_transaction_alloc_buf), { { "transaction", "debug_id", "debug_id", NUM }, { "data_size", NULL, "data_size", NUM }, { "offsets_size", NULL, "offsets_size", NUM }, { "extra_buffers_size", NULL, "extra_buffers_size", NUM } } },
   { "binder_command", 485, DESC (binder_command), { { "cmd", NULL, "cmd", NUM } } },
   { "binder_return", 486, DESC (binder_return), { { "cmd", NULL, "cmd", NUM } } },
-  { "workqueue_execute_start", 58, DESC (workqueue_execute_start),
-    { { "work", NULL, "work", NUM }, { "function", NULL, "function", KSYM } } },
-  { "workqueue_execute_end", 57, DESC (workqueue_execute_end),
-    { { "work", NULL, "work", NUM }, { "function", NULL, "function", KSYM } } },
-  { "thermal_temperature", 341, DESC (thermal_temperature),
-    { { "thermal_zone", NULL, "thermal_zone", STR }, { "id", NULL, "id", NUM },
-      { "temp_prev", NULL, "temp_prev", NUM }, { "temp", NULL, "temp", NUM } } },
-  { "cdev_update", 342, DESC (cdev_update),
-    { { "type", NULL, "type", STR }, { "target", NULL, "target", NUM } } },
-  { "rss_stat", 313, DESC (rss_stat),
-    { { "member", NULL, "member", NUM }, { "size", NULL, "size", NUM },
-      { "curr", NULL, "curr", NUM }, { "mm_id", NULL, "mm_id", NUM } } },
-  { "print", 3, DESC (print),
-    { { "buf", NULL, "buf", STR }, { "ip", NULL, "ip", NUM } } },
+  { "workqueue_execute_start", 58, DESC (workqueue_execute_start), { { "work", NULL, "work", NUM }, { "function", NULL, "function", KSYM } } },
+  { "workqueue_execute_end", 57, DESC (workqueue_execute_end), { { "work", NULL, "work", NUM }, { "function", NULL, "function", KSYM } } },
+  { "thermal_temperature", 341, DESC (thermal_temperature), { { "thermal_zone", NULL, "thermal_zone", STR }, { "id", NULL, "id", NUM }, { "temp_prev", NULL, "temp_prev", NUM }, { "temp", NULL, "temp", NUM } } },
+  { "cdev_update", 342, DESC (cdev_update), { { "type", NULL, "type", STR }, { "target", NULL, "target", NUM } } },
+  { "rss_stat", 313, DESC (rss_stat), { { "member", NULL, "member", NUM }, { "size", NULL, "size", NUM }, { "curr", NULL, "curr", NUM }, { "mm_id", NULL, "mm_id", NUM } } },
+  { "print", 3, DESC (print), { { "buf", NULL, "buf", STR }, { "ip", NULL, "ip", NUM } } },
 };
 
 #undef NUM
@@ -160,7 +131,7 @@ ftrace_maps_init (gpointer data)
           if (f->key == NULL)
             break;
           map->field_descs[map->n_fields] =
-            protobuf_c_message_descriptor_get_field_by_name (map->descriptor, f->field);
+              protobuf_c_message_descriptor_get_field_by_name (map->descriptor, f->field);
           g_assert (map->field_descs[map->n_fields] != NULL);
         }
       g_hash_table_insert (maps_by_name, (gpointer) map->name, map);
@@ -282,8 +253,7 @@ perfetto_message_get_int (const ProtobufCMessage *msg,
 {
   gconstpointer member = G_STRUCT_MEMBER_P (msg, field->offset);
 
-  if (field->label == PROTOBUF_C_LABEL_OPTIONAL && field->quantifier_offset != 0
-      && !G_STRUCT_MEMBER (protobuf_c_boolean, msg, field->quantifier_offset))
+  if (field->label == PROTOBUF_C_LABEL_OPTIONAL && field->quantifier_offset != 0 && !G_STRUCT_MEMBER (protobuf_c_boolean, msg, field->quantifier_offset))
     return FALSE;
   switch (field->type)
     {
@@ -340,7 +310,7 @@ perfetto_oneof_set (ProtobufCMessage *msg,
                     ProtobufCMessage *value)
 {
   const ProtobufCFieldDescriptor *field =
-    protobuf_c_message_descriptor_get_field (msg->descriptor, field_number);
+      protobuf_c_message_descriptor_get_field (msg->descriptor, field_number);
 
   g_return_if_fail (field != NULL && (field->flags & PROTOBUF_C_FIELD_FLAG_ONEOF));
   G_STRUCT_MEMBER (guint32, msg, field->quantifier_offset) = field_number;
@@ -365,8 +335,7 @@ perfetto_oneof_get (const ProtobufCMessage *msg,
     {
       const ProtobufCFieldDescriptor *field = &desc->fields[i];
 
-      if (!(field->flags & PROTOBUF_C_FIELD_FLAG_ONEOF)
-          || field->type != PROTOBUF_C_TYPE_MESSAGE)
+      if (!(field->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) || field->type != PROTOBUF_C_TYPE_MESSAGE)
         continue;
       /* All members share the case member: read it once. */
       *field_number = G_STRUCT_MEMBER (guint32, msg, field->quantifier_offset);

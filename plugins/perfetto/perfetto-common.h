@@ -42,7 +42,8 @@ typedef Perfetto__Protos__FtraceEventBundle PfFtraceBundle;
 #define PF_MAX_PACKET_SIZE (256u * 1024 * 1024)
 
 /* The key of the writer's and reader's tables: up to four numbers. */
-typedef struct {
+typedef struct
+{
   gint64 a, b, c, d;
 } PfKey;
 
@@ -55,13 +56,15 @@ TraceClockDomain perfetto_builtin_to_clock_domain (guint32 clock_id);
 
 /* Typed ftrace events reached through TRACE_EVENT_FTRACE (name + args):
  * which arg (as ftrace prints it) goes to which field of which message. */
-typedef enum {
+typedef enum
+{
   PF_FTRACE_NUMBER, /* an integer field */
   PF_FTRACE_STRING, /* a string field */
   PF_FTRACE_KSYM,   /* a kernel symbol: interned in kernel_symbols */
 } PfFtraceValueKind;
 
-typedef struct {
+typedef struct
+{
   const char *key;     /* the arg key ftrace text uses */
   const char *alt_key; /* another spelling accepted on input, or NULL */
   const char *field;   /* the field of the typed message */
@@ -70,9 +73,10 @@ typedef struct {
 
 #define PF_FTRACE_MAX_FIELDS 8
 
-typedef struct {
-  const char *name;     /* the ftrace event name */
-  guint32 event_field;  /* its field number in FtraceEvent's oneof */
+typedef struct
+{
+  const char *name;    /* the ftrace event name */
+  guint32 event_field; /* its field number in FtraceEvent's oneof */
   const ProtobufCMessageDescriptor *descriptor;
   PfFtraceFieldMap fields[PF_FTRACE_MAX_FIELDS];
   /* resolved at first use */

@@ -39,5 +39,4 @@ plugin_init (TracePlugin *plugin,
   return TRACE_ELEMENT_REGISTER (perfetto_sink, plugin) && TRACE_ELEMENT_REGISTER (perfetto_src, plugin);
 }
 
-TRACE_PLUGIN_DEFINE (perfetto, "Perfetto protobuf traces (TrackEvent, ftrace bundles)", plugin_init,
-                     PACKAGE_VERSION, "LGPL-2.1-or-later", "tracepipe")
+TRACE_PLUGIN_DEFINE (perfetto, "Perfetto protobuf traces (TrackEvent, ftrace bundles)", plugin_init, PACKAGE_VERSION, "LGPL-2.1-or-later", "tracepipe")

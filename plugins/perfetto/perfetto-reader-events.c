@@ -49,8 +49,7 @@ pf_reader_thread_name (PerfettoReader *r,
    * processes. */
   if (name == 0)
     return;
-  if (g_hash_table_lookup_extended (r->thread_names, &key, NULL, &known)
-      && GPOINTER_TO_UINT (known) == name)
+  if (g_hash_table_lookup_extended (r->thread_names, &key, NULL, &known) && GPOINTER_TO_UINT (known) == name)
     return;
   g_hash_table_replace (r->thread_names, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (name));
   ev = pf_reader_emit (r, TRACE_EVENT_THREAD_NAME, ts);
@@ -70,8 +69,7 @@ process_name (PerfettoReader *r,
 
   if (name == 0)
     return;
-  if (g_hash_table_lookup_extended (r->proc_names, &pid, NULL, &known)
-      && GPOINTER_TO_UINT (known) == name)
+  if (g_hash_table_lookup_extended (r->proc_names, &pid, NULL, &known) && GPOINTER_TO_UINT (known) == name)
     return;
   g_hash_table_replace (r->proc_names, pf_int64_dup (pid), GUINT_TO_POINTER (name));
   ev = pf_reader_emit (r, TRACE_EVENT_PROCESS_NAME, ts);
@@ -301,7 +299,7 @@ event_category (PerfettoReader *r,
   for (gsize i = 0; i < te->n_category_iids; i++)
     g_string_append_printf (joined, "%s%s", i ? "," : "",
                             trace_string_pool_get (r->pool, pf_reader_lookup_string (r, seq->categories,
-                                                                                    te->category_iids[i])));
+                                                                                     te->category_iids[i])));
   for (gsize i = 0; i < te->n_categories; i++)
     g_string_append_printf (joined, "%s%s", joined->len ? "," : "", te->categories[i]);
   return pf_reader_intern (r, joined->str);
@@ -360,7 +358,7 @@ add_annotation_value (PerfettoReader *r,
       break;
     case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE_IID:
       trace_batch_add_arg (b, ev, key, TRACE_ARG_STRING)->v.s =
-        pf_reader_lookup_string (r, seq->str_values, a->string_value_iid);
+          pf_reader_lookup_string (r, seq->str_values, a->string_value_iid);
       break;
     default:
       if (a->n_dict_entries == 0 && a->n_array_values == 0)
@@ -645,8 +643,7 @@ pf_reader_track_event (PerfettoReader *r,
         r->stats.unsupported_events++;
       else if (track->kind == PF_RTRACK_NAMED && correlated)
         read_async (r, seq, track, te, te->correlation_id, ts);
-      else if (track->kind != PF_RTRACK_THREAD && te->type != PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT
-               && track->kind != PF_RTRACK_NAMED)
+      else if (track->kind != PF_RTRACK_THREAD && te->type != PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT && track->kind != PF_RTRACK_NAMED)
         /* Slices on a process or the global track: async slices of
          * their own track. */
         read_async (r, seq, track, te, track->uuid, ts);

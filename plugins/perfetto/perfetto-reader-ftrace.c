@@ -89,7 +89,7 @@ read_switch (PerfettoReader *r,
   ev->u.sched_switch.next_prio = sw->next_prio;
   ev->u.sched_switch.next_comm = comm (r, sw->next_comm);
   if (state)
-    *state = (PfRCpu) { TRUE, sw->next_pid, sw->next_prio, ev->u.sched_switch.next_comm };
+    *state = (PfRCpu){ TRUE, sw->next_pid, sw->next_prio, ev->u.sched_switch.next_comm };
 }
 
 static void
@@ -101,8 +101,8 @@ read_wakeup (PerfettoReader *r,
 {
   TraceEventKind kind = field == PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_WAKING ? TRACE_EVENT_SCHED_WAKING
                         : field == PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_WAKEUP_NEW
-                          ? TRACE_EVENT_SCHED_WAKEUP_NEW
-                          : TRACE_EVENT_SCHED_WAKEUP;
+                            ? TRACE_EVENT_SCHED_WAKEUP_NEW
+                            : TRACE_EVENT_SCHED_WAKEUP;
   TraceEvent *ev = kernel_event (r, kind, (gint64) fev->timestamp, cpu, fev->pid, ftrace_name (r, field));
 
   ev->u.wakeup.comm = comm (r, wk->comm);
@@ -193,8 +193,7 @@ read_clock_sync (PerfettoReader *r,
   if (buf == NULL || !g_str_has_prefix (buf, PF_CLOCK_SYNC_PREFIX))
     return FALSE;
   s = buf + strlen (PF_CLOCK_SYNC_PREFIX);
-  if (!g_str_has_prefix (s, "parent_ts=") && !g_str_has_prefix (s, "realtime_ts=")
-      && !g_str_has_prefix (s, "name="))
+  if (!g_str_has_prefix (s, "parent_ts=") && !g_str_has_prefix (s, "realtime_ts=") && !g_str_has_prefix (s, "name="))
     return FALSE;
   ev = kernel_event (r, TRACE_EVENT_CLOCK_MARKER, (gint64) fev->timestamp, cpu, fev->pid, 0);
   if (g_str_has_prefix (s, "parent_ts="))
@@ -230,8 +229,7 @@ read_mapped (PerfettoReader *r,
 {
   TraceEvent *ev;
 
-  if (map->event_field == PERFETTO__PROTOS__FTRACE_EVENT__EVENT_PRINT
-      && read_clock_sync (r, fev, cpu, ((const Perfetto__Protos__PrintFtraceEvent *) msg)->buf))
+  if (map->event_field == PERFETTO__PROTOS__FTRACE_EVENT__EVENT_PRINT && read_clock_sync (r, fev, cpu, ((const Perfetto__Protos__PrintFtraceEvent *) msg)->buf))
     return;
   ev = kernel_event (r, TRACE_EVENT_FTRACE, (gint64) fev->timestamp, cpu, fev->pid,
                      pf_reader_intern (r, map->name));
@@ -250,7 +248,7 @@ read_mapped (PerfettoReader *r,
         {
           if (map->fields[i].kind == PF_FTRACE_KSYM)
             trace_batch_add_arg (r->batch, ev, key, TRACE_ARG_STRING)->v.s =
-              pf_reader_lookup_string (r, seq->ksyms, (guint64) v);
+                pf_reader_lookup_string (r, seq->ksyms, (guint64) v);
           else
             trace_batch_add_arg (r->batch, ev, key, TRACE_ARG_INT)->v.i = v;
         }
@@ -321,8 +319,7 @@ read_full (PerfettoReader *r,
       {
         const Perfetto__Protos__CpuFrequencyFtraceEvent *f = (gconstpointer) msg;
 
-        ev = kernel_event (r, field == PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPU_IDLE ? TRACE_EVENT_CPU_IDLE
-                                                                                     : TRACE_EVENT_CPU_FREQUENCY,
+        ev = kernel_event (r, field == PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPU_IDLE ? TRACE_EVENT_CPU_IDLE : TRACE_EVENT_CPU_FREQUENCY,
                            (gint64) fev->timestamp, cpu, fev->pid, ftrace_name (r, field));
         ev->u.cpu.cpu_id = (gint32) f->cpu_id;
         ev->u.cpu.state = f->state;
@@ -372,8 +369,8 @@ read_compact_switch (PerfettoReader *r,
   else
     r->stats.unknown_iid++;
   if (state)
-    *state = (PfRCpu) { TRUE, ev->u.sched_switch.next_tid, ev->u.sched_switch.next_prio,
-                        ev->u.sched_switch.next_comm };
+    *state = (PfRCpu){ TRUE, ev->u.sched_switch.next_tid, ev->u.sched_switch.next_prio,
+                       ev->u.sched_switch.next_comm };
 }
 
 static void

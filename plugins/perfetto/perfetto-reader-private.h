@@ -10,7 +10,8 @@
 G_BEGIN_DECLS
 
 /* What a track uuid stands for. */
-typedef enum {
+typedef enum
+{
   PF_RTRACK_THREAD,
   PF_RTRACK_PROCESS,
   PF_RTRACK_COUNTER,
@@ -18,19 +19,21 @@ typedef enum {
   PF_RTRACK_GLOBAL, /* tracepipe's track of global instants */
 } PfRTrackKind;
 
-typedef struct {
+typedef struct
+{
   guint64 uuid;
   PfRTrackKind kind;
   gint64 pid; /* TRACE_ID_UNKNOWN for root tracks */
   gint64 tid;
   guint32 name;
-  guint32 unit;     /* counters */
-  guint64 id;       /* counters: the instance id in the name */
+  guint32 unit;        /* counters */
+  guint64 id;          /* counters: the instance id in the name */
   guint32 async_track; /* the async.track of the slice open on it */
   guint async_depth;   /* async slices open on it */
 } PfRTrack;
 
-typedef struct {
+typedef struct
+{
   guint32 function;
   guint64 mapping;
   guint64 rel_pc;
@@ -39,12 +42,13 @@ typedef struct {
 } PfRFrame;
 
 /* Interning tables and defaults of one packet sequence. */
-typedef struct {
+typedef struct
+{
   guint32 id;
   gboolean valid; /* its incremental state was cleared once */
   guint32 default_clock;
   guint64 default_track;
-  GHashTable *names;      /* iid → string id, for each table below */
+  GHashTable *names; /* iid → string id, for each table below */
   GHashTable *categories;
   GHashTable *ann_names;
   GHashTable *str_values;
@@ -56,14 +60,16 @@ typedef struct {
   GHashTable *callstacks; /* iid → GArray of frame iids */
 } PfSeq;
 
-typedef struct {
+typedef struct
+{
   gboolean valid;
   gint64 next_tid;
   gint32 next_prio;
   guint32 next_comm;
 } PfRCpu;
 
-typedef struct {
+typedef struct
+{
   guint8 *base;
   gsize size;
   gsize used;
@@ -71,7 +77,8 @@ typedef struct {
   gboolean overflowed;
 } PfArena;
 
-struct _PerfettoReader {
+struct _PerfettoReader
+{
   GInputStream *in;
   char *location;
   TraceStringPool *pool;
@@ -89,11 +96,11 @@ struct _PerfettoReader {
   PfArena arena;
   ProtobufCAllocator allocator;
 
-  GHashTable *sequences;  /* guint32 → PfSeq */
-  GHashTable *tracks;     /* guint64 uuid → PfRTrack */
-  GHashTable *proc_names; /* gint64 pid → string id */
-  GHashTable *proc_sort;  /* PfKey pid → gint64 */
-  GHashTable *proc_labels;/* "pid/label" keys seen: PfKey → TRUE */
+  GHashTable *sequences;    /* guint32 → PfSeq */
+  GHashTable *tracks;       /* guint64 uuid → PfRTrack */
+  GHashTable *proc_names;   /* gint64 pid → string id */
+  GHashTable *proc_sort;    /* PfKey pid → gint64 */
+  GHashTable *proc_labels;  /* "pid/label" keys seen: PfKey → TRUE */
   GHashTable *thread_names; /* PfKey (pid, tid) → string id */
   GHashTable *thread_sort;  /* PfKey (pid, tid) → gint64 */
   GHashTable *tid_to_pid;   /* gint64 tid → gint64 pid */

@@ -219,8 +219,8 @@ intern_strings (PerfettoReader *r,
 /* EventName, EventCategory and DebugAnnotationName: iid then name. */
 #define INTERN_NAMED(table, n, items)                                     \
   for (gsize i = 0; i < (n); i++)                                         \
-    g_hash_table_replace ((table), pf_int64_dup ((gint64) (items)[i]->iid), \
-                          GUINT_TO_POINTER (pf_reader_intern (r, (items)[i]->name)))
+  g_hash_table_replace ((table), pf_int64_dup ((gint64) (items)[i]->iid), \
+                        GUINT_TO_POINTER (pf_reader_intern (r, (items)[i]->name)))
 
 static void
 seq_intern_profiling (PerfettoReader *r,
@@ -299,8 +299,7 @@ handle_clock_snapshot (PerfettoReader *r,
       else if (other == NULL)
         other = snap->clocks[i];
     }
-  if (snap->n_clocks != 2 || mine == NULL || other == NULL
-      || perfetto_builtin_to_clock_domain (other->clock_id) == TRACE_CLOCK_UNKNOWN)
+  if (snap->n_clocks != 2 || mine == NULL || other == NULL || perfetto_builtin_to_clock_domain (other->clock_id) == TRACE_CLOCK_UNKNOWN)
     {
       r->stats.unsupported_events++;
       return;
@@ -445,8 +444,7 @@ packet_sequence_state (PerfettoReader *r,
                        PfSeq *seq,
                        const PfPacket *pkt)
 {
-  if ((pkt->has_sequence_flags && (pkt->sequence_flags & PF_SEQ_CLEARED))
-      || (pkt->has_incremental_state_cleared && pkt->incremental_state_cleared))
+  if ((pkt->has_sequence_flags && (pkt->sequence_flags & PF_SEQ_CLEARED)) || (pkt->has_incremental_state_cleared && pkt->incremental_state_cleared))
     {
       seq_clear (seq);
       seq->valid = TRUE;
@@ -583,7 +581,8 @@ read_varint (const guint8 *p,
   return -1;
 }
 
-typedef enum {
+typedef enum
+{
   PF_RECORD_PACKET,
   PF_RECORD_SKIP,
   PF_RECORD_INCOMPLETE,

@@ -33,7 +33,8 @@ G_BEGIN_DECLS
  *
  * What a #PerfettoReader read and what it could not use.
  */
-typedef struct {
+typedef struct
+{
   guint64 bytes;
   guint64 packets;
   guint64 events;

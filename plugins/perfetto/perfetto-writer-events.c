@@ -205,7 +205,7 @@ te_correlation (PerfettoWriter *w,
                 guint64 id)
 {
   w->te.correlation_id_field_case =
-    PERFETTO__PROTOS__TRACK_EVENT__CORRELATION_ID_FIELD_CORRELATION_ID;
+      PERFETTO__PROTOS__TRACK_EVENT__CORRELATION_ID_FIELD_CORRELATION_ID;
   w->te.correlation_id = id;
 }
 
@@ -362,8 +362,7 @@ write_thread_end (PerfettoWriter *w,
   else
     {
       /* Complete slices still open above the begun slice end now. */
-      while (t->open && t->open->len > 0
-             && g_array_index (t->open, PfOpenSlice, t->open->len - 1).complete)
+      while (t->open && t->open->len > 0 && g_array_index (t->open, PfOpenSlice, t->open->len - 1).complete)
         {
           te_emit_end (w, t->uuid, ev->ts);
           g_array_set_size (t->open, t->open->len - 1);
@@ -560,7 +559,7 @@ write_flow (PerfettoWriter *w,
 
   thread_flush_due (w, t, ev->ts);
   legacy.has_phase = TRUE;
-  legacy.phase = ev->kind == TRACE_EVENT_FLOW_START ? 's'
+  legacy.phase = ev->kind == TRACE_EVENT_FLOW_START  ? 's'
                  : ev->kind == TRACE_EVENT_FLOW_STEP ? 't'
                                                      : 'f';
   legacy.has_unscoped_id = TRUE;
@@ -588,13 +587,13 @@ write_counter (PerfettoWriter *w,
   if (ev->flags & TRACE_EVENT_FLAG_COUNTER_INT)
     {
       w->te.counter_value_field_case =
-        PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_COUNTER_VALUE;
+          PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_COUNTER_VALUE;
       w->te.counter_value = (gint64) llround (ev->u.counter.value);
     }
   else
     {
       w->te.counter_value_field_case =
-        PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_DOUBLE_COUNTER_VALUE;
+          PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_DOUBLE_COUNTER_VALUE;
       w->te.double_counter_value = ev->u.counter.value;
     }
   te_emit (w, ev->ts);

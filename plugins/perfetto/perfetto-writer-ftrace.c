@@ -26,7 +26,8 @@
 #define PF_BUNDLE_MAX_EVENTS 4096
 
 /* Room for any typed ftrace message (checked against the descriptors). */
-typedef union {
+typedef union
+{
   Perfetto__Protos__SchedSwitchFtraceEvent sched_switch;
   Perfetto__Protos__SchedWakeupFtraceEvent wakeup;
   Perfetto__Protos__SchedWakingFtraceEvent waking;
@@ -43,7 +44,8 @@ typedef union {
   guint64 raw[24];
 } PfTyped;
 
-typedef struct {
+typedef struct
+{
   PfFtraceEvent ev;
   guint32 event_field; /* the FtraceEvent oneof member set at flush */
   guint gen_first;     /* generic fields, in the bundle's gen_fields */
@@ -51,7 +53,8 @@ typedef struct {
   PfTyped typed;
 } PfSlot;
 
-typedef struct {
+typedef struct
+{
   gboolean valid;
   gint64 next_tid;
   gint32 next_prio;
@@ -66,15 +69,17 @@ typedef struct {
 /* An entry of a bundle's comm table (open addressing, linear probing).
  * A GHashTable shrinks when emptied and grew back in every bundle:
  * allocations that scaled with the input. */
-typedef struct {
+typedef struct
+{
   guint32 comm;
   guint32 index_plus_1; /* 0: empty */
 } PfCommSlot;
 
 #define PF_COMM_SLOTS_MIN 64
 
-struct _PfBundle {
-  gint32 cpu; /* -1: unknown */
+struct _PfBundle
+{
+  gint32 cpu;       /* -1: unknown */
   PfVec slots;      /* PfSlot */
   PfVec gen_fields; /* GenericFtraceEvent.Field */
   GArray *ksyms;    /* guint32 ids to intern when written */
@@ -93,7 +98,8 @@ struct _PfBundle {
 };
 
 /* The cached mapping of one FTRACE event name to a typed message. */
-typedef struct {
+typedef struct
+{
   const PfFtraceEventMap *map; /* NULL: generic */
   guint32 key_ids[PF_FTRACE_MAX_FIELDS];
   guint32 alt_ids[PF_FTRACE_MAX_FIELDS];
@@ -244,7 +250,7 @@ bundle_write (PerfettoWriter *w,
 {
   PfFtraceBundle bundle = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__INIT;
   Perfetto__Protos__FtraceEventBundle__CompactSched cs =
-    PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__COMPACT_SCHED__INIT;
+      PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__COMPACT_SCHED__INIT;
 
   if (b->n_events == 0)
     return;
@@ -434,11 +440,7 @@ write_sched_switch (PerfettoWriter *w,
   gint32 next_prio = ev->u.sched_switch.next_prio;
   guint32 next_comm = ev->u.sched_switch.next_comm;
   gint64 prev_state = ev->u.sched_switch.prev_state;
-  gboolean compact = w->opts.compact_sched && cs && cpu_sched_in_order (cs, ev->ts) && cs->valid
-                     && ev->n_args == 0
-                     && prev_tid == cs->next_tid && prev_prio == cs->next_prio
-                     && prev_comm == cs->next_comm && ev->tid == prev_tid
-                     && ev->ts >= 0 && ev->ts != b->last_cw_ts && ev->ts != b->last_fs_ts;
+  gboolean compact = w->opts.compact_sched && cs && cpu_sched_in_order (cs, ev->ts) && cs->valid && ev->n_args == 0 && prev_tid == cs->next_tid && prev_prio == cs->next_prio && prev_comm == cs->next_comm && ev->tid == prev_tid && ev->ts >= 0 && ev->ts != b->last_cw_ts && ev->ts != b->last_fs_ts;
 
   if (compact)
     {
@@ -459,7 +461,7 @@ write_sched_switch (PerfettoWriter *w,
       sw = &bundle_add_full (w, b, ev, ev->tid >= 0 ? ev->tid : prev_tid,
                              PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_SWITCH,
                              &perfetto__protos__sched_switch_ftrace_event__descriptor)
-              ->typed.sched_switch;
+                ->typed.sched_switch;
       sw->prev_comm = prev_comm ? (char *) pf_str (w, prev_comm) : NULL;
       sw->has_prev_pid = sw->has_prev_prio = sw->has_prev_state = TRUE;
       sw->prev_pid = prev_tid;
@@ -492,9 +494,7 @@ write_wakeup (PerfettoWriter *w,
 
   if (cs)
     cpu_sched_in_order (cs, ev->ts);
-  if (ev->kind == TRACE_EVENT_SCHED_WAKING && w->opts.compact_sched && cs && !cs->unsorted && cs->valid
-      && ev->n_args == 0 && ev->tid == cs->next_tid && ev->u.wakeup.success == 0
-      && ev->ts >= 0 && ev->ts != b->last_fs_ts)
+  if (ev->kind == TRACE_EVENT_SCHED_WAKING && w->opts.compact_sched && cs && !cs->unsorted && cs->valid && ev->n_args == 0 && ev->tid == cs->next_tid && ev->u.wakeup.success == 0 && ev->ts >= 0 && ev->ts != b->last_fs_ts)
     {
       guint64 ts_delta = delta (&b->wk_prev_ts, ev->ts);
       guint32 comm = bundle_comm_index (b, w, ev->u.wakeup.comm);
@@ -744,14 +744,13 @@ typed_args (PerfettoWriter *w,
 {
   const TraceArg *args = trace_batch_get_args (batch, ev);
   const ProtobufCFieldDescriptor *oom =
-    protobuf_c_message_descriptor_get_field_by_name (msg->descriptor, "oom_score_adj");
+      protobuf_c_message_descriptor_get_field_by_name (msg->descriptor, "oom_score_adj");
 
   for (guint a = 0; a < ev->n_args; a++)
     {
       gint64 v;
 
-      if (oom && g_str_equal (pf_str (w, args[a].key), "oom_score_adj")
-          && arg_to_int (w, &args[a], &v))
+      if (oom && g_str_equal (pf_str (w, args[a].key), "oom_score_adj") && arg_to_int (w, &args[a], &v))
         perfetto_message_set_int (msg, oom, v);
       else
         w->stats.dropped_kernel_args++;
@@ -774,9 +773,9 @@ write_task (PerfettoWriter *w,
   PfSlot *slot;
   PfTyped *t;
 
-#define ADD(field, type) \
+#define ADD(field, type)                                                                     \
   (slot = bundle_add_full (w, b, ev, ev->tid, PERFETTO__PROTOS__FTRACE_EVENT__EVENT_##field, \
-                           &perfetto__protos__##type##_ftrace_event__descriptor), \
+                           &perfetto__protos__##type##_ftrace_event__descriptor),            \
    t = &slot->typed)
   switch (ev->kind)
     {

@@ -12,7 +12,8 @@ G_BEGIN_DECLS
 /* A growable array of protobuf-c structs, with the array of pointers to
  * them that repeated message fields want. The pointers are only built
  * (pf_vec_ptrs) right before packing, because growing moves the structs. */
-typedef struct {
+typedef struct
+{
   guint8 *data;
   guint len;
   guint cap;
@@ -28,12 +29,14 @@ gpointer *pf_vec_ptrs (PfVec *v);
 #define pf_vec_at(v, type, i) (&((type *) (v)->data)[i])
 
 /* A set of string ids, one bit each. */
-typedef struct {
+typedef struct
+{
   guint8 *bits;
   gsize n_bytes;
 } PfIdSet;
 
-typedef struct {
+typedef struct
+{
   PfKey key; /* pid */
   gint64 pid;
   guint64 uuid;
@@ -46,13 +49,15 @@ typedef struct {
 
 /* An open slice of a thread track: a begun slice (end unknown) or a
  * complete slice whose end is held until it is due. */
-typedef struct {
+typedef struct
+{
   gint64 end_ts;
   gboolean complete;
 } PfOpenSlice;
 
-typedef struct {
-  PfKey key; /* pid, tid */
+typedef struct
+{
+  PfKey key;  /* pid, tid */
   gint64 pid; /* TRACE_ID_UNKNOWN when the input did not tell */
   gint64 tid;
   guint64 uuid;
@@ -60,31 +65,35 @@ typedef struct {
   gboolean has_sort_index;
   gint64 sort_index;
   gboolean described;
-  GArray *open; /* PfOpenSlice, innermost last */
+  GArray *open;    /* PfOpenSlice, innermost last */
   guint untracked; /* begins past the depth limit */
 } PfThread;
 
 /* Named, counter and global tracks. */
-typedef struct {
+typedef struct
+{
   PfKey key;
   guint64 uuid;
   guint depth; /* open slices, for dropping unmatched ends */
 } PfTrack;
 
-typedef struct {
+typedef struct
+{
   guint64 uuid;
   gboolean busy;
 } PfAsyncTrack;
 
 /* The async tracks of one (process, track name): as many as async slices
  * ever overlapped, reused when free so that each track's slices nest. */
-typedef struct {
-  PfKey key; /* pid, track name */
+typedef struct
+{
+  PfKey key;      /* pid, track name */
   GArray *tracks; /* PfAsyncTrack */
 } PfAsyncPool;
 
 /* An open async slice family (same id): all on one track. */
-typedef struct {
+typedef struct
+{
   PfKey key; /* pid, id, scope, name for unnestable families */
   PfAsyncPool *pool;
   guint index;
@@ -92,7 +101,8 @@ typedef struct {
   guint32 track_name;
 } PfAsyncSlot;
 
-typedef struct {
+typedef struct
+{
   guint64 id;
   guint64 parent_id;
   guint32 name;
@@ -103,7 +113,8 @@ typedef struct {
   guint callstack_generation;
 } PfStackNode;
 
-typedef struct {
+typedef struct
+{
   guint64 iid;
   guint generation;
 } PfMapping;
@@ -112,13 +123,15 @@ typedef struct _PfBundle PfBundle;
 
 #define PF_CACHE_SIZE 256
 
-typedef struct {
+typedef struct
+{
   gint64 tid;
   gint64 pid;
   gboolean valid;
 } PfAssocEntry;
 
-struct _PerfettoWriter {
+struct _PerfettoWriter
+{
   GOutputStream *out;
   PerfettoWriterOptions opts;
   TraceStringPool *pool;
@@ -142,16 +155,16 @@ struct _PerfettoWriter {
   PfPacket pkt;
   PfInternedData idata;
   gboolean packet_has_interned;
-  PfVec new_names;      /* EventName */
-  PfVec new_categories; /* EventCategory */
-  PfVec new_ann_names;  /* DebugAnnotationName */
-  PfVec new_str_values; /* InternedString */
-  PfVec new_ksyms;      /* InternedString */
-  PfVec new_functions;  /* InternedString */
-  PfVec new_map_paths;  /* InternedString */
-  PfVec new_mappings;   /* Mapping */
-  PfVec new_frames;     /* Frame */
-  PfVec new_callstacks; /* Callstack */
+  PfVec new_names;          /* EventName */
+  PfVec new_categories;     /* EventCategory */
+  PfVec new_ann_names;      /* DebugAnnotationName */
+  PfVec new_str_values;     /* InternedString */
+  PfVec new_ksyms;          /* InternedString */
+  PfVec new_functions;      /* InternedString */
+  PfVec new_map_paths;      /* InternedString */
+  PfVec new_mappings;       /* Mapping */
+  PfVec new_frames;         /* Frame */
+  PfVec new_callstacks;     /* Callstack */
   GArray *callstack_frames; /* guint64 frame iids of the callstacks above */
   GArray *mapping_paths;    /* guint64 path ids of the mappings above */
   PfIdSet seen_names;
@@ -188,14 +201,14 @@ struct _PerfettoWriter {
   PfAssocEntry assoc_cache[PF_CACHE_SIZE];
 
   /* process_tree entries waiting for the end of the batch */
-  PfVec tree_processes; /* ProcessTree.Process */
-  PfVec tree_threads;   /* ProcessTree.Thread */
+  PfVec tree_processes;     /* ProcessTree.Process */
+  PfVec tree_threads;       /* ProcessTree.Thread */
   GPtrArray *tree_cmdlines; /* char* cmdline[0] of the processes above */
   gint64 tree_ts;
 
   /* kernel events */
-  GPtrArray *bundles;  /* PfBundle per cpu + 1 (0: cpu unknown) */
-  GArray *cpu_sched;   /* PfCpuSched per cpu */
+  GPtrArray *bundles;           /* PfBundle per cpu + 1 (0: cpu unknown) */
+  GArray *cpu_sched;            /* PfCpuSched per cpu */
   GHashTable *ftrace_map_cache; /* name id → PfFtraceEventMap or &no_map */
 
   /* CPU-profile stacks */
@@ -232,7 +245,6 @@ guint64 pf_timestamp (PerfettoWriter *w,
                       gint64 ts);
 const char *pf_str (PerfettoWriter *w,
                     guint32 id);
-
 
 /* perfetto-writer-events.c */
 void pf_write_track_event (PerfettoWriter *w,

@@ -72,8 +72,7 @@ pf_write_stack_node (PerfettoWriter *w,
       node->id = id;
       g_hash_table_insert (w->stack_nodes, &node->id, node);
     }
-  else if (node->parent_id == ev->u.stack_node.parent_id && node->name == ev->name
-           && node->url == url && node->line == line)
+  else if (node->parent_id == ev->u.stack_node.parent_id && node->name == ev->name && node->url == url && node->line == line)
     return;
   /* New or redefined: a fresh frame, sent when next sampled. */
   node->parent_id = ev->u.stack_node.parent_id;

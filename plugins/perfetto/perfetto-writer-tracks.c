@@ -377,7 +377,7 @@ pf_global_track (PerfettoWriter *w,
   w->global_uuid = w->next_uuid++;
   descriptor_init (&desc, w->global_uuid, 0);
   desc.static_or_dynamic_name_case =
-    PERFETTO__PROTOS__TRACK_DESCRIPTOR__STATIC_OR_DYNAMIC_NAME_NAME;
+      PERFETTO__PROTOS__TRACK_DESCRIPTOR__STATIC_OR_DYNAMIC_NAME_NAME;
   desc.name = (char *) PF_GLOBAL_TRACK_NAME;
   emit_descriptor (w, &desc, ts);
   return w->global_uuid;
@@ -396,7 +396,7 @@ new_named_track (PerfettoWriter *w,
 
   descriptor_init (&desc, uuid, parent);
   desc.static_or_dynamic_name_case =
-    PERFETTO__PROTOS__TRACK_DESCRIPTOR__STATIC_OR_DYNAMIC_NAME_NAME;
+      PERFETTO__PROTOS__TRACK_DESCRIPTOR__STATIC_OR_DYNAMIC_NAME_NAME;
   desc.name = (char *) name;
   desc.counter = counter;
   emit_descriptor (w, &desc, ts);
@@ -530,7 +530,7 @@ pf_async_slot_open (PerfettoWriter *w,
   guint i;
 
   slot->key = async_key (ev);
-  pool_key = (PfKey) { slot->key.a, track_name, 0, 0 };
+  pool_key = (PfKey){ slot->key.a, track_name, 0, 0 };
   pool = g_hash_table_lookup (w->async_pools, &pool_key);
   if (pool == NULL)
     {
@@ -662,7 +662,7 @@ pf_tree_flush (PerfettoWriter *w)
   for (guint i = 0; i < w->tree_processes.len; i++)
     {
       Perfetto__Protos__ProcessTree__Process *proc =
-        pf_vec_at (&w->tree_processes, Perfetto__Protos__ProcessTree__Process, i);
+          pf_vec_at (&w->tree_processes, Perfetto__Protos__ProcessTree__Process, i);
 
       proc->n_cmdline = 1;
       proc->cmdline = (char **) &w->tree_cmdlines->pdata[i];

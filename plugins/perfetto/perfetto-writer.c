@@ -156,28 +156,23 @@ pf_intern_string_into (PerfettoWriter *w,
 /* EventName, EventCategory and DebugAnnotationName are the same shape:
  * iid then name. */
 #define PF_DEFINE_INTERN_NAMED(fn, Type, type_init, seen_field, vec_field) \
-  guint64 fn (PerfettoWriter *w, guint32 id)                              \
-  {                                                                       \
-    Type *e;                                                              \
-    if (pf_id_set_test_and_add (&w->seen_field, id))                      \
-      return id;                                                          \
-    e = pf_vec_push (&w->vec_field);                                      \
-    type_init (e);                                                        \
-    e->has_iid = TRUE;                                                    \
-    e->iid = id;                                                          \
-    e->name = (char *) pf_str (w, id);                                    \
-    pf_note_interned (w);                                                 \
-    return id;                                                            \
+  guint64 fn (PerfettoWriter *w, guint32 id)                               \
+  {                                                                        \
+    Type *e;                                                               \
+    if (pf_id_set_test_and_add (&w->seen_field, id))                       \
+      return id;                                                           \
+    e = pf_vec_push (&w->vec_field);                                       \
+    type_init (e);                                                         \
+    e->has_iid = TRUE;                                                     \
+    e->iid = id;                                                           \
+    e->name = (char *) pf_str (w, id);                                     \
+    pf_note_interned (w);                                                  \
+    return id;                                                             \
   }
 
-PF_DEFINE_INTERN_NAMED (pf_intern_name, Perfetto__Protos__EventName,
-                        perfetto__protos__event_name__init, seen_names, new_names)
-PF_DEFINE_INTERN_NAMED (pf_intern_category, Perfetto__Protos__EventCategory,
-                        perfetto__protos__event_category__init, seen_categories,
-                        new_categories)
-PF_DEFINE_INTERN_NAMED (pf_intern_ann_name, Perfetto__Protos__DebugAnnotationName,
-                        perfetto__protos__debug_annotation_name__init, seen_ann_names,
-                        new_ann_names)
+PF_DEFINE_INTERN_NAMED (pf_intern_name, Perfetto__Protos__EventName, perfetto__protos__event_name__init, seen_names, new_names)
+PF_DEFINE_INTERN_NAMED (pf_intern_category, Perfetto__Protos__EventCategory, perfetto__protos__event_category__init, seen_categories, new_categories)
+PF_DEFINE_INTERN_NAMED (pf_intern_ann_name, Perfetto__Protos__DebugAnnotationName, perfetto__protos__debug_annotation_name__init, seen_ann_names, new_ann_names)
 
 guint64
 pf_intern_ksym (PerfettoWriter *w,
@@ -263,8 +258,8 @@ pf_attach_interned (PerfettoWriter *w)
   gsize at = 0;
 
   perfetto__protos__interned_data__init (d);
-#define PF_ATTACH(field, vec)                          \
-  d->n_##field = w->vec.len;                           \
+#define PF_ATTACH(field, vec) \
+  d->n_##field = w->vec.len;  \
   d->field = (gpointer) pf_vec_ptrs (&w->vec)
   PF_ATTACH (event_names, new_names);
   PF_ATTACH (event_categories, new_categories);

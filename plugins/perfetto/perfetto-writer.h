@@ -28,7 +28,8 @@ G_BEGIN_DECLS
  * How a #PerfettoWriter writes. Initialise with
  * perfetto_writer_options_init().
  */
-typedef struct {
+typedef struct
+{
   gboolean emit_ftrace;
   gboolean intern;
   gboolean compact_sched;
@@ -65,7 +66,8 @@ typedef struct {
  *
  * What a #PerfettoWriter did.
  */
-typedef struct {
+typedef struct
+{
   guint64 events_in;
   guint64 packets;
   guint64 bytes;

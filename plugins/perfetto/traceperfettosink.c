@@ -199,9 +199,11 @@ trace_perfetto_sink_class_init (TracePerfettoSinkClass *klass)
 
   perfetto_writer_options_init (&d);
   properties[PROP_FTRACE] = g_param_spec_boolean ("ftrace", "Ftrace", "Write kernel records as ftrace event bundles "
-                                                  "(off: drop them, TrackEvent only)", d.emit_ftrace, rw);
+                                                                      "(off: drop them, TrackEvent only)",
+                                                  d.emit_ftrace, rw);
   properties[PROP_INTERN] = g_param_spec_boolean ("intern", "Intern", "Intern names and categories "
-                                                  "(off: inline strings, for debugging)", d.intern, rw);
+                                                                      "(off: inline strings, for debugging)",
+                                                  d.intern, rw);
   properties[PROP_COMPACT_SCHED] = g_param_spec_boolean ("compact-sched", "Compact sched",
                                                          "Write sched_switch/sched_waking in Perfetto's compact form",
                                                          d.compact_sched, rw);

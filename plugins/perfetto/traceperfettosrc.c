@@ -73,8 +73,7 @@ trace_perfetto_src_finish (TraceBaseSrc *src)
   if (s.unknown_packets || s.unknown_track || s.unknown_iid || s.unsupported_events)
     trace_element_post_warning (TRACE_ELEMENT (src), NULL,
                                 "%s: skipped %" G_GUINT64_FORMAT " unknown packets, %" G_GUINT64_FORMAT
-                                " events on unknown tracks, %" G_GUINT64_FORMAT " with unknown interned ids, %"
-                                G_GUINT64_FORMAT " of unsupported kinds",
+                                " events on unknown tracks, %" G_GUINT64_FORMAT " with unknown interned ids, %" G_GUINT64_FORMAT " of unsupported kinds",
                                 trace_file_src_get_display_name (TRACE_FILE_SRC (src)), s.unknown_packets,
                                 s.unknown_track, s.unknown_iid, s.unsupported_events);
 }

@@ -243,5 +243,4 @@ plugin_init (TracePlugin *plugin,
   return TRACE_ELEMENT_REGISTER (rhea_repair, plugin);
 }
 
-TRACE_PLUGIN_DEFINE (rhea, "RheaTrace (btrace) method-marker repair", plugin_init, PACKAGE_VERSION,
-                     "LGPL-2.1-or-later", "tracepipe")
+TRACE_PLUGIN_DEFINE (rhea, "RheaTrace (btrace) method-marker repair", plugin_init, PACKAGE_VERSION, "LGPL-2.1-or-later", "tracepipe")

@@ -58,7 +58,7 @@ test_complete_on_eos (void)
   g_autofree char *dir = g_dir_make_tmp ("tracepipe-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "out.txt", NULL);
   g_autoptr (TraceHarness) h = trace_harness_new_with_element (
-    g_object_new (TEST_TYPE_TEXT_SINK, "location", path, NULL), "sink", NULL);
+      g_object_new (TEST_TYPE_TEXT_SINK, "location", path, NULL), "sink", NULL);
   TraceStringPool *pool = trace_harness_get_string_pool (h);
   g_autofree char *contents = NULL;
 
@@ -79,7 +79,7 @@ test_stopped_before_eos_leaves_nothing (void)
   g_autofree char *dir = g_dir_make_tmp ("tracepipe-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "out.txt", NULL);
   TraceHarness *h = trace_harness_new_with_element (
-    g_object_new (TEST_TYPE_TEXT_SINK, "location", path, NULL), "sink", NULL);
+      g_object_new (TEST_TYPE_TEXT_SINK, "location", path, NULL), "sink", NULL);
   g_autoptr (GDir) listing = NULL;
 
   trace_harness_push (h, test_make_slices (trace_harness_get_string_pool (h), 1, 1, 0, 2));
@@ -95,7 +95,7 @@ static void
 test_unwritable_directory (void)
 {
   g_autoptr (TraceHarness) h = trace_harness_new_with_element (
-    g_object_new (TEST_TYPE_TEXT_SINK, "location", "/nonexistent-dir/out.txt", NULL), "sink", NULL);
+      g_object_new (TEST_TYPE_TEXT_SINK, "location", "/nonexistent-dir/out.txt", NULL), "sink", NULL);
   g_autoptr (TraceMessage) msg = NULL;
 
   g_assert_false (trace_harness_play (h));

@@ -9,7 +9,8 @@
 #include "arktsreader.h"
 
 /* Everything one reader produced, in order, and the reader (for stats). */
-typedef struct {
+typedef struct
+{
   TraceBatch *events;
   ArktsReader *reader;
   guint n_batches;

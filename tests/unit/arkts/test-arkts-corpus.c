@@ -36,11 +36,12 @@ test_every_file_converts (void)
 
 /* ---- CPU profiles ---- */
 
-typedef struct {
-  GHashTable *name;    /* id → function name as shown */
-  GHashTable *parent;  /* id → parent id (0: none) */
-  GArray *samples;     /* gint64 node ids, sorted by time */
-  GArray *ts;          /* gint64 ns */
+typedef struct
+{
+  GHashTable *name;   /* id → function name as shown */
+  GHashTable *parent; /* id → parent id (0: none) */
+  GArray *samples;    /* gint64 node ids, sorted by time */
+  GArray *ts;         /* gint64 ns */
   gint64 end;
   gint64 root;
 } Expected;
@@ -331,7 +332,8 @@ test_arkts_cpu_profiler (void)
 
 /* ---- heap snapshots ---- */
 
-typedef struct {
+typedef struct
+{
   gint64 nodes, edges, self_size;
   GHashTable *type_count, *type_size; /* type name → value */
   char *top_name[3];

@@ -14,18 +14,18 @@
  * 100 → 196; 3 edges, each node's edge_count adding up to 3; the object
  * named 2 ("Foo\"Bar\\é😀") holds 100, the object named 3 64. */
 static const char small_doc[] =
-  "{\"snapshot\":{\"meta\":{\"node_fields\":[\"type\", \"name\", \"id\", \"self_size\", \"edge_count\", \"trace_node_id\"],"
-  "\"node_types\":[[\"hidden\", \"array\", \"string\", \"object\"], \"string\", \"number\", \"number\", \"number\", \"number\"],"
-  "\"edge_fields\":[\"type\",\"name_or_index\",\"to_node\"],"
-  "\"edge_types\":[[\"context\",\"element\",\"property\"],\"string_or_number\",\"node\"]},"
-  "\"node_count\":4,\"edge_count\":3,\"trace_function_count\":2},\n"
-  "\"nodes\":[0,1,1,0,2,0\n,2,4,140266963149888,32,0,1\n,3,3,18446744073709551615,64,1,2\n,3,2,5,100,0,2],\n"
-  "\"edges\":[2,1,6\n,1,0,12\n,2,1,18],\n"
-  "\"trace_function_infos\":[1,5,6,0,10,4,2,7,6,0,20,8],\n"
-  "\"trace_tree\":[1,0,3,300,[2,1,2,200,[]],3,1,1,50,[]],\n"
-  "\"samples\":[0,1,1500,5],\n"
-  "\"locations\":[],\n"
-  "\"strings\":[\"\",\"(GC roots)\",\"Foo\\\"Bar\\\\\\u00e9\\ud83d\\ude00\",\"Baz\",\"str\",\"outer\",\"app.js\",\"inner\\n\"]}";
+    "{\"snapshot\":{\"meta\":{\"node_fields\":[\"type\", \"name\", \"id\", \"self_size\", \"edge_count\", \"trace_node_id\"],"
+    "\"node_types\":[[\"hidden\", \"array\", \"string\", \"object\"], \"string\", \"number\", \"number\", \"number\", \"number\"],"
+    "\"edge_fields\":[\"type\",\"name_or_index\",\"to_node\"],"
+    "\"edge_types\":[[\"context\",\"element\",\"property\"],\"string_or_number\",\"node\"]},"
+    "\"node_count\":4,\"edge_count\":3,\"trace_function_count\":2},\n"
+    "\"nodes\":[0,1,1,0,2,0\n,2,4,140266963149888,32,0,1\n,3,3,18446744073709551615,64,1,2\n,3,2,5,100,0,2],\n"
+    "\"edges\":[2,1,6\n,1,0,12\n,2,1,18],\n"
+    "\"trace_function_infos\":[1,5,6,0,10,4,2,7,6,0,20,8],\n"
+    "\"trace_tree\":[1,0,3,300,[2,1,2,200,[]],3,1,1,50,[]],\n"
+    "\"samples\":[0,1,1500,5],\n"
+    "\"locations\":[],\n"
+    "\"strings\":[\"\",\"(GC roots)\",\"Foo\\\"Bar\\\\\\u00e9\\ud83d\\ude00\",\"Baz\",\"str\",\"outer\",\"app.js\",\"inner\\n\"]}";
 
 static void
 check_small_doc (ArktsRun *run,
@@ -153,7 +153,8 @@ test_chunk_boundary_everywhere (void)
       g_autofree char *first = chunk_message (small_doc, at);
       g_autofree char *second = chunk_message (small_doc + at, len - at);
       g_autofree char *stream = g_strdup_printf ("{\"method\":\"HeapProfiler.reportHeapSnapshotProgress\",\"params\":{\"done\":0,\"total\":4}}\n"
-                                                 "%s\n%s\n{\"id\":1,\"result\":{}}\n", first, second);
+                                                 "%s\n%s\n{\"id\":1,\"result\":{}}\n",
+                                                 first, second);
       g_autoptr (GError) error = NULL;
       g_autoptr (ArktsRun) run = arkts_run_text (stream, -1, "split.jsonl", &opts, &error);
       g_assert_no_error (error);
@@ -277,11 +278,12 @@ test_timeline_without_start_marker (void)
   g_autofree char *doc = tiny_doc (2, ",\"samples\":[0,100,50000,120]");
   g_autofree char *chunk = chunk_message (doc, strlen (doc));
   g_autofree char *stream = g_strdup_printf (
-    "{\"method\":\"HeapProfiler.heapStatsUpdate\",\"params\":{\"statsUpdate\":[0,10,1000,1,5,500]}}\n"
-    "{\"method\":\"HeapProfiler.lastSeenObjectId\",\"params\":{\"lastSeenObjectId\":100,\"timestamp\":1700000000000.5}}\n"
-    "{\"method\":\"HeapProfiler.heapStatsUpdate\",\"params\":{\"statsUpdate\":[1,7,700]}}\n"
-    "{\"method\":\"HeapProfiler.lastSeenObjectId\",\"params\":{\"lastSeenObjectId\":120,\"timestamp\":1700000000050.5}}\n"
-    "%s\n{\"id\":2,\"result\":{}}\n", chunk);
+      "{\"method\":\"HeapProfiler.heapStatsUpdate\",\"params\":{\"statsUpdate\":[0,10,1000,1,5,500]}}\n"
+      "{\"method\":\"HeapProfiler.lastSeenObjectId\",\"params\":{\"lastSeenObjectId\":100,\"timestamp\":1700000000000.5}}\n"
+      "{\"method\":\"HeapProfiler.heapStatsUpdate\",\"params\":{\"statsUpdate\":[1,7,700]}}\n"
+      "{\"method\":\"HeapProfiler.lastSeenObjectId\",\"params\":{\"lastSeenObjectId\":120,\"timestamp\":1700000000050.5}}\n"
+      "%s\n{\"id\":2,\"result\":{}}\n",
+      chunk);
   g_autoptr (GError) error = NULL;
   g_autoptr (ArktsRun) run = NULL;
   ArktsReaderOptions opts;
@@ -360,19 +362,20 @@ test_bad_messages (void)
   const char *bad_doc = "{\"snapshot\":{\"meta\":{\"node_fields\":[\"type\",\"self_size\"],\"node_types\":[[\"hidden\"]]}},\"nodes\":[0,5,x]}";
   g_autofree char *chunk = chunk_message (bad_doc, strlen (bad_doc));
   g_autofree char *stream = g_strdup_printf (
-    "{\"method\":\"HeapProfiler.collectGarbage\",\"params\":{}}\n"
-    "not json at all\n"
-    "%s\n"
-    "{\"id\":1,\"result\":{}}\n"
-    "{\"method\":\"HeapProfiler.reportHeapSnapshotProgress\",\"params\":{\"done\":1,\"total\":1}}\n"
-    "{\"method\": \"cut\n"
-    "{\"id\":7,\"result\":{}}\n", chunk);
+      "{\"method\":\"HeapProfiler.collectGarbage\",\"params\":{}}\n"
+      "not json at all\n"
+      "%s\n"
+      "{\"id\":1,\"result\":{}}\n"
+      "{\"method\":\"HeapProfiler.reportHeapSnapshotProgress\",\"params\":{\"done\":1,\"total\":1}}\n"
+      "{\"method\": \"cut\n"
+      "{\"id\":7,\"result\":{}}\n",
+      chunk);
   g_autofree char *expected = g_strdup_printf (
-    "msgs.jsonl: 2 malformed message (first at line 2: text starting with 'n' between messages); "
-    "1 unknown method (first at line 1: unknown method \"HeapProfiler.collectGarbage\"); "
-    "1 unknown result (first at line 7: marker id 7 means nothing here); "
-    "1 malformed snapshot (first at line 3: snapshot 0: snapshot offset %td: expected a value, found 'x')",
-    strchr (bad_doc, 'x') - bad_doc);
+      "msgs.jsonl: 2 malformed message (first at line 2: text starting with 'n' between messages); "
+      "1 unknown method (first at line 1: unknown method \"HeapProfiler.collectGarbage\"); "
+      "1 unknown result (first at line 7: marker id 7 means nothing here); "
+      "1 malformed snapshot (first at line 3: snapshot 0: snapshot offset %td: expected a value, found 'x')",
+      strchr (bad_doc, 'x') - bad_doc);
   g_autoptr (GError) error = NULL;
   g_autoptr (ArktsRun) run = arkts_run_text (stream, -1, "msgs.jsonl", NULL, &error);
   g_autofree char *summary = NULL;
@@ -406,7 +409,8 @@ test_bad_stats (void)
 
 /* ---- bad input: exact errors ---- */
 
-typedef struct {
+typedef struct
+{
   const char *location;
   const char *text;
   gssize len;
@@ -488,16 +492,17 @@ test_plain_truncated (void)
 /* ---- CPU profile corners ---- */
 
 static const char two_functions[] =
-  "{\"id\":1,\"callFrame\":{\"functionName\":\"(root)\",\"scriptId\":\"0\",\"url\":\"\",\"lineNumber\":-1,\"columnNumber\":-1},\"children\":[2,3]},"
-  "{\"id\":2,\"callFrame\":{\"functionName\":\"a\",\"scriptId\":\"1\",\"url\":\"app.js\",\"lineNumber\":3,\"columnNumber\":7}},"
-  "{\"id\":3,\"callFrame\":{\"functionName\":\"\",\"scriptId\":\"1\",\"url\":\"app.js\",\"lineNumber\":9,\"columnNumber\":0}}";
+    "{\"id\":1,\"callFrame\":{\"functionName\":\"(root)\",\"scriptId\":\"0\",\"url\":\"\",\"lineNumber\":-1,\"columnNumber\":-1},\"children\":[2,3]},"
+    "{\"id\":2,\"callFrame\":{\"functionName\":\"a\",\"scriptId\":\"1\",\"url\":\"app.js\",\"lineNumber\":3,\"columnNumber\":7}},"
+    "{\"id\":3,\"callFrame\":{\"functionName\":\"\",\"scriptId\":\"1\",\"url\":\"app.js\",\"lineNumber\":9,\"columnNumber\":0}}";
 
 /* Negative deltas put samples out of order: sorted by time. */
 static void
 test_negative_deltas (void)
 {
   g_autofree char *text = g_strdup_printf ("{\"nodes\":[%s],\"startTime\":1000,\"endTime\":2000,"
-                                           "\"samples\":[2,3,2],\"timeDeltas\":[100,50,-120]}", two_functions);
+                                           "\"samples\":[2,3,2],\"timeDeltas\":[100,50,-120]}",
+                                           two_functions);
   g_autoptr (GError) error = NULL;
   g_autoptr (ArktsRun) run = arkts_run_text (text, -1, "neg.cpuprofile", NULL, &error);
   const gint64 sample_ts[] = { 1030000, 1100000, 1150000 };

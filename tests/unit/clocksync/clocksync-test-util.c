@@ -49,8 +49,8 @@ cs_pad (TraceHarness *h,
 /* One batch with one 1 ms slice of @pid at @ts. */
 TraceBatch *
 cs_slices (TraceStringPool *pool,
-             gint64 pid,
-             gint64 ts)
+           gint64 pid,
+           gint64 ts)
 {
   TraceBatch *batch = trace_batch_new (pool, 1);
 

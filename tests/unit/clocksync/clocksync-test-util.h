@@ -8,9 +8,9 @@
 
 G_BEGIN_DECLS
 
-#define S(x) ((gint64) (x) * G_GINT64_CONSTANT (1000000000))
-#define MS(x) ((gint64) (x) * 1000000)
-#define US(x) ((gint64) (x) * 1000)
+#define S(x) ((gint64) (x) *G_GINT64_CONSTANT (1000000000))
+#define MS(x) ((gint64) (x) *1000000)
+#define US(x) ((gint64) (x) *1000)
 
 TraceHarness *cs_harness_new (guint n_inputs,
                               const char *first_property,
@@ -23,8 +23,8 @@ TracePad *cs_pad (TraceHarness *h,
                   const char *name);
 
 TraceBatch *cs_slices (TraceStringPool *pool,
-                         gint64 pid,
-                         gint64 ts);
+                       gint64 pid,
+                       gint64 ts);
 TraceEvent *cs_add_slice (TraceBatch *batch,
                           gint64 pid,
                           gint64 ts,

@@ -81,7 +81,6 @@ check_sync_id_messages (TraceHarness *h,
   g_assert_cmpuint (warnings->len, ==, 0);
 }
 
-
 /* An ftrace `name=` marker and a Chrome `c` event with the same id: the
  * Chrome event was issued at 5.0001 s and recorded at 5.0002 s, so the
  * ftrace marker's 100 s is 5.00015 s on the JSON clock. The `c` event is

@@ -5,9 +5,9 @@
 
 #include "clocksync-solver.h"
 
-#define S(x) ((gint64) (x) * G_GINT64_CONSTANT (1000000000))
-#define MS(x) ((gint64) (x) * 1000000)
-#define US(x) ((gint64) (x) * 1000)
+#define S(x) ((gint64) (x) *G_GINT64_CONSTANT (1000000000))
+#define MS(x) ((gint64) (x) *1000000)
+#define US(x) ((gint64) (x) *1000)
 
 typedef struct
 {

@@ -6,7 +6,8 @@
 
 #include "ftrace-test-util.h"
 
-typedef struct {
+typedef struct
+{
   const char *file;
   const char *format;
   guint begin, end, counter, async_begin, async_end, clock;

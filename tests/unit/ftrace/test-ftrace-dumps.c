@@ -5,25 +5,25 @@
 
 #include "ftrace-test-util.h"
 
-#define SEC(s, us) ((gint64) (s) * 1000000000 + (gint64) (us) * 1000)
+#define SEC(s, us) ((gint64) (s) *1000000000 + (gint64) (us) *1000)
 
 static void
 test_process_dump (void)
 {
   g_autoptr (FtraceParser) p = NULL;
   g_autoptr (TraceBatch) b = parse_text (
-    "PROCESS DUMP\n"
-    "USER           PID  PPID     VSZ    RSS WCHAN            ADDR S NAME                       COMM\n"
-    "root             1     0 10876604  11476 SyS_epoll_wait      0 S init                       init\n"
-    "u0_a57        2519   712 4413828 123456 SyS_epoll_wait      0 S com.example.app            e.example.app\n"
-    "USER           PID   TID CMD\n"
-    "root             1     1 init\n"
-    "u0_a57        2519  2519 e.example.app\n"
-    "u0_a57        2519  2530 Jit thread pool\n"
-    "\n"
-    "# tracer: nop\n"
-    "           <...>-2530  (-----) [000] .... 5.000000: cpu_idle: state=1 cpu_id=0\n",
-    &p);
+      "PROCESS DUMP\n"
+      "USER           PID  PPID     VSZ    RSS WCHAN            ADDR S NAME                       COMM\n"
+      "root             1     0 10876604  11476 SyS_epoll_wait      0 S init                       init\n"
+      "u0_a57        2519   712 4413828 123456 SyS_epoll_wait      0 S com.example.app            e.example.app\n"
+      "USER           PID   TID CMD\n"
+      "root             1     1 init\n"
+      "u0_a57        2519  2519 e.example.app\n"
+      "u0_a57        2519  2530 Jit thread pool\n"
+      "\n"
+      "# tracer: nop\n"
+      "           <...>-2530  (-----) [000] .... 5.000000: cpu_idle: state=1 cpu_id=0\n",
+      &p);
   const FtraceStats *st = ftrace_parser_get_stats (p);
 
   g_assert_cmpuint (b->n_events, ==, 6);
@@ -56,10 +56,10 @@ static void
 test_proc_listing (void)
 {
   g_autoptr (TraceBatch) b = parse_text (
-    "proc/1/task/1\n"
-    "/proc/1079/task/1080\n"
-    "  binder-1080 [001] .... 3.000000: cpu_idle: state=1 cpu_id=1\n",
-    NULL);
+      "proc/1/task/1\n"
+      "/proc/1079/task/1080\n"
+      "  binder-1080 [001] .... 3.000000: cpu_idle: state=1 cpu_id=1\n",
+      NULL);
 
   g_assert_cmpuint (b->n_events, ==, 2);
   check_event (b, 0, TRACE_EVENT_THREAD_NAME, SEC (3, 0), 1079, 1080, "binder");
@@ -85,7 +85,8 @@ test_cgroup_dump (void)
 
 /* ------------------------------------------------------------- RheaTrace */
 
-typedef struct {
+typedef struct
+{
   const char *line;
   guint n_events;
   TraceEventKind kind; /* of the last event */
@@ -195,13 +196,13 @@ test_rhea_capture (void)
   g_autoptr (FtraceParser) p = ftrace_parser_new (NULL);
   g_autoptr (TraceBatch) b = trace_batch_new (NULL, 0);
   const char *text =
-    "512|TRACE_START|1059724457403076|13923|2147483647|2|18316\n"
-    "948220.911051: B|13923|monotonic_time: 232073.280777\n"
-    "948220.911060: B|13923|B:Main:onCreate\n"
-    "948220.911070 13950: B|13923|B:Worker:run\n"
-    "948220.911080: B|13923|E:Main:onCreate\n"
-    "948220.911090: E|13923\n"
-    "1|TRACE_END|1059724457403099|13923|0|0|0\n";
+      "512|TRACE_START|1059724457403076|13923|2147483647|2|18316\n"
+      "948220.911051: B|13923|monotonic_time: 232073.280777\n"
+      "948220.911060: B|13923|B:Main:onCreate\n"
+      "948220.911070 13950: B|13923|B:Worker:run\n"
+      "948220.911080: B|13923|E:Main:onCreate\n"
+      "948220.911090: E|13923\n"
+      "1|TRACE_END|1059724457403099|13923|0|0|0\n";
 
   ftrace_parser_set_rhea_process (p, 0, "com.example.rhea");
   ftrace_parser_parse_text (p, text, strlen (text), b);

@@ -4,7 +4,7 @@
 
 #include "ftrace-test-util.h"
 
-#define SEC(s, us) ((gint64) (s) * 1000000000 + (gint64) (us) * 1000)
+#define SEC(s, us) ((gint64) (s) *1000000000 + (gint64) (us) *1000)
 
 static TraceBatch *
 parse_event (const char *event_and_payload,
@@ -26,21 +26,38 @@ last (TraceBatch *b)
 static void
 test_prev_state (void)
 {
-  static const struct {
+  static const struct
+  {
     const char *text;
     gint64 state;
   } cases[] = {
-    { "R", 0 }, { "S", 0x1 }, { "D", 0x2 }, { "T", 0x4 }, { "t", 0x8 }, { "X", 0x10 }, { "Z", 0x20 },
-    { "x", 0x40 }, { "K", 0x80 }, { "W", 0x100 }, { "P", 0x200 }, { "N", 0x400 }, { "I", 0x402 },
-    { "R+", 0x800 }, { "D|K", 0x82 }, { "DK", 0x82 }, { "S|W", 0x101 },
-    { "64", 64 }, { "1024", 1024 }, { "?", -1 },
+    { "R", 0 },
+    { "S", 0x1 },
+    { "D", 0x2 },
+    { "T", 0x4 },
+    { "t", 0x8 },
+    { "X", 0x10 },
+    { "Z", 0x20 },
+    { "x", 0x40 },
+    { "K", 0x80 },
+    { "W", 0x100 },
+    { "P", 0x200 },
+    { "N", 0x400 },
+    { "I", 0x402 },
+    { "R+", 0x800 },
+    { "D|K", 0x82 },
+    { "DK", 0x82 },
+    { "S|W", 0x101 },
+    { "64", 64 },
+    { "1024", 1024 },
+    { "?", -1 },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       g_autofree char *text = g_strdup_printf (
-        "sched_switch: prev_comm=a prev_pid=42 prev_prio=120 prev_state=%s ==> next_comm=b next_pid=43 next_prio=110",
-        cases[i].text);
+          "sched_switch: prev_comm=a prev_pid=42 prev_prio=120 prev_state=%s ==> next_comm=b next_pid=43 next_prio=110",
+          cases[i].text);
       g_autoptr (TraceBatch) b = parse_event (text, NULL);
 
       g_test_message ("prev_state=%s", cases[i].text);
@@ -52,10 +69,10 @@ static void
 test_sched_switch_forms (void)
 {
   g_autoptr (TraceBatch) b = parse_text (
-    "\t   <...>-15430 [006]  7115.449594: sched_switch:          prev_comm=trace-cmd prev_pid=15430 prev_prio=120 prev_state=64 next_comm=swapper/6 next_pid=0 next_prio=120\n"
-    "  trace-cmd-1234 [000] 100.000001: sched_switch: trace-cmd:1234 [120] S ==> swapper/0:0 [120]\n"
-    "  binder-1700 [001] 100.000002: sched_switch: Binder:1689_5:1700 [110] R+ ==> kworker/u16:1:77 [120]\n",
-    NULL);
+      "\t   <...>-15430 [006]  7115.449594: sched_switch:          prev_comm=trace-cmd prev_pid=15430 prev_prio=120 prev_state=64 next_comm=swapper/6 next_pid=0 next_prio=120\n"
+      "  trace-cmd-1234 [000] 100.000001: sched_switch: trace-cmd:1234 [120] S ==> swapper/0:0 [120]\n"
+      "  binder-1700 [001] 100.000002: sched_switch: Binder:1689_5:1700 [110] R+ ==> kworker/u16:1:77 [120]\n",
+      NULL);
   const TraceEvent *e;
 
   /* trace-cmd without `==>`: the prev_comm names the `<...>` thread */
@@ -91,7 +108,7 @@ test_sched_switch_incomplete (void)
 {
   g_autoptr (FtraceParser) p = NULL;
   g_autoptr (TraceBatch) b = parse_text (
-    "\t    bash-14840 [005]  7115.450093: sched_switch:          prev_comm=bash prev_pid=14840\n", &p);
+      "\t    bash-14840 [005]  7115.450093: sched_switch:          prev_comm=bash prev_pid=14840\n", &p);
   const TraceEvent *e;
 
   /* kept as a raw record so nothing is lost, and counted */
@@ -108,12 +125,12 @@ static void
 test_wakeups (void)
 {
   g_autoptr (TraceBatch) b = parse_text (
-    "  ACCS0-2716  ( 2519) [000] d..5 168758.662877: sched_waking: comm=Binder:924_3 pid=1200 prio=120 target_cpu=001\n"
-    "  HeapTaskDaemon-2532  ( 2519) [000] dnh2 168758.663097: sched_wakeup: comm=rcu_preempt pid=7 prio=98 target_cpu=000)\n"
-    "  Binder_4-280   (  184) [000] d..5 514769.086330: sched_wakeup: comm=Binder_5 pid=1158 prio=120 success=1 target_cpu=002 state=W\n"
-    "  <...>-19427 [000]  6550.018664: sched_wakeup_new:      comm=shutils pid=19428 prio=120 success=1 target_cpu=2\n"
-    "  <...>-19427 [000]  6550.018665: sched_wakeup: kworker/0:1:42 [120] success=1 CPU:002\n",
-    NULL);
+      "  ACCS0-2716  ( 2519) [000] d..5 168758.662877: sched_waking: comm=Binder:924_3 pid=1200 prio=120 target_cpu=001\n"
+      "  HeapTaskDaemon-2532  ( 2519) [000] dnh2 168758.663097: sched_wakeup: comm=rcu_preempt pid=7 prio=98 target_cpu=000)\n"
+      "  Binder_4-280   (  184) [000] d..5 514769.086330: sched_wakeup: comm=Binder_5 pid=1158 prio=120 success=1 target_cpu=002 state=W\n"
+      "  <...>-19427 [000]  6550.018664: sched_wakeup_new:      comm=shutils pid=19428 prio=120 success=1 target_cpu=2\n"
+      "  <...>-19427 [000]  6550.018665: sched_wakeup: kworker/0:1:42 [120] success=1 CPU:002\n",
+      NULL);
   const TraceEvent *e;
 
   e = nth_of_kind (b, TRACE_EVENT_SCHED_WAKING, 0);
@@ -153,12 +170,12 @@ static void
 test_task_events (void)
 {
   g_autoptr (TraceBatch) b = parse_text (
-    "<...>-32347   (  32347) [007] .... 239854.417866: task_newtask: pid=32390 comm=.sample.android clone_flags=3d0f00 oom_score_adj=0\n"
-    "<...>-32390   (  32347) [005] ...1 239854.417989: task_rename: pid=32390 oldcomm=.sample.android newcomm=Thread 2 oom_score_adj=0\n"
-    "<...>-32347   (  32347) [007] .... 239854.5: task_newtask: pid=32400 comm=sh clone_flags=1200011 oom_score_adj=0\n"
-    "<...>-32400   [007] .... 239854.6: sched_process_exit: comm=sh pid=32400 prio=120\n"
-    "<...>-32400   [007] .... 239854.7: sched_process_free: comm=sh pid=32400 prio=120\n",
-    NULL);
+      "<...>-32347   (  32347) [007] .... 239854.417866: task_newtask: pid=32390 comm=.sample.android clone_flags=3d0f00 oom_score_adj=0\n"
+      "<...>-32390   (  32347) [005] ...1 239854.417989: task_rename: pid=32390 oldcomm=.sample.android newcomm=Thread 2 oom_score_adj=0\n"
+      "<...>-32347   (  32347) [007] .... 239854.5: task_newtask: pid=32400 comm=sh clone_flags=1200011 oom_score_adj=0\n"
+      "<...>-32400   [007] .... 239854.6: sched_process_exit: comm=sh pid=32400 prio=120\n"
+      "<...>-32400   [007] .... 239854.7: sched_process_free: comm=sh pid=32400 prio=120\n",
+      NULL);
   const TraceEvent *e;
 
   g_assert_cmpuint (b->n_events, ==, 8);
@@ -190,10 +207,10 @@ test_cpu_events (void)
 {
   g_autoptr (FtraceParser) p = NULL;
   g_autoptr (TraceBatch) b = parse_text (
-    "     kworker/0:0-3410  [000]  6550.056870: cpu_frequency:        state=600000 cpu_id=0\n"
-    "          <idle>-0     [000] d..2  1136.097346: cpu_idle: state=4294967295 cpu_id=0\n"
-    "          <idle>-0     [000] d..2  1136.097347: cpu_idle: state=1\n",
-    &p);
+      "     kworker/0:0-3410  [000]  6550.056870: cpu_frequency:        state=600000 cpu_id=0\n"
+      "          <idle>-0     [000] d..2  1136.097346: cpu_idle: state=4294967295 cpu_id=0\n"
+      "          <idle>-0     [000] d..2  1136.097347: cpu_idle: state=1\n",
+      &p);
 
   g_assert_cmpuint (b->n_events, ==, 4);
   check_event (b, 1, TRACE_EVENT_CPU_FREQUENCY, SEC (6550, 56870), TRACE_ID_UNKNOWN, 3410, NULL);
@@ -209,16 +226,16 @@ static void
 test_raw_args (void)
 {
   g_autoptr (TraceBatch) b = parse_text (
-    "  VideoDecMsgThr-32342 [007] 85636.208531: clock_set_rate:       video_subcore0_clk_src state=200000000 cpu_id=7\n"
-    "  x-1 [000] 1.000001: sched_stat_runtime: comm=Jit thread pool pid=1 runtime=7778999 [ns] vruntime=123 [ns]\n"
-    "  x-1 [000] 1.000002: binder_transaction: transaction=5150 dest_node=0 reply=1 flags=0x20 code=0x3 err=-4553\n"
-    "  x-1 [000] 1.000003: binder_command: cmd=0x40406300 BC_TRANSACTION\n"
-    "  x-1 [000] 1.000004: thermal_power_allocator: [FAILED TO PARSE] tz_id=0 req_power=ARRAY[00, 00, 7d] total=125\n"
-    "  x-1 [000] 1.000005: bputs:                0xffff0000080feeb8s: equals_event: my_field=foo=bar\n"
-    "  x-1 [000] 1.000006: workqueue_execute_start: work struct 00000000e8ba3a1c: function dbs_work_handler\n"
-    "  x-1 [000] 1.000007: ipi_entry: (Rescheduling interrupts)\n"
-    "  x-1 [000] 1.000008: sched_blocked_reason: pid=269 iowait=0 caller=worker_thread+0x534/0x820\n",
-    NULL);
+      "  VideoDecMsgThr-32342 [007] 85636.208531: clock_set_rate:       video_subcore0_clk_src state=200000000 cpu_id=7\n"
+      "  x-1 [000] 1.000001: sched_stat_runtime: comm=Jit thread pool pid=1 runtime=7778999 [ns] vruntime=123 [ns]\n"
+      "  x-1 [000] 1.000002: binder_transaction: transaction=5150 dest_node=0 reply=1 flags=0x20 code=0x3 err=-4553\n"
+      "  x-1 [000] 1.000003: binder_command: cmd=0x40406300 BC_TRANSACTION\n"
+      "  x-1 [000] 1.000004: thermal_power_allocator: [FAILED TO PARSE] tz_id=0 req_power=ARRAY[00, 00, 7d] total=125\n"
+      "  x-1 [000] 1.000005: bputs:                0xffff0000080feeb8s: equals_event: my_field=foo=bar\n"
+      "  x-1 [000] 1.000006: workqueue_execute_start: work struct 00000000e8ba3a1c: function dbs_work_handler\n"
+      "  x-1 [000] 1.000007: ipi_entry: (Rescheduling interrupts)\n"
+      "  x-1 [000] 1.000008: sched_blocked_reason: pid=269 iowait=0 caller=worker_thread+0x534/0x820\n",
+      NULL);
   const TraceEvent *e;
 
   g_assert_cmpuint (count_kind (b, TRACE_EVENT_FTRACE), ==, 9);

@@ -5,7 +5,7 @@
 
 #include "ftrace-test-util.h"
 
-#define SEC(s, us) ((gint64) (s) * 1000000000 + (gint64) (us) * 1000)
+#define SEC(s, us) ((gint64) (s) *1000000000 + (gint64) (us) *1000)
 
 /* ------------------------------------------------------------ layouts */
 
@@ -13,8 +13,8 @@ static void
 test_layout_tgid_padded (void)
 {
   g_autoptr (TraceBatch) b = parse_text (
-    "   TimerDispatch-704   (  643) [001] .... 1308823.803988: tracing_mark_write: B|643|TimerIteration #9392\n",
-    NULL);
+      "   TimerDispatch-704   (  643) [001] .... 1308823.803988: tracing_mark_write: B|643|TimerIteration #9392\n",
+      NULL);
 
   g_assert_cmpuint (b->n_events, ==, 2);
   check_event (b, 0, TRACE_EVENT_THREAD_NAME, SEC (1308823, 803988), 643, 704, "TimerDispatch");
@@ -27,8 +27,8 @@ test_layout_tgid_unknown (void)
 {
   g_autoptr (FtraceParser) p = NULL;
   g_autoptr (TraceBatch) b = parse_text (
-    "           <...>-19161 (-----) [001] ...1 683201.354908: tracing_mark_write: trace_event_clock_sync: parent_ts=683201.375000\n",
-    &p);
+      "           <...>-19161 (-----) [001] ...1 683201.354908: tracing_mark_write: trace_event_clock_sync: parent_ts=683201.375000\n",
+      &p);
   const TraceEvent *ev = &b->events[0];
 
   /* `<...>` names nothing, `(-----)` tells no pid */
@@ -45,9 +45,9 @@ test_layout_tgid_fixed (void)
 {
   /* systrace's "fixed" tgid `( 3)`, no leading padding; 7-wide dashes */
   g_autoptr (TraceBatch) b = parse_text (
-    "ksoftirqd/0-3 ( 3) [000] ...2  1212.465092: sched_switch: prev_comm=ksoftirqd/0 prev_pid=3 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n"
-    "  binder:643_1-651 (-------) [002] ...1 5.000001: tracing_mark_write: E|643\n",
-    NULL);
+      "ksoftirqd/0-3 ( 3) [000] ...2  1212.465092: sched_switch: prev_comm=ksoftirqd/0 prev_pid=3 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n"
+      "  binder:643_1-651 (-------) [002] ...1 5.000001: tracing_mark_write: E|643\n",
+      NULL);
   const TraceEvent *sw;
 
   g_assert_cmpuint (b->n_events, ==, 4);
@@ -70,7 +70,7 @@ static void
 test_layout_no_tgid (void)
 {
   g_autoptr (TraceBatch) b = parse_text (
-    "atrace-14446 [000] ...2  1212.465062: tracing_mark_write: C|14446|memory|-12\n", NULL);
+      "atrace-14446 [000] ...2  1212.465062: tracing_mark_write: C|14446|memory|-12\n", NULL);
 
   /* counters teach no pid: C may be written for another process */
   g_assert_cmpuint (b->n_events, ==, 2);
@@ -85,9 +85,9 @@ test_layout_no_flags (void)
 {
   /* pre-3.2 kernels and trace-cmd report: no irq-flags column */
   g_autoptr (TraceBatch) b = parse_text (
-    "     kworker/0:0-13696 [000] 50260.647590: sched_wakeup: comm=mmcqd/0 pid=95 prio=120 success=1 target_cpu=000\n"
-    "  SurfaceFlinger-236   [000] 50265.647620: 0: B|124|onMessageReceived\n",
-    NULL);
+      "     kworker/0:0-13696 [000] 50260.647590: sched_wakeup: comm=mmcqd/0 pid=95 prio=120 success=1 target_cpu=000\n"
+      "  SurfaceFlinger-236   [000] 50265.647620: 0: B|124|onMessageReceived\n",
+      NULL);
   const TraceEvent *w;
 
   g_assert_cmpuint (b->n_events, ==, 5);
@@ -110,11 +110,11 @@ static void
 test_layout_flags_variants (void)
 {
   g_autoptr (TraceBatch) b = parse_text (
-    "chrome-10830 ( 10830) [000] dNsa. 4213.033572: tracing_mark_write: B|10830|hex_preempt\n"
-    "kworker/u16:1-77    (   77) [004] ....316.196720: tracing_mark_write: B|77|no_gap_after_dots\n"
-    "test-process-123    (  123) [002] d...316.196740: tracing_mark_write: B|123|no_gap_after_flags\n"
-    "  bash-9 [001] d..21  7.000002: tracing_mark_write: I|9|five_flags_digit\n",
-    NULL);
+      "chrome-10830 ( 10830) [000] dNsa. 4213.033572: tracing_mark_write: B|10830|hex_preempt\n"
+      "kworker/u16:1-77    (   77) [004] ....316.196720: tracing_mark_write: B|77|no_gap_after_dots\n"
+      "test-process-123    (  123) [002] d...316.196740: tracing_mark_write: B|123|no_gap_after_flags\n"
+      "  bash-9 [001] d..21  7.000002: tracing_mark_write: I|9|five_flags_digit\n",
+      NULL);
 
   g_assert_cmpuint (b->n_events, ==, 8);
   check_event (b, 1, TRACE_EVENT_SLICE_BEGIN, SEC (4213, 33572), 10830, 10830, "hex_preempt");
@@ -129,12 +129,12 @@ static void
 test_layout_task_names (void)
 {
   g_autoptr (TraceBatch) b = parse_text (
-    "task-1234-567    ( 567) [000] ....   100.000000: tracing_mark_write: B|567|task_work\n"
-    " Jit thread pool-31916 (31900) [002] .... 100.5: tracing_mark_write: B|31900|jit\n"
-    "\t   <...>-15430 [006]  7115.449594: cpu_idle:             state=1 cpu_id=6\n"
-    "          <idle>-0     [000] d..2  1136.097253: cpu_idle: state=0 cpu_id=0\n"
-    "          <7952>-7952  [003] ....  2.000000: tracing_mark_write: E|7952\n",
-    NULL);
+      "task-1234-567    ( 567) [000] ....   100.000000: tracing_mark_write: B|567|task_work\n"
+      " Jit thread pool-31916 (31900) [002] .... 100.5: tracing_mark_write: B|31900|jit\n"
+      "\t   <...>-15430 [006]  7115.449594: cpu_idle:             state=1 cpu_id=6\n"
+      "          <idle>-0     [000] d..2  1136.097253: cpu_idle: state=0 cpu_id=0\n"
+      "          <7952>-7952  [003] ....  2.000000: tracing_mark_write: E|7952\n",
+      NULL);
 
   g_assert_cmpuint (b->n_events, ==, 7);
   check_event (b, 0, TRACE_EVENT_THREAD_NAME, SEC (100, 0), 567, 567, "task-1234");
@@ -155,9 +155,9 @@ test_layout_timestamps (void)
 {
   g_autoptr (FtraceParser) p = NULL;
   g_autoptr (TraceBatch) b = parse_text (
-    "<...>-1 [000] .... 12.123456789: tracing_mark_write: I|1|ns\n"
-    "<...>-1 [000] .... 12.5: tracing_mark_write: I|1|one_decimal\n",
-    &p);
+      "<...>-1 [000] .... 12.123456789: tracing_mark_write: I|1|ns\n"
+      "<...>-1 [000] .... 12.5: tracing_mark_write: I|1|one_decimal\n",
+      &p);
 
   check_event (b, 0, TRACE_EVENT_INSTANT, 12123456789, 1, 1, "ns");
   check_event (b, 1, TRACE_EVENT_INSTANT, 12500000000, 1, 1, "one_decimal");
@@ -211,13 +211,13 @@ test_layout_special_lines (void)
 {
   g_autoptr (FtraceParser) p = NULL;
   g_autoptr (TraceBatch) b = parse_text (
-    "           <...>-882   (  882) [003] .... 10852.771186: event: event: abc xyz =0x34 clk id = 019\n"
-    "some = 000, other = 0x4\n"
-    "##### CPU 2 buffer started ####\n"
-    "CPU:3 [LOST 1234 EVENTS]\n"
-    "CPU:1 [LOST 6 EVENTS]\n"
-    "hello\n",
-    &p);
+      "           <...>-882   (  882) [003] .... 10852.771186: event: event: abc xyz =0x34 clk id = 019\n"
+      "some = 000, other = 0x4\n"
+      "##### CPU 2 buffer started ####\n"
+      "CPU:3 [LOST 1234 EVENTS]\n"
+      "CPU:1 [LOST 6 EVENTS]\n"
+      "hello\n",
+      &p);
   const FtraceStats *st = ftrace_parser_get_stats (p);
 
   /* the multi-line print: its first line is an event, the rest is counted */
@@ -239,8 +239,8 @@ test_preambles (void)
 {
   g_autoptr (FtraceParser) p = NULL;
   g_autoptr (TraceBatch) b = parse_text (
-    "capturing trace... done\nTRACE:\n# TRACE:\n# tracer: nop\nversion = 6\nCPU 3 is empty\ncpus=6\n\n",
-    &p);
+      "capturing trace... done\nTRACE:\n# TRACE:\n# tracer: nop\nversion = 6\nCPU 3 is empty\ncpus=6\n\n",
+      &p);
   const FtraceStats *st = ftrace_parser_get_stats (p);
 
   g_assert_cmpuint (b->n_events, ==, 0);
@@ -264,13 +264,13 @@ static void
 test_marker_begin_end (void)
 {
   g_autoptr (TraceBatch) b = parse_text (
-    "<...>-42 [001] .... 10.000000: tracing_mark_write: B|40|a|b|c\n"
-    "<...>-42 [001] .... 10.000001: tracing_mark_write: B|40|\n"
-    "<...>-42 [001] .... 10.000002: tracing_mark_write: E|40|named end\n"
-    "<...>-42 [001] .... 10.000003: tracing_mark_write: E|40\n"
-    "<...>-42 [001] .... 10.000004: tracing_mark_write: E|40|\n"
-    "<...>-43 [001] .... 10.000005: tracing_mark_write: E\n",
-    NULL);
+      "<...>-42 [001] .... 10.000000: tracing_mark_write: B|40|a|b|c\n"
+      "<...>-42 [001] .... 10.000001: tracing_mark_write: B|40|\n"
+      "<...>-42 [001] .... 10.000002: tracing_mark_write: E|40|named end\n"
+      "<...>-42 [001] .... 10.000003: tracing_mark_write: E|40\n"
+      "<...>-42 [001] .... 10.000004: tracing_mark_write: E|40|\n"
+      "<...>-43 [001] .... 10.000005: tracing_mark_write: E\n",
+      NULL);
 
   g_assert_cmpuint (b->n_events, ==, 6);
   /* perfetto keeps every `|` after the pid in the name */
@@ -288,9 +288,9 @@ static void
 test_marker_bare_end_learnt_pid (void)
 {
   g_autoptr (TraceBatch) b = parse_text (
-    "<...>-18926 (-----) [005] ...1 683202.115809: tracing_mark_write: B|18926|Choreographer#doFrame\n"
-    "<...>-18926 (-----) [005] ...1 683202.116883: tracing_mark_write: E\n",
-    NULL);
+      "<...>-18926 (-----) [005] ...1 683202.115809: tracing_mark_write: B|18926|Choreographer#doFrame\n"
+      "<...>-18926 (-----) [005] ...1 683202.116883: tracing_mark_write: E\n",
+      NULL);
 
   check_event (b, 1, TRACE_EVENT_SLICE_END, SEC (683202, 116883), 18926, 18926, "");
 }
@@ -299,10 +299,10 @@ static void
 test_marker_counter (void)
 {
   g_autoptr (TraceBatch) b = parse_text (
-    "<...>-42 [001] .... 10.000000: tracing_mark_write: C|40|queued|7|gfx\n"
-    "<...>-42 [001] .... 10.000001: tracing_mark_write: C|40|oq:Window{42a6b678 com.android.launcher|1\n"
-    "<...>-42 [001] .... 10.000002: tracing_mark_write: C|40|load|1.5\n",
-    NULL);
+      "<...>-42 [001] .... 10.000000: tracing_mark_write: C|40|queued|7|gfx\n"
+      "<...>-42 [001] .... 10.000001: tracing_mark_write: C|40|oq:Window{42a6b678 com.android.launcher|1\n"
+      "<...>-42 [001] .... 10.000002: tracing_mark_write: C|40|load|1.5\n",
+      NULL);
 
   g_assert_cmpuint (b->n_events, ==, 3);
   check_event (b, 0, TRACE_EVENT_COUNTER, SEC (10, 0), 40, 42, "queued");
@@ -322,11 +322,11 @@ static void
 test_marker_async (void)
 {
   g_autoptr (TraceBatch) b = parse_text (
-    " ndroid.systemui-13580 (13580) [001] ...1 683202.104223: tracing_mark_write: S|13580|deliverInputEvent|263\n"
-    " ndroid.systemui-13580 (13580) [001] ...1 683202.104606: tracing_mark_write: F|13580|deliverInputEvent|263\n"
-    " ndroid.systemui-13580 (13580) [001] ...1 683202.104607: tracing_mark_write: S|13580|a|b|-5\n"
-    " ndroid.systemui-13580 (13580) [001] ...1 683202.104608: tracing_mark_write: S|13580|ohos|12|%X%TAG|cat\n",
-    NULL);
+      " ndroid.systemui-13580 (13580) [001] ...1 683202.104223: tracing_mark_write: S|13580|deliverInputEvent|263\n"
+      " ndroid.systemui-13580 (13580) [001] ...1 683202.104606: tracing_mark_write: F|13580|deliverInputEvent|263\n"
+      " ndroid.systemui-13580 (13580) [001] ...1 683202.104607: tracing_mark_write: S|13580|a|b|-5\n"
+      " ndroid.systemui-13580 (13580) [001] ...1 683202.104608: tracing_mark_write: S|13580|ohos|12|%X%TAG|cat\n",
+      NULL);
 
   g_assert_cmpuint (b->n_events, ==, 5);
   check_event (b, 0, TRACE_EVENT_THREAD_NAME, SEC (683202, 104223), 13580, 13580, "ndroid.systemui");
@@ -348,12 +348,12 @@ static void
 test_marker_instants_and_tracks (void)
 {
   g_autoptr (TraceBatch) b = parse_text (
-    "<...>-42 [001] .... 10.000000: tracing_mark_write: I|40|tap\n"
-    "<...>-42 [001] .... 10.000001: tracing_mark_write: N|40|DeviceState|folded\n"
-    "<...>-42 [001] .... 10.000002: tracing_mark_write: G|40|Net|request|77\n"
-    "<...>-42 [001] .... 10.000003: tracing_mark_write: H|40|Net|77\n"
-    "<...>-42 [001] .... 10.000004: tracing_mark_write: H|40|Net|request|78\n",
-    NULL);
+      "<...>-42 [001] .... 10.000000: tracing_mark_write: I|40|tap\n"
+      "<...>-42 [001] .... 10.000001: tracing_mark_write: N|40|DeviceState|folded\n"
+      "<...>-42 [001] .... 10.000002: tracing_mark_write: G|40|Net|request|77\n"
+      "<...>-42 [001] .... 10.000003: tracing_mark_write: H|40|Net|77\n"
+      "<...>-42 [001] .... 10.000004: tracing_mark_write: H|40|Net|request|78\n",
+      NULL);
   const TraceEvent *e = b->events;
 
   g_assert_cmpuint (b->n_events, ==, 5);
@@ -378,10 +378,10 @@ static void
 test_marker_clock_sync (void)
 {
   g_autoptr (TraceBatch) b = parse_text (
-    "<...>-42 [001] .... 10.000000: tracing_mark_write: trace_event_clock_sync: realtime_ts=3720325137\n"
-    "<...>-42 [001] .... 10.000001: tracing_mark_write: trace_event_clock_sync: name=4779a4ee-1\n"
-    "dummy-0000  [000] 0.0: 0: trace_event_clock_sync: parent_ts=0.0\n",
-    NULL);
+      "<...>-42 [001] .... 10.000000: tracing_mark_write: trace_event_clock_sync: realtime_ts=3720325137\n"
+      "<...>-42 [001] .... 10.000001: tracing_mark_write: trace_event_clock_sync: name=4779a4ee-1\n"
+      "dummy-0000  [000] 0.0: 0: trace_event_clock_sync: parent_ts=0.0\n",
+      NULL);
   const TraceEvent *e = b->events;
 
   g_assert_cmpuint (b->n_events, ==, 3);
@@ -400,7 +400,8 @@ test_marker_clock_sync (void)
 static void
 test_marker_unknown_and_malformed (void)
 {
-  static const struct {
+  static const struct
+  {
     const char *payload;
     FtraceProblem problem;
   } cases[] = {
@@ -435,10 +436,10 @@ static void
 test_marker_print_and_msm (void)
 {
   g_autoptr (TraceBatch) b = parse_text (
-    "   kworker/u8:2-77    [000]   316.1: 0: B|77|__scm_call_armv8_64|0\n"
-    "        bash-5  [001]   316.2: print:                tracing_mark_write: B|5|from_trace_cmd\n"
-    "        bash-5  [001]   316.3: print:                0xffffffff8123abcds: E|5\n",
-    NULL);
+      "   kworker/u8:2-77    [000]   316.1: 0: B|77|__scm_call_armv8_64|0\n"
+      "        bash-5  [001]   316.2: print:                tracing_mark_write: B|5|from_trace_cmd\n"
+      "        bash-5  [001]   316.3: print:                0xffffffff8123abcds: E|5\n",
+      NULL);
 
   g_assert_cmpuint (b->n_events, ==, 5);
   check_event (b, 1, TRACE_EVENT_SLICE_BEGIN, SEC (316, 100000), 77, 77, "__scm_call_armv8_64|0");
@@ -453,9 +454,9 @@ test_thread_unknown_name_kept (void)
 {
   /* perfetto's unknown_thread_name.systrace */
   g_autoptr (TraceBatch) b = parse_text (
-    "          <idle>-0     [001] d..2  1234.000001: sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=real_name next_pid=19999 next_prio=120\n"
-    "           <...>-19999 [001] d..3  1234.000002: sched_wake_idle_without_ipi: cpu=2\n",
-    NULL);
+      "          <idle>-0     [001] d..2  1234.000001: sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=real_name next_pid=19999 next_prio=120\n"
+      "           <...>-19999 [001] d..3  1234.000002: sched_wake_idle_without_ipi: cpu=2\n",
+      NULL);
 
   g_assert_cmpuint (b->n_events, ==, 3);
   check_event (b, 0, TRACE_EVENT_THREAD_NAME, SEC (1234, 1), TRACE_ID_UNKNOWN, 19999, "real_name");
@@ -484,13 +485,13 @@ test_thread_rename_and_pid_learning (void)
   guint n_threads;
   g_autoptr (FtraceParser) p = NULL;
   g_autoptr (TraceBatch) b = parse_text (
-    "        worker-700   (  643) [001] .... 1.000000: cpu_idle: state=1 cpu_id=1\n"
-    "        worker-700   [001] .... 1.000001: cpu_idle: state=2 cpu_id=1\n"
-    "         <...>-700   [001] .... 1.000002: cpu_idle: state=3 cpu_id=1\n"
-    "       renamed-700   [001] .... 1.000003: cpu_idle: state=4 cpu_id=1\n"
-    "           app-800   [002] .... 1.000004: tracing_mark_write: B|801|x\n"
-    "           app-800   [002] .... 1.000005: cpu_idle: state=5 cpu_id=2\n",
-    &p);
+      "        worker-700   (  643) [001] .... 1.000000: cpu_idle: state=1 cpu_id=1\n"
+      "        worker-700   [001] .... 1.000001: cpu_idle: state=2 cpu_id=1\n"
+      "         <...>-700   [001] .... 1.000002: cpu_idle: state=3 cpu_id=1\n"
+      "       renamed-700   [001] .... 1.000003: cpu_idle: state=4 cpu_id=1\n"
+      "           app-800   [002] .... 1.000004: tracing_mark_write: B|801|x\n"
+      "           app-800   [002] .... 1.000005: cpu_idle: state=5 cpu_id=2\n",
+      &p);
   gint64 pid;
   guint32 name;
 
@@ -519,9 +520,9 @@ test_thread_name_limits (void)
   g_autoptr (FtraceParser) p = NULL;
   g_autofree char *long_name = g_strnfill (FTRACE_MAX_NAME_LENGTH + 10, 'n');
   g_autofree char *text = g_strdup_printf (
-    "<...>-1 [000] .... 1.0: tracing_mark_write: B|1|%s\n"
-    "bad\xff\xfename-2 [000] .... 1.0: tracing_mark_write: B|2|ok\n",
-    long_name);
+      "<...>-1 [000] .... 1.0: tracing_mark_write: B|1|%s\n"
+      "bad\xff\xfename-2 [000] .... 1.0: tracing_mark_write: B|2|ok\n",
+      long_name);
   g_autoptr (TraceBatch) b = parse_text (text, &p);
   const FtraceStats *st = ftrace_parser_get_stats (p);
 

@@ -6,12 +6,12 @@
 
 #include "ftrace-test-util.h"
 
-#define SEC(s, us) ((gint64) (s) * 1000000000 + (gint64) (us) * 1000)
+#define SEC(s, us) ((gint64) (s) *1000000000 + (gint64) (us) *1000)
 
 static const char small_trace[] =
-  "# tracer: nop\n"
-  "        worker-700   (  643) [001] .... 1.000000: tracing_mark_write: B|643|outer\n"
-  "        worker-700   (  643) [001] .... 1.000001: tracing_mark_write: E|643\n";
+    "# tracer: nop\n"
+    "        worker-700   (  643) [001] .... 1.000000: tracing_mark_write: B|643|outer\n"
+    "        worker-700   (  643) [001] .... 1.000001: tracing_mark_write: E|643\n";
 
 static GBytes *
 gzip_bytes (const void *data,
@@ -178,7 +178,7 @@ test_ctrace_banner_and_truncation (void)
   g_assert_error (error, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_DECODE);
   {
     g_autofree char *want = g_strdup_printf (
-      "cut.ctrace: truncated zlib data: the compressed stream ends at byte %" G_GSIZE_FORMAT, cut);
+        "cut.ctrace: truncated zlib data: the compressed stream ends at byte %" G_GSIZE_FORMAT, cut);
 
     g_assert_cmpstr (error->message, ==, want);
   }
@@ -240,23 +240,25 @@ test_html_blocks (void)
   long_json[0] = '{';
   long_json[200 * 1024 - 1] = '}';
   html = g_strconcat (
-    "<!DOCTYPE html>\n<html><head>\n"
-    "<script>var s = \"# tracer: nop\\n  fake-1 [000] .... 1.0: tracing_mark_write: B|1|viewer\";</script>\n"
-    "  <script>\n  x-9 [000] .... 1.0: tracing_mark_write: B|9|viewer_line\n  </script>\n"
-    "</head><body>\n<!-- BEGIN TRACE -->\n"
-    "  <script class=\"trace-data\" type=\"application/text\">\n"
-    "PROCESS DUMP\n"
-    "USER           PID   TID CMD\n"
-    "u0_a57        2519  2530 Jit thread pool\n"
-    "  </script>\n"
-    "  <script class=\"trace-data\" type=\"application/text\">\n", long_json, "  </script>\n"
-    "  <script class=\"trace-data\" type=\"application/text\">\n"
-    "# tracer: nop\n"
-    "           <...>-2530  (-----) [000] .... 5.000000: tracing_mark_write: B|2519|in_block\n"
-    "  </script>\n"
-    "  <script class=\"trace-data\" type=\"application/text\">\nCGROUP DUMP\n/top-app (root=4) : 466\n</script>\n"
-    "  <script class=\"trace-data\" type=\"application/text\">{\"traceEvents\": []}  </script>\n"
-    "<!-- END TRACE -->\n</body>\n</html>\n", NULL);
+      "<!DOCTYPE html>\n<html><head>\n"
+      "<script>var s = \"# tracer: nop\\n  fake-1 [000] .... 1.0: tracing_mark_write: B|1|viewer\";</script>\n"
+      "  <script>\n  x-9 [000] .... 1.0: tracing_mark_write: B|9|viewer_line\n  </script>\n"
+      "</head><body>\n<!-- BEGIN TRACE -->\n"
+      "  <script class=\"trace-data\" type=\"application/text\">\n"
+      "PROCESS DUMP\n"
+      "USER           PID   TID CMD\n"
+      "u0_a57        2519  2530 Jit thread pool\n"
+      "  </script>\n"
+      "  <script class=\"trace-data\" type=\"application/text\">\n",
+      long_json, "  </script>\n"
+                 "  <script class=\"trace-data\" type=\"application/text\">\n"
+                 "# tracer: nop\n"
+                 "           <...>-2530  (-----) [000] .... 5.000000: tracing_mark_write: B|2519|in_block\n"
+                 "  </script>\n"
+                 "  <script class=\"trace-data\" type=\"application/text\">\nCGROUP DUMP\n/top-app (root=4) : 466\n</script>\n"
+                 "  <script class=\"trace-data\" type=\"application/text\">{\"traceEvents\": []}  </script>\n"
+                 "<!-- END TRACE -->\n</body>\n</html>\n",
+      NULL);
   b = read_bytes (html, strlen (html), "t.html", NULL, &r, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (ftrace_reader_get_format (r), ==, "systrace-html");
@@ -444,13 +446,13 @@ test_bad_inputs (void)
   check_bad_input (g_bytes_get_data (gz_empty, NULL), g_bytes_get_size (gz_empty), "e.gz", TRACE_STREAM_ERROR_EMPTY,
                    "e.gz: the compressed data is empty");
   check_bad_input_str ("{\"nodes\": [], \"samples\": []}", "p.json", TRACE_STREAM_ERROR_WRONG_TYPE,
-                   "p.json: not an ftrace, atrace, systrace or RheaTrace file: found JSON that is not a trace");
+                       "p.json: not an ftrace, atrace, systrace or RheaTrace file: found JSON that is not a trace");
   check_bad_input_str ("[{\"ph\":\"B\",\"ts\":1}]", "c.json", TRACE_STREAM_ERROR_WRONG_TYPE,
-                   "c.json: not an ftrace, atrace, systrace or RheaTrace file: found a Chrome JSON trace (read it with json-src)");
+                       "c.json: not an ftrace, atrace, systrace or RheaTrace file: found a Chrome JSON trace (read it with json-src)");
   check_bad_input_str ("hello\nworld\n", "notes.txt", TRACE_STREAM_ERROR_WRONG_TYPE,
-                   "notes.txt: not an ftrace, atrace, systrace or RheaTrace file: found text without any trace line (first: \"hello\")");
+                       "notes.txt: not an ftrace, atrace, systrace or RheaTrace file: found text without any trace line (first: \"hello\")");
   check_bad_input_str ("<!DOCTYPE html>\n<p>hi</p>\n", "page.html", TRACE_STREAM_ERROR_WRONG_TYPE,
-                   "page.html: not an ftrace, atrace, systrace or RheaTrace file: found HTML without systrace data");
+                       "page.html: not an ftrace, atrace, systrace or RheaTrace file: found HTML without systrace data");
 }
 
 int

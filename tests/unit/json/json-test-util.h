@@ -13,10 +13,8 @@
 G_BEGIN_DECLS
 
 char *test_data_path (const char *name);
-TraceBatch *test_read_data (const char *data, gssize len, const char *location,
-                            TraceStringPool *pool, JsonTraceReader **reader, GError **error);
-TraceBatch *test_read_file (const char *name, TraceStringPool *pool,
-                            JsonTraceReader **reader, GError **error);
+TraceBatch *test_read_data (const char *data, gssize len, const char *location, TraceStringPool *pool, JsonTraceReader **reader, GError **error);
+TraceBatch *test_read_file (const char *name, TraceStringPool *pool, JsonTraceReader **reader, GError **error);
 guint test_count_kind (TraceBatch *batch, TraceEventKind kind);
 const TraceEvent *test_find (TraceBatch *batch, TraceEventKind kind, const char *name, guint nth);
 const char *test_str (TraceBatch *batch, guint32 id);
@@ -26,7 +24,6 @@ JsonNode *test_parse_json (const char *text, gsize len);
 JsonArray *test_trace_events (JsonNode *root);
 JsonObject *test_json_event (JsonArray *events, const char *ph, const char *name, guint nth);
 guint test_count_ph (JsonArray *events, const char *ph);
-TraceEvent *test_add (TraceBatch *batch, TraceEventKind kind, gint64 ts, gint64 pid, gint64 tid,
-                      const char *name);
+TraceEvent *test_add (TraceBatch *batch, TraceEventKind kind, gint64 ts, gint64 pid, gint64 tid, const char *name);
 
 G_END_DECLS

@@ -241,7 +241,13 @@ test_corpus_round_trip (gconstpointer data)
 /* Generated events with awkward values                                */
 
 static const char *const awkward_names[] = {
-  "plain", "quote \" and \\ backslash", "tab\tnewline\n", "é中😀", "", "ctl \x01\x1f", "a.b[0]",
+  "plain",
+  "quote \" and \\ backslash",
+  "tab\tnewline\n",
+  "é中😀",
+  "",
+  "ctl \x01\x1f",
+  "a.b[0]",
 };
 
 static void
@@ -291,8 +297,12 @@ add_async (TraceBatch *batch,
            const char *name)
 {
   static const TraceEventKind kinds[] = {
-    TRACE_EVENT_ASYNC_BEGIN, TRACE_EVENT_ASYNC_STEP, TRACE_EVENT_ASYNC_END,
-    TRACE_EVENT_ASYNC_INSTANT, TRACE_EVENT_FLOW_START, TRACE_EVENT_FLOW_STEP,
+    TRACE_EVENT_ASYNC_BEGIN,
+    TRACE_EVENT_ASYNC_STEP,
+    TRACE_EVENT_ASYNC_END,
+    TRACE_EVENT_ASYNC_INSTANT,
+    TRACE_EVENT_FLOW_START,
+    TRACE_EVENT_FLOW_STEP,
     TRACE_EVENT_FLOW_END,
   };
   TraceEventKind kind = kinds[g_rand_int_range (rand, 0, G_N_ELEMENTS (kinds))];

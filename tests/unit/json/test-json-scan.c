@@ -46,7 +46,7 @@ test_timestamps (void)
 
     g_assert_false (json_decimal_to_scaled (too_big, too_big + strlen (too_big), 3, &ns));
   }
-  for (const char *const *bad = (const char *const[]) { "", "-", "1.", ".5", "1e", "1x", "0x10", " 1", "+1", NULL };
+  for (const char *const *bad = (const char *const[]){ "", "-", "1.", ".5", "1e", "1x", "0x10", " 1", "+1", NULL };
        *bad; bad++)
     {
       const char *t = *bad;
@@ -182,9 +182,15 @@ test_format_numbers (void)
     gint64 ns;
     const char *text;
   } ts[] = {
-    { 1234567, "1234.567" }, { 1000, "1" }, { 1500, "1.5" }, { 1230, "1.23" },
-    { 7, "0.007" }, { -1500, "-1.5" }, { 0, "0" },
-    { G_MININT64, "-9223372036854775.808" }, { G_MAXINT64, "9223372036854775.807" },
+    { 1234567, "1234.567" },
+    { 1000, "1" },
+    { 1500, "1.5" },
+    { 1230, "1.23" },
+    { 7, "0.007" },
+    { -1500, "-1.5" },
+    { 0, "0" },
+    { G_MININT64, "-9223372036854775.808" },
+    { G_MAXINT64, "9223372036854775.807" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (ts); i++)

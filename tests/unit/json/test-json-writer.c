@@ -624,8 +624,7 @@ test_samples (void)
                    ==, "main");
   g_assert_false (json_object_has_member (node, "parent"));
   node = json_array_get_object_element (nodes, 1);
-  g_assert_cmpint (json_object_get_int_member (node, "parent"), ==, json_object_get_int_member (
-                                                                         json_array_get_object_element (nodes, 0), "id"));
+  g_assert_cmpint (json_object_get_int_member (node, "parent"), ==, json_object_get_int_member (json_array_get_object_element (nodes, 0), "id"));
   g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (node, "callFrame"), "url"), ==,
                    "app.js");
   samples = json_object_get_array_member (cpu, "samples");

@@ -60,7 +60,6 @@ add_track_events (TraceBatch *b)
   ev = pt_add (b, TRACE_EVENT_INSTANT, 3300, 100, 101, "named-instant");
   ev->flags = TRACE_EVENT_FLAG_SCOPE_PROCESS;
   ev->u.slice.track = pt_str (b, "Track A");
-
 }
 
 static void
@@ -334,4 +333,3 @@ pt_all_kinds_batch (TraceStringPool *pool)
   add_clock_and_samples (b);
   return b;
 }
-

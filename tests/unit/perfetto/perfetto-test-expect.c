@@ -9,7 +9,8 @@
 
 #include "perfetto-common.h"
 
-typedef struct {
+typedef struct
+{
   TraceBatch *in;
   TraceBatch *out;
   gboolean mask_kernel_pid;
@@ -26,13 +27,15 @@ typedef struct {
 #define STR(id) trace_string_pool_get (m->in->pool, (id))
 
 /* An open slice of a thread: begun (end unknown) or complete. */
-typedef struct {
+typedef struct
+{
   gint64 end;
   gboolean complete;
 } Open;
 
-typedef struct {
-  GArray *open; /* Open, innermost last */
+typedef struct
+{
+  GArray *open;    /* Open, innermost last */
   TraceEvent like; /* the thread's pid and tid, for the ends */
 } ThreadStack;
 
@@ -164,8 +167,7 @@ typed_args (Model *m,
       guint i;
 
       for (i = 0; i < map->n_fields; i++)
-        if (g_str_equal (key, map->fields[i].key)
-            || (map->fields[i].alt_key && g_str_equal (key, map->fields[i].alt_key)))
+        if (g_str_equal (key, map->fields[i].key) || (map->fields[i].alt_key && g_str_equal (key, map->fields[i].alt_key)))
           break;
       if (i == map->n_fields || by_field[i])
         return FALSE;
@@ -199,7 +201,7 @@ typed_args (Model *m,
         {
           g_snprintf (buf, sizeof buf, "0x%" G_GINT64_MODIFIER "x", a->v.u);
           trace_batch_add_arg (m->out, ev, key, TRACE_ARG_STRING)->v.s =
-            trace_string_pool_intern (m->in->pool, buf);
+              trace_string_pool_intern (m->in->pool, buf);
         }
     }
   return TRUE;
@@ -282,8 +284,7 @@ expect_kernel (Model *m,
     ev->u.task.prio = 0;
   for (guint a = 0; a < src->n_args; a++)
     {
-      if ((src->kind == TRACE_EVENT_TASK_NEWTASK || src->kind == TRACE_EVENT_TASK_RENAME)
-          && g_str_equal (STR (args[a].key), "oom_score_adj"))
+      if ((src->kind == TRACE_EVENT_TASK_NEWTASK || src->kind == TRACE_EVENT_TASK_RENAME) && g_str_equal (STR (args[a].key), "oom_score_adj"))
         {
           gint64 v = 0;
 
@@ -444,8 +445,7 @@ static void
 expect_slice (Model *m,
               const TraceEvent *src)
 {
-  gboolean scoped = src->kind == TRACE_EVENT_INSTANT
-                    && (src->flags & (TRACE_EVENT_FLAG_SCOPE_GLOBAL | TRACE_EVENT_FLAG_SCOPE_PROCESS));
+  gboolean scoped = src->kind == TRACE_EVENT_INSTANT && (src->flags & (TRACE_EVENT_FLAG_SCOPE_GLOBAL | TRACE_EVENT_FLAG_SCOPE_PROCESS));
   gboolean thread = src->u.slice.track == 0 && !scoped;
   TraceEvent like = *src;
   TraceEvent *ev;
@@ -472,7 +472,8 @@ expect_slice (Model *m,
           m->stats->dropped_ends++;
           return;
         }
-      *depth += src->kind == TRACE_EVENT_SLICE_BEGIN ? 1 : src->kind == TRACE_EVENT_SLICE_END ? -1 : 0;
+      *depth += src->kind == TRACE_EVENT_SLICE_BEGIN ? 1 : src->kind == TRACE_EVENT_SLICE_END ? -1
+                                                                                              : 0;
       if (src->kind == TRACE_EVENT_SLICE_COMPLETE)
         add_end (m, &like, src->ts + MAX (src->u.slice.dur, 0));
     }
@@ -544,7 +545,7 @@ expect_async (Model *m,
     ev->name = ev->category = 0;
   if (src->kind == TRACE_EVENT_ASYNC_STEP && src->u.async.step != 0 && !has_arg (m, src, "step"))
     trace_batch_add_arg (m->out, ev, trace_string_pool_intern (m->in->pool, "step"), TRACE_ARG_STRING)->v.s =
-      src->u.async.step;
+        src->u.async.step;
 }
 
 /* ---- the rest ---- */
@@ -634,8 +635,7 @@ expect_other (Model *m,
 {
   TraceEvent *ev;
 
-  if (src->kind == TRACE_EVENT_FLOW_START || src->kind == TRACE_EVENT_FLOW_STEP
-      || src->kind == TRACE_EVENT_FLOW_END)
+  if (src->kind == TRACE_EVENT_FLOW_START || src->kind == TRACE_EVENT_FLOW_STEP || src->kind == TRACE_EVENT_FLOW_END)
     {
       /* A flow binds to the slice open on its thread at its time. */
       TraceEvent like = *src;
@@ -777,8 +777,7 @@ pt_mask_kernel_pids (TraceBatch *batch)
       TraceEvent *ev = &batch->events[i];
       TraceEventClass klass = trace_event_kind_get_class (ev->kind);
 
-      if ((klass & (TRACE_EVENT_CLASS_SCHED | TRACE_EVENT_CLASS_CPU | TRACE_EVENT_CLASS_FTRACE))
-          || (ev->kind == TRACE_EVENT_CLOCK_MARKER && ev->u.clock.marker != TRACE_CLOCK_MARKER_PAIR))
+      if ((klass & (TRACE_EVENT_CLASS_SCHED | TRACE_EVENT_CLASS_CPU | TRACE_EVENT_CLASS_FTRACE)) || (ev->kind == TRACE_EVENT_CLOCK_MARKER && ev->u.clock.marker != TRACE_CLOCK_MARKER_PAIR))
         ev->pid = -2;
     }
 }

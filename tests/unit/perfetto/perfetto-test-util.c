@@ -89,8 +89,8 @@ append_arg (GString *s,
 #define STR(id) trace_batch_get_string (batch, (id))
 
 static void append_other_union (GString *s,
-                                 TraceBatch *batch,
-                                 const TraceEvent *ev);
+                                TraceBatch *batch,
+                                const TraceEvent *ev);
 
 static void
 append_union (GString *s,
@@ -132,8 +132,8 @@ append_union (GString *s,
 
 static void
 append_other_union (GString *s,
-                     TraceBatch *batch,
-                     const TraceEvent *ev)
+                    TraceBatch *batch,
+                    const TraceEvent *ev)
 {
   switch (ev->kind)
     {
@@ -189,8 +189,7 @@ pt_event_string (TraceBatch *batch,
   GString *s = g_string_new (NULL);
   const TraceArg *args = trace_batch_get_args (batch, ev);
 
-  g_string_append_printf (s, "%s ts=%" G_GINT64_FORMAT " pid=%" G_GINT64_FORMAT " tid=%" G_GINT64_FORMAT
-                          " cpu=%d name='%s' cat='%s' flags=0x%x",
+  g_string_append_printf (s, "%s ts=%" G_GINT64_FORMAT " pid=%" G_GINT64_FORMAT " tid=%" G_GINT64_FORMAT " cpu=%d name='%s' cat='%s' flags=0x%x",
                           trace_event_kind_to_string (ev->kind), ev->ts, ev->pid, ev->tid, ev->cpu,
                           STR (ev->name), STR (ev->category), ev->flags);
   append_union (s, batch, ev);

@@ -36,7 +36,8 @@ guint32 pt_str (TraceBatch *b,
                 const char *s);
 TraceBatch *pt_all_kinds_batch (TraceStringPool *pool);
 
-typedef struct {
+typedef struct
+{
   guint dropped_ends;
   guint dropped_async_ends;
   guint dropped_legacy_begins;

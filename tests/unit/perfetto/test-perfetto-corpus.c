@@ -55,7 +55,8 @@ typedef GPtrArray *(*ReadFunc) (GInputStream *in,
                                 TraceClockDomain *clock,
                                 GError **error);
 
-typedef struct {
+typedef struct
+{
   char *path;
   ReadFunc read;
 } CorpusFile;
@@ -134,8 +135,7 @@ round_trip_file (const CorpusFile *f)
   g_assert_cmpuint (ws.dropped_unmatched_async_end, ==, es.dropped_async_ends);
   g_assert_cmpuint (ws.dropped_repeated_legacy_begin, ==, es.dropped_legacy_begins);
   g_assert_cmpuint (ws.dropped_unknown_stack_node, ==, es.dropped_samples);
-  g_assert_cmpuint (rs.unknown_packets + rs.unknown_track + rs.unknown_iid + rs.unsupported_events
-                      + rs.no_incremental_state + rs.truncated_bytes + rs.other_clock,
+  g_assert_cmpuint (rs.unknown_packets + rs.unknown_track + rs.unknown_iid + rs.unsupported_events + rs.no_incremental_state + rs.truncated_bytes + rs.other_clock,
                     ==, 0);
 }
 

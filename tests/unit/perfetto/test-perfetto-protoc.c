@@ -9,7 +9,8 @@
 #include <string.h>
 
 /* One decoded packet: "path: value" lines, the path without `packet`. */
-typedef struct {
+typedef struct
+{
   GPtrArray *fields;
 } Packet;
 
@@ -164,8 +165,7 @@ count_track_events (TraceBatch *in)
     {
       TraceEventClass klass = trace_event_kind_get_class (in->events[i].kind);
 
-      if (klass & (TRACE_EVENT_CLASS_SLICES | TRACE_EVENT_CLASS_ASYNC | TRACE_EVENT_CLASS_FLOWS
-                   | TRACE_EVENT_CLASS_COUNTERS))
+      if (klass & (TRACE_EVENT_CLASS_SLICES | TRACE_EVENT_CLASS_ASYNC | TRACE_EVENT_CLASS_FLOWS | TRACE_EVENT_CLASS_COUNTERS))
         n += in->events[i].kind == TRACE_EVENT_SLICE_COMPLETE ? 2 : 1;
     }
   return n;

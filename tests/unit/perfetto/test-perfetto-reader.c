@@ -61,10 +61,10 @@ test_sdk_style (void)
   for (guint i = 0; i < G_N_ELEMENTS (want); i++)
     g_assert_cmpstr (got->pdata[i], ==, want[i]);
   g_assert_cmpuint (rs.packets, ==, 11);
-  g_assert_cmpuint (rs.unknown_packets, ==, 1);        /* sys_stats */
-  g_assert_cmpuint (rs.no_incremental_state, ==, 1);   /* sequence 9 */
-  g_assert_cmpuint (rs.unknown_track, ==, 1);          /* uuid 9999 */
-  g_assert_cmpuint (rs.unsupported_events, ==, 1);     /* irq_handler_entry */
+  g_assert_cmpuint (rs.unknown_packets, ==, 1);      /* sys_stats */
+  g_assert_cmpuint (rs.no_incremental_state, ==, 1); /* sequence 9 */
+  g_assert_cmpuint (rs.unknown_track, ==, 1);        /* uuid 9999 */
+  g_assert_cmpuint (rs.unsupported_events, ==, 1);   /* irq_handler_entry */
   g_assert_cmpuint (rs.truncated_bytes, ==, 0);
   g_assert_cmpuint (rs.bytes, ==, g_bytes_get_size (bytes));
 }

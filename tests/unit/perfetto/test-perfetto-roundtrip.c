@@ -50,12 +50,9 @@ test_all_kinds (void)
   /* Two of the three sched events on cpu 0 continue the one before. */
   g_assert_cmpuint (ws.compact_sched, ==, 2);
   g_assert_cmpuint (ws.samples, ==, 2);
-  g_assert_cmpuint (ws.dropped_unmatched_end + ws.dropped_unmatched_async_end + ws.dropped_kernel
-                      + ws.dropped_kernel_args + ws.dropped_unknown_stack_node
-                      + ws.dropped_clock_marker + ws.dropped_other,
+  g_assert_cmpuint (ws.dropped_unmatched_end + ws.dropped_unmatched_async_end + ws.dropped_kernel + ws.dropped_kernel_args + ws.dropped_unknown_stack_node + ws.dropped_clock_marker + ws.dropped_other,
                     ==, 0);
-  g_assert_cmpuint (rs.unknown_packets + rs.unknown_track + rs.unknown_iid + rs.unsupported_events
-                      + rs.no_incremental_state + rs.truncated_bytes + rs.other_clock,
+  g_assert_cmpuint (rs.unknown_packets + rs.unknown_track + rs.unknown_iid + rs.unsupported_events + rs.no_incremental_state + rs.truncated_bytes + rs.other_clock,
                     ==, 0);
   g_assert_cmpuint (rs.packets, ==, ws.packets);
   g_assert_cmpuint (rs.bytes, ==, ws.bytes);
@@ -121,11 +118,24 @@ test_thread_order (void)
   g_autoptr (GError) error = NULL;
   PerfettoWriterStats ws;
   const char *want[] = {
-    "slice-begin 0 a", "slice-begin 10 b", "slice-end 30 ", "slice-begin 40 c",
-    "slice-end 50 ", "instant 60 d", "slice-begin 90 e", "slice-end 100 ",
-    "slice-end 100 ", "slice-begin 200 f", "slice-end 210 ",
-    "slice-begin 1000 p", "slice-begin 1010 q", "slice-end 1100 ", "slice-end 1100 ",
-    "instant 1200 r", "slice-begin 2000 z", "slice-end 2050 ",
+    "slice-begin 0 a",
+    "slice-begin 10 b",
+    "slice-end 30 ",
+    "slice-begin 40 c",
+    "slice-end 50 ",
+    "instant 60 d",
+    "slice-begin 90 e",
+    "slice-end 100 ",
+    "slice-end 100 ",
+    "slice-begin 200 f",
+    "slice-end 210 ",
+    "slice-begin 1000 p",
+    "slice-begin 1010 q",
+    "slice-end 1100 ",
+    "slice-end 1100 ",
+    "instant 1200 r",
+    "slice-begin 2000 z",
+    "slice-end 2050 ",
   };
   TraceEvent *ev;
 
@@ -279,8 +289,7 @@ test_no_ftrace (void)
       TraceEventClass klass = trace_event_kind_get_class (in->events[i].kind);
 
       kernel += (klass & (TRACE_EVENT_CLASS_SCHED | TRACE_EVENT_CLASS_CPU | TRACE_EVENT_CLASS_FTRACE)) != 0;
-      print_markers += in->events[i].kind == TRACE_EVENT_CLOCK_MARKER
-                       && in->events[i].u.clock.marker != TRACE_CLOCK_MARKER_PAIR;
+      print_markers += in->events[i].kind == TRACE_EVENT_CLOCK_MARKER && in->events[i].u.clock.marker != TRACE_CLOCK_MARKER_PAIR;
     }
   perfetto_writer_options_init (&opts);
   opts.emit_ftrace = FALSE;
@@ -291,8 +300,7 @@ test_no_ftrace (void)
   g_assert_cmpuint (ws.dropped_clock_marker, ==, print_markers);
   g_assert_cmpuint (ws.ftrace_events, ==, 0);
   for (guint i = 0; i < out->n_events; i++)
-    g_assert_false (trace_event_kind_get_class (out->events[i].kind)
-                    & (TRACE_EVENT_CLASS_SCHED | TRACE_EVENT_CLASS_CPU | TRACE_EVENT_CLASS_FTRACE));
+    g_assert_false (trace_event_kind_get_class (out->events[i].kind) & (TRACE_EVENT_CLASS_SCHED | TRACE_EVENT_CLASS_CPU | TRACE_EVENT_CLASS_FTRACE));
 }
 
 static void

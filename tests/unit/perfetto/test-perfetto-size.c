@@ -11,7 +11,8 @@
 #define N_THREADS 40
 #define N_NAMES 300
 
-typedef struct {
+typedef struct
+{
   GRand *rand;
   TraceStringPool *pool;
   guint64 text_bytes;
@@ -102,7 +103,8 @@ gen_waking (Gen *g,
   count_line (g, g->running[cpu], cpu, text);
 }
 
-typedef enum {
+typedef enum
+{
   MARK_BEGIN,
   MARK_END,
   MARK_COUNTER,
@@ -162,7 +164,8 @@ gen_event (Gen *g,
   else if (r < 45)
     gen_waking (g, b, cpu);
   else if (r < 98)
-    gen_marker (g, b, cpu, r < 70 ? MARK_BEGIN : r < 95 ? MARK_END : MARK_COUNTER);
+    gen_marker (g, b, cpu, r < 70 ? MARK_BEGIN : r < 95 ? MARK_END
+                                                        : MARK_COUNTER);
   else
     {
       TraceEvent *ev = add (g, b, TRACE_EVENT_CPU_FREQUENCY, cpu);
