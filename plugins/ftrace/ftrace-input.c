@@ -10,6 +10,7 @@
 #include "ftrace-input.h"
 
 #define INFLATE_IN_SIZE (256 * 1024)
+#define UTF16_IN_SIZE (256 * 1024)
 
 typedef enum
 {
@@ -47,7 +48,10 @@ struct _FtraceInput
   guint8 carry[2];
   gsize carry_len;
   guint32 high_surrogate;
-  guint8 *u16;
+  guint8 *u16; /* UTF16_IN_SIZE + carry */
+  guint8 *u8;  /* the last block converted, handed out from u8_pos */
+  gsize u8_len;
+  gsize u8_pos;
 };
 
 static FtraceInput *
@@ -125,6 +129,7 @@ ftrace_input_free (FtraceInput *in)
         inflateEnd (&in->z);
       g_free (in->zin);
       g_free (in->u16);
+      g_free (in->u8);
       g_free (in);
       in = up;
     }
@@ -278,43 +283,53 @@ utf16_convert (FtraceInput *in,
   return o;
 }
 
+/* Converts UTF16_IN_SIZE input bytes at a time into u8 and hands that
+ * out in pieces of any size. A block gives at most 3 bytes per code unit
+ * plus a U+FFFD for a high surrogate left by the block before, which is
+ * more than 1.5 × its size: converting straight into the caller's
+ * buffer, sized by the caller's request, could write past it. */
 static gssize
 utf16_read (FtraceInput *in,
             guint8 *buf,
             gsize size,
             GError **error)
 {
-  /* 2 input bytes give at most 3 output bytes */
-  gsize want = MAX (size / 3 * 2, 4) & ~(gsize) 1;
+  gsize n;
 
   if (in->u16 == NULL)
-    in->u16 = g_malloc (want + 2);
-  for (;;)
     {
-      gssize n;
-      gsize total, o;
+      in->u16 = g_malloc (UTF16_IN_SIZE + 2);
+      in->u8 = g_malloc (UTF16_IN_SIZE / 2 * 3 + 3);
+    }
+  while (in->u8_pos == in->u8_len)
+    {
+      gssize got;
+      gsize total;
 
       memcpy (in->u16, in->carry, in->carry_len);
-      n = ftrace_input_read (in->up, in->u16 + in->carry_len, want - in->carry_len, error);
-      if (n < 0)
+      got = ftrace_input_read (in->up, in->u16 + in->carry_len, UTF16_IN_SIZE - in->carry_len, error);
+      if (got < 0)
         return -1;
-      if (n == 0)
+      in->u8_pos = 0;
+      in->u8_len = 0;
+      if (got == 0)
         {
-          if (in->high_surrogate)
-            {
-              in->high_surrogate = 0;
-              return put_utf8 (buf, 0xFFFD);
-            }
-          return 0;
+          if (!in->high_surrogate)
+            return 0;
+          in->high_surrogate = 0;
+          in->u8_len = put_utf8 (in->u8, 0xFFFD);
+          break;
         }
-      total = in->carry_len + n;
-      o = utf16_convert (in, in->u16, total, buf);
+      total = in->carry_len + got;
+      in->u8_len = utf16_convert (in, in->u16, total, in->u8);
       in->carry_len = total & 1;
       if (in->carry_len)
         in->carry[0] = in->u16[total - 1];
-      if (o > 0)
-        return o;
     }
+  n = MIN (size, in->u8_len - in->u8_pos);
+  memcpy (buf, in->u8 + in->u8_pos, n);
+  in->u8_pos += n;
+  return n;
 }
 
 /* ---------------------------------------------------------------- public */

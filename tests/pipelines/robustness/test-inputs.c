@@ -73,6 +73,42 @@ test_pipe_auto_src (void)
                    "file twice): name the source instead (ftrace-src, json-src, perfetto-src, arkts-src location=-)\n");
 }
 
+/* A UTF-16 capture (a Windows shell redirecting `adb shell atrace`)
+ * larger than the reader's first look (64 KiB) reads exactly like the
+ * same text in UTF-8, little- and big-endian. */
+static void
+test_utf16 (void)
+{
+  g_autofree char *dir = rb_scratch_dir ();
+  g_autofree char *plain = rb_data_path ("ftrace", "catapult_decompressed_atrace_data.txt");
+  g_autofree char *plain_location = g_strdup_printf ("location=%s", plain);
+  g_autoptr (GBytes) text = rb_read_file (plain);
+  g_autoptr (RbResult) expected = RB_RUN ("-q", "ftrace-src", plain_location, "!", "json-sink", "location=-");
+
+  g_assert_cmpint (expected->status, ==, 0);
+  for (guint be = 0; be < 2; be++)
+    {
+      g_autofree char *path = g_build_filename (dir, be ? "be.txt" : "le.txt", NULL);
+      g_autofree char *location = g_strdup_printf ("location=%s", path);
+      g_autoptr (GError) error = NULL;
+      gsize len = 0;
+      g_autofree char *utf16 = g_convert (g_bytes_get_data (text, NULL), g_bytes_get_size (text),
+                                          be ? "UTF-16BE" : "UTF-16LE", "UTF-8", NULL, &len, &error);
+      g_autoptr (GString) file = g_string_new_len (be ? "\xfe\xff" : "\xff\xfe", 2);
+      g_autoptr (RbResult) r = NULL;
+
+      g_assert_no_error (error);
+      g_string_append_len (file, utf16, len);
+      g_assert_cmpuint (file->len, >, 64 * 1024);
+      rb_write_file (path, file->str, file->len);
+      r = RB_RUN ("-q", "ftrace-src", location, "!", "json-sink", "location=-");
+      g_assert_cmpint (r->status, ==, 0);
+      g_assert_cmpstr (r->err, ==, "");
+      g_assert_true (strcmp (r->out, expected->out) == 0);
+    }
+  rb_scratch_cleanup (dir);
+}
+
 /* ------------------------------------------------------------ bad inputs */
 
 typedef enum
@@ -608,6 +644,7 @@ rb_add_input_tests (void)
       g_test_add_data_func (name, &pipe_cases[i], test_pipe);
     }
   g_test_add_func ("/robustness/pipe/auto-src", test_pipe_auto_src);
+  g_test_add_func ("/robustness/encoding/utf16-large", test_utf16);
   for (guint i = 0; i < G_N_ELEMENTS (bad_cases); i++)
     {
       g_autofree char *name = g_strdup_printf ("/robustness/bad-input/%s/%s", bad_cases[i].source,
