@@ -80,6 +80,7 @@ struct _RheaThread
   guint8 last_marker; /* MarkerType of its previous slice event */
   gboolean holding;   /* events go to `hold`, not to the output */
   TraceBatch *hold;
+  TraceBatch *spare; /* the hold's second buffer, for a partial release */
   GArray *pending;  /* PendingEnd */
   RheaThread *next; /* another process reusing the tid */
 };

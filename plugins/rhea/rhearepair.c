@@ -480,7 +480,8 @@ rhea_repair_get_summary (RheaRepair *r)
   append_count (line, s->unmatched_returns, "unmatched E: dropped", "unmatched E: dropped");
   append_count (line, s->unmatched_throws, "unmatched T: dropped", "unmatched T: dropped");
   append_count (line, s->unmatched_ends, "unmatched slice end dropped", "unmatched slice ends dropped");
-  append_count (line, s->hold_overflows, "throw settled early (hold limit)", "throws settled early (hold limit)");
+  append_count (line, s->hold_overflows, "throw taken to escape every instrumented frame at the hold limit",
+                "throws taken to escape every instrumented frame at the hold limit");
   append_count (line, s->too_deep, "event dropped beyond the maximum stack depth",
                 "events dropped beyond the maximum stack depth");
   if (line->len == 0)
