@@ -81,8 +81,8 @@ struct _RheaThread
   gboolean holding;   /* events go to `hold`, not to the output */
   TraceBatch *hold;
   TraceBatch *spare; /* the hold's second buffer, for a partial release */
-  GArray *pending;  /* PendingEnd */
-  RheaThread *next; /* another process reusing the tid */
+  GArray *pending;   /* PendingEnd */
+  RheaThread *next;  /* another process reusing the tid */
 };
 
 /* Where events go: in place into the batch being repaired while nothing
