@@ -428,8 +428,10 @@ release_before (RheaRepair *r,
       Frame *f = &g_array_index (th->frames, Frame, i);
 
       f->hold_index = f->hold_index >= (gint) upto ? f->hold_index - (gint) upto : -1;
+      /* a thrown frame left open is above every decided one: its T:
+       * came after @upto (the lowest such T:) */
       if (f->state == FRAME_THROWN)
-        f->throw_pos -= upto;
+        f->throw_pos = f->throw_pos > upto ? f->throw_pos - upto : 0;
     }
 }
 

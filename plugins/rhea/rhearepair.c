@@ -89,8 +89,10 @@ rhea_repair_set_crash_tag (RheaRepair *r,
 
 /**
  * rhea_repair_set_max_hold:
- * @max_events: how many events one thread may hold while a throw is
- *   unsettled (at least 1)
+ * @max_events: how many events one thread may hold while the catcher of a
+ *   throw is unknown (at least 1).  At the limit the throws in the older
+ *   half of the hold are taken to have escaped every instrumented frame
+ *   (their frames end at the T:) and counted in `hold_overflows`.
  */
 void
 rhea_repair_set_max_hold (RheaRepair *r,
