@@ -10,6 +10,12 @@
  * repair; the output must hold every call with its begin, be balanced,
  * and the end of unwound calls must be far closer to the truth than
  * btrace's rule (close an unwound frame at its caller's later return).
+ *
+ * A second model (issue 15) throws on purpose several frames deep, each
+ * caller catching with probability 1/2 and a catcher sometimes calling
+ * further methods before its E:; in a variant the exception may escape
+ * to the uninstrumented message loop, which only the hold limit or EOS
+ * decides.
  */
 #include <trace/trace.h>
 

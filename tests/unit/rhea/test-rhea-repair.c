@@ -556,6 +556,41 @@ test_hold_overflow_keeps_recent_throw (Fixture *fx,
   g_assert_cmpuint (stats (fx).unmatched_returns, ==, 0);
 }
 
+/* With crash-tag every begin is held: at the limit (B:e, the sixth held
+ * event) b's throw, in the older half, is taken as escaped and a's held
+ * begin is renamed; x, c and d, begun before d's throw, go out and can no
+ * longer be; e, still held, is renamed when c's return shows that an
+ * exception without a T: left it. */
+static void
+test_hold_overflow_crash_tag (Fixture *fx,
+                              gconstpointer data)
+{
+  rhea_repair_set_crash_tag (fx->repair, TRUE);
+  rhea_repair_set_max_hold (fx->repair, 6);
+  M (1, "B:a");
+  M (2, "B:b");
+  M (3, "T:b");
+  M (4, "B:x"); /* the loop's next call */
+  M (5, "B:c");
+  M (6, "B:d");
+  M (7, "T:d");
+  M (8, "B:e");
+  M (9, "E:c");
+  M (10, "E:x");
+  check_process (fx,
+                 "B 1 100 a: CrashTag\nB 2 100 b\n"
+                 "E 3 100 b repair=exited-by-throw [repaired]\n"
+                 "E 3 100 a: CrashTag repair=unwound-by-exception [repaired]\n"
+                 "B 4 100 x\nB 5 100 c\nB 6 100 d\n"
+                 "E 7 100 d repair=exited-by-throw [repaired]\n"
+                 "B 8 100 e: CrashTag\n"
+                 "E 8 100 e: CrashTag repair=unwound-by-exception [repaired]\n"
+                 "E 9 100 c\nE 10 100 x\n");
+  check_drain (fx, "");
+  g_assert_cmpuint (stats (fx).hold_overflows, ==, 1);
+  g_assert_cmpuint (stats (fx).crash_tagged, ==, 2);
+}
+
 static void
 test_markers_off (Fixture *fx,
                   gconstpointer data)
@@ -654,6 +689,7 @@ main (int argc,
   ADD ("crash-tag", test_crash_tag);
   ADD ("hold-overflow", test_hold_overflow);
   ADD ("hold-overflow-keeps-recent-throw", test_hold_overflow_keeps_recent_throw);
+  ADD ("hold-overflow-crash-tag", test_hold_overflow_crash_tag);
   ADD ("markers-off", test_markers_off);
   ADD ("too-deep", test_too_deep);
   ADD ("stats-and-summary", test_stats_and_summary);
