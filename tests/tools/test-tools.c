@@ -406,6 +406,7 @@ main (int argc,
   add_interrupt_tests ();
   add_inspect_tests ();
   add_pipe_tests ();
+  add_readme_tests ();
   {
     int ret = g_test_run ();
 
