@@ -407,6 +407,7 @@ main (int argc,
   add_inspect_tests ();
   add_pipe_tests ();
   add_readme_tests ();
+  add_info_tests ();
   {
     int ret = g_test_run ();
 

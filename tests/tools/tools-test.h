@@ -33,5 +33,6 @@ void add_interrupt_tests (void);
 void add_inspect_tests (void);
 void add_pipe_tests (void);
 void add_readme_tests (void);
+void add_info_tests (void);
 
 G_END_DECLS
