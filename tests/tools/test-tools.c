@@ -408,6 +408,7 @@ main (int argc,
   add_pipe_tests ();
   add_readme_tests ();
   add_info_tests ();
+  add_convert_tests ();
   {
     int ret = g_test_run ();
 
