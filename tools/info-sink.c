@@ -279,6 +279,7 @@ trace_info_sink_get_summary (TraceInfoSink *sink)
   return &sink->summary;
 }
 
+/* Most events first; ties by id, so the output is the same every run. */
 static gint
 compare_rows (gconstpointer a,
               gconstpointer b,
@@ -286,13 +287,24 @@ compare_rows (gconstpointer a,
 {
   gboolean threads = GPOINTER_TO_INT (user_data);
   guint64 x, y;
+  gint64 id_x, id_y;
 
   if (threads)
-    x = (*(InfoThread **) a)->events, y = (*(InfoThread **) b)->events;
+    {
+      const InfoThread *s = *(InfoThread **) a, *t = *(InfoThread **) b;
+
+      x = s->events, y = t->events;
+      id_x = s->tid != TRACE_ID_UNKNOWN ? s->tid : s->pid, id_y = t->tid != TRACE_ID_UNKNOWN ? t->tid : t->pid;
+    }
   else
-    x = (*(InfoName **) a)->count, y = (*(InfoName **) b)->count;
-  return x < y ? 1 : x > y ? -1
-                           : 0;
+    {
+      const InfoName *m = *(InfoName **) a, *n = *(InfoName **) b;
+
+      x = m->count, y = n->count, id_x = m->name, id_y = n->name;
+    }
+  if (x != y)
+    return x < y ? 1 : -1;
+  return id_x < id_y ? -1 : id_x > id_y;
 }
 
 GPtrArray *

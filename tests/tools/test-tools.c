@@ -409,6 +409,7 @@ main (int argc,
   add_readme_tests ();
   add_info_tests ();
   add_convert_tests ();
+  add_man_tests ();
   {
     int ret = g_test_run ();
 

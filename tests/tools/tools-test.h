@@ -35,5 +35,6 @@ void add_pipe_tests (void);
 void add_readme_tests (void);
 void add_info_tests (void);
 void add_convert_tests (void);
+void add_man_tests (void);
 
 G_END_DECLS
