@@ -192,6 +192,55 @@ test_info_bounded (void)
   g_unlink (path);
 }
 
+/* "skipped" holds the source's non-zero skip counters, as trace-launch
+ * --stats shows them for the same file read by name. */
+static void
+test_info_skipped_matches_stats (void)
+{
+  const char *path = TEST_DATA_DIR "/perfetto/sdk_style.pftrace";
+  g_autofree char *location = g_strdup_printf ("location=%s", path);
+  g_autoptr (Run) info = NULL;
+  g_autoptr (Run) stats = NULL;
+  g_autoptr (JsonObject) o = NULL;
+  g_auto (GStrv) lines = NULL;
+  JsonObject *skipped;
+  guint n_expected = 0;
+
+  if (trace_element_factory_find ("perfetto-src") == NULL)
+    {
+      g_test_skip ("perfetto-src is not built");
+      return;
+    }
+  info = RUN ("trace-info", NULL, "--json", path);
+  stats = RUN ("trace-launch", NULL, "-q", "--stats", "perfetto-src", location, "!", "fakesink");
+  g_assert_cmpint (info->status, ==, 0);
+  g_assert_cmpint (stats->status, ==, 0);
+  /* the warning that explains the skips is on stderr, as trace-launch's */
+  g_assert_true (g_str_has_prefix (info->err, "WARNING: from /pipeline0/src/perfetto-src0: "));
+  o = parse_object (info->out);
+  skipped = json_object_get_object_member (o, "skipped");
+  lines = g_strsplit (stats->err, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto (GStrv) words = g_strsplit (lines[i], " ", -1);
+
+      if (!g_str_has_prefix (lines[i], "perfetto-src0 "))
+        continue;
+      for (guint j = 0; words[j] != NULL; j++)
+        {
+          g_auto (GStrv) kv = g_strsplit (words[j], "=", 2);
+
+          if (kv[0] && kv[1] && g_str_has_prefix (kv[0], "skipped") && strcmp (kv[1], "0") != 0)
+            {
+              g_assert_cmpint (json_object_get_int_member (skipped, kv[0]), ==, g_ascii_strtoll (kv[1], NULL, 10));
+              n_expected++;
+            }
+        }
+    }
+  g_assert_cmpuint (n_expected, >, 0);
+  g_assert_cmpuint (json_object_get_size (skipped), ==, n_expected);
+}
+
 static void
 test_info_usage (void)
 {
@@ -212,5 +261,6 @@ add_info_tests (void)
   g_test_add_func ("/tools/info/text", test_info_text);
   g_test_add_func ("/tools/info/many-files", test_info_many);
   g_test_add_func ("/tools/info/bounded-tables", test_info_bounded);
+  g_test_add_func ("/tools/info/skipped-matches-stats", test_info_skipped_matches_stats);
   g_test_add_func ("/tools/info/usage", test_info_usage);
 }
