@@ -42,14 +42,6 @@ is_skip_counter (const char *key,
   return FALSE;
 }
 
-static char *
-detected_format (const InfoResult *r)
-{
-  g_autoptr (GVariant) v = r->source_stats ? g_variant_lookup_value (r->source_stats, "detected-format", NULL) : NULL;
-
-  return v ? g_variant_dup_string (v, NULL) : g_strdup (r->summary->format ? r->summary->format : "unknown");
-}
-
 /* --- for people --- */
 
 static void
@@ -176,10 +168,15 @@ info_print_text (const InfoResult *r,
                  guint top)
 {
   const InfoSummary *s = r->summary;
-  g_autofree char *format = detected_format (r);
+  const char *format = s->format ? s->format : "unknown";
 
   g_print ("%s\n", r->path);
-  g_print ("  %-13s %s\n", "format", format);
+  /* the source's own name for the format is the more precise
+   * (systrace-html rather than the type finder's ftrace) */
+  if (r->detected != NULL && strcmp (r->detected, format) != 0)
+    g_print ("  %-13s %s (detected as %s)\n", "format", format, r->detected);
+  else
+    g_print ("  %-13s %s\n", "format", format);
   g_print ("  %-13s %s%s%s%s\n", "clock", s->clock ? s->clock : "unknown", s->clock_source ? " (" : "",
            s->clock_source ? s->clock_source : "", s->clock_source ? ")" : "");
   g_print ("  %-13s %" G_GUINT64_FORMAT "\n", "events", s->events);
@@ -346,14 +343,13 @@ info_print_json (const InfoResult *r,
   g_autoptr (JsonBuilder) b = json_builder_new ();
   g_autoptr (JsonGenerator) gen = json_generator_new ();
   g_autoptr (JsonNode) root = NULL;
-  g_autofree char *format = detected_format (r);
   g_autofree char *text = NULL;
   const InfoSummary *s = r->summary;
 
   json_builder_begin_object (b);
   add_member_string (b, "file", r->path);
-  add_member_string (b, "format", format);
-  add_member_string (b, "stream-format", s->format);
+  add_member_string (b, "format", s->format);
+  add_member_string (b, "detected-format", r->detected);
   add_member_string (b, "clock", s->clock);
   add_member_string (b, "clock-source", s->clock_source);
   add_member_int (b, "events", s->events);

@@ -14,6 +14,7 @@ typedef struct
   const InfoSummary *summary;
   TraceStringPool *pool;  /* the names' strings */
   GVariant *source_stats; /* the source's STATS message, or NULL */
+  const char *detected;   /* auto-src's detected-format, or NULL */
 } InfoResult;
 
 void info_print_text (const InfoResult *r,

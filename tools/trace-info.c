@@ -20,24 +20,25 @@
   "most frequent slice names, the counters, and what the source skipped and why.\n" \
   "A folder stands for the files in it. Memory stays bounded whatever the size."
 
-#define DESCRIPTION                                                                  \
-  "Timestamps are shown absolute, in the trace's own clock (seconds, and the\n"      \
-  "nanoseconds the events carry), and relative to the first event: a relative\n"     \
-  "time +T means first event + T.\n"                                                 \
-  "\n"                                                                               \
-  "With --json, each file is one line of JSON (JSON Lines), timestamps in integer\n" \
-  "nanoseconds: first-ts, last-ts, duration, kinds, processes, threads,\n"           \
-  "slice-names, counters, skipped (the source's non-zero skip counters), source\n"   \
-  "(all its counters).\n"                                                            \
-  "\n"                                                                               \
-  "Examples:\n"                                                                      \
-  "  trace-info trace.html\n"                                                        \
-  "  trace-info --json captures/ | jq '{file, events, duration}'\n"                  \
-  "\n"                                                                               \
-  "Exit status:\n"                                                                   \
-  "  0    every file was read\n"                                                     \
-  "  1    a file could not be read (the others are still summarised)\n"              \
-  "  2    bad usage\n"                                                               \
+#define DESCRIPTION                                                                \
+  "Timestamps are shown absolute, in the trace's own clock (seconds, and the\n"    \
+  "nanoseconds the events carry), and relative to the first event: a relative\n"   \
+  "time +T means first event + T.\n"                                               \
+  "\n"                                                                             \
+  "With --json, each file is one line of JSON (JSON Lines), timestamps in\n"       \
+  "integer nanoseconds: file, format, detected-format, clock, clock-source,\n"     \
+  "events, first-ts, last-ts, duration, kinds, processes, threads, slice-names,\n" \
+  "counters, skipped (the source's non-zero skip counters), source (all its\n"     \
+  "counters).\n"                                                                   \
+  "\n"                                                                             \
+  "Examples:\n"                                                                    \
+  "  trace-info trace.html\n"                                                      \
+  "  trace-info --json captures/ | jq '{file, events, duration}'\n"                \
+  "\n"                                                                             \
+  "Exit status:\n"                                                                 \
+  "  0    every file was read\n"                                                   \
+  "  1    a file could not be read (the others are still summarised)\n"            \
+  "  2    bad usage\n"                                                             \
   "  130  interrupted by Ctrl-C"
 
 typedef struct
@@ -83,6 +84,7 @@ report (LaunchState *s,
     .summary = trace_info_sink_get_summary (TRACE_INFO_SINK (sink)),
     .pool = trace_element_get_string_pool (sink),
   };
+  g_autofree char *detected = NULL;
   GHashTableIter iter;
   gpointer key, value;
 
@@ -92,6 +94,8 @@ report (LaunchState *s,
   while (g_hash_table_iter_next (&iter, &key, &value))
     if (g_str_has_prefix (key, inner_prefix) || strcmp (key, src_path) == 0)
       r.source_stats = value;
+  g_object_get (src, "detected-format", &detected, NULL);
+  r.detected = detected;
 
   if (o->json)
     info_print_json (&r, o->top);

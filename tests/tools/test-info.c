@@ -83,6 +83,7 @@ test_info_json_matches_events (void)
   dump_events (SLICES, &d);
   g_assert_cmpstr (json_object_get_string_member (o, "file"), ==, SLICES);
   g_assert_cmpstr (json_object_get_string_member (o, "format"), ==, "ftrace");
+  g_assert_cmpstr (json_object_get_string_member (o, "detected-format"), ==, "ftrace");
   g_assert_cmpint (json_object_get_int_member (o, "events"), ==, d.events);
   g_assert_cmpint (json_object_get_int_member (o, "first-ts"), ==, d.first);
   g_assert_cmpint (json_object_get_int_member (o, "last-ts"), ==, d.last);
