@@ -26,6 +26,22 @@ string_of (TraceStringPool *pool,
   return id == 0 ? "" : trace_string_pool_get (pool, id);
 }
 
+/* A process the trace never named is called after its main thread
+ * (tid == pid), as ftrace traces name only threads. */
+static const char *
+owner_name (const InfoResult *r,
+            InfoTable table,
+            const InfoThread *t)
+{
+  InfoThread key = { .pid = t->pid, .tid = t->pid };
+  const InfoThread *main_thread;
+
+  if (t->name != 0 || table != INFO_TABLE_PROCESSES)
+    return t->name ? string_of (r->pool, t->name) : NULL;
+  main_thread = g_hash_table_lookup (r->summary->tables[INFO_TABLE_THREADS], &key);
+  return main_thread && main_thread->name ? string_of (r->pool, main_thread->name) : NULL;
+}
+
 /* The source's counters that tell what it left out: skipped-*, lost-*,
  * truncated-*, dropped-*, when not zero. */
 static gboolean
@@ -86,8 +102,10 @@ print_owners (const InfoResult *r,
     {
       InfoThread *t = rows->pdata[i];
 
+      const char *name = owner_name (r, table, t);
+
       g_print ("    %10" G_GINT64_FORMAT " %12" G_GUINT64_FORMAT "  %s\n", threads ? t->tid : t->pid, t->events,
-               string_of (r->pool, t->name));
+               name ? name : "");
     }
 }
 
@@ -248,7 +266,7 @@ add_owners (JsonBuilder *b,
       add_id (b, "pid", t->pid);
       if (threads)
         add_id (b, "tid", t->tid);
-      add_member_string (b, "name", t->name ? string_of (r->pool, t->name) : NULL);
+      add_member_string (b, "name", owner_name (r, table, t));
       add_member_int (b, "events", t->events);
       json_builder_end_object (b);
     }

@@ -190,6 +190,14 @@ test_info_bounded (void)
   g_assert_cmpint (json_object_get_int_member (threads, "overflow-events"), ==, n_threads - max_threads);
   g_assert_cmpint (json_object_get_int_member (processes, "count"), ==, max_processes);
   g_assert_cmpint (json_object_get_int_member (processes, "overflow-events"), ==, n_threads - max_processes);
+  /* ftrace names threads only: a process is called after its main thread */
+  {
+    JsonArray *top = json_object_get_array_member (processes, "top");
+    JsonObject *first = json_array_get_object_element (top, 0);
+
+    g_assert_cmpint (json_object_get_int_member (first, "pid"), ==, 1000);
+    g_assert_cmpstr (json_object_get_string_member (first, "name"), ==, "w");
+  }
   g_unlink (path);
 }
 
