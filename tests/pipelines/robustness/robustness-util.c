@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <glib/gstdio.h>
@@ -129,6 +130,53 @@ rb_run (RbSetup setup,
   g_autofree const char **argv = launch_argv (args);
 
   return run_argv (setup, input, argv);
+}
+
+/* What @fd gives until its end; closes it. */
+static char *
+read_all_fd (int fd)
+{
+  GString *text = g_string_new (NULL);
+  char chunk[4096];
+  gssize n;
+
+  while ((n = read (fd, chunk, sizeof chunk)) != 0)
+    {
+      if (n < 0 && errno == EINTR)
+        continue;
+      g_assert_cmpint (n, >, 0);
+      g_string_append_len (text, chunk, n);
+    }
+  close (fd);
+  return g_string_free (text, FALSE);
+}
+
+RbResult *
+rb_run_peak (const char *const *args,
+             guint64 *peak_kib)
+{
+  g_autofree const char **argv = launch_argv (args);
+  g_autofree char *cmd = g_strjoinv (" ", (char **) argv);
+  g_autoptr (GError) error = NULL;
+  RbResult *r = g_new0 (RbResult, 1);
+  struct rusage usage;
+  GPid pid;
+  int err_fd, status;
+
+  /* Not reaped by GLib, so that wait4() gives this child's own usage
+   * (RUSAGE_CHILDREN would be the maximum over every child so far). */
+  g_spawn_async_with_pipes (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL, NULL,
+                            NULL, &pid, NULL, NULL, &err_fd, &error);
+  g_assert_no_error (error);
+  r->err = read_all_fd (err_fd);
+  r->out = g_strdup ("");
+  while (wait4 (pid, &status, 0, &usage) < 0)
+    g_assert_cmpint (errno, ==, EINTR);
+  r->status = WIFSIGNALED (status) ? 128 + WTERMSIG (status) : WEXITSTATUS (status);
+  *peak_kib = (guint64) usage.ru_maxrss;
+  g_test_message ("%s\nexit %d, peak RSS %" G_GUINT64_FORMAT " KiB\nstderr:\n%s", cmd, r->status, *peak_kib,
+                  r->err);
+  return r;
 }
 
 RbResult *
@@ -482,6 +530,7 @@ main (int argc,
   rb_add_fault_tests ();
   rb_add_input_tests ();
   rb_add_accounting_tests ();
+  rb_add_memory_tests ();
   ret = g_test_run ();
   if (generated_dir)
     rb_scratch_cleanup (generated_dir);

@@ -39,6 +39,11 @@ RbResult *rb_run (RbSetup setup,
                   const char *const *args);
 #define RB_RUN(...) rb_run (RB_SETUP_NONE, NULL, (const char *const[]){ __VA_ARGS__, NULL })
 
+/* Runs trace-launch with @args to the end, stdout to /dev/null, and
+ * sets @peak_kib to its peak resident memory (ru_maxrss, KiB). */
+RbResult *rb_run_peak (const char *const *args,
+                       guint64 *peak_kib);
+
 /* Runs any program (argv[0] is looked up in PATH). */
 RbResult *rb_run_program (RbSetup setup,
                           const char *const *argv);
@@ -101,5 +106,6 @@ const char *rb_generated_systrace (guint mb);
 void rb_add_fault_tests (void);
 void rb_add_input_tests (void);
 void rb_add_accounting_tests (void);
+void rb_add_memory_tests (void);
 
 G_END_DECLS
