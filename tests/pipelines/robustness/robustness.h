@@ -39,8 +39,8 @@ RbResult *rb_run (RbSetup setup,
                   const char *const *args);
 #define RB_RUN(...) rb_run (RB_SETUP_NONE, NULL, (const char *const[]){ __VA_ARGS__, NULL })
 
-/* Runs trace-launch with @args to the end, stdout to /dev/null, and
- * sets @peak_kib to its peak resident memory (ru_maxrss, KiB). */
+/* Runs trace-launch with @args to the end (stdout is for --stats: small,
+ * text) and sets @peak_kib to its peak resident memory (ru_maxrss, KiB). */
 RbResult *rb_run_peak (const char *const *args,
                        guint64 *peak_kib);
 
