@@ -15,6 +15,8 @@
  * An array is a number array when its first element is a number; later
  * elements that are not numbers are kept as "not an integer" (what
  * arkts_json_array_get_int() says of them) and their content skipped.
+ * A `samples` array of objects (a sampling heap profile's, of which only
+ * the count is read) is taken out the same way.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -88,6 +90,7 @@ struct _ArktsJsonSkel
 
   /* a top-level key only a CPU or heap profile has (not a snapshot) */
   gboolean profile_key, nodes_pending;
+  gboolean started; /* the first byte that is not whitespace was seen */
 };
 
 static const char *const kept_keys[] = { "samples", "timeDeltas", "timestamps", "children", "statsUpdate" };
@@ -136,6 +139,16 @@ arkts_json_skel_free (ArktsJsonSkel *s)
 void
 arkts_json_skel_reset (ArktsJsonSkel *s)
 {
+  /* what a large message took is given back */
+  if (s->values32->len + s->values64->len > 1024 * 1024 || s->skeleton->len > 16 * 1024 * 1024)
+    {
+      g_array_unref (s->values32);
+      g_array_unref (s->values64);
+      g_string_free (s->skeleton, TRUE);
+      s->values32 = g_array_new (FALSE, FALSE, sizeof (gint32));
+      s->values64 = g_array_new (FALSE, FALSE, sizeof (gint64));
+      s->skeleton = g_string_new (NULL);
+    }
   g_string_truncate (s->skeleton, 0);
   g_byte_array_set_size (s->frames, 0);
   g_string_truncate (s->key, 0);
@@ -146,7 +159,7 @@ arkts_json_skel_reset (ArktsJsonSkel *s)
   s->in_string = s->escape = s->expect_key = s->key_is_next = s->array_undecided = FALSE;
   s->mode = MODE_COPY;
   s->num_len = 0;
-  s->profile_key = s->nodes_pending = FALSE;
+  s->profile_key = s->nodes_pending = s->started = FALSE;
 }
 
 const char *
@@ -373,6 +386,12 @@ key_is_kept (ArktsJsonSkel *s)
   return FALSE;
 }
 
+static gboolean
+is_samples_value (ArktsJsonSkel *s)
+{
+  return s->frames->len >= 2 && s->frames->data[s->frames->len - 2] == FRAME_OBJECT && strcmp (s->key->str, "samples") == 0;
+}
+
 /* The first element of an array is a number: the array's text leaves
  * the skeleton and its numbers go to the store. */
 static void
@@ -401,7 +420,10 @@ begin_numbers (ArktsJsonSkel *s,
   s->skip_depth = 0;
   s->skip_string = s->skip_scalar = FALSE;
   s->after_element = FALSE;
-  s->num[s->num_len++] = first;
+  if (first == '{')
+    other_element (s, first, NULL); /* kept as "not an integer": its count is what is read */
+  else
+    s->num[s->num_len++] = first;
 }
 
 /* Whether the document is a profile: heap snapshots have `nodes` of
@@ -477,13 +499,20 @@ copy_byte (ArktsJsonSkel *s,
     }
   if (c == ' ' || c == '\n' || c == '\r' || c == '\t')
     {
-      /* kept, so that json-glib's line numbers are the file's */
-      g_string_append_c (s->skeleton, c);
+      /* newlines are kept, so that json-glib's line numbers are the
+       * file's (its columns are not) */
+      if (c == '\n')
+        g_string_append_c (s->skeleton, c);
       return;
     }
+  if (!s->started && c != '{')
+    s->profile_key = TRUE; /* not an object: not a heap snapshot either */
+  s->started = TRUE;
   if (s->array_undecided)
     {
-      gboolean number = c == '-' || g_ascii_isdigit (c);
+      /* a sampling heap profile's `samples` are objects of which only the
+       * count is read: they are counted like numbers, not kept */
+      gboolean number = c == '-' || g_ascii_isdigit (c) || (c == '{' && is_samples_value (s));
 
       s->array_undecided = FALSE;
       if (s->nodes_pending && s->frames->len == 2 && c != ']')
@@ -555,7 +584,8 @@ arkts_json_skel_finish (ArktsJsonSkel *s)
  *
  * Returns: whether a top-level key seen so far is one only CPU and heap
  *   profiles have (`head`, `startTime`, `timeDeltas`, `nodes` of objects,
- *   …): the document is then not a heap snapshot in an unusual order
+ *   …), or the document is not an object: it is then not a heap snapshot
+ *   in an unusual key order
  */
 gboolean
 arkts_json_skel_is_profile (ArktsJsonSkel *s)

@@ -645,6 +645,8 @@ finish_whole (ArktsReader *r,
     return wrong_type (r, error, "JSON that is not an object");
   ok = convert_whole (r, json_node_get_object (root), error);
   g_clear_pointer (&r->whole, g_byte_array_unref);
+  /* the profile has what it needs from the numbers */
+  g_clear_pointer (&r->skel, arkts_json_skel_free);
   return ok;
 }
 
