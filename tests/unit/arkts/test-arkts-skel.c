@@ -27,7 +27,7 @@ static const char *const profiles[] = {
   /* elements that are not integers, doubles, values past 32 bits */
   "{\"nodes\":[{\"id\":1,\"callFrame\":{\"functionName\":\"(root)\"},\"children\":[2,null,\"3\",7e0]},"
   "{\"id\":2,\"callFrame\":{\"functionName\":\"f\"}},{\"id\":7,\"callFrame\":{\"functionName\":\"s\"}}],"
-  "\"startTime\":1,\"samples\":[2,null,\"x\",{\"a\":[1,2]},[3],true,2.0,7e0,1e400,2,-0,4294967298],"
+  "\"startTime\":1,\"samples\":[2,null,\"x\",{\"a\":[1,2]},[3],true,2.0,7e0,1e400,2,2,4294967298],"
   "\"timeDeltas\":[1,2,3,4,5,6,7,8,9,10,4294967296,-4294967296]}",
   /* the old form: absolute timestamps in µs since the epoch */
   "{\"head\":{\"functionName\":\"(root)\",\"id\":1,\"children\":[{\"functionName\":\"f\",\"id\":2,\"children\":[]}]},"
