@@ -188,6 +188,7 @@ rb_run_peak (const char *const *args,
   g_autofree char *cmd = g_strjoinv (" ", (char **) launch);
   g_autoptr (GError) error = NULL;
   RbResult *r = g_new0 (RbResult, 1);
+  g_auto (GStrv) envp = g_get_environ ();
   char *line;
   int out_fd, err_fd, helper_status;
   GPid pid;
@@ -199,7 +200,15 @@ rb_run_peak (const char *const *args,
   g_ptr_array_add (argv, NULL);
   /* stderr is read first: a child writes at most a few lines to it, and
    * to stdout only --stats, under the pipe's 64 KiB */
-  g_spawn_async_with_pipes (NULL, (char **) argv->pdata, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pid, NULL,
+#ifdef RB_ASAN
+  {
+    const char *options = g_getenv ("ASAN_OPTIONS");
+    g_autofree char *small = g_strdup_printf ("%s%squarantine_size_mb=16", options ? options : "", options ? ":" : "");
+
+    envp = g_environ_setenv (envp, "ASAN_OPTIONS", small, TRUE);
+  }
+#endif
+  g_spawn_async_with_pipes (NULL, (char **) argv->pdata, envp, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pid, NULL,
                             &out_fd, &err_fd, &error);
   g_assert_no_error (error);
   r->err = read_all_fd (err_fd);
