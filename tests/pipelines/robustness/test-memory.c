@@ -297,10 +297,10 @@ test_arkts_profile_memory (void)
 
   r = run_arkts_stats (path, &peak_kib);
   g_assert_cmpint (r->status, ==, 0);
-  g_assert_cmpstr (r->err, ==, "");
-  g_assert_cmpuint (rb_stat (r->out, "arkts-src0", "cpu-samples"), ==, n);
+  rb_assert_messages (r->err, "");
+  g_assert_cmpuint (rb_stat (r->err, "arkts-src0", "cpu-samples"), ==, n);
   /* 2 stack nodes, the summary, a slice begin and end, the samples */
-  g_assert_cmpuint (rb_stat (r->out, "arkts-src0", "events-out"), ==, n + 5);
+  g_assert_cmpuint (rb_stat (r->err, "arkts-src0", "events-out"), ==, n + 5);
   g_assert_cmpuint (peak_kib, <, RB_BASE_RSS_KIB + n * 32 / 1024);
   rb_scratch_cleanup (dir);
 }
@@ -320,10 +320,10 @@ test_arkts_message_memory (void)
 
   r = run_arkts_stats (path, &peak_kib);
   g_assert_cmpint (r->status, ==, 0);
-  g_assert_cmpstr (r->err, ==, "");
-  g_assert_cmpuint (rb_stat (r->out, "arkts-src0", "messages"), ==, 1);
-  g_assert_cmpuint (rb_stat (r->out, "arkts-src0", "cpu-samples"), ==, n);
-  text_kib = rb_stat (r->out, "arkts-src0", "bytes-read") / 1024;
+  rb_assert_messages (r->err, "");
+  g_assert_cmpuint (rb_stat (r->err, "arkts-src0", "messages"), ==, 1);
+  g_assert_cmpuint (rb_stat (r->err, "arkts-src0", "cpu-samples"), ==, n);
+  text_kib = rb_stat (r->err, "arkts-src0", "bytes-read") / 1024;
   g_assert_cmpuint (text_kib, >=, 16 * 1024);
   g_assert_cmpuint (peak_kib, <, RB_BASE_RSS_KIB + text_kib + n * 32 / 1024);
   rb_scratch_cleanup (dir);
