@@ -17,7 +17,7 @@
   "the output format is chosen from OUT's extension:\n"                             \
   "  .pftrace .perfetto-trace .pb   Perfetto (perfetto-sink)\n"                     \
   "  .json                          Chrome JSON (json-sink)\n"                      \
-  "  .json.gz                       not supported yet (json-sink writes no gzip)\n" \
+  "and any of them followed by .gz (trace.json.gz) is written gzip-compressed.\n"   \
   "It builds the pipeline trace-launch would run (-v prints it) and runs it with\n" \
   "the same code.\n"                                                                \
   "\n"                                                                              \
@@ -100,15 +100,17 @@ sink_for (const char *out,
   };
   g_autofree char *lower = g_ascii_strdown (out, -1);
 
+  /* the sinks gzip a location ending in .gz themselves: the format is
+   * the extension before it */
+  if (g_str_has_suffix (lower, ".gz"))
+    lower[strlen (lower) - 3] = '\0';
   for (guint i = 0; i < G_N_ELEMENTS (table); i++)
     if (g_str_has_suffix (lower, table[i].suffix))
       return table[i].sink;
-  if (g_str_has_suffix (lower, ".json.gz"))
-    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                 "%s: .json.gz output is not supported yet (json-sink writes no gzip): write .json and gzip it", out);
-  else
-    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                 "%s: cannot tell the output format from the extension (.pftrace, .perfetto-trace, .pb or .json)", out);
+  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+               "%s: cannot tell the output format from the extension (.pftrace, .perfetto-trace, .pb or .json, "
+               "each optionally followed by .gz)",
+               out);
   return NULL;
 }
 

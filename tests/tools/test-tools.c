@@ -410,6 +410,7 @@ main (int argc,
   add_info_tests ();
   add_convert_tests ();
   add_man_tests ();
+  add_output_tests ();
   {
     int ret = g_test_run ();
 
