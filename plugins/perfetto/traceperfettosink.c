@@ -24,6 +24,7 @@ struct _TracePerfettoSink
   gboolean ftrace;
   gboolean intern;
   gboolean compact_sched;
+  gboolean compress;
   TraceClockDomain clock;
   PerfettoWriter *writer;
 };
@@ -34,6 +35,7 @@ enum
   PROP_FTRACE,
   PROP_INTERN,
   PROP_COMPACT_SCHED,
+  PROP_COMPRESS,
   N_PROPS
 };
 
@@ -53,6 +55,7 @@ ensure_writer (TracePerfettoSink *self)
   opts.emit_ftrace = self->ftrace;
   opts.intern = self->intern;
   opts.compact_sched = self->compact_sched;
+  opts.compress = self->compress;
   if (self->clock != TRACE_CLOCK_UNKNOWN)
     opts.clock = self->clock;
   self->writer = perfetto_writer_new (trace_file_sink_get_stream (TRACE_FILE_SINK (self)), &opts);
@@ -144,6 +147,9 @@ trace_perfetto_sink_set_property (GObject *object,
     case PROP_COMPACT_SCHED:
       self->compact_sched = g_value_get_boolean (value);
       break;
+    case PROP_COMPRESS:
+      self->compress = g_value_get_boolean (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -167,6 +173,9 @@ trace_perfetto_sink_get_property (GObject *object,
       break;
     case PROP_COMPACT_SCHED:
       g_value_set_boolean (value, self->compact_sched);
+      break;
+    case PROP_COMPRESS:
+      g_value_set_boolean (value, self->compress);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -207,6 +216,12 @@ trace_perfetto_sink_class_init (TracePerfettoSinkClass *klass)
   properties[PROP_COMPACT_SCHED] = g_param_spec_boolean ("compact-sched", "Compact sched",
                                                          "Write sched_switch/sched_waking in Perfetto's compact form",
                                                          d.compact_sched, rw);
+  /* Perfetto's own compression, inside the trace: unlike a .gz location,
+   * the file stays a trace that trace_processor and the UI open as is. */
+  properties[PROP_COMPRESS] = g_param_spec_boolean ("compress", "Compress",
+                                                    "Deflate the packets into Perfetto's compressed_packets "
+                                                    "(read by trace_processor and the UI)",
+                                                    d.compress, rw);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   trace_element_class_set_metadata (TRACE_ELEMENT_CLASS (klass), "Perfetto sink", "Sink/Trace",
                                     "Writes a Perfetto protobuf trace (TrackEvent and ftrace bundles)", "tracepipe");
@@ -221,6 +236,7 @@ trace_perfetto_sink_init (TracePerfettoSink *self)
   self->ftrace = d.emit_ftrace;
   self->intern = d.intern;
   self->compact_sched = d.compact_sched;
+  self->compress = d.compress;
 }
 
 TRACE_ELEMENT_REGISTER_DEFINE (perfetto_sink, "perfetto-sink", TRACE_RANK_PRIMARY, TRACE_TYPE_PERFETTO_SINK)
