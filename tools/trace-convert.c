@@ -34,9 +34,9 @@
   "  trace-convert -o out/{name}.pftrace -j 4 captures/\n"                                         \
   "  parallel trace-convert {} out/{/.}.pftrace ::: captures/*   (GNU parallel, one file a job)\n" \
   "\n"                                                                                             \
-  "--start and --end are times in the trace's own clock (trace-info shows its first\n"             \
-  "and last timestamps); --filter takes properties of the filter element in\n"                     \
-  "launch syntax (trace-inspect filter lists them).\n"                                             \
+  "--start and --end are times in the trace's own clock (1212.5s), or after its\n"                 \
+  "first event with a + (+1.5s); trace-info shows both. --filter takes properties\n"               \
+  "of the filter element in launch syntax (trace-inspect filter lists them).\n"                    \
   "\n"                                                                                             \
   "Exit status:\n"                                                                                 \
   "  0    every conversion finished\n"                                                             \
@@ -62,7 +62,7 @@ parse_options (ConvertOptions *o,
 {
   const GOptionEntry entries[] = {
     { "main-thread", 0, 0, G_OPTION_ARG_NONE, &o->main_thread, "Keep only the main thread of each process", NULL },
-    { "start", 0, 0, G_OPTION_ARG_STRING, &o->start, "Keep what happens from TIME on (1212.5s, 200ms, ns)", "TIME" },
+    { "start", 0, 0, G_OPTION_ARG_STRING, &o->start, "Keep what happens from TIME on (1212.5s; +1.5s: after the first event)", "TIME" },
     { "end", 0, 0, G_OPTION_ARG_STRING, &o->end, "Keep what happens until TIME", "TIME" },
     { "filter", 0, 0, G_OPTION_ARG_STRING, &o->filter, "Properties of a filter element: 'tid=main kind=slices'",
       "EXPR" },

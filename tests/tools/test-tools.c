@@ -411,6 +411,7 @@ main (int argc,
   add_convert_tests ();
   add_man_tests ();
   add_output_tests ();
+  add_filter_tests ();
   {
     int ret = g_test_run ();
 

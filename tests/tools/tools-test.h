@@ -40,5 +40,6 @@ void add_info_tests (void);
 void add_convert_tests (void);
 void add_man_tests (void);
 void add_output_tests (void);
+void add_filter_tests (void);
 
 G_END_DECLS
