@@ -79,6 +79,31 @@ trace_perfetto_sink_render (TraceBaseSink *sink,
   return perfetto_writer_write_batch (self->writer, batch, error) ? TRACE_FLOW_OK : TRACE_FLOW_ERROR;
 }
 
+/* The writer's seven drop reasons, in the words of the WARNING, and
+ * as stats keys; with @dict, they go to the stats instead. */
+static void
+report_drops (TracePerfettoSink *self,
+              GVariantDict *dict)
+{
+  PerfettoWriterStats s;
+
+  perfetto_writer_get_stats (self->writer, &s);
+  const TraceSinkDrop drops[] = {
+    { "unmatched-end", "slice ends without an open slice", s.dropped_unmatched_end },
+    { "unmatched-async-end", "async ends without an open async slice", s.dropped_unmatched_async_end },
+    { "repeated-legacy-begin", "repeated begins of an open async slice (atrace S)", s.dropped_repeated_legacy_begin },
+    { "kernel", "kernel events (ftrace=false)", s.dropped_kernel },
+    { "unknown-stack-node", "samples on a stack node never defined", s.dropped_unknown_stack_node },
+    { "clock-marker", "clock markers with nothing to map to", s.dropped_clock_marker },
+    { "other", "events with no Perfetto form", s.dropped_other },
+  };
+
+  if (dict)
+    trace_base_sink_add_drop_stats (dict, drops, G_N_ELEMENTS (drops));
+  else
+    trace_base_sink_report_drops (TRACE_BASE_SINK (self), drops, G_N_ELEMENTS (drops));
+}
+
 static gboolean
 trace_perfetto_sink_end (TraceFileSink *sink,
                          GOutputStream *stream,
@@ -87,7 +112,10 @@ trace_perfetto_sink_end (TraceFileSink *sink,
   TracePerfettoSink *self = TRACE_PERFETTO_SINK (sink);
 
   ensure_writer (self);
-  return perfetto_writer_finish (self->writer, error);
+  if (!perfetto_writer_finish (self->writer, error))
+    return FALSE;
+  report_drops (self, NULL);
+  return TRUE;
 }
 
 static gboolean
@@ -107,7 +135,6 @@ trace_perfetto_sink_collect_stats (TraceElement *element,
 {
   TracePerfettoSink *self = TRACE_PERFETTO_SINK (element);
   PerfettoWriterStats s;
-  guint64 dropped;
 
   TRACE_ELEMENT_CLASS (trace_perfetto_sink_parent_class)->collect_stats (element, dict);
   if (self->writer == NULL)
@@ -117,13 +144,7 @@ trace_perfetto_sink_collect_stats (TraceElement *element,
   g_variant_dict_insert (dict, "bytes-written", "t", s.bytes);
   g_variant_dict_insert (dict, "track-events", "t", s.track_events);
   g_variant_dict_insert (dict, "ftrace-events", "t", s.ftrace_events);
-  dropped = s.dropped_unmatched_end + s.dropped_unmatched_async_end + s.dropped_repeated_legacy_begin +
-            s.dropped_kernel + s.dropped_unknown_stack_node + s.dropped_clock_marker + s.dropped_other;
-  if (dropped)
-    {
-      g_variant_dict_insert (dict, "dropped", "t", dropped);
-      g_variant_dict_insert (dict, "dropped-unmatched-end", "t", s.dropped_unmatched_end);
-    }
+  report_drops (self, dict);
   if (s.closed_open_slices)
     g_variant_dict_insert (dict, "closed-open-slices", "t", s.closed_open_slices);
 }

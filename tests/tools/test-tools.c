@@ -412,6 +412,7 @@ main (int argc,
   add_man_tests ();
   add_output_tests ();
   add_filter_tests ();
+  add_stats_tests ();
   {
     int ret = g_test_run ();
 
