@@ -413,6 +413,7 @@ main (int argc,
   add_output_tests ();
   add_filter_tests ();
   add_stats_tests ();
+  add_progress_tests ();
   {
     int ret = g_test_run ();
 
