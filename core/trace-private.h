@@ -22,6 +22,16 @@ void _trace_element_set_state_field (TraceElement *element,
 void _trace_element_set_factory_name (TraceElement *element,
                                       const char *factory_name);
 
+void _trace_bin_child_renamed (TraceBin *bin,
+                               TraceElement *child,
+                               const char *old_name);
+
+/* tracegraph.c */
+gboolean _trace_graph_check_link (TracePad *srcpad,
+                                  TracePad *sinkpad,
+                                  GError **error);
+GList *_trace_graph_sort_sinks_first (const GList *children);
+
 void _trace_registry_init (void);
 void _trace_core_elements_register (TracePlugin *plugin);
 TracePlugin *_trace_plugin_new_static (const TracePluginDesc *desc,

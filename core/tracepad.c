@@ -455,7 +455,10 @@ trace_pad_can_link (TracePad *srcpad,
                    src_path, src->media_type, sink_path, sink->media_type);
       return FALSE;
     }
-  return TRUE;
+  /* A loop would make a push, an event or the ready question go round
+   * for ever (or overflow the stack): refuse it here, where every link
+   * is made, rather than in each place that walks the graph. */
+  return _trace_graph_check_link (srcpad, sinkpad, error);
 }
 
 /**

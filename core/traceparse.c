@@ -74,6 +74,7 @@ typedef struct
   GArray *links;              /* Link */
   GHashTable *names;          /* element name -> ElementNode* */
   GHashTable *explicit_names; /* every name=… value, so no default name takes one */
+  GHashTable *next_number;    /* factory -> the number its next default name tries */
   TraceElement *pipeline;
 } Parser;
 
@@ -109,6 +110,7 @@ parser_init (Parser *p,
   p->links = g_array_new (FALSE, TRUE, sizeof (Link));
   p->names = g_hash_table_new (g_str_hash, g_str_equal);
   p->explicit_names = g_hash_table_new (g_str_hash, g_str_equal);
+  p->next_number = g_hash_table_new (g_str_hash, g_str_equal);
 }
 
 static void
@@ -116,6 +118,7 @@ parser_clear (Parser *p)
 {
   g_hash_table_unref (p->names);
   g_hash_table_unref (p->explicit_names);
+  g_hash_table_unref (p->next_number);
   g_array_unref (p->links);
   g_ptr_array_unref (p->nodes);
   g_array_unref (p->tokens);
@@ -625,13 +628,20 @@ static char *
 default_name (Parser *p,
               ElementNode *node)
 {
-  for (guint i = 0;; i++)
+  const char *factory = node->factory->name;
+
+  /* Numbers only grow, so each factory's count resumes where it stopped:
+   * n elements of one factory cost n probes, not n². */
+  for (guint i = GPOINTER_TO_UINT (g_hash_table_lookup (p->next_number, factory));; i++)
     {
-      char *candidate = g_strdup_printf ("%s%u", node->factory->name, i);
+      char *candidate = g_strdup_printf ("%s%u", factory, i);
 
       if (!g_hash_table_contains (p->names, candidate) &&
           !g_hash_table_contains (p->explicit_names, candidate))
-        return candidate;
+        {
+          g_hash_table_insert (p->next_number, (gpointer) factory, GUINT_TO_POINTER (i + 1));
+          return candidate;
+        }
       g_free (candidate);
     }
 }

@@ -31,6 +31,7 @@ GQuark trace_core_error_quark (void);
  * @TRACE_CORE_ERROR_NEGOTIATION: media types of two pads do not match
  * @TRACE_CORE_ERROR_PLUGIN: a plugin could not be loaded
  * @TRACE_CORE_ERROR_NO_SUCH_ELEMENT: no factory of that name
+ * @TRACE_CORE_ERROR_CYCLE: a link would make the events flow in a loop
  *
  * Codes of %TRACE_CORE_ERROR.
  */
@@ -43,6 +44,7 @@ typedef enum
   TRACE_CORE_ERROR_NEGOTIATION,
   TRACE_CORE_ERROR_PLUGIN,
   TRACE_CORE_ERROR_NO_SUCH_ELEMENT,
+  TRACE_CORE_ERROR_CYCLE,
 } TraceCoreError;
 
 /**

@@ -482,6 +482,7 @@ main (int argc,
   rb_add_fault_tests ();
   rb_add_input_tests ();
   rb_add_accounting_tests ();
+  rb_add_graph_tests ();
   ret = g_test_run ();
   if (generated_dir)
     rb_scratch_cleanup (generated_dir);

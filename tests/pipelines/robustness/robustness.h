@@ -101,5 +101,6 @@ const char *rb_generated_systrace (guint mb);
 void rb_add_fault_tests (void);
 void rb_add_input_tests (void);
 void rb_add_accounting_tests (void);
+void rb_add_graph_tests (void);
 
 G_END_DECLS
