@@ -44,6 +44,17 @@ child_setup (gpointer data)
       signal (SIGXFSZ, SIG_IGN);
       setrlimit (RLIMIT_FSIZE, &lim);
     }
+  if (setup & RB_SETUP_FEW_THREADS)
+    {
+      /* A thread's stack is RLIMIT_STACK's size: with 256 MiB stacks in
+       * 1 GiB of address space (trace-launch itself takes about 230 MiB),
+       * the third or fourth thread cannot be created. */
+      struct rlimit stack = { 256 << 20, 256 << 20 };
+      struct rlimit as = { 1 << 30, 1 << 30 };
+
+      setrlimit (RLIMIT_STACK, &stack);
+      setrlimit (RLIMIT_AS, &as);
+    }
 }
 
 static GSubprocessLauncher *
@@ -483,6 +494,7 @@ main (int argc,
   rb_add_input_tests ();
   rb_add_accounting_tests ();
   rb_add_graph_tests ();
+  rb_add_core_fault_tests ();
   ret = g_test_run ();
   if (generated_dir)
     rb_scratch_cleanup (generated_dir);
