@@ -154,7 +154,14 @@ trace_file_sink_start (TraceBaseSink *sink,
   g_object_unref (out);
   /* The stream is our own wrapper: closing it must close the file too. */
   g_filter_output_stream_set_close_base_stream (G_FILTER_OUTPUT_STREAM (priv->stream), TRUE);
-  return klass->begin == NULL || klass->begin (self, priv->stream, error);
+  if (klass->begin != NULL && !klass->begin (self, priv->stream, error))
+    {
+      /* The element stays in NULL, so stop() would not run before the
+       * element is freed: drop the temporary now. */
+      abort_output (self);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 static gboolean

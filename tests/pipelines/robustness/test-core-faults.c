@@ -44,8 +44,91 @@ test_thread_refused (void)
   rb_scratch_cleanup (dir);
 }
 
+static const char sigterm_message[] = "Terminated: stopping the sources and finishing the outputs "
+                                      "(send SIGTERM or press Ctrl-C again to abort)...\n";
+
+/* SIGTERM, what `timeout`, systemd and CI runners send, is the first
+ * Ctrl-C: the output is finished and complete, exit 143 (before: the
+ * default action, exit 143 too but `.out.json.XXXXXX.part` left behind
+ * and no out.json). */
+static void
+test_sigterm (void)
+{
+  g_autofree char *dir = rb_scratch_dir ();
+  g_autofree char *path = g_build_filename (dir, "out.json", NULL);
+  g_autofree char *location = g_strdup_printf ("location=%s", path);
+  g_autofree char *listing = NULL;
+  g_autoptr (RbResult) r = NULL;
+  RbChild *child;
+
+  child = rb_start (100, (const char *const[]){ "--stats", "fakesrc", "num-events=-1", "kinds=slices+counters", "!",
+                                                "json-sink", location, NULL });
+  rb_child_signal (child, SIGTERM);
+  r = rb_child_finish (child);
+  g_assert_cmpint (r->status, ==, 143);
+  g_assert_cmpstr (r->err, ==, sigterm_message);
+  listing = rb_list_dir (dir);
+  g_assert_cmpstr (listing, ==, "out.json");
+  g_assert_cmpuint (rb_stat (r->out, "json-sink0", "events-in"), ==, rb_stat (r->out, "fakesrc0", "events-out"));
+  g_assert_cmpuint (rb_json_trace_events (path), ==, rb_stat (r->out, "json-sink0", "json-events"));
+  rb_scratch_cleanup (dir);
+}
+
+/* A second SIGTERM aborts: exit 143, and never a temporary left (either
+ * nothing, or the complete file when the sink had just finished). */
+static void
+test_sigterm_twice (void)
+{
+  g_autofree char *dir = rb_scratch_dir ();
+  g_autofree char *path = g_build_filename (dir, "out.json", NULL);
+  g_autofree char *location = g_strdup_printf ("location=%s", path);
+  g_autofree char *first = NULL;
+  g_autofree char *listing = NULL;
+  g_autoptr (RbResult) r = NULL;
+  RbChild *child;
+
+  child = rb_start (300, (const char *const[]){ "fakesrc", "num-events=-1", "!", "json-sink", location, NULL });
+  rb_child_signal (child, SIGTERM);
+  first = rb_child_read_err_line (child);
+  g_assert_true (g_str_has_prefix (first, "Terminated: stopping the sources"));
+  rb_child_signal (child, SIGTERM);
+  r = rb_child_finish (child);
+  g_assert_cmpint (r->status, ==, 143);
+  listing = rb_list_dir (dir);
+  if (strcmp (listing, "") != 0)
+    {
+      g_assert_cmpstr (listing, ==, "out.json");
+      g_assert_cmpuint (rb_json_trace_events (path), >, 0);
+    }
+  rb_scratch_cleanup (dir);
+}
+
+/* One sink cannot start (its folder is missing) after another one
+ * created its temporary: the run stops (exit 1) and the other's
+ * temporary is gone too. */
+static void
+test_start_failure_leaves_nothing (void)
+{
+  g_autofree char *dir = rb_scratch_dir ();
+  g_autofree char *good = g_strdup_printf ("location=%s/good.json", dir);
+  g_autofree char *bad = g_strdup_printf ("location=%s/missing/bad.pftrace", dir);
+  g_autofree char *listing = NULL;
+  g_autoptr (RbResult) r = NULL;
+
+  r = RB_RUN ("-q", "fakesrc", "num-events=100", "!", "tee", "name=t", "t.", "!", "json-sink", good, "t.", "!",
+              "perfetto-sink", bad);
+  g_assert_cmpint (r->status, ==, 1);
+  g_assert_nonnull (strstr (r->err, "ERROR: from /pipeline0/perfetto-sink0: could not open"));
+  listing = rb_list_dir (dir);
+  g_assert_cmpstr (listing, ==, "");
+  rb_scratch_cleanup (dir);
+}
+
 void
 rb_add_core_fault_tests (void)
 {
   g_test_add_func ("/robustness/threads/refused", test_thread_refused);
+  g_test_add_func ("/robustness/sigterm/finishes-outputs", test_sigterm);
+  g_test_add_func ("/robustness/sigterm/twice", test_sigterm_twice);
+  g_test_add_func ("/robustness/output/start-failure-leaves-nothing", test_start_failure_leaves_nothing);
 }
