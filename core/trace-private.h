@@ -42,4 +42,14 @@ G_END_DECLS
 G_BEGIN_DECLS
 void _trace_sink_explain_error (TraceBaseSink *sink,
                                 GError *error);
+gboolean _trace_file_sink_find_shared_output (TraceBin *bin,
+                                              TraceElement **first,
+                                              TraceElement **second,
+                                              GError **error);
+
+/* tracevalue.c: @value in double quotes, cut after a few hundred bytes
+ * (at a character boundary) with its full length said, so that a 100 MB
+ * value never becomes a 100 MB message. */
+#define TRACE_QUOTED_VALUE_MAX 256
+char *_trace_quote_value (const char *value);
 G_END_DECLS

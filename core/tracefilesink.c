@@ -6,6 +6,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -16,10 +18,15 @@
 #include "trace-private.h"
 
 #define OUTPUT_BUFFER_SIZE (1 << 20)
+/* What the kernel follows at most in one path (Linux's MAXSYMLINKS). */
+#define MAX_SYMLINKS 40
+#define TEMP_PREFIX "."
+#define TEMP_SUFFIX ".XXXXXX.part"
 
 typedef struct
 {
   char *location;
+  char *target;          /* location with its symlinks followed: what is replaced */
   char *temp_path;       /* NULL when writing to standard output */
   GOutputStream *stream; /* buffered; owns the file stream */
 } TraceFileSinkPrivate;
@@ -36,6 +43,52 @@ static GParamSpec *properties[N_PROPS];
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (TraceFileSink, trace_file_sink, TRACE_TYPE_BASE_SINK)
 
 #define PRIV(s) ((TraceFileSinkPrivate *) trace_file_sink_get_instance_private (s))
+
+/* @path with the symlinks of its last component followed, as open()
+ * would: writing "through" a link must replace the file it points to,
+ * not the link. A relative link is relative to the link's folder. A loop
+ * or a link that cannot be read stops the walk where it is (opening then
+ * fails with the system's reason). */
+static char *
+follow_symlinks (const char *path)
+{
+  char *current = g_strdup (path);
+
+  for (guint i = 0; i < MAX_SYMLINKS && g_file_test (current, G_FILE_TEST_IS_SYMLINK); i++)
+    {
+      g_autofree char *link = g_file_read_link (current, NULL);
+      g_autofree char *dir = NULL;
+
+      if (link == NULL)
+        break;
+      dir = g_path_get_dirname (current);
+      g_free (current);
+      current = g_path_is_absolute (link) ? g_steal_pointer (&link) : g_build_filename (dir, link, NULL);
+    }
+  return current;
+}
+
+/* `DIR/.NAME.XXXXXX.part`, with NAME cut (at a character boundary) so
+ * that the temporary's name fits NAME_MAX whenever NAME does: a legal
+ * 250-byte output name must not fail because of the 13 bytes added. */
+static char *
+temp_name_template (const char *dir,
+                    const char *base)
+{
+  gsize room = NAME_MAX - strlen (TEMP_PREFIX) - strlen (TEMP_SUFFIX);
+  gsize len = strlen (base);
+
+  if (len > room)
+    {
+      const char *cut = base + room;
+
+      if (g_utf8_validate (base, -1, NULL))
+        while (cut > base && (*cut & 0xC0) == 0x80)
+          cut--;
+      len = cut - base;
+    }
+  return g_strdup_printf ("%s/" TEMP_PREFIX "%.*s" TEMP_SUFFIX, dir, (int) len, base);
+}
 
 /* The output goes to a temporary file beside the target (same folder,
  * so the final rename is atomic) and is renamed over the target only once
@@ -69,9 +122,11 @@ open_output (TraceFileSink *self,
         }
       return g_unix_output_stream_new (fd, TRUE);
     }
-  dir = g_path_get_dirname (priv->location);
-  base = g_path_get_basename (priv->location);
-  priv->temp_path = g_strdup_printf ("%s/.%s.XXXXXX.part", dir, base);
+  g_free (priv->target);
+  priv->target = follow_symlinks (priv->location);
+  dir = g_path_get_dirname (priv->target);
+  base = g_path_get_basename (priv->target);
+  priv->temp_path = temp_name_template (dir, base);
   fd = g_mkstemp_full (priv->temp_path, O_WRONLY | O_CLOEXEC, 0666);
   if (fd < 0)
     {
@@ -103,7 +158,7 @@ commit_output (TraceFileSink *self,
         g_unlink (temp);
       return FALSE;
     }
-  if (temp && g_rename (temp, priv->location) != 0)
+  if (temp && g_rename (temp, priv->target) != 0)
     {
       int saved = errno;
       g_set_error (error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_CLOSE,
@@ -256,6 +311,7 @@ trace_file_sink_finalize (GObject *object)
 
   trace_file_sink_stop (TRACE_BASE_SINK (object), NULL);
   g_free (priv->location);
+  g_free (priv->target);
   g_free (priv->temp_path);
   G_OBJECT_CLASS (trace_file_sink_parent_class)->finalize (object);
 }
@@ -313,4 +369,104 @@ const char *
 trace_file_sink_get_location (TraceFileSink *sink)
 {
   return PRIV (sink)->location;
+}
+
+/* The file @sink writes, the same string however its path is written
+ * (`X.json`, `./X.json`, `../d/X.json`, a symlink to it): the folder's
+ * real path and the name after symlinks. "-" is standard output. NULL for
+ * no location and for what is not a regular file (two sinks may both
+ * write /dev/null). */
+static char *
+output_key (TraceFileSink *sink)
+{
+  const char *location = PRIV (sink)->location;
+  g_autofree char *target = NULL, *dir = NULL, *base = NULL, *real_dir = NULL;
+  GStatBuf st;
+
+  if (location == NULL || *location == '\0')
+    return NULL;
+  if (g_str_equal (location, "-"))
+    return g_strdup ("-");
+  if (g_stat (location, &st) == 0 && !S_ISREG (st.st_mode))
+    return NULL;
+  target = follow_symlinks (location);
+  dir = g_path_get_dirname (target);
+  base = g_path_get_basename (target);
+  real_dir = realpath (dir, NULL);
+  if (real_dir == NULL) /* the folder is missing: starting will say so */
+    real_dir = g_canonicalize_filename (dir, NULL);
+  return g_build_filename (real_dir, base, NULL);
+}
+
+static void
+set_shared_output_error (GError **error,
+                         TraceFileSink *first,
+                         TraceFileSink *second)
+{
+  const char *a = PRIV (first)->location, *b = PRIV (second)->location;
+  const char *na = trace_element_get_name (TRACE_ELEMENT (first));
+  const char *nb = trace_element_get_name (TRACE_ELEMENT (second));
+  g_autofree char *qa = _trace_quote_value (a), *qb = _trace_quote_value (b);
+
+  if (g_str_equal (a, "-"))
+    g_set_error (error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_SETTINGS,
+                 "%s and %s both write to standard output (location=-): their outputs would be mixed "
+                 "(give each sink its own location)",
+                 nb, na);
+  else if (g_str_equal (a, b))
+    g_set_error (error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_SETTINGS,
+                 "%s and %s both write %s: one output would be lost (give each sink its own location)", nb, na, qb);
+  else
+    g_set_error (error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_SETTINGS,
+                 "%s and %s both write the same file, %s and %s: one output would be lost "
+                 "(give each sink its own location)",
+                 nb, na, qb, qa);
+}
+
+static void
+find_file_sinks (TraceBin *bin,
+                 GPtrArray *sinks)
+{
+  for (const GList *l = trace_bin_get_children (bin); l; l = l->next)
+    if (TRACE_IS_BIN (l->data))
+      find_file_sinks (l->data, sinks);
+    else if (TRACE_IS_FILE_SINK (l->data))
+      g_ptr_array_add (sinks, l->data);
+}
+
+/* Two sinks with one output would both write it, and the second rename
+ * would silently replace the first's file: one output lost. This finds
+ * the first such pair in @bin (and the bins it holds), in the order the
+ * sinks were added, and says which. */
+gboolean
+_trace_file_sink_find_shared_output (TraceBin *bin,
+                                     TraceElement **first,
+                                     TraceElement **second,
+                                     GError **error)
+{
+  g_autoptr (GPtrArray) sinks = g_ptr_array_new ();
+  g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  find_file_sinks (bin, sinks);
+  for (guint i = 0; i < sinks->len; i++)
+    {
+      TraceFileSink *sink = g_ptr_array_index (sinks, i);
+      char *key = output_key (sink);
+      TraceFileSink *other;
+
+      if (key == NULL)
+        continue;
+      other = g_hash_table_lookup (seen, key);
+      if (other == NULL)
+        {
+          g_hash_table_insert (seen, key, sink);
+          continue;
+        }
+      g_free (key);
+      *first = TRACE_ELEMENT (other);
+      *second = TRACE_ELEMENT (sink);
+      set_shared_output_error (error, other, sink);
+      return TRUE;
+    }
+  return FALSE;
 }

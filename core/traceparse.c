@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "trace/trace.h"
+#include "trace-private.h"
 
 /* Three stages, so that every error has a position and nothing is half
  * built: the lexer turns the text into tokens that remember their byte
@@ -939,6 +940,31 @@ check_all_linked (Parser *p,
   return TRUE;
 }
 
+/* Two sinks that would write one file: the error points at the second
+ * one's location (or its factory name). */
+static gboolean
+check_outputs (Parser *p,
+               GError **error)
+{
+  g_autoptr (GError) local = NULL;
+  TraceElement *first, *second;
+  ElementNode *node;
+  gsize offset;
+
+  if (!_trace_file_sink_find_shared_output (TRACE_BIN (p->pipeline), &first, &second, &local))
+    return TRUE;
+  node = g_hash_table_lookup (p->names, trace_element_get_name (second));
+  offset = node->factory->offset;
+  for (guint i = 0; i < node->props->len; i++)
+    {
+      const Token *t = g_ptr_array_index (node->props, i);
+
+      if (t->kind == TOK_PROP && strcmp (t->name, "location") == 0)
+        offset = t->value_offset;
+    }
+  return parse_error (p, error, offset, TRACE_PARSE_ERROR_SAME_OUTPUT, "%s", local->message);
+}
+
 static gboolean
 build (Parser *p,
        GError **error)
@@ -973,7 +999,7 @@ build (Parser *p,
   for (guint i = 0; i < p->nodes->len; i++)
     if (!check_all_linked (p, g_ptr_array_index (p->nodes, i), error))
       return FALSE;
-  return TRUE;
+  return check_outputs (p, error);
 }
 
 /**

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "trace/trace.h"
+#include "trace-private.h"
 
 /* A 64-bit integer property is "time-like" (accepts `5ms`, `1.5s`) when
  * its blurb mentions nanoseconds ("nanosecond", or "(ns" followed by ")",
@@ -801,4 +802,22 @@ trace_value_from_string (GParamSpec *pspec,
       return FALSE;
     }
   return TRUE;
+}
+
+char *
+_trace_quote_value (const char *value)
+{
+  gsize len;
+  const char *cut;
+
+  if (value == NULL)
+    return g_strdup ("(none)");
+  len = strlen (value);
+  if (len <= TRACE_QUOTED_VALUE_MAX)
+    return g_strdup_printf ("\"%s\"", value);
+  cut = value + TRACE_QUOTED_VALUE_MAX;
+  /* back to the start of a UTF-8 character, so the text stays valid */
+  while (cut > value && (*cut & 0xC0) == 0x80)
+    cut--;
+  return g_strdup_printf ("\"%.*s…\" (%" G_GSIZE_FORMAT " bytes)", (int) (cut - value), value, len);
 }

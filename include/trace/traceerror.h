@@ -137,6 +137,7 @@ GQuark trace_parse_error_quark (void);
  * @TRACE_PARSE_ERROR_NO_SUCH_PAD: an element has no such pad
  * @TRACE_PARSE_ERROR_LINK: two pads cannot be linked
  * @TRACE_PARSE_ERROR_UNLINKED: a reference or pad is never linked
+ * @TRACE_PARSE_ERROR_SAME_OUTPUT: two sinks would write the same file
  *
  * Codes of %TRACE_PARSE_ERROR.
  */
@@ -152,6 +153,7 @@ typedef enum
   TRACE_PARSE_ERROR_NO_SUCH_PAD,
   TRACE_PARSE_ERROR_LINK,
   TRACE_PARSE_ERROR_UNLINKED,
+  TRACE_PARSE_ERROR_SAME_OUTPUT,
 } TraceParseError;
 
 G_END_DECLS

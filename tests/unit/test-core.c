@@ -1,4 +1,6 @@
 /* Unit tests: pads, elements, bins, the bus and the registry. */
+#include <glib/gstdio.h>
+
 #include "../test-util.h"
 
 /* An element that records the order of its state changes. */
@@ -346,6 +348,52 @@ test_bin_child_renamed (void)
   g_assert_null (trace_bin_get_by_name (TRACE_BIN (bin), "after"));
 }
 
+/* The smallest file sink: the base class writes nothing by itself. */
+typedef struct
+{
+  TraceFileSink parent_instance;
+} TestFileSink;
+typedef TraceFileSinkClass TestFileSinkClass;
+G_DEFINE_TYPE (TestFileSink, test_file_sink, TRACE_TYPE_FILE_SINK)
+
+static void
+test_file_sink_class_init (TestFileSinkClass *klass)
+{
+  trace_element_class_add_static_pad_template (TRACE_ELEMENT_CLASS (klass), &(TraceStaticPadTemplate){
+                                                                                "sink", TRACE_PAD_SINK, TRACE_PAD_ALWAYS, TRACE_MEDIA_TYPE_EVENTS });
+}
+
+static void
+test_file_sink_init (TestFileSink *self)
+{
+}
+
+/* A program that builds its pipeline in C gets the refusal of two sinks
+ * writing one file at NULL->READY, before anything is opened. */
+static void
+test_same_output_refused (void)
+{
+  g_autoptr (TraceElement) pipeline = g_object_ref_sink (trace_pipeline_new ("p"));
+  g_autofree char *dir = g_dir_make_tmp ("tracepipe-core-XXXXXX", NULL);
+  g_autofree char *a = g_build_filename (dir, "out.json", NULL);
+  g_autofree char *b = g_strdup_printf ("%s/./out.json", dir);
+  g_autofree char *expected = g_strdup_printf ("second and first both write the same file, \"%s\" and \"%s\": "
+                                               "one output would be lost (give each sink its own location)",
+                                               b, a);
+  TraceElement *first = g_object_new (test_file_sink_get_type (), "name", "first", "location", a, NULL);
+  TraceElement *second = g_object_new (test_file_sink_get_type (), "name", "second", "location", b, NULL);
+  g_autoptr (TraceMessage) msg = NULL;
+
+  trace_bin_add_many (TRACE_BIN (pipeline), first, second, NULL);
+  g_assert_cmpint (trace_element_set_state (pipeline, TRACE_STATE_READY), ==, TRACE_STATE_CHANGE_FAILURE);
+  msg = trace_bus_pop_filtered (trace_pipeline_get_bus (TRACE_PIPELINE (pipeline)), TRACE_MESSAGE_ERROR);
+  g_assert_nonnull (msg);
+  g_assert_cmpstr (msg->src_path, ==, "/p/second");
+  g_assert_cmpstr (msg->error->message, ==, expected);
+  g_assert_cmpint (trace_element_get_state (first), ==, TRACE_STATE_NULL);
+  g_assert_cmpint (g_rmdir (dir), ==, 0); /* nothing was created in it */
+}
+
 int
 main (int argc, char **argv)
 {
@@ -363,5 +411,6 @@ main (int argc, char **argv)
   g_test_add_func ("/pad/link-cycle-refused", test_link_cycle_refused);
   g_test_add_func ("/bin/cannot-hold-itself", test_bin_cannot_hold_itself);
   g_test_add_func ("/bin/child-renamed", test_bin_child_renamed);
+  g_test_add_func ("/pipeline/same-output-refused", test_same_output_refused);
   return g_test_run ();
 }

@@ -124,6 +124,130 @@ test_start_failure_leaves_nothing (void)
   rb_scratch_cleanup (dir);
 }
 
+/* Two sinks, one file, however the path is written: refused when the
+ * pipeline is built (exit 2, naming the file), nothing written (before:
+ * both exited 0 and one output was lost). */
+static void
+test_same_output (void)
+{
+  static const char *const second_names[] = { "X.json", "./X.json", "link.json", "sub/../X.json" };
+  g_autofree char *dir = rb_scratch_dir ();
+  g_autofree char *link = g_build_filename (dir, "link.json", NULL);
+  g_autofree char *sub = g_build_filename (dir, "sub", NULL);
+  g_autofree char *cwd = g_get_current_dir ();
+
+  /* relative locations are relative to the child's folder, ours */
+  g_assert_cmpint (symlink ("X.json", link), ==, 0);
+  g_assert_cmpint (g_mkdir (sub, 0755), ==, 0);
+  g_assert_cmpint (chdir (dir), ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (second_names); i++)
+    {
+      g_autofree char *second = g_strdup_printf ("location=%s", second_names[i]);
+      g_autofree char *expected = NULL;
+      g_autofree char *listing = NULL;
+      g_autoptr (RbResult) r = RB_RUN ("fakesrc", "!", "tee", "name=t", "t.", "!", "json-sink", "location=X.json",
+                                       "t.", "!", "json-sink", second);
+
+      if (i == 0)
+        expected = g_strdup ("json-sink1 and json-sink0 both write \"X.json\": one output would be lost "
+                             "(give each sink its own location)\n");
+      else
+        expected = g_strdup_printf ("json-sink1 and json-sink0 both write the same file, \"%s\" and \"X.json\": "
+                                    "one output would be lost (give each sink its own location)\n",
+                                    second_names[i]);
+      g_assert_cmpint (r->status, ==, 2);
+      g_assert_true (g_str_has_prefix (r->err, "ERROR: invalid pipeline description: 1:"));
+      g_assert_nonnull (strstr (r->err, expected));
+      g_assert_cmpstr (r->out, ==, "");
+      listing = rb_list_dir (dir);
+      g_assert_cmpstr (listing, ==, "link.json sub");
+    }
+  g_assert_cmpint (chdir (cwd), ==, 0);
+  rb_scratch_cleanup (dir);
+}
+
+/* Writing through a symlink writes the file it points to; the link stays
+ * a link (before: it was replaced by a regular file). A dangling link
+ * creates its target. */
+static void
+test_output_through_symlink (void)
+{
+  g_autofree char *dir = rb_scratch_dir ();
+  g_autofree char *link = g_build_filename (dir, "link.json", NULL);
+  g_autofree char *target = g_build_filename (dir, "real.json", NULL);
+  g_autofree char *location = g_strdup_printf ("location=%s", link);
+  g_autofree char *pointed = NULL;
+  g_autofree char *listing = NULL;
+
+  g_assert_cmpint (symlink ("real.json", link), ==, 0);
+  for (guint run = 0; run < 2; run++) /* dangling, then to an existing file */
+    {
+      g_autoptr (RbResult) r = RB_RUN ("-q", "fakesrc", "num-events=100", "!", "json-sink", location);
+
+      g_assert_cmpint (r->status, ==, 0);
+      g_assert_true (g_file_test (link, G_FILE_TEST_IS_SYMLINK));
+      g_clear_pointer (&pointed, g_free);
+      pointed = g_file_read_link (link, NULL);
+      g_assert_cmpstr (pointed, ==, "real.json");
+      g_assert_cmpuint (rb_json_trace_events (target), >, 0);
+      g_clear_pointer (&listing, g_free);
+      listing = rb_list_dir (dir);
+      g_assert_cmpstr (listing, ==, "link.json real.json");
+    }
+  rb_scratch_cleanup (dir);
+}
+
+/* Output names of 250 and 255 bytes (NAME_MAX) are legal: the
+ * temporary's name is cut to fit (before: ENAMETOOLONG, exit 1). */
+static void
+test_long_output_name (void)
+{
+  g_autofree char *dir = rb_scratch_dir ();
+
+  for (guint len = 250; len <= 255; len += 5)
+    {
+      g_autofree char *stem = g_strnfill (len - 5, 'n');
+      g_autofree char *name = g_strdup_printf ("%s.json", stem);
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_autofree char *location = g_strdup_printf ("location=%s", path);
+      g_autofree char *listing = NULL;
+      g_autoptr (RbResult) r = RB_RUN ("-q", "fakesrc", "num-events=100", "!", "json-sink", location);
+
+      g_assert_cmpuint (strlen (name), ==, len);
+      g_assert_cmpint (r->status, ==, 0);
+      g_assert_cmpstr (r->err, ==, "");
+      g_assert_cmpuint (rb_json_trace_events (path), >, 0);
+      listing = rb_list_dir (dir);
+      g_assert_cmpstr (listing, ==, name);
+      g_remove (path);
+    }
+  rb_scratch_cleanup (dir);
+}
+
+/* The cut temporary name while the run is killed: `.NNN….XXXXXX.part`,
+ * 255 bytes, beside the output. */
+static void
+test_long_output_name_killed (void)
+{
+  g_autofree char *dir = rb_scratch_dir ();
+  g_autofree char *stem = g_strnfill (250, 'n');
+  g_autofree char *path = g_strdup_printf ("%s/%s.json", dir, stem);
+  g_autofree char *location = g_strdup_printf ("location=%s", path);
+  g_autofree char *listing = NULL;
+  g_autoptr (RbResult) r = NULL;
+  RbChild *child;
+
+  child = rb_start (200, (const char *const[]){ "fakesrc", "num-events=-1", "!", "json-sink", location, NULL });
+  rb_child_signal (child, SIGKILL);
+  r = rb_child_finish (child);
+  g_assert_cmpint (r->status, ==, 128 + SIGKILL);
+  listing = rb_list_dir (dir);
+  g_assert_cmpuint (strlen (listing), ==, 255);
+  g_assert_true (g_str_has_prefix (listing, ".nnnn"));
+  g_assert_true (g_str_has_suffix (listing, ".part"));
+  rb_scratch_cleanup (dir);
+}
+
 void
 rb_add_core_fault_tests (void)
 {
@@ -131,4 +255,8 @@ rb_add_core_fault_tests (void)
   g_test_add_func ("/robustness/sigterm/finishes-outputs", test_sigterm);
   g_test_add_func ("/robustness/sigterm/twice", test_sigterm_twice);
   g_test_add_func ("/robustness/output/start-failure-leaves-nothing", test_start_failure_leaves_nothing);
+  g_test_add_func ("/robustness/output/same-file", test_same_output);
+  g_test_add_func ("/robustness/output/through-symlink", test_output_through_symlink);
+  g_test_add_func ("/robustness/output/long-name", test_long_output_name);
+  g_test_add_func ("/robustness/output/long-name-killed", test_long_output_name_killed);
 }
