@@ -52,4 +52,13 @@ gboolean _trace_file_sink_find_shared_output (TraceBin *bin,
  * value never becomes a 100 MB message. */
 #define TRACE_QUOTED_VALUE_MAX 256
 char *_trace_quote_value (const char *value);
+/* A whole message built from several values is cut at this. */
+#define TRACE_MESSAGE_MAX 4096
+/* @text cut in the middle to @max bytes (a system message that holds a
+ * path: its start and its reason are kept). */
+char *_trace_cut_middle (const char *text,
+                         gsize max);
+/* Every "…" of @message cut like _trace_quote_value() does, then the whole
+ * like _trace_cut_middle(): for messages built from many pieces. */
+char *_trace_cut_quoted_segments (const char *message);
 G_END_DECLS

@@ -116,8 +116,10 @@ open_output (TraceFileSink *self,
       if (fd < 0)
         {
           int saved = errno;
+          g_autofree char *quoted = _trace_quote_value (priv->location);
+
           g_set_error (error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_OPEN_WRITE,
-                       "could not open \"%s\" for writing: %s", priv->location, g_strerror (saved));
+                       "could not open %s for writing: %s", quoted, g_strerror (saved));
           return NULL;
         }
       return g_unix_output_stream_new (fd, TRUE);
@@ -131,8 +133,10 @@ open_output (TraceFileSink *self,
   if (fd < 0)
     {
       int saved = errno;
+      g_autofree char *quoted = _trace_quote_value (priv->location);
+
       g_set_error (error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_OPEN_WRITE,
-                   "could not open \"%s\" for writing: %s", priv->location, g_strerror (saved));
+                   "could not open %s for writing: %s", quoted, g_strerror (saved));
       g_clear_pointer (&priv->temp_path, g_free);
       return NULL;
     }
@@ -150,10 +154,11 @@ commit_output (TraceFileSink *self,
   TraceFileSinkPrivate *priv = PRIV (self);
   g_autoptr (GOutputStream) stream = g_steal_pointer (&priv->stream);
   g_autofree char *temp = g_steal_pointer (&priv->temp_path);
+  g_autofree char *quoted = _trace_quote_value (priv->location);
 
   if (!g_output_stream_close (stream, NULL, error))
     {
-      g_prefix_error (error, "could not complete \"%s\": ", priv->location);
+      g_prefix_error (error, "could not complete %s: ", quoted);
       if (temp)
         g_unlink (temp);
       return FALSE;
@@ -162,7 +167,7 @@ commit_output (TraceFileSink *self,
     {
       int saved = errno;
       g_set_error (error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_CLOSE,
-                   "could not move the output into place at \"%s\": %s", priv->location, g_strerror (saved));
+                   "could not move the output into place at %s: %s", quoted, g_strerror (saved));
       g_unlink (temp);
       return FALSE;
     }
@@ -247,24 +252,26 @@ _trace_sink_explain_error (TraceBaseSink *sink,
                            GError *error)
 {
   TraceFileSinkPrivate *priv;
+  g_autofree char *quoted = NULL;
   gint code;
 
   if (!TRACE_IS_FILE_SINK (sink))
     return;
   priv = PRIV (TRACE_FILE_SINK (sink));
+  quoted = _trace_quote_value (priv->location ? priv->location : "");
   /* A writer's own write error ("cannot write the JSON trace: …No space
    * left on device") says what failed but not where: add the path. */
   if (error->domain == TRACE_RESOURCE_ERROR && priv->location &&
       (error->code == TRACE_RESOURCE_ERROR_WRITE || error->code == TRACE_RESOURCE_ERROR_NO_SPACE_LEFT) &&
-      strstr (error->message, priv->location) == NULL)
+      strstr (error->message, quoted) == NULL)
     {
-      g_prefix_error (&error, "could not write \"%s\": ", priv->location);
+      g_prefix_error (&error, "could not write %s: ", quoted);
       return;
     }
   if (error->domain != G_IO_ERROR)
     return;
   code = error->code == G_IO_ERROR_NO_SPACE ? TRACE_RESOURCE_ERROR_NO_SPACE_LEFT : TRACE_RESOURCE_ERROR_WRITE;
-  g_prefix_error (&error, "could not write \"%s\": ", priv->location ? priv->location : "");
+  g_prefix_error (&error, "could not write %s: ", quoted);
   error->domain = TRACE_RESOURCE_ERROR;
   error->code = code;
 }

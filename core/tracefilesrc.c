@@ -12,6 +12,7 @@
 typedef struct
 {
   char *location;
+  char *display_name;   /* location as messages show it: cut if huge */
   GInputStream *raw;    /* the file or stdin, for the position */
   GInputStream *stream; /* what the subclass reads: decompressed */
   guint64 size;
@@ -49,9 +50,12 @@ open_raw (TraceFileSrc *self,
   if (in == NULL)
     {
       gboolean missing = g_error_matches (local, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+      g_autofree char *quoted = _trace_quote_value (priv->location);
+      g_autofree char *reason = _trace_cut_middle (local->message, 2 * TRACE_QUOTED_VALUE_MAX); /* GIO's holds the path too */
+
       g_set_error (error, TRACE_RESOURCE_ERROR,
                    missing ? TRACE_RESOURCE_ERROR_NOT_FOUND : TRACE_RESOURCE_ERROR_OPEN_READ,
-                   "could not open \"%s\" for reading: %s", priv->location, local->message);
+                   "could not open %s for reading: %s", quoted, reason);
       return NULL;
     }
   info = g_file_input_stream_query_info (in, G_FILE_ATTRIBUTE_STANDARD_SIZE, NULL, NULL);
@@ -113,7 +117,9 @@ trace_file_src_start (TraceBaseSrc *src,
   priv->stream = maybe_decompress (priv->raw, error);
   if (priv->stream == NULL)
     {
-      g_prefix_error (error, "could not read \"%s\": ", priv->location);
+      g_autofree char *quoted = _trace_quote_value (priv->location);
+
+      g_prefix_error (error, "could not read %s: ", quoted);
       return FALSE;
     }
   return klass->open == NULL || klass->open (self, priv->stream, priv->size, error);
@@ -143,6 +149,7 @@ trace_file_src_set_property (GObject *object,
     case PROP_LOCATION:
       g_free (priv->location);
       priv->location = g_value_dup_string (value);
+      g_clear_pointer (&priv->display_name, g_free);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -171,6 +178,7 @@ trace_file_src_finalize (GObject *object)
   TraceFileSrcPrivate *priv = PRIV (TRACE_FILE_SRC (object));
 
   g_free (priv->location);
+  g_free (priv->display_name);
   g_clear_object (&priv->stream);
   g_clear_object (&priv->raw);
   G_OBJECT_CLASS (trace_file_src_parent_class)->finalize (object);
@@ -221,15 +229,30 @@ trace_file_src_get_location (TraceFileSrc *src)
  * trace_file_src_get_display_name:
  * @src: a #TraceFileSrc
  *
- * Returns: the name to use in messages: the location, or `<stdin>`
+ * Returns: the name to use in messages: the location, or `<stdin>`; a
+ *   location longer than a few hundred bytes is cut (ending in `…`), so
+ *   that a huge value never makes a huge message
  */
 const char *
 trace_file_src_get_display_name (TraceFileSrc *src)
 {
-  const char *location = PRIV (src)->location;
+  TraceFileSrcPrivate *priv = PRIV (src);
+  const char *location = priv->location;
 
-  return location == NULL ? "(no location)" : g_str_equal (location, "-") ? "<stdin>"
-                                                                          : location;
+  if (location == NULL)
+    return "(no location)";
+  if (g_str_equal (location, "-"))
+    return "<stdin>";
+  if (strlen (location) <= TRACE_QUOTED_VALUE_MAX)
+    return location;
+  if (priv->display_name == NULL)
+    {
+      g_autofree char *quoted = _trace_quote_value (location);
+
+      /* the quoted form without its quotes and byte count */
+      priv->display_name = g_strndup (quoted + 1, strstr (quoted, "...\"") + strlen ("...") - quoted - 1);
+    }
+  return priv->display_name;
 }
 
 /**

@@ -117,7 +117,7 @@ describe_cycle (TraceElement *up,
     {
       if (i == CYCLE_NAMES_SHOWN && path->len > CYCLE_NAMES_SHOWN + 2)
         {
-          g_string_append_printf (text, " ! … (%u more)", path->len - CYCLE_NAMES_SHOWN - 2);
+          g_string_append_printf (text, " ! ... (%u more)", path->len - CYCLE_NAMES_SHOWN - 2);
           i = path->len - 2;
           continue;
         }

@@ -164,7 +164,7 @@ parse_error (Parser *p,
              const char *format,
              ...)
 {
-  g_autofree char *message = NULL;
+  g_autofree char *message = NULL, *shown = NULL;
   guint line, column;
   va_list args;
 
@@ -172,7 +172,10 @@ parse_error (Parser *p,
   message = g_strdup_vprintf (format, args);
   va_end (args);
   offset_to_line_column (p->text, offset, &line, &column);
-  g_set_error (error, TRACE_PARSE_ERROR, code, "%u:%u: %s", line, column, message);
+  /* Names, values and references of any length are quoted in messages:
+   * a 100 MB one must not make a 100 MB line. */
+  shown = _trace_cut_quoted_segments (message);
+  g_set_error (error, TRACE_PARSE_ERROR, code, "%u:%u: %s", line, column, shown);
   return FALSE;
 }
 
@@ -660,6 +663,11 @@ create_element (Parser *p,
 
   if (g_hash_table_contains (p->names, name))
     return duplicate_name (p, name_tok->value_offset, name, error);
+  /* A name is in every message of its element, unquoted: keep it short. */
+  if (name_tok != NULL && strlen (name) > TRACE_QUOTED_VALUE_MAX)
+    return parse_error (p, error, name_tok->value_offset, TRACE_PARSE_ERROR_BAD_VALUE,
+                        "an element name is at most %d bytes, and \"%s\" has %" G_GSIZE_FORMAT, TRACE_QUOTED_VALUE_MAX,
+                        name, strlen (name));
   node->element = trace_element_factory_make_checked (node->factory->name, name, &local);
   if (node->element == NULL)
     {

@@ -248,6 +248,57 @@ test_long_output_name_killed (void)
   rb_scratch_cleanup (dir);
 }
 
+#define HUGE_VALUE_SIZE (16 << 20)
+
+typedef struct
+{
+  const char *before; /* the description around the huge value */
+  const char *after;
+  int status;
+  const char *message; /* what stderr must hold besides the cut value */
+} HugeValueCase;
+
+static const HugeValueCase huge_value_cases[] = {
+  { "fakesrc num-events=10 ! json-sink location=/nonexistent/", "", 1, "for writing: No such file or directory" },
+  { "ftrace-src location=/nonexistent/", " ! fakesink", 1, "for reading: Error opening file /nonexistent/" },
+  { "auto-src location=/nonexistent/", " ! fakesink", 1, "for reading: Error opening file /nonexistent/" },
+  { "fakesrc num-events=", " ! fakesink", 2, "is not a valid value for \"num-events\"" },
+  { "fakesrc ! fakesink name=", "", 2, "an element name is at most 256 bytes" },
+  { "fakesrc ! ", ". ", 2, "no element named" },
+};
+
+/* A value of 16 MiB in the description: every message that quotes it
+ * cuts it after 256 bytes and says how long it was (before: the whole
+ * value, twice for a file GIO could not open, plus the caret line). */
+static void
+test_huge_value (gconstpointer data)
+{
+  const HugeValueCase *c = data;
+  g_autofree char *dir = rb_scratch_dir ();
+  g_autofree char *file = g_build_filename (dir, "huge.launch", NULL);
+  GString *text = g_string_sized_new (HUGE_VALUE_SIZE + 256);
+  g_autoptr (RbResult) r = NULL;
+  g_autofree char *listing = NULL;
+
+  g_string_append (text, c->before);
+  for (gsize i = 0; i < HUGE_VALUE_SIZE; i++)
+    g_string_append_c (text, 'v');
+  g_string_append (text, c->after);
+  rb_write_file (file, text->str, text->len);
+  g_string_free (text, TRUE);
+  r = RB_RUN ("-q", "-f", file);
+  g_assert_cmpint (r->status, ==, c->status);
+  g_assert_cmpuint (strlen (r->err), <, 2048);
+  g_assert_true (g_str_has_prefix (r->err, "ERROR: "));
+  g_assert_nonnull (strstr (r->err, "vvv...\""));
+  g_assert_nonnull (strstr (r->err, c->message));
+  g_assert_cmpstr (r->out, ==, "");
+  g_remove (file);
+  listing = rb_list_dir (dir);
+  g_assert_cmpstr (listing, ==, "");
+  rb_scratch_cleanup (dir);
+}
+
 void
 rb_add_core_fault_tests (void)
 {
@@ -259,4 +310,10 @@ rb_add_core_fault_tests (void)
   g_test_add_func ("/robustness/output/through-symlink", test_output_through_symlink);
   g_test_add_func ("/robustness/output/long-name", test_long_output_name);
   g_test_add_func ("/robustness/output/long-name-killed", test_long_output_name_killed);
+  for (guint i = 0; i < G_N_ELEMENTS (huge_value_cases); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/robustness/huge-value/%u", i);
+
+      g_test_add_data_func (path, &huge_value_cases[i], test_huge_value);
+    }
 }
