@@ -26,6 +26,11 @@ void _trace_bin_child_renamed (TraceBin *bin,
                                TraceElement *child,
                                const char *old_name);
 
+/* tracewaitstream.c */
+GInputStream *_trace_wait_stream_new (GInputStream *base,
+                                      GCancellable *cancel,
+                                      GMainContext *context);
+
 /* tracegraph.c */
 gboolean _trace_graph_check_link (TracePad *srcpad,
                                   TracePad *sinkpad,

@@ -14,6 +14,7 @@ typedef struct
   char *location;
   char *display_name;   /* location as messages show it: cut if huge */
   GInputStream *raw;    /* the file or stdin, for the position */
+  GCancellable *cancel; /* ends a read waiting on an idle pipe: send_eos, stop */
   GInputStream *stream; /* what the subclass reads: decompressed */
   guint64 size;
 } TraceFileSrcPrivate;
@@ -44,7 +45,8 @@ open_raw (TraceFileSrc *self,
 
   *size = 0;
   if (g_str_equal (priv->location, "-"))
-    return g_unix_input_stream_new (0, FALSE);
+    return _trace_wait_stream_new (g_unix_input_stream_new (0, FALSE), priv->cancel,
+                                   trace_element_get_main_context (TRACE_ELEMENT (self)));
   file = g_file_new_for_commandline_arg (priv->location);
   in = g_file_read (file, NULL, &local);
   if (in == NULL)
@@ -111,6 +113,7 @@ trace_file_src_start (TraceBaseSrc *src,
                    "no file to read: set the \"location\" property (a path, or - for standard input)");
       return FALSE;
     }
+  g_cancellable_reset (priv->cancel);
   priv->raw = open_raw (self, &priv->size, error);
   if (priv->raw == NULL)
     return FALSE;
@@ -131,9 +134,19 @@ trace_file_src_stop (TraceBaseSrc *src,
 {
   TraceFileSrcPrivate *priv = PRIV (TRACE_FILE_SRC (src));
 
+  g_cancellable_cancel (priv->cancel);
   g_clear_object (&priv->stream);
   g_clear_object (&priv->raw);
   return TRUE;
+}
+
+/* The first Ctrl-C: a read waiting on an idle pipe or terminal must end
+ * now, not when data comes. Thread-safe, as the parent's. */
+static void
+trace_file_src_send_eos (TraceElement *element)
+{
+  TRACE_ELEMENT_CLASS (trace_file_src_parent_class)->send_eos (element);
+  g_cancellable_cancel (PRIV (TRACE_FILE_SRC (element))->cancel);
 }
 
 static void
@@ -181,6 +194,7 @@ trace_file_src_finalize (GObject *object)
   g_free (priv->display_name);
   g_clear_object (&priv->stream);
   g_clear_object (&priv->raw);
+  g_clear_object (&priv->cancel);
   G_OBJECT_CLASS (trace_file_src_parent_class)->finalize (object);
 }
 
@@ -195,6 +209,7 @@ trace_file_src_class_init (TraceFileSrcClass *klass)
   object_class->finalize = trace_file_src_finalize;
   src_class->start = trace_file_src_start;
   src_class->stop = trace_file_src_stop;
+  TRACE_ELEMENT_CLASS (klass)->send_eos = trace_file_src_send_eos;
 
   /**
    * TraceFileSrc:location:
@@ -211,6 +226,7 @@ trace_file_src_class_init (TraceFileSrcClass *klass)
 static void
 trace_file_src_init (TraceFileSrc *self)
 {
+  PRIV (self)->cancel = g_cancellable_new ();
 }
 
 /**

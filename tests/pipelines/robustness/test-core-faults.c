@@ -299,6 +299,69 @@ test_huge_value (gconstpointer data)
   rb_scratch_cleanup (dir);
 }
 
+/* A source reading an idle pipe (`(head FILE; sleep 100) | trace-launch
+ * ftrace-src location=- ! …`): SIGINT or SIGTERM stops it at once, the
+ * output holds what was read, while the pipe is still open and idle
+ * (before: the read blocked the thread that runs the signal handlers,
+ * and three Ctrl-Cs did nothing). The child runs under `timeout -s KILL`
+ * (which forwards the signal), so a hang fails as 137 instead of
+ * stalling the suite. */
+static void
+test_idle_pipe_signal (gconstpointer data)
+{
+  int signum = GPOINTER_TO_INT (data);
+  g_autofree char *dir = rb_scratch_dir ();
+  g_autofree char *path = g_build_filename (dir, "out.json", NULL);
+  g_autofree char *location = g_strdup_printf ("location=%s", path);
+  g_autofree char *input = rb_data_path ("ftrace", "catapult_decompressed_atrace_data.txt");
+  g_autoptr (GBytes) text = rb_read_file (input);
+  g_autoptr (GSubprocessLauncher) launcher =
+      g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                 G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  const char *argv[] = { "timeout", "-s", "KILL", "60", g_getenv ("TRACE_LAUNCH"), "--stats", "ftrace-src",
+                         "location=-", "!", "json-sink", location, NULL };
+  g_autoptr (GSubprocess) p = NULL;
+  g_autoptr (GDataInputStream) out = NULL, err_in = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GString) stats = g_string_new (NULL);
+  g_autofree char *first = NULL;
+  g_autofree char *err = NULL;
+  gsize err_len;
+  char *line;
+
+  p = g_subprocess_launcher_spawnv (launcher, argv, &error);
+  g_assert_no_error (error);
+  /* a few KiB of whole lines, then nothing, the pipe left open */
+  g_output_stream_write_all (g_subprocess_get_stdin_pipe (p), g_bytes_get_data (text, NULL), 4096, NULL, NULL,
+                             &error);
+  g_assert_no_error (error);
+  g_output_stream_flush (g_subprocess_get_stdin_pipe (p), NULL, &error);
+  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (p));
+  first = g_data_input_stream_read_line_utf8 (out, NULL, NULL, &error);
+  g_assert_cmpstr (first, ==, "Setting pipeline to PLAYING ...");
+  g_usleep (500 * 1000);
+  g_subprocess_send_signal (p, signum);
+  g_subprocess_wait (p, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (p));
+  g_assert_cmpint (g_subprocess_get_exit_status (p), ==, 128 + signum);
+  while ((line = g_data_input_stream_read_line_utf8 (out, NULL, NULL, &error)) != NULL)
+    {
+      g_string_append_printf (stats, "%s\n", line);
+      g_free (line);
+    }
+  err_in = g_data_input_stream_new (g_subprocess_get_stderr_pipe (p));
+  err = g_data_input_stream_read_upto (err_in, "", 1, &err_len, NULL, &error);
+  g_test_message ("stdout:\n%s\nstderr:\n%s", stats->str, err);
+  g_assert_true (g_str_has_prefix (err, signum == SIGTERM ? "Terminated: stopping the sources"
+                                                          : "Interrupt: stopping the sources"));
+  g_assert_cmpuint (rb_stat (stats->str, "ftrace-src0", "events-out"), >, 0);
+  g_assert_cmpuint (rb_stat (stats->str, "json-sink0", "events-in"), ==, rb_stat (stats->str, "ftrace-src0", "events-out"));
+  g_assert_cmpuint (rb_json_trace_events (path), ==, rb_stat (stats->str, "json-sink0", "json-events"));
+  g_output_stream_close (g_subprocess_get_stdin_pipe (p), NULL, NULL);
+  rb_scratch_cleanup (dir);
+}
+
 void
 rb_add_core_fault_tests (void)
 {
@@ -310,6 +373,8 @@ rb_add_core_fault_tests (void)
   g_test_add_func ("/robustness/output/through-symlink", test_output_through_symlink);
   g_test_add_func ("/robustness/output/long-name", test_long_output_name);
   g_test_add_func ("/robustness/output/long-name-killed", test_long_output_name_killed);
+  g_test_add_data_func ("/robustness/pipe/idle/sigint", GINT_TO_POINTER (SIGINT), test_idle_pipe_signal);
+  g_test_add_data_func ("/robustness/pipe/idle/sigterm", GINT_TO_POINTER (SIGTERM), test_idle_pipe_signal);
   for (guint i = 0; i < G_N_ELEMENTS (huge_value_cases); i++)
     {
       g_autofree char *path = g_strdup_printf ("/robustness/huge-value/%u", i);
