@@ -90,6 +90,18 @@ temp_name_template (const char *dir,
   return g_strdup_printf ("%s/" TEMP_PREFIX "%.*s" TEMP_SUFFIX, dir, (int) len, base);
 }
 
+static GOutputStream *
+set_open_error (GError **error,
+                const char *location,
+                int saved_errno)
+{
+  g_autofree char *quoted = _trace_quote_value (location);
+
+  g_set_error (error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_OPEN_WRITE, "could not open %s for writing: %s",
+               quoted, g_strerror (saved_errno));
+  return NULL;
+}
+
 /* The output goes to a temporary file beside the target (same folder,
  * so the final rename is atomic) and is renamed over the target only once
  * complete: the target path never holds a partial file, and a killed run
@@ -114,31 +126,21 @@ open_output (TraceFileSink *self,
     {
       fd = g_open (priv->location, O_WRONLY | O_CLOEXEC, 0);
       if (fd < 0)
-        {
-          int saved = errno;
-          g_autofree char *quoted = _trace_quote_value (priv->location);
-
-          g_set_error (error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_OPEN_WRITE,
-                       "could not open %s for writing: %s", quoted, g_strerror (saved));
-          return NULL;
-        }
+        return set_open_error (error, priv->location, errno);
       return g_unix_output_stream_new (fd, TRUE);
     }
   g_free (priv->target);
   priv->target = follow_symlinks (priv->location);
+  if (g_file_test (priv->target, G_FILE_TEST_IS_SYMLINK)) /* a loop of links */
+    return set_open_error (error, priv->location, ELOOP);
   dir = g_path_get_dirname (priv->target);
   base = g_path_get_basename (priv->target);
   priv->temp_path = temp_name_template (dir, base);
   fd = g_mkstemp_full (priv->temp_path, O_WRONLY | O_CLOEXEC, 0666);
   if (fd < 0)
     {
-      int saved = errno;
-      g_autofree char *quoted = _trace_quote_value (priv->location);
-
-      g_set_error (error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_OPEN_WRITE,
-                   "could not open %s for writing: %s", quoted, g_strerror (saved));
       g_clear_pointer (&priv->temp_path, g_free);
-      return NULL;
+      return set_open_error (error, priv->location, errno);
     }
   /* mkstemp makes the file private; give it the mode a plain create would. */
   mask = umask (0);
