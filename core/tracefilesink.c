@@ -82,9 +82,8 @@ temp_name_template (const char *dir,
     {
       const char *cut = base + room;
 
-      if (g_utf8_validate (base, -1, NULL))
-        while (cut > base && (*cut & 0xC0) == 0x80)
-          cut--;
+      if (g_utf8_validate (base, -1, NULL) && (*cut & 0xC0) == 0x80)
+        cut = g_utf8_find_prev_char (base, cut);
       len = cut - base;
     }
   return g_strdup_printf ("%s/" TEMP_PREFIX "%.*s" TEMP_SUFFIX, dir, (int) len, base);

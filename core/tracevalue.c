@@ -812,9 +812,12 @@ static const char *
 char_start (const char *text,
             const char *cut)
 {
-  while (cut > text && (*cut & 0xC0) == 0x80)
-    cut--;
-  return cut;
+  const char *start;
+
+  if ((*cut & 0xC0) != 0x80)
+    return cut; /* a character starts there, or the text ends */
+  start = g_utf8_find_prev_char (text, cut);
+  return start ? start : text;
 }
 
 char *
