@@ -4,7 +4,12 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+
 #include <gio/gunixinputstream.h>
+#include <glib/gstdio.h>
 
 #include "trace/trace.h"
 #include "trace-private.h"
@@ -32,6 +37,32 @@ G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (TraceFileSrc, trace_file_src, TRACE_TYPE_BA
 
 #define PRIV(s) ((TraceFileSrcPrivate *) trace_file_src_get_instance_private (s))
 
+/* A FIFO, terminal or socket given by path. open(2) of a FIFO would wait
+ * for a writer, out of reach of Ctrl-C: open it without waiting, then
+ * read it through the waiting stream like standard input (on Linux, a
+ * FIFO that never had a writer polls as not readable, not as ended). */
+static GInputStream *
+open_pollable_path (TraceFileSrc *self,
+                    GError **error)
+{
+  TraceFileSrcPrivate *priv = PRIV (self);
+  int fd = g_open (priv->location, O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0);
+
+  if (fd < 0)
+    {
+      int saved = errno;
+      g_autofree char *quoted = _trace_quote_value (priv->location);
+
+      g_set_error (error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_OPEN_READ, "could not open %s for reading: %s",
+                   quoted, g_strerror (saved));
+      return NULL;
+    }
+  /* reads happen only once poll says readable: blocking mode is fine */
+  fcntl (fd, F_SETFL, fcntl (fd, F_GETFL) & ~O_NONBLOCK);
+  return _trace_wait_stream_new (g_unix_input_stream_new (fd, TRUE), priv->cancel,
+                                 trace_element_get_main_context (TRACE_ELEMENT (self)));
+}
+
 static GInputStream *
 open_raw (TraceFileSrc *self,
           guint64 *size,
@@ -42,11 +73,14 @@ open_raw (TraceFileSrc *self,
   g_autoptr (GFileInfo) info = NULL;
   g_autoptr (GError) local = NULL;
   GFileInputStream *in;
+  GStatBuf st;
 
   *size = 0;
   if (g_str_equal (priv->location, "-"))
     return _trace_wait_stream_new (g_unix_input_stream_new (0, FALSE), priv->cancel,
                                    trace_element_get_main_context (TRACE_ELEMENT (self)));
+  if (g_stat (priv->location, &st) == 0 && (S_ISFIFO (st.st_mode) || S_ISCHR (st.st_mode) || S_ISSOCK (st.st_mode)))
+    return open_pollable_path (self, error);
   file = g_file_new_for_commandline_arg (priv->location);
   in = g_file_read (file, NULL, &local);
   if (in == NULL)

@@ -35,18 +35,21 @@ typedef GInputStreamClass TraceWaitStreamClass;
 
 G_DEFINE_TYPE (TraceWaitStream, trace_wait_stream, G_TYPE_INPUT_STREAM)
 
+/* (each source type calls its callback with its own first argument) */
 static gboolean
-on_wake (gpointer data)
+on_readable (GObject *pollable,
+             gpointer woken)
 {
-  *(gboolean *) data = TRUE;
+  *(gboolean *) woken = TRUE;
   return G_SOURCE_REMOVE;
 }
 
 static gboolean
 on_cancelled (GCancellable *cancellable,
-              gpointer data)
+              gpointer woken)
 {
-  return on_wake (data);
+  *(gboolean *) woken = TRUE;
+  return G_SOURCE_REMOVE;
 }
 
 /* Runs the context (it is ours: we are in its owner's thread) until the
@@ -58,7 +61,7 @@ wait_in_context (TraceWaitStream *self)
   GSource *readable = g_pollable_input_stream_create_source (G_POLLABLE_INPUT_STREAM (self->base), NULL);
   GSource *cancelled = g_cancellable_source_new (self->cancel);
 
-  g_source_set_callback (readable, on_wake, &woken, NULL);
+  g_source_set_callback (readable, G_SOURCE_FUNC (on_readable), &woken, NULL);
   g_source_set_callback (cancelled, G_SOURCE_FUNC (on_cancelled), &woken, NULL);
   g_source_attach (readable, self->context);
   g_source_attach (cancelled, self->context);

@@ -8,6 +8,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <signal.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -372,6 +373,78 @@ test_idle_pipe_signal (gconstpointer data)
   rb_scratch_cleanup (dir);
 }
 
+/* Data that comes after a pause is read as if it had come at once: the
+ * wait ends when the pipe is readable again (the path a signal does not
+ * take). */
+static void
+test_pipe_resumes (void)
+{
+  g_autofree char *input = rb_data_path ("ftrace", "catapult_decompressed_atrace_data.txt");
+  g_autofree char *by_name = g_strdup_printf ("location=%s", input);
+  g_autoptr (GBytes) text = rb_read_file (input);
+  g_autoptr (RbResult) direct = RB_RUN ("-q", "--stats", "ftrace-src", by_name, "!", "fakesink");
+  g_autoptr (GSubprocessLauncher) launcher =
+      g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                 G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  const char *argv[] = { "timeout", "-s", "KILL", "60", g_getenv ("TRACE_LAUNCH"), "-q", "--stats", "ftrace-src",
+                         "location=-", "!", "fakesink", NULL };
+  g_autoptr (GSubprocess) p = g_subprocess_launcher_spawnv (launcher, argv, NULL);
+  GOutputStream *in = g_subprocess_get_stdin_pipe (p);
+  gsize len;
+  const char *data = g_bytes_get_data (text, &len);
+  g_autoptr (GDataInputStream) out_in = NULL;
+  g_autofree char *stats = NULL;
+
+  g_assert_cmpint (direct->status, ==, 0);
+  g_assert_nonnull (p);
+  g_assert_true (g_output_stream_write_all (in, data, 4096, NULL, NULL, NULL));
+  g_output_stream_flush (in, NULL, NULL);
+  g_usleep (300 * 1000); /* the source now waits for more */
+  g_assert_true (g_output_stream_write_all (in, data + 4096, len - 4096, NULL, NULL, NULL));
+  g_output_stream_close (in, NULL, NULL);
+  /* (its output is a few lines: the pipes cannot fill before it ends) */
+  g_assert_true (g_subprocess_wait (p, NULL, NULL));
+  g_assert_true (g_subprocess_get_if_exited (p));
+  g_assert_cmpint (g_subprocess_get_exit_status (p), ==, 0);
+  out_in = g_data_input_stream_new (g_subprocess_get_stdout_pipe (p));
+  stats = g_data_input_stream_read_upto (out_in, "", 1, NULL, NULL, NULL);
+  g_assert_cmpuint (rb_stat (stats, "ftrace-src0", "events-out"), ==, rb_stat (direct->out, "ftrace-src0", "events-out"));
+  g_assert_cmpuint (rb_stat (stats, "ftrace-src0", "lines"), ==, rb_stat (direct->out, "ftrace-src0", "lines"));
+}
+
+/* A FIFO given by path that no writer ever opens: open(2) used to wait
+ * for one, out of reach of Ctrl-C. Now SIGINT ends it: exit 130, an
+ * empty valid output. */
+static void
+test_fifo_without_writer (void)
+{
+  g_autofree char *dir = rb_scratch_dir ();
+  g_autofree char *fifo = g_build_filename (dir, "fifo", NULL);
+  g_autofree char *path = g_build_filename (dir, "out.json", NULL);
+  g_autofree char *in = g_strdup_printf ("location=%s", fifo);
+  g_autofree char *location = g_strdup_printf ("location=%s", path);
+  g_autoptr (GSubprocessLauncher) launcher =
+      g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  const char *argv[] = { "timeout", "-s", "KILL", "60", g_getenv ("TRACE_LAUNCH"), "-q", "ftrace-src", in, "!",
+                         "json-sink", location, NULL };
+  g_autoptr (GSubprocess) p = NULL;
+  g_autoptr (GBytes) out = NULL, err = NULL;
+  g_autofree char *listing = NULL;
+
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  p = g_subprocess_launcher_spawnv (launcher, argv, NULL);
+  g_assert_nonnull (p);
+  g_usleep (500 * 1000);
+  g_subprocess_send_signal (p, SIGINT);
+  g_assert_true (g_subprocess_communicate (p, NULL, NULL, &out, &err, NULL));
+  g_assert_true (g_subprocess_get_if_exited (p));
+  g_assert_cmpint (g_subprocess_get_exit_status (p), ==, 130);
+  g_assert_cmpuint (rb_json_trace_events (path), ==, 0);
+  listing = rb_list_dir (dir);
+  g_assert_cmpstr (listing, ==, "fifo out.json");
+  rb_scratch_cleanup (dir);
+}
+
 void
 rb_add_core_fault_tests (void)
 {
@@ -386,6 +459,8 @@ rb_add_core_fault_tests (void)
   g_test_add_data_func ("/robustness/pipe/idle/sigint", &idle_cases[0], test_idle_pipe_signal);
   g_test_add_data_func ("/robustness/pipe/idle/sigterm", &idle_cases[1], test_idle_pipe_signal);
   g_test_add_data_func ("/robustness/pipe/idle/sigint-no-data", &idle_cases[2], test_idle_pipe_signal);
+  g_test_add_func ("/robustness/pipe/idle/resumes", test_pipe_resumes);
+  g_test_add_func ("/robustness/pipe/fifo-without-writer", test_fifo_without_writer);
   for (guint i = 0; i < G_N_ELEMENTS (huge_value_cases); i++)
     {
       g_autofree char *path = g_strdup_printf ("/robustness/huge-value/%u", i);
