@@ -22,6 +22,21 @@ void _trace_element_set_state_field (TraceElement *element,
 void _trace_element_set_factory_name (TraceElement *element,
                                       const char *factory_name);
 
+void _trace_bin_child_renamed (TraceBin *bin,
+                               TraceElement *child,
+                               const char *old_name);
+
+/* tracewaitstream.c */
+GInputStream *_trace_wait_stream_new (GInputStream *base,
+                                      GCancellable *cancel,
+                                      GMainContext *context);
+
+/* tracegraph.c */
+gboolean _trace_graph_check_link (TracePad *srcpad,
+                                  TracePad *sinkpad,
+                                  GError **error);
+GList *_trace_graph_sort_sinks_first (const GList *children);
+
 void _trace_registry_init (void);
 void _trace_core_elements_register (TracePlugin *plugin);
 TracePlugin *_trace_plugin_new_static (const TracePluginDesc *desc,
@@ -32,4 +47,23 @@ G_END_DECLS
 G_BEGIN_DECLS
 void _trace_sink_explain_error (TraceBaseSink *sink,
                                 GError *error);
+gboolean _trace_file_sink_find_shared_output (TraceBin *bin,
+                                              TraceElement **first,
+                                              TraceElement **second,
+                                              GError **error);
+
+/* tracevalue.c: @value in double quotes, cut after a few hundred bytes
+ * (at a character boundary) with its full length said, so that a 100 MB
+ * value never becomes a 100 MB message. */
+#define TRACE_QUOTED_VALUE_MAX 256
+char *_trace_quote_value (const char *value);
+/* A whole message built from several values is cut at this. */
+#define TRACE_MESSAGE_MAX 4096
+/* @text cut in the middle to @max bytes (a system message that holds a
+ * path: its start and its reason are kept). */
+char *_trace_cut_middle (const char *text,
+                         gsize max);
+/* Every "…" of @message cut like _trace_quote_value() does, then the whole
+ * like _trace_cut_middle(): for messages built from many pieces. */
+char *_trace_cut_quoted_segments (const char *message);
 G_END_DECLS

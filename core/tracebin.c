@@ -18,7 +18,9 @@
  */
 typedef struct
 {
-  GList *children; /* owned */
+  GQueue children;     /* owned, in the order they were added */
+  GHashTable *by_name; /* name -> child: adding n elements stays linear */
+  guint n_child_bins;  /* get_by_name() looks into those */
   GMutex eos_lock;
   GHashTable *eos_sinks; /* TraceElement* that posted EOS */
   gboolean eos_posted;
@@ -36,8 +38,8 @@ trace_bin_dispose (GObject *object)
 
   if (trace_element_get_state (TRACE_ELEMENT (self)) != TRACE_STATE_NULL)
     trace_element_set_state (TRACE_ELEMENT (self), TRACE_STATE_NULL);
-  while (priv->children)
-    trace_bin_remove (self, priv->children->data);
+  while (priv->children.head)
+    trace_bin_remove (self, priv->children.head->data);
   G_OBJECT_CLASS (trace_bin_parent_class)->dispose (object);
 }
 
@@ -47,6 +49,7 @@ trace_bin_finalize (GObject *object)
   TraceBinPrivate *priv = PRIV (TRACE_BIN (object));
 
   g_hash_table_unref (priv->eos_sinks);
+  g_hash_table_unref (priv->by_name);
   g_mutex_clear (&priv->eos_lock);
   G_OBJECT_CLASS (trace_bin_parent_class)->finalize (object);
 }
@@ -62,7 +65,7 @@ count_sinks (TraceBin *bin)
 {
   guint n = 0;
 
-  for (GList *l = PRIV (bin)->children; l; l = l->next)
+  for (GList *l = PRIV (bin)->children.head; l; l = l->next)
     n += is_sink (l->data);
   return n;
 }
@@ -122,7 +125,7 @@ trace_bin_handle_message (TraceElement *element,
 static void
 trace_bin_send_eos (TraceElement *element)
 {
-  for (GList *l = PRIV (TRACE_BIN (element))->children; l; l = l->next)
+  for (GList *l = PRIV (TRACE_BIN (element))->children.head; l; l = l->next)
     trace_element_send_eos (l->data);
 }
 
@@ -146,6 +149,7 @@ trace_bin_init (TraceBin *self)
 {
   g_mutex_init (&PRIV (self)->eos_lock);
   PRIV (self)->eos_sinks = g_hash_table_new (NULL, NULL);
+  PRIV (self)->by_name = g_hash_table_new (g_str_hash, g_str_equal);
 }
 
 /**
@@ -160,12 +164,28 @@ trace_bin_new (const char *name)
   return g_object_new (TRACE_TYPE_BIN, "name", name, NULL);
 }
 
+/* Whether @element is @bin or holds it: adding it would make the bin
+ * its own ancestor, and every walk up or down the tree would loop. */
+static gboolean
+is_self_or_ancestor (TraceElement *element,
+                     TraceBin *bin)
+{
+  for (TraceElement *e = TRACE_ELEMENT (bin); e; e = trace_element_get_parent (e))
+    if (e == element)
+      return TRUE;
+  return FALSE;
+}
+
 /**
  * trace_bin_add:
  * @bin: a #TraceBin
  * @element: (transfer floating): an element without parent
  *
- * Returns: %FALSE if @bin holds an element of the same name already
+ * Adds @element to @bin. A bin cannot hold itself or a bin that holds
+ * it (directly or not).
+ *
+ * Returns: %FALSE if @bin holds an element of the same name already, or
+ *   @element is @bin or one of the bins that hold it
  */
 gboolean
 trace_bin_add (TraceBin *bin,
@@ -178,6 +198,13 @@ trace_bin_add (TraceBin *bin,
   g_return_val_if_fail (trace_element_get_parent (element) == NULL, FALSE);
 
   g_object_ref_sink (element);
+  if (is_self_or_ancestor (element, bin))
+    {
+      g_warning ("%s cannot be added to %s: a bin cannot hold itself or a bin that holds it",
+                 trace_element_get_name (element), trace_element_get_name (TRACE_ELEMENT (bin)));
+      g_object_unref (element);
+      return FALSE;
+    }
   if (trace_bin_get_by_name (bin, trace_element_get_name (element)))
     {
       g_warning ("%s already holds an element named %s", trace_element_get_name (TRACE_ELEMENT (bin)),
@@ -185,7 +212,9 @@ trace_bin_add (TraceBin *bin,
       g_object_unref (element);
       return FALSE;
     }
-  priv->children = g_list_append (priv->children, element);
+  g_queue_push_tail (&priv->children, element);
+  g_hash_table_insert (priv->by_name, (gpointer) trace_element_get_name (element), element);
+  priv->n_child_bins += TRACE_IS_BIN (element);
   _trace_element_set_parent (element, TRACE_ELEMENT (bin));
   return TRUE;
 }
@@ -222,9 +251,11 @@ trace_bin_remove (TraceBin *bin,
 {
   TraceBinPrivate *priv = PRIV (bin);
 
-  if (!g_list_find (priv->children, element))
+  if (element == NULL || trace_element_get_parent (element) != TRACE_ELEMENT (bin))
     return FALSE;
-  priv->children = g_list_remove (priv->children, element);
+  g_queue_remove (&priv->children, element);
+  g_hash_table_remove (priv->by_name, trace_element_get_name (element));
+  priv->n_child_bins -= TRACE_IS_BIN (element);
   trace_element_set_state (element, TRACE_STATE_NULL);
   _trace_element_set_parent (element, NULL);
   g_object_unref (element);
@@ -243,15 +274,18 @@ TraceElement *
 trace_bin_get_by_name (TraceBin *bin,
                        const char *name)
 {
-  for (GList *l = PRIV (bin)->children; l; l = l->next)
+  TraceBinPrivate *priv = PRIV (bin);
+  TraceElement *found = name ? g_hash_table_lookup (priv->by_name, name) : NULL;
+
+  if (found || priv->n_child_bins == 0)
+    return found;
+  for (GList *l = priv->children.head; l; l = l->next)
     {
-      if (g_strcmp0 (trace_element_get_name (l->data), name) == 0)
-        return l->data;
       if (TRACE_IS_BIN (l->data))
         {
-          TraceElement *found = trace_bin_get_by_name (l->data, name);
-          if (found)
-            return found;
+          TraceElement *nested = trace_bin_get_by_name (l->data, name);
+          if (nested)
+            return nested;
         }
     }
   return NULL;
@@ -267,27 +301,20 @@ trace_bin_get_by_name (TraceBin *bin,
 const GList *
 trace_bin_get_children (TraceBin *bin)
 {
-  return PRIV (bin)->children;
+  return PRIV (bin)->children.head;
 }
 
-static gboolean
-downstream_placed (TraceElement *element,
-                   GHashTable *placed,
-                   GList *children)
+/* The names of children are keys of by_name: a child renamed must move. */
+void
+_trace_bin_child_renamed (TraceBin *bin,
+                          TraceElement *child,
+                          const char *old_name)
 {
-  for (const GList *p = trace_element_get_pads (element); p; p = p->next)
-    {
-      TracePad *peer;
-      TraceElement *down;
+  TraceBinPrivate *priv = PRIV (bin);
 
-      if (trace_pad_get_direction (p->data) != TRACE_PAD_SRC)
-        continue;
-      peer = trace_pad_get_peer (p->data);
-      down = peer ? trace_pad_get_parent_element (peer) : NULL;
-      if (down && g_list_find (children, down) && !g_hash_table_contains (placed, down))
-        return FALSE;
-    }
-  return TRUE;
+  if (g_hash_table_lookup (priv->by_name, old_name) == child)
+    g_hash_table_remove (priv->by_name, old_name);
+  g_hash_table_insert (priv->by_name, (gpointer) trace_element_get_name (child), child);
 }
 
 /**
@@ -303,29 +330,7 @@ downstream_placed (TraceElement *element,
 GList *
 trace_bin_get_sorted (TraceBin *bin)
 {
-  GList *children = PRIV (bin)->children;
-  g_autoptr (GHashTable) placed = g_hash_table_new (NULL, NULL);
-  GList *sorted = NULL;
-  guint n = g_list_length (children);
+  g_return_val_if_fail (TRACE_IS_BIN (bin), NULL);
 
-  while (g_hash_table_size (placed) < n)
-    {
-      gboolean progress = FALSE;
-
-      for (GList *l = children; l; l = l->next)
-        if (!g_hash_table_contains (placed, l->data) && downstream_placed (l->data, placed, children))
-          {
-            g_hash_table_add (placed, l->data);
-            sorted = g_list_append (sorted, l->data);
-            progress = TRUE;
-          }
-      if (!progress)
-        {
-          /* A cycle: keep the rest in insertion order rather than loop. */
-          for (GList *l = children; l; l = l->next)
-            if (g_hash_table_add (placed, l->data))
-              sorted = g_list_append (sorted, l->data);
-        }
-    }
-  return sorted;
+  return _trace_graph_sort_sinks_first (PRIV (bin)->children.head);
 }

@@ -17,8 +17,10 @@
 typedef struct
 {
   char *name;
-  TraceElement *parent; /* not owned */
-  GList *pads;          /* owned */
+  TraceElement *parent;  /* not owned */
+  GQueue pads;           /* owned, in the order they were added */
+  GHashTable *pad_names; /* name -> pad, so a pad is found in constant time */
+  GHashTable *next_free; /* `%u` pattern -> lowest number that may be free */
   TraceState state;
   char *factory_name;
 } TraceElementPrivate;
@@ -46,9 +48,9 @@ trace_element_dispose (GObject *object)
 
   if (priv->state != TRACE_STATE_NULL)
     trace_element_set_state (self, TRACE_STATE_NULL);
-  while (priv->pads)
+  while (priv->pads.head)
     {
-      TracePad *pad = priv->pads->data;
+      TracePad *pad = priv->pads.head->data;
       TracePad *peer = trace_pad_get_peer (pad);
 
       if (peer)
@@ -59,7 +61,8 @@ trace_element_dispose (GObject *object)
             trace_pad_unlink (peer, pad);
         }
       _trace_pad_set_parent (pad, NULL);
-      priv->pads = g_list_delete_link (priv->pads, priv->pads);
+      g_hash_table_remove (priv->pad_names, trace_pad_get_name (pad));
+      g_queue_pop_head (&priv->pads);
       g_object_unref (pad);
     }
   G_OBJECT_CLASS (trace_element_parent_class)->dispose (object);
@@ -72,6 +75,8 @@ trace_element_finalize (GObject *object)
 
   g_free (priv->name);
   g_free (priv->factory_name);
+  g_hash_table_unref (priv->pad_names);
+  g_hash_table_unref (priv->next_free);
   G_OBJECT_CLASS (trace_element_parent_class)->finalize (object);
 }
 
@@ -129,7 +134,7 @@ trace_element_change_state_default (TraceElement *element,
 {
   if (transition == TRACE_STATE_CHANGE_NULL_TO_READY)
     {
-      for (GList *l = PRIV (element)->pads; l; l = l->next)
+      for (GList *l = PRIV (element)->pads.head; l; l = l->next)
         _trace_pad_reset (l->data);
     }
   return TRACE_STATE_CHANGE_SUCCESS;
@@ -175,7 +180,7 @@ trace_element_collect_stats_default (TraceElement *element,
 {
   guint64 in = 0, out = 0, bin = 0, bout = 0;
 
-  for (GList *l = PRIV (element)->pads; l; l = l->next)
+  for (GList *l = PRIV (element)->pads.head; l; l = l->next)
     {
       TracePadStats ps;
 
@@ -232,6 +237,8 @@ static void
 trace_element_init (TraceElement *self)
 {
   PRIV (self)->state = TRACE_STATE_NULL;
+  PRIV (self)->pad_names = g_hash_table_new (g_str_hash, g_str_equal);
+  PRIV (self)->next_free = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 }
 
 /* ---- class setup ---- */
@@ -405,10 +412,14 @@ trace_element_set_name (TraceElement *element,
 {
   TraceElementPrivate *priv = PRIV (element);
 
+  g_autofree char *old_name = NULL;
+
   if (name == NULL || g_strcmp0 (priv->name, name) == 0)
     return;
-  g_free (priv->name);
+  old_name = g_steal_pointer (&priv->name);
   priv->name = g_strdup (name);
+  if (priv->parent && TRACE_IS_BIN (priv->parent))
+    _trace_bin_child_renamed (TRACE_BIN (priv->parent), element, old_name);
   g_object_notify_by_pspec (G_OBJECT (element), properties[PROP_NAME]);
 }
 
@@ -505,9 +516,13 @@ trace_element_add_pad (TraceElement *element,
       return FALSE;
     }
   _trace_pad_set_parent (pad, element);
-  priv->pads = g_list_append (priv->pads, pad);
+  g_queue_push_tail (&priv->pads, pad);
+  g_hash_table_insert (priv->pad_names, (gpointer) trace_pad_get_name (pad), pad);
   return TRUE;
 }
+
+static void note_number_freed (TraceElement *element,
+                               const char *pad_name);
 
 /**
  * trace_element_remove_pad:
@@ -525,7 +540,7 @@ trace_element_remove_pad (TraceElement *element,
   TraceElementPrivate *priv = PRIV (element);
   TracePad *peer;
 
-  if (!g_list_find (priv->pads, pad))
+  if (pad == NULL || trace_pad_get_parent_element (pad) != element)
     return FALSE;
   peer = trace_pad_get_peer (pad);
   if (peer)
@@ -535,7 +550,9 @@ trace_element_remove_pad (TraceElement *element,
       else
         trace_pad_unlink (peer, pad);
     }
-  priv->pads = g_list_remove (priv->pads, pad);
+  g_queue_remove (&priv->pads, pad);
+  g_hash_table_remove (priv->pad_names, trace_pad_get_name (pad));
+  note_number_freed (element, trace_pad_get_name (pad));
   _trace_pad_set_parent (pad, NULL);
   g_object_unref (pad);
   return TRUE;
@@ -553,10 +570,9 @@ TracePad *
 trace_element_get_static_pad (TraceElement *element,
                               const char *name)
 {
-  for (GList *l = PRIV (element)->pads; l; l = l->next)
-    if (g_strcmp0 (trace_pad_get_name (l->data), name) == 0)
-      return l->data;
-  return NULL;
+  g_return_val_if_fail (TRACE_IS_ELEMENT (element), NULL);
+
+  return name ? g_hash_table_lookup (PRIV (element)->pad_names, name) : NULL;
 }
 
 /**
@@ -568,7 +584,7 @@ trace_element_get_static_pad (TraceElement *element,
 const GList *
 trace_element_get_pads (TraceElement *element)
 {
-  return PRIV (element)->pads;
+  return PRIV (element)->pads.head;
 }
 
 static guint
@@ -577,7 +593,7 @@ count_pads (TraceElement *element,
 {
   guint n = 0;
 
-  for (GList *l = PRIV (element)->pads; l; l = l->next)
+  for (GList *l = PRIV (element)->pads.head; l; l = l->next)
     n += trace_pad_get_direction (l->data) == direction;
   return n;
 }
@@ -625,22 +641,51 @@ template_matches (const char *pattern,
   return g_str_equal (end, pct + 2);
 }
 
+/* The lowest free number of a `%u` pattern, the way GStreamer numbers
+ * request pads. Probing from 0 each time made n requests cost n² lookups
+ * (3 000 funnel inputs took 43 s); the lowest number that may be free is
+ * kept per pattern instead, and moved back when a pad is released. */
 static char *
 next_pad_name (TraceElement *element,
                const char *pattern)
 {
+  TraceElementPrivate *priv = PRIV (element);
   const char *pct = strstr (pattern, "%u");
+  g_autofree char *prefix = NULL;
+  guint i;
 
   if (pct == NULL)
     return g_strdup (pattern);
-  for (guint i = 0;; i++)
+  prefix = g_strndup (pattern, pct - pattern);
+  for (i = GPOINTER_TO_UINT (g_hash_table_lookup (priv->next_free, pattern));; i++)
     {
-      g_autofree char *prefix = g_strndup (pattern, pct - pattern);
       char *name = g_strdup_printf ("%s%u%s", prefix, i, pct + 2);
 
       if (trace_element_get_static_pad (element, name) == NULL)
-        return name;
+        {
+          g_hash_table_insert (priv->next_free, g_strdup (pattern), GUINT_TO_POINTER (i + 1));
+          return name;
+        }
       g_free (name);
+    }
+}
+
+/* A released pad's number is free again: let the next request find it. */
+static void
+note_number_freed (TraceElement *element,
+                   const char *pad_name)
+{
+  TraceElementPrivate *priv = PRIV (element);
+  GHashTableIter iter;
+  gpointer pattern, next;
+
+  g_hash_table_iter_init (&iter, priv->next_free);
+  while (g_hash_table_iter_next (&iter, &pattern, &next))
+    {
+      guint64 index;
+
+      if (template_matches (pattern, pad_name, &index) && index < GPOINTER_TO_UINT (next))
+        g_hash_table_iter_replace (&iter, GUINT_TO_POINTER ((guint) index));
     }
 }
 
@@ -721,7 +766,7 @@ trace_element_get_compatible_pad (TraceElement *element,
   TracePadDirection want = trace_pad_get_direction (pad) == TRACE_PAD_SRC ? TRACE_PAD_SINK : TRACE_PAD_SRC;
   g_autoptr (GList) templates = NULL;
 
-  for (GList *l = PRIV (element)->pads; l; l = l->next)
+  for (GList *l = PRIV (element)->pads.head; l; l = l->next)
     {
       TracePad *candidate = l->data;
 

@@ -6,6 +6,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -16,10 +18,15 @@
 #include "trace-private.h"
 
 #define OUTPUT_BUFFER_SIZE (1 << 20)
+/* What the kernel follows at most in one path (Linux's MAXSYMLINKS). */
+#define MAX_SYMLINKS 40
+#define TEMP_PREFIX "."
+#define TEMP_SUFFIX ".XXXXXX.part"
 
 typedef struct
 {
   char *location;
+  char *target;          /* location with its symlinks followed: what is replaced */
   char *temp_path;       /* NULL when writing to standard output */
   GOutputStream *stream; /* buffered; owns the file stream (through the gzip converter, if any) */
   GOutputStream *file;   /* the file stream itself, to abort without finishing the gzip stream */
@@ -37,6 +44,63 @@ static GParamSpec *properties[N_PROPS];
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (TraceFileSink, trace_file_sink, TRACE_TYPE_BASE_SINK)
 
 #define PRIV(s) ((TraceFileSinkPrivate *) trace_file_sink_get_instance_private (s))
+
+/* @path with the symlinks of its last component followed, as open()
+ * would: writing "through" a link must replace the file it points to,
+ * not the link. A relative link is relative to the link's folder. A loop
+ * or a link that cannot be read stops the walk where it is (opening then
+ * fails with the system's reason). */
+static char *
+follow_symlinks (const char *path)
+{
+  char *current = g_strdup (path);
+
+  for (guint i = 0; i < MAX_SYMLINKS && g_file_test (current, G_FILE_TEST_IS_SYMLINK); i++)
+    {
+      g_autofree char *link = g_file_read_link (current, NULL);
+      g_autofree char *dir = NULL;
+
+      if (link == NULL)
+        break;
+      dir = g_path_get_dirname (current);
+      g_free (current);
+      current = g_path_is_absolute (link) ? g_steal_pointer (&link) : g_build_filename (dir, link, NULL);
+    }
+  return current;
+}
+
+/* `DIR/.NAME.XXXXXX.part`, with NAME cut (at a character boundary) so
+ * that the temporary's name fits NAME_MAX whenever NAME does: a legal
+ * 250-byte output name must not fail because of the 13 bytes added. */
+static char *
+temp_name_template (const char *dir,
+                    const char *base)
+{
+  gsize room = NAME_MAX - strlen (TEMP_PREFIX) - strlen (TEMP_SUFFIX);
+  gsize len = strlen (base);
+
+  if (len > room)
+    {
+      const char *cut = base + room;
+
+      if (g_utf8_validate (base, -1, NULL) && (*cut & 0xC0) == 0x80)
+        cut = g_utf8_find_prev_char (base, cut);
+      len = cut - base;
+    }
+  return g_strdup_printf ("%s/" TEMP_PREFIX "%.*s" TEMP_SUFFIX, dir, (int) len, base);
+}
+
+static GOutputStream *
+set_open_error (GError **error,
+                const char *location,
+                int saved_errno)
+{
+  g_autofree char *quoted = _trace_quote_value (location);
+
+  g_set_error (error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_OPEN_WRITE, "could not open %s for writing: %s",
+               quoted, g_strerror (saved_errno));
+  return NULL;
+}
 
 /* The output goes to a temporary file beside the target (same folder,
  * so the final rename is atomic) and is renamed over the target only once
@@ -62,25 +126,21 @@ open_output (TraceFileSink *self,
     {
       fd = g_open (priv->location, O_WRONLY | O_CLOEXEC, 0);
       if (fd < 0)
-        {
-          int saved = errno;
-          g_set_error (error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_OPEN_WRITE,
-                       "could not open \"%s\" for writing: %s", priv->location, g_strerror (saved));
-          return NULL;
-        }
+        return set_open_error (error, priv->location, errno);
       return g_unix_output_stream_new (fd, TRUE);
     }
-  dir = g_path_get_dirname (priv->location);
-  base = g_path_get_basename (priv->location);
-  priv->temp_path = g_strdup_printf ("%s/.%s.XXXXXX.part", dir, base);
+  g_free (priv->target);
+  priv->target = follow_symlinks (priv->location);
+  if (g_file_test (priv->target, G_FILE_TEST_IS_SYMLINK)) /* a loop of links */
+    return set_open_error (error, priv->location, ELOOP);
+  dir = g_path_get_dirname (priv->target);
+  base = g_path_get_basename (priv->target);
+  priv->temp_path = temp_name_template (dir, base);
   fd = g_mkstemp_full (priv->temp_path, O_WRONLY | O_CLOEXEC, 0666);
   if (fd < 0)
     {
-      int saved = errno;
-      g_set_error (error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_OPEN_WRITE,
-                   "could not open \"%s\" for writing: %s", priv->location, g_strerror (saved));
       g_clear_pointer (&priv->temp_path, g_free);
-      return NULL;
+      return set_open_error (error, priv->location, errno);
     }
   /* mkstemp makes the file private; give it the mode a plain create would. */
   mask = umask (0);
@@ -117,20 +177,21 @@ commit_output (TraceFileSink *self,
   TraceFileSinkPrivate *priv = PRIV (self);
   g_autoptr (GOutputStream) stream = g_steal_pointer (&priv->stream);
   g_autofree char *temp = g_steal_pointer (&priv->temp_path);
+  g_autofree char *quoted = _trace_quote_value (priv->location);
 
   priv->file = NULL;
   if (!g_output_stream_close (stream, NULL, error))
     {
-      g_prefix_error (error, "could not complete \"%s\": ", priv->location);
+      g_prefix_error (error, "could not complete %s: ", quoted);
       if (temp)
         g_unlink (temp);
       return FALSE;
     }
-  if (temp && g_rename (temp, priv->location) != 0)
+  if (temp && g_rename (temp, priv->target) != 0)
     {
       int saved = errno;
       g_set_error (error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_CLOSE,
-                   "could not move the output into place at \"%s\": %s", priv->location, g_strerror (saved));
+                   "could not move the output into place at %s: %s", quoted, g_strerror (saved));
       g_unlink (temp);
       return FALSE;
     }
@@ -185,7 +246,14 @@ trace_file_sink_start (TraceBaseSink *sink,
   g_object_unref (out);
   /* The stream is our own wrapper: closing it must close the file too. */
   g_filter_output_stream_set_close_base_stream (G_FILTER_OUTPUT_STREAM (priv->stream), TRUE);
-  return klass->begin == NULL || klass->begin (self, priv->stream, error);
+  if (klass->begin != NULL && !klass->begin (self, priv->stream, error))
+    {
+      /* The element stays in NULL, so stop() would not run before the
+       * element is freed: drop the temporary now. */
+      abort_output (self);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 static gboolean
@@ -216,24 +284,26 @@ _trace_sink_explain_error (TraceBaseSink *sink,
                            GError *error)
 {
   TraceFileSinkPrivate *priv;
+  g_autofree char *quoted = NULL;
   gint code;
 
   if (!TRACE_IS_FILE_SINK (sink))
     return;
   priv = PRIV (TRACE_FILE_SINK (sink));
+  quoted = _trace_quote_value (priv->location ? priv->location : "");
   /* A writer's own write error ("cannot write the JSON trace: …No space
    * left on device") says what failed but not where: add the path. */
   if (error->domain == TRACE_RESOURCE_ERROR && priv->location &&
       (error->code == TRACE_RESOURCE_ERROR_WRITE || error->code == TRACE_RESOURCE_ERROR_NO_SPACE_LEFT) &&
-      strstr (error->message, priv->location) == NULL)
+      strstr (error->message, quoted) == NULL)
     {
-      g_prefix_error (&error, "could not write \"%s\": ", priv->location);
+      g_prefix_error (&error, "could not write %s: ", quoted);
       return;
     }
   if (error->domain != G_IO_ERROR)
     return;
   code = error->code == G_IO_ERROR_NO_SPACE ? TRACE_RESOURCE_ERROR_NO_SPACE_LEFT : TRACE_RESOURCE_ERROR_WRITE;
-  g_prefix_error (&error, "could not write \"%s\": ", priv->location ? priv->location : "");
+  g_prefix_error (&error, "could not write %s: ", quoted);
   error->domain = TRACE_RESOURCE_ERROR;
   error->code = code;
 }
@@ -280,6 +350,7 @@ trace_file_sink_finalize (GObject *object)
 
   trace_file_sink_stop (TRACE_BASE_SINK (object), NULL);
   g_free (priv->location);
+  g_free (priv->target);
   g_free (priv->temp_path);
   G_OBJECT_CLASS (trace_file_sink_parent_class)->finalize (object);
 }
@@ -338,4 +409,104 @@ const char *
 trace_file_sink_get_location (TraceFileSink *sink)
 {
   return PRIV (sink)->location;
+}
+
+/* The file @sink writes, the same string however its path is written
+ * (`X.json`, `./X.json`, `../d/X.json`, a symlink to it): the folder's
+ * real path and the name after symlinks. "-" is standard output. NULL for
+ * no location and for what is not a regular file (two sinks may both
+ * write /dev/null). */
+static char *
+output_key (TraceFileSink *sink)
+{
+  const char *location = PRIV (sink)->location;
+  g_autofree char *target = NULL, *dir = NULL, *base = NULL, *real_dir = NULL;
+  GStatBuf st;
+
+  if (location == NULL || *location == '\0')
+    return NULL;
+  if (g_str_equal (location, "-"))
+    return g_strdup ("-");
+  if (g_stat (location, &st) == 0 && !S_ISREG (st.st_mode))
+    return NULL;
+  target = follow_symlinks (location);
+  dir = g_path_get_dirname (target);
+  base = g_path_get_basename (target);
+  real_dir = realpath (dir, NULL);
+  if (real_dir == NULL) /* the folder is missing: starting will say so */
+    real_dir = g_canonicalize_filename (dir, NULL);
+  return g_build_filename (real_dir, base, NULL);
+}
+
+static void
+set_shared_output_error (GError **error,
+                         TraceFileSink *first,
+                         TraceFileSink *second)
+{
+  const char *a = PRIV (first)->location, *b = PRIV (second)->location;
+  const char *na = trace_element_get_name (TRACE_ELEMENT (first));
+  const char *nb = trace_element_get_name (TRACE_ELEMENT (second));
+  g_autofree char *qa = _trace_quote_value (a), *qb = _trace_quote_value (b);
+
+  if (g_str_equal (a, "-"))
+    g_set_error (error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_SETTINGS,
+                 "%s and %s both write to standard output (location=-): their outputs would be mixed "
+                 "(give each sink its own location)",
+                 nb, na);
+  else if (g_str_equal (a, b))
+    g_set_error (error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_SETTINGS,
+                 "%s and %s both write %s: one output would be lost (give each sink its own location)", nb, na, qb);
+  else
+    g_set_error (error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_SETTINGS,
+                 "%s and %s both write the same file, %s and %s: one output would be lost "
+                 "(give each sink its own location)",
+                 nb, na, qb, qa);
+}
+
+static void
+find_file_sinks (TraceBin *bin,
+                 GPtrArray *sinks)
+{
+  for (const GList *l = trace_bin_get_children (bin); l; l = l->next)
+    if (TRACE_IS_BIN (l->data))
+      find_file_sinks (l->data, sinks);
+    else if (TRACE_IS_FILE_SINK (l->data))
+      g_ptr_array_add (sinks, l->data);
+}
+
+/* Two sinks with one output would both write it, and the second rename
+ * would silently replace the first's file: one output lost. This finds
+ * the first such pair in @bin (and the bins it holds), in the order the
+ * sinks were added, and says which. */
+gboolean
+_trace_file_sink_find_shared_output (TraceBin *bin,
+                                     TraceElement **first,
+                                     TraceElement **second,
+                                     GError **error)
+{
+  g_autoptr (GPtrArray) sinks = g_ptr_array_new ();
+  g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  find_file_sinks (bin, sinks);
+  for (guint i = 0; i < sinks->len; i++)
+    {
+      TraceFileSink *sink = g_ptr_array_index (sinks, i);
+      char *key = output_key (sink);
+      TraceFileSink *other;
+
+      if (key == NULL)
+        continue;
+      other = g_hash_table_lookup (seen, key);
+      if (other == NULL)
+        {
+          g_hash_table_insert (seen, key, sink);
+          continue;
+        }
+      g_free (key);
+      *first = TRACE_ELEMENT (other);
+      *second = TRACE_ELEMENT (sink);
+      set_shared_output_error (error, other, sink);
+      return TRUE;
+    }
+  return FALSE;
 }

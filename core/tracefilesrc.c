@@ -4,7 +4,12 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+
 #include <gio/gunixinputstream.h>
+#include <glib/gstdio.h>
 
 #include "trace/trace.h"
 #include "trace-private.h"
@@ -12,7 +17,9 @@
 typedef struct
 {
   char *location;
+  char *display_name;   /* location as messages show it: cut if huge */
   GInputStream *raw;    /* the file or stdin, for the position */
+  GCancellable *cancel; /* ends a read waiting on an idle pipe: send_eos, stop */
   GInputStream *stream; /* what the subclass reads: decompressed */
   guint64 size;
 } TraceFileSrcPrivate;
@@ -30,6 +37,32 @@ G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (TraceFileSrc, trace_file_src, TRACE_TYPE_BA
 
 #define PRIV(s) ((TraceFileSrcPrivate *) trace_file_src_get_instance_private (s))
 
+/* A FIFO, terminal or socket given by path. open(2) of a FIFO would wait
+ * for a writer, out of reach of Ctrl-C: open it without waiting, then
+ * read it through the waiting stream like standard input (on Linux, a
+ * FIFO that never had a writer polls as not readable, not as ended). */
+static GInputStream *
+open_pollable_path (TraceFileSrc *self,
+                    GError **error)
+{
+  TraceFileSrcPrivate *priv = PRIV (self);
+  int fd = g_open (priv->location, O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0);
+
+  if (fd < 0)
+    {
+      int saved = errno;
+      g_autofree char *quoted = _trace_quote_value (priv->location);
+
+      g_set_error (error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_OPEN_READ, "could not open %s for reading: %s",
+                   quoted, g_strerror (saved));
+      return NULL;
+    }
+  /* reads happen only once poll says readable: blocking mode is fine */
+  fcntl (fd, F_SETFL, fcntl (fd, F_GETFL) & ~O_NONBLOCK);
+  return _trace_wait_stream_new (g_unix_input_stream_new (fd, TRUE), priv->cancel,
+                                 trace_element_get_main_context (TRACE_ELEMENT (self)));
+}
+
 static GInputStream *
 open_raw (TraceFileSrc *self,
           guint64 *size,
@@ -40,18 +73,25 @@ open_raw (TraceFileSrc *self,
   g_autoptr (GFileInfo) info = NULL;
   g_autoptr (GError) local = NULL;
   GFileInputStream *in;
+  GStatBuf st;
 
   *size = 0;
   if (g_str_equal (priv->location, "-"))
-    return g_unix_input_stream_new (0, FALSE);
+    return _trace_wait_stream_new (g_unix_input_stream_new (0, FALSE), priv->cancel,
+                                   trace_element_get_main_context (TRACE_ELEMENT (self)));
+  if (g_stat (priv->location, &st) == 0 && (S_ISFIFO (st.st_mode) || S_ISCHR (st.st_mode) || S_ISSOCK (st.st_mode)))
+    return open_pollable_path (self, error);
   file = g_file_new_for_commandline_arg (priv->location);
   in = g_file_read (file, NULL, &local);
   if (in == NULL)
     {
       gboolean missing = g_error_matches (local, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+      g_autofree char *quoted = _trace_quote_value (priv->location);
+      g_autofree char *reason = _trace_cut_middle (local->message, 2 * TRACE_QUOTED_VALUE_MAX); /* GIO's holds the path too */
+
       g_set_error (error, TRACE_RESOURCE_ERROR,
                    missing ? TRACE_RESOURCE_ERROR_NOT_FOUND : TRACE_RESOURCE_ERROR_OPEN_READ,
-                   "could not open \"%s\" for reading: %s", priv->location, local->message);
+                   "could not open %s for reading: %s", quoted, reason);
       return NULL;
     }
   info = g_file_input_stream_query_info (in, G_FILE_ATTRIBUTE_STANDARD_SIZE, NULL, NULL);
@@ -107,13 +147,16 @@ trace_file_src_start (TraceBaseSrc *src,
                    "no file to read: set the \"location\" property (a path, or - for standard input)");
       return FALSE;
     }
+  g_cancellable_reset (priv->cancel);
   priv->raw = open_raw (self, &priv->size, error);
   if (priv->raw == NULL)
     return FALSE;
   priv->stream = maybe_decompress (priv->raw, error);
   if (priv->stream == NULL)
     {
-      g_prefix_error (error, "could not read \"%s\": ", priv->location);
+      g_autofree char *quoted = _trace_quote_value (priv->location);
+
+      g_prefix_error (error, "could not read %s: ", quoted);
       return FALSE;
     }
   return klass->open == NULL || klass->open (self, priv->stream, priv->size, error);
@@ -125,9 +168,19 @@ trace_file_src_stop (TraceBaseSrc *src,
 {
   TraceFileSrcPrivate *priv = PRIV (TRACE_FILE_SRC (src));
 
+  g_cancellable_cancel (priv->cancel);
   g_clear_object (&priv->stream);
   g_clear_object (&priv->raw);
   return TRUE;
+}
+
+/* The first Ctrl-C: a read waiting on an idle pipe or terminal must end
+ * now, not when data comes. Thread-safe, as the parent's. */
+static void
+trace_file_src_send_eos (TraceElement *element)
+{
+  TRACE_ELEMENT_CLASS (trace_file_src_parent_class)->send_eos (element);
+  g_cancellable_cancel (PRIV (TRACE_FILE_SRC (element))->cancel);
 }
 
 static void
@@ -143,6 +196,7 @@ trace_file_src_set_property (GObject *object,
     case PROP_LOCATION:
       g_free (priv->location);
       priv->location = g_value_dup_string (value);
+      g_clear_pointer (&priv->display_name, g_free);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -171,8 +225,10 @@ trace_file_src_finalize (GObject *object)
   TraceFileSrcPrivate *priv = PRIV (TRACE_FILE_SRC (object));
 
   g_free (priv->location);
+  g_free (priv->display_name);
   g_clear_object (&priv->stream);
   g_clear_object (&priv->raw);
+  g_clear_object (&priv->cancel);
   G_OBJECT_CLASS (trace_file_src_parent_class)->finalize (object);
 }
 
@@ -187,6 +243,7 @@ trace_file_src_class_init (TraceFileSrcClass *klass)
   object_class->finalize = trace_file_src_finalize;
   src_class->start = trace_file_src_start;
   src_class->stop = trace_file_src_stop;
+  TRACE_ELEMENT_CLASS (klass)->send_eos = trace_file_src_send_eos;
 
   /**
    * TraceFileSrc:location:
@@ -203,6 +260,7 @@ trace_file_src_class_init (TraceFileSrcClass *klass)
 static void
 trace_file_src_init (TraceFileSrc *self)
 {
+  PRIV (self)->cancel = g_cancellable_new ();
 }
 
 /**
@@ -221,15 +279,30 @@ trace_file_src_get_location (TraceFileSrc *src)
  * trace_file_src_get_display_name:
  * @src: a #TraceFileSrc
  *
- * Returns: the name to use in messages: the location, or `<stdin>`
+ * Returns: the name to use in messages: the location, or `<stdin>`; a
+ *   location longer than a few hundred bytes is cut (ending in `…`), so
+ *   that a huge value never makes a huge message
  */
 const char *
 trace_file_src_get_display_name (TraceFileSrc *src)
 {
-  const char *location = PRIV (src)->location;
+  TraceFileSrcPrivate *priv = PRIV (src);
+  const char *location = priv->location;
 
-  return location == NULL ? "(no location)" : g_str_equal (location, "-") ? "<stdin>"
-                                                                          : location;
+  if (location == NULL)
+    return "(no location)";
+  if (g_str_equal (location, "-"))
+    return "<stdin>";
+  if (strlen (location) <= TRACE_QUOTED_VALUE_MAX)
+    return location;
+  if (priv->display_name == NULL)
+    {
+      g_autofree char *quoted = _trace_quote_value (location);
+
+      /* the quoted form without its quotes and byte count */
+      priv->display_name = g_strndup (quoted + 1, strstr (quoted, "...\"") + strlen ("...") - quoted - 1);
+    }
+  return priv->display_name;
 }
 
 /**

@@ -420,7 +420,9 @@ media_types_compatible (const char *a,
  * @sinkpad: a sink pad
  * @error: where to say why not
  *
- * Returns: whether trace_pad_link() would succeed
+ * Returns: whether trace_pad_link() would succeed: the directions and
+ *   media types fit, neither pad is linked, and the link would close no
+ *   cycle (%TRACE_CORE_ERROR_CYCLE)
  */
 gboolean
 trace_pad_can_link (TracePad *srcpad,
@@ -455,7 +457,10 @@ trace_pad_can_link (TracePad *srcpad,
                    src_path, src->media_type, sink_path, sink->media_type);
       return FALSE;
     }
-  return TRUE;
+  /* A loop would make a push, an event or the ready question go round
+   * for ever (or overflow the stack): refuse it here, where every link
+   * is made, rather than in each place that walks the graph. */
+  return _trace_graph_check_link (srcpad, sinkpad, error);
 }
 
 /**
@@ -464,7 +469,10 @@ trace_pad_can_link (TracePad *srcpad,
  * @sinkpad: a sink pad
  * @error: where to say why they cannot be linked
  *
- * Links two pads after checking their directions and media types.
+ * Links two pads after checking their directions and media types, and
+ * that events could not come back to an element they went through: a
+ * link that would close a cycle fails with %TRACE_CORE_ERROR_CYCLE,
+ * naming the elements of the loop.
  *
  * Returns: %TRUE on success
  */

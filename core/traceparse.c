@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "trace/trace.h"
+#include "trace-private.h"
 
 /* Three stages, so that every error has a position and nothing is half
  * built: the lexer turns the text into tokens that remember their byte
@@ -74,6 +75,7 @@ typedef struct
   GArray *links;              /* Link */
   GHashTable *names;          /* element name -> ElementNode* */
   GHashTable *explicit_names; /* every name=… value, so no default name takes one */
+  GHashTable *next_number;    /* factory -> the number its next default name tries */
   TraceElement *pipeline;
 } Parser;
 
@@ -109,6 +111,7 @@ parser_init (Parser *p,
   p->links = g_array_new (FALSE, TRUE, sizeof (Link));
   p->names = g_hash_table_new (g_str_hash, g_str_equal);
   p->explicit_names = g_hash_table_new (g_str_hash, g_str_equal);
+  p->next_number = g_hash_table_new (g_str_hash, g_str_equal);
 }
 
 static void
@@ -116,6 +119,7 @@ parser_clear (Parser *p)
 {
   g_hash_table_unref (p->names);
   g_hash_table_unref (p->explicit_names);
+  g_hash_table_unref (p->next_number);
   g_array_unref (p->links);
   g_ptr_array_unref (p->nodes);
   g_array_unref (p->tokens);
@@ -160,7 +164,7 @@ parse_error (Parser *p,
              const char *format,
              ...)
 {
-  g_autofree char *message = NULL;
+  g_autofree char *message = NULL, *shown = NULL;
   guint line, column;
   va_list args;
 
@@ -168,7 +172,10 @@ parse_error (Parser *p,
   message = g_strdup_vprintf (format, args);
   va_end (args);
   offset_to_line_column (p->text, offset, &line, &column);
-  g_set_error (error, TRACE_PARSE_ERROR, code, "%u:%u: %s", line, column, message);
+  /* Names, values and references of any length are quoted in messages:
+   * a 100 MB one must not make a 100 MB line. */
+  shown = _trace_cut_quoted_segments (message);
+  g_set_error (error, TRACE_PARSE_ERROR, code, "%u:%u: %s", line, column, shown);
   return FALSE;
 }
 
@@ -625,13 +632,20 @@ static char *
 default_name (Parser *p,
               ElementNode *node)
 {
-  for (guint i = 0;; i++)
+  const char *factory = node->factory->name;
+
+  /* Numbers only grow, so each factory's count resumes where it stopped:
+   * n elements of one factory cost n probes, not n². */
+  for (guint i = GPOINTER_TO_UINT (g_hash_table_lookup (p->next_number, factory));; i++)
     {
-      char *candidate = g_strdup_printf ("%s%u", node->factory->name, i);
+      char *candidate = g_strdup_printf ("%s%u", factory, i);
 
       if (!g_hash_table_contains (p->names, candidate) &&
           !g_hash_table_contains (p->explicit_names, candidate))
-        return candidate;
+        {
+          g_hash_table_insert (p->next_number, (gpointer) factory, GUINT_TO_POINTER (i + 1));
+          return candidate;
+        }
       g_free (candidate);
     }
 }
@@ -649,6 +663,11 @@ create_element (Parser *p,
 
   if (g_hash_table_contains (p->names, name))
     return duplicate_name (p, name_tok->value_offset, name, error);
+  /* A name is in every message of its element, unquoted: keep it short. */
+  if (name_tok != NULL && strlen (name) > TRACE_QUOTED_VALUE_MAX)
+    return parse_error (p, error, name_tok->value_offset, TRACE_PARSE_ERROR_BAD_VALUE,
+                        "an element name is at most %d bytes, and \"%s\" has %" G_GSIZE_FORMAT, TRACE_QUOTED_VALUE_MAX,
+                        name, strlen (name));
   node->element = trace_element_factory_make_checked (node->factory->name, name, &local);
   if (node->element == NULL)
     {
@@ -929,6 +948,31 @@ check_all_linked (Parser *p,
   return TRUE;
 }
 
+/* Two sinks that would write one file: the error points at the second
+ * one's location (or its factory name). */
+static gboolean
+check_outputs (Parser *p,
+               GError **error)
+{
+  g_autoptr (GError) local = NULL;
+  TraceElement *first, *second;
+  ElementNode *node;
+  gsize offset;
+
+  if (!_trace_file_sink_find_shared_output (TRACE_BIN (p->pipeline), &first, &second, &local))
+    return TRUE;
+  node = g_hash_table_lookup (p->names, trace_element_get_name (second));
+  offset = node->factory->offset;
+  for (guint i = 0; i < node->props->len; i++)
+    {
+      const Token *t = g_ptr_array_index (node->props, i);
+
+      if (t->kind == TOK_PROP && strcmp (t->name, "location") == 0)
+        offset = t->value_offset;
+    }
+  return parse_error (p, error, offset, TRACE_PARSE_ERROR_SAME_OUTPUT, "%s", local->message);
+}
+
 static gboolean
 build (Parser *p,
        GError **error)
@@ -963,7 +1007,7 @@ build (Parser *p,
   for (guint i = 0; i < p->nodes->len; i++)
     if (!check_all_linked (p, g_ptr_array_index (p->nodes, i), error))
       return FALSE;
-  return TRUE;
+  return check_outputs (p, error);
 }
 
 /**

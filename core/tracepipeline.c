@@ -46,7 +46,20 @@ trace_pipeline_change_state (TraceElement *element,
   TraceStateChangeReturn ret;
 
   if (transition == TRACE_STATE_CHANGE_NULL_TO_READY)
-    trace_bus_set_flushing (bus, FALSE);
+    {
+      g_autoptr (GError) error = NULL;
+      TraceElement *first, *second;
+
+      trace_bus_set_flushing (bus, FALSE);
+      /* trace_parse_launch() refuses this already; a program that builds
+       * its pipeline in C gets the same refusal before anything is
+       * opened. */
+      if (_trace_file_sink_find_shared_output (TRACE_BIN (element), &first, &second, &error))
+        {
+          trace_element_post_error_literal (second, error, NULL);
+          return TRACE_STATE_CHANGE_FAILURE;
+        }
+    }
   ret = TRACE_ELEMENT_CLASS (trace_pipeline_parent_class)->change_state (element, transition);
   /* Back to NULL: what the bus holds, or would get, is about a run that
    * is over (its own STATE_CHANGED to NULL included). */

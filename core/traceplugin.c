@@ -222,17 +222,18 @@ trace_element_factory_make_checked (const char *factory_name,
                                     GError **error)
 {
   TraceElementFactory *factory = trace_element_factory_find (factory_name);
-  g_autofree char *suggestion = NULL;
+  g_autofree char *suggestion = NULL, *quoted = NULL;
 
   if (factory)
     return trace_element_factory_create (factory, name);
   suggestion = trace_registry_suggest_element (factory_name);
+  quoted = _trace_quote_value (factory_name);
   if (suggestion)
     g_set_error (error, TRACE_CORE_ERROR, TRACE_CORE_ERROR_NO_SUCH_ELEMENT,
-                 "no element \"%s\" (did you mean \"%s\"?)", factory_name, suggestion);
+                 "no element %s (did you mean \"%s\"?)", quoted, suggestion);
   else
     g_set_error (error, TRACE_CORE_ERROR, TRACE_CORE_ERROR_NO_SUCH_ELEMENT,
-                 "no element \"%s\" (trace-inspect lists the elements there are)", factory_name);
+                 "no element %s (trace-inspect lists the elements there are)", quoted);
   return NULL;
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "trace/trace.h"
+#include "trace-private.h"
 
 /* A 64-bit integer property is "time-like" (accepts `5ms`, `1.5s`) when
  * its blurb mentions nanoseconds ("nanosecond", or "(ns" followed by ")",
@@ -80,10 +81,12 @@ static void
 set_time_error (GError **error,
                 const char *text)
 {
+  g_autofree char *quoted = _trace_quote_value (text);
+
   g_set_error (error, TRACE_PARSE_ERROR, TRACE_PARSE_ERROR_BAD_VALUE,
-               "\"%s\" is not a time (a number with a unit: ns, us, ms, s, min "
+               "%s is not a time (a number with a unit: ns, us, ms, s, min "
                "or h, such as 5ms or 1.5s; a number alone is in nanoseconds)",
-               text);
+               quoted);
 }
 
 /* Integer arithmetic on the digits, so that "0.1s" is exactly 100000000 ns
@@ -793,12 +796,88 @@ trace_value_from_string (GParamSpec *pspec,
     {
       g_autofree char *expected = trace_describe_param_type (pspec);
       g_autofree char *guess = suggest_choice (pspec, text);
+      g_autofree char *quoted = _trace_quote_value (text);
 
       g_set_error (error, TRACE_PARSE_ERROR, TRACE_PARSE_ERROR_BAD_VALUE,
-                   "\"%s\" is not a valid value for \"%s\" (%s%s%s%s)",
-                   text, g_param_spec_get_name (pspec), expected,
+                   "%s is not a valid value for \"%s\" (%s%s%s%s)",
+                   quoted, g_param_spec_get_name (pspec), expected,
                    guess ? "; did you mean \"" : "", guess ? guess : "", guess ? "\"?" : "");
       return FALSE;
     }
   return TRUE;
+}
+
+/* Back from @cut to the start of the UTF-8 character it is in. */
+static const char *
+char_start (const char *text,
+            const char *cut)
+{
+  const char *start;
+
+  if ((*cut & 0xC0) != 0x80)
+    return cut; /* a character starts there, or the text ends */
+  start = g_utf8_find_prev_char (text, cut);
+  return start ? start : text;
+}
+
+char *
+_trace_cut_middle (const char *text,
+                   gsize max)
+{
+  gsize len = text ? strlen (text) : 0;
+  const char *head_end, *tail;
+
+  if (len <= max)
+    return g_strdup (text);
+  /* the start says what failed, the end usually why: keep both */
+  head_end = char_start (text, text + max / 2);
+  tail = char_start (text, text + len - max / 2);
+  return g_strdup_printf ("%.*s ... %s", (int) (head_end - text), text, tail);
+}
+
+char *
+_trace_cut_quoted_segments (const char *message)
+{
+  GString *out = g_string_new (NULL);
+  gboolean quoted = FALSE;
+  char *result;
+
+  for (const char *p = message; *p != '\0';)
+    {
+      const char *end = strchr (p, '"');
+      gsize n = end ? (gsize) (end - p) : strlen (p);
+
+      if (quoted && n > TRACE_QUOTED_VALUE_MAX)
+        {
+          g_string_append_len (out, p, char_start (p, p + TRACE_QUOTED_VALUE_MAX) - p);
+          g_string_append (out, "...");
+        }
+      else
+        g_string_append_len (out, p, n);
+      if (end == NULL)
+        break;
+      g_string_append_c (out, '"');
+      quoted = !quoted;
+      p = end + 1;
+    }
+  /* a value holding quotes pairs them wrongly: bound the whole too */
+  result = _trace_cut_middle (out->str, TRACE_MESSAGE_MAX);
+  g_string_free (out, TRUE);
+  return result;
+}
+
+char *
+_trace_quote_value (const char *value)
+{
+  gsize len;
+  const char *cut;
+
+  if (value == NULL)
+    return g_strdup ("(none)");
+  len = strlen (value);
+  if (len <= TRACE_QUOTED_VALUE_MAX)
+    return g_strdup_printf ("\"%s\"", value);
+  /* at the start of a UTF-8 character, so the text stays valid */
+  cut = char_start (value, value + TRACE_QUOTED_VALUE_MAX);
+  return g_strdup_printf ("\"%.*s...\" (%" G_GSIZE_FORMAT " bytes)", (int) (cut - value), value, len);
 }

@@ -315,7 +315,7 @@ handle_eos (LaunchState *s,
       g_printerr ("Got EOS from %s.\n", message->src_path ? message->src_path : "the pipeline");
     }
   if (!s->got_error)
-    s->exit_code = s->n_interrupts > 0 ? LAUNCH_EXIT_INTERRUPTED : LAUNCH_EXIT_OK;
+    s->exit_code = s->n_interrupts > 0 ? s->interrupt_exit_code : LAUNCH_EXIT_OK;
   if (s->loop != NULL)
     g_main_loop_quit (s->loop);
 }

@@ -17,25 +17,46 @@
  * (location=-, or no location in a pipe) and `trace-launch … > out` gives
  * a readable file. */
 
+/* SIGINT (Ctrl-C) and SIGTERM (timeout, systemd, CI runners) both stop
+ * gracefully the first time: the outputs are finished, and the exit
+ * status is 128 + the first signal's number, as the shell reports a
+ * process killed by it. Either one a second time aborts. */
 static gboolean
-on_sigint (gpointer user_data)
+on_stop_signal (LaunchState *s,
+                int signum)
 {
-  LaunchState *s = user_data;
+  const char *what = signum == SIGTERM ? "Terminated" : "Interrupt";
 
   s->n_interrupts++;
   launch_clear_line (s);
   if (s->n_interrupts == 1)
     {
-      g_printerr ("Interrupt: stopping the sources and finishing the outputs "
-                  "(press Ctrl-C again to abort)...\n");
+      s->interrupt_exit_code = 128 + signum;
+      g_printerr ("%s: stopping the sources and finishing the outputs (%s again to abort)...\n", what,
+                  signum == SIGTERM ? "send SIGTERM or press Ctrl-C" : "press Ctrl-C");
       trace_pipeline_send_eos (TRACE_PIPELINE (s->pipeline));
       return G_SOURCE_CONTINUE;
     }
-  g_printerr ("Interrupt: aborting; the outputs are not finished.\n");
-  s->exit_code = LAUNCH_EXIT_INTERRUPTED;
+  g_printerr ("%s: aborting; the outputs are not finished.\n", what);
+  s->exit_code = s->interrupt_exit_code;
   g_main_loop_quit (s->loop);
-  /* A third Ctrl-C, should stopping hang, gets the default action. */
+  /* A third signal of either kind, should stopping hang, gets the
+   * default action: no source may watch either any more. */
+  g_source_remove (signum == SIGTERM ? s->sigint_source : s->sigterm_source);
+  s->sigint_source = s->sigterm_source = 0;
   return G_SOURCE_REMOVE;
+}
+
+static gboolean
+on_sigint (gpointer user_data)
+{
+  return on_stop_signal (user_data, SIGINT);
+}
+
+static gboolean
+on_sigterm (gpointer user_data)
+{
+  return on_stop_signal (user_data, SIGTERM);
 }
 
 static gboolean
@@ -69,11 +90,12 @@ static void
 run (LaunchState *s)
 {
   TraceBus *bus = trace_pipeline_get_bus (TRACE_PIPELINE (s->pipeline));
-  guint watch, sigint, sighup;
+  guint watch, sighup;
 
   s->loop = g_main_loop_new (NULL, FALSE);
   s->start_time = g_get_monotonic_time ();
-  sigint = g_unix_signal_add (SIGINT, on_sigint, s);
+  s->sigint_source = g_unix_signal_add (SIGINT, on_sigint, s);
+  s->sigterm_source = g_unix_signal_add (SIGTERM, on_sigterm, s);
   sighup = g_unix_signal_add (SIGHUP, on_sighup, s);
   if (!s->quiet)
     g_printerr ("Setting pipeline to PLAYING ...\n");
@@ -89,8 +111,10 @@ run (LaunchState *s)
       launch_progress_stop (s);
       g_source_remove (watch);
     }
-  if (s->n_interrupts < 2)
-    g_source_remove (sigint);
+  if (s->sigint_source != 0)
+    g_source_remove (s->sigint_source);
+  if (s->sigterm_source != 0)
+    g_source_remove (s->sigterm_source);
   g_source_remove (sighup);
 }
 

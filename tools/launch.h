@@ -14,7 +14,7 @@ enum
   LAUNCH_EXIT_OK = 0,
   LAUNCH_EXIT_RUNTIME_ERROR = 1,
   LAUNCH_EXIT_USAGE = 2,
-  LAUNCH_EXIT_INTERRUPTED = 130,
+  LAUNCH_EXIT_INTERRUPTED = 130, /* 128 + SIGINT; 143 (128 + SIGTERM) after SIGTERM */
 };
 
 typedef struct
@@ -39,6 +39,8 @@ typedef struct
   GMainLoop *loop;
   int exit_code;
   guint n_interrupts;
+  int interrupt_exit_code; /* 128 + the first SIGINT or SIGTERM's number */
+  guint sigint_source, sigterm_source;
   gboolean got_error;
   gint64 start_time;
 

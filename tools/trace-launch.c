@@ -52,6 +52,7 @@
   "  1    an error while running (an input that cannot be read, bad data, ...)\n"                  \
   "  2    a bad description or bad usage\n"                                                        \
   "  130  interrupted by Ctrl-C (the outputs were finished on the first one)\n"                    \
+  "  143  stopped by SIGTERM, which is handled like Ctrl-C\n"                                      \
   "\n"                                                                                             \
   "Environment:\n"                                                                                 \
   "  TRACEPIPE_PLUGIN_PATH         more folders to load plugins from\n"                            \
@@ -126,7 +127,12 @@ read_description_file (const char *path,
   return contents;
 }
 
-/* The line the error is on and a caret under its column. */
+/* Characters of the line shown on each side of the caret: a 100 MB
+ * value must not make a 100 MB line. */
+#define CARET_CONTEXT 100
+
+/* The line the error is on and a caret under its column; of a long line,
+ * only the part around the column, with "..." where it was cut. */
 static void
 print_caret (const char *description,
              const char *message)
@@ -134,13 +140,24 @@ print_caret (const char *description,
   guint line, column;
   g_auto (GStrv) lines = NULL;
   g_autofree char *shown = NULL;
+  const char *from, *to;
 
   if (sscanf (message, "%u:%u:", &line, &column) != 2 || line == 0 || column == 0)
     return;
   lines = g_strsplit (description, "\n", -1);
-  if (line > g_strv_length (lines))
+  if (line > g_strv_length (lines) || !g_utf8_validate (lines[line - 1], -1, NULL))
     return;
-  shown = g_strdup (lines[line - 1]);
+  from = lines[line - 1];
+  if (column > CARET_CONTEXT + 1)
+    {
+      from = g_utf8_offset_to_pointer (from, column - 1 - CARET_CONTEXT);
+      column = CARET_CONTEXT + 4; /* after the "..." */
+    }
+  to = from + strlen (from);
+  if (g_utf8_strlen (from, -1) > 2 * CARET_CONTEXT)
+    to = g_utf8_offset_to_pointer (from, 2 * CARET_CONTEXT);
+  shown = g_strdup_printf ("%s%.*s%s", from != lines[line - 1] ? "..." : "", (int) (to - from), from,
+                           *to != '\0' ? "..." : "");
   g_strdelimit (shown, "\t\r", ' ');
   g_printerr ("  %s\n  %*s^\n", shown, (int) column - 1, "");
 }

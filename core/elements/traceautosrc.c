@@ -94,11 +94,14 @@ read_head (const char *location,
   in = G_INPUT_STREAM (g_file_read (file, NULL, &local));
   if (in == NULL)
     {
+      g_autofree char *quoted = _trace_quote_value (location);
+      g_autofree char *reason = _trace_cut_middle (local->message, 2 * TRACE_QUOTED_VALUE_MAX);
+
       g_free (buf);
       g_set_error (error, TRACE_RESOURCE_ERROR,
                    g_error_matches (local, G_IO_ERROR, G_IO_ERROR_NOT_FOUND) ? TRACE_RESOURCE_ERROR_NOT_FOUND
                                                                              : TRACE_RESOURCE_ERROR_OPEN_READ,
-                   "could not open \"%s\" for reading: %s", location, local->message);
+                   "could not open %s for reading: %s", quoted, reason);
       return NULL;
     }
   g_input_stream_read_all (in, buf, 2, &got, NULL, NULL);
@@ -146,8 +149,10 @@ create_inner (TraceAutoSrc *self,
   factory = trace_type_find_best (data, size, &format, NULL);
   if (factory == NULL || trace_element_factory_find (factory) == NULL)
     {
+      g_autofree char *shown = _trace_cut_middle (self->location, 2 * TRACE_QUOTED_VALUE_MAX);
+
       g_set_error (error, TRACE_STREAM_ERROR, size == 0 ? TRACE_STREAM_ERROR_EMPTY : TRACE_STREAM_ERROR_WRONG_TYPE,
-                   "%s: %s", self->location,
+                   "%s: %s", shown,
                    size == 0 ? "the file is empty" : "no plugin recognises this format (trace-inspect lists the detectors)");
       return FALSE;
     }

@@ -209,21 +209,41 @@ stop_thread (TraceQueue *self)
   self->n_batches = 0;
 }
 
+/* g_thread_new() aborts the process when the system refuses a thread
+ * (too many threads, no address space for the stack): that would leave
+ * the sinks' temporaries behind and say nothing useful. An ERROR stops
+ * the pipeline like any other failed start. */
+static gboolean
+start_thread (TraceQueue *self)
+{
+  TraceElement *element = TRACE_ELEMENT (self);
+  g_autofree char *name = g_strdup_printf ("%.15s", trace_element_get_name (element));
+  g_autoptr (GError) error = NULL;
+
+  self->flushing = FALSE;
+  self->last_ret = TRACE_FLOW_OK;
+  self->context = trace_element_get_main_context (element);
+  self->thread = g_thread_try_new (name, trace_queue_loop, self, &error);
+  if (self->thread == NULL)
+    {
+      trace_element_post_error (element, TRACE_CORE_ERROR, TRACE_CORE_ERROR_STATE_CHANGE, NULL,
+                                "could not start the queue's streaming thread: %s", error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static TraceStateChangeReturn
 trace_queue_change_state (TraceElement *element,
                           TraceStateChange transition)
 {
   TraceQueue *self = TRACE_QUEUE (element);
-  g_autofree char *name = NULL;
 
   switch (transition)
     {
     case TRACE_STATE_CHANGE_READY_TO_PLAYING:
-      self->flushing = FALSE;
-      self->last_ret = TRACE_FLOW_OK;
-      self->context = trace_element_get_main_context (element);
-      name = g_strdup_printf ("%.15s", trace_element_get_name (element));
-      self->thread = g_thread_new (name, trace_queue_loop, self);
+      if (!start_thread (self))
+        return TRACE_STATE_CHANGE_FAILURE;
       break;
     case TRACE_STATE_CHANGE_PLAYING_TO_READY:
       stop_thread (self);

@@ -31,6 +31,7 @@ GQuark trace_core_error_quark (void);
  * @TRACE_CORE_ERROR_NEGOTIATION: media types of two pads do not match
  * @TRACE_CORE_ERROR_PLUGIN: a plugin could not be loaded
  * @TRACE_CORE_ERROR_NO_SUCH_ELEMENT: no factory of that name
+ * @TRACE_CORE_ERROR_CYCLE: a link would make the events flow in a loop
  *
  * Codes of %TRACE_CORE_ERROR.
  */
@@ -43,6 +44,7 @@ typedef enum
   TRACE_CORE_ERROR_NEGOTIATION,
   TRACE_CORE_ERROR_PLUGIN,
   TRACE_CORE_ERROR_NO_SUCH_ELEMENT,
+  TRACE_CORE_ERROR_CYCLE,
 } TraceCoreError;
 
 /**
@@ -135,6 +137,7 @@ GQuark trace_parse_error_quark (void);
  * @TRACE_PARSE_ERROR_NO_SUCH_PAD: an element has no such pad
  * @TRACE_PARSE_ERROR_LINK: two pads cannot be linked
  * @TRACE_PARSE_ERROR_UNLINKED: a reference or pad is never linked
+ * @TRACE_PARSE_ERROR_SAME_OUTPUT: two sinks would write the same file
  *
  * Codes of %TRACE_PARSE_ERROR.
  */
@@ -150,6 +153,7 @@ typedef enum
   TRACE_PARSE_ERROR_NO_SUCH_PAD,
   TRACE_PARSE_ERROR_LINK,
   TRACE_PARSE_ERROR_UNLINKED,
+  TRACE_PARSE_ERROR_SAME_OUTPUT,
 } TraceParseError;
 
 G_END_DECLS

@@ -1,4 +1,6 @@
 /* Unit tests: pads, elements, bins, the bus and the registry. */
+#include <glib/gstdio.h>
+
 #include "../test-util.h"
 
 /* An element that records the order of its state changes. */
@@ -271,6 +273,127 @@ test_path_string (void)
                  trace_pipeline_get_string_pool (TRACE_PIPELINE (pipeline)));
 }
 
+/* Issue 17: a loop of links is refused where links are made, so no walk
+ * of the graph (push, events, the ready question, the state order) can
+ * go round for ever. */
+static void
+test_link_cycle_refused (void)
+{
+  g_autoptr (TraceElement) pipeline = g_object_ref_sink (trace_pipeline_new ("p"));
+  TraceElement *a = trace_element_factory_make ("identity", "a");
+  TraceElement *f = trace_element_factory_make ("funnel", "f");
+  TraceElement *q = trace_element_factory_make ("queue", "q");
+  TraceElement *t = trace_element_factory_make ("tee", "t");
+  g_autoptr (GError) error = NULL;
+
+  trace_bin_add_many (TRACE_BIN (pipeline), a, f, q, t, NULL);
+  g_assert_false (trace_pad_link (trace_element_get_static_pad (a, "src"),
+                                  trace_element_get_static_pad (a, "sink"), &error));
+  g_assert_error (error, TRACE_CORE_ERROR, TRACE_CORE_ERROR_CYCLE);
+  g_assert_cmpstr (error->message, ==,
+                   "cannot link a:src to a:sink: it would make a cycle (a ! a); "
+                   "events must flow one way, from the sources to the sinks");
+  g_clear_error (&error);
+  g_assert_false (trace_pad_is_linked (trace_element_get_static_pad (a, "src")));
+
+  g_assert_true (trace_element_link_many (&error, f, q, t, NULL));
+  g_assert_false (trace_element_link (t, f, &error));
+  g_assert_error (error, TRACE_CORE_ERROR, TRACE_CORE_ERROR_CYCLE);
+  g_assert_nonnull (strstr (error->message, "(f ! q ! t ! f)"));
+  g_clear_error (&error);
+  /* The same elements in a line are fine: only the loop is refused. */
+  g_assert_true (trace_element_link (t, a, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (trace_element_set_state (pipeline, TRACE_STATE_READY), ==, TRACE_STATE_CHANGE_SUCCESS);
+  trace_element_set_state (pipeline, TRACE_STATE_NULL);
+}
+
+/* trace_bin_add() warns (a programming error, as GStreamer does), and
+ * warnings are fatal in tests: the refusals run in a subprocess. */
+static void
+test_bin_cannot_hold_itself (void)
+{
+  if (g_test_subprocess ())
+    {
+      g_autoptr (TraceElement) outer = g_object_ref_sink (trace_bin_new ("outer"));
+      TraceElement *inner = trace_bin_new ("inner");
+
+      g_log_set_always_fatal (G_LOG_FATAL_MASK);
+      g_assert_true (trace_bin_add (TRACE_BIN (outer), inner));
+      g_assert_false (trace_bin_add (TRACE_BIN (outer), outer));
+      /* outer has no parent, so only the loop check can refuse this */
+      g_assert_false (trace_bin_add (TRACE_BIN (inner), outer));
+      g_assert_null (trace_element_get_parent (outer));
+      g_assert_null (trace_bin_get_by_name (TRACE_BIN (inner), "outer"));
+      return;
+    }
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+  g_test_trap_assert_stderr ("*outer cannot be added to outer: a bin cannot hold itself or a bin that holds it*"
+                             "outer cannot be added to inner: *");
+}
+
+/* Children are found by name through a table: a renamed one must move. */
+static void
+test_bin_child_renamed (void)
+{
+  g_autoptr (TraceElement) bin = g_object_ref_sink (trace_bin_new ("b"));
+  TraceElement *e = trace_element_factory_make ("identity", "before");
+
+  trace_bin_add (TRACE_BIN (bin), e);
+  trace_element_set_name (e, "after");
+  g_assert_null (trace_bin_get_by_name (TRACE_BIN (bin), "before"));
+  g_assert_true (trace_bin_get_by_name (TRACE_BIN (bin), "after") == e);
+  g_assert_true (trace_bin_remove (TRACE_BIN (bin), e));
+  g_assert_null (trace_bin_get_by_name (TRACE_BIN (bin), "after"));
+}
+
+/* The smallest file sink: the base class writes nothing by itself. */
+typedef struct
+{
+  TraceFileSink parent_instance;
+} TestFileSink;
+typedef TraceFileSinkClass TestFileSinkClass;
+G_DEFINE_TYPE (TestFileSink, test_file_sink, TRACE_TYPE_FILE_SINK)
+
+static void
+test_file_sink_class_init (TestFileSinkClass *klass)
+{
+  trace_element_class_add_static_pad_template (TRACE_ELEMENT_CLASS (klass), &(TraceStaticPadTemplate){
+                                                                                "sink", TRACE_PAD_SINK, TRACE_PAD_ALWAYS, TRACE_MEDIA_TYPE_EVENTS });
+}
+
+static void
+test_file_sink_init (TestFileSink *self)
+{
+}
+
+/* A program that builds its pipeline in C gets the refusal of two sinks
+ * writing one file at NULL->READY, before anything is opened. */
+static void
+test_same_output_refused (void)
+{
+  g_autoptr (TraceElement) pipeline = g_object_ref_sink (trace_pipeline_new ("p"));
+  g_autofree char *dir = g_dir_make_tmp ("tracepipe-core-XXXXXX", NULL);
+  g_autofree char *a = g_build_filename (dir, "out.json", NULL);
+  g_autofree char *b = g_strdup_printf ("%s/./out.json", dir);
+  g_autofree char *expected = g_strdup_printf ("second and first both write the same file, \"%s\" and \"%s\": "
+                                               "one output would be lost (give each sink its own location)",
+                                               b, a);
+  TraceElement *first = g_object_new (test_file_sink_get_type (), "name", "first", "location", a, NULL);
+  TraceElement *second = g_object_new (test_file_sink_get_type (), "name", "second", "location", b, NULL);
+  g_autoptr (TraceMessage) msg = NULL;
+
+  trace_bin_add_many (TRACE_BIN (pipeline), first, second, NULL);
+  g_assert_cmpint (trace_element_set_state (pipeline, TRACE_STATE_READY), ==, TRACE_STATE_CHANGE_FAILURE);
+  msg = trace_bus_pop_filtered (trace_pipeline_get_bus (TRACE_PIPELINE (pipeline)), TRACE_MESSAGE_ERROR);
+  g_assert_nonnull (msg);
+  g_assert_cmpstr (msg->src_path, ==, "/p/second");
+  g_assert_cmpstr (msg->error->message, ==, expected);
+  g_assert_cmpint (trace_element_get_state (first), ==, TRACE_STATE_NULL);
+  g_assert_cmpint (g_rmdir (dir), ==, 0); /* nothing was created in it */
+}
+
 int
 main (int argc, char **argv)
 {
@@ -285,5 +408,9 @@ main (int argc, char **argv)
   g_test_add_func ("/bin/state-failure-posts-error", test_state_failure_posts_error);
   g_test_add_func ("/bus/watch-across-threads", test_bus_watch_across_threads);
   g_test_add_func ("/registry/factories", test_registry);
+  g_test_add_func ("/pad/link-cycle-refused", test_link_cycle_refused);
+  g_test_add_func ("/bin/cannot-hold-itself", test_bin_cannot_hold_itself);
+  g_test_add_func ("/bin/child-renamed", test_bin_child_renamed);
+  g_test_add_func ("/pipeline/same-output-refused", test_same_output_refused);
   return g_test_run ();
 }

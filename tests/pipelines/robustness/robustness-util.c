@@ -46,6 +46,17 @@ child_setup (gpointer data)
       signal (SIGXFSZ, SIG_IGN);
       setrlimit (RLIMIT_FSIZE, &lim);
     }
+  if (setup & RB_SETUP_FEW_THREADS)
+    {
+      /* A thread's stack is RLIMIT_STACK's size: with 256 MiB stacks in
+       * 1 GiB of address space (trace-launch itself takes about 230 MiB),
+       * the third or fourth thread cannot be created. */
+      struct rlimit stack = { 256 << 20, 256 << 20 };
+      struct rlimit as = { 1 << 30, 1 << 30 };
+
+      setrlimit (RLIMIT_STACK, &stack);
+      setrlimit (RLIMIT_AS, &as);
+    }
 }
 
 static GSubprocessLauncher *
@@ -308,15 +319,36 @@ read_rest (GDataInputStream *in,
   g_assert_no_error (error);
 }
 
+typedef struct
+{
+  GDataInputStream *in;
+  GString *into;
+} ReadRest;
+
+static gpointer
+read_rest_in_thread (gpointer data)
+{
+  ReadRest *r = data;
+
+  read_rest (r->in, r->into);
+  return NULL;
+}
+
 RbResult *
 rb_child_finish (RbChild *c)
 {
   g_autoptr (GString) err = c->err_text;
   g_autoptr (GError) error = NULL;
   RbResult *r = g_new0 (RbResult, 1);
+  ReadRest err_rest = { c->err, err };
+  GThread *err_reader;
 
+  /* Both pipes at once: a child that writes more than a pipe holds to
+   * stderr (the --stats of a 10 000-element pipeline) would otherwise
+   * block while we wait for its stdout to end. */
+  err_reader = g_thread_new ("rb-stderr", read_rest_in_thread, &err_rest);
   read_rest (c->out, c->out_text);
-  read_rest (c->err, err);
+  g_thread_join (err_reader);
   g_subprocess_wait (c->process, NULL, &error);
   g_assert_no_error (error);
   r->status = exit_status (c->process);
@@ -590,6 +622,8 @@ main (int argc,
   rb_add_input_tests ();
   rb_add_accounting_tests ();
   rb_add_memory_tests ();
+  rb_add_graph_tests ();
+  rb_add_core_fault_tests ();
   ret = g_test_run ();
   if (generated_dir)
     rb_scratch_cleanup (generated_dir);

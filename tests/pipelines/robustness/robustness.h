@@ -18,6 +18,7 @@ typedef enum
   RB_SETUP_NONE = 0,
   RB_SETUP_NO_DAC_OVERRIDE = 1 << 0, /* root too must obey file modes */
   RB_SETUP_FILE_SIZE_64K = 1 << 1,   /* RLIMIT_FSIZE 64 KiB, SIGXFSZ ignored */
+  RB_SETUP_FEW_THREADS = 1 << 2,     /* 256 MiB thread stacks in 1 GiB of address space */
 } RbSetup;
 
 typedef struct
@@ -127,5 +128,7 @@ void rb_add_fault_tests (void);
 void rb_add_input_tests (void);
 void rb_add_accounting_tests (void);
 void rb_add_memory_tests (void);
+void rb_add_graph_tests (void);
+void rb_add_core_fault_tests (void);
 
 G_END_DECLS
