@@ -22,6 +22,8 @@ void _trace_element_set_state_field (TraceElement *element,
 void _trace_element_set_factory_name (TraceElement *element,
                                       const char *factory_name);
 
+guint _trace_bus_get_n_errors (TraceBus *bus);
+
 void _trace_registry_init (void);
 void _trace_core_elements_register (TracePlugin *plugin);
 TracePlugin *_trace_plugin_new_static (const TracePluginDesc *desc,
