@@ -294,7 +294,8 @@ trace_app_sink_pull_batch (TraceAppSink *sink)
  * trace_app_sink_try_pull_batch:
  * @sink: a #TraceAppSink
  * @timeout_us: how long to wait at most, in microseconds; 0 does not
- *   wait, a negative value waits as long as trace_app_sink_pull_batch()
+ *   wait (nor run the pipeline's context: it only takes what is queued),
+ *   a negative value waits as long as trace_app_sink_pull_batch()
  *
  * As trace_app_sink_pull_batch(), but also returns %NULL when no batch
  * came within @timeout_us.
