@@ -37,6 +37,8 @@ gboolean _trace_graph_check_link (TracePad *srcpad,
                                   GError **error);
 GList *_trace_graph_sort_sinks_first (const GList *children);
 
+guint _trace_bus_get_n_errors (TraceBus *bus);
+
 void _trace_registry_init (void);
 void _trace_core_elements_register (TracePlugin *plugin);
 TracePlugin *_trace_plugin_new_static (const TracePluginDesc *desc,

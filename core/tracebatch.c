@@ -355,3 +355,152 @@ trace_batch_get_time_range (TraceBatch *batch,
     *max_ts = hi;
   return batch->n_events > 0;
 }
+
+/* The accessors below read one field of one event by index: what a
+ * language binding can call, since the event array and its unions are not
+ * introspectable. C code reads `batch->events[i]` directly. */
+
+/**
+ * trace_batch_get_n_events:
+ * @batch: a #TraceBatch
+ *
+ * Returns: how many events @batch holds: the indexes the
+ *   `trace_batch_get_event_*()` accessors take are below it
+ */
+guint
+trace_batch_get_n_events (TraceBatch *batch)
+{
+  g_return_val_if_fail (batch != NULL, 0);
+
+  return batch->n_events;
+}
+
+#define EVENT_AT(batch, index, fallback)                            \
+  G_STMT_START                                                      \
+  {                                                                 \
+    g_return_val_if_fail ((batch) != NULL, (fallback));             \
+    g_return_val_if_fail ((index) < (batch)->n_events, (fallback)); \
+  }                                                                 \
+  G_STMT_END
+
+/**
+ * trace_batch_get_event_kind:
+ * @batch: a #TraceBatch
+ * @index: an event's index, below trace_batch_get_n_events()
+ *
+ * Returns: what the event is
+ */
+TraceEventKind
+trace_batch_get_event_kind (TraceBatch *batch,
+                            guint index)
+{
+  EVENT_AT (batch, index, TRACE_EVENT_NONE);
+  return batch->events[index].kind;
+}
+
+/**
+ * trace_batch_get_event_ts:
+ * @batch: a #TraceBatch
+ * @index: an event's index, below trace_batch_get_n_events()
+ *
+ * Returns: the event's timestamp in nanoseconds, in the stream's clock
+ */
+gint64
+trace_batch_get_event_ts (TraceBatch *batch,
+                          guint index)
+{
+  EVENT_AT (batch, index, 0);
+  return batch->events[index].ts;
+}
+
+/**
+ * trace_batch_get_event_dur:
+ * @batch: a #TraceBatch
+ * @index: an event's index, below trace_batch_get_n_events()
+ *
+ * Returns: the duration in nanoseconds of a %TRACE_EVENT_SLICE_COMPLETE,
+ *   0 for any other kind
+ */
+gint64
+trace_batch_get_event_dur (TraceBatch *batch,
+                           guint index)
+{
+  EVENT_AT (batch, index, 0);
+  return batch->events[index].kind == TRACE_EVENT_SLICE_COMPLETE ? batch->events[index].u.slice.dur : 0;
+}
+
+/**
+ * trace_batch_get_event_pid:
+ * @batch: a #TraceBatch
+ * @index: an event's index, below trace_batch_get_n_events()
+ *
+ * Returns: the process id, or %TRACE_ID_UNKNOWN
+ */
+gint64
+trace_batch_get_event_pid (TraceBatch *batch,
+                           guint index)
+{
+  EVENT_AT (batch, index, TRACE_ID_UNKNOWN);
+  return batch->events[index].pid;
+}
+
+/**
+ * trace_batch_get_event_tid:
+ * @batch: a #TraceBatch
+ * @index: an event's index, below trace_batch_get_n_events()
+ *
+ * Returns: the thread id, or %TRACE_ID_UNKNOWN
+ */
+gint64
+trace_batch_get_event_tid (TraceBatch *batch,
+                           guint index)
+{
+  EVENT_AT (batch, index, TRACE_ID_UNKNOWN);
+  return batch->events[index].tid;
+}
+
+/**
+ * trace_batch_get_event_cpu:
+ * @batch: a #TraceBatch
+ * @index: an event's index, below trace_batch_get_n_events()
+ *
+ * Returns: the cpu the event was recorded on, or %TRACE_ID_UNKNOWN
+ */
+gint
+trace_batch_get_event_cpu (TraceBatch *batch,
+                           guint index)
+{
+  EVENT_AT (batch, index, TRACE_ID_UNKNOWN);
+  return batch->events[index].cpu;
+}
+
+/**
+ * trace_batch_get_event_name:
+ * @batch: a #TraceBatch
+ * @index: an event's index, below trace_batch_get_n_events()
+ *
+ * Returns: (transfer none): the event's name (slice, counter, process or
+ *   thread name…), "" for none; valid while the pipeline lives
+ */
+const char *
+trace_batch_get_event_name (TraceBatch *batch,
+                            guint index)
+{
+  EVENT_AT (batch, index, NULL);
+  return trace_batch_get_string (batch, batch->events[index].name);
+}
+
+/**
+ * trace_batch_get_event_category:
+ * @batch: a #TraceBatch
+ * @index: an event's index, below trace_batch_get_n_events()
+ *
+ * Returns: (transfer none): the event's category, "" for none
+ */
+const char *
+trace_batch_get_event_category (TraceBatch *batch,
+                                guint index)
+{
+  EVENT_AT (batch, index, NULL);
+  return trace_batch_get_string (batch, batch->events[index].category);
+}

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "trace/trace.h"
+#include "trace-private.h"
 
 /**
  * TraceBus:
@@ -21,6 +22,7 @@ struct _TraceBus
   GQueue queue;
   GSList *watches; /* GSource*, not owned */
   gboolean flushing;
+  guint n_errors; /* ERRORs posted since the last flush: see _trace_bus_get_n_errors() */
 };
 
 G_DEFINE_FINAL_TYPE (TraceBus, trace_bus, G_TYPE_OBJECT)
@@ -86,6 +88,8 @@ trace_bus_post (TraceBus *bus,
       trace_message_unref (message);
       return;
     }
+  if (message->type == TRACE_MESSAGE_ERROR)
+    bus->n_errors++;
   g_queue_push_tail (&bus->queue, message);
   for (GSList *l = bus->watches; l; l = l->next)
     g_source_set_ready_time (l->data, 0);
@@ -152,8 +156,26 @@ trace_bus_set_flushing (TraceBus *bus,
   g_mutex_lock (&bus->lock);
   bus->flushing = flushing;
   if (flushing)
-    g_queue_clear_full (&bus->queue, (GDestroyNotify) trace_message_unref);
+    {
+      g_queue_clear_full (&bus->queue, (GDestroyNotify) trace_message_unref);
+      bus->n_errors = 0;
+    }
   g_mutex_unlock (&bus->lock);
+}
+
+/* How many ERRORs were posted since the bus last flushed (the pipeline
+ * went to NULL). A watch may already have taken them off the queue, so
+ * an element that waits for data (app-sink driving the main context
+ * itself) asks this rather than looking at the queue. */
+guint
+_trace_bus_get_n_errors (TraceBus *bus)
+{
+  guint n;
+
+  g_mutex_lock (&bus->lock);
+  n = bus->n_errors;
+  g_mutex_unlock (&bus->lock);
+  return n;
 }
 
 /**

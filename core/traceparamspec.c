@@ -97,3 +97,60 @@ trace_param_spec_get_keywords (GParamSpec *pspec)
     g_string_append_printf (s, "%s\"%s\"", i ? " or " : "", g_array_index (keywords, Keyword, i).word);
   return g_string_free (s, FALSE);
 }
+
+/* `ftrace-src format=systrace`: a string property that takes one of a
+ * fixed set of words. It stays a string (a GEnum would change its type
+ * for g_object_set() and bindings, and the set may come from a reader's
+ * table at run time); the words live on the pspec so that launch
+ * descriptions are checked against them and trace-inspect lists them as
+ * it lists an enum's nicks. */
+#define CHOICES_QDATA "trace-param-choices"
+
+/**
+ * trace_param_spec_add_choice:
+ * @pspec: a string #GParamSpec
+ * @choice: one of the values the property takes
+ *
+ * Declares @choice as one of the values a string property takes. Once a
+ * property has choices, trace_value_from_string() (launch descriptions)
+ * accepts only those, and `trace-inspect` and
+ * trace_describe_param_type() list them as they list an enum's values.
+ * Call it in class_init, once per value, after creating the pspec.
+ */
+void
+trace_param_spec_add_choice (GParamSpec *pspec,
+                             const char *choice)
+{
+  GQuark quark = g_quark_from_static_string (CHOICES_QDATA);
+  GPtrArray *choices;
+
+  g_return_if_fail (G_IS_PARAM_SPEC_STRING (pspec));
+  g_return_if_fail (choice != NULL);
+
+  choices = g_param_spec_get_qdata (pspec, quark);
+  if (choices == NULL)
+    {
+      choices = g_ptr_array_new_null_terminated (4, g_free, TRUE);
+      g_param_spec_set_qdata_full (pspec, quark, choices, (GDestroyNotify) g_ptr_array_unref);
+    }
+  g_ptr_array_add (choices, g_strdup (choice));
+}
+
+/**
+ * trace_param_spec_get_choices:
+ * @pspec: a #GParamSpec
+ *
+ * Returns: (transfer none) (nullable) (array zero-terminated=1): the
+ *   values declared with trace_param_spec_add_choice(), in order, or
+ *   %NULL when the property takes any string
+ */
+const char *const *
+trace_param_spec_get_choices (GParamSpec *pspec)
+{
+  GPtrArray *choices;
+
+  g_return_val_if_fail (G_IS_PARAM_SPEC (pspec), NULL);
+
+  choices = g_param_spec_get_qdata (pspec, g_quark_from_static_string (CHOICES_QDATA));
+  return choices ? (const char *const *) choices->pdata : NULL;
+}

@@ -6,6 +6,7 @@
 
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <stdlib.h>
 #include <gmodule.h>
 
 #include "trace/trace.h"
@@ -317,10 +318,19 @@ static gboolean
 running_uninstalled (void)
 {
   Dl_info info;
+  g_autofree char *library = NULL;
+  g_autofree char *build_root = NULL;
 
   if (dladdr ((void *) trace_init_check, &info) == 0 || info.dli_fname == NULL)
     return FALSE;
-  return g_str_has_prefix (info.dli_fname, TRACE_BUILD_ROOT "/");
+  /* dli_fname is the path the loader used: relative when
+   * LD_LIBRARY_PATH is (`LD_LIBRARY_PATH=build/core python3 …`), and
+   * either may go through a symlink. Compare real paths. */
+  library = realpath (info.dli_fname, NULL);
+  build_root = realpath (TRACE_BUILD_ROOT, NULL);
+  if (library == NULL || build_root == NULL)
+    return g_str_has_prefix (info.dli_fname, TRACE_BUILD_ROOT "/");
+  return g_str_has_prefix (library, build_root) && library[strlen (build_root)] == '/';
 }
 
 static void
@@ -372,7 +382,7 @@ trace_init_check (int *argc,
 {
   static GMutex init_lock;
   static const TracePluginDesc core_desc = {
-    TRACE_PLUGIN_ABI_VERSION, "coreelements", "Generic elements: queue, tee, funnel, identity, fakesrc, fakesink, auto-src", NULL, PACKAGE_VERSION, "LGPL-2.1-or-later", "tracepipe", { NULL }
+    TRACE_PLUGIN_ABI_VERSION, "coreelements", "Generic elements: queue, tee, funnel, identity, fakesrc, fakesink, auto-src, app-sink", NULL, PACKAGE_VERSION, "LGPL-2.1-or-later", "tracepipe", { NULL }
   };
   g_autoptr (TracePlugin) core = NULL;
 

@@ -231,8 +231,15 @@ static char *
 describe_choices (GParamSpec *pspec)
 {
   g_autoptr (GString) s = g_string_new (NULL);
+  const char *const *choices = trace_param_spec_get_choices (pspec);
 
-  if (G_IS_PARAM_SPEC_ENUM (pspec))
+  if (choices != NULL)
+    {
+      g_string_append (s, "one of ");
+      for (guint i = 0; choices[i]; i++)
+        g_string_append_printf (s, "%s\"%s\"", i == 0 ? "" : ", ", choices[i]);
+    }
+  else if (G_IS_PARAM_SPEC_ENUM (pspec))
     {
       GEnumClass *klass = G_PARAM_SPEC_ENUM (pspec)->enum_class;
 
@@ -313,7 +320,7 @@ trace_describe_param_type (GParamSpec *pspec)
                             -G_MAXFLOAT, G_MAXFLOAT);
   if (G_IS_PARAM_SPEC_BOOLEAN (pspec))
     return g_strdup ("a boolean: true or false, yes or no, 1 or 0");
-  if (G_IS_PARAM_SPEC_ENUM (pspec) || G_IS_PARAM_SPEC_FLAGS (pspec))
+  if (G_IS_PARAM_SPEC_ENUM (pspec) || G_IS_PARAM_SPEC_FLAGS (pspec) || trace_param_spec_get_choices (pspec))
     return describe_choices (pspec);
   fundamental = G_TYPE_FUNDAMENTAL (pspec->value_type);
   if (fundamental == G_TYPE_STRING)
@@ -720,6 +727,9 @@ value_convert (GParamSpec *pspec,
     case G_TYPE_FLAGS:
       return value_from_flags (pspec, text, value);
     case G_TYPE_STRING:
+      if (trace_param_spec_get_choices (pspec) &&
+          !g_strv_contains ((const char *const *) trace_param_spec_get_choices (pspec), text))
+        return FALSE;
       g_value_set_string (value, text);
       return TRUE;
     default:
@@ -740,6 +750,12 @@ suggest_choice (GParamSpec *pspec,
   const char *guess = NULL;
   int unknown = -1;
 
+  if (trace_param_spec_get_choices (pspec))
+    {
+      for (const char *const *c = trace_param_spec_get_choices (pspec); *c; c++)
+        g_ptr_array_add (nicks, (gpointer) *c);
+      return g_strdup (_trace_suggest_name (text, nicks));
+    }
   if (eclass == NULL && fclass == NULL)
     return NULL;
   for (guint i = 0; i < (eclass ? eclass->n_values : fclass->n_values); i++)
@@ -772,7 +788,8 @@ suggest_choice (GParamSpec *pspec,
  * Converts @text to a value of @pspec: integers within the property's
  * range (decimal, or hexadecimal with `0x`), doubles, booleans
  * (`true/false/yes/no/1/0`), enums by nick, name or number, flags as
- * `a+b`, strings as they are, and times (`5ms`) for 64-bit integer
+ * `a+b`, strings as they are (or, for a string property with choices,
+ * one of them: trace_param_spec_add_choice()), and times (`5ms`) for 64-bit integer
  * properties documented in nanoseconds. The error, in %TRACE_PARSE_ERROR,
  * names the value, the property and what it takes.
  *

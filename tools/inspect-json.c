@@ -212,8 +212,23 @@ add_choices (JsonBuilder *b,
 {
   GEnumValue *ev = NULL;
   GFlagsValue *fv = NULL;
+  const char *const *strings = trace_param_spec_get_choices (pspec);
   guint n;
 
+  if (strings != NULL)
+    {
+      /* A string with a fixed set of values: as an enum's, by nick. */
+      json_builder_set_member_name (b, "values");
+      json_builder_begin_array (b);
+      for (guint i = 0; strings[i]; i++)
+        {
+          json_builder_begin_object (b);
+          add_string (b, "nick", strings[i]);
+          json_builder_end_object (b);
+        }
+      json_builder_end_array (b);
+      return;
+    }
   if (G_IS_PARAM_SPEC_ENUM (pspec))
     ev = G_PARAM_SPEC_ENUM (pspec)->enum_class->values, n = G_PARAM_SPEC_ENUM (pspec)->enum_class->n_values;
   else if (G_IS_PARAM_SPEC_FLAGS (pspec))
@@ -351,5 +366,75 @@ inspect_json_element (TraceElementFactory *factory)
   json_builder_end_array (b);
   add_signals (b, factory);
   json_builder_end_object (b);
+  return to_json (b);
+}
+
+static void
+add_format (JsonBuilder *b,
+            InspectFormat *f)
+{
+  json_builder_begin_object (b);
+  add_string (b, "format", f->format);
+  add_string (b, "element", f->element);
+  add_string (b, "plugin", f->plugin);
+  json_builder_end_object (b);
+}
+
+/**
+ * inspect_json_plugin:
+ * @plugin: a plugin
+ *
+ * Returns: `{name, description, filename, version, license, elements:
+ *   [{name, long-name, klass, description, rank}], formats: [{format,
+ *   element, plugin}]}`
+ */
+char *
+inspect_json_plugin (TracePlugin *plugin)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  g_autoptr (GList) factories = inspect_factories_of_plugin (trace_plugin_get_name (plugin));
+  GList *formats = inspect_formats ();
+
+  add_plugin (b, plugin);
+  json_builder_set_member_name (b, "elements");
+  json_builder_begin_array (b);
+  for (GList *l = factories; l; l = l->next)
+    {
+      json_builder_begin_object (b);
+      add_factory_summary (b, l->data);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "formats");
+  json_builder_begin_array (b);
+  for (GList *l = formats; l; l = l->next)
+    if (g_strcmp0 (((InspectFormat *) l->data)->plugin, trace_plugin_get_name (plugin)) == 0)
+      add_format (b, l->data);
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+  g_list_free_full (formats, (GDestroyNotify) inspect_format_free);
+  return to_json (b);
+}
+
+/**
+ * inspect_json_formats:
+ *
+ * Returns: `{"formats": [{format, element, plugin}]}`, in the order
+ *   auto-src asks the detectors
+ */
+char *
+inspect_json_formats (void)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  GList *formats = inspect_formats ();
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "formats");
+  json_builder_begin_array (b);
+  for (GList *l = formats; l; l = l->next)
+    add_format (b, l->data);
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+  g_list_free_full (formats, (GDestroyNotify) inspect_format_free);
   return to_json (b);
 }

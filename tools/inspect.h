@@ -16,7 +16,18 @@ enum
   INSPECT_EXIT_USAGE = 2,
 };
 
+/* A format auto-src detects: a type finder, the element it picks, and
+ * that element's plugin (NULL if the element is not registered). */
+typedef struct
+{
+  char *format;
+  char *element;
+  char *plugin;
+} InspectFormat;
+
 /* inspect-common (in trace-inspect.c) */
+GList *inspect_formats (void);
+void inspect_format_free (InspectFormat *f);
 TracePlugin *inspect_find_plugin (const char *name);
 GList *inspect_factories_of_plugin (const char *plugin_name);
 GList *inspect_type_finder_formats (const char *element_name);
@@ -27,5 +38,7 @@ GArray *inspect_element_signals (TraceElementFactory *factory);
 char *inspect_json_list (void);
 char *inspect_json_failed (void);
 char *inspect_json_element (TraceElementFactory *factory);
+char *inspect_json_plugin (TracePlugin *plugin);
+char *inspect_json_formats (void);
 
 G_END_DECLS

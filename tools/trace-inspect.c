@@ -13,16 +13,20 @@
 #define SUMMARY                                                                \
   "Without an argument, lists every plugin and its elements. With the name\n"  \
   "of an element, shows its plugin, pads, properties (type, range, default,\n" \
-  "when they may change) and signals."
+  "values, when they may change) and signals; with the name of a plugin,\n"    \
+  "its details, elements and type finders."
 
 #define DESCRIPTION                                                              \
   "Examples:\n"                                                                  \
   "  trace-inspect                  every element, one line each\n"              \
   "  trace-inspect ftrace-src       one element in detail\n"                     \
+  "  trace-inspect ftrace           one plugin: its elements and formats\n"      \
+  "  trace-inspect --formats        the formats auto-src detects\n"              \
   "  trace-inspect --failed         plugins that could not be loaded, and why\n" \
   "  trace-inspect --json fakesrc   the same, as JSON for scripts\n"             \
   "\n"                                                                           \
-  "Exit status: 0 on success, 1 when the element does not exist, 2 on bad usage."
+  "Exit status: 0 on success, 1 when no element or plugin has the name, 2 on\n"  \
+  "bad usage."
 
 /* --- queries shared with the JSON output --- */
 
@@ -65,6 +69,41 @@ inspect_type_finder_formats (const char *element_name)
     }
   g_list_free_full (finders, g_free);
   return out;
+}
+
+/* Returns: (transfer full): the type finders as #InspectFormat, in the
+ * order auto-src tries them */
+GList *
+inspect_formats (void)
+{
+  GList *finders = trace_registry_get_type_finders (), *out = NULL;
+
+  for (GList *l = finders; l; l = l->next)
+    {
+      const char *entry = l->data, *space = strrchr (entry, ' ');
+      InspectFormat *f;
+      TraceElementFactory *factory;
+
+      if (space == NULL)
+        continue;
+      f = g_new0 (InspectFormat, 1);
+      f->format = g_strndup (entry, space - entry);
+      f->element = g_strdup (space + 1);
+      factory = trace_element_factory_find (f->element);
+      f->plugin = g_strdup (factory ? trace_element_factory_get_plugin_name (factory) : NULL);
+      out = g_list_prepend (out, f);
+    }
+  g_list_free_full (finders, g_free);
+  return g_list_reverse (out);
+}
+
+void
+inspect_format_free (InspectFormat *f)
+{
+  g_free (f->format);
+  g_free (f->element);
+  g_free (f->plugin);
+  g_free (f);
 }
 
 /* Returns: (transfer container): the element's properties, parents' first */
@@ -145,6 +184,17 @@ print_failed (void)
 }
 
 static void
+print_plugin_details (TracePlugin *plugin)
+{
+  g_print ("  %-16s%s\n", "Name", trace_plugin_get_name (plugin));
+  g_print ("  %-16s%s\n", "Description", or_dash (trace_plugin_get_description (plugin)));
+  g_print ("  %-16s%s\n", "Filename",
+           trace_plugin_get_filename (plugin) ? trace_plugin_get_filename (plugin) : "(built into the library)");
+  g_print ("  %-16s%s\n", "Version", or_dash (trace_plugin_get_version (plugin)));
+  g_print ("  %-16s%s\n", "License", or_dash (trace_plugin_get_license (plugin)));
+}
+
+static void
 print_factory_details (TraceElementFactory *factory)
 {
   TracePlugin *plugin = inspect_find_plugin (trace_element_factory_get_plugin_name (factory));
@@ -158,14 +208,10 @@ print_factory_details (TraceElementFactory *factory)
   g_print ("  %-16s%s\n", "Author", or_dash (trace_element_factory_get_metadata (factory, TRACE_ELEMENT_METADATA_AUTHOR)));
   g_print ("  %-16s%u\n", "Rank", trace_element_factory_get_rank (factory));
   g_print ("\nPlugin Details:\n");
-  g_print ("  %-16s%s\n", "Name", or_dash (trace_element_factory_get_plugin_name (factory)));
   if (plugin != NULL)
-    {
-      g_print ("  %-16s%s\n", "Description", or_dash (trace_plugin_get_description (plugin)));
-      g_print ("  %-16s%s\n", "Filename", trace_plugin_get_filename (plugin) ? trace_plugin_get_filename (plugin) : "(built into the library)");
-      g_print ("  %-16s%s\n", "Version", or_dash (trace_plugin_get_version (plugin)));
-      g_print ("  %-16s%s\n", "License", or_dash (trace_plugin_get_license (plugin)));
-    }
+    print_plugin_details (plugin);
+  else
+    g_print ("  %-16s%s\n", "Name", or_dash (trace_element_factory_get_plugin_name (factory)));
   g_print ("\nType finders:\n");
   if (formats == NULL)
     g_print ("  none\n");
@@ -256,6 +302,55 @@ print_element (TraceElementFactory *factory)
   return INSPECT_EXIT_OK;
 }
 
+/* `trace-inspect PLUGIN`: what gst-inspect shows for a plugin. */
+static int
+print_plugin (TracePlugin *plugin)
+{
+  g_autoptr (GList) factories = inspect_factories_of_plugin (trace_plugin_get_name (plugin));
+  GList *formats = inspect_formats ();
+  guint n_formats = 0;
+
+  g_print ("Plugin Details:\n");
+  print_plugin_details (plugin);
+  g_print ("\nElements:\n");
+  if (factories == NULL)
+    g_print ("  none\n");
+  for (GList *l = factories; l; l = l->next)
+    g_print ("  %s: %s\n", trace_element_factory_get_name (l->data),
+             or_dash (trace_element_factory_get_metadata (l->data, TRACE_ELEMENT_METADATA_DESCRIPTION)));
+  g_print ("\nType finders:\n");
+  for (GList *l = formats; l; l = l->next)
+    {
+      InspectFormat *f = l->data;
+
+      if (g_strcmp0 (f->plugin, trace_plugin_get_name (plugin)) == 0 && ++n_formats)
+        g_print ("  %s: read by %s\n", f->format, f->element);
+    }
+  if (n_formats == 0)
+    g_print ("  none\n");
+  g_list_free_full (formats, (GDestroyNotify) inspect_format_free);
+  return INSPECT_EXIT_OK;
+}
+
+/* `trace-inspect --formats`: one line per format auto-src detects, in
+ * the order it asks the detectors: "format  element  plugin". */
+static int
+print_formats (void)
+{
+  GList *formats = inspect_formats ();
+  guint n = g_list_length (formats);
+
+  for (GList *l = formats; l; l = l->next)
+    {
+      InspectFormat *f = l->data;
+
+      g_print ("%-16s %-16s %s\n", f->format, f->element, or_dash (f->plugin));
+    }
+  g_print ("\nTotal: %u format%s that auto-src detects\n", n, n == 1 ? "" : "s");
+  g_list_free_full (formats, (GDestroyNotify) inspect_format_free);
+  return INSPECT_EXIT_OK;
+}
+
 /* --- main --- */
 
 static int
@@ -264,9 +359,9 @@ not_found (const char *name)
   g_autofree char *guess = trace_registry_suggest_element (name);
 
   if (guess != NULL)
-    g_printerr ("No such element \"%s\" (did you mean \"%s\"?)\n", name, guess);
+    g_printerr ("No such element or plugin \"%s\" (did you mean \"%s\"?)\n", name, guess);
   else
-    g_printerr ("No such element \"%s\"; trace-inspect without an argument lists them all\n", name);
+    g_printerr ("No such element or plugin \"%s\"; trace-inspect without an argument lists them all\n", name);
   return INSPECT_EXIT_NOT_FOUND;
 }
 
@@ -278,34 +373,47 @@ print_json (char *json)
   return INSPECT_EXIT_OK;
 }
 
+typedef enum
+{
+  SHOW_NAMED, /* the element or plugin named, or the list */
+  SHOW_FAILED,
+  SHOW_FORMATS,
+} Show;
+
 static int
 inspect (const char *name,
-         gboolean failed,
+         Show show,
          gboolean json)
 {
   TraceElementFactory *factory;
+  TracePlugin *plugin;
 
-  if (failed)
+  if (show == SHOW_FAILED)
     return json ? print_json (inspect_json_failed ()) : print_failed ();
+  if (show == SHOW_FORMATS)
+    return json ? print_json (inspect_json_formats ()) : print_formats ();
   if (name == NULL)
     return json ? print_json (inspect_json_list ()) : print_list ();
-  factory = trace_element_factory_find (name);
-  if (factory == NULL)
-    return not_found (name);
-  return json ? print_json (inspect_json_element (factory)) : print_element (factory);
+  /* Elements first, as gst-inspect: a plugin may name its one element. */
+  if ((factory = trace_element_factory_find (name)) != NULL)
+    return json ? print_json (inspect_json_element (factory)) : print_element (factory);
+  if ((plugin = inspect_find_plugin (name)) != NULL)
+    return json ? print_json (inspect_json_plugin (plugin)) : print_plugin (plugin);
+  return not_found (name);
 }
 
 int
 main (int argc,
       char **argv)
 {
-  gboolean json = FALSE, failed = FALSE, version = FALSE;
+  gboolean json = FALSE, failed = FALSE, formats = FALSE, version = FALSE;
   g_auto (GStrv) words = NULL;
   const GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON, for scripts", NULL },
     { "failed", 0, 0, G_OPTION_ARG_NONE, &failed, "List the plugins that failed to load, and why", NULL },
+    { "formats", 0, 0, G_OPTION_ARG_NONE, &formats, "List the formats auto-src detects, and what reads them", NULL },
     { "version", 0, 0, G_OPTION_ARG_NONE, &version, "Print the version and exit", NULL },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &words, NULL, "[ELEMENT]" },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &words, NULL, "[ELEMENT|PLUGIN]" },
     { NULL }
   };
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
@@ -317,10 +425,11 @@ main (int argc,
   g_option_context_set_description (context, DESCRIPTION);
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error) ||
-      (words != NULL && g_strv_length (words) > 1) || (failed && words != NULL))
+      (words != NULL && g_strv_length (words) > 1) || ((failed || formats) && words != NULL) || (failed && formats))
     {
       g_printerr ("trace-inspect: %s\nTry \"trace-inspect --help\".\n",
-                  error ? error->message : "give at most one element name, and none with --failed");
+                  error ? error->message
+                        : "give at most one element or plugin name, and none with --failed or --formats");
       return INSPECT_EXIT_USAGE;
     }
   if (version)
@@ -333,5 +442,7 @@ main (int argc,
       g_printerr ("ERROR: could not initialise tracepipe: %s\n", error->message);
       return INSPECT_EXIT_NOT_FOUND;
     }
-  return inspect (words ? words[0] : NULL, failed, json);
+  return inspect (words ? words[0] : NULL, failed ? SHOW_FAILED : formats ? SHOW_FORMATS
+                                                                          : SHOW_NAMED,
+                  json);
 }

@@ -1,14 +1,17 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # examples/python/convert.py: a tracepipe pipeline from Python
 #
 # Usage: convert.py INPUT OUTPUT.pftrace   ftrace-src ! perfetto-sink
 #        convert.py                        fakesrc ! fakesink (no file needed)
 #
 # Uses the library through GObject introspection (PyGObject, Debian
-# package python3-gi), with the Tracepipe-1.0.typelib that tracepipe
-# installs when gobject-introspection was there at build time. For an
-# uninstalled build:
-#   GI_TYPELIB_PATH=build/core LD_LIBRARY_PATH=build/core python3 convert.py
+# package python3-gi, which Debian's /usr/bin/python3 has and a pyenv or
+# virtualenv python3 does not), with the Tracepipe-1.0.typelib that
+# tracepipe installs when gobject-introspection was there at build time.
+# From the source root of a build tree (docs/embedding.md, "From Python",
+# also for an installed library):
+#   GI_TYPELIB_PATH=build/core LD_LIBRARY_PATH=build/core \
+#     /usr/bin/python3 examples/python/convert.py
 #
 # Prints PROGRESS as it comes and, at the end, the number of events the
 # sink received: `events: N`. Exit status: 0 done, 1 error, 2 bad usage.

@@ -24,6 +24,7 @@
 #include <trace/tracebasetransform.h>
 #include <trace/tracebasesink.h>
 #include <trace/traceaggregator.h>
+#include <trace/traceappsink.h>
 #include <trace/traceharness.h>
 #include <trace/traceparse.h>
 

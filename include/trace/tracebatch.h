@@ -109,6 +109,33 @@ gboolean trace_batch_get_time_range (TraceBatch *batch,
                                      gint64 *min_ts,
                                      gint64 *max_ts);
 
+TRACE_AVAILABLE_IN_ALL
+guint trace_batch_get_n_events (TraceBatch *batch);
+TRACE_AVAILABLE_IN_ALL
+TraceEventKind trace_batch_get_event_kind (TraceBatch *batch,
+                                           guint index);
+TRACE_AVAILABLE_IN_ALL
+gint64 trace_batch_get_event_ts (TraceBatch *batch,
+                                 guint index);
+TRACE_AVAILABLE_IN_ALL
+gint64 trace_batch_get_event_dur (TraceBatch *batch,
+                                  guint index);
+TRACE_AVAILABLE_IN_ALL
+gint64 trace_batch_get_event_pid (TraceBatch *batch,
+                                  guint index);
+TRACE_AVAILABLE_IN_ALL
+gint64 trace_batch_get_event_tid (TraceBatch *batch,
+                                  guint index);
+TRACE_AVAILABLE_IN_ALL
+gint trace_batch_get_event_cpu (TraceBatch *batch,
+                                guint index);
+TRACE_AVAILABLE_IN_ALL
+const char *trace_batch_get_event_name (TraceBatch *batch,
+                                        guint index);
+TRACE_AVAILABLE_IN_ALL
+const char *trace_batch_get_event_category (TraceBatch *batch,
+                                            guint index);
+
 /**
  * trace_batch_get_args:
  * @batch: a #TraceBatch

@@ -41,5 +41,10 @@ gboolean trace_param_spec_lookup_keyword (GParamSpec *pspec,
                                           gint64 *value);
 TRACE_AVAILABLE_IN_ALL
 char *trace_param_spec_get_keywords (GParamSpec *pspec);
+TRACE_AVAILABLE_IN_ALL
+void trace_param_spec_add_choice (GParamSpec *pspec,
+                                  const char *choice);
+TRACE_AVAILABLE_IN_ALL
+const char *const *trace_param_spec_get_choices (GParamSpec *pspec);
 
 G_END_DECLS

@@ -224,6 +224,9 @@ trace_ftrace_src_class_init (TraceFtraceSrcClass *klass)
   properties[PROP_FORMAT] =
       g_param_spec_string ("format", "Format", "auto, or the input format to assume", "auto",
                            G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+  trace_param_spec_add_choice (properties[PROP_FORMAT], "auto");
+  for (const char *const *f = ftrace_reader_get_formats (); *f; f++)
+    trace_param_spec_add_choice (properties[PROP_FORMAT], *f);
   /**
    * TraceFtraceSrc:pid:
    *

@@ -242,6 +242,8 @@ trace_json_sink_class_init (TraceJsonSinkClass *klass)
   properties[PROP_DISPLAY_TIME_UNIT] = g_param_spec_string ("display-time-unit", "Display time unit",
                                                             "displayTimeUnit of the object form (ms or ns)",
                                                             "ns", rw);
+  trace_param_spec_add_choice (properties[PROP_DISPLAY_TIME_UNIT], "ms");
+  trace_param_spec_add_choice (properties[PROP_DISPLAY_TIME_UNIT], "ns");
   g_object_class_install_properties (object_class, N_PROPS, properties);
   trace_element_class_set_metadata (TRACE_ELEMENT_CLASS (klass), "Chrome JSON sink", "Sink/Trace",
                                     "Writes Chrome's Trace Event Format (JSON)", "tracepipe");

@@ -244,14 +244,29 @@ python_runs () {
   GI_TYPELIB_PATH=$(dirname "$typelib") "$python" "$source_root/examples/python/convert.py" >"$tmp/py-out" &&
     grep -qx "events: $want" "$tmp/py-out" || { echo "want events: $want"; cat "$tmp/py-out"; return 1; }
 }
-if [ ! -e "$typelib" ]; then
-  skip "examples/python/convert.py runs" "no typelib installed (gobject-introspection was not there at build time)"
-elif [ -z "$python" ]; then
-  skip "examples/python/convert.py runs" "no python3 with PyGObject (python3-gi)"
-elif [ "$sanitize" != none ]; then
-  skip "examples/python/convert.py runs" "python3 cannot load a library built with -Db_sanitize=$sanitize"
-else
-  check "examples/python/convert.py runs a pipeline through the installed typelib" python_runs
-fi
+# app-sink through the installed typelib: the per-thread slice counts of
+# a Chrome JSON trace, against what the installed trace-launch's fakesink
+# prints for the same file.
+python_slices () {
+  local input=$source_root/tests/data/json/speedscope_chrome69_simple.json want got
+  want=$("$launch" -q json-src location="$input" ! fakesink dump=true 2>/dev/null |
+    awk '$2 == "slice-begin" || $2 == "slice-complete" { n[$3 " " $4]++ } END { for (k in n) print k, n[k] }' |
+    sed 's/pid=//; s/tid=//' | sort -n -k1,1 -k2,2)
+  got=$(GI_TYPELIB_PATH=$(dirname "$typelib") "$python" "$source_root/examples/python/slices-per-thread.py" "$input" |
+    cut -d' ' -f1-3)
+  [ -n "$want" ] && [ "$got" = "$want" ] || { printf 'want:\n%s\ngot:\n%s\n' "$want" "$got"; return 1; }
+}
+for what in "examples/python/convert.py runs a pipeline through the installed typelib:python_runs" \
+            "examples/python/slices-per-thread.py counts slices through app-sink:python_slices"; do
+  if [ ! -e "$typelib" ]; then
+    skip "${what%%:*}" "no typelib installed (gobject-introspection was not there at build time)"
+  elif [ -z "$python" ]; then
+    skip "${what%%:*}" "no python3 with PyGObject (python3-gi)"
+  elif [ "$sanitize" != none ]; then
+    skip "${what%%:*}" "python3 cannot load a library built with -Db_sanitize=$sanitize"
+  else
+    check "${what%%:*}" "${what##*:}"
+  fi
+done
 
 echo "1..$n"

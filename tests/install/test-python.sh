@@ -3,10 +3,12 @@
 #
 #   test-python.sh SOURCE_ROOT BUILD_ROOT TYPELIB_DIR [--sanitize=VALUE]
 #
-# Runs the Python example through PyGObject and the build's typelib and
-# checks its event count against the same pipeline run by trace-launch.
-# With ftrace-src and perfetto-sink built, it also converts a sample
-# systrace and checks the Perfetto file. Exit 77 (skipped) without a
+# Runs the Python examples through PyGObject and the build's typelib,
+# with the environment docs/embedding.md gives (relative paths, as
+# written there), and checks them against trace-launch: convert.py's
+# event count against the same pipeline; with ftrace-src and
+# perfetto-sink built, a converted systrace; slices-per-thread.py's
+# counts (app-sink) against the slices fakesink dump=true prints. Exit 77 (skipped) without a
 # typelib or without python3-gi.
 set -u
 
@@ -36,8 +38,12 @@ done
 
 # The library from the build tree finds the build tree's plugins itself.
 unset TRACEPIPE_PLUGIN_PATH TRACEPIPE_PLUGIN_SYSTEM_PATH
-export GI_TYPELIB_PATH=$typelib_dir
-export LD_LIBRARY_PATH=$build_root/core
+# The docs' command runs from the source root with build/ relative;
+# the build tree may be elsewhere, so use the path relative to here.
+cd "$source_root" || fail "cannot cd to $source_root"
+rel_build=$(realpath --relative-to=. "$build_root")
+export GI_TYPELIB_PATH=$(realpath --relative-to=. "$typelib_dir")
+export LD_LIBRARY_PATH=$rel_build/core
 script=$source_root/examples/python/convert.py
 launch=$build_root/tools/trace-launch
 inspect=$build_root/tools/trace-inspect
@@ -64,3 +70,37 @@ if "$inspect" ftrace-src >/dev/null 2>&1 && "$inspect" perfetto-sink >/dev/null 
 else
   echo "not run: the conversion of $input (needs ftrace-src and perfetto-sink)"
 fi
+
+# slices-per-thread.py: pid, tid and count of each thread with slices,
+# as fakesink's dump counts them (a slice-begin or slice-complete line).
+slices_reference () {
+  "$launch" -q auto-src location="$1" ! fakesink dump=true 2>"$tmp/reference.err" |
+    awk '$2 == "slice-begin" || $2 == "slice-complete" { split ($3, p, "="); split ($4, t, "="); n[p[2] " " t[2]]++ }
+         END { for (k in n) print k, n[k] }' | sort -n -k1,1 -k2,2
+}
+script=$source_root/examples/python/slices-per-thread.py
+for input in "$source_root/tests/data/json/speedscope_chrome69_simple.json" \
+             "$source_root/tests/data/ftrace/catapult_decompressed_atrace_data.txt"; do
+  want=$(slices_reference "$input")
+  [ -n "$want" ] || fail "trace-launch found no slices in $input: the reference is empty"
+  out=$tmp/slices-$(basename "$input")
+  "$python" "$script" "$input" >"$out" 2>"$tmp/slices.err" ||
+    fail "slices-per-thread.py $input failed: $(cat "$tmp/slices.err")"
+  got=$(cut -d' ' -f1-3 "$out")
+  [ "$got" = "$want" ] || fail "slices-per-thread.py $input:
+$got
+but fakesink dump counts:
+$want"
+  echo "ok: slices per thread of $input ($(echo "$want" | wc -l) threads)"
+done
+# The names of the threads come from the trace.
+grep -q '^85110 775 [0-9]* CrBrowserMain$' "$tmp/slices-speedscope_chrome69_simple.json" ||
+  fail "slices-per-thread.py does not name thread 775 CrBrowserMain"
+echo "ok: thread names"
+
+# A missing file: exit 1, the reason on stderr, nothing on stdout.
+"$python" "$script" "$tmp/missing.json" >"$tmp/out" 2>"$tmp/err"
+status=$?
+[ "$status" = 1 ] && [ ! -s "$tmp/out" ] && grep -q 'missing.json' "$tmp/err" ||
+  fail "slices-per-thread.py on a missing file: exit $status, stdout \"$(cat "$tmp/out")\", stderr \"$(cat "$tmp/err")\""
+echo "ok: a missing file fails with exit 1"

@@ -148,11 +148,21 @@ test_unknown_and_usage (void)
 
   g_assert_cmpint (typo->status, ==, 1);
   g_assert_cmpstr (typo->out, ==, "");
-  g_assert_cmpstr (typo->err, ==, "No such element \"fakesnk\" (did you mean \"fakesink\"?)\n");
+  g_assert_cmpstr (typo->err, ==, "No such element or plugin \"fakesnk\" (did you mean \"fakesink\"?)\n");
   g_assert_cmpint (none->status, ==, 1);
-  g_assert_cmpstr (none->err, ==, "No such element \"zzzzzzzzzz\"; trace-inspect without an argument lists them all\n");
+  g_assert_cmpstr (none->err, ==,
+                   "No such element or plugin \"zzzzzzzzzz\"; trace-inspect without an argument lists them all\n");
   g_assert_cmpint (two->status, ==, 2);
   g_assert_cmpint (failed_and_name->status, ==, 2);
+  {
+    g_autoptr (Run) formats_and_name = RUN ("trace-inspect", NULL, "--formats", "fakesrc");
+    g_autoptr (Run) formats_and_failed = RUN ("trace-inspect", NULL, "--formats", "--failed");
+
+    g_assert_cmpint (formats_and_name->status, ==, 2);
+    g_assert_cmpstr (formats_and_name->out, ==, "");
+    g_assert_nonnull (strstr (formats_and_name->err, "none with --failed or --formats"));
+    g_assert_cmpint (formats_and_failed->status, ==, 2);
+  }
 }
 
 /* A plugin folder holding a file that is no plugin at all. */
@@ -194,9 +204,165 @@ test_failed_plugins (void)
   g_rmdir (dir);
 }
 
+/* Every plugin the list names in its first column can be inspected:
+ * its details, each of its elements, its type finders. */
+static void
+test_plugin (void)
+{
+  g_autoptr (GList) plugins = trace_registry_get_plugins ();
+
+  g_assert_nonnull (plugins);
+  for (GList *p = plugins; p; p = p->next)
+    {
+      const char *name = trace_plugin_get_name (p->data);
+      g_autoptr (Run) text = RUN ("trace-inspect", NULL, name);
+      g_autoptr (Run) json = RUN ("trace-inspect", NULL, "--json", name);
+      g_autofree char *head = g_strdup_printf ("Plugin Details:\n  Name            %s\n", name);
+      g_autoptr (GList) factories = trace_registry_get_element_factories ();
+      g_autoptr (JsonNode) root = NULL;
+      JsonArray *elements;
+      guint n_own = 0;
+
+      g_assert_cmpint (text->status, ==, 0);
+      g_assert_cmpstr (text->err, ==, "");
+      g_assert_true (g_str_has_prefix (text->out, head));
+      g_assert_cmpint (json->status, ==, 0);
+      root = parse_json (json->out);
+      g_assert_cmpstr (json_object_get_string_member (json_node_get_object (root), "name"), ==, name);
+      elements = json_object_get_array_member (json_node_get_object (root), "elements");
+      for (GList *l = factories; l; l = l->next)
+        {
+          g_autofree char *line = NULL;
+
+          if (g_strcmp0 (trace_element_factory_get_plugin_name (l->data), name) != 0)
+            continue;
+          n_own++;
+          line = g_strdup_printf ("\n  %s: %s\n", trace_element_factory_get_name (l->data),
+                                  trace_element_factory_get_metadata (l->data, TRACE_ELEMENT_METADATA_DESCRIPTION));
+          g_assert_nonnull (strstr (text->out, line));
+          g_assert_nonnull (find_named (elements, trace_element_factory_get_name (l->data)));
+        }
+      g_assert_cmpuint (json_array_get_length (elements), ==, n_own);
+    }
+}
+
+/* The format trace_type_find_best() finds in the first bytes of @path,
+ * and the element it picks. */
+static const char *
+detect (const char *path,
+        const char **format)
+{
+  g_autofree char *contents = NULL;
+  gsize length = 0;
+  guint probability = 0;
+
+  g_assert_true (g_file_get_contents (path, &contents, &length, NULL));
+  return trace_type_find_best ((const guint8 *) contents, MIN (length, 64 * 1024), format, &probability);
+}
+
+/* --formats lists each detector with its element and plugin; the
+ * formats of real files from tests/data are among them, and auto-src
+ * reads such a file as the listed element would. */
+static void
+test_formats (void)
+{
+  g_autoptr (Run) text = RUN ("trace-inspect", NULL, "--formats");
+  g_autoptr (Run) json = RUN ("trace-inspect", NULL, "--json", "--formats");
+  GList *finders = trace_registry_get_type_finders ();
+  g_autoptr (JsonNode) root = NULL;
+  JsonArray *formats;
+  const char *samples[] = { "json/catapult_simple_trace.json", "ftrace/catapult_atrace_data.txt",
+                            "perfetto/sdk_style.pftrace", "arkts/node20_inspector.cpuprofile" };
+  guint checked = 0;
+
+  g_assert_cmpint (text->status, ==, 0);
+  g_assert_cmpstr (text->err, ==, "");
+  g_assert_cmpint (json->status, ==, 0);
+  root = parse_json (json->out);
+  formats = json_object_get_array_member (json_node_get_object (root), "formats");
+  g_assert_cmpuint (json_array_get_length (formats), ==, g_list_length (finders));
+  g_assert_cmpuint (g_list_length (finders), >=, 1);
+  for (guint i = 0; i < G_N_ELEMENTS (samples); i++)
+    {
+      g_autofree char *path = g_build_filename (TEST_DATA_DIR, samples[i], NULL);
+      const char *format = NULL, *element = detect (path, &format);
+      TraceElementFactory *factory;
+      g_autofree char *line = NULL;
+      g_autofree char *location = g_strdup_printf ("location=%s", path);
+      g_autoptr (Run) via_auto = NULL, via_element = NULL;
+
+      if (element == NULL || (factory = trace_element_factory_find (element)) == NULL)
+        continue; /* that plugin is not built */
+      line = g_strdup_printf ("%-16s %-16s %s\n", format, element, trace_element_factory_get_plugin_name (factory));
+      g_assert_nonnull (strstr (text->out, line));
+      via_auto = RUN ("trace-launch", NULL, "-q", "auto-src", location, "!", "fakesink", "dump=true");
+      via_element = RUN ("trace-launch", NULL, "-q", element, location, "!", "fakesink", "dump=true");
+      g_assert_cmpint (via_auto->status, ==, via_element->status);
+      g_assert_cmpstr (via_auto->out, ==, via_element->out);
+      checked++;
+    }
+  /* The json plugin is always built (json-glib is required). */
+  g_assert_cmpuint (checked, >=, 1);
+  g_list_free_full (finders, g_free);
+}
+
+/* A string property with a fixed set of values (ftrace-src format) is
+ * shown with them, as an enum, and a launch string is checked against
+ * them. */
+static void
+test_string_choices (void)
+{
+  TraceElementFactory *factory = trace_element_factory_find ("ftrace-src");
+  g_autofree char *path = g_build_filename (TEST_DATA_DIR, "ftrace", "catapult_atrace_data.txt", NULL);
+  g_autofree char *location = g_strdup_printf ("location=%s", path);
+  const char *const *choices;
+  GParamSpec *pspec;
+  JsonArray *values;
+  g_autoptr (JsonNode) root = NULL;
+
+  if (factory == NULL)
+    {
+      g_test_skip ("ftrace-src is not built");
+      return;
+    }
+  pspec = g_object_class_find_property (g_type_class_peek (trace_element_factory_get_element_type (factory)), "format");
+  choices = trace_param_spec_get_choices (pspec);
+  g_assert_nonnull (choices);
+  g_assert_true (g_strv_contains (choices, "auto"));
+  {
+    g_autoptr (Run) text = RUN ("trace-inspect", NULL, "ftrace-src");
+    g_autoptr (Run) json = RUN ("trace-inspect", NULL, "--json", "ftrace-src");
+    g_autoptr (Run) good = RUN ("trace-launch", NULL, "-q", "ftrace-src", location, "format=ftrace", "!", "fakesink");
+    g_autoptr (Run) bad = RUN ("trace-launch", NULL, "-q", "ftrace-src", location, "format=ftrac", "!", "fakesink");
+    g_autoptr (GString) accepts = g_string_new ("one of ");
+
+    for (guint i = 0; choices[i]; i++)
+      g_string_append_printf (accepts, "%s\"%s\"", i ? ", " : "", choices[i]);
+    g_assert_cmpint (text->status, ==, 0);
+    g_assert_nonnull (strstr (text->out, accepts->str));
+    g_assert_cmpint (json->status, ==, 0);
+    root = parse_json (json->out);
+    values = json_object_get_array_member (
+        find_named (json_object_get_array_member (json_node_get_object (root), "properties"), "format"), "values");
+    g_assert_cmpuint (json_array_get_length (values), ==, g_strv_length ((char **) choices));
+    for (guint i = 0; choices[i]; i++)
+      g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (values, i), "nick"), ==,
+                       choices[i]);
+    g_assert_cmpint (good->status, ==, 0);
+    g_assert_cmpint (bad->status, ==, 2);
+    g_assert_cmpstr (bad->out, ==, "");
+    g_assert_nonnull (strstr (bad->err, "\"ftrac\" is not a valid value for \"format\""));
+    g_assert_nonnull (strstr (bad->err, accepts->str));
+    g_assert_nonnull (strstr (bad->err, "did you mean \"ftrace\"?"));
+  }
+}
+
 void
 add_inspect_tests (void)
 {
+  g_test_add_func ("/tools/inspect/plugin", test_plugin);
+  g_test_add_func ("/tools/inspect/formats", test_formats);
+  g_test_add_func ("/tools/inspect/string-choices", test_string_choices);
   g_test_add_func ("/tools/inspect/list", test_list);
   g_test_add_func ("/tools/inspect/element-text", test_element_text);
   g_test_add_func ("/tools/inspect/element-json", test_element_json);

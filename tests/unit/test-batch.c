@@ -101,6 +101,43 @@ test_append_event_copies_args (void)
   g_assert_cmpint (hi, ==, 3);
 }
 
+/* The by-index accessors bindings use read the same fields as C. */
+static void
+test_accessors (void)
+{
+  g_autoptr (TraceBatch) batch = trace_batch_new (NULL, 2);
+  TraceEvent *begin = trace_batch_append (batch, TRACE_EVENT_SLICE_BEGIN, 10);
+  TraceEvent *complete;
+
+  begin->pid = 7;
+  begin->tid = 8;
+  begin->cpu = 2;
+  begin->name = trace_string_pool_intern (batch->pool, "draw");
+  begin->category = trace_string_pool_intern (batch->pool, "gfx");
+  complete = trace_batch_append (batch, TRACE_EVENT_SLICE_COMPLETE, 20);
+  complete->u.slice.dur = 5;
+
+  g_assert_cmpuint (trace_batch_get_n_events (batch), ==, 2);
+  g_assert_cmpint (trace_batch_get_event_kind (batch, 0), ==, TRACE_EVENT_SLICE_BEGIN);
+  g_assert_cmpint (trace_batch_get_event_ts (batch, 0), ==, 10);
+  g_assert_cmpint (trace_batch_get_event_pid (batch, 0), ==, 7);
+  g_assert_cmpint (trace_batch_get_event_tid (batch, 0), ==, 8);
+  g_assert_cmpint (trace_batch_get_event_cpu (batch, 0), ==, 2);
+  g_assert_cmpstr (trace_batch_get_event_name (batch, 0), ==, "draw");
+  g_assert_cmpstr (trace_batch_get_event_category (batch, 0), ==, "gfx");
+  /* dur is the slice's for a complete slice, 0 for any other kind (the
+   * union holds something else there). */
+  g_assert_cmpint (trace_batch_get_event_dur (batch, 0), ==, 0);
+  g_assert_cmpint (trace_batch_get_event_dur (batch, 1), ==, 5);
+  g_assert_cmpstr (trace_batch_get_event_name (batch, 1), ==, "");
+  g_assert_cmpint (trace_batch_get_event_pid (batch, 1), ==, TRACE_ID_UNKNOWN);
+
+  /* An index past the end is a programming error, not a crash. */
+  g_test_expect_message ("tracepipe", G_LOG_LEVEL_CRITICAL, "*(index) < (batch)->n_events*");
+  g_assert_cmpint (trace_batch_get_event_kind (batch, 2), ==, TRACE_EVENT_NONE);
+  g_test_assert_expected_messages ();
+}
+
 static void
 test_kind_names (void)
 {
@@ -121,6 +158,7 @@ main (int argc, char **argv)
   g_test_add_func ("/batch/writable-copy", test_writable_copy);
   g_test_add_func ("/batch/remove-none", test_remove_none);
   g_test_add_func ("/batch/append-event-copies-args", test_append_event_copies_args);
+  g_test_add_func ("/batch/accessors", test_accessors);
   g_test_add_func ("/event/kind-names", test_kind_names);
   return g_test_run ();
 }
