@@ -24,7 +24,9 @@ G_BEGIN_DECLS
  * TraceEventKind:
  * @TRACE_EVENT_NONE: not an event (a dropped slot)
  * @TRACE_EVENT_SLICE_BEGIN: a slice begins on a thread
- * @TRACE_EVENT_SLICE_END: the innermost open slice of a thread ends
+ * @TRACE_EVENT_SLICE_END: the innermost open slice of a thread whose name
+ *   and category match the end's ends (a name or category the end does
+ *   not give matches any); an end that matches none is ignored
  * @TRACE_EVENT_SLICE_COMPLETE: a slice with a known duration (`u.slice.dur`)
  * @TRACE_EVENT_INSTANT: an instant; `flags` carry the scope
  * @TRACE_EVENT_ASYNC_BEGIN: an async slice begins (`u.async`)

@@ -272,6 +272,13 @@ pf_reader_track_descriptor (PerfettoReader *r,
       counter_name (r, t, desc->static_or_dynamic_name_case ? desc->name : NULL);
       t->unit = pf_reader_intern (r, desc->counter->unit_name);
     }
+  else if (parent && parent->kind == PF_RTRACK_THREAD && descriptor_name (r, desc) == 0)
+    {
+      /* A nameless child of a thread track: perfetto-sink's overflow
+       * track for overlapping complete slices; they are the thread's. */
+      t->kind = PF_RTRACK_THREAD;
+      t->tid = parent->tid;
+    }
   else
     {
       t->name = descriptor_name (r, desc);

@@ -36,6 +36,9 @@ pf_thread_free (gpointer data)
   PfThread *t = data;
 
   g_clear_pointer (&t->open, g_array_unref);
+  for (guint i = 0; t->lanes && i < t->lanes->len; i++)
+    g_array_unref (g_array_index (t->lanes, PfLane, i).open_ends);
+  g_clear_pointer (&t->lanes, g_array_unref);
   g_free (t);
 }
 
@@ -381,6 +384,28 @@ pf_global_track (PerfettoWriter *w,
   desc.name = (char *) PF_GLOBAL_TRACK_NAME;
   emit_descriptor (w, &desc, ts);
   return w->global_uuid;
+}
+
+/**
+ * pf_lane_track:
+ * @w: a #PerfettoWriter
+ * @t: a thread, described
+ * @ts: when it is first needed
+ *
+ * Returns: the uuid of a new overflow track of @t: an unnamed child of
+ *   the thread's track, which trace_processor attributes to the thread
+ */
+guint64
+pf_lane_track (PerfettoWriter *w,
+               PfThread *t,
+               gint64 ts)
+{
+  PfTrackDescriptor desc;
+  guint64 uuid = w->next_uuid++;
+
+  descriptor_init (&desc, uuid, t->uuid);
+  emit_descriptor (w, &desc, ts);
+  return uuid;
 }
 
 static guint64

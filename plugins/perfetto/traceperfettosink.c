@@ -25,6 +25,7 @@ struct _TracePerfettoSink
   gboolean intern;
   gboolean compact_sched;
   TraceClockDomain clock;
+  gboolean json_order; /* the stream is Chrome JSON */
   PerfettoWriter *writer;
 };
 
@@ -55,6 +56,7 @@ ensure_writer (TracePerfettoSink *self)
   opts.compact_sched = self->compact_sched;
   if (self->clock != TRACE_CLOCK_UNKNOWN)
     opts.clock = self->clock;
+  opts.json_order = self->json_order;
   self->writer = perfetto_writer_new (trace_file_sink_get_stream (TRACE_FILE_SINK (self)), &opts);
 }
 
@@ -62,7 +64,12 @@ static void
 trace_perfetto_sink_stream_start (TraceBaseSink *sink,
                                   const TraceStreamInfo *info)
 {
-  TRACE_PERFETTO_SINK (sink)->clock = info->clock_domain;
+  TracePerfettoSink *self = TRACE_PERFETTO_SINK (sink);
+
+  self->clock = info->clock_domain;
+  /* trace_processor orders a JSON trace's slices its own way; the writer
+   * must decide nesting in that order to read the same. */
+  self->json_order = g_strcmp0 (info->format, "chrome-json") == 0;
 }
 
 static TraceFlowReturn
@@ -95,6 +102,7 @@ trace_perfetto_sink_stop (TraceBaseSink *sink,
 
   g_clear_pointer (&self->writer, perfetto_writer_free);
   self->clock = TRACE_CLOCK_UNKNOWN;
+  self->json_order = FALSE;
   return TRACE_BASE_SINK_CLASS (trace_perfetto_sink_parent_class)->stop (sink, error);
 }
 
@@ -121,6 +129,12 @@ trace_perfetto_sink_collect_stats (TraceElement *element,
       g_variant_dict_insert (dict, "dropped", "t", dropped);
       g_variant_dict_insert (dict, "dropped-unmatched-end", "t", s.dropped_unmatched_end);
     }
+  if (s.spilled_complete)
+    g_variant_dict_insert (dict, "spilled-complete-slices", "t", s.spilled_complete);
+  if (s.ignored_json_legacy_async)
+    g_variant_dict_insert (dict, "ignored-json-legacy-async", "t", s.ignored_json_legacy_async);
+  if (s.late_events)
+    g_variant_dict_insert (dict, "late-events", "t", s.late_events);
   if (s.closed_open_slices)
     g_variant_dict_insert (dict, "closed-open-slices", "t", s.closed_open_slices);
 }
