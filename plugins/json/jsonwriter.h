@@ -25,6 +25,9 @@ typedef enum
 {
   JSON_TRACE_SLICES_COMPLETE = 0, /* X events: a begin waits for its end */
   JSON_TRACE_SLICES_BEGIN_END,    /* B and E events as they come */
+  JSON_TRACE_SLICES_AUTO,         /* json-sink only: B/E for a Chrome JSON
+                                   * stream, X otherwise (the writer takes
+                                   * it as X) */
 } JsonTraceSliceStyle;
 
 typedef enum
