@@ -11,6 +11,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "jsonreader-private.h"
@@ -468,6 +469,49 @@ convert_instant (JsonTraceReader *r,
   return json_reader_add_args (r, ev, f, c->depth, c->offset);
 }
 
+/* Whether @p is an optional sign and digits only. */
+static gboolean
+text_is_integer (const char *p,
+                 gsize len)
+{
+  gsize i = len > 0 && (p[0] == '+' || p[0] == '-');
+
+  if (i == len)
+    return FALSE;
+  for (; i < len; i++)
+    if (!g_ascii_isdigit (p[i]))
+      return FALSE;
+  return TRUE;
+}
+
+/* A counter value written as a string: trace_processor takes whatever C's
+ * strtod reads up to the end of the string (".75", "+10.5", "1e3", " 12",
+ * "0x1A", "inf", "nan"; not ""), so do we. */
+static gboolean
+counter_string_value (const char *p,
+                      gsize len,
+                      double *value,
+                      gboolean *is_int)
+{
+  char stack_buf[64];
+  g_autofree char *heap_buf = NULL;
+  char *text, *stop;
+
+  if (len < sizeof stack_buf)
+    {
+      memcpy (stack_buf, p, len);
+      stack_buf[len] = '\0';
+      text = stack_buf;
+    }
+  else
+    text = heap_buf = g_strndup (p, len);
+  *value = g_ascii_strtod (text, &stop);
+  if (stop == text || *stop != '\0')
+    return FALSE;
+  *is_int = isfinite (*value) && text_is_integer (p, len);
+  return TRUE;
+}
+
 /* A counter value: a number, or a string holding one (perfetto accepts
  * both).  Integer literals keep TRACE_EVENT_FLAG_COUNTER_INT. */
 static gboolean
@@ -487,8 +531,7 @@ counter_value (JsonTraceReader *r,
   if (v->type != JSON_VALUE_STRING)
     return FALSE;
   p = json_string_decode (v, r->scratch, &len);
-  *is_int = json_decimal_is_integer (p, p + len);
-  return json_decimal_to_double (p, p + len, value);
+  return counter_string_value (p, len, value, is_int);
 }
 
 /* Counter names follow perfetto: "<name>[ id: <id>] <key>", one counter
