@@ -34,6 +34,8 @@ typedef enum
 {
   JSON_TRACE_FLOWS_V1 = 0, /* s/t/f events ("bp":"e") */
   JSON_TRACE_FLOWS_V2,     /* bind_id/flow_in/flow_out on the slices */
+  JSON_TRACE_FLOWS_AUTO,   /* json-sink only: v2 for a Chrome JSON stream,
+                            * v1 otherwise (the writer takes it as v1) */
 } JsonTraceFlowStyle;
 
 /**

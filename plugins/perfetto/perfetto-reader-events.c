@@ -421,6 +421,16 @@ add_flows (PerfettoReader *r,
            TraceEvent *ev,
            const PfTrackEvent *te)
 {
+  const Perfetto__Protos__TrackEvent__LegacyEvent *legacy = te->legacy_event;
+
+  /* Chrome flow v2 as perfetto-sink writes a JSON stream's slice flows */
+  if (legacy && legacy->has_bind_id && legacy->has_flow_direction)
+    {
+      if (legacy->flow_direction != PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__FLOW_DIRECTION__FLOW_IN)
+        ev->u.slice.flow_out = legacy->bind_id;
+      if (legacy->flow_direction != PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__FLOW_DIRECTION__FLOW_OUT)
+        ev->u.slice.flow_in = legacy->bind_id;
+    }
   if (te->n_flow_ids > 0)
     {
       guint64 id = te->flow_ids[0];

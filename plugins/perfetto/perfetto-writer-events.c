@@ -178,6 +178,30 @@ args_have_key (TraceBatch *batch,
   return FALSE;
 }
 
+/* A JSON stream's slice flow ids are Chrome's flow v2 (one bind_id with
+ * flow_in/flow_out), which trace_processor reads with rules of their own:
+ * an id sent twice keeps its first sender, and an id received does not
+ * end the flow, so one sender may reach several receivers. TrackEvent's
+ * legacy bind_id and flow_direction carry exactly that. */
+static gboolean
+te_flows_v2 (PerfettoWriter *w,
+             guint64 flow_out,
+             guint64 flow_in)
+{
+  Perfetto__Protos__TrackEvent__LegacyEvent *legacy = &w->legacy_flow;
+
+  if (!w->opts.json_order || (flow_out != 0 && flow_in != 0 && flow_out != flow_in))
+    return FALSE;
+  perfetto__protos__track_event__legacy_event__init (legacy);
+  legacy->has_bind_id = legacy->has_flow_direction = TRUE;
+  legacy->bind_id = flow_out ? flow_out : flow_in;
+  legacy->flow_direction = flow_out && flow_in ? PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__FLOW_DIRECTION__FLOW_INOUT
+                           : flow_out          ? PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__FLOW_DIRECTION__FLOW_OUT
+                                               : PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__FLOW_DIRECTION__FLOW_IN;
+  w->te.legacy_event = legacy;
+  return TRUE;
+}
+
 /* Flow ids bound to a slice (Chrome flow v2): an outgoing id starts or
  * continues a flow, an incoming one ends it. A slice that both receives
  * and sends the same id is a step: Perfetto's flow_ids does that alone. */
@@ -186,6 +210,8 @@ te_flows (PerfettoWriter *w,
           guint64 flow_out,
           guint64 flow_in)
 {
+  if ((flow_out != 0 || flow_in != 0) && te_flows_v2 (w, flow_out, flow_in))
+    return;
   if (flow_out != 0)
     {
       w->flow_out = flow_out;

@@ -199,6 +199,7 @@ struct _PerfettoWriter
   char *category_str;
   guint64 flow_out;
   guint64 flow_in;
+  Perfetto__Protos__TrackEvent__LegacyEvent legacy_flow;
 
   /* tracks */
   guint64 next_uuid;
