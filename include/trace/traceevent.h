@@ -145,6 +145,9 @@ typedef enum
  *   to the process
  * @TRACE_EVENT_FLAG_REPAIRED: an element changed or synthesized this event
  *   to repair the stream (see the event's args for what)
+ * @TRACE_EVENT_FLAG_THREAD_TIME: a slice event carries its thread's CPU
+ *   time: `u.slice.thread_ts` (Chrome `tts`) and, for a complete slice,
+ *   `u.slice.thread_dur` (Chrome `tdur`); -1 for the one not given
  *
  * Flags of a #TraceEvent.
  */
@@ -159,6 +162,7 @@ typedef enum
   TRACE_EVENT_FLAG_FLOW_NEXT_SLICE = 1 << 4,
   TRACE_EVENT_FLAG_ID_GLOBAL = 1 << 5,
   TRACE_EVENT_FLAG_REPAIRED = 1 << 6,
+  TRACE_EVENT_FLAG_THREAD_TIME = 1 << 7,
 } TraceEventFlags;
 
 /**
@@ -282,13 +286,17 @@ typedef struct
   union
   {
     /* SLICE_*, INSTANT: duration, flow ids bound to the slice, a named
-     * track (atrace N|, G|, H|), 0 for the thread's own */
+     * track (atrace N|, G|, H|), 0 for the thread's own; with
+     * TRACE_EVENT_FLAG_THREAD_TIME the thread's CPU time at the event
+     * and, for a complete slice, during it */
     struct
     {
       gint64 dur;
       guint64 flow_out;
       guint64 flow_in;
       guint32 track;
+      gint64 thread_ts;
+      gint64 thread_dur;
     } slice;
     /* ASYNC_*, FLOW_*: id and scope */
     struct

@@ -50,10 +50,14 @@ field_slot (JsonEventFields *f,
         return &f->cat;
       if (IS ("dur"))
         return &f->dur;
+      if (IS ("tts"))
+        return &f->tts;
       return IS ("cpu") ? &f->cpu : NULL;
     case 4:
       if (IS ("name"))
         return &f->name;
+      if (IS ("tdur"))
+        return &f->tdur;
       return IS ("args") ? &f->args : NULL;
     case 5:
       return IS ("scope") ? &f->scope : NULL;
@@ -420,6 +424,26 @@ append_named (JsonTraceReader *r,
   return ev;
 }
 
+/* Chrome's thread time (`tts`, and `tdur` of an `X`), in µs like `ts`:
+ * kept when it reads as a time, as trace_processor keeps it. */
+static void
+add_thread_time (const JsonEventFields *f,
+                 TraceEvent *ev)
+{
+  gint64 tts = -1, tdur = -1;
+
+  if (f->tts.type != JSON_VALUE_NONE && !json_reader_value_to_ns (&f->tts, &tts))
+    tts = -1;
+  if (ev->kind == TRACE_EVENT_SLICE_COMPLETE && f->tdur.type != JSON_VALUE_NONE &&
+      !json_reader_value_to_ns (&f->tdur, &tdur))
+    tdur = -1;
+  if (tts < 0 && tdur < 0)
+    return;
+  ev->flags |= TRACE_EVENT_FLAG_THREAD_TIME;
+  ev->u.slice.thread_ts = tts;
+  ev->u.slice.thread_dur = tdur;
+}
+
 static int
 convert_slice (JsonTraceReader *r,
                const JsonEventFields *f,
@@ -436,6 +460,7 @@ convert_slice (JsonTraceReader *r,
     return JSON_TRACE_SKIP_BAD_DURATION;
   ev = append_named (r, f, c, kind);
   ev->u.slice.dur = dur;
+  add_thread_time (f, ev);
   if (has_bind && kind != TRACE_EVENT_SLICE_END)
     {
       /* flow v2: the flow ids travel on the slice itself */
@@ -466,6 +491,8 @@ convert_instant (JsonTraceReader *r,
     }
   ev = append_named (r, f, c, TRACE_EVENT_INSTANT);
   ev->flags = flags;
+  if (flags == TRACE_EVENT_FLAG_SCOPE_THREAD)
+    add_thread_time (f, ev);
   return json_reader_add_args (r, ev, f, c->depth, c->offset);
 }
 

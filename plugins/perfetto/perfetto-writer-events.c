@@ -235,10 +235,48 @@ te_correlation (PerfettoWriter *w,
   w->te.correlation_id = id;
 }
 
+/* The thread time a slice event carries (opts.thread_time): a value of
+ * the thread's thread_time counter track, which trace_processor also
+ * takes as the slice's thread time. Called before te_begin(), as the
+ * track's descriptor is a packet of its own; te_emit() attaches it. */
+static void
+te_thread_time (PerfettoWriter *w,
+                PfThread *t,
+                gint64 value,
+                gint64 ts)
+{
+  w->thread_time_uuid = 0;
+  if (!w->opts.thread_time || value < 0)
+    return;
+  w->thread_time_uuid = pf_thread_time_track (w, t, ts);
+  w->thread_time_value = value;
+}
+
+static gint64
+event_thread_ts (const TraceEvent *ev)
+{
+  return (ev->flags & TRACE_EVENT_FLAG_THREAD_TIME) ? ev->u.slice.thread_ts : -1;
+}
+
+/* Where a complete slice's end leaves the thread time, -1: unknown. */
+static gint64
+event_end_thread_ts (const TraceEvent *ev)
+{
+  if (!(ev->flags & TRACE_EVENT_FLAG_THREAD_TIME) || ev->u.slice.thread_ts < 0 || ev->u.slice.thread_dur < 0)
+    return -1;
+  return ev->u.slice.thread_ts + ev->u.slice.thread_dur;
+}
+
 static void
 te_emit (PerfettoWriter *w,
          gint64 ts)
 {
+  if (w->thread_time_uuid != 0)
+    {
+      w->te.n_extra_counter_values = w->te.n_extra_counter_track_uuids = 1;
+      w->te.extra_counter_values = &w->thread_time_value;
+      w->te.extra_counter_track_uuids = &w->thread_time_uuid;
+    }
   if (w->annotations.len > 0)
     {
       w->te.n_debug_annotations = w->annotations.len;
@@ -248,6 +286,7 @@ te_emit (PerfettoWriter *w,
   w->pkt.track_event = &w->te;
   pf_packet_emit (w, ts, TRUE, pf_intern_enabled (w));
   w->stats.track_events++;
+  w->thread_time_uuid = 0;
 }
 
 static void
@@ -316,6 +355,7 @@ write_open_end (PerfettoWriter *w,
 {
   PfOpenSlice *s = open_at (t, i);
 
+  te_thread_time (w, t, s->end_thread_ts, ts);
   te_begin (w, t->uuid, PF_TYPE_END);
   if (end_needs_name (t, i))
     {
@@ -393,7 +433,8 @@ thread_push (PfThread *t,
              gboolean complete,
              gboolean needs_end)
 {
-  PfOpenSlice s = { ev->ts, end_ts, ev->name, ev->category, complete, needs_end };
+  PfOpenSlice s = { ev->ts, end_ts, complete ? event_end_thread_ts (ev) : -1, ev->name, ev->category,
+                    complete, needs_end };
 
   if (t->open == NULL)
     t->open = g_array_new (FALSE, FALSE, sizeof (PfOpenSlice));
@@ -410,6 +451,7 @@ write_thread_begin (PerfettoWriter *w,
                     PfThread *t)
 {
   close_stack (w, t, ev->ts, PF_PENDING);
+  te_thread_time (w, t, event_thread_ts (ev), ev->ts);
   te_emit_full (w, batch, ev, t->uuid, PF_TYPE_BEGIN);
   if (!thread_push (t, ev, 0, FALSE, TRUE))
     t->untracked++; /* its end is written as it comes */
@@ -448,7 +490,9 @@ write_spilled_complete (PerfettoWriter *w,
       lane = &g_array_index (t->lanes, PfLane, t->lanes->len - 1);
     }
   g_array_append_val (lane->open_ends, end);
+  te_thread_time (w, t, event_thread_ts (ev), ev->ts);
   te_emit_full (w, batch, ev, lane->uuid, PF_TYPE_BEGIN);
+  te_thread_time (w, t, event_end_thread_ts (ev), end);
   te_emit_end (w, lane->uuid, end);
   w->stats.spilled_complete++;
 }
@@ -475,6 +519,7 @@ write_thread_complete (PerfettoWriter *w,
       write_spilled_complete (w, batch, ev, t);
       return;
     }
+  te_thread_time (w, t, event_thread_ts (ev), ev->ts);
   if (ev->u.slice.dur == 0)
     {
       te_emit_full (w, batch, ev, t->uuid, PF_TYPE_INSTANT);
@@ -483,7 +528,10 @@ write_thread_complete (PerfettoWriter *w,
     }
   te_emit_full (w, batch, ev, t->uuid, PF_TYPE_BEGIN);
   if (!thread_push (t, ev, end, TRUE, TRUE))
-    te_emit_end (w, t->uuid, end);
+    {
+      te_thread_time (w, t, event_end_thread_ts (ev), end);
+      te_emit_end (w, t->uuid, end);
+    }
 }
 
 static void
@@ -493,6 +541,7 @@ write_thread_instant (PerfettoWriter *w,
                       PfThread *t)
 {
   close_stack (w, t, ev->ts, 0);
+  te_thread_time (w, t, event_thread_ts (ev), ev->ts);
   te_emit_full (w, batch, ev, t->uuid, PF_TYPE_INSTANT);
   thread_push (t, ev, ev->ts, TRUE, FALSE);
 }
@@ -529,6 +578,7 @@ write_thread_end (PerfettoWriter *w,
   gint i;
 
   close_stack (w, t, ev->ts, PF_PENDING);
+  te_thread_time (w, t, event_thread_ts (ev), ev->ts);
   if (t->untracked > 0)
     {
       t->untracked--;
@@ -537,6 +587,7 @@ write_thread_end (PerfettoWriter *w,
   else if ((i = matching_begun (t, ev->name, ev->category)) < 0)
     {
       /* trace_processor ignores an end that matches no begun slice */
+      w->thread_time_uuid = 0;
       w->stats.dropped_unmatched_end++;
       return;
     }

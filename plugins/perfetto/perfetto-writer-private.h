@@ -56,6 +56,7 @@ typedef struct
 {
   gint64 ts;
   gint64 end_ts;
+  gint64 end_thread_ts; /* the thread time its end carries, -1: none */
   guint32 name;
   guint32 category;
   guint8 complete;
@@ -81,9 +82,10 @@ typedef struct
   gboolean has_sort_index;
   gint64 sort_index;
   gboolean described;
-  GArray *open;    /* PfOpenSlice, innermost last */
-  guint untracked; /* begins past the depth limit */
-  GArray *lanes;   /* PfLane, created on the first overlap */
+  GArray *open;             /* PfOpenSlice, innermost last */
+  guint untracked;          /* begins past the depth limit */
+  GArray *lanes;            /* PfLane, created on the first overlap */
+  guint64 thread_time_uuid; /* its thread_time counter track, 0: none yet */
 } PfThread;
 
 /* Named, counter and global tracks. */
@@ -200,6 +202,8 @@ struct _PerfettoWriter
   guint64 flow_out;
   guint64 flow_in;
   Perfetto__Protos__TrackEvent__LegacyEvent legacy_flow;
+  guint64 thread_time_uuid; /* extra counter of the TrackEvent being built */
+  gint64 thread_time_value;
 
   /* tracks */
   guint64 next_uuid;
@@ -323,6 +327,9 @@ guint64 pf_global_track (PerfettoWriter *w,
 guint64 pf_lane_track (PerfettoWriter *w,
                        PfThread *t,
                        gint64 ts);
+guint64 pf_thread_time_track (PerfettoWriter *w,
+                              PfThread *t,
+                              gint64 ts);
 guint64 pf_counter_track (PerfettoWriter *w,
                           const TraceEvent *ev);
 PfAsyncSlot *pf_async_slot_lookup (PerfettoWriter *w,

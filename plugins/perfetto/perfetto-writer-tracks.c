@@ -408,6 +408,37 @@ pf_lane_track (PerfettoWriter *w,
   return uuid;
 }
 
+/**
+ * pf_thread_time_track:
+ * @w: a #PerfettoWriter
+ * @t: a thread, described
+ * @ts: when it is first needed
+ *
+ * Returns: the uuid of @t's counter track named `thread_time` (ns), whose
+ *   values trace_processor also takes as the thread time of the slice
+ *   event that carries them
+ */
+guint64
+pf_thread_time_track (PerfettoWriter *w,
+                      PfThread *t,
+                      gint64 ts)
+{
+  Perfetto__Protos__CounterDescriptor counter = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
+  PfTrackDescriptor desc;
+
+  if (t->thread_time_uuid != 0)
+    return t->thread_time_uuid;
+  t->thread_time_uuid = w->next_uuid++;
+  descriptor_init (&desc, t->thread_time_uuid, t->uuid);
+  desc.static_or_dynamic_name_case = PERFETTO__PROTOS__TRACK_DESCRIPTOR__STATIC_OR_DYNAMIC_NAME_NAME;
+  desc.name = (char *) "thread_time";
+  counter.has_unit = TRUE;
+  counter.unit = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__UNIT__UNIT_TIME_NS;
+  desc.counter = &counter;
+  emit_descriptor (w, &desc, ts);
+  return t->thread_time_uuid;
+}
+
 static guint64
 new_named_track (PerfettoWriter *w,
                  gint64 pid,

@@ -24,6 +24,10 @@ G_BEGIN_DECLS
  * @max_interned: how many strings one generation of interned data may
  *   hold before the incremental state is cleared and interning starts
  *   over (bounds the reader's memory); 0 picks the default
+ * @thread_time: write slices' thread time (Chrome `tts`/`tdur`) as
+ *   values of a `thread_time` counter track of their thread, from which
+ *   trace_processor fills the slice's thread_ts/thread_dur (it also shows
+ *   the counter, which the original JSON does not have)
  * @json_order: the stream is a Chrome JSON trace: write its slices in
  *   the order trace_processor reads a JSON trace (see
  *   perfetto-writer-order.c), within a bounded window
@@ -40,6 +44,7 @@ typedef struct
   guint32 sequence_id;
   guint max_interned;
   gboolean json_order;
+  gboolean thread_time;
 } PerfettoWriterOptions;
 
 /**

@@ -24,6 +24,7 @@ struct _TracePerfettoSink
   gboolean ftrace;
   gboolean intern;
   gboolean compact_sched;
+  gboolean thread_time;
   TraceClockDomain clock;
   gboolean json_order; /* the stream is Chrome JSON */
   PerfettoWriter *writer;
@@ -35,6 +36,7 @@ enum
   PROP_FTRACE,
   PROP_INTERN,
   PROP_COMPACT_SCHED,
+  PROP_THREAD_TIME,
   N_PROPS
 };
 
@@ -54,6 +56,7 @@ ensure_writer (TracePerfettoSink *self)
   opts.emit_ftrace = self->ftrace;
   opts.intern = self->intern;
   opts.compact_sched = self->compact_sched;
+  opts.thread_time = self->thread_time;
   if (self->clock != TRACE_CLOCK_UNKNOWN)
     opts.clock = self->clock;
   opts.json_order = self->json_order;
@@ -155,6 +158,9 @@ trace_perfetto_sink_set_property (GObject *object,
     case PROP_INTERN:
       self->intern = g_value_get_boolean (value);
       break;
+    case PROP_THREAD_TIME:
+      self->thread_time = g_value_get_boolean (value);
+      break;
     case PROP_COMPACT_SCHED:
       self->compact_sched = g_value_get_boolean (value);
       break;
@@ -178,6 +184,9 @@ trace_perfetto_sink_get_property (GObject *object,
       break;
     case PROP_INTERN:
       g_value_set_boolean (value, self->intern);
+      break;
+    case PROP_THREAD_TIME:
+      g_value_set_boolean (value, self->thread_time);
       break;
     case PROP_COMPACT_SCHED:
       g_value_set_boolean (value, self->compact_sched);
@@ -218,6 +227,11 @@ trace_perfetto_sink_class_init (TracePerfettoSinkClass *klass)
   properties[PROP_INTERN] = g_param_spec_boolean ("intern", "Intern", "Intern names and categories "
                                                                       "(off: inline strings, for debugging)",
                                                   d.intern, rw);
+  properties[PROP_THREAD_TIME] =
+      g_param_spec_boolean ("thread-time", "Thread time",
+                            "Write slices' thread time (Chrome tts/tdur) as a thread_time counter of the thread, "
+                            "which trace_processor also takes as the slices' thread_ts/thread_dur",
+                            d.thread_time, rw);
   properties[PROP_COMPACT_SCHED] = g_param_spec_boolean ("compact-sched", "Compact sched",
                                                          "Write sched_switch/sched_waking in Perfetto's compact form",
                                                          d.compact_sched, rw);
@@ -235,6 +249,7 @@ trace_perfetto_sink_init (TracePerfettoSink *self)
   self->ftrace = d.emit_ftrace;
   self->intern = d.intern;
   self->compact_sched = d.compact_sched;
+  self->thread_time = d.thread_time;
 }
 
 TRACE_ELEMENT_REGISTER_DEFINE (perfetto_sink, "perfetto-sink", TRACE_RANK_PRIMARY, TRACE_TYPE_PERFETTO_SINK)

@@ -103,7 +103,15 @@ copy (Model *m,
       const TraceEvent *src,
       gboolean with_args)
 {
-  return trace_batch_append_event (m->out, src, with_args ? m->in : NULL);
+  TraceEvent *ev = trace_batch_append_event (m->out, src, with_args ? m->in : NULL);
+
+  /* Thread time is written only with the thread-time option (off here). */
+  if (trace_event_is_slice_like (ev->kind))
+    {
+      ev->flags &= ~TRACE_EVENT_FLAG_THREAD_TIME;
+      ev->u.slice.thread_ts = ev->u.slice.thread_dur = 0;
+    }
+  return ev;
 }
 
 /* ---- kernel events ---- */

@@ -6,6 +6,7 @@
  * end, ends lose their name, async and counter events lose their thread,
  * ...): pt_expected_events() is that document as code. */
 #include "perfetto-test-util.h"
+#include "trace.pb-c.h"
 
 #include <math.h>
 #include <string.h>
@@ -181,6 +182,53 @@ test_thread_order (void)
   g_assert_cmpuint (ws.dropped_unmatched_end, ==, 1);
 }
 
+/* With thread-time, a slice's thread time goes with its begin and end
+ * as a value of the thread's `thread_time` counter track: the begin
+ * carries tts, the end tts + tdur (trace_processor's thread_dur). */
+static void
+test_thread_time (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  g_autoptr (TraceBatch) in = trace_batch_new (pool, 0);
+  g_autoptr (GBytes) bytes = NULL;
+  Perfetto__Protos__Trace *trace;
+  PerfettoWriterOptions opts;
+  TraceEvent *ev;
+  guint64 tt_uuid = 0;
+  g_autoptr (GArray) values = g_array_new (FALSE, FALSE, sizeof (gint64));
+
+  ev = pt_add (in, TRACE_EVENT_SLICE_COMPLETE, 1000, 1, 1, "x");
+  ev->u.slice.dur = 500;
+  ev->flags |= TRACE_EVENT_FLAG_THREAD_TIME;
+  ev->u.slice.thread_ts = 70;
+  ev->u.slice.thread_dur = 30;
+  pt_add (in, TRACE_EVENT_SLICE_COMPLETE, 2000, 1, 1, "none")->u.slice.dur = 10;
+  perfetto_writer_options_init (&opts);
+  opts.thread_time = TRUE;
+  bytes = pt_write (&in, 1, &opts, NULL);
+  trace = perfetto__protos__trace__unpack (NULL, g_bytes_get_size (bytes), g_bytes_get_data (bytes, NULL));
+  g_assert_nonnull (trace);
+  for (gsize i = 0; i < trace->n_packet; i++)
+    {
+      Perfetto__Protos__TracePacket *p = trace->packet[i];
+
+      if (p->track_descriptor && p->track_descriptor->counter &&
+          p->track_descriptor->static_or_dynamic_name_case == PERFETTO__PROTOS__TRACK_DESCRIPTOR__STATIC_OR_DYNAMIC_NAME_NAME &&
+          g_strcmp0 (p->track_descriptor->name, "thread_time") == 0)
+        tt_uuid = p->track_descriptor->uuid;
+      if (p->track_event && p->track_event->n_extra_counter_values == 1)
+        {
+          g_assert_cmpuint (p->track_event->extra_counter_track_uuids[0], ==, tt_uuid);
+          g_array_append_val (values, p->track_event->extra_counter_values[0]);
+        }
+    }
+  perfetto__protos__trace__free_unpacked (trace, NULL);
+  g_assert_cmpuint (tt_uuid, !=, 0);
+  g_assert_cmpuint (values->len, ==, 2);
+  g_assert_cmpint (g_array_index (values, gint64, 0), ==, 70);
+  g_assert_cmpint (g_array_index (values, gint64, 1), ==, 100);
+}
+
 static void
 test_async_ends_without_begin (void)
 {
@@ -345,6 +393,7 @@ main (int argc,
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/perfetto/roundtrip/all-kinds", test_all_kinds);
+  g_test_add_func ("/perfetto/roundtrip/thread-time", test_thread_time);
   g_test_add_func ("/perfetto/roundtrip/not-interned", test_all_kinds_not_interned);
   g_test_add_func ("/perfetto/roundtrip/many-batches", test_many_batches);
   g_test_add_func ("/perfetto/roundtrip/thread-order", test_thread_order);
