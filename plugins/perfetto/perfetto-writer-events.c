@@ -750,6 +750,13 @@ write_async (PerfettoWriter *w,
           return;
         }
       te_begin (w, pf_async_slot_uuid (slot), PF_TYPE_END);
+      if (w->opts.json_order)
+        {
+          /* trace_processor closes the slice a JSON `e` names (as for
+           * `E`): two slices of one id end by name, not innermost first */
+          te_name (w, ev->name);
+          te_category (w, ev->category);
+        }
       break;
     default: /* STEP, INSTANT */
       if (slot == NULL)
