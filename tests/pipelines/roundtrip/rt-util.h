@@ -69,4 +69,6 @@ GArray *rt_slices (TraceBatch *events);
 
 TraceBatch *rt_all_kinds (TraceStringPool *pool);
 
+GArray *rt_json_order (const TraceBatch *b);
+
 G_END_DECLS
