@@ -49,6 +49,96 @@ is_column (const char *key)
   return FALSE;
 }
 
+/* The child of @bin that holds @pad's element (itself, or a bin around
+ * it when the pad is inside one), or NULL. */
+static TraceElement *
+child_of (TraceBin *bin,
+          TracePad *pad)
+{
+  TraceElement *e = pad ? trace_pad_get_parent_element (pad) : NULL;
+
+  while (e && trace_element_get_parent (e) != TRACE_ELEMENT (bin))
+    e = trace_element_get_parent (e);
+  return e;
+}
+
+/* How many linked sink pads of @element are fed from inside @bin. */
+static guint
+n_upstream (TraceBin *bin,
+            TraceElement *element)
+{
+  guint n = 0;
+
+  for (const GList *p = trace_element_get_pads (element); p; p = p->next)
+    if (trace_pad_get_direction (p->data) == TRACE_PAD_SINK && child_of (bin, trace_pad_get_peer (p->data)))
+      n++;
+  return n;
+}
+
+/**
+ * launch_pipeline_order:
+ * @bin: the pipeline
+ *
+ * The pipeline's elements in the order data goes through them: an element
+ * after everything upstream of it, sources first in the order they were
+ * described, a branch followed to its end (in the order of its element's
+ * src pads) before the next one. Elements nothing links come last.
+ *
+ * Returns: (transfer container) (element-type TraceElement): the elements
+ */
+GPtrArray *
+launch_pipeline_order (TraceBin *bin)
+{
+  g_autoptr (GHashTable) waiting = g_hash_table_new (NULL, NULL); /* element -> inputs not yet listed + 1 */
+  g_autoptr (GQueue) ready = g_queue_new ();
+  GPtrArray *order = g_ptr_array_new ();
+
+  for (const GList *l = trace_bin_get_children (bin); l; l = l->next)
+    {
+      guint n = n_upstream (bin, l->data);
+
+      g_hash_table_insert (waiting, l->data, GUINT_TO_POINTER (n + 1));
+      if (n == 0)
+        g_queue_push_tail (ready, l->data);
+    }
+  while (!g_queue_is_empty (ready))
+    {
+      TraceElement *e = g_queue_pop_head (ready);
+      GList *next = NULL;
+
+      g_ptr_array_add (order, e);
+      for (const GList *p = trace_element_get_pads (e); p; p = p->next)
+        {
+          TraceElement *down = trace_pad_get_direction (p->data) == TRACE_PAD_SRC
+                                   ? child_of (bin, trace_pad_get_peer (p->data))
+                                   : NULL;
+          guint left = down ? GPOINTER_TO_UINT (g_hash_table_lookup (waiting, down)) : 0;
+
+          if (left < 2)
+            continue;
+          g_hash_table_insert (waiting, down, GUINT_TO_POINTER (left - 1));
+          if (left == 2)
+            next = g_list_prepend (next, down);
+        }
+      /* depth first: what became ready goes ahead of the other sources */
+      for (GList *n = next; n; n = n->next)
+        g_queue_push_head (ready, n->data);
+      g_list_free (next);
+    }
+  /* in a cycle, nothing is ever ready: list the rest as described */
+  for (const GList *l = trace_bin_get_children (bin); l; l = l->next)
+    if (!g_ptr_array_find (order, l->data, NULL))
+      g_ptr_array_add (order, l->data);
+  return order;
+}
+
+static gint
+compare_keys (gconstpointer a,
+              gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
 /* One row: the element, the fixed columns ("-" when absent), details. */
 static GPtrArray *
 stats_row (TraceElement *element,
@@ -67,14 +157,24 @@ stats_row (TraceElement *element,
 
       g_ptr_array_add (row, v ? format_variant (v) : g_strdup ("-"));
     }
+  /* The dict's order is its hash table's: sort the keys, so a counter is
+   * found at the same place every run and dropped-* stay together. */
+  g_autoptr (GPtrArray) keys = g_ptr_array_new ();
+
   g_variant_iter_init (&iter, stats);
   while (g_variant_iter_next (&iter, "{&sv}", &key, &value))
     {
-      g_autofree char *text = format_variant (value);
-
       if (!is_column (key))
-        g_string_append_printf (details, "%s%s=%s", details->len ? " " : "", key, text);
+        g_ptr_array_add (keys, (gpointer) key);
       g_variant_unref (value);
+    }
+  g_ptr_array_sort (keys, compare_keys);
+  for (guint i = 0; i < keys->len; i++)
+    {
+      g_autoptr (GVariant) v = g_variant_lookup_value (stats, keys->pdata[i], NULL);
+      g_autofree char *text = format_variant (v);
+
+      g_string_append_printf (details, "%s%s=%s", details->len ? " " : "", (char *) keys->pdata[i], text);
     }
   g_ptr_array_add (row, g_strdup (details->str));
   return row;
@@ -99,13 +199,13 @@ print_table (GPtrArray *rows)
 
           /* Names left-aligned, numbers right-aligned, details as they are. */
           if (c == 0)
-            g_print ("%-*s", (int) width[c], cell);
+            g_printerr ("%-*s", (int) width[c], cell);
           else if (c < n_cols - 1)
-            g_print ("  %*s", (int) width[c], cell);
+            g_printerr ("  %*s", (int) width[c], cell);
           else
-            g_print ("  %s", cell);
+            g_printerr ("  %s", cell);
         }
-      g_print ("\n");
+      g_printerr ("\n");
     }
 }
 
@@ -113,8 +213,8 @@ print_table (GPtrArray *rows)
  * launch_print_stats:
  * @s: the tool's state, after the main loop ended
  *
- * Prints a table of every element's counters: from its STATS message
- * when it posted one, else asked now.
+ * Prints a table of every element's counters, in pipeline order: from
+ * its STATS message when it posted one, else asked now.
  */
 void
 launch_print_stats (LaunchState *s)
@@ -127,15 +227,18 @@ launch_print_stats (LaunchState *s)
     g_ptr_array_add (header, g_strdup (stat_columns[i]));
   g_ptr_array_add (header, g_strdup ("details"));
   g_ptr_array_add (rows, header);
-  for (const GList *l = trace_bin_get_children (TRACE_BIN (s->pipeline)); l; l = l->next)
-    {
-      g_autofree char *path = trace_element_get_path_string (l->data);
-      GVariant *posted = g_hash_table_lookup (s->posted_stats, path);
-      g_autoptr (GVariant) stats = posted ? g_variant_ref (posted) : trace_element_get_stats (l->data);
+  g_autoptr (GPtrArray) order = launch_pipeline_order (TRACE_BIN (s->pipeline));
 
-      g_ptr_array_add (rows, stats_row (l->data, stats));
+  for (guint i = 0; i < order->len; i++)
+    {
+      TraceElement *element = order->pdata[i];
+      g_autofree char *path = trace_element_get_path_string (element);
+      GVariant *posted = g_hash_table_lookup (s->posted_stats, path);
+      g_autoptr (GVariant) stats = posted ? g_variant_ref (posted) : trace_element_get_stats (element);
+
+      g_ptr_array_add (rows, stats_row (element, stats));
     }
-  g_print ("Statistics:\n");
+  g_printerr ("Statistics:\n");
   print_table (rows);
 }
 
@@ -149,18 +252,18 @@ print_link (TracePad *pad)
   TracePadStats stats;
 
   trace_pad_get_stats (pad, &stats);
-  g_print ("  %s -> %s: %s, %" G_GUINT64_FORMAT " events in %" G_GUINT64_FORMAT " batches\n",
-           from, to, trace_pad_get_media_type (pad), stats.events, stats.batches);
+  g_printerr ("  %s -> %s: %s, %" G_GUINT64_FORMAT " events in %" G_GUINT64_FORMAT " batches\n",
+              from, to, trace_pad_get_media_type (pad), stats.events, stats.batches);
   if (start == NULL)
     {
-      g_print ("    no stream-start\n");
+      g_printerr ("    no stream-start\n");
       return;
     }
-  g_print ("    stream-start: format=%s location=%s clock=%s (%s)\n",
-           start->info.format ? start->info.format : "?",
-           start->info.location ? start->info.location : "-",
-           trace_clock_domain_to_string (start->info.clock_domain),
-           start->info.clock_source ? start->info.clock_source : "unknown source");
+  g_printerr ("    stream-start: format=%s location=%s clock=%s (%s)\n",
+              start->info.format ? start->info.format : "?",
+              start->info.location ? start->info.location : "-",
+              trace_clock_domain_to_string (start->info.clock_domain),
+              start->info.clock_source ? start->info.clock_source : "unknown source");
 }
 
 /**
@@ -175,7 +278,7 @@ launch_print_verbose (LaunchState *s)
 {
   const GList *children = trace_bin_get_children (TRACE_BIN (s->pipeline));
 
-  g_print ("Properties:\n");
+  g_printerr ("Properties:\n");
   for (const GList *l = children; l; l = l->next)
     {
       g_autoptr (GPtrArray) props = tool_non_default_properties (l->data);
@@ -193,9 +296,9 @@ launch_print_verbose (LaunchState *s)
         }
       g_ptr_array_add (props, NULL);
       joined = g_strjoinv (" ", (char **) props->pdata);
-      g_print ("  %s: %s\n", path, *joined ? joined : "(all defaults)");
+      g_printerr ("  %s: %s\n", path, *joined ? joined : "(all defaults)");
     }
-  g_print ("Links:\n");
+  g_printerr ("Links:\n");
   for (const GList *l = children; l; l = l->next)
     for (const GList *p = trace_element_get_pads (l->data); p; p = p->next)
       if (trace_pad_get_direction (p->data) == TRACE_PAD_SRC && trace_pad_get_peer (p->data))
@@ -213,5 +316,5 @@ launch_print_ending (LaunchState *s)
 {
   g_autofree char *duration = launch_format_duration (g_get_monotonic_time () - s->start_time);
 
-  g_print ("Execution ended after %s\n", duration);
+  g_printerr ("Execution ended after %s\n", duration);
 }

@@ -31,6 +31,9 @@ G_BEGIN_DECLS
  * @json_order: the stream is a Chrome JSON trace: write its slices in
  *   the order trace_processor reads a JSON trace (see
  *   perfetto-writer-order.c), within a bounded window
+ * @compress: write the packets deflated, in runs of about 256 KiB, each
+ *   in the `compressed_packets` field of one outer TracePacket (what the
+ *   Perfetto service writes with `compress_from_cli`)
  *
  * How a #PerfettoWriter writes. Initialise with
  * perfetto_writer_options_init().
@@ -45,13 +48,15 @@ typedef struct
   guint max_interned;
   gboolean json_order;
   gboolean thread_time;
+  gboolean compress;
 } PerfettoWriterOptions;
 
 /**
  * PerfettoWriterStats:
  * @events_in: events given to the writer
  * @packets: TracePackets written
- * @bytes: bytes written (the file's size once finished)
+ * @bytes: bytes written (the file's size once finished; with @compress,
+ *   the compressed size)
  * @track_events: TrackEvents written
  * @ftrace_events: kernel events written (full and compact)
  * @compact_sched: of these, in the compact form
