@@ -229,6 +229,51 @@ test_thread_time (void)
   g_assert_cmpint (g_array_index (values, gint64, 1), ==, 100);
 }
 
+/* A JSON stream's slices come out in trace_processor's order: at one
+ * time, complete slices longest first (so the longer one nests outside),
+ * an end before the rest; past the window, a late event is written where
+ * it comes and counted. */
+static void
+test_json_order (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  g_autoptr (TraceBatch) in = trace_batch_new (pool, 0);
+  g_autoptr (TraceBatch) out = NULL;
+  g_autoptr (GBytes) bytes = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) got = g_ptr_array_new_with_free_func (g_free);
+  const char *want[] = { "slice-begin 100 long", "slice-begin 100 short", "slice-end 110 ", "slice-end 150 ",
+                         "slice-begin 200 b", "slice-end 300 ", "slice-begin 300 c" };
+  PerfettoWriterOptions opts;
+  PerfettoWriterStats ws;
+
+  pt_add (in, TRACE_EVENT_SLICE_COMPLETE, 100, 1, 1, "short")->u.slice.dur = 10;
+  pt_add (in, TRACE_EVENT_SLICE_COMPLETE, 100, 1, 1, "long")->u.slice.dur = 50;
+  pt_add (in, TRACE_EVENT_SLICE_BEGIN, 200, 1, 1, "b");
+  pt_add (in, TRACE_EVENT_SLICE_BEGIN, 300, 1, 1, "c");
+  pt_add (in, TRACE_EVENT_SLICE_END, 300, 1, 1, NULL);
+  for (guint i = 0; i < 70000; i++)
+    pt_add (in, TRACE_EVENT_INSTANT, 1000 + i, 1, 2, "tick");
+  pt_add (in, TRACE_EVENT_INSTANT, 500, 1, 2, "late");
+  perfetto_writer_options_init (&opts);
+  opts.json_order = TRUE;
+  bytes = pt_write (&in, 1, &opts, &ws);
+  out = pt_read (bytes, pool, NULL, NULL, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < out->n_events; i++)
+    {
+      const TraceEvent *ev = &out->events[i];
+
+      if (ev->tid == 1 && trace_event_is_slice_like (ev->kind))
+        g_ptr_array_add (got, g_strdup_printf ("%s %" G_GINT64_FORMAT " %s", trace_event_kind_to_string (ev->kind),
+                                               ev->ts, trace_batch_get_string (out, ev->name)));
+    }
+  g_assert_cmpuint (got->len, ==, G_N_ELEMENTS (want));
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+    g_assert_cmpstr (got->pdata[i], ==, want[i]);
+  g_assert_cmpuint (ws.late_events, ==, 1);
+}
+
 static void
 test_async_ends_without_begin (void)
 {
@@ -394,6 +439,7 @@ main (int argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/perfetto/roundtrip/all-kinds", test_all_kinds);
   g_test_add_func ("/perfetto/roundtrip/thread-time", test_thread_time);
+  g_test_add_func ("/perfetto/roundtrip/json-order", test_json_order);
   g_test_add_func ("/perfetto/roundtrip/not-interned", test_all_kinds_not_interned);
   g_test_add_func ("/perfetto/roundtrip/many-batches", test_many_batches);
   g_test_add_func ("/perfetto/roundtrip/thread-order", test_thread_order);
