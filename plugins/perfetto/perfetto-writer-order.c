@@ -18,8 +18,11 @@
  * json-src hands events over in file order. When the stream is JSON
  * (`opts.json_order`), TrackEvent-bound events wait here, in a binary
  * heap keyed (ts, rank, arrival), and are written once more than
- * PF_ORDER_WINDOW events wait, or at the end. Memory is bounded by the
- * window (each waiting event holds a reference on its batch). An event
+ * PF_ORDER_WINDOW events wait, or at the end. Waiting events (with their
+ * args) are copied into a store of the writer, compacted when it holds
+ * twice what waits, so memory is bounded by the window whatever the
+ * batches (a reference on each batch would keep whole batches alive for
+ * one late event each). An event
  * that arrives after later events were already written (disorder deeper
  * than the window) is written at once, where it comes, and counted as
  * `late_events`.
@@ -33,8 +36,7 @@ typedef struct
   gint64 ts;
   gint64 rank;
   guint64 seq;
-  TraceBatch *batch;
-  guint index;
+  guint index; /* in w->order_store */
 } PfHeld;
 
 /* trace_processor's order at one timestamp: ends, then complete slices
@@ -170,14 +172,31 @@ pf_order_follow (PerfettoWriter *w,
     follow_sorter (w, ev);
 }
 
+/* Copies the waiting events to a fresh store, dropping the written ones. */
+static void
+compact_store (PerfettoWriter *w)
+{
+  TraceBatch *old = w->order_store;
+  TraceBatch *store = trace_batch_new (old->pool, w->order_heap->len);
+
+  for (guint i = 0; i < w->order_heap->len; i++)
+    {
+      PfHeld *h = &g_array_index (w->order_heap, PfHeld, i);
+
+      trace_batch_append_event (store, &old->events[h->index], old);
+      h->index = store->n_events - 1;
+    }
+  trace_batch_unref (old);
+  w->order_store = store;
+}
+
 static void
 write_held (PerfettoWriter *w,
             PfHeld *held)
 {
   w->order_last_ts = held->ts;
   w->order_released = TRUE;
-  pf_write_track_event (w, held->batch, &held->batch->events[held->index]);
-  trace_batch_unref (held->batch);
+  pf_write_track_event (w, w->order_store, &w->order_store->events[held->index]);
 }
 
 /**
@@ -212,15 +231,18 @@ pf_order_write (PerfettoWriter *w,
   held.ts = ev->ts;
   held.rank = order_rank (ev);
   held.seq = w->order_seq++;
-  held.batch = batch;
-  held.index = (guint) (ev - batch->events);
   if (w->order_released && held.ts < w->order_last_ts)
     {
       w->stats.late_events++;
       pf_write_track_event (w, batch, ev);
       return;
     }
-  trace_batch_ref (batch);
+  if (w->order_store == NULL)
+    w->order_store = trace_batch_new (batch->pool, 0);
+  else if (w->order_store->n_events >= 2 * PF_ORDER_WINDOW)
+    compact_store (w);
+  held.index = w->order_store->n_events;
+  trace_batch_append_event (w->order_store, ev, batch);
   heap_push (w, &held);
   if (w->order_heap->len > PF_ORDER_WINDOW)
     {
@@ -245,6 +267,8 @@ pf_order_drain (PerfettoWriter *w)
 
       write_held (w, &first);
     }
+  if (w->order_store)
+    trace_batch_clear (w->order_store);
 }
 
 /**
@@ -256,9 +280,8 @@ pf_order_drain (PerfettoWriter *w)
 void
 pf_order_clear (PerfettoWriter *w)
 {
-  for (guint i = 0; i < w->order_heap->len; i++)
-    trace_batch_unref (g_array_index (w->order_heap, PfHeld, i).batch);
   g_array_set_size (w->order_heap, 0);
+  g_clear_pointer (&w->order_store, trace_batch_unref);
 }
 
 /**

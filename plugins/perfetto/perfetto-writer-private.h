@@ -245,6 +245,7 @@ struct _PerfettoWriter
 
   /* JSON streams: track events wait here for trace_processor's order */
   GArray *order_heap;
+  TraceBatch *order_store; /* copies of the events that wait */
   guint64 order_seq;
   gint64 order_last_ts;
   gboolean order_released;
