@@ -24,7 +24,9 @@ G_BEGIN_DECLS
  * TraceEventKind:
  * @TRACE_EVENT_NONE: not an event (a dropped slot)
  * @TRACE_EVENT_SLICE_BEGIN: a slice begins on a thread
- * @TRACE_EVENT_SLICE_END: the innermost open slice of a thread ends
+ * @TRACE_EVENT_SLICE_END: the innermost open slice of a thread whose name
+ *   and category match the end's ends (a name or category the end does
+ *   not give matches any); an end that matches none is ignored
  * @TRACE_EVENT_SLICE_COMPLETE: a slice with a known duration (`u.slice.dur`)
  * @TRACE_EVENT_INSTANT: an instant; `flags` carry the scope
  * @TRACE_EVENT_ASYNC_BEGIN: an async slice begins (`u.async`)
@@ -143,6 +145,9 @@ typedef enum
  *   to the process
  * @TRACE_EVENT_FLAG_REPAIRED: an element changed or synthesized this event
  *   to repair the stream (see the event's args for what)
+ * @TRACE_EVENT_FLAG_THREAD_TIME: a slice event carries its thread's CPU
+ *   time: `u.slice.thread_ts` (Chrome `tts`) and, for a complete slice,
+ *   `u.slice.thread_dur` (Chrome `tdur`); -1 for the one not given
  *
  * Flags of a #TraceEvent.
  */
@@ -157,6 +162,7 @@ typedef enum
   TRACE_EVENT_FLAG_FLOW_NEXT_SLICE = 1 << 4,
   TRACE_EVENT_FLAG_ID_GLOBAL = 1 << 5,
   TRACE_EVENT_FLAG_REPAIRED = 1 << 6,
+  TRACE_EVENT_FLAG_THREAD_TIME = 1 << 7,
 } TraceEventFlags;
 
 /**
@@ -280,13 +286,17 @@ typedef struct
   union
   {
     /* SLICE_*, INSTANT: duration, flow ids bound to the slice, a named
-     * track (atrace N|, G|, H|), 0 for the thread's own */
+     * track (atrace N|, G|, H|), 0 for the thread's own; with
+     * TRACE_EVENT_FLAG_THREAD_TIME the thread's CPU time at the event
+     * and, for a complete slice, during it */
     struct
     {
       gint64 dur;
       guint64 flow_out;
       guint64 flow_in;
       guint32 track;
+      gint64 thread_ts;
+      gint64 thread_dur;
     } slice;
     /* ASYNC_*, FLOW_*: id and scope */
     struct

@@ -11,6 +11,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "jsonreader-private.h"
@@ -49,10 +50,14 @@ field_slot (JsonEventFields *f,
         return &f->cat;
       if (IS ("dur"))
         return &f->dur;
+      if (IS ("tts"))
+        return &f->tts;
       return IS ("cpu") ? &f->cpu : NULL;
     case 4:
       if (IS ("name"))
         return &f->name;
+      if (IS ("tdur"))
+        return &f->tdur;
       return IS ("args") ? &f->args : NULL;
     case 5:
       return IS ("scope") ? &f->scope : NULL;
@@ -419,6 +424,26 @@ append_named (JsonTraceReader *r,
   return ev;
 }
 
+/* Chrome's thread time (`tts`, and `tdur` of an `X`), in µs like `ts`:
+ * kept when it reads as a time, as trace_processor keeps it. */
+static void
+add_thread_time (const JsonEventFields *f,
+                 TraceEvent *ev)
+{
+  gint64 tts = -1, tdur = -1;
+
+  if (f->tts.type != JSON_VALUE_NONE && !json_reader_value_to_ns (&f->tts, &tts))
+    tts = -1;
+  if (ev->kind == TRACE_EVENT_SLICE_COMPLETE && f->tdur.type != JSON_VALUE_NONE &&
+      !json_reader_value_to_ns (&f->tdur, &tdur))
+    tdur = -1;
+  if (tts < 0 && tdur < 0)
+    return;
+  ev->flags |= TRACE_EVENT_FLAG_THREAD_TIME;
+  ev->u.slice.thread_ts = tts;
+  ev->u.slice.thread_dur = tdur;
+}
+
 static int
 convert_slice (JsonTraceReader *r,
                const JsonEventFields *f,
@@ -435,6 +460,7 @@ convert_slice (JsonTraceReader *r,
     return JSON_TRACE_SKIP_BAD_DURATION;
   ev = append_named (r, f, c, kind);
   ev->u.slice.dur = dur;
+  add_thread_time (f, ev);
   if (has_bind && kind != TRACE_EVENT_SLICE_END)
     {
       /* flow v2: the flow ids travel on the slice itself */
@@ -465,7 +491,52 @@ convert_instant (JsonTraceReader *r,
     }
   ev = append_named (r, f, c, TRACE_EVENT_INSTANT);
   ev->flags = flags;
+  if (flags == TRACE_EVENT_FLAG_SCOPE_THREAD)
+    add_thread_time (f, ev);
   return json_reader_add_args (r, ev, f, c->depth, c->offset);
+}
+
+/* Whether @p is an optional sign and digits only. */
+static gboolean
+text_is_integer (const char *p,
+                 gsize len)
+{
+  gsize i = len > 0 && (p[0] == '+' || p[0] == '-');
+
+  if (i == len)
+    return FALSE;
+  for (; i < len; i++)
+    if (!g_ascii_isdigit (p[i]))
+      return FALSE;
+  return TRUE;
+}
+
+/* A counter value written as a string: trace_processor takes whatever C's
+ * strtod reads up to the end of the string (".75", "+10.5", "1e3", " 12",
+ * "0x1A", "inf", "nan"; not ""), so do we. */
+static gboolean
+counter_string_value (const char *p,
+                      gsize len,
+                      double *value,
+                      gboolean *is_int)
+{
+  char stack_buf[64];
+  g_autofree char *heap_buf = NULL;
+  char *text, *stop;
+
+  if (len < sizeof stack_buf)
+    {
+      memcpy (stack_buf, p, len);
+      stack_buf[len] = '\0';
+      text = stack_buf;
+    }
+  else
+    text = heap_buf = g_strndup (p, len);
+  *value = g_ascii_strtod (text, &stop);
+  if (stop == text || *stop != '\0')
+    return FALSE;
+  *is_int = isfinite (*value) && text_is_integer (p, len);
+  return TRUE;
 }
 
 /* A counter value: a number, or a string holding one (perfetto accepts
@@ -487,8 +558,7 @@ counter_value (JsonTraceReader *r,
   if (v->type != JSON_VALUE_STRING)
     return FALSE;
   p = json_string_decode (v, r->scratch, &len);
-  *is_int = json_decimal_is_integer (p, p + len);
-  return json_decimal_to_double (p, p + len, value);
+  return counter_string_value (p, len, value, is_int);
 }
 
 /* Counter names follow perfetto: "<name>[ id: <id>] <key>", one counter

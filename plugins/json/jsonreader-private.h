@@ -68,7 +68,7 @@ typedef struct
 typedef struct
 {
   JsonValue ph, name, cat, ts, dur, pid, tid, id, id2_local, id2_global;
-  JsonValue scope, s, bp, bind_id, args, sf, weight, cpu;
+  JsonValue scope, s, bp, bind_id, args, sf, weight, cpu, tts, tdur;
   gboolean flow_in, flow_out;
   guint n_members;
 } JsonEventFields;

@@ -277,6 +277,26 @@ put_slice_flows_v2 (JsonTraceWriter *w,
     g_string_append (w->buf, ",\"flow_out\":true");
 }
 
+/* Chrome's `tts` (and an `X`'s `tdur`), in µs like `ts`. */
+static void
+put_thread_time (JsonTraceWriter *w,
+                 const char *ph,
+                 const TraceEvent *ev)
+{
+  if (!(ev->flags & TRACE_EVENT_FLAG_THREAD_TIME))
+    return;
+  if (ev->u.slice.thread_ts >= 0)
+    {
+      g_string_append (w->buf, ",\"tts\":");
+      json_fmt_us (w->buf, ev->u.slice.thread_ts);
+    }
+  if (*ph == 'X' && ev->u.slice.thread_dur >= 0)
+    {
+      g_string_append (w->buf, ",\"tdur\":");
+      json_fmt_us (w->buf, ev->u.slice.thread_dur);
+    }
+}
+
 static void
 write_slice (JsonTraceWriter *w,
              const char *ph,
@@ -291,6 +311,7 @@ write_slice (JsonTraceWriter *w,
       g_string_append (w->buf, ",\"dur\":");
       json_fmt_us (w->buf, dur);
     }
+  put_thread_time (w, ph, ev);
   if (*ph != 'E')
     put_slice_flows_v2 (w, ev);
   json_writer_put_args (w, args, n_args);
@@ -419,6 +440,11 @@ slice_end (JsonTraceWriter *w,
               event_args (batch, ev), ev->n_args);
   g_array_set_size (t->args, h.arg_start);
   dur = ev->ts - h.ev.ts;
+  /* A pair's thread duration: the end's thread time less the begin's. */
+  h.ev.u.slice.thread_dur = (h.ev.flags & ev->flags & TRACE_EVENT_FLAG_THREAD_TIME) &&
+                                    h.ev.u.slice.thread_ts >= 0 && ev->u.slice.thread_ts >= 0
+                                ? ev->u.slice.thread_ts - h.ev.u.slice.thread_ts
+                                : -1;
   if (dur < 0)
     {
       /* an end before its begin (unsorted input): keep both times */
@@ -475,6 +501,7 @@ write_instant (JsonTraceWriter *w,
 
   json_writer_event_open (w, "i", ev->name, ev->category, ev->ts, ev->pid, ev->tid);
   g_string_append_printf (w->buf, ",\"s\":\"%s\"", scope);
+  put_thread_time (w, "i", ev);
   json_writer_put_args (w, event_args (batch, ev), ev->n_args);
   event_close (w);
 }

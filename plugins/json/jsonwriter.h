@@ -25,12 +25,17 @@ typedef enum
 {
   JSON_TRACE_SLICES_COMPLETE = 0, /* X events: a begin waits for its end */
   JSON_TRACE_SLICES_BEGIN_END,    /* B and E events as they come */
+  JSON_TRACE_SLICES_AUTO,         /* json-sink only: B/E for a Chrome JSON
+                                   * stream, X otherwise (the writer takes
+                                   * it as X) */
 } JsonTraceSliceStyle;
 
 typedef enum
 {
   JSON_TRACE_FLOWS_V1 = 0, /* s/t/f events ("bp":"e") */
   JSON_TRACE_FLOWS_V2,     /* bind_id/flow_in/flow_out on the slices */
+  JSON_TRACE_FLOWS_AUTO,   /* json-sink only: v2 for a Chrome JSON stream,
+                            * v1 otherwise (the writer takes it as v1) */
 } JsonTraceFlowStyle;
 
 /**

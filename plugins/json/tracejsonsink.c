@@ -11,7 +11,8 @@
  * TraceJsonSink:
  *
  * Writes Chrome's Trace Event Format as events arrive (no document in
- * memory): the object form by default, `X` events for slices, `M` events
+ * memory): the object form by default, `X` events for slices (a Chrome
+ * JSON stream keeps its `B`/`E` pairs, see docs/json.md), `M` events
  * for names, kernel records as `systemTraceEvents` text so viewers still
  * show CPU tracks. The file appears at `location` only once complete and
  * valid; Ctrl-C in trace-launch completes it too. See docs/json.md.
@@ -25,6 +26,7 @@ struct _TraceJsonSink
   JsonTraceFlowStyle flows;
   char *display_time_unit;
   TraceClockDomain clock_domain;
+  gboolean chrome_json; /* the stream is Chrome JSON */
   JsonTraceWriter *writer;
 };
 
@@ -53,8 +55,8 @@ G_DEFINE_FINAL_TYPE (TraceJsonSink, trace_json_sink, TRACE_TYPE_FILE_SINK)
   }
 
 DEFINE_ENUM (form_get_type, "TraceJsonForm", { JSON_TRACE_FORM_OBJECT, "JSON_TRACE_FORM_OBJECT", "object" }, { JSON_TRACE_FORM_ARRAY, "JSON_TRACE_FORM_ARRAY", "array" })
-DEFINE_ENUM (slices_get_type, "TraceJsonSlices", { JSON_TRACE_SLICES_COMPLETE, "JSON_TRACE_SLICES_COMPLETE", "complete" }, { JSON_TRACE_SLICES_BEGIN_END, "JSON_TRACE_SLICES_BEGIN_END", "begin-end" })
-DEFINE_ENUM (flows_get_type, "TraceJsonFlows", { JSON_TRACE_FLOWS_V1, "JSON_TRACE_FLOWS_V1", "v1" }, { JSON_TRACE_FLOWS_V2, "JSON_TRACE_FLOWS_V2", "v2" })
+DEFINE_ENUM (slices_get_type, "TraceJsonSlices", { JSON_TRACE_SLICES_COMPLETE, "JSON_TRACE_SLICES_COMPLETE", "complete" }, { JSON_TRACE_SLICES_BEGIN_END, "JSON_TRACE_SLICES_BEGIN_END", "begin-end" }, { JSON_TRACE_SLICES_AUTO, "JSON_TRACE_SLICES_AUTO", "auto" })
+DEFINE_ENUM (flows_get_type, "TraceJsonFlows", { JSON_TRACE_FLOWS_V1, "JSON_TRACE_FLOWS_V1", "v1" }, { JSON_TRACE_FLOWS_V2, "JSON_TRACE_FLOWS_V2", "v2" }, { JSON_TRACE_FLOWS_AUTO, "JSON_TRACE_FLOWS_AUTO", "auto" })
 
 /* The writer starts once the stream says what clock it is on. */
 static void
@@ -66,7 +68,16 @@ ensure_writer (TraceJsonSink *self)
     return;
   opts.form = self->form;
   opts.slices = self->slices;
+  /* trace_processor sorts a JSON trace's X events before B events of the
+   * same time and nests them otherwise: a B/E pair of a Chrome trace
+   * written as X could nest differently from the original. */
+  if (opts.slices == JSON_TRACE_SLICES_AUTO)
+    opts.slices = self->chrome_json ? JSON_TRACE_SLICES_BEGIN_END : JSON_TRACE_SLICES_COMPLETE;
   opts.flows = self->flows;
+  /* A Chrome trace's slice flow ids are v2, whose rules (one sender, any
+   * number of receivers) v1 events do not have. */
+  if (opts.flows == JSON_TRACE_FLOWS_AUTO)
+    opts.flows = self->chrome_json ? JSON_TRACE_FLOWS_V2 : JSON_TRACE_FLOWS_V1;
   opts.display_time_unit = self->display_time_unit;
   opts.clock_domain = self->clock_domain;
   self->writer = json_trace_writer_new (trace_file_sink_get_stream (TRACE_FILE_SINK (self)), &opts);
@@ -76,7 +87,10 @@ static void
 trace_json_sink_stream_start (TraceBaseSink *sink,
                               const TraceStreamInfo *info)
 {
-  TRACE_JSON_SINK (sink)->clock_domain = info->clock_domain;
+  TraceJsonSink *self = TRACE_JSON_SINK (sink);
+
+  self->clock_domain = info->clock_domain;
+  self->chrome_json = g_strcmp0 (info->format, "chrome-json") == 0;
 }
 
 static TraceFlowReturn
@@ -235,10 +249,12 @@ trace_json_sink_class_init (TraceJsonSinkClass *klass)
 
   properties[PROP_FORM] = g_param_spec_enum ("form", "Form", "The object form (with metadata) or a bare array",
                                              form_get_type (), JSON_TRACE_FORM_OBJECT, rw);
-  properties[PROP_SLICES] = g_param_spec_enum ("slices", "Slices", "Complete X events, or B/E pairs as they come",
-                                               slices_get_type (), JSON_TRACE_SLICES_COMPLETE, rw);
-  properties[PROP_FLOWS] = g_param_spec_enum ("flows", "Flows", "Flow events (v1: s/t/f) or bind ids (v2)",
-                                              flows_get_type (), JSON_TRACE_FLOWS_V1, rw);
+  properties[PROP_SLICES] = g_param_spec_enum ("slices", "Slices",
+                                               "Complete X events, B/E pairs as they come, or auto: B/E for a Chrome JSON stream, X otherwise",
+                                               slices_get_type (), JSON_TRACE_SLICES_AUTO, rw);
+  properties[PROP_FLOWS] = g_param_spec_enum ("flows", "Flows",
+                                              "Flow events (v1: s/t/f), bind ids (v2), or auto: v2 for a Chrome JSON stream, v1 otherwise",
+                                              flows_get_type (), JSON_TRACE_FLOWS_AUTO, rw);
   properties[PROP_DISPLAY_TIME_UNIT] = g_param_spec_string ("display-time-unit", "Display time unit",
                                                             "displayTimeUnit of the object form (ms or ns)",
                                                             "ns", rw);
@@ -253,6 +269,8 @@ static void
 trace_json_sink_init (TraceJsonSink *self)
 {
   self->display_time_unit = g_strdup ("ns");
+  self->slices = JSON_TRACE_SLICES_AUTO;
+  self->flows = JSON_TRACE_FLOWS_AUTO;
 }
 
 TRACE_ELEMENT_REGISTER_DEFINE (json_sink, "json-sink", TRACE_RANK_PRIMARY, TRACE_TYPE_JSON_SINK)

@@ -272,6 +272,13 @@ pf_reader_track_descriptor (PerfettoReader *r,
       counter_name (r, t, desc->static_or_dynamic_name_case ? desc->name : NULL);
       t->unit = pf_reader_intern (r, desc->counter->unit_name);
     }
+  else if (parent && parent->kind == PF_RTRACK_THREAD && descriptor_name (r, desc) == 0)
+    {
+      /* A nameless child of a thread track: perfetto-sink's overflow
+       * track for overlapping complete slices; they are the thread's. */
+      t->kind = PF_RTRACK_THREAD;
+      t->tid = parent->tid;
+    }
   else
     {
       t->name = descriptor_name (r, desc);
@@ -414,6 +421,16 @@ add_flows (PerfettoReader *r,
            TraceEvent *ev,
            const PfTrackEvent *te)
 {
+  const Perfetto__Protos__TrackEvent__LegacyEvent *legacy = te->legacy_event;
+
+  /* Chrome flow v2 as perfetto-sink writes a JSON stream's slice flows */
+  if (legacy && legacy->has_bind_id && legacy->has_flow_direction)
+    {
+      if (legacy->flow_direction != PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__FLOW_DIRECTION__FLOW_IN)
+        ev->u.slice.flow_out = legacy->bind_id;
+      if (legacy->flow_direction != PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__FLOW_DIRECTION__FLOW_OUT)
+        ev->u.slice.flow_in = legacy->bind_id;
+    }
   if (te->n_flow_ids > 0)
     {
       guint64 id = te->flow_ids[0];

@@ -47,13 +47,30 @@ typedef struct
   gboolean described;
 } PfProcess;
 
-/* An open slice of a thread track: a begun slice (end unknown) or a
- * complete slice whose end is held until it is due. */
+/* A slice on a thread's stack, as trace_processor's slice tracker keeps
+ * it for a JSON trace: begun (end unknown) or complete (its end known:
+ * a complete slice, an instant, or a begun slice ended below the top).
+ * @needs_end: its end TrackEvent is not written yet (begun slices, and
+ * complete slices longer than 0, which are written as begin + end). */
 typedef struct
 {
+  gint64 ts;
   gint64 end_ts;
-  gboolean complete;
+  gint64 end_thread_ts; /* the thread time its end carries, -1: none */
+  guint32 name;
+  guint32 category;
+  guint8 complete;
+  guint8 needs_end;
 } PfOpenSlice;
+
+/* An overflow track of a thread, for complete slices that partially
+ * overlap the thread's open slices (trace_processor spills them the
+ * same way). */
+typedef struct
+{
+  guint64 uuid;
+  GArray *open_ends; /* gint64, innermost last */
+} PfLane;
 
 typedef struct
 {
@@ -65,8 +82,10 @@ typedef struct
   gboolean has_sort_index;
   gint64 sort_index;
   gboolean described;
-  GArray *open;    /* PfOpenSlice, innermost last */
-  guint untracked; /* begins past the depth limit */
+  GArray *open;             /* PfOpenSlice, innermost last */
+  guint untracked;          /* begins past the depth limit */
+  GArray *lanes;            /* PfLane, created on the first overlap */
+  guint64 thread_time_uuid; /* its thread_time counter track, 0: none yet */
 } PfThread;
 
 /* Named, counter and global tracks. */
@@ -186,6 +205,9 @@ struct _PerfettoWriter
   char *category_str;
   guint64 flow_out;
   guint64 flow_in;
+  Perfetto__Protos__TrackEvent__LegacyEvent legacy_flow;
+  guint64 thread_time_uuid; /* extra counter of the TrackEvent being built */
+  gint64 thread_time_value;
 
   /* tracks */
   guint64 next_uuid;
@@ -221,8 +243,22 @@ struct _PerfettoWriter
   guint64 next_frame_iid;
   guint64 next_mapping_iid;
 
+  /* JSON streams: track events wait here for trace_processor's order */
+  GArray *order_heap;
+  TraceBatch *order_store; /* copies of the events that wait */
+  guint64 order_seq;
+  gint64 order_last_ts;
+  gboolean order_released;
+  /* trace_processor's sorter state, followed (perfetto-writer-order.c) */
+  gboolean order_slow;
+  gint64 order_max_ts;
+  gint64 order_sort_min_ts;
+
   PerfettoWriterStats stats;
 };
+
+/* How many events wait at most for their place in a JSON stream's order. */
+#define PF_ORDER_WINDOW 65536
 
 /* perfetto-writer.c */
 gboolean pf_intern_enabled (PerfettoWriter *w);
@@ -256,6 +292,16 @@ void pf_write_track_event (PerfettoWriter *w,
                            const TraceEvent *ev);
 void pf_close_open_slices (PerfettoWriter *w);
 
+/* perfetto-writer-order.c */
+GArray *pf_order_new_heap (void);
+void pf_order_write (PerfettoWriter *w,
+                     TraceBatch *batch,
+                     const TraceEvent *ev);
+void pf_order_follow (PerfettoWriter *w,
+                      const TraceEvent *ev);
+void pf_order_drain (PerfettoWriter *w);
+void pf_order_clear (PerfettoWriter *w);
+
 /* perfetto-writer-tracks.c */
 void pf_tracks_init (PerfettoWriter *w);
 void pf_tracks_free (PerfettoWriter *w);
@@ -283,6 +329,12 @@ PfTrack *pf_named_track (PerfettoWriter *w,
                          gint64 ts);
 guint64 pf_global_track (PerfettoWriter *w,
                          gint64 ts);
+guint64 pf_lane_track (PerfettoWriter *w,
+                       PfThread *t,
+                       gint64 ts);
+guint64 pf_thread_time_track (PerfettoWriter *w,
+                              PfThread *t,
+                              gint64 ts);
 guint64 pf_counter_track (PerfettoWriter *w,
                           const TraceEvent *ev);
 PfAsyncSlot *pf_async_slot_lookup (PerfettoWriter *w,

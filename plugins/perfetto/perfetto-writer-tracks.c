@@ -36,6 +36,9 @@ pf_thread_free (gpointer data)
   PfThread *t = data;
 
   g_clear_pointer (&t->open, g_array_unref);
+  for (guint i = 0; t->lanes && i < t->lanes->len; i++)
+    g_array_unref (g_array_index (t->lanes, PfLane, i).open_ends);
+  g_clear_pointer (&t->lanes, g_array_unref);
   g_free (t);
 }
 
@@ -381,6 +384,59 @@ pf_global_track (PerfettoWriter *w,
   desc.name = (char *) PF_GLOBAL_TRACK_NAME;
   emit_descriptor (w, &desc, ts);
   return w->global_uuid;
+}
+
+/**
+ * pf_lane_track:
+ * @w: a #PerfettoWriter
+ * @t: a thread, described
+ * @ts: when it is first needed
+ *
+ * Returns: the uuid of a new overflow track of @t: an unnamed child of
+ *   the thread's track, which trace_processor attributes to the thread
+ */
+guint64
+pf_lane_track (PerfettoWriter *w,
+               PfThread *t,
+               gint64 ts)
+{
+  PfTrackDescriptor desc;
+  guint64 uuid = w->next_uuid++;
+
+  descriptor_init (&desc, uuid, t->uuid);
+  emit_descriptor (w, &desc, ts);
+  return uuid;
+}
+
+/**
+ * pf_thread_time_track:
+ * @w: a #PerfettoWriter
+ * @t: a thread, described
+ * @ts: when it is first needed
+ *
+ * Returns: the uuid of @t's counter track named `thread_time` (ns), whose
+ *   values trace_processor also takes as the thread time of the slice
+ *   event that carries them
+ */
+guint64
+pf_thread_time_track (PerfettoWriter *w,
+                      PfThread *t,
+                      gint64 ts)
+{
+  Perfetto__Protos__CounterDescriptor counter = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
+  PfTrackDescriptor desc;
+
+  if (t->thread_time_uuid != 0)
+    return t->thread_time_uuid;
+  t->thread_time_uuid = w->next_uuid++;
+  descriptor_init (&desc, t->thread_time_uuid, t->uuid);
+  desc.static_or_dynamic_name_case = PERFETTO__PROTOS__TRACK_DESCRIPTOR__STATIC_OR_DYNAMIC_NAME_NAME;
+  desc.name = (char *) "thread_time";
+  counter.has_unit = TRUE;
+  counter.unit = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__UNIT__UNIT_TIME_NS;
+  desc.counter = &counter;
+  emit_descriptor (w, &desc, ts);
+  return t->thread_time_uuid;
 }
 
 static guint64

@@ -574,6 +574,8 @@ perfetto_writer_new (GOutputStream *out,
   pf_init_vecs (w);
   pf_packet_reset (w);
   pf_tracks_init (w);
+  w->order_heap = pf_order_new_heap ();
+  w->order_sort_min_ts = G_MAXINT64;
   pf_ftrace_init (w);
   pf_samples_init (w);
   return w;
@@ -601,6 +603,8 @@ perfetto_writer_free (PerfettoWriter *w)
 
   pf_samples_free (w);
   pf_ftrace_free (w);
+  pf_order_clear (w);
+  g_array_unref (w->order_heap);
   pf_tracks_free (w);
   for (guint i = 0; i < G_N_ELEMENTS (vecs); i++)
     pf_vec_clear (vecs[i]);
@@ -651,7 +655,7 @@ pf_write_event (PerfettoWriter *w,
     case TRACE_EVENT_FLOW_STEP:
     case TRACE_EVENT_FLOW_END:
     case TRACE_EVENT_COUNTER:
-      pf_write_track_event (w, batch, ev);
+      pf_order_write (w, batch, ev);
       break;
     case TRACE_EVENT_PROCESS_NAME:
     case TRACE_EVENT_THREAD_NAME:
@@ -725,6 +729,7 @@ perfetto_writer_write_batch (PerfettoWriter *w,
   for (guint i = 0; i < batch->n_events; i++)
     {
       w->stats.events_in++;
+      pf_order_follow (w, &batch->events[i]);
       pf_write_event (w, batch, &batch->events[i]);
       if (G_UNLIKELY (w->olen >= w->flush_at) && !pf_flush_output (w, error))
         return FALSE;
@@ -761,6 +766,7 @@ perfetto_writer_finish (PerfettoWriter *w,
   w->finished = TRUE;
   if (!w->started)
     pf_write_header (w, NULL);
+  pf_order_drain (w);
   pf_close_open_slices (w);
   pf_tree_flush (w);
   pf_ftrace_flush (w);

@@ -24,6 +24,13 @@ G_BEGIN_DECLS
  * @max_interned: how many strings one generation of interned data may
  *   hold before the incremental state is cleared and interning starts
  *   over (bounds the reader's memory); 0 picks the default
+ * @thread_time: write slices' thread time (Chrome `tts`/`tdur`) as
+ *   values of a `thread_time` counter track of their thread, from which
+ *   trace_processor fills the slice's thread_ts/thread_dur (it also shows
+ *   the counter, which the original JSON does not have)
+ * @json_order: the stream is a Chrome JSON trace: write its slices in
+ *   the order trace_processor reads a JSON trace (see
+ *   perfetto-writer-order.c), within a bounded window
  * @compress: write the packets deflated, in runs of about 256 KiB, each
  *   in the `compressed_packets` field of one outer TracePacket (what the
  *   Perfetto service writes with `compress_from_cli`)
@@ -39,6 +46,8 @@ typedef struct
   TraceClockDomain clock;
   guint32 sequence_id;
   guint max_interned;
+  gboolean json_order;
+  gboolean thread_time;
   gboolean compress;
 } PerfettoWriterOptions;
 
@@ -58,8 +67,15 @@ typedef struct
  * @dropped_unmatched_async_end: async ends without an open async slice
  * @dropped_repeated_legacy_begin: an unnestable async begin (atrace `S`)
  *   repeated while its slice is open (Perfetto ignores it too)
- * @truncated_complete: complete slices that overlapped their parent and
- *   were cut at its end
+ * @truncated_complete: unused since complete slices are never cut (kept
+ *   for the API; always 0)
+ * @spilled_complete: complete slices that partially overlapped an open
+ *   slice of their thread, written whole on an overflow track of the
+ *   thread (as trace_processor reads such a JSON slice)
+ * @late_events: events of a JSON stream that came after later events
+ *   had already left the ordering window, written where they came
+ * @ignored_json_legacy_async: Chrome legacy async events (`S T p F`) of
+ *   a JSON stream, not written: trace_processor ignores them in JSON
  * @dropped_kernel: kernel records dropped because @emit_ftrace is off
  * @dropped_kernel_args: args of typed kernel events with no field to go to
  * @dropped_unknown_stack_node: samples whose stack node was never defined
@@ -86,6 +102,9 @@ typedef struct
   guint64 dropped_unmatched_async_end;
   guint64 dropped_repeated_legacy_begin;
   guint64 truncated_complete;
+  guint64 spilled_complete;
+  guint64 late_events;
+  guint64 ignored_json_legacy_async;
   guint64 dropped_kernel;
   guint64 dropped_kernel_args;
   guint64 dropped_unknown_stack_node;

@@ -24,8 +24,10 @@ struct _TracePerfettoSink
   gboolean ftrace;
   gboolean intern;
   gboolean compact_sched;
+  gboolean thread_time;
   gboolean compress;
   TraceClockDomain clock;
+  gboolean json_order; /* the stream is Chrome JSON */
   PerfettoWriter *writer;
 };
 
@@ -35,6 +37,7 @@ enum
   PROP_FTRACE,
   PROP_INTERN,
   PROP_COMPACT_SCHED,
+  PROP_THREAD_TIME,
   PROP_COMPRESS,
   N_PROPS
 };
@@ -55,9 +58,11 @@ ensure_writer (TracePerfettoSink *self)
   opts.emit_ftrace = self->ftrace;
   opts.intern = self->intern;
   opts.compact_sched = self->compact_sched;
+  opts.thread_time = self->thread_time;
   opts.compress = self->compress;
   if (self->clock != TRACE_CLOCK_UNKNOWN)
     opts.clock = self->clock;
+  opts.json_order = self->json_order;
   self->writer = perfetto_writer_new (trace_file_sink_get_stream (TRACE_FILE_SINK (self)), &opts);
 }
 
@@ -65,7 +70,12 @@ static void
 trace_perfetto_sink_stream_start (TraceBaseSink *sink,
                                   const TraceStreamInfo *info)
 {
-  TRACE_PERFETTO_SINK (sink)->clock = info->clock_domain;
+  TracePerfettoSink *self = TRACE_PERFETTO_SINK (sink);
+
+  self->clock = info->clock_domain;
+  /* trace_processor orders a JSON trace's slices its own way; the writer
+   * must decide nesting in that order to read the same. */
+  self->json_order = g_strcmp0 (info->format, "chrome-json") == 0;
 }
 
 static TraceFlowReturn
@@ -126,6 +136,7 @@ trace_perfetto_sink_stop (TraceBaseSink *sink,
 
   g_clear_pointer (&self->writer, perfetto_writer_free);
   self->clock = TRACE_CLOCK_UNKNOWN;
+  self->json_order = FALSE;
   return TRACE_BASE_SINK_CLASS (trace_perfetto_sink_parent_class)->stop (sink, error);
 }
 
@@ -145,6 +156,12 @@ trace_perfetto_sink_collect_stats (TraceElement *element,
   g_variant_dict_insert (dict, "track-events", "t", s.track_events);
   g_variant_dict_insert (dict, "ftrace-events", "t", s.ftrace_events);
   report_drops (self, dict);
+  if (s.spilled_complete)
+    g_variant_dict_insert (dict, "spilled-complete-slices", "t", s.spilled_complete);
+  if (s.ignored_json_legacy_async)
+    g_variant_dict_insert (dict, "ignored-json-legacy-async", "t", s.ignored_json_legacy_async);
+  if (s.late_events)
+    g_variant_dict_insert (dict, "late-events", "t", s.late_events);
   if (s.closed_open_slices)
     g_variant_dict_insert (dict, "closed-open-slices", "t", s.closed_open_slices);
 }
@@ -164,6 +181,9 @@ trace_perfetto_sink_set_property (GObject *object,
       break;
     case PROP_INTERN:
       self->intern = g_value_get_boolean (value);
+      break;
+    case PROP_THREAD_TIME:
+      self->thread_time = g_value_get_boolean (value);
       break;
     case PROP_COMPACT_SCHED:
       self->compact_sched = g_value_get_boolean (value);
@@ -191,6 +211,9 @@ trace_perfetto_sink_get_property (GObject *object,
       break;
     case PROP_INTERN:
       g_value_set_boolean (value, self->intern);
+      break;
+    case PROP_THREAD_TIME:
+      g_value_set_boolean (value, self->thread_time);
       break;
     case PROP_COMPACT_SCHED:
       g_value_set_boolean (value, self->compact_sched);
@@ -234,6 +257,11 @@ trace_perfetto_sink_class_init (TracePerfettoSinkClass *klass)
   properties[PROP_INTERN] = g_param_spec_boolean ("intern", "Intern", "Intern names and categories "
                                                                       "(off: inline strings, for debugging)",
                                                   d.intern, rw);
+  properties[PROP_THREAD_TIME] =
+      g_param_spec_boolean ("thread-time", "Thread time",
+                            "Write slices' thread time (Chrome tts/tdur) as a thread_time counter of the thread, "
+                            "which trace_processor also takes as the slices' thread_ts/thread_dur",
+                            d.thread_time, rw);
   properties[PROP_COMPACT_SCHED] = g_param_spec_boolean ("compact-sched", "Compact sched",
                                                          "Write sched_switch/sched_waking in Perfetto's compact form",
                                                          d.compact_sched, rw);
@@ -257,6 +285,7 @@ trace_perfetto_sink_init (TracePerfettoSink *self)
   self->ftrace = d.emit_ftrace;
   self->intern = d.intern;
   self->compact_sched = d.compact_sched;
+  self->thread_time = d.thread_time;
   self->compress = d.compress;
 }
 

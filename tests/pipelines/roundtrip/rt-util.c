@@ -183,14 +183,22 @@ rt_slices (TraceBatch *events)
           g_hash_table_insert (stacks, g_strdup (key), stack);
         }
       if (ev->kind == TRACE_EVENT_SLICE_BEGIN)
-        g_array_append_val (stack, i);
-      else if (stack->len > 0)
         {
-          const TraceEvent *b = &events->events[g_array_index (stack, guint, stack->len - 1)];
+          g_array_append_val (stack, i);
+          continue;
+        }
+      /* An end closes the innermost slice its name and category match
+       * (an end without them: the innermost), as trace_processor does. */
+      for (guint k = stack->len; k-- > 0;)
+        {
+          const TraceEvent *b = &events->events[g_array_index (stack, guint, k)];
           RtSlice s = { b->pid, b->tid, b->ts, ev->ts - b->ts, trace_string_pool_get (events->pool, b->name) };
 
-          g_array_set_size (stack, stack->len - 1);
+          if ((ev->category && b->category != ev->category) || (ev->name && b->name && b->name != ev->name))
+            continue;
+          g_array_remove_index (stack, k);
           g_array_append_val (slices, s);
+          break;
         }
     }
   return slices;

@@ -20,6 +20,10 @@ typedef enum
   RT_VIEW_JSON = 1 << 2,
   /* only the kernel records (sched, cpu, ftrace) */
   RT_VIEW_KERNEL_ONLY = 1 << 3,
+  /* with RT_VIEW_PERFETTO_DROPS, the stream that went in was Chrome
+   * JSON: its legacy async events (S T p F) are not written, as
+   * trace_processor ignores them in JSON (docs/perfetto.md) */
+  RT_VIEW_PERFETTO_JSON_IN = 1 << 4,
 } RtViewFlags;
 
 /* The stream as a sorted list of facts, one string per event (per slice
@@ -64,5 +68,7 @@ typedef struct
 GArray *rt_slices (TraceBatch *events);
 
 TraceBatch *rt_all_kinds (TraceStringPool *pool);
+
+GArray *rt_json_order (const TraceBatch *b);
 
 G_END_DECLS

@@ -23,23 +23,21 @@ typedef struct
   GHashTable *names;   /* name facts already given */
 } View;
 
-/* A slice open on a thread: begun (end unknown) or complete (end known:
- * its duration as the Perfetto writer nests it). */
+/* A slice open on a thread: begun (end unknown) or complete (end known).
+ * Through Perfetto, a slice ended below the top of the stack stays on it
+ * (@reported: its fact is already given). */
 typedef struct
 {
   guint index;
   gboolean complete;
   gint64 end;
+  gboolean reported;
 } Open;
 
 #define STR(id) trace_string_pool_get (v->b->pool, (id))
 
 static GArray *stack_of (View *v,
                          const char *key);
-static void flush_due (View *v,
-                       const char *where,
-                       GArray *stack,
-                       gint64 ts);
 #define PERFETTO(v) (((v)->flags & RT_VIEW_PERFETTO) != 0)
 
 static gint64
@@ -239,13 +237,8 @@ flow_event (View *v,
   static const char *ph[] = { "s", "t", "f" };
   gint64 pid, tid;
 
+  /* No pops before a flow: it binds to the stack as it is. */
   thread_of (v, ev, &pid, &tid);
-  if (v->flags & RT_VIEW_PERFETTO_DROPS)
-    {
-      g_autofree char *where = g_strdup_printf ("%" G_GINT64_FORMAT "/%" G_GINT64_FORMAT, pid, tid);
-
-      flush_due (v, where, stack_of (v, where), ev->ts);
-    }
   add (v, g_strdup_printf ("F %" G_GINT64_FORMAT " %s %" G_GUINT64_FORMAT " %" G_GINT64_FORMAT "/%" G_GINT64_FORMAT " %s",
                            ev->ts, ph[ev->kind - TRACE_EVENT_FLOW_START], ev->u.async.id, pid, tid,
                            (ev->flags & TRACE_EVENT_FLAG_FLOW_NEXT_SLICE) ? "next" : "enclosing"));
@@ -293,65 +286,140 @@ pop_slice (View *v,
   slice_fact (v, where, begin, top.complete ? NULL : end, end_ts - begin->ts);
 }
 
+#define OPEN(stack, i) (&g_array_index ((stack), Open, (i)))
+
+/* Pops the innermost slice (docs/perfetto.md "Complete slices"): a
+ * complete one with its own duration, a begun one cut at @cut. */
+static void
+tp_pop (View *v,
+        const char *where,
+        GArray *stack,
+        gint64 cut)
+{
+  Open top = *OPEN (stack, stack->len - 1);
+  const TraceEvent *begin = &v->b->events[top.index];
+
+  g_array_set_size (stack, stack->len - 1);
+  if (!top.reported)
+    slice_fact (v, where, begin, NULL, (top.complete ? top.end : cut) - begin->ts);
+}
+
+/* trace_processor's slice stack before a slice at @ts lasting @dur (-1:
+ * begun): what ended before pops; begun slices left inside an ended
+ * complete slice are cut at its end. Returns: FALSE on a partial overlap
+ * of complete slices. */
+static gboolean
+tp_close_stack (View *v,
+                const char *where,
+                GArray *stack,
+                gint64 ts,
+                gint64 dur)
+{
+  gboolean begun = FALSE;
+
+  for (gint i = (gint) stack->len - 1; i >= 0; i--)
+    {
+      Open o = *OPEN (stack, (guint) i);
+      gint64 start = v->b->events[o.index].ts;
+
+      if (!o.complete)
+        begun = TRUE;
+      else if (begun && ts > o.end)
+        {
+          while (stack->len > (guint) i)
+            tp_pop (v, where, stack, o.end);
+          begun = FALSE;
+        }
+      else if (begun)
+        continue;
+      else if (o.end < ts || (o.end == ts && !(o.end == start && dur == 0)))
+        tp_pop (v, where, stack, o.end);
+      else if (dur >= 0 && ts < o.end && ts + dur > o.end)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* The begun slice an end closes: the innermost whose name and category
+ * match what the end gives (docs/json.md "Ends"). */
 static gint
-innermost_complete (GArray *stack)
+matching_begun (View *v,
+                GArray *stack,
+                const TraceEvent *end)
 {
   for (gint i = (gint) stack->len - 1; i >= 0; i--)
-    if (g_array_index (stack, Open, i).complete)
+    {
+      Open *o = OPEN (stack, (guint) i);
+      const TraceEvent *b = &v->b->events[o->index];
+
+      if (o->complete || o->reported || (end->category && b->category != end->category) ||
+          (end->name && b->name && b->name != end->name))
+        continue;
       return i;
+    }
   return -1;
 }
 
-/* Complete slices that are due end, and the slices still open inside
- * them end with them (docs/perfetto.md "Complete slices"). */
 static void
-flush_due (View *v,
-           const char *where,
-           GArray *stack,
-           gint64 ts)
+close_matching (View *v,
+                const char *where,
+                GArray *stack,
+                const TraceEvent *end)
 {
-  gint i;
+  gint i = matching_begun (v, stack, end);
+  Open *o;
 
-  while ((i = innermost_complete (stack)) >= 0 && g_array_index (stack, Open, i).end <= ts)
-    {
-      gint64 end = g_array_index (stack, Open, i).end;
-
-      while (stack->len > (guint) i)
-        pop_slice (v, where, stack, NULL, end);
-    }
+  if (i < 0)
+    return;
+  o = OPEN (stack, (guint) i);
+  slice_fact (v, where, &v->b->events[o->index], end, end->ts - v->b->events[o->index].ts);
+  o->reported = o->complete = TRUE;
+  o->end = end->ts;
+  if ((guint) i == stack->len - 1)
+    g_array_set_size (stack, (guint) i);
 }
 
-/* Through Perfetto a complete slice is a begin and an end, nested in the
- * thread's stack as the writer does: cut at the end of a complete parent
- * it outlasts; an explicit end first ends complete children still open. */
+static void instant_fact (View *v,
+                          const TraceEvent *ev,
+                          const char *where);
+
+/* Through Perfetto a thread's slices nest as trace_processor nests the
+ * stream that went in: complete slices keep their duration (one that
+ * partially overlaps an open one stays whole, on an overflow track; one
+ * of length 0 is an instant), begun slices left inside an ended complete
+ * slice are cut at its end, an end closes the slice its name matches. */
 static void
 nested_slice_event (View *v,
                     const char *where,
                     GArray *stack,
                     const TraceEvent *ev)
 {
-  Open open = { ev - v->b->events, FALSE, 0 };
-  gint parent;
+  Open open = { ev - v->b->events, FALSE, 0, FALSE };
 
-  flush_due (v, where, stack, ev->ts);
   switch (ev->kind)
     {
     case TRACE_EVENT_SLICE_BEGIN:
+      tp_close_stack (v, where, stack, ev->ts, -1);
       g_array_append_val (stack, open);
       break;
     case TRACE_EVENT_SLICE_COMPLETE:
+      if (ev->u.slice.dur < 0)
+        break;
+      if (!tp_close_stack (v, where, stack, ev->ts, ev->u.slice.dur))
+        {
+          slice_fact (v, where, ev, NULL, ev->u.slice.dur);
+          break;
+        }
       open.complete = TRUE;
-      open.end = ev->ts + MAX (ev->u.slice.dur, 0);
-      parent = innermost_complete (stack);
-      if (parent >= 0 && g_array_index (stack, Open, parent).end < open.end)
-        open.end = g_array_index (stack, Open, parent).end;
+      open.end = ev->ts + ev->u.slice.dur;
+      open.reported = ev->u.slice.dur == 0;
+      if (open.reported)
+        instant_fact (v, ev, where);
       g_array_append_val (stack, open);
       break;
     case TRACE_EVENT_SLICE_END:
-      while (stack->len > 0 && g_array_index (stack, Open, stack->len - 1).complete)
-        pop_slice (v, where, stack, NULL, ev->ts);
-      if (stack->len > 0)
-        pop_slice (v, where, stack, ev, ev->ts);
+      tp_close_stack (v, where, stack, ev->ts, -1);
+      close_matching (v, where, stack, ev);
       break;
     default:
       break;
@@ -397,8 +465,11 @@ slice_event (View *v,
       break;
     case TRACE_EVENT_SLICE_END:
       /* An end with nothing open is no slice (both sinks drop it or
-       * write it as it is; no viewer shows it). */
-      if (stack->len > 0)
+       * write it as it is; no viewer shows it). Read back from Perfetto,
+       * an end that names its slice closes that one. */
+      if (PERFETTO (v))
+        close_matching (v, where, stack, ev);
+      else if (stack->len > 0)
         pop_slice (v, where, stack, ev, ev->ts);
       break;
     default:
@@ -407,10 +478,20 @@ slice_event (View *v,
 }
 
 static void
+instant_fact (View *v,
+              const TraceEvent *ev,
+              const char *where)
+{
+  g_autofree char *args = rt_args_text (v->b, ev);
+
+  add (v, g_strdup_printf ("I %" G_GINT64_FORMAT " %s \"%s\" cat=%s {%s}", ev->ts, where, STR (ev->name),
+                           STR (ev->category), args));
+}
+
+static void
 instant_event (View *v,
                const TraceEvent *ev)
 {
-  g_autofree char *args = rt_args_text (v->b, ev);
   g_autofree char *where = NULL;
   gint64 pid, tid;
 
@@ -430,14 +511,19 @@ instant_event (View *v,
       assoc_learn (v, ev);
       where = g_strdup_printf ("%" G_GINT64_FORMAT "/%" G_GINT64_FORMAT, pid, tid);
       if (v->flags & RT_VIEW_PERFETTO_DROPS)
-        flush_due (v, where, stack_of (v, where), ev->ts);
+        {
+          Open open = { ev - v->b->events, TRUE, ev->ts, TRUE };
+          GArray *stack = stack_of (v, where);
+
+          tp_close_stack (v, where, stack, ev->ts, 0);
+          g_array_append_val (stack, open);
+        }
       slice_flows (v, ev, pid, tid);
     }
-  add (v, g_strdup_printf ("I %" G_GINT64_FORMAT " %s \"%s\" cat=%s {%s}", ev->ts, where, STR (ev->name),
-                           STR (ev->category), args));
+  instant_fact (v, ev, where);
 }
 
-/* At the end complete slices still held end; begins never ended stay
+/* At the end complete slices still open end; begins never ended stay
  * open (dur -1). */
 static void
 open_slices (View *v)
@@ -450,9 +536,14 @@ open_slices (View *v)
     {
       GArray *stack = value;
 
-      flush_due (v, key, stack, G_MAXINT64);
       for (guint i = 0; i < stack->len; i++)
-        slice_fact (v, key, &v->b->events[g_array_index (stack, Open, i).index], NULL, -1);
+        {
+          Open *o = OPEN (stack, i);
+          const TraceEvent *begin = &v->b->events[o->index];
+
+          if (!o->reported)
+            slice_fact (v, key, begin, NULL, o->complete ? o->end - begin->ts : -1);
+        }
     }
 }
 
@@ -510,6 +601,8 @@ async_event (View *v,
   guint kind = ev->kind;
   gint64 pid = ev->pid;
 
+  if ((v->flags & RT_VIEW_PERFETTO_JSON_IN) && (ev->flags & TRACE_EVENT_FLAG_ASYNC_LEGACY))
+    return;
   if ((v->flags & RT_VIEW_PERFETTO_DROPS) && perfetto_drops_async (v, ev))
     return;
   args = rt_args_text (v->b, ev);
@@ -864,8 +957,16 @@ rt_view (TraceBatch *events,
   for (guint i = 0; i < events->n_events; i++)
     if (events->events[i].kind == TRACE_EVENT_STACK_NODE)
       g_hash_table_insert (v.nodes, &events->events[i].u.stack_node.id, &events->events[i]);
-  for (guint i = 0; i < events->n_events; i++)
-    view_event (&v, &events->events[i]);
+  if (flags & RT_VIEW_PERFETTO_JSON_IN)
+    {
+      g_autoptr (GArray) order = rt_json_order (events);
+
+      for (guint i = 0; i < order->len; i++)
+        view_event (&v, &events->events[g_array_index (order, guint, i)]);
+    }
+  else
+    for (guint i = 0; i < events->n_events; i++)
+      view_event (&v, &events->events[i]);
   if (!(flags & RT_VIEW_KERNEL_ONLY))
     open_slices (&v);
   g_ptr_array_sort (v.out, cmp_str);

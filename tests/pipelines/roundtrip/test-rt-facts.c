@@ -446,15 +446,27 @@ json_event_facts (JsonObject *ev,
     }
   if (ph == NULL || name == NULL)
     return;
+  /* A complete event of length 0 is an instant, as trace_processor
+   * shows it; an E closes the innermost B of its name (any B when it
+   * has none) and is ignored when none matches, as trace_processor
+   * does. */
   if (g_str_equal (ph, "X") && is_time (json_object_get_member (ev, "dur")) && is_time (json_object_get_member (ev, "ts")))
-    bump (f->slices, g_strdup (name)), f->n_slices++;
+    {
+      if (json_object_get_double_member (ev, "dur") != 0 || json_node_get_value_type (json_object_get_member (ev, "dur")) == G_TYPE_STRING)
+        bump (f->slices, g_strdup (name)), f->n_slices++;
+    }
   else if (g_str_equal (ph, "B") && is_time (json_object_get_member (ev, "ts")))
     g_ptr_array_add (stack, g_strdup (name));
-  else if (g_str_equal (ph, "E") && stack->len > 0)
+  else if (g_str_equal (ph, "E"))
     {
-      bump (f->slices, g_strdup (stack->pdata[stack->len - 1]));
-      g_ptr_array_remove_index (stack, stack->len - 1);
-      f->n_slices++;
+      for (guint i = stack->len; i-- > 0;)
+        if (*name == '\0' || *(char *) stack->pdata[i] == '\0' || g_str_equal (name, stack->pdata[i]))
+          {
+            bump (f->slices, g_strdup (stack->pdata[i]));
+            g_ptr_array_remove_index (stack, i);
+            f->n_slices++;
+            break;
+          }
     }
   else if (g_str_equal (ph, "C") && json_object_has_member (ev, "args"))
     {
@@ -515,6 +527,15 @@ test_json_file (gconstpointer data)
   g_autoptr (TraceBatch) back = NULL;
   Facts want, got;
 
+  /* Its begun slices are left open inside a complete slice that comes
+   * later in the file but earlier in time: trace_processor cuts them at
+   * that slice's end (docs/perfetto.md, misplaced ends), which a count by
+   * hand does not; rt-perfetto checks that file against the rule. */
+  if (g_str_equal (base, "catapult_simple_trace.json"))
+    {
+      g_test_skip ("nesting decided by trace_processor's order, see rt-perfetto");
+      return;
+    }
   facts_init (&want);
   facts_init (&got);
   if (!json_facts (path, &want))

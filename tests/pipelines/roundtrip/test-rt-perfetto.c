@@ -60,7 +60,8 @@ test_all_kinds (void)
  * `perfetto-src ! collectsink`. */
 static void
 round_trip_file (const char *source,
-                 const char *path)
+                 const char *path,
+                 RtViewFlags in_flags)
 {
   g_autofree char *dir = rt_tmpdir ();
   g_autofree char *out = g_build_filename (dir, "out.pftrace", NULL);
@@ -75,7 +76,7 @@ round_trip_file (const char *source,
 
   rt_run (write_desc, FALSE);
   back = rt_run (read_desc, TRUE);
-  want = rt_view (direct, VIEW_IN);
+  want = rt_view (direct, VIEW_IN | in_flags);
   got = rt_view (back, RT_VIEW_PERFETTO);
   g_test_message ("%s: %u events, %u facts; %u events read back", base, direct->n_events, want->len, back->n_events);
   rt_assert_same_view (base, want, got);
@@ -85,13 +86,13 @@ round_trip_file (const char *source,
 static void
 test_ftrace_file (gconstpointer data)
 {
-  round_trip_file ("ftrace-src", data);
+  round_trip_file ("ftrace-src", data, 0);
 }
 
 static void
 test_json_file (gconstpointer data)
 {
-  round_trip_file ("json-src", data);
+  round_trip_file ("json-src", data, RT_VIEW_PERFETTO_JSON_IN);
 }
 
 static void

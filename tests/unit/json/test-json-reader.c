@@ -436,6 +436,68 @@ test_counters (void)
   read_clear (&rd);
 }
 
+/* A string counter value reads as trace_processor reads it: whatever C's
+ * strtod takes whole; an integer literal (with a sign) stays an integer. */
+static void
+test_counter_string_forms (void)
+{
+  const char *text =
+      "[{\"ph\":\"C\",\"ts\":1,\"pid\":3,\"name\":\"gpu\",\"args\":{\"a\":\".75\",\"b\":\"+10.5\",\"c\":\"1e3\","
+      "\"d\":\" 12\",\"e\":\"0x1A\",\"f\":\"+7\",\"g\":\"12 MB\",\"h\":\"-\",\"i\":\"\"}}]";
+  static const struct
+  {
+    const char *name;
+    double value;
+    gboolean is_int;
+  } want[] = { { "gpu a", 0.75, FALSE }, { "gpu b", 10.5, FALSE }, { "gpu c", 1000, FALSE }, { "gpu d", 12, FALSE }, { "gpu e", 26, FALSE }, { "gpu f", 7, TRUE } };
+  Read rd;
+
+  read_text (&rd, text);
+  g_assert_no_error (rd.error);
+  g_assert_cmpuint (rd.batch->n_events, ==, G_N_ELEMENTS (want));
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+    {
+      const TraceEvent *ev = test_find (rd.batch, TRACE_EVENT_COUNTER, want[i].name, 0);
+
+      g_assert_cmpfloat (ev->u.counter.value, ==, want[i].value);
+      g_assert_cmpint (!!(ev->flags & TRACE_EVENT_FLAG_COUNTER_INT), ==, want[i].is_int);
+    }
+  g_assert_cmpuint (skipped (&rd, JSON_TRACE_SKIP_BAD_VALUE)->count, ==, 3);
+  read_clear (&rd);
+}
+
+/* Chrome's thread time: tts on B, E, X and thread instants (numbers or
+ * numeric strings, µs), tdur on X only. */
+static void
+test_thread_time (void)
+{
+  const char *text =
+      "[{\"ph\":\"X\",\"ts\":1,\"dur\":5,\"tts\":2.5,\"tdur\":\"3\",\"pid\":1,\"tid\":2,\"name\":\"x\"},"
+      "{\"ph\":\"B\",\"ts\":10,\"tts\":\"7\",\"tdur\":9,\"pid\":1,\"tid\":2,\"name\":\"b\"},"
+      "{\"ph\":\"E\",\"ts\":12,\"tts\":8,\"pid\":1,\"tid\":2,\"name\":\"b\"},"
+      "{\"ph\":\"i\",\"ts\":13,\"tts\":8.5,\"pid\":1,\"tid\":2,\"name\":\"i\"},"
+      "{\"ph\":\"X\",\"ts\":20,\"dur\":1,\"pid\":1,\"tid\":2,\"name\":\"none\"}]";
+  const TraceEvent *ev;
+  Read rd;
+
+  read_text (&rd, text);
+  g_assert_no_error (rd.error);
+  ev = test_find (rd.batch, TRACE_EVENT_SLICE_COMPLETE, "x", 0);
+  g_assert_true (ev->flags & TRACE_EVENT_FLAG_THREAD_TIME);
+  g_assert_cmpint (ev->u.slice.thread_ts, ==, 2500);
+  g_assert_cmpint (ev->u.slice.thread_dur, ==, 3000);
+  ev = test_find (rd.batch, TRACE_EVENT_SLICE_BEGIN, "b", 0);
+  g_assert_cmpint (ev->u.slice.thread_ts, ==, 7000);
+  g_assert_cmpint (ev->u.slice.thread_dur, ==, -1);
+  ev = test_find (rd.batch, TRACE_EVENT_SLICE_END, "b", 0);
+  g_assert_cmpint (ev->u.slice.thread_ts, ==, 8000);
+  ev = test_find (rd.batch, TRACE_EVENT_INSTANT, "i", 0);
+  g_assert_cmpint (ev->u.slice.thread_ts, ==, 8500);
+  ev = test_find (rd.batch, TRACE_EVENT_SLICE_COMPLETE, "none", 0);
+  g_assert_false (ev->flags & TRACE_EVENT_FLAG_THREAD_TIME);
+  read_clear (&rd);
+}
+
 static void
 test_metadata_events (void)
 {
@@ -660,6 +722,8 @@ main (int argc,
   g_test_add_func ("/json/reader/async-ids", test_async_ids);
   g_test_add_func ("/json/reader/flow-v2", test_flow_v2);
   g_test_add_func ("/json/reader/counters", test_counters);
+  g_test_add_func ("/json/reader/counter-string-forms", test_counter_string_forms);
+  g_test_add_func ("/json/reader/thread-time", test_thread_time);
   g_test_add_func ("/json/reader/metadata-events", test_metadata_events);
   g_test_add_func ("/json/reader/args", test_args);
   g_test_add_func ("/json/reader/too-many-args", test_too_many_args);

@@ -191,6 +191,40 @@ test_begin_end_style (void)
   out_clear (&o);
 }
 
+/* Thread time: an X keeps tts and tdur, a B/E pair written as X gets the
+ * end's thread time less the begin's as tdur, an instant keeps tts. */
+static void
+test_thread_time (void)
+{
+  TraceEvent *ev;
+  Out o;
+
+  out_init (&o);
+  ev = add (&o, TRACE_EVENT_SLICE_COMPLETE, 1000, "x");
+  ev->u.slice.dur = 500;
+  ev->flags |= TRACE_EVENT_FLAG_THREAD_TIME;
+  ev->u.slice.thread_ts = 700;
+  ev->u.slice.thread_dur = 300;
+  ev = add (&o, TRACE_EVENT_SLICE_BEGIN, 2000, "pair");
+  ev->flags |= TRACE_EVENT_FLAG_THREAD_TIME;
+  ev->u.slice.thread_ts = 1500;
+  ev = add (&o, TRACE_EVENT_SLICE_END, 2600, NULL);
+  ev->flags |= TRACE_EVENT_FLAG_THREAD_TIME;
+  ev->u.slice.thread_ts = 1900;
+  ev = add (&o, TRACE_EVENT_INSTANT, 3000, "i");
+  ev->flags |= TRACE_EVENT_FLAG_THREAD_TIME;
+  ev->u.slice.thread_ts = 2000;
+  add (&o, TRACE_EVENT_SLICE_COMPLETE, 4000, "none")->u.slice.dur = 1;
+  out_write (&o, NULL);
+  g_assert_cmpint (ns_of (test_json_event (o.events, "X", "x", 0), "tts"), ==, 700);
+  g_assert_cmpint (ns_of (test_json_event (o.events, "X", "x", 0), "tdur"), ==, 300);
+  g_assert_cmpint (ns_of (test_json_event (o.events, "X", "pair", 0), "tts"), ==, 1500);
+  g_assert_cmpint (ns_of (test_json_event (o.events, "X", "pair", 0), "tdur"), ==, 400);
+  g_assert_cmpint (ns_of (test_json_event (o.events, "i", "i", 0), "tts"), ==, 2000);
+  g_assert_false (json_object_has_member (test_json_event (o.events, "X", "none", 0), "tts"));
+  out_clear (&o);
+}
+
 static void
 test_instants_and_counters (void)
 {
@@ -658,6 +692,7 @@ main (int argc,
   g_test_add_func ("/json/writer/open-and-unmatched", test_open_and_unmatched);
   g_test_add_func ("/json/writer/max-open-slices", test_max_open_slices);
   g_test_add_func ("/json/writer/begin-end-style", test_begin_end_style);
+  g_test_add_func ("/json/writer/thread-time", test_thread_time);
   g_test_add_func ("/json/writer/instants-and-counters", test_instants_and_counters);
   g_test_add_func ("/json/writer/async", test_async);
   g_test_add_func ("/json/writer/flows", test_flows);

@@ -26,12 +26,28 @@ typedef struct
 
 #define STR(id) trace_string_pool_get (m->in->pool, (id))
 
-/* An open slice of a thread: begun (end unknown) or complete. */
+/* An open slice of a thread as trace_processor's slice tracker keeps it:
+ * begun (end unknown) or complete; @needs_end: its end TrackEvent is
+ * still to come. */
 typedef struct
 {
+  gint64 ts;
   gint64 end;
+  guint32 name;
+  guint32 category;
   gboolean complete;
+  gboolean needs_end;
 } Open;
+
+/* What becomes of a thread slice event. */
+typedef struct
+{
+  gboolean dropped;
+  gboolean as_instant; /* a complete slice of length 0 */
+  gboolean spilled;    /* whole on an overflow track: its end follows */
+  guint32 end_name;    /* an end naming the slice it closes */
+  guint32 end_category;
+} Fate;
 
 typedef struct
 {
@@ -87,7 +103,15 @@ copy (Model *m,
       const TraceEvent *src,
       gboolean with_args)
 {
-  return trace_batch_append_event (m->out, src, with_args ? m->in : NULL);
+  TraceEvent *ev = trace_batch_append_event (m->out, src, with_args ? m->in : NULL);
+
+  /* Thread time is written only with the thread-time option (off here). */
+  if (trace_event_is_slice_like (ev->kind))
+    {
+      ev->flags &= ~TRACE_EVENT_FLAG_THREAD_TIME;
+      ev->u.slice.thread_ts = ev->u.slice.thread_dur = 0;
+    }
+  return ev;
 }
 
 /* ---- kernel events ---- */
@@ -312,46 +336,110 @@ thread_pid (Model *m,
 static void
 add_end (Model *m,
          const TraceEvent *like,
-         gint64 ts)
+         gint64 ts,
+         guint32 name,
+         guint32 category)
 {
   TraceEvent *end = trace_batch_append_event (m->out, like, NULL);
 
   end->kind = TRACE_EVENT_SLICE_END;
   end->ts = ts;
   end->flags = 0;
-  end->name = end->category = 0;
+  end->name = name;
+  end->category = category;
   end->u.slice.dur = 0;
   end->u.slice.track = 0;
   end->u.slice.flow_in = end->u.slice.flow_out = 0;
 }
 
-static gint
-innermost_complete (GArray *stack)
+#define OPEN(stack, i) (&g_array_index ((stack), Open, (i)))
+
+/* An end for a slice below one whose end is still to come names it. */
+static gboolean
+end_named (GArray *stack,
+           guint i)
 {
-  for (gint i = (gint) stack->len - 1; i >= 0; i--)
-    if (g_array_index (stack, Open, i).complete)
-      return i;
-  return -1;
+  for (guint k = i + 1; k < stack->len; k++)
+    if (OPEN (stack, k)->needs_end)
+      return TRUE;
+  return FALSE;
 }
 
-/* Complete slices end when due; slices still open inside them end with
- * them. */
 static void
-flush_due (Model *m,
-           GArray *stack,
-           const TraceEvent *like,
-           gint64 ts)
+end_open (Model *m,
+          GArray *stack,
+          const TraceEvent *like,
+          guint i,
+          gint64 ts)
 {
-  gint i;
+  Open *o = OPEN (stack, i);
+  gboolean named = end_named (stack, i);
 
-  while ((i = innermost_complete (stack)) >= 0 && g_array_index (stack, Open, i).end <= ts)
+  add_end (m, like, ts, named ? o->name : 0, named ? o->category : 0);
+  o->needs_end = FALSE;
+}
+
+static void
+pop (Model *m,
+     GArray *stack,
+     const TraceEvent *like,
+     gint64 cut)
+{
+  Open *o = OPEN (stack, stack->len - 1);
+
+  if (o->needs_end)
+    end_open (m, stack, like, stack->len - 1, o->complete ? o->end : cut);
+  g_array_set_size (stack, stack->len - 1);
+}
+
+/* trace_processor's slice tracker before a slice at @ts lasting @dur
+ * (-1: begun): pops what ended, cuts begun slices left inside an ended
+ * complete one. Returns: FALSE on a partial overlap. */
+static gboolean
+close_stack (Model *m,
+             GArray *stack,
+             const TraceEvent *like,
+             gint64 ts,
+             gint64 dur)
+{
+  gboolean begun = FALSE;
+
+  for (gint i = (gint) stack->len - 1; i >= 0; i--)
     {
-      gint64 end = g_array_index (stack, Open, i).end;
+      Open o = *OPEN (stack, (guint) i);
 
-      for (guint k = (guint) i; k < stack->len; k++)
-        add_end (m, like, end);
-      g_array_set_size (stack, (guint) i);
+      if (!o.complete)
+        begun = TRUE;
+      else if (begun && ts > o.end)
+        {
+          while (stack->len > (guint) i)
+            pop (m, stack, like, o.end);
+          begun = FALSE;
+        }
+      else if (begun)
+        continue;
+      else if (o.end < ts || (o.end == ts && !(o.end == o.ts && dur == 0)))
+        pop (m, stack, like, o.end);
+      else if (dur >= 0 && ts < o.end && ts + dur > o.end)
+        return FALSE;
     }
+  return TRUE;
+}
+
+static gint
+matching_begun (GArray *stack,
+                const TraceEvent *src)
+{
+  for (gint i = (gint) stack->len - 1; i >= 0; i--)
+    {
+      Open *o = OPEN (stack, (guint) i);
+
+      if (o->complete || (src->category && o->category != src->category) ||
+          (src->name && o->name && o->name != src->name))
+        continue;
+      return i;
+    }
+  return -1;
 }
 
 /* Flow ids a slice sends start a flow unless it is flowing (then the
@@ -398,47 +486,60 @@ thread_stack (Model *m,
   return stack->open;
 }
 
-/* Returns: whether the event comes back (ends without a begin do not) */
-static gboolean
+static Fate
 thread_slice (Model *m,
               GArray *stack,
               const TraceEvent *src,
               TraceEvent *like)
 {
-  Open open = { 0, FALSE };
-  gint parent;
+  Open open = { src->ts, src->ts, src->name, src->category, TRUE, FALSE };
+  Fate fate = { 0 };
+  gint i;
 
-  flush_due (m, stack, like, src->ts);
   switch (src->kind)
     {
     case TRACE_EVENT_SLICE_BEGIN:
-      g_array_append_val (stack, open);
+      close_stack (m, stack, like, src->ts, -1);
+      open.complete = FALSE;
+      open.needs_end = TRUE;
       break;
     case TRACE_EVENT_SLICE_COMPLETE:
-      open.complete = TRUE;
-      open.end = src->ts + MAX (src->u.slice.dur, 0);
-      parent = innermost_complete (stack);
-      if (parent >= 0 && g_array_index (stack, Open, parent).end < open.end)
-        open.end = g_array_index (stack, Open, parent).end;
-      g_array_append_val (stack, open);
+      fate.dropped = src->u.slice.dur < 0;
+      if (fate.dropped)
+        return fate;
+      fate.spilled = !close_stack (m, stack, like, src->ts, src->u.slice.dur);
+      if (fate.spilled)
+        return fate;
+      open.end = src->ts + src->u.slice.dur;
+      open.needs_end = src->u.slice.dur > 0;
+      fate.as_instant = src->u.slice.dur == 0;
       break;
     case TRACE_EVENT_SLICE_END:
-      while (stack->len > 0 && g_array_index (stack, Open, stack->len - 1).complete)
-        {
-          add_end (m, like, src->ts);
-          g_array_set_size (stack, stack->len - 1);
-        }
-      if (stack->len == 0)
+      close_stack (m, stack, like, src->ts, -1);
+      i = matching_begun (stack, src);
+      if (i < 0)
         {
           m->stats->dropped_ends++;
-          return FALSE;
+          fate.dropped = TRUE;
+          return fate;
         }
-      g_array_set_size (stack, stack->len - 1);
-      break;
+      if (end_named (stack, (guint) i))
+        {
+          fate.end_name = OPEN (stack, i)->name;
+          fate.end_category = OPEN (stack, i)->category;
+        }
+      OPEN (stack, i)->complete = TRUE;
+      OPEN (stack, i)->needs_end = FALSE;
+      OPEN (stack, i)->end = src->ts;
+      if ((guint) i == stack->len - 1)
+        g_array_set_size (stack, (guint) i);
+      return fate;
     default:
+      close_stack (m, stack, like, src->ts, 0);
       break;
     }
-  return TRUE;
+  g_array_append_val (stack, open);
+  return fate;
 }
 
 static void
@@ -449,6 +550,7 @@ expect_slice (Model *m,
   gboolean thread = src->u.slice.track == 0 && !scoped;
   TraceEvent like = *src;
   TraceEvent *ev;
+  Fate fate = { 0 };
   gint64 pid = thread ? thread_pid (m, src) : src->pid;
   gint64 tid = src->tid != TRACE_ID_UNKNOWN ? src->tid : pid;
 
@@ -459,8 +561,11 @@ expect_slice (Model *m,
   if (thread)
     {
       assoc_set (m, src->pid, src->tid);
-      if (!thread_slice (m, thread_stack (m, pid, tid), src, &like))
+      fate = thread_slice (m, thread_stack (m, pid, tid), src, &like);
+      if (fate.dropped)
         return;
+      if (fate.spilled)
+        add_end (m, &like, src->ts + src->u.slice.dur, 0, 0);
     }
   else if (src->u.slice.track != 0 && src->kind != TRACE_EVENT_INSTANT)
     {
@@ -475,7 +580,7 @@ expect_slice (Model *m,
       *depth += src->kind == TRACE_EVENT_SLICE_BEGIN ? 1 : src->kind == TRACE_EVENT_SLICE_END ? -1
                                                                                               : 0;
       if (src->kind == TRACE_EVENT_SLICE_COMPLETE)
-        add_end (m, &like, src->ts + MAX (src->u.slice.dur, 0));
+        add_end (m, &like, src->ts + MAX (src->u.slice.dur, 0), 0, 0);
     }
   ev = copy (m, src, TRUE);
   ev->pid = like.pid;
@@ -484,8 +589,16 @@ expect_slice (Model *m,
   if (scoped && (src->flags & TRACE_EVENT_FLAG_SCOPE_GLOBAL) && src->u.slice.track == 0)
     ev->pid = TRACE_ID_UNKNOWN;
   if (src->kind == TRACE_EVENT_SLICE_END)
-    ev->name = ev->category = 0;
-  if (src->kind == TRACE_EVENT_SLICE_COMPLETE)
+    {
+      ev->name = fate.end_name;
+      ev->category = fate.end_category;
+    }
+  if (fate.as_instant)
+    {
+      ev->kind = TRACE_EVENT_INSTANT;
+      ev->u.slice.dur = 0;
+    }
+  else if (src->kind == TRACE_EVENT_SLICE_COMPLETE)
     {
       ev->kind = TRACE_EVENT_SLICE_BEGIN;
       ev->u.slice.dur = 0;
@@ -635,16 +748,7 @@ expect_other (Model *m,
 {
   TraceEvent *ev;
 
-  if (src->kind == TRACE_EVENT_FLOW_START || src->kind == TRACE_EVENT_FLOW_STEP || src->kind == TRACE_EVENT_FLOW_END)
-    {
-      /* A flow binds to the slice open on its thread at its time. */
-      TraceEvent like = *src;
-
-      like.pid = thread_pid (m, src);
-      like.tid = src->tid != TRACE_ID_UNKNOWN ? src->tid : like.pid;
-      like.cpu = TRACE_ID_UNKNOWN;
-      flush_due (m, thread_stack (m, like.pid, like.tid), &like, src->ts);
-    }
+  /* A flow binds to the top of its thread's stack as it is: no pops. */
   ev = copy (m, src, src->kind != TRACE_EVENT_COUNTER);
 
   switch (src->kind)
@@ -743,14 +847,17 @@ pt_expected_events (TraceBatch *in,
       else if (src->kind != TRACE_EVENT_STACK_NODE && src->kind != TRACE_EVENT_NONE)
         expect_other (&m, src);
     }
-  /* The end of the stream: complete slices still held end. */
+  /* The end of the stream: complete slices still open end; begun ones
+   * stay open. */
   {
     GHashTableIter iter;
     ThreadStack *t;
 
     g_hash_table_iter_init (&iter, m.stacks);
     while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &t))
-      flush_due (&m, t->open, &t->like, G_MAXINT64);
+      for (gint i = (gint) t->open->len - 1; i >= 0; i--)
+        if (OPEN (t->open, i)->complete && OPEN (t->open, i)->needs_end)
+          end_open (&m, t->open, &t->like, (guint) i, OPEN (t->open, i)->end);
   }
   g_hash_table_unref (m.stacks);
   g_hash_table_unref (m.flows);

@@ -6,6 +6,7 @@
  * end, ends lose their name, async and counter events lose their thread,
  * ...): pt_expected_events() is that document as code. */
 #include "perfetto-test-util.h"
+#include "trace.pb-c.h"
 
 #include <math.h>
 #include <string.h>
@@ -105,8 +106,10 @@ test_many_batches (void)
   pt_assert_same_events (want, got);
 }
 
-/* The order of one thread's events: complete slices end when due, slices
- * that overlap their parent are cut at its end, ends without a begin are
+/* The order of one thread's events: complete slices end when due, one
+ * that partially overlaps its parent stays whole (on an overflow track of
+ * the thread, read back as the thread's), begun slices left inside an
+ * ended complete slice are cut at its end, ends without a begin are
  * dropped. */
 static void
 test_thread_order (void)
@@ -125,7 +128,7 @@ test_thread_order (void)
     "slice-end 50 ",
     "instant 60 d",
     "slice-begin 90 e",
-    "slice-end 100 ",
+    "slice-end 120 ",
     "slice-end 100 ",
     "slice-begin 200 f",
     "slice-end 210 ",
@@ -173,9 +176,102 @@ test_thread_order (void)
     for (guint i = 0; i < G_N_ELEMENTS (want); i++)
       g_assert_cmpstr (got->pdata[i], ==, want[i]);
   }
-  g_assert_cmpuint (ws.truncated_complete, ==, 1);
+  g_assert_cmpuint (ws.truncated_complete, ==, 0);
+  g_assert_cmpuint (ws.spilled_complete, ==, 1);
   g_assert_cmpuint (ws.closed_open_slices, ==, 1);
   g_assert_cmpuint (ws.dropped_unmatched_end, ==, 1);
+}
+
+/* With thread-time, a slice's thread time goes with its begin and end
+ * as a value of the thread's `thread_time` counter track: the begin
+ * carries tts, the end tts + tdur (trace_processor's thread_dur). */
+static void
+test_thread_time (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  g_autoptr (TraceBatch) in = trace_batch_new (pool, 0);
+  g_autoptr (GBytes) bytes = NULL;
+  Perfetto__Protos__Trace *trace;
+  PerfettoWriterOptions opts;
+  TraceEvent *ev;
+  guint64 tt_uuid = 0;
+  g_autoptr (GArray) values = g_array_new (FALSE, FALSE, sizeof (gint64));
+
+  ev = pt_add (in, TRACE_EVENT_SLICE_COMPLETE, 1000, 1, 1, "x");
+  ev->u.slice.dur = 500;
+  ev->flags |= TRACE_EVENT_FLAG_THREAD_TIME;
+  ev->u.slice.thread_ts = 70;
+  ev->u.slice.thread_dur = 30;
+  pt_add (in, TRACE_EVENT_SLICE_COMPLETE, 2000, 1, 1, "none")->u.slice.dur = 10;
+  perfetto_writer_options_init (&opts);
+  opts.thread_time = TRUE;
+  bytes = pt_write (&in, 1, &opts, NULL);
+  trace = perfetto__protos__trace__unpack (NULL, g_bytes_get_size (bytes), g_bytes_get_data (bytes, NULL));
+  g_assert_nonnull (trace);
+  for (gsize i = 0; i < trace->n_packet; i++)
+    {
+      Perfetto__Protos__TracePacket *p = trace->packet[i];
+
+      if (p->track_descriptor && p->track_descriptor->counter &&
+          p->track_descriptor->static_or_dynamic_name_case == PERFETTO__PROTOS__TRACK_DESCRIPTOR__STATIC_OR_DYNAMIC_NAME_NAME &&
+          g_strcmp0 (p->track_descriptor->name, "thread_time") == 0)
+        tt_uuid = p->track_descriptor->uuid;
+      if (p->track_event && p->track_event->n_extra_counter_values == 1)
+        {
+          g_assert_cmpuint (p->track_event->extra_counter_track_uuids[0], ==, tt_uuid);
+          g_array_append_val (values, p->track_event->extra_counter_values[0]);
+        }
+    }
+  perfetto__protos__trace__free_unpacked (trace, NULL);
+  g_assert_cmpuint (tt_uuid, !=, 0);
+  g_assert_cmpuint (values->len, ==, 2);
+  g_assert_cmpint (g_array_index (values, gint64, 0), ==, 70);
+  g_assert_cmpint (g_array_index (values, gint64, 1), ==, 100);
+}
+
+/* A JSON stream's slices come out in trace_processor's order: at one
+ * time, complete slices longest first (so the longer one nests outside),
+ * an end before the rest; past the window, a late event is written where
+ * it comes and counted. */
+static void
+test_json_order (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  g_autoptr (TraceBatch) in = trace_batch_new (pool, 0);
+  g_autoptr (TraceBatch) out = NULL;
+  g_autoptr (GBytes) bytes = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) got = g_ptr_array_new_with_free_func (g_free);
+  const char *want[] = { "slice-begin 100 long", "slice-begin 100 short", "slice-end 110 ", "slice-end 150 ",
+                         "slice-begin 200 b", "slice-end 300 ", "slice-begin 300 c" };
+  PerfettoWriterOptions opts;
+  PerfettoWriterStats ws;
+
+  pt_add (in, TRACE_EVENT_SLICE_COMPLETE, 100, 1, 1, "short")->u.slice.dur = 10;
+  pt_add (in, TRACE_EVENT_SLICE_COMPLETE, 100, 1, 1, "long")->u.slice.dur = 50;
+  pt_add (in, TRACE_EVENT_SLICE_BEGIN, 200, 1, 1, "b");
+  pt_add (in, TRACE_EVENT_SLICE_BEGIN, 300, 1, 1, "c");
+  pt_add (in, TRACE_EVENT_SLICE_END, 300, 1, 1, NULL);
+  for (guint i = 0; i < 70000; i++)
+    pt_add (in, TRACE_EVENT_INSTANT, 1000 + i, 1, 2, "tick");
+  pt_add (in, TRACE_EVENT_INSTANT, 500, 1, 2, "late");
+  perfetto_writer_options_init (&opts);
+  opts.json_order = TRUE;
+  bytes = pt_write (&in, 1, &opts, &ws);
+  out = pt_read (bytes, pool, NULL, NULL, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < out->n_events; i++)
+    {
+      const TraceEvent *ev = &out->events[i];
+
+      if (ev->tid == 1 && trace_event_is_slice_like (ev->kind))
+        g_ptr_array_add (got, g_strdup_printf ("%s %" G_GINT64_FORMAT " %s", trace_event_kind_to_string (ev->kind),
+                                               ev->ts, trace_batch_get_string (out, ev->name)));
+    }
+  g_assert_cmpuint (got->len, ==, G_N_ELEMENTS (want));
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+    g_assert_cmpstr (got->pdata[i], ==, want[i]);
+  g_assert_cmpuint (ws.late_events, ==, 1);
 }
 
 static void
@@ -342,6 +438,8 @@ main (int argc,
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/perfetto/roundtrip/all-kinds", test_all_kinds);
+  g_test_add_func ("/perfetto/roundtrip/thread-time", test_thread_time);
+  g_test_add_func ("/perfetto/roundtrip/json-order", test_json_order);
   g_test_add_func ("/perfetto/roundtrip/not-interned", test_all_kinds_not_interned);
   g_test_add_func ("/perfetto/roundtrip/many-batches", test_many_batches);
   g_test_add_func ("/perfetto/roundtrip/thread-order", test_thread_order);

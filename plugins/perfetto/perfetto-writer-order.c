@@ -1,0 +1,296 @@
+/* tracepipe - Perfetto writer: the order of a JSON trace's events
+ *
+ * trace_processor does not read a Chrome JSON trace in file order. Its
+ * sorter keeps events that came in time order as they are; from the
+ * first timestamp at which the file goes out of order onwards it sorts
+ * by timestamp, and, once the file has a complete (`X`) event, it counts
+ * a repeated timestamp as out of order too and sorts events of one
+ * timestamp `E` first, then complete slices longest first, then the rest
+ * in file order. Nesting follows from that order (two complete slices at
+ * one timestamp nest longest outside, whatever the file says), so a
+ * converted trace can only read the same if the writer decides nesting
+ * in the same order. The writer follows the sorter's state as events
+ * come (every event of the stream counts, as every event of the file
+ * does for trace_processor); a file whose first complete slice or first
+ * disorder comes more than a window after the events it would reorder
+ * is the one case where the two can differ.
+ *
+ * json-src hands events over in file order. When the stream is JSON
+ * (`opts.json_order`), TrackEvent-bound events wait here, in a binary
+ * heap keyed (ts, rank, arrival), and are written once more than
+ * PF_ORDER_WINDOW events wait, or at the end. Waiting events (with their
+ * args) are copied into a store of the writer, compacted when it holds
+ * twice what waits, so memory is bounded by the window whatever the
+ * batches (a reference on each batch would keep whole batches alive for
+ * one late event each). An event
+ * that arrives after later events were already written (disorder deeper
+ * than the window) is written at once, where it comes, and counted as
+ * `late_events`.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "perfetto-writer-private.h"
+
+typedef struct
+{
+  gint64 ts;
+  gint64 rank;
+  guint64 seq;
+  guint index; /* in w->order_store */
+} PfHeld;
+
+/* trace_processor's order at one timestamp: ends, then complete slices
+ * longest first, then the rest (a zero-length complete slice ranks with
+ * the rest, in file order). */
+static gint64
+order_rank (const TraceEvent *ev)
+{
+  if (ev->kind == TRACE_EVENT_SLICE_END)
+    return G_MININT64;
+  if (ev->kind == TRACE_EVENT_SLICE_COMPLETE && ev->u.slice.dur > 0)
+    return G_MAXINT64 - ev->u.slice.dur;
+  return G_MAXINT64;
+}
+
+static gboolean
+held_before (PerfettoWriter *w,
+             const PfHeld *a,
+             const PfHeld *b)
+{
+  if (a->ts != b->ts)
+    return a->ts < b->ts;
+  if (w->order_slow && a->ts >= w->order_sort_min_ts && a->rank != b->rank)
+    return a->rank < b->rank;
+  return a->seq < b->seq;
+}
+
+static void
+heap_swap (PfHeld *h,
+           guint i,
+           guint j)
+{
+  PfHeld tmp = h[i];
+
+  h[i] = h[j];
+  h[j] = tmp;
+}
+
+static void
+heap_sift_down (PerfettoWriter *w,
+                guint i)
+{
+  GArray *heap = w->order_heap;
+  PfHeld *h = (PfHeld *) heap->data;
+
+  for (;;)
+    {
+      guint l = 2 * i + 1, r = l + 1, m = i;
+
+      if (l < heap->len && held_before (w, &h[l], &h[m]))
+        m = l;
+      if (r < heap->len && held_before (w, &h[r], &h[m]))
+        m = r;
+      if (m == i)
+        break;
+      heap_swap (h, i, m);
+      i = m;
+    }
+}
+
+static void
+heap_push (PerfettoWriter *w,
+           const PfHeld *item)
+{
+  GArray *heap = w->order_heap;
+  PfHeld *h;
+  guint i;
+
+  g_array_append_vals (heap, item, 1);
+  h = (PfHeld *) heap->data;
+  for (i = heap->len - 1; i > 0 && held_before (w, &h[i], &h[(i - 1) / 2]); i = (i - 1) / 2)
+    heap_swap (h, i, (i - 1) / 2);
+}
+
+static PfHeld
+heap_pop (PerfettoWriter *w)
+{
+  GArray *heap = w->order_heap;
+  PfHeld *h = (PfHeld *) heap->data;
+  PfHeld top = h[0];
+
+  h[0] = h[heap->len - 1];
+  g_array_set_size (heap, heap->len - 1);
+  heap_sift_down (w, 0);
+  return top;
+}
+
+/* The order of same-timestamp events changed: heapify again. */
+static void
+heap_rebuild (PerfettoWriter *w)
+{
+  for (guint i = w->order_heap->len / 2; i-- > 0;)
+    heap_sift_down (w, i);
+}
+
+/* Follows trace_processor's sorter as it appends an event of the file:
+ * a complete slice switches to the slow order (the switch comes before
+ * the event's own check), an event not after the latest one (or at its
+ * time, in the slow order) lowers the time from which it sorts. */
+static void
+follow_sorter (PerfettoWriter *w,
+               const TraceEvent *ev)
+{
+  gboolean changed = FALSE;
+
+  if (ev->kind == TRACE_EVENT_SLICE_COMPLETE && !w->order_slow)
+    changed = w->order_slow = TRUE;
+  if (ev->ts > w->order_max_ts || (!w->order_slow && ev->ts == w->order_max_ts))
+    w->order_max_ts = ev->ts;
+  else if (ev->ts < w->order_sort_min_ts)
+    {
+      w->order_sort_min_ts = ev->ts;
+      changed = TRUE;
+    }
+  if (changed && w->order_heap->len > 1)
+    heap_rebuild (w);
+}
+
+/**
+ * pf_order_follow:
+ * @w: a #PerfettoWriter
+ * @ev: any event of the stream, in stream order
+ *
+ * For a JSON stream, takes @ev into account for the order of what
+ * follows (see follow_sorter()).
+ */
+void
+pf_order_follow (PerfettoWriter *w,
+                 const TraceEvent *ev)
+{
+  /* V8 samples go to another stream of trace_processor's sorter. */
+  if (w->opts.json_order && ev->kind != TRACE_EVENT_SAMPLE && ev->kind != TRACE_EVENT_STACK_NODE)
+    follow_sorter (w, ev);
+}
+
+/* Copies the waiting events to a fresh store, dropping the written ones. */
+static void
+compact_store (PerfettoWriter *w)
+{
+  TraceBatch *old = w->order_store;
+  TraceBatch *store = trace_batch_new (old->pool, w->order_heap->len);
+
+  for (guint i = 0; i < w->order_heap->len; i++)
+    {
+      PfHeld *h = &g_array_index (w->order_heap, PfHeld, i);
+
+      trace_batch_append_event (store, &old->events[h->index], old);
+      h->index = store->n_events - 1;
+    }
+  trace_batch_unref (old);
+  w->order_store = store;
+}
+
+static void
+write_held (PerfettoWriter *w,
+            PfHeld *held)
+{
+  w->order_last_ts = held->ts;
+  w->order_released = TRUE;
+  pf_write_track_event (w, w->order_store, &w->order_store->events[held->index]);
+}
+
+/**
+ * pf_order_write:
+ * @w: a #PerfettoWriter
+ * @batch: the batch of @ev
+ * @ev: a slice, instant, async, flow or counter event
+ *
+ * Writes @ev now, or, for a JSON stream, once it is due in
+ * trace_processor's order.
+ */
+void
+pf_order_write (PerfettoWriter *w,
+                TraceBatch *batch,
+                const TraceEvent *ev)
+{
+  PfHeld held;
+
+  if (!w->opts.json_order)
+    {
+      pf_write_track_event (w, batch, ev);
+      return;
+    }
+  if (ev->kind >= TRACE_EVENT_ASYNC_BEGIN && ev->kind <= TRACE_EVENT_ASYNC_INSTANT &&
+      (ev->flags & TRACE_EVENT_FLAG_ASYNC_LEGACY))
+    {
+      /* trace_processor's JSON importer ignores Chrome's legacy async
+       * phases (S T p F): what it reads from the file has none. */
+      w->stats.ignored_json_legacy_async++;
+      return;
+    }
+  held.ts = ev->ts;
+  held.rank = order_rank (ev);
+  held.seq = w->order_seq++;
+  if (w->order_released && held.ts < w->order_last_ts)
+    {
+      w->stats.late_events++;
+      pf_write_track_event (w, batch, ev);
+      return;
+    }
+  if (w->order_store == NULL)
+    w->order_store = trace_batch_new (batch->pool, 0);
+  else if (w->order_store->n_events >= 2 * PF_ORDER_WINDOW)
+    compact_store (w);
+  held.index = w->order_store->n_events;
+  trace_batch_append_event (w->order_store, ev, batch);
+  heap_push (w, &held);
+  if (w->order_heap->len > PF_ORDER_WINDOW)
+    {
+      PfHeld first = heap_pop (w);
+
+      write_held (w, &first);
+    }
+}
+
+/**
+ * pf_order_drain:
+ * @w: a #PerfettoWriter
+ *
+ * Writes every event still waiting, in order (at the end of the stream).
+ */
+void
+pf_order_drain (PerfettoWriter *w)
+{
+  while (w->order_heap->len > 0)
+    {
+      PfHeld first = heap_pop (w);
+
+      write_held (w, &first);
+    }
+  if (w->order_store)
+    trace_batch_clear (w->order_store);
+}
+
+/**
+ * pf_order_clear:
+ * @w: a #PerfettoWriter
+ *
+ * Drops what still waits (the writer is freed unfinished).
+ */
+void
+pf_order_clear (PerfettoWriter *w)
+{
+  g_array_set_size (w->order_heap, 0);
+  g_clear_pointer (&w->order_store, trace_batch_unref);
+}
+
+/**
+ * pf_order_new_heap:
+ *
+ * Returns: (transfer full): the empty window
+ */
+GArray *
+pf_order_new_heap (void)
+{
+  return g_array_new (FALSE, FALSE, sizeof (PfHeld));
+}
