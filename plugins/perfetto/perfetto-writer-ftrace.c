@@ -940,6 +940,40 @@ write_clock_pair (PerfettoWriter *w,
   pf_packet_emit (w, ev->ts, TRUE, FALSE);
 }
 
+/**
+ * pf_write_processless_thread_name:
+ * @w: a #PerfettoWriter
+ * @ev: a THREAD_NAME of a thread whose process is not known
+ *
+ * Every Perfetto record that names a thread also gives its process
+ * (process_tree's tgid defaults to 0, a thread descriptor needs a pid),
+ * but for the kernel's `task_rename`: trace_processor renames the thread
+ * from it and leaves its process unknown, as it does for a text line's
+ * task name. It goes without an `oldcomm`, which a kernel's rename always
+ * has, so that our reader gives back a thread name. Without a cpu, cpu 0.
+ */
+void
+pf_write_processless_thread_name (PerfettoWriter *w,
+                                  const TraceEvent *ev)
+{
+  TraceEvent at_cpu = *ev;
+  PfSlot *slot;
+
+  if (!w->opts.emit_ftrace || ev->tid <= 0 || ev->name == 0)
+    {
+      w->stats.dropped_other++;
+      return;
+    }
+  if (at_cpu.cpu < 0 || at_cpu.cpu >= PF_MAX_CPUS)
+    at_cpu.cpu = 0;
+  slot = bundle_add_full (w, bundle_for (w, &at_cpu), &at_cpu, ev->tid,
+                          PERFETTO__PROTOS__FTRACE_EVENT__EVENT_TASK_RENAME,
+                          &perfetto__protos__task_rename_ftrace_event__descriptor);
+  slot->typed.rename.has_pid = TRUE;
+  slot->typed.rename.pid = (gint32) ev->tid;
+  slot->typed.rename.newcomm = (char *) pf_str (w, ev->name);
+}
+
 /* Returns: the atrace text of a clock-sync marker, or %NULL */
 static char *
 clock_marker_text (PerfettoWriter *w,
@@ -983,6 +1017,15 @@ pf_write_clock_marker (PerfettoWriter *w,
   if (ev->u.clock.marker == TRACE_CLOCK_MARKER_PAIR)
     {
       write_clock_pair (w, ev);
+      return;
+    }
+  /* A marker without a cpu comes from an input with no kernel data (a
+   * JSON clock_sync event): trace_processor rejects a bundle without a
+   * cpu (ftrace_bundle_tokenizer_errors), and the original's importer
+   * ignores the marker too, so no kernel packet is written for it. */
+  if (ev->cpu < 0 || ev->cpu >= PF_MAX_CPUS)
+    {
+      w->stats.dropped_clock_marker++;
       return;
     }
   text = clock_marker_text (w, ev);

@@ -309,6 +309,8 @@ void pf_ftrace_free (PerfettoWriter *w);
 void pf_write_kernel_event (PerfettoWriter *w,
                             TraceBatch *batch,
                             const TraceEvent *ev);
+void pf_write_processless_thread_name (PerfettoWriter *w,
+                                       const TraceEvent *ev);
 void pf_write_clock_marker (PerfettoWriter *w,
                             const TraceEvent *ev);
 void pf_ftrace_flush (PerfettoWriter *w);

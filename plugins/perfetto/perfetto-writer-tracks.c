@@ -597,6 +597,8 @@ tree_begin_entry (PerfettoWriter *w,
  *
  * Lists @tid in the next process_tree packet when its process is new to
  * readers (kernel events carry no tgid of their own) or @force is set.
+ * A thread of unknown process is never listed: trace_processor reads a
+ * missing tgid as 0 and would put the thread in the idle process.
  */
 void
 pf_assoc_thread (PerfettoWriter *w,
@@ -609,23 +611,19 @@ pf_assoc_thread (PerfettoWriter *w,
   Perfetto__Protos__ProcessTree__Thread *th;
   const gint64 *known;
 
-  if (!force && pid == TRACE_ID_UNKNOWN)
+  if (pid == TRACE_ID_UNKNOWN)
     return;
   known = pf_assoc_lookup (w, tid);
   if (!force && known && *known == pid)
     return;
-  if (pid != TRACE_ID_UNKNOWN)
-    pf_assoc_set (w, tid, pid);
+  pf_assoc_set (w, tid, pid);
   tree_begin_entry (w, ts);
   th = pf_vec_push (&w->tree_threads);
   perfetto__protos__process_tree__thread__init (th);
   th->has_tid = TRUE;
   th->tid = (gint32) tid;
-  if (pid != TRACE_ID_UNKNOWN)
-    {
-      th->has_tgid = TRUE;
-      th->tgid = (gint32) pid;
-    }
+  th->has_tgid = TRUE;
+  th->tgid = (gint32) pid;
   if (name != 0)
     th->name = (char *) pf_str (w, name);
 }
@@ -680,6 +678,17 @@ pf_tree_flush (PerfettoWriter *w)
 
 /* ---- metadata events ---- */
 
+/* Returns: whether a process of pid @tid was declared: trace_processor
+ * then holds thread @tid as its main thread, whatever the input said. */
+static gboolean
+is_main_thread_of_declared_process (PerfettoWriter *w,
+                                    gint64 tid)
+{
+  PfKey key = { tid, 0, 0, 0 };
+
+  return g_hash_table_contains (w->processes, &key);
+}
+
 static void
 write_thread_meta (PerfettoWriter *w,
                    const TraceEvent *ev)
@@ -700,8 +709,13 @@ write_thread_meta (PerfettoWriter *w,
           changed = TRUE;
         }
       /* Also listed for readers of thread names (trace_processor names
-       * threads of kernel events from it). */
-      if (t == NULL || changed)
+       * threads of kernel events from it). A thread of no known process
+       * must not be put in one (process_tree would say pid 0). */
+      if (pid == TRACE_ID_UNKNOWN && is_main_thread_of_declared_process (w, ev->tid))
+        pf_assoc_thread (w, ev->tid, ev->tid, ev->name, ev->ts, TRUE);
+      else if (pid == TRACE_ID_UNKNOWN)
+        pf_write_processless_thread_name (w, ev);
+      else if (t == NULL || changed)
         pf_assoc_thread (w, ev->tid, pid, ev->name, ev->ts, TRUE);
     }
   else if (t && (!t->has_sort_index || t->sort_index != ev->u.meta.value))
