@@ -542,6 +542,20 @@ write_wakeup (PerfettoWriter *w,
 
 /* ---- arg conversion ---- */
 
+/* Returns: whether @s is ` NAME`, the symbolic name the kernel prints
+ * after some numbers (`binder_return: cmd=0x7211 BR_FAILED_REPLY`): the
+ * number alone is the field, as trace_processor reads it. */
+static gboolean
+is_symbol_suffix (const char *s)
+{
+  if (*s != ' ' || !(g_ascii_isupper (s[1]) || s[1] == '_'))
+    return FALSE;
+  for (s++; *s; s++)
+    if (!g_ascii_isupper (*s) && !g_ascii_isdigit (*s) && *s != '_')
+      return FALSE;
+  return TRUE;
+}
+
 static gboolean
 parse_int_string (const char *s,
                   gint64 *out)
@@ -555,7 +569,7 @@ parse_int_string (const char *s,
   if (!g_ascii_isxdigit (digits[base == 16 ? 2 : 0]))
     return FALSE;
   v = g_ascii_strtoull (digits, &end, base);
-  if (end == digits || *end != '\0')
+  if (end == digits || (*end != '\0' && !is_symbol_suffix (end)))
     return FALSE;
   *out = negative ? -(gint64) v : (gint64) v;
   return TRUE;

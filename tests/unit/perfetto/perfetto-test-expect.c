@@ -106,6 +106,10 @@ parse_number (const char *s,
   if (hex && !g_ascii_isxdigit (s[2]))
     return FALSE;
   *out = hex ? (gint64) g_ascii_strtoull (s + 2, &end, 16) : g_ascii_strtoll (s, &end, 10);
+  /* `0x7211 BR_FAILED_REPLY`: the kernel's name of the number goes */
+  if (end[0] == ' ' && end[1] != '\0')
+    for (end++; *end && (g_ascii_isupper (*end) || g_ascii_isdigit (*end) || *end == '_'); end++)
+      ;
   return *end == '\0';
 }
 

@@ -310,6 +310,8 @@ test_kernel_shapes (void)
 
           g_assert_cmpuint (syms->len, ==, 2);
           g_assert_cmpstr (get (p, "ftrace_events.event.binder_transaction.flags"), ==, "16");
+          /* the number, without the name the kernel prints after it */
+          g_assert_cmpstr (get (p, "ftrace_events.event.binder_return.cmd"), ==, "29201");
           g_assert_cmpstr (get (p, "ftrace_events.event.generic.event_name"), ==, "\"irq_handler_entry\"");
           g_assert_cmpuint (flags_of (p) & 2, ==, 2);
         }
