@@ -86,6 +86,17 @@ add (View *v,
 
 /* ---- args ---- */
 
+/* Returns: whether @end is the end of a number's text, or ` NAME` (the
+ * kernel's name of the number: `cmd=0x7211 BR_FAILED_REPLY`) */
+static gboolean
+ends_number (const char *end)
+{
+  if (end[0] == ' ' && end[1] != '\0')
+    for (end++; g_ascii_isupper (*end) || g_ascii_isdigit (*end) || *end == '_'; end++)
+      ;
+  return *end == '\0';
+}
+
 static gboolean
 parse_int_text (const char *s,
                 gint64 *out)
@@ -95,7 +106,7 @@ parse_int_text (const char *s,
   if ((s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) && g_ascii_isxdigit (s[2]))
     {
       *out = (gint64) g_ascii_strtoull (s + 2, &end, 16);
-      return *end == '\0';
+      return ends_number (end);
     }
   if (!(g_ascii_isdigit (s[0]) || (s[0] == '-' && g_ascii_isdigit (s[1]))))
     return FALSE;
@@ -599,7 +610,9 @@ meta_event (View *v,
     {
       if (ev->tid < 0)
         return;
-      if (pid < 0)
+      /* Through Perfetto a name of unknown process stays without one
+       * (docs/perfetto.md): where its process was learnt does not count */
+      if (pid < 0 && !PERFETTO (v))
         pid = assoc_get (v, ev->tid);
       if (pid < 0)
         pid = ev->tid;
@@ -795,6 +808,10 @@ clock_event (View *v,
    * tid, name, category or issue time. */
   gboolean sync = ev->u.clock.marker == TRACE_CLOCK_MARKER_SYNC_ID;
 
+  /* A print needs a bundle, a bundle a cpu: a marker without one (a
+   * JSON clock_sync) is dropped (docs/perfetto.md "Clock markers"). */
+  if (PERFETTO (v) && ev->u.clock.marker != TRACE_CLOCK_MARKER_PAIR && ev->cpu < 0)
+    return;
   if (PERFETTO (v))
     who = g_strdup ("");
   /* JSON: a sync id is a `c` event (named clock_sync when it has no
