@@ -45,6 +45,8 @@ typedef struct
   gint64 sort_index;
   GArray *labels; /* guint32 string ids */
   gboolean described;
+  gboolean has_rank; /* a sort index coming later in the batch */
+  gint64 rank;
 } PfProcess;
 
 /* An open slice of a thread track: a begun slice (end unknown) or a
@@ -65,6 +67,8 @@ typedef struct
   gboolean has_sort_index;
   gint64 sort_index;
   gboolean described;
+  gboolean has_rank; /* a sort index coming later in the batch */
+  gint64 rank;
   GArray *open;    /* PfOpenSlice, innermost last */
   guint untracked; /* begins past the depth limit */
 } PfThread;
@@ -193,6 +197,7 @@ struct _PerfettoWriter
   GHashTable *async_slots; /* PfKey → PfAsyncSlot */
   GHashTable *tid_to_pid;  /* gint64 tid → gint64 pid, as told to readers */
   guint64 global_uuid;
+  gboolean ordering_explicit; /* root descriptor written (sort indexes) */
   PfThread *last_thread;
   /* Direct-mapped caches in front of threads and tid_to_pid: most events
    * of a trace come from a few hundred threads (entries are never removed
@@ -299,6 +304,8 @@ void pf_tree_add_process (PerfettoWriter *w,
                           guint32 name,
                           gint64 ts);
 void pf_tree_flush (PerfettoWriter *w);
+void pf_ranks_prescan (PerfettoWriter *w,
+                       const TraceBatch *batch);
 void pf_write_metadata (PerfettoWriter *w,
                         TraceBatch *batch,
                         const TraceEvent *ev);

@@ -672,6 +672,7 @@ perfetto_writer_write_batch (PerfettoWriter *w,
   if (!w->started)
     pf_write_header (w, batch);
 
+  pf_ranks_prescan (w, batch);
   for (guint i = 0; i < batch->n_events; i++)
     {
       w->stats.events_in++;
