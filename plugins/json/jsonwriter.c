@@ -796,6 +796,19 @@ clock_markers_node (JsonTraceWriter *w)
   return node;
 }
 
+/**
+ * json_trace_writer_set_metadata:
+ * @metadata: (nullable): the members for "metadata" instead of
+ *   #JsonTraceWriterOptions.metadata (a source may learn them late)
+ */
+void
+json_trace_writer_set_metadata (JsonTraceWriter *w,
+                                JsonObject *metadata)
+{
+  g_clear_pointer (&w->metadata, json_object_unref);
+  w->metadata = metadata ? json_object_ref (metadata) : NULL;
+}
+
 static void
 put_metadata (JsonTraceWriter *w)
 {
@@ -810,8 +823,8 @@ put_metadata (JsonTraceWriter *w)
       const char *key;
       JsonNode *node;
 
-      json_object_iter_init (&iter, w->metadata);
-      while (json_object_iter_next (&iter, &key, &node))
+      json_object_iter_init_ordered (&iter, w->metadata);
+      while (json_object_iter_next_ordered (&iter, &key, &node))
         json_object_set_member (meta, key, json_node_copy (node));
     }
   if (w->opts.clock_domain != TRACE_CLOCK_UNKNOWN)

@@ -96,6 +96,8 @@ JsonTraceWriter *json_trace_writer_new (GOutputStream *out,
                                         const JsonTraceWriterOptions *opts);
 void json_trace_writer_free (JsonTraceWriter *writer);
 
+void json_trace_writer_set_metadata (JsonTraceWriter *writer,
+                                     JsonObject *metadata);
 gboolean json_trace_writer_write_batch (JsonTraceWriter *writer,
                                         TraceBatch *batch,
                                         GError **error);

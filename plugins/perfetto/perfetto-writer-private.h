@@ -198,6 +198,7 @@ struct _PerfettoWriter
   GHashTable *tid_to_pid;  /* gint64 tid → gint64 pid, as told to readers */
   guint64 global_uuid;
   gboolean ordering_explicit; /* root descriptor written (sort indexes) */
+  char *metadata;             /* the stream's, a JSON object's text */
   PfThread *last_thread;
   /* Direct-mapped caches in front of threads and tid_to_pid: most events
    * of a trace come from a few hundred threads (entries are never removed
@@ -304,6 +305,7 @@ void pf_tree_add_process (PerfettoWriter *w,
                           guint32 name,
                           gint64 ts);
 void pf_tree_flush (PerfettoWriter *w);
+void pf_write_trace_metadata (PerfettoWriter *w);
 void pf_ranks_prescan (PerfettoWriter *w,
                        const TraceBatch *batch);
 void pf_write_metadata (PerfettoWriter *w,

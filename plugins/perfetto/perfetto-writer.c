@@ -561,6 +561,7 @@ perfetto_writer_free (PerfettoWriter *w)
   g_array_unref (w->callstack_frames);
   g_array_unref (w->mapping_paths);
   g_free (w->obuf);
+  g_free (w->metadata);
   g_clear_pointer (&w->pool, trace_string_pool_unref);
   g_object_unref (w->out);
   g_free (w);
@@ -713,6 +714,7 @@ perfetto_writer_finish (PerfettoWriter *w,
   if (!w->started)
     pf_write_header (w, NULL);
   pf_close_open_slices (w);
+  pf_write_trace_metadata (w);
   pf_tree_flush (w);
   pf_ftrace_flush (w);
   if (w->stats.packets == 0)

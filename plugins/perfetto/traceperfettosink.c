@@ -25,6 +25,7 @@ struct _TracePerfettoSink
   gboolean intern;
   gboolean compact_sched;
   TraceClockDomain clock;
+  char *metadata; /* the stream's, written at the end */
   PerfettoWriter *writer;
 };
 
@@ -62,7 +63,12 @@ static void
 trace_perfetto_sink_stream_start (TraceBaseSink *sink,
                                   const TraceStreamInfo *info)
 {
-  TRACE_PERFETTO_SINK (sink)->clock = info->clock_domain;
+  TracePerfettoSink *self = TRACE_PERFETTO_SINK (sink);
+
+  self->clock = info->clock_domain;
+  /* kept for the end: metadata may come with a late stream-start */
+  g_free (self->metadata);
+  self->metadata = g_strdup (info->metadata);
 }
 
 static TraceFlowReturn
@@ -84,6 +90,7 @@ trace_perfetto_sink_end (TraceFileSink *sink,
   TracePerfettoSink *self = TRACE_PERFETTO_SINK (sink);
 
   ensure_writer (self);
+  perfetto_writer_set_metadata (self->writer, self->metadata);
   return perfetto_writer_finish (self->writer, error);
 }
 
@@ -94,6 +101,7 @@ trace_perfetto_sink_stop (TraceBaseSink *sink,
   TracePerfettoSink *self = TRACE_PERFETTO_SINK (sink);
 
   g_clear_pointer (&self->writer, perfetto_writer_free);
+  g_clear_pointer (&self->metadata, g_free);
   self->clock = TRACE_CLOCK_UNKNOWN;
   return TRACE_BASE_SINK_CLASS (trace_perfetto_sink_parent_class)->stop (sink, error);
 }
@@ -177,6 +185,7 @@ static void
 trace_perfetto_sink_finalize (GObject *object)
 {
   g_clear_pointer (&TRACE_PERFETTO_SINK (object)->writer, perfetto_writer_free);
+  g_clear_pointer (&TRACE_PERFETTO_SINK (object)->metadata, g_free);
   G_OBJECT_CLASS (trace_perfetto_sink_parent_class)->finalize (object);
 }
 

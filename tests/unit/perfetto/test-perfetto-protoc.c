@@ -388,6 +388,56 @@ test_not_interned (void)
   g_assert_cmpuint (found, ==, 1);
 }
 
+/* The stream's metadata is Chrome's bundle metadata (trace_processor's
+ * `cr-NAME` metadata rows): strings, booleans and integers typed, the
+ * rest as JSON text, nulls left out; our reader gives the object back. */
+static void
+test_metadata (void)
+{
+  static const char metadata[] = "{\"source\":\"DevTools\",\"hostDPR\":2,\"ok\":true,\"ratio\":1.5,"
+                                 "\"trials\":[\"a-1\",\"b-2\"],\"gone\":null}";
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  g_autoptr (GOutputStream) out = g_memory_output_stream_new_resizable ();
+  g_autoptr (PerfettoWriter) w = perfetto_writer_new (out, NULL);
+  g_autoptr (GBytes) bytes = NULL;
+  g_autoptr (GInputStream) in = NULL;
+  g_autoptr (PerfettoReader) r = NULL;
+  g_autoptr (GPtrArray) packets = NULL;
+  g_autoptr (GPtrArray) names = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *back = NULL;
+  TraceBatch *b = NULL;
+  Packet *p = NULL;
+
+  if (protoc_missing ())
+    return;
+  perfetto_writer_set_metadata (w, metadata);
+  g_assert_true (perfetto_writer_finish (w, &error));
+  g_assert_true (g_output_stream_close (out, NULL, NULL));
+  bytes = g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (out));
+  text = run_protoc (bytes);
+  packets = parse_text (text);
+  for (guint i = 0; i < packets->len && p == NULL; i++)
+    if (get (packets->pdata[i], "chrome_events.metadata.name"))
+      p = packets->pdata[i];
+  g_assert_nonnull (p);
+  names = get_all (p, "chrome_events.metadata.name");
+  g_assert_cmpuint (names->len, ==, 5);
+  g_assert_cmpstr (get (p, "chrome_events.metadata.string_value"), ==, "\"DevTools\"");
+  g_assert_cmpstr (get (p, "chrome_events.metadata.int_value"), ==, "2");
+  g_assert_cmpstr (get (p, "chrome_events.metadata.bool_value"), ==, "true");
+  g_assert_cmpstr (get (p, "chrome_events.metadata.json_value"), ==, "\"1.5\"");
+
+  in = g_memory_input_stream_new_from_bytes (bytes);
+  r = perfetto_reader_new (in, "metadata.pftrace", pool);
+  while (perfetto_reader_read_batch (r, &b, &error) && b != NULL)
+    trace_batch_unref (b);
+  g_assert_no_error (error);
+  back = perfetto_reader_get_metadata (r);
+  g_assert_cmpstr (back, ==, "{\"source\":\"DevTools\",\"hostDPR\":2,\"ok\":true,\"ratio\":1.5,\"trials\":[\"a-1\",\"b-2\"]}");
+}
+
 int
 main (int argc,
       char **argv)
@@ -398,5 +448,6 @@ main (int argc,
   g_test_add_func ("/perfetto/protoc/kernel", test_kernel_shapes);
   g_test_add_func ("/perfetto/protoc/clock-header", test_clock_header);
   g_test_add_func ("/perfetto/protoc/not-interned", test_not_interned);
+  g_test_add_func ("/perfetto/protoc/metadata", test_metadata);
   return g_test_run ();
 }
