@@ -131,7 +131,9 @@ append_prefix (JsonTraceWriter *w,
   g_string_append_c (line, '-');
   json_fmt_int (line, tid);
   g_string_append_c (line, ' ');
-  if (ev->pid != TRACE_ID_UNKNOWN)
+  /* The idle task has no process: a TGID column of 0 would make
+   * trace_processor take it for an ordinary thread, and give it states */
+  if (ev->pid != TRACE_ID_UNKNOWN && tid != 0)
     {
       g_string_append_c (line, '(');
       append_int_width (line, ev->pid, 5, ' ');

@@ -585,6 +585,14 @@ write_metadata (JsonTraceWriter *w,
 
   if (ev->kind == TRACE_EVENT_THREAD_NAME)
     json_writer_note_thread_name (w, ev->tid, ev->name);
+  /* trace_processor reads an M event without pid as pid 0 and would put
+   * a thread of unknown process in it: its name goes only in the task
+   * column of its kernel lines (ftrace names threads from those) */
+  if (ev->kind == TRACE_EVENT_THREAD_NAME && ev->pid == TRACE_ID_UNKNOWN)
+    {
+      w->stats.thread_names_in_kernel_text++;
+      return;
+    }
   json_writer_event_open_text (w, "M", names[i], strlen (names[i]), 0, ev->ts, ev->pid, tid);
   g_string_append_printf (w->buf, ",\"args\":{\"%s\":", keys[i]);
   if (ev->kind == TRACE_EVENT_PROCESS_SORT_INDEX || ev->kind == TRACE_EVENT_THREAD_SORT_INDEX)

@@ -77,6 +77,9 @@ typedef struct
  * @dropped_flows: slice flow ids v2 could not carry (two different ids)
  * @dropped_other: other events without a JSON form (clock markers in array
  *   form, stack nodes beyond the limit)
+ * @thread_names_in_kernel_text: names of threads of unknown process,
+ *   written only in the task column of their kernel lines (an `M` event
+ *   has a pid: trace_processor would put them in process 0)
  */
 typedef struct
 {
@@ -88,6 +91,7 @@ typedef struct
   guint64 dropped_markers;
   guint64 dropped_flows;
   guint64 dropped_other;
+  guint64 thread_names_in_kernel_text;
 } JsonTraceWriterStats;
 
 typedef struct _JsonTraceWriter JsonTraceWriter;

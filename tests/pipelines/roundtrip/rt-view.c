@@ -610,6 +610,10 @@ meta_event (View *v,
     {
       if (ev->tid < 0)
         return;
+      /* Through JSON a name of a thread of unknown process is only the
+       * task column of its kernel lines (docs/json.md): not a fact */
+      if ((v->flags & RT_VIEW_JSON) && ev->kind == TRACE_EVENT_THREAD_NAME && pid < 0)
+        return;
       /* Through Perfetto a name of unknown process stays without one
        * (docs/perfetto.md): where its process was learnt does not count */
       if (pid < 0 && !PERFETTO (v))
