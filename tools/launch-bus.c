@@ -258,7 +258,7 @@ handle_eos (LaunchState *s,
   if (!s->quiet)
     {
       launch_clear_line (s);
-      g_print ("Got EOS from %s.\n", message->src_path ? message->src_path : "the pipeline");
+      g_printerr ("Got EOS from %s.\n", message->src_path ? message->src_path : "the pipeline");
     }
   if (!s->got_error)
     s->exit_code = s->n_interrupts > 0 ? LAUNCH_EXIT_INTERRUPTED : LAUNCH_EXIT_OK;
@@ -283,7 +283,7 @@ launch_handle_message (LaunchState *s,
       g_autofree char *text = trace_message_to_string (message);
 
       launch_clear_line (s);
-      g_print ("Got message: %s\n", text);
+      g_printerr ("Got message: %s\n", text);
     }
   switch (message->type)
     {

@@ -99,13 +99,13 @@ print_table (GPtrArray *rows)
 
           /* Names left-aligned, numbers right-aligned, details as they are. */
           if (c == 0)
-            g_print ("%-*s", (int) width[c], cell);
+            g_printerr ("%-*s", (int) width[c], cell);
           else if (c < n_cols - 1)
-            g_print ("  %*s", (int) width[c], cell);
+            g_printerr ("  %*s", (int) width[c], cell);
           else
-            g_print ("  %s", cell);
+            g_printerr ("  %s", cell);
         }
-      g_print ("\n");
+      g_printerr ("\n");
     }
 }
 
@@ -135,7 +135,7 @@ launch_print_stats (LaunchState *s)
 
       g_ptr_array_add (rows, stats_row (l->data, stats));
     }
-  g_print ("Statistics:\n");
+  g_printerr ("Statistics:\n");
   print_table (rows);
 }
 
@@ -149,18 +149,18 @@ print_link (TracePad *pad)
   TracePadStats stats;
 
   trace_pad_get_stats (pad, &stats);
-  g_print ("  %s -> %s: %s, %" G_GUINT64_FORMAT " events in %" G_GUINT64_FORMAT " batches\n",
-           from, to, trace_pad_get_media_type (pad), stats.events, stats.batches);
+  g_printerr ("  %s -> %s: %s, %" G_GUINT64_FORMAT " events in %" G_GUINT64_FORMAT " batches\n",
+              from, to, trace_pad_get_media_type (pad), stats.events, stats.batches);
   if (start == NULL)
     {
-      g_print ("    no stream-start\n");
+      g_printerr ("    no stream-start\n");
       return;
     }
-  g_print ("    stream-start: format=%s location=%s clock=%s (%s)\n",
-           start->info.format ? start->info.format : "?",
-           start->info.location ? start->info.location : "-",
-           trace_clock_domain_to_string (start->info.clock_domain),
-           start->info.clock_source ? start->info.clock_source : "unknown source");
+  g_printerr ("    stream-start: format=%s location=%s clock=%s (%s)\n",
+              start->info.format ? start->info.format : "?",
+              start->info.location ? start->info.location : "-",
+              trace_clock_domain_to_string (start->info.clock_domain),
+              start->info.clock_source ? start->info.clock_source : "unknown source");
 }
 
 /**
@@ -175,7 +175,7 @@ launch_print_verbose (LaunchState *s)
 {
   const GList *children = trace_bin_get_children (TRACE_BIN (s->pipeline));
 
-  g_print ("Properties:\n");
+  g_printerr ("Properties:\n");
   for (const GList *l = children; l; l = l->next)
     {
       g_autoptr (GPtrArray) props = tool_non_default_properties (l->data);
@@ -193,9 +193,9 @@ launch_print_verbose (LaunchState *s)
         }
       g_ptr_array_add (props, NULL);
       joined = g_strjoinv (" ", (char **) props->pdata);
-      g_print ("  %s: %s\n", path, *joined ? joined : "(all defaults)");
+      g_printerr ("  %s: %s\n", path, *joined ? joined : "(all defaults)");
     }
-  g_print ("Links:\n");
+  g_printerr ("Links:\n");
   for (const GList *l = children; l; l = l->next)
     for (const GList *p = trace_element_get_pads (l->data); p; p = p->next)
       if (trace_pad_get_direction (p->data) == TRACE_PAD_SRC && trace_pad_get_peer (p->data))
@@ -213,5 +213,5 @@ launch_print_ending (LaunchState *s)
 {
   g_autofree char *duration = launch_format_duration (g_get_monotonic_time () - s->start_time);
 
-  g_print ("Execution ended after %s\n", duration);
+  g_printerr ("Execution ended after %s\n", duration);
 }

@@ -61,6 +61,11 @@ void launch_progress_start (LaunchState *s);
 void launch_progress_stop (LaunchState *s);
 void launch_clear_line (LaunchState *s);
 
+/* launch-run.c */
+int launch_run (LaunchState *s);
+gboolean launch_default_locations (TraceElement *pipeline,
+                                   GError **error);
+
 /* launch-report.c */
 void launch_print_stats (LaunchState *s);
 void launch_print_verbose (LaunchState *s);

@@ -224,3 +224,88 @@ tool_presence_name (TracePadPresence presence)
 {
   return presence == TRACE_PAD_REQUEST ? "request" : "always";
 }
+
+/**
+ * tool_quote_value:
+ * @value: a property value, a file name
+ *
+ * Quotes @value for a launch description: in single quotes, where only
+ * `\'` and `\\` are escapes, so any file name (blanks, `!`, `#`, `"`)
+ * reaches the element as it is.
+ *
+ * Returns: (transfer full): `'…'`
+ */
+char *
+tool_quote_value (const char *value)
+{
+  GString *out = g_string_new ("'");
+
+  for (const char *c = value; *c; c++)
+    {
+      if (*c == '\'' || *c == '\\')
+        g_string_append_c (out, '\\');
+      g_string_append_c (out, *c);
+    }
+  g_string_append_c (out, '\'');
+  return g_string_free (out, FALSE);
+}
+
+static gint
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  return g_strcmp0 (*(const char *const *) a, *(const char *const *) b);
+}
+
+/* A folder's regular files, by name; hidden files are skipped. */
+static gboolean
+add_folder (GPtrArray *paths,
+            const char *folder,
+            GError **error)
+{
+  g_autoptr (GDir) dir = g_dir_open (folder, 0, error);
+  g_autoptr (GPtrArray) found = g_ptr_array_new ();
+  const char *name;
+
+  if (dir == NULL)
+    return FALSE;
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      char *path = g_build_filename (folder, name, NULL);
+
+      if (name[0] != '.' && g_file_test (path, G_FILE_TEST_IS_REGULAR))
+        g_ptr_array_add (found, path);
+      else
+        g_free (path);
+    }
+  g_ptr_array_sort (found, compare_strings);
+  for (guint i = 0; i < found->len; i++)
+    g_ptr_array_add (paths, found->pdata[i]);
+  return TRUE;
+}
+
+/**
+ * tool_expand_inputs:
+ * @args: file and folder names as the user gave them
+ * @error: where to say which folder could not be read
+ *
+ * A folder stands for the regular files directly in it (not its
+ * subfolders), sorted by name.
+ *
+ * Returns: (transfer full) (nullable): the files, in order
+ */
+GPtrArray *
+tool_expand_inputs (char **args,
+                    GError **error)
+{
+  g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; args != NULL && args[i] != NULL; i++)
+    {
+      if (!g_file_test (args[i], G_FILE_TEST_IS_DIR))
+        g_ptr_array_add (paths, g_strdup (args[i]));
+      else if (!add_folder (paths, args[i], error))
+        return NULL;
+    }
+  return g_steal_pointer (&paths);
+}

@@ -32,4 +32,8 @@ gboolean tool_write_dot (TraceElement *pipeline,
 void tool_dump_dot_to_env_dir (TraceElement *pipeline,
                                const char *tag);
 
+char *tool_quote_value (const char *value);
+GPtrArray *tool_expand_inputs (char **args,
+                               GError **error);
+
 G_END_DECLS

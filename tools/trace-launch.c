@@ -4,9 +4,7 @@
  */
 #include "config.h"
 
-#include <glib-unix.h>
 #include <locale.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +36,12 @@
   "  trace-launch clock-sync name=m ! perfetto-sink location=all.pftrace \\\n"                     \
   "      ftrace-src location=kernel.txt ! m.  arkts-src location=app.cpuprofile ! m.\n"            \
   "  trace-launch -f conversion.launch --stats\n"                                                  \
+  "\n"                                                                                             \
+  "Standard input and output: a file source without location reads standard\n"                     \
+  "input and a file sink without location writes standard output, when they\n"                     \
+  "are not a terminal, so  trace-launch ftrace-src ! perfetto-sink < in > out\n"                   \
+  "works as a filter. Everything trace-launch itself prints (status, progress,\n"                  \
+  "--stats, -v, -m) goes to standard error.\n"                                                     \
   "\n"                                                                                             \
   "Interrupting: the first Ctrl-C stops every source and lets the sinks\n"                         \
   "finish valid files; trace-launch then exits with 130. A second Ctrl-C\n"                        \
@@ -194,107 +198,11 @@ build_pipeline (Options *o,
 }
 
 static gboolean
-on_sigint (gpointer user_data)
-{
-  LaunchState *s = user_data;
-
-  s->n_interrupts++;
-  launch_clear_line (s);
-  if (s->n_interrupts == 1)
-    {
-      g_printerr ("Interrupt: stopping the sources and finishing the outputs "
-                  "(press Ctrl-C again to abort)...\n");
-      trace_pipeline_send_eos (TRACE_PIPELINE (s->pipeline));
-      return G_SOURCE_CONTINUE;
-    }
-  g_printerr ("Interrupt: aborting; the outputs are not finished.\n");
-  s->exit_code = LAUNCH_EXIT_INTERRUPTED;
-  g_main_loop_quit (s->loop);
-  /* A third Ctrl-C, should stopping hang, gets the default action. */
-  return G_SOURCE_REMOVE;
-}
-
-static gboolean
-on_sighup (gpointer user_data)
-{
-  LaunchState *s = user_data;
-
-  tool_dump_dot_to_env_dir (s->pipeline, "SIGHUP");
-  return G_SOURCE_CONTINUE;
-}
-
-/* When the start fails, the elements posted why; the loop has not run,
- * so the messages are still queued. */
-static void
-report_start_failure (LaunchState *s)
-{
-  TraceBus *bus = trace_pipeline_get_bus (TRACE_PIPELINE (s->pipeline));
-  TraceMessage *message;
-
-  while ((message = trace_bus_pop (bus)) != NULL)
-    {
-      launch_handle_message (s, message);
-      trace_message_unref (message);
-    }
-  if (!s->got_error)
-    g_printerr ("ERROR: the pipeline could not be started\n");
-  s->exit_code = LAUNCH_EXIT_RUNTIME_ERROR;
-}
-
-static void
-run (LaunchState *s)
-{
-  TraceBus *bus = trace_pipeline_get_bus (TRACE_PIPELINE (s->pipeline));
-  guint watch, sigint, sighup;
-
-  s->loop = g_main_loop_new (NULL, FALSE);
-  s->start_time = g_get_monotonic_time ();
-  sigint = g_unix_signal_add (SIGINT, on_sigint, s);
-  sighup = g_unix_signal_add (SIGHUP, on_sighup, s);
-  if (!s->quiet)
-    g_print ("Setting pipeline to PLAYING ...\n");
-  if (trace_element_set_state (s->pipeline, TRACE_STATE_PLAYING) != TRACE_STATE_CHANGE_SUCCESS)
-    report_start_failure (s);
-  else
-    {
-      if (!s->quiet)
-        g_print ("Pipeline is PLAYING ...\n");
-      /* Tests wait for that line before sending SIGINT. */
-      fflush (stdout);
-      watch = trace_bus_add_watch (bus, launch_on_bus_message, s);
-      launch_progress_start (s);
-      g_main_loop_run (s->loop);
-      launch_progress_stop (s);
-      g_source_remove (watch);
-    }
-  if (s->n_interrupts < 2)
-    g_source_remove (sigint);
-  g_source_remove (sighup);
-}
-
-static void
-finish (LaunchState *s)
-{
-  g_autoptr (GError) error = NULL;
-  gboolean aborted = s->n_interrupts >= 2;
-
-  if (s->stats && !aborted)
-    launch_print_stats (s);
-  if (s->verbose && !aborted)
-    launch_print_verbose (s);
-  if (s->dot_file != NULL && !tool_write_dot (s->pipeline, s->dot_file, &error))
-    g_printerr ("WARNING: could not write %s: %s\n", s->dot_file, error->message);
-  trace_element_set_state (s->pipeline, TRACE_STATE_NULL);
-  if (!s->quiet)
-    launch_print_ending (s);
-}
-
-static gboolean
 progress_wanted (Options *o)
 {
   if (o->progress)
     return TRUE;
-  return !o->quiet && isatty (STDERR_FILENO) && isatty (STDOUT_FILENO);
+  return !o->quiet && isatty (STDERR_FILENO);
 }
 
 int
@@ -340,12 +248,13 @@ main (int argc,
   s.progress_tty = isatty (STDERR_FILENO);
   s.dot_file = g_steal_pointer (&o.dot_file);
   s.pipeline = build_pipeline (&o, &exit_code);
-  if (s.pipeline != NULL)
+  if (s.pipeline != NULL && !launch_default_locations (s.pipeline, &error))
     {
-      run (&s);
-      finish (&s);
-      exit_code = s.exit_code;
+      g_printerr ("ERROR: %s\n", error->message);
+      exit_code = LAUNCH_EXIT_USAGE;
     }
+  else if (s.pipeline != NULL)
+    exit_code = launch_run (&s);
   launch_state_clear (&s);
   options_clear (&o);
   return exit_code;

@@ -449,14 +449,29 @@ write_flow (JsonTraceWriter *w,
 /* ------------------------------------------------------------------ */
 /* Other events                                                        */
 
+/* An instant is written with the narrowest scope its ids allow: a thread
+ * instant needs a tid and a process instant a pid, or trace_processor
+ * rejects the event (json_parser_failure). One whose thread or process is
+ * unknown (an ArkTS profile's summary) widens to the process or the whole
+ * trace, where the viewers still show it. */
+static const char *
+instant_scope (const TraceEvent *ev)
+{
+  gboolean thread = !(ev->flags & (TRACE_EVENT_FLAG_SCOPE_GLOBAL | TRACE_EVENT_FLAG_SCOPE_PROCESS));
+
+  if (thread && ev->tid != TRACE_ID_UNKNOWN)
+    return "t";
+  if (!(ev->flags & TRACE_EVENT_FLAG_SCOPE_GLOBAL) && ev->pid != TRACE_ID_UNKNOWN)
+    return "p";
+  return "g";
+}
+
 static void
 write_instant (JsonTraceWriter *w,
                TraceBatch *batch,
                const TraceEvent *ev)
 {
-  const char *scope = (ev->flags & TRACE_EVENT_FLAG_SCOPE_GLOBAL)    ? "g"
-                      : (ev->flags & TRACE_EVENT_FLAG_SCOPE_PROCESS) ? "p"
-                                                                     : "t";
+  const char *scope = instant_scope (ev);
 
   json_writer_event_open (w, "i", ev->name, ev->category, ev->ts, ev->pid, ev->tid);
   g_string_append_printf (w->buf, ",\"s\":\"%s\"", scope);

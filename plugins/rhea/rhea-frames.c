@@ -24,6 +24,7 @@ rhea_thread_free (gpointer data)
 
   g_array_unref (th->frames);
   g_clear_pointer (&th->hold, trace_batch_unref);
+  g_clear_pointer (&th->spare, trace_batch_unref);
   g_array_unref (th->pending);
   g_free (th);
 }
@@ -286,26 +287,27 @@ end_frame (RheaRepair *r,
     }
 }
 
-/* Closes every frame above @index (all frames for -1), innermost first,
+/* Ends the frames from @top down to @bottom (indices, innermost first),
  * each at the best estimate of when it really ended: a frame that threw
  * at its T:; one that an exception left without a marker at its callee's
  * end when that callee threw (the exception came from there), else at the
  * last time known inside it, the thread's latest event.  @top_kind is
  * what the frames above the innermost throw are: unwound (a frame below
- * ended) or closed at EOS. */
+ * ended) or closed at EOS.  The caller removes them from the stack. */
 static void
-close_frames (RheaRepair *r,
-              RheaThread *th,
-              gint index,
-              RepairKind top_kind)
+end_frames (RheaRepair *r,
+            RheaThread *th,
+            gint top,
+            gint bottom,
+            RepairKind top_kind)
 {
   gint64 callee_ts = th->last_ts;
   gint callee_pos = -1;
   RepairKind open_kind = top_kind;
 
-  while ((gint) th->frames->len > index + 1)
+  for (gint i = top; i >= bottom; i--)
     {
-      Frame *f = &g_array_index (th->frames, Frame, th->frames->len - 1);
+      Frame *f = &g_array_index (th->frames, Frame, i);
       RepairKind kind = open_kind;
 
       if (f->state == FRAME_THROWN)
@@ -318,10 +320,22 @@ close_frames (RheaRepair *r,
         }
       else if (!f->is_method && kind == REPAIR_UNWOUND)
         kind = REPAIR_MISSING_END;
+      if (!f->is_method)
+        th->n_plain--;
       end_frame (r, th, f, callee_ts, callee_pos, kind);
       count_repair (r, kind);
-      rhea_thread_pop (th);
     }
+}
+
+/* Closes every frame above @index (all frames for -1). */
+static void
+close_frames (RheaRepair *r,
+              RheaThread *th,
+              gint index,
+              RepairKind top_kind)
+{
+  end_frames (r, th, (gint) th->frames->len - 1, index + 1, top_kind);
+  g_array_set_size (th->frames, index + 1);
 }
 
 void
@@ -374,49 +388,102 @@ emit_pending (RheaRepair *r,
   add_repair_arg (r, r->out.spill, ev, p->repair);
 }
 
+/* The held events before @upto go to the output, with the pending ends
+ * placed before them; the rest stays held, renumbered from 0 (copied to
+ * the spare batch, which then becomes the hold). */
+static void
+release_before (RheaRepair *r,
+                RheaThread *th,
+                guint upto)
+{
+  TraceBatch *hold = th->hold;
+  guint j = 0;
+  PendingEnd *pending;
+
+  g_array_sort (th->pending, pending_compare);
+  pending = (PendingEnd *) th->pending->data;
+  for (guint i = 0; i < upto; i++)
+    {
+      for (; j < th->pending->len && pending[j].pos <= i; j++)
+        emit_pending (r, &pending[j]);
+      rhea_output_append (r, &hold->events[i], hold);
+    }
+  for (; j < th->pending->len && pending[j].pos <= upto; j++)
+    emit_pending (r, &pending[j]);
+  g_array_remove_range (th->pending, 0, j);
+  for (guint i = 0; i < th->pending->len; i++)
+    g_array_index (th->pending, PendingEnd, i).pos -= upto;
+  if (upto < hold->n_events)
+    {
+      if (th->spare == NULL)
+        th->spare = trace_batch_new (r->pool, 64);
+      for (guint i = upto; i < hold->n_events; i++)
+        trace_batch_append_event (th->spare, &hold->events[i], hold);
+      th->hold = th->spare;
+      th->spare = hold;
+    }
+  trace_batch_clear (hold);
+  for (guint i = 0; i < th->frames->len; i++)
+    {
+      Frame *f = &g_array_index (th->frames, Frame, i);
+
+      f->hold_index = f->hold_index >= (gint) upto ? f->hold_index - (gint) upto : -1;
+      /* a thrown frame left open is above every decided one: its T:
+       * came after @upto (the lowest such T:) */
+      if (f->state == FRAME_THROWN)
+        f->throw_pos = f->throw_pos > upto ? f->throw_pos - upto : 0;
+    }
+}
+
 /* Everything held goes to the output, the pending ends at their places. */
 static void
 release (RheaRepair *r,
          RheaThread *th)
 {
-  TraceBatch *hold = th->hold;
-  guint j = 0, n_pending = th->pending->len;
-  PendingEnd *pending = (PendingEnd *) th->pending->data;
-
-  g_array_sort (th->pending, pending_compare);
-  for (guint i = 0; i < hold->n_events; i++)
-    {
-      for (; j < n_pending && pending[j].pos <= i; j++)
-        emit_pending (r, &pending[j]);
-      rhea_output_append (r, &hold->events[i], hold);
-    }
-  for (; j < n_pending; j++)
-    emit_pending (r, &pending[j]);
-  trace_batch_clear (hold);
-  g_array_set_size (th->pending, 0);
+  release_before (r, th, th->hold->n_events);
   th->holding = FALSE;
-  for (guint i = 0; i < th->frames->len; i++)
-    g_array_index (th->frames, Frame, i).hold_index = -1;
 }
 
-/* Too many events held for one thread: settle every throw as "the
- * exception left the frame" (the likelier story) and let events flow. */
+/* Too many events held for one thread: nothing below the oldest throws
+ * has returned or thrown to say it caught them, so they are taken to have
+ * escaped every instrumented frame to an uninstrumented catcher (a
+ * message loop, a thread pool), as at EOS: the frames up to the innermost
+ * of them end at the T: that left them; the calls made since stay open.
+ * Only the throws in the older half of the hold are decided (at least
+ * one), so a recent throw whose catcher is about to return is not, and
+ * the hold shrinks by half at least (each event is copied O(1) times).
+ * The events before the oldest throw still open go out.  A later E: of a
+ * frame closed here is an unmatched return. */
 static void
 overflow (RheaRepair *r,
           RheaThread *th)
 {
-  for (gint i = (gint) th->frames->len - 1; i >= 0; i--)
+  gint decided = -1;
+  guint n_before = th->n_thrown;
+
+  for (guint i = 0; i < th->frames->len; i++)
     {
-      Frame *f = &g_array_index (th->frames, Frame, i);
+      const Frame *f = &g_array_index (th->frames, Frame, i);
 
       if (f->state != FRAME_THROWN)
         continue;
-      end_frame (r, th, f, f->throw_ts, f->throw_pos, REPAIR_EXITED_BY_THROW);
-      r->stats.throws++;
-      th->n_thrown--;
-      g_array_remove_index (th->frames, i);
+      if (decided >= 0 && f->throw_pos >= r->max_hold / 2)
+        break;
+      decided = i;
     }
-  r->stats.hold_overflows++;
+  end_frames (r, th, decided, 0, REPAIR_UNWOUND);
+  g_array_remove_range (th->frames, 0, decided + 1);
+  r->stats.hold_overflows += MAX (n_before - th->n_thrown, 1);
+  if (th->n_thrown > 0)
+    {
+      /* the oldest throw left is the lowest thrown frame */
+      for (guint i = 0; i < th->frames->len; i++)
+        if (g_array_index (th->frames, Frame, i).state == FRAME_THROWN)
+          {
+            release_before (r, th, g_array_index (th->frames, Frame, i).throw_pos);
+            return;
+          }
+    }
   release (r, th);
   if (r->crash_tag && th->frames->len > 0)
     hold_start (r, th);

@@ -80,8 +80,9 @@ struct _RheaThread
   guint8 last_marker; /* MarkerType of its previous slice event */
   gboolean holding;   /* events go to `hold`, not to the output */
   TraceBatch *hold;
-  GArray *pending;  /* PendingEnd */
-  RheaThread *next; /* another process reusing the tid */
+  TraceBatch *spare; /* the hold's second buffer, for a partial release */
+  GArray *pending;   /* PendingEnd */
+  RheaThread *next;  /* another process reusing the tid */
 };
 
 /* Where events go: in place into the batch being repaired while nothing

@@ -89,8 +89,10 @@ rhea_repair_set_crash_tag (RheaRepair *r,
 
 /**
  * rhea_repair_set_max_hold:
- * @max_events: how many events one thread may hold while a throw is
- *   unsettled (at least 1)
+ * @max_events: how many events one thread may hold while the catcher of a
+ *   throw is unknown (at least 1).  At the limit the throws in the older
+ *   half of the hold are taken to have escaped every instrumented frame
+ *   (their frames end at the T:) and counted in `hold_overflows`.
  */
 void
 rhea_repair_set_max_hold (RheaRepair *r,
@@ -480,7 +482,8 @@ rhea_repair_get_summary (RheaRepair *r)
   append_count (line, s->unmatched_returns, "unmatched E: dropped", "unmatched E: dropped");
   append_count (line, s->unmatched_throws, "unmatched T: dropped", "unmatched T: dropped");
   append_count (line, s->unmatched_ends, "unmatched slice end dropped", "unmatched slice ends dropped");
-  append_count (line, s->hold_overflows, "throw settled early (hold limit)", "throws settled early (hold limit)");
+  append_count (line, s->hold_overflows, "throw taken to escape every instrumented frame at the hold limit",
+                "throws taken to escape every instrumented frame at the hold limit");
   append_count (line, s->too_deep, "event dropped beyond the maximum stack depth",
                 "events dropped beyond the maximum stack depth");
   if (line->len == 0)

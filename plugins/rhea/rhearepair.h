@@ -51,8 +51,10 @@ typedef enum
  * @unmatched_ends: plain ends with no open plain slice, dropped
  * @marker_ends: plain ends that closed a marker's own begin, dropped
  * @crash_tagged: slices renamed `… : CrashTag`
- * @hold_overflows: times a thread's held events reached the limit and a
- *   pending throw was settled early
+ * @hold_overflows: throws decided at the hold limit: nothing below the
+ *   thrower said it caught the exception, so it was taken to have escaped
+ *   every instrumented frame (with crash-tag, also holds released at the
+ *   limit without a throw)
  * @too_deep: slice begins dropped because their thread's stack was
  *   already %RHEA_REPAIR_MAX_DEPTH deep (with their ends)
  * @max_depth: the deepest stack seen

@@ -218,7 +218,8 @@ trace_rhea_repair_class_init (TraceRheaRepairClass *klass)
                                                      "Rename repaired slices as btrace does (… : CrashTag)",
                                                      FALSE, rw);
   properties[PROP_MAX_HOLD] = g_param_spec_uint ("max-hold", "Max hold",
-                                                 "Events held per thread while a throw is unresolved",
+                                                 "Events held per thread while a throw's catcher is unknown; "
+                                                 "at the limit the oldest throws are taken as escaped",
                                                  16, G_MAXINT32, DEFAULT_MAX_HOLD, rw);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   trace_element_class_set_metadata (TRACE_ELEMENT_CLASS (klass), "RheaTrace repair", "Filter/Trace",

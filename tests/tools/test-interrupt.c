@@ -42,7 +42,7 @@ start_endless (Running *r,
   g_assert_no_error (error);
   r->out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (r->process));
   r->err = g_data_input_stream_new (g_subprocess_get_stderr_pipe (r->process));
-  while ((line = g_data_input_stream_read_line_utf8 (r->out, NULL, NULL, &error)) != NULL)
+  while ((line = g_data_input_stream_read_line_utf8 (r->err, NULL, NULL, &error)) != NULL)
     {
       gboolean playing = strcmp (line, "Pipeline is PLAYING ...") == 0;
 
@@ -124,13 +124,14 @@ test_first_interrupt_finishes (void)
   start_endless (&r, "fakesink", NULL);
   g_subprocess_send_signal (r.process, SIGINT);
   g_assert_cmpint (finish (&r, &out, &err), ==, 130);
-  g_assert_cmpstr (err, ==, "Interrupt: stopping the sources and finishing the outputs "
-                            "(press Ctrl-C again to abort)...\n");
-  g_assert_nonnull (strstr (out, "Got EOS from /pipeline0.\n"));
+  g_assert_true (g_str_has_prefix (err, "Interrupt: stopping the sources and finishing the outputs "
+                                        "(press Ctrl-C again to abort)...\n"));
+  g_assert_nonnull (strstr (err, "Got EOS from /pipeline0.\n"));
+  g_assert_cmpstr (out, ==, "");
   /* columns: element events-in events-out ... */
-  sent = stats_value (out, "fakesrc0", 2);
+  sent = stats_value (err, "fakesrc0", 2);
   g_assert_cmpuint (sent, >, 0);
-  g_assert_cmpuint (stats_value (out, "fakesink0", 1), ==, sent);
+  g_assert_cmpuint (stats_value (err, "fakesink0", 1), ==, sent);
 }
 
 static void
@@ -149,7 +150,8 @@ test_second_interrupt_aborts (void)
   /* Either the second Ctrl-C came while finishing (abort) or after it
    * (too late to matter): both end with 130, neither hangs or crashes. */
   g_assert_cmpint (finish (&r, &out, &err), ==, 130);
-  g_assert_true (strcmp (err, "") == 0 || strcmp (err, "Interrupt: aborting; the outputs are not finished.\n") == 0);
+  g_assert_true (strstr (err, "Interrupt: aborting; the outputs are not finished.\n") != NULL ||
+                 strstr (err, "Execution ended after ") != NULL);
 }
 
 static guint

@@ -31,5 +31,10 @@ const char *const *tools_test_isolated_env (void); /* no plugins: core elements 
 
 void add_interrupt_tests (void);
 void add_inspect_tests (void);
+void add_pipe_tests (void);
+void add_readme_tests (void);
+void add_info_tests (void);
+void add_convert_tests (void);
+void add_man_tests (void);
 
 G_END_DECLS

@@ -68,6 +68,15 @@ char *rb_list_dir (const char *dir);
 /* The value of @key in @element's row of `--stats` output: a fixed
  * column ("events-in", "events-out") or a details key ("bytes-read");
  * fails the test if absent. */
+/* stderr without the --stats table that ends it: the messages only */
+char *rb_messages (const char *err);
+#define rb_assert_messages(err, expected)           \
+  G_STMT_START                                      \
+  {                                                 \
+    g_autofree char *messages_ = rb_messages (err); \
+    g_assert_cmpstr (messages_, ==, expected);      \
+  }                                                 \
+  G_STMT_END
 guint64 rb_stat (const char *out,
                  const char *element,
                  const char *key);

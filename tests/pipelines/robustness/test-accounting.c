@@ -61,32 +61,32 @@ test_ftrace_chain (void)
               "t.", "!", "main-thread-filter", "!", "rhea-repair", "!", "json-sink", out_location);
   g_assert_cmpint (r->status, ==, 0);
   /* the source */
-  g_assert_cmpuint (rb_stat (r->out, "ftrace-src0", "bytes-read"), ==, text->len);
-  g_assert_cmpuint (rb_stat (r->out, "ftrace-src0", "lines"), ==, count_lines (written));
-  g_assert_cmpuint (rb_stat (r->out, "ftrace-src0", "skipped-unparsable-lines"), ==, 1);
-  g_assert_cmpuint (rb_stat (r->out, "ftrace-src0", "skipped-lines-longer-than-65536-bytes"), ==, 1);
-  g_assert_cmpuint (rb_stat (r->out, "ftrace-src0", "events-out"), >, 0);
+  g_assert_cmpuint (rb_stat (r->err, "ftrace-src0", "bytes-read"), ==, text->len);
+  g_assert_cmpuint (rb_stat (r->err, "ftrace-src0", "lines"), ==, count_lines (written));
+  g_assert_cmpuint (rb_stat (r->err, "ftrace-src0", "skipped-unparsable-lines"), ==, 1);
+  g_assert_cmpuint (rb_stat (r->err, "ftrace-src0", "skipped-lines-longer-than-65536-bytes"), ==, 1);
+  g_assert_cmpuint (rb_stat (r->err, "ftrace-src0", "events-out"), >, 0);
   /* every link */
-  g_assert_cmpuint (rb_stat (r->out, "queue0", "events-in"), ==, rb_stat (r->out, "ftrace-src0", "events-out"));
-  g_assert_cmpuint (rb_stat (r->out, "queue0", "events-out"), ==, rb_stat (r->out, "queue0", "events-in"));
-  g_assert_cmpuint (rb_stat (r->out, "t", "events-in"), ==, rb_stat (r->out, "queue0", "events-out"));
-  g_assert_cmpuint (rb_stat (r->out, "t", "events-out"), ==, 2 * rb_stat (r->out, "t", "events-in"));
-  g_assert_cmpuint (rb_stat (r->out, "filter0", "events-in"), ==, rb_stat (r->out, "t", "events-in"));
-  g_assert_cmpuint (rb_stat (r->out, "main-thread-filter0", "events-in"), ==, rb_stat (r->out, "t", "events-in"));
+  g_assert_cmpuint (rb_stat (r->err, "queue0", "events-in"), ==, rb_stat (r->err, "ftrace-src0", "events-out"));
+  g_assert_cmpuint (rb_stat (r->err, "queue0", "events-out"), ==, rb_stat (r->err, "queue0", "events-in"));
+  g_assert_cmpuint (rb_stat (r->err, "t", "events-in"), ==, rb_stat (r->err, "queue0", "events-out"));
+  g_assert_cmpuint (rb_stat (r->err, "t", "events-out"), ==, 2 * rb_stat (r->err, "t", "events-in"));
+  g_assert_cmpuint (rb_stat (r->err, "filter0", "events-in"), ==, rb_stat (r->err, "t", "events-in"));
+  g_assert_cmpuint (rb_stat (r->err, "main-thread-filter0", "events-in"), ==, rb_stat (r->err, "t", "events-in"));
   /* filters: kept + dropped = received, kept = sent */
   for (guint i = 0; i < 2; i++)
     {
       const char *f = i ? "main-thread-filter0" : "filter0";
 
-      g_assert_cmpuint (rb_stat (r->out, f, "kept") + rb_stat (r->out, f, "dropped-tid"), ==,
-                        rb_stat (r->out, f, "events-in"));
-      g_assert_cmpuint (rb_stat (r->out, f, "events-out"), ==, rb_stat (r->out, f, "kept"));
-      g_assert_cmpuint (rb_stat (r->out, f, "dropped-tid"), >, 0);
+      g_assert_cmpuint (rb_stat (r->err, f, "kept") + rb_stat (r->err, f, "dropped-tid"), ==,
+                        rb_stat (r->err, f, "events-in"));
+      g_assert_cmpuint (rb_stat (r->err, f, "events-out"), ==, rb_stat (r->err, f, "kept"));
+      g_assert_cmpuint (rb_stat (r->err, f, "dropped-tid"), >, 0);
     }
-  g_assert_cmpuint (rb_stat (r->out, "fakesink0", "events-in"), ==, rb_stat (r->out, "filter0", "events-out"));
-  g_assert_cmpuint (rb_stat (r->out, "rhea-repair0", "events-in"), ==, rb_stat (r->out, "main-thread-filter0", "events-out"));
-  g_assert_cmpuint (rb_stat (r->out, "json-sink0", "events-in"), ==, rb_stat (r->out, "rhea-repair0", "events-out"));
-  g_assert_cmpuint (rb_json_trace_events (out), ==, rb_stat (r->out, "json-sink0", "json-events"));
+  g_assert_cmpuint (rb_stat (r->err, "fakesink0", "events-in"), ==, rb_stat (r->err, "filter0", "events-out"));
+  g_assert_cmpuint (rb_stat (r->err, "rhea-repair0", "events-in"), ==, rb_stat (r->err, "main-thread-filter0", "events-out"));
+  g_assert_cmpuint (rb_stat (r->err, "json-sink0", "events-in"), ==, rb_stat (r->err, "rhea-repair0", "events-out"));
+  g_assert_cmpuint (rb_json_trace_events (out), ==, rb_stat (r->err, "json-sink0", "json-events"));
   rb_scratch_cleanup (dir);
 }
 
@@ -105,8 +105,8 @@ test_ftrace_gzip_bytes (void)
   rb_write_file (path, g_bytes_get_data (gz, NULL), g_bytes_get_size (gz));
   r = RB_RUN ("-q", "--stats", "ftrace-src", location, "!", "fakesink");
   g_assert_cmpint (r->status, ==, 0);
-  g_assert_cmpuint (rb_stat (r->out, "ftrace-src0", "bytes-read"), ==, g_bytes_get_size (bytes));
-  g_assert_cmpuint (rb_stat (r->out, "ftrace-src0", "lines"), ==, count_lines (bytes));
+  g_assert_cmpuint (rb_stat (r->err, "ftrace-src0", "bytes-read"), ==, g_bytes_get_size (bytes));
+  g_assert_cmpuint (rb_stat (r->err, "ftrace-src0", "lines"), ==, count_lines (bytes));
   rb_scratch_cleanup (dir);
 }
 
@@ -119,10 +119,10 @@ test_json (void)
   g_autoptr (RbResult) r = RB_RUN ("-q", "--stats", "json-src", location, "!", "fakesink");
 
   g_assert_cmpint (r->status, ==, 0);
-  g_assert_cmpuint (rb_stat (r->out, "json-src0", "bytes-read"), ==, file_size (path));
-  g_assert_cmpuint (rb_stat (r->out, "json-src0", "skipped-truncated"), ==, 1);
-  g_assert_cmpuint (rb_stat (r->out, "json-src0", "skipped-bad-duration"), ==, 1);
-  g_assert_cmpuint (rb_stat (r->out, "fakesink0", "events-in"), ==, rb_stat (r->out, "json-src0", "events-out"));
+  g_assert_cmpuint (rb_stat (r->err, "json-src0", "bytes-read"), ==, file_size (path));
+  g_assert_cmpuint (rb_stat (r->err, "json-src0", "skipped-truncated"), ==, 1);
+  g_assert_cmpuint (rb_stat (r->err, "json-src0", "skipped-bad-duration"), ==, 1);
+  g_assert_cmpuint (rb_stat (r->err, "fakesink0", "events-in"), ==, rb_stat (r->err, "json-src0", "events-out"));
 }
 
 /* Records of a protobuf file: tag 0x0a, varint length, packet. */
@@ -158,10 +158,10 @@ test_perfetto (void)
   g_autoptr (RbResult) r = RB_RUN ("-q", "--stats", "perfetto-src", location, "!", "fakesink");
 
   g_assert_cmpint (r->status, ==, 0);
-  g_assert_cmpuint (rb_stat (r->out, "perfetto-src0", "bytes-read"), ==, g_bytes_get_size (bytes));
-  g_assert_cmpuint (rb_stat (r->out, "perfetto-src0", "packets"), ==, count_records (bytes));
-  g_assert_cmpuint (rb_stat (r->out, "perfetto-src0", "truncated-bytes"), ==, 0);
-  g_assert_cmpuint (rb_stat (r->out, "fakesink0", "events-in"), ==, rb_stat (r->out, "perfetto-src0", "events-out"));
+  g_assert_cmpuint (rb_stat (r->err, "perfetto-src0", "bytes-read"), ==, g_bytes_get_size (bytes));
+  g_assert_cmpuint (rb_stat (r->err, "perfetto-src0", "packets"), ==, count_records (bytes));
+  g_assert_cmpuint (rb_stat (r->err, "perfetto-src0", "truncated-bytes"), ==, 0);
+  g_assert_cmpuint (rb_stat (r->err, "fakesink0", "events-in"), ==, rb_stat (r->err, "perfetto-src0", "events-out"));
 }
 
 static void
@@ -179,9 +179,9 @@ test_arkts (void)
   samples = json_array_get_length (json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)),
                                                                  "samples"));
   g_assert_cmpint (r->status, ==, 0);
-  g_assert_cmpuint (rb_stat (r->out, "arkts-src0", "bytes-read"), ==, file_size (path));
-  g_assert_cmpuint (rb_stat (r->out, "arkts-src0", "cpu-samples"), ==, samples);
-  g_assert_cmpuint (rb_stat (r->out, "fakesink0", "events-in"), ==, rb_stat (r->out, "arkts-src0", "events-out"));
+  g_assert_cmpuint (rb_stat (r->err, "arkts-src0", "bytes-read"), ==, file_size (path));
+  g_assert_cmpuint (rb_stat (r->err, "arkts-src0", "cpu-samples"), ==, samples);
+  g_assert_cmpuint (rb_stat (r->err, "fakesink0", "events-in"), ==, rb_stat (r->err, "arkts-src0", "events-out"));
 }
 
 void

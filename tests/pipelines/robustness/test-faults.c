@@ -67,10 +67,10 @@ test_interrupt_endless (gconstpointer data)
   rb_child_signal (child, SIGINT);
   r = rb_child_finish (child);
   g_assert_cmpint (r->status, ==, 130);
-  g_assert_cmpstr (r->err, ==, interrupt_message);
+  g_assert_nonnull (strstr (r->err, interrupt_message));
   listing = rb_list_dir (dir);
   g_assert_cmpstr (listing, ==, c->file);
-  check_finished_output (c, path, r->out, "fakesrc0");
+  check_finished_output (c, path, r->err, "fakesrc0");
   rb_scratch_cleanup (dir);
 }
 
@@ -126,13 +126,13 @@ test_interrupt_file (gconstpointer data)
   rb_child_signal (child, SIGINT);
   r = rb_child_finish (child);
   g_assert_cmpint (r->status, ==, 130);
-  g_assert_cmpstr (r->err, ==, interrupt_message);
+  g_assert_nonnull (strstr (r->err, interrupt_message));
   /* it stopped in the middle */
   g_assert_cmpint (g_stat (input, &st), ==, 0);
-  g_assert_cmpuint (rb_stat (r->out, "ftrace-src0", "bytes-read"), <, (guint64) st.st_size);
+  g_assert_cmpuint (rb_stat (r->err, "ftrace-src0", "bytes-read"), <, (guint64) st.st_size);
   listing = rb_list_dir (dir);
   g_assert_cmpstr (listing, ==, c->file);
-  check_finished_output (c, path, r->out, "ftrace-src0");
+  check_finished_output (c, path, r->err, "ftrace-src0");
   rb_scratch_cleanup (dir);
 }
 
@@ -237,7 +237,7 @@ test_unwritable_dir (gconstpointer data)
   g_assert_cmpint (r->status, ==, 1);
   expected = g_strdup_printf ("ERROR: from /pipeline0/%s0: could not open \"%s\" for writing: %s\n", c->sink, path,
                               g_strerror (EACCES));
-  g_assert_cmpstr (r->err, ==, expected);
+  rb_assert_messages (r->err, expected);
   listing = rb_list_dir (ro);
   g_assert_cmpstr (listing, ==, "");
   rb_scratch_cleanup (dir);
@@ -255,7 +255,7 @@ test_missing_dir (void)
   g_assert_cmpint (r->status, ==, 1);
   expected = g_strdup_printf ("ERROR: from /pipeline0/json-sink0: could not open \"%s\" for writing: %s\n", path,
                               g_strerror (ENOENT));
-  g_assert_cmpstr (r->err, ==, expected);
+  rb_assert_messages (r->err, expected);
   listing = rb_list_dir (dir);
   g_assert_cmpstr (listing, ==, "");
   rb_scratch_cleanup (dir);

@@ -7,6 +7,8 @@
  */
 #include <trace/trace.h>
 
+#include <string.h>
+
 #include "rhearepair.h"
 
 #define PID 100
@@ -491,24 +493,102 @@ test_crash_tag (Fixture *fx,
 
 /* The hold is bounded: past the limit a throw is settled as "left the
  * frame" and events flow again. */
+/* Nothing below b returns: a's caller (not instrumented: a message loop)
+ * caught the exception and goes on with the next calls.  When the hold is
+ * full the throw is taken to have escaped every instrumented frame: b and
+ * a end at the T:, d (running then) stays open, and a's late E: (a was a
+ * slow catcher after all) is unmatched. */
 static void
 test_hold_overflow (Fixture *fx,
                     gconstpointer data)
 {
-  rhea_repair_set_max_hold (fx->repair, 2);
+  g_autofree char *summary = NULL;
+
+  rhea_repair_set_max_hold (fx->repair, 3);
   M (1, "B:a");
   M (2, "B:b");
   M (3, "T:b");
   M (4, "B:c");
   M (5, "E:c");
-  M (6, "E:b"); /* too late: b was settled at its throw */
+  M (6, "B:d"); /* the third held event: decided */
   M (7, "E:a");
+  M (8, "E:d");
   check_process (fx,
                  "B 1 100 a\nB 2 100 b\n"
                  "E 3 100 b repair=exited-by-throw [repaired]\n"
-                 "B 4 100 c\nE 5 100 c\nE 7 100 a\n");
+                 "E 3 100 a repair=unwound-by-exception [repaired]\n"
+                 "B 4 100 c\nE 5 100 c\nB 6 100 d\nE 8 100 d\n");
+  check_drain (fx, "");
   g_assert_cmpuint (stats (fx).hold_overflows, ==, 1);
   g_assert_cmpuint (stats (fx).unmatched_returns, ==, 1);
+  g_assert_cmpuint (stats (fx).max_held, ==, 3);
+  summary = rhea_repair_get_summary (fx->repair);
+  g_assert_nonnull (strstr (summary, "1 throw taken to escape every instrumented frame at the hold limit"));
+}
+
+/* Two throws held: at the limit only the older one (b's, in the older
+ * half of the hold) is taken as escaped; d's, recent, is still open and
+ * its catcher c returns: d ends at its T:, e is c's child. */
+static void
+test_hold_overflow_keeps_recent_throw (Fixture *fx,
+                                       gconstpointer data)
+{
+  rhea_repair_set_max_hold (fx->repair, 4);
+  M (1, "B:a");
+  M (2, "B:b");
+  M (3, "T:b");
+  M (4, "B:c"); /* the loop's next call */
+  M (5, "B:d");
+  M (6, "T:d");
+  M (7, "B:e");
+  M (8, "E:e"); /* the fourth held event */
+  M (9, "E:c");
+  check_process (fx,
+                 "B 1 100 a\nB 2 100 b\n"
+                 "E 3 100 b repair=exited-by-throw [repaired]\n"
+                 "E 3 100 a repair=unwound-by-exception [repaired]\n"
+                 "B 4 100 c\nB 5 100 d\n"
+                 "E 6 100 d repair=exited-by-throw [repaired]\n"
+                 "B 7 100 e\nE 8 100 e\nE 9 100 c\n");
+  check_drain (fx, "");
+  g_assert_cmpuint (stats (fx).hold_overflows, ==, 1);
+  g_assert_cmpuint (stats (fx).throws, ==, 2);
+  g_assert_cmpuint (stats (fx).unmatched_returns, ==, 0);
+}
+
+/* With crash-tag every begin is held: at the limit (B:e, the sixth held
+ * event) b's throw, in the older half, is taken as escaped and a's held
+ * begin is renamed; x, c and d, begun before d's throw, go out and can no
+ * longer be; e, still held, is renamed when c's return shows that an
+ * exception without a T: left it. */
+static void
+test_hold_overflow_crash_tag (Fixture *fx,
+                              gconstpointer data)
+{
+  rhea_repair_set_crash_tag (fx->repair, TRUE);
+  rhea_repair_set_max_hold (fx->repair, 6);
+  M (1, "B:a");
+  M (2, "B:b");
+  M (3, "T:b");
+  M (4, "B:x"); /* the loop's next call */
+  M (5, "B:c");
+  M (6, "B:d");
+  M (7, "T:d");
+  M (8, "B:e");
+  M (9, "E:c");
+  M (10, "E:x");
+  check_process (fx,
+                 "B 1 100 a: CrashTag\nB 2 100 b\n"
+                 "E 3 100 b repair=exited-by-throw [repaired]\n"
+                 "E 3 100 a: CrashTag repair=unwound-by-exception [repaired]\n"
+                 "B 4 100 x\nB 5 100 c\nB 6 100 d\n"
+                 "E 7 100 d repair=exited-by-throw [repaired]\n"
+                 "B 8 100 e: CrashTag\n"
+                 "E 8 100 e: CrashTag repair=unwound-by-exception [repaired]\n"
+                 "E 9 100 c\nE 10 100 x\n");
+  check_drain (fx, "");
+  g_assert_cmpuint (stats (fx).hold_overflows, ==, 1);
+  g_assert_cmpuint (stats (fx).crash_tagged, ==, 2);
 }
 
 static void
@@ -608,6 +688,8 @@ main (int argc,
   ADD ("args-survive-hold", test_args_survive_hold);
   ADD ("crash-tag", test_crash_tag);
   ADD ("hold-overflow", test_hold_overflow);
+  ADD ("hold-overflow-keeps-recent-throw", test_hold_overflow_keeps_recent_throw);
+  ADD ("hold-overflow-crash-tag", test_hold_overflow_crash_tag);
   ADD ("markers-off", test_markers_off);
   ADD ("too-deep", test_too_deep);
   ADD ("stats-and-summary", test_stats_and_summary);

@@ -1,0 +1,375 @@
+/* tracepipe fidelity tests - trace_processor reads from our output what it
+ * reads from the original
+ *
+ * trace_processor is the importer behind the Perfetto UI, so it is the
+ * judge of a conversion. For every trace in tests/data, and for each small
+ * input of tests/fidelity/cases (one behaviour each), the test converts
+ * the file with `auto-src ! perfetto-sink` and `auto-src ! json-sink`,
+ * asks trace_processor what it reads from the original and from the
+ * output, and asserts that they agree:
+ *
+ * - tests/data files: the counts tp-compare shows (slices, names, total
+ *   duration, unfinished, instants, flows, counters, sched, thread
+ *   states, named threads) and no import error the original lacks;
+ * - cases: row by row (slices with ts, dur, depth, name, tid and thread
+ *   time; flows; counters; threads with their process).
+ *
+ * What we knowingly read differently is listed in known-differences.txt
+ * and explained in docs/fidelity.md; an entry that no longer differs fails
+ * the test, so the list stays true. Without $TRACE_PROCESSOR every test is
+ * skipped.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "fidelity-util.h"
+
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+static GPtrArray *known;
+static GHashTable *original_metrics; /* path -> FidMetrics, or NULL: unreadable */
+
+static const char *const outputs[][2] = {
+  { "perfetto", "perfetto-sink" },
+  { "json", "json-sink" },
+};
+
+typedef struct
+{
+  char *path; /* the input */
+  char *name; /* as known-differences.txt names it */
+  const char *output;
+  const char *sink;
+} FidTest;
+
+static gboolean
+have_trace_processor (void)
+{
+  const char *tp = g_getenv ("TRACE_PROCESSOR");
+
+  if (tp != NULL && g_file_test (tp, G_FILE_TEST_IS_EXECUTABLE))
+    return TRUE;
+  g_test_skip ("TRACE_PROCESSOR does not name trace_processor_shell");
+  return FALSE;
+}
+
+static char *
+convert_or_fail (const FidTest *t,
+                 const char *tmpdir)
+{
+  g_autofree char *base = g_path_get_basename (t->path);
+  g_autofree char *out =
+    g_strdup_printf ("%s/%s.%s", tmpdir, base, g_str_equal (t->output, "json") ? "json" : "pftrace");
+  g_autofree char *why = NULL;
+
+  if (!fid_convert (t->path, t->sink, out, &why))
+    {
+      g_test_fail_printf ("%s", why);
+      return NULL;
+    }
+  return g_steal_pointer (&out);
+}
+
+/* --- tests/data files: the counts --- */
+
+static const FidMetrics *
+measure_original (const char *path,
+                  const char *tmpdir,
+                  GError **error)
+{
+  g_autofree char *ref = NULL;
+  FidMetrics *m;
+
+  if (g_hash_table_lookup_extended (original_metrics, path, NULL, (gpointer *) &m))
+    return m;
+  ref = fid_reference_copy (path, tmpdir);
+  m = fid_measure (ref, error);
+  g_hash_table_insert (original_metrics, g_strdup (path), m);
+  return m;
+}
+
+static void
+compare_counts (const FidTest *t,
+                const FidMetrics *orig,
+                const FidMetrics *ours,
+                const FidKnown *k,
+                GString *diffs)
+{
+  for (guint i = 0; i < FID_N_METRICS; i++)
+    {
+      const char *name = fid_metric_names[i];
+      gboolean same = orig->values[i] == ours->values[i];
+
+      if (fid_metric_is_info_only (name))
+        continue;
+      if (fid_known_has_metric (k, name))
+        {
+          if (same)
+            g_string_append_printf (diffs, "  %s: listed as a known difference but both read %" G_GINT64_FORMAT
+                                    " (remove it from known-differences.txt and docs/fidelity.md)\n",
+                                    name, ours->values[i]);
+          continue;
+        }
+      if (!same)
+        g_string_append_printf (diffs, "  %s: original %" G_GINT64_FORMAT ", ours %" G_GINT64_FORMAT "\n",
+                                name, orig->values[i], ours->values[i]);
+    }
+}
+
+/* An import error only our output gives is ours. */
+static void
+compare_errors (const FidMetrics *orig,
+                const FidMetrics *ours,
+                const FidKnown *k,
+                GString *diffs)
+{
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&iter, ours->errors);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      int base = orig != NULL ? GPOINTER_TO_INT (g_hash_table_lookup (orig->errors, key)) : 0;
+
+      if (GPOINTER_TO_INT (value) > base && !fid_known_has_metric (k, key))
+        g_string_append_printf (diffs, "  import error %s: original %d, ours %d\n", (char *) key, base,
+                                GPOINTER_TO_INT (value));
+    }
+}
+
+static void
+print_counts (const FidMetrics *orig,
+              const FidMetrics *ours)
+{
+  for (guint i = 0; i < FID_N_METRICS; i++)
+    g_test_message ("%-18s %14" G_GINT64_FORMAT " %14" G_GINT64_FORMAT, fid_metric_names[i],
+                    orig != NULL ? orig->values[i] : -1, ours->values[i]);
+}
+
+static void
+test_data_file (gconstpointer data)
+{
+  const FidTest *t = data;
+  const FidKnown *k = fid_known_find (known, t->name, t->output);
+  g_autofree char *tmpdir = NULL;
+  g_autofree char *out = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FidMetrics) ours = NULL;
+  g_autoptr (GString) diffs = g_string_new (NULL);
+  const FidMetrics *orig;
+
+  if (!have_trace_processor ())
+    return;
+  tmpdir = g_dir_make_tmp ("fidelity-XXXXXX", NULL);
+  orig = measure_original (t->path, tmpdir, &error);
+  if (orig == NULL && !fid_known_has_metric (k, "unreadable"))
+    g_string_append_printf (diffs, "  %s (if trace_processor truly cannot read it, list it as unreadable)\n",
+                            error->message);
+  if (orig != NULL && fid_known_has_metric (k, "unreadable"))
+    g_string_append (diffs, "  listed as unreadable, but trace_processor reads it\n");
+  out = convert_or_fail (t, tmpdir);
+  if (out != NULL)
+    {
+      g_clear_error (&error);
+      ours = fid_measure (out, &error);
+      if (ours == NULL)
+        g_string_append_printf (diffs, "  our output: %s\n", error->message);
+    }
+  if (ours != NULL)
+    {
+      print_counts (orig, ours);
+      if (orig != NULL)
+        compare_counts (t, orig, ours, k, diffs);
+      compare_errors (orig, ours, k, diffs);
+    }
+  if (diffs->len > 0)
+    g_test_fail_printf ("%s -> %s differs:\n%s", t->name, t->output, diffs->str);
+  if (out != NULL)
+    g_unlink (out);
+  g_rmdir (tmpdir);
+}
+
+/* --- cases: row by row --- */
+
+static const char *const row_queries[][2] = {
+  { "slices",
+    "select s.ts, s.dur, s.depth, s.name, t.tid, s.thread_ts, s.thread_dur from slice s"
+    " left join thread_track tt on s.track_id = tt.id left join thread t using (utid)"
+    " order by s.ts, t.tid, s.depth, s.name, s.dur" },
+  { "flows",
+    "select so.ts, so.name, si.ts, si.name from flow f join slice so on so.id = f.slice_out"
+    " join slice si on si.id = f.slice_in order by 1, 2, 3, 4" },
+  { "counters",
+    "select ct.name, c.ts, c.value from counter c join counter_track ct on c.track_id = ct.id"
+    " order by 1, 2, 3" },
+  { "threads",
+    "select t.tid, t.name, p.pid from thread t left join process p using (upid)"
+    " where t.tid != 0 order by 1, 2, 3" },
+  { "import errors",
+    "select name, value from stats where severity in ('error', 'data_loss') and value > 0"
+    " order by name" },
+};
+
+static void
+diff_rows (const char *what,
+           FidRows *orig,
+           FidRows *ours,
+           GString *diffs)
+{
+  g_autoptr (GString) d = g_string_new (NULL);
+
+  for (guint i = 0; i < MAX (orig->lines->len, ours->lines->len); i++)
+    {
+      const char *a = i < orig->lines->len ? g_ptr_array_index (orig->lines, i) : "(none)";
+      const char *b = i < ours->lines->len ? g_ptr_array_index (ours->lines, i) : "(none)";
+
+      if (!g_str_equal (a, b))
+        g_string_append_printf (d, "    row %u: original %s\n             ours     %s\n", i, a, b);
+    }
+  if (d->len > 0)
+    g_string_append_printf (diffs, "  %s (header: %s):\n%s", what, (char *) g_ptr_array_index (orig->lines, 0),
+                            d->str);
+}
+
+static void
+test_case_file (gconstpointer data)
+{
+  const FidTest *t = data;
+  g_autofree char *tmpdir = NULL;
+  g_autofree char *ref = NULL;
+  g_autofree char *out = NULL;
+  g_autoptr (GString) diffs = g_string_new (NULL);
+
+  if (!have_trace_processor ())
+    return;
+  tmpdir = g_dir_make_tmp ("fidelity-XXXXXX", NULL);
+  ref = fid_reference_copy (t->path, tmpdir);
+  out = convert_or_fail (t, tmpdir);
+  for (guint i = 0; out != NULL && i < G_N_ELEMENTS (row_queries); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (FidRows) a = fid_query (ref, row_queries[i][1], &error);
+      g_autoptr (FidRows) b = NULL;
+
+      g_assert_no_error (error);
+      b = fid_query (out, row_queries[i][1], &error);
+      g_assert_no_error (error);
+      diff_rows (row_queries[i][0], a, b, diffs);
+    }
+  if (diffs->len > 0)
+    g_test_fail_printf ("%s -> %s reads differently:\n%s", t->name, t->output, diffs->str);
+  if (out != NULL)
+    g_unlink (out);
+  if (!g_str_equal (ref, t->path))
+    g_unlink (ref);
+  g_rmdir (tmpdir);
+}
+
+/* --- the list of known differences is explained in the docs --- */
+
+static void
+test_known_documented (void)
+{
+  g_autofree char *doc = NULL;
+  g_autoptr (GError) error = NULL;
+
+  g_file_get_contents (FIDELITY_DOC, &doc, NULL, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < known->len; i++)
+    {
+      const FidKnown *k = g_ptr_array_index (known, i);
+      g_autofree char *base = g_path_get_basename (k->file);
+
+      if (strstr (doc, base) == NULL)
+        g_test_fail_printf ("%s is in known-differences.txt but not explained in docs/fidelity.md", base);
+    }
+}
+
+/* --- registering one test per file and output --- */
+
+/* Inputs, not the notes and sources beside them; the fuzz regressions are
+ * damaged on purpose and have their own suite. */
+static gboolean
+is_trace_file (const char *rel)
+{
+  g_autofree char *base = g_path_get_basename (rel);
+
+  return !g_str_has_prefix (rel, "fuzz-regressions/") && !g_str_has_suffix (rel, ".md") &&
+         !g_str_has_suffix (rel, ".textproto") && base[0] != '.';
+}
+
+static void
+collect_files (const char *root,
+               const char *rel,
+               GPtrArray *found)
+{
+  g_autofree char *dir_path = g_build_filename (root, rel, NULL);
+  g_autoptr (GDir) dir = g_dir_open (dir_path, 0, NULL);
+  const char *entry;
+
+  while (dir != NULL && (entry = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = rel[0] ? g_build_filename (rel, entry, NULL) : g_strdup (entry);
+      g_autofree char *full = g_build_filename (root, child, NULL);
+
+      if (g_file_test (full, G_FILE_TEST_IS_DIR))
+        collect_files (root, child, found);
+      else if (is_trace_file (child))
+        g_ptr_array_add (found, g_steal_pointer (&child));
+    }
+}
+
+static int
+compare_paths (gconstpointer a,
+               gconstpointer b)
+{
+  return strcmp (*(char *const *) a, *(char *const *) b);
+}
+
+static void
+add_tests (const char *kind,
+           const char *root,
+           GTestDataFunc func)
+{
+  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+
+  collect_files (root, "", files);
+  g_ptr_array_sort (files, compare_paths);
+  for (guint i = 0; i < files->len; i++)
+    for (guint o = 0; o < G_N_ELEMENTS (outputs); o++)
+      {
+        FidTest *t = g_new0 (FidTest, 1);
+        g_autofree char *path = g_strdup_printf ("/fidelity/%s/%s/%s", kind, (char *) files->pdata[i],
+                                                 outputs[o][0]);
+
+        t->name = g_strdup (files->pdata[i]);
+        t->path = g_build_filename (root, t->name, NULL);
+        t->output = outputs[o][0];
+        t->sink = outputs[o][1];
+        g_test_add_data_func_full (path, t, func, NULL);
+      }
+}
+
+static void
+metrics_free0 (gpointer m)
+{
+  if (m != NULL)
+    fid_metrics_free (m);
+}
+
+int
+main (int argc,
+      char **argv)
+{
+  g_autoptr (GError) error = NULL;
+
+  g_test_init (&argc, &argv, NULL);
+  known = fid_known_load (FIDELITY_KNOWN, &error);
+  g_assert_no_error (error);
+  original_metrics = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, metrics_free0);
+  g_test_add_func ("/fidelity/known-differences-documented", test_known_documented);
+  add_tests ("data", TEST_DATA_DIR, test_data_file);
+  add_tests ("case", FIDELITY_CASES_DIR, test_case_file);
+  return g_test_run ();
+}

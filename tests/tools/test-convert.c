@@ -1,0 +1,216 @@
+/* tracepipe tests - trace-convert, as a user runs it
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <string.h>
+
+#include <trace/trace.h>
+
+#include "tools-test.h"
+
+#define SLICES TEST_DATA_DIR "/ftrace/catapult_decompressed_atrace_data.txt"
+#define KERNEL TEST_DATA_DIR "/ftrace/catapult_atrace_data.txt"
+
+static gboolean
+have_plugins (void)
+{
+  if (trace_element_factory_find ("ftrace-src") && trace_element_factory_find ("perfetto-sink") &&
+      trace_element_factory_find ("json-sink") && trace_element_factory_find ("filter"))
+    return TRUE;
+  g_test_skip ("ftrace-src, filter, perfetto-sink or json-sink is not built");
+  return FALSE;
+}
+
+static char *
+scratch (const char *name)
+{
+  return g_build_filename (tools_test_scratch_dir (), name, NULL);
+}
+
+static GBytes *
+read_bytes (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  char *contents = NULL;
+  gsize len = 0;
+
+  g_file_get_contents (path, &contents, &len, &error);
+  g_assert_no_error (error);
+  return g_bytes_new_take (contents, len);
+}
+
+static void
+copy_file (const char *from,
+           const char *to)
+{
+  g_autoptr (GBytes) b = read_bytes (from);
+
+  g_assert_true (g_file_set_contents (to, g_bytes_get_data (b, NULL), g_bytes_get_size (b), NULL));
+}
+
+/* The pipeline -v prints is the one that runs: trace-launch -f on that
+ * text writes the same bytes, even for a file name full of quotes. */
+static void
+test_convert_same_as_launch (void)
+{
+  g_autofree char *odd = scratch ("my 'odd' \"file\" #1!.txt");
+  g_autofree char *out = scratch ("converted.pftrace");
+  g_autofree char *again = scratch ("launched.pftrace");
+  g_autofree char *desc_path = scratch ("convert.launch");
+  g_autoptr (Run) r = NULL, launched = NULL;
+  g_autoptr (GBytes) a = NULL, b = NULL;
+  g_autofree char *description = NULL;
+  g_autoptr (GString) desc2 = NULL;
+
+  if (!have_plugins ())
+    return;
+  copy_file (SLICES, odd);
+  r = RUN ("trace-convert", NULL, "-v", odd, out);
+  g_assert_cmpint (r->status, ==, 0);
+  g_assert_cmpstr (r->out, ==, "");
+  g_assert_true (g_str_has_prefix (r->err, "Pipeline: auto-src location="));
+  description = g_strndup (r->err + strlen ("Pipeline: "), strchr (r->err, '\n') - r->err - strlen ("Pipeline: "));
+  g_assert_nonnull (strstr (description, " ! perfetto-sink location='"));
+  desc2 = g_string_new (description);
+  g_string_replace (desc2, "converted.pftrace", "launched.pftrace", 1);
+  g_assert_true (g_file_set_contents (desc_path, desc2->str, -1, NULL));
+  launched = RUN ("trace-launch", NULL, "-q", "-f", desc_path);
+  g_assert_cmpint (launched->status, ==, 0);
+  a = read_bytes (out);
+  b = read_bytes (again);
+  g_assert_cmpuint (g_bytes_get_size (a), >, 100);
+  g_assert_true (g_bytes_equal (a, b));
+  g_unlink (odd), g_unlink (out), g_unlink (again), g_unlink (desc_path);
+}
+
+static JsonArray *
+read_json_events (const char *path)
+{
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+
+  json_parser_load_from_file (parser, path, &error);
+  g_assert_no_error (error);
+  return json_array_ref (
+      json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "traceEvents"));
+}
+
+/* --main-thread, --start/--end and --filter reach the elements: what
+ * comes out is on main threads, of the kinds asked, inside the window. */
+static void
+test_convert_options (void)
+{
+  g_autofree char *out = scratch ("window.json");
+  const gint64 start_us = 683202100000, end_us = 683202300000; /* inside the trace */
+  g_autoptr (Run) r = NULL;
+  g_autoptr (JsonArray) events = NULL;
+  guint n_slices = 0;
+
+  if (!have_plugins ())
+    return;
+  r = RUN ("trace-convert", NULL, "-v", "--main-thread", "--start", "683202.1s", "--end", "683202.3s", "--filter",
+           "kind=slices", SLICES, out);
+  g_assert_cmpint (r->status, ==, 0);
+  g_assert_nonnull (strstr (r->err, " ! main-thread-filter ! filter start='683202.1s' end='683202.3s' kind=slices ! "
+                                    "json-sink location="));
+  events = read_json_events (out);
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    {
+      JsonObject *e = json_array_get_object_element (events, i);
+      const char *ph = json_object_get_string_member (e, "ph");
+
+      if (strcmp (ph, "M") == 0)
+        continue;
+      g_assert_nonnull (strchr ("BEXi", ph[0]));
+      g_assert_cmpint (json_object_get_int_member (e, "tid"), ==, json_object_get_int_member (e, "pid"));
+      g_assert_cmpint (json_object_get_int_member (e, "ts"), >=, start_us);
+      g_assert_cmpint (json_object_get_int_member (e, "ts"), <=, end_us);
+      n_slices++;
+    }
+  g_assert_cmpuint (n_slices, >, 0);
+  g_unlink (out);
+}
+
+static void
+test_convert_usage (void)
+{
+  g_autoptr (Run) txt = RUN ("trace-convert", NULL, KERNEL, "out.txt");
+  g_autoptr (Run) gz = RUN ("trace-convert", NULL, KERNEL, "out.json.gz");
+  g_autoptr (Run) one = RUN ("trace-convert", NULL, KERNEL);
+  g_autoptr (Run) inject = RUN ("trace-convert", NULL, "--filter", "tid=main ! identity", KERNEL, "x.json");
+
+  g_assert_cmpint (txt->status, ==, 2);
+  g_assert_cmpstr (txt->err, ==,
+                   "trace-convert: out.txt: cannot tell the output format from the extension "
+                   "(.pftrace, .perfetto-trace, .pb or .json)\n");
+  g_assert_cmpint (gz->status, ==, 2);
+  g_assert_nonnull (strstr (gz->err, ".json.gz output is not supported yet"));
+  g_assert_cmpint (one->status, ==, 2);
+  g_assert_true (g_str_has_prefix (one->err, "trace-convert: give IN and OUT"));
+  g_assert_cmpint (inject->status, ==, 2);
+  g_assert_nonnull (strstr (inject->err, "--filter takes properties of the filter element only"));
+  g_assert_false (g_file_test ("x.json", G_FILE_TEST_EXISTS));
+}
+
+/* -o with a folder holding two traces and a file that is not one: one
+ * line per file on stdout, the failure named, exit 1, the folders made. */
+static void
+test_convert_batch (void)
+{
+  g_autofree char *in = scratch ("batch-in");
+  g_autofree char *a = g_build_filename (in, "a.txt", NULL);
+  g_autofree char *b = g_build_filename (in, "b.trace.txt", NULL);
+  g_autofree char *bad = g_build_filename (in, "c.txt", NULL);
+  g_autofree char *template = scratch ("batch-out/deeper/{name}.json");
+  g_autofree char *out_a = scratch ("batch-out/deeper/a.json");
+  g_autofree char *out_b = scratch ("batch-out/deeper/b.json");
+  g_autofree char *ok_a = NULL, *ok_b = NULL;
+  g_autoptr (Run) r = NULL;
+  g_auto (GStrv) lines = NULL;
+
+  if (!have_plugins ())
+    return;
+  g_mkdir (in, 0700);
+  copy_file (KERNEL, a);
+  copy_file (SLICES, b);
+  g_assert_true (g_file_set_contents (bad, "\x01\x02 not a trace\n", -1, NULL));
+  r = RUN ("trace-convert", NULL, "-j", "2", "-o", template, in);
+  g_assert_cmpint (r->status, ==, 1);
+  lines = g_strsplit (r->out, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 4);
+  ok_a = g_strdup_printf ("ok      %s -> %s (", a, out_a);
+  ok_b = g_strdup_printf ("ok      %s -> %s (", b, out_b);
+  g_assert_nonnull (strstr (r->out, ok_a));
+  g_assert_nonnull (strstr (r->out, ok_b));
+  g_assert_nonnull (strstr (r->out, "FAILED  "));
+  g_assert_nonnull (strstr (r->out, "c.txt: no plugin recognises this format"));
+  json_array_unref (read_json_events (out_a));
+  json_array_unref (read_json_events (out_b));
+  g_unlink (a), g_unlink (b), g_unlink (bad), g_rmdir (in);
+  g_unlink (out_a), g_unlink (out_b);
+}
+
+static void
+test_convert_batch_collision (void)
+{
+  g_autofree char *template = scratch ("collide.pftrace");
+  g_autoptr (Run) r = RUN ("trace-convert", NULL, "-o", template, KERNEL, SLICES);
+  g_autoptr (Run) same = RUN ("trace-convert", NULL, "-o", "{name}.pftrace", KERNEL, KERNEL);
+
+  g_assert_cmpint (r->status, ==, 2);
+  g_assert_nonnull (strstr (r->err, "with several inputs, the -o template needs {name}"));
+  g_assert_cmpint (same->status, ==, 2);
+  g_assert_nonnull (strstr (same->err, "would both be written to catapult_atrace_data.pftrace"));
+}
+
+void
+add_convert_tests (void)
+{
+  g_test_add_func ("/tools/convert/same-as-launch", test_convert_same_as_launch);
+  g_test_add_func ("/tools/convert/options", test_convert_options);
+  g_test_add_func ("/tools/convert/usage", test_convert_usage);
+  g_test_add_func ("/tools/convert/batch", test_convert_batch);
+  g_test_add_func ("/tools/convert/batch-collision", test_convert_batch_collision);
+}

@@ -1,0 +1,275 @@
+/* tracepipe tests - trace-info, as a user runs it
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <string.h>
+
+#include <trace/trace.h>
+
+#include "tools-test.h"
+
+#define SLICES TEST_DATA_DIR "/ftrace/catapult_decompressed_atrace_data.txt"
+#define KERNEL TEST_DATA_DIR "/ftrace/catapult_atrace_data.txt"
+
+static JsonObject *
+parse_object (const char *line)
+{
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+
+  json_parser_load_from_data (parser, line, -1, &error);
+  g_assert_no_error (error);
+  return json_object_ref (json_node_get_object (json_parser_get_root (parser)));
+}
+
+/* What the events say, read independently: trace-launch's fakesink
+ * dump=true prints "TS KIND pid=… tid=…" per event. */
+typedef struct
+{
+  guint64 events;
+  GHashTable *kinds; /* kind -> count */
+  gint64 first, last;
+} Dumped;
+
+static void
+dump_events (const char *path,
+             Dumped *d)
+{
+  g_autofree char *location = g_strdup_printf ("location=%s", path);
+  g_autoptr (Run) r = RUN ("trace-launch", NULL, "-q", "auto-src", location, "!", "fakesink", "dump=true");
+  g_auto (GStrv) lines = g_strsplit (r->out, "\n", -1);
+
+  g_assert_cmpint (r->status, ==, 0);
+  d->kinds = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  d->first = G_MAXINT64, d->last = G_MININT64;
+  for (guint i = 0; lines[i] != NULL && *lines[i]; i++)
+    {
+      g_auto (GStrv) words = g_strsplit (lines[i], " ", 3);
+      gint64 ts = g_ascii_strtoll (words[0], NULL, 10);
+      guint n = GPOINTER_TO_UINT (g_hash_table_lookup (d->kinds, words[1]));
+
+      d->events++;
+      g_hash_table_replace (d->kinds, g_strdup (words[1]), GUINT_TO_POINTER (n + 1));
+      /* names and call-tree nodes carry no time of their own */
+      if (!g_str_has_suffix (words[1], "-name") && strcmp (words[1], "stack-node") != 0)
+        d->first = MIN (d->first, ts), d->last = MAX (d->last, ts);
+    }
+}
+
+static void
+test_info_json_matches_events (void)
+{
+  g_autoptr (Run) r = NULL;
+  g_autoptr (JsonObject) o = NULL;
+  JsonObject *kinds;
+  Dumped d = { 0 };
+  GHashTableIter iter;
+  gpointer kind, count;
+
+  if (trace_element_factory_find ("ftrace-src") == NULL)
+    {
+      g_test_skip ("ftrace-src is not built");
+      return;
+    }
+  r = RUN ("trace-info", NULL, "--json", SLICES);
+  g_assert_cmpint (r->status, ==, 0);
+  g_assert_cmpstr (r->err, ==, "");
+  /* one line of JSON per file */
+  g_assert_nonnull (strchr (r->out, '\n'));
+  g_assert_cmpstr (strchr (r->out, '\n') + 1, ==, "");
+  o = parse_object (r->out);
+  dump_events (SLICES, &d);
+  g_assert_cmpstr (json_object_get_string_member (o, "file"), ==, SLICES);
+  g_assert_cmpstr (json_object_get_string_member (o, "format"), ==, "ftrace");
+  g_assert_cmpstr (json_object_get_string_member (o, "detected-format"), ==, "ftrace");
+  g_assert_cmpint (json_object_get_int_member (o, "events"), ==, d.events);
+  g_assert_cmpint (json_object_get_int_member (o, "first-ts"), ==, d.first);
+  g_assert_cmpint (json_object_get_int_member (o, "last-ts"), ==, d.last);
+  g_assert_cmpint (json_object_get_int_member (o, "duration"), ==, d.last - d.first);
+  kinds = json_object_get_object_member (o, "kinds");
+  g_assert_cmpuint (json_object_get_size (kinds), ==, g_hash_table_size (d.kinds));
+  g_hash_table_iter_init (&iter, d.kinds);
+  while (g_hash_table_iter_next (&iter, &kind, &count))
+    g_assert_cmpint (json_object_get_int_member (kinds, kind), ==, GPOINTER_TO_UINT (count));
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (o, "slice-names"), "count"), >, 0);
+  g_hash_table_unref (d.kinds);
+}
+
+static void
+test_info_text (void)
+{
+  g_autoptr (Run) r = NULL;
+  g_autofree char *header = g_strdup_printf ("%s\n  format        ftrace\n  clock         boottime", KERNEL);
+
+  if (trace_element_factory_find ("ftrace-src") == NULL)
+    {
+      g_test_skip ("ftrace-src is not built");
+      return;
+    }
+  r = RUN ("trace-info", NULL, "-n", "3", KERNEL);
+  g_assert_cmpint (r->status, ==, 0);
+  g_assert_cmpstr (r->err, ==, "");
+  g_assert_true (g_str_has_prefix (r->out, header));
+  g_assert_nonnull (strstr (r->out, "\n  first event   "));
+  g_assert_nonnull (strstr (r->out, "relative +0 s)\n"));
+  g_assert_nonnull (strstr (r->out, "\n  duration      "));
+  g_assert_nonnull (strstr (r->out, ", top 3 by events:\n"));
+  g_assert_nonnull (strstr (r->out, "\n  skipped       nothing\n"));
+}
+
+/* A folder and a file that is not a trace: every good file is
+ * summarised, the bad one is named on stderr and the exit code is 1. */
+static void
+test_info_many (void)
+{
+  g_autofree char *dir = g_build_filename (tools_test_scratch_dir (), "info-many", NULL);
+  g_autofree char *bad = g_build_filename (dir, "c-not-a-trace.txt", NULL);
+  g_autofree char *copy = g_build_filename (dir, "a.txt", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr (Run) r = NULL;
+  g_auto (GStrv) lines = NULL;
+  gsize len;
+
+  if (trace_element_factory_find ("ftrace-src") == NULL)
+    {
+      g_test_skip ("ftrace-src is not built");
+      return;
+    }
+  g_mkdir (dir, 0700);
+  g_assert_true (g_file_get_contents (KERNEL, &contents, &len, NULL));
+  g_assert_true (g_file_set_contents (copy, contents, len, NULL));
+  g_assert_true (g_file_set_contents (bad, "\x01\x02\x03 nothing to see\n", -1, NULL));
+  r = RUN ("trace-info", NULL, "--json", dir, SLICES);
+  g_assert_cmpint (r->status, ==, 1);
+  g_assert_nonnull (strstr (r->err, "c-not-a-trace.txt"));
+  lines = g_strsplit (r->out, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 3); /* two objects and the empty rest */
+  {
+    g_autoptr (JsonObject) first = parse_object (lines[0]);
+    g_autoptr (JsonObject) second = parse_object (lines[1]);
+
+    g_assert_cmpstr (json_object_get_string_member (first, "file"), ==, copy);
+    g_assert_cmpstr (json_object_get_string_member (second, "file"), ==, SLICES);
+  }
+  g_unlink (bad);
+  g_unlink (copy);
+  g_rmdir (dir);
+}
+
+/* More threads and processes than the tables hold: they stop growing
+ * and say how many events they could not place. */
+static void
+test_info_bounded (void)
+{
+  const guint n_threads = 9000, max_threads = 8192, max_processes = 4096;
+  g_autofree char *path = g_build_filename (tools_test_scratch_dir (), "many-threads.txt", NULL);
+  g_autoptr (GString) text = g_string_new ("# tracer: nop\n");
+  g_autoptr (Run) r = NULL;
+  g_autoptr (JsonObject) o = NULL;
+  JsonObject *threads, *processes;
+
+  if (trace_element_factory_find ("ftrace-src") == NULL)
+    {
+      g_test_skip ("ftrace-src is not built");
+      return;
+    }
+  for (guint i = 0; i < n_threads; i++)
+    g_string_append_printf (text, "          w-%u   (%u) [000] .... 1.%06u: tracing_mark_write: I|%u|tick\n",
+                            1000 + i, 1000 + i, i, 1000 + i);
+  g_assert_true (g_file_set_contents (path, text->str, text->len, NULL));
+  r = RUN ("trace-info", NULL, "--json", path);
+  g_assert_cmpint (r->status, ==, 0);
+  o = parse_object (r->out);
+  /* each line is a thread-name and an instant */
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (o, "kinds"), "instant"), ==, n_threads);
+  threads = json_object_get_object_member (o, "threads");
+  processes = json_object_get_object_member (o, "processes");
+  g_assert_cmpint (json_object_get_int_member (threads, "count"), ==, max_threads);
+  g_assert_cmpint (json_object_get_int_member (threads, "overflow-events"), ==, n_threads - max_threads);
+  g_assert_cmpint (json_object_get_int_member (processes, "count"), ==, max_processes);
+  g_assert_cmpint (json_object_get_int_member (processes, "overflow-events"), ==, n_threads - max_processes);
+  /* ftrace names threads only: a process is called after its main thread */
+  {
+    JsonArray *top = json_object_get_array_member (processes, "top");
+    JsonObject *first = json_array_get_object_element (top, 0);
+
+    g_assert_cmpint (json_object_get_int_member (first, "pid"), ==, 1000);
+    g_assert_cmpstr (json_object_get_string_member (first, "name"), ==, "w");
+  }
+  g_unlink (path);
+}
+
+/* "skipped" holds the source's non-zero skip counters, as trace-launch
+ * --stats shows them for the same file read by name. */
+static void
+test_info_skipped_matches_stats (void)
+{
+  const char *path = TEST_DATA_DIR "/perfetto/sdk_style.pftrace";
+  g_autofree char *location = g_strdup_printf ("location=%s", path);
+  g_autoptr (Run) info = NULL;
+  g_autoptr (Run) stats = NULL;
+  g_autoptr (JsonObject) o = NULL;
+  g_auto (GStrv) lines = NULL;
+  JsonObject *skipped;
+  guint n_expected = 0;
+
+  if (trace_element_factory_find ("perfetto-src") == NULL)
+    {
+      g_test_skip ("perfetto-src is not built");
+      return;
+    }
+  info = RUN ("trace-info", NULL, "--json", path);
+  stats = RUN ("trace-launch", NULL, "-q", "--stats", "perfetto-src", location, "!", "fakesink");
+  g_assert_cmpint (info->status, ==, 0);
+  g_assert_cmpint (stats->status, ==, 0);
+  /* the warning that explains the skips is on stderr, as trace-launch's */
+  g_assert_true (g_str_has_prefix (info->err, "WARNING: from /pipeline0/src/perfetto-src0: "));
+  o = parse_object (info->out);
+  skipped = json_object_get_object_member (o, "skipped");
+  lines = g_strsplit (stats->err, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto (GStrv) words = g_strsplit (lines[i], " ", -1);
+
+      if (!g_str_has_prefix (lines[i], "perfetto-src0 "))
+        continue;
+      for (guint j = 0; words[j] != NULL; j++)
+        {
+          g_auto (GStrv) kv = g_strsplit (words[j], "=", 2);
+
+          if (kv[0] && kv[1] && g_str_has_prefix (kv[0], "skipped") && strcmp (kv[1], "0") != 0)
+            {
+              g_assert_cmpint (json_object_get_int_member (skipped, kv[0]), ==, g_ascii_strtoll (kv[1], NULL, 10));
+              n_expected++;
+            }
+        }
+    }
+  g_assert_cmpuint (n_expected, >, 0);
+  g_assert_cmpuint (json_object_get_size (skipped), ==, n_expected);
+}
+
+static void
+test_info_usage (void)
+{
+  g_autoptr (Run) none = RUN ("trace-info", NULL, "--json");
+  g_autoptr (Run) missing = RUN ("trace-info", NULL, "/nonexistent/trace.txt");
+
+  g_assert_cmpint (none->status, ==, 2);
+  g_assert_cmpstr (none->err, ==, "trace-info: no trace file given\nTry \"trace-info --help\".\n");
+  g_assert_cmpint (missing->status, ==, 1);
+  g_assert_cmpstr (missing->out, ==, "");
+  g_assert_nonnull (strstr (missing->err, "/nonexistent/trace.txt"));
+}
+
+void
+add_info_tests (void)
+{
+  g_test_add_func ("/tools/info/json-matches-events", test_info_json_matches_events);
+  g_test_add_func ("/tools/info/text", test_info_text);
+  g_test_add_func ("/tools/info/many-files", test_info_many);
+  g_test_add_func ("/tools/info/bounded-tables", test_info_bounded);
+  g_test_add_func ("/tools/info/skipped-matches-stats", test_info_skipped_matches_stats);
+  g_test_add_func ("/tools/info/usage", test_info_usage);
+}

@@ -1,0 +1,301 @@
+/* tracepipe tools - trace-convert: IN OUT, the format of each told by the file
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "config.h"
+
+#include <locale.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "convert.h"
+#include "launch.h"
+#include "tool-util.h"
+
+#define SUMMARY                                                                     \
+  "Converts IN to OUT. The input format is detected from the content (auto-src);\n" \
+  "the output format is chosen from OUT's extension:\n"                             \
+  "  .pftrace .perfetto-trace .pb   Perfetto (perfetto-sink)\n"                     \
+  "  .json                          Chrome JSON (json-sink)\n"                      \
+  "  .json.gz                       not supported yet (json-sink writes no gzip)\n" \
+  "It builds the pipeline trace-launch would run (-v prints it) and runs it with\n" \
+  "the same code.\n"                                                                \
+  "\n"                                                                              \
+  "With -o TEMPLATE it converts every IN (a folder stands for the files in it)\n"   \
+  "to TEMPLATE, where {name} is the input's file name without its extensions;\n"    \
+  "missing folders are created. -j N conversions run at once, each in its own\n"    \
+  "process, and each file gets one line on standard output: ok or FAILED."
+
+#define DESCRIPTION                                                                                \
+  "Examples:\n"                                                                                    \
+  "  trace-convert trace.html trace.pftrace\n"                                                     \
+  "  trace-convert --main-thread --start 1212.5s --end 1213s trace.txt main.json\n"                \
+  "  trace-convert --filter 'process-name=com.example* kind=slices' trace.txt app.pftrace\n"       \
+  "  trace-convert -o out/{name}.pftrace -j 4 captures/\n"                                         \
+  "  parallel trace-convert {} out/{/.}.pftrace ::: captures/*   (GNU parallel, one file a job)\n" \
+  "\n"                                                                                             \
+  "--start and --end are times in the trace's own clock (trace-info shows its first\n"             \
+  "and last timestamps); --filter takes properties of the filter element in\n"                     \
+  "launch syntax (trace-inspect filter lists them).\n"                                             \
+  "\n"                                                                                             \
+  "Exit status:\n"                                                                                 \
+  "  0    every conversion finished\n"                                                             \
+  "  1    a conversion failed (with -o: any of them; the others still ran)\n"                      \
+  "  2    bad usage\n"                                                                             \
+  "  130  interrupted by Ctrl-C (the outputs were finished)"
+
+static void
+options_clear (ConvertOptions *o)
+{
+  g_free (o->start);
+  g_free (o->end);
+  g_free (o->filter);
+  g_free (o->output_template);
+  g_strfreev (o->files);
+}
+
+static gboolean
+parse_options (ConvertOptions *o,
+               int *argc,
+               char ***argv,
+               GError **error)
+{
+  const GOptionEntry entries[] = {
+    { "main-thread", 0, 0, G_OPTION_ARG_NONE, &o->main_thread, "Keep only the main thread of each process", NULL },
+    { "start", 0, 0, G_OPTION_ARG_STRING, &o->start, "Keep what happens from TIME on (1212.5s, 200ms, ns)", "TIME" },
+    { "end", 0, 0, G_OPTION_ARG_STRING, &o->end, "Keep what happens until TIME", "TIME" },
+    { "filter", 0, 0, G_OPTION_ARG_STRING, &o->filter, "Properties of a filter element: 'tid=main kind=slices'",
+      "EXPR" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o->output_template,
+      "Convert every IN to TEMPLATE ({name}: the input's name without extensions)", "TEMPLATE" },
+    { "jobs", 'j', 0, G_OPTION_ARG_INT, &o->jobs, "With -o, run N conversions at once (default: the cores)", "N" },
+    { "verbose", 'v', 0, G_OPTION_ARG_NONE, &o->verbose, "Print the pipeline, and at the end its links", NULL },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &o->quiet, "Print nothing but errors and warnings", NULL },
+    { "stats", 0, 0, G_OPTION_ARG_NONE, &o->stats, "At the end, print trace-launch's table of counters", NULL },
+    { "version", 0, 0, G_OPTION_ARG_NONE, &o->version, "Print the version and exit", NULL },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->files, NULL, "IN OUT | -o TEMPLATE IN..." },
+    { NULL }
+  };
+  g_autoptr (GOptionContext) context = g_option_context_new (NULL);
+
+  g_option_context_set_summary (context, SUMMARY);
+  g_option_context_set_description (context, DESCRIPTION);
+  g_option_context_add_main_entries (context, entries, NULL);
+  return g_option_context_parse (context, argc, argv, error);
+}
+
+/* The sink for @out's extension, or NULL with why. */
+static const char *
+sink_for (const char *out,
+          GError **error)
+{
+  static const struct
+  {
+    const char *suffix, *sink;
+  } table[] = {
+    { ".pftrace", "perfetto-sink" },
+    { ".perfetto-trace", "perfetto-sink" },
+    { ".pb", "perfetto-sink" },
+    { ".json", "json-sink" },
+  };
+  g_autofree char *lower = g_ascii_strdown (out, -1);
+
+  for (guint i = 0; i < G_N_ELEMENTS (table); i++)
+    if (g_str_has_suffix (lower, table[i].suffix))
+      return table[i].sink;
+  if (g_str_has_suffix (lower, ".json.gz"))
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                 "%s: .json.gz output is not supported yet (json-sink writes no gzip): write .json and gzip it", out);
+  else
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                 "%s: cannot tell the output format from the extension (.pftrace, .perfetto-trace, .pb or .json)", out);
+  return NULL;
+}
+
+/**
+ * convert_description:
+ * @o: the options
+ * @in: the input file
+ * @out: the output file
+ * @n_elements: (out): how many elements the description has
+ * @error: where to say why there is none
+ *
+ * Returns: (transfer full) (nullable): the launch description trace-launch would run
+ */
+static char *
+convert_description (const ConvertOptions *o,
+                     const char *in,
+                     const char *out,
+                     guint *n_elements,
+                     GError **error)
+{
+  const char *sink = sink_for (out, error);
+  g_autofree char *qin = tool_quote_value (in);
+  g_autofree char *qout = tool_quote_value (out);
+  GString *d;
+
+  if (sink == NULL)
+    return NULL;
+  d = g_string_new (NULL);
+  g_string_append_printf (d, "auto-src location=%s", qin);
+  *n_elements = 2;
+  if (o->main_thread)
+    g_string_append (d, " ! main-thread-filter"), (*n_elements)++;
+  if (o->start || o->end || o->filter)
+    {
+      g_autofree char *qstart = o->start ? tool_quote_value (o->start) : NULL;
+      g_autofree char *qend = o->end ? tool_quote_value (o->end) : NULL;
+
+      g_string_append (d, " ! filter");
+      if (qstart)
+        g_string_append_printf (d, " start=%s", qstart);
+      if (qend)
+        g_string_append_printf (d, " end=%s", qend);
+      if (o->filter)
+        g_string_append_printf (d, " %s", o->filter);
+      (*n_elements)++;
+    }
+  g_string_append_printf (d, " ! %s location=%s", sink, qout);
+  return g_string_free (d, FALSE);
+}
+
+/* --filter is the properties of one element: anything that adds
+ * elements (a "!") is refused rather than run. */
+static gboolean
+check_element_count (TraceElement *pipeline,
+                     guint expected,
+                     GError **error)
+{
+  if (g_list_length ((GList *) trace_bin_get_children (TRACE_BIN (pipeline))) == expected)
+    return TRUE;
+  g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       "--filter takes properties of the filter element only (such as 'tid=main kind=slices')");
+  return FALSE;
+}
+
+static int
+convert_one (const ConvertOptions *o,
+             const char *in,
+             const char *out)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *description = NULL;
+  guint n_elements = 0;
+  LaunchState s;
+  int exit_code;
+
+  if ((description = convert_description (o, in, out, &n_elements, &error)) == NULL)
+    {
+      g_printerr ("trace-convert: %s\n", error->message);
+      return LAUNCH_EXIT_USAGE;
+    }
+  if (o->verbose)
+    g_printerr ("Pipeline: %s\n", description);
+  launch_state_init (&s);
+  /* quiet unless -v: a conversion's news is its output file */
+  s.quiet = o->quiet || !o->verbose;
+  s.verbose = o->verbose, s.stats = o->stats;
+  s.progress = s.progress_tty = !o->quiet && isatty (STDERR_FILENO);
+  s.pipeline = trace_parse_launch (description, &error);
+  if (s.pipeline == NULL || !check_element_count (s.pipeline, n_elements, &error))
+    {
+      g_printerr ("trace-convert: invalid options: %s\n", error->message);
+      launch_state_clear (&s);
+      return LAUNCH_EXIT_USAGE;
+    }
+  exit_code = launch_run (&s);
+  launch_state_clear (&s);
+  return exit_code;
+}
+
+static int
+usage_error (const char *message)
+{
+  g_printerr ("trace-convert: %s\nTry \"trace-convert --help\".\n", message);
+  return LAUNCH_EXIT_USAGE;
+}
+
+/* a.txt and a.html would both become out/a.pftrace: refuse before
+ * writing anything rather than keep whichever finished last. */
+static gboolean
+check_distinct_outputs (const char *template,
+                        GPtrArray *inputs,
+                        GError **error)
+{
+  g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  for (guint i = 0; i < inputs->len; i++)
+    {
+      char *out = convert_expand_template (template, inputs->pdata[i]);
+      const char *other = g_hash_table_lookup (seen, out);
+
+      if (other != NULL)
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s and %s would both be written to %s",
+                       other, (char *) inputs->pdata[i], out);
+          g_free (out);
+          return FALSE;
+        }
+      g_hash_table_insert (seen, out, inputs->pdata[i]);
+    }
+  return TRUE;
+}
+
+static int
+run_batch (ConvertOptions *o)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) inputs = tool_expand_inputs (o->files, &error);
+
+  if (inputs == NULL)
+    {
+      g_printerr ("ERROR: %s\n", error->message);
+      return LAUNCH_EXIT_RUNTIME_ERROR;
+    }
+  if (inputs->len > 1 && strstr (o->output_template, "{name}") == NULL)
+    return usage_error ("with several inputs, the -o template needs {name}");
+  if (!sink_for (o->output_template, &error))
+    return usage_error (error->message);
+  if (!check_distinct_outputs (o->output_template, inputs, &error))
+    return usage_error (error->message);
+  return convert_batch (o, inputs);
+}
+
+int
+main (int argc,
+      char **argv)
+{
+  ConvertOptions o = { 0 };
+  g_autoptr (GError) error = NULL;
+  guint n_files;
+  int exit_code;
+
+  setlocale (LC_ALL, "");
+  setlocale (LC_NUMERIC, "C");
+  if (!parse_options (&o, &argc, &argv, &error))
+    {
+      exit_code = usage_error (error->message);
+      options_clear (&o);
+      return exit_code;
+    }
+  n_files = o.files ? g_strv_length (o.files) : 0;
+  if (o.version)
+    exit_code = (g_print ("trace-convert (tracepipe) %s\n", PACKAGE_VERSION), LAUNCH_EXIT_OK);
+  else if (o.output_template == NULL && n_files != 2)
+    exit_code = usage_error ("give IN and OUT, or -o TEMPLATE and the inputs");
+  else if (o.output_template != NULL && n_files == 0)
+    exit_code = usage_error ("no input given");
+  else if (o.jobs < 0)
+    exit_code = usage_error ("-j must be 1 or more");
+  else if (!trace_init_check (&argc, &argv, &error))
+    {
+      g_printerr ("ERROR: could not initialise tracepipe: %s\n", error->message);
+      exit_code = LAUNCH_EXIT_RUNTIME_ERROR;
+    }
+  else if (o.output_template != NULL)
+    exit_code = run_batch (&o);
+  else
+    exit_code = convert_one (&o, o.files[0], o.files[1]);
+  options_clear (&o);
+  return exit_code;
+}
