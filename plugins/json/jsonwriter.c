@@ -484,7 +484,10 @@ async_phase (JsonTraceWriter *w,
              const TraceEvent *ev,
              gboolean *legacy)
 {
-  *legacy = (ev->flags & TRACE_EVENT_FLAG_ASYNC_LEGACY) && !w->opts.nestable_legacy_async;
+  /* trace_processor ignores S/T/F but reads atrace's S|/F| lines: a
+   * legacy async event from a text line (it has a cpu) goes nestable so
+   * that it still shows, one from JSON S/T/F stays as it was */
+  *legacy = (ev->flags & TRACE_EVENT_FLAG_ASYNC_LEGACY) && !w->opts.nestable_legacy_async && ev->cpu < 0;
   switch (ev->kind)
     {
     case TRACE_EVENT_ASYNC_BEGIN:

@@ -559,8 +559,11 @@ async_event (View *v,
       extra = g_strdup ("");
     }
   else
+    /* json-sink writes a legacy event from a text line (it has a cpu)
+     * as nestable, which trace_processor reads (docs/json.md) */
     extra = g_strdup_printf (" tid=%" G_GINT64_FORMAT " scope=\"%s\" legacy=%d", ev->tid, STR (ev->u.async.scope),
-                             (ev->flags & TRACE_EVENT_FLAG_ASYNC_LEGACY) != 0);
+                             (ev->flags & TRACE_EVENT_FLAG_ASYNC_LEGACY) != 0 &&
+                                 (!(v->flags & RT_VIEW_JSON) || ev->cpu < 0));
   add (v, g_strdup_printf ("A %" G_GINT64_FORMAT " %s pid=%" G_GINT64_FORMAT " id=%" G_GUINT64_FORMAT "%s \"%s\" cat=%s track=\"%s\" step=\"%s\"%s {%s}",
                            ev->ts, kinds[kind - TRACE_EVENT_ASYNC_BEGIN], pid, ev->u.async.id, global ? "g" : "",
                            STR (name), STR (cat), STR (track), STR (step), extra, args));
