@@ -906,53 +906,7 @@ pf_write_kernel_event (PerfettoWriter *w,
     }
 }
 
-/* ---- clock markers ---- */
-
-static guint32
-strict_builtin_clock (TraceClockDomain domain)
-{
-  switch (domain)
-    {
-    case TRACE_CLOCK_BOOTTIME:
-    case TRACE_CLOCK_MONOTONIC:
-    case TRACE_CLOCK_MONOTONIC_RAW:
-    case TRACE_CLOCK_REALTIME:
-      return perfetto_clock_domain_to_builtin (domain);
-    default:
-      return 0;
-    }
-}
-
-/* An exact pair of clock readings is what a ClockSnapshot is. */
-static void
-write_clock_pair (PerfettoWriter *w,
-                  const TraceEvent *ev)
-{
-  Perfetto__Protos__ClockSnapshot snap = PERFETTO__PROTOS__CLOCK_SNAPSHOT__INIT;
-  Perfetto__Protos__ClockSnapshot__Clock clocks[2];
-  Perfetto__Protos__ClockSnapshot__Clock *ptrs[2] = { &clocks[0], &clocks[1] };
-  guint32 other = strict_builtin_clock (ev->u.clock.domain);
-  gint64 values[2] = { ev->ts, ev->u.clock.other_ts };
-  guint32 ids[2] = { w->builtin_clock, other };
-
-  if (other == 0 || other == w->builtin_clock)
-    {
-      w->stats.dropped_clock_marker++;
-      return;
-    }
-  for (guint i = 0; i < 2; i++)
-    {
-      perfetto__protos__clock_snapshot__clock__init (&clocks[i]);
-      clocks[i].has_clock_id = clocks[i].has_timestamp = TRUE;
-      clocks[i].clock_id = ids[i];
-      clocks[i].timestamp = pf_timestamp (w, values[i]);
-    }
-  snap.n_clocks = 2;
-  snap.clocks = ptrs;
-  w->pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_CLOCK_SNAPSHOT;
-  w->pkt.clock_snapshot = &snap;
-  pf_packet_emit (w, ev->ts, TRUE, FALSE);
-}
+/* ---- thread names and clock markers as kernel records ---- */
 
 /**
  * pf_write_processless_thread_name:
@@ -988,29 +942,6 @@ pf_write_processless_thread_name (PerfettoWriter *w,
   slot->typed.rename.newcomm = (char *) pf_str (w, ev->name);
 }
 
-/* Returns: the atrace text of a clock-sync marker, or %NULL */
-static char *
-clock_marker_text (PerfettoWriter *w,
-                   const TraceEvent *ev)
-{
-  char num[G_ASCII_DTOSTR_BUF_SIZE];
-
-  switch (ev->u.clock.marker)
-    {
-    case TRACE_CLOCK_MARKER_PARENT_TS:
-      g_ascii_formatd (num, sizeof num, ev->u.clock.other_ts % 1000 == 0 ? "%.6f" : "%.9f",
-                       ev->u.clock.other_ts / 1e9);
-      return g_strdup_printf (PF_CLOCK_SYNC_PREFIX "parent_ts=%s", num);
-    case TRACE_CLOCK_MARKER_REALTIME_TS:
-      return g_strdup_printf (PF_CLOCK_SYNC_PREFIX "realtime_ts=%" G_GINT64_FORMAT,
-                              ev->u.clock.other_ts / 1000000);
-    case TRACE_CLOCK_MARKER_SYNC_ID:
-      return g_strdup_printf (PF_CLOCK_SYNC_PREFIX "name=%s", pf_str (w, ev->u.clock.sync_id));
-    default:
-      return NULL;
-    }
-}
-
 /**
  * pf_write_clock_marker:
  * @w: a #PerfettoWriter
@@ -1030,7 +961,7 @@ pf_write_clock_marker (PerfettoWriter *w,
 
   if (ev->u.clock.marker == TRACE_CLOCK_MARKER_PAIR)
     {
-      write_clock_pair (w, ev);
+      pf_write_clock_pair (w, ev);
       return;
     }
   /* A marker without a cpu comes from an input with no kernel data (a
@@ -1042,7 +973,7 @@ pf_write_clock_marker (PerfettoWriter *w,
       w->stats.dropped_clock_marker++;
       return;
     }
-  text = clock_marker_text (w, ev);
+  text = pf_clock_marker_text (w, ev);
   if (text == NULL || !w->opts.emit_ftrace)
     {
       w->stats.dropped_clock_marker++;

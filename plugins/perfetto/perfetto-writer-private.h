@@ -320,6 +320,10 @@ void pf_write_kernel_event (PerfettoWriter *w,
                             const TraceEvent *ev);
 void pf_write_processless_thread_name (PerfettoWriter *w,
                                        const TraceEvent *ev);
+char *pf_clock_marker_text (PerfettoWriter *w,
+                            const TraceEvent *ev);
+void pf_write_clock_pair (PerfettoWriter *w,
+                          const TraceEvent *ev);
 void pf_write_clock_marker (PerfettoWriter *w,
                             const TraceEvent *ev);
 void pf_ftrace_flush (PerfettoWriter *w);
