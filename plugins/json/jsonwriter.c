@@ -654,6 +654,8 @@ write_event (JsonTraceWriter *w,
              const TraceEvent *ev,
              GError **error)
 {
+  gboolean as_text;
+
   switch (ev->kind)
     {
     case TRACE_EVENT_SLICE_BEGIN:
@@ -681,7 +683,10 @@ write_event (JsonTraceWriter *w,
       write_flow (w, batch, ev);
       break;
     case TRACE_EVENT_COUNTER:
-      write_counter (w, ev);
+      if (!json_writer_kernel_counter (w, ev, &as_text, error))
+        return FALSE;
+      if (!as_text)
+        write_counter (w, ev);
       break;
     case TRACE_EVENT_PROCESS_NAME:
     case TRACE_EVENT_THREAD_NAME:

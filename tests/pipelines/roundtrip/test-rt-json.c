@@ -192,17 +192,24 @@ test_ftrace_file (gconstpointer data)
   g_autoptr (GPtrArray) kernel_in = NULL;
   g_autoptr (GPtrArray) kernel_back = NULL;
   JsonFacts f;
-  guint kernel = 0;
+  guint kernel = 0, text_counters = 0;
 
   round_trip_file ("ftrace-src", data, &f, &direct, &back);
   for (guint i = 0; i < direct->n_events; i++)
-    kernel += (trace_event_kind_get_class (direct->events[i].kind) & (TRACE_EVENT_CLASS_SCHED | TRACE_EVENT_CLASS_CPU | TRACE_EVENT_CLASS_FTRACE)) != 0;
+    {
+      const TraceEvent *ev = &direct->events[i];
+
+      kernel += (trace_event_kind_get_class (ev->kind) & (TRACE_EVENT_CLASS_SCHED | TRACE_EVENT_CLASS_CPU | TRACE_EVENT_CLASS_FTRACE)) != 0;
+      /* atrace counters go back as their line (docs/json.md) */
+      text_counters += ev->kind == TRACE_EVENT_COUNTER && ev->cpu >= 0 && ev->pid >= 0;
+    }
   kernel_in = rt_view (direct, RT_VIEW_JSON | RT_VIEW_KERNEL_ONLY);
   kernel_back = rt_view (back, RT_VIEW_JSON | RT_VIEW_KERNEL_ONLY);
   rt_assert_same_view ("kernel records", kernel_in, kernel_back);
-  /* One text line per kernel record, none for a marker */
-  g_assert_cmpint (f.kernel_lines, ==, kernel);
-  g_assert_cmpuint (f.marker_lines, ==, 0);
+  /* One text line per kernel record and atrace counter, no other marker */
+  g_assert_cmpint (f.kernel_lines, ==, kernel + text_counters);
+  g_assert_cmpuint (f.marker_lines, ==, text_counters);
+  g_assert_cmpuint (f.counters, ==, 0);
   g_assert_cmpuint (f.x + f.b, ==, count_kind (direct, TRACE_EVENT_SLICE_BEGIN));
 }
 
