@@ -188,3 +188,74 @@ trace_base_sink_get_stream_info (TraceBaseSink *sink)
 {
   return PRIV (sink)->have_info ? &PRIV (sink)->info : NULL;
 }
+
+/**
+ * trace_base_sink_report_drops:
+ * @sink: a #TraceBaseSink
+ * @drops: (array length=n_drops): every reason the sink can drop for,
+ *   with its count (those at 0 are left out)
+ * @n_drops: how many
+ *
+ * Posts one WARNING naming every reason with its count, and the file for
+ * a #TraceFileSink (`out.pftrace: dropped 3 events: slice ends without an
+ * open slice: 2; clock markers with nothing to map to: 1`), or nothing
+ * when no event was dropped. The reasons are plural nouns and the count
+ * follows, so the text reads right for any count. Sinks call it once, at the end of their `finish`,
+ * so it comes before their STATS: a user who reads only the warnings
+ * still learns that the output lacks events, and why.
+ */
+void
+trace_base_sink_report_drops (TraceBaseSink *sink,
+                              const TraceSinkDrop *drops,
+                              guint n_drops)
+{
+  g_autoptr (GString) reasons = g_string_new (NULL);
+  const char *location = NULL;
+  guint64 total = 0;
+
+  for (guint i = 0; i < n_drops; i++)
+    {
+      if (drops[i].count == 0)
+        continue;
+      total += drops[i].count;
+      g_string_append_printf (reasons, "%s%s: %" G_GUINT64_FORMAT, reasons->len ? "; " : "", drops[i].what,
+                              drops[i].count);
+    }
+  if (total == 0)
+    return;
+  if (TRACE_IS_FILE_SINK (sink))
+    location = trace_file_sink_get_location (TRACE_FILE_SINK (sink));
+  trace_element_post_warning (TRACE_ELEMENT (sink), NULL, "%s%sdropped %" G_GUINT64_FORMAT " event%s: %s",
+                              location ? location : "", location ? ": " : "", total, total == 1 ? "" : "s",
+                              reasons->str);
+}
+
+/**
+ * trace_base_sink_add_drop_stats:
+ * @dict: the element's stats
+ * @drops: (array length=n_drops): the reasons with their counts
+ * @n_drops: how many
+ *
+ * Adds `dropped` (the total) and `dropped-KEY` for every reason with a
+ * count, the keys of the WARNING trace_base_sink_report_drops() posts.
+ */
+void
+trace_base_sink_add_drop_stats (GVariantDict *dict,
+                                const TraceSinkDrop *drops,
+                                guint n_drops)
+{
+  guint64 total = 0;
+
+  for (guint i = 0; i < n_drops; i++)
+    {
+      g_autofree char *key = NULL;
+
+      if (drops[i].count == 0)
+        continue;
+      total += drops[i].count;
+      key = g_strdup_printf ("dropped-%s", drops[i].key);
+      g_variant_dict_insert (dict, key, "t", drops[i].count);
+    }
+  if (total)
+    g_variant_dict_insert (dict, "dropped", "t", total);
+}

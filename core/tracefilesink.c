@@ -21,7 +21,8 @@ typedef struct
 {
   char *location;
   char *temp_path;       /* NULL when writing to standard output */
-  GOutputStream *stream; /* buffered; owns the file stream */
+  GOutputStream *stream; /* buffered; owns the file stream (through the gzip converter, if any) */
+  GOutputStream *file;   /* the file stream itself, to abort without finishing the gzip stream */
 } TraceFileSinkPrivate;
 
 enum
@@ -88,6 +89,27 @@ open_output (TraceFileSink *self,
   return g_unix_output_stream_new (fd, TRUE);
 }
 
+/* A location ending in .gz is written as gzip by every file sink, here
+ * in one place: the subclasses write plain bytes into a buffered stream
+ * whose base is the converter. Closing it at EOS (a first Ctrl-C ends
+ * in EOS too) writes the gzip trailer before the rename, so the file
+ * that appears is always a complete .gz. */
+static gboolean
+wants_gzip (const char *location)
+{
+  g_autofree char *lower = g_ascii_strdown (location, -1);
+
+  return g_str_has_suffix (lower, ".gz");
+}
+
+static GOutputStream *
+wrap_gzip (GOutputStream *file)
+{
+  g_autoptr (GZlibCompressor) gz = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, -1);
+
+  return g_converter_output_stream_new (file, G_CONVERTER (gz));
+}
+
 static gboolean
 commit_output (TraceFileSink *self,
                GError **error)
@@ -96,6 +118,7 @@ commit_output (TraceFileSink *self,
   g_autoptr (GOutputStream) stream = g_steal_pointer (&priv->stream);
   g_autofree char *temp = g_steal_pointer (&priv->temp_path);
 
+  priv->file = NULL;
   if (!g_output_stream_close (stream, NULL, error))
     {
       g_prefix_error (error, "could not complete \"%s\": ", priv->location);
@@ -121,9 +144,10 @@ abort_output (TraceFileSink *self)
 
   if (priv->stream)
     {
-      /* Close without flushing what is buffered: it is thrown away. */
-      GOutputStream *base = g_filter_output_stream_get_base_stream (G_FILTER_OUTPUT_STREAM (priv->stream));
-      g_output_stream_close (base, NULL, NULL);
+      /* Close the file itself, without flushing what is buffered nor
+       * finishing the gzip stream: the temporary is thrown away. */
+      g_output_stream_close (priv->file, NULL, NULL);
+      priv->file = NULL;
       g_clear_object (&priv->stream);
     }
   if (priv->temp_path)
@@ -150,6 +174,13 @@ trace_file_sink_start (TraceBaseSink *sink,
   GOutputStream *out = open_output (self, error);
   if (out == NULL)
     return FALSE;
+  priv->file = out;
+  if (wants_gzip (priv->location))
+    {
+      /* the converter holds the file now and closes it with itself */
+      out = wrap_gzip (priv->file);
+      g_object_unref (priv->file);
+    }
   priv->stream = g_buffered_output_stream_new_sized (out, OUTPUT_BUFFER_SIZE);
   g_object_unref (out);
   /* The stream is our own wrapper: closing it must close the file too. */
@@ -271,9 +302,10 @@ trace_file_sink_class_init (TraceFileSinkClass *klass)
    *
    * The file to write, or `-` for standard output. It appears only once
    * complete: until EOS the data goes to a temporary file beside it.
+   * A name ending in `.gz` is written gzip-compressed.
    */
   properties[PROP_LOCATION] =
-      g_param_spec_string ("location", "Location", "The file to write (- for standard output)",
+      g_param_spec_string ("location", "Location", "The file to write (- for standard output; a name ending in .gz is gzipped)",
                            NULL, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }

@@ -190,8 +190,11 @@ count_event (InfoSummary *s,
     return;
   s->events++;
   s->by_kind[ev->kind]++;
-  /* Metadata and call-tree nodes carry no time of their own (often 0). */
-  if (trace_event_kind_get_class (ev->kind) != TRACE_EVENT_CLASS_METADATA && ev->kind != TRACE_EVENT_STACK_NODE)
+  /* Metadata and call-tree nodes carry no time of their own (often 0);
+   * clock markers are left out too, so that "first event" is the event
+   * `filter start=+1.5s` counts from (docs/filters.md). */
+  if (!(trace_event_kind_get_class (ev->kind) & (TRACE_EVENT_CLASS_METADATA | TRACE_EVENT_CLASS_CLOCK)) &&
+      ev->kind != TRACE_EVENT_STACK_NODE)
     {
       if (!s->have_ts || ev->ts < s->first_ts)
         s->first_ts = ev->ts;

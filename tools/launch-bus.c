@@ -82,15 +82,54 @@ append_count (GString *out,
     g_string_append_printf (out, "%.0f", n);
 }
 
+/* What left the sources: the events through the src pads of every
+ * element without sink pads. Asking TraceBaseSrc for its count missed
+ * auto-src, which runs the source that does the work inside itself, and
+ * showed "0 events" for the whole run; the pads count for any source. */
 static guint64
-events_produced (LaunchState *s)
+events_produced (TraceBin *bin)
 {
   guint64 events = 0;
 
-  for (const GList *l = trace_bin_get_children (TRACE_BIN (s->pipeline)); l; l = l->next)
-    if (TRACE_IS_BASE_SRC (l->data))
-      events += trace_base_src_get_events_produced (l->data);
+  for (const GList *l = trace_bin_get_children (bin); l; l = l->next)
+    {
+      if (trace_element_get_n_sink_pads (l->data) > 0)
+        continue;
+      for (const GList *p = trace_element_get_pads (l->data); p; p = p->next)
+        {
+          TracePadStats stats;
+
+          trace_pad_get_stats (p->data, &stats);
+          events += stats.events;
+        }
+    }
   return events;
+}
+
+/* " | ETA 0:01:05": the time left if reading goes on at its average rate,
+ * from the bytes read of every source; none while a source has no known
+ * size (a pipe) or nothing was read yet. */
+static void
+append_eta (GString *out,
+            LaunchState *s,
+            gint64 elapsed)
+{
+  guint64 done = 0, total = 0;
+  gint64 left;
+
+  for (guint i = 0; i < s->sources->len; i++)
+    {
+      LaunchProgress *p = g_ptr_array_index (s->sources, i);
+
+      if (p->total == 0)
+        return;
+      done += MIN (p->done, p->total), total += p->total;
+    }
+  if (done == 0 || done >= total || elapsed <= 0)
+    return;
+  left = (gint64) ((double) elapsed * (total - done) / done / G_USEC_PER_SEC + 0.5);
+  g_string_append_printf (out, " | ETA %" G_GINT64_FORMAT ":%02d:%02d", left / 3600, (int) (left / 60 % 60),
+                          (int) (left % 60));
 }
 
 static char *
@@ -98,7 +137,7 @@ progress_text (LaunchState *s)
 {
   GString *out = g_string_new (NULL);
   gint64 elapsed = g_get_monotonic_time () - s->start_time;
-  guint64 events = events_produced (s);
+  guint64 events = events_produced (TRACE_BIN (s->pipeline));
   g_autofree char *duration = launch_format_duration (elapsed);
 
   for (guint i = 0; i < s->sources->len; i++)
@@ -118,7 +157,9 @@ progress_text (LaunchState *s)
   append_count (out, (double) events);
   g_string_append (out, " events, ");
   append_count (out, elapsed > 0 ? events * (double) G_USEC_PER_SEC / elapsed : 0);
-  g_string_append_printf (out, "/s | %s", duration);
+  g_string_append (out, "/s");
+  append_eta (out, s, elapsed);
+  g_string_append_printf (out, " | %s", duration);
   return g_string_free (out, FALSE);
 }
 
@@ -182,12 +223,25 @@ launch_progress_stop (LaunchState *s)
   launch_clear_line (s);
 }
 
+/* The pipeline's child that holds @element: the name the user wrote
+ * (auto-src0, not the ftrace-src0 it made inside). */
+static const char *
+top_level_name (LaunchState *s,
+                TraceElement *element)
+{
+  TraceElement *parent;
+
+  while ((parent = trace_element_get_parent (element)) && parent != TRACE_ELEMENT (s->pipeline))
+    element = parent;
+  return trace_element_get_name (element);
+}
+
 static void
 update_progress (LaunchState *s,
                  TraceMessage *message)
 {
   const char *name = message->src && TRACE_IS_ELEMENT (message->src)
-                         ? trace_element_get_name (TRACE_ELEMENT (message->src))
+                         ? top_level_name (s, TRACE_ELEMENT (message->src))
                          : message->src_path;
   LaunchProgress *p = NULL;
 

@@ -49,6 +49,96 @@ is_column (const char *key)
   return FALSE;
 }
 
+/* The child of @bin that holds @pad's element (itself, or a bin around
+ * it when the pad is inside one), or NULL. */
+static TraceElement *
+child_of (TraceBin *bin,
+          TracePad *pad)
+{
+  TraceElement *e = pad ? trace_pad_get_parent_element (pad) : NULL;
+
+  while (e && trace_element_get_parent (e) != TRACE_ELEMENT (bin))
+    e = trace_element_get_parent (e);
+  return e;
+}
+
+/* How many linked sink pads of @element are fed from inside @bin. */
+static guint
+n_upstream (TraceBin *bin,
+            TraceElement *element)
+{
+  guint n = 0;
+
+  for (const GList *p = trace_element_get_pads (element); p; p = p->next)
+    if (trace_pad_get_direction (p->data) == TRACE_PAD_SINK && child_of (bin, trace_pad_get_peer (p->data)))
+      n++;
+  return n;
+}
+
+/**
+ * launch_pipeline_order:
+ * @bin: the pipeline
+ *
+ * The pipeline's elements in the order data goes through them: an element
+ * after everything upstream of it, sources first in the order they were
+ * described, a branch followed to its end (in the order of its element's
+ * src pads) before the next one. Elements nothing links come last.
+ *
+ * Returns: (transfer container) (element-type TraceElement): the elements
+ */
+GPtrArray *
+launch_pipeline_order (TraceBin *bin)
+{
+  g_autoptr (GHashTable) waiting = g_hash_table_new (NULL, NULL); /* element -> inputs not yet listed + 1 */
+  g_autoptr (GQueue) ready = g_queue_new ();
+  GPtrArray *order = g_ptr_array_new ();
+
+  for (const GList *l = trace_bin_get_children (bin); l; l = l->next)
+    {
+      guint n = n_upstream (bin, l->data);
+
+      g_hash_table_insert (waiting, l->data, GUINT_TO_POINTER (n + 1));
+      if (n == 0)
+        g_queue_push_tail (ready, l->data);
+    }
+  while (!g_queue_is_empty (ready))
+    {
+      TraceElement *e = g_queue_pop_head (ready);
+      GList *next = NULL;
+
+      g_ptr_array_add (order, e);
+      for (const GList *p = trace_element_get_pads (e); p; p = p->next)
+        {
+          TraceElement *down = trace_pad_get_direction (p->data) == TRACE_PAD_SRC
+                                   ? child_of (bin, trace_pad_get_peer (p->data))
+                                   : NULL;
+          guint left = down ? GPOINTER_TO_UINT (g_hash_table_lookup (waiting, down)) : 0;
+
+          if (left < 2)
+            continue;
+          g_hash_table_insert (waiting, down, GUINT_TO_POINTER (left - 1));
+          if (left == 2)
+            next = g_list_prepend (next, down);
+        }
+      /* depth first: what became ready goes ahead of the other sources */
+      for (GList *n = next; n; n = n->next)
+        g_queue_push_head (ready, n->data);
+      g_list_free (next);
+    }
+  /* in a cycle, nothing is ever ready: list the rest as described */
+  for (const GList *l = trace_bin_get_children (bin); l; l = l->next)
+    if (!g_ptr_array_find (order, l->data, NULL))
+      g_ptr_array_add (order, l->data);
+  return order;
+}
+
+static gint
+compare_keys (gconstpointer a,
+              gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
 /* One row: the element, the fixed columns ("-" when absent), details. */
 static GPtrArray *
 stats_row (TraceElement *element,
@@ -67,14 +157,24 @@ stats_row (TraceElement *element,
 
       g_ptr_array_add (row, v ? format_variant (v) : g_strdup ("-"));
     }
+  /* The dict's order is its hash table's: sort the keys, so a counter is
+   * found at the same place every run and dropped-* stay together. */
+  g_autoptr (GPtrArray) keys = g_ptr_array_new ();
+
   g_variant_iter_init (&iter, stats);
   while (g_variant_iter_next (&iter, "{&sv}", &key, &value))
     {
-      g_autofree char *text = format_variant (value);
-
       if (!is_column (key))
-        g_string_append_printf (details, "%s%s=%s", details->len ? " " : "", key, text);
+        g_ptr_array_add (keys, (gpointer) key);
       g_variant_unref (value);
+    }
+  g_ptr_array_sort (keys, compare_keys);
+  for (guint i = 0; i < keys->len; i++)
+    {
+      g_autoptr (GVariant) v = g_variant_lookup_value (stats, keys->pdata[i], NULL);
+      g_autofree char *text = format_variant (v);
+
+      g_string_append_printf (details, "%s%s=%s", details->len ? " " : "", (char *) keys->pdata[i], text);
     }
   g_ptr_array_add (row, g_strdup (details->str));
   return row;
@@ -113,8 +213,8 @@ print_table (GPtrArray *rows)
  * launch_print_stats:
  * @s: the tool's state, after the main loop ended
  *
- * Prints a table of every element's counters: from its STATS message
- * when it posted one, else asked now.
+ * Prints a table of every element's counters, in pipeline order: from
+ * its STATS message when it posted one, else asked now.
  */
 void
 launch_print_stats (LaunchState *s)
@@ -127,13 +227,16 @@ launch_print_stats (LaunchState *s)
     g_ptr_array_add (header, g_strdup (stat_columns[i]));
   g_ptr_array_add (header, g_strdup ("details"));
   g_ptr_array_add (rows, header);
-  for (const GList *l = trace_bin_get_children (TRACE_BIN (s->pipeline)); l; l = l->next)
-    {
-      g_autofree char *path = trace_element_get_path_string (l->data);
-      GVariant *posted = g_hash_table_lookup (s->posted_stats, path);
-      g_autoptr (GVariant) stats = posted ? g_variant_ref (posted) : trace_element_get_stats (l->data);
+  g_autoptr (GPtrArray) order = launch_pipeline_order (TRACE_BIN (s->pipeline));
 
-      g_ptr_array_add (rows, stats_row (l->data, stats));
+  for (guint i = 0; i < order->len; i++)
+    {
+      TraceElement *element = order->pdata[i];
+      g_autofree char *path = trace_element_get_path_string (element);
+      GVariant *posted = g_hash_table_lookup (s->posted_stats, path);
+      g_autoptr (GVariant) stats = posted ? g_variant_ref (posted) : trace_element_get_stats (element);
+
+      g_ptr_array_add (rows, stats_row (element, stats));
     }
   g_printerr ("Statistics:\n");
   print_table (rows);

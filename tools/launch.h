@@ -67,6 +67,7 @@ gboolean launch_default_locations (TraceElement *pipeline,
                                    GError **error);
 
 /* launch-report.c */
+GPtrArray *launch_pipeline_order (TraceBin *bin);
 void launch_print_stats (LaunchState *s);
 void launch_print_verbose (LaunchState *s);
 void launch_print_ending (LaunchState *s);

@@ -17,7 +17,7 @@
   "the output format is chosen from OUT's extension:\n"                             \
   "  .pftrace .perfetto-trace .pb   Perfetto (perfetto-sink)\n"                     \
   "  .json                          Chrome JSON (json-sink)\n"                      \
-  "  .json.gz                       not supported yet (json-sink writes no gzip)\n" \
+  "and any of them followed by .gz (trace.json.gz) is written gzip-compressed.\n"   \
   "It builds the pipeline trace-launch would run (-v prints it) and runs it with\n" \
   "the same code.\n"                                                                \
   "\n"                                                                              \
@@ -34,9 +34,9 @@
   "  trace-convert -o out/{name}.pftrace -j 4 captures/\n"                                         \
   "  parallel trace-convert {} out/{/.}.pftrace ::: captures/*   (GNU parallel, one file a job)\n" \
   "\n"                                                                                             \
-  "--start and --end are times in the trace's own clock (trace-info shows its first\n"             \
-  "and last timestamps); --filter takes properties of the filter element in\n"                     \
-  "launch syntax (trace-inspect filter lists them).\n"                                             \
+  "--start and --end are times in the trace's own clock (1212.5s), or after its\n"                 \
+  "first event with a + (+1.5s); trace-info shows both. --filter takes properties\n"               \
+  "of the filter element in launch syntax (trace-inspect filter lists them).\n"                    \
   "\n"                                                                                             \
   "Exit status:\n"                                                                                 \
   "  0    every conversion finished\n"                                                             \
@@ -62,7 +62,7 @@ parse_options (ConvertOptions *o,
 {
   const GOptionEntry entries[] = {
     { "main-thread", 0, 0, G_OPTION_ARG_NONE, &o->main_thread, "Keep only the main thread of each process", NULL },
-    { "start", 0, 0, G_OPTION_ARG_STRING, &o->start, "Keep what happens from TIME on (1212.5s, 200ms, ns)", "TIME" },
+    { "start", 0, 0, G_OPTION_ARG_STRING, &o->start, "Keep what happens from TIME on (1212.5s; +1.5s: after the first event)", "TIME" },
     { "end", 0, 0, G_OPTION_ARG_STRING, &o->end, "Keep what happens until TIME", "TIME" },
     { "filter", 0, 0, G_OPTION_ARG_STRING, &o->filter, "Properties of a filter element: 'tid=main kind=slices'",
       "EXPR" },
@@ -100,15 +100,17 @@ sink_for (const char *out,
   };
   g_autofree char *lower = g_ascii_strdown (out, -1);
 
+  /* the sinks gzip a location ending in .gz themselves: the format is
+   * the extension before it */
+  if (g_str_has_suffix (lower, ".gz"))
+    lower[strlen (lower) - 3] = '\0';
   for (guint i = 0; i < G_N_ELEMENTS (table); i++)
     if (g_str_has_suffix (lower, table[i].suffix))
       return table[i].sink;
-  if (g_str_has_suffix (lower, ".json.gz"))
-    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                 "%s: .json.gz output is not supported yet (json-sink writes no gzip): write .json and gzip it", out);
-  else
-    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                 "%s: cannot tell the output format from the extension (.pftrace, .perfetto-trace, .pb or .json)", out);
+  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+               "%s: cannot tell the output format from the extension (.pftrace, .perfetto-trace, .pb or .json, "
+               "each optionally followed by .gz)",
+               out);
   return NULL;
 }
 

@@ -50,6 +50,29 @@ struct _TraceBaseSinkClass
   gpointer _reserved[8];
 };
 
+/**
+ * TraceSinkDrop:
+ * @key: the reason as a stats key: `unmatched-end` becomes `dropped-unmatched-end`
+ * @what: the reason in words, plural, for the warning: `slice ends without a begin`
+ * @count: how many events were dropped for it
+ *
+ * One reason a sink dropped events, for trace_base_sink_report_drops().
+ */
+typedef struct
+{
+  const char *key;
+  const char *what;
+  guint64 count;
+} TraceSinkDrop;
+
+TRACE_AVAILABLE_IN_ALL
+void trace_base_sink_report_drops (TraceBaseSink *sink,
+                                   const TraceSinkDrop *drops,
+                                   guint n_drops);
+TRACE_AVAILABLE_IN_ALL
+void trace_base_sink_add_drop_stats (GVariantDict *dict,
+                                     const TraceSinkDrop *drops,
+                                     guint n_drops);
 TRACE_AVAILABLE_IN_ALL
 guint64 trace_base_sink_get_events_rendered (TraceBaseSink *sink);
 TRACE_AVAILABLE_IN_ALL

@@ -45,6 +45,7 @@ typedef enum
 struct _ArktsCpuProfile
 {
   ArktsEnv *env;
+  ArktsJsonSkel *skel; /* while loading: where the number arrays are */
   gint64 line;
   gint64 pid, tid;
   GArray *nodes;     /* ProfNode */
@@ -76,9 +77,9 @@ member_value (JsonObject *obj,
 
 /* A double as an integer; FALSE for NaN, infinities and values beyond
  * int64 (`5e856`), whose cast would be undefined. */
-static gboolean
-double_to_int (double d,
-               gint64 *out)
+gboolean
+arkts_double_to_int (double d,
+                     gint64 *out)
 {
   if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0))
     return FALSE;
@@ -98,7 +99,7 @@ arkts_json_get_int (JsonObject *obj,
   if (type == G_TYPE_INT64)
     return json_node_get_int (node);
   if (type == G_TYPE_DOUBLE)
-    return double_to_int (json_node_get_double (node), &v) ? v : fallback;
+    return arkts_double_to_int (json_node_get_double (node), &v) ? v : fallback;
   if (type == G_TYPE_STRING)
     {
       char *end;
@@ -169,7 +170,7 @@ arkts_json_array_get_int (JsonArray *array,
 
   if (type == G_TYPE_INT64)
     v = json_node_get_int (node);
-  *ok = type == G_TYPE_INT64 || (type == G_TYPE_DOUBLE && double_to_int (json_node_get_double (node), &v));
+  *ok = type == G_TYPE_INT64 || (type == G_TYPE_DOUBLE && arkts_double_to_int (json_node_get_double (node), &v));
   return *ok ? v : 0;
 }
 
@@ -259,12 +260,13 @@ load_modern_nodes (ArktsCpuProfile *cp,
       JsonNode *element = json_array_get_element (nodes, i);
       JsonObject *node = JSON_NODE_HOLDS_OBJECT (element) ? json_node_get_object (element) : NULL;
       gint self = node && member_value (node, "id") ? index_of (cp, arkts_json_get_int (node, "id", 0)) : -1;
-      JsonArray *children = get_array (node, "children");
+      ArktsNumbers children;
+      gboolean have_children = arkts_numbers_lookup (cp->skel, node, "children", &children);
       if (self < 0)
         continue;
-      for (guint c = 0; children && c < json_array_get_length (children); c++)
+      for (guint c = 0; have_children && c < children.len; c++)
         {
-          gint64 child_id = arkts_json_array_get_int (children, c, &ok);
+          gint64 child_id = arkts_numbers_get (&children, c, &ok);
           gint child = ok ? index_of (cp, child_id) : -1;
           if (child < 0)
             skip_node (cp, "child %" G_GINT64_FORMAT " is not a node", child_id);
@@ -402,20 +404,20 @@ skip_sample (ArktsCpuProfile *cp,
  * - neither: spread evenly over startTime..endTime (or the interval). */
 static gboolean
 sample_time (ArktsCpuProfile *cp,
-             JsonArray *deltas,
-             JsonArray *stamps,
+             const ArktsNumbers *deltas,
+             const ArktsNumbers *stamps,
              guint n_samples,
              guint i,
              double *us)
 {
   gboolean ok = TRUE;
-  guint n_stamps = stamps ? json_array_get_length (stamps) : 0;
+  guint n_stamps = stamps ? stamps->len : 0;
 
   if (deltas)
     {
-      if (i >= json_array_get_length (deltas))
+      if (i >= deltas->len)
         return FALSE;
-      *us += (double) arkts_json_array_get_int (deltas, i, &ok);
+      *us += (double) arkts_numbers_get (deltas, i, &ok);
       return ok;
     }
   if (stamps)
@@ -423,7 +425,7 @@ sample_time (ArktsCpuProfile *cp,
       guint at = n_stamps == n_samples + 1 ? i + 1 : i;
       if (at >= n_stamps)
         return FALSE;
-      *us = (double) arkts_json_array_get_int (stamps, at, &ok);
+      *us = (double) arkts_numbers_get (stamps, at, &ok);
       return ok;
     }
   return TRUE; /* spread later */
@@ -449,16 +451,19 @@ static void
 load_samples (ArktsCpuProfile *cp,
               JsonObject *profile)
 {
-  JsonArray *samples = get_array (profile, "samples");
-  JsonArray *deltas = get_array (profile, "timeDeltas");
-  JsonArray *stamps = deltas ? NULL : get_array (profile, "timestamps");
-  guint n = samples ? json_array_get_length (samples) : 0;
+  ArktsNumbers samples_n, deltas_n, stamps_n;
+  gboolean have_samples = arkts_numbers_lookup (cp->skel, profile, "samples", &samples_n);
+  const ArktsNumbers *deltas = arkts_numbers_lookup (cp->skel, profile, "timeDeltas", &deltas_n) ? &deltas_n : NULL;
+  const ArktsNumbers *stamps = NULL;
+  guint n = have_samples ? samples_n.len : 0;
   double us = (double) cp->start_ts / 1000.0;
   gboolean ok;
 
+  if (deltas == NULL && arkts_numbers_lookup (cp->skel, profile, "timestamps", &stamps_n))
+    stamps = &stamps_n;
   for (guint i = 0; i < n; i++)
     {
-      gint64 id = arkts_json_array_get_int (samples, i, &ok);
+      gint64 id = arkts_numbers_get (&samples_n, i, &ok);
       gint node = ok ? index_of (cp, id) : -1;
       gint64 ts;
       /* the delta counts even when its sample is unusable */
@@ -476,8 +481,8 @@ load_samples (ArktsCpuProfile *cp,
       g_array_append_val (cp->samples, node);
       g_array_append_val (cp->ts, ts);
     }
-  if (stamps && n > 0 && json_array_get_length (stamps) == n + 1)
-    cp->start_ts = arkts_us_to_ns ((double) arkts_json_array_get_int (stamps, 0, &ok));
+  if (stamps && n > 0 && stamps->len == n + 1)
+    cp->start_ts = arkts_us_to_ns ((double) arkts_numbers_get (stamps, 0, &ok));
   if (deltas == NULL && stamps == NULL)
     spread_evenly (cp);
 }
@@ -627,6 +632,8 @@ load_times (ArktsCpuProfile *cp,
  * arkts_cpu_profile_load:
  * @env: the reader's environment
  * @profile: a `Profiler.Profile` object (modern or old `head` form)
+ * @skel: (nullable): the scanner @profile's document came through, which
+ *   holds its number arrays
  * @line: its line in a message stream, or %ARKTS_NO_POS
  *
  * Returns: (transfer full) (nullable): the profile ready to emit, %NULL
@@ -635,6 +642,7 @@ load_times (ArktsCpuProfile *cp,
 ArktsCpuProfile *
 arkts_cpu_profile_load (ArktsEnv *env,
                         JsonObject *profile,
+                        ArktsJsonSkel *skel,
                         gint64 line)
 {
   ArktsCpuProfile *cp = cpu_profile_new (env, line);
@@ -643,6 +651,7 @@ arkts_cpu_profile_load (ArktsEnv *env,
   gint64 end_ts;
   gboolean have_end;
 
+  cp->skel = skel;
   if (nodes)
     load_modern_nodes (cp, nodes);
   else if (head)
@@ -662,6 +671,7 @@ arkts_cpu_profile_load (ArktsEnv *env,
   sort_samples (cp);
   choose_end (cp, end_ts, have_end);
   load_extras (cp, profile);
+  cp->skel = NULL;
   for (guint i = 0; i < cp->nodes->len; i++)
     g_array_append_val (cp->order, i);
   g_array_sort_with_data (cp->order, compare_depth, cp->nodes->data);

@@ -134,10 +134,11 @@ compare_sizes (gconstpointer a,
 
 static void
 emit_summary (HeapProfile *hp,
-              JsonObject *profile)
+              JsonObject *profile,
+              ArktsJsonSkel *skel)
 {
   TraceBatch *out = hp->out;
-  JsonNode *samples = json_object_get_member (profile, "samples");
+  ArktsNumbers samples;
   TraceEvent *ev = arkts_append (out, TRACE_EVENT_COUNTER, hp->ts, hp->env->pid, TRACE_ID_UNKNOWN,
                                  trace_string_pool_intern (hp->env->pool, "JS heap sampled size"));
 
@@ -149,8 +150,8 @@ emit_summary (HeapProfile *hp,
   ev->flags = hp->env->pid == TRACE_ID_UNKNOWN ? TRACE_EVENT_FLAG_SCOPE_GLOBAL : TRACE_EVENT_FLAG_SCOPE_PROCESS;
   trace_batch_add_arg_int (out, ev, "node_count", (gint64) hp->nodes);
   trace_batch_add_arg_int (out, ev, "self_size", (gint64) hp->self_size);
-  if (samples && JSON_NODE_HOLDS_ARRAY (samples))
-    trace_batch_add_arg_int (out, ev, "sample_count", json_array_get_length (json_node_get_array (samples)));
+  if (arkts_numbers_lookup (skel, profile, "samples", &samples))
+    trace_batch_add_arg_int (out, ev, "sample_count", samples.len);
   g_array_sort (hp->functions, compare_sizes);
   for (guint i = 0; i < MIN (hp->functions->len, hp->env->top_n); i++)
     {
@@ -169,6 +170,7 @@ emit_summary (HeapProfile *hp,
  * arkts_heap_profile_convert:
  * @env: the reader's environment
  * @profile: an object with a `head` whose nodes have `selfSize`
+ * @skel: (nullable): the scanner @profile's document came through
  * @ts: where the events go on the timeline
  * @out: the batch to append to
  *
@@ -177,6 +179,7 @@ emit_summary (HeapProfile *hp,
 gboolean
 arkts_heap_profile_convert (ArktsEnv *env,
                             JsonObject *profile,
+                            ArktsJsonSkel *skel,
                             gint64 ts,
                             TraceBatch *out)
 {
@@ -191,7 +194,7 @@ arkts_heap_profile_convert (ArktsEnv *env,
   hp.functions = g_array_new (FALSE, FALSE, sizeof (FunctionSize));
   hp.by_function = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   walk_tree (&hp, json_node_get_object (head));
-  emit_summary (&hp, profile);
+  emit_summary (&hp, profile, skel);
   g_array_unref (hp.functions);
   g_hash_table_unref (hp.by_function);
   env->stats->heap_profiles++;

@@ -33,6 +33,7 @@ struct _ArktsMessages
   ArktsEnv *env;
   ArktsReaderOptions opts;
   JsonParser *parser;
+  ArktsJsonSkel *skel; /* the message being handled, without its number arrays */
 
   /* splitter */
   gint64 line;
@@ -71,6 +72,7 @@ arkts_messages_new (ArktsEnv *env,
   m->env = env;
   m->opts = *opts;
   m->parser = json_parser_new_immutable ();
+  m->skel = arkts_json_skel_new (MAX_MESSAGE_SIZE, ARKTS_MAX_PROFILE_NUMBERS);
   m->line = 1;
   m->msg = g_string_new (NULL);
   m->decoded = g_string_new (NULL);
@@ -85,6 +87,7 @@ arkts_messages_free (ArktsMessages *m)
   if (m == NULL)
     return;
   g_object_unref (m->parser);
+  arkts_json_skel_free (m->skel);
   g_string_free (m->msg, TRUE);
   g_string_free (m->decoded, TRUE);
   arkts_heap_doc_free (m->doc);
@@ -242,13 +245,13 @@ static void
 heap_stats_update (ArktsMessages *m,
                    JsonObject *params)
 {
-  JsonNode *node = params ? json_object_get_member (params, "statsUpdate") : NULL;
-  JsonArray *update = node && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
-  guint n = update ? json_array_get_length (update) : 0;
+  ArktsNumbers update;
+  gboolean have_update = arkts_numbers_lookup (m->skel, params, "statsUpdate", &update);
+  guint n = have_update ? update.len : 0;
 
   m->env->stats->stats_updates++;
   m->saw_timeline_messages = TRUE;
-  if (update == NULL || n % 3 != 0)
+  if (!have_update || n % 3 != 0)
     {
       skip (m, ARKTS_SKIP_BAD_STATS, "heapStatsUpdate without a statsUpdate array of triplets");
       return;
@@ -256,9 +259,9 @@ heap_stats_update (ArktsMessages *m,
   for (guint i = 0; i < n; i += 3)
     {
       gboolean ok1, ok2, ok3;
-      gint64 index = arkts_json_array_get_int (update, i, &ok1);
-      gint64 count = arkts_json_array_get_int (update, i + 1, &ok2);
-      gint64 size = arkts_json_array_get_int (update, i + 2, &ok3);
+      gint64 index = arkts_numbers_get (&update, i, &ok1);
+      gint64 count = arkts_numbers_get (&update, i + 1, &ok2);
+      gint64 size = arkts_numbers_get (&update, i + 2, &ok3);
       Fragment *f;
       if (!ok1 || !ok2 || !ok3 || index < 0 || index >= MAX_FRAGMENTS)
         {
@@ -389,7 +392,7 @@ result_message (ArktsMessages *m,
     }
   if (profile && JSON_NODE_HOLDS_OBJECT (profile))
     {
-      *cpu = arkts_cpu_profile_load (m->env, json_node_get_object (profile), m->msg_line);
+      *cpu = arkts_cpu_profile_load (m->env, json_node_get_object (profile), m->skel, m->msg_line);
       return;
     }
   if (obj)
@@ -413,8 +416,21 @@ json_message (ArktsMessages *m,
   JsonNode *root;
   JsonObject *msg;
   const char *method;
+  const char *skeleton;
+  gsize skeleton_len;
 
-  if (!json_parser_load_from_data (m->parser, text, (gssize) len, &error))
+  /* json-glib reads the message without its number arrays (a profile's
+   * samples, a statsUpdate), which stay as integers in m->skel */
+  arkts_json_skel_reset (m->skel);
+  if (!arkts_json_skel_feed (m->skel, text, len, &error))
+    {
+      g_autofree char *detail = g_strdup_printf ("%s: %s", error->code == TRACE_STREAM_ERROR_FORMAT ? "not JSON" : "too large", error->message);
+      skip (m, ARKTS_SKIP_MALFORMED_MESSAGE, detail);
+      return;
+    }
+  arkts_json_skel_finish (m->skel);
+  skeleton = arkts_json_skel_get_text (m->skel, &skeleton_len);
+  if (!json_parser_load_from_data (m->parser, skeleton, (gssize) skeleton_len, &error))
     {
       g_autofree char *detail = g_strdup_printf ("not JSON: %s", error->message);
       skip (m, ARKTS_SKIP_MALFORMED_MESSAGE, detail);

@@ -124,8 +124,11 @@ void arkts_heap_doc_emit (ArktsHeapDoc *doc,
 
 typedef struct _ArktsCpuProfile ArktsCpuProfile;
 
+typedef struct _ArktsJsonSkel ArktsJsonSkel;
+
 ArktsCpuProfile *arkts_cpu_profile_load (ArktsEnv *env,
                                          JsonObject *profile,
+                                         ArktsJsonSkel *skel,
                                          gint64 line);
 gboolean arkts_cpu_profile_emit (ArktsCpuProfile *cp,
                                  TraceBatch *out,
@@ -134,8 +137,51 @@ void arkts_cpu_profile_free (ArktsCpuProfile *cp);
 
 gboolean arkts_heap_profile_convert (ArktsEnv *env,
                                      JsonObject *profile,
+                                     ArktsJsonSkel *skel,
                                      gint64 ts,
                                      TraceBatch *out);
+
+/* JSON documents whose number arrays are kept apart (arktsjsonskel.c) */
+
+/* The most numbers a CPU or heap profile (or a message) may keep in its
+ * arrays: a profile of 16 M samples with their timeDeltas (4.6 hours at
+ * V8's default 1 ms interval). 4 bytes each, 8 for large values. */
+#define ARKTS_MAX_PROFILE_NUMBERS ((guint64) 32 * 1024 * 1024)
+
+/**
+ * ArktsNumbers:
+ *
+ * The numbers of an array, kept by an #ArktsJsonSkel or still in a
+ * json-glib array; read with arkts_numbers_get().
+ */
+typedef struct
+{
+  JsonArray *array; /* or: */
+  ArktsJsonSkel *skel;
+  guint first;
+  gboolean wide;
+  guint len;
+} ArktsNumbers;
+
+ArktsJsonSkel *arkts_json_skel_new (gsize max_skeleton,
+                                    guint64 max_numbers);
+void arkts_json_skel_free (ArktsJsonSkel *s);
+gboolean arkts_json_skel_feed (ArktsJsonSkel *s,
+                               const char *data,
+                               gsize len,
+                               GError **error);
+void arkts_json_skel_reset (ArktsJsonSkel *s);
+void arkts_json_skel_finish (ArktsJsonSkel *s);
+gboolean arkts_json_skel_is_profile (ArktsJsonSkel *s);
+const char *arkts_json_skel_get_text (ArktsJsonSkel *s,
+                                      gsize *len);
+gboolean arkts_numbers_lookup (ArktsJsonSkel *s,
+                               JsonObject *obj,
+                               const char *member,
+                               ArktsNumbers *out);
+gint64 arkts_numbers_get (const ArktsNumbers *n,
+                          guint i,
+                          gboolean *ok);
 
 /* Small helpers */
 
@@ -167,5 +213,7 @@ gint64 arkts_json_array_get_int (JsonArray *array,
                                  guint i,
                                  gboolean *ok);
 gint64 arkts_us_to_ns (double us);
+gboolean arkts_double_to_int (double d,
+                              gint64 *out);
 
 G_END_DECLS

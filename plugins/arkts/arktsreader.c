@@ -17,8 +17,11 @@
 #define DEFAULT_READ_SIZE (256 * 1024)
 /* Bytes looked at to tell what the input is. */
 #define MAX_SNIFF_SIZE (1024 * 1024)
-/* A document that is neither messages nor a heap snapshot is read whole;
- * beyond this it is refused rather than held in memory. */
+/* A document that is neither messages nor a heap snapshot goes through
+ * the skeleton scanner (arktsjsonskel.c): its number arrays are kept as
+ * integers, the rest (a profile's node table) read with json-glib. Its
+ * text is also kept, up to this size, until it is known not to be a heap
+ * snapshot in an unusual key order (which is then read from the text). */
 #define MAX_DOCUMENT_SIZE ((gsize) 1024 * 1024 * 1024)
 
 struct _ArktsReader
@@ -41,7 +44,8 @@ struct _ArktsReader
   TraceBatch *pending;
   ArktsHeapDoc *doc;
   gboolean trailing_reported;
-  GByteArray *whole;
+  GByteArray *whole; /* the text, while it may be a heap snapshot */
+  ArktsJsonSkel *skel;
   ArktsMessages *messages;
   ArktsCpuProfile *cpu;
 };
@@ -175,6 +179,7 @@ arkts_reader_free (ArktsReader *r)
   arkts_heap_doc_free (r->doc);
   if (r->whole)
     g_byte_array_unref (r->whole);
+  arkts_json_skel_free (r->skel);
   arkts_messages_free (r->messages);
   arkts_cpu_profile_free (r->cpu);
   g_free (r);
@@ -432,6 +437,7 @@ start_kind (ArktsReader *r,
     default:
       r->whole_document = TRUE;
       r->whole = g_byte_array_new ();
+      r->skel = arkts_json_skel_new (MAX_DOCUMENT_SIZE, ARKTS_MAX_PROFILE_NUMBERS);
       break;
     }
 }
@@ -509,6 +515,36 @@ feed_plain_doc (ArktsReader *r,
 }
 
 static gboolean
+feed_whole (ArktsReader *r,
+            const char *data,
+            gsize len,
+            GError **error)
+{
+  g_autoptr (GError) local = NULL;
+
+  if (!arkts_json_skel_feed (r->skel, data, len, &local))
+    {
+      if (local->code == TRACE_STREAM_ERROR_FORMAT)
+        g_set_error (error, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_FORMAT, "%s: not valid JSON: %s", r->location, local->message);
+      else
+        g_set_error (error, local->domain, local->code, "%s: %s", r->location, local->message);
+      return FALSE;
+    }
+  if (r->whole && arkts_json_skel_is_profile (r->skel))
+    g_clear_pointer (&r->whole, g_byte_array_unref);
+  if (r->whole == NULL)
+    return TRUE;
+  if (r->whole->len + len > MAX_DOCUMENT_SIZE)
+    {
+      g_set_error (error, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_TOO_LARGE,
+                   "%s: a JSON document larger than 1 GiB that is not a heap snapshot", r->location);
+      return FALSE;
+    }
+  g_byte_array_append (r->whole, (const guint8 *) data, len);
+  return TRUE;
+}
+
+static gboolean
 process (ArktsReader *r,
          const char *data,
          gsize len,
@@ -526,14 +562,7 @@ process (ArktsReader *r,
     }
   if (r->doc)
     return feed_plain_doc (r, data, len, error);
-  if (r->whole->len + len > MAX_DOCUMENT_SIZE)
-    {
-      g_set_error (error, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_TOO_LARGE,
-                   "%s: a JSON document larger than 1 GiB that is not a heap snapshot", r->location);
-      return FALSE;
-    }
-  g_byte_array_append (r->whole, (const guint8 *) data, len);
-  return TRUE;
+  return feed_whole (r, data, len, error);
 }
 
 static char *
@@ -570,16 +599,17 @@ convert_whole (ArktsReader *r,
   if (is_cpu_profile_nodes (doc) || (head && JSON_NODE_HOLDS_OBJECT (head) && !json_object_has_member (json_node_get_object (head), "selfSize")))
     {
       r->kind = ARKTS_INPUT_CPU_PROFILE;
-      r->cpu = arkts_cpu_profile_load (&r->env, doc, ARKTS_NO_POS);
+      r->cpu = arkts_cpu_profile_load (&r->env, doc, r->skel, ARKTS_NO_POS);
       return TRUE;
     }
   if (head && JSON_NODE_HOLDS_OBJECT (head))
     {
       r->kind = ARKTS_INPUT_HEAP_PROFILE;
-      arkts_heap_profile_convert (&r->env, doc, r->opts.start_time, r->pending);
+      arkts_heap_profile_convert (&r->env, doc, r->skel, r->opts.start_time, r->pending);
       return TRUE;
     }
-  if (json_object_has_member (doc, "snapshot"))
+  /* (r->whole is gone only when a profile key was seen) */
+  if (json_object_has_member (doc, "snapshot") && r->whole)
     {
       /* a snapshot whose keys came in an unusual order */
       r->kind = ARKTS_INPUT_HEAP_SNAPSHOT;
@@ -599,9 +629,13 @@ finish_whole (ArktsReader *r,
   g_autoptr (JsonParser) parser = json_parser_new_immutable ();
   g_autoptr (GError) local = NULL;
   JsonNode *root;
+  const char *text;
+  gsize len;
   gboolean ok;
 
-  if (!json_parser_load_from_data (parser, (const char *) r->whole->data, r->whole->len, &local))
+  arkts_json_skel_finish (r->skel);
+  text = arkts_json_skel_get_text (r->skel, &len);
+  if (!json_parser_load_from_data (parser, text, len, &local))
     {
       g_set_error (error, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_FORMAT, "%s: not valid JSON: %s", r->location, local->message);
       return FALSE;
@@ -610,7 +644,9 @@ finish_whole (ArktsReader *r,
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     return wrong_type (r, error, "JSON that is not an object");
   ok = convert_whole (r, json_node_get_object (root), error);
-  g_byte_array_set_size (r->whole, 0);
+  g_clear_pointer (&r->whole, g_byte_array_unref);
+  /* the profile has what it needs from the numbers */
+  g_clear_pointer (&r->skel, arkts_json_skel_free);
   return ok;
 }
 

@@ -121,6 +121,30 @@ trace_event_filter_parse_time (const char *text,
   return TRUE;
 }
 
+/**
+ * trace_event_filter_parse_window_time:
+ * @text: a time as trace_event_filter_parse_time() reads it, or `+` and a
+ *   non-negative one: an offset from the stream's first timed event
+ * @out_ns: (out): the time, or the offset
+ * @relative: (out): whether @text was an offset
+ *
+ * A leading `+` used to be a no-op sign, which made `start=+1.5s` a time
+ * near the clock's origin: it now always means "after the first event".
+ */
+gboolean
+trace_event_filter_parse_window_time (const char *text,
+                                      gint64 *out_ns,
+                                      gboolean *relative,
+                                      GError **error)
+{
+  g_autofree char *trimmed = g_strstrip (g_strdup (text ? text : ""));
+
+  *relative = trimmed[0] == '+';
+  if (*relative && (trimmed[1] == '-' || trimmed[1] == '+'))
+    return time_error (trimmed, error);
+  return trace_event_filter_parse_time (trimmed + (*relative ? 1 : 0), out_ns, error);
+}
+
 static const struct
 {
   const char *name;

@@ -54,6 +54,13 @@ struct _TraceEventFilter
   gboolean has_end;
   gint64 start;
   gint64 end;
+  /* +1.5s: start/end hold offsets from the first timed event until it
+   * comes (window_resolve) */
+  gboolean start_relative;
+  gboolean end_relative;
+  gboolean have_ts; /* a timed event came: first_ts, last_ts are set */
+  gint64 first_ts;  /* of the first timed event, in stream order */
+  gint64 last_ts;   /* the latest timed event */
   gboolean invert;
   gboolean keep_unknown;
 
@@ -232,6 +239,7 @@ trace_event_filter_set_start (TraceEventFilter *f,
 {
   f->has_start = TRUE;
   f->start = start_ns;
+  f->start_relative = FALSE;
   filter_update (f);
 }
 
@@ -241,7 +249,91 @@ trace_event_filter_set_end (TraceEventFilter *f,
 {
   f->has_end = TRUE;
   f->end = end_ns;
+  f->end_relative = FALSE;
   filter_update (f);
+}
+
+/**
+ * trace_event_filter_set_start_relative:
+ * @offset_ns: how long after the first timed event the window starts
+ *
+ * The first timed event (not metadata, clock or stack node: the events the
+ * window applies to) is only known once it comes, so the window is fixed
+ * then; see docs/filters.md.
+ */
+void
+trace_event_filter_set_start_relative (TraceEventFilter *f,
+                                       gint64 offset_ns)
+{
+  trace_event_filter_set_start (f, offset_ns);
+  f->start_relative = TRUE;
+}
+
+/**
+ * trace_event_filter_set_end_relative:
+ * @offset_ns: how long after the first timed event the window ends
+ */
+void
+trace_event_filter_set_end_relative (TraceEventFilter *f,
+                                     gint64 offset_ns)
+{
+  trace_event_filter_set_end (f, offset_ns);
+  f->end_relative = TRUE;
+}
+
+/**
+ * trace_event_filter_set_window_from_string:
+ * @start: (nullable): `1212.5s` (the trace's clock), `+1.5s` (from the
+ *   first timed event), or %NULL/empty for no start
+ * @end: (nullable): the same for the end
+ * @error: a %TRACE_PARSE_ERROR_BAD_VALUE naming the text
+ */
+gboolean
+trace_event_filter_set_window_from_string (TraceEventFilter *f,
+                                           const char *start,
+                                           const char *end,
+                                           GError **error)
+{
+  gint64 ns;
+  gboolean relative;
+
+  if (start && *start)
+    {
+      if (!trace_event_filter_parse_window_time (start, &ns, &relative, error))
+        return g_prefix_error (error, "start: "), FALSE;
+      relative ? trace_event_filter_set_start_relative (f, ns) : trace_event_filter_set_start (f, ns);
+    }
+  if (end && *end)
+    {
+      if (!trace_event_filter_parse_window_time (end, &ns, &relative, error))
+        return g_prefix_error (error, "end: "), FALSE;
+      relative ? trace_event_filter_set_end_relative (f, ns) : trace_event_filter_set_end (f, ns);
+    }
+  return TRUE;
+}
+
+static gint64
+add_saturated (gint64 a,
+               gint64 b)
+{
+  if (b > 0 && a > G_MAXINT64 - b)
+    return G_MAXINT64;
+  if (b < 0 && a < G_MININT64 - b)
+    return G_MININT64;
+  return a + b;
+}
+
+/* The first timed event: relative edges become times of the stream. */
+static void
+window_resolve (TraceEventFilter *f,
+                gint64 ts)
+{
+  f->have_ts = TRUE;
+  f->first_ts = f->last_ts = ts;
+  if (f->start_relative)
+    f->start = add_saturated (ts, f->start);
+  if (f->end_relative)
+    f->end = add_saturated (ts, f->end);
 }
 
 void
@@ -720,6 +812,9 @@ filter_event (TraceEventFilter *f,
     }
   if (f->has_window)
     {
+      if (G_UNLIKELY (!f->have_ts))
+        window_resolve (f, ev->ts);
+      f->last_ts = MAX (f->last_ts, ev->ts);
       window_advance (f, ev->ts);
       ev = &f->cur->events[index]; /* edges may have grown the batch */
     }
@@ -805,6 +900,46 @@ trace_event_filter_process (TraceEventFilter *f,
   else
     trace_batch_remove_none (batch);
   f->cur = NULL;
+}
+
+static void
+append_seconds (GString *s,
+                gint64 ns)
+{
+  guint64 abs_ns = ns < 0 ? -(guint64) ns : (guint64) ns;
+
+  g_string_append_printf (s, "%s%" G_GUINT64_FORMAT ".%09" G_GUINT64_FORMAT " s", ns < 0 ? "-" : "",
+                          abs_ns / 1000000000, abs_ns % 1000000000);
+}
+
+/**
+ * trace_event_filter_explain_empty_window:
+ *
+ * A window that misses the trace (`start=1s` on a trace that begins at
+ * 1212 s) keeps only metadata: say so, with where the trace is.
+ *
+ * Returns: (transfer full) (nullable): the warning, or %NULL when the
+ *   window kept a timed event or dropped none
+ */
+char *
+trace_event_filter_explain_empty_window (TraceEventFilter *f)
+{
+  GString *s;
+
+  if (!f->has_window || !f->have_ts || f->stats.dropped[TRACE_FILTER_DROP_WINDOW] == 0 ||
+      f->stats.kept > f->stats.metadata)
+    return NULL;
+  s = g_string_new ("the time window");
+  if (f->has_start)
+    g_string_append (s, " from "), append_seconds (s, f->start);
+  if (f->has_end)
+    g_string_append (s, " until "), append_seconds (s, f->end);
+  g_string_append (s, " holds no event of the trace, which runs from ");
+  append_seconds (s, f->first_ts);
+  g_string_append (s, " to ");
+  append_seconds (s, f->last_ts);
+  g_string_append (s, " (start=+1.5s counts from the first event; trace-info shows both)");
+  return g_string_free (s, FALSE);
 }
 
 /**

@@ -100,6 +100,14 @@ void trace_event_filter_set_start (TraceEventFilter *filter,
                                    gint64 start_ns);
 void trace_event_filter_set_end (TraceEventFilter *filter,
                                  gint64 end_ns);
+void trace_event_filter_set_start_relative (TraceEventFilter *filter,
+                                            gint64 offset_ns);
+void trace_event_filter_set_end_relative (TraceEventFilter *filter,
+                                          gint64 offset_ns);
+gboolean trace_event_filter_set_window_from_string (TraceEventFilter *filter,
+                                                    const char *start,
+                                                    const char *end,
+                                                    GError **error);
 void trace_event_filter_set_invert (TraceEventFilter *filter,
                                     gboolean invert);
 void trace_event_filter_set_keep_unknown (TraceEventFilter *filter,
@@ -109,6 +117,7 @@ void trace_event_filter_process (TraceEventFilter *filter,
                                  TraceBatch *batch);
 TraceBatch *trace_event_filter_drain (TraceEventFilter *filter);
 
+char *trace_event_filter_explain_empty_window (TraceEventFilter *filter);
 void trace_event_filter_get_stats (TraceEventFilter *filter,
                                    TraceEventFilterStats *stats);
 char *trace_event_filter_stats_to_string (const TraceEventFilterStats *stats);
@@ -118,6 +127,10 @@ const char *trace_filter_drop_reason_to_string (TraceFilterDropReason reason);
 gboolean trace_event_filter_parse_time (const char *text,
                                         gint64 *out_ns,
                                         GError **error);
+gboolean trace_event_filter_parse_window_time (const char *text,
+                                               gint64 *out_ns,
+                                               gboolean *relative,
+                                               GError **error);
 gboolean trace_event_filter_parse_kinds (const char *text,
                                          TraceEventClass *out_kinds,
                                          GError **error);

@@ -33,8 +33,8 @@ struct _TraceFilter
   char *name;
   char *category;
   guint kinds;
-  gint64 start;
-  gint64 end;
+  char *start; /* a time, or +offset from the first event */
+  char *end;
   gboolean invert;
   gboolean keep_unknown;
   TraceEventFilter *filter;
@@ -80,10 +80,12 @@ trace_filter_start (TraceBaseTransform *trans,
   trace_event_filter_set_category (f, self->category);
   if (self->kinds)
     trace_event_filter_set_kinds (f, self->kinds);
-  if (self->start != G_MININT64)
-    trace_event_filter_set_start (f, self->start);
-  if (self->end != G_MAXINT64)
-    trace_event_filter_set_end (f, self->end);
+  /* Strings, not int64 times: "+1.5s" must stay distinct from "1.5s". */
+  if (!trace_event_filter_set_window_from_string (f, self->start, self->end, error))
+    {
+      trace_event_filter_free (f);
+      return FALSE;
+    }
   trace_event_filter_set_invert (f, self->invert);
   trace_event_filter_set_keep_unknown (f, self->keep_unknown);
   g_clear_pointer (&self->filter, trace_event_filter_free);
@@ -107,14 +109,18 @@ trace_filter_transform_ip (TraceBaseTransform *trans,
   return TRACE_FLOW_OK;
 }
 
-/* At EOS, both elements say what they could not decide. */
+/* At EOS, both elements say what they could not decide, and a window
+ * that missed the trace says where the trace was. */
 void
 _trace_filter_warn_undecidable (TraceElement *element,
                                 TraceEventFilter *filter,
                                 gboolean keep_unknown)
 {
   TraceEventFilterStats stats;
+  g_autofree char *empty = trace_event_filter_explain_empty_window (filter);
 
+  if (empty)
+    trace_element_post_warning (element, NULL, "%s", empty);
   trace_event_filter_get_stats (filter, &stats);
   if (stats.undecidable > 0)
     trace_element_post_warning (element, NULL,
@@ -175,6 +181,10 @@ string_field (TraceFilter *self,
       return &self->name;
     case PROP_CATEGORY:
       return &self->category;
+    case PROP_START:
+      return &self->start;
+    case PROP_END:
+      return &self->end;
     default:
       return NULL;
     }
@@ -205,12 +215,6 @@ trace_filter_set_property (GObject *object,
       break;
     case PROP_KIND:
       self->kinds = g_value_get_flags (value);
-      break;
-    case PROP_START:
-      self->start = g_value_get_int64 (value);
-      break;
-    case PROP_END:
-      self->end = g_value_get_int64 (value);
       break;
     case PROP_INVERT:
       self->invert = g_value_get_boolean (value);
@@ -248,12 +252,6 @@ trace_filter_get_property (GObject *object,
     case PROP_KIND:
       g_value_set_flags (value, self->kinds);
       break;
-    case PROP_START:
-      g_value_set_int64 (value, self->start);
-      break;
-    case PROP_END:
-      g_value_set_int64 (value, self->end);
-      break;
     case PROP_INVERT:
       g_value_set_boolean (value, self->invert);
       break;
@@ -275,6 +273,8 @@ trace_filter_finalize (GObject *object)
   g_free (self->thread_name);
   g_free (self->name);
   g_free (self->category);
+  g_free (self->start);
+  g_free (self->end);
   G_OBJECT_CLASS (trace_filter_parent_class)->finalize (object);
 }
 
@@ -301,10 +301,14 @@ install_properties (GObjectClass *object_class)
                                                    "Keep events of this category (a glob)", NULL, rw);
   properties[PROP_KIND] = g_param_spec_flags ("kind", "Kind", "Keep these kinds of events (empty: all)",
                                               TRACE_TYPE_EVENT_CLASS, 0, rw);
-  properties[PROP_START] = g_param_spec_int64 ("start", "Start", "Keep what happens from this time on (ns; 1.5s, 200ms)",
-                                               G_MININT64, G_MAXINT64, G_MININT64, rw);
-  properties[PROP_END] = g_param_spec_int64 ("end", "End", "Keep what happens until this time (ns; 1.5s, 200ms)",
-                                             G_MININT64, G_MAXINT64, G_MAXINT64, rw);
+  properties[PROP_START] = g_param_spec_string ("start", "Start",
+                                                "Keep what happens from this time on: in the trace's clock "
+                                                "(1212.5s, 200ms, ns) or after the first event (+1.5s)",
+                                                NULL, rw);
+  properties[PROP_END] = g_param_spec_string ("end", "End",
+                                              "Keep what happens until this time: in the trace's clock "
+                                              "(1213s) or after the first event (+3s)",
+                                              NULL, rw);
   properties[PROP_INVERT] = g_param_spec_boolean ("invert", "Invert", "Drop what matches, keep the rest",
                                                   FALSE, rw);
   properties[PROP_KEEP_UNKNOWN] = g_param_spec_boolean ("keep-unknown", "Keep unknown",
@@ -337,8 +341,6 @@ trace_filter_init (TraceFilter *self)
 {
   self->tid = TID_ANY;
   self->pid = -1;
-  self->start = G_MININT64;
-  self->end = G_MAXINT64;
 }
 
 TRACE_ELEMENT_REGISTER_DEFINE (filter, "filter", TRACE_RANK_NONE, TRACE_TYPE_FILTER)

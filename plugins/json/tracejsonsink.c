@@ -110,6 +110,27 @@ trace_json_sink_render (TraceBaseSink *sink,
   return json_trace_writer_write_batch (self->writer, batch, error) ? TRACE_FLOW_OK : TRACE_FLOW_ERROR;
 }
 
+/* What the writer could not put in JSON, in the words of the WARNING
+ * and as stats keys; with @dict, they go to the stats instead. Open
+ * slices and unmatched ends are written (as B and E), markers are
+ * written as events: neither is a drop. */
+static void
+report_drops (TraceJsonSink *self,
+              GVariantDict *dict)
+{
+  const JsonTraceWriterStats *s = json_trace_writer_get_stats (self->writer);
+  const TraceSinkDrop drops[] = {
+    { "kernel", "kernel events (the array form has no place for them)", s->dropped_kernel },
+    { "flows", "flow ids of slices with two different ids", s->dropped_flows },
+    { "other", "events with no JSON form", s->dropped_other },
+  };
+
+  if (dict)
+    trace_base_sink_add_drop_stats (dict, drops, G_N_ELEMENTS (drops));
+  else
+    trace_base_sink_report_drops (TRACE_BASE_SINK (self), drops, G_N_ELEMENTS (drops));
+}
+
 static gboolean
 trace_json_sink_end (TraceFileSink *sink,
                      GOutputStream *stream,
@@ -118,7 +139,10 @@ trace_json_sink_end (TraceFileSink *sink,
   TraceJsonSink *self = TRACE_JSON_SINK (sink);
 
   ensure_writer (self);
-  return json_trace_writer_finish (self->writer, error);
+  if (!json_trace_writer_finish (self->writer, error))
+    return FALSE;
+  report_drops (self, NULL);
+  return TRUE;
 }
 
 static gboolean
@@ -145,8 +169,7 @@ trace_json_sink_collect_stats (TraceElement *element,
   g_variant_dict_insert (dict, "bytes-written", "t", json_trace_writer_get_bytes_written (self->writer));
   if (s->unmatched_ends)
     g_variant_dict_insert (dict, "unmatched-ends", "t", s->unmatched_ends);
-  if (s->dropped_other + s->dropped_flows + s->dropped_kernel)
-    g_variant_dict_insert (dict, "dropped", "t", s->dropped_other + s->dropped_flows + s->dropped_kernel);
+  report_drops (self, dict);
 }
 
 static void

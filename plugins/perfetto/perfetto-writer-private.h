@@ -147,6 +147,10 @@ struct _PerfettoWriter
   guint8 *obuf;
   gsize olen;
   gsize ocap;
+  gsize flush_at; /* write out once olen reaches this */
+  /* compress=true: the deflated run and the packet that carries it */
+  GByteArray *zbuf;
+  GByteArray *zpacket;
 
   /* sequence state */
   gboolean started;

@@ -19,11 +19,16 @@
 #include "perfetto-writer-private.h"
 
 #include <string.h>
+#include <zlib.h>
 
 #define PF_DEFAULT_SEQUENCE_ID 1
 #define PF_DEFAULT_MAX_INTERNED 100000
 /* Write to the stream once this much output is buffered. */
 #define PF_FLUSH_THRESHOLD (1024 * 1024)
+/* With compress=true, deflate runs of this much: Perfetto wants each
+ * compressed_packets packet under 512 KiB, and deflate never grows a run
+ * by more than a few bytes per 16 KiB. */
+#define PF_COMPRESS_THRESHOLD (256 * 1024)
 
 /* ---- small containers ---- */
 
@@ -377,15 +382,54 @@ pf_packet_emit (PerfettoWriter *w,
   pf_packet_reset (w);
 }
 
+/* compress=true: the records buffered, a run of Trace.packet records,
+ * become one TracePacket whose compressed_packets is their deflated
+ * (zlib) form; the reader inflates it back to the same records. */
+static gboolean
+pf_compress_output (PerfettoWriter *w)
+{
+  Perfetto__Protos__Trace trace = PERFETTO__PROTOS__TRACE__INIT;
+  PfPacket outer = PERFETTO__PROTOS__TRACE_PACKET__INIT;
+  PfPacket *outer_ptr = &outer;
+  uLongf zlen = compressBound (w->olen);
+
+  g_byte_array_set_size (w->zbuf, zlen);
+  if (compress2 (w->zbuf->data, &zlen, w->obuf, w->olen, Z_DEFAULT_COMPRESSION) != Z_OK)
+    return FALSE;
+  outer.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_COMPRESSED_PACKETS;
+  outer.compressed_packets.data = w->zbuf->data;
+  outer.compressed_packets.len = zlen;
+  trace.n_packet = 1;
+  trace.packet = &outer_ptr;
+  g_byte_array_set_size (w->zpacket, perfetto__protos__trace__get_packed_size (&trace));
+  perfetto__protos__trace__pack (&trace, w->zpacket->data);
+  /* bytes-written is what reaches the file */
+  w->stats.bytes = w->stats.bytes - w->olen + w->zpacket->len;
+  return TRUE;
+}
+
 static gboolean
 pf_flush_output (PerfettoWriter *w,
                  GError **error)
 {
   g_autoptr (GError) local = NULL;
+  const guint8 *data = w->obuf;
+  gsize len = w->olen;
 
   if (w->olen == 0)
     return TRUE;
-  if (!g_output_stream_write_all (w->out, w->obuf, w->olen, NULL, NULL, &local))
+  if (w->opts.compress)
+    {
+      if (!pf_compress_output (w))
+        {
+          w->failed = TRUE;
+          g_set_error_literal (error, TRACE_CORE_ERROR, TRACE_CORE_ERROR_FAILED,
+                               "Could not write the Perfetto trace: deflate failed");
+          return FALSE;
+        }
+      data = w->zpacket->data, len = w->zpacket->len;
+    }
+  if (!g_output_stream_write_all (w->out, data, len, NULL, NULL, &local))
     {
       gboolean full = g_error_matches (local, G_IO_ERROR, G_IO_ERROR_NO_SPACE);
 
@@ -541,7 +585,8 @@ pf_clock_marker_text (PerfettoWriter *w,
  * perfetto_writer_options_init:
  * @opts: options to fill with the defaults
  *
- * Defaults: ftrace bundles on, interning on, compact sched on, BOOTTIME.
+ * Defaults: ftrace bundles on, interning on, compact sched on, BOOTTIME,
+ * no compression.
  */
 void
 perfetto_writer_options_init (PerfettoWriterOptions *opts)
@@ -600,6 +645,9 @@ perfetto_writer_new (GOutputStream *out,
   w->generation = 1;
   w->ocap = 2 * PF_FLUSH_THRESHOLD;
   w->obuf = g_malloc (w->ocap);
+  w->flush_at = w->opts.compress ? PF_COMPRESS_THRESHOLD : PF_FLUSH_THRESHOLD;
+  w->zbuf = g_byte_array_new ();
+  w->zpacket = g_byte_array_new ();
   pf_init_vecs (w);
   pf_packet_reset (w);
   pf_tracks_init (w);
@@ -639,6 +687,8 @@ perfetto_writer_free (PerfettoWriter *w)
   g_array_unref (w->mapping_paths);
   g_free (w->obuf);
   g_free (w->metadata);
+  g_byte_array_unref (w->zbuf);
+  g_byte_array_unref (w->zpacket);
   g_clear_pointer (&w->pool, trace_string_pool_unref);
   g_object_unref (w->out);
   g_free (w);
@@ -755,12 +805,12 @@ perfetto_writer_write_batch (PerfettoWriter *w,
     {
       w->stats.events_in++;
       pf_write_event (w, batch, &batch->events[i]);
-      if (G_UNLIKELY (w->olen >= PF_FLUSH_THRESHOLD) && !pf_flush_output (w, error))
+      if (G_UNLIKELY (w->olen >= w->flush_at) && !pf_flush_output (w, error))
         return FALSE;
     }
   pf_tree_flush (w);
   pf_ftrace_flush (w);
-  if (w->olen >= PF_FLUSH_THRESHOLD)
+  if (w->olen >= w->flush_at)
     return pf_flush_output (w, error);
   return TRUE;
 }

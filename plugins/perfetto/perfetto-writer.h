@@ -24,6 +24,9 @@ G_BEGIN_DECLS
  * @max_interned: how many strings one generation of interned data may
  *   hold before the incremental state is cleared and interning starts
  *   over (bounds the reader's memory); 0 picks the default
+ * @compress: write the packets deflated, in runs of about 256 KiB, each
+ *   in the `compressed_packets` field of one outer TracePacket (what the
+ *   Perfetto service writes with `compress_from_cli`)
  *
  * How a #PerfettoWriter writes. Initialise with
  * perfetto_writer_options_init().
@@ -36,13 +39,15 @@ typedef struct
   TraceClockDomain clock;
   guint32 sequence_id;
   guint max_interned;
+  gboolean compress;
 } PerfettoWriterOptions;
 
 /**
  * PerfettoWriterStats:
  * @events_in: events given to the writer
  * @packets: TracePackets written
- * @bytes: bytes written (the file's size once finished)
+ * @bytes: bytes written (the file's size once finished; with @compress,
+ *   the compressed size)
  * @track_events: TrackEvents written
  * @ftrace_events: kernel events written (full and compact)
  * @compact_sched: of these, in the compact form

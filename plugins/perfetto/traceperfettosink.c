@@ -24,6 +24,7 @@ struct _TracePerfettoSink
   gboolean ftrace;
   gboolean intern;
   gboolean compact_sched;
+  gboolean compress;
   TraceClockDomain clock;
   char *metadata; /* the stream's, written at the end */
   PerfettoWriter *writer;
@@ -35,6 +36,7 @@ enum
   PROP_FTRACE,
   PROP_INTERN,
   PROP_COMPACT_SCHED,
+  PROP_COMPRESS,
   N_PROPS
 };
 
@@ -54,6 +56,7 @@ ensure_writer (TracePerfettoSink *self)
   opts.emit_ftrace = self->ftrace;
   opts.intern = self->intern;
   opts.compact_sched = self->compact_sched;
+  opts.compress = self->compress;
   if (self->clock != TRACE_CLOCK_UNKNOWN)
     opts.clock = self->clock;
   self->writer = perfetto_writer_new (trace_file_sink_get_stream (TRACE_FILE_SINK (self)), &opts);
@@ -82,6 +85,31 @@ trace_perfetto_sink_render (TraceBaseSink *sink,
   return perfetto_writer_write_batch (self->writer, batch, error) ? TRACE_FLOW_OK : TRACE_FLOW_ERROR;
 }
 
+/* The writer's seven drop reasons, in the words of the WARNING, and
+ * as stats keys; with @dict, they go to the stats instead. */
+static void
+report_drops (TracePerfettoSink *self,
+              GVariantDict *dict)
+{
+  PerfettoWriterStats s;
+
+  perfetto_writer_get_stats (self->writer, &s);
+  const TraceSinkDrop drops[] = {
+    { "unmatched-end", "slice ends without an open slice", s.dropped_unmatched_end },
+    { "unmatched-async-end", "async ends without an open async slice", s.dropped_unmatched_async_end },
+    { "repeated-legacy-begin", "repeated begins of an open async slice (atrace S)", s.dropped_repeated_legacy_begin },
+    { "kernel", "kernel events (ftrace=false)", s.dropped_kernel },
+    { "unknown-stack-node", "samples on a stack node never defined", s.dropped_unknown_stack_node },
+    { "clock-marker", "clock markers with nothing to map to", s.dropped_clock_marker },
+    { "other", "events with no Perfetto form", s.dropped_other },
+  };
+
+  if (dict)
+    trace_base_sink_add_drop_stats (dict, drops, G_N_ELEMENTS (drops));
+  else
+    trace_base_sink_report_drops (TRACE_BASE_SINK (self), drops, G_N_ELEMENTS (drops));
+}
+
 static gboolean
 trace_perfetto_sink_end (TraceFileSink *sink,
                          GOutputStream *stream,
@@ -91,7 +119,10 @@ trace_perfetto_sink_end (TraceFileSink *sink,
 
   ensure_writer (self);
   perfetto_writer_set_metadata (self->writer, self->metadata);
-  return perfetto_writer_finish (self->writer, error);
+  if (!perfetto_writer_finish (self->writer, error))
+    return FALSE;
+  report_drops (self, NULL);
+  return TRUE;
 }
 
 static gboolean
@@ -112,7 +143,6 @@ trace_perfetto_sink_collect_stats (TraceElement *element,
 {
   TracePerfettoSink *self = TRACE_PERFETTO_SINK (element);
   PerfettoWriterStats s;
-  guint64 dropped;
 
   TRACE_ELEMENT_CLASS (trace_perfetto_sink_parent_class)->collect_stats (element, dict);
   if (self->writer == NULL)
@@ -122,13 +152,7 @@ trace_perfetto_sink_collect_stats (TraceElement *element,
   g_variant_dict_insert (dict, "bytes-written", "t", s.bytes);
   g_variant_dict_insert (dict, "track-events", "t", s.track_events);
   g_variant_dict_insert (dict, "ftrace-events", "t", s.ftrace_events);
-  dropped = s.dropped_unmatched_end + s.dropped_unmatched_async_end + s.dropped_repeated_legacy_begin +
-            s.dropped_kernel + s.dropped_unknown_stack_node + s.dropped_clock_marker + s.dropped_other;
-  if (dropped)
-    {
-      g_variant_dict_insert (dict, "dropped", "t", dropped);
-      g_variant_dict_insert (dict, "dropped-unmatched-end", "t", s.dropped_unmatched_end);
-    }
+  report_drops (self, dict);
   if (s.closed_open_slices)
     g_variant_dict_insert (dict, "closed-open-slices", "t", s.closed_open_slices);
 }
@@ -151,6 +175,9 @@ trace_perfetto_sink_set_property (GObject *object,
       break;
     case PROP_COMPACT_SCHED:
       self->compact_sched = g_value_get_boolean (value);
+      break;
+    case PROP_COMPRESS:
+      self->compress = g_value_get_boolean (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -175,6 +202,9 @@ trace_perfetto_sink_get_property (GObject *object,
       break;
     case PROP_COMPACT_SCHED:
       g_value_set_boolean (value, self->compact_sched);
+      break;
+    case PROP_COMPRESS:
+      g_value_set_boolean (value, self->compress);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -216,6 +246,12 @@ trace_perfetto_sink_class_init (TracePerfettoSinkClass *klass)
   properties[PROP_COMPACT_SCHED] = g_param_spec_boolean ("compact-sched", "Compact sched",
                                                          "Write sched_switch/sched_waking in Perfetto's compact form",
                                                          d.compact_sched, rw);
+  /* Perfetto's own compression, inside the trace: unlike a .gz location,
+   * the file stays a trace that trace_processor and the UI open as is. */
+  properties[PROP_COMPRESS] = g_param_spec_boolean ("compress", "Compress",
+                                                    "Deflate the packets into Perfetto's compressed_packets "
+                                                    "(read by trace_processor and the UI)",
+                                                    d.compress, rw);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   trace_element_class_set_metadata (TRACE_ELEMENT_CLASS (klass), "Perfetto sink", "Sink/Trace",
                                     "Writes a Perfetto protobuf trace (TrackEvent and ftrace bundles)", "tracepipe");
@@ -230,6 +266,7 @@ trace_perfetto_sink_init (TracePerfettoSink *self)
   self->ftrace = d.emit_ftrace;
   self->intern = d.intern;
   self->compact_sched = d.compact_sched;
+  self->compress = d.compress;
 }
 
 TRACE_ELEMENT_REGISTER_DEFINE (perfetto_sink, "perfetto-sink", TRACE_RANK_PRIMARY, TRACE_TYPE_PERFETTO_SINK)

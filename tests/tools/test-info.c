@@ -52,8 +52,10 @@ dump_events (const char *path,
 
       d->events++;
       g_hash_table_replace (d->kinds, g_strdup (words[1]), GUINT_TO_POINTER (n + 1));
-      /* names and call-tree nodes carry no time of their own */
-      if (!g_str_has_suffix (words[1], "-name") && strcmp (words[1], "stack-node") != 0)
+      /* names and call-tree nodes carry no time of their own; clock
+       * markers are not what filter start=+T counts from */
+      if (!g_str_has_suffix (words[1], "-name") && strcmp (words[1], "stack-node") != 0 &&
+          strcmp (words[1], "clock-marker") != 0)
         d->first = MIN (d->first, ts), d->last = MAX (d->last, ts);
     }
 }

@@ -195,10 +195,39 @@ test_interrupted_output_is_valid (void)
   g_unlink (path);
 }
 
+/* The first Ctrl-C finishes a .gz output too: a complete gzip stream
+ * (with its trailer) of valid JSON. */
+static void
+test_interrupted_gzip_is_valid (void)
+{
+  g_autofree char *path = g_build_filename (tools_test_scratch_dir (), "interrupted.json.gz", NULL);
+  g_autofree char *location = g_strdup_printf ("location=%s", path);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GBytes) json = NULL;
+  g_autofree char *out = NULL, *err = NULL;
+  Running r = { 0 };
+
+  if (trace_element_factory_find ("json-sink") == NULL)
+    {
+      g_test_skip ("json-sink is not built");
+      return;
+    }
+  start_endless (&r, "json-sink", location);
+  g_subprocess_send_signal (r.process, SIGINT);
+  g_assert_cmpint (finish (&r, &out, &err), ==, 130);
+  json = tools_test_gunzip (path);
+  json_parser_load_from_data (parser, g_bytes_get_data (json, NULL), g_bytes_get_size (json), &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_events (json_parser_get_root (parser)), >, 0);
+  g_unlink (path);
+}
+
 void
 add_interrupt_tests (void)
 {
   g_test_add_func ("/tools/launch/interrupt/first-finishes", test_first_interrupt_finishes);
   g_test_add_func ("/tools/launch/interrupt/second-aborts", test_second_interrupt_aborts);
   g_test_add_func ("/tools/launch/interrupt/output-is-valid", test_interrupted_output_is_valid);
+  g_test_add_func ("/tools/launch/interrupt/gzip-output-is-valid", test_interrupted_gzip_is_valid);
 }

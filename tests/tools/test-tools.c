@@ -410,6 +410,10 @@ main (int argc,
   add_info_tests ();
   add_convert_tests ();
   add_man_tests ();
+  add_output_tests ();
+  add_filter_tests ();
+  add_stats_tests ();
+  add_progress_tests ();
   {
     int ret = g_test_run ();
 

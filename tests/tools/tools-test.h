@@ -29,6 +29,9 @@ const char *tools_test_empty_dir (void);           /* a plugin folder with nothi
 const char *tools_test_scratch_dir (void);         /* for temporary files */
 const char *const *tools_test_isolated_env (void); /* no plugins: core elements only */
 
+/* test-output.c: the inflated content of a gzip file (asserts it is complete) */
+GBytes *tools_test_gunzip (const char *path);
+
 void add_interrupt_tests (void);
 void add_inspect_tests (void);
 void add_pipe_tests (void);
@@ -36,5 +39,9 @@ void add_readme_tests (void);
 void add_info_tests (void);
 void add_convert_tests (void);
 void add_man_tests (void);
+void add_output_tests (void);
+void add_filter_tests (void);
+void add_stats_tests (void);
+void add_progress_tests (void);
 
 G_END_DECLS

@@ -3,10 +3,12 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <errno.h>
+#include <stdio.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <glib/gstdio.h>
@@ -129,6 +131,100 @@ rb_run (RbSetup setup,
   g_autofree const char **argv = launch_argv (args);
 
   return run_argv (setup, input, argv);
+}
+
+/* What @fd gives until its end; closes it. */
+static char *
+read_all_fd (int fd)
+{
+  GString *text = g_string_new (NULL);
+  char chunk[4096];
+  gssize n;
+
+  while ((n = read (fd, chunk, sizeof chunk)) != 0)
+    {
+      if (n < 0 && errno == EINTR)
+        continue;
+      g_assert_cmpint (n, >, 0);
+      g_string_append_len (text, chunk, n);
+    }
+  close (fd);
+  return g_string_free (text, FALSE);
+}
+
+#define PEAK_HELPER_ARG "--peak-helper"
+#define PEAK_LINE "rb-peak: "
+
+/* In a fresh exec of this program (see main()): runs @argv as a forked
+ * child, waits for it and appends to stderr its exit status and peak
+ * RSS. A child's ru_maxrss starts from the resident size of the process
+ * it was forked from: this one is small, the test program that has read
+ * tens of MB of JSON before is not (1 GB was measured). */
+static int
+peak_helper (char **argv)
+{
+  struct rusage usage;
+  int status;
+  pid_t pid = fork ();
+
+  if (pid == 0)
+    {
+      execv (argv[0], argv);
+      _exit (127);
+    }
+  if (pid < 0 || wait4 (pid, &status, 0, &usage) < 0)
+    return 125;
+  fprintf (stderr, PEAK_LINE "%d %ld\n", WIFSIGNALED (status) ? 128 + WTERMSIG (status) : WEXITSTATUS (status),
+           usage.ru_maxrss);
+  return 0;
+}
+
+RbResult *
+rb_run_peak (const char *const *args,
+             guint64 *peak_kib)
+{
+  g_autofree const char **launch = launch_argv (args);
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autofree char *cmd = g_strjoinv (" ", (char **) launch);
+  g_autoptr (GError) error = NULL;
+  RbResult *r = g_new0 (RbResult, 1);
+  g_auto (GStrv) envp = g_get_environ ();
+  char *line;
+  int out_fd, err_fd, helper_status;
+  GPid pid;
+
+  g_ptr_array_add (argv, (gpointer) "/proc/self/exe");
+  g_ptr_array_add (argv, (gpointer) PEAK_HELPER_ARG);
+  for (guint i = 0; launch[i]; i++)
+    g_ptr_array_add (argv, (gpointer) launch[i]);
+  g_ptr_array_add (argv, NULL);
+  /* stderr is read first: a child writes at most a few lines to it, and
+   * to stdout only --stats, under the pipe's 64 KiB */
+#ifdef RB_ASAN
+  {
+    const char *options = g_getenv ("ASAN_OPTIONS");
+    g_autofree char *small = g_strdup_printf ("%s%squarantine_size_mb=16", options ? options : "", options ? ":" : "");
+
+    envp = g_environ_setenv (envp, "ASAN_OPTIONS", small, TRUE);
+  }
+#endif
+  g_spawn_async_with_pipes (NULL, (char **) argv->pdata, envp, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pid, NULL,
+                            &out_fd, &err_fd, &error);
+  g_assert_no_error (error);
+  r->err = read_all_fd (err_fd);
+  r->out = read_all_fd (out_fd);
+  r->out_len = strlen (r->out);
+  while (waitpid (pid, &helper_status, 0) < 0)
+    g_assert_cmpint (errno, ==, EINTR);
+  g_assert_true (WIFEXITED (helper_status) && WEXITSTATUS (helper_status) == 0);
+  line = g_str_has_prefix (r->err, PEAK_LINE) ? r->err : strstr (r->err, "\n" PEAK_LINE);
+  g_assert_nonnull (line);
+  line += *line == '\n';
+  g_assert_cmpint (sscanf (line, PEAK_LINE "%d %" G_GUINT64_FORMAT, &r->status, peak_kib), ==, 2);
+  *line = '\0';
+  g_test_message ("%s\nexit %d, peak RSS %" G_GUINT64_FORMAT " KiB\nstdout:\n%s\nstderr:\n%s", cmd, r->status,
+                  *peak_kib, r->out, r->err);
+  return r;
 }
 
 RbResult *
@@ -484,6 +580,8 @@ main (int argc,
 {
   int ret;
 
+  if (argc > 2 && strcmp (argv[1], PEAK_HELPER_ARG) == 0)
+    return peak_helper (argv + 2);
   g_test_init (&argc, &argv, NULL);
   /* a child that exits before reading all its input must fail the
    * test that fed it, not kill the whole program */
@@ -491,6 +589,7 @@ main (int argc,
   rb_add_fault_tests ();
   rb_add_input_tests ();
   rb_add_accounting_tests ();
+  rb_add_memory_tests ();
   ret = g_test_run ();
   if (generated_dir)
     rb_scratch_cleanup (generated_dir);

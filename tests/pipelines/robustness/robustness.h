@@ -39,6 +39,22 @@ RbResult *rb_run (RbSetup setup,
                   const char *const *args);
 #define RB_RUN(...) rb_run (RB_SETUP_NONE, NULL, (const char *const[]){ __VA_ARGS__, NULL })
 
+/* Built with AddressSanitizer (gcc says so one way, clang another). */
+#if defined(__SANITIZE_ADDRESS__)
+#define RB_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RB_ASAN 1
+#endif
+#endif
+
+/* Runs trace-launch with @args to the end (stdout is for --stats: small,
+ * text) and sets @peak_kib to its peak resident memory (ru_maxrss, KiB).
+ * With ASan, the child's quarantine of freed blocks is made small (16 MB
+ * instead of 256), so that what is measured is what the reader holds. */
+RbResult *rb_run_peak (const char *const *args,
+                       guint64 *peak_kib);
+
 /* Runs any program (argv[0] is looked up in PATH). */
 RbResult *rb_run_program (RbSetup setup,
                           const char *const *argv);
@@ -110,5 +126,6 @@ const char *rb_generated_systrace (guint mb);
 void rb_add_fault_tests (void);
 void rb_add_input_tests (void);
 void rb_add_accounting_tests (void);
+void rb_add_memory_tests (void);
 
 G_END_DECLS

@@ -1,0 +1,370 @@
+/* tracepipe tests - the robustness suite: memory bounded by the limits, not the input
+ *
+ * Hostile inputs that are small on disk and huge once read (issue 17):
+ * each is generated here, run through trace-launch as a child, and the
+ * child's peak RSS (wait4's ru_maxrss) is held to a bound.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <string.h>
+
+#include <zlib.h>
+
+#include "robustness.h"
+
+/* trace-launch with its plugins loaded and a small trace read takes
+ * 10-20 MB; with ASan (shadow memory, redzones, a quarantine of freed
+ * blocks made 16 MB by rb_run_peak()) 25-35 MB, and the blocks a reader
+ * holds are bigger. The bounds below are the limits' own memory on top
+ * of this. */
+#ifdef RB_ASAN
+#define RB_BASE_RSS_KIB (96 * 1024)
+#else
+#define RB_BASE_RSS_KIB (32 * 1024)
+#endif
+
+#define PF_MAX_COMPRESSED_PACKETS (1u << 20) /* perfetto-reader.c */
+
+static void
+append_varint (GByteArray *a,
+               guint64 v)
+{
+  do
+    {
+      guint8 b = (v & 0x7f) | (v > 0x7f ? 0x80 : 0);
+
+      g_byte_array_append (a, &b, 1);
+      v >>= 7;
+    }
+  while (v);
+}
+
+/* A `Trace.packet` record holding a TracePacket whose only field is
+ * `compressed_packets` (field 50): zlib of @inner. */
+static void
+append_compressed_record (GByteArray *file,
+                          const guint8 *inner,
+                          gsize inner_len)
+{
+  g_autoptr (GByteArray) packet = g_byte_array_new ();
+  uLongf zlen = compressBound (inner_len);
+  g_autofree guint8 *zdata = g_malloc (zlen);
+
+  g_assert_cmpint (compress2 (zdata, &zlen, inner, inner_len, 9), ==, Z_OK);
+  append_varint (packet, (50 << 3) | 2);
+  append_varint (packet, zlen);
+  g_byte_array_append (packet, zdata, zlen);
+  append_varint (file, 0x0a);
+  append_varint (file, packet->len);
+  g_byte_array_append (file, packet->data, packet->len);
+}
+
+/* @n_packets empty packets (`0a 00` each): the most packets per byte. */
+static GByteArray *
+empty_packets (guint n_packets)
+{
+  GByteArray *inner = g_byte_array_sized_new (2 * n_packets);
+
+  for (guint i = 0; i < n_packets; i++)
+    g_byte_array_append (inner, (const guint8 *) "\x0a\x00", 2);
+  return inner;
+}
+
+/* tests/data/perfetto/sdk_style.pftrace followed by @tail: returns the
+ * path of the file written in @dir and the offset where @tail starts. */
+static char *
+write_perfetto (const char *dir,
+                GByteArray *tail,
+                gsize *tail_offset)
+{
+  g_autofree char *base_path = rb_data_path ("perfetto", "sdk_style.pftrace");
+  g_autoptr (GBytes) base = rb_read_file (base_path);
+  g_autoptr (GByteArray) file = g_byte_array_new ();
+  char *path = g_build_filename (dir, "hostile.pftrace", NULL);
+
+  g_byte_array_append (file, g_bytes_get_data (base, NULL), g_bytes_get_size (base));
+  *tail_offset = file->len;
+  g_byte_array_append (file, tail->data, tail->len);
+  rb_write_file (path, file->data, file->len);
+  return path;
+}
+
+static RbResult *
+run_to_json (const char *source,
+             const char *path,
+             const char *out,
+             guint64 *peak_kib)
+{
+  g_autofree char *location = g_strdup_printf ("location=%s", path);
+  g_autofree char *out_location = g_strdup_printf ("location=%s", out);
+
+  return rb_run_peak ((const char *const[]){ "-q", source, location, "!", "json-sink", out_location, NULL },
+                      peak_kib);
+}
+
+/* One `compressed_packets` field holding as many empty packets as the
+ * limit allows is read in the memory of one packet: the arena is reset
+ * after each inner packet. Before, each packet stayed in the arena until
+ * the outer one was done: ~180 bytes a packet, 190 MB here, 3.7 GB for
+ * the 20 M packets of a 40 KB file. */
+static void
+test_perfetto_compressed_memory (void)
+{
+  g_autofree char *dir = rb_scratch_dir ();
+  g_autofree char *out = g_build_filename (dir, "out.json", NULL);
+  g_autofree char *base_out = g_build_filename (dir, "base.json", NULL);
+  g_autofree char *base_path = rb_data_path ("perfetto", "sdk_style.pftrace");
+  g_autoptr (GByteArray) inner = empty_packets (PF_MAX_COMPRESSED_PACKETS);
+  g_autoptr (GByteArray) tail = g_byte_array_new ();
+  g_autoptr (RbResult) r = NULL, rbase = NULL;
+  g_autofree char *path = NULL, *base_err = NULL;
+  g_auto (GStrv) parts = NULL;
+  guint64 peak_kib, base_peak_kib;
+  gsize tail_offset;
+
+  append_compressed_record (tail, inner->data, inner->len);
+  path = write_perfetto (dir, tail, &tail_offset);
+  g_test_message ("%u packets in %u bytes of zlib", PF_MAX_COMPRESSED_PACKETS, tail->len);
+  r = run_to_json ("perfetto-src", path, out, &peak_kib);
+  g_assert_cmpint (r->status, ==, 0);
+  /* the warning and the events of the trace before it, no more (empty
+   * packets have none) */
+  rbase = run_to_json ("perfetto-src", base_path, base_out, &base_peak_kib);
+  g_assert_cmpint (rbase->status, ==, 0);
+  parts = g_strsplit (rbase->err, base_path, -1);
+  base_err = g_strjoinv (path, parts);
+  g_assert_cmpstr (r->err, ==, base_err);
+  g_assert_cmpuint (rb_json_trace_events (out), ==, rb_json_trace_events (base_out));
+  g_assert_cmpuint (rb_json_trace_events (out), >, 0);
+  /* the 2 MiB inflated buffer and one packet's arena on top of the base
+   * (196 MB before) */
+  g_assert_cmpuint (peak_kib, <, RB_BASE_RSS_KIB + 16 * 1024);
+  rb_scratch_cleanup (dir);
+}
+
+/* One packet more than the limit is an error naming the outer packet's
+ * offset; nothing is written. */
+static void
+test_perfetto_compressed_count (void)
+{
+  g_autofree char *dir = rb_scratch_dir ();
+  g_autofree char *out = g_build_filename (dir, "out.json", NULL);
+  g_autoptr (GByteArray) inner = empty_packets (PF_MAX_COMPRESSED_PACKETS + 1);
+  g_autoptr (GByteArray) tail = g_byte_array_new ();
+  g_autoptr (RbResult) r = NULL;
+  g_autofree char *path = NULL, *expected = NULL, *listing = NULL;
+  guint64 peak_kib;
+  gsize tail_offset;
+
+  append_compressed_record (tail, inner->data, inner->len);
+  path = write_perfetto (dir, tail, &tail_offset);
+  r = run_to_json ("perfetto-src", path, out, &peak_kib);
+  g_assert_cmpint (r->status, ==, 1);
+  expected = g_strdup_printf ("ERROR: from /pipeline0/perfetto-src0: %s: byte offset %" G_GSIZE_FORMAT
+                              ": compressed packets hold more than %u packets\n",
+                              path, tail_offset, PF_MAX_COMPRESSED_PACKETS);
+  g_assert_cmpstr (r->err, ==, expected);
+  listing = rb_list_dir (dir);
+  g_assert_cmpstr (listing, ==, "hostile.pftrace");
+  rb_scratch_cleanup (dir);
+}
+
+/* compressed_packets inside compressed_packets: each level was one more
+ * recursion with a 64 KiB buffer on the stack and one more inflated
+ * buffer; Perfetto never writes it, so it is an error. */
+static void
+test_perfetto_compressed_nested (void)
+{
+  g_autofree char *dir = rb_scratch_dir ();
+  g_autofree char *out = g_build_filename (dir, "out.json", NULL);
+  g_autoptr (GByteArray) level = empty_packets (1);
+  g_autoptr (RbResult) r = NULL;
+  g_autofree char *path = NULL, *expected = NULL, *listing = NULL;
+  guint64 peak_kib;
+  gsize tail_offset;
+
+  for (guint i = 0; i < 200; i++)
+    {
+      GByteArray *outer = g_byte_array_new ();
+
+      append_compressed_record (outer, level->data, level->len);
+      g_byte_array_unref (level);
+      level = outer;
+    }
+  path = write_perfetto (dir, level, &tail_offset);
+  r = run_to_json ("perfetto-src", path, out, &peak_kib);
+  g_assert_cmpint (r->status, ==, 1);
+  expected = g_strdup_printf ("ERROR: from /pipeline0/perfetto-src0: %s: byte offset %" G_GSIZE_FORMAT
+                              ": compressed packets inside compressed packets\n",
+                              path, tail_offset);
+  g_assert_cmpstr (r->err, ==, expected);
+  listing = rb_list_dir (dir);
+  g_assert_cmpstr (listing, ==, "hostile.pftrace");
+  rb_scratch_cleanup (dir);
+}
+
+/* ---- arkts-src: CPU profiles and DevTools messages ---- */
+
+#define ARKTS_MAX_PROFILE_NUMBERS (32u * 1024 * 1024) /* arktsprivate.h */
+
+static const char profile_nodes[] =
+    "\"nodes\":[{\"id\":1,\"callFrame\":{\"functionName\":\"(root)\",\"scriptId\":\"0\",\"url\":\"\","
+    "\"lineNumber\":-1,\"columnNumber\":-1},\"hitCount\":0,\"children\":[2]},"
+    "{\"id\":2,\"callFrame\":{\"functionName\":\"f\",\"scriptId\":\"1\",\"url\":\"a.js\","
+    "\"lineNumber\":1,\"columnNumber\":2},\"hitCount\":0}],\"startTime\":0,\"endTime\":1000";
+
+/* Writes @n copies of @value, comma-separated, without holding them. */
+static void
+gz_repeat (gzFile gz,
+           const char *value,
+           guint64 n)
+{
+  g_autoptr (GString) block = g_string_new (NULL);
+  guint per_block = 64 * 1024 / (strlen (value) + 1);
+  g_autofree char *item = g_strdup_printf ("%s,", value);
+
+  for (guint i = 0; i < per_block; i++)
+    g_string_append (block, item);
+  for (guint64 left = n; left > 0;)
+    {
+      guint64 now = MIN (left, per_block);
+
+      left -= now;
+      /* the last value of all has no comma */
+      g_assert_cmpint (gzwrite (gz, block->str, now * strlen (item) - (left == 0)), >, 0);
+    }
+}
+
+static void
+gz_text (gzFile gz,
+         const char *text)
+{
+  g_assert_cmpint (gzwrite (gz, text, strlen (text)), ==, (int) strlen (text));
+}
+
+/* DIR/NAME: {"nodes":[the root and f],"startTime":0,"endTime":1000,
+ * "samples":[2 × n_samples],"timeDeltas":[1 × n_deltas],"x":[0 × n_other]}
+ * inside @wrap_before … @wrap_after, gzip'd when the name ends in .gz. */
+static char *
+write_profile (const char *dir,
+               const char *name,
+               const char *wrap_before,
+               guint64 n_samples,
+               guint64 n_deltas,
+               guint64 n_other,
+               const char *wrap_after)
+{
+  char *path = g_build_filename (dir, name, NULL);
+  gzFile gz = gzopen (path, g_str_has_suffix (name, ".gz") ? "wb6" : "wbT");
+
+  g_assert_nonnull (gz);
+  gz_text (gz, wrap_before);
+  gz_text (gz, "{");
+  gz_text (gz, profile_nodes);
+  gz_text (gz, ",\"samples\":[");
+  gz_repeat (gz, "2", n_samples);
+  gz_text (gz, "],\"timeDeltas\":[");
+  gz_repeat (gz, "1", n_deltas);
+  gz_text (gz, "],\"x\":[");
+  gz_repeat (gz, "0", n_other);
+  gz_text (gz, "]}");
+  gz_text (gz, wrap_after);
+  g_assert_cmpint (gzclose (gz), ==, Z_OK);
+  return path;
+}
+
+static RbResult *
+run_arkts_stats (const char *path,
+                 guint64 *peak_kib)
+{
+  g_autofree char *location = g_strdup_printf ("location=%s", path);
+
+  return rb_run_peak ((const char *const[]){ "-q", "--stats", "arkts-src", location, "!", "fakesink", NULL }, peak_kib);
+}
+
+/* Every sample of a profile is read, in memory bounded by the samples
+ * (their ids and deltas as 4-byte integers, then 12 bytes a sample to
+ * place them in time: 20 bytes, 32 allowed), not by the text. json-glib
+ * took about 45 bytes per byte of text: 366 MB here. */
+static void
+test_arkts_profile_memory (void)
+{
+  const guint64 n = 2 * 1024 * 1024;
+  g_autofree char *dir = rb_scratch_dir ();
+  g_autofree char *path = write_profile (dir, "long.cpuprofile.gz", "", n, n, 0, "");
+  g_autoptr (RbResult) r = NULL;
+  guint64 peak_kib;
+
+  r = run_arkts_stats (path, &peak_kib);
+  g_assert_cmpint (r->status, ==, 0);
+  rb_assert_messages (r->err, "");
+  g_assert_cmpuint (rb_stat (r->err, "arkts-src0", "cpu-samples"), ==, n);
+  /* 2 stack nodes, the summary, a slice begin and end, the samples */
+  g_assert_cmpuint (rb_stat (r->err, "arkts-src0", "events-out"), ==, n + 5);
+  g_assert_cmpuint (peak_kib, <, RB_BASE_RSS_KIB + n * 32 / 1024);
+  rb_scratch_cleanup (dir);
+}
+
+/* A DevTools message of 16 MB holding a profile and an array nobody
+ * reads: the message's text is held (it is split out before it is
+ * read), its arrays are not held as a json-glib tree (700 MB before),
+ * the unread one not at all. */
+static void
+test_arkts_message_memory (void)
+{
+  const guint64 n = 1024 * 1024, n_other = 6 * 1024 * 1024;
+  g_autofree char *dir = rb_scratch_dir ();
+  g_autofree char *path = write_profile (dir, "profile.jsonl", "{\"id\":3,\"result\":{\"profile\":", n, n, n_other, "}}\n");
+  g_autoptr (RbResult) r = NULL;
+  guint64 peak_kib, text_kib;
+
+  r = run_arkts_stats (path, &peak_kib);
+  g_assert_cmpint (r->status, ==, 0);
+  rb_assert_messages (r->err, "");
+  g_assert_cmpuint (rb_stat (r->err, "arkts-src0", "messages"), ==, 1);
+  g_assert_cmpuint (rb_stat (r->err, "arkts-src0", "cpu-samples"), ==, n);
+  text_kib = rb_stat (r->err, "arkts-src0", "bytes-read") / 1024;
+  g_assert_cmpuint (text_kib, >=, 16 * 1024);
+  g_assert_cmpuint (peak_kib, <, RB_BASE_RSS_KIB + text_kib + n * 32 / 1024);
+  rb_scratch_cleanup (dir);
+}
+
+/* One number more than the limit (the root's `children` holds one) is
+ * an error naming the byte where it ends; nothing is written. The 64 MB
+ * document is 65 KB of gzip. */
+static void
+test_arkts_profile_numbers (void)
+{
+  const guint64 n = ARKTS_MAX_PROFILE_NUMBERS;
+  g_autofree char *dir = rb_scratch_dir ();
+  g_autofree char *path = write_profile (dir, "huge.cpuprofile.gz", "", n, 0, 0, "");
+  g_autofree char *out = g_build_filename (dir, "out.json", NULL);
+  g_autofree char *expected = NULL, *listing = NULL;
+  g_autoptr (RbResult) r = NULL;
+  guint64 peak_kib;
+  /* the last sample ends at the ']' after it */
+  gsize samples_at = strlen ("{") + strlen (profile_nodes) + strlen (",\"samples\":[");
+
+  r = run_to_json ("arkts-src", path, out, &peak_kib);
+  g_assert_cmpint (r->status, ==, 1);
+  expected = g_strdup_printf ("ERROR: from /pipeline0/arkts-src0: %s: byte offset %" G_GUINT64_FORMAT
+                              ": more than %u numbers in the arrays of one document\n",
+                              path, (guint64) samples_at + 2 * n - 1, ARKTS_MAX_PROFILE_NUMBERS);
+  g_assert_cmpstr (r->err, ==, expected);
+  listing = rb_list_dir (dir);
+  g_assert_cmpstr (listing, ==, "huge.cpuprofile.gz");
+  /* the numbers up to the limit, 4 bytes each */
+  g_assert_cmpuint (peak_kib, <, RB_BASE_RSS_KIB + n * 4 / 1024 + 32 * 1024);
+  rb_scratch_cleanup (dir);
+}
+
+void
+rb_add_memory_tests (void)
+{
+  g_test_add_func ("/robustness/memory/perfetto-compressed-packets", test_perfetto_compressed_memory);
+  g_test_add_func ("/robustness/limits/perfetto-compressed-count", test_perfetto_compressed_count);
+  g_test_add_func ("/robustness/limits/perfetto-compressed-nested", test_perfetto_compressed_nested);
+  g_test_add_func ("/robustness/memory/arkts-cpu-profile", test_arkts_profile_memory);
+  g_test_add_func ("/robustness/memory/arkts-devtools-message", test_arkts_message_memory);
+  g_test_add_func ("/robustness/limits/arkts-profile-numbers", test_arkts_profile_numbers);
+}

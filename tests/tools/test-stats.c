@@ -1,0 +1,220 @@
+/* tracepipe tests - what trace-launch reports: sink drops, the --stats table in pipeline order
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <string.h>
+
+#include <trace/trace.h>
+
+#include "tools-test.h"
+
+#define SLICES TEST_DATA_DIR "/ftrace/catapult_decompressed_atrace_data.txt"
+#define KERNEL TEST_DATA_DIR "/ftrace/catapult_atrace_data.txt"
+/* an unmatched slice end and samples on undefined stack nodes */
+#define SIMPLE TEST_DATA_DIR "/json/catapult_simple_trace.json"
+
+static gboolean
+have_plugins (void)
+{
+  if (trace_element_factory_find ("auto-src") && trace_element_factory_find ("perfetto-sink") &&
+      trace_element_factory_find ("json-sink") && trace_element_factory_find ("filter"))
+    return TRUE;
+  g_test_skip ("auto-src, filter, perfetto-sink or json-sink is not built");
+  return FALSE;
+}
+
+/* The --stats rows, element name first, in the order printed. */
+static GPtrArray *
+stats_rows (const char *err)
+{
+  const char *table = strstr (err, "Statistics:\n");
+  g_auto (GStrv) lines = NULL;
+  GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+
+  g_assert_nonnull (table);
+  lines = g_strsplit (table, "\n", -1);
+  g_assert_true (g_str_has_prefix (lines[1], "element "));
+  for (guint i = 2; lines[i] && *lines[i] && !g_str_has_prefix (lines[i], "Execution ended"); i++)
+    {
+      GStrv words = g_strsplit_set (lines[i], " ", -1);
+      GStrv packed = g_new0 (char *, g_strv_length (words) + 1);
+      guint n = 0;
+
+      for (guint j = 0; words[j]; j++)
+        if (*words[j])
+          packed[n++] = g_strdup (words[j]);
+      g_strfreev (words);
+      g_ptr_array_add (rows, packed);
+    }
+  return rows;
+}
+
+/* KEY=VALUE from the details of @element's row, or -1. */
+static gint64
+detail (GPtrArray *rows,
+        const char *element,
+        const char *key)
+{
+  g_autofree char *prefix = g_strdup_printf ("%s=", key);
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      GStrv row = rows->pdata[i];
+
+      if (strcmp (row[0], element) != 0)
+        continue;
+      for (guint j = 1; row[j]; j++)
+        if (g_str_has_prefix (row[j], prefix))
+          return g_ascii_strtoll (row[j] + strlen (prefix), NULL, 10);
+    }
+  return -1;
+}
+
+/* The one WARNING line from @element, without its prefix. */
+static char *
+warning_from (const char *err,
+              const char *element)
+{
+  g_autofree char *prefix = g_strdup_printf ("WARNING: from /pipeline0/%s: ", element);
+  const char *at = strstr (err, prefix);
+  const char *eol;
+
+  if (at == NULL)
+    return NULL;
+  g_assert_null (strstr (at + 1, prefix));
+  at += strlen (prefix);
+  eol = strchr (at, '\n');
+  return g_strndup (at, eol ? eol - at : (gssize) strlen (at));
+}
+
+/* perfetto-sink dropped for two reasons: its WARNING names both with
+ * their counts, which --stats repeats as dropped-* (today's code only
+ * exported unmatched-end). */
+static void
+test_perfetto_drops (void)
+{
+  g_autofree char *out = g_build_filename (tools_test_scratch_dir (), "drops.pftrace", NULL);
+  g_autofree char *location = g_strdup_printf ("location=%s", out);
+  g_autofree char *warning = NULL, *expected = NULL;
+  g_autoptr (GPtrArray) rows = NULL;
+  g_autoptr (Run) r = NULL;
+  gint64 ends, nodes;
+
+  if (!have_plugins ())
+    return;
+  r = RUN ("trace-launch", NULL, "--stats", "auto-src", "location=" SIMPLE, "!", "perfetto-sink", location);
+  g_assert_cmpint (r->status, ==, 0);
+  rows = stats_rows (r->err);
+  ends = detail (rows, "perfetto-sink0", "dropped-unmatched-end");
+  nodes = detail (rows, "perfetto-sink0", "dropped-unknown-stack-node");
+  g_assert_cmpint (ends, >, 0);
+  g_assert_cmpint (nodes, >, 0);
+  g_assert_cmpint (detail (rows, "perfetto-sink0", "dropped"), ==, ends + nodes);
+  warning = warning_from (r->err, "perfetto-sink0");
+  expected = g_strdup_printf ("%s: dropped %" G_GINT64_FORMAT " events: slice ends without an open slice: %" G_GINT64_FORMAT
+                              "; samples on a stack node never defined: %" G_GINT64_FORMAT,
+                              out, ends + nodes, ends, nodes);
+  g_assert_cmpstr (warning, ==, expected);
+  /* the warning comes before the table, with the other news of the run */
+  g_assert_true (strstr (r->err, "WARNING: from /pipeline0/perfetto-sink0") < strstr (r->err, "Statistics:"));
+  g_unlink (out);
+}
+
+/* json-sink's array form has no place for kernel events: it says how
+ * many it dropped, as many as trace-info counts kernel events. */
+static void
+test_json_drops (void)
+{
+  g_autofree char *out = g_build_filename (tools_test_scratch_dir (), "drops.json", NULL);
+  g_autofree char *location = g_strdup_printf ("location=%s", out);
+  g_autofree char *warning = NULL, *expected = NULL;
+  g_autoptr (Run) r = NULL, info = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonObject *kinds;
+  gint64 kernel;
+
+  if (!have_plugins ())
+    return;
+  info = RUN ("trace-info", NULL, "--json", KERNEL);
+  g_assert_true (json_parser_load_from_data (parser, info->out, -1, NULL));
+  kinds = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)), "kinds");
+  kernel = json_object_get_int_member (kinds, "sched-switch") + json_object_get_int_member (kinds, "sched-wakeup");
+  r = RUN ("trace-launch", NULL, "-q", "auto-src", "location=" KERNEL, "!", "json-sink", "form=array", location);
+  g_assert_cmpint (r->status, ==, 0);
+  warning = warning_from (r->err, "json-sink0");
+  expected = g_strdup_printf ("%s: dropped %" G_GINT64_FORMAT " events: kernel events (the array form has no place "
+                              "for them): %" G_GINT64_FORMAT,
+                              out, kernel, kernel);
+  g_assert_cmpstr (warning, ==, expected);
+  g_unlink (out);
+}
+
+/* A sink that drops nothing says nothing. */
+static void
+test_no_drops_no_warning (void)
+{
+  g_autofree char *out = g_build_filename (tools_test_scratch_dir (), "nodrops.pftrace", NULL);
+  g_autofree char *location = g_strdup_printf ("location=%s", out);
+  g_autoptr (Run) r = NULL;
+
+  if (!have_plugins ())
+    return;
+  r = RUN ("trace-launch", NULL, "-q", "auto-src", "location=" SLICES, "!", "perfetto-sink", location);
+  g_assert_cmpint (r->status, ==, 0);
+  g_assert_cmpstr (r->err, ==, "");
+  g_unlink (out);
+}
+
+/* Described sink first and with a tee, the table still follows the
+ * data: the source, then each branch to its end, in link order; and
+ * the details are sorted by key. */
+static void
+test_stats_pipeline_order (void)
+{
+  g_autofree char *a = g_build_filename (tools_test_scratch_dir (), "order.pftrace", NULL);
+  g_autofree char *b = g_build_filename (tools_test_scratch_dir (), "order.json", NULL);
+  g_autofree char *la = g_strdup_printf ("location=%s", a);
+  g_autofree char *lb = g_strdup_printf ("location=%s", b);
+  const char *const want[] = { "auto-src0", "t", "queue0", "filter0", "p", "json-sink0" };
+  g_autoptr (GPtrArray) rows = NULL;
+  g_autoptr (Run) r = NULL;
+
+  if (!have_plugins ())
+    return;
+  r = RUN ("trace-launch", NULL, "--stats", "perfetto-sink", "name=p", la, "auto-src", "location=" KERNEL, "!", "tee",
+           "name=t", "!", "queue", "!", "filter", "tid=main", "!", "p.", "t.", "!", "json-sink", lb);
+  g_assert_cmpint (r->status, ==, 0);
+  rows = stats_rows (r->err);
+  g_assert_cmpuint (rows->len, ==, G_N_ELEMENTS (want));
+  for (guint i = 0; i < rows->len; i++)
+    {
+      GStrv row = rows->pdata[i];
+      g_autofree char *prev = NULL;
+
+      g_assert_cmpstr (row[0], ==, want[i]);
+      for (guint j = 5; row[j]; j++)
+        {
+          const char *eq = strchr (row[j], '=');
+          char *key;
+
+          g_assert_nonnull (eq);
+          key = g_strndup (row[j], eq - row[j]);
+          if (prev)
+            g_assert_cmpint (strcmp (prev, key), <, 0);
+          g_free (prev);
+          prev = key;
+        }
+    }
+  g_unlink (a), g_unlink (b);
+}
+
+void
+add_stats_tests (void)
+{
+  g_test_add_func ("/tools/launch/sink-drops/perfetto", test_perfetto_drops);
+  g_test_add_func ("/tools/launch/sink-drops/json", test_json_drops);
+  g_test_add_func ("/tools/launch/sink-drops/none", test_no_drops_no_warning);
+  g_test_add_func ("/tools/launch/stats/pipeline-order", test_stats_pipeline_order);
+}
