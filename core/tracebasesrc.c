@@ -19,6 +19,7 @@ typedef struct
   gboolean stream_started;
   gboolean done;
   TraceStreamEvent *stream_start;
+  char *metadata; /* TraceStreamInfo.metadata of the stream-starts */
   guint64 events;
   gint64 last_progress;
   guint64 last_done;
@@ -235,6 +236,7 @@ trace_base_src_change_state (TraceElement *element,
     case TRACE_STATE_CHANGE_READY_TO_NULL:
       start_or_stop (self, FALSE);
       g_clear_pointer (&priv->stream_start, trace_stream_event_unref);
+      g_clear_pointer (&priv->metadata, g_free);
       break;
     }
   return TRACE_ELEMENT_CLASS (trace_base_src_parent_class)->change_state (element, transition);
@@ -265,11 +267,22 @@ trace_base_src_dispose (GObject *object)
 }
 
 static void
+trace_base_src_finalize (GObject *object)
+{
+  TraceBaseSrcPrivate *priv = PRIV (TRACE_BASE_SRC (object));
+
+  g_clear_pointer (&priv->stream_start, trace_stream_event_unref);
+  g_clear_pointer (&priv->metadata, g_free);
+  G_OBJECT_CLASS (trace_base_src_parent_class)->finalize (object);
+}
+
+static void
 trace_base_src_class_init (TraceBaseSrcClass *klass)
 {
   TraceElementClass *element_class = TRACE_ELEMENT_CLASS (klass);
 
   G_OBJECT_CLASS (klass)->dispose = trace_base_src_dispose;
+  G_OBJECT_CLASS (klass)->finalize = trace_base_src_finalize;
   element_class->change_state = trace_base_src_change_state;
   element_class->send_eos = trace_base_src_send_eos;
   element_class->collect_stats = trace_base_src_collect_stats;
@@ -339,10 +352,40 @@ trace_base_src_set_stream_info (TraceBaseSrc *src,
 {
   TraceBaseSrcPrivate *priv = PRIV (src);
 
-  g_clear_pointer (&priv->stream_start, trace_stream_event_unref);
+  TraceStreamEvent *old = priv->stream_start;
+
+  /* made before the old one goes: the arguments may be its own strings */
   priv->stream_start = trace_stream_event_new_stream_start (format, location, domain, clock_source);
+  priv->stream_start->info.metadata = g_strdup (priv->metadata);
+  g_clear_pointer (&old, trace_stream_event_unref);
   if (priv->stream_started)
     send_stream_start (src);
+}
+
+/**
+ * trace_base_src_set_stream_metadata:
+ * @src: a #TraceBaseSrc
+ * @metadata: (nullable): what the input says of the whole trace, as the
+ *   text of a JSON object
+ *
+ * Sets #TraceStreamInfo.metadata of the stream-start, sent again at once
+ * when the stream has started (metadata may come at the end of a file).
+ */
+void
+trace_base_src_set_stream_metadata (TraceBaseSrc *src,
+                                    const char *metadata)
+{
+  TraceBaseSrcPrivate *priv = PRIV (src);
+  TraceStreamInfo *info;
+
+  if (g_strcmp0 (priv->metadata, metadata) == 0)
+    return;
+  g_free (priv->metadata);
+  priv->metadata = g_strdup (metadata);
+  if (priv->stream_start == NULL)
+    return;
+  info = &priv->stream_start->info;
+  trace_base_src_set_stream_info (src, info->format, info->location, info->clock_domain, info->clock_source);
 }
 
 /**

@@ -74,6 +74,7 @@ trace_stream_event_unref (TraceStreamEvent *event)
   g_free (event->info.format);
   g_free (event->info.location);
   g_free (event->info.clock_source);
+  g_free (event->info.metadata);
   g_free (event);
 }
 

@@ -65,6 +65,9 @@ void trace_base_src_set_stream_info (TraceBaseSrc *src,
                                      TraceClockDomain domain,
                                      const char *clock_source);
 TRACE_AVAILABLE_IN_ALL
+void trace_base_src_set_stream_metadata (TraceBaseSrc *src,
+                                         const char *metadata);
+TRACE_AVAILABLE_IN_ALL
 void trace_base_src_set_progress (TraceBaseSrc *src,
                                   guint64 done,
                                   guint64 total);

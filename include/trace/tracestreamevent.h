@@ -33,6 +33,9 @@ typedef enum
  * @clock_domain: the clock of the stream's timestamps
  * @clock_source: (nullable): how the domain was learnt (`default`,
  *   `# clock_type=`, `metadata.clock-domain`, …)
+ * @metadata: (nullable): what the input says of the whole trace, as the
+ *   text of a JSON object (Chrome JSON's top-level `"metadata"`); sinks
+ *   with a place for it write it back
  *
  * What a stream is, carried by its stream-start event.
  */
@@ -42,6 +45,7 @@ typedef struct
   char *location;
   TraceClockDomain clock_domain;
   char *clock_source;
+  char *metadata;
 } TraceStreamInfo;
 
 /**

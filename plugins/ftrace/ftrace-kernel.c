@@ -296,7 +296,7 @@ parse_sched_switch (FtraceParser *p,
           return;
         }
       ftrace_learn_thread (p, batch, line->ts, tmp.u.sched_switch.next_tid, TRACE_ID_UNKNOWN,
-                           names[1], name_lens[1], FALSE);
+                           names[1], name_lens[1], TRUE);
       ev = ftrace_emit (p, batch, TRACE_EVENT_SCHED_SWITCH, line);
       ev->u.sched_switch = tmp.u.sched_switch;
       return;
@@ -307,9 +307,9 @@ parse_sched_switch (FtraceParser *p,
       return;
     }
   if (prev_comm)
-    ftrace_learn_thread (p, batch, line->ts, ppid, TRACE_ID_UNKNOWN, prev_comm->value, prev_comm->value_len, FALSE);
+    ftrace_learn_thread (p, batch, line->ts, ppid, TRACE_ID_UNKNOWN, prev_comm->value, prev_comm->value_len, TRUE);
   if (next_comm)
-    ftrace_learn_thread (p, batch, line->ts, npid, TRACE_ID_UNKNOWN, next_comm->value, next_comm->value_len, FALSE);
+    ftrace_learn_thread (p, batch, line->ts, npid, TRACE_ID_UNKNOWN, next_comm->value, next_comm->value_len, TRUE);
   ev = ftrace_emit (p, batch, TRACE_EVENT_SCHED_SWITCH, line);
   ev->u.sched_switch.prev_tid = (gint32) ppid;
   ev->u.sched_switch.next_tid = (gint32) npid;
@@ -363,7 +363,9 @@ parse_wakeup (FtraceParser *p,
       if (cpu != NULL && ftrace_parse_int_prefix (cpu + 4, line->payload + line->payload_len - cpu - 4, &v))
         target_cpu = (gint32) v;
     }
-  ftrace_learn_thread (p, batch, line->ts, pid, TRACE_ID_UNKNOWN, comm, comm_len, FALSE);
+  /* Only sched_waking names its wakee, as trace_processor reads it. */
+  if (kind == TRACE_EVENT_SCHED_WAKING)
+    ftrace_learn_thread (p, batch, line->ts, pid, TRACE_ID_UNKNOWN, comm, comm_len, TRUE);
   ev = ftrace_emit (p, batch, kind, line);
   ev->u.wakeup.tid = (gint32) pid;
   ev->u.wakeup.comm = comm ? ftrace_intern (p, comm, comm_len) : 0;

@@ -12,7 +12,9 @@
  * Lines collect in a JsonSpill (memory, then an unlinked temporary file)
  * and are copied, escaped, into the output by the suffix.  atrace marker
  * records (tracing_mark_write, print, 0) are never written: their content
- * already is in the JSON events, and a viewer would show it twice.
+ * already is in the JSON events, and a viewer would show it twice. The
+ * exception are atrace counters read from text, which are written as
+ * their line instead of a JSON event (json_writer_kernel_counter()).
  */
 #include "config.h"
 
@@ -131,7 +133,9 @@ append_prefix (JsonTraceWriter *w,
   g_string_append_c (line, '-');
   json_fmt_int (line, tid);
   g_string_append_c (line, ' ');
-  if (ev->pid != TRACE_ID_UNKNOWN)
+  /* The idle task has no process: a TGID column of 0 would make
+   * trace_processor take it for an ordinary thread, and give it states */
+  if (ev->pid != TRACE_ID_UNKNOWN && tid != 0)
     {
       g_string_append_c (line, '(');
       append_int_width (line, ev->pid, 5, ' ');
@@ -431,6 +435,19 @@ append_payload (JsonTraceWriter *w,
     }
 }
 
+static gboolean
+ensure_kernel_text (JsonTraceWriter *w,
+                    GError **error)
+{
+  static const char header[] = "# tracer: nop\n";
+
+  if (w->kernel != NULL)
+    return TRUE;
+  w->kernel = json_spill_new (w->opts.system_trace_memory);
+  w->line = g_string_sized_new (256);
+  return json_spill_write (w->kernel, header, sizeof header - 1, error);
+}
+
 /**
  * json_writer_kernel_event:
  *
@@ -443,7 +460,6 @@ json_writer_kernel_event (JsonTraceWriter *w,
                           GError **error)
 {
   const char *event = kernel_event_name (w, ev);
-  static const char header[] = "# tracer: nop\n";
 
   learn_comms (w, ev);
   if (w->opts.form == JSON_TRACE_FORM_ARRAY || ev->ts < 0)
@@ -456,17 +472,64 @@ json_writer_kernel_event (JsonTraceWriter *w,
       w->stats.dropped_markers++;
       return TRUE;
     }
-  if (w->kernel == NULL)
-    {
-      w->kernel = json_spill_new (w->opts.system_trace_memory);
-      w->line = g_string_sized_new (256);
-      if (!json_spill_write (w->kernel, header, sizeof header - 1, error))
-        return FALSE;
-    }
+  if (!ensure_kernel_text (w, error))
+    return FALSE;
   append_prefix (w, ev, event);
   append_payload (w, batch, ev);
   g_string_append_c (w->line, '\n');
   w->stats.kernel_lines++;
+  return json_spill_write (w->kernel, w->line->str, w->line->len, error);
+}
+
+/**
+ * json_writer_kernel_counter:
+ * @written: (out): whether @ev went into the kernel text
+ *
+ * An atrace counter read from a text line (it has a cpu) goes back as
+ * that line, `tracing_mark_write: C|pid|name|value[|category]`:
+ * trace_processor names the track of a JSON `C` event "NAME KEY" but of
+ * an atrace counter "NAME", and it rejects a decimal atrace value from
+ * our output as it did from the original. Others are JSON `C` events.
+ */
+gboolean
+json_writer_kernel_counter (JsonTraceWriter *w,
+                            const TraceEvent *ev,
+                            gboolean *written,
+                            GError **error)
+{
+  gsize len, cat_len = 0;
+  const char *name = json_writer_str (w, ev->name, &len);
+  const char *cat = ev->category ? json_writer_str (w, ev->category, &cat_len) : NULL;
+  TraceEvent writer;
+
+  *written = FALSE;
+  if (w->opts.form == JSON_TRACE_FORM_ARRAY || ev->cpu < 0 || ev->pid < 0 || ev->tid < 0 || ev->ts < 0 ||
+      memchr (name, '|', len) != NULL || (cat && memchr (cat, '|', cat_len) != NULL))
+    return TRUE;
+  if (!ensure_kernel_text (w, error))
+    return FALSE;
+  learn_comms (w, ev);
+  /* the counter's pid is its process, not necessarily the writer's */
+  writer = *ev;
+  writer.pid = TRACE_ID_UNKNOWN;
+  append_prefix (w, &writer, "tracing_mark_write");
+  g_string_append (w->line, "C|");
+  json_fmt_int (w->line, ev->pid);
+  g_string_append_c (w->line, '|');
+  append_clean (w->line, name, len);
+  g_string_append_c (w->line, '|');
+  if (ev->flags & TRACE_EVENT_FLAG_COUNTER_INT)
+    json_fmt_int (w->line, (gint64) ev->u.counter.value);
+  else
+    json_fmt_double (w->line, ev->u.counter.value);
+  if (cat)
+    {
+      g_string_append_c (w->line, '|');
+      append_clean (w->line, cat, cat_len);
+    }
+  g_string_append_c (w->line, '\n');
+  w->stats.kernel_lines++;
+  *written = TRUE;
   return json_spill_write (w->kernel, w->line->str, w->line->len, error);
 }
 

@@ -90,6 +90,7 @@ void json_writer_put_arg_value (JsonTraceWriter *w, const TraceArg *arg);
 
 /* jsonwriter-kernel.c */
 gboolean json_writer_kernel_event (JsonTraceWriter *w, TraceBatch *batch, const TraceEvent *ev, GError **error);
+gboolean json_writer_kernel_counter (JsonTraceWriter *w, const TraceEvent *ev, gboolean *written, GError **error);
 void json_writer_note_thread_name (JsonTraceWriter *w, gint64 tid, guint32 name);
 gboolean json_writer_kernel_suffix (JsonTraceWriter *w, GError **error);
 void json_writer_kernel_free (JsonTraceWriter *w);

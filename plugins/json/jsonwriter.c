@@ -511,7 +511,10 @@ async_phase (JsonTraceWriter *w,
              const TraceEvent *ev,
              gboolean *legacy)
 {
-  *legacy = (ev->flags & TRACE_EVENT_FLAG_ASYNC_LEGACY) && !w->opts.nestable_legacy_async;
+  /* trace_processor ignores S/T/F but reads atrace's S|/F| lines: a
+   * legacy async event from a text line (it has a cpu) goes nestable so
+   * that it still shows, one from JSON S/T/F stays as it was */
+  *legacy = (ev->flags & TRACE_EVENT_FLAG_ASYNC_LEGACY) && !w->opts.nestable_legacy_async && ev->cpu < 0;
   switch (ev->kind)
     {
     case TRACE_EVENT_ASYNC_BEGIN:
@@ -627,6 +630,14 @@ write_metadata (JsonTraceWriter *w,
 
   if (ev->kind == TRACE_EVENT_THREAD_NAME)
     json_writer_note_thread_name (w, ev->tid, ev->name);
+  /* trace_processor reads an M event without pid as pid 0 and would put
+   * a thread of unknown process in it: its name goes only in the task
+   * column of its kernel lines (ftrace names threads from those) */
+  if (ev->kind == TRACE_EVENT_THREAD_NAME && ev->pid == TRACE_ID_UNKNOWN)
+    {
+      w->stats.thread_names_in_kernel_text++;
+      return;
+    }
   json_writer_event_open_text (w, "M", names[i], strlen (names[i]), 0, ev->ts, ev->pid, tid);
   g_string_append_printf (w->buf, ",\"args\":{\"%s\":", keys[i]);
   if (ev->kind == TRACE_EVENT_PROCESS_SORT_INDEX || ev->kind == TRACE_EVENT_THREAD_SORT_INDEX)
@@ -670,6 +681,8 @@ write_event (JsonTraceWriter *w,
              const TraceEvent *ev,
              GError **error)
 {
+  gboolean as_text;
+
   switch (ev->kind)
     {
     case TRACE_EVENT_SLICE_BEGIN:
@@ -697,7 +710,10 @@ write_event (JsonTraceWriter *w,
       write_flow (w, batch, ev);
       break;
     case TRACE_EVENT_COUNTER:
-      write_counter (w, ev);
+      if (!json_writer_kernel_counter (w, ev, &as_text, error))
+        return FALSE;
+      if (!as_text)
+        write_counter (w, ev);
       break;
     case TRACE_EVENT_PROCESS_NAME:
     case TRACE_EVENT_THREAD_NAME:
@@ -838,6 +854,19 @@ clock_markers_node (JsonTraceWriter *w)
   return node;
 }
 
+/**
+ * json_trace_writer_set_metadata:
+ * @metadata: (nullable): the members for "metadata" instead of
+ *   #JsonTraceWriterOptions.metadata (a source may learn them late)
+ */
+void
+json_trace_writer_set_metadata (JsonTraceWriter *w,
+                                JsonObject *metadata)
+{
+  g_clear_pointer (&w->metadata, json_object_unref);
+  w->metadata = metadata ? json_object_ref (metadata) : NULL;
+}
+
 static void
 put_metadata (JsonTraceWriter *w)
 {
@@ -852,8 +881,8 @@ put_metadata (JsonTraceWriter *w)
       const char *key;
       JsonNode *node;
 
-      json_object_iter_init (&iter, w->metadata);
-      while (json_object_iter_next (&iter, &key, &node))
+      json_object_iter_init_ordered (&iter, w->metadata);
+      while (json_object_iter_next_ordered (&iter, &key, &node))
         json_object_set_member (meta, key, json_node_copy (node));
     }
   if (w->opts.clock_domain != TRACE_CLOCK_UNKNOWN)

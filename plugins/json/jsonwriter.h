@@ -82,6 +82,9 @@ typedef struct
  * @dropped_flows: slice flow ids v2 could not carry (two different ids)
  * @dropped_other: other events without a JSON form (clock markers in array
  *   form, stack nodes beyond the limit)
+ * @thread_names_in_kernel_text: names of threads of unknown process,
+ *   written only in the task column of their kernel lines (an `M` event
+ *   has a pid: trace_processor would put them in process 0)
  */
 typedef struct
 {
@@ -93,6 +96,7 @@ typedef struct
   guint64 dropped_markers;
   guint64 dropped_flows;
   guint64 dropped_other;
+  guint64 thread_names_in_kernel_text;
 } JsonTraceWriterStats;
 
 typedef struct _JsonTraceWriter JsonTraceWriter;
@@ -101,6 +105,8 @@ JsonTraceWriter *json_trace_writer_new (GOutputStream *out,
                                         const JsonTraceWriterOptions *opts);
 void json_trace_writer_free (JsonTraceWriter *writer);
 
+void json_trace_writer_set_metadata (JsonTraceWriter *writer,
+                                     JsonObject *metadata);
 gboolean json_trace_writer_write_batch (JsonTraceWriter *writer,
                                         TraceBatch *batch,
                                         GError **error);

@@ -27,6 +27,7 @@ struct _TraceJsonSink
   char *display_time_unit;
   TraceClockDomain clock_domain;
   gboolean chrome_json; /* the stream is Chrome JSON */
+  JsonObject *metadata; /* the stream's, written back */
   JsonTraceWriter *writer;
 };
 
@@ -80,7 +81,19 @@ ensure_writer (TraceJsonSink *self)
     opts.flows = self->chrome_json ? JSON_TRACE_FLOWS_V2 : JSON_TRACE_FLOWS_V1;
   opts.display_time_unit = self->display_time_unit;
   opts.clock_domain = self->clock_domain;
+  opts.metadata = self->metadata;
   self->writer = json_trace_writer_new (trace_file_sink_get_stream (TRACE_FILE_SINK (self)), &opts);
+}
+
+/* Returns: (transfer full) (nullable): the stream's metadata object */
+static JsonObject *
+parse_metadata (const char *text)
+{
+  g_autoptr (JsonNode) node = text ? json_from_string (text, NULL) : NULL;
+
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    return NULL;
+  return json_object_ref (json_node_get_object (node));
 }
 
 static void
@@ -91,6 +104,11 @@ trace_json_sink_stream_start (TraceBaseSink *sink,
 
   self->clock_domain = info->clock_domain;
   self->chrome_json = g_strcmp0 (info->format, "chrome-json") == 0;
+  g_clear_pointer (&self->metadata, json_object_unref);
+  self->metadata = parse_metadata (info->metadata);
+  /* metadata may come with a stream-start sent at the input's end */
+  if (self->writer)
+    json_trace_writer_set_metadata (self->writer, self->metadata);
 }
 
 static TraceFlowReturn
@@ -227,6 +245,7 @@ trace_json_sink_finalize (GObject *object)
   TraceJsonSink *self = TRACE_JSON_SINK (object);
 
   g_clear_pointer (&self->writer, json_trace_writer_free);
+  g_clear_pointer (&self->metadata, json_object_unref);
   g_free (self->display_time_unit);
   G_OBJECT_CLASS (trace_json_sink_parent_class)->finalize (object);
 }

@@ -25,6 +25,7 @@ struct _TraceJsonSrc
   JsonTraceReader *reader;
   FtraceReader *system_trace; /* after the events, when there is one */
   gboolean events_done;
+  guint metadata_members; /* in the last stream metadata announced */
 };
 
 G_DEFINE_FINAL_TYPE (TraceJsonSrc, trace_json_src, TRACE_TYPE_FILE_SRC)
@@ -40,6 +41,7 @@ trace_json_src_open (TraceFileSrc *src,
   g_clear_pointer (&self->reader, json_trace_reader_free);
   g_clear_pointer (&self->system_trace, ftrace_reader_free);
   self->events_done = FALSE;
+  self->metadata_members = 0;
   self->reader = json_trace_reader_new (stream, trace_file_src_get_display_name (src),
                                         trace_element_get_string_pool (TRACE_ELEMENT (src)));
   return TRUE;
@@ -54,6 +56,23 @@ announce (TraceJsonSrc *self)
                                   trace_file_src_get_location (TRACE_FILE_SRC (self)),
                                   json_trace_reader_get_clock_domain (self->reader),
                                   domain_name ? "metadata.clock-domain" : "json-src");
+}
+
+/* The top-level "metadata" travels with the stream (sinks write it back):
+ * said again when members were added, often after the events. */
+static void
+announce_metadata (TraceJsonSrc *self)
+{
+  JsonObject *metadata = json_trace_reader_get_metadata (self->reader);
+  g_autoptr (JsonNode) node = NULL;
+  g_autofree char *text = NULL;
+
+  if (json_object_get_size (metadata) == self->metadata_members)
+    return;
+  self->metadata_members = json_object_get_size (metadata);
+  node = json_node_init_object (json_node_alloc (), metadata);
+  text = json_to_string (node, FALSE);
+  trace_base_src_set_stream_metadata (TRACE_BASE_SRC (self), text);
 }
 
 /* The events are read; now the system trace, if the file has one. */
@@ -97,6 +116,7 @@ trace_json_src_create (TraceBaseSrc *src,
        * as soon as it is known (a new stream-start replaces the first). */
       if (first || json_trace_reader_get_clock_domain (self->reader) != before)
         announce (self);
+      announce_metadata (self);
       trace_file_src_update_progress (TRACE_FILE_SRC (src));
       if (*out)
         return TRACE_FLOW_OK;

@@ -620,6 +620,22 @@ read_slice (PerfettoReader *r,
   add_flows (r, ev, te);
 }
 
+/* A track used but never declared (a producer's descriptor lost):
+ * trace_processor still shows its slices and instants, on a root track of
+ * no thread; so do we, as global ones. Still counted in unknown_track. */
+static PfRTrack *
+undeclared_track (PerfettoReader *r,
+                  guint64 uuid)
+{
+  PfRTrack *t = g_new0 (PfRTrack, 1);
+
+  t->uuid = uuid;
+  t->kind = PF_RTRACK_GLOBAL;
+  t->pid = t->tid = TRACE_ID_UNKNOWN;
+  g_hash_table_insert (r->tracks, &t->uuid, t);
+  return t;
+}
+
 /**
  * pf_reader_track_event:
  * @r: a #PerfettoReader
@@ -641,7 +657,9 @@ pf_reader_track_event (PerfettoReader *r,
   if (track == NULL)
     {
       r->stats.unknown_track++;
-      return;
+      if (te->type == PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_COUNTER)
+        return;
+      track = undeclared_track (r, uuid);
     }
   if (te->legacy_event && te->legacy_event->has_phase)
     {

@@ -122,6 +122,24 @@ oom_arg (PerfettoReader *r,
     trace_batch_add_arg (r->batch, ev, pf_reader_intern (r, "oom_score_adj"), TRACE_ARG_INT)->v.i = value;
 }
 
+/* A rename without `oldcomm` is how the writer names a thread of no known
+ * process (the kernel's always has one): it gives back that name.
+ * Returns: whether @e was one */
+static gboolean
+read_processless_thread_name (PerfettoReader *r,
+                              const PfFtraceEvent *fev,
+                              const Perfetto__Protos__TaskRenameFtraceEvent *e)
+{
+  TraceEvent *ev;
+
+  if (e->oldcomm != NULL || e->newcomm == NULL || !e->has_pid || e->pid != (gint32) fev->pid)
+    return FALSE;
+  ev = pf_reader_emit (r, TRACE_EVENT_THREAD_NAME, (gint64) fev->timestamp);
+  ev->tid = e->pid;
+  ev->name = pf_reader_intern (r, e->newcomm);
+  return TRUE;
+}
+
 static void
 read_task (PerfettoReader *r,
            const PfFtraceEvent *fev,
@@ -144,6 +162,8 @@ read_task (PerfettoReader *r,
       kind = TRACE_EVENT_TASK_NEWTASK;
       break;
     default:
+      if (read_processless_thread_name (r, fev, (gconstpointer) msg))
+        return;
       kind = TRACE_EVENT_TASK_RENAME;
       break;
     }

@@ -7,6 +7,8 @@
 #include "perfetto-common.h"
 #include "perfetto-reader.h"
 
+#include <json-glib/json-glib.h>
+
 G_BEGIN_DECLS
 
 /* What a track uuid stands for. */
@@ -121,6 +123,7 @@ struct _PerfettoReader
   guint32 k_line;
   guint32 k_global_track;
 
+  JsonObject *metadata; /* Chrome bundles' metadata, NULL until some */
   PerfettoReaderStats stats;
 };
 
@@ -148,6 +151,8 @@ void pf_reader_track_event (PerfettoReader *r,
                             PfSeq *seq,
                             PfTrackEvent *te,
                             gint64 ts);
+void pf_reader_chrome_events (PerfettoReader *r,
+                              const Perfetto__Protos__ChromeEventBundle *bundle);
 void pf_reader_process_tree (PerfettoReader *r,
                              Perfetto__Protos__ProcessTree *tree,
                              gint64 ts);

@@ -514,6 +514,9 @@ dispatch_packet (PerfettoReader *r,
     case PERFETTO__PROTOS__TRACE_PACKET__DATA_PERF_SAMPLE:
       handle_perf_sample (r, seq, pkt->perf_sample, ts);
       break;
+    case PERFETTO__PROTOS__TRACE_PACKET__DATA_CHROME_EVENTS:
+      pf_reader_chrome_events (r, pkt->chrome_events);
+      break;
     case PERFETTO__PROTOS__TRACE_PACKET__DATA_COMPRESSED_PACKETS:
       /* Perfetto never nests them; allowing it would recurse once per
        * level (a stack overflow in a few KB of input) and hold one
@@ -922,6 +925,7 @@ perfetto_reader_free (PerfettoReader *r)
   g_array_unref (r->comm_ids);
   g_clear_pointer (&r->batch, trace_batch_unref);
   g_byte_array_unref (r->inflated);
+  g_clear_pointer (&r->metadata, json_object_unref);
   arena_reset (&r->arena);
   g_free (r->arena.base);
   g_free (r->buf);

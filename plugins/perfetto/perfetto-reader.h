@@ -59,6 +59,7 @@ gboolean perfetto_reader_read_batch (PerfettoReader *r,
                                      TraceBatch **out,
                                      GError **error);
 TraceClockDomain perfetto_reader_get_clock_domain (PerfettoReader *r);
+char *perfetto_reader_get_metadata (PerfettoReader *r);
 void perfetto_reader_get_stats (PerfettoReader *r,
                                 PerfettoReaderStats *stats);
 void perfetto_reader_free (PerfettoReader *r);

@@ -542,6 +542,20 @@ write_wakeup (PerfettoWriter *w,
 
 /* ---- arg conversion ---- */
 
+/* Returns: whether @s is ` NAME`, the symbolic name the kernel prints
+ * after some numbers (`binder_return: cmd=0x7211 BR_FAILED_REPLY`): the
+ * number alone is the field, as trace_processor reads it. */
+static gboolean
+is_symbol_suffix (const char *s)
+{
+  if (*s != ' ' || !(g_ascii_isupper (s[1]) || s[1] == '_'))
+    return FALSE;
+  for (s++; *s; s++)
+    if (!g_ascii_isupper (*s) && !g_ascii_isdigit (*s) && *s != '_')
+      return FALSE;
+  return TRUE;
+}
+
 static gboolean
 parse_int_string (const char *s,
                   gint64 *out)
@@ -555,7 +569,7 @@ parse_int_string (const char *s,
   if (!g_ascii_isxdigit (digits[base == 16 ? 2 : 0]))
     return FALSE;
   v = g_ascii_strtoull (digits, &end, base);
-  if (end == digits || *end != '\0')
+  if (end == digits || (*end != '\0' && !is_symbol_suffix (end)))
     return FALSE;
   *out = negative ? -(gint64) v : (gint64) v;
   return TRUE;
@@ -892,75 +906,40 @@ pf_write_kernel_event (PerfettoWriter *w,
     }
 }
 
-/* ---- clock markers ---- */
+/* ---- thread names and clock markers as kernel records ---- */
 
-static guint32
-strict_builtin_clock (TraceClockDomain domain)
+/**
+ * pf_write_processless_thread_name:
+ * @w: a #PerfettoWriter
+ * @ev: a THREAD_NAME of a thread whose process is not known
+ *
+ * Every Perfetto record that names a thread also gives its process
+ * (process_tree's tgid defaults to 0, a thread descriptor needs a pid),
+ * but for the kernel's `task_rename`: trace_processor renames the thread
+ * from it and leaves its process unknown, as it does for a text line's
+ * task name. It goes without an `oldcomm`, which a kernel's rename always
+ * has, so that our reader gives back a thread name. Without a cpu, cpu 0.
+ */
+void
+pf_write_processless_thread_name (PerfettoWriter *w,
+                                  const TraceEvent *ev)
 {
-  switch (domain)
-    {
-    case TRACE_CLOCK_BOOTTIME:
-    case TRACE_CLOCK_MONOTONIC:
-    case TRACE_CLOCK_MONOTONIC_RAW:
-    case TRACE_CLOCK_REALTIME:
-      return perfetto_clock_domain_to_builtin (domain);
-    default:
-      return 0;
-    }
-}
+  TraceEvent at_cpu = *ev;
+  PfSlot *slot;
 
-/* An exact pair of clock readings is what a ClockSnapshot is. */
-static void
-write_clock_pair (PerfettoWriter *w,
-                  const TraceEvent *ev)
-{
-  Perfetto__Protos__ClockSnapshot snap = PERFETTO__PROTOS__CLOCK_SNAPSHOT__INIT;
-  Perfetto__Protos__ClockSnapshot__Clock clocks[2];
-  Perfetto__Protos__ClockSnapshot__Clock *ptrs[2] = { &clocks[0], &clocks[1] };
-  guint32 other = strict_builtin_clock (ev->u.clock.domain);
-  gint64 values[2] = { ev->ts, ev->u.clock.other_ts };
-  guint32 ids[2] = { w->builtin_clock, other };
-
-  if (other == 0 || other == w->builtin_clock)
+  if (!w->opts.emit_ftrace || ev->tid <= 0 || ev->name == 0)
     {
-      w->stats.dropped_clock_marker++;
+      w->stats.dropped_other++;
       return;
     }
-  for (guint i = 0; i < 2; i++)
-    {
-      perfetto__protos__clock_snapshot__clock__init (&clocks[i]);
-      clocks[i].has_clock_id = clocks[i].has_timestamp = TRUE;
-      clocks[i].clock_id = ids[i];
-      clocks[i].timestamp = pf_timestamp (w, values[i]);
-    }
-  snap.n_clocks = 2;
-  snap.clocks = ptrs;
-  w->pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_CLOCK_SNAPSHOT;
-  w->pkt.clock_snapshot = &snap;
-  pf_packet_emit (w, ev->ts, TRUE, FALSE);
-}
-
-/* Returns: the atrace text of a clock-sync marker, or %NULL */
-static char *
-clock_marker_text (PerfettoWriter *w,
-                   const TraceEvent *ev)
-{
-  char num[G_ASCII_DTOSTR_BUF_SIZE];
-
-  switch (ev->u.clock.marker)
-    {
-    case TRACE_CLOCK_MARKER_PARENT_TS:
-      g_ascii_formatd (num, sizeof num, ev->u.clock.other_ts % 1000 == 0 ? "%.6f" : "%.9f",
-                       ev->u.clock.other_ts / 1e9);
-      return g_strdup_printf (PF_CLOCK_SYNC_PREFIX "parent_ts=%s", num);
-    case TRACE_CLOCK_MARKER_REALTIME_TS:
-      return g_strdup_printf (PF_CLOCK_SYNC_PREFIX "realtime_ts=%" G_GINT64_FORMAT,
-                              ev->u.clock.other_ts / 1000000);
-    case TRACE_CLOCK_MARKER_SYNC_ID:
-      return g_strdup_printf (PF_CLOCK_SYNC_PREFIX "name=%s", pf_str (w, ev->u.clock.sync_id));
-    default:
-      return NULL;
-    }
+  if (at_cpu.cpu < 0 || at_cpu.cpu >= PF_MAX_CPUS)
+    at_cpu.cpu = 0;
+  slot = bundle_add_full (w, bundle_for (w, &at_cpu), &at_cpu, ev->tid,
+                          PERFETTO__PROTOS__FTRACE_EVENT__EVENT_TASK_RENAME,
+                          &perfetto__protos__task_rename_ftrace_event__descriptor);
+  slot->typed.rename.has_pid = TRUE;
+  slot->typed.rename.pid = (gint32) ev->tid;
+  slot->typed.rename.newcomm = (char *) pf_str (w, ev->name);
 }
 
 /**
@@ -982,10 +961,19 @@ pf_write_clock_marker (PerfettoWriter *w,
 
   if (ev->u.clock.marker == TRACE_CLOCK_MARKER_PAIR)
     {
-      write_clock_pair (w, ev);
+      pf_write_clock_pair (w, ev);
       return;
     }
-  text = clock_marker_text (w, ev);
+  /* A marker without a cpu comes from an input with no kernel data (a
+   * JSON clock_sync event): trace_processor rejects a bundle without a
+   * cpu (ftrace_bundle_tokenizer_errors), and the original's importer
+   * ignores the marker too, so no kernel packet is written for it. */
+  if (ev->cpu < 0 || ev->cpu >= PF_MAX_CPUS)
+    {
+      w->stats.dropped_clock_marker++;
+      return;
+    }
+  text = pf_clock_marker_text (w, ev);
   if (text == NULL || !w->opts.emit_ftrace)
     {
       w->stats.dropped_clock_marker++;

@@ -45,6 +45,8 @@ typedef struct
   gint64 sort_index;
   GArray *labels; /* guint32 string ids */
   gboolean described;
+  gboolean has_rank; /* a sort index coming later in the batch */
+  gint64 rank;
 } PfProcess;
 
 /* A slice on a thread's stack, as trace_processor's slice tracker keeps
@@ -82,6 +84,8 @@ typedef struct
   gboolean has_sort_index;
   gint64 sort_index;
   gboolean described;
+  gboolean has_rank; /* a sort index coming later in the batch */
+  gint64 rank;
   GArray *open;             /* PfOpenSlice, innermost last */
   guint untracked;          /* begins past the depth limit */
   GArray *lanes;            /* PfLane, created on the first overlap */
@@ -219,6 +223,8 @@ struct _PerfettoWriter
   GHashTable *async_slots; /* PfKey → PfAsyncSlot */
   GHashTable *tid_to_pid;  /* gint64 tid → gint64 pid, as told to readers */
   guint64 global_uuid;
+  gboolean ordering_explicit; /* root descriptor written (sort indexes) */
+  char *metadata;             /* the stream's, a JSON object's text */
   PfThread *last_thread;
   /* Direct-mapped caches in front of threads and tid_to_pid: most events
    * of a trace come from a few hundred threads (entries are never removed
@@ -355,6 +361,9 @@ void pf_tree_add_process (PerfettoWriter *w,
                           guint32 name,
                           gint64 ts);
 void pf_tree_flush (PerfettoWriter *w);
+void pf_write_trace_metadata (PerfettoWriter *w);
+void pf_ranks_prescan (PerfettoWriter *w,
+                       const TraceBatch *batch);
 void pf_write_metadata (PerfettoWriter *w,
                         TraceBatch *batch,
                         const TraceEvent *ev);
@@ -365,6 +374,12 @@ void pf_ftrace_free (PerfettoWriter *w);
 void pf_write_kernel_event (PerfettoWriter *w,
                             TraceBatch *batch,
                             const TraceEvent *ev);
+void pf_write_processless_thread_name (PerfettoWriter *w,
+                                       const TraceEvent *ev);
+char *pf_clock_marker_text (PerfettoWriter *w,
+                            const TraceEvent *ev);
+void pf_write_clock_pair (PerfettoWriter *w,
+                          const TraceEvent *ev);
 void pf_write_clock_marker (PerfettoWriter *w,
                             const TraceEvent *ev);
 void pf_ftrace_flush (PerfettoWriter *w);

@@ -108,6 +108,82 @@ descriptor_init (PfTrackDescriptor *desc,
     }
 }
 
+/* ---- sort indexes ---- */
+
+/* A sort index is a track's `sibling_order_rank`, which trace_processor
+ * heeds (as the process/thread sort index hint the JSON importer sets)
+ * once the root descriptor, uuid 0, makes the ordering explicit, and
+ * takes from the track's first descriptor only. The root descriptor is
+ * written before the first rank, so a trace without sort indexes keeps
+ * the viewer's default order. */
+static void
+declare_explicit_ordering (PerfettoWriter *w,
+                           gint64 ts)
+{
+  PfTrackDescriptor desc;
+
+  if (w->ordering_explicit)
+    return;
+  perfetto__protos__track_descriptor__init (&desc);
+  desc.has_uuid = TRUE;
+  desc.uuid = 0;
+  desc.has_process_ordering = desc.has_thread_ordering = TRUE;
+  desc.process_ordering = PERFETTO__PROTOS__TRACK_DESCRIPTOR__PROCESS_ORDERING__PROCESS_ORDERING_EXPLICIT;
+  desc.thread_ordering = PERFETTO__PROTOS__TRACK_DESCRIPTOR__THREAD_ORDERING__THREAD_ORDERING_EXPLICIT;
+  emit_descriptor (w, &desc, ts);
+  w->ordering_explicit = TRUE;
+}
+
+static void
+descriptor_set_rank (PerfettoWriter *w,
+                     PfTrackDescriptor *desc,
+                     gint64 rank,
+                     gint64 ts)
+{
+  declare_explicit_ordering (w, ts);
+  desc->has_sibling_order_rank = TRUE;
+  desc->sibling_order_rank = (gint32) CLAMP (rank, G_MININT32, G_MAXINT32);
+}
+
+static PfThread *thread_get_undescribed (PerfettoWriter *w,
+                                         gint64 pid,
+                                         gint64 tid);
+
+/**
+ * pf_ranks_prescan:
+ * @w: a #PerfettoWriter
+ * @batch: the batch about to be written
+ *
+ * A sort index usually comes after the name that first describes its
+ * process or thread (Chrome writes `process_name` first): the ranks of
+ * tracks not yet described are learnt before the batch is written, so
+ * that their first descriptor has them.
+ */
+void
+pf_ranks_prescan (PerfettoWriter *w,
+                  const TraceBatch *batch)
+{
+  for (guint i = 0; i < batch->n_events; i++)
+    {
+      const TraceEvent *ev = &batch->events[i];
+
+      if (ev->kind == TRACE_EVENT_PROCESS_SORT_INDEX && ev->pid != TRACE_ID_UNKNOWN)
+        {
+          PfProcess *p = pf_process_get (w, ev->pid);
+
+          if (!p->described && !p->has_rank)
+            p->has_rank = TRUE, p->rank = ev->u.meta.value;
+        }
+      else if (ev->kind == TRACE_EVENT_THREAD_SORT_INDEX && ev->pid != TRACE_ID_UNKNOWN && ev->tid >= 0)
+        {
+          PfThread *t = thread_get_undescribed (w, ev->pid, ev->tid);
+
+          if (!t->described && !t->has_rank)
+            t->has_rank = TRUE, t->rank = ev->u.meta.value;
+        }
+    }
+}
+
 /* ---- processes ---- */
 
 /**
@@ -162,6 +238,8 @@ pf_process_describe (PerfettoWriter *w,
       proc.has_legacy_sort_index = TRUE;
       proc.legacy_sort_index = (gint32) p->sort_index;
     }
+  if (p->has_sort_index || p->has_rank)
+    descriptor_set_rank (w, &desc, p->has_sort_index ? p->sort_index : p->rank, ts);
   for (guint i = 0; p->labels && i < p->labels->len; i++)
     labels[i] = (char *) pf_str (w, g_array_index (p->labels, guint32, i));
   proc.n_process_labels = p->labels ? p->labels->len : 0;
@@ -333,6 +411,8 @@ pf_thread_describe (PerfettoWriter *w,
       thread.has_legacy_sort_index = TRUE;
       thread.legacy_sort_index = (gint32) t->sort_index;
     }
+  if (t->has_sort_index || t->has_rank)
+    descriptor_set_rank (w, &desc, t->has_sort_index ? t->sort_index : t->rank, ts);
   desc.thread = &thread;
   emit_descriptor (w, &desc, ts);
   t->described = TRUE;
@@ -653,6 +733,8 @@ tree_begin_entry (PerfettoWriter *w,
  *
  * Lists @tid in the next process_tree packet when its process is new to
  * readers (kernel events carry no tgid of their own) or @force is set.
+ * A thread of unknown process is never listed: trace_processor reads a
+ * missing tgid as 0 and would put the thread in the idle process.
  */
 void
 pf_assoc_thread (PerfettoWriter *w,
@@ -665,23 +747,19 @@ pf_assoc_thread (PerfettoWriter *w,
   Perfetto__Protos__ProcessTree__Thread *th;
   const gint64 *known;
 
-  if (!force && pid == TRACE_ID_UNKNOWN)
+  if (pid == TRACE_ID_UNKNOWN)
     return;
   known = pf_assoc_lookup (w, tid);
   if (!force && known && *known == pid)
     return;
-  if (pid != TRACE_ID_UNKNOWN)
-    pf_assoc_set (w, tid, pid);
+  pf_assoc_set (w, tid, pid);
   tree_begin_entry (w, ts);
   th = pf_vec_push (&w->tree_threads);
   perfetto__protos__process_tree__thread__init (th);
   th->has_tid = TRUE;
   th->tid = (gint32) tid;
-  if (pid != TRACE_ID_UNKNOWN)
-    {
-      th->has_tgid = TRUE;
-      th->tgid = (gint32) pid;
-    }
+  th->has_tgid = TRUE;
+  th->tgid = (gint32) pid;
   if (name != 0)
     th->name = (char *) pf_str (w, name);
 }
@@ -736,6 +814,17 @@ pf_tree_flush (PerfettoWriter *w)
 
 /* ---- metadata events ---- */
 
+/* Returns: whether a process of pid @tid was declared: trace_processor
+ * then holds thread @tid as its main thread, whatever the input said. */
+static gboolean
+is_main_thread_of_declared_process (PerfettoWriter *w,
+                                    gint64 tid)
+{
+  PfKey key = { tid, 0, 0, 0 };
+
+  return g_hash_table_contains (w->processes, &key);
+}
+
 static void
 write_thread_meta (PerfettoWriter *w,
                    const TraceEvent *ev)
@@ -756,8 +845,13 @@ write_thread_meta (PerfettoWriter *w,
           changed = TRUE;
         }
       /* Also listed for readers of thread names (trace_processor names
-       * threads of kernel events from it). */
-      if (t == NULL || changed)
+       * threads of kernel events from it). A thread of no known process
+       * must not be put in one (process_tree would say pid 0). */
+      if (pid == TRACE_ID_UNKNOWN && is_main_thread_of_declared_process (w, ev->tid))
+        pf_assoc_thread (w, ev->tid, ev->tid, ev->name, ev->ts, TRUE);
+      else if (pid == TRACE_ID_UNKNOWN)
+        pf_write_processless_thread_name (w, ev);
+      else if (t == NULL || changed)
         pf_assoc_thread (w, ev->tid, pid, ev->name, ev->ts, TRUE);
     }
   else if (t && (!t->has_sort_index || t->sort_index != ev->u.meta.value))

@@ -502,6 +502,83 @@ pf_write_header (PerfettoWriter *w,
   pf_packet_emit (w, ts, TRUE, FALSE);
 }
 
+/* ---- clock markers ---- */
+
+static guint32
+strict_builtin_clock (TraceClockDomain domain)
+{
+  switch (domain)
+    {
+    case TRACE_CLOCK_BOOTTIME:
+    case TRACE_CLOCK_MONOTONIC:
+    case TRACE_CLOCK_MONOTONIC_RAW:
+    case TRACE_CLOCK_REALTIME:
+      return perfetto_clock_domain_to_builtin (domain);
+    default:
+      return 0;
+    }
+}
+
+/**
+ * pf_write_clock_pair:
+ * @w: a #PerfettoWriter
+ * @ev: a clock marker of an exact pair of readings
+ *
+ * An exact pair of clock readings is what a ClockSnapshot is.
+ */
+void
+pf_write_clock_pair (PerfettoWriter *w,
+                     const TraceEvent *ev)
+{
+  Perfetto__Protos__ClockSnapshot snap = PERFETTO__PROTOS__CLOCK_SNAPSHOT__INIT;
+  Perfetto__Protos__ClockSnapshot__Clock clocks[2];
+  Perfetto__Protos__ClockSnapshot__Clock *ptrs[2] = { &clocks[0], &clocks[1] };
+  guint32 other = strict_builtin_clock (ev->u.clock.domain);
+  gint64 values[2] = { ev->ts, ev->u.clock.other_ts };
+  guint32 ids[2] = { w->builtin_clock, other };
+
+  if (other == 0 || other == w->builtin_clock)
+    {
+      w->stats.dropped_clock_marker++;
+      return;
+    }
+  for (guint i = 0; i < 2; i++)
+    {
+      perfetto__protos__clock_snapshot__clock__init (&clocks[i]);
+      clocks[i].has_clock_id = clocks[i].has_timestamp = TRUE;
+      clocks[i].clock_id = ids[i];
+      clocks[i].timestamp = pf_timestamp (w, values[i]);
+    }
+  snap.n_clocks = 2;
+  snap.clocks = ptrs;
+  w->pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_CLOCK_SNAPSHOT;
+  w->pkt.clock_snapshot = &snap;
+  pf_packet_emit (w, ev->ts, TRUE, FALSE);
+}
+
+/* Returns: the atrace text of a clock-sync marker, or %NULL */
+char *
+pf_clock_marker_text (PerfettoWriter *w,
+                      const TraceEvent *ev)
+{
+  char num[G_ASCII_DTOSTR_BUF_SIZE];
+
+  switch (ev->u.clock.marker)
+    {
+    case TRACE_CLOCK_MARKER_PARENT_TS:
+      g_ascii_formatd (num, sizeof num, ev->u.clock.other_ts % 1000 == 0 ? "%.6f" : "%.9f",
+                       ev->u.clock.other_ts / 1e9);
+      return g_strdup_printf (PF_CLOCK_SYNC_PREFIX "parent_ts=%s", num);
+    case TRACE_CLOCK_MARKER_REALTIME_TS:
+      return g_strdup_printf (PF_CLOCK_SYNC_PREFIX "realtime_ts=%" G_GINT64_FORMAT,
+                              ev->u.clock.other_ts / 1000000);
+    case TRACE_CLOCK_MARKER_SYNC_ID:
+      return g_strdup_printf (PF_CLOCK_SYNC_PREFIX "name=%s", pf_str (w, ev->u.clock.sync_id));
+    default:
+      return NULL;
+    }
+}
+
 /* ---- lifecycle ---- */
 
 /**
@@ -613,6 +690,7 @@ perfetto_writer_free (PerfettoWriter *w)
   g_array_unref (w->callstack_frames);
   g_array_unref (w->mapping_paths);
   g_free (w->obuf);
+  g_free (w->metadata);
   g_byte_array_unref (w->zbuf);
   g_byte_array_unref (w->zpacket);
   g_clear_pointer (&w->pool, trace_string_pool_unref);
@@ -726,6 +804,7 @@ perfetto_writer_write_batch (PerfettoWriter *w,
   if (!w->started)
     pf_write_header (w, batch);
 
+  pf_ranks_prescan (w, batch);
   for (guint i = 0; i < batch->n_events; i++)
     {
       w->stats.events_in++;
@@ -768,6 +847,7 @@ perfetto_writer_finish (PerfettoWriter *w,
     pf_write_header (w, NULL);
   pf_order_drain (w);
   pf_close_open_slices (w);
+  pf_write_trace_metadata (w);
   pf_tree_flush (w);
   pf_ftrace_flush (w);
   if (w->stats.packets == 0)

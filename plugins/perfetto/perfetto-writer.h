@@ -123,6 +123,8 @@ PerfettoWriter *perfetto_writer_new (GOutputStream *out,
 gboolean perfetto_writer_write_batch (PerfettoWriter *w,
                                       TraceBatch *batch,
                                       GError **error);
+void perfetto_writer_set_metadata (PerfettoWriter *w,
+                                   const char *metadata);
 gboolean perfetto_writer_finish (PerfettoWriter *w,
                                  GError **error);
 void perfetto_writer_get_stats (PerfettoWriter *w,

@@ -28,6 +28,7 @@ struct _TracePerfettoSink
   gboolean compress;
   TraceClockDomain clock;
   gboolean json_order; /* the stream is Chrome JSON */
+  char *metadata; /* the stream's, written at the end */
   PerfettoWriter *writer;
 };
 
@@ -76,6 +77,9 @@ trace_perfetto_sink_stream_start (TraceBaseSink *sink,
   /* trace_processor orders a JSON trace's slices its own way; the writer
    * must decide nesting in that order to read the same. */
   self->json_order = g_strcmp0 (info->format, "chrome-json") == 0;
+  /* kept for the end: metadata may come with a late stream-start */
+  g_free (self->metadata);
+  self->metadata = g_strdup (info->metadata);
 }
 
 static TraceFlowReturn
@@ -122,6 +126,7 @@ trace_perfetto_sink_end (TraceFileSink *sink,
   TracePerfettoSink *self = TRACE_PERFETTO_SINK (sink);
 
   ensure_writer (self);
+  perfetto_writer_set_metadata (self->writer, self->metadata);
   if (!perfetto_writer_finish (self->writer, error))
     return FALSE;
   report_drops (self, NULL);
@@ -135,6 +140,7 @@ trace_perfetto_sink_stop (TraceBaseSink *sink,
   TracePerfettoSink *self = TRACE_PERFETTO_SINK (sink);
 
   g_clear_pointer (&self->writer, perfetto_writer_free);
+  g_clear_pointer (&self->metadata, g_free);
   self->clock = TRACE_CLOCK_UNKNOWN;
   self->json_order = FALSE;
   return TRACE_BASE_SINK_CLASS (trace_perfetto_sink_parent_class)->stop (sink, error);
@@ -230,6 +236,7 @@ static void
 trace_perfetto_sink_finalize (GObject *object)
 {
   g_clear_pointer (&TRACE_PERFETTO_SINK (object)->writer, perfetto_writer_free);
+  g_clear_pointer (&TRACE_PERFETTO_SINK (object)->metadata, g_free);
   G_OBJECT_CLASS (trace_perfetto_sink_parent_class)->finalize (object);
 }
 

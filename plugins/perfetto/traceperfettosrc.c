@@ -38,6 +38,18 @@ trace_perfetto_src_open (TraceFileSrc *src,
   return TRUE;
 }
 
+/* Metadata travels with the stream; it is written last (sent again,
+ * then, replacing the stream-start). */
+static void
+announce_metadata (TraceBaseSrc *src,
+                   PerfettoReader *reader)
+{
+  g_autofree char *metadata = perfetto_reader_get_metadata (reader);
+
+  if (metadata)
+    trace_base_src_set_stream_metadata (src, metadata);
+}
+
 static TraceFlowReturn
 trace_perfetto_src_create (TraceBaseSrc *src,
                            TraceBatch **out,
@@ -51,6 +63,7 @@ trace_perfetto_src_create (TraceBaseSrc *src,
   if (first)
     trace_base_src_set_stream_info (src, "perfetto", trace_file_src_get_location (TRACE_FILE_SRC (src)),
                                     perfetto_reader_get_clock_domain (self->reader), "timestamp_clock_id");
+  announce_metadata (src, self->reader);
   trace_file_src_update_progress (TRACE_FILE_SRC (src));
   return *out ? TRACE_FLOW_OK : TRACE_FLOW_EOS;
 }

@@ -221,7 +221,7 @@ fid_convert (const char *input,
   return TRUE;
 }
 
-static void
+void
 fid_known_free (FidKnown *k)
 {
   g_free (k->file);
@@ -268,19 +268,34 @@ fid_known_load (const char *path,
   return known;
 }
 
-const FidKnown *
-fid_known_find (GPtrArray *known,
-                const char *file,
-                const char *output)
+/* Every entry of @file for @output, merged: a file may be listed once
+ * for all outputs and again for one of them. */
+FidKnown *
+fid_known_collect (GPtrArray *known,
+                   const char *file,
+                   const char *output)
 {
+  g_autoptr (GStrvBuilder) metrics = g_strv_builder_new ();
+  FidKnown *merged = NULL;
+
   for (guint i = 0; i < known->len; i++)
     {
       const FidKnown *k = g_ptr_array_index (known, i);
 
-      if (g_str_equal (k->file, file) && (g_str_equal (k->output, "*") || g_str_equal (k->output, output)))
-        return k;
+      if (!g_str_equal (k->file, file) || !(g_str_equal (k->output, "*") || g_str_equal (k->output, output)))
+        continue;
+      if (merged == NULL)
+        {
+          merged = g_new0 (FidKnown, 1);
+          merged->file = g_strdup (file);
+          merged->output = g_strdup (output);
+          merged->reason = g_strdup (k->reason);
+        }
+      g_strv_builder_addv (metrics, (const char **) k->metrics);
     }
-  return NULL;
+  if (merged != NULL)
+    merged->metrics = g_strv_builder_end (metrics);
+  return merged;
 }
 
 gboolean

@@ -67,9 +67,11 @@ typedef struct
 
 GPtrArray *fid_known_load (const char *path,
                            GError **error);
-const FidKnown *fid_known_find (GPtrArray *known,
-                                const char *file,
-                                const char *output);
+void fid_known_free (FidKnown *k);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FidKnown, fid_known_free)
+FidKnown *fid_known_collect (GPtrArray *known,
+                             const char *file,
+                             const char *output);
 gboolean fid_known_has_metric (const FidKnown *k,
                                const char *metric);
 

@@ -150,7 +150,7 @@ static void
 test_data_file (gconstpointer data)
 {
   const FidTest *t = data;
-  const FidKnown *k = fid_known_find (known, t->name, t->output);
+  g_autoptr (FidKnown) k = fid_known_collect (known, t->name, t->output);
   g_autofree char *tmpdir = NULL;
   g_autofree char *out = NULL;
   g_autoptr (GError) error = NULL;

@@ -97,9 +97,9 @@ save_output (PipeRun *r,
 }
 
 /* Reads @path back with perfetto-src, converted to Chrome JSON on
- * standard output (explicit location=-), and returns its events. */
-static JsonArray *
-read_back_pftrace (const char *path)
+ * standard output (explicit location=-), and returns the file's object. */
+static JsonObject *
+read_back_pftrace_json (const char *path)
 {
   g_autofree char *location = g_strdup_printf ("location=%s", path);
   g_autoptr (PipeRun) r = PIPE_RUN (NULL, -1, -1, "-q", "perfetto-src", location, "!", "json-sink", "location=-");
@@ -112,6 +112,15 @@ read_back_pftrace (const char *path)
   json_parser_load_from_data (parser, g_bytes_get_data (r->out, NULL), g_bytes_get_size (r->out), &error);
   g_assert_no_error (error);
   root = json_node_get_object (json_parser_get_root (parser));
+  return json_object_ref (root);
+}
+
+/* The same, its events */
+static JsonArray *
+read_back_pftrace (const char *path)
+{
+  g_autoptr (JsonObject) root = read_back_pftrace_json (path);
+
   return json_array_ref (json_object_get_array_member (root, "traceEvents"));
 }
 
@@ -156,7 +165,7 @@ test_documented_pipe (void)
 {
   g_autoptr (PipeRun) r = NULL;
   g_autofree char *path = NULL;
-  g_autoptr (JsonArray) events = NULL;
+  g_autoptr (JsonObject) root = NULL;
 
   if (!have ("ftrace-src") || !have ("perfetto-sink"))
     return;
@@ -165,8 +174,11 @@ test_documented_pipe (void)
   g_assert_nonnull (strstr (r->err, "Statistics:\n"));
   g_assert_nonnull (strstr (r->err, "Properties:\n"));
   path = save_output (r, "documented.pftrace");
-  events = read_back_pftrace (path);
-  g_assert_cmpuint (json_array_get_length (events), >, 0);
+  /* its threads have no known process: no JSON event names them, the
+   * kernel records come back as systemTraceEvents text */
+  root = read_back_pftrace_json (path);
+  g_assert_nonnull (strstr (json_object_get_string_member_with_default (root, "systemTraceEvents", ""),
+                            ": sched_switch: "));
   g_unlink (path);
 }
 

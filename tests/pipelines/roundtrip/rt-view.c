@@ -84,6 +84,17 @@ add (View *v,
 
 /* ---- args ---- */
 
+/* Returns: whether @end is the end of a number's text, or ` NAME` (the
+ * kernel's name of the number: `cmd=0x7211 BR_FAILED_REPLY`) */
+static gboolean
+ends_number (const char *end)
+{
+  if (end[0] == ' ' && end[1] != '\0')
+    for (end++; g_ascii_isupper (*end) || g_ascii_isdigit (*end) || *end == '_'; end++)
+      ;
+  return *end == '\0';
+}
+
 static gboolean
 parse_int_text (const char *s,
                 gint64 *out)
@@ -93,7 +104,7 @@ parse_int_text (const char *s,
   if ((s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) && g_ascii_isxdigit (s[2]))
     {
       *out = (gint64) g_ascii_strtoull (s + 2, &end, 16);
-      return *end == '\0';
+      return ends_number (end);
     }
   if (!(g_ascii_isdigit (s[0]) || (s[0] == '-' && g_ascii_isdigit (s[1]))))
     return FALSE;
@@ -641,8 +652,11 @@ async_event (View *v,
       extra = g_strdup ("");
     }
   else
+    /* json-sink writes a legacy event from a text line (it has a cpu)
+     * as nestable, which trace_processor reads (docs/json.md) */
     extra = g_strdup_printf (" tid=%" G_GINT64_FORMAT " scope=\"%s\" legacy=%d", ev->tid, STR (ev->u.async.scope),
-                             (ev->flags & TRACE_EVENT_FLAG_ASYNC_LEGACY) != 0);
+                             (ev->flags & TRACE_EVENT_FLAG_ASYNC_LEGACY) != 0 &&
+                                 (!(v->flags & RT_VIEW_JSON) || ev->cpu < 0));
   add (v, g_strdup_printf ("A %" G_GINT64_FORMAT " %s pid=%" G_GINT64_FORMAT " id=%" G_GUINT64_FORMAT "%s \"%s\" cat=%s track=\"%s\" step=\"%s\"%s {%s}",
                            ev->ts, kinds[kind - TRACE_EVENT_ASYNC_BEGIN], pid, ev->u.async.id, global ? "g" : "",
                            STR (name), STR (cat), STR (track), STR (step), extra, args));
@@ -692,7 +706,13 @@ meta_event (View *v,
     {
       if (ev->tid < 0)
         return;
-      if (pid < 0)
+      /* Through JSON a name of a thread of unknown process is only the
+       * task column of its kernel lines (docs/json.md): not a fact */
+      if ((v->flags & RT_VIEW_JSON) && ev->kind == TRACE_EVENT_THREAD_NAME && pid < 0)
+        return;
+      /* Through Perfetto a name of unknown process stays without one
+       * (docs/perfetto.md): where its process was learnt does not count */
+      if (pid < 0 && !PERFETTO (v))
         pid = assoc_get (v, ev->tid);
       if (pid < 0)
         pid = ev->tid;
@@ -888,6 +908,10 @@ clock_event (View *v,
    * tid, name, category or issue time. */
   gboolean sync = ev->u.clock.marker == TRACE_CLOCK_MARKER_SYNC_ID;
 
+  /* A print needs a bundle, a bundle a cpu: a marker without one (a
+   * JSON clock_sync) is dropped (docs/perfetto.md "Clock markers"). */
+  if (PERFETTO (v) && ev->u.clock.marker != TRACE_CLOCK_MARKER_PAIR && ev->cpu < 0)
+    return;
   if (PERFETTO (v))
     who = g_strdup ("");
   /* JSON: a sync id is a `c` event (named clock_sync when it has no

@@ -195,8 +195,9 @@ name_thread (Facts *f,
   g_hash_table_replace (f->names, g_strdup (tid), g_strdup (name));
 }
 
-/* What a line's kernel record teaches about thread names: comms only
- * name threads still unnamed (they are truncated), a rename renames. */
+/* What a line's kernel record teaches about thread names, as
+ * trace_processor reads it: the latest of the task column, sched_switch
+ * comms and sched_waking's comm wins; sched_wakeup names no one. */
 static void
 kernel_names (Facts *f,
               const char *event,
@@ -208,13 +209,13 @@ kernel_names (Facts *f,
     {
       a = field (payload, "prev_pid"), b = field (payload, "prev_comm");
       c = field (payload, "next_pid"), d = field (payload, "next_comm");
-      name_thread (f, a, b, FALSE);
-      name_thread (f, c, d, FALSE);
+      name_thread (f, a, b, TRUE);
+      name_thread (f, c, d, TRUE);
     }
-  else if (g_str_has_prefix (event, "sched_wak"))
+  else if (g_str_equal (event, "sched_waking"))
     {
       a = field (payload, "pid"), b = field (payload, "comm");
-      name_thread (f, a, b, FALSE);
+      name_thread (f, a, b, TRUE);
     }
   else if (g_str_equal (event, "task_newtask"))
     {

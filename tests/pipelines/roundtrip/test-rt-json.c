@@ -192,17 +192,24 @@ test_ftrace_file (gconstpointer data)
   g_autoptr (GPtrArray) kernel_in = NULL;
   g_autoptr (GPtrArray) kernel_back = NULL;
   JsonFacts f;
-  guint kernel = 0;
+  guint kernel = 0, text_counters = 0;
 
   round_trip_file ("ftrace-src", data, &f, &direct, &back);
   for (guint i = 0; i < direct->n_events; i++)
-    kernel += (trace_event_kind_get_class (direct->events[i].kind) & (TRACE_EVENT_CLASS_SCHED | TRACE_EVENT_CLASS_CPU | TRACE_EVENT_CLASS_FTRACE)) != 0;
+    {
+      const TraceEvent *ev = &direct->events[i];
+
+      kernel += (trace_event_kind_get_class (ev->kind) & (TRACE_EVENT_CLASS_SCHED | TRACE_EVENT_CLASS_CPU | TRACE_EVENT_CLASS_FTRACE)) != 0;
+      /* atrace counters go back as their line (docs/json.md) */
+      text_counters += ev->kind == TRACE_EVENT_COUNTER && ev->cpu >= 0 && ev->pid >= 0;
+    }
   kernel_in = rt_view (direct, RT_VIEW_JSON | RT_VIEW_KERNEL_ONLY);
   kernel_back = rt_view (back, RT_VIEW_JSON | RT_VIEW_KERNEL_ONLY);
   rt_assert_same_view ("kernel records", kernel_in, kernel_back);
-  /* One text line per kernel record, none for a marker */
-  g_assert_cmpint (f.kernel_lines, ==, kernel);
-  g_assert_cmpuint (f.marker_lines, ==, 0);
+  /* One text line per kernel record and atrace counter, no other marker */
+  g_assert_cmpint (f.kernel_lines, ==, kernel + text_counters);
+  g_assert_cmpuint (f.marker_lines, ==, text_counters);
+  g_assert_cmpuint (f.counters, ==, 0);
   g_assert_cmpuint (f.x + f.b, ==, count_kind (direct, TRACE_EVENT_SLICE_BEGIN));
 }
 
@@ -221,6 +228,53 @@ add_corpus (const char *folder,
     }
 }
 
+/* The "metadata" member of the JSON file at @path, as text. */
+static char *
+written_metadata (const char *path)
+{
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (JsonNode) copy = NULL;
+  JsonObject *metadata;
+
+  g_assert_true (json_parser_load_from_file (parser, path, NULL));
+  metadata = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)), "metadata");
+  g_assert_nonnull (metadata);
+  copy = json_node_init_object (json_node_alloc (), metadata);
+  return json_to_string (copy, FALSE);
+}
+
+/* The top-level "metadata" of a Chrome trace travels with the stream:
+ * json-sink writes it back, and through perfetto-sink and perfetto-src
+ * (as Chrome bundle metadata) too, where a null member is not kept
+ * (trace_processor keeps none) and the clock is stated (BOOTTIME). */
+static void
+test_metadata (void)
+{
+  static const char trace[] =
+      "{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"RunTask\",\"pid\":1,\"tid\":2,\"ts\":10,\"dur\":5}],"
+      "\"metadata\":{\"source\":\"DevTools\",\"hostDPR\":2,\"trials\":[\"a-1\",\"b-2\"],\"gone\":null}}";
+  g_autofree char *dir = rt_tmpdir ();
+  g_autofree char *in = g_build_filename (dir, "in.json", NULL);
+  g_autofree char *direct = g_build_filename (dir, "direct.json", NULL);
+  g_autofree char *pf = g_build_filename (dir, "out.pftrace", NULL);
+  g_autofree char *back = g_build_filename (dir, "back.json", NULL);
+  g_autofree char *d1 = NULL, *d2 = NULL, *d3 = NULL;
+  g_autofree char *direct_text = NULL, *back_text = NULL;
+
+  g_assert_true (g_file_set_contents (in, trace, -1, NULL));
+  rt_run ((d1 = g_strdup_printf ("json-src location=%s ! json-sink location=%s", in, direct)), FALSE);
+  rt_run ((d2 = g_strdup_printf ("json-src location=%s ! perfetto-sink location=%s", in, pf)), FALSE);
+  rt_run ((d3 = g_strdup_printf ("perfetto-src location=%s ! json-sink location=%s", pf, back)), FALSE);
+  direct_text = written_metadata (direct);
+  back_text = written_metadata (back);
+  g_assert_cmpstr (direct_text, ==,
+                   "{\"source\":\"DevTools\",\"hostDPR\":2,\"trials\":[\"a-1\",\"b-2\"],\"gone\":null}");
+  g_assert_cmpstr (back_text, ==,
+                   "{\"source\":\"DevTools\",\"hostDPR\":2,\"trials\":[\"a-1\",\"b-2\"],"
+                   "\"clock-domain\":\"boottime\"}");
+  rt_rmtree (dir);
+}
+
 int
 main (int argc,
       char **argv)
@@ -229,6 +283,7 @@ main (int argc,
   trace_init (&argc, &argv);
   test_register_collect_sink ();
   g_test_add_func ("/roundtrip/json/all-kinds", test_all_kinds);
+  g_test_add_func ("/roundtrip/json/metadata", test_metadata);
   add_corpus ("json", test_json_file);
   add_corpus ("ftrace", test_ftrace_file);
   return g_test_run ();

@@ -48,8 +48,8 @@ static const CorpusFile corpus[] = {
   { "trappy_trace_idle_unsorted.txt", "ftrace", 0, 0, 0, 0, 0, 0, 6, 0, 0, 0, 0, 8, 0, 1, 0, 4, 0, 1 },
   { "trappy_trace_legacy_systrace.html", "systrace-html", 0, 0, 0, 0, 0, 0, 3, 2, 0, 0, 0, 0, 0, 10, 0, 4, 0, 0 },
   { "trappy_trace_no_trailing_line.txt", "ftrace", 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 9, 0, 0, 0, 1, 0, 0 },
-  { "trappy_trace_sched.txt", "ftrace", 0, 0, 0, 0, 0, 0, 0, 2, 0, 2, 1, 0, 0, 6, 0, 7, 0, 0 },
-  { "trappy_trace_systrace_stripped.html", "systrace-html", 0, 1, 0, 0, 0, 1, 4, 4, 0, 0, 0, 0, 0, 0, 0, 7, 0, 0 },
+  { "trappy_trace_sched.txt", "ftrace", 0, 0, 0, 0, 0, 0, 0, 2, 0, 2, 1, 0, 0, 6, 0, 5, 0, 0 },
+  { "trappy_trace_systrace_stripped.html", "systrace-html", 0, 1, 0, 0, 0, 1, 4, 4, 0, 0, 0, 0, 0, 0, 0, 6, 0, 0 },
 };
 
 static guint

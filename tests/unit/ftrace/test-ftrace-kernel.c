@@ -121,6 +121,17 @@ test_sched_switch_incomplete (void)
   g_assert_cmpuint (ftrace_parser_get_stats (p)->problems[FTRACE_PROBLEM_INCOMPLETE_EVENT], ==, 1);
 }
 
+/* Returns: the first THREAD_NAME of @tid in @b, or %NULL */
+static const TraceEvent *
+nth_thread_name_of (TraceBatch *b,
+                    gint64 tid)
+{
+  for (guint i = 0; i < b->n_events; i++)
+    if (b->events[i].kind == TRACE_EVENT_THREAD_NAME && b->events[i].tid == tid)
+      return &b->events[i];
+  return NULL;
+}
+
 static void
 test_wakeups (void)
 {
@@ -163,7 +174,41 @@ test_wakeups (void)
   g_assert_cmpint (e->u.wakeup.target_cpu, ==, 2);
   g_assert_cmpint (e->u.wakeup.success, ==, 1);
   g_assert_cmpstr (str (b, e->u.wakeup.comm), ==, "kworker/0:1");
-  g_assert_cmpuint (count_kind (b, TRACE_EVENT_THREAD_NAME), ==, 8);
+  /* the three named writers, and the wakee of sched_waking only: as in
+   * trace_processor, sched_wakeup and sched_wakeup_new name no one */
+  g_assert_cmpuint (count_kind (b, TRACE_EVENT_THREAD_NAME), ==, 4);
+  g_assert_null (nth_thread_name_of (b, 7));
+  g_assert_nonnull (nth_thread_name_of (b, 1200));
+}
+
+/* As trace_processor: the latest of a line's task, sched_switch's prev
+ * and next comm and sched_waking's comm is a thread's name. */
+static void
+test_switch_comms_rename (void)
+{
+  g_autoptr (TraceBatch) b = parse_text (
+      "  uether-209   (  209) [000] d..4  1212.465395: sched_waking: comm=adbd pid=211 prio=120 target_cpu=000\n"
+      "  uether-209   (  209) [000] ...2  1212.465441: sched_switch: prev_comm=adbd prev_pid=209 prev_prio=120 "
+      "prev_state=S ==> next_comm=adbd next_pid=211 next_prio=120\n"
+      "  dsx_rebuild_wor-211 (  211) [000] ...2  1212.465500: sched_switch: prev_comm=adbd prev_pid=211 prev_prio=120 "
+      "prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n",
+      NULL);
+  const char *last_209 = NULL, *last_211 = NULL;
+
+  for (guint i = 0; i < b->n_events; i++)
+    if (b->events[i].kind == TRACE_EVENT_THREAD_NAME)
+      {
+        if (b->events[i].tid == 209)
+          last_209 = str (b, b->events[i].name);
+        else if (b->events[i].tid == 211)
+          last_211 = str (b, b->events[i].name);
+      }
+  /* 209: "uether" from its lines, then "adbd" from the switch away */
+  g_assert_cmpstr (last_209, ==, "adbd");
+  /* 211: "adbd" (waking, switch to it), "dsx_rebuild_wor" (its line), then
+   * "adbd" again from the switch away from it */
+  g_assert_cmpstr (last_211, ==, "adbd");
+  g_assert_cmpuint (count_kind (b, TRACE_EVENT_THREAD_NAME), ==, 5);
 }
 
 static void
@@ -304,6 +349,7 @@ main (int argc,
   g_test_add_func ("/ftrace/kernel/sched-switch-forms", test_sched_switch_forms);
   g_test_add_func ("/ftrace/kernel/sched-switch-incomplete", test_sched_switch_incomplete);
   g_test_add_func ("/ftrace/kernel/wakeups", test_wakeups);
+  g_test_add_func ("/ftrace/kernel/switch-comms-rename", test_switch_comms_rename);
   g_test_add_func ("/ftrace/kernel/task-events", test_task_events);
   g_test_add_func ("/ftrace/kernel/cpu-events", test_cpu_events);
   g_test_add_func ("/ftrace/kernel/raw-args", test_raw_args);

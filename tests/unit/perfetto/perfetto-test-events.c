@@ -233,6 +233,8 @@ add_ftrace_events (TraceBatch *b)
   trace_batch_add_arg_string (b, ev, "code", "0x5f");
   ev = ftrace (b, 6610, "binder_transaction_received");
   trace_batch_add_arg_int (b, ev, "transaction", 42);
+  ev = ftrace (b, 6615, "binder_return");
+  trace_batch_add_arg_string (b, ev, "cmd", "0x7211 BR_FAILED_REPLY");
   ev = ftrace (b, 6620, "binder_lock");
   trace_batch_add_arg_string (b, ev, "tag", "transaction");
   ev = ftrace (b, 6700, "workqueue_execute_start");

@@ -16,6 +16,7 @@ typedef struct
   gboolean mask_kernel_pid;
   GHashTable *assoc;        /* tid → pid */
   GHashTable *thread_names; /* "pid/tid" (tid -1 for processes) → name */
+  GHashTable *processes;    /* pids of processes declared */
   GHashTable *depth;        /* "pid/track" → open slices */
   GHashTable *stacks;       /* "pid/tid" → ThreadStack */
   GHashTable *flows;        /* flow ids flowing */
@@ -129,6 +130,10 @@ parse_number (const char *s,
   if (hex && !g_ascii_isxdigit (s[2]))
     return FALSE;
   *out = hex ? (gint64) g_ascii_strtoull (s + 2, &end, 16) : g_ascii_strtoll (s, &end, 10);
+  /* `0x7211 BR_FAILED_REPLY`: the kernel's name of the number goes */
+  if (end[0] == ' ' && end[1] != '\0')
+    for (end++; *end && (g_ascii_isupper (*end) || g_ascii_isdigit (*end) || *end == '_'); end++)
+      ;
   return *end == '\0';
 }
 
@@ -717,12 +722,29 @@ expect_sample (Model *m,
   ev->tid = tid;
 }
 
+/* Returns: the pid a name event is written with */
+static gint64
+name_pid (Model *m,
+          const TraceEvent *src)
+{
+  gint64 pid;
+
+  if (src->kind != TRACE_EVENT_THREAD_NAME || src->pid != TRACE_ID_UNKNOWN)
+    return src->pid;
+  pid = assoc_get (m, src->tid);
+  /* A thread of unknown process is the main thread of a declared
+   * process of its tid: trace_processor holds it there already. */
+  if (pid == TRACE_ID_UNKNOWN && g_hash_table_contains (m->processes, &src->tid))
+    pid = src->tid;
+  return pid;
+}
+
 static void
 expect_name (Model *m,
              const TraceEvent *src)
 {
   gboolean thread = src->kind == TRACE_EVENT_THREAD_NAME;
-  gint64 pid = thread && src->pid == TRACE_ID_UNKNOWN ? assoc_get (m, src->tid) : src->pid;
+  gint64 pid = name_pid (m, src);
   g_autofree char *key = g_strdup_printf ("%" G_GINT64_FORMAT "/%" G_GINT64_FORMAT, pid, thread ? src->tid : -1);
   gpointer known;
   TraceEvent *ev;
@@ -731,7 +753,7 @@ expect_name (Model *m,
   if ((thread ? src->tid : src->pid) == TRACE_ID_UNKNOWN)
     return;
   if (thread)
-    assoc_set (m, src->pid, src->tid);
+    assoc_set (m, pid, src->tid);
   if (g_hash_table_lookup_extended (m->thread_names, key, NULL, &known) && GPOINTER_TO_UINT (known) == src->name)
     return;
   g_hash_table_replace (m->thread_names, g_steal_pointer (&key), GUINT_TO_POINTER (src->name));
@@ -824,6 +846,7 @@ pt_expected_events (TraceBatch *in,
   memset (m.stats, 0, sizeof *m.stats);
   m.assoc = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   m.thread_names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  m.processes = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   m.depth = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   m.stacks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, thread_stack_free);
   m.flows = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
@@ -844,8 +867,13 @@ pt_expected_events (TraceBatch *in,
         expect_sample (&m, src, nodes_in);
       else if (src->kind == TRACE_EVENT_THREAD_NAME || src->kind == TRACE_EVENT_PROCESS_NAME)
         expect_name (&m, src);
+      else if (src->kind == TRACE_EVENT_CLOCK_MARKER && src->u.clock.marker != TRACE_CLOCK_MARKER_PAIR && src->cpu < 0)
+        continue; /* no kernel data, no bundle: dropped */
       else if (src->kind != TRACE_EVENT_STACK_NODE && src->kind != TRACE_EVENT_NONE)
         expect_other (&m, src);
+      /* The writer declares the process of every event but kernel ones. */
+      if (src->pid >= 0 && !(klass & (TRACE_EVENT_CLASS_SCHED | TRACE_EVENT_CLASS_CPU | TRACE_EVENT_CLASS_FTRACE)))
+        g_hash_table_add (m.processes, g_memdup2 (&src->pid, sizeof src->pid));
     }
   /* The end of the stream: complete slices still open end; begun ones
    * stay open. */
@@ -863,6 +891,7 @@ pt_expected_events (TraceBatch *in,
   g_hash_table_unref (m.flows);
   g_hash_table_unref (m.assoc);
   g_hash_table_unref (m.thread_names);
+  g_hash_table_unref (m.processes);
   g_hash_table_unref (m.depth);
   g_hash_table_unref (m.async);
   g_hash_table_unref (m.nodes_out);

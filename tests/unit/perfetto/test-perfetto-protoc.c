@@ -310,6 +310,8 @@ test_kernel_shapes (void)
 
           g_assert_cmpuint (syms->len, ==, 2);
           g_assert_cmpstr (get (p, "ftrace_events.event.binder_transaction.flags"), ==, "16");
+          /* the number, without the name the kernel prints after it */
+          g_assert_cmpstr (get (p, "ftrace_events.event.binder_return.cmd"), ==, "29201");
           g_assert_cmpstr (get (p, "ftrace_events.event.generic.event_name"), ==, "\"irq_handler_entry\"");
           g_assert_cmpuint (flags_of (p) & 2, ==, 2);
         }
@@ -386,6 +388,118 @@ test_not_interned (void)
   g_assert_cmpuint (found, ==, 1);
 }
 
+/* A thread whose process is unknown is named by a task_rename without
+ * oldcomm (never in process_tree, whose missing tgid trace_processor
+ * reads as 0); a thread of a known process is listed there with it. Our
+ * reader gives both names back with the pid the input had. */
+static void
+test_processless_thread_name (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  g_autoptr (TraceBatch) in = trace_batch_new (pool, 0);
+  g_autoptr (GPtrArray) packets = NULL;
+  g_autoptr (GBytes) bytes = NULL;
+  g_autoptr (TraceBatch) back = NULL;
+  g_autoptr (GError) error = NULL;
+  guint renames = 0, tree_threads = 0, names_back = 0;
+  TraceEvent *ev;
+
+  if (protoc_missing ())
+    return;
+  ev = pt_add (in, TRACE_EVENT_THREAD_NAME, 1000, TRACE_ID_UNKNOWN, 17, "kworker/0:1");
+  ev->cpu = 3;
+  pt_add (in, TRACE_EVENT_THREAD_NAME, 1100, 209, 209, "adbd");
+  packets = decode (in, NULL, NULL);
+  for (guint i = 0; i < packets->len; i++)
+    {
+      Packet *p = packets->pdata[i];
+      g_autoptr (GPtrArray) tids = get_all (p, "process_tree.threads.tid");
+      g_autoptr (GPtrArray) tgids = get_all (p, "process_tree.threads.tgid");
+
+      g_assert_cmpuint (tids->len, ==, tgids->len);
+      for (guint j = 0; j < tids->len; j++)
+        g_assert_cmpstr (tids->pdata[j], !=, "17");
+      tree_threads += tids->len;
+      if (get (p, "ftrace_events.event.task_rename.pid"))
+        {
+          g_assert_cmpstr (get (p, "ftrace_events.cpu"), ==, "3");
+          g_assert_cmpstr (get (p, "ftrace_events.event.task_rename.pid"), ==, "17");
+          g_assert_cmpstr (get (p, "ftrace_events.event.task_rename.newcomm"), ==, "\"kworker/0:1\"");
+          g_assert_null (get (p, "ftrace_events.event.task_rename.oldcomm"));
+          renames++;
+        }
+    }
+  g_assert_cmpuint (renames, ==, 1);
+  g_assert_cmpuint (tree_threads, ==, 1);
+
+  bytes = pt_write (&in, 1, NULL, NULL);
+  back = pt_read (bytes, pool, NULL, NULL, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < back->n_events; i++)
+    {
+      const TraceEvent *e = &back->events[i];
+
+      g_assert_cmpint (e->kind, !=, TRACE_EVENT_TASK_RENAME);
+      if (e->kind == TRACE_EVENT_THREAD_NAME && e->tid == 17)
+        {
+          g_assert_cmpint (e->pid, ==, TRACE_ID_UNKNOWN);
+          g_assert_cmpstr (trace_string_pool_get (pool, e->name), ==, "kworker/0:1");
+          names_back++;
+        }
+    }
+  g_assert_cmpuint (names_back, ==, 1);
+}
+
+/* The stream's metadata is Chrome's bundle metadata (trace_processor's
+ * `cr-NAME` metadata rows): strings, booleans and integers typed, the
+ * rest as JSON text, nulls left out; our reader gives the object back. */
+static void
+test_metadata (void)
+{
+  static const char metadata[] = "{\"source\":\"DevTools\",\"hostDPR\":2,\"ok\":true,\"ratio\":1.5,"
+                                 "\"trials\":[\"a-1\",\"b-2\"],\"gone\":null}";
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  g_autoptr (GOutputStream) out = g_memory_output_stream_new_resizable ();
+  g_autoptr (PerfettoWriter) w = perfetto_writer_new (out, NULL);
+  g_autoptr (GBytes) bytes = NULL;
+  g_autoptr (GInputStream) in = NULL;
+  g_autoptr (PerfettoReader) r = NULL;
+  g_autoptr (GPtrArray) packets = NULL;
+  g_autoptr (GPtrArray) names = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *back = NULL;
+  TraceBatch *b = NULL;
+  Packet *p = NULL;
+
+  if (protoc_missing ())
+    return;
+  perfetto_writer_set_metadata (w, metadata);
+  g_assert_true (perfetto_writer_finish (w, &error));
+  g_assert_true (g_output_stream_close (out, NULL, NULL));
+  bytes = g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (out));
+  text = run_protoc (bytes);
+  packets = parse_text (text);
+  for (guint i = 0; i < packets->len && p == NULL; i++)
+    if (get (packets->pdata[i], "chrome_events.metadata.name"))
+      p = packets->pdata[i];
+  g_assert_nonnull (p);
+  names = get_all (p, "chrome_events.metadata.name");
+  g_assert_cmpuint (names->len, ==, 5);
+  g_assert_cmpstr (get (p, "chrome_events.metadata.string_value"), ==, "\"DevTools\"");
+  g_assert_cmpstr (get (p, "chrome_events.metadata.int_value"), ==, "2");
+  g_assert_cmpstr (get (p, "chrome_events.metadata.bool_value"), ==, "true");
+  g_assert_cmpstr (get (p, "chrome_events.metadata.json_value"), ==, "\"1.5\"");
+
+  in = g_memory_input_stream_new_from_bytes (bytes);
+  r = perfetto_reader_new (in, "metadata.pftrace", pool);
+  while (perfetto_reader_read_batch (r, &b, &error) && b != NULL)
+    trace_batch_unref (b);
+  g_assert_no_error (error);
+  back = perfetto_reader_get_metadata (r);
+  g_assert_cmpstr (back, ==, "{\"source\":\"DevTools\",\"hostDPR\":2,\"ok\":true,\"ratio\":1.5,\"trials\":[\"a-1\",\"b-2\"]}");
+}
+
 int
 main (int argc,
       char **argv)
@@ -396,5 +510,7 @@ main (int argc,
   g_test_add_func ("/perfetto/protoc/kernel", test_kernel_shapes);
   g_test_add_func ("/perfetto/protoc/clock-header", test_clock_header);
   g_test_add_func ("/perfetto/protoc/not-interned", test_not_interned);
+  g_test_add_func ("/perfetto/protoc/metadata", test_metadata);
+  g_test_add_func ("/perfetto/protoc/processless-thread-name", test_processless_thread_name);
   return g_test_run ();
 }

@@ -50,6 +50,8 @@ test_sdk_style (void)
     "instant ts=6500 pid=42 tid=43 cpu=-1 name='inline-name' cat='a,b' flags=0x0 dur=0 out=0 in=0 track='' "
     "obj.x=i:1 obj.y[0]=s:'p' obj.y[1]=s:'q'",
     "counter ts=8000 pid=-1 tid=-1 cpu=-1 name='GPU freq' cat='' flags=0x0 value=300.5 id=0 unit=''",
+    /* on a track never declared: no thread, as trace_processor shows it */
+    "instant ts=8100 pid=-1 tid=-1 cpu=-1 name='lost' cat='' flags=0x2 dur=0 out=0 in=0 track=''",
     "sched-switch ts=9000 pid=42 tid=43 cpu=2 name='sched_switch' cat='' flags=0x0 prev=43/120/1/'main' "
     "next=0/120/'swapper/2'",
   };
