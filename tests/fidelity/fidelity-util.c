@@ -13,36 +13,47 @@
 #include <string.h>
 
 const char *const fid_metric_names[FID_N_METRICS] = {
-  "slices",        "slice_names",    "slice_dur_us", "unfinished_slices",
-  "flows",         "counters",       "counter_tracks", "sched",
-  "thread_states", "instants",       "threads_named", "processes_named",
-  "ftrace_events", "first_ts",       "args_keys",
+  "slices",
+  "slice_names",
+  "slice_dur_us",
+  "unfinished_slices",
+  "flows",
+  "counters",
+  "counter_tracks",
+  "sched",
+  "thread_states",
+  "instants",
+  "threads_named",
+  "processes_named",
+  "ftrace_events",
+  "first_ts",
+  "args_keys",
 };
 
 /* One row with every count, in fid_metric_names' order (the same
  * definitions as tools/tp-compare beside trace_processor_shell, plus the
  * number of distinct arg keys on slices). */
 static const char metrics_sql[] =
-  "select (select count(*) from slice),"
-  " (select count(distinct name) from slice),"
-  " (select cast(sum(case when dur > 0 then dur else 0 end) / 1000 as int) from slice),"
-  " (select count(*) from slice where dur < 0),"
-  " (select count(*) from flow),"
-  " (select count(*) from counter),"
-  " (select count(*) from counter_track),"
-  " (select count(*) from sched),"
-  " (select count(*) from thread_state),"
-  " (select count(*) from slice where dur = 0),"
-  " (select count(distinct tid) from thread where tid != 0 and name is not null"
-  "    and name not in ('', '<...>', '<unknown>')),"
-  " (select count(distinct pid) from process where pid != 0 and name is not null and name != ''),"
-  " (select count(*) from ftrace_event),"
-  " (select min(ts) from (select ts from slice union all select ts from counter"
-  "    union all select ts from sched)),"
-  " (select count(distinct a.key) from slice s join args a using (arg_set_id))";
+    "select (select count(*) from slice),"
+    " (select count(distinct name) from slice),"
+    " (select cast(sum(case when dur > 0 then dur else 0 end) / 1000 as int) from slice),"
+    " (select count(*) from slice where dur < 0),"
+    " (select count(*) from flow),"
+    " (select count(*) from counter),"
+    " (select count(*) from counter_track),"
+    " (select count(*) from sched),"
+    " (select count(*) from thread_state),"
+    " (select count(*) from slice where dur = 0),"
+    " (select count(distinct tid) from thread where tid != 0 and name is not null"
+    "    and name not in ('', '<...>', '<unknown>')),"
+    " (select count(distinct pid) from process where pid != 0 and name is not null and name != ''),"
+    " (select count(*) from ftrace_event),"
+    " (select min(ts) from (select ts from slice union all select ts from counter"
+    "    union all select ts from sched)),"
+    " (select count(distinct a.key) from slice s join args a using (arg_set_id))";
 
 static const char errors_sql[] =
-  "select name, value from stats where severity in ('error', 'data_loss') and value > 0 order by name";
+    "select name, value from stats where severity in ('error', 'data_loss') and value > 0 order by name";
 
 gboolean
 fid_metric_is_info_only (const char *name)
@@ -197,17 +208,27 @@ fid_reference_copy (const char *trace,
 gboolean
 fid_convert (const char *input,
              const char *sink,
+             const char *const *sink_props,
              const char *output,
              char **why)
 {
   g_autoptr (GError) error = NULL;
-  g_autofree char *src_prop = g_strdup_printf ("location=%s", input);
-  g_autofree char *sink_prop = g_strdup_printf ("location=%s", output);
+  g_autoptr (GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *err = NULL;
-  g_autoptr (GSubprocess) proc =
-    g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error,
-                      g_getenv ("TRACE_LAUNCH"), "-q", "auto-src", src_prop, "!", sink, sink_prop, NULL);
+  g_autoptr (GSubprocess) proc = NULL;
 
+  g_ptr_array_add (argv, g_strdup (g_getenv ("TRACE_LAUNCH")));
+  g_ptr_array_add (argv, g_strdup ("-q"));
+  g_ptr_array_add (argv, g_strdup ("auto-src"));
+  g_ptr_array_add (argv, g_strdup_printf ("location=%s", input));
+  g_ptr_array_add (argv, g_strdup ("!"));
+  g_ptr_array_add (argv, g_strdup (sink));
+  for (guint i = 0; sink_props != NULL && sink_props[i] != NULL; i++)
+    g_ptr_array_add (argv, g_strdup (sink_props[i]));
+  g_ptr_array_add (argv, g_strdup_printf ("location=%s", output));
+  g_ptr_array_add (argv, NULL);
+  proc = g_subprocess_newv ((const char *const *) argv->pdata,
+                            G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
   if (proc == NULL || !g_subprocess_communicate_utf8 (proc, NULL, NULL, NULL, &err, &error))
     {
       *why = g_strdup (error->message);

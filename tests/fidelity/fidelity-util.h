@@ -49,10 +49,11 @@ FidMetrics *fid_measure (const char *trace,
 char *fid_reference_copy (const char *trace,
                           const char *tmpdir);
 
-/* Converts @input with `auto-src ! SINK location=OUTPUT` through the
- * built trace-launch; FALSE with the reason in @why. */
+/* Converts @input with `auto-src ! SINK [PROPS] location=OUTPUT` through
+ * the built trace-launch; FALSE with the reason in @why. */
 gboolean fid_convert (const char *input,
                       const char *sink,
+                      const char *const *sink_props,
                       const char *output,
                       char **why);
 

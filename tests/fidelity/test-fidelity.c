@@ -28,6 +28,7 @@
 #include <string.h>
 
 static GPtrArray *known;
+static GHashTable *case_sink_props;  /* "CASE OUTPUT" -> GStrv */
 static GHashTable *original_metrics; /* path -> FidMetrics, or NULL: unreadable */
 
 static const char *const outputs[][2] = {
@@ -62,8 +63,10 @@ convert_or_fail (const FidTest *t,
   g_autofree char *out =
       g_strdup_printf ("%s/%s.%s", tmpdir, base, g_str_equal (t->output, "json") ? "json" : "pftrace");
   g_autofree char *why = NULL;
+  g_autofree char *key = g_strdup_printf ("%s %s", t->name, t->output);
+  const char *const *props = g_hash_table_lookup (case_sink_props, key);
 
-  if (!fid_convert (t->path, t->sink, out, &why))
+  if (!fid_convert (t->path, t->sink, props, out, &why))
     {
       g_test_fail_printf ("%s", why);
       return NULL;
@@ -260,10 +263,27 @@ diff_new_errors (FidRows *orig,
     }
 }
 
+/* A table a case lists as a known difference must still differ. */
+static void
+known_rows_differ (const char *what,
+                   FidRows *orig,
+                   FidRows *ours,
+                   GString *diffs)
+{
+  g_autoptr (GString) d = g_string_new (NULL);
+
+  diff_rows (what, orig, ours, d);
+  if (d->len == 0)
+    g_string_append_printf (diffs, "  %s: listed as a known difference but both read the same rows"
+                                   " (remove it from known-differences.txt and docs/fidelity.md)\n",
+                            what);
+}
+
 static void
 test_case_file (gconstpointer data)
 {
   const FidTest *t = data;
+  g_autoptr (FidKnown) k = fid_known_collect (known, t->name, t->output);
   g_autofree char *tmpdir = NULL;
   g_autofree char *ref = NULL;
   g_autofree char *out = NULL;
@@ -285,6 +305,8 @@ test_case_file (gconstpointer data)
       g_assert_no_error (error);
       if (g_str_equal (row_queries[i][0], "import errors"))
         diff_new_errors (a, b, diffs);
+      else if (fid_known_has_metric (k, row_queries[i][0]))
+        known_rows_differ (row_queries[i][0], a, b, diffs);
       else
         diff_rows (row_queries[i][0], a, b, diffs);
     }
@@ -382,6 +404,32 @@ add_tests (const char *kind,
       }
 }
 
+/* case-sinks.txt: CASE OUTPUT PROP=VALUE...: a case converted with a
+ * sink property other than its default. */
+static GHashTable *
+load_case_sink_props (const char *path)
+{
+  GHashTable *props = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_strfreev);
+  g_autofree char *text = NULL;
+  g_auto (GStrv) lines = NULL;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return props;
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto (GStrv) f = NULL;
+
+      g_strstrip (lines[i]);
+      if (lines[i][0] == '\0' || lines[i][0] == '#')
+        continue;
+      f = g_strsplit_set (lines[i], " \t", -1);
+      g_assert_cmpuint (g_strv_length (f), >=, 3);
+      g_hash_table_insert (props, g_strdup_printf ("%s %s", f[0], f[1]), g_strdupv (f + 2));
+    }
+  return props;
+}
+
 static void
 metrics_free0 (gpointer m)
 {
@@ -398,6 +446,7 @@ main (int argc,
   g_test_init (&argc, &argv, NULL);
   known = fid_known_load (FIDELITY_KNOWN, &error);
   g_assert_no_error (error);
+  case_sink_props = load_case_sink_props (FIDELITY_CASE_SINKS);
   original_metrics = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, metrics_free0);
   g_test_add_func ("/fidelity/known-differences-documented", test_known_documented);
   add_tests ("data", TEST_DATA_DIR, test_data_file);
