@@ -309,3 +309,22 @@ tool_expand_inputs (char **args,
     }
   return g_steal_pointer (&paths);
 }
+
+/* Every tool's command line: the entries, a summary above them and a
+ * description below, which `--help` and the man pages show (the man pages
+ * are generated from `--help`, so this is their one source). */
+gboolean
+tool_parse_options (const GOptionEntry *entries,
+                    const char *summary,
+                    const char *description,
+                    int *argc,
+                    char ***argv,
+                    GError **error)
+{
+  g_autoptr (GOptionContext) context = g_option_context_new (NULL);
+
+  g_option_context_set_summary (context, summary);
+  g_option_context_set_description (context, description);
+  g_option_context_add_main_entries (context, entries, NULL);
+  return g_option_context_parse (context, argc, argv, error);
+}

@@ -33,6 +33,13 @@ void tool_dump_dot_to_env_dir (TraceElement *pipeline,
                                const char *tag);
 
 char *tool_quote_value (const char *value);
+
+gboolean tool_parse_options (const GOptionEntry *entries,
+                             const char *summary,
+                             const char *description,
+                             int *argc,
+                             char ***argv,
+                             GError **error);
 GPtrArray *tool_expand_inputs (char **args,
                                GError **error);
 

@@ -416,15 +416,11 @@ main (int argc,
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &words, NULL, "[ELEMENT|PLUGIN]" },
     { NULL }
   };
-  g_autoptr (GOptionContext) context = g_option_context_new (NULL);
   g_autoptr (GError) error = NULL;
 
   setlocale (LC_ALL, "");
   setlocale (LC_NUMERIC, "C"); /* numbers are printed to be read back */
-  g_option_context_set_summary (context, SUMMARY);
-  g_option_context_set_description (context, DESCRIPTION);
-  g_option_context_add_main_entries (context, entries, NULL);
-  if (!g_option_context_parse (context, &argc, &argv, &error) ||
+  if (!tool_parse_options (entries, SUMMARY, DESCRIPTION, &argc, &argv, &error) ||
       (words != NULL && g_strv_length (words) > 1) || ((failed || formats) && words != NULL) || (failed && formats))
     {
       g_printerr ("trace-inspect: %s\nTry \"trace-inspect --help\".\n",

@@ -100,12 +100,8 @@ parse_options (Options *o,
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->words, NULL, "PIPELINE-DESCRIPTION..." },
     { NULL }
   };
-  g_autoptr (GOptionContext) context = g_option_context_new (NULL);
 
-  g_option_context_set_summary (context, SUMMARY);
-  g_option_context_set_description (context, DESCRIPTION);
-  g_option_context_add_main_entries (context, entries, NULL);
-  return g_option_context_parse (context, argc, argv, error);
+  return tool_parse_options (entries, SUMMARY, DESCRIPTION, argc, argv, error);
 }
 
 static char *
