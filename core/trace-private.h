@@ -31,6 +31,26 @@ GInputStream *_trace_wait_stream_new (GInputStream *base,
                                       GCancellable *cancel,
                                       GMainContext *context);
 
+/* tracegzipdecoder.c: gzip, every member; how the input ended */
+typedef enum
+{
+  TRACE_GZIP_END_NONE,     /* not yet */
+  TRACE_GZIP_END_WHOLE,    /* after a whole member */
+  TRACE_GZIP_END_CUT,      /* inside a member: the file was cut */
+  TRACE_GZIP_END_TRAILING, /* bytes that are not gzip follow the members */
+} TraceGzipEnd;
+
+#define TRACE_TYPE_GZIP_DECODER (_trace_gzip_decoder_get_type ())
+G_DECLARE_FINAL_TYPE (TraceGzipDecoder, _trace_gzip_decoder, TRACE, GZIP_DECODER, GObject)
+typedef void (*TraceGzipEndFunc) (TraceGzipDecoder *decoder,
+                                  gpointer user_data);
+TraceGzipDecoder *_trace_gzip_decoder_new (TraceGzipEndFunc end_func,
+                                           gpointer end_data);
+TraceGzipEnd _trace_gzip_decoder_get_end (TraceGzipDecoder *self,
+                                          guint64 *offset,
+                                          guint64 *trailing_bytes,
+                                          guint *members);
+
 /* tracegraph.c */
 gboolean _trace_graph_check_link (TracePad *srcpad,
                                   TracePad *sinkpad,

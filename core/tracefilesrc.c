@@ -109,8 +109,39 @@ open_raw (TraceFileSrc *self,
  * extra memcpy was 13 % of ftrace-src's parse time. */
 #define SNIFF_BUFFER_SIZE (64 * 1024)
 
+/* The gzip input did not end after a whole member: say so, with the
+ * byte offset, once. What was inflated before is read as usual. */
+static void
+on_gzip_end (TraceGzipDecoder *decoder,
+             gpointer user_data)
+{
+  TraceFileSrc *self = user_data;
+  const char *name = trace_file_src_get_display_name (self);
+  guint64 offset, trailing;
+  guint members;
+
+  switch (_trace_gzip_decoder_get_end (decoder, &offset, &trailing, &members))
+    {
+    case TRACE_GZIP_END_CUT:
+      trace_element_post_warning (TRACE_ELEMENT (self), NULL,
+                                  "%s: the compressed data ends early at byte %" G_GUINT64_FORMAT
+                                  " (inside gzip member %u): the file was cut; what came before is read",
+                                  name, offset, members + 1);
+      break;
+    case TRACE_GZIP_END_TRAILING:
+      trace_element_post_warning (TRACE_ELEMENT (self), NULL,
+                                  "%s: %" G_GUINT64_FORMAT " bytes at byte %" G_GUINT64_FORMAT
+                                  " after %u gzip member%s are not gzip data: ignored",
+                                  name, trailing, offset, members, members == 1 ? "" : "s");
+      break;
+    default:
+      break;
+    }
+}
+
 static GInputStream *
-maybe_decompress (GInputStream *raw,
+maybe_decompress (TraceFileSrc *self,
+                  GInputStream *raw,
                   GError **error)
 {
   GBufferedInputStream *buffered = G_BUFFERED_INPUT_STREAM (g_buffered_input_stream_new_sized (raw, SNIFF_BUFFER_SIZE));
@@ -125,7 +156,8 @@ maybe_decompress (GInputStream *raw,
   head = g_buffered_input_stream_peek_buffer (buffered, &avail);
   if (avail >= 2 && head[0] == 0x1f && head[1] == 0x8b)
     {
-      g_autoptr (GZlibDecompressor) dec = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
+      /* every member: `cat a.gz b.gz`, pigz and bgzip write several */
+      g_autoptr (TraceGzipDecoder) dec = _trace_gzip_decoder_new (on_gzip_end, self);
       GInputStream *conv = g_converter_input_stream_new (G_INPUT_STREAM (buffered), G_CONVERTER (dec));
       g_object_unref (buffered);
       return conv;
@@ -151,7 +183,7 @@ trace_file_src_start (TraceBaseSrc *src,
   priv->raw = open_raw (self, &priv->size, error);
   if (priv->raw == NULL)
     return FALSE;
-  priv->stream = maybe_decompress (priv->raw, error);
+  priv->stream = maybe_decompress (self, priv->raw, error);
   if (priv->stream == NULL)
     {
       g_autofree char *quoted = _trace_quote_value (priv->location);

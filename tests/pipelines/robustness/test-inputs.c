@@ -125,8 +125,10 @@ typedef struct
 {
   const char *source;
   BadKind kind;
-  /* after "ERROR: from /pipeline0/SRC0: PATH: "; NULL: any text (the
-   * message of a cut gzip file is zlib's, see docs/robustness.md) */
+  /* after "ERROR: from /pipeline0/SRC0: PATH: "; NULL: any text (a cut
+   * gzip file is read up to the cut, with a WARNING, see test-gzip.c: only
+   * a format that needs its whole document, as a heap profile, fails, with
+   * its parser's message) */
   const char *message;
 } BadCase;
 
@@ -135,14 +137,12 @@ static const BadCase bad_cases[] = {
   { "ftrace-src", BAD_EMPTY, "empty file" },
   { "ftrace-src", BAD_PNG, "not an ftrace, atrace, systrace or RheaTrace file: found a PNG image" },
   { "ftrace-src", BAD_RANDOM, "not an ftrace, atrace, systrace or RheaTrace file: found binary data" },
-  { "ftrace-src", BAD_CUT_GZIP, NULL },
   { "json-src", BAD_EMPTY, "byte 0: the input is empty" },
   { "json-src", BAD_PNG, "byte 0: not a JSON trace: it starts with byte 0x89, not '[' or '{'" },
   { "json-src", BAD_RANDOM, "byte 0: not a JSON trace: it starts with byte 0xfa, not '[' or '{'" },
   { "perfetto-src", BAD_EMPTY, "the file is empty" },
   { "perfetto-src", BAD_PNG, "byte offset 0: not a Perfetto protobuf trace" },
   { "perfetto-src", BAD_RANDOM, "byte offset 0: not a Perfetto protobuf trace" },
-  { "perfetto-src", BAD_CUT_GZIP, NULL },
   { "arkts-src", BAD_EMPTY, "the input is empty" },
   { "arkts-src", BAD_PNG, "not ArkTS/V8 profiler data: found binary data (starting 89 50 4e 47 0d 0a 1a 0a)" },
   { "arkts-src", BAD_RANDOM, "not ArkTS/V8 profiler data: found binary data (starting fa 00 01 02 03 04 05 06)" },
@@ -222,9 +222,14 @@ test_bad_input (gconstpointer data)
     }
   else
     {
-      /* auto-src's inner element reports for it */
-      g_assert_true (g_str_has_prefix (r->err, prefix));
-      g_assert_cmpuint (strlen (r->err), >, strlen (prefix) + 1);
+      /* auto-src's inner element reports for it; a cut gzip file is
+       * first a WARNING saying where the data ends */
+      const char *error_line = strstr (r->err, prefix);
+
+      g_assert_nonnull (error_line);
+      g_assert_cmpuint (strlen (error_line), >, strlen (prefix) + 1);
+      if (c->kind == BAD_CUT_GZIP)
+        g_assert_nonnull (strstr (r->err, ": the compressed data ends early at byte "));
     }
   listing = rb_list_dir (dir);
   g_assert_cmpstr (listing, ==, "input");
