@@ -328,7 +328,7 @@ test_idle_pipe_signal (gconstpointer data)
   g_autoptr (GSubprocessLauncher) launcher =
       g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE |
                                  G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  const char *argv[] = { "timeout", "-s", "KILL", "60", g_getenv ("TRACE_LAUNCH"), "--stats", "ftrace-src",
+  const char *argv[] = { "timeout", "--foreground", "-s", "KILL", "60", g_getenv ("TRACE_LAUNCH"), "--stats", "ftrace-src",
                          "location=-", "!", "json-sink", location, NULL };
   g_autoptr (GSubprocess) p = NULL;
   g_autoptr (GDataInputStream) err_in = NULL;
@@ -383,7 +383,7 @@ test_pipe_resumes (void)
   g_autoptr (GSubprocessLauncher) launcher =
       g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE |
                                  G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  const char *argv[] = { "timeout", "-s", "KILL", "60", g_getenv ("TRACE_LAUNCH"), "-q", "--stats", "ftrace-src",
+  const char *argv[] = { "timeout", "--foreground", "-s", "KILL", "60", g_getenv ("TRACE_LAUNCH"), "-q", "--stats", "ftrace-src",
                          "location=-", "!", "fakesink", NULL };
   g_autoptr (GSubprocess) p = g_subprocess_launcher_spawnv (launcher, argv, NULL);
   GOutputStream *in = g_subprocess_get_stdin_pipe (p);
@@ -422,18 +422,24 @@ test_fifo_without_writer (void)
   g_autofree char *location = g_strdup_printf ("location=%s", path);
   g_autoptr (GSubprocessLauncher) launcher =
       g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  const char *argv[] = { "timeout", "-s", "KILL", "60", g_getenv ("TRACE_LAUNCH"), "-q", "ftrace-src", in, "!",
-                         "json-sink", location, NULL };
+  const char *argv[] = { "timeout", "--foreground", "-s", "KILL", "60", g_getenv ("TRACE_LAUNCH"), "ftrace-src", in,
+                         "!", "json-sink", location, NULL };
   g_autoptr (GSubprocess) p = NULL;
-  g_autoptr (GBytes) out = NULL, err = NULL;
+  g_autoptr (GDataInputStream) err_in = NULL;
+  g_autofree char *first = NULL;
   g_autofree char *listing = NULL;
 
   g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
   p = g_subprocess_launcher_spawnv (launcher, argv, NULL);
   g_assert_nonnull (p);
-  g_usleep (500 * 1000);
+  /* The line comes once the signal handlers are in place, just before
+   * the source opens the FIFO: a signal sent earlier would kill it. */
+  err_in = g_data_input_stream_new (g_subprocess_get_stderr_pipe (p));
+  first = g_data_input_stream_read_line_utf8 (err_in, NULL, NULL, NULL);
+  g_assert_cmpstr (first, ==, "Setting pipeline to PLAYING ...");
+  g_usleep (300 * 1000);
   g_subprocess_send_signal (p, SIGINT);
-  g_assert_true (g_subprocess_communicate (p, NULL, NULL, &out, &err, NULL));
+  g_assert_true (g_subprocess_wait (p, NULL, NULL));
   g_assert_true (g_subprocess_get_if_exited (p));
   g_assert_cmpint (g_subprocess_get_exit_status (p), ==, 130);
   g_assert_cmpuint (rb_json_trace_events (path), ==, 0);
