@@ -60,6 +60,11 @@ typedef struct
   GHashTable *mappings;   /* iid → string id of the path */
   GHashTable *frames;     /* iid → PfRFrame */
   GHashTable *callstacks; /* iid → GArray of frame iids */
+  /* its ThreadDescriptor: the thread of its StreamingProfilePackets */
+  gboolean has_thread;
+  gint64 pid;
+  gint64 tid;
+  gint64 time_us; /* where the next timestamp delta starts */
 } PfSeq;
 
 typedef struct

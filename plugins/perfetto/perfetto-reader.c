@@ -177,6 +177,7 @@ seq_clear (PfSeq *seq)
     g_hash_table_remove_all (tables[i]);
   seq->default_clock = 0;
   seq->default_track = 0;
+  seq->has_thread = FALSE;
 }
 
 static void
@@ -323,7 +324,8 @@ sample_node (PerfettoReader *r,
              PfSeq *seq,
              guint64 frame_iid,
              guint64 parent,
-             const Perfetto__Protos__PerfSample *s,
+             gint64 pid,
+             gint64 tid,
              gint64 ts)
 {
   PfRFrame *frame = g_hash_table_lookup (seq->frames, &frame_iid);
@@ -346,8 +348,8 @@ sample_node (PerfettoReader *r,
     return id;
   g_hash_table_insert (r->stack_nodes, pf_int64_dup ((gint64) id), pf_int64_dup ((gint64) parent));
   ev = pf_reader_emit (r, TRACE_EVENT_STACK_NODE, ts);
-  ev->pid = s->pid;
-  ev->tid = s->tid;
+  ev->pid = pid;
+  ev->tid = tid;
   ev->name = frame->function;
   ev->u.stack_node.id = id;
   ev->u.stack_node.parent_id = parent;
@@ -363,30 +365,82 @@ sample_node (PerfettoReader *r,
   return id;
 }
 
-static void
-handle_perf_sample (PerfettoReader *r,
-                    PfSeq *seq,
-                    const Perfetto__Protos__PerfSample *s,
-                    gint64 ts)
+/* Returns: the sample event of callstack @iid of @seq, %NULL (counted)
+ * when @seq has no such callstack */
+static TraceEvent *
+emit_sample (PerfettoReader *r,
+             PfSeq *seq,
+             guint64 iid,
+             gint64 pid,
+             gint64 tid,
+             gint64 ts)
 {
-  guint64 iid = s->callstack_iid;
-  GArray *frames = s->has_callstack_iid ? g_hash_table_lookup (seq->callstacks, &iid) : NULL;
+  GArray *frames = g_hash_table_lookup (seq->callstacks, &iid);
   guint64 node = 0;
   TraceEvent *ev;
 
   if (frames == NULL)
     {
       r->stats.unsupported_events++;
-      return;
+      return NULL;
     }
   for (guint i = 0; i < frames->len; i++)
-    node = sample_node (r, seq, g_array_index (frames, guint64, i), node, s, ts);
+    node = sample_node (r, seq, g_array_index (frames, guint64, i), node, pid, tid, ts);
   ev = pf_reader_emit (r, TRACE_EVENT_SAMPLE, ts);
-  ev->pid = s->pid;
-  ev->tid = s->tid;
-  if (s->has_cpu)
-    ev->cpu = (gint32) s->cpu;
+  ev->pid = pid;
+  ev->tid = tid;
   ev->u.sample.node_id = node;
+  return ev;
+}
+
+static void
+handle_perf_sample (PerfettoReader *r,
+                    PfSeq *seq,
+                    const Perfetto__Protos__PerfSample *s,
+                    gint64 ts)
+{
+  TraceEvent *ev;
+
+  if (!s->has_callstack_iid)
+    {
+      r->stats.unsupported_events++;
+      return;
+    }
+  ev = emit_sample (r, seq, s->callstack_iid, s->pid, s->tid, ts);
+  if (ev && s->has_cpu)
+    ev->cpu = (gint32) s->cpu;
+}
+
+static void
+handle_thread_descriptor (PfSeq *seq,
+                          const Perfetto__Protos__ThreadDescriptor *td)
+{
+  seq->has_thread = TRUE;
+  seq->tid = td->tid;
+  seq->pid = td->has_pid ? td->pid : td->tid;
+  seq->time_us = td->reference_timestamp_us;
+}
+
+/* Chrome's samples: times are microsecond deltas, each from the previous
+ * sample of the sequence (the first from its ThreadDescriptor), read as
+ * the stream's clock (tracepipe ties MONOTONIC to it one to one). */
+static void
+handle_streaming_profile (PerfettoReader *r,
+                          PfSeq *seq,
+                          const Perfetto__Protos__StreamingProfilePacket *sp)
+{
+  if (!seq->has_thread || sp->n_timestamp_delta_us < sp->n_callstack_iid)
+    {
+      r->stats.unsupported_events += sp->n_callstack_iid;
+      return;
+    }
+  for (gsize i = 0; i < sp->n_callstack_iid; i++)
+    {
+      seq->time_us += sp->timestamp_delta_us[i];
+      emit_sample (r, seq, sp->callstack_iid[i], seq->pid, seq->tid, seq->time_us * 1000);
+    }
+  for (gsize i = sp->n_callstack_iid; i < sp->n_timestamp_delta_us; i++)
+    seq->time_us += sp->timestamp_delta_us[i];
 }
 
 /* ---- packets ---- */
@@ -513,6 +567,12 @@ dispatch_packet (PerfettoReader *r,
       break;
     case PERFETTO__PROTOS__TRACE_PACKET__DATA_PERF_SAMPLE:
       handle_perf_sample (r, seq, pkt->perf_sample, ts);
+      break;
+    case PERFETTO__PROTOS__TRACE_PACKET__DATA_THREAD_DESCRIPTOR:
+      handle_thread_descriptor (seq, pkt->thread_descriptor);
+      break;
+    case PERFETTO__PROTOS__TRACE_PACKET__DATA_STREAMING_PROFILE_PACKET:
+      handle_streaming_profile (r, seq, pkt->streaming_profile_packet);
       break;
     case PERFETTO__PROTOS__TRACE_PACKET__DATA_CHROME_EVENTS:
       pf_reader_chrome_events (r, pkt->chrome_events);
