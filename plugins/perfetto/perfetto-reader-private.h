@@ -167,6 +167,20 @@ void pf_reader_thread_name (PerfettoReader *r,
                             guint32 name,
                             gint64 ts);
 
+/* perfetto-reader-samples.c */
+void pf_reader_intern_profiling (PerfettoReader *r,
+                                 PfSeq *seq,
+                                 const PfInternedData *d);
+void pf_reader_perf_sample (PerfettoReader *r,
+                            PfSeq *seq,
+                            const Perfetto__Protos__PerfSample *s,
+                            gint64 ts);
+void pf_reader_thread_descriptor (PfSeq *seq,
+                                  const Perfetto__Protos__ThreadDescriptor *td);
+void pf_reader_streaming_profile (PerfettoReader *r,
+                                  PfSeq *seq,
+                                  const Perfetto__Protos__StreamingProfilePacket *sp);
+
 /* perfetto-reader-ftrace.c */
 void pf_reader_ftrace_bundle (PerfettoReader *r,
                               PfSeq *seq,
