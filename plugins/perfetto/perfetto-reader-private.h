@@ -60,6 +60,11 @@ typedef struct
   GHashTable *mappings;   /* iid → string id of the path */
   GHashTable *frames;     /* iid → PfRFrame */
   GHashTable *callstacks; /* iid → GArray of frame iids */
+  /* its ThreadDescriptor: the thread of its StreamingProfilePackets */
+  gboolean has_thread;
+  gint64 pid;
+  gint64 tid;
+  gint64 time_us; /* where the next timestamp delta starts */
 } PfSeq;
 
 typedef struct
@@ -161,6 +166,20 @@ void pf_reader_thread_name (PerfettoReader *r,
                             gint64 tid,
                             guint32 name,
                             gint64 ts);
+
+/* perfetto-reader-samples.c */
+void pf_reader_intern_profiling (PerfettoReader *r,
+                                 PfSeq *seq,
+                                 const PfInternedData *d);
+void pf_reader_perf_sample (PerfettoReader *r,
+                            PfSeq *seq,
+                            const Perfetto__Protos__PerfSample *s,
+                            gint64 ts);
+void pf_reader_thread_descriptor (PfSeq *seq,
+                                  const Perfetto__Protos__ThreadDescriptor *td);
+void pf_reader_streaming_profile (PerfettoReader *r,
+                                  PfSeq *seq,
+                                  const Perfetto__Protos__StreamingProfilePacket *sp);
 
 /* perfetto-reader-ftrace.c */
 void pf_reader_ftrace_bundle (PerfettoReader *r,

@@ -177,6 +177,7 @@ seq_clear (PfSeq *seq)
     g_hash_table_remove_all (tables[i]);
   seq->default_clock = 0;
   seq->default_track = 0;
+  seq->has_thread = FALSE;
 }
 
 static void
@@ -228,43 +229,6 @@ intern_strings (PerfettoReader *r,
                         GUINT_TO_POINTER (pf_reader_intern (r, (items)[i]->name)))
 
 static void
-seq_intern_profiling (PerfettoReader *r,
-                      PfSeq *seq,
-                      const PfInternedData *d)
-{
-  for (gsize i = 0; i < d->n_mappings; i++)
-    {
-      const Perfetto__Protos__Mapping *m = d->mappings[i];
-      guint32 path = 0;
-
-      if (m->n_path_string_ids > 0)
-        path = pf_reader_lookup_string (r, seq->map_paths, m->path_string_ids[0]);
-      g_hash_table_replace (seq->mappings, pf_int64_dup ((gint64) m->iid), GUINT_TO_POINTER (path));
-    }
-  for (gsize i = 0; i < d->n_frames; i++)
-    {
-      const Perfetto__Protos__Frame *f = d->frames[i];
-      PfRFrame *frame = g_new0 (PfRFrame, 1);
-
-      if (f->function_name_id != 0)
-        frame->function = pf_reader_lookup_string (r, seq->functions, f->function_name_id);
-      frame->mapping = f->mapping_id;
-      frame->rel_pc = f->rel_pc;
-      frame->has_line = f->has_line_number;
-      frame->line = f->line_number;
-      g_hash_table_replace (seq->frames, pf_int64_dup ((gint64) f->iid), frame);
-    }
-  for (gsize i = 0; i < d->n_callstacks; i++)
-    {
-      const Perfetto__Protos__Callstack *cs = d->callstacks[i];
-      GArray *ids = g_array_sized_new (FALSE, FALSE, sizeof (guint64), cs->n_frame_ids);
-
-      g_array_append_vals (ids, cs->frame_ids, cs->n_frame_ids);
-      g_hash_table_replace (seq->callstacks, pf_int64_dup ((gint64) cs->iid), ids);
-    }
-}
-
-static void
 seq_intern (PerfettoReader *r,
             PfSeq *seq,
             const PfInternedData *d)
@@ -277,10 +241,10 @@ seq_intern (PerfettoReader *r,
   intern_strings (r, seq->ksyms, d->n_kernel_symbols, d->kernel_symbols);
   intern_strings (r, seq->functions, d->n_function_names, d->function_names);
   intern_strings (r, seq->map_paths, d->n_mapping_paths, d->mapping_paths);
-  seq_intern_profiling (r, seq, d);
+  pf_reader_intern_profiling (r, seq, d);
 }
 
-/* ---- clocks and samples ---- */
+/* ---- clocks ---- */
 
 static void
 handle_clock_snapshot (PerfettoReader *r,
@@ -313,80 +277,6 @@ handle_clock_snapshot (PerfettoReader *r,
   ev->u.clock.marker = TRACE_CLOCK_MARKER_PAIR;
   ev->u.clock.domain = perfetto_builtin_to_clock_domain (other->clock_id);
   ev->u.clock.other_ts = (gint64) other->timestamp;
-}
-
-/* A stack node's id is the frame's rel_pc (tracepipe writes node ids
- * there); a rel_pc seen under another parent (native frames of foreign
- * traces) gets an id of its own made of parent and frame. */
-static guint64
-sample_node (PerfettoReader *r,
-             PfSeq *seq,
-             guint64 frame_iid,
-             guint64 parent,
-             const Perfetto__Protos__PerfSample *s,
-             gint64 ts)
-{
-  PfRFrame *frame = g_hash_table_lookup (seq->frames, &frame_iid);
-  guint64 id, *known_parent;
-  TraceEvent *ev;
-
-  if (frame == NULL)
-    {
-      r->stats.unknown_iid++;
-      return parent;
-    }
-  id = frame->rel_pc;
-  known_parent = g_hash_table_lookup (r->stack_nodes, &id);
-  if (known_parent && *known_parent != parent)
-    {
-      id = (parent * 0x9E3779B97F4A7C15ull ^ frame_iid) | (G_GUINT64_CONSTANT (1) << 63);
-      known_parent = g_hash_table_lookup (r->stack_nodes, &id);
-    }
-  if (known_parent)
-    return id;
-  g_hash_table_insert (r->stack_nodes, pf_int64_dup ((gint64) id), pf_int64_dup ((gint64) parent));
-  ev = pf_reader_emit (r, TRACE_EVENT_STACK_NODE, ts);
-  ev->pid = s->pid;
-  ev->tid = s->tid;
-  ev->name = frame->function;
-  ev->u.stack_node.id = id;
-  ev->u.stack_node.parent_id = parent;
-  if (frame->mapping != 0)
-    {
-      guint32 url = pf_reader_lookup_string (r, seq->mappings, frame->mapping);
-
-      if (url != 0)
-        trace_batch_add_arg (r->batch, ev, r->k_url, TRACE_ARG_STRING)->v.s = url;
-    }
-  if (frame->has_line)
-    trace_batch_add_arg (r->batch, ev, r->k_line, TRACE_ARG_INT)->v.i = frame->line;
-  return id;
-}
-
-static void
-handle_perf_sample (PerfettoReader *r,
-                    PfSeq *seq,
-                    const Perfetto__Protos__PerfSample *s,
-                    gint64 ts)
-{
-  guint64 iid = s->callstack_iid;
-  GArray *frames = s->has_callstack_iid ? g_hash_table_lookup (seq->callstacks, &iid) : NULL;
-  guint64 node = 0;
-  TraceEvent *ev;
-
-  if (frames == NULL)
-    {
-      r->stats.unsupported_events++;
-      return;
-    }
-  for (guint i = 0; i < frames->len; i++)
-    node = sample_node (r, seq, g_array_index (frames, guint64, i), node, s, ts);
-  ev = pf_reader_emit (r, TRACE_EVENT_SAMPLE, ts);
-  ev->pid = s->pid;
-  ev->tid = s->tid;
-  if (s->has_cpu)
-    ev->cpu = (gint32) s->cpu;
-  ev->u.sample.node_id = node;
 }
 
 /* ---- packets ---- */
@@ -512,7 +402,13 @@ dispatch_packet (PerfettoReader *r,
       handle_clock_snapshot (r, pkt->clock_snapshot, ts);
       break;
     case PERFETTO__PROTOS__TRACE_PACKET__DATA_PERF_SAMPLE:
-      handle_perf_sample (r, seq, pkt->perf_sample, ts);
+      pf_reader_perf_sample (r, seq, pkt->perf_sample, ts);
+      break;
+    case PERFETTO__PROTOS__TRACE_PACKET__DATA_THREAD_DESCRIPTOR:
+      pf_reader_thread_descriptor (seq, pkt->thread_descriptor);
+      break;
+    case PERFETTO__PROTOS__TRACE_PACKET__DATA_STREAMING_PROFILE_PACKET:
+      pf_reader_streaming_profile (r, seq, pkt->streaming_profile_packet);
       break;
     case PERFETTO__PROTOS__TRACE_PACKET__DATA_CHROME_EVENTS:
       pf_reader_chrome_events (r, pkt->chrome_events);

@@ -132,15 +132,21 @@ typedef struct
   guint32 url;
   gint64 line;
   guint64 frame_iid;
-  guint frame_generation;
-  guint callstack_generation;
 } PfStackNode;
 
+/* The packet sequence of one sampled thread (StreamingProfilePacket). */
 typedef struct
 {
-  guint64 iid;
-  guint generation;
-} PfMapping;
+  PfKey key; /* pid, tid */
+  guint32 seq_id;
+  gint64 pid;
+  gint64 tid;
+  gboolean described; /* its ThreadDescriptor is written since the clear */
+  gint64 last_us;     /* the time the next delta starts from */
+  GHashTable *sent;   /* interned entries sent: PF_SENT_* | iid */
+  GArray *iids;       /* guint64 callstack iids waiting for their packet */
+  GArray *deltas;     /* gint64 their timestamp_delta_us */
+} PfSampleSeq;
 
 typedef struct _PfBundle PfBundle;
 
@@ -245,9 +251,10 @@ struct _PerfettoWriter
 
   /* CPU-profile stacks */
   GHashTable *stack_nodes; /* guint64 id → PfStackNode */
-  GHashTable *mappings;    /* url id → PfMapping */
   guint64 next_frame_iid;
-  guint64 next_mapping_iid;
+  GHashTable *sample_seqs; /* PfKey (pid, tid) → PfSampleSeq */
+  guint32 next_sample_seq;
+  gboolean sample_clock_tied; /* MONOTONIC tied to the stream's clock */
 
   /* JSON streams: track events wait here for trace_processor's order */
   GArray *order_heap;
@@ -387,6 +394,7 @@ void pf_ftrace_flush (PerfettoWriter *w);
 /* perfetto-writer-samples.c */
 void pf_samples_init (PerfettoWriter *w);
 void pf_samples_free (PerfettoWriter *w);
+void pf_samples_flush (PerfettoWriter *w);
 void pf_write_stack_node (PerfettoWriter *w,
                           TraceBatch *batch,
                           const TraceEvent *ev);

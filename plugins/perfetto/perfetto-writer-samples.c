@@ -1,14 +1,22 @@
-/* tracepipe - Perfetto writer: CPU-profile samples as callstack samples
+/* tracepipe - Perfetto writer: CPU-profile samples as Chrome writes them
  *
  * Stack nodes (a function in a call tree, with its parent) become interned
  * frames; a sampled node becomes an interned callstack (outermost frame
- * first) and each sample a PerfSample packet referring to it, which
- * trace_processor imports as a CPU profile the UI draws as a flame graph.
- * PerfSample carries pid and tid itself and nanosecond timestamps (unlike
- * Chrome's StreamingProfilePacket, which needs one sequence per thread
- * and microsecond deltas), and has been imported by trace_processor for
- * years (unlike the newer StackSample). Frames and callstacks are interned
- * when first sampled, so nodes that are never sampled cost nothing.
+ * first) and samples StreamingProfilePacket entries referring to it: what
+ * Chrome writes, and what trace_processor imports into the same table
+ * (cpu_profile_stack_sample) as the samples of a Chrome JSON trace.
+ * (PerfSample, written before, also gets a `cpu-clock` perf counter track
+ * the JSON original has not.)
+ *
+ * StreamingProfilePacket names no thread: each sampled thread gets a
+ * packet sequence of its own, opened by a ThreadDescriptor packet (pid,
+ * tid, the reference time) that clears the sequence's state, with its
+ * own interning tables. Timestamps are microsecond deltas from the
+ * previous sample, which trace_processor reads in the MONOTONIC clock:
+ * one ClockSnapshot ties MONOTONIC to the stream's clock one to one.
+ * Samples wait (PF_SAMPLES_PER_PACKET at most) for their packet, written
+ * at the end of each batch; what a sequence interned is capped
+ * (PF_SAMPLE_SEQ_MAX_SENT), past which the sequence starts over.
  *
  * Each script url is a mapping (its path is the url); a frame's rel_pc is
  * its node id, which keeps nodes apart and lets a reader rebuild the tree.
@@ -22,21 +30,43 @@
 /* Deeper stacks lose their outermost frames (and a cycle of parents in
  * bad input ends here). */
 #define PF_MAX_STACK_DEPTH 1024
+/* Samples of one StreamingProfilePacket at most (Chrome's are smaller). */
+#define PF_SAMPLES_PER_PACKET 1000
+/* Interned entries a sampled thread's sequence keeps before it starts
+ * over (a few MB of hash table). */
+#define PF_SAMPLE_SEQ_MAX_SENT 65536
+
+/* What a sequence has sent, in one set: the kind in the top bits. */
+#define PF_SENT_FRAME (G_GUINT64_CONSTANT (1) << 62)
+#define PF_SENT_CALLSTACK (G_GUINT64_CONSTANT (2) << 62)
+#define PF_SENT_FUNCTION (G_GUINT64_CONSTANT (3) << 62)
+#define PF_SENT_MAPPING G_GUINT64_CONSTANT (0)
+
+static void
+sample_seq_free (gpointer data)
+{
+  PfSampleSeq *seq = data;
+
+  g_hash_table_unref (seq->sent);
+  g_array_unref (seq->iids);
+  g_array_unref (seq->deltas);
+  g_free (seq);
+}
 
 void
 pf_samples_init (PerfettoWriter *w)
 {
   w->stack_nodes = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, g_free);
-  w->mappings = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  w->sample_seqs = g_hash_table_new_full (pf_key_hash, pf_key_equal, NULL, sample_seq_free);
   w->next_frame_iid = 1;
-  w->next_mapping_iid = 1;
+  w->next_sample_seq = w->opts.sequence_id + 1;
 }
 
 void
 pf_samples_free (PerfettoWriter *w)
 {
   g_hash_table_unref (w->stack_nodes);
-  g_hash_table_unref (w->mappings);
+  g_hash_table_unref (w->sample_seqs);
 }
 
 /**
@@ -80,51 +110,73 @@ pf_write_stack_node (PerfettoWriter *w,
   node->url = url;
   node->line = line;
   node->frame_iid = w->next_frame_iid++;
-  node->frame_generation = node->callstack_generation = 0;
 }
 
-static guint64
-ensure_mapping (PerfettoWriter *w,
-                guint32 url)
+/* Returns: whether @seq had sent @key; adds it */
+static gboolean
+seq_test_and_add (PfSampleSeq *seq,
+                  guint64 key)
 {
-  PfMapping *m = g_hash_table_lookup (w->mappings, GUINT_TO_POINTER (url));
+  gpointer k = GSIZE_TO_POINTER ((gsize) key);
+
+  if (g_hash_table_contains (seq->sent, k))
+    return TRUE;
+  g_hash_table_add (seq->sent, k);
+  return FALSE;
+}
+
+static void
+push_string (PerfettoWriter *w,
+             PfVec *vec,
+             guint32 id)
+{
+  Perfetto__Protos__InternedString *s = pf_vec_push (vec);
+
+  perfetto__protos__interned_string__init (s);
+  s->has_iid = s->has_str = TRUE;
+  s->iid = id;
+  s->str.data = (guint8 *) pf_str (w, id);
+  s->str.len = trace_string_pool_get_length (w->pool, id);
+}
+
+/* Returns: the mapping iid of @url (url + 1: url 0, none, has one too) */
+static guint64
+seq_mapping (PerfettoWriter *w,
+             PfSampleSeq *seq,
+             guint32 url)
+{
+  guint64 iid = (guint64) url + 1;
   Perfetto__Protos__Mapping *msg;
 
-  if (m == NULL)
-    {
-      m = g_new0 (PfMapping, 1);
-      m->iid = w->next_mapping_iid++;
-      g_hash_table_insert (w->mappings, GUINT_TO_POINTER (url), m);
-    }
-  if (m->generation == w->generation)
-    return m->iid;
-  m->generation = w->generation;
+  if (seq_test_and_add (seq, PF_SENT_MAPPING | iid))
+    return iid;
   msg = pf_vec_push (&w->new_mappings);
   perfetto__protos__mapping__init (msg);
   msg->has_iid = TRUE;
-  msg->iid = m->iid;
+  msg->iid = iid;
   if (url != 0)
     {
-      guint64 path = pf_intern_map_path (w, url);
+      guint64 path = url;
 
+      push_string (w, &w->new_map_paths, url);
       /* The pointer is set when the packet is written (the array grows). */
       g_array_append_val (w->mapping_paths, path);
       msg->n_path_string_ids = 1;
     }
-  return m->iid;
+  return iid;
 }
 
 static void
-ensure_frame (PerfettoWriter *w,
-              PfStackNode *node)
+seq_frame (PerfettoWriter *w,
+           PfSampleSeq *seq,
+           PfStackNode *node)
 {
   Perfetto__Protos__Frame *frame;
   guint64 mapping;
 
-  if (node->frame_generation == w->generation)
+  if (seq_test_and_add (seq, PF_SENT_FRAME | node->frame_iid))
     return;
-  node->frame_generation = w->generation;
-  mapping = ensure_mapping (w, node->url);
+  mapping = seq_mapping (w, seq, node->url);
   frame = pf_vec_push (&w->new_frames);
   perfetto__protos__frame__init (frame);
   frame->has_iid = frame->has_mapping_id = frame->has_rel_pc = TRUE;
@@ -134,7 +186,9 @@ ensure_frame (PerfettoWriter *w,
   if (node->name != 0)
     {
       frame->has_function_name_id = TRUE;
-      frame->function_name_id = pf_intern_function (w, node->name);
+      frame->function_name_id = node->name;
+      if (!seq_test_and_add (seq, PF_SENT_FUNCTION | node->name))
+        push_string (w, &w->new_functions, node->name);
     }
   if (node->line >= 0 && node->line <= G_MAXUINT32)
     {
@@ -143,19 +197,19 @@ ensure_frame (PerfettoWriter *w,
     }
 }
 
-/* Returns: the iid of @leaf's callstack (its frame iid: another table),
- * interned in the packet being built if not yet in this generation */
-static guint64
-ensure_callstack (PerfettoWriter *w,
-                  PfStackNode *leaf)
+/* Interns @leaf's callstack (its iid: the leaf's frame iid, in another
+ * table) in the packet being built, if @seq has not sent it. */
+static void
+seq_callstack (PerfettoWriter *w,
+               PfSampleSeq *seq,
+               PfStackNode *leaf)
 {
   PfStackNode *chain[PF_MAX_STACK_DEPTH];
   Perfetto__Protos__Callstack *cs;
   guint depth = 0;
 
-  if (leaf->callstack_generation == w->generation)
-    return leaf->frame_iid;
-  leaf->callstack_generation = w->generation;
+  if (seq_test_and_add (seq, PF_SENT_CALLSTACK | leaf->frame_iid))
+    return;
   for (PfStackNode *n = leaf; n && depth < PF_MAX_STACK_DEPTH;)
     {
       guint64 parent = n->parent_id;
@@ -172,11 +226,128 @@ ensure_callstack (PerfettoWriter *w,
     {
       PfStackNode *n = chain[--depth];
 
-      ensure_frame (w, n);
+      seq_frame (w, seq, n);
       g_array_append_val (w->callstack_frames, n->frame_iid);
     }
   w->packet_has_interned = TRUE;
-  return cs->iid;
+}
+
+/* Writes the packet built in w->pkt on @seq. */
+static void
+seq_emit (PerfettoWriter *w,
+          PfSampleSeq *seq,
+          guint32 flags)
+{
+  w->pkt.has_trusted_packet_sequence_id = TRUE;
+  w->pkt.trusted_packet_sequence_id = seq->seq_id;
+  w->pkt.sequence_flags = flags;
+  pf_packet_emit (w, 0, FALSE, (flags & PF_SEQ_CLEARED) == 0);
+}
+
+/* Writes the samples waiting on @seq, with the interned data of the
+ * packet being built (if any: they are @seq's). */
+static void
+seq_flush (PerfettoWriter *w,
+           PfSampleSeq *seq)
+{
+  Perfetto__Protos__StreamingProfilePacket sp = PERFETTO__PROTOS__STREAMING_PROFILE_PACKET__INIT;
+
+  if (seq->iids->len == 0 && !w->packet_has_interned)
+    return;
+  sp.n_callstack_iid = seq->iids->len;
+  sp.callstack_iid = (guint64 *) seq->iids->data;
+  sp.n_timestamp_delta_us = seq->deltas->len;
+  sp.timestamp_delta_us = (gint64 *) seq->deltas->data;
+  w->pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_STREAMING_PROFILE_PACKET;
+  w->pkt.streaming_profile_packet = &sp;
+  seq_emit (w, seq, 0);
+  g_array_set_size (seq->iids, 0);
+  g_array_set_size (seq->deltas, 0);
+}
+
+/* trace_processor reads StreamingProfilePacket times as MONOTONIC: one
+ * snapshot says MONOTONIC is the stream's clock (restating the stream's
+ * clock as the trace's, as the header does). */
+static void
+tie_monotonic (PerfettoWriter *w,
+               gint64 ts)
+{
+  Perfetto__Protos__ClockSnapshot snap = PERFETTO__PROTOS__CLOCK_SNAPSHOT__INIT;
+  Perfetto__Protos__ClockSnapshot__Clock clocks[2];
+  Perfetto__Protos__ClockSnapshot__Clock *ptrs[2] = { &clocks[0], &clocks[1] };
+  guint32 ids[2] = { w->builtin_clock, PF_CLOCK_MONOTONIC };
+
+  w->sample_clock_tied = TRUE;
+  if (w->builtin_clock == PF_CLOCK_MONOTONIC)
+    return;
+  for (guint i = 0; i < 2; i++)
+    {
+      perfetto__protos__clock_snapshot__clock__init (&clocks[i]);
+      clocks[i].has_clock_id = clocks[i].has_timestamp = TRUE;
+      clocks[i].clock_id = ids[i];
+      clocks[i].timestamp = pf_timestamp (w, ts);
+    }
+  snap.n_clocks = 2;
+  snap.clocks = ptrs;
+  snap.has_primary_trace_clock = TRUE;
+  snap.primary_trace_clock = w->builtin_clock;
+  w->pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_CLOCK_SNAPSHOT;
+  w->pkt.clock_snapshot = &snap;
+  pf_packet_emit (w, ts, TRUE, FALSE);
+}
+
+/* Clears @seq's state: its ThreadDescriptor, starting its times at @us. */
+static void
+seq_describe (PerfettoWriter *w,
+              PfSampleSeq *seq,
+              gint64 us)
+{
+  Perfetto__Protos__ThreadDescriptor td = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
+
+  if (!w->sample_clock_tied)
+    tie_monotonic (w, us * 1000);
+  if (seq->described)
+    {
+      seq_flush (w, seq);
+      w->stats.sample_state_resets++;
+    }
+  g_hash_table_remove_all (seq->sent);
+  td.has_pid = td.has_tid = td.has_reference_timestamp_us = TRUE;
+  td.pid = (gint32) seq->pid;
+  td.tid = seq->tid;
+  td.reference_timestamp_us = us;
+  w->pkt.thread_descriptor = &td;
+  w->pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_THREAD_DESCRIPTOR;
+  /* Parsed at its own time (it names the thread then). */
+  w->pkt.has_timestamp = w->pkt.has_timestamp_clock_id = TRUE;
+  w->pkt.timestamp = (guint64) us * 1000;
+  w->pkt.timestamp_clock_id = w->builtin_clock;
+  w->pkt.has_first_packet_on_sequence = w->pkt.first_packet_on_sequence = !seq->described;
+  seq_emit (w, seq, PF_SEQ_CLEARED);
+  seq->described = TRUE;
+  seq->last_us = us;
+}
+
+static PfSampleSeq *
+sample_seq (PerfettoWriter *w,
+            gint64 pid,
+            gint64 tid)
+{
+  PfKey key = { pid, tid, 0, 0 };
+  PfSampleSeq *seq = g_hash_table_lookup (w->sample_seqs, &key);
+
+  if (seq)
+    return seq;
+  seq = g_new0 (PfSampleSeq, 1);
+  seq->key = key;
+  seq->pid = pid;
+  seq->tid = tid;
+  seq->seq_id = w->next_sample_seq++;
+  seq->sent = g_hash_table_new (NULL, NULL);
+  seq->iids = g_array_new (FALSE, FALSE, sizeof (guint64));
+  seq->deltas = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_hash_table_insert (w->sample_seqs, &seq->key, seq);
+  return seq;
 }
 
 /**
@@ -184,35 +355,54 @@ ensure_callstack (PerfettoWriter *w,
  * @w: a #PerfettoWriter
  * @ev: a CPU-profile sample
  *
- * The sample's weight is not written: Perfetto's flame graph counts
- * samples, and the interval of a sample is the distance to the next.
+ * The sample waits on its thread's sequence for its packet. Its weight
+ * and cpu are not written (no field: Perfetto's flame graph counts
+ * samples, the interval of a sample is the distance to the next), its
+ * time is rounded to the microsecond.
  */
 void
 pf_write_sample (PerfettoWriter *w,
                  const TraceEvent *ev)
 {
-  Perfetto__Protos__PerfSample sample = PERFETTO__PROTOS__PERF_SAMPLE__INIT;
   guint64 id = ev->u.sample.node_id;
   PfStackNode *leaf = g_hash_table_lookup (w->stack_nodes, &id);
+  gint64 tid = ev->tid >= 0 ? ev->tid : 0;
+  gint64 us = ((gint64) pf_timestamp (w, ev->ts) + 500) / 1000;
+  PfSampleSeq *seq;
 
   if (leaf == NULL)
     {
       w->stats.dropped_unknown_stack_node++;
       return;
     }
-  pf_packet_begin (w);
-  sample.has_callstack_iid = TRUE;
-  sample.callstack_iid = ensure_callstack (w, leaf);
-  sample.has_pid = sample.has_tid = TRUE;
-  sample.tid = ev->tid >= 0 ? (guint32) ev->tid : 0;
-  sample.pid = ev->pid >= 0 ? (guint32) ev->pid : sample.tid;
-  if (ev->cpu >= 0)
-    {
-      sample.has_cpu = TRUE;
-      sample.cpu = (guint32) ev->cpu;
-    }
-  w->pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_PERF_SAMPLE;
-  w->pkt.perf_sample = &sample;
-  pf_packet_emit (w, ev->ts, TRUE, TRUE);
+  seq = sample_seq (w, ev->pid >= 0 ? ev->pid : tid, tid);
+  if (!seq->described || g_hash_table_size (seq->sent) >= PF_SAMPLE_SEQ_MAX_SENT)
+    seq_describe (w, seq, us);
+  seq_callstack (w, seq, leaf);
+  g_array_append_val (seq->iids, leaf->frame_iid);
+  g_array_append_vals (seq->deltas, &(gint64){ us - seq->last_us }, 1);
+  seq->last_us = us;
   w->stats.samples++;
+  /* New interned data go out at once, with the samples that use them:
+   * the packet being built is the writer's, the next may be another
+   * sequence's. */
+  if (w->packet_has_interned || seq->iids->len >= PF_SAMPLES_PER_PACKET)
+    seq_flush (w, seq);
+}
+
+/**
+ * pf_samples_flush:
+ * @w: a #PerfettoWriter
+ *
+ * Writes the samples waiting on every sequence.
+ */
+void
+pf_samples_flush (PerfettoWriter *w)
+{
+  GHashTableIter it;
+  gpointer value;
+
+  g_hash_table_iter_init (&it, w->sample_seqs);
+  while (g_hash_table_iter_next (&it, NULL, &value))
+    seq_flush (w, value);
 }

@@ -341,9 +341,13 @@ pf_packet_emit (PerfettoWriter *w,
   guint32 flags = needs_state ? PF_SEQ_NEEDS : 0;
   gsize size;
 
+  /* A packet of a sample sequence comes with its id and flags set. */
+  if (pkt->has_trusted_packet_sequence_id)
+    flags |= pkt->sequence_flags;
   pkt->has_trusted_packet_sequence_id = TRUE;
-  pkt->trusted_packet_sequence_id = w->opts.sequence_id;
-  if (w->need_clear)
+  if (pkt->trusted_packet_sequence_id == 0)
+    pkt->trusted_packet_sequence_id = w->opts.sequence_id;
+  if (w->need_clear && pkt->trusted_packet_sequence_id == w->opts.sequence_id)
     {
       /* Defaults are incremental state too: restate the clock with them,
        * and on this packet itself, whose timestamp a reader may convert
@@ -815,6 +819,7 @@ perfetto_writer_write_batch (PerfettoWriter *w,
     }
   pf_tree_flush (w);
   pf_ftrace_flush (w);
+  pf_samples_flush (w);
   if (w->olen >= w->flush_at)
     return pf_flush_output (w, error);
   return TRUE;
@@ -850,6 +855,7 @@ perfetto_writer_finish (PerfettoWriter *w,
   pf_write_trace_metadata (w);
   pf_tree_flush (w);
   pf_ftrace_flush (w);
+  pf_samples_flush (w);
   if (w->stats.packets == 0)
     pf_packet_emit (w, 0, FALSE, FALSE);
   if (!pf_flush_output (w, error))

@@ -79,6 +79,8 @@ typedef struct
  * @dropped_kernel: kernel records dropped because @emit_ftrace is off
  * @dropped_kernel_args: args of typed kernel events with no field to go to
  * @dropped_unknown_stack_node: samples whose stack node was never defined
+ * @sample_state_resets: interning tables of a sampled thread's sequence
+ *   that grew full and started over
  * @dropped_clock_marker: clock markers with nothing to map to
  * @closed_open_slices: slices still open inside a complete slice that
  *   ended, closed at its end (or at the end of the stream)
@@ -108,6 +110,7 @@ typedef struct
   guint64 dropped_kernel;
   guint64 dropped_kernel_args;
   guint64 dropped_unknown_stack_node;
+  guint64 sample_state_resets;
   guint64 dropped_clock_marker;
   guint64 closed_open_slices;
   guint64 clamped_timestamps;

@@ -884,6 +884,8 @@ sample_event (View *v,
   g_autofree char *stack = NULL;
   gint64 tid = ev->tid >= 0 ? ev->tid : 0;
   gint64 pid = ev->pid >= 0 ? ev->pid : tid;
+  /* Perfetto's StreamingProfilePacket times samples in microseconds. */
+  gint64 ts = PERFETTO (v) ? (MAX (ev->ts, 0) + 500) / 1000 * 1000 : ev->ts;
 
   /* A sample of a node never defined has no stack to show: Perfetto
    * drops it; JSON writes it with a leaf named after the sample when it
@@ -894,8 +896,7 @@ sample_event (View *v,
     stack = g_strdup_printf (";%s", ev->u.sample.node_id == 0 ? STR (ev->name) : "");
   else
     stack = stack_text (v, ev->u.sample.node_id);
-  add (v, g_strdup_printf ("P %" G_GINT64_FORMAT " %" G_GINT64_FORMAT "/%" G_GINT64_FORMAT " %s", ev->ts, pid, tid,
-                           stack));
+  add (v, g_strdup_printf ("P %" G_GINT64_FORMAT " %" G_GINT64_FORMAT "/%" G_GINT64_FORMAT " %s", ts, pid, tid, stack));
 }
 
 static void

@@ -675,9 +675,11 @@ expect_sample (Model *m,
 {
   g_autoptr (GPtrArray) chain = g_ptr_array_new ();
   guint64 id = src->u.sample.node_id;
-  /* PerfSample needs a pid: the tid's when unknown. */
+  /* A ThreadDescriptor needs a pid: the tid's when unknown. */
   gint64 tid = src->tid >= 0 ? src->tid : 0;
   gint64 pid = src->pid >= 0 ? src->pid : tid;
+  /* StreamingProfilePacket times are microseconds. */
+  gint64 ts = (MAX (src->ts, 0) + 500) / 1000 * 1000;
   TraceEvent *ev;
 
   /* A sample of a node never defined does not come back. */
@@ -703,7 +705,7 @@ expect_sample (Model *m,
       guint64 parent = node->u.stack_node.parent_id;
 
       ev = copy (m, node, FALSE);
-      ev->ts = src->ts;
+      ev->ts = ts;
       ev->category = 0;
       /* The outermost frame of a stack whose parent was never defined. */
       if (parent != 0 && !g_hash_table_contains (nodes_in, &parent))
@@ -716,6 +718,8 @@ expect_sample (Model *m,
           trace_batch_add_arg (m->out, ev, args[a].key, args[a].type)->v = args[a].v;
     }
   ev = copy (m, src, FALSE);
+  ev->ts = ts;
+  ev->cpu = TRACE_ID_UNKNOWN;
   ev->u.sample.weight = 0;
   ev->name = ev->category = 0;
   ev->pid = pid;

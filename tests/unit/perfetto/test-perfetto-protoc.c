@@ -201,8 +201,12 @@ test_shapes (void)
       const char *parent = get (p, "track_descriptor.parent_uuid");
       g_autoptr (GPtrArray) new_names = get_all (p, "interned_data.event_names.iid");
 
-      g_assert_cmpstr (get (p, "trusted_packet_sequence_id"), ==, "1");
-      if (i > 0)
+      /* Samples are on their thread's sequence (test_samples). */
+      if (get (p, "thread_descriptor.tid") || get (p, "streaming_profile_packet.callstack_iid"))
+        g_assert_cmpstr (get (p, "trusted_packet_sequence_id"), !=, "1");
+      else
+        g_assert_cmpstr (get (p, "trusted_packet_sequence_id"), ==, "1");
+      if (i > 0 && !get (p, "thread_descriptor.tid"))
         g_assert_null (get (p, "first_packet_on_sequence"));
       for (guint k = 0; k < new_names->len; k++)
         g_hash_table_add (names, new_names->pdata[k]);
@@ -350,6 +354,85 @@ test_clock_header (void)
   g_assert_cmpstr (get (p, "timestamp_clock_id"), ==, "3");
   g_assert_cmpstr (get (p, "trace_packet_defaults.timestamp_clock_id"), ==, "3");
   g_assert_cmpuint (flags_of (p) & 1, ==, 1);
+}
+
+/* Samples as Chrome writes them: a sequence per sampled thread, opened
+ * by its ThreadDescriptor (which clears its state), callstacks interned
+ * on it before use, times as microsecond deltas from the descriptor's
+ * reference; MONOTONIC (trace_processor's clock for them) is tied to the
+ * stream's clock. */
+static void
+test_samples (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  g_autoptr (TraceBatch) in = trace_batch_new (pool, 0);
+  g_autoptr (GPtrArray) packets = NULL;
+  g_autoptr (GHashTable) seqs = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) callstacks = g_hash_table_new (g_str_hash, g_str_equal);
+  gint64 us[2] = { 0, 0 };
+  guint n[2] = { 0, 0 }, tied = 0;
+  TraceEvent *ev;
+
+  if (protoc_missing ())
+    return;
+  ev = pt_add (in, TRACE_EVENT_STACK_NODE, 1000, 7, 8, "main");
+  ev->u.stack_node.id = 1;
+  ev = pt_add (in, TRACE_EVENT_STACK_NODE, 1000, 7, 8, "work");
+  ev->u.stack_node.id = 2;
+  ev->u.stack_node.parent_id = 1;
+  for (guint i = 0; i < 6; i++)
+    {
+      /* two threads, 1.4 us apart: deltas of 1 or 2 us, no drift */
+      ev = pt_add (in, TRACE_EVENT_SAMPLE, 5000000 + i * 1400, 7, 8 + i % 2, NULL);
+      ev->u.sample.node_id = 1 + i % 3 / 2;
+    }
+  packets = decode (in, NULL, NULL);
+  for (guint i = 0; i < packets->len; i++)
+    {
+      Packet *p = packets->pdata[i];
+      const char *seq = get (p, "trusted_packet_sequence_id");
+      const char *tid = get (p, "thread_descriptor.tid");
+      g_autoptr (GPtrArray) cs = get_all (p, "interned_data.callstacks.iid");
+      g_autoptr (GPtrArray) iids = get_all (p, "streaming_profile_packet.callstack_iid");
+      g_autoptr (GPtrArray) deltas = get_all (p, "streaming_profile_packet.timestamp_delta_us");
+
+      if (get (p, "clock_snapshot.clocks.clock_id"))
+        {
+          g_autoptr (GPtrArray) clocks = get_all (p, "clock_snapshot.clocks.clock_id");
+
+          tied += clocks->len == 2 && g_str_equal (clocks->pdata[1], "3");
+        }
+      if (tid)
+        {
+          g_assert_cmpstr (seq, !=, "1");
+          g_assert_false (g_hash_table_contains (seqs, seq));
+          g_hash_table_insert (seqs, (gpointer) seq, (gpointer) tid);
+          g_assert_cmpstr (get (p, "thread_descriptor.pid"), ==, "7");
+          g_assert_cmpstr (get (p, "thread_descriptor.reference_timestamp_us"), ==, g_str_equal (tid, "8") ? "5000" : "5001");
+          g_assert_cmpuint (flags_of (p) & 1, ==, 1);
+          g_assert_cmpstr (get (p, "first_packet_on_sequence"), ==, "true");
+          us[g_str_equal (tid, "9")] = g_str_equal (tid, "8") ? 5000 : 5001;
+        }
+      for (guint k = 0; k < cs->len; k++)
+        g_hash_table_add (callstacks, g_strconcat (seq, "/", cs->pdata[k], NULL));
+      g_assert_cmpuint (iids->len, ==, deltas->len);
+      for (guint k = 0; k < iids->len; k++)
+        {
+          g_autofree char *key = g_strconcat (seq, "/", iids->pdata[k], NULL);
+          gboolean second = g_str_equal (g_hash_table_lookup (seqs, seq), "9");
+
+          g_assert_cmpuint (flags_of (p) & 2, ==, 2);
+          g_assert_true (g_hash_table_contains (callstacks, key));
+          us[second] += g_ascii_strtoll (deltas->pdata[k], NULL, 10);
+          /* sample n of a thread is at 5000000 + (2n + second) * 1400 ns */
+          g_assert_cmpint (us[second], ==, (5000000 + (2 * (gint64) n[second] + second) * 1400 + 500) / 1000);
+          n[second]++;
+        }
+    }
+  g_assert_cmpuint (n[0], ==, 3);
+  g_assert_cmpuint (n[1], ==, 3);
+  g_assert_cmpuint (g_hash_table_size (seqs), ==, 2);
+  g_assert_cmpuint (tied, ==, 1);
 }
 
 /* Interning off: names inline, no interned data at all. */
@@ -509,6 +592,7 @@ main (int argc,
   g_test_add_func ("/perfetto/protoc/async-tracks", test_async_tracks);
   g_test_add_func ("/perfetto/protoc/kernel", test_kernel_shapes);
   g_test_add_func ("/perfetto/protoc/clock-header", test_clock_header);
+  g_test_add_func ("/perfetto/protoc/samples", test_samples);
   g_test_add_func ("/perfetto/protoc/not-interned", test_not_interned);
   g_test_add_func ("/perfetto/protoc/metadata", test_metadata);
   g_test_add_func ("/perfetto/protoc/processless-thread-name", test_processless_thread_name);

@@ -284,6 +284,94 @@ test_compressed (void)
   g_assert_cmpuint (rs.packets, ==, offsets->len - 1 + 1);
 }
 
+/* A file of older tracepipe versions: samples as PerfSample (pid, tid,
+ * cpu and nanosecond time in the packet) still read back, with their
+ * stack nodes before them. */
+static void
+test_perf_sample (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  Perfetto__Protos__InternedString names[2], *name_ptrs[] = { &names[0], &names[1] };
+  Perfetto__Protos__Mapping mapping = PERFETTO__PROTOS__MAPPING__INIT, *mapping_ptrs[] = { &mapping };
+  Perfetto__Protos__Frame frames[2], *frame_ptrs[] = { &frames[0], &frames[1] };
+  Perfetto__Protos__Callstack cs = PERFETTO__PROTOS__CALLSTACK__INIT, *cs_ptrs[] = { &cs };
+  guint64 frame_ids[] = { 1, 2 };
+  const char *strs[] = { "main", "work" };
+  Perfetto__Protos__InternedData idata = PERFETTO__PROTOS__INTERNED_DATA__INIT;
+  Perfetto__Protos__PerfSample sample = PERFETTO__PROTOS__PERF_SAMPLE__INIT;
+  Perfetto__Protos__TracePacket pkt = PERFETTO__PROTOS__TRACE_PACKET__INIT, *pkts[] = { &pkt };
+  Perfetto__Protos__Trace trace = PERFETTO__PROTOS__TRACE__INIT;
+  g_autofree guint8 *record = NULL;
+  g_autoptr (GBytes) bytes = NULL;
+  g_autoptr (TraceBatch) out = NULL;
+  g_autoptr (GError) error = NULL;
+  const TraceEvent *ev;
+
+  for (guint i = 0; i < 2; i++)
+    {
+      perfetto__protos__interned_string__init (&names[i]);
+      names[i].has_iid = names[i].has_str = TRUE;
+      names[i].iid = i + 1;
+      names[i].str.data = (guint8 *) strs[i];
+      names[i].str.len = strlen (strs[i]);
+      perfetto__protos__frame__init (&frames[i]);
+      frames[i].has_iid = frames[i].has_function_name_id = frames[i].has_mapping_id = frames[i].has_rel_pc = TRUE;
+      frames[i].iid = i + 1;
+      frames[i].function_name_id = i + 1;
+      frames[i].mapping_id = 1;
+      frames[i].rel_pc = 10 + i;
+    }
+  mapping.has_iid = TRUE;
+  mapping.iid = 1;
+  cs.has_iid = TRUE;
+  cs.iid = 5;
+  cs.n_frame_ids = 2;
+  cs.frame_ids = frame_ids;
+  idata.n_function_names = 2;
+  idata.function_names = name_ptrs;
+  idata.n_mappings = 1;
+  idata.mappings = mapping_ptrs;
+  idata.n_frames = 2;
+  idata.frames = frame_ptrs;
+  idata.n_callstacks = 1;
+  idata.callstacks = cs_ptrs;
+  sample.has_pid = sample.has_tid = sample.has_cpu = sample.has_callstack_iid = TRUE;
+  sample.pid = 7;
+  sample.tid = 8;
+  sample.cpu = 3;
+  sample.callstack_iid = 5;
+  pkt.has_trusted_packet_sequence_id = pkt.has_sequence_flags = pkt.has_timestamp = TRUE;
+  pkt.trusted_packet_sequence_id = 1;
+  pkt.sequence_flags = 1;
+  pkt.timestamp = 12345;
+  pkt.interned_data = &idata;
+  pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_PERF_SAMPLE;
+  pkt.perf_sample = &sample;
+  trace.n_packet = 1;
+  trace.packet = pkts;
+  record = g_malloc (perfetto__protos__trace__get_packed_size (&trace));
+  bytes = g_bytes_new (record, perfetto__protos__trace__pack (&trace, record));
+
+  out = pt_read (bytes, pool, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (out->n_events, ==, 3);
+  for (guint i = 0; i < 2; i++)
+    {
+      ev = &out->events[i];
+      g_assert_cmpint (ev->kind, ==, TRACE_EVENT_STACK_NODE);
+      g_assert_cmpstr (trace_string_pool_get (pool, ev->name), ==, strs[i]);
+      g_assert_cmpuint (ev->u.stack_node.id, ==, 10 + i);
+      g_assert_cmpuint (ev->u.stack_node.parent_id, ==, i == 0 ? 0 : 10);
+    }
+  ev = &out->events[2];
+  g_assert_cmpint (ev->kind, ==, TRACE_EVENT_SAMPLE);
+  g_assert_cmpint (ev->ts, ==, 12345);
+  g_assert_cmpint (ev->pid, ==, 7);
+  g_assert_cmpint (ev->tid, ==, 8);
+  g_assert_cmpint (ev->cpu, ==, 3);
+  g_assert_cmpuint (ev->u.sample.node_id, ==, 11);
+}
+
 int
 main (int argc,
       char **argv)
@@ -297,5 +385,6 @@ main (int argc,
   g_test_add_func ("/perfetto/reader/corrupt-tail", test_corrupt_tail);
   g_test_add_func ("/perfetto/reader/unknown-top-level-field", test_unknown_top_level_field);
   g_test_add_func ("/perfetto/reader/compressed", test_compressed);
+  g_test_add_func ("/perfetto/reader/perf-sample", test_perf_sample);
   return g_test_run ();
 }

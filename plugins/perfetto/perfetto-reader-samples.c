@@ -1,0 +1,176 @@
+/* tracepipe - Perfetto reader: CPU-profile samples
+ *
+ * Callstack samples become the stack nodes of their frames (each node
+ * once, when first sampled) and a sample of the leaf: Chrome's
+ * StreamingProfilePacket (what tracepipe writes, the thread from the
+ * sequence's ThreadDescriptor, microsecond deltas) and PerfSample (what
+ * older tracepipe versions wrote: pid, tid, cpu in the sample).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "perfetto-reader-private.h"
+
+/* Frames, callstacks and mappings of @d into @seq's tables. */
+void
+pf_reader_intern_profiling (PerfettoReader *r,
+                            PfSeq *seq,
+                            const PfInternedData *d)
+{
+  for (gsize i = 0; i < d->n_mappings; i++)
+    {
+      const Perfetto__Protos__Mapping *m = d->mappings[i];
+      guint32 path = 0;
+
+      if (m->n_path_string_ids > 0)
+        path = pf_reader_lookup_string (r, seq->map_paths, m->path_string_ids[0]);
+      g_hash_table_replace (seq->mappings, pf_int64_dup ((gint64) m->iid), GUINT_TO_POINTER (path));
+    }
+  for (gsize i = 0; i < d->n_frames; i++)
+    {
+      const Perfetto__Protos__Frame *f = d->frames[i];
+      PfRFrame *frame = g_new0 (PfRFrame, 1);
+
+      if (f->function_name_id != 0)
+        frame->function = pf_reader_lookup_string (r, seq->functions, f->function_name_id);
+      frame->mapping = f->mapping_id;
+      frame->rel_pc = f->rel_pc;
+      frame->has_line = f->has_line_number;
+      frame->line = f->line_number;
+      g_hash_table_replace (seq->frames, pf_int64_dup ((gint64) f->iid), frame);
+    }
+  for (gsize i = 0; i < d->n_callstacks; i++)
+    {
+      const Perfetto__Protos__Callstack *cs = d->callstacks[i];
+      GArray *ids = g_array_sized_new (FALSE, FALSE, sizeof (guint64), cs->n_frame_ids);
+
+      g_array_append_vals (ids, cs->frame_ids, cs->n_frame_ids);
+      g_hash_table_replace (seq->callstacks, pf_int64_dup ((gint64) cs->iid), ids);
+    }
+}
+
+/* A stack node's id is the frame's rel_pc (tracepipe writes node ids
+ * there); a rel_pc seen under another parent (native frames of foreign
+ * traces) gets an id of its own made of parent and frame. */
+static guint64
+sample_node (PerfettoReader *r,
+             PfSeq *seq,
+             guint64 frame_iid,
+             guint64 parent,
+             gint64 pid,
+             gint64 tid,
+             gint64 ts)
+{
+  PfRFrame *frame = g_hash_table_lookup (seq->frames, &frame_iid);
+  guint64 id, *known_parent;
+  TraceEvent *ev;
+
+  if (frame == NULL)
+    {
+      r->stats.unknown_iid++;
+      return parent;
+    }
+  id = frame->rel_pc;
+  known_parent = g_hash_table_lookup (r->stack_nodes, &id);
+  if (known_parent && *known_parent != parent)
+    {
+      id = (parent * 0x9E3779B97F4A7C15ull ^ frame_iid) | (G_GUINT64_CONSTANT (1) << 63);
+      known_parent = g_hash_table_lookup (r->stack_nodes, &id);
+    }
+  if (known_parent)
+    return id;
+  g_hash_table_insert (r->stack_nodes, pf_int64_dup ((gint64) id), pf_int64_dup ((gint64) parent));
+  ev = pf_reader_emit (r, TRACE_EVENT_STACK_NODE, ts);
+  ev->pid = pid;
+  ev->tid = tid;
+  ev->name = frame->function;
+  ev->u.stack_node.id = id;
+  ev->u.stack_node.parent_id = parent;
+  if (frame->mapping != 0)
+    {
+      guint32 url = pf_reader_lookup_string (r, seq->mappings, frame->mapping);
+
+      if (url != 0)
+        trace_batch_add_arg (r->batch, ev, r->k_url, TRACE_ARG_STRING)->v.s = url;
+    }
+  if (frame->has_line)
+    trace_batch_add_arg (r->batch, ev, r->k_line, TRACE_ARG_INT)->v.i = frame->line;
+  return id;
+}
+
+/* Returns: the sample event of callstack @iid of @seq, %NULL (counted)
+ * when @seq has no such callstack */
+static TraceEvent *
+emit_sample (PerfettoReader *r,
+             PfSeq *seq,
+             guint64 iid,
+             gint64 pid,
+             gint64 tid,
+             gint64 ts)
+{
+  GArray *frames = g_hash_table_lookup (seq->callstacks, &iid);
+  guint64 node = 0;
+  TraceEvent *ev;
+
+  if (frames == NULL)
+    {
+      r->stats.unsupported_events++;
+      return NULL;
+    }
+  for (guint i = 0; i < frames->len; i++)
+    node = sample_node (r, seq, g_array_index (frames, guint64, i), node, pid, tid, ts);
+  ev = pf_reader_emit (r, TRACE_EVENT_SAMPLE, ts);
+  ev->pid = pid;
+  ev->tid = tid;
+  ev->u.sample.node_id = node;
+  return ev;
+}
+
+void
+pf_reader_perf_sample (PerfettoReader *r,
+                       PfSeq *seq,
+                       const Perfetto__Protos__PerfSample *s,
+                       gint64 ts)
+{
+  TraceEvent *ev;
+
+  if (!s->has_callstack_iid)
+    {
+      r->stats.unsupported_events++;
+      return;
+    }
+  ev = emit_sample (r, seq, s->callstack_iid, s->pid, s->tid, ts);
+  if (ev && s->has_cpu)
+    ev->cpu = (gint32) s->cpu;
+}
+
+void
+pf_reader_thread_descriptor (PfSeq *seq,
+                             const Perfetto__Protos__ThreadDescriptor *td)
+{
+  seq->has_thread = TRUE;
+  seq->tid = td->tid;
+  seq->pid = td->has_pid ? td->pid : td->tid;
+  seq->time_us = td->reference_timestamp_us;
+}
+
+/* Chrome's samples: times are microsecond deltas, each from the previous
+ * sample of the sequence (the first from its ThreadDescriptor), read as
+ * the stream's clock (tracepipe ties MONOTONIC to it one to one). */
+void
+pf_reader_streaming_profile (PerfettoReader *r,
+                             PfSeq *seq,
+                             const Perfetto__Protos__StreamingProfilePacket *sp)
+{
+  if (!seq->has_thread || sp->n_timestamp_delta_us < sp->n_callstack_iid)
+    {
+      r->stats.unsupported_events += sp->n_callstack_iid;
+      return;
+    }
+  for (gsize i = 0; i < sp->n_callstack_iid; i++)
+    {
+      seq->time_us += sp->timestamp_delta_us[i];
+      emit_sample (r, seq, sp->callstack_iid[i], seq->pid, seq->tid, seq->time_us * 1000);
+    }
+  for (gsize i = sp->n_callstack_iid; i < sp->n_timestamp_delta_us; i++)
+    seq->time_us += sp->timestamp_delta_us[i];
+}
