@@ -24,6 +24,7 @@ static const char *const skip_reason_names[JSON_TRACE_SKIP_N_REASONS] = {
   [JSON_TRACE_SKIP_OTHER_METADATA] = "other metadata",
   [JSON_TRACE_SKIP_ARGS_DROPPED] = "args dropped",
   [JSON_TRACE_SKIP_ORPHAN_SAMPLES] = "samples without profile",
+  [JSON_TRACE_SKIP_EMPTY_OBJECT] = "empty object",
 };
 
 const char *
@@ -185,6 +186,28 @@ append_reason (GString *out,
   g_string_append (out, count->count > n ? ", …)" : ")");
 }
 
+static char *
+summarize (JsonTraceReader *r,
+           guint first,
+           guint last)
+{
+  g_autoptr (GString) reasons = g_string_new (NULL);
+  guint64 total = 0;
+
+  for (guint i = first; i < last; i++)
+    {
+      const JsonTraceSkipCount *count = &r->stats.skipped[i];
+
+      if (count->count == 0)
+        continue;
+      total += count->count;
+      append_reason (reasons, count, i);
+    }
+  if (total == 0)
+    return NULL;
+  return g_strdup_printf ("%s: skipped %" G_GUINT64_FORMAT ": %s", r->location, total, reasons->str);
+}
+
 /**
  * json_trace_reader_get_summary:
  * @include_unsupported: also list what was skipped for lack of a place
@@ -198,20 +221,19 @@ char *
 json_trace_reader_get_summary (JsonTraceReader *r,
                                gboolean include_unsupported)
 {
-  g_autoptr (GString) reasons = g_string_new (NULL);
-  guint64 total = 0;
-  guint n = include_unsupported ? JSON_TRACE_SKIP_N_REASONS : JSON_TRACE_SKIP_N_DAMAGE;
+  return summarize (r, 0, include_unsupported ? JSON_TRACE_SKIP_N_REASONS : JSON_TRACE_SKIP_N_DAMAGE);
+}
 
-  for (guint i = 0; i < n; i++)
-    {
-      const JsonTraceSkipCount *count = &r->stats.skipped[i];
-
-      if (count->count == 0)
-        continue;
-      total += count->count;
-      append_reason (reasons, count, i);
-    }
-  if (total == 0)
-    return NULL;
-  return g_strdup_printf ("%s: skipped %" G_GUINT64_FORMAT ": %s", r->location, total, reasons->str);
+/**
+ * json_trace_reader_get_unsupported_summary:
+ *
+ * Returns: (transfer full) (nullable): one line for an INFO: what valid
+ *   input had no place in the event model (unsupported phases, `{}`
+ *   placeholders…), e.g. "t.json: skipped 3: 3 empty object (at byte 1,
+ *   4, 7)", or %NULL when there was none
+ */
+char *
+json_trace_reader_get_unsupported_summary (JsonTraceReader *r)
+{
+  return summarize (r, JSON_TRACE_SKIP_N_DAMAGE, JSON_TRACE_SKIP_N_REASONS);
 }

@@ -51,6 +51,7 @@ typedef enum
   JSON_TRACE_SKIP_OTHER_METADATA,
   JSON_TRACE_SKIP_ARGS_DROPPED,
   JSON_TRACE_SKIP_ORPHAN_SAMPLES,
+  JSON_TRACE_SKIP_EMPTY_OBJECT,
   JSON_TRACE_SKIP_N_REASONS
 } JsonTraceSkipReason;
 
@@ -65,7 +66,7 @@ typedef struct
  * @bytes: bytes of (decompressed) JSON read
  * @objects: event objects found in the traceEvents array
  * @events: #TraceEvent produced
- * @empty_objects: `{}` placeholders, skipped silently
+ * @empty_objects: `{}` placeholders (also counted as skipped: empty object)
  * @skipped: per #JsonTraceSkipReason
  */
 typedef struct
@@ -103,6 +104,7 @@ const JsonTraceReaderStats *json_trace_reader_get_stats (JsonTraceReader *reader
 gboolean json_trace_reader_has_damage (JsonTraceReader *reader);
 char *json_trace_reader_get_summary (JsonTraceReader *reader,
                                      gboolean include_unsupported);
+char *json_trace_reader_get_unsupported_summary (JsonTraceReader *reader);
 const char *json_trace_skip_reason_to_string (JsonTraceSkipReason reason);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (JsonTraceReader, json_trace_reader_free)

@@ -131,11 +131,16 @@ trace_json_src_finish (TraceBaseSrc *src)
   TraceJsonSrc *self = TRACE_JSON_SRC (src);
   g_autofree char *summary = NULL;
   g_autofree char *system = NULL;
+  g_autofree char *unsupported = NULL;
 
   if (self->reader && json_trace_reader_has_damage (self->reader))
     summary = json_trace_reader_get_summary (self->reader, FALSE);
   if (summary)
     trace_element_post_warning (TRACE_ELEMENT (src), NULL, "%s", summary);
+  /* valid input with no place in the model: not a WARNING, but said */
+  unsupported = self->reader ? json_trace_reader_get_unsupported_summary (self->reader) : NULL;
+  if (unsupported)
+    trace_element_post_info (TRACE_ELEMENT (src), "%s", unsupported);
   system = self->system_trace ? ftrace_reader_get_summary (self->system_trace) : NULL;
   if (system)
     trace_element_post_warning (TRACE_ELEMENT (src), NULL, "%s", system);

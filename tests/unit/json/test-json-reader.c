@@ -196,6 +196,7 @@ test_lenient (void)
   const char *text =
       "[{},\n{\"ph\":\"X\",\"ts\":1,\"dur\":2,\"pid\":1,\"tid\":1,\"name\":\"x\","
       "\"args\":{\"a\":1,\"l\":[1,2,],},},\n{}\n]";
+  g_autofree char *unsupported = NULL;
   Read rd;
 
   read_text (&rd, text);
@@ -205,7 +206,11 @@ test_lenient (void)
   g_assert_cmpint (test_arg (rd.batch, &rd.batch->events[0], "l[1]")->v.i, ==, 2);
   g_assert_cmpuint (json_trace_reader_get_stats (rd.reader)->empty_objects, ==, 2);
   g_assert_false (json_trace_reader_has_damage (rd.reader));
-  g_assert_null (json_trace_reader_get_summary (rd.reader, TRUE));
+  g_assert_null (json_trace_reader_get_summary (rd.reader, FALSE));
+  /* not damage, but counted and said (issue 17, item 11) */
+  g_assert_cmpuint (skipped (&rd, JSON_TRACE_SKIP_EMPTY_OBJECT)->count, ==, 2);
+  unsupported = json_trace_reader_get_unsupported_summary (rd.reader);
+  g_assert_cmpstr (unsupported, ==, "t.json: skipped 2: 2 empty object (at byte 1, 87)");
   read_clear (&rd);
 }
 
