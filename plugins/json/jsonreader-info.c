@@ -189,7 +189,8 @@ append_reason (GString *out,
 static char *
 summarize (JsonTraceReader *r,
            guint first,
-           guint last)
+           guint last,
+           const char *lead)
 {
   g_autoptr (GString) reasons = g_string_new (NULL);
   guint64 total = 0;
@@ -205,7 +206,7 @@ summarize (JsonTraceReader *r,
     }
   if (total == 0)
     return NULL;
-  return g_strdup_printf ("%s: skipped %" G_GUINT64_FORMAT ": %s", r->location, total, reasons->str);
+  return g_strdup_printf ("%s: %sskipped %" G_GUINT64_FORMAT ": %s", r->location, lead, total, reasons->str);
 }
 
 /**
@@ -221,7 +222,7 @@ char *
 json_trace_reader_get_summary (JsonTraceReader *r,
                                gboolean include_unsupported)
 {
-  return summarize (r, 0, include_unsupported ? JSON_TRACE_SKIP_N_REASONS : JSON_TRACE_SKIP_N_DAMAGE);
+  return summarize (r, 0, include_unsupported ? JSON_TRACE_SKIP_N_REASONS : JSON_TRACE_SKIP_N_DAMAGE, "");
 }
 
 /**
@@ -235,5 +236,21 @@ json_trace_reader_get_summary (JsonTraceReader *r,
 char *
 json_trace_reader_get_unsupported_summary (JsonTraceReader *r)
 {
-  return summarize (r, JSON_TRACE_SKIP_N_DAMAGE, JSON_TRACE_SKIP_N_REASONS);
+  return summarize (r, JSON_TRACE_SKIP_N_DAMAGE, JSON_TRACE_SKIP_N_REASONS, "");
+}
+
+/**
+ * json_trace_reader_get_failure:
+ *
+ * Returns: (transfer full) (nullable): the error for a damaged input that
+ *   yielded no event at all, e.g. "t.json: damaged, no event could be
+ *   read: skipped 1: 1 malformed (at byte 22)"; %NULL when an event was
+ *   read or nothing is damaged (a file of only `{}` is valid)
+ */
+char *
+json_trace_reader_get_failure (JsonTraceReader *r)
+{
+  if (r->stats.events > 0 || !json_trace_reader_has_damage (r))
+    return NULL;
+  return summarize (r, 0, JSON_TRACE_SKIP_N_DAMAGE, "damaged, no event could be read: ");
 }

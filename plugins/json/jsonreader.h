@@ -105,6 +105,7 @@ gboolean json_trace_reader_has_damage (JsonTraceReader *reader);
 char *json_trace_reader_get_summary (JsonTraceReader *reader,
                                      gboolean include_unsupported);
 char *json_trace_reader_get_unsupported_summary (JsonTraceReader *reader);
+char *json_trace_reader_get_failure (JsonTraceReader *reader);
 const char *json_trace_skip_reason_to_string (JsonTraceSkipReason reason);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (JsonTraceReader, json_trace_reader_free)

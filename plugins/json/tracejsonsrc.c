@@ -121,6 +121,17 @@ trace_json_src_create (TraceBaseSrc *src,
       if (*out)
         return TRACE_FLOW_OK;
       self->events_done = TRUE;
+      if (!json_trace_reader_has_system_trace (self->reader))
+        {
+          /* an empty trace would pass for a good one */
+          g_autofree char *failure = json_trace_reader_get_failure (self->reader);
+
+          if (failure)
+            {
+              g_set_error (error, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_FORMAT, "%s", failure);
+              return TRACE_FLOW_ERROR;
+            }
+        }
     }
   return next_from_system_trace (self, out, error);
 }

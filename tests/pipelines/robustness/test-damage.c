@@ -68,8 +68,46 @@ test_empty_objects (void)
   rb_scratch_cleanup (dir);
 }
 
+/* Item 12: garbage inside an event is "malformed" at the byte of the
+ * garbage (it was "truncated" at the event when the event never closed);
+ * the events around it are read; a damaged file that yields no event is
+ * an ERROR (exit 1) and nothing is written. */
+static void
+test_garbage_in_event (void)
+{
+  g_autofree char *dir = rb_scratch_dir ();
+  g_autofree char *out = g_build_filename (dir, "out.json", NULL);
+  g_autofree char *garbage = g_strnfill (4096, '@');
+  g_autofree char *alone = g_strconcat ("[{\"ph\": \"B\", \"ts\": 1, ", garbage, NULL);
+  g_autofree char *among = g_strconcat ("[{\"ph\":\"B\",\"ts\":1,\"pid\":1,\"tid\":1,\"name\":\"a\"},\n"
+                                        "{\"ph\": \"B\", \"ts\": 2, ",
+                                        garbage, "},\n{\"ph\":\"E\",\"ts\":3,\"pid\":1,\"tid\":1}]", NULL);
+  g_autofree char *path = NULL, *expected = NULL;
+  g_autoptr (RbResult) r = run_file (dir, "alone.json", alone, strlen (alone), "json-src", TRUE, &path);
+  g_autoptr (RbResult) r2 = NULL;
+
+  g_assert_cmpint (r->status, ==, 1);
+  expected = g_strdup_printf ("ERROR: from /pipeline0/json-src0: %s: damaged, no event could be read: skipped 1: "
+                              "1 malformed (at byte %d)\n",
+                              path, (int) (strchr (alone, '@') - alone));
+  rb_assert_messages (r->err, expected);
+  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+  g_clear_pointer (&path, g_free);
+  g_clear_pointer (&expected, g_free);
+
+  r2 = run_file (dir, "among.json", among, strlen (among), "json-src", TRUE, &path);
+  g_assert_cmpint (r2->status, ==, 0);
+  expected = g_strdup_printf ("WARNING: from /pipeline0/json-src0: %s: skipped 1: 1 malformed (at byte %d)\n", path,
+                              (int) (strchr (among, '@') - among));
+  rb_assert_messages (r2->err, expected);
+  g_assert_cmpuint (rb_stat (r2->err, "json-src0", "events-out"), ==, 2);
+  g_assert_cmpuint (rb_json_trace_events (out), >=, 2);
+  rb_scratch_cleanup (dir);
+}
+
 void
 rb_add_damage_tests (void)
 {
   g_test_add_func ("/robustness/damaged/json-empty-objects", test_empty_objects);
+  g_test_add_func ("/robustness/damaged/json-garbage-in-event", test_garbage_in_event);
 }

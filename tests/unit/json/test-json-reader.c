@@ -240,7 +240,7 @@ test_damage (void)
   g_assert_cmpuint (skipped (&rd, JSON_TRACE_SKIP_NOT_AN_OBJECT)->offsets[1], ==, offset_of (text, "\"str\""));
   /* the broken event, and the missing comma before "three" */
   g_assert_cmpuint (skipped (&rd, JSON_TRACE_SKIP_MALFORMED)->count, ==, 2);
-  g_assert_cmpuint (skipped (&rd, JSON_TRACE_SKIP_MALFORMED)->offsets[0], ==, offset_of (text, "{\"ph\":\"i\",\"ts\":2"));
+  g_assert_cmpuint (skipped (&rd, JSON_TRACE_SKIP_MALFORMED)->offsets[0], ==, offset_of (text, "\"name\":\"broken\""));
   g_assert_cmpuint (skipped (&rd, JSON_TRACE_SKIP_MALFORMED)->offsets[1], ==, offset_of (text, "{\"ph\":\"i\",\"ts\":4"));
   g_assert_cmpuint (skipped (&rd, JSON_TRACE_SKIP_UNKNOWN_PHASE)->offsets[0], ==, offset_of (text, "{\"ph\":\"Q\""));
   g_assert_cmpuint (skipped (&rd, JSON_TRACE_SKIP_NO_PHASE)->offsets[0], ==, offset_of (text, "{\"ts\":6}"));
@@ -256,7 +256,7 @@ test_damage (void)
       "1 no phase (at byte %d), 1 unknown phase (at byte %d), 1 bad timestamp (at byte %d), "
       "1 bad duration (at byte %d), 1 bad id (at byte %d), 1 bad scope (at byte %d), "
       "1 trailing data (at byte %d)",
-      (int) offset_of (text, "{\"ph\":\"i\",\"ts\":2"), (int) offset_of (text, "{\"ph\":\"i\",\"ts\":4"),
+      (int) offset_of (text, "\"name\":\"broken\""), (int) offset_of (text, "{\"ph\":\"i\",\"ts\":4"),
       (int) offset_of (text, "42"), (int) offset_of (text, "\"str\""), (int) offset_of (text, "{\"ts\":6}"),
       (int) offset_of (text, "{\"ph\":\"Q\""), (int) offset_of (text, "{\"ph\":\"i\",\"ts\":\"abc\""),
       (int) offset_of (text, "{\"ph\":\"X\""), (int) offset_of (text, "{\"ph\":\"b\""),
