@@ -19,10 +19,10 @@ static const char *const skip_reason_names[JSON_TRACE_SKIP_N_REASONS] = {
   [JSON_TRACE_SKIP_BAD_VALUE] = "bad value",
   [JSON_TRACE_SKIP_BAD_SCOPE] = "bad scope",
   [JSON_TRACE_SKIP_TRAILING_DATA] = "trailing data",
+  [JSON_TRACE_SKIP_ARGS_DROPPED] = "args dropped",
   [JSON_TRACE_SKIP_UNSUPPORTED_PHASE] = "unsupported phase",
   [JSON_TRACE_SKIP_THREAD_STATE] = "thread state",
   [JSON_TRACE_SKIP_OTHER_METADATA] = "other metadata",
-  [JSON_TRACE_SKIP_ARGS_DROPPED] = "args dropped",
   [JSON_TRACE_SKIP_ORPHAN_SAMPLES] = "samples without profile",
   [JSON_TRACE_SKIP_EMPTY_OBJECT] = "empty object",
 };

@@ -29,8 +29,9 @@ G_BEGIN_DECLS
  * JsonTraceSkipReason:
  *
  * Why something of the input did not become events.  The reasons before
- * %JSON_TRACE_SKIP_N_DAMAGE mean the input is damaged (worth a WARNING);
- * the ones after are valid input the event model has no place for.
+ * %JSON_TRACE_SKIP_N_DAMAGE mean the input is damaged or data was lost
+ * (worth a WARNING); the ones after are valid input the event model has
+ * no place for (an INFO).
  */
 typedef enum
 {
@@ -45,11 +46,12 @@ typedef enum
   JSON_TRACE_SKIP_BAD_VALUE,
   JSON_TRACE_SKIP_BAD_SCOPE,
   JSON_TRACE_SKIP_TRAILING_DATA,
+  /* not damage, but data lost (an array cut at 1024 elements): warned */
+  JSON_TRACE_SKIP_ARGS_DROPPED,
   JSON_TRACE_SKIP_N_DAMAGE,
   JSON_TRACE_SKIP_UNSUPPORTED_PHASE = JSON_TRACE_SKIP_N_DAMAGE,
   JSON_TRACE_SKIP_THREAD_STATE,
   JSON_TRACE_SKIP_OTHER_METADATA,
-  JSON_TRACE_SKIP_ARGS_DROPPED,
   JSON_TRACE_SKIP_ORPHAN_SAMPLES,
   JSON_TRACE_SKIP_EMPTY_OBJECT,
   JSON_TRACE_SKIP_N_REASONS

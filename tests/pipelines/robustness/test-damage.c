@@ -105,9 +105,53 @@ test_garbage_in_event (void)
   rb_scratch_cleanup (dir);
 }
 
+/* Item 10: nulls and empty containers in args are kept, so array
+ * indices do not shift (they were dropped: {"x":[1],"v":[true]}); an
+ * array cut at the 1024-args limit is a WARNING. */
+static void
+test_args_shape (void)
+{
+  static const char args[] = "{\"x\":[[],1,{}],\"w\":null,\"v\":[null,true]}";
+  g_autofree char *dir = rb_scratch_dir ();
+  g_autofree char *json = g_strdup_printf ("[{\"ph\":\"X\",\"ts\":1,\"dur\":2,\"pid\":1,\"tid\":1,\"name\":\"a\","
+                                           "\"args\":%s}]",
+                                           args);
+  g_autoptr (GString) big = g_string_new ("[{\"ph\":\"i\",\"ts\":1,\"pid\":1,\"tid\":1,\"name\":\"x\",\"args\":{\"a\":[");
+  g_autofree char *path = NULL, *expected = NULL;
+  g_autoptr (RbResult) r = run_file (dir, "shape.json", json, strlen (json), "json-src", TRUE, NULL);
+  g_autoptr (RbResult) r2 = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *out = g_build_filename (dir, "out.json", NULL);
+  g_autofree char *written = NULL;
+  JsonObject *ev;
+
+  g_assert_cmpint (r->status, ==, 0);
+  rb_assert_messages (r->err, "");
+  g_assert_true (g_file_get_contents (out, &written, NULL, NULL));
+  g_assert_nonnull (strstr (written, args));
+
+  for (guint i = 0; i < 1100; i++)
+    g_string_append_printf (big, "%s%u", i ? "," : "", i);
+  g_string_append (big, "]}}]");
+  r2 = run_file (dir, "long-array.json", big->str, big->len, "json-src", TRUE, &path);
+  g_assert_cmpint (r2->status, ==, 0);
+  expected = g_strdup_printf ("WARNING: from /pipeline0/json-src0: %s: skipped 1: 1 args dropped (at byte 1)\n", path);
+  rb_assert_messages (r2->err, expected);
+  g_assert_cmpuint (rb_stat (r2->err, "json-src0", "skipped-args-dropped"), ==, 1);
+  json_parser_load_from_file (parser, out, &error);
+  g_assert_no_error (error);
+  ev = json_array_get_object_element (
+      json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "traceEvents"), 0);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (json_object_get_object_member (ev, "args"), "a")),
+                    ==, 1024);
+  rb_scratch_cleanup (dir);
+}
+
 void
 rb_add_damage_tests (void)
 {
   g_test_add_func ("/robustness/damaged/json-empty-objects", test_empty_objects);
   g_test_add_func ("/robustness/damaged/json-garbage-in-event", test_garbage_in_event);
+  g_test_add_func ("/robustness/damaged/json-args-shape", test_args_shape);
 }
