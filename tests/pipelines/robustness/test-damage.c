@@ -148,10 +148,66 @@ test_args_shape (void)
   rb_scratch_cleanup (dir);
 }
 
+/* Where line @n (from 1) of @text starts. */
+static gsize
+line_start (const char *text,
+            guint n)
+{
+  const char *p = text;
+
+  for (guint i = 1; i < n; i++)
+    p = strchr (p, '\n') + 1;
+  return p - text;
+}
+
+/* Item 9: runs of NUL bytes, as a crash or power loss leaves them: one
+ * in the first 8 KB (the file was rejected as binary), one inside a line
+ * (that line is dropped), one before a line after 8 KB (it ran into the
+ * line: a thread name of 1 KB of U+FFFD).  Every intact line is read and
+ * the warning gives the NUL bytes and where they are. */
+static void
+test_nul_runs (void)
+{
+  g_autofree char *dir = rb_scratch_dir ();
+  g_autofree char *clean_path = rb_data_path ("ftrace", "catapult_decompressed_atrace_data.txt");
+  g_autoptr (GBytes) clean = rb_read_file (clean_path);
+  const char *text = g_bytes_get_data (clean, NULL);
+  gsize a = line_start (text, 4), b = line_start (text, 500) + 20, c = line_start (text, 800);
+  g_autoptr (GString) s = g_string_new_len (text, a);
+  g_autofree char *nul = g_malloc0 (4096);
+  g_autofree char *path = NULL, *expected = NULL, *written = NULL;
+  g_autofree char *out = g_build_filename (dir, "out.json", NULL);
+  g_autoptr (RbResult) base = NULL, r = NULL;
+
+  g_assert_cmpuint (c, >, 8192);
+  g_string_append_len (s, nul, 4096);
+  g_string_append_len (s, text + a, b - a);
+  g_string_append_len (s, nul, 1000);
+  g_string_append_len (s, text + b, c - b);
+  g_string_append_len (s, nul, 2048);
+  g_string_append_len (s, text + c, g_bytes_get_size (clean) - c);
+  base = run_file (dir, "clean.txt", text, g_bytes_get_size (clean), "ftrace-src", TRUE, NULL);
+  r = run_file (dir, "nul.txt", s->str, s->len, "ftrace-src", TRUE, &path);
+  g_assert_cmpint (r->status, ==, 0);
+  expected = g_strdup_printf ("WARNING: from /pipeline0/ftrace-src0: %s: 7144 bytes of NUL at offsets %" G_GSIZE_FORMAT
+                              ", %" G_GSIZE_FORMAT ", %" G_GSIZE_FORMAT
+                              " (1 line cut by them dropped); 1 unparsable lines (line 500)\n",
+                              path, a, 4096 + b, 5096 + c);
+  rb_assert_messages (r->err, expected);
+  g_assert_cmpuint (rb_stat (r->err, "ftrace-src0", "skipped-nul-bytes"), ==, 7144);
+  /* the line the middle run cut is the only one lost: its start is
+   * dropped, its end (after the run, still line 500) does not parse */
+  g_assert_cmpuint (rb_stat (r->err, "ftrace-src0", "trace-lines"), ==, rb_stat (base->err, "ftrace-src0", "trace-lines") - 1);
+  g_assert_true (g_file_get_contents (out, &written, NULL, NULL));
+  g_assert_null (strstr (written, "\xef\xbf\xbd")); /* no U+FFFD */
+  rb_scratch_cleanup (dir);
+}
+
 void
 rb_add_damage_tests (void)
 {
   g_test_add_func ("/robustness/damaged/json-empty-objects", test_empty_objects);
   g_test_add_func ("/robustness/damaged/json-garbage-in-event", test_garbage_in_event);
   g_test_add_func ("/robustness/damaged/json-args-shape", test_args_shape);
+  g_test_add_func ("/robustness/damaged/ftrace-nul-runs", test_nul_runs);
 }
