@@ -39,6 +39,29 @@ post_failure (TraceBaseSink *self,
   g_error_free (error);
 }
 
+static GQuark
+keeps_arg_shape_quark (void)
+{
+  return g_quark_from_static_string ("trace-base-sink-keeps-arg-shape");
+}
+
+/**
+ * trace_base_sink_class_set_keeps_arg_shape:
+ * @klass: a sink class
+ * @keeps: whether its render() is given the value-less args
+ *   (%TRACE_ARG_NULL, %TRACE_ARG_EMPTY_ARRAY, %TRACE_ARG_EMPTY_OBJECT)
+ *
+ * By default a sink never sees them: a sink written before they existed
+ * would take them for strings.  A sink that can write a JSON args object
+ * back as it was (json-sink) asks for them.
+ */
+void
+trace_base_sink_class_set_keeps_arg_shape (TraceBaseSinkClass *klass,
+                                           gboolean keeps)
+{
+  g_type_set_qdata (G_TYPE_FROM_CLASS (klass), keeps_arg_shape_quark (), GINT_TO_POINTER (keeps));
+}
+
 static TraceFlowReturn
 trace_base_sink_chain (TracePad *pad,
                        TraceElement *parent,
@@ -56,6 +79,8 @@ trace_base_sink_chain (TracePad *pad,
       return TRACE_FLOW_ERROR;
     }
   priv->events += batch->n_events;
+  if (!g_type_get_qdata (G_TYPE_FROM_CLASS (klass), keeps_arg_shape_quark ()))
+    batch = trace_batch_drop_shape_args (batch);
   if (klass->render)
     ret = klass->render (self, batch, &error);
   trace_batch_unref (batch);

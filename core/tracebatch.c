@@ -94,6 +94,51 @@ trace_batch_copy (TraceBatch *batch)
   return copy;
 }
 
+static gboolean
+is_shape_arg (const TraceArg *arg)
+{
+  return arg->type == TRACE_ARG_NULL || arg->type == TRACE_ARG_EMPTY_ARRAY || arg->type == TRACE_ARG_EMPTY_OBJECT;
+}
+
+/**
+ * trace_batch_drop_shape_args:
+ * @batch: (transfer full): a #TraceBatch
+ *
+ * For consumers that have no use for the value-less args
+ * (%TRACE_ARG_NULL, %TRACE_ARG_EMPTY_ARRAY, %TRACE_ARG_EMPTY_OBJECT): see
+ * trace_base_sink_class_set_keeps_arg_shape().
+ *
+ * Returns: (transfer full): @batch itself when it has none (nearly
+ *   always), else a copy without them (one copy per batch, not per event)
+ */
+TraceBatch *
+trace_batch_drop_shape_args (TraceBatch *batch)
+{
+  TraceBatch *copy;
+  guint i = 0;
+
+  while (i < batch->n_args && !is_shape_arg (&batch->args[i]))
+    i++;
+  if (i == batch->n_args)
+    return batch;
+  copy = trace_batch_copy (batch);
+  copy->n_args = 0;
+  for (guint e = 0; e < copy->n_events; e++)
+    {
+      TraceEvent *ev = &copy->events[e];
+      const TraceArg *args = &batch->args[ev->first_arg];
+      guint n = ev->n_args;
+
+      ev->first_arg = copy->n_args;
+      ev->n_args = 0;
+      for (guint a = 0; a < n; a++)
+        if (!is_shape_arg (&args[a]))
+          copy->args[copy->n_args++] = args[a], ev->n_args++;
+    }
+  trace_batch_unref (batch);
+  return copy;
+}
+
 /**
  * trace_batch_make_writable:
  * @batch: (transfer full): a #TraceBatch

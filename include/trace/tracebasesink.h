@@ -76,6 +76,9 @@ void trace_base_sink_add_drop_stats (GVariantDict *dict,
 TRACE_AVAILABLE_IN_ALL
 guint64 trace_base_sink_get_events_rendered (TraceBaseSink *sink);
 TRACE_AVAILABLE_IN_ALL
+void trace_base_sink_class_set_keeps_arg_shape (TraceBaseSinkClass *klass,
+                                                gboolean keeps);
+TRACE_AVAILABLE_IN_ALL
 const TraceStreamInfo *trace_base_sink_get_stream_info (TraceBaseSink *sink);
 
 #define TRACE_TYPE_FILE_SINK (trace_file_sink_get_type ())

@@ -66,6 +66,8 @@ TRACE_AVAILABLE_IN_ALL
 TraceBatch *trace_batch_make_writable (TraceBatch *batch);
 TRACE_AVAILABLE_IN_ALL
 TraceBatch *trace_batch_copy (TraceBatch *batch);
+TRACE_AVAILABLE_IN_ALL
+TraceBatch *trace_batch_drop_shape_args (TraceBatch *batch);
 
 TRACE_AVAILABLE_IN_ALL
 TraceEvent *trace_batch_append (TraceBatch *batch,

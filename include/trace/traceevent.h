@@ -219,8 +219,14 @@ typedef enum
  * @TRACE_ARG_STRING: an interned string (`v.s`)
  * @TRACE_ARG_BOOL: a boolean (`v.b`)
  * @TRACE_ARG_POINTER: an address, shown in hex (`v.u`)
+ * @TRACE_ARG_NULL: a JSON `null` (no value)
+ * @TRACE_ARG_EMPTY_ARRAY: an empty array `[]` (no value)
+ * @TRACE_ARG_EMPTY_OBJECT: an empty object `{}` (no value)
  *
- * The type of a #TraceArg value.
+ * The type of a #TraceArg value.  The last three hold no value: they keep
+ * a JSON args object's shape (array indices after them, `"w":null`) for
+ * the sinks that can write it back; the others skip them, as
+ * trace_processor shows no row for them.
  */
 typedef enum
 {
@@ -230,6 +236,9 @@ typedef enum
   TRACE_ARG_STRING,
   TRACE_ARG_BOOL,
   TRACE_ARG_POINTER,
+  TRACE_ARG_NULL,
+  TRACE_ARG_EMPTY_ARRAY,
+  TRACE_ARG_EMPTY_OBJECT,
 } TraceArgType;
 
 /**

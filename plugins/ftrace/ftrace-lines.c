@@ -112,3 +112,21 @@ ftrace_splitter_finish (FtraceSplitter *s)
   s->carry_len = 0;
   s->in_long = FALSE;
 }
+
+/* A run of NUL bytes (a crash or power loss left it where data was not
+ * written): the line it cut is dropped, and what follows the run starts
+ * a line again, under the same line number when the run began inside a
+ * line.  Returns whether a cut line was dropped. */
+gboolean
+ftrace_splitter_break (FtraceSplitter *s)
+{
+  gboolean cut = s->carry_len > 0 || s->in_long;
+
+  if (s->in_long)
+    s->func (s->user_data, "", 0, FTRACE_PIECE_CONTINUED, s->line_no);
+  s->carry_len = 0;
+  s->in_long = FALSE;
+  if (cut)
+    s->line_no--;
+  return cut;
+}

@@ -43,6 +43,20 @@ void ftrace_splitter_feed (FtraceSplitter *s,
                            const char *data,
                            gsize len);
 void ftrace_splitter_finish (FtraceSplitter *s);
+gboolean ftrace_splitter_break (FtraceSplitter *s);
+
+/* Offsets of NUL runs remembered for the warning. */
+#define FTRACE_NUL_OFFSETS 4
+
+/* Runs of NUL bytes skipped as damage (ftrace-reader.c). */
+typedef struct
+{
+  guint64 bytes;
+  guint64 runs;
+  guint64 cut_lines; /* lines a run began inside of, dropped */
+  guint64 offsets[FTRACE_NUL_OFFSETS];
+  gboolean in_run; /* the last byte fed was a NUL */
+} FtraceNulRuns;
 
 typedef enum
 {
@@ -92,6 +106,8 @@ struct _FtraceReader
   gsize block_pos;
   gboolean input_eof;
   FtraceSplitter splitter;
+  guint64 fed; /* decoded bytes given to the splitter or skipped */
+  FtraceNulRuns nul;
   FtraceHtml h;
   TraceBatch *batch;
   GError *error;   /* set by line callbacks, reported by read_batch */

@@ -130,16 +130,22 @@ sniff_binary (const guint8 *d,
     { "\x28\xb5\x2f\xfd", 4, "zstd data (decompress it first)" },
     { "SQLite format 3", 15, "an SQLite database" },
   };
-  gsize ctrl = 0, sample = MIN (n, 4096);
+  gsize ctrl = 0, text = 0, sample = MIN (n, 4096);
 
   for (guint i = 0; i < G_N_ELEMENTS (magics); i++)
     if (has_prefix_bytes (d, n, magics[i].magic, magics[i].len))
       return magics[i].what;
-  /* text traces hold no control characters (a marker may end in one NUL) */
+  /* text traces hold no control characters; NULs are not counted either
+   * way: a crash leaves runs of them in text files, which the reader
+   * skips as damage (only NULs: no text to judge, read it) */
   for (gsize i = 0; i < sample; i++)
-    if (d[i] < 0x09 || (d[i] > 0x0d && d[i] < 0x20 && d[i] != 0x1b))
-      ctrl++;
-  return ctrl * 50 > sample ? "binary data" : NULL;
+    if (d[i] != 0)
+      {
+        text++;
+        if (d[i] < 0x09 || (d[i] > 0x0d && d[i] < 0x20 && d[i] != 0x1b))
+          ctrl++;
+      }
+  return ctrl * 50 > text ? "binary data" : NULL;
 }
 
 static const char *
@@ -356,6 +362,46 @@ finish_input (FtraceReader *r,
   }
 }
 
+/* Feeds @data to the splitter without its runs of NUL bytes: files get
+ * them after a crash or power loss, where blocks were allocated but not
+ * written.  They are damage, counted with their offsets; the lines
+ * around them that hold no NUL are read. */
+static void
+feed_text (FtraceReader *r,
+           const char *data,
+           gsize len)
+{
+  const char *p = data, *end = data + len;
+  FtraceNulRuns *nul = &r->nul;
+
+  while (p < end)
+    {
+      const char *z = memchr (p, '\0', end - p);
+      const char *q;
+
+      if (z == NULL)
+        z = end;
+      if (z > p)
+        {
+          ftrace_splitter_feed (&r->splitter, p, z - p);
+          nul->in_run = FALSE;
+        }
+      for (q = z; q < end && *q == '\0'; q++)
+        ;
+      if (q > z && !nul->in_run)
+        {
+          if (nul->runs < FTRACE_NUL_OFFSETS)
+            nul->offsets[nul->runs] = r->fed + (z - data);
+          nul->runs++;
+          nul->cut_lines += ftrace_splitter_break (&r->splitter);
+          nul->in_run = TRUE;
+        }
+      nul->bytes += q - z;
+      p = q;
+    }
+  r->fed += len;
+}
+
 /* Feeds slices of the current block until the batch is full or the
  * input ends; FALSE on error. */
 static gboolean
@@ -381,7 +427,7 @@ fill_batch (FtraceReader *r,
           r->block_pos = 0;
         }
       n = MIN (SLICE_SIZE, r->block_len - r->block_pos);
-      ftrace_splitter_feed (&r->splitter, (const char *) r->block + r->block_pos, n);
+      feed_text (r, (const char *) r->block + r->block_pos, n);
       r->block_pos += n;
       if (r->error)
         return FALSE;
@@ -510,6 +556,37 @@ ftrace_reader_get_parser (FtraceReader *r)
 }
 
 /**
+ * ftrace_reader_get_nul_bytes:
+ *
+ * Returns: the NUL bytes skipped as damage (see feed_text())
+ */
+guint64
+ftrace_reader_get_nul_bytes (FtraceReader *r)
+{
+  return r->nul.bytes;
+}
+
+/* "4096 bytes of NUL at offsets 8192, 20480 (1 cut line dropped)" */
+static char *
+nul_summary (const FtraceNulRuns *nul)
+{
+  GString *out;
+
+  if (nul->runs == 0)
+    return NULL;
+  out = g_string_new (NULL);
+  g_string_append_printf (out, "%" G_GUINT64_FORMAT " bytes of NUL at offset%s ", nul->bytes, nul->runs > 1 ? "s" : "");
+  for (guint i = 0; i < MIN (nul->runs, FTRACE_NUL_OFFSETS); i++)
+    g_string_append_printf (out, "%s%" G_GUINT64_FORMAT, i ? ", " : "", nul->offsets[i]);
+  if (nul->runs > FTRACE_NUL_OFFSETS)
+    g_string_append_printf (out, ", ... (%" G_GUINT64_FORMAT " runs)", nul->runs);
+  if (nul->cut_lines > 0)
+    g_string_append_printf (out, " (%" G_GUINT64_FORMAT " line%s cut by them dropped)", nul->cut_lines,
+                            nul->cut_lines > 1 ? "s" : "");
+  return g_string_free (out, FALSE);
+}
+
+/**
  * ftrace_reader_get_summary:
  *
  * Returns: (nullable) (transfer full): one line for a WARNING (what was
@@ -521,12 +598,19 @@ ftrace_reader_get_summary (FtraceReader *r)
 {
   const FtraceStats *st = ftrace_parser_get_stats (r->parser);
   g_autofree char *problems = ftrace_stats_to_summary (st);
+  g_autofree char *nul = nul_summary (&r->nul);
   gboolean no_events = r->finished && st->trace_lines == 0;
+  g_autoptr (GString) out = NULL;
 
-  if (problems == NULL && !no_events)
+  if (problems == NULL && nul == NULL && !no_events)
     return NULL;
-  return g_strdup_printf ("%s: %s%s%s", r->location,
-                          no_events ? "the file holds no trace events, only metadata" : "",
-                          no_events && problems ? "; " : "",
-                          problems ? problems : "");
+  out = g_string_new (r->location);
+  g_string_append (out, ": ");
+  if (no_events)
+    g_string_append (out, "the file holds no trace events, only metadata");
+  if (nul)
+    g_string_append_printf (out, "%s%s", no_events ? "; " : "", nul);
+  if (problems)
+    g_string_append_printf (out, "%s%s", no_events || nul ? "; " : "", problems);
+  return g_string_free (g_steal_pointer (&out), FALSE);
 }

@@ -55,6 +55,7 @@ TraceClockDomain ftrace_reader_get_clock_domain (FtraceReader *reader);
 const char *ftrace_reader_get_format (FtraceReader *reader);
 const char *ftrace_reader_get_compression (FtraceReader *reader);
 guint64 ftrace_reader_get_bytes_read (FtraceReader *reader);
+guint64 ftrace_reader_get_nul_bytes (FtraceReader *reader);
 const FtraceStats *ftrace_reader_get_stats (FtraceReader *reader);
 char *ftrace_reader_get_summary (FtraceReader *reader);
 FtraceParser *ftrace_reader_get_parser (FtraceReader *reader);

@@ -132,6 +132,8 @@ trace_ftrace_src_collect_stats (TraceElement *element,
   g_variant_dict_insert (dict, "lines", "t", stats->lines);
   g_variant_dict_insert (dict, "trace-lines", "t", stats->trace_lines);
   g_variant_dict_insert (dict, "lost-events", "t", stats->lost_events);
+  if (ftrace_reader_get_nul_bytes (self->reader) > 0)
+    g_variant_dict_insert (dict, "skipped-nul-bytes", "t", ftrace_reader_get_nul_bytes (self->reader));
   for (guint i = 0; i < FTRACE_PROBLEM_N; i++)
     if (stats->problems[i] > 0)
       {

@@ -3,8 +3,11 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Nested objects and arrays become dotted keys ("a.b", "a[0]"), as the
- * event model and perfetto's args table do.  null values are dropped; at
- * most JSON_TRACE_MAX_ARGS args are kept per event.
+ * event model and perfetto's args table do.  null values and empty
+ * containers are kept as value-less args (TRACE_ARG_NULL, _EMPTY_ARRAY,
+ * _EMPTY_OBJECT) so that json-sink writes the args object back as it
+ * was: array indices after them do not shift.  At most
+ * JSON_TRACE_MAX_ARGS args are kept per event.
  */
 #include "config.h"
 
@@ -44,6 +47,21 @@ add_number_arg (JsonTraceReader *r,
   return TRUE;
 }
 
+/* A value-less arg at the current key; FALSE past the limit. */
+static gboolean
+add_shape_arg (JsonTraceReader *r,
+               TraceEvent *ev,
+               TraceArgType type)
+{
+  if (ev->n_args >= JSON_TRACE_MAX_ARGS)
+    {
+      r->args_dropped = TRUE;
+      return FALSE;
+    }
+  trace_batch_add_arg (r->batch, ev, json_reader_intern (r, r->key_buf->str, r->key_buf->len), type);
+  return TRUE;
+}
+
 static gboolean
 add_scalar_arg (JsonTraceReader *r,
                 TraceEvent *ev,
@@ -52,7 +70,10 @@ add_scalar_arg (JsonTraceReader *r,
   guint32 key;
 
   if (v->type == JSON_VALUE_NULL)
-    return TRUE;
+    {
+      add_shape_arg (r, ev, TRACE_ARG_NULL);
+      return TRUE;
+    }
   if (ev->n_args >= JSON_TRACE_MAX_ARGS)
     {
       r->args_dropped = TRUE;
@@ -104,6 +125,9 @@ parse_arg_object (JsonTraceReader *r,
       if (res != JSON_SCAN_OK)
         return res;
     }
+  /* (the args object itself, when empty, is no arg) */
+  if (res == JSON_SCAN_END && first && prefix > 0)
+    add_shape_arg (r, ev, TRACE_ARG_EMPTY_OBJECT);
   return res == JSON_SCAN_END ? JSON_SCAN_OK : res;
 }
 
@@ -131,6 +155,8 @@ parse_arg_array (JsonTraceReader *r,
       if (res != JSON_SCAN_OK)
         return res;
     }
+  if (res == JSON_SCAN_END && index == 0)
+    add_shape_arg (r, ev, TRACE_ARG_EMPTY_ARRAY);
   return res == JSON_SCAN_END ? JSON_SCAN_OK : res;
 }
 

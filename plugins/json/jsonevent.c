@@ -891,7 +891,10 @@ json_reader_convert_event (JsonTraceReader *r,
 
   if (f->ph.type == JSON_VALUE_NONE && f->n_members == 0)
     {
+      /* valid JSON (trace writers pad arrays with them) but no event:
+       * counted, so that a file of nothing else says so */
       r->stats.empty_objects++;
+      json_reader_skip (r, JSON_TRACE_SKIP_EMPTY_OBJECT, offset);
       return;
     }
   if (f->ph.type != JSON_VALUE_STRING || f->ph.start == f->ph.end)

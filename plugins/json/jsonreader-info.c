@@ -19,11 +19,12 @@ static const char *const skip_reason_names[JSON_TRACE_SKIP_N_REASONS] = {
   [JSON_TRACE_SKIP_BAD_VALUE] = "bad value",
   [JSON_TRACE_SKIP_BAD_SCOPE] = "bad scope",
   [JSON_TRACE_SKIP_TRAILING_DATA] = "trailing data",
+  [JSON_TRACE_SKIP_ARGS_DROPPED] = "args dropped",
   [JSON_TRACE_SKIP_UNSUPPORTED_PHASE] = "unsupported phase",
   [JSON_TRACE_SKIP_THREAD_STATE] = "thread state",
   [JSON_TRACE_SKIP_OTHER_METADATA] = "other metadata",
-  [JSON_TRACE_SKIP_ARGS_DROPPED] = "args dropped",
   [JSON_TRACE_SKIP_ORPHAN_SAMPLES] = "samples without profile",
+  [JSON_TRACE_SKIP_EMPTY_OBJECT] = "empty object",
 };
 
 const char *
@@ -185,6 +186,29 @@ append_reason (GString *out,
   g_string_append (out, count->count > n ? ", …)" : ")");
 }
 
+static char *
+summarize (JsonTraceReader *r,
+           guint first,
+           guint last,
+           const char *lead)
+{
+  g_autoptr (GString) reasons = g_string_new (NULL);
+  guint64 total = 0;
+
+  for (guint i = first; i < last; i++)
+    {
+      const JsonTraceSkipCount *count = &r->stats.skipped[i];
+
+      if (count->count == 0)
+        continue;
+      total += count->count;
+      append_reason (reasons, count, i);
+    }
+  if (total == 0)
+    return NULL;
+  return g_strdup_printf ("%s: %sskipped %" G_GUINT64_FORMAT ": %s", r->location, lead, total, reasons->str);
+}
+
 /**
  * json_trace_reader_get_summary:
  * @include_unsupported: also list what was skipped for lack of a place
@@ -198,20 +222,35 @@ char *
 json_trace_reader_get_summary (JsonTraceReader *r,
                                gboolean include_unsupported)
 {
-  g_autoptr (GString) reasons = g_string_new (NULL);
-  guint64 total = 0;
-  guint n = include_unsupported ? JSON_TRACE_SKIP_N_REASONS : JSON_TRACE_SKIP_N_DAMAGE;
+  return summarize (r, 0, include_unsupported ? JSON_TRACE_SKIP_N_REASONS : JSON_TRACE_SKIP_N_DAMAGE, "");
+}
 
-  for (guint i = 0; i < n; i++)
-    {
-      const JsonTraceSkipCount *count = &r->stats.skipped[i];
+/**
+ * json_trace_reader_get_unsupported_summary:
+ *
+ * Returns: (transfer full) (nullable): one line for an INFO: what valid
+ *   input had no place in the event model (unsupported phases, `{}`
+ *   placeholders…), e.g. "t.json: skipped 3: 3 empty object (at byte 1,
+ *   4, 7)", or %NULL when there was none
+ */
+char *
+json_trace_reader_get_unsupported_summary (JsonTraceReader *r)
+{
+  return summarize (r, JSON_TRACE_SKIP_N_DAMAGE, JSON_TRACE_SKIP_N_REASONS, "");
+}
 
-      if (count->count == 0)
-        continue;
-      total += count->count;
-      append_reason (reasons, count, i);
-    }
-  if (total == 0)
+/**
+ * json_trace_reader_get_failure:
+ *
+ * Returns: (transfer full) (nullable): the error for a damaged input that
+ *   yielded no event at all, e.g. "t.json: damaged, no event could be
+ *   read: skipped 1: 1 malformed (at byte 22)"; %NULL when an event was
+ *   read or nothing is damaged (a file of only `{}` is valid)
+ */
+char *
+json_trace_reader_get_failure (JsonTraceReader *r)
+{
+  if (r->stats.events > 0 || !json_trace_reader_has_damage (r))
     return NULL;
-  return g_strdup_printf ("%s: skipped %" G_GUINT64_FORMAT ": %s", r->location, total, reasons->str);
+  return summarize (r, 0, JSON_TRACE_SKIP_N_DAMAGE, "damaged, no event could be read: ");
 }

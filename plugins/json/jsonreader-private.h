@@ -110,6 +110,10 @@ struct _JsonTraceReader
   GHashTable *named_ids; /* string pids/tids already named */
   gint64 last_ts;
   gboolean args_dropped;
+  /* an element broken inside that had not ended yet: where it starts,
+   * where its garbage is (0: none) */
+  guint64 broken_element;
+  guint64 broken_at;
 
   /* jsonprofile.c */
   GHashTable *profiles;

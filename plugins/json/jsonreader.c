@@ -611,16 +611,26 @@ read_object_item (JsonTraceReader *r,
 
   if (res == JSON_SCAN_ERROR)
     {
+      guint64 broken_at = offset_of (r, s->error_at);
+
       /* Find where the broken object ends, to go on after it. */
       json_scanner_init (s, elem, r->buf + r->len);
       res = json_scan_value (s, &f.args, depth - 1);
       if (res == JSON_SCAN_OK)
         {
-          json_reader_skip (r, JSON_TRACE_SKIP_MALFORMED, offset);
+          /* the offset of the damage itself: the event's start tells
+           * less in a long event */
+          json_reader_skip (r, JSON_TRACE_SKIP_MALFORMED, broken_at);
           r->pos = s->p - r->buf;
           r->first = FALSE;
           return STEP_OK;
         }
+      if (res == JSON_SCAN_ERROR)
+        return resync_after (r, s->error_at);
+      /* If the input ends before the object does, the garbage, not the
+       * end, is what is wrong with it: at_end_of_input() says so. */
+      r->broken_element = offset;
+      r->broken_at = broken_at;
     }
   if (res == JSON_SCAN_INCOMPLETE)
     return STEP_NEED_MORE;
@@ -864,7 +874,10 @@ at_end_of_input (JsonTraceReader *r,
       if (!r->seen_trace_events)
         return fail (r, error, TRACE_STREAM_ERROR_WRONG_TYPE, r->top_start,
                      "JSON is not a Chrome trace: the input ends before a \"traceEvents\" array");
-      json_reader_skip (r, JSON_TRACE_SKIP_TRUNCATED, offset_of (r, p));
+      if (r->broken_at > 0 && r->broken_element == offset_of (r, p))
+        json_reader_skip (r, JSON_TRACE_SKIP_MALFORMED, r->broken_at);
+      else
+        json_reader_skip (r, JSON_TRACE_SKIP_TRUNCATED, offset_of (r, p));
     }
   return finish_input (r, error);
 }

@@ -29,8 +29,9 @@ G_BEGIN_DECLS
  * JsonTraceSkipReason:
  *
  * Why something of the input did not become events.  The reasons before
- * %JSON_TRACE_SKIP_N_DAMAGE mean the input is damaged (worth a WARNING);
- * the ones after are valid input the event model has no place for.
+ * %JSON_TRACE_SKIP_N_DAMAGE mean the input is damaged or data was lost
+ * (worth a WARNING); the ones after are valid input the event model has
+ * no place for (an INFO).
  */
 typedef enum
 {
@@ -45,12 +46,14 @@ typedef enum
   JSON_TRACE_SKIP_BAD_VALUE,
   JSON_TRACE_SKIP_BAD_SCOPE,
   JSON_TRACE_SKIP_TRAILING_DATA,
+  /* not damage, but data lost (an array cut at 1024 elements): warned */
+  JSON_TRACE_SKIP_ARGS_DROPPED,
   JSON_TRACE_SKIP_N_DAMAGE,
   JSON_TRACE_SKIP_UNSUPPORTED_PHASE = JSON_TRACE_SKIP_N_DAMAGE,
   JSON_TRACE_SKIP_THREAD_STATE,
   JSON_TRACE_SKIP_OTHER_METADATA,
-  JSON_TRACE_SKIP_ARGS_DROPPED,
   JSON_TRACE_SKIP_ORPHAN_SAMPLES,
+  JSON_TRACE_SKIP_EMPTY_OBJECT,
   JSON_TRACE_SKIP_N_REASONS
 } JsonTraceSkipReason;
 
@@ -65,7 +68,7 @@ typedef struct
  * @bytes: bytes of (decompressed) JSON read
  * @objects: event objects found in the traceEvents array
  * @events: #TraceEvent produced
- * @empty_objects: `{}` placeholders, skipped silently
+ * @empty_objects: `{}` placeholders (also counted as skipped: empty object)
  * @skipped: per #JsonTraceSkipReason
  */
 typedef struct
@@ -103,6 +106,8 @@ const JsonTraceReaderStats *json_trace_reader_get_stats (JsonTraceReader *reader
 gboolean json_trace_reader_has_damage (JsonTraceReader *reader);
 char *json_trace_reader_get_summary (JsonTraceReader *reader,
                                      gboolean include_unsupported);
+char *json_trace_reader_get_unsupported_summary (JsonTraceReader *reader);
+char *json_trace_reader_get_failure (JsonTraceReader *reader);
 const char *json_trace_skip_reason_to_string (JsonTraceSkipReason reason);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (JsonTraceReader, json_trace_reader_free)

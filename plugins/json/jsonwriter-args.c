@@ -54,6 +54,12 @@ json_writer_put_arg_value (JsonTraceWriter *w,
     case TRACE_ARG_POINTER:
       json_fmt_hex_id (w->buf, arg->v.u);
       break;
+    case TRACE_ARG_EMPTY_ARRAY:
+      g_string_append (w->buf, "[]");
+      break;
+    case TRACE_ARG_EMPTY_OBJECT:
+      g_string_append (w->buf, "{}");
+      break;
     default:
       g_string_append (w->buf, "null");
     }

@@ -385,7 +385,9 @@ slice_begin (JsonTraceWriter *w,
     release_thread (w, t);
 }
 
-/* The begin's args, with the end's args added (an end's value wins). */
+/* The begin's args, with the end's args added (an end's value wins, an
+ * end's null does not: it used to be dropped, and trace_processor shows
+ * no row for it). */
 static void
 merge_args (JsonTraceWriter *w,
             const TraceArg *begin,
@@ -403,7 +405,10 @@ merge_args (JsonTraceWriter *w,
         if (g_array_index (w->merged_args, TraceArg, j).key == end[i].key)
           break;
       if (j < n_begin)
-        g_array_index (w->merged_args, TraceArg, j) = end[i];
+        {
+          if (end[i].type != TRACE_ARG_NULL)
+            g_array_index (w->merged_args, TraceArg, j) = end[i];
+        }
       else
         g_array_append_val (w->merged_args, end[i]);
     }

@@ -262,6 +262,8 @@ trace_json_sink_class_init (TraceJsonSinkClass *klass)
   object_class->finalize = trace_json_sink_finalize;
   sink_class->stream_start = trace_json_sink_stream_start;
   sink_class->render = trace_json_sink_render;
+  /* null and empty args written back, array indices kept */
+  trace_base_sink_class_set_keeps_arg_shape (sink_class, TRUE);
   sink_class->stop = trace_json_sink_stop;
   TRACE_FILE_SINK_CLASS (klass)->end = trace_json_sink_end;
   TRACE_ELEMENT_CLASS (klass)->collect_stats = trace_json_sink_collect_stats;

@@ -121,6 +121,17 @@ trace_json_src_create (TraceBaseSrc *src,
       if (*out)
         return TRACE_FLOW_OK;
       self->events_done = TRUE;
+      if (!json_trace_reader_has_system_trace (self->reader))
+        {
+          /* an empty trace would pass for a good one */
+          g_autofree char *failure = json_trace_reader_get_failure (self->reader);
+
+          if (failure)
+            {
+              g_set_error (error, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_FORMAT, "%s", failure);
+              return TRACE_FLOW_ERROR;
+            }
+        }
     }
   return next_from_system_trace (self, out, error);
 }
@@ -131,11 +142,16 @@ trace_json_src_finish (TraceBaseSrc *src)
   TraceJsonSrc *self = TRACE_JSON_SRC (src);
   g_autofree char *summary = NULL;
   g_autofree char *system = NULL;
+  g_autofree char *unsupported = NULL;
 
   if (self->reader && json_trace_reader_has_damage (self->reader))
     summary = json_trace_reader_get_summary (self->reader, FALSE);
   if (summary)
     trace_element_post_warning (TRACE_ELEMENT (src), NULL, "%s", summary);
+  /* valid input with no place in the model: not a WARNING, but said */
+  unsupported = self->reader ? json_trace_reader_get_unsupported_summary (self->reader) : NULL;
+  if (unsupported)
+    trace_element_post_info (TRACE_ELEMENT (src), "%s", unsupported);
   system = self->system_trace ? ftrace_reader_get_summary (self->system_trace) : NULL;
   if (system)
     trace_element_post_warning (TRACE_ELEMENT (src), NULL, "%s", system);

@@ -196,6 +196,7 @@ test_lenient (void)
   const char *text =
       "[{},\n{\"ph\":\"X\",\"ts\":1,\"dur\":2,\"pid\":1,\"tid\":1,\"name\":\"x\","
       "\"args\":{\"a\":1,\"l\":[1,2,],},},\n{}\n]";
+  g_autofree char *unsupported = NULL;
   Read rd;
 
   read_text (&rd, text);
@@ -205,7 +206,11 @@ test_lenient (void)
   g_assert_cmpint (test_arg (rd.batch, &rd.batch->events[0], "l[1]")->v.i, ==, 2);
   g_assert_cmpuint (json_trace_reader_get_stats (rd.reader)->empty_objects, ==, 2);
   g_assert_false (json_trace_reader_has_damage (rd.reader));
-  g_assert_null (json_trace_reader_get_summary (rd.reader, TRUE));
+  g_assert_null (json_trace_reader_get_summary (rd.reader, FALSE));
+  /* not damage, but counted and said (issue 17, item 11) */
+  g_assert_cmpuint (skipped (&rd, JSON_TRACE_SKIP_EMPTY_OBJECT)->count, ==, 2);
+  unsupported = json_trace_reader_get_unsupported_summary (rd.reader);
+  g_assert_cmpstr (unsupported, ==, "t.json: skipped 2: 2 empty object (at byte 1, 87)");
   read_clear (&rd);
 }
 
@@ -235,7 +240,7 @@ test_damage (void)
   g_assert_cmpuint (skipped (&rd, JSON_TRACE_SKIP_NOT_AN_OBJECT)->offsets[1], ==, offset_of (text, "\"str\""));
   /* the broken event, and the missing comma before "three" */
   g_assert_cmpuint (skipped (&rd, JSON_TRACE_SKIP_MALFORMED)->count, ==, 2);
-  g_assert_cmpuint (skipped (&rd, JSON_TRACE_SKIP_MALFORMED)->offsets[0], ==, offset_of (text, "{\"ph\":\"i\",\"ts\":2"));
+  g_assert_cmpuint (skipped (&rd, JSON_TRACE_SKIP_MALFORMED)->offsets[0], ==, offset_of (text, "\"name\":\"broken\""));
   g_assert_cmpuint (skipped (&rd, JSON_TRACE_SKIP_MALFORMED)->offsets[1], ==, offset_of (text, "{\"ph\":\"i\",\"ts\":4"));
   g_assert_cmpuint (skipped (&rd, JSON_TRACE_SKIP_UNKNOWN_PHASE)->offsets[0], ==, offset_of (text, "{\"ph\":\"Q\""));
   g_assert_cmpuint (skipped (&rd, JSON_TRACE_SKIP_NO_PHASE)->offsets[0], ==, offset_of (text, "{\"ts\":6}"));
@@ -251,7 +256,7 @@ test_damage (void)
       "1 no phase (at byte %d), 1 unknown phase (at byte %d), 1 bad timestamp (at byte %d), "
       "1 bad duration (at byte %d), 1 bad id (at byte %d), 1 bad scope (at byte %d), "
       "1 trailing data (at byte %d)",
-      (int) offset_of (text, "{\"ph\":\"i\",\"ts\":2"), (int) offset_of (text, "{\"ph\":\"i\",\"ts\":4"),
+      (int) offset_of (text, "\"name\":\"broken\""), (int) offset_of (text, "{\"ph\":\"i\",\"ts\":4"),
       (int) offset_of (text, "42"), (int) offset_of (text, "\"str\""), (int) offset_of (text, "{\"ts\":6}"),
       (int) offset_of (text, "{\"ph\":\"Q\""), (int) offset_of (text, "{\"ph\":\"i\",\"ts\":\"abc\""),
       (int) offset_of (text, "{\"ph\":\"X\""), (int) offset_of (text, "{\"ph\":\"b\""),
@@ -542,7 +547,7 @@ test_args (void)
   g_assert_no_error (rd.error);
   ev = &rd.batch->events[0];
   g_assert_cmpuint (ev->kind, ==, TRACE_EVENT_SLICE_END);
-  g_assert_cmpuint (ev->n_args, ==, 9);
+  g_assert_cmpuint (ev->n_args, ==, 11);
   g_assert_cmpstr (test_str (rd.batch, test_arg (rd.batch, ev, "s")->v.s), ==, "té\n");
   g_assert_cmpint (test_arg (rd.batch, ev, "neg")->v.i, ==, -1);
   arg = test_arg (rd.batch, ev, "big");
@@ -552,7 +557,9 @@ test_args (void)
   g_assert_cmpint (arg->type, ==, TRACE_ARG_DOUBLE);
   g_assert_cmpfloat (arg->v.d, ==, 1.5);
   g_assert_true (test_arg (rd.batch, ev, "t")->v.b);
-  g_assert_null (test_arg (rd.batch, ev, "n"));
+  /* null and {} kept without a value, for json-sink (issue 17, item 10) */
+  g_assert_cmpint (test_arg (rd.batch, ev, "n")->type, ==, TRACE_ARG_NULL);
+  g_assert_cmpint (test_arg (rd.batch, ev, "e")->type, ==, TRACE_ARG_EMPTY_OBJECT);
   g_assert_cmpint (test_arg (rd.batch, ev, "a[0]")->v.i, ==, 1);
   g_assert_cmpstr (test_str (rd.batch, test_arg (rd.batch, ev, "a[1].b")->v.s), ==, "x");
   g_assert_cmpint (test_arg (rd.batch, ev, "o.p.q")->v.i, ==, 0);
@@ -573,7 +580,8 @@ test_too_many_args (void)
   g_assert_no_error (rd.error);
   g_assert_cmpuint (rd.batch->events[0].n_args, ==, JSON_TRACE_MAX_ARGS);
   g_assert_cmpuint (skipped (&rd, JSON_TRACE_SKIP_ARGS_DROPPED)->count, ==, 1);
-  g_assert_false (json_trace_reader_has_damage (rd.reader));
+  /* not damage, but data lost: warned (issue 17, item 10) */
+  g_assert_true (json_trace_reader_has_damage (rd.reader));
   read_clear (&rd);
 }
 

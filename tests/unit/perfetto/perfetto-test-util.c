@@ -83,6 +83,15 @@ append_arg (GString *s,
     case TRACE_ARG_STRING:
       g_string_append_printf (s, "s:'%s'", trace_batch_get_string (batch, arg->v.s));
       break;
+    case TRACE_ARG_NULL:
+      g_string_append (s, "null");
+      break;
+    case TRACE_ARG_EMPTY_ARRAY:
+      g_string_append (s, "[]");
+      break;
+    case TRACE_ARG_EMPTY_OBJECT:
+      g_string_append (s, "{}");
+      break;
     }
 }
 

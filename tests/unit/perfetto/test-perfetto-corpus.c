@@ -42,8 +42,9 @@ read_json (GInputStream *in,
   g_autoptr (GPtrArray) batches = g_ptr_array_new_with_free_func ((GDestroyNotify) trace_batch_unref);
   TraceBatch *b;
 
+  /* as perfetto-sink is given them: without the value-less args */
   while (json_trace_reader_read_batch (r, &b, error) && b != NULL)
-    g_ptr_array_add (batches, b);
+    g_ptr_array_add (batches, trace_batch_drop_shape_args (b));
   *clock = json_trace_reader_get_clock_domain (r);
   return g_steal_pointer (&batches);
 }
