@@ -40,7 +40,7 @@ static const Area areas[] = {
   { "perfetto", { fuzz_perfetto_reader, fuzz_perfetto_compressed } },
 #endif
 #ifdef FUZZ_HAVE_LAUNCH
-  { "launch", { fuzz_launch } },
+  { "launch", { fuzz_launch, fuzz_launch_graph } },
 #endif
 };
 
