@@ -124,7 +124,7 @@ session_for (JsonTraceWriter *w,
   if (w->sessions == NULL)
     w->sessions = g_hash_table_new_full (key_hash, key_equal, NULL, session_free);
   s = g_hash_table_lookup (w->sessions, &key);
-  if (s != NULL)
+  if (s != NULL || g_hash_table_size (w->sessions) >= w->opts.max_threads)
     return s;
   s = g_new0 (WriterSession, 1);
   s->key = key;
@@ -281,10 +281,18 @@ json_writer_sample (JsonTraceWriter *w,
                     const TraceEvent *ev)
 {
   WriterSession *s = session_for (w, ev);
-  guint64 id = ev->u.sample.node_id == 0 && ev->name != 0 ? named_leaf (w, ev) : ev->u.sample.node_id;
-  guint32 node = ensure_node (w, s, id);
-  gint64 delta = ev->ts - s->last_ts;
+  guint64 id;
+  guint32 node;
+  gint64 delta;
 
+  if (s == NULL)
+    {
+      w->stats.dropped_samples_past_thread_table++;
+      return;
+    }
+  id = ev->u.sample.node_id == 0 && ev->name != 0 ? named_leaf (w, ev) : ev->u.sample.node_id;
+  node = ensure_node (w, s, id);
+  delta = ev->ts - s->last_ts;
   g_array_append_val (s->samples, node);
   g_array_append_val (s->deltas, delta);
   s->last_ts = ev->ts;

@@ -65,6 +65,8 @@ json_trace_writer_new (GOutputStream *out,
   w->opts.metadata = NULL;
   if (w->opts.max_open_slices == 0)
     w->opts.max_open_slices = JSON_WRITER_DEFAULT_MAX_OPEN;
+  if (w->opts.max_threads == 0)
+    w->opts.max_threads = JSON_WRITER_DEFAULT_MAX_THREADS;
   if (w->opts.system_trace_memory == 0)
     w->opts.system_trace_memory = JSON_WRITER_DEFAULT_KERNEL_MEMORY;
   w->buf = g_string_sized_new (JSON_WRITER_FLUSH_SIZE + 4096);
@@ -318,6 +320,9 @@ write_slice (JsonTraceWriter *w,
   event_close (w);
 }
 
+/* Returns: (nullable): the thread's state; %NULL when the thread is new
+ * and the table is full: its slices are then written as B and E, which
+ * needs no state (trace_processor pairs them itself). */
 static WriterThread *
 thread_for (JsonTraceWriter *w,
             const TraceEvent *ev)
@@ -328,6 +333,11 @@ thread_for (JsonTraceWriter *w,
   if (t != NULL && t->key.pid == key.pid && t->key.tid == key.tid)
     return t;
   t = g_hash_table_lookup (w->threads, &key);
+  if (t == NULL && g_hash_table_size (w->threads) >= w->opts.max_threads)
+    {
+      w->stats.slices_past_thread_table++;
+      return NULL;
+    }
   if (t == NULL)
     {
       t = g_new0 (WriterThread, 1);
@@ -374,6 +384,11 @@ slice_begin (JsonTraceWriter *w,
       return;
     }
   t = thread_for (w, ev);
+  if (t == NULL)
+    {
+      write_slice (w, "B", ev, 0, event_args (batch, ev), ev->n_args);
+      return;
+    }
   h.ev = *ev;
   h.arg_start = t->args->len;
   if (ev->n_args > 0)
@@ -429,6 +444,11 @@ slice_end (JsonTraceWriter *w,
       return;
     }
   t = thread_for (w, ev);
+  if (t == NULL)
+    {
+      write_slice (w, "E", ev, 0, event_args (batch, ev), ev->n_args);
+      return;
+    }
   if (t->stack->len == 0)
     {
       if (t->written_below > 0)

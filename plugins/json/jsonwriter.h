@@ -15,6 +15,10 @@
 
 G_BEGIN_DECLS
 
+/* Threads held for X slices: a few hundred bytes each, tens of MB at the
+ * cap, which real traces (tens of thousands of threads) never reach. */
+#define JSON_WRITER_DEFAULT_MAX_THREADS (1u << 18)
+
 typedef enum
 {
   JSON_TRACE_FORM_OBJECT = 0, /* {"traceEvents":[…],"displayTimeUnit":…,"metadata":{…}} */
@@ -54,6 +58,9 @@ typedef enum
  *   as B; 0 for the default (65536)
  * @system_trace_memory: bytes of kernel text kept in memory before a
  *   temporary file is used; 0 for the default (8 MiB)
+ * @max_threads: threads whose slices are held for X (and CPU-profile
+ *   sessions); a further thread's slices are written as B/E, its samples
+ *   dropped; 0 for the default (262 144)
  *
  * A zeroed struct means the defaults.
  */
@@ -69,6 +76,7 @@ typedef struct
   JsonObject *metadata;
   guint max_open_slices;
   gsize system_trace_memory;
+  guint max_threads;
 } JsonTraceWriterOptions;
 
 /**
@@ -82,6 +90,10 @@ typedef struct
  * @dropped_flows: slice flow ids v2 could not carry (two different ids)
  * @dropped_other: other events without a JSON form (clock markers in array
  *   form, stack nodes beyond the limit)
+ * @slices_past_thread_table: slice begins and ends of threads past
+ *   @max_threads, written as B and E
+ * @dropped_samples_past_thread_table: CPU samples of threads past
+ *   @max_threads
  * @thread_names_in_kernel_text: names of threads of unknown process,
  *   written only in the task column of their kernel lines (an `M` event
  *   has a pid: trace_processor would put them in process 0)
@@ -97,6 +109,8 @@ typedef struct
   guint64 dropped_flows;
   guint64 dropped_other;
   guint64 thread_names_in_kernel_text;
+  guint64 slices_past_thread_table;
+  guint64 dropped_samples_past_thread_table;
 } JsonTraceWriterStats;
 
 typedef struct _JsonTraceWriter JsonTraceWriter;

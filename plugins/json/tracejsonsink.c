@@ -25,6 +25,7 @@ struct _TraceJsonSink
   JsonTraceSliceStyle slices;
   JsonTraceFlowStyle flows;
   char *display_time_unit;
+  guint max_threads;
   TraceClockDomain clock_domain;
   gboolean chrome_json; /* the stream is Chrome JSON */
   JsonObject *metadata; /* the stream's, written back */
@@ -38,6 +39,7 @@ enum
   PROP_SLICES,
   PROP_FLOWS,
   PROP_DISPLAY_TIME_UNIT,
+  PROP_MAX_THREADS,
   N_PROPS
 };
 
@@ -81,6 +83,7 @@ ensure_writer (TraceJsonSink *self)
     opts.flows = self->chrome_json ? JSON_TRACE_FLOWS_V2 : JSON_TRACE_FLOWS_V1;
   opts.display_time_unit = self->display_time_unit;
   opts.clock_domain = self->clock_domain;
+  opts.max_threads = self->max_threads;
   opts.metadata = self->metadata;
   self->writer = json_trace_writer_new (trace_file_sink_get_stream (TRACE_FILE_SINK (self)), &opts);
 }
@@ -135,6 +138,8 @@ report_drops (TraceJsonSink *self,
     { "kernel", "kernel events (the array form has no place for them)", s->dropped_kernel },
     { "flows", "flow ids of slices with two different ids", s->dropped_flows },
     { "other", "events with no JSON form", s->dropped_other },
+    { "thread-table-full", "CPU samples of threads past the thread table (max-threads)",
+      s->dropped_samples_past_thread_table },
   };
 
   if (dict)
@@ -181,6 +186,8 @@ trace_json_sink_collect_stats (TraceElement *element,
   g_variant_dict_insert (dict, "bytes-written", "t", json_trace_writer_get_bytes_written (self->writer));
   if (s->unmatched_ends)
     g_variant_dict_insert (dict, "unmatched-ends", "t", s->unmatched_ends);
+  if (s->slices_past_thread_table)
+    g_variant_dict_insert (dict, "slices-past-thread-table", "t", s->slices_past_thread_table);
   report_drops (self, dict);
 }
 
@@ -206,6 +213,9 @@ trace_json_sink_set_property (GObject *object,
     case PROP_DISPLAY_TIME_UNIT:
       g_free (self->display_time_unit);
       self->display_time_unit = g_value_dup_string (value);
+      break;
+    case PROP_MAX_THREADS:
+      self->max_threads = g_value_get_uint (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -233,6 +243,9 @@ trace_json_sink_get_property (GObject *object,
       break;
     case PROP_DISPLAY_TIME_UNIT:
       g_value_set_string (value, self->display_time_unit);
+      break;
+    case PROP_MAX_THREADS:
+      g_value_set_uint (value, self->max_threads);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -281,6 +294,13 @@ trace_json_sink_class_init (TraceJsonSinkClass *klass)
                                                             "ns", rw);
   trace_param_spec_add_choice (properties[PROP_DISPLAY_TIME_UNIT], "ms");
   trace_param_spec_add_choice (properties[PROP_DISPLAY_TIME_UNIT], "ns");
+  /* Bounds the per-thread state whatever the input's tids; past it the
+   * slices go out as B/E, which needs none. */
+  properties[PROP_MAX_THREADS] =
+      g_param_spec_uint ("max-threads", "Max threads",
+                         "Threads whose slices are held to be written as X; further threads' slices are "
+                         "written as B/E (stats: slices-past-thread-table), their CPU samples dropped",
+                         1, G_MAXUINT, JSON_WRITER_DEFAULT_MAX_THREADS, rw);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   trace_element_class_set_metadata (TRACE_ELEMENT_CLASS (klass), "Chrome JSON sink", "Sink/Trace",
                                     "Writes Chrome's Trace Event Format (JSON)", "tracepipe");
@@ -292,6 +312,7 @@ trace_json_sink_init (TraceJsonSink *self)
   self->display_time_unit = g_strdup ("ns");
   self->slices = JSON_TRACE_SLICES_AUTO;
   self->flows = JSON_TRACE_FLOWS_AUTO;
+  self->max_threads = JSON_WRITER_DEFAULT_MAX_THREADS;
 }
 
 TRACE_ELEMENT_REGISTER_DEFINE (json_sink, "json-sink", TRACE_RANK_PRIMARY, TRACE_TYPE_JSON_SINK)

@@ -672,6 +672,11 @@ write_slice (PerfettoWriter *w,
       return;
     }
   t = pf_thread_get (w, ev->pid, ev->tid, ev->ts);
+  if (t == NULL)
+    {
+      w->stats.dropped_thread_table++;
+      return;
+    }
   switch (ev->kind)
     {
     case TRACE_EVENT_SLICE_BEGIN:
@@ -799,6 +804,11 @@ write_flow (PerfettoWriter *w,
   Perfetto__Protos__TrackEvent__LegacyEvent legacy = PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__INIT;
   PfThread *t = pf_thread_get (w, ev->pid, ev->tid, ev->ts);
 
+  if (t == NULL)
+    {
+      w->stats.dropped_thread_table++;
+      return;
+    }
   /* No pops before a flow event: trace_processor binds it to the top of
    * the thread's stack as it is, ended slices included. */
   legacy.has_phase = TRUE;

@@ -336,7 +336,7 @@ sample_seq (PerfettoWriter *w,
   PfKey key = { pid, tid, 0, 0 };
   PfSampleSeq *seq = g_hash_table_lookup (w->sample_seqs, &key);
 
-  if (seq)
+  if (seq || g_hash_table_size (w->sample_seqs) >= w->opts.max_threads)
     return seq;
   seq = g_new0 (PfSampleSeq, 1);
   seq->key = key;
@@ -376,6 +376,11 @@ pf_write_sample (PerfettoWriter *w,
       return;
     }
   seq = sample_seq (w, ev->pid >= 0 ? ev->pid : tid, tid);
+  if (seq == NULL)
+    {
+      w->stats.dropped_thread_table++;
+      return;
+    }
   if (!seq->described || g_hash_table_size (seq->sent) >= PF_SAMPLE_SEQ_MAX_SENT)
     seq_describe (w, seq, us);
   seq_callstack (w, seq, leaf);

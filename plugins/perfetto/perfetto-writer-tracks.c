@@ -178,7 +178,7 @@ pf_ranks_prescan (PerfettoWriter *w,
         {
           PfThread *t = thread_get_undescribed (w, ev->pid, ev->tid);
 
-          if (!t->described && !t->has_rank)
+          if (t && !t->described && !t->has_rank)
             t->has_rank = TRUE, t->rank = ev->u.meta.value;
         }
     }
@@ -283,6 +283,14 @@ pf_assoc_set (PerfettoWriter *w,
   gint64 *v = g_new (gint64, 1);
   PfAssocEntry *e = &w->assoc_cache[(guint64) tid % PF_CACHE_SIZE];
 
+  /* Past the thread cap a new tid is not remembered: its thread is
+   * listed again in a later process_tree, which costs bytes, not memory. */
+  if (g_hash_table_size (w->tid_to_pid) >= w->opts.max_threads && !g_hash_table_contains (w->tid_to_pid, &tid))
+    {
+      g_free (k);
+      g_free (v);
+      return;
+    }
   *k = tid;
   *v = pid;
   g_hash_table_replace (w->tid_to_pid, k, v);
@@ -346,7 +354,10 @@ pf_assoc_get (PerfettoWriter *w,
   return pid ? *pid : TRACE_ID_UNKNOWN;
 }
 
-/* An event without a pid goes to its thread's known process (a bare
+/* Returns: (nullable): the thread, or %NULL when it is new and the table
+ * already holds opts.max_threads threads (its events are dropped).
+ *
+ * An event without a pid goes to its thread's known process (a bare
  * atrace `E` must end the slice its `B|pid` began); a thread whose pid is
  * not known at all is declared with pid = tid (Perfetto's thread
  * descriptor needs one); an event with no tid goes to the thread
@@ -365,6 +376,8 @@ thread_get_undescribed (PerfettoWriter *w,
   if (w->last_thread && w->last_thread->pid == pid && w->last_thread->tid == tid)
     return w->last_thread;
   t = pf_thread_lookup (w, pid, tid);
+  if (t == NULL && g_hash_table_size (w->threads) >= w->opts.max_threads)
+    return NULL;
   if (t == NULL)
     {
       t = g_new0 (PfThread, 1);
@@ -425,7 +438,8 @@ pf_thread_describe (PerfettoWriter *w,
  * @tid: the tid, or %TRACE_ID_UNKNOWN
  * @ts: when it is first needed
  *
- * Returns: (transfer none): the thread, described
+ * Returns: (transfer none) (nullable): the thread, described; %NULL when
+ *   the thread table is full and @tid is new to it
  */
 PfThread *
 pf_thread_get (PerfettoWriter *w,
@@ -435,7 +449,7 @@ pf_thread_get (PerfettoWriter *w,
 {
   PfThread *t = thread_get_undescribed (w, pid, tid);
 
-  if (!t->described)
+  if (t && !t->described)
     pf_thread_describe (w, t, ts);
   return t;
 }

@@ -23,6 +23,10 @@
 
 #define PF_DEFAULT_SEQUENCE_ID 1
 #define PF_DEFAULT_MAX_INTERNED 100000
+/* About 600 bytes of state per thread: 160 MB at the cap (a million
+ * distinct tids took 627 MB before there was one); real traces have at
+ * most tens of thousands of threads. */
+#define PF_DEFAULT_MAX_THREADS (1u << 18)
 /* Write to the stream once this much output is buffered. */
 #define PF_FLUSH_THRESHOLD (1024 * 1024)
 /* With compress=true, deflate runs of this much: Perfetto wants each
@@ -602,6 +606,7 @@ perfetto_writer_options_init (PerfettoWriterOptions *opts)
   opts->clock = TRACE_CLOCK_BOOTTIME;
   opts->sequence_id = PF_DEFAULT_SEQUENCE_ID;
   opts->max_interned = PF_DEFAULT_MAX_INTERNED;
+  opts->max_threads = PF_DEFAULT_MAX_THREADS;
 }
 
 static void
@@ -644,6 +649,8 @@ perfetto_writer_new (GOutputStream *out,
     w->opts.sequence_id = PF_DEFAULT_SEQUENCE_ID;
   if (w->opts.max_interned == 0)
     w->opts.max_interned = PF_DEFAULT_MAX_INTERNED;
+  if (w->opts.max_threads == 0)
+    w->opts.max_threads = PF_DEFAULT_MAX_THREADS;
   w->builtin_clock = perfetto_clock_domain_to_builtin (w->opts.clock);
   w->need_clear = TRUE;
   w->generation = 1;

@@ -34,6 +34,9 @@ G_BEGIN_DECLS
  * @compress: write the packets deflated, in runs of about 256 KiB, each
  *   in the `compressed_packets` field of one outer TracePacket (what the
  *   Perfetto service writes with `compress_from_cli`)
+ * @max_threads: how many threads (and sampled threads) the writer keeps
+ *   state for; events of threads past it are dropped and counted in
+ *   @dropped_thread_table (0 picks the default, 262 144)
  *
  * How a #PerfettoWriter writes. Initialise with
  * perfetto_writer_options_init().
@@ -49,6 +52,7 @@ typedef struct
   gboolean json_order;
   gboolean thread_time;
   gboolean compress;
+  guint max_threads;
 } PerfettoWriterOptions;
 
 /**
@@ -86,6 +90,8 @@ typedef struct
  *   ended, closed at its end (or at the end of the stream)
  * @clamped_timestamps: negative timestamps written as 0
  * @dropped_other: events of kinds with no Perfetto equivalent
+ * @dropped_thread_table: events of threads first seen once the thread
+ *   table held @max_threads threads
  *
  * What a #PerfettoWriter did.
  */
@@ -115,6 +121,7 @@ typedef struct
   guint64 closed_open_slices;
   guint64 clamped_timestamps;
   guint64 dropped_other;
+  guint64 dropped_thread_table;
 } PerfettoWriterStats;
 
 typedef struct _PerfettoWriter PerfettoWriter;

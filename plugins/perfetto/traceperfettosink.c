@@ -26,9 +26,10 @@ struct _TracePerfettoSink
   gboolean compact_sched;
   gboolean thread_time;
   gboolean compress;
+  guint max_threads;
   TraceClockDomain clock;
   gboolean json_order; /* the stream is Chrome JSON */
-  char *metadata; /* the stream's, written at the end */
+  char *metadata;      /* the stream's, written at the end */
   PerfettoWriter *writer;
 };
 
@@ -40,6 +41,7 @@ enum
   PROP_COMPACT_SCHED,
   PROP_THREAD_TIME,
   PROP_COMPRESS,
+  PROP_MAX_THREADS,
   N_PROPS
 };
 
@@ -61,6 +63,7 @@ ensure_writer (TracePerfettoSink *self)
   opts.compact_sched = self->compact_sched;
   opts.thread_time = self->thread_time;
   opts.compress = self->compress;
+  opts.max_threads = self->max_threads;
   if (self->clock != TRACE_CLOCK_UNKNOWN)
     opts.clock = self->clock;
   opts.json_order = self->json_order;
@@ -93,7 +96,7 @@ trace_perfetto_sink_render (TraceBaseSink *sink,
   return perfetto_writer_write_batch (self->writer, batch, error) ? TRACE_FLOW_OK : TRACE_FLOW_ERROR;
 }
 
-/* The writer's seven drop reasons, in the words of the WARNING, and
+/* The writer's eight drop reasons, in the words of the WARNING, and
  * as stats keys; with @dict, they go to the stats instead. */
 static void
 report_drops (TracePerfettoSink *self,
@@ -110,6 +113,7 @@ report_drops (TracePerfettoSink *self,
     { "unknown-stack-node", "samples on a stack node never defined", s.dropped_unknown_stack_node },
     { "clock-marker", "clock markers with nothing to map to", s.dropped_clock_marker },
     { "other", "events with no Perfetto form", s.dropped_other },
+    { "thread-table-full", "events of threads past the thread table (max-threads)", s.dropped_thread_table },
   };
 
   if (dict)
@@ -197,6 +201,9 @@ trace_perfetto_sink_set_property (GObject *object,
     case PROP_COMPRESS:
       self->compress = g_value_get_boolean (value);
       break;
+    case PROP_MAX_THREADS:
+      self->max_threads = g_value_get_uint (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -226,6 +233,9 @@ trace_perfetto_sink_get_property (GObject *object,
       break;
     case PROP_COMPRESS:
       g_value_set_boolean (value, self->compress);
+      break;
+    case PROP_MAX_THREADS:
+      g_value_set_uint (value, self->max_threads);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -278,6 +288,12 @@ trace_perfetto_sink_class_init (TracePerfettoSinkClass *klass)
                                                     "Deflate the packets into Perfetto's compressed_packets "
                                                     "(read by trace_processor and the UI)",
                                                     d.compress, rw);
+  /* Bounds the writer's per-thread state (open slices, lanes, sample
+   * sequences) whatever the input's tids. */
+  properties[PROP_MAX_THREADS] =
+      g_param_spec_uint ("max-threads", "Max threads",
+                         "Threads the sink keeps state for; events of further threads are dropped and counted",
+                         1, G_MAXUINT, d.max_threads, rw);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   trace_element_class_set_metadata (TRACE_ELEMENT_CLASS (klass), "Perfetto sink", "Sink/Trace",
                                     "Writes a Perfetto protobuf trace (TrackEvent and ftrace bundles)", "tracepipe");
@@ -294,6 +310,7 @@ trace_perfetto_sink_init (TracePerfettoSink *self)
   self->compact_sched = d.compact_sched;
   self->thread_time = d.thread_time;
   self->compress = d.compress;
+  self->max_threads = d.max_threads;
 }
 
 TRACE_ELEMENT_REGISTER_DEFINE (perfetto_sink, "perfetto-sink", TRACE_RANK_PRIMARY, TRACE_TYPE_PERFETTO_SINK)

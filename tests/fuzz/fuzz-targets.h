@@ -29,7 +29,9 @@ void fuzz_ftrace_lines (const guint8 *data, gsize size);
 void fuzz_json_reader (const guint8 *data, gsize size);
 void fuzz_arkts_reader (const guint8 *data, gsize size);
 void fuzz_perfetto_reader (const guint8 *data, gsize size);
+void fuzz_perfetto_compressed (const guint8 *data, gsize size);
 void fuzz_launch (const guint8 *data, gsize size);
+void fuzz_launch_graph (const guint8 *data, gsize size);
 
 /* The pool the readers intern into (a new reference). */
 TraceStringPool *fuzz_get_pool (void);

@@ -37,10 +37,10 @@ static const Area areas[] = {
   { "arkts", { fuzz_arkts_reader } },
 #endif
 #ifdef FUZZ_HAVE_PERFETTO
-  { "perfetto", { fuzz_perfetto_reader } },
+  { "perfetto", { fuzz_perfetto_reader, fuzz_perfetto_compressed } },
 #endif
 #ifdef FUZZ_HAVE_LAUNCH
-  { "launch", { fuzz_launch } },
+  { "launch", { fuzz_launch, fuzz_launch_graph } },
 #endif
 };
 
