@@ -157,8 +157,15 @@ push_item (TraceQueue *self,
   ret = trace_pad_push (self->srcpad, item);
   if (ret == TRACE_FLOW_OK)
     return TRUE;
+  /* Who returns NOT_LINKED (a tee without branches) posts nothing: the
+   * pusher does. Upstream only learns ERROR from us, so say it here, or
+   * the pipeline would wait for an EOS that never comes. */
+  if (ret == TRACE_FLOW_NOT_LINKED)
+    trace_element_post_error (TRACE_ELEMENT (self), TRACE_CORE_ERROR, TRACE_CORE_ERROR_NOT_LINKED, NULL,
+                              "streaming stopped: the stream after the queue reaches an element with nowhere to "
+                              "send it (not linked)");
   g_mutex_lock (&self->lock);
-  /* Tell upstream on its next push; an error is already on the bus. */
+  /* Tell upstream on its next push; an error is now on the bus. */
   self->last_ret = ret == TRACE_FLOW_NOT_LINKED ? TRACE_FLOW_ERROR : ret;
   self->flushing = TRUE;
   g_cond_broadcast (&self->cond);

@@ -168,6 +168,19 @@ test_long_chain_interrupt (void)
   rb_scratch_cleanup (dir);
 }
 
+/* A tee without branches behind a queue: the queue's thread got the tee's
+ * NOT_LINKED, told upstream ERROR, and nobody posted one: the run never
+ * ended (found by the launch-graph fuzz target). Now the queue says why. */
+static void
+test_queue_into_branchless_tee (void)
+{
+  g_autoptr (RbResult) r = RB_RUN ("-q", "fakesrc", "num-events=8", "!", "queue", "!", "tee");
+
+  g_assert_cmpint (r->status, ==, 1);
+  rb_assert_messages (r->err, "ERROR: from /pipeline0/queue0: streaming stopped: the stream after the queue reaches an "
+                              "element with nowhere to send it (not linked)\n");
+}
+
 void
 rb_add_graph_tests (void)
 {
@@ -177,6 +190,7 @@ rb_add_graph_tests (void)
 
       g_test_add_data_func (path, &cycle_cases[i], test_cycle);
     }
+  g_test_add_func ("/robustness/graph/queue-into-branchless-tee", test_queue_into_branchless_tee);
   g_test_add_func ("/robustness/scale/chain-10000", test_long_chain);
   g_test_add_func ("/robustness/scale/funnel-3000-pads", test_many_funnel_pads);
   g_test_add_func ("/robustness/scale/tee-3000-pads", test_many_tee_pads);
