@@ -123,15 +123,14 @@ on_child_done (GObject *source,
   if (err && *err)
     g_printerr ("%s", err); /* its warnings and errors, which name the file */
   if (status == 0)
-    g_print ("ok      %s -> %s (%.2f s)\n", job->in, job->out, seconds);
+    g_printerr ("ok      %s -> %s (%.2f s)\n", job->in, job->out, seconds);
   else
     {
       g_autofree char *reason = failure_reason (err, status);
 
-      g_print ("FAILED  %s -> %s: %s\n", job->in, job->out, reason);
+      g_printerr ("FAILED  %s -> %s: %s\n", job->in, job->out, reason);
       b->failed++;
     }
-  fflush (stdout);
   g_ptr_array_remove (b->children, child);
   b->running--;
   g_free (job->in), g_free (job->out), g_free (job);
@@ -160,7 +159,7 @@ start_job (Batch *b,
   child = g_subprocess_launcher_spawnv (l, (const char *const *) argv, &error);
   if (child == NULL)
     {
-      g_print ("FAILED  %s -> %s: %s\n", job->in, job->out, error->message);
+      g_printerr ("FAILED  %s -> %s: %s\n", job->in, job->out, error->message);
       b->failed++;
       g_free (job->in), g_free (job->out), g_free (job);
       return;

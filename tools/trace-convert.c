@@ -24,7 +24,7 @@
   "With -o TEMPLATE it converts every IN (a folder stands for the files in it)\n"   \
   "to TEMPLATE, where {name} is the input's file name without its extensions;\n"    \
   "missing folders are created. -j N conversions run at once, each in its own\n"    \
-  "process, and each file gets one line on standard output: ok or FAILED."
+  "process, and each file gets one line on standard error: ok or FAILED."
 
 #define DESCRIPTION                                                                                \
   "Examples:\n"                                                                                    \
