@@ -243,6 +243,22 @@ add_id (JsonBuilder *b,
     json_builder_add_int_value (b, id);
 }
 
+/* "NAME": {"count": N, "overflow-events": N, "top": [ ... — the rows
+ * follow, then json_builder_end_array() and _end_object(). */
+static void
+begin_top_table (JsonBuilder *b,
+                 const char *name,
+                 guint count,
+                 guint64 overflow)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_begin_object (b);
+  add_member_int (b, "count", count);
+  add_member_int (b, "overflow-events", overflow);
+  json_builder_set_member_name (b, "top");
+  json_builder_begin_array (b);
+}
+
 static void
 add_owners (JsonBuilder *b,
             const InfoResult *r,
@@ -252,12 +268,7 @@ add_owners (JsonBuilder *b,
   g_autoptr (GPtrArray) rows = info_table_sorted (r->summary, table);
   gboolean threads = table == INFO_TABLE_THREADS;
 
-  json_builder_set_member_name (b, threads ? "threads" : "processes");
-  json_builder_begin_object (b);
-  add_member_int (b, "count", rows->len);
-  add_member_int (b, "overflow-events", r->summary->overflow[table]);
-  json_builder_set_member_name (b, "top");
-  json_builder_begin_array (b);
+  begin_top_table (b, threads ? "threads" : "processes", rows->len, r->summary->overflow[table]);
   for (guint i = 0; i < rows->len && i < top; i++)
     {
       InfoThread *t = rows->pdata[i];
@@ -283,12 +294,7 @@ add_names (JsonBuilder *b,
   g_autoptr (GPtrArray) rows = info_table_sorted (r->summary, table);
   gboolean counters = table == INFO_TABLE_COUNTERS;
 
-  json_builder_set_member_name (b, counters ? "counters" : "slice-names");
-  json_builder_begin_object (b);
-  add_member_int (b, "count", rows->len);
-  add_member_int (b, "overflow-events", r->summary->overflow[table]);
-  json_builder_set_member_name (b, "top");
-  json_builder_begin_array (b);
+  begin_top_table (b, counters ? "counters" : "slice-names", rows->len, r->summary->overflow[table]);
   for (guint i = 0; i < rows->len && i < top; i++)
     {
       InfoName *n = rows->pdata[i];
