@@ -67,8 +67,6 @@ TracePlugin *_trace_plugin_new_static (const TracePluginDesc *desc,
 G_END_DECLS
 
 G_BEGIN_DECLS
-void _trace_sink_explain_error (TraceBaseSink *sink,
-                                GError *error);
 gboolean _trace_file_sink_find_shared_output (TraceBin *bin,
                                               TraceElement **first,
                                               TraceElement **second,

@@ -34,7 +34,8 @@ post_failure (TraceBaseSink *self,
                                 "the sink failed without saying why");
       return;
     }
-  _trace_sink_explain_error (self, error);
+  if (TRACE_BASE_SINK_GET_CLASS (self)->explain_error)
+    TRACE_BASE_SINK_GET_CLASS (self)->explain_error (self, error);
   trace_element_post_error_literal (TRACE_ELEMENT (self), error, NULL);
   g_error_free (error);
 }

@@ -279,17 +279,15 @@ trace_file_sink_stop (TraceBaseSink *sink,
   return TRUE;
 }
 
-void
-_trace_sink_explain_error (TraceBaseSink *sink,
-                           GError *error)
+/* An error says what failed; the user also needs to know which file. */
+static void
+trace_file_sink_explain_error (TraceBaseSink *sink,
+                               GError *error)
 {
-  TraceFileSinkPrivate *priv;
+  TraceFileSinkPrivate *priv = PRIV (TRACE_FILE_SINK (sink));
   g_autofree char *quoted = NULL;
   gint code;
 
-  if (!TRACE_IS_FILE_SINK (sink))
-    return;
-  priv = PRIV (TRACE_FILE_SINK (sink));
   quoted = _trace_quote_value (priv->location ? priv->location : "");
   /* A writer's own write error ("cannot write the JSON trace: …No space
    * left on device") says what failed but not where: add the path. */
@@ -367,6 +365,7 @@ trace_file_sink_class_init (TraceFileSinkClass *klass)
   sink_class->start = trace_file_sink_start;
   sink_class->finish = trace_file_sink_finish;
   sink_class->stop = trace_file_sink_stop;
+  sink_class->explain_error = trace_file_sink_explain_error;
 
   /**
    * TraceFileSink:location:

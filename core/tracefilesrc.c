@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <string.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 
@@ -165,6 +166,15 @@ maybe_decompress (TraceFileSrc *self,
   return G_INPUT_STREAM (buffered);
 }
 
+static void
+close_reader (TraceFileSrc *self)
+{
+  TraceFileSrcClass *klass = TRACE_FILE_SRC_GET_CLASS (self);
+
+  if (klass->close)
+    klass->close (self);
+}
+
 static gboolean
 trace_file_src_start (TraceBaseSrc *src,
                       GError **error)
@@ -191,7 +201,143 @@ trace_file_src_start (TraceBaseSrc *src,
       g_prefix_error (error, "could not read %s: ", quoted);
       return FALSE;
     }
+  close_reader (self);
   return klass->open == NULL || klass->open (self, priv->stream, priv->size, error);
+}
+
+/**
+ * trace_file_src_announce_stream:
+ * @src: a #TraceFileSrc
+ *
+ * Asks #TraceFileSrcClass.get_stream_info again and sends what it says:
+ * for what a reader learns late (a JSON trace's clock domain, in
+ * metadata after the events). The base asks once by itself, after the
+ * first batch.
+ */
+void
+trace_file_src_announce_stream (TraceFileSrc *src)
+{
+  TraceFileSrcClass *klass;
+  TraceStreamInfo info = { 0 };
+
+  g_return_if_fail (TRACE_IS_FILE_SRC (src));
+
+  klass = TRACE_FILE_SRC_GET_CLASS (src);
+  if (klass->get_stream_info == NULL)
+    return;
+  klass->get_stream_info (src, &info);
+  g_debug ("%s: %s, clock %s (from %s)", trace_file_src_get_display_name (src), info.format,
+           trace_clock_domain_to_string (info.clock_domain), info.clock_source);
+  trace_base_src_set_stream_info (TRACE_BASE_SRC (src), info.format, PRIV (src)->location, info.clock_domain,
+                                  info.clock_source);
+}
+
+/* The steps every format source took by hand: the reader gives a batch;
+ * the stream is described with the first one, progress after each. */
+static TraceFlowReturn
+trace_file_src_create (TraceBaseSrc *src,
+                       TraceBatch **out,
+                       GError **error)
+{
+  TraceFileSrc *self = TRACE_FILE_SRC (src);
+  TraceFileSrcClass *klass = TRACE_FILE_SRC_GET_CLASS (self);
+  gboolean first = trace_base_src_get_events_produced (src) == 0;
+
+  if (klass->read_batch == NULL)
+    {
+      g_set_error (error, TRACE_CORE_ERROR, TRACE_CORE_ERROR_FAILED, "%s has no reader (read_batch)",
+                   G_OBJECT_TYPE_NAME (self));
+      return TRACE_FLOW_ERROR;
+    }
+  if (!klass->read_batch (self, out, error))
+    return TRACE_FLOW_ERROR;
+  if (first)
+    trace_file_src_announce_stream (self);
+  trace_file_src_update_progress (self);
+  return *out ? TRACE_FLOW_OK : TRACE_FLOW_EOS;
+}
+
+static void
+trace_file_src_finish (TraceBaseSrc *src)
+{
+  TraceFileSrcClass *klass = TRACE_FILE_SRC_GET_CLASS (src);
+  g_autofree char *summary = klass->get_summary ? klass->get_summary (TRACE_FILE_SRC (src)) : NULL;
+
+  if (summary)
+    trace_element_post_warning (TRACE_ELEMENT (src), NULL, "%s", summary);
+}
+
+typedef struct
+{
+  const TraceFileSrcStat *stats;
+  guint n_stats;
+} StatsTable;
+
+static GQuark
+stats_table_quark (void)
+{
+  return g_quark_from_static_string ("trace-file-src-stats");
+}
+
+/**
+ * trace_file_src_class_set_stats:
+ * @klass: a #TraceFileSrcClass
+ * @stats: (array length=n_stats): the reader's counters, in the order
+ *   they are reported; static, not copied
+ * @n_stats: how many
+ *
+ * Declares the counters the base reports in `--stats` from the struct
+ * #TraceFileSrcClass.get_stats returns, so that a key is written once,
+ * beside the counter it names.
+ */
+void
+trace_file_src_class_set_stats (TraceFileSrcClass *klass,
+                                const TraceFileSrcStat *stats,
+                                guint n_stats)
+{
+  StatsTable *table;
+
+  g_return_if_fail (TRACE_IS_FILE_SRC_CLASS (klass));
+  g_return_if_fail (stats != NULL || n_stats == 0);
+
+  table = g_new0 (StatsTable, 1); /* lives as long as the class */
+  table->stats = stats;
+  table->n_stats = n_stats;
+  g_type_set_qdata (G_TYPE_FROM_CLASS (klass), stats_table_quark (), table);
+}
+
+static const StatsTable *
+find_stats_table (GType type)
+{
+  for (; type != 0 && type != TRACE_TYPE_FILE_SRC; type = g_type_parent (type))
+    {
+      const StatsTable *table = g_type_get_qdata (type, stats_table_quark ());
+
+      if (table)
+        return table;
+    }
+  return NULL;
+}
+
+static void
+trace_file_src_collect_stats (TraceElement *element,
+                              GVariantDict *dict)
+{
+  TraceFileSrcClass *klass = TRACE_FILE_SRC_GET_CLASS (element);
+  const StatsTable *table = find_stats_table (G_OBJECT_TYPE (element));
+  const guint8 *counters;
+
+  TRACE_ELEMENT_CLASS (trace_file_src_parent_class)->collect_stats (element, dict);
+  if (table == NULL || klass->get_stats == NULL || (counters = klass->get_stats (TRACE_FILE_SRC (element))) == NULL)
+    return;
+  for (guint i = 0; i < table->n_stats; i++)
+    {
+      guint64 value;
+
+      memcpy (&value, counters + table->stats[i].offset, sizeof value);
+      if (value > 0 || table->stats[i].always)
+        g_variant_dict_insert (dict, table->stats[i].key, "t", value);
+    }
 }
 
 static gboolean
@@ -200,6 +346,7 @@ trace_file_src_stop (TraceBaseSrc *src,
 {
   TraceFileSrcPrivate *priv = PRIV (TRACE_FILE_SRC (src));
 
+  close_reader (TRACE_FILE_SRC (src));
   g_cancellable_cancel (priv->cancel);
   g_clear_object (&priv->stream);
   g_clear_object (&priv->raw);
@@ -252,6 +399,14 @@ trace_file_src_get_property (GObject *object,
 }
 
 static void
+trace_file_src_dispose (GObject *object)
+{
+  /* before any finalize: the subclass's reader still holds its fields */
+  close_reader (TRACE_FILE_SRC (object));
+  G_OBJECT_CLASS (trace_file_src_parent_class)->dispose (object);
+}
+
+static void
 trace_file_src_finalize (GObject *object)
 {
   TraceFileSrcPrivate *priv = PRIV (TRACE_FILE_SRC (object));
@@ -272,9 +427,13 @@ trace_file_src_class_init (TraceFileSrcClass *klass)
 
   object_class->set_property = trace_file_src_set_property;
   object_class->get_property = trace_file_src_get_property;
+  object_class->dispose = trace_file_src_dispose;
   object_class->finalize = trace_file_src_finalize;
   src_class->start = trace_file_src_start;
   src_class->stop = trace_file_src_stop;
+  src_class->create = trace_file_src_create;
+  src_class->finish = trace_file_src_finish;
+  TRACE_ELEMENT_CLASS (klass)->collect_stats = trace_file_src_collect_stats;
   TRACE_ELEMENT_CLASS (klass)->send_eos = trace_file_src_send_eos;
 
   /**

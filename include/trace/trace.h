@@ -23,6 +23,7 @@
 #include <trace/tracefilesrc.h>
 #include <trace/tracebasetransform.h>
 #include <trace/tracebasesink.h>
+#include <trace/tracefilesink.h>
 #include <trace/traceaggregator.h>
 #include <trace/traceappsink.h>
 #include <trace/traceharness.h>

@@ -26,6 +26,8 @@ G_DECLARE_DERIVABLE_TYPE (TraceBaseSink, trace_base_sink, TRACE, BASE_SINK, Trac
  * @render: consumes a batch; on failure returns %TRACE_FLOW_ERROR with
  *   @error set (the base posts it)
  * @finish: at EOS, completes the output; the base posts EOS afterwards
+ * @explain_error: adds to an error of @render or @finish what the user
+ *   needs to act on it (the file it concerns), before the base posts it
  *
  * A sink with one `sink` pad. The base posts the sink's EOS message once
  * finish succeeded, so a pipeline's EOS means every output is complete.
@@ -45,6 +47,8 @@ struct _TraceBaseSinkClass
                              GError **error);
   gboolean (*finish) (TraceBaseSink *sink,
                       GError **error);
+  void (*explain_error) (TraceBaseSink *sink,
+                         GError *error);
 
   /*< private >*/
   gpointer _reserved[8];
@@ -80,43 +84,5 @@ void trace_base_sink_class_set_keeps_arg_shape (TraceBaseSinkClass *klass,
                                                 gboolean keeps);
 TRACE_AVAILABLE_IN_ALL
 const TraceStreamInfo *trace_base_sink_get_stream_info (TraceBaseSink *sink);
-
-#define TRACE_TYPE_FILE_SINK (trace_file_sink_get_type ())
-TRACE_AVAILABLE_IN_ALL
-G_DECLARE_DERIVABLE_TYPE (TraceFileSink, trace_file_sink, TRACE, FILE_SINK, TraceBaseSink)
-
-/**
- * TraceFileSinkClass:
- * @parent_class: the parent class
- * @begin: the output is open: write a header to @stream
- * @end: EOS: write the trailer; the base then closes the temporary file
- *   and renames it to `location`
- * @interrupt: the pipeline was stopped without EOS (an error elsewhere):
- *   the base deletes the temporary file; write nothing
- *
- * A sink with a `location` property (`-` for standard output) that writes
- * to a temporary file beside the target and renames it into place only
- * when the output is complete, so the target path never holds a partial
- * file.
- */
-struct _TraceFileSinkClass
-{
-  TraceBaseSinkClass parent_class;
-
-  gboolean (*begin) (TraceFileSink *sink,
-                     GOutputStream *stream,
-                     GError **error);
-  gboolean (*end) (TraceFileSink *sink,
-                   GOutputStream *stream,
-                   GError **error);
-
-  /*< private >*/
-  gpointer _reserved[8];
-};
-
-TRACE_AVAILABLE_IN_ALL
-GOutputStream *trace_file_sink_get_stream (TraceFileSink *sink);
-TRACE_AVAILABLE_IN_ALL
-const char *trace_file_sink_get_location (TraceFileSink *sink);
 
 G_END_DECLS
