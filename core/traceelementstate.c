@@ -293,3 +293,41 @@ trace_element_post_stats (TraceElement *element)
 
   trace_element_post_message (element, trace_message_new_stats (G_OBJECT (element), stats));
 }
+
+/**
+ * trace_element_may_set_property:
+ * @element: a #TraceElement
+ * @pspec: the property about to be set
+ *
+ * Whether @pspec may change in the element's current state: any property
+ * in NULL; in READY those flagged %TRACE_PARAM_MUTABLE_READY or
+ * %TRACE_PARAM_MUTABLE_PLAYING; while PAUSED or PLAYING only those
+ * flagged %TRACE_PARAM_MUTABLE_PLAYING. Elements call it first thing in
+ * their set_property, so that a change that would not be honoured is
+ * refused with a WARNING instead of ignored in silence.
+ *
+ * Returns: %TRUE when the element should take the value
+ */
+gboolean
+trace_element_may_set_property (TraceElement *element,
+                                GParamSpec *pspec)
+{
+  TraceState state;
+  guint needed;
+
+  g_return_val_if_fail (TRACE_IS_ELEMENT (element), FALSE);
+  g_return_val_if_fail (G_IS_PARAM_SPEC (pspec), FALSE);
+
+  state = get_state (element);
+  if (state == TRACE_STATE_NULL)
+    return TRUE;
+  needed = state == TRACE_STATE_READY ? TRACE_PARAM_MUTABLE_READY | TRACE_PARAM_MUTABLE_PLAYING
+                                      : TRACE_PARAM_MUTABLE_PLAYING;
+  if (pspec->flags & needed)
+    return TRUE;
+  trace_element_post_warning (element, NULL,
+                              "property \"%s\" of %s cannot change in state %s: the new value is ignored "
+                              "(set it before the pipeline starts)",
+                              pspec->name, trace_element_get_name (element), trace_state_to_string (state));
+  return FALSE;
+}

@@ -230,6 +230,9 @@ TRACE_AVAILABLE_IN_ALL
 TraceState trace_element_get_state (TraceElement *element);
 TRACE_AVAILABLE_IN_ALL
 void trace_element_send_eos (TraceElement *element);
+TRACE_AVAILABLE_IN_ALL
+gboolean trace_element_may_set_property (TraceElement *element,
+                                         GParamSpec *pspec);
 
 /* context the element runs in */
 TRACE_AVAILABLE_IN_ALL
