@@ -21,6 +21,7 @@
 #include <trace/traceregistry.h>
 #include <trace/tracebasesrc.h>
 #include <trace/tracefilesrc.h>
+#include <trace/tracelinesrc.h>
 #include <trace/tracebasetransform.h>
 #include <trace/tracebasesink.h>
 #include <trace/tracefilesink.h>
