@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "arktsreader.h"
+#include "arkts-private.h"
 
 static void
 print_event (TraceBatch *batch,

@@ -6,7 +6,7 @@
 
 #include <json-glib/json-glib.h>
 
-#include "arktsreader.h"
+#include "arkts-private.h"
 
 /* Everything one reader produced, in order, and the reader (for stats). */
 typedef struct

@@ -12,7 +12,7 @@
 
 #include <string.h>
 
-#include "arktsmessages.h"
+#include "arkts-private.h"
 
 /* One message may not be larger: a CPU profile of a long capture is tens
  * of MB, a chunk 100 KiB. */

@@ -12,13 +12,13 @@
 
 #include <string.h>
 
-#include "arktsmessages.h"
+#include "arkts-private.h"
 
 #define DEFAULT_READ_SIZE (256 * 1024)
 /* Bytes looked at to tell what the input is. */
 #define MAX_SNIFF_SIZE (1024 * 1024)
 /* A document that is neither messages nor a heap snapshot goes through
- * the skeleton scanner (arktsjsonskel.c): its number arrays are kept as
+ * the skeleton scanner (arkts-json-skel.c): its number arrays are kept as
  * integers, the rest (a profile's node table) read with json-glib. Its
  * text is also kept, up to this size, until it is known not to be a heap
  * snapshot in an unusual key order (which is then read from the text). */
