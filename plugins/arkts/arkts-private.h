@@ -94,6 +94,17 @@ typedef struct
   gsize read_size;
 } ArktsReaderOptions;
 
+/* The defaults of the options that are arkts-src's properties, defined
+ * once: arkts_reader_options_init() sets them (the element's init and the
+ * tests call it) and the element's param specs announce them. */
+#define DEFAULT_PID TRACE_ID_UNKNOWN
+#define DEFAULT_TID TRACE_ID_UNKNOWN
+#define DEFAULT_MODE ARKTS_MODE_AUTO
+#define DEFAULT_START_TIME 0
+#define DEFAULT_SNAPSHOT_INTERVAL (G_TIME_SPAN_SECOND * 1000) /* 1 s in ns */
+#define DEFAULT_CPU_PROFILER_INTERVAL 0
+#define DEFAULT_TOP 10
+
 /**
  * ArktsSkipReason:
  * @ARKTS_SKIP_MALFORMED_MESSAGE: a message that is not a JSON object

@@ -14,7 +14,8 @@
 
 #include "arkts-private.h"
 
-#define DEFAULT_READ_SIZE (256 * 1024)
+/* Bytes per read of the input, unless the options say otherwise (tests). */
+#define ARKTS_READ_SIZE (256 * 1024)
 /* Bytes looked at to tell what the input is. */
 #define MAX_SNIFF_SIZE (1024 * 1024)
 /* A document that is neither messages nor a heap snapshot goes through
@@ -83,16 +84,27 @@ arkts_input_kind_to_string (ArktsInputKind kind)
   return names[kind];
 }
 
+/**
+ * arkts_reader_options_init:
+ * @opts: the options to set
+ *
+ * Sets every option to its default: the DEFAULT_ of each property, the
+ * clock domain from the content, %ARKTS_READ_SIZE bytes per read.
+ */
 void
 arkts_reader_options_init (ArktsReaderOptions *opts)
 {
+  g_return_if_fail (opts != NULL);
+
   memset (opts, 0, sizeof *opts);
-  opts->pid = TRACE_ID_UNKNOWN;
-  opts->tid = TRACE_ID_UNKNOWN;
-  opts->mode = ARKTS_MODE_AUTO;
-  opts->snapshot_interval = G_TIME_SPAN_SECOND * 1000; /* 1 s in ns */
+  opts->pid = DEFAULT_PID;
+  opts->tid = DEFAULT_TID;
+  opts->mode = DEFAULT_MODE;
+  opts->start_time = DEFAULT_START_TIME;
+  opts->snapshot_interval = DEFAULT_SNAPSHOT_INTERVAL;
+  opts->cpu_profiler_interval = DEFAULT_CPU_PROFILER_INTERVAL;
   opts->clock_domain = TRACE_CLOCK_UNKNOWN;
-  opts->top_n = 10;
+  opts->top_n = DEFAULT_TOP;
 }
 
 void
@@ -143,7 +155,7 @@ arkts_reader_new (GInputStream *in,
   else
     arkts_reader_options_init (&r->opts);
   if (r->opts.top_n == 0)
-    r->opts.top_n = 10;
+    r->opts.top_n = DEFAULT_TOP;
   r->in = g_object_ref (in);
   r->location = g_strdup (location ? location : "<stream>");
   r->env.pool = trace_string_pool_ref (pool ? pool : trace_string_pool_get_default ());
@@ -153,7 +165,7 @@ arkts_reader_new (GInputStream *in,
   r->env.tid = r->opts.tid;
   r->env.top_n = r->opts.top_n;
   r->env.cpu_profiler_interval = r->opts.cpu_profiler_interval;
-  r->buf_size = r->opts.read_size ? r->opts.read_size : DEFAULT_READ_SIZE;
+  r->buf_size = r->opts.read_size ? r->opts.read_size : ARKTS_READ_SIZE;
   r->buf = g_malloc (r->buf_size);
   r->head = g_byte_array_new ();
   return r;
