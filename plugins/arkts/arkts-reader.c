@@ -1,6 +1,7 @@
 /* tracepipe - arkts: the reader
  *
- * Opens the input (plain or gzip), tells from its first bytes what it is,
+ * Tells from the input's first bytes what it is (the input comes
+ * decompressed: TraceFileSrc undoes gzip, every member, for all sources),
  * and drives the part that reads it: the message stream, the incremental
  * heap snapshot parser, or json-glib for a small document (CPU profile,
  * sampling heap profile). Events are collected into batches of about
@@ -134,7 +135,8 @@ arkts_env_skip (ArktsEnv *env,
 
 /**
  * arkts_reader_new:
- * @in: the input; gzip is recognised and decompressed
+ * @in: the input, already decompressed (the element's comes from
+ *   TraceFileSrc, which undoes gzip)
  * @location: (nullable): the file name errors name
  * @pool: the pipeline's string pool
  * @opts: (nullable): what the input does not say; %NULL for defaults
@@ -199,6 +201,8 @@ arkts_reader_free (ArktsReader *r)
 
 /* ---- input ---- */
 
+/* A decompressing stream under the reader (TraceFileSrc's) says the
+ * compressed data is corrupt with INVALID_DATA or PARTIAL_INPUT. */
 static gboolean
 read_error (ArktsReader *r,
             GError *io_error,
@@ -227,31 +231,6 @@ read_block (ArktsReader *r,
     return read_error (r, io_error, error);
   *len = (gsize) n;
   r->stats.bytes += (guint64) n;
-  return TRUE;
-}
-
-/* gzip is known by its magic; the stream is re-wrapped so the peeked
- * bytes are not lost. */
-static gboolean
-open_input (ArktsReader *r,
-            GError **error)
-{
-  GInputStream *buffered = g_buffered_input_stream_new (r->in);
-  GError *io_error = NULL;
-  gsize n;
-  const guchar *magic;
-
-  g_object_unref (r->in);
-  r->in = buffered;
-  if (g_buffered_input_stream_fill (G_BUFFERED_INPUT_STREAM (buffered), 2, NULL, &io_error) < 0)
-    return read_error (r, io_error, error);
-  magic = g_buffered_input_stream_peek_buffer (G_BUFFERED_INPUT_STREAM (buffered), &n);
-  if (n >= 2 && magic[0] == 0x1f && magic[1] == 0x8b)
-    {
-      g_autoptr (GZlibDecompressor) gunzip = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
-      r->in = g_converter_input_stream_new (buffered, G_CONVERTER (gunzip));
-      g_object_unref (buffered);
-    }
   return TRUE;
 }
 
@@ -464,8 +443,6 @@ detect (ArktsReader *r,
   gsize skip_bom = 0;
   gboolean at_eof = FALSE;
 
-  if (!open_input (r, error))
-    return FALSE;
   while (sniffed == SNIFF_MORE)
     {
       gsize n;
