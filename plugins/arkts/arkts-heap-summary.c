@@ -118,8 +118,11 @@ arkts_heap_summary_new (ArktsEnv *env,
                         guint index,
                         gint64 start_ts)
 {
-  ArktsHeapSummary *s = g_new0 (ArktsHeapSummary, 1);
+  ArktsHeapSummary *s;
 
+  g_return_val_if_fail (env != NULL, NULL);
+
+  s = g_new0 (ArktsHeapSummary, 1);
   s->env = env;
   s->index = index;
   s->start_ts = start_ts;

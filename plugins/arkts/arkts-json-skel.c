@@ -541,6 +541,8 @@ arkts_json_skel_feed (ArktsJsonSkel *s,
                       gsize len,
                       GError **error)
 {
+  g_return_val_if_fail (s != NULL, FALSE);
+
   for (gsize i = 0; i < len; i++, s->offset++)
     {
       if (s->mode == MODE_NUMBERS)

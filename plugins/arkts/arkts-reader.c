@@ -46,6 +46,8 @@ struct _ArktsReader
   TraceBatch *pending;
   ArktsHeapDoc *doc;
   gboolean trailing_reported;
+  gboolean ended;  /* the end was logged */
+  char *first_key; /* what told the kind, for the debug log */
   GByteArray *whole; /* the text, while it may be a heap snapshot */
   ArktsJsonSkel *skel;
   ArktsMessages *messages;
@@ -131,6 +133,8 @@ arkts_env_skip (ArktsEnv *env,
   va_start (args, detail_format);
   stat->first_detail = g_strdup_vprintf (detail_format, args);
   va_end (args);
+  g_debug ("%s: first %s at %s: %s", env->location, skip_reason_names[reason],
+           stat->first_where ? stat->first_where : "an unknown position", stat->first_detail);
 }
 
 /**
@@ -150,8 +154,11 @@ arkts_reader_new (GInputStream *in,
                   TraceStringPool *pool,
                   const ArktsReaderOptions *opts)
 {
-  ArktsReader *r = g_new0 (ArktsReader, 1);
+  ArktsReader *r;
 
+  g_return_val_if_fail (G_IS_INPUT_STREAM (in), NULL);
+
+  r = g_new0 (ArktsReader, 1);
   if (opts)
     r->opts = *opts;
   else
@@ -170,6 +177,7 @@ arkts_reader_new (GInputStream *in,
   r->buf_size = r->opts.read_size ? r->opts.read_size : ARKTS_READ_SIZE;
   r->buf = g_malloc (r->buf_size);
   r->head = g_byte_array_new ();
+  g_debug ("%s: reader opened (reads of %" G_GSIZE_FORMAT " bytes)", r->location, r->buf_size);
   return r;
 }
 
@@ -178,7 +186,9 @@ arkts_reader_free (ArktsReader *r)
 {
   if (r == NULL)
     return;
+  g_debug ("%s: reader closed after %" G_GUINT64_FORMAT " bytes", r->location, r->stats.bytes);
   g_object_unref (r->in);
+  g_free (r->first_key);
   g_free (r->location);
   for (guint i = 0; i < ARKTS_SKIP_N_REASONS; i++)
     {
@@ -365,6 +375,8 @@ sniff_object (ArktsReader *r,
   key = read_key (p, end, &after);
   if (key == NULL)
     return SNIFF_MORE;
+  g_free (r->first_key);
+  r->first_key = g_strdup (key);
   if (is_message_key (key))
     return SNIFF_MESSAGES;
   if (in_array)
@@ -418,14 +430,20 @@ start_kind (ArktsReader *r,
   switch (sniffed)
     {
     case SNIFF_MESSAGES:
+      g_debug ("%s: DevTools messages: the first key, \"%s\", is a message's", r->location, r->first_key);
       r->kind = ARKTS_INPUT_MESSAGES;
       r->messages = arkts_messages_new (&r->env, &r->opts);
       break;
     case SNIFF_HEAP:
+      g_debug ("%s: a heap snapshot, streamed: the first key is \"%s\"%s", r->location, r->first_key,
+               strcmp (r->first_key, "nodes") == 0 ? ", an array of numbers" : "");
       r->kind = ARKTS_INPUT_HEAP_SNAPSHOT;
       r->doc = arkts_heap_doc_new (&r->env, 0, r->opts.start_time);
       break;
     default:
+      g_debug ("%s: a document read whole, told apart by its members at the end: %s%s%s", r->location,
+               r->first_key ? "the first key is \"" : "no first key in the first bytes",
+               r->first_key ? r->first_key : "", r->first_key ? "\"" : "");
       r->whole_document = TRUE;
       r->whole = g_byte_array_new ();
       r->skel = arkts_json_skel_new (MAX_DOCUMENT_SIZE, ARKTS_MAX_PROFILE_NUMBERS);
@@ -587,12 +605,15 @@ convert_whole (ArktsReader *r,
 
   if (is_cpu_profile_nodes (doc) || (head && JSON_NODE_HOLDS_OBJECT (head) && !json_object_has_member (json_node_get_object (head), "selfSize")))
     {
+      g_debug ("%s: a CPU profile: %s", r->location,
+               is_cpu_profile_nodes (doc) ? "\"nodes\" are objects" : "a \"head\" node without \"selfSize\"");
       r->kind = ARKTS_INPUT_CPU_PROFILE;
       r->cpu = arkts_cpu_profile_load (&r->env, doc, r->skel, ARKTS_NO_POS);
       return TRUE;
     }
   if (head && JSON_NODE_HOLDS_OBJECT (head))
     {
+      g_debug ("%s: a sampling heap profile: a \"head\" node with \"selfSize\"", r->location);
       r->kind = ARKTS_INPUT_HEAP_PROFILE;
       arkts_heap_profile_convert (&r->env, doc, r->skel, r->opts.start_time, r->pending);
       return TRUE;
@@ -601,6 +622,7 @@ convert_whole (ArktsReader *r,
   if (json_object_has_member (doc, "snapshot") && r->whole)
     {
       /* a snapshot whose keys came in an unusual order */
+      g_debug ("%s: a heap snapshot: \"snapshot\" is not its first key", r->location);
       r->kind = ARKTS_INPUT_HEAP_SNAPSHOT;
       r->doc = arkts_heap_doc_new (&r->env, 0, r->opts.start_time);
       return feed_plain_doc (r, (const char *) r->whole->data, r->whole->len, error);
@@ -655,6 +677,21 @@ finish (ArktsReader *r,
   return TRUE;
 }
 
+static void
+log_totals (ArktsReader *r)
+{
+  guint64 skipped = 0;
+
+  for (guint i = 0; i < ARKTS_SKIP_N_REASONS; i++)
+    skipped += r->stats.skipped[i].count;
+  r->ended = TRUE;
+  g_debug ("%s: end of input (%s): %" G_GUINT64_FORMAT " bytes, %" G_GUINT64_FORMAT " messages, %" G_GUINT64_FORMAT
+           " snapshots (%" G_GUINT64_FORMAT " timelines), %" G_GUINT64_FORMAT " CPU profiles with %" G_GUINT64_FORMAT
+           " samples, %" G_GUINT64_FORMAT " heap profiles, %" G_GUINT64_FORMAT " things skipped",
+           r->location, arkts_input_kind_to_string (r->kind), r->stats.bytes, r->stats.messages, r->stats.snapshots,
+           r->stats.timelines, r->stats.cpu_profiles, r->stats.samples, r->stats.heap_profiles, skipped);
+}
+
 /**
  * arkts_reader_read_batch:
  * @r: a reader
@@ -671,6 +708,9 @@ arkts_reader_read_batch (ArktsReader *r,
                          TraceBatch **out,
                          GError **error)
 {
+  g_return_val_if_fail (r != NULL, FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
   *out = NULL;
   if (!r->detected && !detect (r, error))
     return FALSE;
@@ -708,6 +748,8 @@ arkts_reader_read_batch (ArktsReader *r,
     }
   if (r->pending->n_events > 0)
     *out = g_steal_pointer (&r->pending);
+  else if (!r->ended)
+    log_totals (r);
   return TRUE;
 }
 
@@ -722,6 +764,8 @@ arkts_reader_read_batch (ArktsReader *r,
 TraceClockDomain
 arkts_reader_get_clock_domain (ArktsReader *r)
 {
+  g_return_val_if_fail (r != NULL, TRACE_CLOCK_UNKNOWN);
+
   if (r->opts.clock_domain != TRACE_CLOCK_UNKNOWN)
     return r->opts.clock_domain;
   if (r->kind == ARKTS_INPUT_MESSAGES || r->kind == ARKTS_INPUT_CPU_PROFILE)
@@ -732,12 +776,16 @@ arkts_reader_get_clock_domain (ArktsReader *r)
 ArktsInputKind
 arkts_reader_get_input_kind (ArktsReader *r)
 {
+  g_return_val_if_fail (r != NULL, ARKTS_INPUT_UNKNOWN);
+
   return r->kind;
 }
 
 const ArktsReaderStats *
 arkts_reader_get_stats (ArktsReader *r)
 {
+  g_return_val_if_fail (r != NULL, NULL);
+
   return &r->stats;
 }
 
@@ -751,6 +799,8 @@ char *
 arkts_reader_get_warning_summary (ArktsReader *r)
 {
   GString *line = NULL;
+
+  g_return_val_if_fail (r != NULL, NULL);
 
   for (guint i = 0; i < ARKTS_SKIP_N_REASONS; i++)
     {
