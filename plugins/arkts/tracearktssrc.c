@@ -2,12 +2,9 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#define _GNU_SOURCE
 #include "config.h"
 
-#include <string.h>
-
-#include "arktsreader.h"
+#include "arkts-private.h"
 
 /**
  * TraceArktsSrc:
@@ -18,15 +15,17 @@
  * heap profiles, plain or gzip. CPU samples become nested slices of the
  * sampled stacks (and samples); heap data becomes counters over time and
  * a summary per snapshot. See docs/arkts.md.
+ *
+ * ```
+ * trace-launch arkts-src location=app.heapsnapshot top=20 ! perfetto-sink location=app.pftrace
+ * trace-launch arkts-src location=profiler.json pid=1234 mode=timeline start-time=1.5s ! fakesink dump=true
+ * ```
  */
-#define TRACE_TYPE_ARKTS_SRC (trace_arkts_src_get_type ())
-G_DECLARE_FINAL_TYPE (TraceArktsSrc, trace_arkts_src, TRACE, ARKTS_SRC, TraceFileSrc)
-
 struct _TraceArktsSrc
 {
   TraceFileSrc parent_instance;
 
-  ArktsReaderOptions opts;
+  ArktsReaderOptions opts; /* the properties, handed to the reader at open */
   ArktsReader *reader;
 };
 
@@ -44,6 +43,34 @@ enum
 };
 
 static GParamSpec *properties[N_PROPS];
+
+/* The counters are the reader's; a skip reason is said only when it
+ * happened. The keys are "skipped-" and the reason's name with its
+ * spaces as dashes (arkts_skip_reason_to_string()). */
+#define SKIPPED(key, reason) { "skipped-" key, G_STRUCT_OFFSET (ArktsReaderStats, skipped[reason].count), FALSE }
+
+static const TraceFileSrcStat arkts_src_stats[] = {
+  { "bytes-read", G_STRUCT_OFFSET (ArktsReaderStats, bytes), TRUE },
+  { "messages", G_STRUCT_OFFSET (ArktsReaderStats, messages), TRUE },
+  { "snapshots", G_STRUCT_OFFSET (ArktsReaderStats, snapshots), TRUE },
+  { "cpu-samples", G_STRUCT_OFFSET (ArktsReaderStats, samples), TRUE },
+  SKIPPED ("malformed-message", ARKTS_SKIP_MALFORMED_MESSAGE),
+  SKIPPED ("unknown-method", ARKTS_SKIP_UNKNOWN_METHOD),
+  SKIPPED ("unknown-result", ARKTS_SKIP_UNKNOWN_RESULT),
+  SKIPPED ("bad-chunk", ARKTS_SKIP_BAD_CHUNK),
+  SKIPPED ("truncated-snapshot", ARKTS_SKIP_TRUNCATED_SNAPSHOT),
+  SKIPPED ("malformed-snapshot", ARKTS_SKIP_MALFORMED_SNAPSHOT),
+  SKIPPED ("bad-heap-node", ARKTS_SKIP_BAD_NODE),
+  SKIPPED ("bad-heap-edge", ARKTS_SKIP_BAD_EDGE),
+  SKIPPED ("count-mismatch", ARKTS_SKIP_COUNT_MISMATCH),
+  SKIPPED ("bad-profile", ARKTS_SKIP_BAD_PROFILE),
+  SKIPPED ("bad-profile-node", ARKTS_SKIP_BAD_PROFILE_NODE),
+  SKIPPED ("bad-sample", ARKTS_SKIP_BAD_SAMPLE),
+  SKIPPED ("bad-heap-stats", ARKTS_SKIP_BAD_STATS),
+  SKIPPED ("trailing-data", ARKTS_SKIP_TRAILING_DATA),
+};
+
+G_STATIC_ASSERT (G_N_ELEMENTS (arkts_src_stats) == 4 + ARKTS_SKIP_N_REASONS);
 
 G_DEFINE_FINAL_TYPE (TraceArktsSrc, trace_arkts_src, TRACE_TYPE_FILE_SRC)
 
@@ -71,70 +98,52 @@ trace_arkts_src_open (TraceFileSrc *src,
 {
   TraceArktsSrc *self = TRACE_ARKTS_SRC (src);
 
-  g_clear_pointer (&self->reader, arkts_reader_free);
   self->reader = arkts_reader_new (stream, trace_file_src_get_display_name (src),
                                    trace_element_get_string_pool (TRACE_ELEMENT (src)), &self->opts);
   return TRUE;
 }
 
-static TraceFlowReturn
-trace_arkts_src_create (TraceBaseSrc *src,
-                        TraceBatch **out,
-                        GError **error)
+static gboolean
+trace_arkts_src_read_batch (TraceFileSrc *src,
+                            TraceBatch **out,
+                            GError **error)
 {
-  TraceArktsSrc *self = TRACE_ARKTS_SRC (src);
-  gboolean first = trace_base_src_get_events_produced (src) == 0;
+  return arkts_reader_read_batch (TRACE_ARKTS_SRC (src)->reader, out, error);
+}
 
-  if (!arkts_reader_read_batch (self->reader, out, error))
-    return TRACE_FLOW_ERROR;
-  if (first)
-    trace_base_src_set_stream_info (src, arkts_input_kind_to_string (arkts_reader_get_input_kind (self->reader)),
-                                    trace_file_src_get_location (TRACE_FILE_SRC (src)),
-                                    arkts_reader_get_clock_domain (self->reader), "arkts-src");
-  trace_file_src_update_progress (TRACE_FILE_SRC (src));
-  return *out ? TRACE_FLOW_OK : TRACE_FLOW_EOS;
+/* The kind is known after the first batch, when the base asks. */
+static void
+trace_arkts_src_get_stream_info (TraceFileSrc *src,
+                                 TraceStreamInfo *info)
+{
+  ArktsReader *reader = TRACE_ARKTS_SRC (src)->reader;
+
+  /* a static name: TraceStreamInfo's fields are not const, but only read */
+  info->format = (char *) arkts_input_kind_to_string (arkts_reader_get_input_kind (reader));
+  info->clock_domain = arkts_reader_get_clock_domain (reader);
+  info->clock_source = "arkts-src";
+}
+
+static char *
+trace_arkts_src_get_summary (TraceFileSrc *src)
+{
+  ArktsReader *reader = TRACE_ARKTS_SRC (src)->reader;
+
+  return reader ? arkts_reader_get_warning_summary (reader) : NULL;
+}
+
+static gconstpointer
+trace_arkts_src_get_stats (TraceFileSrc *src)
+{
+  ArktsReader *reader = TRACE_ARKTS_SRC (src)->reader;
+
+  return reader ? arkts_reader_get_stats (reader) : NULL;
 }
 
 static void
-trace_arkts_src_finish (TraceBaseSrc *src)
-{
-  TraceArktsSrc *self = TRACE_ARKTS_SRC (src);
-  g_autofree char *summary = self->reader ? arkts_reader_get_warning_summary (self->reader) : NULL;
-
-  if (summary)
-    trace_element_post_warning (TRACE_ELEMENT (src), NULL, "%s", summary);
-}
-
-static gboolean
-trace_arkts_src_stop (TraceBaseSrc *src,
-                      GError **error)
+trace_arkts_src_close (TraceFileSrc *src)
 {
   g_clear_pointer (&TRACE_ARKTS_SRC (src)->reader, arkts_reader_free);
-  return TRACE_BASE_SRC_CLASS (trace_arkts_src_parent_class)->stop (src, error);
-}
-
-static void
-trace_arkts_src_collect_stats (TraceElement *element,
-                               GVariantDict *dict)
-{
-  TraceArktsSrc *self = TRACE_ARKTS_SRC (element);
-  const ArktsReaderStats *s;
-
-  TRACE_ELEMENT_CLASS (trace_arkts_src_parent_class)->collect_stats (element, dict);
-  if (self->reader == NULL)
-    return;
-  s = arkts_reader_get_stats (self->reader);
-  g_variant_dict_insert (dict, "bytes-read", "t", s->bytes);
-  g_variant_dict_insert (dict, "messages", "t", s->messages);
-  g_variant_dict_insert (dict, "snapshots", "t", s->snapshots);
-  g_variant_dict_insert (dict, "cpu-samples", "t", s->samples);
-  for (guint i = 0; i < ARKTS_SKIP_N_REASONS; i++)
-    if (s->skipped[i].count > 0)
-      {
-        g_autofree char *key = g_strdup_printf ("skipped-%s", arkts_skip_reason_to_string (i));
-        g_strdelimit (key, " ()", '-');
-        g_variant_dict_insert (dict, key, "t", s->skipped[i].count);
-      }
 }
 
 static void
@@ -145,6 +154,8 @@ trace_arkts_src_set_property (GObject *object,
 {
   ArktsReaderOptions *o = &TRACE_ARKTS_SRC (object)->opts;
 
+  if (!trace_element_may_set_property (TRACE_ELEMENT (object), pspec))
+    return;
   switch (prop_id)
     {
     case PROP_PID:
@@ -209,36 +220,30 @@ trace_arkts_src_get_property (GObject *object,
     }
 }
 
+/* The reader takes its options at open (in NULL to READY): a property
+ * set later would not be honoured, so none is flagged mutable. */
 static void
-trace_arkts_src_finalize (GObject *object)
-{
-  g_clear_pointer (&TRACE_ARKTS_SRC (object)->reader, arkts_reader_free);
-  G_OBJECT_CLASS (trace_arkts_src_parent_class)->finalize (object);
-}
-
-static void
-install_properties (GObjectClass *object_class,
-                    const ArktsReaderOptions *d)
+install_properties (GObjectClass *object_class)
 {
   const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS;
 
   properties[PROP_PID] = g_param_spec_int64 ("pid", "Pid", "The profiled process (-1: from the data)",
-                                             -1, G_MAXINT64, d->pid, rw);
+                                             -1, G_MAXINT64, DEFAULT_PID, rw);
   properties[PROP_TID] = g_param_spec_int64 ("tid", "Tid", "The profiled thread (-1: the profile's tid, else pid)",
-                                             -1, G_MAXINT64, d->tid, rw);
+                                             -1, G_MAXINT64, DEFAULT_TID, rw);
   properties[PROP_MODE] = g_param_spec_enum ("mode", "Mode", "What the stream's {\"id\":N} markers mean",
-                                             mode_get_type (), d->mode, rw);
+                                             mode_get_type (), DEFAULT_MODE, rw);
   properties[PROP_START_TIME] = g_param_spec_int64 ("start-time", "Start time",
                                                     "Where heap data sits on the stream's clock (ns; 1.5s, 200ms)",
-                                                    G_MININT64, G_MAXINT64, d->start_time, rw);
+                                                    G_MININT64, G_MAXINT64, DEFAULT_START_TIME, rw);
   properties[PROP_SNAPSHOT_INTERVAL] = g_param_spec_int64 ("snapshot-interval", "Snapshot interval",
                                                            "Time between two snapshots of a stream (ns; 1s)",
-                                                           0, G_MAXINT64, d->snapshot_interval, rw);
+                                                           0, G_MAXINT64, DEFAULT_SNAPSHOT_INTERVAL, rw);
   properties[PROP_CPU_PROFILER_INTERVAL] = g_param_spec_int64 ("cpu-profiler-interval", "CPU profiler interval",
                                                                "Sampling interval for profiles without times (ns; 0 unknown)",
-                                                               0, G_MAXINT64, d->cpu_profiler_interval, rw);
+                                                               0, G_MAXINT64, DEFAULT_CPU_PROFILER_INTERVAL, rw);
   properties[PROP_TOP] = g_param_spec_uint ("top", "Top", "Constructors and functions listed per summary",
-                                            1, 1000, d->top_n, rw);
+                                            1, 1000, DEFAULT_TOP, rw);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -246,24 +251,25 @@ static void
 trace_arkts_src_class_init (TraceArktsSrcClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
-  TraceBaseSrcClass *src_class = TRACE_BASE_SRC_CLASS (klass);
-  ArktsReaderOptions defaults;
+  TraceFileSrcClass *file_src_class = TRACE_FILE_SRC_CLASS (klass);
 
   object_class->set_property = trace_arkts_src_set_property;
   object_class->get_property = trace_arkts_src_get_property;
-  object_class->finalize = trace_arkts_src_finalize;
-  TRACE_FILE_SRC_CLASS (klass)->open = trace_arkts_src_open;
-  src_class->create = trace_arkts_src_create;
-  src_class->finish = trace_arkts_src_finish;
-  src_class->stop = trace_arkts_src_stop;
-  TRACE_ELEMENT_CLASS (klass)->collect_stats = trace_arkts_src_collect_stats;
-  arkts_reader_options_init (&defaults);
-  install_properties (object_class, &defaults);
+  file_src_class->open = trace_arkts_src_open;
+  file_src_class->read_batch = trace_arkts_src_read_batch;
+  file_src_class->get_stream_info = trace_arkts_src_get_stream_info;
+  file_src_class->get_summary = trace_arkts_src_get_summary;
+  file_src_class->get_stats = trace_arkts_src_get_stats;
+  file_src_class->close = trace_arkts_src_close;
+  trace_file_src_class_set_stats (file_src_class, arkts_src_stats, G_N_ELEMENTS (arkts_src_stats));
+  install_properties (object_class);
   trace_element_class_set_metadata (TRACE_ELEMENT_CLASS (klass), "ArkTS profiler source", "Source/Trace",
                                     "Reads ArkTS/V8 heap snapshots, heap timelines and CPU profiles",
                                     "tracepipe");
 }
 
+/* Every property's DEFAULT_ (arkts-private.h), and what is not a
+ * property (the clock domain: from the content; the read size). */
 static void
 trace_arkts_src_init (TraceArktsSrc *self)
 {
@@ -271,63 +277,3 @@ trace_arkts_src_init (TraceArktsSrc *self)
 }
 
 TRACE_ELEMENT_REGISTER_DEFINE (arkts_src, "arkts-src", TRACE_RANK_PRIMARY, TRACE_TYPE_ARKTS_SRC)
-
-static gboolean
-has (const guint8 *data,
-     gsize size,
-     const char *needle)
-{
-  return memmem (data, size, needle, strlen (needle)) != NULL;
-}
-
-/* The first key of the first object: V8 documents and DevTools messages
- * start with keys a Chrome trace never starts with. */
-static gboolean
-first_key_is (const guint8 *data,
-              gsize size,
-              const char *const *keys)
-{
-  const char *p = (const char *) data, *end = p + size;
-
-  while (p < end && (g_ascii_isspace (*p) || *p == '['))
-    p++;
-  if (p >= end || *p != '{')
-    return FALSE;
-  for (p++; p < end && g_ascii_isspace (*p); p++)
-    ;
-  for (guint i = 0; keys[i]; i++)
-    {
-      gsize n = strlen (keys[i]);
-      if ((gsize) (end - p) > n + 2 && p[0] == '"' && memcmp (p + 1, keys[i], n) == 0 && p[n + 1] == '"')
-        return TRUE;
-    }
-  return FALSE;
-}
-
-static guint
-arkts_type_find (const guint8 *data,
-                 gsize size,
-                 gpointer user_data)
-{
-  static const char *const doc_keys[] = { "nodes", "head", "snapshot", "startTime", "samples", NULL };
-  static const char *const msg_keys[] = { "id", "method", NULL };
-
-  if (has (data, size, "\"traceEvents\""))
-    return 0;
-  if (first_key_is (data, size, doc_keys))
-    return 90;
-  if (first_key_is (data, size, msg_keys) &&
-      (has (data, size, "HeapProfiler.") || has (data, size, "\"result\"")))
-    return 90;
-  return 0;
-}
-
-static gboolean
-plugin_init (TracePlugin *plugin,
-             GError **error)
-{
-  trace_type_find_register (plugin, "arkts", "arkts-src", arkts_type_find, NULL);
-  return TRACE_ELEMENT_REGISTER (arkts_src, plugin);
-}
-
-TRACE_PLUGIN_DEFINE (arkts, "OpenHarmony ArkTS and V8 heap and CPU profiles", plugin_init, PACKAGE_VERSION, "LGPL-2.1-or-later", "tracepipe")

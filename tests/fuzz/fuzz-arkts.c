@@ -4,13 +4,14 @@
  */
 #include <gio/gio.h>
 
-#include "arktsreader.h"
+#include "arkts-private.h"
 #include "fuzz-targets.h"
 
 /* Sniffing, the DevTools message scanner and the reassembly of
  * addHeapSnapshotChunk messages, the streamed heap snapshot/timeline
- * scanner, CPU and sampling heap profiles, gzip. A small read size makes
- * every input cross read blocks in many places. */
+ * scanner, CPU and sampling heap profiles (gzip is undone before, by
+ * TraceFileSrc). A small read size makes every input cross read blocks
+ * in many places. */
 void
 fuzz_arkts_reader (const guint8 *data,
                    gsize size)

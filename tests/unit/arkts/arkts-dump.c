@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "arktsreader.h"
+#include "arkts-private.h"
 
 static void
 print_event (TraceBatch *batch,
@@ -60,6 +60,7 @@ main (int argc,
   g_autoptr (GFileInputStream) in = NULL;
   g_autoptr (GError) error = NULL;
   g_autoptr (ArktsReader) reader = NULL;
+  g_autoptr (GInputStream) input = NULL;
   g_autofree char *summary = NULL;
   guint64 per_kind[TRACE_EVENT_N_KINDS] = { 0 };
   const ArktsReaderStats *stats;
@@ -77,7 +78,15 @@ main (int argc,
       fprintf (stderr, "%s\n", error->message);
       return 1;
     }
-  reader = arkts_reader_new (G_INPUT_STREAM (in), path, NULL, NULL);
+  /* the reader takes decompressed input, as TraceFileSrc hands it over */
+  if (g_str_has_suffix (path, ".gz"))
+    {
+      g_autoptr (GZlibDecompressor) gunzip = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
+      input = g_converter_input_stream_new (G_INPUT_STREAM (in), G_CONVERTER (gunzip));
+    }
+  else
+    input = g_object_ref (G_INPUT_STREAM (in));
+  reader = arkts_reader_new (input, path, NULL, NULL);
   while (arkts_reader_read_batch (reader, &batch, &error) && batch)
     {
       for (guint i = 0; i < batch->n_events; i++)

@@ -66,6 +66,22 @@ arkts_run_text (const char *text,
   return arkts_run_stream (in, location, opts, error);
 }
 
+/* The reader takes decompressed input: TraceFileSrc undoes gzip before
+ * it, so a test of gzip input decompresses the same way first. */
+ArktsRun *
+arkts_run_gzip_text (const char *data,
+                     gsize len,
+                     const char *location,
+                     const ArktsReaderOptions *opts,
+                     GError **error)
+{
+  g_autoptr (GInputStream) compressed = g_memory_input_stream_new_from_data (g_memdup2 (data, len), len, g_free);
+  g_autoptr (GZlibDecompressor) gunzip = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
+  g_autoptr (GInputStream) in = g_converter_input_stream_new (compressed, G_CONVERTER (gunzip));
+
+  return arkts_run_stream (in, location, opts, error);
+}
+
 void
 arkts_run_free (ArktsRun *run)
 {

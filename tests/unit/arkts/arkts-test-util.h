@@ -6,7 +6,7 @@
 
 #include <json-glib/json-glib.h>
 
-#include "arktsreader.h"
+#include "arkts-private.h"
 
 /* Everything one reader produced, in order, and the reader (for stats). */
 typedef struct
@@ -30,6 +30,11 @@ ArktsRun *arkts_run_text (const char *text,
                           const char *location,
                           const ArktsReaderOptions *opts,
                           GError **error);
+ArktsRun *arkts_run_gzip_text (const char *data,
+                               gsize len,
+                               const char *location,
+                               const ArktsReaderOptions *opts,
+                               GError **error);
 void arkts_run_free (ArktsRun *run);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ArktsRun, arkts_run_free)
 

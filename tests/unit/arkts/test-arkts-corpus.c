@@ -521,8 +521,8 @@ test_heapsnapshot_gzip (void)
 
   g_output_stream_splice (sink, compressed, G_OUTPUT_STREAM_SPLICE_CLOSE_TARGET, NULL, &error);
   g_assert_no_error (error);
-  run = arkts_run_text (g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (sink)),
-                        g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (sink)), "x.heapsnapshot.gz", NULL, &error);
+  run = arkts_run_gzip_text (g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (sink)),
+                             g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (sink)), "x.heapsnapshot.gz", NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (arkts_reader_get_stats (run->reader)->bytes, ==, len);
   check_snapshot (run, json_node_get_object (root), 0);

@@ -453,7 +453,9 @@ test_bad_input (void)
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       g_autoptr (GError) error = NULL;
-      ArktsRun *run = arkts_run_text (cases[i].text, cases[i].len, cases[i].location, NULL, &error);
+      gboolean gzip = g_str_has_suffix (cases[i].location, ".gz");
+      ArktsRun *run = gzip ? arkts_run_gzip_text (cases[i].text, cases[i].len, cases[i].location, NULL, &error)
+                           : arkts_run_text (cases[i].text, cases[i].len, cases[i].location, NULL, &error);
       const char *ellipsis = strstr (cases[i].message, "…");
       g_assert_null (run);
       g_assert_error (error, cases[i].domain, cases[i].code);

@@ -1,4 +1,4 @@
-/* Unit tests of the arkts skeleton scanner (arktsjsonskel.c)
+/* Unit tests of the arkts skeleton scanner (arkts-json-skel.c)
  *
  * The oracle is json-glib: a CPU profile loaded from json-glib's whole
  * tree (no scanner) must give the same events and the same skips as the
@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "arkts-test-util.h"
-#include "arktsprivate.h"
 
 static const char *const profiles[] = {
   /* the plain modern form */

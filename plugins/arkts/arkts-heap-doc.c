@@ -15,7 +15,7 @@
 
 #include <string.h>
 
-#include "arktsprivate.h"
+#include "arkts-private.h"
 
 /* A trace tree deeper than this is refused rather than growing the stack
  * without bound (V8 stacks are far shallower). */
@@ -96,8 +96,11 @@ arkts_heap_doc_new (ArktsEnv *env,
                     guint index,
                     gint64 start_ts)
 {
-  ArktsHeapDoc *doc = g_new0 (ArktsHeapDoc, 1);
+  ArktsHeapDoc *doc;
 
+  g_return_val_if_fail (env != NULL, NULL);
+
+  doc = g_new0 (ArktsHeapDoc, 1);
   doc->env = env;
   doc->summary = arkts_heap_summary_new (env, index, start_ts);
   arkts_heap_summary_set_position_source (doc->summary, &doc->line, &doc->tok_offset);
@@ -863,6 +866,8 @@ arkts_heap_doc_feed (ArktsHeapDoc *doc,
 {
   const char *stop = data;
   gboolean ok;
+
+  g_return_val_if_fail (doc != NULL, FALSE);
 
   doc->out = out;
   ok = scan (doc, data, data + len, &stop, error);

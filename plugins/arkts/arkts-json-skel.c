@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arktsprivate.h"
+#include "arkts-private.h"
 
 #define MAX_NUMBER_LENGTH 63
 #define MAX_KEY_LENGTH 32
@@ -541,6 +541,8 @@ arkts_json_skel_feed (ArktsJsonSkel *s,
                       gsize len,
                       GError **error)
 {
+  g_return_val_if_fail (s != NULL, FALSE);
+
   for (gsize i = 0; i < len; i++, s->offset++)
     {
       if (s->mode == MODE_NUMBERS)

@@ -10,7 +10,7 @@
  */
 #include "config.h"
 
-#include "arktsprivate.h"
+#include "arkts-private.h"
 
 typedef struct
 {

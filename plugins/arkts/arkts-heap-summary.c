@@ -1,6 +1,6 @@
 /* tracepipe - arkts: what a heap snapshot / timeline adds up to
  *
- * The document parser (arktsheapdoc.c) hands every number of the flat
+ * The document parser (arkts-heap-doc.c) hands every number of the flat
  * arrays here as it scans them; this file folds them into a few small
  * tables (per node type, per constructor, per allocating function) and
  * never keeps the arrays themselves, so memory stays that of the tables.
@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-#include "arktsprivate.h"
+#include "arkts-private.h"
 
 /* Bounds that stop garbage from growing tables without limit. */
 #define MAX_FIELDS 32
@@ -118,8 +118,11 @@ arkts_heap_summary_new (ArktsEnv *env,
                         guint index,
                         gint64 start_ts)
 {
-  ArktsHeapSummary *s = g_new0 (ArktsHeapSummary, 1);
+  ArktsHeapSummary *s;
 
+  g_return_val_if_fail (env != NULL, NULL);
+
+  s = g_new0 (ArktsHeapSummary, 1);
   s->env = env;
   s->index = index;
   s->start_ts = start_ts;

@@ -1,6 +1,7 @@
 /* tracepipe - arkts: the reader
  *
- * Opens the input (plain or gzip), tells from its first bytes what it is,
+ * Tells from the input's first bytes what it is (the input comes
+ * decompressed: TraceFileSrc undoes gzip, every member, for all sources),
  * and drives the part that reads it: the message stream, the incremental
  * heap snapshot parser, or json-glib for a small document (CPU profile,
  * sampling heap profile). Events are collected into batches of about
@@ -12,13 +13,14 @@
 
 #include <string.h>
 
-#include "arktsmessages.h"
+#include "arkts-private.h"
 
-#define DEFAULT_READ_SIZE (256 * 1024)
+/* Bytes per read of the input, unless the options say otherwise (tests). */
+#define ARKTS_READ_SIZE (256 * 1024)
 /* Bytes looked at to tell what the input is. */
 #define MAX_SNIFF_SIZE (1024 * 1024)
 /* A document that is neither messages nor a heap snapshot goes through
- * the skeleton scanner (arktsjsonskel.c): its number arrays are kept as
+ * the skeleton scanner (arkts-json-skel.c): its number arrays are kept as
  * integers, the rest (a profile's node table) read with json-glib. Its
  * text is also kept, up to this size, until it is known not to be a heap
  * snapshot in an unusual key order (which is then read from the text). */
@@ -44,6 +46,8 @@ struct _ArktsReader
   TraceBatch *pending;
   ArktsHeapDoc *doc;
   gboolean trailing_reported;
+  gboolean ended;  /* the end was logged */
+  char *first_key; /* what told the kind, for the debug log */
   GByteArray *whole; /* the text, while it may be a heap snapshot */
   ArktsJsonSkel *skel;
   ArktsMessages *messages;
@@ -83,16 +87,27 @@ arkts_input_kind_to_string (ArktsInputKind kind)
   return names[kind];
 }
 
+/**
+ * arkts_reader_options_init:
+ * @opts: the options to set
+ *
+ * Sets every option to its default: the DEFAULT_ of each property, the
+ * clock domain from the content, %ARKTS_READ_SIZE bytes per read.
+ */
 void
 arkts_reader_options_init (ArktsReaderOptions *opts)
 {
+  g_return_if_fail (opts != NULL);
+
   memset (opts, 0, sizeof *opts);
-  opts->pid = TRACE_ID_UNKNOWN;
-  opts->tid = TRACE_ID_UNKNOWN;
-  opts->mode = ARKTS_MODE_AUTO;
-  opts->snapshot_interval = G_TIME_SPAN_SECOND * 1000; /* 1 s in ns */
+  opts->pid = DEFAULT_PID;
+  opts->tid = DEFAULT_TID;
+  opts->mode = DEFAULT_MODE;
+  opts->start_time = DEFAULT_START_TIME;
+  opts->snapshot_interval = DEFAULT_SNAPSHOT_INTERVAL;
+  opts->cpu_profiler_interval = DEFAULT_CPU_PROFILER_INTERVAL;
   opts->clock_domain = TRACE_CLOCK_UNKNOWN;
-  opts->top_n = 10;
+  opts->top_n = DEFAULT_TOP;
 }
 
 void
@@ -118,11 +133,14 @@ arkts_env_skip (ArktsEnv *env,
   va_start (args, detail_format);
   stat->first_detail = g_strdup_vprintf (detail_format, args);
   va_end (args);
+  g_debug ("%s: first %s at %s: %s", env->location, skip_reason_names[reason],
+           stat->first_where ? stat->first_where : "an unknown position", stat->first_detail);
 }
 
 /**
  * arkts_reader_new:
- * @in: the input; gzip is recognised and decompressed
+ * @in: the input, already decompressed (the element's comes from
+ *   TraceFileSrc, which undoes gzip)
  * @location: (nullable): the file name errors name
  * @pool: the pipeline's string pool
  * @opts: (nullable): what the input does not say; %NULL for defaults
@@ -136,14 +154,17 @@ arkts_reader_new (GInputStream *in,
                   TraceStringPool *pool,
                   const ArktsReaderOptions *opts)
 {
-  ArktsReader *r = g_new0 (ArktsReader, 1);
+  ArktsReader *r;
 
+  g_return_val_if_fail (G_IS_INPUT_STREAM (in), NULL);
+
+  r = g_new0 (ArktsReader, 1);
   if (opts)
     r->opts = *opts;
   else
     arkts_reader_options_init (&r->opts);
   if (r->opts.top_n == 0)
-    r->opts.top_n = 10;
+    r->opts.top_n = DEFAULT_TOP;
   r->in = g_object_ref (in);
   r->location = g_strdup (location ? location : "<stream>");
   r->env.pool = trace_string_pool_ref (pool ? pool : trace_string_pool_get_default ());
@@ -153,9 +174,10 @@ arkts_reader_new (GInputStream *in,
   r->env.tid = r->opts.tid;
   r->env.top_n = r->opts.top_n;
   r->env.cpu_profiler_interval = r->opts.cpu_profiler_interval;
-  r->buf_size = r->opts.read_size ? r->opts.read_size : DEFAULT_READ_SIZE;
+  r->buf_size = r->opts.read_size ? r->opts.read_size : ARKTS_READ_SIZE;
   r->buf = g_malloc (r->buf_size);
   r->head = g_byte_array_new ();
+  g_debug ("%s: reader opened (reads of %" G_GSIZE_FORMAT " bytes)", r->location, r->buf_size);
   return r;
 }
 
@@ -164,7 +186,9 @@ arkts_reader_free (ArktsReader *r)
 {
   if (r == NULL)
     return;
+  g_debug ("%s: reader closed after %" G_GUINT64_FORMAT " bytes", r->location, r->stats.bytes);
   g_object_unref (r->in);
+  g_free (r->first_key);
   g_free (r->location);
   for (guint i = 0; i < ARKTS_SKIP_N_REASONS; i++)
     {
@@ -187,6 +211,8 @@ arkts_reader_free (ArktsReader *r)
 
 /* ---- input ---- */
 
+/* A decompressing stream under the reader (TraceFileSrc's) says the
+ * compressed data is corrupt with INVALID_DATA or PARTIAL_INPUT. */
 static gboolean
 read_error (ArktsReader *r,
             GError *io_error,
@@ -215,31 +241,6 @@ read_block (ArktsReader *r,
     return read_error (r, io_error, error);
   *len = (gsize) n;
   r->stats.bytes += (guint64) n;
-  return TRUE;
-}
-
-/* gzip is known by its magic; the stream is re-wrapped so the peeked
- * bytes are not lost. */
-static gboolean
-open_input (ArktsReader *r,
-            GError **error)
-{
-  GInputStream *buffered = g_buffered_input_stream_new (r->in);
-  GError *io_error = NULL;
-  gsize n;
-  const guchar *magic;
-
-  g_object_unref (r->in);
-  r->in = buffered;
-  if (g_buffered_input_stream_fill (G_BUFFERED_INPUT_STREAM (buffered), 2, NULL, &io_error) < 0)
-    return read_error (r, io_error, error);
-  magic = g_buffered_input_stream_peek_buffer (G_BUFFERED_INPUT_STREAM (buffered), &n);
-  if (n >= 2 && magic[0] == 0x1f && magic[1] == 0x8b)
-    {
-      g_autoptr (GZlibDecompressor) gunzip = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
-      r->in = g_converter_input_stream_new (buffered, G_CONVERTER (gunzip));
-      g_object_unref (buffered);
-    }
   return TRUE;
 }
 
@@ -374,6 +375,8 @@ sniff_object (ArktsReader *r,
   key = read_key (p, end, &after);
   if (key == NULL)
     return SNIFF_MORE;
+  g_free (r->first_key);
+  r->first_key = g_strdup (key);
   if (is_message_key (key))
     return SNIFF_MESSAGES;
   if (in_array)
@@ -427,14 +430,20 @@ start_kind (ArktsReader *r,
   switch (sniffed)
     {
     case SNIFF_MESSAGES:
+      g_debug ("%s: DevTools messages: the first key, \"%s\", is a message's", r->location, r->first_key);
       r->kind = ARKTS_INPUT_MESSAGES;
       r->messages = arkts_messages_new (&r->env, &r->opts);
       break;
     case SNIFF_HEAP:
+      g_debug ("%s: a heap snapshot, streamed: the first key is \"%s\"%s", r->location, r->first_key,
+               strcmp (r->first_key, "nodes") == 0 ? ", an array of numbers" : "");
       r->kind = ARKTS_INPUT_HEAP_SNAPSHOT;
       r->doc = arkts_heap_doc_new (&r->env, 0, r->opts.start_time);
       break;
     default:
+      g_debug ("%s: a document read whole, told apart by its members at the end: %s%s%s", r->location,
+               r->first_key ? "the first key is \"" : "no first key in the first bytes",
+               r->first_key ? r->first_key : "", r->first_key ? "\"" : "");
       r->whole_document = TRUE;
       r->whole = g_byte_array_new ();
       r->skel = arkts_json_skel_new (MAX_DOCUMENT_SIZE, ARKTS_MAX_PROFILE_NUMBERS);
@@ -452,8 +461,6 @@ detect (ArktsReader *r,
   gsize skip_bom = 0;
   gboolean at_eof = FALSE;
 
-  if (!open_input (r, error))
-    return FALSE;
   while (sniffed == SNIFF_MORE)
     {
       gsize n;
@@ -598,12 +605,15 @@ convert_whole (ArktsReader *r,
 
   if (is_cpu_profile_nodes (doc) || (head && JSON_NODE_HOLDS_OBJECT (head) && !json_object_has_member (json_node_get_object (head), "selfSize")))
     {
+      g_debug ("%s: a CPU profile: %s", r->location,
+               is_cpu_profile_nodes (doc) ? "\"nodes\" are objects" : "a \"head\" node without \"selfSize\"");
       r->kind = ARKTS_INPUT_CPU_PROFILE;
       r->cpu = arkts_cpu_profile_load (&r->env, doc, r->skel, ARKTS_NO_POS);
       return TRUE;
     }
   if (head && JSON_NODE_HOLDS_OBJECT (head))
     {
+      g_debug ("%s: a sampling heap profile: a \"head\" node with \"selfSize\"", r->location);
       r->kind = ARKTS_INPUT_HEAP_PROFILE;
       arkts_heap_profile_convert (&r->env, doc, r->skel, r->opts.start_time, r->pending);
       return TRUE;
@@ -612,6 +622,7 @@ convert_whole (ArktsReader *r,
   if (json_object_has_member (doc, "snapshot") && r->whole)
     {
       /* a snapshot whose keys came in an unusual order */
+      g_debug ("%s: a heap snapshot: \"snapshot\" is not its first key", r->location);
       r->kind = ARKTS_INPUT_HEAP_SNAPSHOT;
       r->doc = arkts_heap_doc_new (&r->env, 0, r->opts.start_time);
       return feed_plain_doc (r, (const char *) r->whole->data, r->whole->len, error);
@@ -666,6 +677,21 @@ finish (ArktsReader *r,
   return TRUE;
 }
 
+static void
+log_totals (ArktsReader *r)
+{
+  guint64 skipped = 0;
+
+  for (guint i = 0; i < ARKTS_SKIP_N_REASONS; i++)
+    skipped += r->stats.skipped[i].count;
+  r->ended = TRUE;
+  g_debug ("%s: end of input (%s): %" G_GUINT64_FORMAT " bytes, %" G_GUINT64_FORMAT " messages, %" G_GUINT64_FORMAT
+           " snapshots (%" G_GUINT64_FORMAT " timelines), %" G_GUINT64_FORMAT " CPU profiles with %" G_GUINT64_FORMAT
+           " samples, %" G_GUINT64_FORMAT " heap profiles, %" G_GUINT64_FORMAT " things skipped",
+           r->location, arkts_input_kind_to_string (r->kind), r->stats.bytes, r->stats.messages, r->stats.snapshots,
+           r->stats.timelines, r->stats.cpu_profiles, r->stats.samples, r->stats.heap_profiles, skipped);
+}
+
 /**
  * arkts_reader_read_batch:
  * @r: a reader
@@ -682,6 +708,9 @@ arkts_reader_read_batch (ArktsReader *r,
                          TraceBatch **out,
                          GError **error)
 {
+  g_return_val_if_fail (r != NULL, FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
   *out = NULL;
   if (!r->detected && !detect (r, error))
     return FALSE;
@@ -719,6 +748,8 @@ arkts_reader_read_batch (ArktsReader *r,
     }
   if (r->pending->n_events > 0)
     *out = g_steal_pointer (&r->pending);
+  else if (!r->ended)
+    log_totals (r);
   return TRUE;
 }
 
@@ -733,6 +764,8 @@ arkts_reader_read_batch (ArktsReader *r,
 TraceClockDomain
 arkts_reader_get_clock_domain (ArktsReader *r)
 {
+  g_return_val_if_fail (r != NULL, TRACE_CLOCK_UNKNOWN);
+
   if (r->opts.clock_domain != TRACE_CLOCK_UNKNOWN)
     return r->opts.clock_domain;
   if (r->kind == ARKTS_INPUT_MESSAGES || r->kind == ARKTS_INPUT_CPU_PROFILE)
@@ -743,12 +776,16 @@ arkts_reader_get_clock_domain (ArktsReader *r)
 ArktsInputKind
 arkts_reader_get_input_kind (ArktsReader *r)
 {
+  g_return_val_if_fail (r != NULL, ARKTS_INPUT_UNKNOWN);
+
   return r->kind;
 }
 
 const ArktsReaderStats *
 arkts_reader_get_stats (ArktsReader *r)
 {
+  g_return_val_if_fail (r != NULL, NULL);
+
   return &r->stats;
 }
 
@@ -762,6 +799,8 @@ char *
 arkts_reader_get_warning_summary (ArktsReader *r)
 {
   GString *line = NULL;
+
+  g_return_val_if_fail (r != NULL, NULL);
 
   for (guint i = 0; i < ARKTS_SKIP_N_REASONS; i++)
     {

@@ -12,7 +12,7 @@
 
 #include <string.h>
 
-#include "arktsmessages.h"
+#include "arkts-private.h"
 
 /* One message may not be larger: a CPU profile of a long capture is tens
  * of MB, a chunk 100 KiB. */
@@ -67,8 +67,12 @@ ArktsMessages *
 arkts_messages_new (ArktsEnv *env,
                     const ArktsReaderOptions *opts)
 {
-  ArktsMessages *m = g_new0 (ArktsMessages, 1);
+  ArktsMessages *m;
 
+  g_return_val_if_fail (env != NULL, NULL);
+  g_return_val_if_fail (opts != NULL, NULL);
+
+  m = g_new0 (ArktsMessages, 1);
   m->env = env;
   m->opts = *opts;
   m->parser = json_parser_new_immutable ();
@@ -668,6 +672,9 @@ arkts_messages_feed (ArktsMessages *m,
                      GError **error)
 {
   const char *p = data, *end = data + len;
+
+  g_return_val_if_fail (m != NULL, FALSE);
+  g_return_val_if_fail (cpu != NULL, FALSE);
 
   while (p < end && *cpu == NULL)
     {

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arktsprivate.h"
+#include "arkts-private.h"
 
 typedef struct
 {
