@@ -4,8 +4,7 @@
  */
 #include "config.h"
 
-#include "jsonwriter.h"
-#include "tracejsonelements.h"
+#include "json-private.h"
 
 /**
  * TraceJsonSink:

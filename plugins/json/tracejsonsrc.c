@@ -5,8 +5,7 @@
 #include "config.h"
 
 #include "ftrace-reader.h"
-#include "jsonreader.h"
-#include "tracejsonelements.h"
+#include "json-private.h"
 
 /**
  * TraceJsonSrc:

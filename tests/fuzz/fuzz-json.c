@@ -6,7 +6,7 @@
 
 #include "ftrace-reader.h"
 #include "fuzz-targets.h"
-#include "jsonreader.h"
+#include "json-private.h"
 
 /* The kernel text of systemTraceEvents, read as json-src reads it. */
 static void

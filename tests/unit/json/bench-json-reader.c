@@ -20,8 +20,7 @@
 #include <stdio.h>
 #include <trace/trace.h>
 
-#include "jsonreader.h"
-#include "jsonscan.h"
+#include "json-private.h"
 
 static void
 flatten (TraceBatch *batch,

@@ -7,8 +7,7 @@
 #include <json-glib/json-glib.h>
 #include <trace/trace.h>
 
-#include "jsonreader.h"
-#include "jsonwriter.h"
+#include "json-private.h"
 
 G_BEGIN_DECLS
 

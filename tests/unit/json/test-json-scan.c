@@ -7,8 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "jsonfmt.h"
-#include "jsonscan.h"
+#include "json-private.h"
 #include "json-test-util.h"
 
 static gint64

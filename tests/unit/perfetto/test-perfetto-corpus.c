@@ -8,7 +8,7 @@
 #include "ftrace-reader.h"
 #endif
 #ifdef HAVE_JSON_INTERNAL
-#include "jsonreader.h"
+#include "json-private.h"
 #endif
 
 #ifdef HAVE_FTRACE_INTERNAL

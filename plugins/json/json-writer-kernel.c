@@ -20,7 +20,7 @@
 
 #include <string.h>
 
-#include "jsonwriter-private.h"
+#include "json-private.h"
 
 /* Characters that would break the one-line format become spaces. */
 static void

@@ -11,7 +11,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "jsonfmt.h"
+#include "json-private.h"
 
 static void
 append_escape (GString *out,

@@ -13,7 +13,7 @@
 
 #include <string.h>
 
-#include "jsonwriter-private.h"
+#include "json-private.h"
 
 static guint
 thread_key_hash (gconstpointer p)

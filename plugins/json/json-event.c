@@ -14,7 +14,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "jsonreader-private.h"
+#include "json-private.h"
 
 /* ------------------------------------------------------------------ */
 /* Step 1: find the fields                                             */

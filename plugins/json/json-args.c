@@ -11,7 +11,7 @@
  */
 #include "config.h"
 
-#include "jsonreader-private.h"
+#include "json-private.h"
 
 /* ------------------------------------------------------------------ */
 /* Args: nested objects and arrays flattened to dotted keys            */

@@ -5,7 +5,7 @@
  */
 #include "config.h"
 
-#include "jsonreader-private.h"
+#include "json-private.h"
 
 static const char *const skip_reason_names[JSON_TRACE_SKIP_N_REASONS] = {
   [JSON_TRACE_SKIP_MALFORMED] = "malformed",

@@ -16,7 +16,7 @@
 
 #include <string.h>
 
-#include "jsonreader-private.h"
+#include "json-private.h"
 
 typedef struct
 {

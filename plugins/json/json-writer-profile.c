@@ -13,7 +13,7 @@
 
 #include <string.h>
 
-#include "jsonwriter-private.h"
+#include "json-private.h"
 
 typedef struct
 {

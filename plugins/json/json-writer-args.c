@@ -12,7 +12,7 @@
 
 #include <string.h>
 
-#include "jsonwriter-private.h"
+#include "json-private.h"
 
 #define MAX_PATH 32
 

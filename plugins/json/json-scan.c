@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-#include "jsonscan.h"
+#include "json-private.h"
 
 static JsonScanResult
 scan_fail (JsonScanner *s,

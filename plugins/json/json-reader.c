@@ -4,7 +4,7 @@
  *
  * The input is read in large blocks.  A small state machine walks the
  * top level (array form, or object form with its keys in any order) and
- * finds each element of "traceEvents", which jsonevent.c parses in place.
+ * finds each element of "traceEvents", which json-event.c parses in place.
  * Nothing but the current element (and what is still unread of the
  * block) is held in memory: unknown top-level values are skipped as they
  * stream by, and the systemTraceEvents text goes to a JsonSpill.
@@ -13,7 +13,7 @@
 
 #include <string.h>
 
-#include "jsonreader-private.h"
+#include "json-private.h"
 
 typedef enum
 {

@@ -1,0 +1,645 @@
+/* tracepipe - json plugin: the private header of the Chrome Trace Event
+ * Format engine (scanner, reader, writer) and of the json-src and
+ * json-sink elements
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Every private name has the `Chrome`/`chrome_` prefix: `Json…`/`json_…`
+ * belong to json-glib, which this plugin uses.
+ */
+#pragma once
+
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+#include <trace/trace.h>
+
+G_BEGIN_DECLS
+
+/* ------------------------------------------------------------------ */
+/* The scanner: an in-place pull scanner over a JSON buffer           */
+
+/*
+ * The scanner never allocates: values are slices of the caller's buffer.
+ * Every function reports JSON_SCAN_INCOMPLETE when the buffer ends inside
+ * what it scans, so a streaming caller can read more and scan again from
+ * the same start.  It is lenient where real traces are: trailing commas
+ * before '}' or ']' are accepted (perfetto accepts them too).
+ */
+
+/* How deep objects and arrays may nest, counting the top-level container
+ * as 1.  Deeper input is refused: it is never a real trace and recursion
+ * on it would cost stack. */
+#define JSON_SCAN_MAX_DEPTH 64
+
+typedef enum
+{
+  JSON_SCAN_OK,
+  JSON_SCAN_END,        /* the container being iterated is closed */
+  JSON_SCAN_INCOMPLETE, /* the buffer ended inside the value */
+  JSON_SCAN_ERROR,      /* malformed: see error_at and error_msg */
+  JSON_SCAN_TOO_DEEP,   /* nesting deeper than JSON_SCAN_MAX_DEPTH */
+} JsonScanResult;
+
+typedef enum
+{
+  JSON_VALUE_NONE = 0,
+  JSON_VALUE_STRING,
+  JSON_VALUE_NUMBER,
+  JSON_VALUE_TRUE,
+  JSON_VALUE_FALSE,
+  JSON_VALUE_NULL,
+  JSON_VALUE_OBJECT,
+  JSON_VALUE_ARRAY,
+} JsonValueType;
+
+/* A value found in the buffer.  Strings: [start, end) is the raw text
+ * between the quotes.  Numbers and literals: their text.  Containers:
+ * from the opening bracket to just after the closing one. */
+typedef struct
+{
+  const char *start;
+  const char *end;
+  guint8 type;
+  guint8 escaped; /* a string with backslash escapes */
+} JsonValue;
+
+typedef struct
+{
+  const char *p;
+  const char *end;
+  const char *error_at;
+  const char *error_msg; /* a static string */
+} JsonScanner;
+
+static inline void
+json_scanner_init (JsonScanner *s,
+                   const char *start,
+                   const char *end)
+{
+  s->p = start;
+  s->end = end;
+  s->error_at = NULL;
+  s->error_msg = NULL;
+}
+
+static inline const char *
+json_skip_ws (const char *p,
+              const char *end)
+{
+  while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+    p++;
+  return p;
+}
+
+JsonScanResult json_scan_string (JsonScanner *s, JsonValue *v);
+JsonScanResult json_scan_value (JsonScanner *s, JsonValue *v, int depth);
+JsonScanResult json_scan_enter (JsonScanner *s, char open);
+JsonScanResult json_scan_member (JsonScanner *s, gboolean *first, JsonValue *key);
+JsonScanResult json_scan_element (JsonScanner *s, gboolean *first);
+
+/* Strings */
+gboolean json_value_is (const JsonValue *v, const char *literal);
+const char *json_string_decode (const JsonValue *v, GString *scratch, gsize *len);
+const char *json_decode_escape (const char *p, const char *end, GString *out);
+void json_utf8_repair_append (GString *out, const char *p, gsize len);
+
+/* Numbers: exact decimal arithmetic, no locale, no doubles where an
+ * integer result is wanted. */
+gboolean json_decimal_to_scaled (const char *p, const char *end, int scale, gint64 *out);
+gboolean json_decimal_to_int64 (const char *p, const char *end, gint64 *out);
+gboolean json_decimal_to_uint64 (const char *p, const char *end, guint64 *out);
+gboolean json_decimal_to_double (const char *p, const char *end, double *out);
+gboolean json_decimal_is_integer (const char *p, const char *end);
+gboolean json_hex_to_uint64 (const char *p, const char *end, guint64 *out);
+guint64 json_hash64 (const char *p, gsize len);
+
+/* ------------------------------------------------------------------ */
+/* The spill: bytes that move to a temporary file past a limit       */
+
+/*
+ * Used for text that must be written (or handed on) only at the end of a
+ * stream: the systemTraceEvents text, in both directions.  Memory stays
+ * bounded by the limit; the rest lives in an unlinked temporary file that
+ * disappears with the process.
+ */
+
+typedef struct _JsonSpill JsonSpill;
+
+JsonSpill *json_spill_new (gsize memory_limit);
+void json_spill_free (JsonSpill *spill);
+gboolean json_spill_write (JsonSpill *spill, const void *data, gsize len, GError **error);
+guint64 json_spill_get_size (JsonSpill *spill);
+gboolean json_spill_is_on_disk (JsonSpill *spill);
+GInputStream *json_spill_read (JsonSpill *spill, GError **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (JsonSpill, json_spill_free)
+
+/* ------------------------------------------------------------------ */
+/* Formatting: exact numbers and string escaping                      */
+
+void json_fmt_string (GString *out, const char *s, gsize len);
+void json_fmt_string_body (GString *out, const char *s, gsize len);
+void json_fmt_int (GString *out, gint64 v);
+void json_fmt_uint (GString *out, guint64 v);
+void json_fmt_us (GString *out, gint64 ns);
+void json_fmt_double (GString *out, double v);
+void json_fmt_hex_id (GString *out, guint64 id);
+
+/* ------------------------------------------------------------------ */
+/* The reader: streaming, the Chrome Trace Event Format in            */
+
+/*
+ * Reads the array form and the object form, plain or gzip, in bounded
+ * memory: the file is read in large blocks and each event object is
+ * parsed in place, never as a whole-document tree.  Events come out in
+ * file order.  See docs/json.md for every mapping decision.
+ */
+
+/* The largest single value held in memory at once (one event, one
+ * metadata member, one stack frame).  Larger ones are refused. */
+#define JSON_TRACE_MAX_ELEMENT_SIZE (256u * 1024 * 1024)
+
+/* Args kept per event; the rest are dropped and counted. */
+#define JSON_TRACE_MAX_ARGS 1024
+
+/* Offsets remembered per skip reason. */
+#define JSON_TRACE_MAX_OFFSETS 4
+
+/**
+ * JsonTraceSkipReason:
+ *
+ * Why something of the input did not become events.  The reasons before
+ * %JSON_TRACE_SKIP_N_DAMAGE mean the input is damaged or data was lost
+ * (worth a WARNING); the ones after are valid input the event model has
+ * no place for (an INFO).
+ */
+typedef enum
+{
+  JSON_TRACE_SKIP_MALFORMED,
+  JSON_TRACE_SKIP_TRUNCATED,
+  JSON_TRACE_SKIP_NOT_AN_OBJECT,
+  JSON_TRACE_SKIP_NO_PHASE,
+  JSON_TRACE_SKIP_UNKNOWN_PHASE,
+  JSON_TRACE_SKIP_BAD_TIMESTAMP,
+  JSON_TRACE_SKIP_BAD_DURATION,
+  JSON_TRACE_SKIP_BAD_ID,
+  JSON_TRACE_SKIP_BAD_VALUE,
+  JSON_TRACE_SKIP_BAD_SCOPE,
+  JSON_TRACE_SKIP_TRAILING_DATA,
+  /* not damage, but data lost (an array cut at 1024 elements): warned */
+  JSON_TRACE_SKIP_ARGS_DROPPED,
+  JSON_TRACE_SKIP_N_DAMAGE,
+  JSON_TRACE_SKIP_UNSUPPORTED_PHASE = JSON_TRACE_SKIP_N_DAMAGE,
+  JSON_TRACE_SKIP_THREAD_STATE,
+  JSON_TRACE_SKIP_OTHER_METADATA,
+  JSON_TRACE_SKIP_ORPHAN_SAMPLES,
+  JSON_TRACE_SKIP_EMPTY_OBJECT,
+  JSON_TRACE_SKIP_N_REASONS
+} JsonTraceSkipReason;
+
+typedef struct
+{
+  guint64 count;
+  guint64 offsets[JSON_TRACE_MAX_OFFSETS]; /* byte offsets of the first ones */
+} JsonTraceSkipCount;
+
+/**
+ * JsonTraceReaderStats:
+ * @bytes: bytes of (decompressed) JSON read
+ * @objects: event objects found in the traceEvents array
+ * @events: #TraceEvent produced
+ * @empty_objects: `{}` placeholders (also counted as skipped: empty object)
+ * @skipped: per #JsonTraceSkipReason
+ */
+typedef struct
+{
+  guint64 bytes;
+  guint64 objects;
+  guint64 events;
+  guint64 empty_objects;
+  JsonTraceSkipCount skipped[JSON_TRACE_SKIP_N_REASONS];
+} JsonTraceReaderStats;
+
+typedef struct _JsonTraceReader JsonTraceReader;
+
+JsonTraceReader *json_trace_reader_new (GInputStream *in,
+                                        const char *location,
+                                        TraceStringPool *pool);
+void json_trace_reader_free (JsonTraceReader *reader);
+
+gboolean json_trace_reader_read_batch (JsonTraceReader *reader,
+                                       TraceBatch **out,
+                                       GError **error);
+
+TraceClockDomain json_trace_reader_get_clock_domain (JsonTraceReader *reader);
+const char *json_trace_reader_get_clock_domain_name (JsonTraceReader *reader);
+const char *json_trace_reader_get_display_time_unit (JsonTraceReader *reader);
+JsonObject *json_trace_reader_get_metadata (JsonTraceReader *reader);
+
+gboolean json_trace_reader_has_system_trace (JsonTraceReader *reader);
+guint64 json_trace_reader_get_system_trace_size (JsonTraceReader *reader);
+GInputStream *json_trace_reader_open_system_trace (JsonTraceReader *reader,
+                                                   GError **error);
+
+guint64 json_trace_reader_get_bytes_read (JsonTraceReader *reader);
+const JsonTraceReaderStats *json_trace_reader_get_stats (JsonTraceReader *reader);
+gboolean json_trace_reader_has_damage (JsonTraceReader *reader);
+char *json_trace_reader_get_summary (JsonTraceReader *reader,
+                                     gboolean include_unsupported);
+char *json_trace_reader_get_unsupported_summary (JsonTraceReader *reader);
+char *json_trace_reader_get_failure (JsonTraceReader *reader);
+const char *json_trace_skip_reason_to_string (JsonTraceSkipReason reason);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (JsonTraceReader, json_trace_reader_free)
+
+/* ------------------------------------------------------------------ */
+/* Reader internals shared by its source files                        */
+
+#define JSON_READER_BLOCK_SIZE (1024 * 1024)
+#define JSON_READER_INTERN_CACHE 4096
+#define JSON_READER_SYSTEM_TRACE_MEMORY (8 * 1024 * 1024)
+
+/* Samples of V8 profiles whose Profile event (with the start time) has
+ * not been read yet are held back, up to this many in all. */
+#define JSON_READER_MAX_PENDING_SAMPLES (1u << 20)
+
+/* pid/tid given as a non-numeric string: the string is interned and the
+ * id is this base plus its pool id, far above any real pid. */
+#define JSON_READER_STRING_ID_BASE (G_GINT64_CONSTANT (1) << 56)
+
+/* Stack node ids of top-level "stackFrames" have this bit set; those of
+ * V8 ProfileChunk nodes are `session << 32 | node id`. */
+#define JSON_READER_FRAME_ID_BIT (G_GUINT64_CONSTANT (1) << 63)
+
+typedef enum
+{
+  ROLE_EVENTS,
+  ROLE_SAMPLES,
+  ROLE_STACK_FRAMES,
+  ROLE_METADATA,
+} ContainerRole;
+
+typedef enum
+{
+  FRAME_START,     /* before the top-level value */
+  FRAME_MEMBER,    /* in the top-level object, before a key or '}' */
+  FRAME_CONTAINER, /* in traceEvents, samples, stackFrames or metadata */
+  FRAME_SKIP,      /* skipping a top-level value, across blocks */
+  FRAME_STRING,    /* collecting the systemTraceEvents string */
+  FRAME_RESYNC,    /* after garbage in traceEvents: looking for '{' */
+  FRAME_AFTER_TOP, /* after the top-level value */
+  FRAME_DONE,
+} FrameState;
+
+typedef struct
+{
+  const char *str;
+  guint32 len;
+  guint32 id;
+} InternSlot;
+
+/* A node of a V8 ProfileChunk, while the chunk is read (json-profile.c). */
+typedef struct
+{
+  guint64 id;
+  guint64 parent;
+  gboolean has_parent;
+  JsonValue function_name, url, children;
+  gint64 line, column;
+  gboolean has_line, has_column;
+} ChunkNode;
+
+/* The members of one event object that the reader looks at. */
+typedef struct
+{
+  JsonValue ph, name, cat, ts, dur, pid, tid, id, id2_local, id2_global;
+  JsonValue scope, s, bp, bind_id, args, sf, weight, cpu, tts, tdur;
+  gboolean flow_in, flow_out;
+  guint n_members;
+} JsonEventFields;
+
+struct _JsonTraceReader
+{
+  GInputStream *in;
+  char *location;
+  TraceStringPool *pool;
+  gboolean sniffed;
+
+  /* the block buffer: [pos, len) is unread; buf[0] is at byte `base` */
+  char *buf;
+  gsize cap, len, pos;
+  guint64 base;
+  gboolean eof;
+
+  FrameState state;
+  ContainerRole role;
+  gboolean top_is_object;
+  gboolean top_first; /* no member of the top-level object yet */
+  gboolean first;     /* no item of the current container yet */
+  gboolean seen_trace_events;
+  gboolean saw_phase;
+  guint64 top_start;
+  int skip_depth;
+  gboolean skip_scalar, skip_in_string, skip_escape;
+
+  JsonSpill *system_trace;
+  char *display_time_unit;
+  char *clock_domain_name;
+  TraceClockDomain clock_domain;
+  JsonObject *metadata;
+
+  TraceBatch *batch;
+  GString *scratch;
+  GString *key_buf;
+  InternSlot intern_cache[JSON_READER_INTERN_CACHE];
+  GHashTable *named_ids; /* string pids/tids already named */
+  gint64 last_ts;
+  gboolean args_dropped;
+  /* an element broken inside that had not ended yet: where it starts,
+   * where its garbage is (0: none) */
+  guint64 broken_element;
+  guint64 broken_at;
+
+  /* json-profile.c */
+  GHashTable *profiles;
+  guint n_sessions;
+  guint64 n_pending_samples;
+  GArray *tmp_nodes;
+  GArray *tmp_samples;
+  GArray *tmp_deltas;
+  GHashTable *tmp_index;
+  TraceBatch *deferred; /* samples waiting for "stackFrames" */
+  gboolean frames_read;
+
+  JsonTraceReaderStats stats;
+};
+
+/* json-reader.c */
+void json_reader_skip (JsonTraceReader *r, JsonTraceSkipReason reason, guint64 offset);
+void json_reader_skip_n (JsonTraceReader *r, JsonTraceSkipReason reason, guint64 offset, guint64 n);
+
+/* json-event.c */
+JsonScanResult json_event_scan_fields (JsonScanner *s, int depth, JsonEventFields *f);
+void json_reader_convert_event (JsonTraceReader *r, const JsonEventFields *f, guint64 offset, int depth);
+guint32 json_reader_intern (JsonTraceReader *r, const char *p, gsize len);
+guint32 json_reader_intern_value (JsonTraceReader *r, const JsonValue *v);
+gboolean json_reader_value_to_ns (const JsonValue *v, gint64 *ns);
+gboolean json_reader_value_to_int (const JsonValue *v, gint64 *out);
+gboolean json_reader_value_to_id (JsonTraceReader *r, const JsonValue *v, guint64 *id);
+gboolean json_reader_find_member (const JsonValue *object, const char *key, JsonValue *out);
+gboolean json_reader_resolve_thread (JsonTraceReader *r, const JsonEventFields *f, gint64 ts, gint64 *pid, gint64 *tid);
+TraceEvent *json_reader_append (JsonTraceReader *r, TraceEventKind kind, gint64 ts, gint64 pid, gint64 tid);
+
+/* json-args.c */
+int json_reader_add_args (JsonTraceReader *r, TraceEvent *ev, const JsonEventFields *f, int depth, guint64 offset);
+
+/* json-profile.c */
+int json_reader_convert_profile (JsonTraceReader *r, const JsonEventFields *f, gint64 ts, gint64 pid, gint64 tid, guint64 offset);
+void json_reader_convert_top_sample (JsonTraceReader *r, const JsonEventFields *f, guint64 offset);
+void json_reader_convert_stack_frame (JsonTraceReader *r, const JsonValue *key, const JsonValue *value, guint64 offset);
+guint64 json_reader_frame_id (JsonTraceReader *r, const JsonValue *v);
+gboolean json_reader_for_each_element (JsonTraceReader *r, const JsonValue *array, gboolean (*func) (JsonTraceReader *r, const JsonValue *element, gpointer data), gpointer data);
+TraceEvent *json_reader_append_frame_sample (JsonTraceReader *r, gint64 ts, gint64 pid, gint64 tid);
+void json_reader_flush_deferred (JsonTraceReader *r);
+void json_reader_profiles_finish (JsonTraceReader *r);
+void json_reader_profiles_free (JsonTraceReader *r);
+
+/* The result of converting one event: CONV_OK or a JsonTraceSkipReason. */
+#define CONV_OK (-1)
+
+/* ------------------------------------------------------------------ */
+/* The writer: streaming, the Chrome Trace Event Format out           */
+
+/*
+ * Events are written as they arrive; no document is built in memory.
+ * Memory is bounded by the slices still open (complete-slice style), the
+ * kernel text (spilled to a temporary file past a limit) and the stack
+ * nodes of CPU samples.  See docs/json.md for every mapping decision.
+ */
+
+/* Threads held for X slices: a few hundred bytes each, tens of MB at the
+ * cap, which real traces (tens of thousands of threads) never reach. */
+#define JSON_WRITER_DEFAULT_MAX_THREADS (1u << 18)
+
+typedef enum
+{
+  JSON_TRACE_FORM_OBJECT = 0, /* {"traceEvents":[…],"displayTimeUnit":…,"metadata":{…}} */
+  JSON_TRACE_FORM_ARRAY,      /* […]: no metadata, no systemTraceEvents */
+} JsonTraceForm;
+
+typedef enum
+{
+  JSON_TRACE_SLICES_COMPLETE = 0, /* X events: a begin waits for its end */
+  JSON_TRACE_SLICES_BEGIN_END,    /* B and E events as they come */
+  JSON_TRACE_SLICES_AUTO,         /* json-sink only: B/E for a Chrome JSON
+                                   * stream, X otherwise (the writer takes
+                                   * it as X) */
+} JsonTraceSliceStyle;
+
+typedef enum
+{
+  JSON_TRACE_FLOWS_V1 = 0, /* s/t/f events ("bp":"e") */
+  JSON_TRACE_FLOWS_V2,     /* bind_id/flow_in/flow_out on the slices */
+  JSON_TRACE_FLOWS_AUTO,   /* json-sink only: v2 for a Chrome JSON stream,
+                            * v1 otherwise (the writer takes it as v1) */
+} JsonTraceFlowStyle;
+
+/**
+ * JsonTraceWriterOptions:
+ * @form: object (default) or array form
+ * @slices: X (default) or B/E
+ * @flows: flow v1 events (default) or v2 ids on slices
+ * @flat_args: write dotted arg keys as they are; by default "a.b" and
+ *   "a[0]" become nested objects and arrays again
+ * @nestable_legacy_async: write legacy async events (S/T/F) as b/n/e,
+ *   which perfetto reads; by default they stay S/T/F
+ * @display_time_unit: "ns" when %NULL; "" to leave the key out
+ * @clock_domain: written as metadata "clock-domain"
+ * @metadata: (nullable): more members for "metadata"
+ * @max_open_slices: slices held back for X before the oldest are written
+ *   as B; 0 for the default (65536)
+ * @system_trace_memory: bytes of kernel text kept in memory before a
+ *   temporary file is used; 0 for the default (8 MiB)
+ * @max_threads: threads whose slices are held for X (and CPU-profile
+ *   sessions); a further thread's slices are written as B/E, its samples
+ *   dropped; 0 for the default (262 144)
+ *
+ * A zeroed struct means the defaults.
+ */
+typedef struct
+{
+  JsonTraceForm form;
+  JsonTraceSliceStyle slices;
+  JsonTraceFlowStyle flows;
+  gboolean flat_args;
+  gboolean nestable_legacy_async;
+  const char *display_time_unit;
+  TraceClockDomain clock_domain;
+  JsonObject *metadata;
+  guint max_open_slices;
+  gsize system_trace_memory;
+  guint max_threads;
+} JsonTraceWriterOptions;
+
+/**
+ * JsonTraceWriterStats:
+ * @events: JSON event objects written
+ * @kernel_lines: systemTraceEvents lines written
+ * @open_slices: slices still open at the end, written as B
+ * @unmatched_ends: slice ends without a begin, written as E
+ * @dropped_kernel: kernel records dropped (array form has no place for them)
+ * @dropped_markers: atrace marker records not written again as text
+ * @dropped_flows: slice flow ids v2 could not carry (two different ids)
+ * @dropped_other: other events without a JSON form (clock markers in array
+ *   form, stack nodes beyond the limit)
+ * @slices_past_thread_table: slice begins and ends of threads past
+ *   @max_threads, written as B and E
+ * @dropped_samples_past_thread_table: CPU samples of threads past
+ *   @max_threads
+ * @thread_names_in_kernel_text: names of threads of unknown process,
+ *   written only in the task column of their kernel lines (an `M` event
+ *   has a pid: trace_processor would put them in process 0)
+ */
+typedef struct
+{
+  guint64 events;
+  guint64 kernel_lines;
+  guint64 open_slices;
+  guint64 unmatched_ends;
+  guint64 dropped_kernel;
+  guint64 dropped_markers;
+  guint64 dropped_flows;
+  guint64 dropped_other;
+  guint64 thread_names_in_kernel_text;
+  guint64 slices_past_thread_table;
+  guint64 dropped_samples_past_thread_table;
+} JsonTraceWriterStats;
+
+typedef struct _JsonTraceWriter JsonTraceWriter;
+
+JsonTraceWriter *json_trace_writer_new (GOutputStream *out,
+                                        const JsonTraceWriterOptions *opts);
+void json_trace_writer_free (JsonTraceWriter *writer);
+
+void json_trace_writer_set_metadata (JsonTraceWriter *writer,
+                                     JsonObject *metadata);
+gboolean json_trace_writer_write_batch (JsonTraceWriter *writer,
+                                        TraceBatch *batch,
+                                        GError **error);
+gboolean json_trace_writer_write_suffix (JsonTraceWriter *writer,
+                                         GError **error);
+gboolean json_trace_writer_finish (JsonTraceWriter *writer,
+                                   GError **error);
+
+guint64 json_trace_writer_get_bytes_written (JsonTraceWriter *writer);
+const JsonTraceWriterStats *json_trace_writer_get_stats (JsonTraceWriter *writer);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (JsonTraceWriter, json_trace_writer_free)
+
+/* ------------------------------------------------------------------ */
+/* Writer internals shared by its source files                        */
+
+/* Output is gathered in memory and written in pieces of about this size. */
+#define JSON_WRITER_FLUSH_SIZE (256 * 1024)
+#define JSON_WRITER_DEFAULT_MAX_OPEN 65536
+#define JSON_WRITER_DEFAULT_KERNEL_MEMORY (8 * 1024 * 1024)
+/* Kernel thread names remembered for the ftrace line prefix. */
+#define JSON_WRITER_MAX_COMMS (1u << 20)
+/* Clock markers kept for "metadata" (only sync ids have an event form). */
+#define JSON_WRITER_MAX_CLOCK_MARKERS 1024
+/* Stack nodes remembered for CPU samples. */
+#define JSON_WRITER_MAX_NODES (1u << 22)
+/* Samples per ProfileChunk event. */
+#define JSON_WRITER_CHUNK_SAMPLES 100
+
+typedef struct
+{
+  gint64 pid;
+  gint64 tid;
+} JsonThreadKey;
+
+/* A slice begin waiting for its end, to be written as X. */
+typedef struct
+{
+  TraceEvent ev;
+  guint arg_start; /* its args, in the thread's args array */
+} HeldSlice;
+
+typedef struct
+{
+  JsonThreadKey key;
+  GArray *stack;         /* HeldSlice: the open slices not written yet */
+  GArray *args;          /* TraceArg of the held slices */
+  guint64 written_below; /* open slices already written as B, under the stack */
+} WriterThread;
+
+struct _JsonTraceWriter
+{
+  GOutputStream *out;
+  JsonTraceWriterOptions opts;
+  char *display_time_unit;
+  JsonObject *metadata;
+  GString *buf;
+  guint64 bytes_written;
+  gboolean started;
+  gboolean suffix_written;
+  gboolean failed;
+  TraceStringPool *pool;
+  guint32 str_flow, str_step, str_name, str_clock_sync; /* interned once */
+
+  GHashTable *threads; /* JsonThreadKey* → WriterThread* */
+  WriterThread *last_thread;
+  guint64 n_held;
+  GArray *merged_args;
+
+  JsonSpill *kernel;
+  GHashTable *comms; /* tid → interned comm */
+  GString *line;
+
+  GArray *clock_markers; /* TraceEvent */
+
+  GHashTable *nodes;    /* stack node id → WriterNode */
+  GHashTable *sessions; /* JsonThreadKey* → WriterSession */
+  guint n_sessions;
+  guint32 next_node_id;
+
+  JsonTraceWriterStats stats;
+};
+
+/* json-writer.c */
+const char *json_writer_str (JsonTraceWriter *w, guint32 id, gsize *len);
+void json_writer_put_string (JsonTraceWriter *w, guint32 id);
+void json_writer_event_open (JsonTraceWriter *w, const char *ph, guint32 name, guint32 category, gint64 ts, gint64 pid, gint64 tid);
+void json_writer_event_open_text (JsonTraceWriter *w, const char *ph, const char *name, gsize name_len, guint32 category, gint64 ts, gint64 pid, gint64 tid);
+gboolean json_writer_flush (JsonTraceWriter *w, GError **error);
+
+/* json-writer-args.c */
+void json_writer_put_args (JsonTraceWriter *w, const TraceArg *args, guint n_args);
+void json_writer_put_arg_value (JsonTraceWriter *w, const TraceArg *arg);
+
+/* json-writer-kernel.c */
+gboolean json_writer_kernel_event (JsonTraceWriter *w, TraceBatch *batch, const TraceEvent *ev, GError **error);
+gboolean json_writer_kernel_counter (JsonTraceWriter *w, const TraceEvent *ev, gboolean *written, GError **error);
+void json_writer_note_thread_name (JsonTraceWriter *w, gint64 tid, guint32 name);
+gboolean json_writer_kernel_suffix (JsonTraceWriter *w, GError **error);
+void json_writer_kernel_free (JsonTraceWriter *w);
+
+/* json-writer-profile.c */
+void json_writer_stack_node (JsonTraceWriter *w, TraceBatch *batch, const TraceEvent *ev);
+void json_writer_sample (JsonTraceWriter *w, const TraceEvent *ev);
+void json_writer_profiles_finish (JsonTraceWriter *w);
+void json_writer_profiles_free (JsonTraceWriter *w);
+
+/* ------------------------------------------------------------------ */
+/* The elements                                                       */
+
+#define TRACE_TYPE_JSON_SRC (trace_json_src_get_type ())
+G_DECLARE_FINAL_TYPE (TraceJsonSrc, trace_json_src, TRACE, JSON_SRC, TraceFileSrc)
+
+#define TRACE_TYPE_JSON_SINK (trace_json_sink_get_type ())
+G_DECLARE_FINAL_TYPE (TraceJsonSink, trace_json_sink, TRACE, JSON_SINK, TraceFileSink)
+
+TRACE_ELEMENT_REGISTER_DECLARE (json_src)
+TRACE_ELEMENT_REGISTER_DECLARE (json_sink)
+
+G_END_DECLS
