@@ -20,7 +20,7 @@ G_BEGIN_DECLS
 
 /*
  * The scanner never allocates: values are slices of the caller's buffer.
- * Every function reports JSON_SCAN_INCOMPLETE when the buffer ends inside
+ * Every function reports CHROME_SCAN_INCOMPLETE when the buffer ends inside
  * what it scans, so a streaming caller can read more and scan again from
  * the same start.  It is lenient where real traces are: trailing commas
  * before '}' or ']' are accepted (perfetto accepts them too).
@@ -29,28 +29,28 @@ G_BEGIN_DECLS
 /* How deep objects and arrays may nest, counting the top-level container
  * as 1.  Deeper input is refused: it is never a real trace and recursion
  * on it would cost stack. */
-#define JSON_SCAN_MAX_DEPTH 64
+#define CHROME_SCAN_MAX_DEPTH 64
 
 typedef enum
 {
-  JSON_SCAN_OK,
-  JSON_SCAN_END,        /* the container being iterated is closed */
-  JSON_SCAN_INCOMPLETE, /* the buffer ended inside the value */
-  JSON_SCAN_ERROR,      /* malformed: see error_at and error_msg */
-  JSON_SCAN_TOO_DEEP,   /* nesting deeper than JSON_SCAN_MAX_DEPTH */
-} JsonScanResult;
+  CHROME_SCAN_OK,
+  CHROME_SCAN_END,        /* the container being iterated is closed */
+  CHROME_SCAN_INCOMPLETE, /* the buffer ended inside the value */
+  CHROME_SCAN_ERROR,      /* malformed: see error_at and error_msg */
+  CHROME_SCAN_TOO_DEEP,   /* nesting deeper than CHROME_SCAN_MAX_DEPTH */
+} ChromeScanResult;
 
 typedef enum
 {
-  JSON_VALUE_NONE = 0,
-  JSON_VALUE_STRING,
-  JSON_VALUE_NUMBER,
-  JSON_VALUE_TRUE,
-  JSON_VALUE_FALSE,
-  JSON_VALUE_NULL,
-  JSON_VALUE_OBJECT,
-  JSON_VALUE_ARRAY,
-} JsonValueType;
+  CHROME_VALUE_NONE = 0,
+  CHROME_VALUE_STRING,
+  CHROME_VALUE_NUMBER,
+  CHROME_VALUE_TRUE,
+  CHROME_VALUE_FALSE,
+  CHROME_VALUE_NULL,
+  CHROME_VALUE_OBJECT,
+  CHROME_VALUE_ARRAY,
+} ChromeValueType;
 
 /* A value found in the buffer.  Strings: [start, end) is the raw text
  * between the quotes.  Numbers and literals: their text.  Containers:
@@ -61,7 +61,7 @@ typedef struct
   const char *end;
   guint8 type;
   guint8 escaped; /* a string with backslash escapes */
-} JsonValue;
+} ChromeValue;
 
 typedef struct
 {
@@ -69,12 +69,12 @@ typedef struct
   const char *end;
   const char *error_at;
   const char *error_msg; /* a static string */
-} JsonScanner;
+} ChromeScanner;
 
 static inline void
-json_scanner_init (JsonScanner *s,
-                   const char *start,
-                   const char *end)
+chrome_scanner_init (ChromeScanner *s,
+                     const char *start,
+                     const char *end)
 {
   s->p = start;
   s->end = end;
@@ -83,35 +83,35 @@ json_scanner_init (JsonScanner *s,
 }
 
 static inline const char *
-json_skip_ws (const char *p,
-              const char *end)
+chrome_skip_ws (const char *p,
+                const char *end)
 {
   while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
     p++;
   return p;
 }
 
-JsonScanResult json_scan_string (JsonScanner *s, JsonValue *v);
-JsonScanResult json_scan_value (JsonScanner *s, JsonValue *v, int depth);
-JsonScanResult json_scan_enter (JsonScanner *s, char open);
-JsonScanResult json_scan_member (JsonScanner *s, gboolean *first, JsonValue *key);
-JsonScanResult json_scan_element (JsonScanner *s, gboolean *first);
+ChromeScanResult chrome_scan_string (ChromeScanner *s, ChromeValue *v);
+ChromeScanResult chrome_scan_value (ChromeScanner *s, ChromeValue *v, int depth);
+ChromeScanResult chrome_scan_enter (ChromeScanner *s, char open);
+ChromeScanResult chrome_scan_member (ChromeScanner *s, gboolean *first, ChromeValue *key);
+ChromeScanResult chrome_scan_element (ChromeScanner *s, gboolean *first);
 
 /* Strings */
-gboolean json_value_is (const JsonValue *v, const char *literal);
-const char *json_string_decode (const JsonValue *v, GString *scratch, gsize *len);
-const char *json_decode_escape (const char *p, const char *end, GString *out);
-void json_utf8_repair_append (GString *out, const char *p, gsize len);
+gboolean chrome_value_is (const ChromeValue *v, const char *literal);
+const char *chrome_string_decode (const ChromeValue *v, GString *scratch, gsize *len);
+const char *chrome_decode_escape (const char *p, const char *end, GString *out);
+void chrome_utf8_repair_append (GString *out, const char *p, gsize len);
 
 /* Numbers: exact decimal arithmetic, no locale, no doubles where an
  * integer result is wanted. */
-gboolean json_decimal_to_scaled (const char *p, const char *end, int scale, gint64 *out);
-gboolean json_decimal_to_int64 (const char *p, const char *end, gint64 *out);
-gboolean json_decimal_to_uint64 (const char *p, const char *end, guint64 *out);
-gboolean json_decimal_to_double (const char *p, const char *end, double *out);
-gboolean json_decimal_is_integer (const char *p, const char *end);
-gboolean json_hex_to_uint64 (const char *p, const char *end, guint64 *out);
-guint64 json_hash64 (const char *p, gsize len);
+gboolean chrome_decimal_to_scaled (const char *p, const char *end, int scale, gint64 *out);
+gboolean chrome_decimal_to_int64 (const char *p, const char *end, gint64 *out);
+gboolean chrome_decimal_to_uint64 (const char *p, const char *end, guint64 *out);
+gboolean chrome_decimal_to_double (const char *p, const char *end, double *out);
+gboolean chrome_decimal_is_integer (const char *p, const char *end);
+gboolean chrome_hex_to_uint64 (const char *p, const char *end, guint64 *out);
+guint64 chrome_hash64 (const char *p, gsize len);
 
 /* ------------------------------------------------------------------ */
 /* The spill: bytes that move to a temporary file past a limit       */
@@ -123,27 +123,27 @@ guint64 json_hash64 (const char *p, gsize len);
  * disappears with the process.
  */
 
-typedef struct _JsonSpill JsonSpill;
+typedef struct _ChromeSpill ChromeSpill;
 
-JsonSpill *json_spill_new (gsize memory_limit);
-void json_spill_free (JsonSpill *spill);
-gboolean json_spill_write (JsonSpill *spill, const void *data, gsize len, GError **error);
-guint64 json_spill_get_size (JsonSpill *spill);
-gboolean json_spill_is_on_disk (JsonSpill *spill);
-GInputStream *json_spill_read (JsonSpill *spill, GError **error);
+ChromeSpill *chrome_spill_new (gsize memory_limit);
+void chrome_spill_free (ChromeSpill *spill);
+gboolean chrome_spill_write (ChromeSpill *spill, const void *data, gsize len, GError **error);
+guint64 chrome_spill_get_size (ChromeSpill *spill);
+gboolean chrome_spill_is_on_disk (ChromeSpill *spill);
+GInputStream *chrome_spill_read (ChromeSpill *spill, GError **error);
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (JsonSpill, json_spill_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (ChromeSpill, chrome_spill_free)
 
 /* ------------------------------------------------------------------ */
 /* Formatting: exact numbers and string escaping                      */
 
-void json_fmt_string (GString *out, const char *s, gsize len);
-void json_fmt_string_body (GString *out, const char *s, gsize len);
-void json_fmt_int (GString *out, gint64 v);
-void json_fmt_uint (GString *out, guint64 v);
-void json_fmt_us (GString *out, gint64 ns);
-void json_fmt_double (GString *out, double v);
-void json_fmt_hex_id (GString *out, guint64 id);
+void chrome_fmt_string (GString *out, const char *s, gsize len);
+void chrome_fmt_string_body (GString *out, const char *s, gsize len);
+void chrome_fmt_int (GString *out, gint64 v);
+void chrome_fmt_uint (GString *out, guint64 v);
+void chrome_fmt_us (GString *out, gint64 ns);
+void chrome_fmt_double (GString *out, double v);
+void chrome_fmt_hex_id (GString *out, guint64 id);
 
 /* ------------------------------------------------------------------ */
 /* The reader: streaming, the Chrome Trace Event Format in            */
@@ -157,59 +157,59 @@ void json_fmt_hex_id (GString *out, guint64 id);
 
 /* The largest single value held in memory at once (one event, one
  * metadata member, one stack frame).  Larger ones are refused. */
-#define JSON_TRACE_MAX_ELEMENT_SIZE (256u * 1024 * 1024)
+#define CHROME_MAX_ELEMENT_SIZE (256u * 1024 * 1024)
 
 /* Args kept per event; the rest are dropped and counted. */
-#define JSON_TRACE_MAX_ARGS 1024
+#define CHROME_MAX_ARGS 1024
 
 /* Offsets remembered per skip reason. */
-#define JSON_TRACE_MAX_OFFSETS 4
+#define CHROME_MAX_OFFSETS 4
 
 /**
- * JsonTraceSkipReason:
+ * ChromeSkipReason:
  *
  * Why something of the input did not become events.  The reasons before
- * %JSON_TRACE_SKIP_N_DAMAGE mean the input is damaged or data was lost
+ * %CHROME_SKIP_N_DAMAGE mean the input is damaged or data was lost
  * (worth a WARNING); the ones after are valid input the event model has
  * no place for (an INFO).
  */
 typedef enum
 {
-  JSON_TRACE_SKIP_MALFORMED,
-  JSON_TRACE_SKIP_TRUNCATED,
-  JSON_TRACE_SKIP_NOT_AN_OBJECT,
-  JSON_TRACE_SKIP_NO_PHASE,
-  JSON_TRACE_SKIP_UNKNOWN_PHASE,
-  JSON_TRACE_SKIP_BAD_TIMESTAMP,
-  JSON_TRACE_SKIP_BAD_DURATION,
-  JSON_TRACE_SKIP_BAD_ID,
-  JSON_TRACE_SKIP_BAD_VALUE,
-  JSON_TRACE_SKIP_BAD_SCOPE,
-  JSON_TRACE_SKIP_TRAILING_DATA,
+  CHROME_SKIP_MALFORMED,
+  CHROME_SKIP_TRUNCATED,
+  CHROME_SKIP_NOT_AN_OBJECT,
+  CHROME_SKIP_NO_PHASE,
+  CHROME_SKIP_UNKNOWN_PHASE,
+  CHROME_SKIP_BAD_TIMESTAMP,
+  CHROME_SKIP_BAD_DURATION,
+  CHROME_SKIP_BAD_ID,
+  CHROME_SKIP_BAD_VALUE,
+  CHROME_SKIP_BAD_SCOPE,
+  CHROME_SKIP_TRAILING_DATA,
   /* not damage, but data lost (an array cut at 1024 elements): warned */
-  JSON_TRACE_SKIP_ARGS_DROPPED,
-  JSON_TRACE_SKIP_N_DAMAGE,
-  JSON_TRACE_SKIP_UNSUPPORTED_PHASE = JSON_TRACE_SKIP_N_DAMAGE,
-  JSON_TRACE_SKIP_THREAD_STATE,
-  JSON_TRACE_SKIP_OTHER_METADATA,
-  JSON_TRACE_SKIP_ORPHAN_SAMPLES,
-  JSON_TRACE_SKIP_EMPTY_OBJECT,
-  JSON_TRACE_SKIP_N_REASONS
-} JsonTraceSkipReason;
+  CHROME_SKIP_ARGS_DROPPED,
+  CHROME_SKIP_N_DAMAGE,
+  CHROME_SKIP_UNSUPPORTED_PHASE = CHROME_SKIP_N_DAMAGE,
+  CHROME_SKIP_THREAD_STATE,
+  CHROME_SKIP_OTHER_METADATA,
+  CHROME_SKIP_ORPHAN_SAMPLES,
+  CHROME_SKIP_EMPTY_OBJECT,
+  CHROME_SKIP_N_REASONS
+} ChromeSkipReason;
 
 typedef struct
 {
   guint64 count;
-  guint64 offsets[JSON_TRACE_MAX_OFFSETS]; /* byte offsets of the first ones */
-} JsonTraceSkipCount;
+  guint64 offsets[CHROME_MAX_OFFSETS]; /* byte offsets of the first ones */
+} ChromeSkipCount;
 
 /**
- * JsonTraceReaderStats:
+ * ChromeReaderStats:
  * @bytes: bytes of (decompressed) JSON read
  * @objects: event objects found in the traceEvents array
  * @events: #TraceEvent produced
  * @empty_objects: `{}` placeholders (also counted as skipped: empty object)
- * @skipped: per #JsonTraceSkipReason
+ * @skipped: per #ChromeSkipReason
  */
 typedef struct
 {
@@ -217,59 +217,59 @@ typedef struct
   guint64 objects;
   guint64 events;
   guint64 empty_objects;
-  JsonTraceSkipCount skipped[JSON_TRACE_SKIP_N_REASONS];
-} JsonTraceReaderStats;
+  ChromeSkipCount skipped[CHROME_SKIP_N_REASONS];
+} ChromeReaderStats;
 
-typedef struct _JsonTraceReader JsonTraceReader;
+typedef struct _ChromeReader ChromeReader;
 
-JsonTraceReader *json_trace_reader_new (GInputStream *in,
-                                        const char *location,
-                                        TraceStringPool *pool);
-void json_trace_reader_free (JsonTraceReader *reader);
+ChromeReader *chrome_reader_new (GInputStream *in,
+                                 const char *location,
+                                 TraceStringPool *pool);
+void chrome_reader_free (ChromeReader *reader);
 
-gboolean json_trace_reader_read_batch (JsonTraceReader *reader,
-                                       TraceBatch **out,
-                                       GError **error);
+gboolean chrome_reader_read_batch (ChromeReader *reader,
+                                   TraceBatch **out,
+                                   GError **error);
 
-TraceClockDomain json_trace_reader_get_clock_domain (JsonTraceReader *reader);
-const char *json_trace_reader_get_clock_domain_name (JsonTraceReader *reader);
-const char *json_trace_reader_get_display_time_unit (JsonTraceReader *reader);
-JsonObject *json_trace_reader_get_metadata (JsonTraceReader *reader);
+TraceClockDomain chrome_reader_get_clock_domain (ChromeReader *reader);
+const char *chrome_reader_get_clock_domain_name (ChromeReader *reader);
+const char *chrome_reader_get_display_time_unit (ChromeReader *reader);
+JsonObject *chrome_reader_get_metadata (ChromeReader *reader);
 
-gboolean json_trace_reader_has_system_trace (JsonTraceReader *reader);
-guint64 json_trace_reader_get_system_trace_size (JsonTraceReader *reader);
-GInputStream *json_trace_reader_open_system_trace (JsonTraceReader *reader,
-                                                   GError **error);
+gboolean chrome_reader_has_system_trace (ChromeReader *reader);
+guint64 chrome_reader_get_system_trace_size (ChromeReader *reader);
+GInputStream *chrome_reader_open_system_trace (ChromeReader *reader,
+                                               GError **error);
 
-guint64 json_trace_reader_get_bytes_read (JsonTraceReader *reader);
-const JsonTraceReaderStats *json_trace_reader_get_stats (JsonTraceReader *reader);
-gboolean json_trace_reader_has_damage (JsonTraceReader *reader);
-char *json_trace_reader_get_summary (JsonTraceReader *reader,
-                                     gboolean include_unsupported);
-char *json_trace_reader_get_unsupported_summary (JsonTraceReader *reader);
-char *json_trace_reader_get_failure (JsonTraceReader *reader);
-const char *json_trace_skip_reason_to_string (JsonTraceSkipReason reason);
+guint64 chrome_reader_get_bytes_read (ChromeReader *reader);
+const ChromeReaderStats *chrome_reader_get_stats (ChromeReader *reader);
+gboolean chrome_reader_has_damage (ChromeReader *reader);
+char *chrome_reader_get_summary (ChromeReader *reader,
+                                 gboolean include_unsupported);
+char *chrome_reader_get_unsupported_summary (ChromeReader *reader);
+char *chrome_reader_get_failure (ChromeReader *reader);
+const char *chrome_skip_reason_to_string (ChromeSkipReason reason);
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (JsonTraceReader, json_trace_reader_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (ChromeReader, chrome_reader_free)
 
 /* ------------------------------------------------------------------ */
 /* Reader internals shared by its source files                        */
 
-#define JSON_READER_BLOCK_SIZE (1024 * 1024)
-#define JSON_READER_INTERN_CACHE 4096
-#define JSON_READER_SYSTEM_TRACE_MEMORY (8 * 1024 * 1024)
+#define CHROME_READER_BLOCK_SIZE (1024 * 1024)
+#define CHROME_READER_INTERN_CACHE 4096
+#define CHROME_READER_SYSTEM_TRACE_MEMORY (8 * 1024 * 1024)
 
 /* Samples of V8 profiles whose Profile event (with the start time) has
  * not been read yet are held back, up to this many in all. */
-#define JSON_READER_MAX_PENDING_SAMPLES (1u << 20)
+#define CHROME_READER_MAX_PENDING_SAMPLES (1u << 20)
 
 /* pid/tid given as a non-numeric string: the string is interned and the
  * id is this base plus its pool id, far above any real pid. */
-#define JSON_READER_STRING_ID_BASE (G_GINT64_CONSTANT (1) << 56)
+#define CHROME_READER_STRING_ID_BASE (G_GINT64_CONSTANT (1) << 56)
 
 /* Stack node ids of top-level "stackFrames" have this bit set; those of
  * V8 ProfileChunk nodes are `session << 32 | node id`. */
-#define JSON_READER_FRAME_ID_BIT (G_GUINT64_CONSTANT (1) << 63)
+#define CHROME_READER_FRAME_ID_BIT (G_GUINT64_CONSTANT (1) << 63)
 
 typedef enum
 {
@@ -304,7 +304,7 @@ typedef struct
   guint64 id;
   guint64 parent;
   gboolean has_parent;
-  JsonValue function_name, url, children;
+  ChromeValue function_name, url, children;
   gint64 line, column;
   gboolean has_line, has_column;
 } ChunkNode;
@@ -312,13 +312,13 @@ typedef struct
 /* The members of one event object that the reader looks at. */
 typedef struct
 {
-  JsonValue ph, name, cat, ts, dur, pid, tid, id, id2_local, id2_global;
-  JsonValue scope, s, bp, bind_id, args, sf, weight, cpu, tts, tdur;
+  ChromeValue ph, name, cat, ts, dur, pid, tid, id, id2_local, id2_global;
+  ChromeValue scope, s, bp, bind_id, args, sf, weight, cpu, tts, tdur;
   gboolean flow_in, flow_out;
   guint n_members;
-} JsonEventFields;
+} ChromeEventFields;
 
-struct _JsonTraceReader
+struct _ChromeReader
 {
   GInputStream *in;
   char *location;
@@ -342,7 +342,7 @@ struct _JsonTraceReader
   int skip_depth;
   gboolean skip_scalar, skip_in_string, skip_escape;
 
-  JsonSpill *system_trace;
+  ChromeSpill *system_trace;
   char *display_time_unit;
   char *clock_domain_name;
   TraceClockDomain clock_domain;
@@ -351,7 +351,7 @@ struct _JsonTraceReader
   TraceBatch *batch;
   GString *scratch;
   GString *key_buf;
-  InternSlot intern_cache[JSON_READER_INTERN_CACHE];
+  InternSlot intern_cache[CHROME_READER_INTERN_CACHE];
   GHashTable *named_ids; /* string pids/tids already named */
   gint64 last_ts;
   gboolean args_dropped;
@@ -371,40 +371,40 @@ struct _JsonTraceReader
   TraceBatch *deferred; /* samples waiting for "stackFrames" */
   gboolean frames_read;
 
-  JsonTraceReaderStats stats;
+  ChromeReaderStats stats;
 };
 
 /* json-reader.c */
-void json_reader_skip (JsonTraceReader *r, JsonTraceSkipReason reason, guint64 offset);
-void json_reader_skip_n (JsonTraceReader *r, JsonTraceSkipReason reason, guint64 offset, guint64 n);
+void chrome_reader_skip (ChromeReader *r, ChromeSkipReason reason, guint64 offset);
+void chrome_reader_skip_n (ChromeReader *r, ChromeSkipReason reason, guint64 offset, guint64 n);
 
 /* json-event.c */
-JsonScanResult json_event_scan_fields (JsonScanner *s, int depth, JsonEventFields *f);
-void json_reader_convert_event (JsonTraceReader *r, const JsonEventFields *f, guint64 offset, int depth);
-guint32 json_reader_intern (JsonTraceReader *r, const char *p, gsize len);
-guint32 json_reader_intern_value (JsonTraceReader *r, const JsonValue *v);
-gboolean json_reader_value_to_ns (const JsonValue *v, gint64 *ns);
-gboolean json_reader_value_to_int (const JsonValue *v, gint64 *out);
-gboolean json_reader_value_to_id (JsonTraceReader *r, const JsonValue *v, guint64 *id);
-gboolean json_reader_find_member (const JsonValue *object, const char *key, JsonValue *out);
-gboolean json_reader_resolve_thread (JsonTraceReader *r, const JsonEventFields *f, gint64 ts, gint64 *pid, gint64 *tid);
-TraceEvent *json_reader_append (JsonTraceReader *r, TraceEventKind kind, gint64 ts, gint64 pid, gint64 tid);
+ChromeScanResult chrome_event_scan_fields (ChromeScanner *s, int depth, ChromeEventFields *f);
+void chrome_reader_convert_event (ChromeReader *r, const ChromeEventFields *f, guint64 offset, int depth);
+guint32 chrome_reader_intern (ChromeReader *r, const char *p, gsize len);
+guint32 chrome_reader_intern_value (ChromeReader *r, const ChromeValue *v);
+gboolean chrome_reader_value_to_ns (const ChromeValue *v, gint64 *ns);
+gboolean chrome_reader_value_to_int (const ChromeValue *v, gint64 *out);
+gboolean chrome_reader_value_to_id (ChromeReader *r, const ChromeValue *v, guint64 *id);
+gboolean chrome_reader_find_member (const ChromeValue *object, const char *key, ChromeValue *out);
+gboolean chrome_reader_resolve_thread (ChromeReader *r, const ChromeEventFields *f, gint64 ts, gint64 *pid, gint64 *tid);
+TraceEvent *chrome_reader_append (ChromeReader *r, TraceEventKind kind, gint64 ts, gint64 pid, gint64 tid);
 
 /* json-args.c */
-int json_reader_add_args (JsonTraceReader *r, TraceEvent *ev, const JsonEventFields *f, int depth, guint64 offset);
+int chrome_reader_add_args (ChromeReader *r, TraceEvent *ev, const ChromeEventFields *f, int depth, guint64 offset);
 
 /* json-profile.c */
-int json_reader_convert_profile (JsonTraceReader *r, const JsonEventFields *f, gint64 ts, gint64 pid, gint64 tid, guint64 offset);
-void json_reader_convert_top_sample (JsonTraceReader *r, const JsonEventFields *f, guint64 offset);
-void json_reader_convert_stack_frame (JsonTraceReader *r, const JsonValue *key, const JsonValue *value, guint64 offset);
-guint64 json_reader_frame_id (JsonTraceReader *r, const JsonValue *v);
-gboolean json_reader_for_each_element (JsonTraceReader *r, const JsonValue *array, gboolean (*func) (JsonTraceReader *r, const JsonValue *element, gpointer data), gpointer data);
-TraceEvent *json_reader_append_frame_sample (JsonTraceReader *r, gint64 ts, gint64 pid, gint64 tid);
-void json_reader_flush_deferred (JsonTraceReader *r);
-void json_reader_profiles_finish (JsonTraceReader *r);
-void json_reader_profiles_free (JsonTraceReader *r);
+int chrome_reader_convert_profile (ChromeReader *r, const ChromeEventFields *f, gint64 ts, gint64 pid, gint64 tid, guint64 offset);
+void chrome_reader_convert_top_sample (ChromeReader *r, const ChromeEventFields *f, guint64 offset);
+void chrome_reader_convert_stack_frame (ChromeReader *r, const ChromeValue *key, const ChromeValue *value, guint64 offset);
+guint64 chrome_reader_frame_id (ChromeReader *r, const ChromeValue *v);
+gboolean chrome_reader_for_each_element (ChromeReader *r, const ChromeValue *array, gboolean (*func) (ChromeReader *r, const ChromeValue *element, gpointer data), gpointer data);
+TraceEvent *chrome_reader_append_frame_sample (ChromeReader *r, gint64 ts, gint64 pid, gint64 tid);
+void chrome_reader_flush_deferred (ChromeReader *r);
+void chrome_reader_profiles_finish (ChromeReader *r);
+void chrome_reader_profiles_free (ChromeReader *r);
 
-/* The result of converting one event: CONV_OK or a JsonTraceSkipReason. */
+/* The result of converting one event: CONV_OK or a ChromeSkipReason. */
 #define CONV_OK (-1)
 
 /* ------------------------------------------------------------------ */
@@ -419,33 +419,33 @@ void json_reader_profiles_free (JsonTraceReader *r);
 
 /* Threads held for X slices: a few hundred bytes each, tens of MB at the
  * cap, which real traces (tens of thousands of threads) never reach. */
-#define JSON_WRITER_DEFAULT_MAX_THREADS (1u << 18)
+#define CHROME_WRITER_DEFAULT_MAX_THREADS (1u << 18)
 
 typedef enum
 {
-  JSON_TRACE_FORM_OBJECT = 0, /* {"traceEvents":[…],"displayTimeUnit":…,"metadata":{…}} */
-  JSON_TRACE_FORM_ARRAY,      /* […]: no metadata, no systemTraceEvents */
-} JsonTraceForm;
+  CHROME_FORM_OBJECT = 0, /* {"traceEvents":[…],"displayTimeUnit":…,"metadata":{…}} */
+  CHROME_FORM_ARRAY,      /* […]: no metadata, no systemTraceEvents */
+} ChromeForm;
 
 typedef enum
 {
-  JSON_TRACE_SLICES_COMPLETE = 0, /* X events: a begin waits for its end */
-  JSON_TRACE_SLICES_BEGIN_END,    /* B and E events as they come */
-  JSON_TRACE_SLICES_AUTO,         /* json-sink only: B/E for a Chrome JSON
-                                   * stream, X otherwise (the writer takes
-                                   * it as X) */
-} JsonTraceSliceStyle;
+  CHROME_SLICES_COMPLETE = 0, /* X events: a begin waits for its end */
+  CHROME_SLICES_BEGIN_END,    /* B and E events as they come */
+  CHROME_SLICES_AUTO,         /* json-sink only: B/E for a Chrome JSON
+                               * stream, X otherwise (the writer takes
+                               * it as X) */
+} ChromeSliceStyle;
 
 typedef enum
 {
-  JSON_TRACE_FLOWS_V1 = 0, /* s/t/f events ("bp":"e") */
-  JSON_TRACE_FLOWS_V2,     /* bind_id/flow_in/flow_out on the slices */
-  JSON_TRACE_FLOWS_AUTO,   /* json-sink only: v2 for a Chrome JSON stream,
-                            * v1 otherwise (the writer takes it as v1) */
-} JsonTraceFlowStyle;
+  CHROME_FLOWS_V1 = 0, /* s/t/f events ("bp":"e") */
+  CHROME_FLOWS_V2,     /* bind_id/flow_in/flow_out on the slices */
+  CHROME_FLOWS_AUTO,   /* json-sink only: v2 for a Chrome JSON stream,
+                        * v1 otherwise (the writer takes it as v1) */
+} ChromeFlowStyle;
 
 /**
- * JsonTraceWriterOptions:
+ * ChromeWriterOptions:
  * @form: object (default) or array form
  * @slices: X (default) or B/E
  * @flows: flow v1 events (default) or v2 ids on slices
@@ -468,9 +468,9 @@ typedef enum
  */
 typedef struct
 {
-  JsonTraceForm form;
-  JsonTraceSliceStyle slices;
-  JsonTraceFlowStyle flows;
+  ChromeForm form;
+  ChromeSliceStyle slices;
+  ChromeFlowStyle flows;
   gboolean flat_args;
   gboolean nestable_legacy_async;
   const char *display_time_unit;
@@ -479,10 +479,10 @@ typedef struct
   guint max_open_slices;
   gsize system_trace_memory;
   guint max_threads;
-} JsonTraceWriterOptions;
+} ChromeWriterOptions;
 
 /**
- * JsonTraceWriterStats:
+ * ChromeWriterStats:
  * @events: JSON event objects written
  * @kernel_lines: systemTraceEvents lines written
  * @open_slices: slices still open at the end, written as B
@@ -513,50 +513,50 @@ typedef struct
   guint64 thread_names_in_kernel_text;
   guint64 slices_past_thread_table;
   guint64 dropped_samples_past_thread_table;
-} JsonTraceWriterStats;
+} ChromeWriterStats;
 
-typedef struct _JsonTraceWriter JsonTraceWriter;
+typedef struct _ChromeWriter ChromeWriter;
 
-JsonTraceWriter *json_trace_writer_new (GOutputStream *out,
-                                        const JsonTraceWriterOptions *opts);
-void json_trace_writer_free (JsonTraceWriter *writer);
+ChromeWriter *chrome_writer_new (GOutputStream *out,
+                                 const ChromeWriterOptions *opts);
+void chrome_writer_free (ChromeWriter *writer);
 
-void json_trace_writer_set_metadata (JsonTraceWriter *writer,
-                                     JsonObject *metadata);
-gboolean json_trace_writer_write_batch (JsonTraceWriter *writer,
-                                        TraceBatch *batch,
-                                        GError **error);
-gboolean json_trace_writer_write_suffix (JsonTraceWriter *writer,
-                                         GError **error);
-gboolean json_trace_writer_finish (JsonTraceWriter *writer,
-                                   GError **error);
+void chrome_writer_set_metadata (ChromeWriter *writer,
+                                 JsonObject *metadata);
+gboolean chrome_writer_write_batch (ChromeWriter *writer,
+                                    TraceBatch *batch,
+                                    GError **error);
+gboolean chrome_writer_write_suffix (ChromeWriter *writer,
+                                     GError **error);
+gboolean chrome_writer_finish (ChromeWriter *writer,
+                               GError **error);
 
-guint64 json_trace_writer_get_bytes_written (JsonTraceWriter *writer);
-const JsonTraceWriterStats *json_trace_writer_get_stats (JsonTraceWriter *writer);
+guint64 chrome_writer_get_bytes_written (ChromeWriter *writer);
+const ChromeWriterStats *chrome_writer_get_stats (ChromeWriter *writer);
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (JsonTraceWriter, json_trace_writer_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (ChromeWriter, chrome_writer_free)
 
 /* ------------------------------------------------------------------ */
 /* Writer internals shared by its source files                        */
 
 /* Output is gathered in memory and written in pieces of about this size. */
-#define JSON_WRITER_FLUSH_SIZE (256 * 1024)
-#define JSON_WRITER_DEFAULT_MAX_OPEN 65536
-#define JSON_WRITER_DEFAULT_KERNEL_MEMORY (8 * 1024 * 1024)
+#define CHROME_WRITER_FLUSH_SIZE (256 * 1024)
+#define CHROME_WRITER_DEFAULT_MAX_OPEN 65536
+#define CHROME_WRITER_DEFAULT_KERNEL_MEMORY (8 * 1024 * 1024)
 /* Kernel thread names remembered for the ftrace line prefix. */
-#define JSON_WRITER_MAX_COMMS (1u << 20)
+#define CHROME_WRITER_MAX_COMMS (1u << 20)
 /* Clock markers kept for "metadata" (only sync ids have an event form). */
-#define JSON_WRITER_MAX_CLOCK_MARKERS 1024
+#define CHROME_WRITER_MAX_CLOCK_MARKERS 1024
 /* Stack nodes remembered for CPU samples. */
-#define JSON_WRITER_MAX_NODES (1u << 22)
+#define CHROME_WRITER_MAX_NODES (1u << 22)
 /* Samples per ProfileChunk event. */
-#define JSON_WRITER_CHUNK_SAMPLES 100
+#define CHROME_WRITER_CHUNK_SAMPLES 100
 
 typedef struct
 {
   gint64 pid;
   gint64 tid;
-} JsonThreadKey;
+} ChromeThreadKey;
 
 /* A slice begin waiting for its end, to be written as X. */
 typedef struct
@@ -567,16 +567,16 @@ typedef struct
 
 typedef struct
 {
-  JsonThreadKey key;
+  ChromeThreadKey key;
   GArray *stack;         /* HeldSlice: the open slices not written yet */
   GArray *args;          /* TraceArg of the held slices */
   guint64 written_below; /* open slices already written as B, under the stack */
 } WriterThread;
 
-struct _JsonTraceWriter
+struct _ChromeWriter
 {
   GOutputStream *out;
-  JsonTraceWriterOptions opts;
+  ChromeWriterOptions opts;
   char *display_time_unit;
   JsonObject *metadata;
   GString *buf;
@@ -587,48 +587,48 @@ struct _JsonTraceWriter
   TraceStringPool *pool;
   guint32 str_flow, str_step, str_name, str_clock_sync; /* interned once */
 
-  GHashTable *threads; /* JsonThreadKey* → WriterThread* */
+  GHashTable *threads; /* ChromeThreadKey* → WriterThread* */
   WriterThread *last_thread;
   guint64 n_held;
   GArray *merged_args;
 
-  JsonSpill *kernel;
+  ChromeSpill *kernel;
   GHashTable *comms; /* tid → interned comm */
   GString *line;
 
   GArray *clock_markers; /* TraceEvent */
 
   GHashTable *nodes;    /* stack node id → WriterNode */
-  GHashTable *sessions; /* JsonThreadKey* → WriterSession */
+  GHashTable *sessions; /* ChromeThreadKey* → WriterSession */
   guint n_sessions;
   guint32 next_node_id;
 
-  JsonTraceWriterStats stats;
+  ChromeWriterStats stats;
 };
 
 /* json-writer.c */
-const char *json_writer_str (JsonTraceWriter *w, guint32 id, gsize *len);
-void json_writer_put_string (JsonTraceWriter *w, guint32 id);
-void json_writer_event_open (JsonTraceWriter *w, const char *ph, guint32 name, guint32 category, gint64 ts, gint64 pid, gint64 tid);
-void json_writer_event_open_text (JsonTraceWriter *w, const char *ph, const char *name, gsize name_len, guint32 category, gint64 ts, gint64 pid, gint64 tid);
-gboolean json_writer_flush (JsonTraceWriter *w, GError **error);
+const char *chrome_writer_str (ChromeWriter *w, guint32 id, gsize *len);
+void chrome_writer_put_string (ChromeWriter *w, guint32 id);
+void chrome_writer_event_open (ChromeWriter *w, const char *ph, guint32 name, guint32 category, gint64 ts, gint64 pid, gint64 tid);
+void chrome_writer_event_open_text (ChromeWriter *w, const char *ph, const char *name, gsize name_len, guint32 category, gint64 ts, gint64 pid, gint64 tid);
+gboolean chrome_writer_flush (ChromeWriter *w, GError **error);
 
 /* json-writer-args.c */
-void json_writer_put_args (JsonTraceWriter *w, const TraceArg *args, guint n_args);
-void json_writer_put_arg_value (JsonTraceWriter *w, const TraceArg *arg);
+void chrome_writer_put_args (ChromeWriter *w, const TraceArg *args, guint n_args);
+void chrome_writer_put_arg_value (ChromeWriter *w, const TraceArg *arg);
 
 /* json-writer-kernel.c */
-gboolean json_writer_kernel_event (JsonTraceWriter *w, TraceBatch *batch, const TraceEvent *ev, GError **error);
-gboolean json_writer_kernel_counter (JsonTraceWriter *w, const TraceEvent *ev, gboolean *written, GError **error);
-void json_writer_note_thread_name (JsonTraceWriter *w, gint64 tid, guint32 name);
-gboolean json_writer_kernel_suffix (JsonTraceWriter *w, GError **error);
-void json_writer_kernel_free (JsonTraceWriter *w);
+gboolean chrome_writer_kernel_event (ChromeWriter *w, TraceBatch *batch, const TraceEvent *ev, GError **error);
+gboolean chrome_writer_kernel_counter (ChromeWriter *w, const TraceEvent *ev, gboolean *written, GError **error);
+void chrome_writer_note_thread_name (ChromeWriter *w, gint64 tid, guint32 name);
+gboolean chrome_writer_kernel_suffix (ChromeWriter *w, GError **error);
+void chrome_writer_kernel_free (ChromeWriter *w);
 
 /* json-writer-profile.c */
-void json_writer_stack_node (JsonTraceWriter *w, TraceBatch *batch, const TraceEvent *ev);
-void json_writer_sample (JsonTraceWriter *w, const TraceEvent *ev);
-void json_writer_profiles_finish (JsonTraceWriter *w);
-void json_writer_profiles_free (JsonTraceWriter *w);
+void chrome_writer_stack_node (ChromeWriter *w, TraceBatch *batch, const TraceEvent *ev);
+void chrome_writer_sample (ChromeWriter *w, const TraceEvent *ev);
+void chrome_writer_profiles_finish (ChromeWriter *w);
+void chrome_writer_profiles_free (ChromeWriter *w);
 
 /* ------------------------------------------------------------------ */
 /* The elements                                                       */

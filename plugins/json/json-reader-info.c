@@ -7,125 +7,125 @@
 
 #include "json-private.h"
 
-static const char *const skip_reason_names[JSON_TRACE_SKIP_N_REASONS] = {
-  [JSON_TRACE_SKIP_MALFORMED] = "malformed",
-  [JSON_TRACE_SKIP_TRUNCATED] = "truncated",
-  [JSON_TRACE_SKIP_NOT_AN_OBJECT] = "not an object",
-  [JSON_TRACE_SKIP_NO_PHASE] = "no phase",
-  [JSON_TRACE_SKIP_UNKNOWN_PHASE] = "unknown phase",
-  [JSON_TRACE_SKIP_BAD_TIMESTAMP] = "bad timestamp",
-  [JSON_TRACE_SKIP_BAD_DURATION] = "bad duration",
-  [JSON_TRACE_SKIP_BAD_ID] = "bad id",
-  [JSON_TRACE_SKIP_BAD_VALUE] = "bad value",
-  [JSON_TRACE_SKIP_BAD_SCOPE] = "bad scope",
-  [JSON_TRACE_SKIP_TRAILING_DATA] = "trailing data",
-  [JSON_TRACE_SKIP_ARGS_DROPPED] = "args dropped",
-  [JSON_TRACE_SKIP_UNSUPPORTED_PHASE] = "unsupported phase",
-  [JSON_TRACE_SKIP_THREAD_STATE] = "thread state",
-  [JSON_TRACE_SKIP_OTHER_METADATA] = "other metadata",
-  [JSON_TRACE_SKIP_ORPHAN_SAMPLES] = "samples without profile",
-  [JSON_TRACE_SKIP_EMPTY_OBJECT] = "empty object",
+static const char *const skip_reason_names[CHROME_SKIP_N_REASONS] = {
+  [CHROME_SKIP_MALFORMED] = "malformed",
+  [CHROME_SKIP_TRUNCATED] = "truncated",
+  [CHROME_SKIP_NOT_AN_OBJECT] = "not an object",
+  [CHROME_SKIP_NO_PHASE] = "no phase",
+  [CHROME_SKIP_UNKNOWN_PHASE] = "unknown phase",
+  [CHROME_SKIP_BAD_TIMESTAMP] = "bad timestamp",
+  [CHROME_SKIP_BAD_DURATION] = "bad duration",
+  [CHROME_SKIP_BAD_ID] = "bad id",
+  [CHROME_SKIP_BAD_VALUE] = "bad value",
+  [CHROME_SKIP_BAD_SCOPE] = "bad scope",
+  [CHROME_SKIP_TRAILING_DATA] = "trailing data",
+  [CHROME_SKIP_ARGS_DROPPED] = "args dropped",
+  [CHROME_SKIP_UNSUPPORTED_PHASE] = "unsupported phase",
+  [CHROME_SKIP_THREAD_STATE] = "thread state",
+  [CHROME_SKIP_OTHER_METADATA] = "other metadata",
+  [CHROME_SKIP_ORPHAN_SAMPLES] = "samples without profile",
+  [CHROME_SKIP_EMPTY_OBJECT] = "empty object",
 };
 
 const char *
-json_trace_skip_reason_to_string (JsonTraceSkipReason reason)
+chrome_skip_reason_to_string (ChromeSkipReason reason)
 {
-  if (reason >= JSON_TRACE_SKIP_N_REASONS)
+  if (reason >= CHROME_SKIP_N_REASONS)
     return "invalid";
   return skip_reason_names[reason];
 }
 
 void
-json_reader_skip_n (JsonTraceReader *r,
-                    JsonTraceSkipReason reason,
-                    guint64 offset,
-                    guint64 n)
+chrome_reader_skip_n (ChromeReader *r,
+                      ChromeSkipReason reason,
+                      guint64 offset,
+                      guint64 n)
 {
-  JsonTraceSkipCount *count = &r->stats.skipped[reason];
+  ChromeSkipCount *count = &r->stats.skipped[reason];
 
-  for (guint64 i = count->count; i < count->count + n && i < JSON_TRACE_MAX_OFFSETS; i++)
+  for (guint64 i = count->count; i < count->count + n && i < CHROME_MAX_OFFSETS; i++)
     count->offsets[i] = offset;
   count->count += n;
 }
 
 void
-json_reader_skip (JsonTraceReader *r,
-                  JsonTraceSkipReason reason,
-                  guint64 offset)
+chrome_reader_skip (ChromeReader *r,
+                    ChromeSkipReason reason,
+                    guint64 offset)
 {
-  json_reader_skip_n (r, reason, offset, 1);
+  chrome_reader_skip_n (r, reason, offset, 1);
 }
 
 /* ------------------------------------------------------------------ */
 /* What was found besides events                                       */
 
 /**
- * json_trace_reader_get_clock_domain:
+ * chrome_reader_get_clock_domain:
  *
  * Returns: the clock of the timestamps, from metadata "clock-domain"
  *   (final once the input is read: metadata may come last)
  */
 TraceClockDomain
-json_trace_reader_get_clock_domain (JsonTraceReader *r)
+chrome_reader_get_clock_domain (ChromeReader *r)
 {
   return r->clock_domain;
 }
 
 /**
- * json_trace_reader_get_clock_domain_name:
+ * chrome_reader_get_clock_domain_name:
  *
  * Returns: (nullable): metadata "clock-domain" as written
  *   ("LINUX_CLOCK_MONOTONIC", "SYSTRACE", …)
  */
 const char *
-json_trace_reader_get_clock_domain_name (JsonTraceReader *r)
+chrome_reader_get_clock_domain_name (ChromeReader *r)
 {
   return r->clock_domain_name;
 }
 
 /**
- * json_trace_reader_get_display_time_unit:
+ * chrome_reader_get_display_time_unit:
  *
  * Returns: (nullable): "displayTimeUnit" as written.  Display only: the
  *   timestamps are µs whatever it says.
  */
 const char *
-json_trace_reader_get_display_time_unit (JsonTraceReader *r)
+chrome_reader_get_display_time_unit (ChromeReader *r)
 {
   return r->display_time_unit;
 }
 
 /**
- * json_trace_reader_get_metadata:
+ * chrome_reader_get_metadata:
  *
  * Returns: (transfer none): the members of the top-level "metadata"
  *   object read so far (at most 256, each under 64 KiB)
  */
 JsonObject *
-json_trace_reader_get_metadata (JsonTraceReader *r)
+chrome_reader_get_metadata (ChromeReader *r)
 {
   return r->metadata;
 }
 
 /**
- * json_trace_reader_has_system_trace:
+ * chrome_reader_has_system_trace:
  *
  * Returns: whether a non-empty "systemTraceEvents" string was read
  */
 gboolean
-json_trace_reader_has_system_trace (JsonTraceReader *r)
+chrome_reader_has_system_trace (ChromeReader *r)
 {
-  return r->system_trace != NULL && json_spill_get_size (r->system_trace) > 0;
+  return r->system_trace != NULL && chrome_spill_get_size (r->system_trace) > 0;
 }
 
 guint64
-json_trace_reader_get_system_trace_size (JsonTraceReader *r)
+chrome_reader_get_system_trace_size (ChromeReader *r)
 {
-  return r->system_trace ? json_spill_get_size (r->system_trace) : 0;
+  return r->system_trace ? chrome_spill_get_size (r->system_trace) : 0;
 }
 
 /**
- * json_trace_reader_open_system_trace:
+ * chrome_reader_open_system_trace:
  *
  * The "systemTraceEvents" text, unescaped: ftrace text lines for the
  * ftrace line parser.  Call it once the input is read (the key may come
@@ -135,36 +135,36 @@ json_trace_reader_get_system_trace_size (JsonTraceReader *r)
  *   (without error) when there is none
  */
 GInputStream *
-json_trace_reader_open_system_trace (JsonTraceReader *r,
-                                     GError **error)
+chrome_reader_open_system_trace (ChromeReader *r,
+                                 GError **error)
 {
-  if (!json_trace_reader_has_system_trace (r))
+  if (!chrome_reader_has_system_trace (r))
     return NULL;
-  return json_spill_read (r->system_trace, error);
+  return chrome_spill_read (r->system_trace, error);
 }
 
 guint64
-json_trace_reader_get_bytes_read (JsonTraceReader *r)
+chrome_reader_get_bytes_read (ChromeReader *r)
 {
   return r->base + r->pos;
 }
 
-const JsonTraceReaderStats *
-json_trace_reader_get_stats (JsonTraceReader *r)
+const ChromeReaderStats *
+chrome_reader_get_stats (ChromeReader *r)
 {
   return &r->stats;
 }
 
 /**
- * json_trace_reader_has_damage:
+ * chrome_reader_has_damage:
  *
  * Returns: whether anything was skipped because the input is damaged
  *   (worth a WARNING), as opposed to valid input the model cannot carry
  */
 gboolean
-json_trace_reader_has_damage (JsonTraceReader *r)
+chrome_reader_has_damage (ChromeReader *r)
 {
-  for (guint i = 0; i < JSON_TRACE_SKIP_N_DAMAGE; i++)
+  for (guint i = 0; i < CHROME_SKIP_N_DAMAGE; i++)
     if (r->stats.skipped[i].count > 0)
       return TRUE;
   return FALSE;
@@ -172,22 +172,22 @@ json_trace_reader_has_damage (JsonTraceReader *r)
 
 static void
 append_reason (GString *out,
-               const JsonTraceSkipCount *count,
-               JsonTraceSkipReason reason)
+               const ChromeSkipCount *count,
+               ChromeSkipReason reason)
 {
-  guint n = MIN (count->count, JSON_TRACE_MAX_OFFSETS);
+  guint n = MIN (count->count, CHROME_MAX_OFFSETS);
 
   if (out->len > 0)
     g_string_append (out, ", ");
   g_string_append_printf (out, "%" G_GUINT64_FORMAT " %s (at byte ", count->count,
-                          json_trace_skip_reason_to_string (reason));
+                          chrome_skip_reason_to_string (reason));
   for (guint i = 0; i < n; i++)
     g_string_append_printf (out, "%s%" G_GUINT64_FORMAT, i ? ", " : "", count->offsets[i]);
   g_string_append (out, count->count > n ? ", …)" : ")");
 }
 
 static char *
-summarize (JsonTraceReader *r,
+summarize (ChromeReader *r,
            guint first,
            guint last,
            const char *lead)
@@ -197,7 +197,7 @@ summarize (JsonTraceReader *r,
 
   for (guint i = first; i < last; i++)
     {
-      const JsonTraceSkipCount *count = &r->stats.skipped[i];
+      const ChromeSkipCount *count = &r->stats.skipped[i];
 
       if (count->count == 0)
         continue;
@@ -210,7 +210,7 @@ summarize (JsonTraceReader *r,
 }
 
 /**
- * json_trace_reader_get_summary:
+ * chrome_reader_get_summary:
  * @include_unsupported: also list what was skipped for lack of a place
  *   in the event model
  *
@@ -219,14 +219,14 @@ summarize (JsonTraceReader *r,
  *   byte 17)", or %NULL when nothing was skipped
  */
 char *
-json_trace_reader_get_summary (JsonTraceReader *r,
-                               gboolean include_unsupported)
+chrome_reader_get_summary (ChromeReader *r,
+                           gboolean include_unsupported)
 {
-  return summarize (r, 0, include_unsupported ? JSON_TRACE_SKIP_N_REASONS : JSON_TRACE_SKIP_N_DAMAGE, "");
+  return summarize (r, 0, include_unsupported ? CHROME_SKIP_N_REASONS : CHROME_SKIP_N_DAMAGE, "");
 }
 
 /**
- * json_trace_reader_get_unsupported_summary:
+ * chrome_reader_get_unsupported_summary:
  *
  * Returns: (transfer full) (nullable): one line for an INFO: what valid
  *   input had no place in the event model (unsupported phases, `{}`
@@ -234,13 +234,13 @@ json_trace_reader_get_summary (JsonTraceReader *r,
  *   4, 7)", or %NULL when there was none
  */
 char *
-json_trace_reader_get_unsupported_summary (JsonTraceReader *r)
+chrome_reader_get_unsupported_summary (ChromeReader *r)
 {
-  return summarize (r, JSON_TRACE_SKIP_N_DAMAGE, JSON_TRACE_SKIP_N_REASONS, "");
+  return summarize (r, CHROME_SKIP_N_DAMAGE, CHROME_SKIP_N_REASONS, "");
 }
 
 /**
- * json_trace_reader_get_failure:
+ * chrome_reader_get_failure:
  *
  * Returns: (transfer full) (nullable): the error for a damaged input that
  *   yielded no event at all, e.g. "t.json: damaged, no event could be
@@ -248,9 +248,9 @@ json_trace_reader_get_unsupported_summary (JsonTraceReader *r)
  *   read or nothing is damaged (a file of only `{}` is valid)
  */
 char *
-json_trace_reader_get_failure (JsonTraceReader *r)
+chrome_reader_get_failure (ChromeReader *r)
 {
-  if (r->stats.events > 0 || !json_trace_reader_has_damage (r))
+  if (r->stats.events > 0 || !chrome_reader_has_damage (r))
     return NULL;
-  return summarize (r, 0, JSON_TRACE_SKIP_N_DAMAGE, "damaged, no event could be read: ");
+  return summarize (r, 0, CHROME_SKIP_N_DAMAGE, "damaged, no event could be read: ");
 }

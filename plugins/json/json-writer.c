@@ -18,7 +18,7 @@
 static guint
 thread_key_hash (gconstpointer p)
 {
-  const JsonThreadKey *k = p;
+  const ChromeThreadKey *k = p;
 
   return (guint) (k->pid * 1000003 + k->tid);
 }
@@ -27,7 +27,7 @@ static gboolean
 thread_key_equal (gconstpointer a,
                   gconstpointer b)
 {
-  const JsonThreadKey *x = a, *y = b;
+  const ChromeThreadKey *x = a, *y = b;
 
   return x->pid == y->pid && x->tid == y->tid;
 }
@@ -43,18 +43,18 @@ writer_thread_free (gpointer p)
 }
 
 /**
- * json_trace_writer_new:
+ * chrome_writer_new:
  * @out: where the JSON goes
  * @opts: (nullable): options; %NULL for the defaults
  *
  * Returns: (transfer full): a writer.  Nothing is written before the
  *   first batch (or the suffix).
  */
-JsonTraceWriter *
-json_trace_writer_new (GOutputStream *out,
-                       const JsonTraceWriterOptions *opts)
+ChromeWriter *
+chrome_writer_new (GOutputStream *out,
+                   const ChromeWriterOptions *opts)
 {
-  JsonTraceWriter *w = g_new0 (JsonTraceWriter, 1);
+  ChromeWriter *w = g_new0 (ChromeWriter, 1);
 
   w->out = g_object_ref (out);
   if (opts)
@@ -64,12 +64,12 @@ json_trace_writer_new (GOutputStream *out,
   w->metadata = w->opts.metadata ? json_object_ref (w->opts.metadata) : NULL;
   w->opts.metadata = NULL;
   if (w->opts.max_open_slices == 0)
-    w->opts.max_open_slices = JSON_WRITER_DEFAULT_MAX_OPEN;
+    w->opts.max_open_slices = CHROME_WRITER_DEFAULT_MAX_OPEN;
   if (w->opts.max_threads == 0)
-    w->opts.max_threads = JSON_WRITER_DEFAULT_MAX_THREADS;
+    w->opts.max_threads = CHROME_WRITER_DEFAULT_MAX_THREADS;
   if (w->opts.system_trace_memory == 0)
-    w->opts.system_trace_memory = JSON_WRITER_DEFAULT_KERNEL_MEMORY;
-  w->buf = g_string_sized_new (JSON_WRITER_FLUSH_SIZE + 4096);
+    w->opts.system_trace_memory = CHROME_WRITER_DEFAULT_KERNEL_MEMORY;
+  w->buf = g_string_sized_new (CHROME_WRITER_FLUSH_SIZE + 4096);
   w->threads = g_hash_table_new_full (thread_key_hash, thread_key_equal, NULL, writer_thread_free);
   w->merged_args = g_array_new (FALSE, FALSE, sizeof (TraceArg));
   w->clock_markers = g_array_new (FALSE, FALSE, sizeof (TraceEvent));
@@ -77,7 +77,7 @@ json_trace_writer_new (GOutputStream *out,
 }
 
 void
-json_trace_writer_free (JsonTraceWriter *w)
+chrome_writer_free (ChromeWriter *w)
 {
   if (w == NULL)
     return;
@@ -88,8 +88,8 @@ json_trace_writer_free (JsonTraceWriter *w)
   g_hash_table_unref (w->threads);
   g_array_unref (w->merged_args);
   g_array_unref (w->clock_markers);
-  json_writer_kernel_free (w);
-  json_writer_profiles_free (w);
+  chrome_writer_kernel_free (w);
+  chrome_writer_profiles_free (w);
   if (w->pool)
     trace_string_pool_unref (w->pool);
   g_free (w);
@@ -99,8 +99,8 @@ json_trace_writer_free (JsonTraceWriter *w)
 /* Output                                                              */
 
 gboolean
-json_writer_flush (JsonTraceWriter *w,
-                   GError **error)
+chrome_writer_flush (ChromeWriter *w,
+                     GError **error)
 {
   GError *io_error = NULL;
   gsize written = 0;
@@ -125,95 +125,95 @@ json_writer_flush (JsonTraceWriter *w,
 }
 
 const char *
-json_writer_str (JsonTraceWriter *w,
-                 guint32 id,
-                 gsize *len)
+chrome_writer_str (ChromeWriter *w,
+                   guint32 id,
+                   gsize *len)
 {
   *len = trace_string_pool_get_length (w->pool, id);
   return trace_string_pool_get (w->pool, id);
 }
 
 void
-json_writer_put_string (JsonTraceWriter *w,
-                        guint32 id)
+chrome_writer_put_string (ChromeWriter *w,
+                          guint32 id)
 {
   gsize len;
-  const char *s = json_writer_str (w, id, &len);
+  const char *s = chrome_writer_str (w, id, &len);
 
-  json_fmt_string (w->buf, s, len);
+  chrome_fmt_string (w->buf, s, len);
 }
 
-/* json_writer_event_open_text() with an interned name. */
+/* chrome_writer_event_open_text() with an interned name. */
 void
-json_writer_event_open (JsonTraceWriter *w,
-                        const char *ph,
-                        guint32 name,
-                        guint32 category,
-                        gint64 ts,
-                        gint64 pid,
-                        gint64 tid)
+chrome_writer_event_open (ChromeWriter *w,
+                          const char *ph,
+                          guint32 name,
+                          guint32 category,
+                          gint64 ts,
+                          gint64 pid,
+                          gint64 tid)
 {
   gsize len;
-  const char *text = json_writer_str (w, name, &len);
+  const char *text = chrome_writer_str (w, name, &len);
 
-  json_writer_event_open_text (w, ph, text, len, category, ts, pid, tid);
+  chrome_writer_event_open_text (w, ph, text, len, category, ts, pid, tid);
 }
 
 /**
- * json_writer_event_open_text:
+ * chrome_writer_event_open_text:
  *
  * Starts an event object: `{"ph":…,"name":…,"cat":…,"ts":…,"pid":…,"tid":…`.
  * The category, pid and tid are left out when unknown.  Events are
  * separated by ",\n": one event per line.
  */
 void
-json_writer_event_open_text (JsonTraceWriter *w,
-                             const char *ph,
-                             const char *name,
-                             gsize name_len,
-                             guint32 category,
-                             gint64 ts,
-                             gint64 pid,
-                             gint64 tid)
+chrome_writer_event_open_text (ChromeWriter *w,
+                               const char *ph,
+                               const char *name,
+                               gsize name_len,
+                               guint32 category,
+                               gint64 ts,
+                               gint64 pid,
+                               gint64 tid)
 {
   GString *b = w->buf;
 
   g_string_append (b, w->stats.events++ > 0 ? ",\n{\"ph\":\"" : "\n{\"ph\":\"");
   g_string_append (b, ph);
   g_string_append (b, "\",\"name\":");
-  json_fmt_string (b, name, name_len);
+  chrome_fmt_string (b, name, name_len);
   if (category != 0)
     {
       g_string_append (b, ",\"cat\":");
-      json_writer_put_string (w, category);
+      chrome_writer_put_string (w, category);
     }
   g_string_append (b, ",\"ts\":");
-  json_fmt_us (b, ts);
+  chrome_fmt_us (b, ts);
   if (pid != TRACE_ID_UNKNOWN)
     {
       g_string_append (b, ",\"pid\":");
-      json_fmt_int (b, pid);
+      chrome_fmt_int (b, pid);
     }
   if (tid != TRACE_ID_UNKNOWN)
     {
       g_string_append (b, ",\"tid\":");
-      json_fmt_int (b, tid);
+      chrome_fmt_int (b, tid);
     }
 }
 
 static void
-event_close (JsonTraceWriter *w)
+event_close (ChromeWriter *w)
 {
   g_string_append_c (w->buf, '}');
 }
 
 static void
-put_id_member (JsonTraceWriter *w,
+put_id_member (ChromeWriter *w,
                const char *key,
                guint64 id)
 {
   g_string_append_printf (w->buf, ",\"%s\":", key);
-  json_fmt_hex_id (w->buf, id);
+  chrome_fmt_hex_id (w->buf, id);
 }
 
 static const TraceArg *
@@ -228,42 +228,42 @@ event_args (TraceBatch *batch,
 
 /* flow v1 events standing for the flow ids bound to a slice */
 static void
-put_slice_flows_v1 (JsonTraceWriter *w,
+put_slice_flows_v1 (ChromeWriter *w,
                     const TraceEvent *ev)
 {
   guint64 in = ev->u.slice.flow_in, out = ev->u.slice.flow_out;
   guint32 flow = w->str_flow;
 
-  if (w->opts.flows != JSON_TRACE_FLOWS_V1 || (in == 0 && out == 0))
+  if (w->opts.flows != CHROME_FLOWS_V1 || (in == 0 && out == 0))
     return;
   if (in != 0 && in == out)
     {
-      json_writer_event_open (w, "t", flow, 0, ev->ts, ev->pid, ev->tid);
+      chrome_writer_event_open (w, "t", flow, 0, ev->ts, ev->pid, ev->tid);
       put_id_member (w, "id", in);
       g_string_append (w->buf, ",\"bp\":\"e\"}");
       return;
     }
   if (in != 0)
     {
-      json_writer_event_open (w, "f", flow, 0, ev->ts, ev->pid, ev->tid);
+      chrome_writer_event_open (w, "f", flow, 0, ev->ts, ev->pid, ev->tid);
       put_id_member (w, "id", in);
       g_string_append (w->buf, ",\"bp\":\"e\"}");
     }
   if (out != 0)
     {
-      json_writer_event_open (w, "s", flow, 0, ev->ts, ev->pid, ev->tid);
+      chrome_writer_event_open (w, "s", flow, 0, ev->ts, ev->pid, ev->tid);
       put_id_member (w, "id", out);
       g_string_append (w->buf, ",\"bp\":\"e\"}");
     }
 }
 
 static void
-put_slice_flows_v2 (JsonTraceWriter *w,
+put_slice_flows_v2 (ChromeWriter *w,
                     const TraceEvent *ev)
 {
   guint64 in = ev->u.slice.flow_in, out = ev->u.slice.flow_out;
 
-  if (w->opts.flows != JSON_TRACE_FLOWS_V2 || (in == 0 && out == 0))
+  if (w->opts.flows != CHROME_FLOWS_V2 || (in == 0 && out == 0))
     return;
   /* one bind_id per event: a slice with two different flows keeps the
    * outgoing one */
@@ -281,7 +281,7 @@ put_slice_flows_v2 (JsonTraceWriter *w,
 
 /* Chrome's `tts` (and an `X`'s `tdur`), in µs like `ts`. */
 static void
-put_thread_time (JsonTraceWriter *w,
+put_thread_time (ChromeWriter *w,
                  const char *ph,
                  const TraceEvent *ev)
 {
@@ -290,33 +290,33 @@ put_thread_time (JsonTraceWriter *w,
   if (ev->u.slice.thread_ts >= 0)
     {
       g_string_append (w->buf, ",\"tts\":");
-      json_fmt_us (w->buf, ev->u.slice.thread_ts);
+      chrome_fmt_us (w->buf, ev->u.slice.thread_ts);
     }
   if (*ph == 'X' && ev->u.slice.thread_dur >= 0)
     {
       g_string_append (w->buf, ",\"tdur\":");
-      json_fmt_us (w->buf, ev->u.slice.thread_dur);
+      chrome_fmt_us (w->buf, ev->u.slice.thread_dur);
     }
 }
 
 static void
-write_slice (JsonTraceWriter *w,
+write_slice (ChromeWriter *w,
              const char *ph,
              const TraceEvent *ev,
              gint64 dur,
              const TraceArg *args,
              guint n_args)
 {
-  json_writer_event_open (w, ph, ev->name, ev->category, ev->ts, ev->pid, ev->tid);
+  chrome_writer_event_open (w, ph, ev->name, ev->category, ev->ts, ev->pid, ev->tid);
   if (*ph == 'X')
     {
       g_string_append (w->buf, ",\"dur\":");
-      json_fmt_us (w->buf, dur);
+      chrome_fmt_us (w->buf, dur);
     }
   put_thread_time (w, ph, ev);
   if (*ph != 'E')
     put_slice_flows_v2 (w, ev);
-  json_writer_put_args (w, args, n_args);
+  chrome_writer_put_args (w, args, n_args);
   event_close (w);
 }
 
@@ -324,10 +324,10 @@ write_slice (JsonTraceWriter *w,
  * and the table is full: its slices are then written as B and E, which
  * needs no state (trace_processor pairs them itself). */
 static WriterThread *
-thread_for (JsonTraceWriter *w,
+thread_for (ChromeWriter *w,
             const TraceEvent *ev)
 {
-  JsonThreadKey key = { ev->pid, ev->tid };
+  ChromeThreadKey key = { ev->pid, ev->tid };
   WriterThread *t = w->last_thread;
 
   if (t != NULL && t->key.pid == key.pid && t->key.tid == key.tid)
@@ -353,7 +353,7 @@ thread_for (JsonTraceWriter *w,
 /* Writes the held slices of a thread as B events (oldest first); their
  * ends will be written as E. */
 static void
-release_thread (JsonTraceWriter *w,
+release_thread (ChromeWriter *w,
                 WriterThread *t)
 {
   for (guint i = 0; i < t->stack->len; i++)
@@ -370,7 +370,7 @@ release_thread (JsonTraceWriter *w,
 }
 
 static void
-slice_begin (JsonTraceWriter *w,
+slice_begin (ChromeWriter *w,
              TraceBatch *batch,
              const TraceEvent *ev)
 {
@@ -378,7 +378,7 @@ slice_begin (JsonTraceWriter *w,
   HeldSlice h;
 
   put_slice_flows_v1 (w, ev);
-  if (w->opts.slices == JSON_TRACE_SLICES_BEGIN_END)
+  if (w->opts.slices == CHROME_SLICES_BEGIN_END)
     {
       write_slice (w, "B", ev, 0, event_args (batch, ev), ev->n_args);
       return;
@@ -404,7 +404,7 @@ slice_begin (JsonTraceWriter *w,
  * end's null does not: it used to be dropped, and trace_processor shows
  * no row for it). */
 static void
-merge_args (JsonTraceWriter *w,
+merge_args (ChromeWriter *w,
             const TraceArg *begin,
             guint n_begin,
             const TraceArg *end,
@@ -430,7 +430,7 @@ merge_args (JsonTraceWriter *w,
 }
 
 static void
-slice_end (JsonTraceWriter *w,
+slice_end (ChromeWriter *w,
            TraceBatch *batch,
            const TraceEvent *ev)
 {
@@ -438,7 +438,7 @@ slice_end (JsonTraceWriter *w,
   HeldSlice h;
   gint64 dur;
 
-  if (w->opts.slices == JSON_TRACE_SLICES_BEGIN_END)
+  if (w->opts.slices == CHROME_SLICES_BEGIN_END)
     {
       write_slice (w, "E", ev, 0, event_args (batch, ev), ev->n_args);
       return;
@@ -481,7 +481,7 @@ slice_end (JsonTraceWriter *w,
 }
 
 static void
-write_flow (JsonTraceWriter *w,
+write_flow (ChromeWriter *w,
             TraceBatch *batch,
             const TraceEvent *ev)
 {
@@ -489,11 +489,11 @@ write_flow (JsonTraceWriter *w,
                    : ev->kind == TRACE_EVENT_FLOW_STEP ? "t"
                                                        : "f";
 
-  json_writer_event_open (w, ph, ev->name, ev->category, ev->ts, ev->pid, ev->tid);
+  chrome_writer_event_open (w, ph, ev->name, ev->category, ev->ts, ev->pid, ev->tid);
   put_id_member (w, "id", ev->u.async.id);
   if (!(ev->flags & TRACE_EVENT_FLAG_FLOW_NEXT_SLICE))
     g_string_append (w->buf, ",\"bp\":\"e\"");
-  json_writer_put_args (w, event_args (batch, ev), ev->n_args);
+  chrome_writer_put_args (w, event_args (batch, ev), ev->n_args);
   event_close (w);
 }
 
@@ -518,21 +518,21 @@ instant_scope (const TraceEvent *ev)
 }
 
 static void
-write_instant (JsonTraceWriter *w,
+write_instant (ChromeWriter *w,
                TraceBatch *batch,
                const TraceEvent *ev)
 {
   const char *scope = instant_scope (ev);
 
-  json_writer_event_open (w, "i", ev->name, ev->category, ev->ts, ev->pid, ev->tid);
+  chrome_writer_event_open (w, "i", ev->name, ev->category, ev->ts, ev->pid, ev->tid);
   g_string_append_printf (w->buf, ",\"s\":\"%s\"", scope);
   put_thread_time (w, "i", ev);
-  json_writer_put_args (w, event_args (batch, ev), ev->n_args);
+  chrome_writer_put_args (w, event_args (batch, ev), ev->n_args);
   event_close (w);
 }
 
 static const char *
-async_phase (JsonTraceWriter *w,
+async_phase (ChromeWriter *w,
              const TraceEvent *ev,
              gboolean *legacy)
 {
@@ -556,7 +556,7 @@ async_phase (JsonTraceWriter *w,
 /* The async step name travels in args.step (catapult); add it when the
  * args do not already hold it. */
 static const TraceArg *
-args_with_step (JsonTraceWriter *w,
+args_with_step (ChromeWriter *w,
                 TraceBatch *batch,
                 const TraceEvent *ev,
                 guint *n_args)
@@ -578,7 +578,7 @@ args_with_step (JsonTraceWriter *w,
 }
 
 static void
-write_async (JsonTraceWriter *w,
+write_async (ChromeWriter *w,
              TraceBatch *batch,
              const TraceEvent *ev)
 {
@@ -587,22 +587,22 @@ write_async (JsonTraceWriter *w,
   const TraceArg *args;
   guint n_args;
 
-  json_writer_event_open (w, ph, ev->name, ev->category, ev->ts, ev->pid, ev->tid);
+  chrome_writer_event_open (w, ph, ev->name, ev->category, ev->ts, ev->pid, ev->tid);
   if (legacy && global)
     put_id_member (w, "id", ev->u.async.id);
   else
     {
       g_string_append (w->buf, global ? ",\"id2\":{\"global\":" : ",\"id2\":{\"local\":");
-      json_fmt_hex_id (w->buf, ev->u.async.id);
+      chrome_fmt_hex_id (w->buf, ev->u.async.id);
       g_string_append_c (w->buf, '}');
     }
   if (ev->u.async.scope != 0)
     {
       g_string_append (w->buf, ",\"scope\":");
-      json_writer_put_string (w, ev->u.async.scope);
+      chrome_writer_put_string (w, ev->u.async.scope);
     }
   args = args_with_step (w, batch, ev, &n_args);
-  json_writer_put_args (w, args, n_args);
+  chrome_writer_put_args (w, args, n_args);
   event_close (w);
 }
 
@@ -611,11 +611,11 @@ write_async (JsonTraceWriter *w,
  * gives that name back when the file is read again.  A name without a
  * space gets the key "value". */
 static void
-write_counter (JsonTraceWriter *w,
+write_counter (ChromeWriter *w,
                const TraceEvent *ev)
 {
   gsize len, name_len;
-  const char *name = json_writer_str (w, ev->name, &len);
+  const char *name = chrome_writer_str (w, ev->name, &len);
   const char *key = "value";
   gsize key_len = 5;
   double v = ev->u.counter.value;
@@ -631,20 +631,20 @@ write_counter (JsonTraceWriter *w,
     }
   else
     name_len = len;
-  json_writer_event_open_text (w, "C", name, name_len, ev->category, ev->ts, ev->pid, ev->tid);
+  chrome_writer_event_open_text (w, "C", name, name_len, ev->category, ev->ts, ev->pid, ev->tid);
   g_string_append (w->buf, ",\"args\":{");
-  json_fmt_string (w->buf, key, key_len);
+  chrome_fmt_string (w->buf, key, key_len);
   g_string_append_c (w->buf, ':');
   if ((ev->flags & TRACE_EVENT_FLAG_COUNTER_INT) && v == (double) (gint64) v &&
       v > -9.2e18 && v < 9.2e18)
-    json_fmt_int (w->buf, (gint64) v);
+    chrome_fmt_int (w->buf, (gint64) v);
   else
-    json_fmt_double (w->buf, v);
+    chrome_fmt_double (w->buf, v);
   g_string_append (w->buf, "}}");
 }
 
 static void
-write_metadata (JsonTraceWriter *w,
+write_metadata (ChromeWriter *w,
                 const TraceEvent *ev)
 {
   static const char *const names[] = { "process_name", "thread_name", "process_sort_index",
@@ -654,7 +654,7 @@ write_metadata (JsonTraceWriter *w,
   gint64 tid = ev->tid != TRACE_ID_UNKNOWN ? ev->tid : ev->pid;
 
   if (ev->kind == TRACE_EVENT_THREAD_NAME)
-    json_writer_note_thread_name (w, ev->tid, ev->name);
+    chrome_writer_note_thread_name (w, ev->tid, ev->name);
   /* trace_processor reads an M event without pid as pid 0 and would put
    * a thread of unknown process in it: its name goes only in the task
    * column of its kernel lines (ftrace names threads from those) */
@@ -663,45 +663,45 @@ write_metadata (JsonTraceWriter *w,
       w->stats.thread_names_in_kernel_text++;
       return;
     }
-  json_writer_event_open_text (w, "M", names[i], strlen (names[i]), 0, ev->ts, ev->pid, tid);
+  chrome_writer_event_open_text (w, "M", names[i], strlen (names[i]), 0, ev->ts, ev->pid, tid);
   g_string_append_printf (w->buf, ",\"args\":{\"%s\":", keys[i]);
   if (ev->kind == TRACE_EVENT_PROCESS_SORT_INDEX || ev->kind == TRACE_EVENT_THREAD_SORT_INDEX)
-    json_fmt_int (w->buf, ev->u.meta.value);
+    chrome_fmt_int (w->buf, ev->u.meta.value);
   else
-    json_writer_put_string (w, ev->name);
+    chrome_writer_put_string (w, ev->name);
   g_string_append (w->buf, "}}");
 }
 
 /* Sync ids become Chrome's `c` events; the other markers have no event
  * form and go to metadata "tracepipe-clock-markers". */
 static void
-write_clock_marker (JsonTraceWriter *w,
+write_clock_marker (ChromeWriter *w,
                     const TraceEvent *ev)
 {
   guint32 name = ev->name ? ev->name : w->str_clock_sync;
 
   if (ev->u.clock.marker != TRACE_CLOCK_MARKER_SYNC_ID)
     {
-      if (w->opts.form == JSON_TRACE_FORM_ARRAY ||
-          w->clock_markers->len >= JSON_WRITER_MAX_CLOCK_MARKERS)
+      if (w->opts.form == CHROME_FORM_ARRAY ||
+          w->clock_markers->len >= CHROME_WRITER_MAX_CLOCK_MARKERS)
         w->stats.dropped_other++;
       else
         g_array_append_val (w->clock_markers, *ev);
       return;
     }
-  json_writer_event_open (w, "c", name, ev->category, ev->ts, ev->pid, ev->tid);
+  chrome_writer_event_open (w, "c", name, ev->category, ev->ts, ev->pid, ev->tid);
   g_string_append (w->buf, ",\"args\":{\"sync_id\":");
-  json_writer_put_string (w, ev->u.clock.sync_id);
+  chrome_writer_put_string (w, ev->u.clock.sync_id);
   if (ev->u.clock.issue_ts != 0)
     {
       g_string_append (w->buf, ",\"issue_ts\":");
-      json_fmt_us (w->buf, ev->u.clock.issue_ts);
+      chrome_fmt_us (w->buf, ev->u.clock.issue_ts);
     }
   g_string_append (w->buf, "}}");
 }
 
 static gboolean
-write_event (JsonTraceWriter *w,
+write_event (ChromeWriter *w,
              TraceBatch *batch,
              const TraceEvent *ev,
              GError **error)
@@ -735,7 +735,7 @@ write_event (JsonTraceWriter *w,
       write_flow (w, batch, ev);
       break;
     case TRACE_EVENT_COUNTER:
-      if (!json_writer_kernel_counter (w, ev, &as_text, error))
+      if (!chrome_writer_kernel_counter (w, ev, &as_text, error))
         return FALSE;
       if (!as_text)
         write_counter (w, ev);
@@ -748,10 +748,10 @@ write_event (JsonTraceWriter *w,
       write_metadata (w, ev);
       break;
     case TRACE_EVENT_STACK_NODE:
-      json_writer_stack_node (w, batch, ev);
+      chrome_writer_stack_node (w, batch, ev);
       break;
     case TRACE_EVENT_SAMPLE:
-      json_writer_sample (w, ev);
+      chrome_writer_sample (w, ev);
       break;
     case TRACE_EVENT_CLOCK_MARKER:
       write_clock_marker (w, ev);
@@ -760,21 +760,21 @@ write_event (JsonTraceWriter *w,
       break;
     default:
       if (ev->kind >= TRACE_EVENT_SCHED_SWITCH && ev->kind <= TRACE_EVENT_FTRACE)
-        return json_writer_kernel_event (w, batch, ev, error);
+        return chrome_writer_kernel_event (w, batch, ev, error);
       w->stats.dropped_other++;
     }
   return TRUE;
 }
 
 static void
-write_header (JsonTraceWriter *w)
+write_header (ChromeWriter *w)
 {
   w->started = TRUE;
-  g_string_append (w->buf, w->opts.form == JSON_TRACE_FORM_ARRAY ? "[" : "{\"traceEvents\":[");
+  g_string_append (w->buf, w->opts.form == CHROME_FORM_ARRAY ? "[" : "{\"traceEvents\":[");
 }
 
 static gboolean
-check_usable (JsonTraceWriter *w,
+check_usable (ChromeWriter *w,
               GError **error)
 {
   if (w->failed)
@@ -793,14 +793,14 @@ check_usable (JsonTraceWriter *w,
 }
 
 /**
- * json_trace_writer_write_batch:
+ * chrome_writer_write_batch:
  *
  * Writes the events of @batch.  All batches must use the same string pool.
  */
 gboolean
-json_trace_writer_write_batch (JsonTraceWriter *w,
-                               TraceBatch *batch,
-                               GError **error)
+chrome_writer_write_batch (ChromeWriter *w,
+                           TraceBatch *batch,
+                           GError **error)
 {
   if (!check_usable (w, error))
     return FALSE;
@@ -822,7 +822,7 @@ json_trace_writer_write_batch (JsonTraceWriter *w,
           w->failed = TRUE;
           return FALSE;
         }
-      if (w->buf->len >= JSON_WRITER_FLUSH_SIZE && !json_writer_flush (w, error))
+      if (w->buf->len >= CHROME_WRITER_FLUSH_SIZE && !chrome_writer_flush (w, error))
         return FALSE;
     }
   return TRUE;
@@ -832,7 +832,7 @@ json_trace_writer_write_batch (JsonTraceWriter *w,
 /* The end                                                             */
 
 static void
-release_all_threads (JsonTraceWriter *w)
+release_all_threads (ChromeWriter *w)
 {
   GHashTableIter iter;
   WriterThread *t;
@@ -855,7 +855,7 @@ clock_domain_name (TraceClockDomain domain)
 }
 
 static JsonNode *
-clock_markers_node (JsonTraceWriter *w)
+clock_markers_node (ChromeWriter *w)
 {
   static const char *const kinds[] = { "parent_ts", "realtime_ts", "sync_id", "pair" };
   JsonArray *array = json_array_new ();
@@ -880,20 +880,20 @@ clock_markers_node (JsonTraceWriter *w)
 }
 
 /**
- * json_trace_writer_set_metadata:
+ * chrome_writer_set_metadata:
  * @metadata: (nullable): the members for "metadata" instead of
- *   #JsonTraceWriterOptions.metadata (a source may learn them late)
+ *   #ChromeWriterOptions.metadata (a source may learn them late)
  */
 void
-json_trace_writer_set_metadata (JsonTraceWriter *w,
-                                JsonObject *metadata)
+chrome_writer_set_metadata (ChromeWriter *w,
+                            JsonObject *metadata)
 {
   g_clear_pointer (&w->metadata, json_object_unref);
   w->metadata = metadata ? json_object_ref (metadata) : NULL;
 }
 
 static void
-put_metadata (JsonTraceWriter *w)
+put_metadata (ChromeWriter *w)
 {
   g_autoptr (JsonObject) meta = json_object_new ();
   g_autoptr (JsonNode) root = NULL;
@@ -922,7 +922,7 @@ put_metadata (JsonTraceWriter *w)
 }
 
 /**
- * json_trace_writer_write_suffix:
+ * chrome_writer_write_suffix:
  *
  * Ends the output so that it is valid JSON: slices still open are written
  * as B, pending CPU samples are written, the traceEvents array is closed,
@@ -931,8 +931,8 @@ put_metadata (JsonTraceWriter *w)
  * (not flushed).  Calling it again does nothing.
  */
 gboolean
-json_trace_writer_write_suffix (JsonTraceWriter *w,
-                                GError **error)
+chrome_writer_write_suffix (ChromeWriter *w,
+                            GError **error)
 {
   if (w->suffix_written)
     return TRUE;
@@ -941,37 +941,37 @@ json_trace_writer_write_suffix (JsonTraceWriter *w,
   if (!w->started)
     write_header (w);
   release_all_threads (w);
-  json_writer_profiles_finish (w);
+  chrome_writer_profiles_finish (w);
   g_string_append (w->buf, "\n]");
-  if (w->opts.form == JSON_TRACE_FORM_OBJECT)
+  if (w->opts.form == CHROME_FORM_OBJECT)
     {
       if (*w->display_time_unit != '\0')
         {
           g_string_append (w->buf, ",\n\"displayTimeUnit\":");
-          json_fmt_string (w->buf, w->display_time_unit, strlen (w->display_time_unit));
+          chrome_fmt_string (w->buf, w->display_time_unit, strlen (w->display_time_unit));
         }
-      if (!json_writer_kernel_suffix (w, error))
+      if (!chrome_writer_kernel_suffix (w, error))
         return FALSE;
       put_metadata (w);
       g_string_append_c (w->buf, '}');
     }
   g_string_append_c (w->buf, '\n');
   w->suffix_written = TRUE;
-  return json_writer_flush (w, error);
+  return chrome_writer_flush (w, error);
 }
 
 /**
- * json_trace_writer_finish:
+ * chrome_writer_finish:
  *
  * Writes the suffix and flushes the stream (it is not closed).
  */
 gboolean
-json_trace_writer_finish (JsonTraceWriter *w,
-                          GError **error)
+chrome_writer_finish (ChromeWriter *w,
+                      GError **error)
 {
   GError *io_error = NULL;
 
-  if (!json_trace_writer_write_suffix (w, error))
+  if (!chrome_writer_write_suffix (w, error))
     return FALSE;
   if (!g_output_stream_flush (w->out, NULL, &io_error))
     {
@@ -984,13 +984,13 @@ json_trace_writer_finish (JsonTraceWriter *w,
 }
 
 guint64
-json_trace_writer_get_bytes_written (JsonTraceWriter *w)
+chrome_writer_get_bytes_written (ChromeWriter *w)
 {
   return w->bytes_written;
 }
 
-const JsonTraceWriterStats *
-json_trace_writer_get_stats (JsonTraceWriter *w)
+const ChromeWriterStats *
+chrome_writer_get_stats (ChromeWriter *w)
 {
   return &w->stats;
 }

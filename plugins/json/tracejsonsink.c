@@ -20,15 +20,15 @@ struct _TraceJsonSink
 {
   TraceFileSink parent_instance;
 
-  JsonTraceForm form;
-  JsonTraceSliceStyle slices;
-  JsonTraceFlowStyle flows;
+  ChromeForm form;
+  ChromeSliceStyle slices;
+  ChromeFlowStyle flows;
   char *display_time_unit;
   guint max_threads;
   TraceClockDomain clock_domain;
   gboolean chrome_json; /* the stream is Chrome JSON */
   JsonObject *metadata; /* the stream's, written back */
-  JsonTraceWriter *writer;
+  ChromeWriter *writer;
 };
 
 enum
@@ -56,15 +56,15 @@ G_DEFINE_FINAL_TYPE (TraceJsonSink, trace_json_sink, TRACE_TYPE_FILE_SINK)
     return type;                                                           \
   }
 
-DEFINE_ENUM (form_get_type, "TraceJsonForm", { JSON_TRACE_FORM_OBJECT, "JSON_TRACE_FORM_OBJECT", "object" }, { JSON_TRACE_FORM_ARRAY, "JSON_TRACE_FORM_ARRAY", "array" })
-DEFINE_ENUM (slices_get_type, "TraceJsonSlices", { JSON_TRACE_SLICES_COMPLETE, "JSON_TRACE_SLICES_COMPLETE", "complete" }, { JSON_TRACE_SLICES_BEGIN_END, "JSON_TRACE_SLICES_BEGIN_END", "begin-end" }, { JSON_TRACE_SLICES_AUTO, "JSON_TRACE_SLICES_AUTO", "auto" })
-DEFINE_ENUM (flows_get_type, "TraceJsonFlows", { JSON_TRACE_FLOWS_V1, "JSON_TRACE_FLOWS_V1", "v1" }, { JSON_TRACE_FLOWS_V2, "JSON_TRACE_FLOWS_V2", "v2" }, { JSON_TRACE_FLOWS_AUTO, "JSON_TRACE_FLOWS_AUTO", "auto" })
+DEFINE_ENUM (form_get_type, "TraceJsonForm", { CHROME_FORM_OBJECT, "JSON_TRACE_FORM_OBJECT", "object" }, { CHROME_FORM_ARRAY, "JSON_TRACE_FORM_ARRAY", "array" })
+DEFINE_ENUM (slices_get_type, "TraceJsonSlices", { CHROME_SLICES_COMPLETE, "JSON_TRACE_SLICES_COMPLETE", "complete" }, { CHROME_SLICES_BEGIN_END, "JSON_TRACE_SLICES_BEGIN_END", "begin-end" }, { CHROME_SLICES_AUTO, "JSON_TRACE_SLICES_AUTO", "auto" })
+DEFINE_ENUM (flows_get_type, "TraceJsonFlows", { CHROME_FLOWS_V1, "JSON_TRACE_FLOWS_V1", "v1" }, { CHROME_FLOWS_V2, "JSON_TRACE_FLOWS_V2", "v2" }, { CHROME_FLOWS_AUTO, "JSON_TRACE_FLOWS_AUTO", "auto" })
 
 /* The writer starts once the stream says what clock it is on. */
 static void
 ensure_writer (TraceJsonSink *self)
 {
-  JsonTraceWriterOptions opts = { 0 };
+  ChromeWriterOptions opts = { 0 };
 
   if (self->writer)
     return;
@@ -73,18 +73,18 @@ ensure_writer (TraceJsonSink *self)
   /* trace_processor sorts a JSON trace's X events before B events of the
    * same time and nests them otherwise: a B/E pair of a Chrome trace
    * written as X could nest differently from the original. */
-  if (opts.slices == JSON_TRACE_SLICES_AUTO)
-    opts.slices = self->chrome_json ? JSON_TRACE_SLICES_BEGIN_END : JSON_TRACE_SLICES_COMPLETE;
+  if (opts.slices == CHROME_SLICES_AUTO)
+    opts.slices = self->chrome_json ? CHROME_SLICES_BEGIN_END : CHROME_SLICES_COMPLETE;
   opts.flows = self->flows;
   /* A Chrome trace's slice flow ids are v2, whose rules (one sender, any
    * number of receivers) v1 events do not have. */
-  if (opts.flows == JSON_TRACE_FLOWS_AUTO)
-    opts.flows = self->chrome_json ? JSON_TRACE_FLOWS_V2 : JSON_TRACE_FLOWS_V1;
+  if (opts.flows == CHROME_FLOWS_AUTO)
+    opts.flows = self->chrome_json ? CHROME_FLOWS_V2 : CHROME_FLOWS_V1;
   opts.display_time_unit = self->display_time_unit;
   opts.clock_domain = self->clock_domain;
   opts.max_threads = self->max_threads;
   opts.metadata = self->metadata;
-  self->writer = json_trace_writer_new (trace_file_sink_get_stream (TRACE_FILE_SINK (self)), &opts);
+  self->writer = chrome_writer_new (trace_file_sink_get_stream (TRACE_FILE_SINK (self)), &opts);
 }
 
 /* Returns: (transfer full) (nullable): the stream's metadata object */
@@ -110,7 +110,7 @@ trace_json_sink_stream_start (TraceBaseSink *sink,
   self->metadata = parse_metadata (info->metadata);
   /* metadata may come with a stream-start sent at the input's end */
   if (self->writer)
-    json_trace_writer_set_metadata (self->writer, self->metadata);
+    chrome_writer_set_metadata (self->writer, self->metadata);
 }
 
 static TraceFlowReturn
@@ -121,7 +121,7 @@ trace_json_sink_render (TraceBaseSink *sink,
   TraceJsonSink *self = TRACE_JSON_SINK (sink);
 
   ensure_writer (self);
-  return json_trace_writer_write_batch (self->writer, batch, error) ? TRACE_FLOW_OK : TRACE_FLOW_ERROR;
+  return chrome_writer_write_batch (self->writer, batch, error) ? TRACE_FLOW_OK : TRACE_FLOW_ERROR;
 }
 
 /* What the writer could not put in JSON, in the words of the WARNING
@@ -132,7 +132,7 @@ static void
 report_drops (TraceJsonSink *self,
               GVariantDict *dict)
 {
-  const JsonTraceWriterStats *s = json_trace_writer_get_stats (self->writer);
+  const ChromeWriterStats *s = chrome_writer_get_stats (self->writer);
   const TraceSinkDrop drops[] = {
     { "kernel", "kernel events (the array form has no place for them)", s->dropped_kernel },
     { "flows", "flow ids of slices with two different ids", s->dropped_flows },
@@ -155,7 +155,7 @@ trace_json_sink_end (TraceFileSink *sink,
   TraceJsonSink *self = TRACE_JSON_SINK (sink);
 
   ensure_writer (self);
-  if (!json_trace_writer_finish (self->writer, error))
+  if (!chrome_writer_finish (self->writer, error))
     return FALSE;
   report_drops (self, NULL);
   return TRUE;
@@ -165,7 +165,7 @@ static gboolean
 trace_json_sink_stop (TraceBaseSink *sink,
                       GError **error)
 {
-  g_clear_pointer (&TRACE_JSON_SINK (sink)->writer, json_trace_writer_free);
+  g_clear_pointer (&TRACE_JSON_SINK (sink)->writer, chrome_writer_free);
   return TRACE_BASE_SINK_CLASS (trace_json_sink_parent_class)->stop (sink, error);
 }
 
@@ -174,15 +174,15 @@ trace_json_sink_collect_stats (TraceElement *element,
                                GVariantDict *dict)
 {
   TraceJsonSink *self = TRACE_JSON_SINK (element);
-  const JsonTraceWriterStats *s;
+  const ChromeWriterStats *s;
 
   TRACE_ELEMENT_CLASS (trace_json_sink_parent_class)->collect_stats (element, dict);
   if (self->writer == NULL)
     return;
-  s = json_trace_writer_get_stats (self->writer);
+  s = chrome_writer_get_stats (self->writer);
   g_variant_dict_insert (dict, "json-events", "t", s->events);
   g_variant_dict_insert (dict, "kernel-lines", "t", s->kernel_lines);
-  g_variant_dict_insert (dict, "bytes-written", "t", json_trace_writer_get_bytes_written (self->writer));
+  g_variant_dict_insert (dict, "bytes-written", "t", chrome_writer_get_bytes_written (self->writer));
   if (s->unmatched_ends)
     g_variant_dict_insert (dict, "unmatched-ends", "t", s->unmatched_ends);
   if (s->slices_past_thread_table)
@@ -256,7 +256,7 @@ trace_json_sink_finalize (GObject *object)
 {
   TraceJsonSink *self = TRACE_JSON_SINK (object);
 
-  g_clear_pointer (&self->writer, json_trace_writer_free);
+  g_clear_pointer (&self->writer, chrome_writer_free);
   g_clear_pointer (&self->metadata, json_object_unref);
   g_free (self->display_time_unit);
   G_OBJECT_CLASS (trace_json_sink_parent_class)->finalize (object);
@@ -281,13 +281,13 @@ trace_json_sink_class_init (TraceJsonSinkClass *klass)
   TRACE_ELEMENT_CLASS (klass)->collect_stats = trace_json_sink_collect_stats;
 
   properties[PROP_FORM] = g_param_spec_enum ("form", "Form", "The object form (with metadata) or a bare array",
-                                             form_get_type (), JSON_TRACE_FORM_OBJECT, rw);
+                                             form_get_type (), CHROME_FORM_OBJECT, rw);
   properties[PROP_SLICES] = g_param_spec_enum ("slices", "Slices",
                                                "Complete X events, B/E pairs as they come, or auto: B/E for a Chrome JSON stream, X otherwise",
-                                               slices_get_type (), JSON_TRACE_SLICES_AUTO, rw);
+                                               slices_get_type (), CHROME_SLICES_AUTO, rw);
   properties[PROP_FLOWS] = g_param_spec_enum ("flows", "Flows",
                                               "Flow events (v1: s/t/f), bind ids (v2), or auto: v2 for a Chrome JSON stream, v1 otherwise",
-                                              flows_get_type (), JSON_TRACE_FLOWS_AUTO, rw);
+                                              flows_get_type (), CHROME_FLOWS_AUTO, rw);
   properties[PROP_DISPLAY_TIME_UNIT] = g_param_spec_string ("display-time-unit", "Display time unit",
                                                             "displayTimeUnit of the object form (ms or ns)",
                                                             "ns", rw);
@@ -299,7 +299,7 @@ trace_json_sink_class_init (TraceJsonSinkClass *klass)
       g_param_spec_uint ("max-threads", "Max threads",
                          "Threads whose slices are held to be written as X; further threads' slices are "
                          "written as B/E (stats: slices-past-thread-table), their CPU samples dropped",
-                         1, G_MAXUINT, JSON_WRITER_DEFAULT_MAX_THREADS, rw);
+                         1, G_MAXUINT, CHROME_WRITER_DEFAULT_MAX_THREADS, rw);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   trace_element_class_set_metadata (TRACE_ELEMENT_CLASS (klass), "Chrome JSON sink", "Sink/Trace",
                                     "Writes Chrome's Trace Event Format (JSON)", "tracepipe");
@@ -309,9 +309,9 @@ static void
 trace_json_sink_init (TraceJsonSink *self)
 {
   self->display_time_unit = g_strdup ("ns");
-  self->slices = JSON_TRACE_SLICES_AUTO;
-  self->flows = JSON_TRACE_FLOWS_AUTO;
-  self->max_threads = JSON_WRITER_DEFAULT_MAX_THREADS;
+  self->slices = CHROME_SLICES_AUTO;
+  self->flows = CHROME_FLOWS_AUTO;
+  self->max_threads = CHROME_WRITER_DEFAULT_MAX_THREADS;
 }
 
 TRACE_ELEMENT_REGISTER_DEFINE (json_sink, "json-sink", TRACE_RANK_PRIMARY, TRACE_TYPE_JSON_SINK)

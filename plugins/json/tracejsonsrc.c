@@ -21,7 +21,7 @@ struct _TraceJsonSrc
 {
   TraceFileSrc parent_instance;
 
-  JsonTraceReader *reader;
+  ChromeReader *reader;
   FtraceReader *system_trace; /* after the events, when there is one */
   gboolean events_done;
   guint metadata_members; /* in the last stream metadata announced */
@@ -37,23 +37,23 @@ trace_json_src_open (TraceFileSrc *src,
 {
   TraceJsonSrc *self = TRACE_JSON_SRC (src);
 
-  g_clear_pointer (&self->reader, json_trace_reader_free);
+  g_clear_pointer (&self->reader, chrome_reader_free);
   g_clear_pointer (&self->system_trace, ftrace_reader_free);
   self->events_done = FALSE;
   self->metadata_members = 0;
-  self->reader = json_trace_reader_new (stream, trace_file_src_get_display_name (src),
-                                        trace_element_get_string_pool (TRACE_ELEMENT (src)));
+  self->reader = chrome_reader_new (stream, trace_file_src_get_display_name (src),
+                                    trace_element_get_string_pool (TRACE_ELEMENT (src)));
   return TRUE;
 }
 
 static void
 announce (TraceJsonSrc *self)
 {
-  const char *domain_name = json_trace_reader_get_clock_domain_name (self->reader);
+  const char *domain_name = chrome_reader_get_clock_domain_name (self->reader);
 
   trace_base_src_set_stream_info (TRACE_BASE_SRC (self), "chrome-json",
                                   trace_file_src_get_location (TRACE_FILE_SRC (self)),
-                                  json_trace_reader_get_clock_domain (self->reader),
+                                  chrome_reader_get_clock_domain (self->reader),
                                   domain_name ? "metadata.clock-domain" : "json-src");
 }
 
@@ -62,7 +62,7 @@ announce (TraceJsonSrc *self)
 static void
 announce_metadata (TraceJsonSrc *self)
 {
-  JsonObject *metadata = json_trace_reader_get_metadata (self->reader);
+  JsonObject *metadata = chrome_reader_get_metadata (self->reader);
   g_autoptr (JsonNode) node = NULL;
   g_autofree char *text = NULL;
 
@@ -85,9 +85,9 @@ next_from_system_trace (TraceJsonSrc *self,
       g_autoptr (GInputStream) text = NULL;
       g_autofree char *where = NULL;
 
-      if (!json_trace_reader_has_system_trace (self->reader))
+      if (!chrome_reader_has_system_trace (self->reader))
         return TRACE_FLOW_EOS;
-      if ((text = json_trace_reader_open_system_trace (self->reader, error)) == NULL)
+      if ((text = chrome_reader_open_system_trace (self->reader, error)) == NULL)
         return TRACE_FLOW_ERROR;
       where = g_strdup_printf ("%s (systemTraceEvents)", trace_file_src_get_display_name (TRACE_FILE_SRC (self)));
       self->system_trace = ftrace_reader_new (text, where, trace_element_get_string_pool (TRACE_ELEMENT (self)),
@@ -104,26 +104,26 @@ trace_json_src_create (TraceBaseSrc *src,
                        GError **error)
 {
   TraceJsonSrc *self = TRACE_JSON_SRC (src);
-  TraceClockDomain before = json_trace_reader_get_clock_domain (self->reader);
+  TraceClockDomain before = chrome_reader_get_clock_domain (self->reader);
   gboolean first = trace_base_src_get_events_produced (src) == 0;
 
   if (!self->events_done)
     {
-      if (!json_trace_reader_read_batch (self->reader, out, error))
+      if (!chrome_reader_read_batch (self->reader, out, error))
         return TRACE_FLOW_ERROR;
       /* The clock domain is in metadata, often after the events: say so
        * as soon as it is known (a new stream-start replaces the first). */
-      if (first || json_trace_reader_get_clock_domain (self->reader) != before)
+      if (first || chrome_reader_get_clock_domain (self->reader) != before)
         announce (self);
       announce_metadata (self);
       trace_file_src_update_progress (TRACE_FILE_SRC (src));
       if (*out)
         return TRACE_FLOW_OK;
       self->events_done = TRUE;
-      if (!json_trace_reader_has_system_trace (self->reader))
+      if (!chrome_reader_has_system_trace (self->reader))
         {
           /* an empty trace would pass for a good one */
-          g_autofree char *failure = json_trace_reader_get_failure (self->reader);
+          g_autofree char *failure = chrome_reader_get_failure (self->reader);
 
           if (failure)
             {
@@ -143,12 +143,12 @@ trace_json_src_finish (TraceBaseSrc *src)
   g_autofree char *system = NULL;
   g_autofree char *unsupported = NULL;
 
-  if (self->reader && json_trace_reader_has_damage (self->reader))
-    summary = json_trace_reader_get_summary (self->reader, FALSE);
+  if (self->reader && chrome_reader_has_damage (self->reader))
+    summary = chrome_reader_get_summary (self->reader, FALSE);
   if (summary)
     trace_element_post_warning (TRACE_ELEMENT (src), NULL, "%s", summary);
   /* valid input with no place in the model: not a WARNING, but said */
-  unsupported = self->reader ? json_trace_reader_get_unsupported_summary (self->reader) : NULL;
+  unsupported = self->reader ? chrome_reader_get_unsupported_summary (self->reader) : NULL;
   if (unsupported)
     trace_element_post_info (TRACE_ELEMENT (src), "%s", unsupported);
   system = self->system_trace ? ftrace_reader_get_summary (self->system_trace) : NULL;
@@ -163,7 +163,7 @@ trace_json_src_stop (TraceBaseSrc *src,
   TraceJsonSrc *self = TRACE_JSON_SRC (src);
 
   g_clear_pointer (&self->system_trace, ftrace_reader_free);
-  g_clear_pointer (&self->reader, json_trace_reader_free);
+  g_clear_pointer (&self->reader, chrome_reader_free);
   return TRACE_BASE_SRC_CLASS (trace_json_src_parent_class)->stop (src, error);
 }
 
@@ -172,18 +172,18 @@ trace_json_src_collect_stats (TraceElement *element,
                               GVariantDict *dict)
 {
   TraceJsonSrc *self = TRACE_JSON_SRC (element);
-  const JsonTraceReaderStats *s;
+  const ChromeReaderStats *s;
 
   TRACE_ELEMENT_CLASS (trace_json_src_parent_class)->collect_stats (element, dict);
   if (self->reader == NULL)
     return;
-  s = json_trace_reader_get_stats (self->reader);
+  s = chrome_reader_get_stats (self->reader);
   g_variant_dict_insert (dict, "bytes-read", "t", s->bytes);
   g_variant_dict_insert (dict, "json-events", "t", s->events);
-  for (guint i = 0; i < JSON_TRACE_SKIP_N_REASONS; i++)
+  for (guint i = 0; i < CHROME_SKIP_N_REASONS; i++)
     if (s->skipped[i].count > 0)
       {
-        g_autofree char *key = g_strdup_printf ("skipped-%s", json_trace_skip_reason_to_string (i));
+        g_autofree char *key = g_strdup_printf ("skipped-%s", chrome_skip_reason_to_string (i));
         g_strdelimit (key, " ()", '-');
         g_variant_dict_insert (dict, key, "t", s->skipped[i].count);
       }
@@ -195,7 +195,7 @@ trace_json_src_finalize (GObject *object)
   TraceJsonSrc *self = TRACE_JSON_SRC (object);
 
   g_clear_pointer (&self->system_trace, ftrace_reader_free);
-  g_clear_pointer (&self->reader, json_trace_reader_free);
+  g_clear_pointer (&self->reader, chrome_reader_free);
   G_OBJECT_CLASS (trace_json_src_parent_class)->finalize (object);
 }
 

@@ -16,14 +16,14 @@ test_data_path (const char *name)
 
 /* Reads everything into one batch (the test inputs are small). */
 static TraceBatch *
-read_all (JsonTraceReader *reader,
+read_all (ChromeReader *reader,
           TraceStringPool *pool,
           GError **error)
 {
   TraceBatch *all = trace_batch_new (pool, 0);
   TraceBatch *batch;
 
-  while (json_trace_reader_read_batch (reader, &batch, error) && batch != NULL)
+  while (chrome_reader_read_batch (reader, &batch, error) && batch != NULL)
     {
       for (guint i = 0; i < batch->n_events; i++)
         trace_batch_append_event (all, &batch->events[i], batch);
@@ -44,45 +44,45 @@ test_read_data (const char *data,
                 gssize len,
                 const char *location,
                 TraceStringPool *pool,
-                JsonTraceReader **reader,
+                ChromeReader **reader,
                 GError **error)
 {
   g_autoptr (GInputStream) in = NULL;
-  JsonTraceReader *r;
+  ChromeReader *r;
   TraceBatch *all;
 
   if (len < 0)
     len = strlen (data);
   in = g_memory_input_stream_new_from_data (g_memdup2 (data, len), len, g_free);
-  r = json_trace_reader_new (in, location, pool);
+  r = chrome_reader_new (in, location, pool);
   all = read_all (r, pool, error);
   if (reader)
     *reader = r;
   else
-    json_trace_reader_free (r);
+    chrome_reader_free (r);
   return all;
 }
 
 TraceBatch *
 test_read_file (const char *name,
                 TraceStringPool *pool,
-                JsonTraceReader **reader,
+                ChromeReader **reader,
                 GError **error)
 {
   g_autofree char *path = test_data_path (name);
   g_autoptr (GFile) file = g_file_new_for_path (path);
   g_autoptr (GInputStream) in = G_INPUT_STREAM (g_file_read (file, NULL, error));
-  JsonTraceReader *r;
+  ChromeReader *r;
   TraceBatch *all;
 
   if (in == NULL)
     return NULL;
-  r = json_trace_reader_new (in, name, pool);
+  r = chrome_reader_new (in, name, pool);
   all = read_all (r, pool, error);
   if (reader)
     *reader = r;
   else
-    json_trace_reader_free (r);
+    chrome_reader_free (r);
   return all;
 }
 
@@ -138,16 +138,16 @@ test_arg (TraceBatch *batch,
 /* Writes @batch with a new writer and returns the text. */
 char *
 test_write (TraceBatch *batch,
-            const JsonTraceWriterOptions *opts,
+            const ChromeWriterOptions *opts,
             gsize *len)
 {
   g_autoptr (GOutputStream) out = g_memory_output_stream_new_resizable ();
-  g_autoptr (JsonTraceWriter) writer = json_trace_writer_new (out, opts);
+  g_autoptr (ChromeWriter) writer = chrome_writer_new (out, opts);
   g_autoptr (GError) error = NULL;
 
-  g_assert_true (json_trace_writer_write_batch (writer, batch, &error));
+  g_assert_true (chrome_writer_write_batch (writer, batch, &error));
   g_assert_no_error (error);
-  g_assert_true (json_trace_writer_finish (writer, &error));
+  g_assert_true (chrome_writer_finish (writer, &error));
   g_assert_no_error (error);
   g_assert_true (g_output_stream_close (out, NULL, NULL));
   *len = g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (out));
