@@ -149,7 +149,7 @@ void chrome_fmt_hex_id (GString *out, guint64 id);
 /* The reader: streaming, the Chrome Trace Event Format in            */
 
 /*
- * Reads the array form and the object form, plain or gzip, in bounded
+ * Reads the array form and the object form, in bounded
  * memory: the file is read in large blocks and each event object is
  * parsed in place, never as a whole-document tree.  Events come out in
  * file order.  See docs/json.md for every mapping decision.
@@ -250,6 +250,11 @@ char *chrome_reader_get_unsupported_summary (ChromeReader *reader);
 char *chrome_reader_get_failure (ChromeReader *reader);
 const char *chrome_skip_reason_to_string (ChromeSkipReason reason);
 
+/* The counters json-src reports, in ChromeReaderStats: bytes-read,
+ * json-events, then skipped-<reason> for each reason in order. */
+#define CHROME_READER_N_STATS (2 + CHROME_SKIP_N_REASONS)
+extern const TraceFileSrcStat chrome_reader_stats[CHROME_READER_N_STATS];
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ChromeReader, chrome_reader_free)
 
 /* ------------------------------------------------------------------ */
@@ -323,7 +328,6 @@ struct _ChromeReader
   GInputStream *in;
   char *location;
   TraceStringPool *pool;
-  gboolean sniffed;
 
   /* the block buffer: [pos, len) is unread; buf[0] is at byte `base` */
   char *buf;

@@ -27,6 +27,38 @@ static const char *const skip_reason_names[CHROME_SKIP_N_REASONS] = {
   [CHROME_SKIP_EMPTY_OBJECT] = "empty object",
 };
 
+/* The `--stats` keys of json-src: the counters, then one key per skip
+ * reason (said only when some were skipped), written out rather than
+ * made from the names above so that a key can be searched for. */
+#define SKIPPED(reason, key)                                                          \
+  {                                                                                   \
+    "skipped-" key, G_STRUCT_OFFSET (ChromeReaderStats, skipped[reason].count), FALSE \
+  }
+
+const TraceFileSrcStat chrome_reader_stats[CHROME_READER_N_STATS] = {
+  { "bytes-read", G_STRUCT_OFFSET (ChromeReaderStats, bytes), TRUE },
+  { "json-events", G_STRUCT_OFFSET (ChromeReaderStats, events), TRUE },
+  SKIPPED (CHROME_SKIP_MALFORMED, "malformed"),
+  SKIPPED (CHROME_SKIP_TRUNCATED, "truncated"),
+  SKIPPED (CHROME_SKIP_NOT_AN_OBJECT, "not-an-object"),
+  SKIPPED (CHROME_SKIP_NO_PHASE, "no-phase"),
+  SKIPPED (CHROME_SKIP_UNKNOWN_PHASE, "unknown-phase"),
+  SKIPPED (CHROME_SKIP_BAD_TIMESTAMP, "bad-timestamp"),
+  SKIPPED (CHROME_SKIP_BAD_DURATION, "bad-duration"),
+  SKIPPED (CHROME_SKIP_BAD_ID, "bad-id"),
+  SKIPPED (CHROME_SKIP_BAD_VALUE, "bad-value"),
+  SKIPPED (CHROME_SKIP_BAD_SCOPE, "bad-scope"),
+  SKIPPED (CHROME_SKIP_TRAILING_DATA, "trailing-data"),
+  SKIPPED (CHROME_SKIP_ARGS_DROPPED, "args-dropped"),
+  SKIPPED (CHROME_SKIP_UNSUPPORTED_PHASE, "unsupported-phase"),
+  SKIPPED (CHROME_SKIP_THREAD_STATE, "thread-state"),
+  SKIPPED (CHROME_SKIP_OTHER_METADATA, "other-metadata"),
+  SKIPPED (CHROME_SKIP_ORPHAN_SAMPLES, "samples-without-profile"),
+  SKIPPED (CHROME_SKIP_EMPTY_OBJECT, "empty-object"),
+};
+
+#undef SKIPPED
+
 const char *
 chrome_skip_reason_to_string (ChromeSkipReason reason)
 {

@@ -24,7 +24,8 @@ typedef enum
 
 /**
  * chrome_reader_new:
- * @in: the input, plain or gzip-compressed JSON
+ * @in: the input, JSON text (a gzip file is undone before: #TraceFileSrc
+ *   does it for every format)
  * @location: the file name used in messages
  * @pool: the string pool of the events
  *
@@ -145,36 +146,6 @@ value_type_name (const ChromeValue *v)
 /* Input                                                               */
 
 static gboolean
-sniff_compression (ChromeReader *r,
-                   GError **error)
-{
-  GBufferedInputStream *bis = G_BUFFERED_INPUT_STREAM (r->in);
-  GError *io_error = NULL;
-  const guchar *p;
-  gsize avail;
-
-  r->sniffed = TRUE;
-  if (g_buffered_input_stream_fill (bis, 2, NULL, &io_error) < 0)
-    {
-      g_set_error (error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_READ,
-                   "%s: cannot read: %s", r->location, io_error->message);
-      g_error_free (io_error);
-      return FALSE;
-    }
-  p = g_buffered_input_stream_peek_buffer (bis, &avail);
-  if (avail >= 2 && p[0] == 0x1f && p[1] == 0x8b)
-    {
-      GZlibDecompressor *gunzip = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
-      GInputStream *plain = g_converter_input_stream_new (r->in, G_CONVERTER (gunzip));
-
-      g_object_unref (gunzip);
-      g_object_unref (r->in);
-      r->in = plain;
-    }
-  return TRUE;
-}
-
-static gboolean
 read_error (ChromeReader *r,
             GError *io_error,
             GError **error)
@@ -200,8 +171,6 @@ refill (ChromeReader *r,
   GError *io_error = NULL;
   gsize n = 0, want;
 
-  if (!r->sniffed && !sniff_compression (r, error))
-    return FALSE;
   if (r->pos > 0)
     {
       memmove (r->buf, r->buf + r->pos, r->len - r->pos);
@@ -221,8 +190,8 @@ refill (ChromeReader *r,
   want = r->cap - r->len;
   if (!g_input_stream_read_all (r->in, r->buf + r->len, want, &n, NULL, &io_error))
     {
-      /* A cut gzip file: keep what was decompressed, the JSON framing
-       * counts the truncation. */
+      /* A cut gzip file (the stream may be a decompressor's): keep what
+       * was decompressed, the JSON framing counts the truncation. */
       if (!g_error_matches (io_error, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT))
         return read_error (r, io_error, error);
       g_error_free (io_error);

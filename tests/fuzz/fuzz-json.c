@@ -30,7 +30,8 @@ read_system_trace (ChromeReader *r,
 }
 
 /* The tokenizer, the event mapping (phases, ids, args, counters,
- * samples and stack frames), metadata, gzip input, the summary. */
+ * samples and stack frames), metadata, the summary. gzip is not the
+ * reader's: TraceFileSrc undoes it before. */
 void
 fuzz_json_reader (const guint8 *data,
                   gsize size)

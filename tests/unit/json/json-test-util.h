@@ -13,6 +13,7 @@ G_BEGIN_DECLS
 
 char *test_data_path (const char *name);
 TraceBatch *test_read_data (const char *data, gssize len, const char *location, TraceStringPool *pool, ChromeReader **reader, GError **error);
+TraceBatch *test_read_gzip_data (const char *data, gsize len, const char *location, TraceStringPool *pool, ChromeReader **reader, GError **error);
 TraceBatch *test_read_file (const char *name, TraceStringPool *pool, ChromeReader **reader, GError **error);
 guint test_count_kind (TraceBatch *batch, TraceEventKind kind);
 const TraceEvent *test_find (TraceBatch *batch, TraceEventKind kind, const char *name, guint nth);

@@ -28,14 +28,15 @@ read_text (Read *rd,
   rd->batch = test_read_data (text, -1, "t.json", rd->pool, &rd->reader, &rd->error);
 }
 
+/* gzip is undone before the reader, as TraceFileSrc does */
 static void
-read_bytes (Read *rd,
-            const char *data,
-            gsize len)
+read_gzip (Read *rd,
+           const char *data,
+           gsize len)
 {
   rd->pool = trace_string_pool_new ();
   rd->error = NULL;
-  rd->batch = test_read_data (data, len, "t.json", rd->pool, &rd->reader, &rd->error);
+  rd->batch = test_read_gzip_data (data, len, "t.json", rd->pool, &rd->reader, &rd->error);
 }
 
 static void
@@ -157,7 +158,7 @@ test_gzip_garbage (void)
   static const char garbage[] = "\x1f\x8b\x08\x00garbage that is not deflate data at all";
   Read rd;
 
-  read_bytes (&rd, garbage, sizeof garbage - 1);
+  read_gzip (&rd, garbage, sizeof garbage - 1);
   g_assert_error (rd.error, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_DECODE);
   g_assert_true (g_str_has_prefix (rd.error->message, "t.json: byte 0: cannot decompress: "));
   read_clear (&rd);
@@ -696,8 +697,8 @@ test_gzip (void)
   len = g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (mem));
   rd.pool = trace_string_pool_new ();
   rd.error = NULL;
-  rd.batch = test_read_data (g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (mem)), len,
-                             "t.json.gz", rd.pool, &rd.reader, &rd.error);
+  rd.batch = test_read_gzip_data (g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (mem)), len,
+                                  "t.json.gz", rd.pool, &rd.reader, &rd.error);
   g_assert_no_error (rd.error);
   g_assert_cmpuint (rd.batch->n_events, ==, 1);
   g_assert_cmpint (rd.batch->events[0].ts, ==, 1500);
@@ -706,8 +707,8 @@ test_gzip (void)
 
   /* a cut gzip file keeps what was decompressed, and counts the cut */
   rd.pool = trace_string_pool_new ();
-  rd.batch = test_read_data (g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (mem)), len - 12,
-                             "t.json.gz", rd.pool, &rd.reader, &rd.error);
+  rd.batch = test_read_gzip_data (g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (mem)), len - 12,
+                                  "t.json.gz", rd.pool, &rd.reader, &rd.error);
   g_assert_no_error (rd.error);
   g_assert_cmpuint (skipped (&rd, CHROME_SKIP_TRUNCATED)->count, ==, 1);
   read_clear (&rd);
