@@ -421,6 +421,11 @@ void chrome_reader_profiles_free (ChromeReader *r);
  * nodes of CPU samples.  See docs/json.md for every mapping decision.
  */
 
+/* The defaults of ChromeWriterOptions, each said once: the writer takes
+ * them for a 0 (NULL) member, json-sink's properties start from them. */
+#define CHROME_WRITER_DEFAULT_DISPLAY_TIME_UNIT "ns"
+#define CHROME_WRITER_DEFAULT_MAX_OPEN 65536
+#define CHROME_WRITER_DEFAULT_KERNEL_MEMORY (8 * 1024 * 1024)
 /* Threads held for X slices: a few hundred bytes each, tens of MB at the
  * cap, which real traces (tens of thousands of threads) never reach. */
 #define CHROME_WRITER_DEFAULT_MAX_THREADS (1u << 18)
@@ -435,17 +440,16 @@ typedef enum
 {
   CHROME_SLICES_COMPLETE = 0, /* X events: a begin waits for its end */
   CHROME_SLICES_BEGIN_END,    /* B and E events as they come */
-  CHROME_SLICES_AUTO,         /* json-sink only: B/E for a Chrome JSON
-                               * stream, X otherwise (the writer takes
-                               * it as X) */
+  CHROME_SLICES_AUTO,         /* B/E for a Chrome JSON stream
+                               * (chrome_json), X otherwise */
 } ChromeSliceStyle;
 
 typedef enum
 {
   CHROME_FLOWS_V1 = 0, /* s/t/f events ("bp":"e") */
   CHROME_FLOWS_V2,     /* bind_id/flow_in/flow_out on the slices */
-  CHROME_FLOWS_AUTO,   /* json-sink only: v2 for a Chrome JSON stream,
-                        * v1 otherwise (the writer takes it as v1) */
+  CHROME_FLOWS_AUTO,   /* v2 for a Chrome JSON stream (chrome_json),
+                        * v1 otherwise */
 } ChromeFlowStyle;
 
 /**
@@ -467,6 +471,9 @@ typedef enum
  * @max_threads: threads whose slices are held for X (and CPU-profile
  *   sessions); a further thread's slices are written as B/E, its samples
  *   dropped; 0 for the default (262 144)
+ * @chrome_json: the events come from a Chrome JSON trace (the stream's
+ *   format is `chrome-json`): what %CHROME_SLICES_AUTO and
+ *   %CHROME_FLOWS_AUTO become
  *
  * A zeroed struct means the defaults.
  */
@@ -483,6 +490,7 @@ typedef struct
   guint max_open_slices;
   gsize system_trace_memory;
   guint max_threads;
+  gboolean chrome_json;
 } ChromeWriterOptions;
 
 /**
@@ -545,8 +553,6 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (ChromeWriter, chrome_writer_free)
 
 /* Output is gathered in memory and written in pieces of about this size. */
 #define CHROME_WRITER_FLUSH_SIZE (256 * 1024)
-#define CHROME_WRITER_DEFAULT_MAX_OPEN 65536
-#define CHROME_WRITER_DEFAULT_KERNEL_MEMORY (8 * 1024 * 1024)
 /* Kernel thread names remembered for the ftrace line prefix. */
 #define CHROME_WRITER_MAX_COMMS (1u << 20)
 /* Clock markers kept for "metadata" (only sync ids have an event form). */

@@ -59,7 +59,8 @@ chrome_writer_new (GOutputStream *out,
   w->out = g_object_ref (out);
   if (opts)
     w->opts = *opts;
-  w->display_time_unit = g_strdup (w->opts.display_time_unit ? w->opts.display_time_unit : "ns");
+  w->display_time_unit = g_strdup (w->opts.display_time_unit ? w->opts.display_time_unit
+                                                              : CHROME_WRITER_DEFAULT_DISPLAY_TIME_UNIT);
   w->opts.display_time_unit = NULL;
   w->metadata = w->opts.metadata ? json_object_ref (w->opts.metadata) : NULL;
   w->opts.metadata = NULL;
@@ -69,6 +70,15 @@ chrome_writer_new (GOutputStream *out,
     w->opts.max_threads = CHROME_WRITER_DEFAULT_MAX_THREADS;
   if (w->opts.system_trace_memory == 0)
     w->opts.system_trace_memory = CHROME_WRITER_DEFAULT_KERNEL_MEMORY;
+  /* trace_processor sorts a JSON trace's X events before B events of the
+   * same time and nests them otherwise: a B/E pair of a Chrome trace
+   * written as X could nest differently from the original. */
+  if (w->opts.slices == CHROME_SLICES_AUTO)
+    w->opts.slices = w->opts.chrome_json ? CHROME_SLICES_BEGIN_END : CHROME_SLICES_COMPLETE;
+  /* A Chrome trace's slice flow ids are v2, whose rules (one sender, any
+   * number of receivers) v1 events do not have. */
+  if (w->opts.flows == CHROME_FLOWS_AUTO)
+    w->opts.flows = w->opts.chrome_json ? CHROME_FLOWS_V2 : CHROME_FLOWS_V1;
   w->buf = g_string_sized_new (CHROME_WRITER_FLUSH_SIZE + 4096);
   w->threads = g_hash_table_new_full (thread_key_hash, thread_key_equal, NULL, writer_thread_free);
   w->merged_args = g_array_new (FALSE, FALSE, sizeof (TraceArg));
