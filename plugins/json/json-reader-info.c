@@ -75,6 +75,10 @@ chrome_reader_skip_n (ChromeReader *r,
 {
   ChromeSkipCount *count = &r->stats.skipped[reason];
 
+  /* the first of each reason only: skips can come per event */
+  if (count->count == 0 && n > 0)
+    g_debug ("%s: byte %" G_GUINT64_FORMAT ": first skipped: %s", r->location, offset,
+             chrome_skip_reason_to_string (reason));
   for (guint64 i = count->count; i < count->count + n && i < CHROME_MAX_OFFSETS; i++)
     count->offsets[i] = offset;
   count->count += n;
@@ -100,6 +104,8 @@ chrome_reader_skip (ChromeReader *r,
 TraceClockDomain
 chrome_reader_get_clock_domain (ChromeReader *r)
 {
+  g_return_val_if_fail (r != NULL, TRACE_CLOCK_UNKNOWN);
+
   return r->clock_domain;
 }
 
@@ -112,6 +118,8 @@ chrome_reader_get_clock_domain (ChromeReader *r)
 const char *
 chrome_reader_get_clock_domain_name (ChromeReader *r)
 {
+  g_return_val_if_fail (r != NULL, NULL);
+
   return r->clock_domain_name;
 }
 
@@ -124,6 +132,8 @@ chrome_reader_get_clock_domain_name (ChromeReader *r)
 const char *
 chrome_reader_get_display_time_unit (ChromeReader *r)
 {
+  g_return_val_if_fail (r != NULL, NULL);
+
   return r->display_time_unit;
 }
 
@@ -136,6 +146,8 @@ chrome_reader_get_display_time_unit (ChromeReader *r)
 JsonObject *
 chrome_reader_get_metadata (ChromeReader *r)
 {
+  g_return_val_if_fail (r != NULL, NULL);
+
   return r->metadata;
 }
 
@@ -147,12 +159,16 @@ chrome_reader_get_metadata (ChromeReader *r)
 gboolean
 chrome_reader_has_system_trace (ChromeReader *r)
 {
+  g_return_val_if_fail (r != NULL, FALSE);
+
   return r->system_trace != NULL && chrome_spill_get_size (r->system_trace) > 0;
 }
 
 guint64
 chrome_reader_get_system_trace_size (ChromeReader *r)
 {
+  g_return_val_if_fail (r != NULL, 0);
+
   return r->system_trace ? chrome_spill_get_size (r->system_trace) : 0;
 }
 
@@ -170,6 +186,8 @@ GInputStream *
 chrome_reader_open_system_trace (ChromeReader *r,
                                  GError **error)
 {
+  g_return_val_if_fail (r != NULL, NULL);
+
   if (!chrome_reader_has_system_trace (r))
     return NULL;
   return chrome_spill_read (r->system_trace, error);
@@ -178,12 +196,16 @@ chrome_reader_open_system_trace (ChromeReader *r,
 guint64
 chrome_reader_get_bytes_read (ChromeReader *r)
 {
+  g_return_val_if_fail (r != NULL, 0);
+
   return r->base + r->pos;
 }
 
 const ChromeReaderStats *
 chrome_reader_get_stats (ChromeReader *r)
 {
+  g_return_val_if_fail (r != NULL, NULL);
+
   return &r->stats;
 }
 
@@ -196,6 +218,8 @@ chrome_reader_get_stats (ChromeReader *r)
 gboolean
 chrome_reader_has_damage (ChromeReader *r)
 {
+  g_return_val_if_fail (r != NULL, FALSE);
+
   for (guint i = 0; i < CHROME_SKIP_N_DAMAGE; i++)
     if (r->stats.skipped[i].count > 0)
       return TRUE;
@@ -254,6 +278,8 @@ char *
 chrome_reader_get_summary (ChromeReader *r,
                            gboolean include_unsupported)
 {
+  g_return_val_if_fail (r != NULL, NULL);
+
   return summarize (r, 0, include_unsupported ? CHROME_SKIP_N_REASONS : CHROME_SKIP_N_DAMAGE, "");
 }
 
@@ -268,6 +294,8 @@ chrome_reader_get_summary (ChromeReader *r,
 char *
 chrome_reader_get_unsupported_summary (ChromeReader *r)
 {
+  g_return_val_if_fail (r != NULL, NULL);
+
   return summarize (r, CHROME_SKIP_N_DAMAGE, CHROME_SKIP_N_REASONS, "");
 }
 
@@ -282,6 +310,8 @@ chrome_reader_get_unsupported_summary (ChromeReader *r)
 char *
 chrome_reader_get_failure (ChromeReader *r)
 {
+  g_return_val_if_fail (r != NULL, NULL);
+
   if (r->stats.events > 0 || !chrome_reader_has_damage (r))
     return NULL;
   return summarize (r, 0, CHROME_SKIP_N_DAMAGE, "damaged, no event could be read: ");

@@ -36,8 +36,11 @@ chrome_reader_new (GInputStream *in,
                    const char *location,
                    TraceStringPool *pool)
 {
-  ChromeReader *r = g_new0 (ChromeReader, 1);
+  ChromeReader *r;
 
+  g_return_val_if_fail (G_IS_INPUT_STREAM (in), NULL);
+
+  r = g_new0 (ChromeReader, 1);
   r->in = g_buffered_input_stream_new_sized (in, 64 * 1024);
   /* the caller's stream stays the caller's to close */
   g_filter_input_stream_set_close_base_stream (G_FILTER_INPUT_STREAM (r->in), FALSE);
@@ -63,6 +66,9 @@ chrome_reader_free (ChromeReader *r)
 {
   if (r == NULL)
     return;
+  g_debug ("%s: reader closed: %" G_GUINT64_FORMAT " bytes, %" G_GUINT64_FORMAT " event objects, %" G_GUINT64_FORMAT
+           " events",
+           r->location, r->stats.bytes, r->stats.objects, r->stats.events);
   g_clear_object (&r->in);
   g_free (r->location);
   trace_string_pool_unref (r->pool);
@@ -264,6 +270,8 @@ step_start (ChromeReader *r,
   if (*p == '[')
     {
       r->top_is_object = FALSE;
+      g_debug ("%s: Chrome JSON, array form (starts with '[' at byte %" G_GUINT64_FORMAT ")", r->location,
+               r->top_start);
       enter_container (r, ROLE_EVENTS, r->pos + 1);
       r->seen_trace_events = TRUE;
       return STEP_OK;
@@ -271,6 +279,8 @@ step_start (ChromeReader *r,
   if (*p == '{')
     {
       r->top_is_object = TRUE;
+      g_debug ("%s: Chrome JSON, object form (starts with '{' at byte %" G_GUINT64_FORMAT ")", r->location,
+               r->top_start);
       r->state = FRAME_MEMBER;
       r->pos++;
       return STEP_OK;
@@ -730,6 +740,8 @@ read_metadata_member (ChromeReader *r,
       g_free (r->clock_domain_name);
       r->clock_domain_name = g_strndup (p, len);
       r->clock_domain = trace_clock_domain_from_string (r->clock_domain_name);
+      g_debug ("%s: clock domain %s (metadata \"clock-domain\": \"%s\")", r->location,
+               trace_clock_domain_to_string (r->clock_domain), r->clock_domain_name);
     }
   markers = strcmp (name, "tracepipe-clock-markers") == 0;
   start = v->type == CHROME_VALUE_STRING ? v->start - 1 : v->start;
@@ -868,6 +880,9 @@ chrome_reader_read_batch (ChromeReader *r,
                           TraceBatch **out,
                           GError **error)
 {
+  g_return_val_if_fail (r != NULL, FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
   *out = NULL;
   if (r->batch == NULL)
     r->batch = trace_batch_new (r->pool, 0);

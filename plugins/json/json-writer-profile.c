@@ -102,7 +102,7 @@ chrome_writer_stack_node (ChromeWriter *w,
     {
       if (g_hash_table_size (w->nodes) >= CHROME_WRITER_MAX_NODES)
         {
-          w->stats.dropped_other++;
+          chrome_writer_count_drop (w, &w->stats.dropped_other, "stack node dropped: the node table is full");
           return;
         }
       node = g_new0 (WriterNode, 1);
@@ -287,7 +287,8 @@ chrome_writer_sample (ChromeWriter *w,
 
   if (s == NULL)
     {
-      w->stats.dropped_samples_past_thread_table++;
+      chrome_writer_count_drop (w, &w->stats.dropped_samples_past_thread_table,
+                                "CPU sample dropped: thread table full (max-threads)");
       return;
     }
   id = ev->u.sample.node_id == 0 && ev->name != 0 ? named_leaf (w, ev) : ev->u.sample.node_id;

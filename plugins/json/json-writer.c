@@ -54,13 +54,16 @@ ChromeWriter *
 chrome_writer_new (GOutputStream *out,
                    const ChromeWriterOptions *opts)
 {
-  ChromeWriter *w = g_new0 (ChromeWriter, 1);
+  ChromeWriter *w;
 
+  g_return_val_if_fail (G_IS_OUTPUT_STREAM (out), NULL);
+
+  w = g_new0 (ChromeWriter, 1);
   w->out = g_object_ref (out);
   if (opts)
     w->opts = *opts;
   w->display_time_unit = g_strdup (w->opts.display_time_unit ? w->opts.display_time_unit
-                                                              : CHROME_WRITER_DEFAULT_DISPLAY_TIME_UNIT);
+                                                             : CHROME_WRITER_DEFAULT_DISPLAY_TIME_UNIT);
   w->opts.display_time_unit = NULL;
   w->metadata = w->opts.metadata ? json_object_ref (w->opts.metadata) : NULL;
   w->opts.metadata = NULL;
@@ -83,6 +86,10 @@ chrome_writer_new (GOutputStream *out,
   w->threads = g_hash_table_new_full (thread_key_hash, thread_key_equal, NULL, writer_thread_free);
   w->merged_args = g_array_new (FALSE, FALSE, sizeof (TraceArg));
   w->clock_markers = g_array_new (FALSE, FALSE, sizeof (TraceEvent));
+  g_debug ("writer opened: %s form, %s slices, flows %s, clock %s",
+           w->opts.form == CHROME_FORM_ARRAY ? "array" : "object",
+           w->opts.slices == CHROME_SLICES_BEGIN_END ? "B/E" : "X", w->opts.flows == CHROME_FLOWS_V2 ? "v2" : "v1",
+           trace_clock_domain_to_string (w->opts.clock_domain));
   return w;
 }
 
@@ -103,6 +110,24 @@ chrome_writer_free (ChromeWriter *w)
   if (w->pool)
     trace_string_pool_unref (w->pool);
   g_free (w);
+}
+
+/**
+ * chrome_writer_count_drop:
+ * @counter: a member of the writer's stats
+ * @what: what was not written as it came, for the debug log
+ *
+ * Counts an event not written as it came; the first of each kind is
+ * logged with where the output is (every one would cost time: a drop
+ * can happen per event).
+ */
+void
+chrome_writer_count_drop (ChromeWriter *w,
+                          guint64 *counter,
+                          const char *what)
+{
+  if ((*counter)++ == 0)
+    g_debug ("output byte %" G_GUINT64_FORMAT ": first %s", w->bytes_written + w->buf->len, what);
 }
 
 /* ------------------------------------------------------------------ */
@@ -279,7 +304,7 @@ put_slice_flows_v2 (ChromeWriter *w,
    * outgoing one */
   if (in != 0 && out != 0 && in != out)
     {
-      w->stats.dropped_flows++;
+      chrome_writer_count_drop (w, &w->stats.dropped_flows, "flow id dropped: a slice with two different flow ids");
       in = 0;
     }
   put_id_member (w, "bind_id", out ? out : in);
@@ -345,7 +370,8 @@ thread_for (ChromeWriter *w,
   t = g_hash_table_lookup (w->threads, &key);
   if (t == NULL && g_hash_table_size (w->threads) >= w->opts.max_threads)
     {
-      w->stats.slices_past_thread_table++;
+      chrome_writer_count_drop (w, &w->stats.slices_past_thread_table,
+                                "slice written as B/E: thread table full (max-threads)");
       return NULL;
     }
   if (t == NULL)
@@ -464,7 +490,7 @@ slice_end (ChromeWriter *w,
       if (t->written_below > 0)
         t->written_below--;
       else
-        w->stats.unmatched_ends++;
+        chrome_writer_count_drop (w, &w->stats.unmatched_ends, "slice end without a begin, written as E");
       write_slice (w, "E", ev, 0, event_args (batch, ev), ev->n_args);
       return;
     }
@@ -670,7 +696,8 @@ write_metadata (ChromeWriter *w,
    * column of its kernel lines (ftrace names threads from those) */
   if (ev->kind == TRACE_EVENT_THREAD_NAME && ev->pid == TRACE_ID_UNKNOWN)
     {
-      w->stats.thread_names_in_kernel_text++;
+      chrome_writer_count_drop (w, &w->stats.thread_names_in_kernel_text,
+                                "name of a thread of unknown process: only in kernel text");
       return;
     }
   chrome_writer_event_open_text (w, "M", names[i], strlen (names[i]), 0, ev->ts, ev->pid, tid);
@@ -694,7 +721,7 @@ write_clock_marker (ChromeWriter *w,
     {
       if (w->opts.form == CHROME_FORM_ARRAY ||
           w->clock_markers->len >= CHROME_WRITER_MAX_CLOCK_MARKERS)
-        w->stats.dropped_other++;
+        chrome_writer_count_drop (w, &w->stats.dropped_other, "clock marker dropped (array form or too many)");
       else
         g_array_append_val (w->clock_markers, *ev);
       return;
@@ -708,6 +735,28 @@ write_clock_marker (ChromeWriter *w,
       chrome_fmt_us (w->buf, ev->u.clock.issue_ts);
     }
   g_string_append (w->buf, "}}");
+}
+
+/* The kernel text (json-writer-kernel.c) counts its drops itself: the
+ * first of each kind is logged here. */
+static gboolean
+write_kernel_event (ChromeWriter *w,
+                    TraceBatch *batch,
+                    const TraceEvent *ev,
+                    GError **error)
+{
+  gboolean no_kernel_drop = w->stats.dropped_kernel == 0;
+  gboolean no_marker_drop = w->stats.dropped_markers == 0;
+
+  if (!chrome_writer_kernel_event (w, batch, ev, error))
+    return FALSE;
+  if (no_kernel_drop && w->stats.dropped_kernel > 0)
+    g_debug ("output byte %" G_GUINT64_FORMAT ": first kernel event dropped (array form or negative time)",
+             w->bytes_written + w->buf->len);
+  if (no_marker_drop && w->stats.dropped_markers > 0)
+    g_debug ("output byte %" G_GUINT64_FORMAT ": first atrace marker not written again as text",
+             w->bytes_written + w->buf->len);
+  return TRUE;
 }
 
 static gboolean
@@ -770,8 +819,8 @@ write_event (ChromeWriter *w,
       break;
     default:
       if (ev->kind >= TRACE_EVENT_SCHED_SWITCH && ev->kind <= TRACE_EVENT_FTRACE)
-        return chrome_writer_kernel_event (w, batch, ev, error);
-      w->stats.dropped_other++;
+        return write_kernel_event (w, batch, ev, error);
+      chrome_writer_count_drop (w, &w->stats.dropped_other, "event with no JSON form dropped");
     }
   return TRUE;
 }
@@ -812,6 +861,9 @@ chrome_writer_write_batch (ChromeWriter *w,
                            TraceBatch *batch,
                            GError **error)
 {
+  g_return_val_if_fail (w != NULL, FALSE);
+  g_return_val_if_fail (batch != NULL, FALSE);
+
   if (!check_usable (w, error))
     return FALSE;
   if (w->pool == NULL)
@@ -898,6 +950,8 @@ void
 chrome_writer_set_metadata (ChromeWriter *w,
                             JsonObject *metadata)
 {
+  g_return_if_fail (w != NULL);
+
   g_clear_pointer (&w->metadata, json_object_unref);
   w->metadata = metadata ? json_object_ref (metadata) : NULL;
 }
@@ -944,6 +998,8 @@ gboolean
 chrome_writer_write_suffix (ChromeWriter *w,
                             GError **error)
 {
+  g_return_val_if_fail (w != NULL, FALSE);
+
   if (w->suffix_written)
     return TRUE;
   if (!check_usable (w, error))
@@ -981,6 +1037,8 @@ chrome_writer_finish (ChromeWriter *w,
 {
   GError *io_error = NULL;
 
+  g_return_val_if_fail (w != NULL, FALSE);
+
   if (!chrome_writer_write_suffix (w, error))
     return FALSE;
   if (!g_output_stream_flush (w->out, NULL, &io_error))
@@ -990,17 +1048,24 @@ chrome_writer_finish (ChromeWriter *w,
       g_error_free (io_error);
       return FALSE;
     }
+  g_debug ("writer finished: %" G_GUINT64_FORMAT " events, %" G_GUINT64_FORMAT " kernel lines, %" G_GUINT64_FORMAT
+           " bytes; %" G_GUINT64_FORMAT " slices still open written as B",
+           w->stats.events, w->stats.kernel_lines, w->bytes_written, w->stats.open_slices);
   return TRUE;
 }
 
 guint64
 chrome_writer_get_bytes_written (ChromeWriter *w)
 {
+  g_return_val_if_fail (w != NULL, 0);
+
   return w->bytes_written;
 }
 
 const ChromeWriterStats *
 chrome_writer_get_stats (ChromeWriter *w)
 {
+  g_return_val_if_fail (w != NULL, NULL);
+
   return &w->stats;
 }
