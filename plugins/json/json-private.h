@@ -624,6 +624,10 @@ void chrome_writer_event_open_text (ChromeWriter *w, const char *ph, const char 
 gboolean chrome_writer_flush (ChromeWriter *w, GError **error);
 void chrome_writer_count_drop (ChromeWriter *w, guint64 *counter, const char *what);
 
+/* json-writer-metadata.c */
+void chrome_writer_clock_marker (ChromeWriter *w, const TraceEvent *ev);
+void chrome_writer_put_metadata (ChromeWriter *w);
+
 /* json-writer-args.c */
 void chrome_writer_put_args (ChromeWriter *w, const TraceArg *args, guint n_args);
 void chrome_writer_put_arg_value (ChromeWriter *w, const TraceArg *arg);
