@@ -4,14 +4,14 @@
  */
 #include "config.h"
 
-#include "tracejsonelements.h"
+#include "json-private.h"
 
 /* A Chrome trace: JSON whose start shows trace events, and not one of
  * the V8 profile documents arkts-src reads. */
 static guint
-json_type_find (const guint8 *data,
-                gsize size,
-                gpointer user_data)
+chrome_type_find (const guint8 *data,
+                  gsize size,
+                  gpointer user_data)
 {
   const char *text = (const char *) data;
   gsize i = 0;
@@ -29,7 +29,7 @@ static gboolean
 plugin_init (TracePlugin *plugin,
              GError **error)
 {
-  trace_type_find_register (plugin, "chrome-json", "json-src", json_type_find, NULL);
+  trace_type_find_register (plugin, "chrome-json", "json-src", chrome_type_find, NULL);
   return TRACE_ELEMENT_REGISTER (json_src, plugin) && TRACE_ELEMENT_REGISTER (json_sink, plugin);
 }
 

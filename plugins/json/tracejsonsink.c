@@ -4,8 +4,7 @@
  */
 #include "config.h"
 
-#include "jsonwriter.h"
-#include "tracejsonelements.h"
+#include "json-private.h"
 
 /**
  * TraceJsonSink:
@@ -16,20 +15,19 @@
  * for names, kernel records as `systemTraceEvents` text so viewers still
  * show CPU tracks. The file appears at `location` only once complete and
  * valid; Ctrl-C in trace-launch completes it too. See docs/json.md.
+ *
+ * ```
+ * trace-launch perfetto-src location=trace.pftrace ! json-sink location=trace.json
+ * ```
  */
 struct _TraceJsonSink
 {
   TraceFileSink parent_instance;
 
-  JsonTraceForm form;
-  JsonTraceSliceStyle slices;
-  JsonTraceFlowStyle flows;
-  char *display_time_unit;
-  guint max_threads;
-  TraceClockDomain clock_domain;
-  gboolean chrome_json; /* the stream is Chrome JSON */
-  JsonObject *metadata; /* the stream's, written back */
-  JsonTraceWriter *writer;
+  /* the properties, and what the stream says (clock domain, format,
+   * metadata: opts.metadata is a reference of the element's) */
+  ChromeWriterOptions opts;
+  ChromeWriter *writer;
 };
 
 enum
@@ -45,6 +43,12 @@ enum
 
 static GParamSpec *properties[N_PROPS];
 
+#define DEFAULT_FORM CHROME_FORM_OBJECT
+#define DEFAULT_SLICES CHROME_SLICES_AUTO
+#define DEFAULT_FLOWS CHROME_FLOWS_AUTO
+#define DEFAULT_DISPLAY_TIME_UNIT CHROME_WRITER_DEFAULT_DISPLAY_TIME_UNIT
+#define DEFAULT_MAX_THREADS CHROME_WRITER_DEFAULT_MAX_THREADS
+
 G_DEFINE_FINAL_TYPE (TraceJsonSink, trace_json_sink, TRACE_TYPE_FILE_SINK)
 
 #define DEFINE_ENUM(func, name, ...)                                       \
@@ -57,35 +61,16 @@ G_DEFINE_FINAL_TYPE (TraceJsonSink, trace_json_sink, TRACE_TYPE_FILE_SINK)
     return type;                                                           \
   }
 
-DEFINE_ENUM (form_get_type, "TraceJsonForm", { JSON_TRACE_FORM_OBJECT, "JSON_TRACE_FORM_OBJECT", "object" }, { JSON_TRACE_FORM_ARRAY, "JSON_TRACE_FORM_ARRAY", "array" })
-DEFINE_ENUM (slices_get_type, "TraceJsonSlices", { JSON_TRACE_SLICES_COMPLETE, "JSON_TRACE_SLICES_COMPLETE", "complete" }, { JSON_TRACE_SLICES_BEGIN_END, "JSON_TRACE_SLICES_BEGIN_END", "begin-end" }, { JSON_TRACE_SLICES_AUTO, "JSON_TRACE_SLICES_AUTO", "auto" })
-DEFINE_ENUM (flows_get_type, "TraceJsonFlows", { JSON_TRACE_FLOWS_V1, "JSON_TRACE_FLOWS_V1", "v1" }, { JSON_TRACE_FLOWS_V2, "JSON_TRACE_FLOWS_V2", "v2" }, { JSON_TRACE_FLOWS_AUTO, "JSON_TRACE_FLOWS_AUTO", "auto" })
+DEFINE_ENUM (form_get_type, "TraceJsonForm", { CHROME_FORM_OBJECT, "JSON_TRACE_FORM_OBJECT", "object" }, { CHROME_FORM_ARRAY, "JSON_TRACE_FORM_ARRAY", "array" })
+DEFINE_ENUM (slices_get_type, "TraceJsonSlices", { CHROME_SLICES_COMPLETE, "JSON_TRACE_SLICES_COMPLETE", "complete" }, { CHROME_SLICES_BEGIN_END, "JSON_TRACE_SLICES_BEGIN_END", "begin-end" }, { CHROME_SLICES_AUTO, "JSON_TRACE_SLICES_AUTO", "auto" })
+DEFINE_ENUM (flows_get_type, "TraceJsonFlows", { CHROME_FLOWS_V1, "JSON_TRACE_FLOWS_V1", "v1" }, { CHROME_FLOWS_V2, "JSON_TRACE_FLOWS_V2", "v2" }, { CHROME_FLOWS_AUTO, "JSON_TRACE_FLOWS_AUTO", "auto" })
 
 /* The writer starts once the stream says what clock it is on. */
 static void
 ensure_writer (TraceJsonSink *self)
 {
-  JsonTraceWriterOptions opts = { 0 };
-
-  if (self->writer)
-    return;
-  opts.form = self->form;
-  opts.slices = self->slices;
-  /* trace_processor sorts a JSON trace's X events before B events of the
-   * same time and nests them otherwise: a B/E pair of a Chrome trace
-   * written as X could nest differently from the original. */
-  if (opts.slices == JSON_TRACE_SLICES_AUTO)
-    opts.slices = self->chrome_json ? JSON_TRACE_SLICES_BEGIN_END : JSON_TRACE_SLICES_COMPLETE;
-  opts.flows = self->flows;
-  /* A Chrome trace's slice flow ids are v2, whose rules (one sender, any
-   * number of receivers) v1 events do not have. */
-  if (opts.flows == JSON_TRACE_FLOWS_AUTO)
-    opts.flows = self->chrome_json ? JSON_TRACE_FLOWS_V2 : JSON_TRACE_FLOWS_V1;
-  opts.display_time_unit = self->display_time_unit;
-  opts.clock_domain = self->clock_domain;
-  opts.max_threads = self->max_threads;
-  opts.metadata = self->metadata;
-  self->writer = json_trace_writer_new (trace_file_sink_get_stream (TRACE_FILE_SINK (self)), &opts);
+  if (self->writer == NULL)
+    self->writer = chrome_writer_new (trace_file_sink_get_stream (TRACE_FILE_SINK (self)), &self->opts);
 }
 
 /* Returns: (transfer full) (nullable): the stream's metadata object */
@@ -105,13 +90,13 @@ trace_json_sink_stream_start (TraceBaseSink *sink,
 {
   TraceJsonSink *self = TRACE_JSON_SINK (sink);
 
-  self->clock_domain = info->clock_domain;
-  self->chrome_json = g_strcmp0 (info->format, "chrome-json") == 0;
-  g_clear_pointer (&self->metadata, json_object_unref);
-  self->metadata = parse_metadata (info->metadata);
+  self->opts.clock_domain = info->clock_domain;
+  self->opts.chrome_json = g_strcmp0 (info->format, "chrome-json") == 0;
+  g_clear_pointer (&self->opts.metadata, json_object_unref);
+  self->opts.metadata = parse_metadata (info->metadata);
   /* metadata may come with a stream-start sent at the input's end */
   if (self->writer)
-    json_trace_writer_set_metadata (self->writer, self->metadata);
+    chrome_writer_set_metadata (self->writer, self->opts.metadata);
 }
 
 static TraceFlowReturn
@@ -122,7 +107,7 @@ trace_json_sink_render (TraceBaseSink *sink,
   TraceJsonSink *self = TRACE_JSON_SINK (sink);
 
   ensure_writer (self);
-  return json_trace_writer_write_batch (self->writer, batch, error) ? TRACE_FLOW_OK : TRACE_FLOW_ERROR;
+  return chrome_writer_write_batch (self->writer, batch, error) ? TRACE_FLOW_OK : TRACE_FLOW_ERROR;
 }
 
 /* What the writer could not put in JSON, in the words of the WARNING
@@ -133,7 +118,7 @@ static void
 report_drops (TraceJsonSink *self,
               GVariantDict *dict)
 {
-  const JsonTraceWriterStats *s = json_trace_writer_get_stats (self->writer);
+  const ChromeWriterStats *s = chrome_writer_get_stats (self->writer);
   const TraceSinkDrop drops[] = {
     { "kernel", "kernel events (the array form has no place for them)", s->dropped_kernel },
     { "flows", "flow ids of slices with two different ids", s->dropped_flows },
@@ -156,7 +141,7 @@ trace_json_sink_end (TraceFileSink *sink,
   TraceJsonSink *self = TRACE_JSON_SINK (sink);
 
   ensure_writer (self);
-  if (!json_trace_writer_finish (self->writer, error))
+  if (!chrome_writer_finish (self->writer, error))
     return FALSE;
   report_drops (self, NULL);
   return TRUE;
@@ -166,7 +151,7 @@ static gboolean
 trace_json_sink_stop (TraceBaseSink *sink,
                       GError **error)
 {
-  g_clear_pointer (&TRACE_JSON_SINK (sink)->writer, json_trace_writer_free);
+  g_clear_pointer (&TRACE_JSON_SINK (sink)->writer, chrome_writer_free);
   return TRACE_BASE_SINK_CLASS (trace_json_sink_parent_class)->stop (sink, error);
 }
 
@@ -175,15 +160,15 @@ trace_json_sink_collect_stats (TraceElement *element,
                                GVariantDict *dict)
 {
   TraceJsonSink *self = TRACE_JSON_SINK (element);
-  const JsonTraceWriterStats *s;
+  const ChromeWriterStats *s;
 
   TRACE_ELEMENT_CLASS (trace_json_sink_parent_class)->collect_stats (element, dict);
   if (self->writer == NULL)
     return;
-  s = json_trace_writer_get_stats (self->writer);
+  s = chrome_writer_get_stats (self->writer);
   g_variant_dict_insert (dict, "json-events", "t", s->events);
   g_variant_dict_insert (dict, "kernel-lines", "t", s->kernel_lines);
-  g_variant_dict_insert (dict, "bytes-written", "t", json_trace_writer_get_bytes_written (self->writer));
+  g_variant_dict_insert (dict, "bytes-written", "t", chrome_writer_get_bytes_written (self->writer));
   if (s->unmatched_ends)
     g_variant_dict_insert (dict, "unmatched-ends", "t", s->unmatched_ends);
   if (s->slices_past_thread_table)
@@ -199,23 +184,25 @@ trace_json_sink_set_property (GObject *object,
 {
   TraceJsonSink *self = TRACE_JSON_SINK (object);
 
+  if (!trace_element_may_set_property (TRACE_ELEMENT (object), pspec))
+    return;
   switch (prop_id)
     {
     case PROP_FORM:
-      self->form = g_value_get_enum (value);
+      self->opts.form = g_value_get_enum (value);
       break;
     case PROP_SLICES:
-      self->slices = g_value_get_enum (value);
+      self->opts.slices = g_value_get_enum (value);
       break;
     case PROP_FLOWS:
-      self->flows = g_value_get_enum (value);
+      self->opts.flows = g_value_get_enum (value);
       break;
     case PROP_DISPLAY_TIME_UNIT:
-      g_free (self->display_time_unit);
-      self->display_time_unit = g_value_dup_string (value);
+      g_free ((char *) self->opts.display_time_unit);
+      self->opts.display_time_unit = g_value_dup_string (value);
       break;
     case PROP_MAX_THREADS:
-      self->max_threads = g_value_get_uint (value);
+      self->opts.max_threads = g_value_get_uint (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -233,19 +220,19 @@ trace_json_sink_get_property (GObject *object,
   switch (prop_id)
     {
     case PROP_FORM:
-      g_value_set_enum (value, self->form);
+      g_value_set_enum (value, self->opts.form);
       break;
     case PROP_SLICES:
-      g_value_set_enum (value, self->slices);
+      g_value_set_enum (value, self->opts.slices);
       break;
     case PROP_FLOWS:
-      g_value_set_enum (value, self->flows);
+      g_value_set_enum (value, self->opts.flows);
       break;
     case PROP_DISPLAY_TIME_UNIT:
-      g_value_set_string (value, self->display_time_unit);
+      g_value_set_string (value, self->opts.display_time_unit);
       break;
     case PROP_MAX_THREADS:
-      g_value_set_uint (value, self->max_threads);
+      g_value_set_uint (value, self->opts.max_threads);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -257,9 +244,9 @@ trace_json_sink_finalize (GObject *object)
 {
   TraceJsonSink *self = TRACE_JSON_SINK (object);
 
-  g_clear_pointer (&self->writer, json_trace_writer_free);
-  g_clear_pointer (&self->metadata, json_object_unref);
-  g_free (self->display_time_unit);
+  g_clear_pointer (&self->writer, chrome_writer_free);
+  g_clear_pointer (&self->opts.metadata, json_object_unref);
+  g_free ((char *) self->opts.display_time_unit);
   G_OBJECT_CLASS (trace_json_sink_parent_class)->finalize (object);
 }
 
@@ -282,16 +269,16 @@ trace_json_sink_class_init (TraceJsonSinkClass *klass)
   TRACE_ELEMENT_CLASS (klass)->collect_stats = trace_json_sink_collect_stats;
 
   properties[PROP_FORM] = g_param_spec_enum ("form", "Form", "The object form (with metadata) or a bare array",
-                                             form_get_type (), JSON_TRACE_FORM_OBJECT, rw);
+                                             form_get_type (), DEFAULT_FORM, rw);
   properties[PROP_SLICES] = g_param_spec_enum ("slices", "Slices",
                                                "Complete X events, B/E pairs as they come, or auto: B/E for a Chrome JSON stream, X otherwise",
-                                               slices_get_type (), JSON_TRACE_SLICES_AUTO, rw);
+                                               slices_get_type (), DEFAULT_SLICES, rw);
   properties[PROP_FLOWS] = g_param_spec_enum ("flows", "Flows",
                                               "Flow events (v1: s/t/f), bind ids (v2), or auto: v2 for a Chrome JSON stream, v1 otherwise",
-                                              flows_get_type (), JSON_TRACE_FLOWS_AUTO, rw);
+                                              flows_get_type (), DEFAULT_FLOWS, rw);
   properties[PROP_DISPLAY_TIME_UNIT] = g_param_spec_string ("display-time-unit", "Display time unit",
                                                             "displayTimeUnit of the object form (ms or ns)",
-                                                            "ns", rw);
+                                                            DEFAULT_DISPLAY_TIME_UNIT, rw);
   trace_param_spec_add_choice (properties[PROP_DISPLAY_TIME_UNIT], "ms");
   trace_param_spec_add_choice (properties[PROP_DISPLAY_TIME_UNIT], "ns");
   /* Bounds the per-thread state whatever the input's tids; past it the
@@ -300,7 +287,7 @@ trace_json_sink_class_init (TraceJsonSinkClass *klass)
       g_param_spec_uint ("max-threads", "Max threads",
                          "Threads whose slices are held to be written as X; further threads' slices are "
                          "written as B/E (stats: slices-past-thread-table), their CPU samples dropped",
-                         1, G_MAXUINT, JSON_WRITER_DEFAULT_MAX_THREADS, rw);
+                         1, G_MAXUINT, DEFAULT_MAX_THREADS, rw);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   trace_element_class_set_metadata (TRACE_ELEMENT_CLASS (klass), "Chrome JSON sink", "Sink/Trace",
                                     "Writes Chrome's Trace Event Format (JSON)", "tracepipe");
@@ -309,10 +296,11 @@ trace_json_sink_class_init (TraceJsonSinkClass *klass)
 static void
 trace_json_sink_init (TraceJsonSink *self)
 {
-  self->display_time_unit = g_strdup ("ns");
-  self->slices = JSON_TRACE_SLICES_AUTO;
-  self->flows = JSON_TRACE_FLOWS_AUTO;
-  self->max_threads = JSON_WRITER_DEFAULT_MAX_THREADS;
+  self->opts.form = DEFAULT_FORM;
+  self->opts.slices = DEFAULT_SLICES;
+  self->opts.flows = DEFAULT_FLOWS;
+  self->opts.display_time_unit = g_strdup (DEFAULT_DISPLAY_TIME_UNIT);
+  self->opts.max_threads = DEFAULT_MAX_THREADS;
 }
 
 TRACE_ELEMENT_REGISTER_DEFINE (json_sink, "json-sink", TRACE_RANK_PRIMARY, TRACE_TYPE_JSON_SINK)

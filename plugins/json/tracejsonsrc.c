@@ -5,24 +5,27 @@
 #include "config.h"
 
 #include "ftrace-reader.h"
-#include "jsonreader.h"
-#include "tracejsonelements.h"
+#include "json-private.h"
 
 /**
  * TraceJsonSrc:
  *
- * Reads Chrome JSON traces, array or object form, plain or gzip, in
- * constant memory; truncated files and damaged events are counted and
- * reported, not fatal. The `systemTraceEvents` text of the object form
- * goes through ftrace-src's own parser after the events (so both share
- * one implementation), on the same timeline, as Perfetto's importer does.
- * See docs/json.md.
+ * Reads Chrome JSON traces, array or object form, plain or gzip (undone
+ * by #TraceFileSrc), in constant memory; truncated files and damaged
+ * events are counted and reported, not fatal. The `systemTraceEvents`
+ * text of the object form goes through ftrace-src's own parser after the
+ * events (so both share one implementation), on the same timeline, as
+ * Perfetto's importer does. See docs/json.md.
+ *
+ * ```
+ * trace-launch json-src location=trace.json.gz ! perfetto-sink location=trace.pftrace
+ * ```
  */
 struct _TraceJsonSrc
 {
   TraceFileSrc parent_instance;
 
-  JsonTraceReader *reader;
+  ChromeReader *reader;
   FtraceReader *system_trace; /* after the events, when there is one */
   gboolean events_done;
   guint metadata_members; /* in the last stream metadata announced */
@@ -38,24 +41,22 @@ trace_json_src_open (TraceFileSrc *src,
 {
   TraceJsonSrc *self = TRACE_JSON_SRC (src);
 
-  g_clear_pointer (&self->reader, json_trace_reader_free);
-  g_clear_pointer (&self->system_trace, ftrace_reader_free);
   self->events_done = FALSE;
   self->metadata_members = 0;
-  self->reader = json_trace_reader_new (stream, trace_file_src_get_display_name (src),
-                                        trace_element_get_string_pool (TRACE_ELEMENT (src)));
+  self->reader = chrome_reader_new (stream, trace_file_src_get_display_name (src),
+                                    trace_element_get_string_pool (TRACE_ELEMENT (src)));
   return TRUE;
 }
 
 static void
-announce (TraceJsonSrc *self)
+trace_json_src_get_stream_info (TraceFileSrc *src,
+                                TraceStreamInfo *info)
 {
-  const char *domain_name = json_trace_reader_get_clock_domain_name (self->reader);
+  ChromeReader *reader = TRACE_JSON_SRC (src)->reader;
 
-  trace_base_src_set_stream_info (TRACE_BASE_SRC (self), "chrome-json",
-                                  trace_file_src_get_location (TRACE_FILE_SRC (self)),
-                                  json_trace_reader_get_clock_domain (self->reader),
-                                  domain_name ? "metadata.clock-domain" : "json-src");
+  info->format = "chrome-json";
+  info->clock_domain = chrome_reader_get_clock_domain (reader);
+  info->clock_source = chrome_reader_get_clock_domain_name (reader) ? "metadata.clock-domain" : "json-src";
 }
 
 /* The top-level "metadata" travels with the stream (sinks write it back):
@@ -63,7 +64,7 @@ announce (TraceJsonSrc *self)
 static void
 announce_metadata (TraceJsonSrc *self)
 {
-  JsonObject *metadata = json_trace_reader_get_metadata (self->reader);
+  JsonObject *metadata = chrome_reader_get_metadata (self->reader);
   g_autoptr (JsonNode) node = NULL;
   g_autofree char *text = NULL;
 
@@ -75,81 +76,115 @@ announce_metadata (TraceJsonSrc *self)
   trace_base_src_set_stream_metadata (TRACE_BASE_SRC (self), text);
 }
 
-/* The events are read; now the system trace, if the file has one. */
-static TraceFlowReturn
-next_from_system_trace (TraceJsonSrc *self,
-                        TraceBatch **out,
-                        GError **error)
+/* The next batch of the JSON events; *out is NULL once they are read. */
+static gboolean
+read_events (TraceJsonSrc *self,
+             TraceBatch **out,
+             GError **error)
 {
+  TraceClockDomain before = chrome_reader_get_clock_domain (self->reader);
+  gboolean first = trace_base_src_get_events_produced (TRACE_BASE_SRC (self)) == 0;
+
+  if (!chrome_reader_read_batch (self->reader, out, error))
+    return FALSE;
+  /* The clock domain is in metadata, often after the events: say so as
+   * soon as it is known (a new stream-start replaces the first). Before
+   * the first events the base announces the stream itself. */
+  if (!first && chrome_reader_get_clock_domain (self->reader) != before)
+    trace_file_src_announce_stream (TRACE_FILE_SRC (self));
+  announce_metadata (self);
+  return TRUE;
+}
+
+/* The events are read: an empty trace from a file that could not be read
+ * would pass for a good one. */
+static gboolean
+check_failure (TraceJsonSrc *self,
+               GError **error)
+{
+  g_autofree char *failure = NULL;
+
+  if (chrome_reader_has_system_trace (self->reader) || (failure = chrome_reader_get_failure (self->reader)) == NULL)
+    return TRUE;
+  /* the stream-start goes out with the error: say what it is */
+  if (trace_base_src_get_events_produced (TRACE_BASE_SRC (self)) == 0)
+    trace_file_src_announce_stream (TRACE_FILE_SRC (self));
+  g_set_error (error, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_FORMAT, "%s", failure);
+  return FALSE;
+}
+
+/* The events are read; now the system trace, if the file has one. */
+static gboolean
+read_system_trace (TraceJsonSrc *self,
+                   TraceBatch **out,
+                   GError **error)
+{
+  *out = NULL;
   if (self->system_trace == NULL)
     {
       g_autoptr (GInputStream) text = NULL;
       g_autofree char *where = NULL;
 
-      if (!json_trace_reader_has_system_trace (self->reader))
-        return TRACE_FLOW_EOS;
-      if ((text = json_trace_reader_open_system_trace (self->reader, error)) == NULL)
-        return TRACE_FLOW_ERROR;
+      if (!chrome_reader_has_system_trace (self->reader))
+        return TRUE;
+      if ((text = chrome_reader_open_system_trace (self->reader, error)) == NULL)
+        return FALSE;
       where = g_strdup_printf ("%s (systemTraceEvents)", trace_file_src_get_display_name (TRACE_FILE_SRC (self)));
       self->system_trace = ftrace_reader_new (text, where, trace_element_get_string_pool (TRACE_ELEMENT (self)),
                                               NULL);
     }
-  if (!ftrace_reader_read_batch (self->system_trace, out, error))
-    return TRACE_FLOW_ERROR;
-  return *out ? TRACE_FLOW_OK : TRACE_FLOW_EOS;
+  return ftrace_reader_read_batch (self->system_trace, out, error);
 }
 
-static TraceFlowReturn
-trace_json_src_create (TraceBaseSrc *src,
-                       TraceBatch **out,
-                       GError **error)
+static gboolean
+trace_json_src_read_batch (TraceFileSrc *src,
+                           TraceBatch **out,
+                           GError **error)
 {
   TraceJsonSrc *self = TRACE_JSON_SRC (src);
-  TraceClockDomain before = json_trace_reader_get_clock_domain (self->reader);
-  gboolean first = trace_base_src_get_events_produced (src) == 0;
 
   if (!self->events_done)
     {
-      if (!json_trace_reader_read_batch (self->reader, out, error))
-        return TRACE_FLOW_ERROR;
-      /* The clock domain is in metadata, often after the events: say so
-       * as soon as it is known (a new stream-start replaces the first). */
-      if (first || json_trace_reader_get_clock_domain (self->reader) != before)
-        announce (self);
-      announce_metadata (self);
-      trace_file_src_update_progress (TRACE_FILE_SRC (src));
+      if (!read_events (self, out, error))
+        return FALSE;
       if (*out)
-        return TRACE_FLOW_OK;
+        return TRUE;
       self->events_done = TRUE;
-      if (!json_trace_reader_has_system_trace (self->reader))
-        {
-          /* an empty trace would pass for a good one */
-          g_autofree char *failure = json_trace_reader_get_failure (self->reader);
-
-          if (failure)
-            {
-              g_set_error (error, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_FORMAT, "%s", failure);
-              return TRACE_FLOW_ERROR;
-            }
-        }
+      if (!check_failure (self, error))
+        return FALSE;
     }
-  return next_from_system_trace (self, out, error);
+  return read_system_trace (self, out, error);
 }
 
+static char *
+trace_json_src_get_summary (TraceFileSrc *src)
+{
+  ChromeReader *reader = TRACE_JSON_SRC (src)->reader;
+
+  if (reader == NULL || !chrome_reader_has_damage (reader))
+    return NULL;
+  return chrome_reader_get_summary (reader, FALSE);
+}
+
+static gconstpointer
+trace_json_src_get_stats (TraceFileSrc *src)
+{
+  ChromeReader *reader = TRACE_JSON_SRC (src)->reader;
+
+  return reader ? chrome_reader_get_stats (reader) : NULL;
+}
+
+/* After the damage summary: valid input with no place in the model (not
+ * a WARNING, but said), then what the system trace's parser skipped. */
 static void
 trace_json_src_finish (TraceBaseSrc *src)
 {
   TraceJsonSrc *self = TRACE_JSON_SRC (src);
-  g_autofree char *summary = NULL;
-  g_autofree char *system = NULL;
   g_autofree char *unsupported = NULL;
+  g_autofree char *system = NULL;
 
-  if (self->reader && json_trace_reader_has_damage (self->reader))
-    summary = json_trace_reader_get_summary (self->reader, FALSE);
-  if (summary)
-    trace_element_post_warning (TRACE_ELEMENT (src), NULL, "%s", summary);
-  /* valid input with no place in the model: not a WARNING, but said */
-  unsupported = self->reader ? json_trace_reader_get_unsupported_summary (self->reader) : NULL;
+  TRACE_BASE_SRC_CLASS (trace_json_src_parent_class)->finish (src);
+  unsupported = self->reader ? chrome_reader_get_unsupported_summary (self->reader) : NULL;
   if (unsupported)
     trace_element_post_info (TRACE_ELEMENT (src), "%s", unsupported);
   system = self->system_trace ? ftrace_reader_get_summary (self->system_trace) : NULL;
@@ -157,60 +192,28 @@ trace_json_src_finish (TraceBaseSrc *src)
     trace_element_post_warning (TRACE_ELEMENT (src), NULL, "%s", system);
 }
 
-static gboolean
-trace_json_src_stop (TraceBaseSrc *src,
-                     GError **error)
+static void
+trace_json_src_close (TraceFileSrc *src)
 {
   TraceJsonSrc *self = TRACE_JSON_SRC (src);
 
   g_clear_pointer (&self->system_trace, ftrace_reader_free);
-  g_clear_pointer (&self->reader, json_trace_reader_free);
-  return TRACE_BASE_SRC_CLASS (trace_json_src_parent_class)->stop (src, error);
-}
-
-static void
-trace_json_src_collect_stats (TraceElement *element,
-                              GVariantDict *dict)
-{
-  TraceJsonSrc *self = TRACE_JSON_SRC (element);
-  const JsonTraceReaderStats *s;
-
-  TRACE_ELEMENT_CLASS (trace_json_src_parent_class)->collect_stats (element, dict);
-  if (self->reader == NULL)
-    return;
-  s = json_trace_reader_get_stats (self->reader);
-  g_variant_dict_insert (dict, "bytes-read", "t", s->bytes);
-  g_variant_dict_insert (dict, "json-events", "t", s->events);
-  for (guint i = 0; i < JSON_TRACE_SKIP_N_REASONS; i++)
-    if (s->skipped[i].count > 0)
-      {
-        g_autofree char *key = g_strdup_printf ("skipped-%s", json_trace_skip_reason_to_string (i));
-        g_strdelimit (key, " ()", '-');
-        g_variant_dict_insert (dict, key, "t", s->skipped[i].count);
-      }
-}
-
-static void
-trace_json_src_finalize (GObject *object)
-{
-  TraceJsonSrc *self = TRACE_JSON_SRC (object);
-
-  g_clear_pointer (&self->system_trace, ftrace_reader_free);
-  g_clear_pointer (&self->reader, json_trace_reader_free);
-  G_OBJECT_CLASS (trace_json_src_parent_class)->finalize (object);
+  g_clear_pointer (&self->reader, chrome_reader_free);
 }
 
 static void
 trace_json_src_class_init (TraceJsonSrcClass *klass)
 {
-  TraceBaseSrcClass *src_class = TRACE_BASE_SRC_CLASS (klass);
+  TraceFileSrcClass *file_src_class = TRACE_FILE_SRC_CLASS (klass);
 
-  G_OBJECT_CLASS (klass)->finalize = trace_json_src_finalize;
-  TRACE_FILE_SRC_CLASS (klass)->open = trace_json_src_open;
-  src_class->create = trace_json_src_create;
-  src_class->finish = trace_json_src_finish;
-  src_class->stop = trace_json_src_stop;
-  TRACE_ELEMENT_CLASS (klass)->collect_stats = trace_json_src_collect_stats;
+  file_src_class->open = trace_json_src_open;
+  file_src_class->read_batch = trace_json_src_read_batch;
+  file_src_class->get_stream_info = trace_json_src_get_stream_info;
+  file_src_class->get_summary = trace_json_src_get_summary;
+  file_src_class->get_stats = trace_json_src_get_stats;
+  file_src_class->close = trace_json_src_close;
+  trace_file_src_class_set_stats (file_src_class, chrome_reader_stats, CHROME_READER_N_STATS);
+  TRACE_BASE_SRC_CLASS (klass)->finish = trace_json_src_finish;
   trace_element_class_set_metadata (TRACE_ELEMENT_CLASS (klass), "Chrome JSON source", "Source/Trace",
                                     "Reads Chrome's Trace Event Format (JSON, array or object form)",
                                     "tracepipe");

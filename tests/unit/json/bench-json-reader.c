@@ -4,7 +4,7 @@
  *
  * Not a test: a measurement behind a design choice (docs/json.md).  It
  * reads a Chrome JSON array file twice:
- *   direct    - JsonTraceReader (in-place scanner, events to a TraceBatch)
+ *   direct    - ChromeReader (in-place scanner, events to a TraceBatch)
  *   json-glib - the same top-level framing, but every event object handed
  *               to a JsonParser and its fields and args taken from the tree
  * and prints MB/s and events/s of both.
@@ -20,8 +20,7 @@
 #include <stdio.h>
 #include <trace/trace.h>
 
-#include "jsonreader.h"
-#include "jsonscan.h"
+#include "json-private.h"
 
 static void
 flatten (TraceBatch *batch,
@@ -115,16 +114,16 @@ run_json_glib (const char *path,
   g_autoptr (JsonParser) parser = json_parser_new_immutable ();
   g_autoptr (GString) key = g_string_new (NULL);
   TraceBatch *batch = trace_batch_new (pool, 0);
-  JsonScanner s;
-  JsonValue v;
+  ChromeScanner s;
+  ChromeValue v;
   gboolean first = TRUE;
   guint64 n = 0;
 
-  json_scanner_init (&s, g_mapped_file_get_contents (map),
-                     g_mapped_file_get_contents (map) + g_mapped_file_get_length (map));
-  json_scan_enter (&s, '[');
-  while (json_scan_element (&s, &first) == JSON_SCAN_OK &&
-         json_scan_value (&s, &v, 1) == JSON_SCAN_OK)
+  chrome_scanner_init (&s, g_mapped_file_get_contents (map),
+                       g_mapped_file_get_contents (map) + g_mapped_file_get_length (map));
+  chrome_scan_enter (&s, '[');
+  while (chrome_scan_element (&s, &first) == CHROME_SCAN_OK &&
+         chrome_scan_value (&s, &v, 1) == CHROME_SCAN_OK)
     {
       convert_with_json_glib (parser, batch, key, v.start, v.end - v.start);
       if (batch->n_events >= TRACE_BATCH_DEFAULT_SIZE)
@@ -144,12 +143,12 @@ run_direct (const char *path,
 {
   g_autoptr (GFile) file = g_file_new_for_path (path);
   g_autoptr (GInputStream) in = G_INPUT_STREAM (g_file_read (file, NULL, NULL));
-  g_autoptr (JsonTraceReader) reader = json_trace_reader_new (in, path, pool);
+  g_autoptr (ChromeReader) reader = chrome_reader_new (in, path, pool);
   g_autoptr (GError) error = NULL;
   TraceBatch *batch;
   guint64 n = 0;
 
-  while (json_trace_reader_read_batch (reader, &batch, &error) && batch != NULL)
+  while (chrome_reader_read_batch (reader, &batch, &error) && batch != NULL)
     {
       n += batch->n_events;
       trace_batch_unref (batch);

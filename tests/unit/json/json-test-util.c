@@ -16,19 +16,36 @@ test_data_path (const char *name)
 
 /* Reads everything into one batch (the test inputs are small). */
 static TraceBatch *
-read_all (JsonTraceReader *reader,
+read_all (ChromeReader *reader,
           TraceStringPool *pool,
           GError **error)
 {
   TraceBatch *all = trace_batch_new (pool, 0);
   TraceBatch *batch;
 
-  while (json_trace_reader_read_batch (reader, &batch, error) && batch != NULL)
+  while (chrome_reader_read_batch (reader, &batch, error) && batch != NULL)
     {
       for (guint i = 0; i < batch->n_events; i++)
         trace_batch_append_event (all, &batch->events[i], batch);
       trace_batch_unref (batch);
     }
+  return all;
+}
+
+static TraceBatch *
+read_stream (GInputStream *in,
+             const char *location,
+             TraceStringPool *pool,
+             ChromeReader **reader,
+             GError **error)
+{
+  ChromeReader *r = chrome_reader_new (in, location, pool);
+  TraceBatch *all = read_all (r, pool, error);
+
+  if (reader)
+    *reader = r;
+  else
+    chrome_reader_free (r);
   return all;
 }
 
@@ -44,46 +61,52 @@ test_read_data (const char *data,
                 gssize len,
                 const char *location,
                 TraceStringPool *pool,
-                JsonTraceReader **reader,
+                ChromeReader **reader,
                 GError **error)
 {
   g_autoptr (GInputStream) in = NULL;
-  JsonTraceReader *r;
-  TraceBatch *all;
 
   if (len < 0)
     len = strlen (data);
   in = g_memory_input_stream_new_from_data (g_memdup2 (data, len), len, g_free);
-  r = json_trace_reader_new (in, location, pool);
-  all = read_all (r, pool, error);
-  if (reader)
-    *reader = r;
-  else
-    json_trace_reader_free (r);
-  return all;
+  return read_stream (in, location, pool, reader, error);
+}
+
+/**
+ * test_read_gzip_data:
+ *
+ * test_read_data() of gzip data: the reader is given the decompressed
+ * stream, as json-src gives it (#TraceFileSrc undoes gzip, not the
+ * reader).
+ */
+TraceBatch *
+test_read_gzip_data (const char *data,
+                     gsize len,
+                     const char *location,
+                     TraceStringPool *pool,
+                     ChromeReader **reader,
+                     GError **error)
+{
+  g_autoptr (GInputStream) in = g_memory_input_stream_new_from_data (g_memdup2 (data, len), len, g_free);
+  g_autoptr (GZlibDecompressor) gunzip = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
+  g_autoptr (GInputStream) plain = g_converter_input_stream_new (in, G_CONVERTER (gunzip));
+
+  return read_stream (plain, location, pool, reader, error);
 }
 
 TraceBatch *
 test_read_file (const char *name,
                 TraceStringPool *pool,
-                JsonTraceReader **reader,
+                ChromeReader **reader,
                 GError **error)
 {
   g_autofree char *path = test_data_path (name);
   g_autoptr (GFile) file = g_file_new_for_path (path);
   g_autoptr (GInputStream) in = G_INPUT_STREAM (g_file_read (file, NULL, error));
-  JsonTraceReader *r;
-  TraceBatch *all;
 
   if (in == NULL)
     return NULL;
-  r = json_trace_reader_new (in, name, pool);
-  all = read_all (r, pool, error);
-  if (reader)
-    *reader = r;
-  else
-    json_trace_reader_free (r);
-  return all;
+  return read_stream (in, name, pool, reader, error);
 }
 
 guint
@@ -138,16 +161,16 @@ test_arg (TraceBatch *batch,
 /* Writes @batch with a new writer and returns the text. */
 char *
 test_write (TraceBatch *batch,
-            const JsonTraceWriterOptions *opts,
+            const ChromeWriterOptions *opts,
             gsize *len)
 {
   g_autoptr (GOutputStream) out = g_memory_output_stream_new_resizable ();
-  g_autoptr (JsonTraceWriter) writer = json_trace_writer_new (out, opts);
+  g_autoptr (ChromeWriter) writer = chrome_writer_new (out, opts);
   g_autoptr (GError) error = NULL;
 
-  g_assert_true (json_trace_writer_write_batch (writer, batch, &error));
+  g_assert_true (chrome_writer_write_batch (writer, batch, &error));
   g_assert_no_error (error);
-  g_assert_true (json_trace_writer_finish (writer, &error));
+  g_assert_true (chrome_writer_finish (writer, &error));
   g_assert_no_error (error);
   g_assert_true (g_output_stream_close (out, NULL, NULL));
   *len = g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (out));

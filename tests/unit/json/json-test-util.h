@@ -7,19 +7,19 @@
 #include <json-glib/json-glib.h>
 #include <trace/trace.h>
 
-#include "jsonreader.h"
-#include "jsonwriter.h"
+#include "json-private.h"
 
 G_BEGIN_DECLS
 
 char *test_data_path (const char *name);
-TraceBatch *test_read_data (const char *data, gssize len, const char *location, TraceStringPool *pool, JsonTraceReader **reader, GError **error);
-TraceBatch *test_read_file (const char *name, TraceStringPool *pool, JsonTraceReader **reader, GError **error);
+TraceBatch *test_read_data (const char *data, gssize len, const char *location, TraceStringPool *pool, ChromeReader **reader, GError **error);
+TraceBatch *test_read_gzip_data (const char *data, gsize len, const char *location, TraceStringPool *pool, ChromeReader **reader, GError **error);
+TraceBatch *test_read_file (const char *name, TraceStringPool *pool, ChromeReader **reader, GError **error);
 guint test_count_kind (TraceBatch *batch, TraceEventKind kind);
 const TraceEvent *test_find (TraceBatch *batch, TraceEventKind kind, const char *name, guint nth);
 const char *test_str (TraceBatch *batch, guint32 id);
 const TraceArg *test_arg (TraceBatch *batch, const TraceEvent *ev, const char *key);
-char *test_write (TraceBatch *batch, const JsonTraceWriterOptions *opts, gsize *len);
+char *test_write (TraceBatch *batch, const ChromeWriterOptions *opts, gsize *len);
 JsonNode *test_parse_json (const char *text, gsize len);
 JsonArray *test_trace_events (JsonNode *root);
 JsonObject *test_json_event (JsonArray *events, const char *ph, const char *name, guint nth);

@@ -95,17 +95,17 @@ static const CorpusCase corpus[] = {
 };
 
 /* "bad timestamp" → "bad-timestamp" */
-static JsonTraceSkipReason
+static ChromeSkipReason
 reason_from_name (const char *name)
 {
-  for (guint i = 0; i < JSON_TRACE_SKIP_N_REASONS; i++)
+  for (guint i = 0; i < CHROME_SKIP_N_REASONS; i++)
     {
-      g_autofree char *dashed = g_strdelimit (g_strdup (json_trace_skip_reason_to_string (i)), " ", '-');
+      g_autofree char *dashed = g_strdelimit (g_strdup (chrome_skip_reason_to_string (i)), " ", '-');
 
       if (strcmp (dashed, name) == 0)
         return i;
     }
-  return JSON_TRACE_SKIP_N_REASONS;
+  return CHROME_SKIP_N_REASONS;
 }
 
 static TraceEventKind
@@ -120,12 +120,12 @@ kind_from_name (const char *name)
 static void
 check_expectations (const CorpusCase *c,
                     TraceBatch *batch,
-                    JsonTraceReader *reader)
+                    ChromeReader *reader)
 {
-  const JsonTraceReaderStats *stats = json_trace_reader_get_stats (reader);
+  const ChromeReaderStats *stats = chrome_reader_get_stats (reader);
   g_auto (GStrv) items = g_strsplit (c->expect, " ", -1);
   guint64 expected_kinds[TRACE_EVENT_N_KINDS] = { 0 };
-  guint64 expected_skips[JSON_TRACE_SKIP_N_REASONS] = { 0 };
+  guint64 expected_skips[CHROME_SKIP_N_REASONS] = { 0 };
   guint64 expected_empty = 0;
 
   for (guint i = 0; items[i] != NULL; i++)
@@ -133,7 +133,7 @@ check_expectations (const CorpusCase *c,
       g_auto (GStrv) kv = g_strsplit (items[i], "=", 2);
       guint64 n = g_ascii_strtoull (kv[1], NULL, 10);
       TraceEventKind kind = kind_from_name (kv[0]);
-      JsonTraceSkipReason reason = reason_from_name (kv[0]);
+      ChromeSkipReason reason = reason_from_name (kv[0]);
 
       if (strcmp (kv[0], "empty") == 0)
         expected_empty = n;
@@ -141,7 +141,7 @@ check_expectations (const CorpusCase *c,
         expected_kinds[kind] = n;
       else
         {
-          g_assert_cmpuint (reason, <, JSON_TRACE_SKIP_N_REASONS);
+          g_assert_cmpuint (reason, <, CHROME_SKIP_N_REASONS);
           expected_skips[reason] = n;
         }
     }
@@ -151,13 +151,13 @@ check_expectations (const CorpusCase *c,
         g_test_message ("%s: %s", c->file, trace_event_kind_to_string (k));
       g_assert_cmpuint (test_count_kind (batch, k), ==, expected_kinds[k]);
     }
-  for (guint r = 0; r < JSON_TRACE_SKIP_N_REASONS; r++)
+  for (guint r = 0; r < CHROME_SKIP_N_REASONS; r++)
     {
       /* dropped args and orphan samples are not in the Python reading */
-      if (r == JSON_TRACE_SKIP_ARGS_DROPPED || r == JSON_TRACE_SKIP_ORPHAN_SAMPLES)
+      if (r == CHROME_SKIP_ARGS_DROPPED || r == CHROME_SKIP_ORPHAN_SAMPLES)
         continue;
       if (stats->skipped[r].count != expected_skips[r])
-        g_test_message ("%s: skipped %s", c->file, json_trace_skip_reason_to_string (r));
+        g_test_message ("%s: skipped %s", c->file, chrome_skip_reason_to_string (r));
       g_assert_cmpuint (stats->skipped[r].count, ==, expected_skips[r]);
     }
   g_assert_cmpuint (stats->empty_objects, ==, expected_empty);
@@ -169,7 +169,7 @@ test_corpus_file (gconstpointer data)
 {
   const CorpusCase *c = data;
   g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
-  g_autoptr (JsonTraceReader) reader = NULL;
+  g_autoptr (ChromeReader) reader = NULL;
   g_autoptr (GError) error = NULL;
   g_autoptr (TraceBatch) batch = test_read_file (c->file, pool, &reader, &error);
 
@@ -210,7 +210,7 @@ test_corpus_complete (void)
 typedef struct
 {
   TraceStringPool *pool;
-  JsonTraceReader *reader;
+  ChromeReader *reader;
   TraceBatch *batch;
 } Fixture;
 
@@ -229,7 +229,7 @@ static void
 fixture_clear (Fixture *fx)
 {
   trace_batch_unref (fx->batch);
-  json_trace_reader_free (fx->reader);
+  chrome_reader_free (fx->reader);
   trace_string_pool_unref (fx->pool);
 }
 
@@ -274,7 +274,7 @@ test_nanoseconds (void)
   Fixture fx;
 
   fixture_read (&fx, "catapult_nanoseconds.json");
-  g_assert_cmpstr (json_trace_reader_get_display_time_unit (fx.reader), ==, "ns");
+  g_assert_cmpstr (chrome_reader_get_display_time_unit (fx.reader), ==, "ns");
   assert_event (fx.batch, 1, TRACE_EVENT_SLICE_END, 1100, 1, 1, "us1");
   assert_event (fx.batch, 3, TRACE_EVENT_SLICE_END, 1300, 1, 1, "us2");
   assert_event (fx.batch, 9, TRACE_EVENT_SLICE_END, 3011, 1, 1, "ns1");
@@ -474,20 +474,20 @@ check_partial (const char *file,
                guint64 truncated_at)
 {
   Fixture fx;
-  const JsonTraceReaderStats *stats;
+  const ChromeReaderStats *stats;
 
   fixture_read (&fx, file);
-  stats = json_trace_reader_get_stats (fx.reader);
+  stats = chrome_reader_get_stats (fx.reader);
   g_assert_cmpuint (fx.batch->n_events, ==, 5);
   assert_event (fx.batch, 2, TRACE_EVENT_SLICE_COMPLETE, 2000, 0, 0, "gamma");
   g_assert_cmpint (fx.batch->events[2].u.slice.dur, ==, 5000);
   g_assert_cmpstr (test_str (fx.batch, test_arg (fx.batch, &fx.batch->events[2], "detail")->v.s), ==, "foobar");
   assert_event (fx.batch, 4, TRACE_EVENT_SLICE_END, 14000, 0, 0, "alpha");
-  g_assert_cmpuint (stats->skipped[JSON_TRACE_SKIP_TRUNCATED].count, ==, 1);
-  g_assert_cmpuint (stats->skipped[JSON_TRACE_SKIP_TRUNCATED].offsets[0], ==, truncated_at);
+  g_assert_cmpuint (stats->skipped[CHROME_SKIP_TRUNCATED].count, ==, 1);
+  g_assert_cmpuint (stats->skipped[CHROME_SKIP_TRUNCATED].offsets[0], ==, truncated_at);
   /* "epsilon" has only tdur */
-  g_assert_cmpuint (stats->skipped[JSON_TRACE_SKIP_BAD_DURATION].offsets[0], ==, 226);
-  g_assert_true (json_trace_reader_has_damage (fx.reader));
+  g_assert_cmpuint (stats->skipped[CHROME_SKIP_BAD_DURATION].offsets[0], ==, 226);
+  g_assert_true (chrome_reader_has_damage (fx.reader));
   fixture_clear (&fx);
 }
 
@@ -541,7 +541,7 @@ test_unbalanced (void)
   fixture_clear (&fx);
   /* X with only tdur: skipped like perfetto does */
   fixture_read (&fx, "speedscope_simple-object.json");
-  g_assert_cmpuint (json_trace_reader_get_stats (fx.reader)->skipped[JSON_TRACE_SKIP_BAD_DURATION].offsets[0], ==, 150);
+  g_assert_cmpuint (chrome_reader_get_stats (fx.reader)->skipped[CHROME_SKIP_BAD_DURATION].offsets[0], ==, 150);
   fixture_clear (&fx);
 }
 
@@ -572,7 +572,7 @@ test_v8_profile (void)
   for (guint i = 0; i < fx.batch->n_events; i++)
     n += fx.batch->events[i].kind == TRACE_EVENT_SAMPLE && fx.batch->events[i].tid == 7443;
   g_assert_cmpuint (n, ==, 1400);
-  g_assert_cmpuint (json_trace_reader_get_stats (fx.reader)->skipped[JSON_TRACE_SKIP_ORPHAN_SAMPLES].count, ==, 0);
+  g_assert_cmpuint (chrome_reader_get_stats (fx.reader)->skipped[CHROME_SKIP_ORPHAN_SAMPLES].count, ==, 0);
   fixture_clear (&fx);
 }
 
@@ -591,8 +591,8 @@ test_clock_info (void)
   fixture_clear (&fx);
 
   fixture_read (&fx, "catapult_profile-chrome_systrace_perf_chrome_data.json");
-  g_assert_cmpuint (json_trace_reader_get_clock_domain (fx.reader), ==, TRACE_CLOCK_MONOTONIC);
-  g_assert_cmpstr (json_trace_reader_get_clock_domain_name (fx.reader), ==, "LINUX_CLOCK_MONOTONIC");
+  g_assert_cmpuint (chrome_reader_get_clock_domain (fx.reader), ==, TRACE_CLOCK_MONOTONIC);
+  g_assert_cmpstr (chrome_reader_get_clock_domain_name (fx.reader), ==, "LINUX_CLOCK_MONOTONIC");
   ev = test_find (fx.batch, TRACE_EVENT_SAMPLE, NULL, 0);
   g_assert_cmpint (ev->cpu, ==, 2);
   g_assert_cmpint (ev->u.sample.weight, ==, 297850);
@@ -601,13 +601,13 @@ test_clock_info (void)
 
   /* leading TAB; a clock the model does not know keeps its name */
   fixture_read (&fx, "lighthouse_threeframes-blank_content_more.json");
-  g_assert_cmpuint (json_trace_reader_get_clock_domain (fx.reader), ==, TRACE_CLOCK_UNKNOWN);
-  g_assert_cmpstr (json_trace_reader_get_clock_domain_name (fx.reader), ==, "MAC_MACH_ABSOLUTE_TIME");
+  g_assert_cmpuint (chrome_reader_get_clock_domain (fx.reader), ==, TRACE_CLOCK_UNKNOWN);
+  g_assert_cmpstr (chrome_reader_get_clock_domain_name (fx.reader), ==, "MAC_MACH_ABSOLUTE_TIME");
   fixture_clear (&fx);
 
   /* metadata before traceEvents */
   fixture_read (&fx, "speedscope_chrome141_no-arg-data.json");
-  g_assert_true (json_object_has_member (json_trace_reader_get_metadata (fx.reader), "hostDPR"));
+  g_assert_true (json_object_has_member (chrome_reader_get_metadata (fx.reader), "hostDPR"));
   fixture_clear (&fx);
 }
 

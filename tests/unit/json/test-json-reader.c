@@ -14,7 +14,7 @@
 typedef struct
 {
   TraceStringPool *pool;
-  JsonTraceReader *reader;
+  ChromeReader *reader;
   TraceBatch *batch;
   GError *error;
 } Read;
@@ -28,21 +28,22 @@ read_text (Read *rd,
   rd->batch = test_read_data (text, -1, "t.json", rd->pool, &rd->reader, &rd->error);
 }
 
+/* gzip is undone before the reader, as TraceFileSrc does */
 static void
-read_bytes (Read *rd,
-            const char *data,
-            gsize len)
+read_gzip (Read *rd,
+           const char *data,
+           gsize len)
 {
   rd->pool = trace_string_pool_new ();
   rd->error = NULL;
-  rd->batch = test_read_data (data, len, "t.json", rd->pool, &rd->reader, &rd->error);
+  rd->batch = test_read_gzip_data (data, len, "t.json", rd->pool, &rd->reader, &rd->error);
 }
 
 static void
 read_clear (Read *rd)
 {
   trace_batch_unref (rd->batch);
-  json_trace_reader_free (rd->reader);
+  chrome_reader_free (rd->reader);
   trace_string_pool_unref (rd->pool);
   g_clear_error (&rd->error);
 }
@@ -57,11 +58,11 @@ offset_of (const char *text,
   return hit - text;
 }
 
-static const JsonTraceSkipCount *
+static const ChromeSkipCount *
 skipped (Read *rd,
-         JsonTraceSkipReason reason)
+         ChromeSkipReason reason)
 {
-  return &json_trace_reader_get_stats (rd->reader)->skipped[reason];
+  return &chrome_reader_get_stats (rd->reader)->skipped[reason];
 }
 
 /* ------------------------------------------------------------------ */
@@ -157,7 +158,7 @@ test_gzip_garbage (void)
   static const char garbage[] = "\x1f\x8b\x08\x00garbage that is not deflate data at all";
   Read rd;
 
-  read_bytes (&rd, garbage, sizeof garbage - 1);
+  read_gzip (&rd, garbage, sizeof garbage - 1);
   g_assert_error (rd.error, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_DECODE);
   g_assert_true (g_str_has_prefix (rd.error->message, "t.json: byte 0: cannot decompress: "));
   read_clear (&rd);
@@ -182,8 +183,8 @@ test_truncated (void)
       g_assert_no_error (rd.error);
       g_assert_cmpuint (rd.batch->n_events, ==, 1);
       g_assert_cmpstr (test_str (rd.batch, rd.batch->events[0].name), ==, "a");
-      g_assert_cmpuint (skipped (&rd, JSON_TRACE_SKIP_TRUNCATED)->count, ==, 1);
-      g_assert_cmpuint (skipped (&rd, JSON_TRACE_SKIP_TRUNCATED)->offsets[0], ==,
+      g_assert_cmpuint (skipped (&rd, CHROME_SKIP_TRUNCATED)->count, ==, 1);
+      g_assert_cmpuint (skipped (&rd, CHROME_SKIP_TRUNCATED)->offsets[0], ==,
                         offset_of (texts[i], "{\"ph\":\"E\""));
       read_clear (&rd);
     }
@@ -204,12 +205,12 @@ test_lenient (void)
   g_assert_cmpuint (rd.batch->n_events, ==, 1);
   g_assert_cmpint (test_arg (rd.batch, &rd.batch->events[0], "a")->v.i, ==, 1);
   g_assert_cmpint (test_arg (rd.batch, &rd.batch->events[0], "l[1]")->v.i, ==, 2);
-  g_assert_cmpuint (json_trace_reader_get_stats (rd.reader)->empty_objects, ==, 2);
-  g_assert_false (json_trace_reader_has_damage (rd.reader));
-  g_assert_null (json_trace_reader_get_summary (rd.reader, FALSE));
+  g_assert_cmpuint (chrome_reader_get_stats (rd.reader)->empty_objects, ==, 2);
+  g_assert_false (chrome_reader_has_damage (rd.reader));
+  g_assert_null (chrome_reader_get_summary (rd.reader, FALSE));
   /* not damage, but counted and said (issue 17, item 11) */
-  g_assert_cmpuint (skipped (&rd, JSON_TRACE_SKIP_EMPTY_OBJECT)->count, ==, 2);
-  unsupported = json_trace_reader_get_unsupported_summary (rd.reader);
+  g_assert_cmpuint (skipped (&rd, CHROME_SKIP_EMPTY_OBJECT)->count, ==, 2);
+  unsupported = chrome_reader_get_unsupported_summary (rd.reader);
   g_assert_cmpstr (unsupported, ==, "t.json: skipped 2: 2 empty object (at byte 1, 87)");
   read_clear (&rd);
 }
@@ -235,22 +236,22 @@ test_damage (void)
   g_assert_cmpstr (test_str (rd.batch, rd.batch->events[1].name), ==, "two");
   g_assert_cmpstr (test_str (rd.batch, rd.batch->events[2].name), ==, "three");
   g_assert_cmpstr (test_str (rd.batch, rd.batch->events[3].name), ==, "four");
-  g_assert_cmpuint (skipped (&rd, JSON_TRACE_SKIP_NOT_AN_OBJECT)->count, ==, 2);
-  g_assert_cmpuint (skipped (&rd, JSON_TRACE_SKIP_NOT_AN_OBJECT)->offsets[0], ==, offset_of (text, "42"));
-  g_assert_cmpuint (skipped (&rd, JSON_TRACE_SKIP_NOT_AN_OBJECT)->offsets[1], ==, offset_of (text, "\"str\""));
+  g_assert_cmpuint (skipped (&rd, CHROME_SKIP_NOT_AN_OBJECT)->count, ==, 2);
+  g_assert_cmpuint (skipped (&rd, CHROME_SKIP_NOT_AN_OBJECT)->offsets[0], ==, offset_of (text, "42"));
+  g_assert_cmpuint (skipped (&rd, CHROME_SKIP_NOT_AN_OBJECT)->offsets[1], ==, offset_of (text, "\"str\""));
   /* the broken event, and the missing comma before "three" */
-  g_assert_cmpuint (skipped (&rd, JSON_TRACE_SKIP_MALFORMED)->count, ==, 2);
-  g_assert_cmpuint (skipped (&rd, JSON_TRACE_SKIP_MALFORMED)->offsets[0], ==, offset_of (text, "\"name\":\"broken\""));
-  g_assert_cmpuint (skipped (&rd, JSON_TRACE_SKIP_MALFORMED)->offsets[1], ==, offset_of (text, "{\"ph\":\"i\",\"ts\":4"));
-  g_assert_cmpuint (skipped (&rd, JSON_TRACE_SKIP_UNKNOWN_PHASE)->offsets[0], ==, offset_of (text, "{\"ph\":\"Q\""));
-  g_assert_cmpuint (skipped (&rd, JSON_TRACE_SKIP_NO_PHASE)->offsets[0], ==, offset_of (text, "{\"ts\":6}"));
-  g_assert_cmpuint (skipped (&rd, JSON_TRACE_SKIP_BAD_TIMESTAMP)->offsets[0], ==, offset_of (text, "{\"ph\":\"i\",\"ts\":\"abc\""));
-  g_assert_cmpuint (skipped (&rd, JSON_TRACE_SKIP_BAD_DURATION)->offsets[0], ==, offset_of (text, "{\"ph\":\"X\""));
-  g_assert_cmpuint (skipped (&rd, JSON_TRACE_SKIP_BAD_ID)->offsets[0], ==, offset_of (text, "{\"ph\":\"b\""));
-  g_assert_cmpuint (skipped (&rd, JSON_TRACE_SKIP_BAD_SCOPE)->offsets[0], ==, offset_of (text, "{\"ph\":\"i\",\"ts\":9"));
-  g_assert_cmpuint (skipped (&rd, JSON_TRACE_SKIP_TRAILING_DATA)->offsets[0], ==, offset_of (text, "trailing"));
-  g_assert_true (json_trace_reader_has_damage (rd.reader));
-  summary = json_trace_reader_get_summary (rd.reader, FALSE);
+  g_assert_cmpuint (skipped (&rd, CHROME_SKIP_MALFORMED)->count, ==, 2);
+  g_assert_cmpuint (skipped (&rd, CHROME_SKIP_MALFORMED)->offsets[0], ==, offset_of (text, "\"name\":\"broken\""));
+  g_assert_cmpuint (skipped (&rd, CHROME_SKIP_MALFORMED)->offsets[1], ==, offset_of (text, "{\"ph\":\"i\",\"ts\":4"));
+  g_assert_cmpuint (skipped (&rd, CHROME_SKIP_UNKNOWN_PHASE)->offsets[0], ==, offset_of (text, "{\"ph\":\"Q\""));
+  g_assert_cmpuint (skipped (&rd, CHROME_SKIP_NO_PHASE)->offsets[0], ==, offset_of (text, "{\"ts\":6}"));
+  g_assert_cmpuint (skipped (&rd, CHROME_SKIP_BAD_TIMESTAMP)->offsets[0], ==, offset_of (text, "{\"ph\":\"i\",\"ts\":\"abc\""));
+  g_assert_cmpuint (skipped (&rd, CHROME_SKIP_BAD_DURATION)->offsets[0], ==, offset_of (text, "{\"ph\":\"X\""));
+  g_assert_cmpuint (skipped (&rd, CHROME_SKIP_BAD_ID)->offsets[0], ==, offset_of (text, "{\"ph\":\"b\""));
+  g_assert_cmpuint (skipped (&rd, CHROME_SKIP_BAD_SCOPE)->offsets[0], ==, offset_of (text, "{\"ph\":\"i\",\"ts\":9"));
+  g_assert_cmpuint (skipped (&rd, CHROME_SKIP_TRAILING_DATA)->offsets[0], ==, offset_of (text, "trailing"));
+  g_assert_true (chrome_reader_has_damage (rd.reader));
+  summary = chrome_reader_get_summary (rd.reader, FALSE);
   expected = g_strdup_printf (
       "t.json: skipped 11: 2 malformed (at byte %d, %d), 2 not an object (at byte %d, %d), "
       "1 no phase (at byte %d), 1 unknown phase (at byte %d), 1 bad timestamp (at byte %d), "
@@ -277,11 +278,11 @@ test_unsupported (void)
                   "{\"ph\":\"M\",\"name\":\"num_cpus\",\"args\":{\"number\":8}}]");
   g_assert_no_error (rd.error);
   g_assert_cmpuint (rd.batch->n_events, ==, 0);
-  g_assert_cmpuint (skipped (&rd, JSON_TRACE_SKIP_UNSUPPORTED_PHASE)->count, ==, 3);
-  g_assert_cmpuint (skipped (&rd, JSON_TRACE_SKIP_THREAD_STATE)->count, ==, 1);
-  g_assert_cmpuint (skipped (&rd, JSON_TRACE_SKIP_OTHER_METADATA)->count, ==, 1);
-  g_assert_false (json_trace_reader_has_damage (rd.reader));
-  g_assert_null (json_trace_reader_get_summary (rd.reader, FALSE));
+  g_assert_cmpuint (skipped (&rd, CHROME_SKIP_UNSUPPORTED_PHASE)->count, ==, 3);
+  g_assert_cmpuint (skipped (&rd, CHROME_SKIP_THREAD_STATE)->count, ==, 1);
+  g_assert_cmpuint (skipped (&rd, CHROME_SKIP_OTHER_METADATA)->count, ==, 1);
+  g_assert_false (chrome_reader_has_damage (rd.reader));
+  g_assert_null (chrome_reader_get_summary (rd.reader, FALSE));
   read_clear (&rd);
 }
 
@@ -385,7 +386,7 @@ test_async_ids (void)
   g_assert_cmpuint (test_find (rd.batch, TRACE_EVENT_ASYNC_BEGIN, "word", 0)->u.async.id, ==,
                     test_find (rd.batch, TRACE_EVENT_ASYNC_END, "word", 0)->u.async.id);
   g_assert_null (test_find (rd.batch, TRACE_EVENT_ASYNC_BEGIN, "empty", 0));
-  g_assert_cmpuint (skipped (&rd, JSON_TRACE_SKIP_BAD_ID)->count, ==, 1);
+  g_assert_cmpuint (skipped (&rd, CHROME_SKIP_BAD_ID)->count, ==, 1);
   read_clear (&rd);
 }
 
@@ -437,7 +438,7 @@ test_counters (void)
   ev = test_find (rd.batch, TRACE_EVENT_COUNTER, "mem ratio", 0);
   g_assert_cmpfloat (ev->u.counter.value, ==, 2.5);
   g_assert_false (ev->flags & TRACE_EVENT_FLAG_COUNTER_INT);
-  g_assert_cmpuint (skipped (&rd, JSON_TRACE_SKIP_BAD_VALUE)->count, ==, 3);
+  g_assert_cmpuint (skipped (&rd, CHROME_SKIP_BAD_VALUE)->count, ==, 3);
   read_clear (&rd);
 }
 
@@ -467,7 +468,7 @@ test_counter_string_forms (void)
       g_assert_cmpfloat (ev->u.counter.value, ==, want[i].value);
       g_assert_cmpint (!!(ev->flags & TRACE_EVENT_FLAG_COUNTER_INT), ==, want[i].is_int);
     }
-  g_assert_cmpuint (skipped (&rd, JSON_TRACE_SKIP_BAD_VALUE)->count, ==, 3);
+  g_assert_cmpuint (skipped (&rd, CHROME_SKIP_BAD_VALUE)->count, ==, 3);
   read_clear (&rd);
 }
 
@@ -524,7 +525,7 @@ test_metadata_events (void)
   g_assert_cmpint (test_find (rd.batch, TRACE_EVENT_PROCESS_SORT_INDEX, NULL, 0)->u.meta.value, ==, -3);
   g_assert_cmpint (test_find (rd.batch, TRACE_EVENT_THREAD_SORT_INDEX, NULL, 0)->u.meta.value, ==, 4);
   g_assert_nonnull (test_find (rd.batch, TRACE_EVENT_PROCESS_LABEL, "a,b", 0));
-  g_assert_cmpuint (skipped (&rd, JSON_TRACE_SKIP_BAD_VALUE)->count, ==, 1);
+  g_assert_cmpuint (skipped (&rd, CHROME_SKIP_BAD_VALUE)->count, ==, 1);
   ev = test_find (rd.batch, TRACE_EVENT_CLOCK_MARKER, NULL, 0);
   g_assert_cmpint (ev->ts, ==, 10000);
   g_assert_cmpint (ev->u.clock.issue_ts, ==, 9500);
@@ -573,15 +574,15 @@ test_too_many_args (void)
   g_autoptr (GString) text = g_string_new ("[{\"ph\":\"i\",\"ts\":1,\"args\":{");
   Read rd;
 
-  for (guint i = 0; i < JSON_TRACE_MAX_ARGS + 10; i++)
+  for (guint i = 0; i < CHROME_MAX_ARGS + 10; i++)
     g_string_append_printf (text, "%s\"k%u\":%u", i ? "," : "", i, i);
   g_string_append (text, "}}]");
   read_text (&rd, text->str);
   g_assert_no_error (rd.error);
-  g_assert_cmpuint (rd.batch->events[0].n_args, ==, JSON_TRACE_MAX_ARGS);
-  g_assert_cmpuint (skipped (&rd, JSON_TRACE_SKIP_ARGS_DROPPED)->count, ==, 1);
+  g_assert_cmpuint (rd.batch->events[0].n_args, ==, CHROME_MAX_ARGS);
+  g_assert_cmpuint (skipped (&rd, CHROME_SKIP_ARGS_DROPPED)->count, ==, 1);
   /* not damage, but data lost: warned (issue 17, item 10) */
-  g_assert_true (json_trace_reader_has_damage (rd.reader));
+  g_assert_true (chrome_reader_has_damage (rd.reader));
   read_clear (&rd);
 }
 
@@ -609,16 +610,16 @@ test_object_form (void)
   read_text (&rd, text);
   g_assert_no_error (rd.error);
   g_assert_cmpuint (test_count_kind (rd.batch, TRACE_EVENT_INSTANT), ==, 1);
-  g_assert_cmpuint (json_trace_reader_get_clock_domain (rd.reader), ==, TRACE_CLOCK_MONOTONIC);
-  g_assert_cmpstr (json_trace_reader_get_display_time_unit (rd.reader), ==, "ms");
-  g_assert_cmpint (json_object_get_int_member (json_trace_reader_get_metadata (rd.reader), "num-cpus"), ==, 8);
+  g_assert_cmpuint (chrome_reader_get_clock_domain (rd.reader), ==, TRACE_CLOCK_MONOTONIC);
+  g_assert_cmpstr (chrome_reader_get_display_time_unit (rd.reader), ==, "ms");
+  g_assert_cmpint (json_object_get_int_member (chrome_reader_get_metadata (rd.reader), "num-cpus"), ==, 8);
   ev = test_find (rd.batch, TRACE_EVENT_CLOCK_MARKER, NULL, 0);
   g_assert_cmpuint (ev->u.clock.marker, ==, TRACE_CLOCK_MARKER_PARENT_TS);
   g_assert_cmpint (ev->ts, ==, 5);
   g_assert_cmpint (ev->u.clock.other_ts, ==, 7);
   g_assert_cmpuint (ev->u.clock.domain, ==, TRACE_CLOCK_BOOTTIME);
-  g_assert_true (json_trace_reader_has_system_trace (rd.reader));
-  sys = json_trace_reader_open_system_trace (rd.reader, NULL);
+  g_assert_true (chrome_reader_has_system_trace (rd.reader));
+  sys = chrome_reader_open_system_trace (rd.reader, NULL);
   g_assert_true (g_input_stream_read_all (sys, buf, sizeof buf - 1, &n, NULL, NULL));
   buf[n] = '\0';
   g_assert_cmpstr (buf, ==, "# tracer: nop\n  <idle>-0 [000] d..3 1.000001: cpu_idle: state=1 cpu_id=0 é😀\n");
@@ -626,8 +627,8 @@ test_object_form (void)
 
   read_text (&rd, "{\"traceEvents\":[],\"systemTraceEvents\":\"\"}");
   g_assert_no_error (rd.error);
-  g_assert_false (json_trace_reader_has_system_trace (rd.reader));
-  g_assert_null (json_trace_reader_open_system_trace (rd.reader, NULL));
+  g_assert_false (chrome_reader_has_system_trace (rd.reader));
+  g_assert_null (chrome_reader_open_system_trace (rd.reader, NULL));
   read_clear (&rd);
 }
 
@@ -672,12 +673,12 @@ test_large_input (void)
     }
   g_assert_cmpuint (strlen (test_str (rd.batch, test_arg (rd.batch, &rd.batch->events[n_events], "blob")->v.s)),
                     ==, big->len);
-  sys = json_trace_reader_open_system_trace (rd.reader, NULL);
+  sys = chrome_reader_open_system_trace (rd.reader, NULL);
   sys_text = g_malloc (expected_sys->len + 16);
   g_assert_true (g_input_stream_read_all (sys, sys_text, expected_sys->len + 16, &n, NULL, NULL));
   g_assert_cmpuint (n, ==, expected_sys->len);
   g_assert_true (memcmp (sys_text, expected_sys->str, n) == 0);
-  g_assert_cmpuint (json_trace_reader_get_bytes_read (rd.reader), ==, text->len);
+  g_assert_cmpuint (chrome_reader_get_bytes_read (rd.reader), ==, text->len);
   read_clear (&rd);
 }
 
@@ -696,8 +697,8 @@ test_gzip (void)
   len = g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (mem));
   rd.pool = trace_string_pool_new ();
   rd.error = NULL;
-  rd.batch = test_read_data (g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (mem)), len,
-                             "t.json.gz", rd.pool, &rd.reader, &rd.error);
+  rd.batch = test_read_gzip_data (g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (mem)), len,
+                                  "t.json.gz", rd.pool, &rd.reader, &rd.error);
   g_assert_no_error (rd.error);
   g_assert_cmpuint (rd.batch->n_events, ==, 1);
   g_assert_cmpint (rd.batch->events[0].ts, ==, 1500);
@@ -706,10 +707,10 @@ test_gzip (void)
 
   /* a cut gzip file keeps what was decompressed, and counts the cut */
   rd.pool = trace_string_pool_new ();
-  rd.batch = test_read_data (g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (mem)), len - 12,
-                             "t.json.gz", rd.pool, &rd.reader, &rd.error);
+  rd.batch = test_read_gzip_data (g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (mem)), len - 12,
+                                  "t.json.gz", rd.pool, &rd.reader, &rd.error);
   g_assert_no_error (rd.error);
-  g_assert_cmpuint (skipped (&rd, JSON_TRACE_SKIP_TRUNCATED)->count, ==, 1);
+  g_assert_cmpuint (skipped (&rd, CHROME_SKIP_TRUNCATED)->count, ==, 1);
   read_clear (&rd);
 }
 

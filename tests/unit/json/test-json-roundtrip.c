@@ -16,9 +16,9 @@
 
 static TraceBatch *
 round_trip (TraceBatch *in,
-            const JsonTraceWriterOptions *opts,
+            const ChromeWriterOptions *opts,
             TraceStringPool *pool,
-            JsonTraceReader **reader)
+            ChromeReader **reader)
 {
   g_autoptr (GError) error = NULL;
   g_autofree char *text = NULL;
@@ -220,19 +220,19 @@ static void
 test_corpus_round_trip (gconstpointer data)
 {
   const char *file = data;
-  JsonTraceWriterOptions opts = {
-    .slices = JSON_TRACE_SLICES_BEGIN_END,
-    .flows = JSON_TRACE_FLOWS_V2,
+  ChromeWriterOptions opts = {
+    .slices = CHROME_SLICES_BEGIN_END,
+    .flows = CHROME_FLOWS_V2,
   };
   g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
   g_autoptr (GError) error = NULL;
   g_autoptr (TraceBatch) first = test_read_file (file, pool, NULL, &error);
   g_autoptr (TraceBatch) second = NULL;
-  g_autoptr (JsonTraceReader) reader = NULL;
+  g_autoptr (ChromeReader) reader = NULL;
 
   g_assert_no_error (error);
   second = round_trip (first, &opts, pool, &reader);
-  g_assert_false (json_trace_reader_has_damage (reader));
+  g_assert_false (chrome_reader_has_damage (reader));
   assert_same_events (first, second);
   assert_same_samples (first, second);
 }
@@ -421,13 +421,13 @@ generate (TraceStringPool *pool,
 static void
 test_generated_begin_end (void)
 {
-  JsonTraceWriterOptions opts = { .slices = JSON_TRACE_SLICES_BEGIN_END };
+  ChromeWriterOptions opts = { .slices = CHROME_SLICES_BEGIN_END };
   g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
   g_autoptr (TraceBatch) in = generate (pool, 42, 3000);
-  g_autoptr (JsonTraceReader) reader = NULL;
+  g_autoptr (ChromeReader) reader = NULL;
   g_autoptr (TraceBatch) out = round_trip (in, &opts, pool, &reader);
 
-  g_assert_false (json_trace_reader_has_damage (reader));
+  g_assert_false (chrome_reader_has_damage (reader));
   assert_same_events (in, out);
 }
 

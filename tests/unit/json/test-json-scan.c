@@ -7,8 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "jsonfmt.h"
-#include "jsonscan.h"
+#include "json-private.h"
 #include "json-test-util.h"
 
 static gint64
@@ -16,7 +15,7 @@ us_to_ns (const char *text)
 {
   gint64 ns = G_MININT64;
 
-  g_assert_true (json_decimal_to_scaled (text, text + strlen (text), 3, &ns));
+  g_assert_true (chrome_decimal_to_scaled (text, text + strlen (text), 3, &ns));
   return ns;
 }
 
@@ -44,14 +43,14 @@ test_timestamps (void)
   {
     const char *too_big = "9223372036854775.808";
 
-    g_assert_false (json_decimal_to_scaled (too_big, too_big + strlen (too_big), 3, &ns));
+    g_assert_false (chrome_decimal_to_scaled (too_big, too_big + strlen (too_big), 3, &ns));
   }
   for (const char *const *bad = (const char *const[]){ "", "-", "1.", ".5", "1e", "1x", "0x10", " 1", "+1", NULL };
        *bad; bad++)
     {
       const char *t = *bad;
 
-      g_assert_false (json_decimal_to_scaled (t, t + strlen (t), 3, &ns));
+      g_assert_false (chrome_decimal_to_scaled (t, t + strlen (t), 3, &ns));
     }
 }
 
@@ -64,45 +63,45 @@ test_integers (void)
   double d;
 
   t = "-42.9";
-  g_assert_true (json_decimal_to_int64 (t, t + strlen (t), &i));
+  g_assert_true (chrome_decimal_to_int64 (t, t + strlen (t), &i));
   g_assert_cmpint (i, ==, -42);
   t = "140229393893120";
-  g_assert_true (json_decimal_to_int64 (t, t + strlen (t), &i));
+  g_assert_true (chrome_decimal_to_int64 (t, t + strlen (t), &i));
   g_assert_cmpint (i, ==, G_GINT64_CONSTANT (140229393893120));
   t = "18446744073709551615";
-  g_assert_false (json_decimal_to_int64 (t, t + strlen (t), &i));
-  g_assert_true (json_decimal_to_uint64 (t, t + strlen (t), &u));
+  g_assert_false (chrome_decimal_to_int64 (t, t + strlen (t), &i));
+  g_assert_true (chrome_decimal_to_uint64 (t, t + strlen (t), &u));
   g_assert_cmpuint (u, ==, G_MAXUINT64);
   t = "0.1";
-  g_assert_true (json_decimal_to_double (t, t + strlen (t), &d));
+  g_assert_true (chrome_decimal_to_double (t, t + strlen (t), &d));
   g_assert_cmpfloat (d, ==, 0.1);
-  g_assert_false (json_decimal_is_integer (t, t + strlen (t)));
+  g_assert_false (chrome_decimal_is_integer (t, t + strlen (t)));
   t = "inf";
-  g_assert_false (json_decimal_to_double (t, t + strlen (t), &d));
+  g_assert_false (chrome_decimal_to_double (t, t + strlen (t), &d));
   t = "0x2a";
-  g_assert_true (json_hex_to_uint64 (t, t + strlen (t), &u));
+  g_assert_true (chrome_hex_to_uint64 (t, t + strlen (t), &u));
   g_assert_cmpuint (u, ==, 42);
   t = "8780d402";
-  g_assert_true (json_hex_to_uint64 (t, t + strlen (t), &u));
+  g_assert_true (chrome_hex_to_uint64 (t, t + strlen (t), &u));
   g_assert_cmpuint (u, ==, 0x8780d402);
   t = "us";
-  g_assert_false (json_hex_to_uint64 (t, t + strlen (t), &u));
+  g_assert_false (chrome_hex_to_uint64 (t, t + strlen (t), &u));
   t = "12345678901234567";
-  g_assert_false (json_hex_to_uint64 (t, t + strlen (t), &u));
+  g_assert_false (chrome_hex_to_uint64 (t, t + strlen (t), &u));
 }
 
 static char *
 decode (const char *json_string)
 {
-  JsonScanner s;
-  JsonValue v;
+  ChromeScanner s;
+  ChromeValue v;
   g_autoptr (GString) scratch = g_string_new (NULL);
   const char *p;
   gsize len;
 
-  json_scanner_init (&s, json_string, json_string + strlen (json_string));
-  g_assert_cmpint (json_scan_string (&s, &v), ==, JSON_SCAN_OK);
-  p = json_string_decode (&v, scratch, &len);
+  chrome_scanner_init (&s, json_string, json_string + strlen (json_string));
+  g_assert_cmpint (chrome_scan_string (&s, &v), ==, CHROME_SCAN_OK);
+  p = chrome_string_decode (&v, scratch, &len);
   return g_strndup (p, len);
 }
 
@@ -139,29 +138,29 @@ static void
 test_scanner (void)
 {
   const char *text = "{\"a\": [1, 2,], \"b\": {\"c\": \"}\",},}";
-  JsonScanner s;
-  JsonValue key, v;
+  ChromeScanner s;
+  ChromeValue key, v;
   gboolean first = TRUE;
 
-  json_scanner_init (&s, text, text + strlen (text));
-  g_assert_cmpint (json_scan_enter (&s, '{'), ==, JSON_SCAN_OK);
-  g_assert_cmpint (json_scan_member (&s, &first, &key), ==, JSON_SCAN_OK);
-  g_assert_true (json_value_is (&key, "a"));
-  g_assert_cmpint (json_scan_value (&s, &v, 1), ==, JSON_SCAN_OK);
-  g_assert_cmpint (v.type, ==, JSON_VALUE_ARRAY);
-  g_assert_cmpint (json_scan_member (&s, &first, &key), ==, JSON_SCAN_OK);
-  g_assert_cmpint (json_scan_value (&s, &v, 1), ==, JSON_SCAN_OK);
-  g_assert_cmpint (v.type, ==, JSON_VALUE_OBJECT);
-  g_assert_cmpint (json_scan_member (&s, &first, &key), ==, JSON_SCAN_END);
+  chrome_scanner_init (&s, text, text + strlen (text));
+  g_assert_cmpint (chrome_scan_enter (&s, '{'), ==, CHROME_SCAN_OK);
+  g_assert_cmpint (chrome_scan_member (&s, &first, &key), ==, CHROME_SCAN_OK);
+  g_assert_true (chrome_value_is (&key, "a"));
+  g_assert_cmpint (chrome_scan_value (&s, &v, 1), ==, CHROME_SCAN_OK);
+  g_assert_cmpint (v.type, ==, CHROME_VALUE_ARRAY);
+  g_assert_cmpint (chrome_scan_member (&s, &first, &key), ==, CHROME_SCAN_OK);
+  g_assert_cmpint (chrome_scan_value (&s, &v, 1), ==, CHROME_SCAN_OK);
+  g_assert_cmpint (v.type, ==, CHROME_VALUE_OBJECT);
+  g_assert_cmpint (chrome_scan_member (&s, &first, &key), ==, CHROME_SCAN_END);
 
   for (gsize cut = 0; cut < strlen (text); cut++)
     {
-      json_scanner_init (&s, text, text + cut);
-      g_assert_cmpint (json_scan_value (&s, &v, 0), ==, JSON_SCAN_INCOMPLETE);
+      chrome_scanner_init (&s, text, text + cut);
+      g_assert_cmpint (chrome_scan_value (&s, &v, 0), ==, CHROME_SCAN_INCOMPLETE);
     }
   text = "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]";
-  json_scanner_init (&s, text, text + strlen (text));
-  g_assert_cmpint (json_scan_value (&s, &v, 0), ==, JSON_SCAN_TOO_DEEP);
+  chrome_scanner_init (&s, text, text + strlen (text));
+  g_assert_cmpint (chrome_scan_value (&s, &v, 0), ==, CHROME_SCAN_TOO_DEEP);
 }
 
 static char *
@@ -169,7 +168,7 @@ fmt_us (gint64 ns)
 {
   GString *s = g_string_new (NULL);
 
-  json_fmt_us (s, ns);
+  chrome_fmt_us (s, ns);
   return g_string_free (s, FALSE);
 }
 
@@ -199,7 +198,7 @@ test_format_numbers (void)
       gint64 back;
 
       g_assert_cmpstr (text, ==, ts[i].text);
-      g_assert_true (json_decimal_to_scaled (text, text + strlen (text), 3, &back));
+      g_assert_true (chrome_decimal_to_scaled (text, text + strlen (text), 3, &back));
       g_assert_cmpint (back, ==, ts[i].ns);
     }
   for (guint i = 0; i < G_N_ELEMENTS (doubles); i++)
@@ -207,24 +206,24 @@ test_format_numbers (void)
       g_autoptr (GString) s = g_string_new (NULL);
       double back;
 
-      json_fmt_double (s, doubles[i]);
-      g_assert_true (json_decimal_to_double (s->str, s->str + s->len, &back));
+      chrome_fmt_double (s, doubles[i]);
+      g_assert_true (chrome_decimal_to_double (s->str, s->str + s->len, &back));
       g_assert_cmpfloat (back, ==, doubles[i]);
-      g_assert_false (json_decimal_is_integer (s->str, s->str + s->len));
+      g_assert_false (chrome_decimal_is_integer (s->str, s->str + s->len));
     }
   {
     g_autoptr (GString) s = g_string_new (NULL);
 
-    json_fmt_double (s, NAN);
+    chrome_fmt_double (s, NAN);
     g_assert_cmpstr (s->str, ==, "null");
     g_string_truncate (s, 0);
-    json_fmt_double (s, 0.1);
+    chrome_fmt_double (s, 0.1);
     g_assert_cmpstr (s->str, ==, "0.1");
     g_string_truncate (s, 0);
-    json_fmt_hex_id (s, G_MAXUINT64);
+    chrome_fmt_hex_id (s, G_MAXUINT64);
     g_assert_cmpstr (s->str, ==, "\"0xffffffffffffffff\"");
     g_string_truncate (s, 0);
-    json_fmt_int (s, G_MININT64);
+    chrome_fmt_int (s, G_MININT64);
     g_assert_cmpstr (s->str, ==, "-9223372036854775808");
   }
 }
@@ -253,7 +252,7 @@ test_escape (void)
       gsize len = cases[i].len ? cases[i].len : strlen (cases[i].in);
       g_autoptr (JsonNode) node = NULL;
 
-      json_fmt_string (s, cases[i].in, len);
+      chrome_fmt_string (s, cases[i].in, len);
       g_assert_true (g_utf8_validate (s->str, s->len, NULL));
       for (gsize j = 0; j < s->len; j++)
         g_assert_cmpint ((guchar) s->str[j], >=, 0x20);

@@ -29,7 +29,7 @@ out_init (Out *o)
 
 static void
 out_write (Out *o,
-           const JsonTraceWriterOptions *opts)
+           const ChromeWriterOptions *opts)
 {
   o->text = test_write (o->batch, opts, &o->len);
   o->root = test_parse_json (o->text, o->len);
@@ -116,7 +116,7 @@ static void
 test_open_and_unmatched (void)
 {
   g_autoptr (GOutputStream) mem = g_memory_output_stream_new_resizable ();
-  g_autoptr (JsonTraceWriter) w = NULL;
+  g_autoptr (ChromeWriter) w = NULL;
   g_autoptr (JsonNode) root = NULL;
   g_autoptr (GError) error = NULL;
   JsonArray *events;
@@ -127,9 +127,9 @@ test_open_and_unmatched (void)
   add (&o, TRACE_EVENT_SLICE_BEGIN, 1000, "open");
   test_add (o.batch, TRACE_EVENT_SLICE_BEGIN, 5000, 10, 12, "late");
   test_add (o.batch, TRACE_EVENT_SLICE_END, 4000, 10, 12, "early");
-  w = json_trace_writer_new (mem, NULL);
-  g_assert_true (json_trace_writer_write_batch (w, o.batch, &error));
-  g_assert_true (json_trace_writer_finish (w, &error));
+  w = chrome_writer_new (mem, NULL);
+  g_assert_true (chrome_writer_write_batch (w, o.batch, &error));
+  g_assert_true (chrome_writer_finish (w, &error));
   g_assert_no_error (error);
   root = test_parse_json (g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (mem)),
                           g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (mem)));
@@ -139,8 +139,8 @@ test_open_and_unmatched (void)
   /* an end before its begin (unsorted input) keeps both times */
   g_assert_cmpint (ns_of (test_json_event (events, "B", "late", 0), "ts"), ==, 5000);
   g_assert_cmpint (ns_of (test_json_event (events, "E", "early", 0), "ts"), ==, 4000);
-  g_assert_cmpuint (json_trace_writer_get_stats (w)->open_slices, ==, 1);
-  g_assert_cmpuint (json_trace_writer_get_stats (w)->unmatched_ends, ==, 1);
+  g_assert_cmpuint (chrome_writer_get_stats (w)->open_slices, ==, 1);
+  g_assert_cmpuint (chrome_writer_get_stats (w)->unmatched_ends, ==, 1);
   out_clear (&o);
 }
 
@@ -149,7 +149,7 @@ test_open_and_unmatched (void)
 static void
 test_max_open_slices (void)
 {
-  JsonTraceWriterOptions opts = { .max_open_slices = 2 };
+  ChromeWriterOptions opts = { .max_open_slices = 2 };
   Out o;
 
   out_init (&o);
@@ -171,7 +171,7 @@ test_max_open_slices (void)
 static void
 test_begin_end_style (void)
 {
-  JsonTraceWriterOptions opts = { .slices = JSON_TRACE_SLICES_BEGIN_END };
+  ChromeWriterOptions opts = { .slices = CHROME_SLICES_BEGIN_END };
   JsonObject *e;
   TraceEvent *ev;
   Out o;
@@ -262,7 +262,7 @@ test_instants_and_counters (void)
 static void
 test_async (void)
 {
-  JsonTraceWriterOptions nestable = { .nestable_legacy_async = TRUE };
+  ChromeWriterOptions nestable = { .nestable_legacy_async = TRUE };
   JsonObject *e;
   TraceEvent *ev;
   Out o;
@@ -306,7 +306,7 @@ test_async (void)
 static void
 test_flows (void)
 {
-  JsonTraceWriterOptions v2 = { .flows = JSON_TRACE_FLOWS_V2 };
+  ChromeWriterOptions v2 = { .flows = CHROME_FLOWS_V2 };
   JsonObject *e;
   TraceEvent *ev;
   Out o;
@@ -347,15 +347,15 @@ test_flows (void)
   /* v2: on the slice itself; one bind_id only, the outgoing flow wins */
   {
     g_autoptr (GOutputStream) mem = g_memory_output_stream_new_resizable ();
-    g_autoptr (JsonTraceWriter) w = json_trace_writer_new (mem, &v2);
+    g_autoptr (ChromeWriter) w = chrome_writer_new (mem, &v2);
 
-    g_assert_true (json_trace_writer_write_batch (w, o.batch, NULL));
-    g_assert_true (json_trace_writer_finish (w, NULL));
+    g_assert_true (chrome_writer_write_batch (w, o.batch, NULL));
+    g_assert_true (chrome_writer_finish (w, NULL));
     o.root = test_parse_json (g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (mem)),
                               g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (mem)));
     o.text = NULL;
     o.events = test_trace_events (o.root);
-    g_assert_cmpuint (json_trace_writer_get_stats (w)->dropped_flows, ==, 1);
+    g_assert_cmpuint (chrome_writer_get_stats (w)->dropped_flows, ==, 1);
   }
   e = test_json_event (o.events, "X", "sender", 0);
   g_assert_cmpstr (json_object_get_string_member (e, "bind_id"), ==, "0x99");
@@ -387,7 +387,7 @@ add_typed_args (TraceBatch *batch,
 static void
 test_args (void)
 {
-  JsonTraceWriterOptions flat = { .flat_args = TRUE };
+  ChromeWriterOptions flat = { .flat_args = TRUE };
   JsonObject *args, *data;
   JsonArray *nodes;
   Out o;
@@ -528,7 +528,7 @@ test_kernel_text (void)
 
   /* the array form has no place for them */
   {
-    JsonTraceWriterOptions array = { .form = JSON_TRACE_FORM_ARRAY };
+    ChromeWriterOptions array = { .form = CHROME_FORM_ARRAY };
 
     out_init (&o);
     test_add (o.batch, TRACE_EVENT_CPU_IDLE, 1, 0, 0, NULL);
@@ -543,7 +543,7 @@ static void
 test_object_members (void)
 {
   g_autoptr (JsonObject) extra = json_object_new ();
-  JsonTraceWriterOptions opts = {
+  ChromeWriterOptions opts = {
     .clock_domain = TRACE_CLOCK_MONOTONIC,
     .display_time_unit = "",
     .metadata = extra,
@@ -578,7 +578,7 @@ static void
 test_suffix (void)
 {
   g_autoptr (GOutputStream) mem = g_memory_output_stream_new_resizable ();
-  g_autoptr (JsonTraceWriter) w = json_trace_writer_new (mem, NULL);
+  g_autoptr (ChromeWriter) w = chrome_writer_new (mem, NULL);
   g_autoptr (GError) error = NULL;
   g_autoptr (JsonNode) root = NULL;
   JsonArray *events;
@@ -587,16 +587,16 @@ test_suffix (void)
   out_init (&o);
   add (&o, TRACE_EVENT_SLICE_BEGIN, 1000, "running");
   add (&o, TRACE_EVENT_INSTANT, 2000, "tick");
-  g_assert_true (json_trace_writer_write_batch (w, o.batch, &error));
-  g_assert_true (json_trace_writer_write_suffix (w, &error));
-  g_assert_true (json_trace_writer_write_suffix (w, &error));
+  g_assert_true (chrome_writer_write_batch (w, o.batch, &error));
+  g_assert_true (chrome_writer_write_suffix (w, &error));
+  g_assert_true (chrome_writer_write_suffix (w, &error));
   g_assert_no_error (error);
   root = test_parse_json (g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (mem)),
                           g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (mem)));
   events = test_trace_events (root);
   g_assert_nonnull (test_json_event (events, "B", "running", 0));
   g_assert_nonnull (test_json_event (events, "i", "tick", 0));
-  g_assert_false (json_trace_writer_write_batch (w, o.batch, &error));
+  g_assert_false (chrome_writer_write_batch (w, o.batch, &error));
   g_assert_error (error, TRACE_CORE_ERROR, TRACE_CORE_ERROR_FAILED);
   g_assert_cmpstr (error->message, ==, "the JSON trace is already finished");
   out_clear (&o);
@@ -606,16 +606,16 @@ test_suffix (void)
 static void
 test_empty (void)
 {
-  static const JsonTraceForm forms[] = { JSON_TRACE_FORM_OBJECT, JSON_TRACE_FORM_ARRAY };
+  static const ChromeForm forms[] = { CHROME_FORM_OBJECT, CHROME_FORM_ARRAY };
 
   for (guint i = 0; i < G_N_ELEMENTS (forms); i++)
     {
-      JsonTraceWriterOptions opts = { .form = forms[i] };
+      ChromeWriterOptions opts = { .form = forms[i] };
       g_autoptr (GOutputStream) mem = g_memory_output_stream_new_resizable ();
-      g_autoptr (JsonTraceWriter) w = json_trace_writer_new (mem, &opts);
+      g_autoptr (ChromeWriter) w = chrome_writer_new (mem, &opts);
       g_autoptr (JsonNode) root = NULL;
 
-      g_assert_true (json_trace_writer_finish (w, NULL));
+      g_assert_true (chrome_writer_finish (w, NULL));
       root = test_parse_json (g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (mem)),
                               g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (mem)));
       g_assert_cmpuint (json_array_get_length (test_trace_events (root)), ==, 0);
@@ -674,11 +674,11 @@ static void
 test_write_error (void)
 {
   g_autoptr (GOutputStream) mem = g_memory_output_stream_new_resizable ();
-  g_autoptr (JsonTraceWriter) w = json_trace_writer_new (mem, NULL);
+  g_autoptr (ChromeWriter) w = chrome_writer_new (mem, NULL);
   g_autoptr (GError) error = NULL;
 
   g_assert_true (g_output_stream_close (mem, NULL, NULL));
-  g_assert_false (json_trace_writer_finish (w, &error));
+  g_assert_false (chrome_writer_finish (w, &error));
   g_assert_error (error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_WRITE);
   g_assert_true (g_str_has_prefix (error->message, "cannot write the JSON trace: "));
 }

@@ -8,7 +8,7 @@
 #include "ftrace-reader.h"
 #endif
 #ifdef HAVE_JSON_INTERNAL
-#include "jsonreader.h"
+#include "json-private.h"
 #endif
 
 #ifdef HAVE_FTRACE_INTERNAL
@@ -38,14 +38,14 @@ read_json (GInputStream *in,
            TraceClockDomain *clock,
            GError **error)
 {
-  g_autoptr (JsonTraceReader) r = json_trace_reader_new (in, path, pool);
+  g_autoptr (ChromeReader) r = chrome_reader_new (in, path, pool);
   g_autoptr (GPtrArray) batches = g_ptr_array_new_with_free_func ((GDestroyNotify) trace_batch_unref);
   TraceBatch *b;
 
   /* as perfetto-sink is given them: without the value-less args */
-  while (json_trace_reader_read_batch (r, &b, error) && b != NULL)
+  while (chrome_reader_read_batch (r, &b, error) && b != NULL)
     g_ptr_array_add (batches, trace_batch_drop_shape_args (b));
-  *clock = json_trace_reader_get_clock_domain (r);
+  *clock = chrome_reader_get_clock_domain (r);
   return g_steal_pointer (&batches);
 }
 #endif

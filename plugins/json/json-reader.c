@@ -4,16 +4,16 @@
  *
  * The input is read in large blocks.  A small state machine walks the
  * top level (array form, or object form with its keys in any order) and
- * finds each element of "traceEvents", which jsonevent.c parses in place.
+ * finds each element of "traceEvents", which json-event.c parses in place.
  * Nothing but the current element (and what is still unread of the
  * block) is held in memory: unknown top-level values are skipped as they
- * stream by, and the systemTraceEvents text goes to a JsonSpill.
+ * stream by, and the systemTraceEvents text goes to a ChromeSpill.
  */
 #include "config.h"
 
 #include <string.h>
 
-#include "jsonreader-private.h"
+#include "json-private.h"
 
 typedef enum
 {
@@ -23,26 +23,30 @@ typedef enum
 } StepResult;
 
 /**
- * json_trace_reader_new:
- * @in: the input, plain or gzip-compressed JSON
+ * chrome_reader_new:
+ * @in: the input, JSON text (a gzip file is undone before: #TraceFileSrc
+ *   does it for every format)
  * @location: the file name used in messages
  * @pool: the string pool of the events
  *
  * Returns: (transfer full): a reader
  */
-JsonTraceReader *
-json_trace_reader_new (GInputStream *in,
-                       const char *location,
-                       TraceStringPool *pool)
+ChromeReader *
+chrome_reader_new (GInputStream *in,
+                   const char *location,
+                   TraceStringPool *pool)
 {
-  JsonTraceReader *r = g_new0 (JsonTraceReader, 1);
+  ChromeReader *r;
 
+  g_return_val_if_fail (G_IS_INPUT_STREAM (in), NULL);
+
+  r = g_new0 (ChromeReader, 1);
   r->in = g_buffered_input_stream_new_sized (in, 64 * 1024);
   /* the caller's stream stays the caller's to close */
   g_filter_input_stream_set_close_base_stream (G_FILTER_INPUT_STREAM (r->in), FALSE);
   r->location = g_strdup (location ? location : "<stream>");
   r->pool = trace_string_pool_ref (pool ? pool : trace_string_pool_get_default ());
-  r->cap = JSON_READER_BLOCK_SIZE;
+  r->cap = CHROME_READER_BLOCK_SIZE;
   r->buf = g_malloc (r->cap);
   r->state = FRAME_START;
   r->top_first = TRUE;
@@ -58,15 +62,18 @@ json_trace_reader_new (GInputStream *in,
 }
 
 void
-json_trace_reader_free (JsonTraceReader *r)
+chrome_reader_free (ChromeReader *r)
 {
   if (r == NULL)
     return;
+  g_debug ("%s: reader closed: %" G_GUINT64_FORMAT " bytes, %" G_GUINT64_FORMAT " event objects, %" G_GUINT64_FORMAT
+           " events",
+           r->location, r->stats.bytes, r->stats.objects, r->stats.events);
   g_clear_object (&r->in);
   g_free (r->location);
   trace_string_pool_unref (r->pool);
   g_free (r->buf);
-  json_spill_free (r->system_trace);
+  chrome_spill_free (r->system_trace);
   g_free (r->display_time_unit);
   g_free (r->clock_domain_name);
   json_object_unref (r->metadata);
@@ -74,7 +81,7 @@ json_trace_reader_free (JsonTraceReader *r)
   g_string_free (r->scratch, TRUE);
   g_string_free (r->key_buf, TRUE);
   g_hash_table_unref (r->named_ids);
-  json_reader_profiles_free (r);
+  chrome_reader_profiles_free (r);
   g_array_unref (r->tmp_nodes);
   g_array_unref (r->tmp_samples);
   g_array_unref (r->tmp_deltas);
@@ -86,14 +93,14 @@ json_trace_reader_free (JsonTraceReader *r)
 /* Errors                                                              */
 
 static guint64
-offset_of (JsonTraceReader *r,
+offset_of (ChromeReader *r,
            const char *p)
 {
   return r->base + (p - r->buf);
 }
 
 static StepResult G_GNUC_PRINTF (5, 6)
-    fail (JsonTraceReader *r,
+    fail (ChromeReader *r,
           GError **error,
           gint code,
           guint64 offset,
@@ -124,17 +131,17 @@ describe_byte (char c,
 }
 
 static const char *
-value_type_name (const JsonValue *v)
+value_type_name (const ChromeValue *v)
 {
   switch (v->type)
     {
-    case JSON_VALUE_STRING:
+    case CHROME_VALUE_STRING:
       return "a string";
-    case JSON_VALUE_NUMBER:
+    case CHROME_VALUE_NUMBER:
       return "a number";
-    case JSON_VALUE_ARRAY:
+    case CHROME_VALUE_ARRAY:
       return "an array";
-    case JSON_VALUE_NULL:
+    case CHROME_VALUE_NULL:
       return "null";
     default:
       return "a boolean";
@@ -145,37 +152,7 @@ value_type_name (const JsonValue *v)
 /* Input                                                               */
 
 static gboolean
-sniff_compression (JsonTraceReader *r,
-                   GError **error)
-{
-  GBufferedInputStream *bis = G_BUFFERED_INPUT_STREAM (r->in);
-  GError *io_error = NULL;
-  const guchar *p;
-  gsize avail;
-
-  r->sniffed = TRUE;
-  if (g_buffered_input_stream_fill (bis, 2, NULL, &io_error) < 0)
-    {
-      g_set_error (error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_READ,
-                   "%s: cannot read: %s", r->location, io_error->message);
-      g_error_free (io_error);
-      return FALSE;
-    }
-  p = g_buffered_input_stream_peek_buffer (bis, &avail);
-  if (avail >= 2 && p[0] == 0x1f && p[1] == 0x8b)
-    {
-      GZlibDecompressor *gunzip = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
-      GInputStream *plain = g_converter_input_stream_new (r->in, G_CONVERTER (gunzip));
-
-      g_object_unref (gunzip);
-      g_object_unref (r->in);
-      r->in = plain;
-    }
-  return TRUE;
-}
-
-static gboolean
-read_error (JsonTraceReader *r,
+read_error (ChromeReader *r,
             GError *io_error,
             GError **error)
 {
@@ -194,14 +171,12 @@ read_error (JsonTraceReader *r,
 /* Moves the unread bytes to the front and reads more behind them; grows
  * the buffer when one element fills it. */
 static gboolean
-refill (JsonTraceReader *r,
+refill (ChromeReader *r,
         GError **error)
 {
   GError *io_error = NULL;
   gsize n = 0, want;
 
-  if (!r->sniffed && !sniff_compression (r, error))
-    return FALSE;
   if (r->pos > 0)
     {
       memmove (r->buf, r->buf + r->pos, r->len - r->pos);
@@ -211,18 +186,18 @@ refill (JsonTraceReader *r,
     }
   if (r->len == r->cap)
     {
-      if (r->cap >= JSON_TRACE_MAX_ELEMENT_SIZE)
+      if (r->cap >= CHROME_MAX_ELEMENT_SIZE)
         return fail (r, error, TRACE_STREAM_ERROR_TOO_LARGE, r->base,
                      "a single value larger than %u MiB",
-                     JSON_TRACE_MAX_ELEMENT_SIZE >> 20) != STEP_ERROR;
+                     CHROME_MAX_ELEMENT_SIZE >> 20) != STEP_ERROR;
       r->cap *= 2;
       r->buf = g_realloc (r->buf, r->cap);
     }
   want = r->cap - r->len;
   if (!g_input_stream_read_all (r->in, r->buf + r->len, want, &n, NULL, &io_error))
     {
-      /* A cut gzip file: keep what was decompressed, the JSON framing
-       * counts the truncation. */
+      /* A cut gzip file (the stream may be a decompressor's): keep what
+       * was decompressed, the JSON framing counts the truncation. */
       if (!g_error_matches (io_error, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT))
         return read_error (r, io_error, error);
       g_error_free (io_error);
@@ -240,7 +215,7 @@ refill (JsonTraceReader *r,
 /* The top level                                                       */
 
 static void
-enter_container (JsonTraceReader *r,
+enter_container (ChromeReader *r,
                  ContainerRole role,
                  gsize pos)
 {
@@ -251,7 +226,7 @@ enter_container (JsonTraceReader *r,
 }
 
 static void
-leave_container (JsonTraceReader *r,
+leave_container (ChromeReader *r,
                  const char *after)
 {
   r->pos = after - r->buf;
@@ -260,17 +235,17 @@ leave_container (JsonTraceReader *r,
 
 /* The depth of the elements of the current container. */
 static int
-element_depth (JsonTraceReader *r)
+element_depth (ChromeReader *r)
 {
   return r->top_is_object ? 3 : 2;
 }
 
 static StepResult
-finish_input (JsonTraceReader *r,
+finish_input (ChromeReader *r,
               GError **error)
 {
-  json_reader_flush_deferred (r);
-  json_reader_profiles_finish (r);
+  chrome_reader_flush_deferred (r);
+  chrome_reader_profiles_finish (r);
   r->state = FRAME_DONE;
   if (!r->top_is_object && !r->saw_phase && r->stats.objects > r->stats.empty_objects)
     return fail (r, error, TRACE_STREAM_ERROR_WRONG_TYPE, r->top_start,
@@ -279,7 +254,7 @@ finish_input (JsonTraceReader *r,
 }
 
 static StepResult
-step_start (JsonTraceReader *r,
+step_start (ChromeReader *r,
             GError **error)
 {
   const char *p = r->buf + r->pos, *end = r->buf + r->len;
@@ -287,7 +262,7 @@ step_start (JsonTraceReader *r,
 
   if (r->base + r->pos == 0 && end - p >= 3 && memcmp (p, "\xEF\xBB\xBF", 3) == 0)
     p += 3; /* a UTF-8 byte order mark */
-  p = json_skip_ws (p, end);
+  p = chrome_skip_ws (p, end);
   r->pos = p - r->buf;
   if (p == end)
     return STEP_NEED_MORE;
@@ -295,6 +270,8 @@ step_start (JsonTraceReader *r,
   if (*p == '[')
     {
       r->top_is_object = FALSE;
+      g_debug ("%s: Chrome JSON, array form (starts with '[' at byte %" G_GUINT64_FORMAT ")", r->location,
+               r->top_start);
       enter_container (r, ROLE_EVENTS, r->pos + 1);
       r->seen_trace_events = TRUE;
       return STEP_OK;
@@ -302,6 +279,8 @@ step_start (JsonTraceReader *r,
   if (*p == '{')
     {
       r->top_is_object = TRUE;
+      g_debug ("%s: Chrome JSON, object form (starts with '{' at byte %" G_GUINT64_FORMAT ")", r->location,
+               r->top_start);
       r->state = FRAME_MEMBER;
       r->pos++;
       return STEP_OK;
@@ -311,7 +290,7 @@ step_start (JsonTraceReader *r,
 }
 
 static void
-start_skip (JsonTraceReader *r,
+start_skip (ChromeReader *r,
             gsize pos)
 {
   char c = r->buf[pos];
@@ -326,27 +305,27 @@ start_skip (JsonTraceReader *r,
 
 /* Top-level keys that mean another kind of JSON file. */
 static gboolean
-key_means_profile (const JsonValue *key)
+key_means_profile (const ChromeValue *key)
 {
   static const char *const keys[] = { "nodes", "snapshot", "head", "timeDeltas", "strings" };
 
   for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
-    if (json_value_is (key, keys[i]))
+    if (chrome_value_is (key, keys[i]))
       return TRUE;
   return FALSE;
 }
 
 static StepResult
-read_display_time_unit (JsonTraceReader *r,
-                        JsonScanner *s)
+read_display_time_unit (ChromeReader *r,
+                        ChromeScanner *s)
 {
-  JsonValue v;
+  ChromeValue v;
   const char *p;
   gsize len;
 
-  if (json_scan_string (s, &v) != JSON_SCAN_OK)
+  if (chrome_scan_string (s, &v) != CHROME_SCAN_OK)
     return STEP_NEED_MORE; /* a string start is there: only more data helps */
-  p = json_string_decode (&v, r->scratch, &len);
+  p = chrome_string_decode (&v, r->scratch, &len);
   g_free (r->display_time_unit);
   r->display_time_unit = g_strndup (p, len);
   r->pos = s->p - r->buf;
@@ -354,15 +333,15 @@ read_display_time_unit (JsonTraceReader *r,
 }
 
 static StepResult
-dispatch_member (JsonTraceReader *r,
-                 JsonScanner *s,
-                 const JsonValue *key,
+dispatch_member (ChromeReader *r,
+                 ChromeScanner *s,
+                 const ChromeValue *key,
                  GError **error)
 {
   gsize pos = s->p - r->buf;
   char c = *s->p;
 
-  if (json_value_is (key, "traceEvents"))
+  if (chrome_value_is (key, "traceEvents"))
     {
       if (c != '[')
         return fail (r, error, TRACE_STREAM_ERROR_FORMAT, offset_of (r, s->p),
@@ -370,20 +349,20 @@ dispatch_member (JsonTraceReader *r,
       r->seen_trace_events = TRUE;
       enter_container (r, ROLE_EVENTS, pos + 1);
     }
-  else if (json_value_is (key, "samples") && c == '[')
+  else if (chrome_value_is (key, "samples") && c == '[')
     enter_container (r, ROLE_SAMPLES, pos + 1);
-  else if (json_value_is (key, "stackFrames") && c == '{')
+  else if (chrome_value_is (key, "stackFrames") && c == '{')
     enter_container (r, ROLE_STACK_FRAMES, pos + 1);
-  else if (json_value_is (key, "metadata") && c == '{')
+  else if (chrome_value_is (key, "metadata") && c == '{')
     enter_container (r, ROLE_METADATA, pos + 1);
-  else if (json_value_is (key, "systemTraceEvents") && c == '"')
+  else if (chrome_value_is (key, "systemTraceEvents") && c == '"')
     {
       if (r->system_trace == NULL)
-        r->system_trace = json_spill_new (JSON_READER_SYSTEM_TRACE_MEMORY);
+        r->system_trace = chrome_spill_new (CHROME_READER_SYSTEM_TRACE_MEMORY);
       r->state = FRAME_STRING;
       r->pos = pos + 1;
     }
-  else if (json_value_is (key, "displayTimeUnit") && c == '"')
+  else if (chrome_value_is (key, "displayTimeUnit") && c == '"')
     {
       if (read_display_time_unit (r, s) != STEP_OK)
         return STEP_NEED_MORE;
@@ -400,28 +379,28 @@ dispatch_member (JsonTraceReader *r,
 }
 
 static StepResult
-step_member (JsonTraceReader *r,
+step_member (ChromeReader *r,
              GError **error)
 {
-  JsonScanner s;
-  JsonValue key;
+  ChromeScanner s;
+  ChromeValue key;
   gboolean first = r->top_first;
-  JsonScanResult res;
+  ChromeScanResult res;
 
-  json_scanner_init (&s, r->buf + r->pos, r->buf + r->len);
-  res = json_scan_member (&s, &first, &key);
+  chrome_scanner_init (&s, r->buf + r->pos, r->buf + r->len);
+  res = chrome_scan_member (&s, &first, &key);
   switch (res)
     {
-    case JSON_SCAN_OK:
+    case CHROME_SCAN_OK:
       return dispatch_member (r, &s, &key, error);
-    case JSON_SCAN_END:
+    case CHROME_SCAN_END:
       leave_container (r, s.p);
       r->state = FRAME_AFTER_TOP;
       if (!r->seen_trace_events)
         return fail (r, error, TRACE_STREAM_ERROR_WRONG_TYPE, r->top_start,
                      "JSON is not a Chrome trace: the top-level object has no \"traceEvents\" array");
       return STEP_OK;
-    case JSON_SCAN_ERROR:
+    case CHROME_SCAN_ERROR:
       if (r->top_first)
         return fail (r, error, TRACE_STREAM_ERROR_WRONG_TYPE, offset_of (r, s.error_at),
                      "not JSON: %s", s.error_msg);
@@ -434,7 +413,7 @@ step_member (JsonTraceReader *r,
 
 /* Skips a top-level value of any size as it streams by. */
 static StepResult
-step_skip (JsonTraceReader *r,
+step_skip (ChromeReader *r,
            GError **error)
 {
   const char *p = r->buf + r->pos, *end = r->buf + r->len;
@@ -471,9 +450,9 @@ step_skip (JsonTraceReader *r,
         r->skip_in_string = TRUE;
       else if (c == '{' || c == '[')
         {
-          if (++r->skip_depth + 1 > JSON_SCAN_MAX_DEPTH)
+          if (++r->skip_depth + 1 > CHROME_SCAN_MAX_DEPTH)
             return fail (r, error, TRACE_STREAM_ERROR_TOO_LARGE, offset_of (r, p),
-                         "nesting deeper than %d levels", JSON_SCAN_MAX_DEPTH);
+                         "nesting deeper than %d levels", CHROME_SCAN_MAX_DEPTH);
         }
       else if ((c == '}' || c == ']') && --r->skip_depth == 0)
         break;
@@ -509,7 +488,7 @@ escape_complete (const char *q,
 
 /* Collects the systemTraceEvents string, unescaped, into the spill. */
 static StepResult
-step_string (JsonTraceReader *r,
+step_string (ChromeReader *r,
              GError **error)
 {
   const char *p = r->buf + r->pos, *end = r->buf + r->len;
@@ -520,7 +499,7 @@ step_string (JsonTraceReader *r,
 
       while (q < end && *q != '"' && *q != '\\')
         q++;
-      if (q > p && !json_spill_write (r->system_trace, p, q - p, error))
+      if (q > p && !chrome_spill_write (r->system_trace, p, q - p, error))
         return STEP_ERROR;
       p = q;
       if (q == end)
@@ -534,8 +513,8 @@ step_string (JsonTraceReader *r,
       if (!escape_complete (q, end) && !r->eof)
         break;
       g_string_truncate (r->scratch, 0);
-      p = json_decode_escape (q, end, r->scratch);
-      if (!json_spill_write (r->system_trace, r->scratch->str, r->scratch->len, error))
+      p = chrome_decode_escape (q, end, r->scratch);
+      if (!chrome_spill_write (r->system_trace, r->scratch->str, r->scratch->len, error))
         return STEP_ERROR;
     }
   r->pos = p - r->buf;
@@ -543,7 +522,7 @@ step_string (JsonTraceReader *r,
 }
 
 static StepResult
-step_resync (JsonTraceReader *r)
+step_resync (ChromeReader *r)
 {
   const char *p = r->buf + r->pos, *end = r->buf + r->len;
 
@@ -565,15 +544,15 @@ step_resync (JsonTraceReader *r)
 }
 
 static StepResult
-step_after_top (JsonTraceReader *r,
+step_after_top (ChromeReader *r,
                 GError **error)
 {
-  const char *p = json_skip_ws (r->buf + r->pos, r->buf + r->len);
+  const char *p = chrome_skip_ws (r->buf + r->pos, r->buf + r->len);
 
   r->pos = p - r->buf;
   if (p == r->buf + r->len)
     return STEP_NEED_MORE;
-  json_reader_skip (r, JSON_TRACE_SKIP_TRAILING_DATA, offset_of (r, p));
+  chrome_reader_skip (r, CHROME_SKIP_TRAILING_DATA, offset_of (r, p));
   r->pos = r->len;
   return finish_input (r, error);
 }
@@ -583,10 +562,10 @@ step_after_top (JsonTraceReader *r,
 
 /* Broken JSON between events: count it, then look for the next '{'. */
 static StepResult
-resync_after (JsonTraceReader *r,
+resync_after (ChromeReader *r,
               const char *at)
 {
-  json_reader_skip (r, JSON_TRACE_SKIP_MALFORMED, offset_of (r, at));
+  chrome_reader_skip (r, CHROME_SKIP_MALFORMED, offset_of (r, at));
   if (*at == '{')
     {
       /* a missing comma: take the object as the next element */
@@ -599,101 +578,101 @@ resync_after (JsonTraceReader *r,
 }
 
 static StepResult
-read_object_item (JsonTraceReader *r,
-                  JsonScanner *s,
+read_object_item (ChromeReader *r,
+                  ChromeScanner *s,
                   GError **error)
 {
   const char *elem = s->p;
   guint64 offset = offset_of (r, elem);
   int depth = element_depth (r);
-  JsonEventFields f;
-  JsonScanResult res = json_event_scan_fields (s, depth, &f);
+  ChromeEventFields f;
+  ChromeScanResult res = chrome_event_scan_fields (s, depth, &f);
 
-  if (res == JSON_SCAN_ERROR)
+  if (res == CHROME_SCAN_ERROR)
     {
       guint64 broken_at = offset_of (r, s->error_at);
 
       /* Find where the broken object ends, to go on after it. */
-      json_scanner_init (s, elem, r->buf + r->len);
-      res = json_scan_value (s, &f.args, depth - 1);
-      if (res == JSON_SCAN_OK)
+      chrome_scanner_init (s, elem, r->buf + r->len);
+      res = chrome_scan_value (s, &f.args, depth - 1);
+      if (res == CHROME_SCAN_OK)
         {
           /* the offset of the damage itself: the event's start tells
            * less in a long event */
-          json_reader_skip (r, JSON_TRACE_SKIP_MALFORMED, broken_at);
+          chrome_reader_skip (r, CHROME_SKIP_MALFORMED, broken_at);
           r->pos = s->p - r->buf;
           r->first = FALSE;
           return STEP_OK;
         }
-      if (res == JSON_SCAN_ERROR)
+      if (res == CHROME_SCAN_ERROR)
         return resync_after (r, s->error_at);
       /* If the input ends before the object does, the garbage, not the
        * end, is what is wrong with it: at_end_of_input() says so. */
       r->broken_element = offset;
       r->broken_at = broken_at;
     }
-  if (res == JSON_SCAN_INCOMPLETE)
+  if (res == CHROME_SCAN_INCOMPLETE)
     return STEP_NEED_MORE;
-  if (res == JSON_SCAN_TOO_DEEP)
+  if (res == CHROME_SCAN_TOO_DEEP)
     return fail (r, error, TRACE_STREAM_ERROR_TOO_LARGE, offset_of (r, s->error_at),
-                 "nesting deeper than %d levels", JSON_SCAN_MAX_DEPTH);
+                 "nesting deeper than %d levels", CHROME_SCAN_MAX_DEPTH);
   r->pos = s->p - r->buf;
   r->first = FALSE;
   if (r->role == ROLE_SAMPLES)
     {
-      json_reader_convert_top_sample (r, &f, offset);
+      chrome_reader_convert_top_sample (r, &f, offset);
       return STEP_OK;
     }
   r->stats.objects++;
-  json_reader_convert_event (r, &f, offset, depth);
+  chrome_reader_convert_event (r, &f, offset, depth);
   return STEP_OK;
 }
 
 static StepResult
-read_other_item (JsonTraceReader *r,
-                 JsonScanner *s,
+read_other_item (ChromeReader *r,
+                 ChromeScanner *s,
                  gboolean was_first,
                  GError **error)
 {
   const char *elem = s->p;
-  JsonValue v;
-  JsonScanResult res = json_scan_value (s, &v, element_depth (r) - 1);
+  ChromeValue v;
+  ChromeScanResult res = chrome_scan_value (s, &v, element_depth (r) - 1);
 
-  if (res == JSON_SCAN_INCOMPLETE)
+  if (res == CHROME_SCAN_INCOMPLETE)
     return STEP_NEED_MORE;
-  if (res == JSON_SCAN_TOO_DEEP)
+  if (res == CHROME_SCAN_TOO_DEEP)
     return fail (r, error, TRACE_STREAM_ERROR_TOO_LARGE, offset_of (r, s->error_at),
-                 "nesting deeper than %d levels", JSON_SCAN_MAX_DEPTH);
-  if (res == JSON_SCAN_ERROR)
+                 "nesting deeper than %d levels", CHROME_SCAN_MAX_DEPTH);
+  if (res == CHROME_SCAN_ERROR)
     return resync_after (r, s->error_at);
   if (was_first && !r->top_is_object && r->stats.objects == 0)
     return fail (r, error, TRACE_STREAM_ERROR_WRONG_TYPE, offset_of (r, elem),
                  "JSON is not a Chrome trace: the top-level array holds %s, not event objects",
                  value_type_name (&v));
-  json_reader_skip (r, JSON_TRACE_SKIP_NOT_AN_OBJECT, offset_of (r, elem));
+  chrome_reader_skip (r, CHROME_SKIP_NOT_AN_OBJECT, offset_of (r, elem));
   r->pos = s->p - r->buf;
   r->first = FALSE;
   return STEP_OK;
 }
 
 static StepResult
-step_array_item (JsonTraceReader *r,
+step_array_item (ChromeReader *r,
                  GError **error)
 {
-  JsonScanner s;
+  ChromeScanner s;
   gboolean first = r->first;
-  JsonScanResult res;
+  ChromeScanResult res;
 
-  json_scanner_init (&s, r->buf + r->pos, r->buf + r->len);
-  res = json_scan_element (&s, &first);
-  if (res == JSON_SCAN_INCOMPLETE)
+  chrome_scanner_init (&s, r->buf + r->pos, r->buf + r->len);
+  res = chrome_scan_element (&s, &first);
+  if (res == CHROME_SCAN_INCOMPLETE)
     return STEP_NEED_MORE;
-  if (res == JSON_SCAN_END)
+  if (res == CHROME_SCAN_END)
     {
       leave_container (r, s.p);
       return STEP_OK;
     }
-  if (res == JSON_SCAN_ERROR)
+  if (res == CHROME_SCAN_ERROR)
     return resync_after (r, s.error_at);
   if (*s.p == '{')
     return read_object_item (r, &s, error);
@@ -703,7 +682,7 @@ step_array_item (JsonTraceReader *r,
 /* metadata "tracepipe-clock-markers", written by json-sink for the clock
  * markers that have no event form: back to CLOCK_MARKER events. */
 static void
-read_clock_markers (JsonTraceReader *r,
+read_clock_markers (ChromeReader *r,
                     JsonNode *node)
 {
   static const char *const kinds[] = { "parent_ts", "realtime_ts", "sync_id", "pair" };
@@ -728,10 +707,10 @@ read_clock_markers (JsonTraceReader *r,
         ;
       if (k == G_N_ELEMENTS (kinds))
         continue;
-      ev = json_reader_append (r, TRACE_EVENT_CLOCK_MARKER,
-                               json_object_get_int_member_with_default (o, "ts_ns", 0),
-                               json_object_get_int_member_with_default (o, "pid", TRACE_ID_UNKNOWN),
-                               TRACE_ID_UNKNOWN);
+      ev = chrome_reader_append (r, TRACE_EVENT_CLOCK_MARKER,
+                                 json_object_get_int_member_with_default (o, "ts_ns", 0),
+                                 json_object_get_int_member_with_default (o, "pid", TRACE_ID_UNKNOWN),
+                                 TRACE_ID_UNKNOWN);
       ev->u.clock.marker = k;
       ev->u.clock.other_ts = json_object_get_int_member_with_default (o, "other_ts_ns", 0);
       ev->u.clock.domain = trace_clock_domain_from_string (
@@ -740,11 +719,11 @@ read_clock_markers (JsonTraceReader *r,
 }
 
 /* A member of the top-level "metadata" object.  clock-domain is
- * interpreted; small members are kept for json_trace_reader_get_metadata(). */
+ * interpreted; small members are kept for chrome_reader_get_metadata(). */
 static void
-read_metadata_member (JsonTraceReader *r,
-                      const JsonValue *key,
-                      const JsonValue *v,
+read_metadata_member (ChromeReader *r,
+                      const ChromeValue *key,
+                      const ChromeValue *v,
                       guint64 offset)
 {
   g_autoptr (JsonParser) parser = NULL;
@@ -753,18 +732,20 @@ read_metadata_member (JsonTraceReader *r,
   gboolean markers;
   gsize len;
 
-  p = json_string_decode (key, r->scratch, &len);
+  p = chrome_string_decode (key, r->scratch, &len);
   name = g_strndup (p, len);
-  if (strcmp (name, "clock-domain") == 0 && v->type == JSON_VALUE_STRING)
+  if (strcmp (name, "clock-domain") == 0 && v->type == CHROME_VALUE_STRING)
     {
-      p = json_string_decode (v, r->scratch, &len);
+      p = chrome_string_decode (v, r->scratch, &len);
       g_free (r->clock_domain_name);
       r->clock_domain_name = g_strndup (p, len);
       r->clock_domain = trace_clock_domain_from_string (r->clock_domain_name);
+      g_debug ("%s: clock domain %s (metadata \"clock-domain\": \"%s\")", r->location,
+               trace_clock_domain_to_string (r->clock_domain), r->clock_domain_name);
     }
   markers = strcmp (name, "tracepipe-clock-markers") == 0;
-  start = v->type == JSON_VALUE_STRING ? v->start - 1 : v->start;
-  end = v->type == JSON_VALUE_STRING ? v->end + 1 : v->end;
+  start = v->type == CHROME_VALUE_STRING ? v->start - 1 : v->start;
+  end = v->type == CHROME_VALUE_STRING ? v->end + 1 : v->end;
   /* documented: very large metadata is not kept */
   if (end - start > (markers ? 1024 * 1024 : 64 * 1024) ||
       (!markers && json_object_get_size (r->metadata) >= 256))
@@ -772,7 +753,7 @@ read_metadata_member (JsonTraceReader *r,
   parser = json_parser_new ();
   if (!json_parser_load_from_data (parser, start, end - start, NULL))
     {
-      json_reader_skip (r, JSON_TRACE_SKIP_MALFORMED, offset);
+      chrome_reader_skip (r, CHROME_SKIP_MALFORMED, offset);
       return;
     }
   if (markers)
@@ -782,36 +763,36 @@ read_metadata_member (JsonTraceReader *r,
 }
 
 static StepResult
-step_member_item (JsonTraceReader *r,
+step_member_item (ChromeReader *r,
                   GError **error)
 {
   const char *what = r->role == ROLE_METADATA ? "metadata" : "stackFrames";
-  JsonScanner s;
-  JsonValue key, v;
+  ChromeScanner s;
+  ChromeValue key, v;
   gboolean first = r->first;
-  JsonScanResult res;
+  ChromeScanResult res;
 
-  json_scanner_init (&s, r->buf + r->pos, r->buf + r->len);
-  res = json_scan_member (&s, &first, &key);
-  if (res == JSON_SCAN_OK)
-    res = json_scan_value (&s, &v, 2);
+  chrome_scanner_init (&s, r->buf + r->pos, r->buf + r->len);
+  res = chrome_scan_member (&s, &first, &key);
+  if (res == CHROME_SCAN_OK)
+    res = chrome_scan_value (&s, &v, 2);
   switch (res)
     {
-    case JSON_SCAN_OK:
+    case CHROME_SCAN_OK:
       break;
-    case JSON_SCAN_END:
+    case CHROME_SCAN_END:
       leave_container (r, s.p);
       if (r->role == ROLE_STACK_FRAMES)
         {
           r->frames_read = TRUE;
-          json_reader_flush_deferred (r);
+          chrome_reader_flush_deferred (r);
         }
       return STEP_OK;
-    case JSON_SCAN_INCOMPLETE:
+    case CHROME_SCAN_INCOMPLETE:
       return STEP_NEED_MORE;
-    case JSON_SCAN_TOO_DEEP:
+    case CHROME_SCAN_TOO_DEEP:
       return fail (r, error, TRACE_STREAM_ERROR_TOO_LARGE, offset_of (r, s.error_at),
-                   "nesting deeper than %d levels", JSON_SCAN_MAX_DEPTH);
+                   "nesting deeper than %d levels", CHROME_SCAN_MAX_DEPTH);
     default:
       return fail (r, error, TRACE_STREAM_ERROR_FORMAT, offset_of (r, s.error_at),
                    "the \"%s\" object is broken: %s", what, s.error_msg);
@@ -819,14 +800,14 @@ step_member_item (JsonTraceReader *r,
   if (r->role == ROLE_METADATA)
     read_metadata_member (r, &key, &v, offset_of (r, key.start - 1));
   else
-    json_reader_convert_stack_frame (r, &key, &v, offset_of (r, key.start - 1));
+    chrome_reader_convert_stack_frame (r, &key, &v, offset_of (r, key.start - 1));
   r->pos = s.p - r->buf;
   r->first = FALSE;
   return STEP_OK;
 }
 
 static StepResult
-step (JsonTraceReader *r,
+step (ChromeReader *r,
       GError **error)
 {
   switch (r->state)
@@ -854,15 +835,15 @@ step (JsonTraceReader *r,
 
 /* The input ended where more was needed. */
 static StepResult
-at_end_of_input (JsonTraceReader *r,
+at_end_of_input (ChromeReader *r,
                  GError **error)
 {
   const char *end = r->buf + r->len;
-  const char *p = json_skip_ws (r->buf + r->pos, end);
+  const char *p = chrome_skip_ws (r->buf + r->pos, end);
 
   /* point at a half-written item rather than at the comma before it */
-  if (p < end && *p == ',' && json_skip_ws (p + 1, end) < end)
-    p = json_skip_ws (p + 1, end);
+  if (p < end && *p == ',' && chrome_skip_ws (p + 1, end) < end)
+    p = chrome_skip_ws (p + 1, end);
   switch (r->state)
     {
     case FRAME_START:
@@ -875,30 +856,33 @@ at_end_of_input (JsonTraceReader *r,
         return fail (r, error, TRACE_STREAM_ERROR_WRONG_TYPE, r->top_start,
                      "JSON is not a Chrome trace: the input ends before a \"traceEvents\" array");
       if (r->broken_at > 0 && r->broken_element == offset_of (r, p))
-        json_reader_skip (r, JSON_TRACE_SKIP_MALFORMED, r->broken_at);
+        chrome_reader_skip (r, CHROME_SKIP_MALFORMED, r->broken_at);
       else
-        json_reader_skip (r, JSON_TRACE_SKIP_TRUNCATED, offset_of (r, p));
+        chrome_reader_skip (r, CHROME_SKIP_TRUNCATED, offset_of (r, p));
     }
   return finish_input (r, error);
 }
 
 /**
- * json_trace_reader_read_batch:
+ * chrome_reader_read_batch:
  * @out: (out) (transfer full) (nullable): the next batch; %NULL at the end
  *
  * Reads events in file order, up to about %TRACE_BATCH_DEFAULT_SIZE.
- * Damage inside a trace is counted (see json_trace_reader_get_stats()),
+ * Damage inside a trace is counted (see chrome_reader_get_stats()),
  * not an error.
  *
  * Returns: %FALSE with @error set when the input is not a Chrome JSON
- *   trace, nests deeper than %JSON_SCAN_MAX_DEPTH, has a single value
- *   larger than %JSON_TRACE_MAX_ELEMENT_SIZE, or cannot be read
+ *   trace, nests deeper than %CHROME_SCAN_MAX_DEPTH, has a single value
+ *   larger than %CHROME_MAX_ELEMENT_SIZE, or cannot be read
  */
 gboolean
-json_trace_reader_read_batch (JsonTraceReader *r,
-                              TraceBatch **out,
-                              GError **error)
+chrome_reader_read_batch (ChromeReader *r,
+                          TraceBatch **out,
+                          GError **error)
 {
+  g_return_val_if_fail (r != NULL, FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
   *out = NULL;
   if (r->batch == NULL)
     r->batch = trace_batch_new (r->pool, 0);

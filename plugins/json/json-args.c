@@ -7,41 +7,41 @@
  * containers are kept as value-less args (TRACE_ARG_NULL, _EMPTY_ARRAY,
  * _EMPTY_OBJECT) so that json-sink writes the args object back as it
  * was: array indices after them do not shift.  At most
- * JSON_TRACE_MAX_ARGS args are kept per event.
+ * CHROME_MAX_ARGS args are kept per event.
  */
 #include "config.h"
 
-#include "jsonreader-private.h"
+#include "json-private.h"
 
 /* ------------------------------------------------------------------ */
 /* Args: nested objects and arrays flattened to dotted keys            */
 
-static JsonScanResult parse_arg_value (JsonTraceReader *r, TraceEvent *ev, JsonScanner *s, int depth);
+static ChromeScanResult parse_arg_value (ChromeReader *r, TraceEvent *ev, ChromeScanner *s, int depth);
 
 static gboolean
-add_number_arg (JsonTraceReader *r,
+add_number_arg (ChromeReader *r,
                 TraceEvent *ev,
                 guint32 key,
-                const JsonValue *v)
+                const ChromeValue *v)
 {
   gint64 i;
   guint64 u;
   double d;
 
-  if (json_decimal_is_integer (v->start, v->end))
+  if (chrome_decimal_is_integer (v->start, v->end))
     {
-      if (json_decimal_to_int64 (v->start, v->end, &i))
+      if (chrome_decimal_to_int64 (v->start, v->end, &i))
         {
           trace_batch_add_arg (r->batch, ev, key, TRACE_ARG_INT)->v.i = i;
           return TRUE;
         }
-      if (*v->start != '-' && json_decimal_to_uint64 (v->start, v->end, &u))
+      if (*v->start != '-' && chrome_decimal_to_uint64 (v->start, v->end, &u))
         {
           trace_batch_add_arg (r->batch, ev, key, TRACE_ARG_UINT)->v.u = u;
           return TRUE;
         }
     }
-  if (!json_decimal_to_double (v->start, v->end, &d))
+  if (!chrome_decimal_to_double (v->start, v->end, &d))
     return FALSE;
   trace_batch_add_arg (r->batch, ev, key, TRACE_ARG_DOUBLE)->v.d = d;
   return TRUE;
@@ -49,157 +49,157 @@ add_number_arg (JsonTraceReader *r,
 
 /* A value-less arg at the current key; FALSE past the limit. */
 static gboolean
-add_shape_arg (JsonTraceReader *r,
+add_shape_arg (ChromeReader *r,
                TraceEvent *ev,
                TraceArgType type)
 {
-  if (ev->n_args >= JSON_TRACE_MAX_ARGS)
+  if (ev->n_args >= CHROME_MAX_ARGS)
     {
       r->args_dropped = TRUE;
       return FALSE;
     }
-  trace_batch_add_arg (r->batch, ev, json_reader_intern (r, r->key_buf->str, r->key_buf->len), type);
+  trace_batch_add_arg (r->batch, ev, chrome_reader_intern (r, r->key_buf->str, r->key_buf->len), type);
   return TRUE;
 }
 
 static gboolean
-add_scalar_arg (JsonTraceReader *r,
+add_scalar_arg (ChromeReader *r,
                 TraceEvent *ev,
-                const JsonValue *v)
+                const ChromeValue *v)
 {
   guint32 key;
 
-  if (v->type == JSON_VALUE_NULL)
+  if (v->type == CHROME_VALUE_NULL)
     {
       add_shape_arg (r, ev, TRACE_ARG_NULL);
       return TRUE;
     }
-  if (ev->n_args >= JSON_TRACE_MAX_ARGS)
+  if (ev->n_args >= CHROME_MAX_ARGS)
     {
       r->args_dropped = TRUE;
       return TRUE;
     }
-  key = json_reader_intern (r, r->key_buf->str, r->key_buf->len);
+  key = chrome_reader_intern (r, r->key_buf->str, r->key_buf->len);
   switch (v->type)
     {
-    case JSON_VALUE_STRING:
-      trace_batch_add_arg (r->batch, ev, key, TRACE_ARG_STRING)->v.s = json_reader_intern_value (r, v);
+    case CHROME_VALUE_STRING:
+      trace_batch_add_arg (r->batch, ev, key, TRACE_ARG_STRING)->v.s = chrome_reader_intern_value (r, v);
       return TRUE;
-    case JSON_VALUE_NUMBER:
+    case CHROME_VALUE_NUMBER:
       return add_number_arg (r, ev, key, v);
-    case JSON_VALUE_TRUE:
-    case JSON_VALUE_FALSE:
-      trace_batch_add_arg (r->batch, ev, key, TRACE_ARG_BOOL)->v.b = v->type == JSON_VALUE_TRUE;
+    case CHROME_VALUE_TRUE:
+    case CHROME_VALUE_FALSE:
+      trace_batch_add_arg (r->batch, ev, key, TRACE_ARG_BOOL)->v.b = v->type == CHROME_VALUE_TRUE;
       return TRUE;
     default:
       return FALSE;
     }
 }
 
-static JsonScanResult
-parse_arg_object (JsonTraceReader *r,
+static ChromeScanResult
+parse_arg_object (ChromeReader *r,
                   TraceEvent *ev,
-                  JsonScanner *s,
+                  ChromeScanner *s,
                   int depth)
 {
   gsize prefix = r->key_buf->len;
   gboolean first = TRUE;
-  JsonValue key;
-  JsonScanResult res;
+  ChromeValue key;
+  ChromeScanResult res;
 
-  if (depth > JSON_SCAN_MAX_DEPTH)
-    return JSON_SCAN_TOO_DEEP;
-  res = json_scan_enter (s, '{');
-  if (res != JSON_SCAN_OK)
+  if (depth > CHROME_SCAN_MAX_DEPTH)
+    return CHROME_SCAN_TOO_DEEP;
+  res = chrome_scan_enter (s, '{');
+  if (res != CHROME_SCAN_OK)
     return res;
-  while ((res = json_scan_member (s, &first, &key)) == JSON_SCAN_OK)
+  while ((res = chrome_scan_member (s, &first, &key)) == CHROME_SCAN_OK)
     {
       gsize len;
-      const char *k = json_string_decode (&key, r->scratch, &len);
+      const char *k = chrome_string_decode (&key, r->scratch, &len);
 
       if (prefix > 0)
         g_string_append_c (r->key_buf, '.');
       g_string_append_len (r->key_buf, k, len);
       res = parse_arg_value (r, ev, s, depth);
       g_string_truncate (r->key_buf, prefix);
-      if (res != JSON_SCAN_OK)
+      if (res != CHROME_SCAN_OK)
         return res;
     }
   /* (the args object itself, when empty, is no arg) */
-  if (res == JSON_SCAN_END && first && prefix > 0)
+  if (res == CHROME_SCAN_END && first && prefix > 0)
     add_shape_arg (r, ev, TRACE_ARG_EMPTY_OBJECT);
-  return res == JSON_SCAN_END ? JSON_SCAN_OK : res;
+  return res == CHROME_SCAN_END ? CHROME_SCAN_OK : res;
 }
 
-static JsonScanResult
-parse_arg_array (JsonTraceReader *r,
+static ChromeScanResult
+parse_arg_array (ChromeReader *r,
                  TraceEvent *ev,
-                 JsonScanner *s,
+                 ChromeScanner *s,
                  int depth)
 {
   gsize prefix = r->key_buf->len;
   gboolean first = TRUE;
   guint index = 0;
-  JsonScanResult res;
+  ChromeScanResult res;
 
-  if (depth > JSON_SCAN_MAX_DEPTH)
-    return JSON_SCAN_TOO_DEEP;
-  res = json_scan_enter (s, '[');
-  if (res != JSON_SCAN_OK)
+  if (depth > CHROME_SCAN_MAX_DEPTH)
+    return CHROME_SCAN_TOO_DEEP;
+  res = chrome_scan_enter (s, '[');
+  if (res != CHROME_SCAN_OK)
     return res;
-  while ((res = json_scan_element (s, &first)) == JSON_SCAN_OK)
+  while ((res = chrome_scan_element (s, &first)) == CHROME_SCAN_OK)
     {
       g_string_append_printf (r->key_buf, "[%u]", index++);
       res = parse_arg_value (r, ev, s, depth);
       g_string_truncate (r->key_buf, prefix);
-      if (res != JSON_SCAN_OK)
+      if (res != CHROME_SCAN_OK)
         return res;
     }
-  if (res == JSON_SCAN_END && index == 0)
+  if (res == CHROME_SCAN_END && index == 0)
     add_shape_arg (r, ev, TRACE_ARG_EMPTY_ARRAY);
-  return res == JSON_SCAN_END ? JSON_SCAN_OK : res;
+  return res == CHROME_SCAN_END ? CHROME_SCAN_OK : res;
 }
 
 /* A value held by a container at @depth. */
-static JsonScanResult
-parse_arg_value (JsonTraceReader *r,
+static ChromeScanResult
+parse_arg_value (ChromeReader *r,
                  TraceEvent *ev,
-                 JsonScanner *s,
+                 ChromeScanner *s,
                  int depth)
 {
-  const char *p = json_skip_ws (s->p, s->end);
-  JsonValue v;
-  JsonScanResult res;
+  const char *p = chrome_skip_ws (s->p, s->end);
+  ChromeValue v;
+  ChromeScanResult res;
 
   s->p = p;
   if (p < s->end && *p == '{')
     return parse_arg_object (r, ev, s, depth + 1);
   if (p < s->end && *p == '[')
     return parse_arg_array (r, ev, s, depth + 1);
-  res = json_scan_value (s, &v, depth);
-  if (res != JSON_SCAN_OK)
+  res = chrome_scan_value (s, &v, depth);
+  if (res != CHROME_SCAN_OK)
     return res;
-  return add_scalar_arg (r, ev, &v) ? JSON_SCAN_OK : JSON_SCAN_ERROR;
+  return add_scalar_arg (r, ev, &v) ? CHROME_SCAN_OK : CHROME_SCAN_ERROR;
 }
 
 /* Adds the event's args.  A non-object "args" is ignored. */
 int
-json_reader_add_args (JsonTraceReader *r,
-                      TraceEvent *ev,
-                      const JsonEventFields *f,
-                      int depth,
-                      guint64 offset)
+chrome_reader_add_args (ChromeReader *r,
+                        TraceEvent *ev,
+                        const ChromeEventFields *f,
+                        int depth,
+                        guint64 offset)
 {
-  JsonScanner s;
+  ChromeScanner s;
 
-  if (f->args.type != JSON_VALUE_OBJECT)
+  if (f->args.type != CHROME_VALUE_OBJECT)
     return CONV_OK;
-  json_scanner_init (&s, f->args.start, f->args.end);
+  chrome_scanner_init (&s, f->args.start, f->args.end);
   g_string_truncate (r->key_buf, 0);
   r->args_dropped = FALSE;
-  if (parse_arg_object (r, ev, &s, depth + 1) != JSON_SCAN_OK)
-    return JSON_TRACE_SKIP_MALFORMED;
+  if (parse_arg_object (r, ev, &s, depth + 1) != CHROME_SCAN_OK)
+    return CHROME_SKIP_MALFORMED;
   if (r->args_dropped)
-    json_reader_skip (r, JSON_TRACE_SKIP_ARGS_DROPPED, offset);
+    chrome_reader_skip (r, CHROME_SKIP_ARGS_DROPPED, offset);
   return CONV_OK;
 }

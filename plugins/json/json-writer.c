@@ -13,12 +13,12 @@
 
 #include <string.h>
 
-#include "jsonwriter-private.h"
+#include "json-private.h"
 
 static guint
 thread_key_hash (gconstpointer p)
 {
-  const JsonThreadKey *k = p;
+  const ChromeThreadKey *k = p;
 
   return (guint) (k->pid * 1000003 + k->tid);
 }
@@ -27,7 +27,7 @@ static gboolean
 thread_key_equal (gconstpointer a,
                   gconstpointer b)
 {
-  const JsonThreadKey *x = a, *y = b;
+  const ChromeThreadKey *x = a, *y = b;
 
   return x->pid == y->pid && x->tid == y->tid;
 }
@@ -43,41 +43,58 @@ writer_thread_free (gpointer p)
 }
 
 /**
- * json_trace_writer_new:
+ * chrome_writer_new:
  * @out: where the JSON goes
  * @opts: (nullable): options; %NULL for the defaults
  *
  * Returns: (transfer full): a writer.  Nothing is written before the
  *   first batch (or the suffix).
  */
-JsonTraceWriter *
-json_trace_writer_new (GOutputStream *out,
-                       const JsonTraceWriterOptions *opts)
+ChromeWriter *
+chrome_writer_new (GOutputStream *out,
+                   const ChromeWriterOptions *opts)
 {
-  JsonTraceWriter *w = g_new0 (JsonTraceWriter, 1);
+  ChromeWriter *w;
 
+  g_return_val_if_fail (G_IS_OUTPUT_STREAM (out), NULL);
+
+  w = g_new0 (ChromeWriter, 1);
   w->out = g_object_ref (out);
   if (opts)
     w->opts = *opts;
-  w->display_time_unit = g_strdup (w->opts.display_time_unit ? w->opts.display_time_unit : "ns");
+  w->display_time_unit = g_strdup (w->opts.display_time_unit ? w->opts.display_time_unit
+                                                             : CHROME_WRITER_DEFAULT_DISPLAY_TIME_UNIT);
   w->opts.display_time_unit = NULL;
   w->metadata = w->opts.metadata ? json_object_ref (w->opts.metadata) : NULL;
   w->opts.metadata = NULL;
   if (w->opts.max_open_slices == 0)
-    w->opts.max_open_slices = JSON_WRITER_DEFAULT_MAX_OPEN;
+    w->opts.max_open_slices = CHROME_WRITER_DEFAULT_MAX_OPEN;
   if (w->opts.max_threads == 0)
-    w->opts.max_threads = JSON_WRITER_DEFAULT_MAX_THREADS;
+    w->opts.max_threads = CHROME_WRITER_DEFAULT_MAX_THREADS;
   if (w->opts.system_trace_memory == 0)
-    w->opts.system_trace_memory = JSON_WRITER_DEFAULT_KERNEL_MEMORY;
-  w->buf = g_string_sized_new (JSON_WRITER_FLUSH_SIZE + 4096);
+    w->opts.system_trace_memory = CHROME_WRITER_DEFAULT_KERNEL_MEMORY;
+  /* trace_processor sorts a JSON trace's X events before B events of the
+   * same time and nests them otherwise: a B/E pair of a Chrome trace
+   * written as X could nest differently from the original. */
+  if (w->opts.slices == CHROME_SLICES_AUTO)
+    w->opts.slices = w->opts.chrome_json ? CHROME_SLICES_BEGIN_END : CHROME_SLICES_COMPLETE;
+  /* A Chrome trace's slice flow ids are v2, whose rules (one sender, any
+   * number of receivers) v1 events do not have. */
+  if (w->opts.flows == CHROME_FLOWS_AUTO)
+    w->opts.flows = w->opts.chrome_json ? CHROME_FLOWS_V2 : CHROME_FLOWS_V1;
+  w->buf = g_string_sized_new (CHROME_WRITER_FLUSH_SIZE + 4096);
   w->threads = g_hash_table_new_full (thread_key_hash, thread_key_equal, NULL, writer_thread_free);
   w->merged_args = g_array_new (FALSE, FALSE, sizeof (TraceArg));
   w->clock_markers = g_array_new (FALSE, FALSE, sizeof (TraceEvent));
+  g_debug ("writer opened: %s form, %s slices, flows %s, clock %s",
+           w->opts.form == CHROME_FORM_ARRAY ? "array" : "object",
+           w->opts.slices == CHROME_SLICES_BEGIN_END ? "B/E" : "X", w->opts.flows == CHROME_FLOWS_V2 ? "v2" : "v1",
+           trace_clock_domain_to_string (w->opts.clock_domain));
   return w;
 }
 
 void
-json_trace_writer_free (JsonTraceWriter *w)
+chrome_writer_free (ChromeWriter *w)
 {
   if (w == NULL)
     return;
@@ -88,19 +105,37 @@ json_trace_writer_free (JsonTraceWriter *w)
   g_hash_table_unref (w->threads);
   g_array_unref (w->merged_args);
   g_array_unref (w->clock_markers);
-  json_writer_kernel_free (w);
-  json_writer_profiles_free (w);
+  chrome_writer_kernel_free (w);
+  chrome_writer_profiles_free (w);
   if (w->pool)
     trace_string_pool_unref (w->pool);
   g_free (w);
+}
+
+/**
+ * chrome_writer_count_drop:
+ * @counter: a member of the writer's stats
+ * @what: what was not written as it came, for the debug log
+ *
+ * Counts an event not written as it came; the first of each kind is
+ * logged with where the output is (every one would cost time: a drop
+ * can happen per event).
+ */
+void
+chrome_writer_count_drop (ChromeWriter *w,
+                          guint64 *counter,
+                          const char *what)
+{
+  if ((*counter)++ == 0)
+    g_debug ("output byte %" G_GUINT64_FORMAT ": first %s", w->bytes_written + w->buf->len, what);
 }
 
 /* ------------------------------------------------------------------ */
 /* Output                                                              */
 
 gboolean
-json_writer_flush (JsonTraceWriter *w,
-                   GError **error)
+chrome_writer_flush (ChromeWriter *w,
+                     GError **error)
 {
   GError *io_error = NULL;
   gsize written = 0;
@@ -125,95 +160,95 @@ json_writer_flush (JsonTraceWriter *w,
 }
 
 const char *
-json_writer_str (JsonTraceWriter *w,
-                 guint32 id,
-                 gsize *len)
+chrome_writer_str (ChromeWriter *w,
+                   guint32 id,
+                   gsize *len)
 {
   *len = trace_string_pool_get_length (w->pool, id);
   return trace_string_pool_get (w->pool, id);
 }
 
 void
-json_writer_put_string (JsonTraceWriter *w,
-                        guint32 id)
+chrome_writer_put_string (ChromeWriter *w,
+                          guint32 id)
 {
   gsize len;
-  const char *s = json_writer_str (w, id, &len);
+  const char *s = chrome_writer_str (w, id, &len);
 
-  json_fmt_string (w->buf, s, len);
+  chrome_fmt_string (w->buf, s, len);
 }
 
-/* json_writer_event_open_text() with an interned name. */
+/* chrome_writer_event_open_text() with an interned name. */
 void
-json_writer_event_open (JsonTraceWriter *w,
-                        const char *ph,
-                        guint32 name,
-                        guint32 category,
-                        gint64 ts,
-                        gint64 pid,
-                        gint64 tid)
+chrome_writer_event_open (ChromeWriter *w,
+                          const char *ph,
+                          guint32 name,
+                          guint32 category,
+                          gint64 ts,
+                          gint64 pid,
+                          gint64 tid)
 {
   gsize len;
-  const char *text = json_writer_str (w, name, &len);
+  const char *text = chrome_writer_str (w, name, &len);
 
-  json_writer_event_open_text (w, ph, text, len, category, ts, pid, tid);
+  chrome_writer_event_open_text (w, ph, text, len, category, ts, pid, tid);
 }
 
 /**
- * json_writer_event_open_text:
+ * chrome_writer_event_open_text:
  *
  * Starts an event object: `{"ph":…,"name":…,"cat":…,"ts":…,"pid":…,"tid":…`.
  * The category, pid and tid are left out when unknown.  Events are
  * separated by ",\n": one event per line.
  */
 void
-json_writer_event_open_text (JsonTraceWriter *w,
-                             const char *ph,
-                             const char *name,
-                             gsize name_len,
-                             guint32 category,
-                             gint64 ts,
-                             gint64 pid,
-                             gint64 tid)
+chrome_writer_event_open_text (ChromeWriter *w,
+                               const char *ph,
+                               const char *name,
+                               gsize name_len,
+                               guint32 category,
+                               gint64 ts,
+                               gint64 pid,
+                               gint64 tid)
 {
   GString *b = w->buf;
 
   g_string_append (b, w->stats.events++ > 0 ? ",\n{\"ph\":\"" : "\n{\"ph\":\"");
   g_string_append (b, ph);
   g_string_append (b, "\",\"name\":");
-  json_fmt_string (b, name, name_len);
+  chrome_fmt_string (b, name, name_len);
   if (category != 0)
     {
       g_string_append (b, ",\"cat\":");
-      json_writer_put_string (w, category);
+      chrome_writer_put_string (w, category);
     }
   g_string_append (b, ",\"ts\":");
-  json_fmt_us (b, ts);
+  chrome_fmt_us (b, ts);
   if (pid != TRACE_ID_UNKNOWN)
     {
       g_string_append (b, ",\"pid\":");
-      json_fmt_int (b, pid);
+      chrome_fmt_int (b, pid);
     }
   if (tid != TRACE_ID_UNKNOWN)
     {
       g_string_append (b, ",\"tid\":");
-      json_fmt_int (b, tid);
+      chrome_fmt_int (b, tid);
     }
 }
 
 static void
-event_close (JsonTraceWriter *w)
+event_close (ChromeWriter *w)
 {
   g_string_append_c (w->buf, '}');
 }
 
 static void
-put_id_member (JsonTraceWriter *w,
+put_id_member (ChromeWriter *w,
                const char *key,
                guint64 id)
 {
   g_string_append_printf (w->buf, ",\"%s\":", key);
-  json_fmt_hex_id (w->buf, id);
+  chrome_fmt_hex_id (w->buf, id);
 }
 
 static const TraceArg *
@@ -228,48 +263,48 @@ event_args (TraceBatch *batch,
 
 /* flow v1 events standing for the flow ids bound to a slice */
 static void
-put_slice_flows_v1 (JsonTraceWriter *w,
+put_slice_flows_v1 (ChromeWriter *w,
                     const TraceEvent *ev)
 {
   guint64 in = ev->u.slice.flow_in, out = ev->u.slice.flow_out;
   guint32 flow = w->str_flow;
 
-  if (w->opts.flows != JSON_TRACE_FLOWS_V1 || (in == 0 && out == 0))
+  if (w->opts.flows != CHROME_FLOWS_V1 || (in == 0 && out == 0))
     return;
   if (in != 0 && in == out)
     {
-      json_writer_event_open (w, "t", flow, 0, ev->ts, ev->pid, ev->tid);
+      chrome_writer_event_open (w, "t", flow, 0, ev->ts, ev->pid, ev->tid);
       put_id_member (w, "id", in);
       g_string_append (w->buf, ",\"bp\":\"e\"}");
       return;
     }
   if (in != 0)
     {
-      json_writer_event_open (w, "f", flow, 0, ev->ts, ev->pid, ev->tid);
+      chrome_writer_event_open (w, "f", flow, 0, ev->ts, ev->pid, ev->tid);
       put_id_member (w, "id", in);
       g_string_append (w->buf, ",\"bp\":\"e\"}");
     }
   if (out != 0)
     {
-      json_writer_event_open (w, "s", flow, 0, ev->ts, ev->pid, ev->tid);
+      chrome_writer_event_open (w, "s", flow, 0, ev->ts, ev->pid, ev->tid);
       put_id_member (w, "id", out);
       g_string_append (w->buf, ",\"bp\":\"e\"}");
     }
 }
 
 static void
-put_slice_flows_v2 (JsonTraceWriter *w,
+put_slice_flows_v2 (ChromeWriter *w,
                     const TraceEvent *ev)
 {
   guint64 in = ev->u.slice.flow_in, out = ev->u.slice.flow_out;
 
-  if (w->opts.flows != JSON_TRACE_FLOWS_V2 || (in == 0 && out == 0))
+  if (w->opts.flows != CHROME_FLOWS_V2 || (in == 0 && out == 0))
     return;
   /* one bind_id per event: a slice with two different flows keeps the
    * outgoing one */
   if (in != 0 && out != 0 && in != out)
     {
-      w->stats.dropped_flows++;
+      chrome_writer_count_drop (w, &w->stats.dropped_flows, "flow id dropped: a slice with two different flow ids");
       in = 0;
     }
   put_id_member (w, "bind_id", out ? out : in);
@@ -281,7 +316,7 @@ put_slice_flows_v2 (JsonTraceWriter *w,
 
 /* Chrome's `tts` (and an `X`'s `tdur`), in µs like `ts`. */
 static void
-put_thread_time (JsonTraceWriter *w,
+put_thread_time (ChromeWriter *w,
                  const char *ph,
                  const TraceEvent *ev)
 {
@@ -290,33 +325,33 @@ put_thread_time (JsonTraceWriter *w,
   if (ev->u.slice.thread_ts >= 0)
     {
       g_string_append (w->buf, ",\"tts\":");
-      json_fmt_us (w->buf, ev->u.slice.thread_ts);
+      chrome_fmt_us (w->buf, ev->u.slice.thread_ts);
     }
   if (*ph == 'X' && ev->u.slice.thread_dur >= 0)
     {
       g_string_append (w->buf, ",\"tdur\":");
-      json_fmt_us (w->buf, ev->u.slice.thread_dur);
+      chrome_fmt_us (w->buf, ev->u.slice.thread_dur);
     }
 }
 
 static void
-write_slice (JsonTraceWriter *w,
+write_slice (ChromeWriter *w,
              const char *ph,
              const TraceEvent *ev,
              gint64 dur,
              const TraceArg *args,
              guint n_args)
 {
-  json_writer_event_open (w, ph, ev->name, ev->category, ev->ts, ev->pid, ev->tid);
+  chrome_writer_event_open (w, ph, ev->name, ev->category, ev->ts, ev->pid, ev->tid);
   if (*ph == 'X')
     {
       g_string_append (w->buf, ",\"dur\":");
-      json_fmt_us (w->buf, dur);
+      chrome_fmt_us (w->buf, dur);
     }
   put_thread_time (w, ph, ev);
   if (*ph != 'E')
     put_slice_flows_v2 (w, ev);
-  json_writer_put_args (w, args, n_args);
+  chrome_writer_put_args (w, args, n_args);
   event_close (w);
 }
 
@@ -324,10 +359,10 @@ write_slice (JsonTraceWriter *w,
  * and the table is full: its slices are then written as B and E, which
  * needs no state (trace_processor pairs them itself). */
 static WriterThread *
-thread_for (JsonTraceWriter *w,
+thread_for (ChromeWriter *w,
             const TraceEvent *ev)
 {
-  JsonThreadKey key = { ev->pid, ev->tid };
+  ChromeThreadKey key = { ev->pid, ev->tid };
   WriterThread *t = w->last_thread;
 
   if (t != NULL && t->key.pid == key.pid && t->key.tid == key.tid)
@@ -335,7 +370,8 @@ thread_for (JsonTraceWriter *w,
   t = g_hash_table_lookup (w->threads, &key);
   if (t == NULL && g_hash_table_size (w->threads) >= w->opts.max_threads)
     {
-      w->stats.slices_past_thread_table++;
+      chrome_writer_count_drop (w, &w->stats.slices_past_thread_table,
+                                "slice written as B/E: thread table full (max-threads)");
       return NULL;
     }
   if (t == NULL)
@@ -353,7 +389,7 @@ thread_for (JsonTraceWriter *w,
 /* Writes the held slices of a thread as B events (oldest first); their
  * ends will be written as E. */
 static void
-release_thread (JsonTraceWriter *w,
+release_thread (ChromeWriter *w,
                 WriterThread *t)
 {
   for (guint i = 0; i < t->stack->len; i++)
@@ -370,7 +406,7 @@ release_thread (JsonTraceWriter *w,
 }
 
 static void
-slice_begin (JsonTraceWriter *w,
+slice_begin (ChromeWriter *w,
              TraceBatch *batch,
              const TraceEvent *ev)
 {
@@ -378,7 +414,7 @@ slice_begin (JsonTraceWriter *w,
   HeldSlice h;
 
   put_slice_flows_v1 (w, ev);
-  if (w->opts.slices == JSON_TRACE_SLICES_BEGIN_END)
+  if (w->opts.slices == CHROME_SLICES_BEGIN_END)
     {
       write_slice (w, "B", ev, 0, event_args (batch, ev), ev->n_args);
       return;
@@ -404,7 +440,7 @@ slice_begin (JsonTraceWriter *w,
  * end's null does not: it used to be dropped, and trace_processor shows
  * no row for it). */
 static void
-merge_args (JsonTraceWriter *w,
+merge_args (ChromeWriter *w,
             const TraceArg *begin,
             guint n_begin,
             const TraceArg *end,
@@ -430,7 +466,7 @@ merge_args (JsonTraceWriter *w,
 }
 
 static void
-slice_end (JsonTraceWriter *w,
+slice_end (ChromeWriter *w,
            TraceBatch *batch,
            const TraceEvent *ev)
 {
@@ -438,7 +474,7 @@ slice_end (JsonTraceWriter *w,
   HeldSlice h;
   gint64 dur;
 
-  if (w->opts.slices == JSON_TRACE_SLICES_BEGIN_END)
+  if (w->opts.slices == CHROME_SLICES_BEGIN_END)
     {
       write_slice (w, "E", ev, 0, event_args (batch, ev), ev->n_args);
       return;
@@ -454,7 +490,7 @@ slice_end (JsonTraceWriter *w,
       if (t->written_below > 0)
         t->written_below--;
       else
-        w->stats.unmatched_ends++;
+        chrome_writer_count_drop (w, &w->stats.unmatched_ends, "slice end without a begin, written as E");
       write_slice (w, "E", ev, 0, event_args (batch, ev), ev->n_args);
       return;
     }
@@ -481,7 +517,7 @@ slice_end (JsonTraceWriter *w,
 }
 
 static void
-write_flow (JsonTraceWriter *w,
+write_flow (ChromeWriter *w,
             TraceBatch *batch,
             const TraceEvent *ev)
 {
@@ -489,11 +525,11 @@ write_flow (JsonTraceWriter *w,
                    : ev->kind == TRACE_EVENT_FLOW_STEP ? "t"
                                                        : "f";
 
-  json_writer_event_open (w, ph, ev->name, ev->category, ev->ts, ev->pid, ev->tid);
+  chrome_writer_event_open (w, ph, ev->name, ev->category, ev->ts, ev->pid, ev->tid);
   put_id_member (w, "id", ev->u.async.id);
   if (!(ev->flags & TRACE_EVENT_FLAG_FLOW_NEXT_SLICE))
     g_string_append (w->buf, ",\"bp\":\"e\"");
-  json_writer_put_args (w, event_args (batch, ev), ev->n_args);
+  chrome_writer_put_args (w, event_args (batch, ev), ev->n_args);
   event_close (w);
 }
 
@@ -518,21 +554,21 @@ instant_scope (const TraceEvent *ev)
 }
 
 static void
-write_instant (JsonTraceWriter *w,
+write_instant (ChromeWriter *w,
                TraceBatch *batch,
                const TraceEvent *ev)
 {
   const char *scope = instant_scope (ev);
 
-  json_writer_event_open (w, "i", ev->name, ev->category, ev->ts, ev->pid, ev->tid);
+  chrome_writer_event_open (w, "i", ev->name, ev->category, ev->ts, ev->pid, ev->tid);
   g_string_append_printf (w->buf, ",\"s\":\"%s\"", scope);
   put_thread_time (w, "i", ev);
-  json_writer_put_args (w, event_args (batch, ev), ev->n_args);
+  chrome_writer_put_args (w, event_args (batch, ev), ev->n_args);
   event_close (w);
 }
 
 static const char *
-async_phase (JsonTraceWriter *w,
+async_phase (ChromeWriter *w,
              const TraceEvent *ev,
              gboolean *legacy)
 {
@@ -556,7 +592,7 @@ async_phase (JsonTraceWriter *w,
 /* The async step name travels in args.step (catapult); add it when the
  * args do not already hold it. */
 static const TraceArg *
-args_with_step (JsonTraceWriter *w,
+args_with_step (ChromeWriter *w,
                 TraceBatch *batch,
                 const TraceEvent *ev,
                 guint *n_args)
@@ -578,7 +614,7 @@ args_with_step (JsonTraceWriter *w,
 }
 
 static void
-write_async (JsonTraceWriter *w,
+write_async (ChromeWriter *w,
              TraceBatch *batch,
              const TraceEvent *ev)
 {
@@ -587,22 +623,22 @@ write_async (JsonTraceWriter *w,
   const TraceArg *args;
   guint n_args;
 
-  json_writer_event_open (w, ph, ev->name, ev->category, ev->ts, ev->pid, ev->tid);
+  chrome_writer_event_open (w, ph, ev->name, ev->category, ev->ts, ev->pid, ev->tid);
   if (legacy && global)
     put_id_member (w, "id", ev->u.async.id);
   else
     {
       g_string_append (w->buf, global ? ",\"id2\":{\"global\":" : ",\"id2\":{\"local\":");
-      json_fmt_hex_id (w->buf, ev->u.async.id);
+      chrome_fmt_hex_id (w->buf, ev->u.async.id);
       g_string_append_c (w->buf, '}');
     }
   if (ev->u.async.scope != 0)
     {
       g_string_append (w->buf, ",\"scope\":");
-      json_writer_put_string (w, ev->u.async.scope);
+      chrome_writer_put_string (w, ev->u.async.scope);
     }
   args = args_with_step (w, batch, ev, &n_args);
-  json_writer_put_args (w, args, n_args);
+  chrome_writer_put_args (w, args, n_args);
   event_close (w);
 }
 
@@ -611,11 +647,11 @@ write_async (JsonTraceWriter *w,
  * gives that name back when the file is read again.  A name without a
  * space gets the key "value". */
 static void
-write_counter (JsonTraceWriter *w,
+write_counter (ChromeWriter *w,
                const TraceEvent *ev)
 {
   gsize len, name_len;
-  const char *name = json_writer_str (w, ev->name, &len);
+  const char *name = chrome_writer_str (w, ev->name, &len);
   const char *key = "value";
   gsize key_len = 5;
   double v = ev->u.counter.value;
@@ -631,20 +667,20 @@ write_counter (JsonTraceWriter *w,
     }
   else
     name_len = len;
-  json_writer_event_open_text (w, "C", name, name_len, ev->category, ev->ts, ev->pid, ev->tid);
+  chrome_writer_event_open_text (w, "C", name, name_len, ev->category, ev->ts, ev->pid, ev->tid);
   g_string_append (w->buf, ",\"args\":{");
-  json_fmt_string (w->buf, key, key_len);
+  chrome_fmt_string (w->buf, key, key_len);
   g_string_append_c (w->buf, ':');
   if ((ev->flags & TRACE_EVENT_FLAG_COUNTER_INT) && v == (double) (gint64) v &&
       v > -9.2e18 && v < 9.2e18)
-    json_fmt_int (w->buf, (gint64) v);
+    chrome_fmt_int (w->buf, (gint64) v);
   else
-    json_fmt_double (w->buf, v);
+    chrome_fmt_double (w->buf, v);
   g_string_append (w->buf, "}}");
 }
 
 static void
-write_metadata (JsonTraceWriter *w,
+write_metadata (ChromeWriter *w,
                 const TraceEvent *ev)
 {
   static const char *const names[] = { "process_name", "thread_name", "process_sort_index",
@@ -654,54 +690,49 @@ write_metadata (JsonTraceWriter *w,
   gint64 tid = ev->tid != TRACE_ID_UNKNOWN ? ev->tid : ev->pid;
 
   if (ev->kind == TRACE_EVENT_THREAD_NAME)
-    json_writer_note_thread_name (w, ev->tid, ev->name);
+    chrome_writer_note_thread_name (w, ev->tid, ev->name);
   /* trace_processor reads an M event without pid as pid 0 and would put
    * a thread of unknown process in it: its name goes only in the task
    * column of its kernel lines (ftrace names threads from those) */
   if (ev->kind == TRACE_EVENT_THREAD_NAME && ev->pid == TRACE_ID_UNKNOWN)
     {
-      w->stats.thread_names_in_kernel_text++;
+      chrome_writer_count_drop (w, &w->stats.thread_names_in_kernel_text,
+                                "name of a thread of unknown process: only in kernel text");
       return;
     }
-  json_writer_event_open_text (w, "M", names[i], strlen (names[i]), 0, ev->ts, ev->pid, tid);
+  chrome_writer_event_open_text (w, "M", names[i], strlen (names[i]), 0, ev->ts, ev->pid, tid);
   g_string_append_printf (w->buf, ",\"args\":{\"%s\":", keys[i]);
   if (ev->kind == TRACE_EVENT_PROCESS_SORT_INDEX || ev->kind == TRACE_EVENT_THREAD_SORT_INDEX)
-    json_fmt_int (w->buf, ev->u.meta.value);
+    chrome_fmt_int (w->buf, ev->u.meta.value);
   else
-    json_writer_put_string (w, ev->name);
+    chrome_writer_put_string (w, ev->name);
   g_string_append (w->buf, "}}");
 }
 
-/* Sync ids become Chrome's `c` events; the other markers have no event
- * form and go to metadata "tracepipe-clock-markers". */
-static void
-write_clock_marker (JsonTraceWriter *w,
-                    const TraceEvent *ev)
+/* The kernel text (json-writer-kernel.c) counts its drops itself: the
+ * first of each kind is logged here. */
+static gboolean
+write_kernel_event (ChromeWriter *w,
+                    TraceBatch *batch,
+                    const TraceEvent *ev,
+                    GError **error)
 {
-  guint32 name = ev->name ? ev->name : w->str_clock_sync;
+  gboolean no_kernel_drop = w->stats.dropped_kernel == 0;
+  gboolean no_marker_drop = w->stats.dropped_markers == 0;
 
-  if (ev->u.clock.marker != TRACE_CLOCK_MARKER_SYNC_ID)
-    {
-      if (w->opts.form == JSON_TRACE_FORM_ARRAY ||
-          w->clock_markers->len >= JSON_WRITER_MAX_CLOCK_MARKERS)
-        w->stats.dropped_other++;
-      else
-        g_array_append_val (w->clock_markers, *ev);
-      return;
-    }
-  json_writer_event_open (w, "c", name, ev->category, ev->ts, ev->pid, ev->tid);
-  g_string_append (w->buf, ",\"args\":{\"sync_id\":");
-  json_writer_put_string (w, ev->u.clock.sync_id);
-  if (ev->u.clock.issue_ts != 0)
-    {
-      g_string_append (w->buf, ",\"issue_ts\":");
-      json_fmt_us (w->buf, ev->u.clock.issue_ts);
-    }
-  g_string_append (w->buf, "}}");
+  if (!chrome_writer_kernel_event (w, batch, ev, error))
+    return FALSE;
+  if (no_kernel_drop && w->stats.dropped_kernel > 0)
+    g_debug ("output byte %" G_GUINT64_FORMAT ": first kernel event dropped (array form or negative time)",
+             w->bytes_written + w->buf->len);
+  if (no_marker_drop && w->stats.dropped_markers > 0)
+    g_debug ("output byte %" G_GUINT64_FORMAT ": first atrace marker not written again as text",
+             w->bytes_written + w->buf->len);
+  return TRUE;
 }
 
 static gboolean
-write_event (JsonTraceWriter *w,
+write_event (ChromeWriter *w,
              TraceBatch *batch,
              const TraceEvent *ev,
              GError **error)
@@ -735,7 +766,7 @@ write_event (JsonTraceWriter *w,
       write_flow (w, batch, ev);
       break;
     case TRACE_EVENT_COUNTER:
-      if (!json_writer_kernel_counter (w, ev, &as_text, error))
+      if (!chrome_writer_kernel_counter (w, ev, &as_text, error))
         return FALSE;
       if (!as_text)
         write_counter (w, ev);
@@ -748,33 +779,33 @@ write_event (JsonTraceWriter *w,
       write_metadata (w, ev);
       break;
     case TRACE_EVENT_STACK_NODE:
-      json_writer_stack_node (w, batch, ev);
+      chrome_writer_stack_node (w, batch, ev);
       break;
     case TRACE_EVENT_SAMPLE:
-      json_writer_sample (w, ev);
+      chrome_writer_sample (w, ev);
       break;
     case TRACE_EVENT_CLOCK_MARKER:
-      write_clock_marker (w, ev);
+      chrome_writer_clock_marker (w, ev);
       break;
     case TRACE_EVENT_NONE:
       break;
     default:
       if (ev->kind >= TRACE_EVENT_SCHED_SWITCH && ev->kind <= TRACE_EVENT_FTRACE)
-        return json_writer_kernel_event (w, batch, ev, error);
-      w->stats.dropped_other++;
+        return write_kernel_event (w, batch, ev, error);
+      chrome_writer_count_drop (w, &w->stats.dropped_other, "event with no JSON form dropped");
     }
   return TRUE;
 }
 
 static void
-write_header (JsonTraceWriter *w)
+write_header (ChromeWriter *w)
 {
   w->started = TRUE;
-  g_string_append (w->buf, w->opts.form == JSON_TRACE_FORM_ARRAY ? "[" : "{\"traceEvents\":[");
+  g_string_append (w->buf, w->opts.form == CHROME_FORM_ARRAY ? "[" : "{\"traceEvents\":[");
 }
 
 static gboolean
-check_usable (JsonTraceWriter *w,
+check_usable (ChromeWriter *w,
               GError **error)
 {
   if (w->failed)
@@ -793,15 +824,18 @@ check_usable (JsonTraceWriter *w,
 }
 
 /**
- * json_trace_writer_write_batch:
+ * chrome_writer_write_batch:
  *
  * Writes the events of @batch.  All batches must use the same string pool.
  */
 gboolean
-json_trace_writer_write_batch (JsonTraceWriter *w,
-                               TraceBatch *batch,
-                               GError **error)
+chrome_writer_write_batch (ChromeWriter *w,
+                           TraceBatch *batch,
+                           GError **error)
 {
+  g_return_val_if_fail (w != NULL, FALSE);
+  g_return_val_if_fail (batch != NULL, FALSE);
+
   if (!check_usable (w, error))
     return FALSE;
   if (w->pool == NULL)
@@ -822,7 +856,7 @@ json_trace_writer_write_batch (JsonTraceWriter *w,
           w->failed = TRUE;
           return FALSE;
         }
-      if (w->buf->len >= JSON_WRITER_FLUSH_SIZE && !json_writer_flush (w, error))
+      if (w->buf->len >= CHROME_WRITER_FLUSH_SIZE && !chrome_writer_flush (w, error))
         return FALSE;
     }
   return TRUE;
@@ -832,7 +866,7 @@ json_trace_writer_write_batch (JsonTraceWriter *w,
 /* The end                                                             */
 
 static void
-release_all_threads (JsonTraceWriter *w)
+release_all_threads (ChromeWriter *w)
 {
   GHashTableIter iter;
   WriterThread *t;
@@ -845,84 +879,8 @@ release_all_threads (JsonTraceWriter *w)
     }
 }
 
-static const char *
-clock_domain_name (TraceClockDomain domain)
-{
-  /* Chrome's name for it, which catapult's clock sync understands */
-  if (domain == TRACE_CLOCK_MONOTONIC)
-    return "LINUX_CLOCK_MONOTONIC";
-  return trace_clock_domain_to_string (domain);
-}
-
-static JsonNode *
-clock_markers_node (JsonTraceWriter *w)
-{
-  static const char *const kinds[] = { "parent_ts", "realtime_ts", "sync_id", "pair" };
-  JsonArray *array = json_array_new ();
-  JsonNode *node;
-
-  for (guint i = 0; i < w->clock_markers->len; i++)
-    {
-      const TraceEvent *ev = &g_array_index (w->clock_markers, TraceEvent, i);
-      JsonObject *o = json_object_new ();
-
-      json_object_set_string_member (o, "marker", kinds[MIN (ev->u.clock.marker, 3u)]);
-      json_object_set_int_member (o, "ts_ns", ev->ts);
-      json_object_set_int_member (o, "other_ts_ns", ev->u.clock.other_ts);
-      json_object_set_string_member (o, "domain", trace_clock_domain_to_string (ev->u.clock.domain));
-      if (ev->pid != TRACE_ID_UNKNOWN)
-        json_object_set_int_member (o, "pid", ev->pid);
-      json_array_add_object_element (array, o);
-    }
-  node = json_node_init_array (json_node_alloc (), array);
-  json_array_unref (array);
-  return node;
-}
-
 /**
- * json_trace_writer_set_metadata:
- * @metadata: (nullable): the members for "metadata" instead of
- *   #JsonTraceWriterOptions.metadata (a source may learn them late)
- */
-void
-json_trace_writer_set_metadata (JsonTraceWriter *w,
-                                JsonObject *metadata)
-{
-  g_clear_pointer (&w->metadata, json_object_unref);
-  w->metadata = metadata ? json_object_ref (metadata) : NULL;
-}
-
-static void
-put_metadata (JsonTraceWriter *w)
-{
-  g_autoptr (JsonObject) meta = json_object_new ();
-  g_autoptr (JsonNode) root = NULL;
-  g_autoptr (JsonGenerator) gen = json_generator_new ();
-  g_autofree char *text = NULL;
-
-  if (w->metadata != NULL)
-    {
-      JsonObjectIter iter;
-      const char *key;
-      JsonNode *node;
-
-      json_object_iter_init_ordered (&iter, w->metadata);
-      while (json_object_iter_next_ordered (&iter, &key, &node))
-        json_object_set_member (meta, key, json_node_copy (node));
-    }
-  if (w->opts.clock_domain != TRACE_CLOCK_UNKNOWN)
-    json_object_set_string_member (meta, "clock-domain", clock_domain_name (w->opts.clock_domain));
-  if (w->clock_markers->len > 0)
-    json_object_set_member (meta, "tracepipe-clock-markers", clock_markers_node (w));
-  root = json_node_init_object (json_node_alloc (), meta);
-  json_generator_set_root (gen, root);
-  text = json_generator_to_data (gen, NULL);
-  g_string_append (w->buf, ",\n\"metadata\":");
-  g_string_append (w->buf, text);
-}
-
-/**
- * json_trace_writer_write_suffix:
+ * chrome_writer_write_suffix:
  *
  * Ends the output so that it is valid JSON: slices still open are written
  * as B, pending CPU samples are written, the traceEvents array is closed,
@@ -931,9 +889,11 @@ put_metadata (JsonTraceWriter *w)
  * (not flushed).  Calling it again does nothing.
  */
 gboolean
-json_trace_writer_write_suffix (JsonTraceWriter *w,
-                                GError **error)
+chrome_writer_write_suffix (ChromeWriter *w,
+                            GError **error)
 {
+  g_return_val_if_fail (w != NULL, FALSE);
+
   if (w->suffix_written)
     return TRUE;
   if (!check_usable (w, error))
@@ -941,37 +901,39 @@ json_trace_writer_write_suffix (JsonTraceWriter *w,
   if (!w->started)
     write_header (w);
   release_all_threads (w);
-  json_writer_profiles_finish (w);
+  chrome_writer_profiles_finish (w);
   g_string_append (w->buf, "\n]");
-  if (w->opts.form == JSON_TRACE_FORM_OBJECT)
+  if (w->opts.form == CHROME_FORM_OBJECT)
     {
       if (*w->display_time_unit != '\0')
         {
           g_string_append (w->buf, ",\n\"displayTimeUnit\":");
-          json_fmt_string (w->buf, w->display_time_unit, strlen (w->display_time_unit));
+          chrome_fmt_string (w->buf, w->display_time_unit, strlen (w->display_time_unit));
         }
-      if (!json_writer_kernel_suffix (w, error))
+      if (!chrome_writer_kernel_suffix (w, error))
         return FALSE;
-      put_metadata (w);
+      chrome_writer_put_metadata (w);
       g_string_append_c (w->buf, '}');
     }
   g_string_append_c (w->buf, '\n');
   w->suffix_written = TRUE;
-  return json_writer_flush (w, error);
+  return chrome_writer_flush (w, error);
 }
 
 /**
- * json_trace_writer_finish:
+ * chrome_writer_finish:
  *
  * Writes the suffix and flushes the stream (it is not closed).
  */
 gboolean
-json_trace_writer_finish (JsonTraceWriter *w,
-                          GError **error)
+chrome_writer_finish (ChromeWriter *w,
+                      GError **error)
 {
   GError *io_error = NULL;
 
-  if (!json_trace_writer_write_suffix (w, error))
+  g_return_val_if_fail (w != NULL, FALSE);
+
+  if (!chrome_writer_write_suffix (w, error))
     return FALSE;
   if (!g_output_stream_flush (w->out, NULL, &io_error))
     {
@@ -980,17 +942,24 @@ json_trace_writer_finish (JsonTraceWriter *w,
       g_error_free (io_error);
       return FALSE;
     }
+  g_debug ("writer finished: %" G_GUINT64_FORMAT " events, %" G_GUINT64_FORMAT " kernel lines, %" G_GUINT64_FORMAT
+           " bytes; %" G_GUINT64_FORMAT " slices still open written as B",
+           w->stats.events, w->stats.kernel_lines, w->bytes_written, w->stats.open_slices);
   return TRUE;
 }
 
 guint64
-json_trace_writer_get_bytes_written (JsonTraceWriter *w)
+chrome_writer_get_bytes_written (ChromeWriter *w)
 {
+  g_return_val_if_fail (w != NULL, 0);
+
   return w->bytes_written;
 }
 
-const JsonTraceWriterStats *
-json_trace_writer_get_stats (JsonTraceWriter *w)
+const ChromeWriterStats *
+chrome_writer_get_stats (ChromeWriter *w)
 {
+  g_return_val_if_fail (w != NULL, NULL);
+
   return &w->stats;
 }

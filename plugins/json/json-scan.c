@@ -6,16 +6,16 @@
 
 #include <string.h>
 
-#include "jsonscan.h"
+#include "json-private.h"
 
-static JsonScanResult
-scan_fail (JsonScanner *s,
+static ChromeScanResult
+scan_fail (ChromeScanner *s,
            const char *at,
            const char *msg)
 {
   s->error_at = at;
   s->error_msg = msg;
-  return JSON_SCAN_ERROR;
+  return CHROME_SCAN_ERROR;
 }
 
 /* Finds the closing quote of a string whose text starts at @p.  Returns
@@ -50,33 +50,33 @@ find_string_end (const char *p,
     }
 }
 
-JsonScanResult
-json_scan_string (JsonScanner *s,
-                  JsonValue *v)
+ChromeScanResult
+chrome_scan_string (ChromeScanner *s,
+                    ChromeValue *v)
 {
-  const char *p = json_skip_ws (s->p, s->end);
+  const char *p = chrome_skip_ws (s->p, s->end);
   const char *q;
   gboolean escaped = FALSE;
 
   if (p == s->end)
-    return JSON_SCAN_INCOMPLETE;
+    return CHROME_SCAN_INCOMPLETE;
   if (*p != '"')
     return scan_fail (s, p, "expected a string");
   q = find_string_end (p + 1, s->end, &escaped);
   if (q == NULL)
-    return JSON_SCAN_INCOMPLETE;
-  v->type = JSON_VALUE_STRING;
+    return CHROME_SCAN_INCOMPLETE;
+  v->type = CHROME_VALUE_STRING;
   v->start = p + 1;
   v->end = q;
   v->escaped = escaped;
   s->p = q + 1;
-  return JSON_SCAN_OK;
+  return CHROME_SCAN_OK;
 }
 
 /* Skips an object or array starting at @p without validating its inside
  * beyond bracket depth: the values we skip are never interpreted. */
-static JsonScanResult
-skip_container (JsonScanner *s,
+static ChromeScanResult
+skip_container (ChromeScanner *s,
                 const char *p,
                 int depth)
 {
@@ -93,34 +93,34 @@ skip_container (JsonScanner *s,
           const char *q = find_string_end (p + 1, end, &escaped);
 
           if (q == NULL)
-            return JSON_SCAN_INCOMPLETE;
+            return CHROME_SCAN_INCOMPLETE;
           p = q + 1;
           continue;
         }
       if (c == '{' || c == '[')
         {
-          if (depth + ++d > JSON_SCAN_MAX_DEPTH)
+          if (depth + ++d > CHROME_SCAN_MAX_DEPTH)
             {
               s->error_at = p;
-              return JSON_SCAN_TOO_DEEP;
+              return CHROME_SCAN_TOO_DEEP;
             }
         }
       else if ((c == '}' || c == ']') && --d == 0)
         {
           s->p = p + 1;
-          return JSON_SCAN_OK;
+          return CHROME_SCAN_OK;
         }
       p++;
     }
-  return JSON_SCAN_INCOMPLETE;
+  return CHROME_SCAN_INCOMPLETE;
 }
 
-static JsonScanResult
-scan_literal (JsonScanner *s,
+static ChromeScanResult
+scan_literal (ChromeScanner *s,
               const char *p,
               const char *word,
-              JsonValueType type,
-              JsonValue *v)
+              ChromeValueType type,
+              ChromeValue *v)
 {
   gsize len = strlen (word);
   gsize avail = s->end - p;
@@ -128,18 +128,18 @@ scan_literal (JsonScanner *s,
   if (memcmp (p, word, MIN (len, avail)) != 0)
     return scan_fail (s, p, "unexpected character");
   if (avail < len)
-    return JSON_SCAN_INCOMPLETE;
+    return CHROME_SCAN_INCOMPLETE;
   v->type = type;
   v->start = p;
   v->end = p + len;
   s->p = p + len;
-  return JSON_SCAN_OK;
+  return CHROME_SCAN_OK;
 }
 
-static JsonScanResult
-scan_number (JsonScanner *s,
+static ChromeScanResult
+scan_number (ChromeScanner *s,
              const char *p,
-             JsonValue *v)
+             ChromeValue *v)
 {
   const char *q = p;
 
@@ -148,52 +148,52 @@ scan_number (JsonScanner *s,
     q++;
   /* A number is only known to be complete when something follows it. */
   if (q == s->end)
-    return JSON_SCAN_INCOMPLETE;
-  v->type = JSON_VALUE_NUMBER;
+    return CHROME_SCAN_INCOMPLETE;
+  v->type = CHROME_VALUE_NUMBER;
   v->start = p;
   v->end = q;
   s->p = q;
-  return JSON_SCAN_OK;
+  return CHROME_SCAN_OK;
 }
 
 /**
- * json_scan_value:
+ * chrome_scan_value:
  * @depth: the depth of the container holding the value
  *
  * Scans one value of any type; containers are skipped whole.
  */
-JsonScanResult
-json_scan_value (JsonScanner *s,
-                 JsonValue *v,
-                 int depth)
+ChromeScanResult
+chrome_scan_value (ChromeScanner *s,
+                   ChromeValue *v,
+                   int depth)
 {
-  const char *p = json_skip_ws (s->p, s->end);
-  JsonScanResult res;
+  const char *p = chrome_skip_ws (s->p, s->end);
+  ChromeScanResult res;
 
   if (p == s->end)
-    return JSON_SCAN_INCOMPLETE;
+    return CHROME_SCAN_INCOMPLETE;
   switch (*p)
     {
     case '"':
       s->p = p;
-      return json_scan_string (s, v);
+      return chrome_scan_string (s, v);
     case '{':
     case '[':
       res = skip_container (s, p, depth);
-      if (res == JSON_SCAN_OK)
+      if (res == CHROME_SCAN_OK)
         {
-          v->type = *p == '{' ? JSON_VALUE_OBJECT : JSON_VALUE_ARRAY;
+          v->type = *p == '{' ? CHROME_VALUE_OBJECT : CHROME_VALUE_ARRAY;
           v->start = p;
           v->end = s->p;
           v->escaped = FALSE;
         }
       return res;
     case 't':
-      return scan_literal (s, p, "true", JSON_VALUE_TRUE, v);
+      return scan_literal (s, p, "true", CHROME_VALUE_TRUE, v);
     case 'f':
-      return scan_literal (s, p, "false", JSON_VALUE_FALSE, v);
+      return scan_literal (s, p, "false", CHROME_VALUE_FALSE, v);
     case 'n':
-      return scan_literal (s, p, "null", JSON_VALUE_NULL, v);
+      return scan_literal (s, p, "null", CHROME_VALUE_NULL, v);
     default:
       if (*p == '-' || g_ascii_isdigit (*p))
         return scan_number (s, p, v);
@@ -202,143 +202,143 @@ json_scan_value (JsonScanner *s,
 }
 
 /**
- * json_scan_enter:
+ * chrome_scan_enter:
  * @open: '{' or '['
  *
  * Consumes the opening bracket of a container.
  */
-JsonScanResult
-json_scan_enter (JsonScanner *s,
-                 char open)
+ChromeScanResult
+chrome_scan_enter (ChromeScanner *s,
+                   char open)
 {
-  const char *p = json_skip_ws (s->p, s->end);
+  const char *p = chrome_skip_ws (s->p, s->end);
 
   if (p == s->end)
-    return JSON_SCAN_INCOMPLETE;
+    return CHROME_SCAN_INCOMPLETE;
   if (*p != open)
     return scan_fail (s, p, open == '{' ? "expected an object" : "expected an array");
   s->p = p + 1;
-  return JSON_SCAN_OK;
+  return CHROME_SCAN_OK;
 }
 
 /* Consumes the ',' between items or the closing bracket.  A comma right
  * before the closing bracket is tolerated. */
-static JsonScanResult
-scan_separator (JsonScanner *s,
+static ChromeScanResult
+scan_separator (ChromeScanner *s,
                 gboolean first,
                 char close,
                 const char **out)
 {
-  const char *p = json_skip_ws (s->p, s->end);
+  const char *p = chrome_skip_ws (s->p, s->end);
 
   if (p == s->end)
-    return JSON_SCAN_INCOMPLETE;
+    return CHROME_SCAN_INCOMPLETE;
   if (*p == close)
     {
       s->p = p + 1;
-      return JSON_SCAN_END;
+      return CHROME_SCAN_END;
     }
   if (!first)
     {
       if (*p != ',')
         return scan_fail (s, p, close == '}' ? "expected ',' or '}'" : "expected ',' or ']'");
-      p = json_skip_ws (p + 1, s->end);
+      p = chrome_skip_ws (p + 1, s->end);
       if (p == s->end)
-        return JSON_SCAN_INCOMPLETE;
+        return CHROME_SCAN_INCOMPLETE;
       if (*p == close)
         {
           s->p = p + 1;
-          return JSON_SCAN_END;
+          return CHROME_SCAN_END;
         }
     }
   *out = p;
-  return JSON_SCAN_OK;
+  return CHROME_SCAN_OK;
 }
 
 /**
- * json_scan_member:
+ * chrome_scan_member:
  * @first: (inout): TRUE before the first member; cleared on success
  * @key: (out): the member's key
  *
- * Advances to the next member of an object: on %JSON_SCAN_OK the scanner
- * stands at the member's value.  %JSON_SCAN_END when the object closes.
+ * Advances to the next member of an object: on %CHROME_SCAN_OK the scanner
+ * stands at the member's value.  %CHROME_SCAN_END when the object closes.
  * On INCOMPLETE or ERROR the scanner position is unspecified: callers
  * scan again from a position they saved.
  */
-JsonScanResult
-json_scan_member (JsonScanner *s,
-                  gboolean *first,
-                  JsonValue *key)
+ChromeScanResult
+chrome_scan_member (ChromeScanner *s,
+                    gboolean *first,
+                    ChromeValue *key)
 {
   const char *p = NULL;
-  JsonScanResult res = scan_separator (s, *first, '}', &p);
+  ChromeScanResult res = scan_separator (s, *first, '}', &p);
 
-  if (res != JSON_SCAN_OK)
+  if (res != CHROME_SCAN_OK)
     return res;
   s->p = p;
-  res = json_scan_string (s, key);
-  if (res != JSON_SCAN_OK)
-    return res == JSON_SCAN_ERROR ? scan_fail (s, p, "expected a key string") : res;
-  p = json_skip_ws (s->p, s->end);
+  res = chrome_scan_string (s, key);
+  if (res != CHROME_SCAN_OK)
+    return res == CHROME_SCAN_ERROR ? scan_fail (s, p, "expected a key string") : res;
+  p = chrome_skip_ws (s->p, s->end);
   if (p == s->end)
-    return JSON_SCAN_INCOMPLETE;
+    return CHROME_SCAN_INCOMPLETE;
   if (*p != ':')
     return scan_fail (s, p, "expected ':'");
-  p = json_skip_ws (p + 1, s->end);
+  p = chrome_skip_ws (p + 1, s->end);
   if (p == s->end)
-    return JSON_SCAN_INCOMPLETE;
+    return CHROME_SCAN_INCOMPLETE;
   s->p = p;
   *first = FALSE;
-  return JSON_SCAN_OK;
+  return CHROME_SCAN_OK;
 }
 
 /**
- * json_scan_element:
+ * chrome_scan_element:
  * @first: (inout): TRUE before the first element; cleared on success
  *
- * Advances to the next element of an array: on %JSON_SCAN_OK the scanner
- * stands at the element.  %JSON_SCAN_END when the array closes.
+ * Advances to the next element of an array: on %CHROME_SCAN_OK the scanner
+ * stands at the element.  %CHROME_SCAN_END when the array closes.
  */
-JsonScanResult
-json_scan_element (JsonScanner *s,
-                   gboolean *first)
+ChromeScanResult
+chrome_scan_element (ChromeScanner *s,
+                     gboolean *first)
 {
   const char *p = NULL;
-  JsonScanResult res = scan_separator (s, *first, ']', &p);
+  ChromeScanResult res = scan_separator (s, *first, ']', &p);
 
-  if (res != JSON_SCAN_OK)
+  if (res != CHROME_SCAN_OK)
     return res;
   s->p = p;
   *first = FALSE;
-  return JSON_SCAN_OK;
+  return CHROME_SCAN_OK;
 }
 
 /**
- * json_value_is:
+ * chrome_value_is:
  *
  * Returns: whether @v is a string equal to @literal (escapes are not
  *   decoded: keys we compare against never need them)
  */
 gboolean
-json_value_is (const JsonValue *v,
-               const char *literal)
+chrome_value_is (const ChromeValue *v,
+                 const char *literal)
 {
   gsize len = strlen (literal);
 
-  return v->type == JSON_VALUE_STRING && (gsize) (v->end - v->start) == len &&
+  return v->type == CHROME_VALUE_STRING && (gsize) (v->end - v->start) == len &&
          memcmp (v->start, literal, len) == 0;
 }
 
 /**
- * json_utf8_repair_append:
+ * chrome_utf8_repair_append:
  *
  * Appends @p, replacing each byte that is not part of valid UTF-8 (and
  * each NUL) by U+FFFD, so no consumer ever sees broken text.
  */
 void
-json_utf8_repair_append (GString *out,
-                         const char *p,
-                         gsize len)
+chrome_utf8_repair_append (GString *out,
+                           const char *p,
+                           gsize len)
 {
   const char *end = p + len;
 
@@ -388,16 +388,16 @@ read_u_escape (const char *p,
 }
 
 /**
- * json_decode_escape:
+ * chrome_decode_escape:
  *
  * Decodes the escape at @p (a backslash) into @out.
  *
  * Returns: the position after the escape
  */
 const char *
-json_decode_escape (const char *p,
-                    const char *end,
-                    GString *out)
+chrome_decode_escape (const char *p,
+                      const char *end,
+                      GString *out)
 {
   static const char plain_from[] = "\"\\/bfnrt";
   static const char plain_to[] = "\"\\/\b\f\n\r\t";
@@ -419,7 +419,7 @@ json_decode_escape (const char *p,
   if (cp < 0)
     {
       /* Not a JSON escape: keep the character, drop the backslash. */
-      json_utf8_repair_append (out, p + 1, 1);
+      chrome_utf8_repair_append (out, p + 1, 1);
       return p + 2;
     }
   p += 6;
@@ -441,7 +441,7 @@ json_decode_escape (const char *p,
 }
 
 /**
- * json_string_decode:
+ * chrome_string_decode:
  * @v: a string value
  * @scratch: where a decoded copy goes when one is needed
  * @len: (out): the length of the result
@@ -450,9 +450,9 @@ json_decode_escape (const char *p,
  *   into the buffer (no copy when nothing needs changing) or @scratch->str
  */
 const char *
-json_string_decode (const JsonValue *v,
-                    GString *scratch,
-                    gsize *len)
+chrome_string_decode (const ChromeValue *v,
+                      GString *scratch,
+                      gsize *len)
 {
   const char *p = v->start;
   const char *end = v->end;
@@ -467,7 +467,7 @@ json_string_decode (const JsonValue *v,
           return p;
         }
       g_string_truncate (scratch, 0);
-      json_utf8_repair_append (scratch, p, end - p);
+      chrome_utf8_repair_append (scratch, p, end - p);
       *len = scratch->len;
       return scratch->str;
     }
@@ -478,10 +478,10 @@ json_string_decode (const JsonValue *v,
 
       if (bs == NULL)
         bs = end;
-      json_utf8_repair_append (scratch, p, bs - p);
+      chrome_utf8_repair_append (scratch, p, bs - p);
       if (bs == end)
         break;
-      p = json_decode_escape (bs, end, scratch);
+      p = chrome_decode_escape (bs, end, scratch);
     }
   *len = scratch->len;
   return scratch->str;
@@ -617,7 +617,7 @@ decimal_to_int64 (const char *p,
 }
 
 /**
- * json_decimal_to_scaled:
+ * chrome_decimal_to_scaled:
  * @scale: a power of ten to multiply by (3 turns µs into ns)
  *
  * Converts the number text [p, end) exactly, rounding the digits beyond
@@ -625,37 +625,37 @@ decimal_to_int64 (const char *p,
  * of going through a double).
  */
 gboolean
-json_decimal_to_scaled (const char *p,
-                        const char *end,
-                        int scale,
-                        gint64 *out)
+chrome_decimal_to_scaled (const char *p,
+                          const char *end,
+                          int scale,
+                          gint64 *out)
 {
   return decimal_to_int64 (p, end, scale, FALSE, out);
 }
 
 /**
- * json_decimal_to_int64:
+ * chrome_decimal_to_int64:
  *
  * Converts the number text, truncating a fraction (as a C cast does).
  */
 gboolean
-json_decimal_to_int64 (const char *p,
-                       const char *end,
-                       gint64 *out)
+chrome_decimal_to_int64 (const char *p,
+                         const char *end,
+                         gint64 *out)
 {
   return decimal_to_int64 (p, end, 0, TRUE, out);
 }
 
 /**
- * json_decimal_to_uint64:
+ * chrome_decimal_to_uint64:
  *
  * Converts an integer that may exceed %G_MAXINT64; negative integers wrap
  * (as perfetto's asUInt64 of an id does).
  */
 gboolean
-json_decimal_to_uint64 (const char *p,
-                        const char *end,
-                        guint64 *out)
+chrome_decimal_to_uint64 (const char *p,
+                          const char *end,
+                          guint64 *out)
 {
   gboolean neg;
   guint64 mant, mag;
@@ -669,15 +669,15 @@ json_decimal_to_uint64 (const char *p,
 }
 
 /**
- * json_decimal_to_double:
+ * chrome_decimal_to_double:
  *
  * Converts the number text with g_ascii_strtod() (correctly rounded,
  * locale independent).
  */
 gboolean
-json_decimal_to_double (const char *p,
-                        const char *end,
-                        double *out)
+chrome_decimal_to_double (const char *p,
+                          const char *end,
+                          double *out)
 {
   char stack_buf[64];
   g_autofree char *heap_buf = NULL;
@@ -703,13 +703,13 @@ json_decimal_to_double (const char *p,
 }
 
 /**
- * json_decimal_is_integer:
+ * chrome_decimal_is_integer:
  *
  * Returns: whether the number text has neither fraction nor exponent
  */
 gboolean
-json_decimal_is_integer (const char *p,
-                         const char *end)
+chrome_decimal_is_integer (const char *p,
+                           const char *end)
 {
   for (; p < end; p++)
     if (*p == '.' || *p == 'e' || *p == 'E')
@@ -718,14 +718,14 @@ json_decimal_is_integer (const char *p,
 }
 
 /**
- * json_hex_to_uint64:
+ * chrome_hex_to_uint64:
  *
  * Parses 1 to 16 hex digits, with an optional "0x" prefix.
  */
 gboolean
-json_hex_to_uint64 (const char *p,
-                    const char *end,
-                    guint64 *out)
+chrome_hex_to_uint64 (const char *p,
+                      const char *end,
+                      guint64 *out)
 {
   guint64 v = 0;
 
@@ -746,13 +746,13 @@ json_hex_to_uint64 (const char *p,
 }
 
 /**
- * json_hash64:
+ * chrome_hash64:
  *
  * FNV-1a: how ids that are neither numbers nor hex strings become numbers.
  */
 guint64
-json_hash64 (const char *p,
-             gsize len)
+chrome_hash64 (const char *p,
+               gsize len)
 {
   guint64 h = 14695981039346656037ull;
 

@@ -6,13 +6,13 @@
 
 #include <trace/trace.h>
 
-#include "jsonspill.h"
+#include "json-private.h"
 
 /* Once on disk, writes are gathered in memory up to this size so that a
  * caller writing line by line does not make a system call per line. */
 #define SPILL_WRITE_BACK (64 * 1024)
 
-struct _JsonSpill
+struct _ChromeSpill
 {
   gsize memory_limit;
   GByteArray *pending; /* everything (in memory) or the unwritten tail */
@@ -22,13 +22,13 @@ struct _JsonSpill
 };
 
 /**
- * json_spill_new:
+ * chrome_spill_new:
  * @memory_limit: bytes kept in memory before moving to a temporary file
  */
-JsonSpill *
-json_spill_new (gsize memory_limit)
+ChromeSpill *
+chrome_spill_new (gsize memory_limit)
 {
-  JsonSpill *spill = g_new0 (JsonSpill, 1);
+  ChromeSpill *spill = g_new0 (ChromeSpill, 1);
 
   spill->memory_limit = MAX (memory_limit, SPILL_WRITE_BACK);
   spill->pending = g_byte_array_new ();
@@ -36,7 +36,7 @@ json_spill_new (gsize memory_limit)
 }
 
 void
-json_spill_free (JsonSpill *spill)
+chrome_spill_free (ChromeSpill *spill)
 {
   if (spill == NULL)
     return;
@@ -62,7 +62,7 @@ set_write_error (GError *io_error,
 }
 
 static gboolean
-flush_pending (JsonSpill *spill,
+flush_pending (ChromeSpill *spill,
                GError **error)
 {
   GOutputStream *out = g_io_stream_get_output_stream (G_IO_STREAM (spill->file));
@@ -78,7 +78,7 @@ flush_pending (JsonSpill *spill,
 }
 
 static gboolean
-move_to_disk (JsonSpill *spill,
+move_to_disk (ChromeSpill *spill,
               GError **error)
 {
   g_autoptr (GFile) file = NULL;
@@ -99,15 +99,15 @@ move_to_disk (JsonSpill *spill,
 }
 
 /**
- * json_spill_write:
+ * chrome_spill_write:
  *
- * Appends bytes.  Must not be called after json_spill_read().
+ * Appends bytes.  Must not be called after chrome_spill_read().
  */
 gboolean
-json_spill_write (JsonSpill *spill,
-                  const void *data,
-                  gsize len,
-                  GError **error)
+chrome_spill_write (ChromeSpill *spill,
+                    const void *data,
+                    gsize len,
+                    GError **error)
 {
   g_return_val_if_fail (spill->frozen == NULL, FALSE);
 
@@ -121,27 +121,27 @@ json_spill_write (JsonSpill *spill,
 }
 
 guint64
-json_spill_get_size (JsonSpill *spill)
+chrome_spill_get_size (ChromeSpill *spill)
 {
   return spill->size;
 }
 
 gboolean
-json_spill_is_on_disk (JsonSpill *spill)
+chrome_spill_is_on_disk (ChromeSpill *spill)
 {
   return spill->file != NULL;
 }
 
 /**
- * json_spill_read:
+ * chrome_spill_read:
  *
  * Returns: (transfer full): a stream over everything written, from the
  *   start.  Each call starts again from the beginning; only one stream
  *   may be in use at a time.
  */
 GInputStream *
-json_spill_read (JsonSpill *spill,
-                 GError **error)
+chrome_spill_read (ChromeSpill *spill,
+                   GError **error)
 {
   GError *io_error = NULL;
 

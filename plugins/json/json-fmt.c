@@ -11,7 +11,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "jsonfmt.h"
+#include "json-private.h"
 
 static void
 append_escape (GString *out,
@@ -51,16 +51,16 @@ append_escape (GString *out,
 }
 
 /**
- * json_fmt_string_body:
+ * chrome_fmt_string_body:
  *
  * Appends @s escaped for the inside of a JSON string, without quotes.
  * Control characters, quotes and backslashes are escaped; bytes that are
  * not valid UTF-8 become U+FFFD, so the output is always valid JSON text.
  */
 void
-json_fmt_string_body (GString *out,
-                      const char *s,
-                      gsize len)
+chrome_fmt_string_body (GString *out,
+                        const char *s,
+                        gsize len)
 {
   const char *p = s, *end = s + len, *run = s;
 
@@ -99,18 +99,18 @@ json_fmt_string_body (GString *out,
 }
 
 void
-json_fmt_string (GString *out,
-                 const char *s,
-                 gsize len)
+chrome_fmt_string (GString *out,
+                   const char *s,
+                   gsize len)
 {
   g_string_append_c (out, '"');
-  json_fmt_string_body (out, s, len);
+  chrome_fmt_string_body (out, s, len);
   g_string_append_c (out, '"');
 }
 
 void
-json_fmt_uint (GString *out,
-               guint64 v)
+chrome_fmt_uint (GString *out,
+                 guint64 v)
 {
   char buf[24];
   char *p = buf + sizeof buf;
@@ -125,28 +125,28 @@ json_fmt_uint (GString *out,
 }
 
 void
-json_fmt_int (GString *out,
-              gint64 v)
+chrome_fmt_int (GString *out,
+                gint64 v)
 {
   if (v < 0)
     {
       g_string_append_c (out, '-');
-      json_fmt_uint (out, 0 - (guint64) v);
+      chrome_fmt_uint (out, 0 - (guint64) v);
     }
   else
-    json_fmt_uint (out, v);
+    chrome_fmt_uint (out, v);
 }
 
 /**
- * json_fmt_us:
+ * chrome_fmt_us:
  *
  * Writes nanoseconds as microseconds with the nanoseconds as a decimal
  * fraction (1234567 → 1234.567, 1000 → 1): exact, and read back exactly
  * by any parser that rounds to the nearest nanosecond.
  */
 void
-json_fmt_us (GString *out,
-             gint64 ns)
+chrome_fmt_us (GString *out,
+               gint64 ns)
 {
   guint64 mag = ns < 0 ? 0 - (guint64) ns : (guint64) ns;
   guint frac = mag % 1000;
@@ -155,7 +155,7 @@ json_fmt_us (GString *out,
 
   if (ns < 0)
     g_string_append_c (out, '-');
-  json_fmt_uint (out, mag / 1000);
+  chrome_fmt_uint (out, mag / 1000);
   if (frac == 0)
     return;
   digits[0] = '0' + frac / 100;
@@ -168,15 +168,15 @@ json_fmt_us (GString *out,
 }
 
 /**
- * json_fmt_double:
+ * chrome_fmt_double:
  *
  * Writes the shortest of %.15g, %.16g and %.17g that reads back to the
  * same double; integral values keep a ".0" so they read back as doubles.
  * JSON has no NaN or infinity: those are written as null.
  */
 void
-json_fmt_double (GString *out,
-                 double v)
+chrome_fmt_double (GString *out,
+                   double v)
 {
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
   static const char *const formats[] = { "%.15g", "%.16g", "%.17g" };
@@ -198,14 +198,14 @@ json_fmt_double (GString *out,
 }
 
 /**
- * json_fmt_hex_id:
+ * chrome_fmt_hex_id:
  *
  * Ids are written as "0x…" strings: exact for all 64 bits (a JSON number
  * above 2^53 is not, in JavaScript viewers) and what Chrome writes.
  */
 void
-json_fmt_hex_id (GString *out,
-                 guint64 id)
+chrome_fmt_hex_id (GString *out,
+                   guint64 id)
 {
   static const char hex[] = "0123456789abcdef";
   char buf[20];

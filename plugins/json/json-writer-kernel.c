@@ -9,18 +9,18 @@
  *
  *   <comm>-<tid> (<tgid>) [<cpu>] .... <sec>.<frac>: <event>: <fields>
  *
- * Lines collect in a JsonSpill (memory, then an unlinked temporary file)
+ * Lines collect in a ChromeSpill (memory, then an unlinked temporary file)
  * and are copied, escaped, into the output by the suffix.  atrace marker
  * records (tracing_mark_write, print, 0) are never written: their content
  * already is in the JSON events, and a viewer would show it twice. The
  * exception are atrace counters read from text, which are written as
- * their line instead of a JSON event (json_writer_kernel_counter()).
+ * their line instead of a JSON event (chrome_writer_kernel_counter()).
  */
 #include "config.h"
 
 #include <string.h>
 
-#include "jsonwriter-private.h"
+#include "json-private.h"
 
 /* Characters that would break the one-line format become spaces. */
 static void
@@ -37,32 +37,32 @@ append_clean (GString *line,
 }
 
 static void
-append_pool_string (JsonTraceWriter *w,
+append_pool_string (ChromeWriter *w,
                     guint32 id)
 {
   gsize len;
-  const char *s = json_writer_str (w, id, &len);
+  const char *s = chrome_writer_str (w, id, &len);
 
   append_clean (w->line, s, len);
 }
 
 void
-json_writer_note_thread_name (JsonTraceWriter *w,
-                              gint64 tid,
-                              guint32 name)
+chrome_writer_note_thread_name (ChromeWriter *w,
+                                gint64 tid,
+                                guint32 name)
 {
   if (tid == TRACE_ID_UNKNOWN || name == 0)
     return;
   if (w->comms == NULL)
     w->comms = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  if (g_hash_table_size (w->comms) >= JSON_WRITER_MAX_COMMS &&
+  if (g_hash_table_size (w->comms) >= CHROME_WRITER_MAX_COMMS &&
       !g_hash_table_contains (w->comms, &tid))
     return;
   g_hash_table_insert (w->comms, g_memdup2 (&tid, sizeof tid), GUINT_TO_POINTER (name));
 }
 
 static void
-append_comm (JsonTraceWriter *w,
+append_comm (ChromeWriter *w,
              gint64 tid,
              guint32 known)
 {
@@ -112,7 +112,7 @@ static void
 append_seconds (GString *line,
                 gint64 ns)
 {
-  json_fmt_int (line, ns / 1000000000);
+  chrome_fmt_int (line, ns / 1000000000);
   g_string_append_c (line, '.');
   if (ns % 1000 == 0)
     append_int_width (line, ns / 1000 % 1000000, 6, '0');
@@ -121,7 +121,7 @@ append_seconds (GString *line,
 }
 
 static void
-append_prefix (JsonTraceWriter *w,
+append_prefix (ChromeWriter *w,
                const TraceEvent *ev,
                const char *event)
 {
@@ -131,7 +131,7 @@ append_prefix (JsonTraceWriter *w,
   g_string_truncate (line, 0);
   append_comm (w, tid, 0);
   g_string_append_c (line, '-');
-  json_fmt_int (line, tid);
+  chrome_fmt_int (line, tid);
   g_string_append_c (line, ' ');
   /* The idle task has no process: a TGID column of 0 would make
    * trace_processor take it for an ordinary thread, and give it states */
@@ -201,7 +201,7 @@ append_task_state (GString *line,
 }
 
 static void
-append_arg_value (JsonTraceWriter *w,
+append_arg_value (ChromeWriter *w,
                   const TraceArg *arg)
 {
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
@@ -209,10 +209,10 @@ append_arg_value (JsonTraceWriter *w,
   switch (arg->type)
     {
     case TRACE_ARG_INT:
-      json_fmt_int (w->line, arg->v.i);
+      chrome_fmt_int (w->line, arg->v.i);
       break;
     case TRACE_ARG_UINT:
-      json_fmt_uint (w->line, arg->v.u);
+      chrome_fmt_uint (w->line, arg->v.u);
       break;
     case TRACE_ARG_DOUBLE:
       g_string_append (w->line, g_ascii_dtostr (buf, sizeof buf, arg->v.d));
@@ -231,7 +231,7 @@ append_arg_value (JsonTraceWriter *w,
 /* The event's args as " key=value" fields.  An arg "name" is ftrace-src's
  * positional text: it is written first, without its key. */
 static void
-append_args (JsonTraceWriter *w,
+append_args (ChromeWriter *w,
              TraceBatch *batch,
              const TraceEvent *ev,
              gboolean positional_name)
@@ -253,7 +253,7 @@ append_args (JsonTraceWriter *w,
 
       if (positional_name && args[i].key == name_key && args[i].type == TRACE_ARG_STRING)
         continue;
-      key = json_writer_str (w, args[i].key, &len);
+      key = chrome_writer_str (w, args[i].key, &len);
       if (any)
         g_string_append_c (w->line, ' ');
       append_clean (w->line, key, len);
@@ -264,7 +264,7 @@ append_args (JsonTraceWriter *w,
 }
 
 static void
-append_switch (JsonTraceWriter *w,
+append_switch (ChromeWriter *w,
                const TraceEvent *ev)
 {
   GString *line = w->line;
@@ -272,33 +272,33 @@ append_switch (JsonTraceWriter *w,
   g_string_append (line, "prev_comm=");
   append_comm (w, ev->u.sched_switch.prev_tid, ev->u.sched_switch.prev_comm);
   g_string_append (line, " prev_pid=");
-  json_fmt_int (line, ev->u.sched_switch.prev_tid);
+  chrome_fmt_int (line, ev->u.sched_switch.prev_tid);
   g_string_append (line, " prev_prio=");
-  json_fmt_int (line, ev->u.sched_switch.prev_prio);
+  chrome_fmt_int (line, ev->u.sched_switch.prev_prio);
   g_string_append (line, " prev_state=");
   append_task_state (line, ev->u.sched_switch.prev_state);
   g_string_append (line, " ==> next_comm=");
   append_comm (w, ev->u.sched_switch.next_tid, ev->u.sched_switch.next_comm);
   g_string_append (line, " next_pid=");
-  json_fmt_int (line, ev->u.sched_switch.next_tid);
+  chrome_fmt_int (line, ev->u.sched_switch.next_tid);
   g_string_append (line, " next_prio=");
-  json_fmt_int (line, ev->u.sched_switch.next_prio);
+  chrome_fmt_int (line, ev->u.sched_switch.next_prio);
 }
 
 static void
-append_wakeup (JsonTraceWriter *w,
+append_wakeup (ChromeWriter *w,
                const TraceEvent *ev)
 {
   g_string_append (w->line, "comm=");
   append_comm (w, ev->u.wakeup.tid, ev->u.wakeup.comm);
   g_string_append (w->line, " pid=");
-  json_fmt_int (w->line, ev->u.wakeup.tid);
+  chrome_fmt_int (w->line, ev->u.wakeup.tid);
   g_string_append (w->line, " prio=");
-  json_fmt_int (w->line, ev->u.wakeup.prio);
+  chrome_fmt_int (w->line, ev->u.wakeup.prio);
   if (ev->u.wakeup.success >= 0)
     {
       g_string_append (w->line, " success=");
-      json_fmt_int (w->line, ev->u.wakeup.success);
+      chrome_fmt_int (w->line, ev->u.wakeup.success);
     }
   if (ev->u.wakeup.target_cpu >= 0)
     {
@@ -308,7 +308,7 @@ append_wakeup (JsonTraceWriter *w,
 }
 
 static void
-append_task (JsonTraceWriter *w,
+append_task (ChromeWriter *w,
              const TraceEvent *ev)
 {
   GString *line = w->line;
@@ -337,17 +337,17 @@ append_task (JsonTraceWriter *w,
  * truncated kernel comms, and a thread name (or the task column a source
  * read) wins, as ftrace-src's parser decides (docs/ftrace.md). */
 static void
-note_comm_if_unnamed (JsonTraceWriter *w,
+note_comm_if_unnamed (ChromeWriter *w,
                       gint64 tid,
                       guint32 comm)
 {
   if (w->comms == NULL || !g_hash_table_contains (w->comms, &tid))
-    json_writer_note_thread_name (w, tid, comm);
+    chrome_writer_note_thread_name (w, tid, comm);
 }
 
 /* Learns thread names from what kernel records say about threads. */
 static void
-learn_comms (JsonTraceWriter *w,
+learn_comms (ChromeWriter *w,
              const TraceEvent *ev)
 {
   switch (ev->kind)
@@ -363,7 +363,7 @@ learn_comms (JsonTraceWriter *w,
       break;
     case TRACE_EVENT_TASK_NEWTASK:
     case TRACE_EVENT_TASK_RENAME:
-      json_writer_note_thread_name (w, ev->u.task.tid, ev->u.task.comm);
+      chrome_writer_note_thread_name (w, ev->u.task.tid, ev->u.task.comm);
       break;
     default:
       break;
@@ -371,7 +371,7 @@ learn_comms (JsonTraceWriter *w,
 }
 
 static const char *
-kernel_event_name (JsonTraceWriter *w,
+kernel_event_name (ChromeWriter *w,
                    const TraceEvent *ev)
 {
   static const char *const names[] = {
@@ -389,7 +389,7 @@ kernel_event_name (JsonTraceWriter *w,
   gsize len;
 
   if (ev->kind == TRACE_EVENT_FTRACE)
-    return json_writer_str (w, ev->name, &len);
+    return chrome_writer_str (w, ev->name, &len);
   return names[ev->kind - TRACE_EVENT_SCHED_SWITCH];
 }
 
@@ -401,7 +401,7 @@ is_marker_event (const char *name)
 }
 
 static void
-append_payload (JsonTraceWriter *w,
+append_payload (ChromeWriter *w,
                 TraceBatch *batch,
                 const TraceEvent *ev)
 {
@@ -418,9 +418,9 @@ append_payload (JsonTraceWriter *w,
     case TRACE_EVENT_CPU_FREQUENCY:
     case TRACE_EVENT_CPU_IDLE:
       g_string_append (w->line, "state=");
-      json_fmt_int (w->line, ev->u.cpu.state);
+      chrome_fmt_int (w->line, ev->u.cpu.state);
       g_string_append (w->line, " cpu_id=");
-      json_fmt_int (w->line, ev->u.cpu.cpu_id);
+      chrome_fmt_int (w->line, ev->u.cpu.cpu_id);
       break;
     case TRACE_EVENT_FTRACE:
       append_args (w, batch, ev, TRUE);
@@ -436,33 +436,33 @@ append_payload (JsonTraceWriter *w,
 }
 
 static gboolean
-ensure_kernel_text (JsonTraceWriter *w,
+ensure_kernel_text (ChromeWriter *w,
                     GError **error)
 {
   static const char header[] = "# tracer: nop\n";
 
   if (w->kernel != NULL)
     return TRUE;
-  w->kernel = json_spill_new (w->opts.system_trace_memory);
+  w->kernel = chrome_spill_new (w->opts.system_trace_memory);
   w->line = g_string_sized_new (256);
-  return json_spill_write (w->kernel, header, sizeof header - 1, error);
+  return chrome_spill_write (w->kernel, header, sizeof header - 1, error);
 }
 
 /**
- * json_writer_kernel_event:
+ * chrome_writer_kernel_event:
  *
  * Adds one kernel record to the systemTraceEvents text.
  */
 gboolean
-json_writer_kernel_event (JsonTraceWriter *w,
-                          TraceBatch *batch,
-                          const TraceEvent *ev,
-                          GError **error)
+chrome_writer_kernel_event (ChromeWriter *w,
+                            TraceBatch *batch,
+                            const TraceEvent *ev,
+                            GError **error)
 {
   const char *event = kernel_event_name (w, ev);
 
   learn_comms (w, ev);
-  if (w->opts.form == JSON_TRACE_FORM_ARRAY || ev->ts < 0)
+  if (w->opts.form == CHROME_FORM_ARRAY || ev->ts < 0)
     {
       w->stats.dropped_kernel++;
       return TRUE;
@@ -478,11 +478,11 @@ json_writer_kernel_event (JsonTraceWriter *w,
   append_payload (w, batch, ev);
   g_string_append_c (w->line, '\n');
   w->stats.kernel_lines++;
-  return json_spill_write (w->kernel, w->line->str, w->line->len, error);
+  return chrome_spill_write (w->kernel, w->line->str, w->line->len, error);
 }
 
 /**
- * json_writer_kernel_counter:
+ * chrome_writer_kernel_counter:
  * @written: (out): whether @ev went into the kernel text
  *
  * An atrace counter read from a text line (it has a cpu) goes back as
@@ -492,18 +492,18 @@ json_writer_kernel_event (JsonTraceWriter *w,
  * our output as it did from the original. Others are JSON `C` events.
  */
 gboolean
-json_writer_kernel_counter (JsonTraceWriter *w,
-                            const TraceEvent *ev,
-                            gboolean *written,
-                            GError **error)
+chrome_writer_kernel_counter (ChromeWriter *w,
+                              const TraceEvent *ev,
+                              gboolean *written,
+                              GError **error)
 {
   gsize len, cat_len = 0;
-  const char *name = json_writer_str (w, ev->name, &len);
-  const char *cat = ev->category ? json_writer_str (w, ev->category, &cat_len) : NULL;
+  const char *name = chrome_writer_str (w, ev->name, &len);
+  const char *cat = ev->category ? chrome_writer_str (w, ev->category, &cat_len) : NULL;
   TraceEvent writer;
 
   *written = FALSE;
-  if (w->opts.form == JSON_TRACE_FORM_ARRAY || ev->cpu < 0 || ev->pid < 0 || ev->tid < 0 || ev->ts < 0 ||
+  if (w->opts.form == CHROME_FORM_ARRAY || ev->cpu < 0 || ev->pid < 0 || ev->tid < 0 || ev->ts < 0 ||
       memchr (name, '|', len) != NULL || (cat && memchr (cat, '|', cat_len) != NULL))
     return TRUE;
   if (!ensure_kernel_text (w, error))
@@ -514,14 +514,14 @@ json_writer_kernel_counter (JsonTraceWriter *w,
   writer.pid = TRACE_ID_UNKNOWN;
   append_prefix (w, &writer, "tracing_mark_write");
   g_string_append (w->line, "C|");
-  json_fmt_int (w->line, ev->pid);
+  chrome_fmt_int (w->line, ev->pid);
   g_string_append_c (w->line, '|');
   append_clean (w->line, name, len);
   g_string_append_c (w->line, '|');
   if (ev->flags & TRACE_EVENT_FLAG_COUNTER_INT)
-    json_fmt_int (w->line, (gint64) ev->u.counter.value);
+    chrome_fmt_int (w->line, (gint64) ev->u.counter.value);
   else
-    json_fmt_double (w->line, ev->u.counter.value);
+    chrome_fmt_double (w->line, ev->u.counter.value);
   if (cat)
     {
       g_string_append_c (w->line, '|');
@@ -530,7 +530,7 @@ json_writer_kernel_counter (JsonTraceWriter *w,
   g_string_append_c (w->line, '\n');
   w->stats.kernel_lines++;
   *written = TRUE;
-  return json_spill_write (w->kernel, w->line->str, w->line->len, error);
+  return chrome_spill_write (w->kernel, w->line->str, w->line->len, error);
 }
 
 /* The length of @p's prefix that ends on a whole UTF-8 character, so a
@@ -552,13 +552,13 @@ complete_utf8_prefix (const char *p,
 }
 
 /**
- * json_writer_kernel_suffix:
+ * chrome_writer_kernel_suffix:
  *
  * Writes `,"systemTraceEvents":"…"` with the collected text.
  */
 gboolean
-json_writer_kernel_suffix (JsonTraceWriter *w,
-                           GError **error)
+chrome_writer_kernel_suffix (ChromeWriter *w,
+                             GError **error)
 {
   g_autoptr (GInputStream) in = NULL;
   char chunk[64 * 1024];
@@ -566,7 +566,7 @@ json_writer_kernel_suffix (JsonTraceWriter *w,
 
   if (w->kernel == NULL)
     return TRUE;
-  in = json_spill_read (w->kernel, error);
+  in = chrome_spill_read (w->kernel, error);
   if (in == NULL)
     return FALSE;
   g_string_append (w->buf, ",\n\"systemTraceEvents\":\"");
@@ -579,12 +579,12 @@ json_writer_kernel_suffix (JsonTraceWriter *w,
         return FALSE;
       avail = carry + n;
       whole = n == 0 ? avail : complete_utf8_prefix (chunk, avail);
-      json_fmt_string_body (w->buf, chunk, whole);
+      chrome_fmt_string_body (w->buf, chunk, whole);
       carry = avail - whole;
       memmove (chunk, chunk + whole, carry);
       if (n == 0)
         break;
-      if (w->buf->len >= JSON_WRITER_FLUSH_SIZE && !json_writer_flush (w, error))
+      if (w->buf->len >= CHROME_WRITER_FLUSH_SIZE && !chrome_writer_flush (w, error))
         return FALSE;
     }
   g_string_append_c (w->buf, '"');
@@ -592,9 +592,9 @@ json_writer_kernel_suffix (JsonTraceWriter *w,
 }
 
 void
-json_writer_kernel_free (JsonTraceWriter *w)
+chrome_writer_kernel_free (ChromeWriter *w)
 {
-  g_clear_pointer (&w->kernel, json_spill_free);
+  g_clear_pointer (&w->kernel, chrome_spill_free);
   g_clear_pointer (&w->comms, g_hash_table_unref);
   if (w->line)
     g_string_free (w->line, TRUE);

@@ -2,10 +2,10 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * An event is parsed in two steps.  json_event_scan_fields() finds the
+ * An event is parsed in two steps.  chrome_event_scan_fields() finds the
  * members the reader needs without any side effect, so a block that ends
  * inside the event can simply be scanned again once more data is read.
- * json_reader_convert_event() then turns the fields into events, parsing
+ * chrome_reader_convert_event() then turns the fields into events, parsing
  * the args object in place.  The mappings follow perfetto's JSON importer
  * (the reference for what a file means) except where docs/json.md says.
  */
@@ -14,14 +14,14 @@
 #include <math.h>
 #include <string.h>
 
-#include "jsonreader-private.h"
+#include "json-private.h"
 
 /* ------------------------------------------------------------------ */
 /* Step 1: find the fields                                             */
 
-static JsonValue *
-field_slot (JsonEventFields *f,
-            const JsonValue *key)
+static ChromeValue *
+field_slot (ChromeEventFields *f,
+            const ChromeValue *key)
 {
   gsize len = key->end - key->start;
   const char *k = key->start;
@@ -71,114 +71,114 @@ field_slot (JsonEventFields *f,
 #undef IS
 }
 
-static JsonScanResult
-scan_id2 (JsonScanner *s,
+static ChromeScanResult
+scan_id2 (ChromeScanner *s,
           int depth,
-          JsonEventFields *f)
+          ChromeEventFields *f)
 {
   gboolean first = TRUE;
-  JsonValue key, other;
-  JsonScanResult res;
+  ChromeValue key, other;
+  ChromeScanResult res;
 
-  if (depth + 1 > JSON_SCAN_MAX_DEPTH)
+  if (depth + 1 > CHROME_SCAN_MAX_DEPTH)
     {
       s->error_at = s->p;
-      return JSON_SCAN_TOO_DEEP;
+      return CHROME_SCAN_TOO_DEEP;
     }
-  res = json_scan_enter (s, '{');
-  if (res != JSON_SCAN_OK)
+  res = chrome_scan_enter (s, '{');
+  if (res != CHROME_SCAN_OK)
     return res;
-  while ((res = json_scan_member (s, &first, &key)) == JSON_SCAN_OK)
+  while ((res = chrome_scan_member (s, &first, &key)) == CHROME_SCAN_OK)
     {
-      JsonValue *slot = &other;
+      ChromeValue *slot = &other;
 
-      if (json_value_is (&key, "local"))
+      if (chrome_value_is (&key, "local"))
         slot = &f->id2_local;
-      else if (json_value_is (&key, "global"))
+      else if (chrome_value_is (&key, "global"))
         slot = &f->id2_global;
-      res = json_scan_value (s, slot, depth + 1);
-      if (res != JSON_SCAN_OK)
+      res = chrome_scan_value (s, slot, depth + 1);
+      if (res != CHROME_SCAN_OK)
         return res;
     }
-  return res == JSON_SCAN_END ? JSON_SCAN_OK : res;
+  return res == CHROME_SCAN_END ? CHROME_SCAN_OK : res;
 }
 
-static JsonScanResult
-scan_other_member (JsonScanner *s,
-                   const JsonValue *key,
+static ChromeScanResult
+scan_other_member (ChromeScanner *s,
+                   const ChromeValue *key,
                    int depth,
-                   JsonEventFields *f)
+                   ChromeEventFields *f)
 {
-  JsonValue v;
-  JsonScanResult res;
+  ChromeValue v;
+  ChromeScanResult res;
 
-  if (*s->p == '{' && json_value_is (key, "id2"))
+  if (*s->p == '{' && chrome_value_is (key, "id2"))
     return scan_id2 (s, depth, f);
-  res = json_scan_value (s, &v, depth);
-  if (res == JSON_SCAN_OK && v.type == JSON_VALUE_TRUE)
+  res = chrome_scan_value (s, &v, depth);
+  if (res == CHROME_SCAN_OK && v.type == CHROME_VALUE_TRUE)
     {
-      if (json_value_is (key, "flow_in"))
+      if (chrome_value_is (key, "flow_in"))
         f->flow_in = TRUE;
-      else if (json_value_is (key, "flow_out"))
+      else if (chrome_value_is (key, "flow_out"))
         f->flow_out = TRUE;
     }
   return res;
 }
 
 /**
- * json_event_scan_fields:
+ * chrome_event_scan_fields:
  * @s: a scanner standing at the event's '{'
  * @depth: the depth of the event object (the top-level value is 1)
  *
  * Finds the members the reader uses; other members are skipped.  Leaves
  * the scanner after the closing '}'.
  */
-JsonScanResult
-json_event_scan_fields (JsonScanner *s,
-                        int depth,
-                        JsonEventFields *f)
+ChromeScanResult
+chrome_event_scan_fields (ChromeScanner *s,
+                          int depth,
+                          ChromeEventFields *f)
 {
   gboolean first = TRUE;
-  JsonValue key;
-  JsonScanResult res;
+  ChromeValue key;
+  ChromeScanResult res;
 
   memset (f, 0, sizeof *f);
-  if (depth > JSON_SCAN_MAX_DEPTH)
+  if (depth > CHROME_SCAN_MAX_DEPTH)
     {
       s->error_at = s->p;
-      return JSON_SCAN_TOO_DEEP;
+      return CHROME_SCAN_TOO_DEEP;
     }
-  res = json_scan_enter (s, '{');
-  if (res != JSON_SCAN_OK)
+  res = chrome_scan_enter (s, '{');
+  if (res != CHROME_SCAN_OK)
     return res;
-  while ((res = json_scan_member (s, &first, &key)) == JSON_SCAN_OK)
+  while ((res = chrome_scan_member (s, &first, &key)) == CHROME_SCAN_OK)
     {
-      JsonValue *slot = field_slot (f, &key);
+      ChromeValue *slot = field_slot (f, &key);
 
       f->n_members++;
       if (slot != NULL)
-        res = json_scan_value (s, slot, depth);
+        res = chrome_scan_value (s, slot, depth);
       else
         res = scan_other_member (s, &key, depth, f);
-      if (res != JSON_SCAN_OK)
+      if (res != CHROME_SCAN_OK)
         return res;
     }
-  return res == JSON_SCAN_END ? JSON_SCAN_OK : res;
+  return res == CHROME_SCAN_END ? CHROME_SCAN_OK : res;
 }
 
 /* ------------------------------------------------------------------ */
 /* Value helpers                                                       */
 
 /**
- * json_reader_intern:
+ * chrome_reader_intern:
  *
  * Interns through a small direct-mapped cache: trace names repeat, and a
  * hit costs a hash and a memcmp instead of the pool's lock and table.
  */
 guint32
-json_reader_intern (JsonTraceReader *r,
-                    const char *p,
-                    gsize len)
+chrome_reader_intern (ChromeReader *r,
+                      const char *p,
+                      gsize len)
 {
   guint32 h = 2166136261u;
   InternSlot *slot;
@@ -188,7 +188,7 @@ json_reader_intern (JsonTraceReader *r,
     return 0;
   for (gsize i = 0; i < len; i++)
     h = (h ^ (guchar) p[i]) * 16777619u;
-  slot = &r->intern_cache[h & (JSON_READER_INTERN_CACHE - 1)];
+  slot = &r->intern_cache[h & (CHROME_READER_INTERN_CACHE - 1)];
   if (slot->str != NULL && slot->len == len && memcmp (slot->str, p, len) == 0)
     return slot->id;
   id = trace_string_pool_intern_len (r->pool, p, len);
@@ -199,112 +199,112 @@ json_reader_intern (JsonTraceReader *r,
 }
 
 /**
- * json_reader_intern_value:
+ * chrome_reader_intern_value:
  *
  * Interns a string's decoded text, or a number's or literal's text.
  * Containers and missing values give 0, the empty string.
  */
 guint32
-json_reader_intern_value (JsonTraceReader *r,
-                          const JsonValue *v)
+chrome_reader_intern_value (ChromeReader *r,
+                            const ChromeValue *v)
 {
   const char *p;
   gsize len;
 
   switch (v->type)
     {
-    case JSON_VALUE_STRING:
-      p = json_string_decode (v, r->scratch, &len);
-      return json_reader_intern (r, p, len);
-    case JSON_VALUE_NUMBER:
-    case JSON_VALUE_TRUE:
-    case JSON_VALUE_FALSE:
-      return json_reader_intern (r, v->start, v->end - v->start);
+    case CHROME_VALUE_STRING:
+      p = chrome_string_decode (v, r->scratch, &len);
+      return chrome_reader_intern (r, p, len);
+    case CHROME_VALUE_NUMBER:
+    case CHROME_VALUE_TRUE:
+    case CHROME_VALUE_FALSE:
+      return chrome_reader_intern (r, v->start, v->end - v->start);
     default:
       return 0;
     }
 }
 
 /**
- * json_reader_value_to_ns:
+ * chrome_reader_value_to_ns:
  *
  * A timestamp or duration in µs (number or numeric string) as exact ns.
  */
 gboolean
-json_reader_value_to_ns (const JsonValue *v,
-                         gint64 *ns)
+chrome_reader_value_to_ns (const ChromeValue *v,
+                           gint64 *ns)
 {
-  if (v->type == JSON_VALUE_NUMBER ||
-      (v->type == JSON_VALUE_STRING && !v->escaped))
-    return json_decimal_to_scaled (v->start, v->end, 3, ns);
+  if (v->type == CHROME_VALUE_NUMBER ||
+      (v->type == CHROME_VALUE_STRING && !v->escaped))
+    return chrome_decimal_to_scaled (v->start, v->end, 3, ns);
   return FALSE;
 }
 
 gboolean
-json_reader_value_to_int (const JsonValue *v,
-                          gint64 *out)
+chrome_reader_value_to_int (const ChromeValue *v,
+                            gint64 *out)
 {
-  if (v->type == JSON_VALUE_NUMBER ||
-      (v->type == JSON_VALUE_STRING && !v->escaped))
-    return json_decimal_to_int64 (v->start, v->end, out);
+  if (v->type == CHROME_VALUE_NUMBER ||
+      (v->type == CHROME_VALUE_STRING && !v->escaped))
+    return chrome_decimal_to_int64 (v->start, v->end, out);
   return FALSE;
 }
 
 /**
- * json_reader_value_to_id:
+ * chrome_reader_value_to_id:
  *
  * An async, flow or profile id: a number, a hex string ("0x2a", "2a")
  * parsed as hex like perfetto does for flows, or any other string hashed.
  * The empty string is no id.
  */
 gboolean
-json_reader_value_to_id (JsonTraceReader *r,
-                         const JsonValue *v,
-                         guint64 *id)
+chrome_reader_value_to_id (ChromeReader *r,
+                           const ChromeValue *v,
+                           guint64 *id)
 {
   const char *p;
   gsize len;
 
-  if (v->type == JSON_VALUE_NUMBER)
+  if (v->type == CHROME_VALUE_NUMBER)
     {
-      if (!json_decimal_to_uint64 (v->start, v->end, id))
-        *id = json_hash64 (v->start, v->end - v->start);
+      if (!chrome_decimal_to_uint64 (v->start, v->end, id))
+        *id = chrome_hash64 (v->start, v->end - v->start);
       return TRUE;
     }
-  if (v->type != JSON_VALUE_STRING)
+  if (v->type != CHROME_VALUE_STRING)
     return FALSE;
-  p = json_string_decode (v, r->scratch, &len);
+  p = chrome_string_decode (v, r->scratch, &len);
   if (len == 0)
     return FALSE;
-  if (!json_hex_to_uint64 (p, p + len, id))
-    *id = json_hash64 (p, len);
+  if (!chrome_hex_to_uint64 (p, p + len, id))
+    *id = chrome_hash64 (p, len);
   return TRUE;
 }
 
 /**
- * json_reader_find_member:
+ * chrome_reader_find_member:
  *
  * Looks @key up in an object value (no escapes in keys).
  */
 gboolean
-json_reader_find_member (const JsonValue *object,
-                         const char *key,
-                         JsonValue *out)
+chrome_reader_find_member (const ChromeValue *object,
+                           const char *key,
+                           ChromeValue *out)
 {
-  JsonScanner s;
-  JsonValue k, v;
+  ChromeScanner s;
+  ChromeValue k, v;
   gboolean first = TRUE;
 
-  if (object->type != JSON_VALUE_OBJECT)
+  if (object->type != CHROME_VALUE_OBJECT)
     return FALSE;
-  json_scanner_init (&s, object->start, object->end);
-  if (json_scan_enter (&s, '{') != JSON_SCAN_OK)
+  chrome_scanner_init (&s, object->start, object->end);
+  if (chrome_scan_enter (&s, '{') != CHROME_SCAN_OK)
     return FALSE;
-  while (json_scan_member (&s, &first, &k) == JSON_SCAN_OK)
+  while (chrome_scan_member (&s, &first, &k) == CHROME_SCAN_OK)
     {
-      if (json_scan_value (&s, &v, 1) != JSON_SCAN_OK)
+      if (chrome_scan_value (&s, &v, 1) != CHROME_SCAN_OK)
         return FALSE;
-      if (json_value_is (&k, key))
+      if (chrome_value_is (&k, key))
         {
           *out = v;
           return TRUE;
@@ -314,11 +314,11 @@ json_reader_find_member (const JsonValue *object,
 }
 
 TraceEvent *
-json_reader_append (JsonTraceReader *r,
-                    TraceEventKind kind,
-                    gint64 ts,
-                    gint64 pid,
-                    gint64 tid)
+chrome_reader_append (ChromeReader *r,
+                      TraceEventKind kind,
+                      gint64 ts,
+                      gint64 pid,
+                      gint64 tid)
 {
   TraceEvent *ev = trace_batch_append (r->batch, kind, ts);
 
@@ -330,8 +330,8 @@ json_reader_append (JsonTraceReader *r,
 /* A pid or tid: a number (a fraction is cut), a numeric string, or any
  * other string, which becomes a name (as perfetto does) and a made-up id. */
 static gboolean
-resolve_id (JsonTraceReader *r,
-            const JsonValue *v,
+resolve_id (ChromeReader *r,
+            const ChromeValue *v,
             gint64 *out,
             guint32 *name)
 {
@@ -339,20 +339,20 @@ resolve_id (JsonTraceReader *r,
   gsize len;
 
   *name = 0;
-  if (v->type == JSON_VALUE_NUMBER)
-    return json_decimal_to_int64 (v->start, v->end, out);
-  if (v->type != JSON_VALUE_STRING)
+  if (v->type == CHROME_VALUE_NUMBER)
+    return chrome_decimal_to_int64 (v->start, v->end, out);
+  if (v->type != CHROME_VALUE_STRING)
     return FALSE;
-  p = json_string_decode (v, r->scratch, &len);
-  if (len > 0 && json_decimal_to_int64 (p, p + len, out))
+  p = chrome_string_decode (v, r->scratch, &len);
+  if (len > 0 && chrome_decimal_to_int64 (p, p + len, out))
     return TRUE;
-  *name = json_reader_intern (r, p, len);
-  *out = JSON_READER_STRING_ID_BASE + *name;
+  *name = chrome_reader_intern (r, p, len);
+  *out = CHROME_READER_STRING_ID_BASE + *name;
   return TRUE;
 }
 
 static void
-name_string_id (JsonTraceReader *r,
+name_string_id (ChromeReader *r,
                 TraceEventKind kind,
                 gint64 pid,
                 gint64 tid,
@@ -366,23 +366,23 @@ name_string_id (JsonTraceReader *r,
   if (g_hash_table_contains (r->named_ids, &key))
     return;
   g_hash_table_add (r->named_ids, g_memdup2 (&key, sizeof key));
-  ev = json_reader_append (r, kind, ts, pid, tid);
+  ev = chrome_reader_append (r, kind, ts, pid, tid);
   ev->name = name;
 }
 
 /**
- * json_reader_resolve_thread:
+ * chrome_reader_resolve_thread:
  *
  * The event's pid and tid.  A missing pid is %TRACE_ID_UNKNOWN; a missing
  * or 0 tid is the pid (perfetto's rule).  String ids are named on first
  * sight with a PROCESS_NAME or THREAD_NAME event.
  */
 gboolean
-json_reader_resolve_thread (JsonTraceReader *r,
-                            const JsonEventFields *f,
-                            gint64 ts,
-                            gint64 *pid,
-                            gint64 *tid)
+chrome_reader_resolve_thread (ChromeReader *r,
+                              const ChromeEventFields *f,
+                              gint64 ts,
+                              gint64 *pid,
+                              gint64 *tid)
 {
   guint32 pid_name = 0, tid_name = 0;
   gboolean has_pid = resolve_id (r, &f->pid, pid, &pid_name);
@@ -410,14 +410,14 @@ typedef struct
 } EventContext;
 
 static TraceEvent *
-append_named (JsonTraceReader *r,
-              const JsonEventFields *f,
+append_named (ChromeReader *r,
+              const ChromeEventFields *f,
               const EventContext *c,
               TraceEventKind kind)
 {
-  guint32 name = json_reader_intern_value (r, &f->name);
-  guint32 cat = json_reader_intern_value (r, &f->cat);
-  TraceEvent *ev = json_reader_append (r, kind, c->ts, c->pid, c->tid);
+  guint32 name = chrome_reader_intern_value (r, &f->name);
+  guint32 cat = chrome_reader_intern_value (r, &f->cat);
+  TraceEvent *ev = chrome_reader_append (r, kind, c->ts, c->pid, c->tid);
 
   ev->name = name;
   ev->category = cat;
@@ -427,15 +427,15 @@ append_named (JsonTraceReader *r,
 /* Chrome's thread time (`tts`, and `tdur` of an `X`), in µs like `ts`:
  * kept when it reads as a time, as trace_processor keeps it. */
 static void
-add_thread_time (const JsonEventFields *f,
+add_thread_time (const ChromeEventFields *f,
                  TraceEvent *ev)
 {
   gint64 tts = -1, tdur = -1;
 
-  if (f->tts.type != JSON_VALUE_NONE && !json_reader_value_to_ns (&f->tts, &tts))
+  if (f->tts.type != CHROME_VALUE_NONE && !chrome_reader_value_to_ns (&f->tts, &tts))
     tts = -1;
-  if (ev->kind == TRACE_EVENT_SLICE_COMPLETE && f->tdur.type != JSON_VALUE_NONE &&
-      !json_reader_value_to_ns (&f->tdur, &tdur))
+  if (ev->kind == TRACE_EVENT_SLICE_COMPLETE && f->tdur.type != CHROME_VALUE_NONE &&
+      !chrome_reader_value_to_ns (&f->tdur, &tdur))
     tdur = -1;
   if (tts < 0 && tdur < 0)
     return;
@@ -445,19 +445,19 @@ add_thread_time (const JsonEventFields *f,
 }
 
 static int
-convert_slice (JsonTraceReader *r,
-               const JsonEventFields *f,
+convert_slice (ChromeReader *r,
+               const ChromeEventFields *f,
                const EventContext *c,
                TraceEventKind kind)
 {
   gint64 dur = 0;
   guint64 bind_id = 0;
-  gboolean has_bind = f->bind_id.type != JSON_VALUE_NONE &&
-                      json_reader_value_to_id (r, &f->bind_id, &bind_id);
+  gboolean has_bind = f->bind_id.type != CHROME_VALUE_NONE &&
+                      chrome_reader_value_to_id (r, &f->bind_id, &bind_id);
   TraceEvent *ev;
 
-  if (kind == TRACE_EVENT_SLICE_COMPLETE && !json_reader_value_to_ns (&f->dur, &dur))
-    return JSON_TRACE_SKIP_BAD_DURATION;
+  if (kind == TRACE_EVENT_SLICE_COMPLETE && !chrome_reader_value_to_ns (&f->dur, &dur))
+    return CHROME_SKIP_BAD_DURATION;
   ev = append_named (r, f, c, kind);
   ev->u.slice.dur = dur;
   add_thread_time (f, ev);
@@ -469,31 +469,31 @@ convert_slice (JsonTraceReader *r,
       if (f->flow_in)
         ev->u.slice.flow_in = bind_id;
     }
-  return json_reader_add_args (r, ev, f, c->depth, c->offset);
+  return chrome_reader_add_args (r, ev, f, c->depth, c->offset);
 }
 
 static int
-convert_instant (JsonTraceReader *r,
-                 const JsonEventFields *f,
+convert_instant (ChromeReader *r,
+                 const ChromeEventFields *f,
                  const EventContext *c)
 {
   guint16 flags = TRACE_EVENT_FLAG_SCOPE_THREAD;
   TraceEvent *ev;
 
-  if (f->s.type != JSON_VALUE_NONE)
+  if (f->s.type != CHROME_VALUE_NONE)
     {
-      if (json_value_is (&f->s, "p"))
+      if (chrome_value_is (&f->s, "p"))
         flags = TRACE_EVENT_FLAG_SCOPE_PROCESS;
-      else if (json_value_is (&f->s, "g"))
+      else if (chrome_value_is (&f->s, "g"))
         flags = TRACE_EVENT_FLAG_SCOPE_GLOBAL;
-      else if (!json_value_is (&f->s, "t"))
-        return JSON_TRACE_SKIP_BAD_SCOPE;
+      else if (!chrome_value_is (&f->s, "t"))
+        return CHROME_SKIP_BAD_SCOPE;
     }
   ev = append_named (r, f, c, TRACE_EVENT_INSTANT);
   ev->flags = flags;
   if (flags == TRACE_EVENT_FLAG_SCOPE_THREAD)
     add_thread_time (f, ev);
-  return json_reader_add_args (r, ev, f, c->depth, c->offset);
+  return chrome_reader_add_args (r, ev, f, c->depth, c->offset);
 }
 
 /* Whether @p is an optional sign and digits only. */
@@ -542,45 +542,45 @@ counter_string_value (const char *p,
 /* A counter value: a number, or a string holding one (perfetto accepts
  * both).  Integer literals keep TRACE_EVENT_FLAG_COUNTER_INT. */
 static gboolean
-counter_value (JsonTraceReader *r,
-               const JsonValue *v,
+counter_value (ChromeReader *r,
+               const ChromeValue *v,
                double *value,
                gboolean *is_int)
 {
   const char *p;
   gsize len;
 
-  if (v->type == JSON_VALUE_NUMBER)
+  if (v->type == CHROME_VALUE_NUMBER)
     {
-      *is_int = json_decimal_is_integer (v->start, v->end);
-      return json_decimal_to_double (v->start, v->end, value);
+      *is_int = chrome_decimal_is_integer (v->start, v->end);
+      return chrome_decimal_to_double (v->start, v->end, value);
     }
-  if (v->type != JSON_VALUE_STRING)
+  if (v->type != CHROME_VALUE_STRING)
     return FALSE;
-  p = json_string_decode (v, r->scratch, &len);
+  p = chrome_string_decode (v, r->scratch, &len);
   return counter_string_value (p, len, value, is_int);
 }
 
 /* Counter names follow perfetto: "<name>[ id: <id>] <key>", one counter
  * per key of args. */
 static void
-counter_name_prefix (JsonTraceReader *r,
-                     const JsonEventFields *f)
+counter_name_prefix (ChromeReader *r,
+                     const ChromeEventFields *f)
 {
   const char *p;
   gsize len;
 
   g_string_truncate (r->key_buf, 0);
-  if (f->name.type == JSON_VALUE_STRING)
+  if (f->name.type == CHROME_VALUE_STRING)
     {
-      p = json_string_decode (&f->name, r->scratch, &len);
+      p = chrome_string_decode (&f->name, r->scratch, &len);
       g_string_append_len (r->key_buf, p, len);
     }
-  if (f->id.type == JSON_VALUE_STRING || f->id.type == JSON_VALUE_NUMBER)
+  if (f->id.type == CHROME_VALUE_STRING || f->id.type == CHROME_VALUE_NUMBER)
     {
       g_string_append (r->key_buf, " id: ");
-      if (f->id.type == JSON_VALUE_STRING)
-        p = json_string_decode (&f->id, r->scratch, &len);
+      if (f->id.type == CHROME_VALUE_STRING)
+        p = chrome_string_decode (&f->id, r->scratch, &len);
       else
         p = f->id.start, len = f->id.end - f->id.start;
       g_string_append_len (r->key_buf, p, len);
@@ -589,26 +589,26 @@ counter_name_prefix (JsonTraceReader *r,
 }
 
 static int
-convert_counter (JsonTraceReader *r,
-                 const JsonEventFields *f,
+convert_counter (ChromeReader *r,
+                 const ChromeEventFields *f,
                  const EventContext *c)
 {
-  guint32 cat = json_reader_intern_value (r, &f->cat);
+  guint32 cat = chrome_reader_intern_value (r, &f->cat);
   guint64 id = 0;
   gsize prefix;
-  JsonScanner s;
-  JsonValue key, v;
+  ChromeScanner s;
+  ChromeValue key, v;
   gboolean first = TRUE;
 
-  if (f->args.type != JSON_VALUE_OBJECT)
-    return JSON_TRACE_SKIP_BAD_VALUE;
-  if (f->id.type != JSON_VALUE_NONE)
-    json_reader_value_to_id (r, &f->id, &id);
+  if (f->args.type != CHROME_VALUE_OBJECT)
+    return CHROME_SKIP_BAD_VALUE;
+  if (f->id.type != CHROME_VALUE_NONE)
+    chrome_reader_value_to_id (r, &f->id, &id);
   counter_name_prefix (r, f);
   prefix = r->key_buf->len;
-  json_scanner_init (&s, f->args.start, f->args.end);
-  json_scan_enter (&s, '{');
-  while (json_scan_member (&s, &first, &key) == JSON_SCAN_OK)
+  chrome_scanner_init (&s, f->args.start, f->args.end);
+  chrome_scan_enter (&s, '{');
+  while (chrome_scan_member (&s, &first, &key) == CHROME_SCAN_OK)
     {
       double value;
       gboolean is_int = FALSE;
@@ -616,18 +616,18 @@ convert_counter (JsonTraceReader *r,
       const char *k;
       TraceEvent *ev;
 
-      if (json_scan_value (&s, &v, c->depth + 1) != JSON_SCAN_OK)
-        return JSON_TRACE_SKIP_MALFORMED;
+      if (chrome_scan_value (&s, &v, c->depth + 1) != CHROME_SCAN_OK)
+        return CHROME_SKIP_MALFORMED;
       if (!counter_value (r, &v, &value, &is_int))
         {
-          json_reader_skip (r, JSON_TRACE_SKIP_BAD_VALUE, c->offset);
+          chrome_reader_skip (r, CHROME_SKIP_BAD_VALUE, c->offset);
           continue;
         }
-      k = json_string_decode (&key, r->scratch, &len);
+      k = chrome_string_decode (&key, r->scratch, &len);
       g_string_truncate (r->key_buf, prefix);
       g_string_append_len (r->key_buf, k, len);
-      ev = json_reader_append (r, TRACE_EVENT_COUNTER, c->ts, c->pid, c->tid);
-      ev->name = json_reader_intern (r, r->key_buf->str, r->key_buf->len);
+      ev = chrome_reader_append (r, TRACE_EVENT_COUNTER, c->ts, c->pid, c->tid);
+      ev->name = chrome_reader_intern (r, r->key_buf->str, r->key_buf->len);
       ev->category = cat;
       ev->u.counter.value = value;
       ev->u.counter.id = id;
@@ -640,25 +640,25 @@ convert_counter (JsonTraceReader *r,
 /* The identity of an async slice: "id" (global, as perfetto and catapult
  * treat it), or id2.global, or id2.local (scoped to the process). */
 static gboolean
-async_id (JsonTraceReader *r,
-          const JsonEventFields *f,
+async_id (ChromeReader *r,
+          const ChromeEventFields *f,
           guint64 *id,
           gboolean *global)
 {
   *global = TRUE;
-  if (json_reader_value_to_id (r, &f->id, id) ||
-      json_reader_value_to_id (r, &f->id2_global, id))
+  if (chrome_reader_value_to_id (r, &f->id, id) ||
+      chrome_reader_value_to_id (r, &f->id2_global, id))
     return TRUE;
   *global = FALSE;
-  return json_reader_value_to_id (r, &f->id2_local, id);
+  return chrome_reader_value_to_id (r, &f->id2_local, id);
 }
 
 /* perfetto binds flow v2 ids of 'b' and 'n' events to the async slice;
  * the model binds flows to thread slices only, so they become flow
  * events at the same place. */
 static void
-append_bound_flow (JsonTraceReader *r,
-                   const JsonEventFields *f,
+append_bound_flow (ChromeReader *r,
+                   const ChromeEventFields *f,
                    const EventContext *c)
 {
   TraceEventKind kind;
@@ -667,7 +667,7 @@ append_bound_flow (JsonTraceReader *r,
 
   if (!f->flow_in && !f->flow_out)
     return;
-  if (!json_reader_value_to_id (r, &f->bind_id, &id))
+  if (!chrome_reader_value_to_id (r, &f->bind_id, &id))
     return;
   kind = f->flow_in && f->flow_out ? TRACE_EVENT_FLOW_STEP
          : f->flow_out             ? TRACE_EVENT_FLOW_START
@@ -678,8 +678,8 @@ append_bound_flow (JsonTraceReader *r,
 }
 
 static int
-convert_async (JsonTraceReader *r,
-               const JsonEventFields *f,
+convert_async (ChromeReader *r,
+               const ChromeEventFields *f,
                const EventContext *c,
                TraceEventKind kind,
                guint16 flags)
@@ -687,30 +687,30 @@ convert_async (JsonTraceReader *r,
   guint64 id;
   gboolean global;
   guint32 scope, step = 0;
-  JsonValue v;
+  ChromeValue v;
   TraceEvent *ev;
   int res;
 
   if (!async_id (r, f, &id, &global))
-    return JSON_TRACE_SKIP_BAD_ID;
-  scope = json_reader_intern_value (r, &f->scope);
-  if (kind == TRACE_EVENT_ASYNC_STEP && json_reader_find_member (&f->args, "step", &v))
-    step = json_reader_intern_value (r, &v);
+    return CHROME_SKIP_BAD_ID;
+  scope = chrome_reader_intern_value (r, &f->scope);
+  if (kind == TRACE_EVENT_ASYNC_STEP && chrome_reader_find_member (&f->args, "step", &v))
+    step = chrome_reader_intern_value (r, &v);
   ev = append_named (r, f, c, kind);
   ev->flags = flags | (global ? TRACE_EVENT_FLAG_ID_GLOBAL : 0);
   ev->u.async.id = id;
   ev->u.async.scope = scope;
   ev->u.async.step = step;
-  res = json_reader_add_args (r, ev, f, c->depth, c->offset);
-  if (res == CONV_OK && f->bind_id.type != JSON_VALUE_NONE &&
+  res = chrome_reader_add_args (r, ev, f, c->depth, c->offset);
+  if (res == CONV_OK && f->bind_id.type != CHROME_VALUE_NONE &&
       (kind == TRACE_EVENT_ASYNC_BEGIN || kind == TRACE_EVENT_ASYNC_INSTANT))
     append_bound_flow (r, f, c);
   return res;
 }
 
 static int
-convert_flow (JsonTraceReader *r,
-              const JsonEventFields *f,
+convert_flow (ChromeReader *r,
+              const ChromeEventFields *f,
               const EventContext *c,
               TraceEventKind kind)
 {
@@ -719,20 +719,20 @@ convert_flow (JsonTraceReader *r,
   TraceEvent *ev;
 
   if (!async_id (r, f, &id, &global))
-    return JSON_TRACE_SKIP_BAD_ID;
+    return CHROME_SKIP_BAD_ID;
   ev = append_named (r, f, c, kind);
   ev->u.async.id = id;
   ev->flags = global ? TRACE_EVENT_FLAG_ID_GLOBAL : 0;
   /* Only a flow end chooses: bp "e" binds it to the enclosing slice,
    * otherwise to the next slice that begins on the thread. */
-  if (kind == TRACE_EVENT_FLOW_END && !json_value_is (&f->bp, "e"))
+  if (kind == TRACE_EVENT_FLOW_END && !chrome_value_is (&f->bp, "e"))
     ev->flags |= TRACE_EVENT_FLAG_FLOW_NEXT_SLICE;
-  return json_reader_add_args (r, ev, f, c->depth, c->offset);
+  return chrome_reader_add_args (r, ev, f, c->depth, c->offset);
 }
 
 static int
-convert_metadata (JsonTraceReader *r,
-                  const JsonEventFields *f,
+convert_metadata (ChromeReader *r,
+                  const ChromeEventFields *f,
                   const EventContext *c)
 {
   static const struct
@@ -750,45 +750,45 @@ convert_metadata (JsonTraceReader *r,
 
   for (guint i = 0; i < G_N_ELEMENTS (known); i++)
     {
-      JsonValue v;
+      ChromeValue v;
       TraceEvent *ev;
       gint64 index = 0;
       gboolean is_index = known[i].kind == TRACE_EVENT_PROCESS_SORT_INDEX ||
                           known[i].kind == TRACE_EVENT_THREAD_SORT_INDEX;
 
-      if (!json_value_is (&f->name, known[i].name))
+      if (!chrome_value_is (&f->name, known[i].name))
         continue;
-      if (!json_reader_find_member (&f->args, known[i].arg, &v) ||
-          (is_index ? !json_reader_value_to_int (&v, &index)
-                    : v.type != JSON_VALUE_STRING || v.start == v.end))
-        return JSON_TRACE_SKIP_BAD_VALUE;
-      ev = json_reader_append (r, known[i].kind, c->ts, c->pid, c->tid);
+      if (!chrome_reader_find_member (&f->args, known[i].arg, &v) ||
+          (is_index ? !chrome_reader_value_to_int (&v, &index)
+                    : v.type != CHROME_VALUE_STRING || v.start == v.end))
+        return CHROME_SKIP_BAD_VALUE;
+      ev = chrome_reader_append (r, known[i].kind, c->ts, c->pid, c->tid);
       if (is_index)
         ev->u.meta.value = index;
       else
-        ev->name = json_reader_intern_value (r, &v);
+        ev->name = chrome_reader_intern_value (r, &v);
       return CONV_OK;
     }
-  return JSON_TRACE_SKIP_OTHER_METADATA;
+  return CHROME_SKIP_OTHER_METADATA;
 }
 
 /* 'c': Chrome's clock sync event, args.sync_id and optional issue_ts. */
 static int
-convert_clock_sync (JsonTraceReader *r,
-                    const JsonEventFields *f,
+convert_clock_sync (ChromeReader *r,
+                    const ChromeEventFields *f,
                     const EventContext *c)
 {
-  JsonValue v;
+  ChromeValue v;
   gint64 issue_ts = 0;
   guint32 sync_id;
   TraceEvent *ev;
 
-  if (!json_reader_find_member (&f->args, "sync_id", &v) ||
-      (v.type != JSON_VALUE_STRING && v.type != JSON_VALUE_NUMBER))
-    return JSON_TRACE_SKIP_BAD_VALUE;
-  sync_id = json_reader_intern_value (r, &v);
-  if (json_reader_find_member (&f->args, "issue_ts", &v))
-    json_reader_value_to_ns (&v, &issue_ts);
+  if (!chrome_reader_find_member (&f->args, "sync_id", &v) ||
+      (v.type != CHROME_VALUE_STRING && v.type != CHROME_VALUE_NUMBER))
+    return CHROME_SKIP_BAD_VALUE;
+  sync_id = chrome_reader_intern_value (r, &v);
+  if (chrome_reader_find_member (&f->args, "issue_ts", &v))
+    chrome_reader_value_to_ns (&v, &issue_ts);
   ev = append_named (r, f, c, TRACE_EVENT_CLOCK_MARKER);
   ev->u.clock.marker = TRACE_CLOCK_MARKER_SYNC_ID;
   ev->u.clock.domain = r->clock_domain;
@@ -800,20 +800,20 @@ convert_clock_sync (JsonTraceReader *r,
 /* 'T' is a legacy async step in catapult (it always has an id) and a
  * thread state in perfetto (it has a dur and no id): the id decides. */
 static int
-convert_step_or_thread_state (JsonTraceReader *r,
-                              const JsonEventFields *f,
+convert_step_or_thread_state (ChromeReader *r,
+                              const ChromeEventFields *f,
                               const EventContext *c)
 {
-  if (f->id.type == JSON_VALUE_NONE && f->id2_local.type == JSON_VALUE_NONE &&
-      f->id2_global.type == JSON_VALUE_NONE)
-    return f->dur.type != JSON_VALUE_NONE ? JSON_TRACE_SKIP_THREAD_STATE
-                                          : JSON_TRACE_SKIP_BAD_ID;
+  if (f->id.type == CHROME_VALUE_NONE && f->id2_local.type == CHROME_VALUE_NONE &&
+      f->id2_global.type == CHROME_VALUE_NONE)
+    return f->dur.type != CHROME_VALUE_NONE ? CHROME_SKIP_THREAD_STATE
+                                            : CHROME_SKIP_BAD_ID;
   return convert_async (r, f, c, TRACE_EVENT_ASYNC_STEP, TRACE_EVENT_FLAG_ASYNC_LEGACY);
 }
 
 static int
-convert_phase (JsonTraceReader *r,
-               const JsonEventFields *f,
+convert_phase (ChromeReader *r,
+               const ChromeEventFields *f,
                const EventContext *c,
                char ph)
 {
@@ -856,9 +856,9 @@ convert_phase (JsonTraceReader *r,
     case 'c':
       return convert_clock_sync (r, f, c);
     case 'P':
-      return json_reader_convert_profile (r, f, c->ts, c->pid, c->tid, c->offset);
+      return chrome_reader_convert_profile (r, f, c->ts, c->pid, c->tid, c->offset);
     default:
-      return JSON_TRACE_SKIP_UNKNOWN_PHASE;
+      return CHROME_SKIP_UNKNOWN_PHASE;
     }
 }
 
@@ -871,7 +871,7 @@ phase_is_unsupported (char ph)
 }
 
 /**
- * json_reader_convert_event:
+ * chrome_reader_convert_event:
  * @offset: byte offset of the event's '{', for the skip statistics
  * @depth: the depth of the event object
  *
@@ -879,44 +879,44 @@ phase_is_unsupported (char ph)
  * counts why it cannot.  Never fails: damage is counted, not fatal.
  */
 void
-json_reader_convert_event (JsonTraceReader *r,
-                           const JsonEventFields *f,
-                           guint64 offset,
-                           int depth)
+chrome_reader_convert_event (ChromeReader *r,
+                             const ChromeEventFields *f,
+                             guint64 offset,
+                             int depth)
 {
   EventContext c = { 0, 0, 0, offset, depth };
   guint n_events, n_args;
   char ph;
   int res;
 
-  if (f->ph.type == JSON_VALUE_NONE && f->n_members == 0)
+  if (f->ph.type == CHROME_VALUE_NONE && f->n_members == 0)
     {
       /* valid JSON (trace writers pad arrays with them) but no event:
        * counted, so that a file of nothing else says so */
       r->stats.empty_objects++;
-      json_reader_skip (r, JSON_TRACE_SKIP_EMPTY_OBJECT, offset);
+      chrome_reader_skip (r, CHROME_SKIP_EMPTY_OBJECT, offset);
       return;
     }
-  if (f->ph.type != JSON_VALUE_STRING || f->ph.start == f->ph.end)
+  if (f->ph.type != CHROME_VALUE_STRING || f->ph.start == f->ph.end)
     {
-      json_reader_skip (r, JSON_TRACE_SKIP_NO_PHASE, offset);
+      chrome_reader_skip (r, CHROME_SKIP_NO_PHASE, offset);
       return;
     }
   r->saw_phase = TRUE;
   ph = *f->ph.start;
   if (phase_is_unsupported (ph))
     {
-      json_reader_skip (r, JSON_TRACE_SKIP_UNSUPPORTED_PHASE, offset);
+      chrome_reader_skip (r, CHROME_SKIP_UNSUPPORTED_PHASE, offset);
       return;
     }
   /* Metadata needs no time (perfetto uses 0); everything else does. */
-  if (!json_reader_value_to_ns (&f->ts, &c.ts) && ph != 'M')
+  if (!chrome_reader_value_to_ns (&f->ts, &c.ts) && ph != 'M')
     {
-      json_reader_skip (r, strchr ("BEXiIRCbenSTpFstfcP", ph) && ph ? JSON_TRACE_SKIP_BAD_TIMESTAMP : JSON_TRACE_SKIP_UNKNOWN_PHASE,
-                        offset);
+      chrome_reader_skip (r, strchr ("BEXiIRCbenSTpFstfcP", ph) && ph ? CHROME_SKIP_BAD_TIMESTAMP : CHROME_SKIP_UNKNOWN_PHASE,
+                          offset);
       return;
     }
-  json_reader_resolve_thread (r, f, c.ts, &c.pid, &c.tid);
+  chrome_reader_resolve_thread (r, f, c.ts, &c.pid, &c.tid);
   n_events = r->batch->n_events;
   n_args = r->batch->n_args;
   res = convert_phase (r, f, &c, ph);
@@ -924,7 +924,7 @@ json_reader_convert_event (JsonTraceReader *r,
     {
       r->batch->n_events = n_events;
       r->batch->n_args = n_args;
-      json_reader_skip (r, res, offset);
+      chrome_reader_skip (r, res, offset);
       return;
     }
   if (ph != 'M')

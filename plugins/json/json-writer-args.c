@@ -12,7 +12,7 @@
 
 #include <string.h>
 
-#include "jsonwriter-private.h"
+#include "json-private.h"
 
 #define MAX_PATH 32
 
@@ -31,28 +31,28 @@ typedef struct
 } OpenContainer;
 
 void
-json_writer_put_arg_value (JsonTraceWriter *w,
-                           const TraceArg *arg)
+chrome_writer_put_arg_value (ChromeWriter *w,
+                             const TraceArg *arg)
 {
   switch (arg->type)
     {
     case TRACE_ARG_INT:
-      json_fmt_int (w->buf, arg->v.i);
+      chrome_fmt_int (w->buf, arg->v.i);
       break;
     case TRACE_ARG_UINT:
-      json_fmt_uint (w->buf, arg->v.u);
+      chrome_fmt_uint (w->buf, arg->v.u);
       break;
     case TRACE_ARG_DOUBLE:
-      json_fmt_double (w->buf, arg->v.d);
+      chrome_fmt_double (w->buf, arg->v.d);
       break;
     case TRACE_ARG_STRING:
-      json_writer_put_string (w, arg->v.s);
+      chrome_writer_put_string (w, arg->v.s);
       break;
     case TRACE_ARG_BOOL:
       g_string_append (w->buf, arg->v.b ? "true" : "false");
       break;
     case TRACE_ARG_POINTER:
-      json_fmt_hex_id (w->buf, arg->v.u);
+      chrome_fmt_hex_id (w->buf, arg->v.u);
       break;
     case TRACE_ARG_EMPTY_ARRAY:
       g_string_append (w->buf, "[]");
@@ -121,7 +121,7 @@ part_equal (const PathPart *a,
 }
 
 static void
-put_separator (JsonTraceWriter *w,
+put_separator (ChromeWriter *w,
                OpenContainer *c)
 {
   if (c->count++ > 0)
@@ -129,25 +129,25 @@ put_separator (JsonTraceWriter *w,
 }
 
 static void
-put_key (JsonTraceWriter *w,
+put_key (ChromeWriter *w,
          const char *s,
          gsize len)
 {
-  json_fmt_string (w->buf, s, len);
+  chrome_fmt_string (w->buf, s, len);
   g_string_append_c (w->buf, ':');
 }
 
 /* Writes one arg at its place in the nesting, opening and closing objects
  * and arrays as needed.  @open[0] is the args object itself. */
 static void
-put_nested_arg (JsonTraceWriter *w,
+put_nested_arg (ChromeWriter *w,
                 const TraceArg *arg,
                 OpenContainer *open,
                 guint *depth)
 {
   PathPart parts[MAX_PATH];
   gsize len;
-  const char *key = json_writer_str (w, arg->key, &len);
+  const char *key = chrome_writer_str (w, arg->key, &len);
   guint n = split_key (key, len, parts);
   guint common = 0;
 
@@ -158,7 +158,7 @@ put_nested_arg (JsonTraceWriter *w,
         g_string_append_c (w->buf, open[*depth - 1].array ? ']' : '}');
       put_separator (w, &open[0]);
       put_key (w, key, len);
-      json_writer_put_arg_value (w, arg);
+      chrome_writer_put_arg_value (w, arg);
       return;
     }
   while (common + 1 < *depth && common + 1 < n &&
@@ -183,18 +183,18 @@ put_nested_arg (JsonTraceWriter *w,
   put_separator (w, &open[*depth - 1]);
   if (!open[*depth - 1].array)
     put_key (w, parts[n - 1].s, parts[n - 1].len);
-  json_writer_put_arg_value (w, arg);
+  chrome_writer_put_arg_value (w, arg);
 }
 
 /**
- * json_writer_put_args:
+ * chrome_writer_put_args:
  *
  * Writes `,"args":{…}` (nothing when there are no args).
  */
 void
-json_writer_put_args (JsonTraceWriter *w,
-                      const TraceArg *args,
-                      guint n_args)
+chrome_writer_put_args (ChromeWriter *w,
+                        const TraceArg *args,
+                        guint n_args)
 {
   OpenContainer open[MAX_PATH + 1] = { 0 };
   guint depth = 1;
@@ -207,11 +207,11 @@ json_writer_put_args (JsonTraceWriter *w,
       if (w->opts.flat_args)
         {
           gsize len;
-          const char *key = json_writer_str (w, args[i].key, &len);
+          const char *key = chrome_writer_str (w, args[i].key, &len);
 
           put_separator (w, &open[0]);
           put_key (w, key, len);
-          json_writer_put_arg_value (w, &args[i]);
+          chrome_writer_put_arg_value (w, &args[i]);
         }
       else
         put_nested_arg (w, &args[i], open, &depth);

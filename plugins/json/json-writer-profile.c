@@ -13,7 +13,7 @@
 
 #include <string.h>
 
-#include "jsonwriter-private.h"
+#include "json-private.h"
 
 typedef struct
 {
@@ -27,7 +27,7 @@ typedef struct
 
 typedef struct
 {
-  JsonThreadKey key;
+  ChromeThreadKey key;
   guint32 profile_id;
   gint64 last_ts;
   GHashTable *emitted; /* model node id → per-profile id */
@@ -40,7 +40,7 @@ typedef struct
 static guint
 key_hash (gconstpointer p)
 {
-  const JsonThreadKey *k = p;
+  const ChromeThreadKey *k = p;
 
   return (guint) (k->pid * 1000003 + k->tid);
 }
@@ -49,7 +49,7 @@ static gboolean
 key_equal (gconstpointer a,
            gconstpointer b)
 {
-  const JsonThreadKey *x = a, *y = b;
+  const ChromeThreadKey *x = a, *y = b;
 
   return x->pid == y->pid && x->tid == y->tid;
 }
@@ -67,7 +67,7 @@ session_free (gpointer p)
 }
 
 static void
-read_node_args (JsonTraceWriter *w,
+read_node_args (ChromeWriter *w,
                 TraceBatch *batch,
                 const TraceEvent *ev,
                 WriterNode *node)
@@ -77,7 +77,7 @@ read_node_args (JsonTraceWriter *w,
   for (guint i = 0; i < ev->n_args; i++)
     {
       gsize len;
-      const char *key = json_writer_str (w, args[i].key, &len);
+      const char *key = chrome_writer_str (w, args[i].key, &len);
 
       if (strcmp (key, "url") == 0 && args[i].type == TRACE_ARG_STRING)
         node->url = args[i].v.s;
@@ -89,9 +89,9 @@ read_node_args (JsonTraceWriter *w,
 }
 
 void
-json_writer_stack_node (JsonTraceWriter *w,
-                        TraceBatch *batch,
-                        const TraceEvent *ev)
+chrome_writer_stack_node (ChromeWriter *w,
+                          TraceBatch *batch,
+                          const TraceEvent *ev)
 {
   WriterNode *node;
 
@@ -100,9 +100,9 @@ json_writer_stack_node (JsonTraceWriter *w,
   node = g_hash_table_lookup (w->nodes, &ev->u.stack_node.id);
   if (node == NULL)
     {
-      if (g_hash_table_size (w->nodes) >= JSON_WRITER_MAX_NODES)
+      if (g_hash_table_size (w->nodes) >= CHROME_WRITER_MAX_NODES)
         {
-          w->stats.dropped_other++;
+          chrome_writer_count_drop (w, &w->stats.dropped_other, "stack node dropped: the node table is full");
           return;
         }
       node = g_new0 (WriterNode, 1);
@@ -115,10 +115,10 @@ json_writer_stack_node (JsonTraceWriter *w,
 }
 
 static WriterSession *
-session_for (JsonTraceWriter *w,
+session_for (ChromeWriter *w,
              const TraceEvent *ev)
 {
-  JsonThreadKey key = { ev->pid, ev->tid };
+  ChromeThreadKey key = { ev->pid, ev->tid };
   WriterSession *s;
 
   if (w->sessions == NULL)
@@ -135,11 +135,11 @@ session_for (JsonTraceWriter *w,
   s->samples = g_array_new (FALSE, FALSE, sizeof (guint32));
   s->deltas = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_hash_table_insert (w->sessions, &s->key, s);
-  json_writer_event_open_text (w, "P", "Profile", 7, 0, ev->ts, ev->pid, ev->tid);
+  chrome_writer_event_open_text (w, "P", "Profile", 7, 0, ev->ts, ev->pid, ev->tid);
   g_string_append (w->buf, ",\"id\":");
-  json_fmt_hex_id (w->buf, s->profile_id);
+  chrome_fmt_hex_id (w->buf, s->profile_id);
   g_string_append (w->buf, ",\"args\":{\"data\":{\"startTime\":");
-  json_fmt_us (w->buf, ev->ts);
+  chrome_fmt_us (w->buf, ev->ts);
   g_string_append (w->buf, "}}}");
   return s;
 }
@@ -154,7 +154,7 @@ emitted_id (WriterSession *s,
 /* The per-profile id of a node; the node and its ancestors not defined
  * in this profile yet are queued, root first. */
 static guint32
-ensure_node (JsonTraceWriter *w,
+ensure_node (ChromeWriter *w,
              WriterSession *s,
              guint64 id)
 {
@@ -182,7 +182,7 @@ ensure_node (JsonTraceWriter *w,
 }
 
 static void
-put_node (JsonTraceWriter *w,
+put_node (ChromeWriter *w,
           WriterSession *s,
           guint64 id,
           gboolean first)
@@ -196,42 +196,42 @@ put_node (JsonTraceWriter *w,
     parent = emitted_id (s, node->parent);
 
   g_string_append (w->buf, first ? "{\"id\":" : ",{\"id\":");
-  json_fmt_uint (w->buf, emitted_id (s, id));
+  chrome_fmt_uint (w->buf, emitted_id (s, id));
   g_string_append (w->buf, ",\"callFrame\":{\"functionName\":");
-  json_writer_put_string (w, node ? node->name : 0);
+  chrome_writer_put_string (w, node ? node->name : 0);
   if (node && node->url)
     {
       g_string_append (w->buf, ",\"url\":");
-      json_writer_put_string (w, node->url);
+      chrome_writer_put_string (w, node->url);
     }
   if (node && node->has_line)
     {
       g_string_append (w->buf, ",\"lineNumber\":");
-      json_fmt_int (w->buf, node->line);
+      chrome_fmt_int (w->buf, node->line);
     }
   if (node && node->has_column)
     {
       g_string_append (w->buf, ",\"columnNumber\":");
-      json_fmt_int (w->buf, node->column);
+      chrome_fmt_int (w->buf, node->column);
     }
   g_string_append_c (w->buf, '}');
   if (parent != 0)
     {
       g_string_append (w->buf, ",\"parent\":");
-      json_fmt_uint (w->buf, parent);
+      chrome_fmt_uint (w->buf, parent);
     }
   g_string_append_c (w->buf, '}');
 }
 
 static void
-write_chunk (JsonTraceWriter *w,
+write_chunk (ChromeWriter *w,
              WriterSession *s)
 {
   if (s->samples->len == 0 && s->nodes->len == 0)
     return;
-  json_writer_event_open_text (w, "P", "ProfileChunk", 12, 0, s->last_ts, s->key.pid, s->key.tid);
+  chrome_writer_event_open_text (w, "P", "ProfileChunk", 12, 0, s->last_ts, s->key.pid, s->key.tid);
   g_string_append (w->buf, ",\"id\":");
-  json_fmt_hex_id (w->buf, s->profile_id);
+  chrome_fmt_hex_id (w->buf, s->profile_id);
   g_string_append (w->buf, ",\"args\":{\"data\":{\"cpuProfile\":{\"nodes\":[");
   for (guint i = 0; i < s->nodes->len; i++)
     put_node (w, s, g_array_index (s->nodes, guint64, i), i == 0);
@@ -240,14 +240,14 @@ write_chunk (JsonTraceWriter *w,
     {
       if (i > 0)
         g_string_append_c (w->buf, ',');
-      json_fmt_uint (w->buf, g_array_index (s->samples, guint32, i));
+      chrome_fmt_uint (w->buf, g_array_index (s->samples, guint32, i));
     }
   g_string_append (w->buf, "]},\"timeDeltas\":[");
   for (guint i = 0; i < s->deltas->len; i++)
     {
       if (i > 0)
         g_string_append_c (w->buf, ',');
-      json_fmt_us (w->buf, g_array_index (s->deltas, gint64, i));
+      chrome_fmt_us (w->buf, g_array_index (s->deltas, gint64, i));
     }
   g_string_append (w->buf, "]}}}");
   g_array_set_size (s->nodes, 0);
@@ -258,7 +258,7 @@ write_chunk (JsonTraceWriter *w,
 /* A sample without a stack (catapult's P events without "sf") gets a
  * node named after the sample, so the name is not lost. */
 static guint64
-named_leaf (JsonTraceWriter *w,
+named_leaf (ChromeWriter *w,
             const TraceEvent *ev)
 {
   guint64 id = G_GUINT64_CONSTANT (0x4000000000000000) | ev->name;
@@ -277,8 +277,8 @@ named_leaf (JsonTraceWriter *w,
 }
 
 void
-json_writer_sample (JsonTraceWriter *w,
-                    const TraceEvent *ev)
+chrome_writer_sample (ChromeWriter *w,
+                      const TraceEvent *ev)
 {
   WriterSession *s = session_for (w, ev);
   guint64 id;
@@ -287,7 +287,8 @@ json_writer_sample (JsonTraceWriter *w,
 
   if (s == NULL)
     {
-      w->stats.dropped_samples_past_thread_table++;
+      chrome_writer_count_drop (w, &w->stats.dropped_samples_past_thread_table,
+                                "CPU sample dropped: thread table full (max-threads)");
       return;
     }
   id = ev->u.sample.node_id == 0 && ev->name != 0 ? named_leaf (w, ev) : ev->u.sample.node_id;
@@ -296,12 +297,12 @@ json_writer_sample (JsonTraceWriter *w,
   g_array_append_val (s->samples, node);
   g_array_append_val (s->deltas, delta);
   s->last_ts = ev->ts;
-  if (s->samples->len >= JSON_WRITER_CHUNK_SAMPLES)
+  if (s->samples->len >= CHROME_WRITER_CHUNK_SAMPLES)
     write_chunk (w, s);
 }
 
 void
-json_writer_profiles_finish (JsonTraceWriter *w)
+chrome_writer_profiles_finish (ChromeWriter *w)
 {
   GHashTableIter iter;
   WriterSession *s;
@@ -314,7 +315,7 @@ json_writer_profiles_finish (JsonTraceWriter *w)
 }
 
 void
-json_writer_profiles_free (JsonTraceWriter *w)
+chrome_writer_profiles_free (ChromeWriter *w)
 {
   g_clear_pointer (&w->nodes, g_hash_table_unref);
   g_clear_pointer (&w->sessions, g_hash_table_unref);

@@ -16,7 +16,7 @@
 
 #include <string.h>
 
-#include "jsonreader-private.h"
+#include "json-private.h"
 
 typedef struct
 {
@@ -70,7 +70,7 @@ profile_session_free (gpointer p)
 }
 
 static ProfileSession *
-session_get (JsonTraceReader *r,
+session_get (ChromeReader *r,
              gint64 pid,
              guint64 id,
              guint64 offset)
@@ -101,40 +101,40 @@ node_id (const ProfileSession *session,
 }
 
 gboolean
-json_reader_for_each_element (JsonTraceReader *r,
-                              const JsonValue *array,
-                              gboolean (*func) (JsonTraceReader *r,
-                                                const JsonValue *element,
-                                                gpointer data),
-                              gpointer data)
+chrome_reader_for_each_element (ChromeReader *r,
+                                const ChromeValue *array,
+                                gboolean (*func) (ChromeReader *r,
+                                                  const ChromeValue *element,
+                                                  gpointer data),
+                                gpointer data)
 {
-  JsonScanner s;
-  JsonValue v;
+  ChromeScanner s;
+  ChromeValue v;
   gboolean first = TRUE;
-  JsonScanResult res;
+  ChromeScanResult res;
 
-  if (array->type != JSON_VALUE_ARRAY)
+  if (array->type != CHROME_VALUE_ARRAY)
     return FALSE;
-  json_scanner_init (&s, array->start, array->end);
-  if (json_scan_enter (&s, '[') != JSON_SCAN_OK)
+  chrome_scanner_init (&s, array->start, array->end);
+  if (chrome_scan_enter (&s, '[') != CHROME_SCAN_OK)
     return FALSE;
-  while ((res = json_scan_element (&s, &first)) == JSON_SCAN_OK)
+  while ((res = chrome_scan_element (&s, &first)) == CHROME_SCAN_OK)
     {
-      if (json_scan_value (&s, &v, 1) != JSON_SCAN_OK || !func (r, &v, data))
+      if (chrome_scan_value (&s, &v, 1) != CHROME_SCAN_OK || !func (r, &v, data))
         return FALSE;
     }
-  return res == JSON_SCAN_END;
+  return res == CHROME_SCAN_END;
 }
 
 static void
-emit_sample (JsonTraceReader *r,
+emit_sample (ChromeReader *r,
              const ProfileSession *session,
              guint64 node,
              gint64 elapsed_ns)
 {
-  TraceEvent *ev = json_reader_append (r, TRACE_EVENT_SAMPLE,
-                                       session->start_ns + elapsed_ns,
-                                       session->key.pid, session->tid);
+  TraceEvent *ev = chrome_reader_append (r, TRACE_EVENT_SAMPLE,
+                                         session->start_ns + elapsed_ns,
+                                         session->key.pid, session->tid);
 
   ev->u.sample.node_id = node;
   ev->u.sample.weight = 1;
@@ -142,24 +142,24 @@ emit_sample (JsonTraceReader *r,
 
 /* "Profile": the start time of a session, and its thread. */
 static int
-profile_start (JsonTraceReader *r,
-               const JsonEventFields *f,
+profile_start (ChromeReader *r,
+               const ChromeEventFields *f,
                gint64 pid,
                gint64 tid,
                guint64 offset)
 {
-  JsonValue data, start;
+  ChromeValue data, start;
   ProfileSession *session;
   guint64 id;
 
-  if (!json_reader_value_to_id (r, &f->id, &id))
-    return JSON_TRACE_SKIP_BAD_ID;
-  if (!json_reader_find_member (&f->args, "data", &data) ||
-      !json_reader_find_member (&data, "startTime", &start))
-    return JSON_TRACE_SKIP_BAD_VALUE;
+  if (!chrome_reader_value_to_id (r, &f->id, &id))
+    return CHROME_SKIP_BAD_ID;
+  if (!chrome_reader_find_member (&f->args, "data", &data) ||
+      !chrome_reader_find_member (&data, "startTime", &start))
+    return CHROME_SKIP_BAD_VALUE;
   session = session_get (r, pid, id, offset);
-  if (!json_reader_value_to_ns (&start, &session->start_ns))
-    return JSON_TRACE_SKIP_BAD_VALUE;
+  if (!chrome_reader_value_to_ns (&start, &session->start_ns))
+    return CHROME_SKIP_BAD_VALUE;
   session->have_start = TRUE;
   session->tid = tid;
   if (session->pending != NULL)
@@ -177,56 +177,56 @@ profile_start (JsonTraceReader *r,
 }
 
 static void
-read_call_frame (JsonTraceReader *r,
-                 const JsonValue *frame,
+read_call_frame (ChromeReader *r,
+                 const ChromeValue *frame,
                  ChunkNode *node)
 {
-  JsonValue v;
+  ChromeValue v;
 
-  if (json_reader_find_member (frame, "functionName", &v))
+  if (chrome_reader_find_member (frame, "functionName", &v))
     node->function_name = v;
-  if (json_reader_find_member (frame, "url", &v))
+  if (chrome_reader_find_member (frame, "url", &v))
     node->url = v;
-  if (json_reader_find_member (frame, "lineNumber", &v))
-    node->has_line = json_reader_value_to_int (&v, &node->line);
-  if (json_reader_find_member (frame, "columnNumber", &v))
-    node->has_column = json_reader_value_to_int (&v, &node->column);
+  if (chrome_reader_find_member (frame, "lineNumber", &v))
+    node->has_line = chrome_reader_value_to_int (&v, &node->line);
+  if (chrome_reader_find_member (frame, "columnNumber", &v))
+    node->has_column = chrome_reader_value_to_int (&v, &node->column);
 }
 
 static gboolean
-read_chunk_node (JsonTraceReader *r,
-                 const JsonValue *element,
+read_chunk_node (ChromeReader *r,
+                 const ChromeValue *element,
                  gpointer data)
 {
   ChunkNode node = { 0 };
-  JsonValue v;
+  ChromeValue v;
   gint64 n;
 
-  if (!json_reader_find_member (element, "id", &v) || !json_reader_value_to_int (&v, &n))
+  if (!chrome_reader_find_member (element, "id", &v) || !chrome_reader_value_to_int (&v, &n))
     return FALSE;
   node.id = n;
-  if (json_reader_find_member (element, "parent", &v) && json_reader_value_to_int (&v, &n))
+  if (chrome_reader_find_member (element, "parent", &v) && chrome_reader_value_to_int (&v, &n))
     {
       node.parent = n;
       node.has_parent = TRUE;
     }
-  if (json_reader_find_member (element, "callFrame", &v))
+  if (chrome_reader_find_member (element, "callFrame", &v))
     read_call_frame (r, &v, &node);
-  json_reader_find_member (element, "children", &node.children);
+  chrome_reader_find_member (element, "children", &node.children);
   g_array_append_val (r->tmp_nodes, node);
   return TRUE;
 }
 
 static gboolean
-adopt_child (JsonTraceReader *r,
-             const JsonValue *element,
+adopt_child (ChromeReader *r,
+             const ChromeValue *element,
              gpointer data)
 {
   guint64 *parent = data;
   gint64 child;
   gpointer index;
 
-  if (!json_reader_value_to_int (element, &child))
+  if (!chrome_reader_value_to_int (element, &child))
     return FALSE;
   if (g_hash_table_lookup_extended (r->tmp_index, GSIZE_TO_POINTER ((gsize) child), NULL, &index))
     {
@@ -240,12 +240,12 @@ adopt_child (JsonTraceReader *r,
 
 /* Older profiles give "children" lists instead of "parent" links. */
 static void
-resolve_children (JsonTraceReader *r)
+resolve_children (ChromeReader *r)
 {
   gboolean any = FALSE;
 
   for (guint i = 0; i < r->tmp_nodes->len && !any; i++)
-    any = g_array_index (r->tmp_nodes, ChunkNode, i).children.type == JSON_VALUE_ARRAY;
+    any = g_array_index (r->tmp_nodes, ChunkNode, i).children.type == CHROME_VALUE_ARRAY;
   if (!any)
     return;
   g_hash_table_remove_all (r->tmp_index);
@@ -258,26 +258,26 @@ resolve_children (JsonTraceReader *r)
       ChunkNode *node = &g_array_index (r->tmp_nodes, ChunkNode, i);
       guint64 parent = node->id;
 
-      json_reader_for_each_element (r, &node->children, adopt_child, &parent);
+      chrome_reader_for_each_element (r, &node->children, adopt_child, &parent);
     }
 }
 
 static void
-add_node_args (JsonTraceReader *r,
+add_node_args (ChromeReader *r,
                TraceEvent *ev,
                const ChunkNode *node)
 {
-  if (node->url.type == JSON_VALUE_STRING && node->url.start != node->url.end)
-    trace_batch_add_arg (r->batch, ev, json_reader_intern (r, "url", 3), TRACE_ARG_STRING)->v.s =
-        json_reader_intern_value (r, &node->url);
+  if (node->url.type == CHROME_VALUE_STRING && node->url.start != node->url.end)
+    trace_batch_add_arg (r->batch, ev, chrome_reader_intern (r, "url", 3), TRACE_ARG_STRING)->v.s =
+        chrome_reader_intern_value (r, &node->url);
   if (node->has_line)
-    trace_batch_add_arg (r->batch, ev, json_reader_intern (r, "line", 4), TRACE_ARG_INT)->v.i = node->line;
+    trace_batch_add_arg (r->batch, ev, chrome_reader_intern (r, "line", 4), TRACE_ARG_INT)->v.i = node->line;
   if (node->has_column)
-    trace_batch_add_arg (r->batch, ev, json_reader_intern (r, "column", 6), TRACE_ARG_INT)->v.i = node->column;
+    trace_batch_add_arg (r->batch, ev, chrome_reader_intern (r, "column", 6), TRACE_ARG_INT)->v.i = node->column;
 }
 
 static void
-emit_chunk_nodes (JsonTraceReader *r,
+emit_chunk_nodes (ChromeReader *r,
                   const ProfileSession *session,
                   gint64 ts,
                   gint64 tid)
@@ -285,9 +285,9 @@ emit_chunk_nodes (JsonTraceReader *r,
   for (guint i = 0; i < r->tmp_nodes->len; i++)
     {
       const ChunkNode *node = &g_array_index (r->tmp_nodes, ChunkNode, i);
-      guint32 name = json_reader_intern_value (r, &node->function_name);
-      TraceEvent *ev = json_reader_append (r, TRACE_EVENT_STACK_NODE, ts,
-                                           session->key.pid, tid);
+      guint32 name = chrome_reader_intern_value (r, &node->function_name);
+      TraceEvent *ev = chrome_reader_append (r, TRACE_EVENT_STACK_NODE, ts,
+                                             session->key.pid, tid);
 
       ev->name = name;
       ev->u.stack_node.id = node_id (session, node->id);
@@ -297,40 +297,40 @@ emit_chunk_nodes (JsonTraceReader *r,
 }
 
 static gboolean
-read_sample (JsonTraceReader *r,
-             const JsonValue *element,
+read_sample (ChromeReader *r,
+             const ChromeValue *element,
              gpointer data)
 {
   gint64 node;
 
-  if (!json_reader_value_to_int (element, &node))
+  if (!chrome_reader_value_to_int (element, &node))
     return FALSE;
   g_array_append_val (r->tmp_samples, node);
   return TRUE;
 }
 
 static gboolean
-read_delta (JsonTraceReader *r,
-            const JsonValue *element,
+read_delta (ChromeReader *r,
+            const ChromeValue *element,
             gpointer data)
 {
   gint64 ns;
 
-  if (!json_reader_value_to_ns (element, &ns))
+  if (!chrome_reader_value_to_ns (element, &ns))
     return FALSE;
   g_array_append_val (r->tmp_deltas, ns);
   return TRUE;
 }
 
 static void
-add_chunk_samples (JsonTraceReader *r,
+add_chunk_samples (ChromeReader *r,
                    ProfileSession *session,
                    guint64 offset)
 {
   guint n = MIN (r->tmp_samples->len, r->tmp_deltas->len);
 
   if (r->tmp_samples->len != r->tmp_deltas->len)
-    json_reader_skip (r, JSON_TRACE_SKIP_BAD_VALUE, offset);
+    chrome_reader_skip (r, CHROME_SKIP_BAD_VALUE, offset);
   for (guint i = 0; i < n; i++)
     {
       guint64 node = node_id (session, g_array_index (r->tmp_samples, gint64, i));
@@ -342,9 +342,9 @@ add_chunk_samples (JsonTraceReader *r,
           emit_sample (r, session, node, session->elapsed_ns);
           continue;
         }
-      if (r->n_pending_samples >= JSON_READER_MAX_PENDING_SAMPLES)
+      if (r->n_pending_samples >= CHROME_READER_MAX_PENDING_SAMPLES)
         {
-          json_reader_skip (r, JSON_TRACE_SKIP_ORPHAN_SAMPLES, offset);
+          chrome_reader_skip (r, CHROME_SKIP_ORPHAN_SAMPLES, offset);
           continue;
         }
       if (session->pending == NULL)
@@ -358,37 +358,37 @@ add_chunk_samples (JsonTraceReader *r,
 
 /* "ProfileChunk": new call-tree nodes, and samples with time deltas. */
 static int
-profile_chunk (JsonTraceReader *r,
-               const JsonEventFields *f,
+profile_chunk (ChromeReader *r,
+               const ChromeEventFields *f,
                gint64 ts,
                gint64 pid,
                gint64 tid,
                guint64 offset)
 {
-  JsonValue data, profile, v;
+  ChromeValue data, profile, v;
   ProfileSession *session;
   guint64 id;
 
-  if (!json_reader_value_to_id (r, &f->id, &id))
-    return JSON_TRACE_SKIP_BAD_ID;
-  if (!json_reader_find_member (&f->args, "data", &data))
+  if (!chrome_reader_value_to_id (r, &f->id, &id))
+    return CHROME_SKIP_BAD_ID;
+  if (!chrome_reader_find_member (&f->args, "data", &data))
     return CONV_OK; /* Chrome writes empty chunks when a profile stops */
   session = session_get (r, pid, id, offset);
   g_array_set_size (r->tmp_nodes, 0);
   g_array_set_size (r->tmp_samples, 0);
   g_array_set_size (r->tmp_deltas, 0);
-  if (json_reader_find_member (&data, "cpuProfile", &profile))
+  if (chrome_reader_find_member (&data, "cpuProfile", &profile))
     {
-      if (json_reader_find_member (&profile, "nodes", &v) &&
-          !json_reader_for_each_element (r, &v, read_chunk_node, NULL))
-        return JSON_TRACE_SKIP_BAD_VALUE;
-      if (json_reader_find_member (&profile, "samples", &v) &&
-          !json_reader_for_each_element (r, &v, read_sample, NULL))
-        return JSON_TRACE_SKIP_BAD_VALUE;
+      if (chrome_reader_find_member (&profile, "nodes", &v) &&
+          !chrome_reader_for_each_element (r, &v, read_chunk_node, NULL))
+        return CHROME_SKIP_BAD_VALUE;
+      if (chrome_reader_find_member (&profile, "samples", &v) &&
+          !chrome_reader_for_each_element (r, &v, read_sample, NULL))
+        return CHROME_SKIP_BAD_VALUE;
     }
-  if (json_reader_find_member (&data, "timeDeltas", &v) &&
-      !json_reader_for_each_element (r, &v, read_delta, NULL))
-    return JSON_TRACE_SKIP_BAD_VALUE;
+  if (chrome_reader_find_member (&data, "timeDeltas", &v) &&
+      !chrome_reader_for_each_element (r, &v, read_delta, NULL))
+    return CHROME_SKIP_BAD_VALUE;
   resolve_children (r);
   emit_chunk_nodes (r, session, ts, session->tid != TRACE_ID_UNKNOWN ? session->tid : tid);
   add_chunk_samples (r, session, offset);
@@ -396,43 +396,43 @@ profile_chunk (JsonTraceReader *r,
 }
 
 /**
- * json_reader_frame_id:
+ * chrome_reader_frame_id:
  *
  * The stack node id of a "stackFrames" key or an "sf" reference: the
  * decimal value when the key is a number, else a hash; the top bit keeps
  * them apart from V8 profile nodes.
  */
 guint64
-json_reader_frame_id (JsonTraceReader *r,
-                      const JsonValue *v)
+chrome_reader_frame_id (ChromeReader *r,
+                        const ChromeValue *v)
 {
   const char *p;
   gsize len;
   gint64 n;
 
-  if (v->type == JSON_VALUE_NUMBER)
+  if (v->type == CHROME_VALUE_NUMBER)
     p = v->start, len = v->end - v->start;
-  else if (v->type == JSON_VALUE_STRING)
-    p = json_string_decode (v, r->scratch, &len);
+  else if (v->type == CHROME_VALUE_STRING)
+    p = chrome_string_decode (v, r->scratch, &len);
   else
     return 0;
-  if (json_decimal_to_int64 (p, p + len, &n) && n >= 0 && n < (G_GINT64_CONSTANT (1) << 62))
-    return JSON_READER_FRAME_ID_BIT | (guint64) n;
-  return JSON_READER_FRAME_ID_BIT | (G_GUINT64_CONSTANT (1) << 62) |
-         (json_hash64 (p, len) >> 2);
+  if (chrome_decimal_to_int64 (p, p + len, &n) && n >= 0 && n < (G_GINT64_CONSTANT (1) << 62))
+    return CHROME_READER_FRAME_ID_BIT | (guint64) n;
+  return CHROME_READER_FRAME_ID_BIT | (G_GUINT64_CONSTANT (1) << 62) |
+         (chrome_hash64 (p, len) >> 2);
 }
 
 /* A catapult `P` event: one sample of the frame "sf" refers to. */
 static int
-catapult_sample (JsonTraceReader *r,
-                 const JsonEventFields *f,
+catapult_sample (ChromeReader *r,
+                 const ChromeEventFields *f,
                  gint64 ts,
                  gint64 pid,
                  gint64 tid)
 {
-  guint64 node = json_reader_frame_id (r, &f->sf);
-  guint32 name = json_reader_intern_value (r, &f->name);
-  TraceEvent *ev = json_reader_append_frame_sample (r, ts, pid, tid);
+  guint64 node = chrome_reader_frame_id (r, &f->sf);
+  guint32 name = chrome_reader_intern_value (r, &f->name);
+  TraceEvent *ev = chrome_reader_append_frame_sample (r, ts, pid, tid);
 
   ev->name = name;
   ev->u.sample.node_id = node;
@@ -441,93 +441,93 @@ catapult_sample (JsonTraceReader *r,
 }
 
 /**
- * json_reader_convert_profile:
+ * chrome_reader_convert_profile:
  *
  * Converts a `P` event.
  *
  * Returns: %CONV_OK or a skip reason
  */
 int
-json_reader_convert_profile (JsonTraceReader *r,
-                             const JsonEventFields *f,
-                             gint64 ts,
-                             gint64 pid,
-                             gint64 tid,
-                             guint64 offset)
+chrome_reader_convert_profile (ChromeReader *r,
+                               const ChromeEventFields *f,
+                               gint64 ts,
+                               gint64 pid,
+                               gint64 tid,
+                               guint64 offset)
 {
-  if (json_value_is (&f->name, "Profile"))
+  if (chrome_value_is (&f->name, "Profile"))
     return profile_start (r, f, pid, tid, offset);
-  if (json_value_is (&f->name, "ProfileChunk"))
+  if (chrome_value_is (&f->name, "ProfileChunk"))
     return profile_chunk (r, f, ts, pid, tid, offset);
   return catapult_sample (r, f, ts, pid, tid);
 }
 
 /**
- * json_reader_convert_top_sample:
+ * chrome_reader_convert_top_sample:
  *
  * One element of the top-level "samples" array.
  */
 void
-json_reader_convert_top_sample (JsonTraceReader *r,
-                                const JsonEventFields *f,
-                                guint64 offset)
+chrome_reader_convert_top_sample (ChromeReader *r,
+                                  const ChromeEventFields *f,
+                                  guint64 offset)
 {
   gint64 ts, pid, tid, weight = 1, cpu;
   guint64 node;
   guint32 name;
   TraceEvent *ev;
 
-  if (!json_reader_value_to_ns (&f->ts, &ts))
+  if (!chrome_reader_value_to_ns (&f->ts, &ts))
     {
-      json_reader_skip (r, JSON_TRACE_SKIP_BAD_TIMESTAMP, offset);
+      chrome_reader_skip (r, CHROME_SKIP_BAD_TIMESTAMP, offset);
       return;
     }
-  json_reader_resolve_thread (r, f, ts, &pid, &tid);
-  node = json_reader_frame_id (r, &f->sf);
-  name = json_reader_intern_value (r, &f->name);
-  if (f->weight.type != JSON_VALUE_NONE)
-    json_reader_value_to_int (&f->weight, &weight);
-  ev = json_reader_append_frame_sample (r, ts, pid, tid);
+  chrome_reader_resolve_thread (r, f, ts, &pid, &tid);
+  node = chrome_reader_frame_id (r, &f->sf);
+  name = chrome_reader_intern_value (r, &f->name);
+  if (f->weight.type != CHROME_VALUE_NONE)
+    chrome_reader_value_to_int (&f->weight, &weight);
+  ev = chrome_reader_append_frame_sample (r, ts, pid, tid);
   ev->name = name;
   ev->u.sample.node_id = node;
   ev->u.sample.weight = weight;
-  if (json_reader_value_to_int (&f->cpu, &cpu) && cpu >= 0 && cpu <= G_MAXINT32)
+  if (chrome_reader_value_to_int (&f->cpu, &cpu) && cpu >= 0 && cpu <= G_MAXINT32)
     ev->cpu = cpu;
   r->last_ts = ts;
 }
 
 /**
- * json_reader_convert_stack_frame:
+ * chrome_reader_convert_stack_frame:
  *
  * One member of the top-level "stackFrames" object:
  * `"id": {"name": …, "category": …, "parent": id}`.
  */
 void
-json_reader_convert_stack_frame (JsonTraceReader *r,
-                                 const JsonValue *key,
-                                 const JsonValue *value,
-                                 guint64 offset)
+chrome_reader_convert_stack_frame (ChromeReader *r,
+                                   const ChromeValue *key,
+                                   const ChromeValue *value,
+                                   guint64 offset)
 {
-  JsonValue v;
+  ChromeValue v;
   guint64 id, parent = 0;
   guint32 name = 0, category = 0;
   TraceEvent *ev;
 
-  if (value->type != JSON_VALUE_OBJECT)
+  if (value->type != CHROME_VALUE_OBJECT)
     {
-      json_reader_skip (r, JSON_TRACE_SKIP_BAD_VALUE, offset);
+      chrome_reader_skip (r, CHROME_SKIP_BAD_VALUE, offset);
       return;
     }
-  id = json_reader_frame_id (r, key);
-  if (json_reader_find_member (value, "parent", &v))
-    parent = json_reader_frame_id (r, &v);
-  if (json_reader_find_member (value, "name", &v))
-    name = json_reader_intern_value (r, &v);
-  if (json_reader_find_member (value, "category", &v))
-    category = json_reader_intern_value (r, &v);
+  id = chrome_reader_frame_id (r, key);
+  if (chrome_reader_find_member (value, "parent", &v))
+    parent = chrome_reader_frame_id (r, &v);
+  if (chrome_reader_find_member (value, "name", &v))
+    name = chrome_reader_intern_value (r, &v);
+  if (chrome_reader_find_member (value, "category", &v))
+    category = chrome_reader_intern_value (r, &v);
   /* A definition has no time of its own: the latest one read keeps the
    * stream's time range unchanged. */
-  ev = json_reader_append (r, TRACE_EVENT_STACK_NODE, r->last_ts, TRACE_ID_UNKNOWN, TRACE_ID_UNKNOWN);
+  ev = chrome_reader_append (r, TRACE_EVENT_STACK_NODE, r->last_ts, TRACE_ID_UNKNOWN, TRACE_ID_UNKNOWN);
   ev->name = name;
   ev->category = category;
   ev->u.stack_node.id = id;
@@ -535,24 +535,24 @@ json_reader_convert_stack_frame (JsonTraceReader *r,
 }
 
 /**
- * json_reader_append_frame_sample:
+ * chrome_reader_append_frame_sample:
  *
  * Appends a sample whose stack is a "stackFrames" node.  In the object
  * form, "stackFrames" often comes after the samples (catapult, perf):
- * the samples are held back (up to JSON_READER_MAX_PENDING_SAMPLES) so
+ * the samples are held back (up to CHROME_READER_MAX_PENDING_SAMPLES) so
  * that the stack nodes come first, as sinks need them.
  */
 TraceEvent *
-json_reader_append_frame_sample (JsonTraceReader *r,
-                                 gint64 ts,
-                                 gint64 pid,
-                                 gint64 tid)
+chrome_reader_append_frame_sample (ChromeReader *r,
+                                   gint64 ts,
+                                   gint64 pid,
+                                   gint64 tid)
 {
   TraceEvent *ev;
 
   if (!r->top_is_object || r->frames_read ||
-      (r->deferred != NULL && r->deferred->n_events >= JSON_READER_MAX_PENDING_SAMPLES))
-    return json_reader_append (r, TRACE_EVENT_SAMPLE, ts, pid, tid);
+      (r->deferred != NULL && r->deferred->n_events >= CHROME_READER_MAX_PENDING_SAMPLES))
+    return chrome_reader_append (r, TRACE_EVENT_SAMPLE, ts, pid, tid);
   if (r->deferred == NULL)
     r->deferred = trace_batch_new (r->pool, 0);
   ev = trace_batch_append (r->deferred, TRACE_EVENT_SAMPLE, ts);
@@ -562,13 +562,13 @@ json_reader_append_frame_sample (JsonTraceReader *r,
 }
 
 /**
- * json_reader_flush_deferred:
+ * chrome_reader_flush_deferred:
  *
  * Once "stackFrames" is read (or the input ends): the samples held back
  * follow the stack nodes.
  */
 void
-json_reader_flush_deferred (JsonTraceReader *r)
+chrome_reader_flush_deferred (ChromeReader *r)
 {
   if (r->deferred == NULL)
     return;
@@ -578,13 +578,13 @@ json_reader_flush_deferred (JsonTraceReader *r)
 }
 
 /**
- * json_reader_profiles_finish:
+ * chrome_reader_profiles_finish:
  *
  * At the end of the input: samples still waiting for a Profile event that
  * never came are counted as skipped.
  */
 void
-json_reader_profiles_finish (JsonTraceReader *r)
+chrome_reader_profiles_finish (ChromeReader *r)
 {
   GHashTableIter iter;
   ProfileSession *session;
@@ -595,15 +595,15 @@ json_reader_profiles_finish (JsonTraceReader *r)
   while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &session))
     if (session->pending != NULL && session->pending->len > 0)
       {
-        json_reader_skip_n (r, JSON_TRACE_SKIP_ORPHAN_SAMPLES, session->offset,
-                            session->pending->len);
+        chrome_reader_skip_n (r, CHROME_SKIP_ORPHAN_SAMPLES, session->offset,
+                              session->pending->len);
         r->n_pending_samples -= session->pending->len;
         g_clear_pointer (&session->pending, g_array_unref);
       }
 }
 
 void
-json_reader_profiles_free (JsonTraceReader *r)
+chrome_reader_profiles_free (ChromeReader *r)
 {
   g_clear_pointer (&r->profiles, g_hash_table_unref);
   g_clear_pointer (&r->deferred, trace_batch_unref);

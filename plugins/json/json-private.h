@@ -1,0 +1,660 @@
+/* tracepipe - json plugin: the private header of the Chrome Trace Event
+ * Format engine (scanner, reader, writer) and of the json-src and
+ * json-sink elements
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Every private name has the `Chrome`/`chrome_` prefix: `Json…`/`json_…`
+ * belong to json-glib, which this plugin uses.
+ */
+#pragma once
+
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+#include <trace/trace.h>
+
+G_BEGIN_DECLS
+
+/* ------------------------------------------------------------------ */
+/* The scanner: an in-place pull scanner over a JSON buffer           */
+
+/*
+ * The scanner never allocates: values are slices of the caller's buffer.
+ * Every function reports CHROME_SCAN_INCOMPLETE when the buffer ends inside
+ * what it scans, so a streaming caller can read more and scan again from
+ * the same start.  It is lenient where real traces are: trailing commas
+ * before '}' or ']' are accepted (perfetto accepts them too).
+ */
+
+/* How deep objects and arrays may nest, counting the top-level container
+ * as 1.  Deeper input is refused: it is never a real trace and recursion
+ * on it would cost stack. */
+#define CHROME_SCAN_MAX_DEPTH 64
+
+typedef enum
+{
+  CHROME_SCAN_OK,
+  CHROME_SCAN_END,        /* the container being iterated is closed */
+  CHROME_SCAN_INCOMPLETE, /* the buffer ended inside the value */
+  CHROME_SCAN_ERROR,      /* malformed: see error_at and error_msg */
+  CHROME_SCAN_TOO_DEEP,   /* nesting deeper than CHROME_SCAN_MAX_DEPTH */
+} ChromeScanResult;
+
+typedef enum
+{
+  CHROME_VALUE_NONE = 0,
+  CHROME_VALUE_STRING,
+  CHROME_VALUE_NUMBER,
+  CHROME_VALUE_TRUE,
+  CHROME_VALUE_FALSE,
+  CHROME_VALUE_NULL,
+  CHROME_VALUE_OBJECT,
+  CHROME_VALUE_ARRAY,
+} ChromeValueType;
+
+/* A value found in the buffer.  Strings: [start, end) is the raw text
+ * between the quotes.  Numbers and literals: their text.  Containers:
+ * from the opening bracket to just after the closing one. */
+typedef struct
+{
+  const char *start;
+  const char *end;
+  guint8 type;
+  guint8 escaped; /* a string with backslash escapes */
+} ChromeValue;
+
+typedef struct
+{
+  const char *p;
+  const char *end;
+  const char *error_at;
+  const char *error_msg; /* a static string */
+} ChromeScanner;
+
+static inline void
+chrome_scanner_init (ChromeScanner *s,
+                     const char *start,
+                     const char *end)
+{
+  s->p = start;
+  s->end = end;
+  s->error_at = NULL;
+  s->error_msg = NULL;
+}
+
+static inline const char *
+chrome_skip_ws (const char *p,
+                const char *end)
+{
+  while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+    p++;
+  return p;
+}
+
+ChromeScanResult chrome_scan_string (ChromeScanner *s, ChromeValue *v);
+ChromeScanResult chrome_scan_value (ChromeScanner *s, ChromeValue *v, int depth);
+ChromeScanResult chrome_scan_enter (ChromeScanner *s, char open);
+ChromeScanResult chrome_scan_member (ChromeScanner *s, gboolean *first, ChromeValue *key);
+ChromeScanResult chrome_scan_element (ChromeScanner *s, gboolean *first);
+
+/* Strings */
+gboolean chrome_value_is (const ChromeValue *v, const char *literal);
+const char *chrome_string_decode (const ChromeValue *v, GString *scratch, gsize *len);
+const char *chrome_decode_escape (const char *p, const char *end, GString *out);
+void chrome_utf8_repair_append (GString *out, const char *p, gsize len);
+
+/* Numbers: exact decimal arithmetic, no locale, no doubles where an
+ * integer result is wanted. */
+gboolean chrome_decimal_to_scaled (const char *p, const char *end, int scale, gint64 *out);
+gboolean chrome_decimal_to_int64 (const char *p, const char *end, gint64 *out);
+gboolean chrome_decimal_to_uint64 (const char *p, const char *end, guint64 *out);
+gboolean chrome_decimal_to_double (const char *p, const char *end, double *out);
+gboolean chrome_decimal_is_integer (const char *p, const char *end);
+gboolean chrome_hex_to_uint64 (const char *p, const char *end, guint64 *out);
+guint64 chrome_hash64 (const char *p, gsize len);
+
+/* ------------------------------------------------------------------ */
+/* The spill: bytes that move to a temporary file past a limit       */
+
+/*
+ * Used for text that must be written (or handed on) only at the end of a
+ * stream: the systemTraceEvents text, in both directions.  Memory stays
+ * bounded by the limit; the rest lives in an unlinked temporary file that
+ * disappears with the process.
+ */
+
+typedef struct _ChromeSpill ChromeSpill;
+
+ChromeSpill *chrome_spill_new (gsize memory_limit);
+void chrome_spill_free (ChromeSpill *spill);
+gboolean chrome_spill_write (ChromeSpill *spill, const void *data, gsize len, GError **error);
+guint64 chrome_spill_get_size (ChromeSpill *spill);
+gboolean chrome_spill_is_on_disk (ChromeSpill *spill);
+GInputStream *chrome_spill_read (ChromeSpill *spill, GError **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (ChromeSpill, chrome_spill_free)
+
+/* ------------------------------------------------------------------ */
+/* Formatting: exact numbers and string escaping                      */
+
+void chrome_fmt_string (GString *out, const char *s, gsize len);
+void chrome_fmt_string_body (GString *out, const char *s, gsize len);
+void chrome_fmt_int (GString *out, gint64 v);
+void chrome_fmt_uint (GString *out, guint64 v);
+void chrome_fmt_us (GString *out, gint64 ns);
+void chrome_fmt_double (GString *out, double v);
+void chrome_fmt_hex_id (GString *out, guint64 id);
+
+/* ------------------------------------------------------------------ */
+/* The reader: streaming, the Chrome Trace Event Format in            */
+
+/*
+ * Reads the array form and the object form, in bounded
+ * memory: the file is read in large blocks and each event object is
+ * parsed in place, never as a whole-document tree.  Events come out in
+ * file order.  See docs/json.md for every mapping decision.
+ */
+
+/* The largest single value held in memory at once (one event, one
+ * metadata member, one stack frame).  Larger ones are refused. */
+#define CHROME_MAX_ELEMENT_SIZE (256u * 1024 * 1024)
+
+/* Args kept per event; the rest are dropped and counted. */
+#define CHROME_MAX_ARGS 1024
+
+/* Offsets remembered per skip reason. */
+#define CHROME_MAX_OFFSETS 4
+
+/**
+ * ChromeSkipReason:
+ *
+ * Why something of the input did not become events.  The reasons before
+ * %CHROME_SKIP_N_DAMAGE mean the input is damaged or data was lost
+ * (worth a WARNING); the ones after are valid input the event model has
+ * no place for (an INFO).
+ */
+typedef enum
+{
+  CHROME_SKIP_MALFORMED,
+  CHROME_SKIP_TRUNCATED,
+  CHROME_SKIP_NOT_AN_OBJECT,
+  CHROME_SKIP_NO_PHASE,
+  CHROME_SKIP_UNKNOWN_PHASE,
+  CHROME_SKIP_BAD_TIMESTAMP,
+  CHROME_SKIP_BAD_DURATION,
+  CHROME_SKIP_BAD_ID,
+  CHROME_SKIP_BAD_VALUE,
+  CHROME_SKIP_BAD_SCOPE,
+  CHROME_SKIP_TRAILING_DATA,
+  /* not damage, but data lost (an array cut at 1024 elements): warned */
+  CHROME_SKIP_ARGS_DROPPED,
+  CHROME_SKIP_N_DAMAGE,
+  CHROME_SKIP_UNSUPPORTED_PHASE = CHROME_SKIP_N_DAMAGE,
+  CHROME_SKIP_THREAD_STATE,
+  CHROME_SKIP_OTHER_METADATA,
+  CHROME_SKIP_ORPHAN_SAMPLES,
+  CHROME_SKIP_EMPTY_OBJECT,
+  CHROME_SKIP_N_REASONS
+} ChromeSkipReason;
+
+typedef struct
+{
+  guint64 count;
+  guint64 offsets[CHROME_MAX_OFFSETS]; /* byte offsets of the first ones */
+} ChromeSkipCount;
+
+/**
+ * ChromeReaderStats:
+ * @bytes: bytes of (decompressed) JSON read
+ * @objects: event objects found in the traceEvents array
+ * @events: #TraceEvent produced
+ * @empty_objects: `{}` placeholders (also counted as skipped: empty object)
+ * @skipped: per #ChromeSkipReason
+ */
+typedef struct
+{
+  guint64 bytes;
+  guint64 objects;
+  guint64 events;
+  guint64 empty_objects;
+  ChromeSkipCount skipped[CHROME_SKIP_N_REASONS];
+} ChromeReaderStats;
+
+typedef struct _ChromeReader ChromeReader;
+
+ChromeReader *chrome_reader_new (GInputStream *in,
+                                 const char *location,
+                                 TraceStringPool *pool);
+void chrome_reader_free (ChromeReader *reader);
+
+gboolean chrome_reader_read_batch (ChromeReader *reader,
+                                   TraceBatch **out,
+                                   GError **error);
+
+TraceClockDomain chrome_reader_get_clock_domain (ChromeReader *reader);
+const char *chrome_reader_get_clock_domain_name (ChromeReader *reader);
+const char *chrome_reader_get_display_time_unit (ChromeReader *reader);
+JsonObject *chrome_reader_get_metadata (ChromeReader *reader);
+
+gboolean chrome_reader_has_system_trace (ChromeReader *reader);
+guint64 chrome_reader_get_system_trace_size (ChromeReader *reader);
+GInputStream *chrome_reader_open_system_trace (ChromeReader *reader,
+                                               GError **error);
+
+guint64 chrome_reader_get_bytes_read (ChromeReader *reader);
+const ChromeReaderStats *chrome_reader_get_stats (ChromeReader *reader);
+gboolean chrome_reader_has_damage (ChromeReader *reader);
+char *chrome_reader_get_summary (ChromeReader *reader,
+                                 gboolean include_unsupported);
+char *chrome_reader_get_unsupported_summary (ChromeReader *reader);
+char *chrome_reader_get_failure (ChromeReader *reader);
+const char *chrome_skip_reason_to_string (ChromeSkipReason reason);
+
+/* The counters json-src reports, in ChromeReaderStats: bytes-read,
+ * json-events, then skipped-<reason> for each reason in order. */
+#define CHROME_READER_N_STATS (2 + CHROME_SKIP_N_REASONS)
+extern const TraceFileSrcStat chrome_reader_stats[CHROME_READER_N_STATS];
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (ChromeReader, chrome_reader_free)
+
+/* ------------------------------------------------------------------ */
+/* Reader internals shared by its source files                        */
+
+#define CHROME_READER_BLOCK_SIZE (1024 * 1024)
+#define CHROME_READER_INTERN_CACHE 4096
+#define CHROME_READER_SYSTEM_TRACE_MEMORY (8 * 1024 * 1024)
+
+/* Samples of V8 profiles whose Profile event (with the start time) has
+ * not been read yet are held back, up to this many in all. */
+#define CHROME_READER_MAX_PENDING_SAMPLES (1u << 20)
+
+/* pid/tid given as a non-numeric string: the string is interned and the
+ * id is this base plus its pool id, far above any real pid. */
+#define CHROME_READER_STRING_ID_BASE (G_GINT64_CONSTANT (1) << 56)
+
+/* Stack node ids of top-level "stackFrames" have this bit set; those of
+ * V8 ProfileChunk nodes are `session << 32 | node id`. */
+#define CHROME_READER_FRAME_ID_BIT (G_GUINT64_CONSTANT (1) << 63)
+
+typedef enum
+{
+  ROLE_EVENTS,
+  ROLE_SAMPLES,
+  ROLE_STACK_FRAMES,
+  ROLE_METADATA,
+} ContainerRole;
+
+typedef enum
+{
+  FRAME_START,     /* before the top-level value */
+  FRAME_MEMBER,    /* in the top-level object, before a key or '}' */
+  FRAME_CONTAINER, /* in traceEvents, samples, stackFrames or metadata */
+  FRAME_SKIP,      /* skipping a top-level value, across blocks */
+  FRAME_STRING,    /* collecting the systemTraceEvents string */
+  FRAME_RESYNC,    /* after garbage in traceEvents: looking for '{' */
+  FRAME_AFTER_TOP, /* after the top-level value */
+  FRAME_DONE,
+} FrameState;
+
+typedef struct
+{
+  const char *str;
+  guint32 len;
+  guint32 id;
+} InternSlot;
+
+/* A node of a V8 ProfileChunk, while the chunk is read (json-profile.c). */
+typedef struct
+{
+  guint64 id;
+  guint64 parent;
+  gboolean has_parent;
+  ChromeValue function_name, url, children;
+  gint64 line, column;
+  gboolean has_line, has_column;
+} ChunkNode;
+
+/* The members of one event object that the reader looks at. */
+typedef struct
+{
+  ChromeValue ph, name, cat, ts, dur, pid, tid, id, id2_local, id2_global;
+  ChromeValue scope, s, bp, bind_id, args, sf, weight, cpu, tts, tdur;
+  gboolean flow_in, flow_out;
+  guint n_members;
+} ChromeEventFields;
+
+struct _ChromeReader
+{
+  GInputStream *in;
+  char *location;
+  TraceStringPool *pool;
+
+  /* the block buffer: [pos, len) is unread; buf[0] is at byte `base` */
+  char *buf;
+  gsize cap, len, pos;
+  guint64 base;
+  gboolean eof;
+
+  FrameState state;
+  ContainerRole role;
+  gboolean top_is_object;
+  gboolean top_first; /* no member of the top-level object yet */
+  gboolean first;     /* no item of the current container yet */
+  gboolean seen_trace_events;
+  gboolean saw_phase;
+  guint64 top_start;
+  int skip_depth;
+  gboolean skip_scalar, skip_in_string, skip_escape;
+
+  ChromeSpill *system_trace;
+  char *display_time_unit;
+  char *clock_domain_name;
+  TraceClockDomain clock_domain;
+  JsonObject *metadata;
+
+  TraceBatch *batch;
+  GString *scratch;
+  GString *key_buf;
+  InternSlot intern_cache[CHROME_READER_INTERN_CACHE];
+  GHashTable *named_ids; /* string pids/tids already named */
+  gint64 last_ts;
+  gboolean args_dropped;
+  /* an element broken inside that had not ended yet: where it starts,
+   * where its garbage is (0: none) */
+  guint64 broken_element;
+  guint64 broken_at;
+
+  /* json-profile.c */
+  GHashTable *profiles;
+  guint n_sessions;
+  guint64 n_pending_samples;
+  GArray *tmp_nodes;
+  GArray *tmp_samples;
+  GArray *tmp_deltas;
+  GHashTable *tmp_index;
+  TraceBatch *deferred; /* samples waiting for "stackFrames" */
+  gboolean frames_read;
+
+  ChromeReaderStats stats;
+};
+
+/* json-reader.c */
+void chrome_reader_skip (ChromeReader *r, ChromeSkipReason reason, guint64 offset);
+void chrome_reader_skip_n (ChromeReader *r, ChromeSkipReason reason, guint64 offset, guint64 n);
+
+/* json-event.c */
+ChromeScanResult chrome_event_scan_fields (ChromeScanner *s, int depth, ChromeEventFields *f);
+void chrome_reader_convert_event (ChromeReader *r, const ChromeEventFields *f, guint64 offset, int depth);
+guint32 chrome_reader_intern (ChromeReader *r, const char *p, gsize len);
+guint32 chrome_reader_intern_value (ChromeReader *r, const ChromeValue *v);
+gboolean chrome_reader_value_to_ns (const ChromeValue *v, gint64 *ns);
+gboolean chrome_reader_value_to_int (const ChromeValue *v, gint64 *out);
+gboolean chrome_reader_value_to_id (ChromeReader *r, const ChromeValue *v, guint64 *id);
+gboolean chrome_reader_find_member (const ChromeValue *object, const char *key, ChromeValue *out);
+gboolean chrome_reader_resolve_thread (ChromeReader *r, const ChromeEventFields *f, gint64 ts, gint64 *pid, gint64 *tid);
+TraceEvent *chrome_reader_append (ChromeReader *r, TraceEventKind kind, gint64 ts, gint64 pid, gint64 tid);
+
+/* json-args.c */
+int chrome_reader_add_args (ChromeReader *r, TraceEvent *ev, const ChromeEventFields *f, int depth, guint64 offset);
+
+/* json-profile.c */
+int chrome_reader_convert_profile (ChromeReader *r, const ChromeEventFields *f, gint64 ts, gint64 pid, gint64 tid, guint64 offset);
+void chrome_reader_convert_top_sample (ChromeReader *r, const ChromeEventFields *f, guint64 offset);
+void chrome_reader_convert_stack_frame (ChromeReader *r, const ChromeValue *key, const ChromeValue *value, guint64 offset);
+guint64 chrome_reader_frame_id (ChromeReader *r, const ChromeValue *v);
+gboolean chrome_reader_for_each_element (ChromeReader *r, const ChromeValue *array, gboolean (*func) (ChromeReader *r, const ChromeValue *element, gpointer data), gpointer data);
+TraceEvent *chrome_reader_append_frame_sample (ChromeReader *r, gint64 ts, gint64 pid, gint64 tid);
+void chrome_reader_flush_deferred (ChromeReader *r);
+void chrome_reader_profiles_finish (ChromeReader *r);
+void chrome_reader_profiles_free (ChromeReader *r);
+
+/* The result of converting one event: CONV_OK or a ChromeSkipReason. */
+#define CONV_OK (-1)
+
+/* ------------------------------------------------------------------ */
+/* The writer: streaming, the Chrome Trace Event Format out           */
+
+/*
+ * Events are written as they arrive; no document is built in memory.
+ * Memory is bounded by the slices still open (complete-slice style), the
+ * kernel text (spilled to a temporary file past a limit) and the stack
+ * nodes of CPU samples.  See docs/json.md for every mapping decision.
+ */
+
+/* The defaults of ChromeWriterOptions, each said once: the writer takes
+ * them for a 0 (NULL) member, json-sink's properties start from them. */
+#define CHROME_WRITER_DEFAULT_DISPLAY_TIME_UNIT "ns"
+#define CHROME_WRITER_DEFAULT_MAX_OPEN 65536
+#define CHROME_WRITER_DEFAULT_KERNEL_MEMORY (8 * 1024 * 1024)
+/* Threads held for X slices: a few hundred bytes each, tens of MB at the
+ * cap, which real traces (tens of thousands of threads) never reach. */
+#define CHROME_WRITER_DEFAULT_MAX_THREADS (1u << 18)
+
+typedef enum
+{
+  CHROME_FORM_OBJECT = 0, /* {"traceEvents":[…],"displayTimeUnit":…,"metadata":{…}} */
+  CHROME_FORM_ARRAY,      /* […]: no metadata, no systemTraceEvents */
+} ChromeForm;
+
+typedef enum
+{
+  CHROME_SLICES_COMPLETE = 0, /* X events: a begin waits for its end */
+  CHROME_SLICES_BEGIN_END,    /* B and E events as they come */
+  CHROME_SLICES_AUTO,         /* B/E for a Chrome JSON stream
+                               * (chrome_json), X otherwise */
+} ChromeSliceStyle;
+
+typedef enum
+{
+  CHROME_FLOWS_V1 = 0, /* s/t/f events ("bp":"e") */
+  CHROME_FLOWS_V2,     /* bind_id/flow_in/flow_out on the slices */
+  CHROME_FLOWS_AUTO,   /* v2 for a Chrome JSON stream (chrome_json),
+                        * v1 otherwise */
+} ChromeFlowStyle;
+
+/**
+ * ChromeWriterOptions:
+ * @form: object (default) or array form
+ * @slices: X (default) or B/E
+ * @flows: flow v1 events (default) or v2 ids on slices
+ * @flat_args: write dotted arg keys as they are; by default "a.b" and
+ *   "a[0]" become nested objects and arrays again
+ * @nestable_legacy_async: write legacy async events (S/T/F) as b/n/e,
+ *   which perfetto reads; by default they stay S/T/F
+ * @display_time_unit: "ns" when %NULL; "" to leave the key out
+ * @clock_domain: written as metadata "clock-domain"
+ * @metadata: (nullable): more members for "metadata"
+ * @max_open_slices: slices held back for X before the oldest are written
+ *   as B; 0 for the default (65536)
+ * @system_trace_memory: bytes of kernel text kept in memory before a
+ *   temporary file is used; 0 for the default (8 MiB)
+ * @max_threads: threads whose slices are held for X (and CPU-profile
+ *   sessions); a further thread's slices are written as B/E, its samples
+ *   dropped; 0 for the default (262 144)
+ * @chrome_json: the events come from a Chrome JSON trace (the stream's
+ *   format is `chrome-json`): what %CHROME_SLICES_AUTO and
+ *   %CHROME_FLOWS_AUTO become
+ *
+ * A zeroed struct means the defaults.
+ */
+typedef struct
+{
+  ChromeForm form;
+  ChromeSliceStyle slices;
+  ChromeFlowStyle flows;
+  gboolean flat_args;
+  gboolean nestable_legacy_async;
+  const char *display_time_unit;
+  TraceClockDomain clock_domain;
+  JsonObject *metadata;
+  guint max_open_slices;
+  gsize system_trace_memory;
+  guint max_threads;
+  gboolean chrome_json;
+} ChromeWriterOptions;
+
+/**
+ * ChromeWriterStats:
+ * @events: JSON event objects written
+ * @kernel_lines: systemTraceEvents lines written
+ * @open_slices: slices still open at the end, written as B
+ * @unmatched_ends: slice ends without a begin, written as E
+ * @dropped_kernel: kernel records dropped (array form has no place for them)
+ * @dropped_markers: atrace marker records not written again as text
+ * @dropped_flows: slice flow ids v2 could not carry (two different ids)
+ * @dropped_other: other events without a JSON form (clock markers in array
+ *   form, stack nodes beyond the limit)
+ * @slices_past_thread_table: slice begins and ends of threads past
+ *   @max_threads, written as B and E
+ * @dropped_samples_past_thread_table: CPU samples of threads past
+ *   @max_threads
+ * @thread_names_in_kernel_text: names of threads of unknown process,
+ *   written only in the task column of their kernel lines (an `M` event
+ *   has a pid: trace_processor would put them in process 0)
+ */
+typedef struct
+{
+  guint64 events;
+  guint64 kernel_lines;
+  guint64 open_slices;
+  guint64 unmatched_ends;
+  guint64 dropped_kernel;
+  guint64 dropped_markers;
+  guint64 dropped_flows;
+  guint64 dropped_other;
+  guint64 thread_names_in_kernel_text;
+  guint64 slices_past_thread_table;
+  guint64 dropped_samples_past_thread_table;
+} ChromeWriterStats;
+
+typedef struct _ChromeWriter ChromeWriter;
+
+ChromeWriter *chrome_writer_new (GOutputStream *out,
+                                 const ChromeWriterOptions *opts);
+void chrome_writer_free (ChromeWriter *writer);
+
+void chrome_writer_set_metadata (ChromeWriter *writer,
+                                 JsonObject *metadata);
+gboolean chrome_writer_write_batch (ChromeWriter *writer,
+                                    TraceBatch *batch,
+                                    GError **error);
+gboolean chrome_writer_write_suffix (ChromeWriter *writer,
+                                     GError **error);
+gboolean chrome_writer_finish (ChromeWriter *writer,
+                               GError **error);
+
+guint64 chrome_writer_get_bytes_written (ChromeWriter *writer);
+const ChromeWriterStats *chrome_writer_get_stats (ChromeWriter *writer);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (ChromeWriter, chrome_writer_free)
+
+/* ------------------------------------------------------------------ */
+/* Writer internals shared by its source files                        */
+
+/* Output is gathered in memory and written in pieces of about this size. */
+#define CHROME_WRITER_FLUSH_SIZE (256 * 1024)
+/* Kernel thread names remembered for the ftrace line prefix. */
+#define CHROME_WRITER_MAX_COMMS (1u << 20)
+/* Clock markers kept for "metadata" (only sync ids have an event form). */
+#define CHROME_WRITER_MAX_CLOCK_MARKERS 1024
+/* Stack nodes remembered for CPU samples. */
+#define CHROME_WRITER_MAX_NODES (1u << 22)
+/* Samples per ProfileChunk event. */
+#define CHROME_WRITER_CHUNK_SAMPLES 100
+
+typedef struct
+{
+  gint64 pid;
+  gint64 tid;
+} ChromeThreadKey;
+
+/* A slice begin waiting for its end, to be written as X. */
+typedef struct
+{
+  TraceEvent ev;
+  guint arg_start; /* its args, in the thread's args array */
+} HeldSlice;
+
+typedef struct
+{
+  ChromeThreadKey key;
+  GArray *stack;         /* HeldSlice: the open slices not written yet */
+  GArray *args;          /* TraceArg of the held slices */
+  guint64 written_below; /* open slices already written as B, under the stack */
+} WriterThread;
+
+struct _ChromeWriter
+{
+  GOutputStream *out;
+  ChromeWriterOptions opts;
+  char *display_time_unit;
+  JsonObject *metadata;
+  GString *buf;
+  guint64 bytes_written;
+  gboolean started;
+  gboolean suffix_written;
+  gboolean failed;
+  TraceStringPool *pool;
+  guint32 str_flow, str_step, str_name, str_clock_sync; /* interned once */
+
+  GHashTable *threads; /* ChromeThreadKey* → WriterThread* */
+  WriterThread *last_thread;
+  guint64 n_held;
+  GArray *merged_args;
+
+  ChromeSpill *kernel;
+  GHashTable *comms; /* tid → interned comm */
+  GString *line;
+
+  GArray *clock_markers; /* TraceEvent */
+
+  GHashTable *nodes;    /* stack node id → WriterNode */
+  GHashTable *sessions; /* ChromeThreadKey* → WriterSession */
+  guint n_sessions;
+  guint32 next_node_id;
+
+  ChromeWriterStats stats;
+};
+
+/* json-writer.c */
+const char *chrome_writer_str (ChromeWriter *w, guint32 id, gsize *len);
+void chrome_writer_put_string (ChromeWriter *w, guint32 id);
+void chrome_writer_event_open (ChromeWriter *w, const char *ph, guint32 name, guint32 category, gint64 ts, gint64 pid, gint64 tid);
+void chrome_writer_event_open_text (ChromeWriter *w, const char *ph, const char *name, gsize name_len, guint32 category, gint64 ts, gint64 pid, gint64 tid);
+gboolean chrome_writer_flush (ChromeWriter *w, GError **error);
+void chrome_writer_count_drop (ChromeWriter *w, guint64 *counter, const char *what);
+
+/* json-writer-metadata.c */
+void chrome_writer_clock_marker (ChromeWriter *w, const TraceEvent *ev);
+void chrome_writer_put_metadata (ChromeWriter *w);
+
+/* json-writer-args.c */
+void chrome_writer_put_args (ChromeWriter *w, const TraceArg *args, guint n_args);
+void chrome_writer_put_arg_value (ChromeWriter *w, const TraceArg *arg);
+
+/* json-writer-kernel.c */
+gboolean chrome_writer_kernel_event (ChromeWriter *w, TraceBatch *batch, const TraceEvent *ev, GError **error);
+gboolean chrome_writer_kernel_counter (ChromeWriter *w, const TraceEvent *ev, gboolean *written, GError **error);
+void chrome_writer_note_thread_name (ChromeWriter *w, gint64 tid, guint32 name);
+gboolean chrome_writer_kernel_suffix (ChromeWriter *w, GError **error);
+void chrome_writer_kernel_free (ChromeWriter *w);
+
+/* json-writer-profile.c */
+void chrome_writer_stack_node (ChromeWriter *w, TraceBatch *batch, const TraceEvent *ev);
+void chrome_writer_sample (ChromeWriter *w, const TraceEvent *ev);
+void chrome_writer_profiles_finish (ChromeWriter *w);
+void chrome_writer_profiles_free (ChromeWriter *w);
+
+/* ------------------------------------------------------------------ */
+/* The elements                                                       */
+
+#define TRACE_TYPE_JSON_SRC (trace_json_src_get_type ())
+G_DECLARE_FINAL_TYPE (TraceJsonSrc, trace_json_src, TRACE, JSON_SRC, TraceFileSrc)
+
+#define TRACE_TYPE_JSON_SINK (trace_json_sink_get_type ())
+G_DECLARE_FINAL_TYPE (TraceJsonSink, trace_json_sink, TRACE, JSON_SINK, TraceFileSink)
+
+TRACE_ELEMENT_REGISTER_DECLARE (json_src)
+TRACE_ELEMENT_REGISTER_DECLARE (json_sink)
+
+G_END_DECLS
