@@ -4,7 +4,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "perfetto-common.h"
+#include "perfetto-private.h"
 
 #include <string.h>
 

@@ -11,8 +11,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "perfetto-reader-private.h"
-#include "perfetto-writer-private.h"
+#include "perfetto-private.h"
 
 #include <json-glib/json-glib.h>
 #include <math.h>

@@ -4,7 +4,7 @@
  */
 #include "config.h"
 
-#include "traceperfettoelements.h"
+#include "perfetto-private.h"
 
 /* A Perfetto trace is a run of `Trace.packet` records: field 1, wire type
  * 2 (byte 0x0a), a varint length, then a TracePacket whose first byte is

@@ -13,7 +13,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "perfetto-reader-private.h"
+#include "perfetto-private.h"
 
 #include <string.h>
 #include <zlib.h>

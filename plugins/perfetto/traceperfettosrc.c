@@ -4,8 +4,7 @@
  */
 #include "config.h"
 
-#include "perfetto-reader.h"
-#include "traceperfettoelements.h"
+#include "perfetto-private.h"
 
 /**
  * TracePerfettoSrc:

@@ -7,8 +7,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "perfetto-common.h"
-
 typedef struct
 {
   TraceBatch *in;
