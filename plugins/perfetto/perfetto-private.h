@@ -15,46 +15,46 @@ G_BEGIN_DECLS
 
 /* ---- What the writer and the reader share ---- */
 
-typedef Perfetto__Protos__TracePacket PfPacket;
-typedef Perfetto__Protos__TrackEvent PfTrackEvent;
-typedef Perfetto__Protos__TrackDescriptor PfTrackDescriptor;
-typedef Perfetto__Protos__DebugAnnotation PfAnnotation;
-typedef Perfetto__Protos__InternedData PfInternedData;
-typedef Perfetto__Protos__FtraceEvent PfFtraceEvent;
-typedef Perfetto__Protos__FtraceEventBundle PfFtraceBundle;
+typedef Perfetto__Protos__TracePacket PerfettoPacket;
+typedef Perfetto__Protos__TrackEvent PerfettoTrackEvent;
+typedef Perfetto__Protos__TrackDescriptor PerfettoTrackDescriptor;
+typedef Perfetto__Protos__DebugAnnotation PerfettoAnnotation;
+typedef Perfetto__Protos__InternedData PerfettoInternedData;
+typedef Perfetto__Protos__FtraceEvent PerfettoFtraceEvent;
+typedef Perfetto__Protos__FtraceEventBundle PerfettoFtraceBundle;
 
 /* The sequence flags of TracePacket. */
-#define PF_SEQ_CLEARED PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_INCREMENTAL_STATE_CLEARED
-#define PF_SEQ_NEEDS PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_NEEDS_INCREMENTAL_STATE
+#define PERFETTO_SEQ_CLEARED PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_INCREMENTAL_STATE_CLEARED
+#define PERFETTO_SEQ_NEEDS PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_NEEDS_INCREMENTAL_STATE
 
 /* Perfetto's builtin clock ids. */
-#define PF_CLOCK_REALTIME 1
-#define PF_CLOCK_MONOTONIC 3
-#define PF_CLOCK_MONOTONIC_RAW 5
-#define PF_CLOCK_BOOTTIME 6
+#define PERFETTO_CLOCK_REALTIME 1
+#define PERFETTO_CLOCK_MONOTONIC 3
+#define PERFETTO_CLOCK_MONOTONIC_RAW 5
+#define PERFETTO_CLOCK_BOOTTIME 6
 
 /* The name of the track global-scope instants go to. */
-#define PF_GLOBAL_TRACK_NAME "Global events"
+#define PERFETTO_GLOBAL_TRACK_NAME "Global events"
 /* The debug annotation that carries an async step's name. */
-#define PF_STEP_ANNOTATION "step"
+#define PERFETTO_STEP_ANNOTATION "step"
 /* What a counter track's name appends for a counter instance id, as
  * trace_processor's JSON importer names them. */
-#define PF_COUNTER_ID_SEPARATOR " id: "
+#define PERFETTO_COUNTER_ID_SEPARATOR " id: "
 /* The prefix of atrace clock-sync markers written as ftrace print. */
-#define PF_CLOCK_SYNC_PREFIX "trace_event_clock_sync: "
+#define PERFETTO_CLOCK_SYNC_PREFIX "trace_event_clock_sync: "
 
 /* The largest packet the reader accepts. */
-#define PF_MAX_PACKET_SIZE (256u * 1024 * 1024)
+#define PERFETTO_MAX_PACKET_SIZE (256u * 1024 * 1024)
 
 /* The key of the writer's and reader's tables: up to four numbers. */
 typedef struct
 {
   gint64 a, b, c, d;
-} PfKey;
+} PerfettoKey;
 
-guint pf_key_hash (gconstpointer key);
-gboolean pf_key_equal (gconstpointer a,
-                       gconstpointer b);
+guint perfetto_key_hash (gconstpointer key);
+gboolean perfetto_key_equal (gconstpointer a,
+                             gconstpointer b);
 
 guint32 perfetto_clock_domain_to_builtin (TraceClockDomain domain);
 TraceClockDomain perfetto_builtin_to_clock_domain (guint32 clock_id);
@@ -63,34 +63,34 @@ TraceClockDomain perfetto_builtin_to_clock_domain (guint32 clock_id);
  * which arg (as ftrace prints it) goes to which field of which message. */
 typedef enum
 {
-  PF_FTRACE_NUMBER, /* an integer field */
-  PF_FTRACE_STRING, /* a string field */
-  PF_FTRACE_KSYM,   /* a kernel symbol: interned in kernel_symbols */
-} PfFtraceValueKind;
+  PERFETTO_FTRACE_NUMBER, /* an integer field */
+  PERFETTO_FTRACE_STRING, /* a string field */
+  PERFETTO_FTRACE_KSYM,   /* a kernel symbol: interned in kernel_symbols */
+} PerfettoFtraceValueKind;
 
 typedef struct
 {
   const char *key;     /* the arg key ftrace text uses */
   const char *alt_key; /* another spelling accepted on input, or NULL */
   const char *field;   /* the field of the typed message */
-  PfFtraceValueKind kind;
-} PfFtraceFieldMap;
+  PerfettoFtraceValueKind kind;
+} PerfettoFtraceFieldMap;
 
-#define PF_FTRACE_MAX_FIELDS 8
+#define PERFETTO_FTRACE_MAX_FIELDS 8
 
 typedef struct
 {
   const char *name;    /* the ftrace event name */
   guint32 event_field; /* its field number in FtraceEvent's oneof */
   const ProtobufCMessageDescriptor *descriptor;
-  PfFtraceFieldMap fields[PF_FTRACE_MAX_FIELDS];
+  PerfettoFtraceFieldMap fields[PERFETTO_FTRACE_MAX_FIELDS];
   /* resolved at first use */
-  const ProtobufCFieldDescriptor *field_descs[PF_FTRACE_MAX_FIELDS];
+  const ProtobufCFieldDescriptor *field_descs[PERFETTO_FTRACE_MAX_FIELDS];
   guint n_fields;
-} PfFtraceEventMap;
+} PerfettoFtraceEventMap;
 
-const PfFtraceEventMap *perfetto_ftrace_map_by_name (const char *name);
-const PfFtraceEventMap *perfetto_ftrace_map_by_field (guint32 event_field);
+const PerfettoFtraceEventMap *perfetto_ftrace_map_by_name (const char *name);
+const PerfettoFtraceEventMap *perfetto_ftrace_map_by_field (guint32 event_field);
 
 void perfetto_message_set_int (ProtobufCMessage *msg,
                                const ProtobufCFieldDescriptor *field,
@@ -309,17 +309,17 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (PerfettoWriter, perfetto_writer_free)
 /* What a track uuid stands for. */
 typedef enum
 {
-  PF_RTRACK_THREAD,
-  PF_RTRACK_PROCESS,
-  PF_RTRACK_COUNTER,
-  PF_RTRACK_NAMED,  /* a child of a process, or a root track */
-  PF_RTRACK_GLOBAL, /* tracepipe's track of global instants */
-} PfRTrackKind;
+  PERFETTO_RTRACK_THREAD,
+  PERFETTO_RTRACK_PROCESS,
+  PERFETTO_RTRACK_COUNTER,
+  PERFETTO_RTRACK_NAMED,  /* a child of a process, or a root track */
+  PERFETTO_RTRACK_GLOBAL, /* tracepipe's track of global instants */
+} PerfettoRTrackKind;
 
 typedef struct
 {
   guint64 uuid;
-  PfRTrackKind kind;
+  PerfettoRTrackKind kind;
   gint64 pid; /* TRACE_ID_UNKNOWN for root tracks */
   gint64 tid;
   guint32 name;
@@ -327,7 +327,7 @@ typedef struct
   guint64 id;          /* counters: the instance id in the name */
   guint32 async_track; /* the async.track of the slice open on it */
   guint async_depth;   /* async slices open on it */
-} PfRTrack;
+} PerfettoRTrack;
 
 typedef struct
 {
@@ -336,7 +336,7 @@ typedef struct
   guint64 rel_pc;
   gboolean has_line;
   guint32 line;
-} PfRFrame;
+} PerfettoRFrame;
 
 /* Interning tables and defaults of one packet sequence. */
 typedef struct
@@ -353,14 +353,14 @@ typedef struct
   GHashTable *functions;
   GHashTable *map_paths;
   GHashTable *mappings;   /* iid → string id of the path */
-  GHashTable *frames;     /* iid → PfRFrame */
+  GHashTable *frames;     /* iid → PerfettoRFrame */
   GHashTable *callstacks; /* iid → GArray of frame iids */
   /* its ThreadDescriptor: the thread of its StreamingProfilePackets */
   gboolean has_thread;
   gint64 pid;
   gint64 tid;
   gint64 time_us; /* where the next timestamp delta starts */
-} PfSeq;
+} PerfettoSeq;
 
 typedef struct
 {
@@ -368,7 +368,7 @@ typedef struct
   gint64 next_tid;
   gint32 next_prio;
   guint32 next_comm;
-} PfRCpu;
+} PerfettoRCpu;
 
 typedef struct
 {
@@ -377,7 +377,7 @@ typedef struct
   gsize used;
   GSList *extra;
   gboolean overflowed;
-} PfArena;
+} PerfettoArena;
 
 struct _PerfettoReader
 {
@@ -395,20 +395,20 @@ struct _PerfettoReader
   gboolean eof;
   GByteArray *inflated;
 
-  PfArena arena;
+  PerfettoArena arena;
   ProtobufCAllocator allocator;
 
-  GHashTable *sequences;    /* guint32 → PfSeq */
-  GHashTable *tracks;       /* guint64 uuid → PfRTrack */
+  GHashTable *sequences;    /* guint32 → PerfettoSeq */
+  GHashTable *tracks;       /* guint64 uuid → PerfettoRTrack */
   GHashTable *proc_names;   /* gint64 pid → string id */
-  GHashTable *proc_sort;    /* PfKey pid → gint64 */
-  GHashTable *proc_labels;  /* "pid/label" keys seen: PfKey → TRUE */
-  GHashTable *thread_names; /* PfKey (pid, tid) → string id */
-  GHashTable *thread_sort;  /* PfKey (pid, tid) → gint64 */
+  GHashTable *proc_sort;    /* PerfettoKey pid → gint64 */
+  GHashTable *proc_labels;  /* "pid/label" keys seen: PerfettoKey → TRUE */
+  GHashTable *thread_names; /* PerfettoKey (pid, tid) → string id */
+  GHashTable *thread_sort;  /* PerfettoKey (pid, tid) → gint64 */
   GHashTable *tid_to_pid;   /* gint64 tid → gint64 pid */
   GHashTable *active_flows; /* guint64 ids */
   GHashTable *stack_nodes;  /* guint64 id → guint64 parent id */
-  GArray *cpus;             /* PfRCpu */
+  GArray *cpus;             /* PerfettoRCpu */
   GHashTable *ftrace_names; /* FtraceEvent field number → string id */
   GArray *comm_ids;         /* string ids of a compact intern_table */
 
@@ -428,64 +428,64 @@ struct _PerfettoReader
 };
 
 /* perfetto-reader.c */
-TraceEvent *pf_reader_emit (PerfettoReader *r,
-                            TraceEventKind kind,
-                            gint64 ts);
-guint32 pf_reader_lookup_string (PerfettoReader *r,
-                                 GHashTable *table,
-                                 guint64 iid);
-guint32 pf_reader_intern (PerfettoReader *r,
-                          const char *str);
-void pf_reader_set_assoc (PerfettoReader *r,
-                          gint64 tid,
-                          gint64 pid);
-gint64 pf_reader_pid_of (PerfettoReader *r,
-                         gint64 tid);
-gint64 *pf_int64_dup (gint64 v);
+TraceEvent *perfetto_reader_emit (PerfettoReader *r,
+                                  TraceEventKind kind,
+                                  gint64 ts);
+guint32 perfetto_reader_lookup_string (PerfettoReader *r,
+                                       GHashTable *table,
+                                       guint64 iid);
+guint32 perfetto_reader_intern (PerfettoReader *r,
+                                const char *str);
+void perfetto_reader_set_assoc (PerfettoReader *r,
+                                gint64 tid,
+                                gint64 pid);
+gint64 perfetto_reader_pid_of (PerfettoReader *r,
+                               gint64 tid);
+gint64 *perfetto_int64_dup (gint64 v);
 
 /* perfetto-reader-events.c */
-void pf_reader_track_descriptor (PerfettoReader *r,
-                                 PfTrackDescriptor *desc,
-                                 gint64 ts);
-void pf_reader_track_event (PerfettoReader *r,
-                            PfSeq *seq,
-                            PfTrackEvent *te,
-                            gint64 ts);
-void pf_reader_chrome_events (PerfettoReader *r,
-                              const Perfetto__Protos__ChromeEventBundle *bundle);
-void pf_reader_process_tree (PerfettoReader *r,
-                             Perfetto__Protos__ProcessTree *tree,
-                             gint64 ts);
-void pf_reader_thread_name (PerfettoReader *r,
-                            gint64 pid,
-                            gint64 tid,
-                            guint32 name,
-                            gint64 ts);
+void perfetto_reader_track_descriptor (PerfettoReader *r,
+                                       PerfettoTrackDescriptor *desc,
+                                       gint64 ts);
+void perfetto_reader_track_event (PerfettoReader *r,
+                                  PerfettoSeq *seq,
+                                  PerfettoTrackEvent *te,
+                                  gint64 ts);
+void perfetto_reader_chrome_events (PerfettoReader *r,
+                                    const Perfetto__Protos__ChromeEventBundle *bundle);
+void perfetto_reader_process_tree (PerfettoReader *r,
+                                   Perfetto__Protos__ProcessTree *tree,
+                                   gint64 ts);
+void perfetto_reader_thread_name (PerfettoReader *r,
+                                  gint64 pid,
+                                  gint64 tid,
+                                  guint32 name,
+                                  gint64 ts);
 
 /* perfetto-reader-samples.c */
-void pf_reader_intern_profiling (PerfettoReader *r,
-                                 PfSeq *seq,
-                                 const PfInternedData *d);
-void pf_reader_perf_sample (PerfettoReader *r,
-                            PfSeq *seq,
-                            const Perfetto__Protos__PerfSample *s,
-                            gint64 ts);
-void pf_reader_thread_descriptor (PfSeq *seq,
-                                  const Perfetto__Protos__ThreadDescriptor *td);
-void pf_reader_streaming_profile (PerfettoReader *r,
-                                  PfSeq *seq,
-                                  const Perfetto__Protos__StreamingProfilePacket *sp);
+void perfetto_reader_intern_profiling (PerfettoReader *r,
+                                       PerfettoSeq *seq,
+                                       const PerfettoInternedData *d);
+void perfetto_reader_perf_sample (PerfettoReader *r,
+                                  PerfettoSeq *seq,
+                                  const Perfetto__Protos__PerfSample *s,
+                                  gint64 ts);
+void perfetto_reader_thread_descriptor (PerfettoSeq *seq,
+                                        const Perfetto__Protos__ThreadDescriptor *td);
+void perfetto_reader_streaming_profile (PerfettoReader *r,
+                                        PerfettoSeq *seq,
+                                        const Perfetto__Protos__StreamingProfilePacket *sp);
 
 /* perfetto-reader-ftrace.c */
-void pf_reader_ftrace_bundle (PerfettoReader *r,
-                              PfSeq *seq,
-                              PfFtraceBundle *bundle);
+void perfetto_reader_ftrace_bundle (PerfettoReader *r,
+                                    PerfettoSeq *seq,
+                                    PerfettoFtraceBundle *bundle);
 
 /* ---- The writer's internals, shared by its source files ---- */
 
 /* A growable array of protobuf-c structs, with the array of pointers to
  * them that repeated message fields want. The pointers are only built
- * (pf_vec_ptrs) right before packing, because growing moves the structs. */
+ * (perfetto_vec_ptrs) right before packing, because growing moves the structs. */
 typedef struct
 {
   guint8 *data;
@@ -494,24 +494,24 @@ typedef struct
   gsize elt_size;
   gpointer *ptrs;
   guint ptrs_cap;
-} PfVec;
+} PerfettoVec;
 
-void pf_vec_init (PfVec *v, gsize elt_size);
-void pf_vec_clear (PfVec *v);
-gpointer pf_vec_push (PfVec *v);
-gpointer *pf_vec_ptrs (PfVec *v);
-#define pf_vec_at(v, type, i) (&((type *) (v)->data)[i])
+void perfetto_vec_init (PerfettoVec *v, gsize elt_size);
+void perfetto_vec_clear (PerfettoVec *v);
+gpointer perfetto_vec_push (PerfettoVec *v);
+gpointer *perfetto_vec_ptrs (PerfettoVec *v);
+#define perfetto_vec_at(v, type, i) (&((type *) (v)->data)[i])
 
 /* A set of string ids, one bit each. */
 typedef struct
 {
   guint8 *bits;
   gsize n_bytes;
-} PfIdSet;
+} PerfettoIdSet;
 
 typedef struct
 {
-  PfKey key; /* pid */
+  PerfettoKey key; /* pid */
   gint64 pid;
   guint64 uuid;
   guint32 name;
@@ -521,7 +521,7 @@ typedef struct
   gboolean described;
   gboolean has_rank; /* a sort index coming later in the batch */
   gint64 rank;
-} PfProcess;
+} PerfettoProcess;
 
 /* A slice on a thread's stack, as trace_processor's slice tracker keeps
  * it for a JSON trace: begun (end unknown) or complete (its end known:
@@ -537,7 +537,7 @@ typedef struct
   guint32 category;
   guint8 complete;
   guint8 needs_end;
-} PfOpenSlice;
+} PerfettoOpenSlice;
 
 /* An overflow track of a thread, for complete slices that partially
  * overlap the thread's open slices (trace_processor spills them the
@@ -546,12 +546,12 @@ typedef struct
 {
   guint64 uuid;
   GArray *open_ends; /* gint64, innermost last */
-} PfLane;
+} PerfettoLane;
 
 typedef struct
 {
-  PfKey key;  /* pid, tid */
-  gint64 pid; /* TRACE_ID_UNKNOWN when the input did not tell */
+  PerfettoKey key; /* pid, tid */
+  gint64 pid;      /* TRACE_ID_UNKNOWN when the input did not tell */
   gint64 tid;
   guint64 uuid;
   guint32 name;
@@ -560,43 +560,43 @@ typedef struct
   gboolean described;
   gboolean has_rank; /* a sort index coming later in the batch */
   gint64 rank;
-  GArray *open;             /* PfOpenSlice, innermost last */
+  GArray *open;             /* PerfettoOpenSlice, innermost last */
   guint untracked;          /* begins past the depth limit */
-  GArray *lanes;            /* PfLane, created on the first overlap */
+  GArray *lanes;            /* PerfettoLane, created on the first overlap */
   guint64 thread_time_uuid; /* its thread_time counter track, 0: none yet */
-} PfThread;
+} PerfettoThread;
 
 /* Named, counter and global tracks. */
 typedef struct
 {
-  PfKey key;
+  PerfettoKey key;
   guint64 uuid;
   guint depth; /* open slices, for dropping unmatched ends */
-} PfTrack;
+} PerfettoTrack;
 
 typedef struct
 {
   guint64 uuid;
   gboolean busy;
-} PfAsyncTrack;
+} PerfettoAsyncTrack;
 
 /* The async tracks of one (process, track name): as many as async slices
  * ever overlapped, reused when free so that each track's slices nest. */
 typedef struct
 {
-  PfKey key;      /* pid, track name */
-  GArray *tracks; /* PfAsyncTrack */
-} PfAsyncPool;
+  PerfettoKey key; /* pid, track name */
+  GArray *tracks;  /* PerfettoAsyncTrack */
+} PerfettoAsyncPool;
 
 /* An open async slice family (same id): all on one track. */
 typedef struct
 {
-  PfKey key; /* pid, id, scope, name for unnestable families */
-  PfAsyncPool *pool;
+  PerfettoKey key; /* pid, id, scope, name for unnestable families */
+  PerfettoAsyncPool *pool;
   guint index;
   guint depth;
   guint32 track_name;
-} PfAsyncSlot;
+} PerfettoAsyncSlot;
 
 typedef struct
 {
@@ -606,32 +606,32 @@ typedef struct
   guint32 url;
   gint64 line;
   guint64 frame_iid;
-} PfStackNode;
+} PerfettoStackNode;
 
 /* The packet sequence of one sampled thread (StreamingProfilePacket). */
 typedef struct
 {
-  PfKey key; /* pid, tid */
+  PerfettoKey key; /* pid, tid */
   guint32 seq_id;
   gint64 pid;
   gint64 tid;
   gboolean described; /* its ThreadDescriptor is written since the clear */
   gint64 last_us;     /* the time the next delta starts from */
-  GHashTable *sent;   /* interned entries sent: PF_SENT_* | iid */
+  GHashTable *sent;   /* interned entries sent: PERFETTO_SENT_* | iid */
   GArray *iids;       /* guint64 callstack iids waiting for their packet */
   GArray *deltas;     /* gint64 their timestamp_delta_us */
-} PfSampleSeq;
+} PerfettoSampleSeq;
 
-typedef struct _PfBundle PfBundle;
+typedef struct _PfBundle PerfettoBundle;
 
-#define PF_CACHE_SIZE 256
+#define PERFETTO_CACHE_SIZE 256
 
 typedef struct
 {
   gint64 tid;
   gint64 pid;
   gboolean valid;
-} PfAssocEntry;
+} PerfettoAssocEntry;
 
 struct _PerfettoWriter
 {
@@ -659,32 +659,32 @@ struct _PerfettoWriter
   gint64 last_ts;
 
   /* the packet being built and its interned data */
-  PfPacket pkt;
-  PfInternedData idata;
+  PerfettoPacket pkt;
+  PerfettoInternedData idata;
   gboolean packet_has_interned;
-  PfVec new_names;          /* EventName */
-  PfVec new_categories;     /* EventCategory */
-  PfVec new_ann_names;      /* DebugAnnotationName */
-  PfVec new_str_values;     /* InternedString */
-  PfVec new_ksyms;          /* InternedString */
-  PfVec new_functions;      /* InternedString */
-  PfVec new_map_paths;      /* InternedString */
-  PfVec new_mappings;       /* Mapping */
-  PfVec new_frames;         /* Frame */
-  PfVec new_callstacks;     /* Callstack */
-  GArray *callstack_frames; /* guint64 frame iids of the callstacks above */
-  GArray *mapping_paths;    /* guint64 path ids of the mappings above */
-  PfIdSet seen_names;
-  PfIdSet seen_categories;
-  PfIdSet seen_ann_names;
-  PfIdSet seen_str_values;
-  PfIdSet seen_ksyms;
-  PfIdSet seen_functions;
-  PfIdSet seen_map_paths;
+  PerfettoVec new_names;      /* EventName */
+  PerfettoVec new_categories; /* EventCategory */
+  PerfettoVec new_ann_names;  /* DebugAnnotationName */
+  PerfettoVec new_str_values; /* InternedString */
+  PerfettoVec new_ksyms;      /* InternedString */
+  PerfettoVec new_functions;  /* InternedString */
+  PerfettoVec new_map_paths;  /* InternedString */
+  PerfettoVec new_mappings;   /* Mapping */
+  PerfettoVec new_frames;     /* Frame */
+  PerfettoVec new_callstacks; /* Callstack */
+  GArray *callstack_frames;   /* guint64 frame iids of the callstacks above */
+  GArray *mapping_paths;      /* guint64 path ids of the mappings above */
+  PerfettoIdSet seen_names;
+  PerfettoIdSet seen_categories;
+  PerfettoIdSet seen_ann_names;
+  PerfettoIdSet seen_str_values;
+  PerfettoIdSet seen_ksyms;
+  PerfettoIdSet seen_functions;
+  PerfettoIdSet seen_map_paths;
 
   /* the TrackEvent being built */
-  PfTrackEvent te;
-  PfVec annotations; /* DebugAnnotation */
+  PerfettoTrackEvent te;
+  PerfettoVec annotations; /* DebugAnnotation */
   guint64 category_iid;
   char *category_str;
   guint64 flow_out;
@@ -695,38 +695,38 @@ struct _PerfettoWriter
 
   /* tracks */
   guint64 next_uuid;
-  GHashTable *processes;   /* PfKey → PfProcess */
-  GHashTable *threads;     /* PfKey → PfThread */
-  GHashTable *counters;    /* PfKey → PfTrack */
-  GHashTable *named;       /* PfKey → PfTrack */
-  GHashTable *async_pools; /* PfKey → PfAsyncPool */
-  GHashTable *async_slots; /* PfKey → PfAsyncSlot */
+  GHashTable *processes;   /* PerfettoKey → PerfettoProcess */
+  GHashTable *threads;     /* PerfettoKey → PerfettoThread */
+  GHashTable *counters;    /* PerfettoKey → PerfettoTrack */
+  GHashTable *named;       /* PerfettoKey → PerfettoTrack */
+  GHashTable *async_pools; /* PerfettoKey → PerfettoAsyncPool */
+  GHashTable *async_slots; /* PerfettoKey → PerfettoAsyncSlot */
   GHashTable *tid_to_pid;  /* gint64 tid → gint64 pid, as told to readers */
   guint64 global_uuid;
   gboolean ordering_explicit; /* root descriptor written (sort indexes) */
   char *metadata;             /* the stream's, a JSON object's text */
-  PfThread *last_thread;
+  PerfettoThread *last_thread;
   /* Direct-mapped caches in front of threads and tid_to_pid: most events
    * of a trace come from a few hundred threads (entries are never removed
    * from those tables, so a cached pointer stays valid). */
-  PfThread *thread_cache[PF_CACHE_SIZE];
-  PfAssocEntry assoc_cache[PF_CACHE_SIZE];
+  PerfettoThread *thread_cache[PERFETTO_CACHE_SIZE];
+  PerfettoAssocEntry assoc_cache[PERFETTO_CACHE_SIZE];
 
   /* process_tree entries waiting for the end of the batch */
-  PfVec tree_processes;     /* ProcessTree.Process */
-  PfVec tree_threads;       /* ProcessTree.Thread */
-  GPtrArray *tree_cmdlines; /* char* cmdline[0] of the processes above */
+  PerfettoVec tree_processes; /* ProcessTree.Process */
+  PerfettoVec tree_threads;   /* ProcessTree.Thread */
+  GPtrArray *tree_cmdlines;   /* char* cmdline[0] of the processes above */
   gint64 tree_ts;
 
   /* kernel events */
-  GPtrArray *bundles;           /* PfBundle per cpu + 1 (0: cpu unknown) */
-  GArray *cpu_sched;            /* PfCpuSched per cpu */
-  GHashTable *ftrace_map_cache; /* name id → PfFtraceEventMap or &no_map */
+  GPtrArray *bundles;           /* PerfettoBundle per cpu + 1 (0: cpu unknown) */
+  GArray *cpu_sched;            /* PerfettoCpuSched per cpu */
+  GHashTable *ftrace_map_cache; /* name id → PerfettoFtraceEventMap or &no_map */
 
   /* CPU-profile stacks */
-  GHashTable *stack_nodes; /* guint64 id → PfStackNode */
+  GHashTable *stack_nodes; /* guint64 id → PerfettoStackNode */
   guint64 next_frame_iid;
-  GHashTable *sample_seqs; /* PfKey (pid, tid) → PfSampleSeq */
+  GHashTable *sample_seqs; /* PerfettoKey (pid, tid) → PerfettoSampleSeq */
   guint32 next_sample_seq;
   gboolean sample_clock_tied; /* MONOTONIC tied to the stream's clock */
 
@@ -745,135 +745,135 @@ struct _PerfettoWriter
 };
 
 /* How many events wait at most for their place in a JSON stream's order. */
-#define PF_ORDER_WINDOW 65536
+#define PERFETTO_ORDER_WINDOW 65536
 
 /* perfetto-writer.c */
-gboolean pf_intern_enabled (PerfettoWriter *w);
-void pf_packet_begin (PerfettoWriter *w);
-void pf_packet_emit (PerfettoWriter *w,
-                     gint64 ts,
-                     gboolean has_ts,
-                     gboolean needs_state);
-guint64 pf_intern_name (PerfettoWriter *w,
-                        guint32 id);
-guint64 pf_intern_category (PerfettoWriter *w,
-                            guint32 id);
-guint64 pf_intern_ann_name (PerfettoWriter *w,
-                            guint32 id);
-guint64 pf_intern_str_value (PerfettoWriter *w,
-                             guint32 id);
-guint64 pf_intern_ksym (PerfettoWriter *w,
-                        guint32 id);
-guint64 pf_intern_function (PerfettoWriter *w,
-                            guint32 id);
-guint64 pf_intern_map_path (PerfettoWriter *w,
-                            guint32 id);
-guint64 pf_timestamp (PerfettoWriter *w,
-                      gint64 ts);
-const char *pf_str (PerfettoWriter *w,
-                    guint32 id);
+gboolean perfetto_intern_enabled (PerfettoWriter *w);
+void perfetto_packet_begin (PerfettoWriter *w);
+void perfetto_packet_emit (PerfettoWriter *w,
+                           gint64 ts,
+                           gboolean has_ts,
+                           gboolean needs_state);
+guint64 perfetto_intern_name (PerfettoWriter *w,
+                              guint32 id);
+guint64 perfetto_intern_category (PerfettoWriter *w,
+                                  guint32 id);
+guint64 perfetto_intern_ann_name (PerfettoWriter *w,
+                                  guint32 id);
+guint64 perfetto_intern_str_value (PerfettoWriter *w,
+                                   guint32 id);
+guint64 perfetto_intern_ksym (PerfettoWriter *w,
+                              guint32 id);
+guint64 perfetto_intern_function (PerfettoWriter *w,
+                                  guint32 id);
+guint64 perfetto_intern_map_path (PerfettoWriter *w,
+                                  guint32 id);
+guint64 perfetto_timestamp (PerfettoWriter *w,
+                            gint64 ts);
+const char *perfetto_str (PerfettoWriter *w,
+                          guint32 id);
 
 /* perfetto-writer-events.c */
-void pf_write_track_event (PerfettoWriter *w,
-                           TraceBatch *batch,
-                           const TraceEvent *ev);
-void pf_close_open_slices (PerfettoWriter *w);
+void perfetto_write_track_event (PerfettoWriter *w,
+                                 TraceBatch *batch,
+                                 const TraceEvent *ev);
+void perfetto_close_open_slices (PerfettoWriter *w);
 
 /* perfetto-writer-order.c */
-GArray *pf_order_new_heap (void);
-void pf_order_write (PerfettoWriter *w,
-                     TraceBatch *batch,
-                     const TraceEvent *ev);
-void pf_order_follow (PerfettoWriter *w,
-                      const TraceEvent *ev);
-void pf_order_drain (PerfettoWriter *w);
-void pf_order_clear (PerfettoWriter *w);
+GArray *perfetto_order_new_heap (void);
+void perfetto_order_write (PerfettoWriter *w,
+                           TraceBatch *batch,
+                           const TraceEvent *ev);
+void perfetto_order_follow (PerfettoWriter *w,
+                            const TraceEvent *ev);
+void perfetto_order_drain (PerfettoWriter *w);
+void perfetto_order_clear (PerfettoWriter *w);
 
 /* perfetto-writer-tracks.c */
-void pf_tracks_init (PerfettoWriter *w);
-void pf_tracks_free (PerfettoWriter *w);
-PfProcess *pf_process_get (PerfettoWriter *w,
-                           gint64 pid);
-void pf_process_describe (PerfettoWriter *w,
-                          PfProcess *p,
-                          gint64 ts);
-PfThread *pf_thread_get (PerfettoWriter *w,
-                         gint64 pid,
-                         gint64 tid,
-                         gint64 ts);
-void pf_thread_describe (PerfettoWriter *w,
-                         PfThread *t,
-                         gint64 ts);
-PfThread *pf_thread_lookup (PerfettoWriter *w,
+void perfetto_tracks_init (PerfettoWriter *w);
+void perfetto_tracks_free (PerfettoWriter *w);
+PerfettoProcess *perfetto_process_get (PerfettoWriter *w,
+                                       gint64 pid);
+void perfetto_process_describe (PerfettoWriter *w,
+                                PerfettoProcess *p,
+                                gint64 ts);
+PerfettoThread *perfetto_thread_get (PerfettoWriter *w,
+                                     gint64 pid,
+                                     gint64 tid,
+                                     gint64 ts);
+void perfetto_thread_describe (PerfettoWriter *w,
+                               PerfettoThread *t,
+                               gint64 ts);
+PerfettoThread *perfetto_thread_lookup (PerfettoWriter *w,
+                                        gint64 pid,
+                                        gint64 tid);
+guint64 perfetto_process_track (PerfettoWriter *w,
+                                gint64 pid,
+                                gint64 ts);
+PerfettoTrack *perfetto_named_track (PerfettoWriter *w,
+                                     gint64 pid,
+                                     guint32 name,
+                                     gint64 ts);
+guint64 perfetto_global_track (PerfettoWriter *w,
+                               gint64 ts);
+guint64 perfetto_lane_track (PerfettoWriter *w,
+                             PerfettoThread *t,
+                             gint64 ts);
+guint64 perfetto_thread_time_track (PerfettoWriter *w,
+                                    PerfettoThread *t,
+                                    gint64 ts);
+guint64 perfetto_counter_track (PerfettoWriter *w,
+                                const TraceEvent *ev);
+PerfettoAsyncSlot *perfetto_async_slot_lookup (PerfettoWriter *w,
+                                               const TraceEvent *ev);
+PerfettoAsyncSlot *perfetto_async_slot_open (PerfettoWriter *w,
+                                             const TraceEvent *ev);
+void perfetto_async_slot_close (PerfettoWriter *w,
+                                PerfettoAsyncSlot *slot);
+guint64 perfetto_async_slot_uuid (PerfettoAsyncSlot *slot);
+void perfetto_assoc_thread (PerfettoWriter *w,
+                            gint64 tid,
                             gint64 pid,
-                            gint64 tid);
-guint64 pf_process_track (PerfettoWriter *w,
-                          gint64 pid,
-                          gint64 ts);
-PfTrack *pf_named_track (PerfettoWriter *w,
-                         gint64 pid,
-                         guint32 name,
-                         gint64 ts);
-guint64 pf_global_track (PerfettoWriter *w,
-                         gint64 ts);
-guint64 pf_lane_track (PerfettoWriter *w,
-                       PfThread *t,
-                       gint64 ts);
-guint64 pf_thread_time_track (PerfettoWriter *w,
-                              PfThread *t,
-                              gint64 ts);
-guint64 pf_counter_track (PerfettoWriter *w,
-                          const TraceEvent *ev);
-PfAsyncSlot *pf_async_slot_lookup (PerfettoWriter *w,
-                                   const TraceEvent *ev);
-PfAsyncSlot *pf_async_slot_open (PerfettoWriter *w,
-                                 const TraceEvent *ev);
-void pf_async_slot_close (PerfettoWriter *w,
-                          PfAsyncSlot *slot);
-guint64 pf_async_slot_uuid (PfAsyncSlot *slot);
-void pf_assoc_thread (PerfettoWriter *w,
-                      gint64 tid,
-                      gint64 pid,
-                      guint32 name,
-                      gint64 ts,
-                      gboolean force);
-void pf_tree_add_process (PerfettoWriter *w,
-                          gint64 pid,
-                          guint32 name,
-                          gint64 ts);
-void pf_tree_flush (PerfettoWriter *w);
-void pf_write_trace_metadata (PerfettoWriter *w);
-void pf_ranks_prescan (PerfettoWriter *w,
-                       const TraceBatch *batch);
-void pf_write_metadata (PerfettoWriter *w,
-                        TraceBatch *batch,
-                        const TraceEvent *ev);
+                            guint32 name,
+                            gint64 ts,
+                            gboolean force);
+void perfetto_tree_add_process (PerfettoWriter *w,
+                                gint64 pid,
+                                guint32 name,
+                                gint64 ts);
+void perfetto_tree_flush (PerfettoWriter *w);
+void perfetto_write_trace_metadata (PerfettoWriter *w);
+void perfetto_ranks_prescan (PerfettoWriter *w,
+                             const TraceBatch *batch);
+void perfetto_write_metadata (PerfettoWriter *w,
+                              TraceBatch *batch,
+                              const TraceEvent *ev);
 
 /* perfetto-writer-ftrace.c */
-void pf_ftrace_init (PerfettoWriter *w);
-void pf_ftrace_free (PerfettoWriter *w);
-void pf_write_kernel_event (PerfettoWriter *w,
-                            TraceBatch *batch,
-                            const TraceEvent *ev);
-void pf_write_processless_thread_name (PerfettoWriter *w,
-                                       const TraceEvent *ev);
-char *pf_clock_marker_text (PerfettoWriter *w,
-                            const TraceEvent *ev);
-void pf_write_clock_pair (PerfettoWriter *w,
-                          const TraceEvent *ev);
-void pf_write_clock_marker (PerfettoWriter *w,
-                            const TraceEvent *ev);
-void pf_ftrace_flush (PerfettoWriter *w);
+void perfetto_ftrace_init (PerfettoWriter *w);
+void perfetto_ftrace_free (PerfettoWriter *w);
+void perfetto_write_kernel_event (PerfettoWriter *w,
+                                  TraceBatch *batch,
+                                  const TraceEvent *ev);
+void perfetto_write_processless_thread_name (PerfettoWriter *w,
+                                             const TraceEvent *ev);
+char *perfetto_clock_marker_text (PerfettoWriter *w,
+                                  const TraceEvent *ev);
+void perfetto_write_clock_pair (PerfettoWriter *w,
+                                const TraceEvent *ev);
+void perfetto_write_clock_marker (PerfettoWriter *w,
+                                  const TraceEvent *ev);
+void perfetto_ftrace_flush (PerfettoWriter *w);
 
 /* perfetto-writer-samples.c */
-void pf_samples_init (PerfettoWriter *w);
-void pf_samples_free (PerfettoWriter *w);
-void pf_samples_flush (PerfettoWriter *w);
-void pf_write_stack_node (PerfettoWriter *w,
-                          TraceBatch *batch,
-                          const TraceEvent *ev);
-void pf_write_sample (PerfettoWriter *w,
-                      const TraceEvent *ev);
+void perfetto_samples_init (PerfettoWriter *w);
+void perfetto_samples_free (PerfettoWriter *w);
+void perfetto_samples_flush (PerfettoWriter *w);
+void perfetto_write_stack_node (PerfettoWriter *w,
+                                TraceBatch *batch,
+                                const TraceEvent *ev);
+void perfetto_write_sample (PerfettoWriter *w,
+                            const TraceEvent *ev);
 
 /* ---- The elements: traceperfettosink.c, traceperfettosrc.c ---- */
 
