@@ -170,6 +170,19 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (PerfettoReader, perfetto_reader_free)
 
 /* ---- The writer: perfetto-writer*.c ---- */
 
+/* The defaults of the writer's options that perfetto-sink has as
+ * properties: perfetto_writer_options_init() and the sink's param specs
+ * both take them from here, so that there is one default each. */
+#define DEFAULT_FTRACE TRUE
+#define DEFAULT_INTERN TRUE
+#define DEFAULT_COMPACT_SCHED TRUE
+#define DEFAULT_THREAD_TIME FALSE
+#define DEFAULT_COMPRESS FALSE
+/* About 600 bytes of state per thread: 160 MB at the cap (a million
+ * distinct tids took 627 MB before there was one); real traces have at
+ * most tens of thousands of threads. */
+#define DEFAULT_MAX_THREADS (1u << 18)
+
 /**
  * PerfettoWriterOptions:
  * @emit_ftrace: write kernel records (sched, cpu, other ftrace events,
@@ -180,7 +193,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (PerfettoReader, perfetto_reader_free)
  *   is bigger but easier to read in `protoc --decode` output
  * @compact_sched: write sched_switch / sched_waking in the compact
  *   packed form where it is lossless
- * @clock: the clock domain of the events' timestamps
+ * @clock: the clock domain of the events' timestamps (written as
+ *   BOOTTIME when Perfetto has no builtin clock for it, unknown included)
  * @sequence_id: the trusted packet sequence id (0 picks the default, 1)
  * @max_interned: how many strings one generation of interned data may
  *   hold before the incremental state is cleared and interning starts

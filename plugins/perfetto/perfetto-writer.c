@@ -23,10 +23,6 @@
 
 #define PERFETTO_DEFAULT_SEQUENCE_ID 1
 #define PERFETTO_DEFAULT_MAX_INTERNED 100000
-/* About 600 bytes of state per thread: 160 MB at the cap (a million
- * distinct tids took 627 MB before there was one); real traces have at
- * most tens of thousands of threads. */
-#define PERFETTO_DEFAULT_MAX_THREADS (1u << 18)
 /* Write to the stream once this much output is buffered. */
 #define PERFETTO_FLUSH_THRESHOLD (1024 * 1024)
 /* With compress=true, deflate runs of this much: Perfetto wants each
@@ -600,13 +596,15 @@ void
 perfetto_writer_options_init (PerfettoWriterOptions *opts)
 {
   memset (opts, 0, sizeof *opts);
-  opts->emit_ftrace = TRUE;
-  opts->intern = TRUE;
-  opts->compact_sched = TRUE;
+  opts->emit_ftrace = DEFAULT_FTRACE;
+  opts->intern = DEFAULT_INTERN;
+  opts->compact_sched = DEFAULT_COMPACT_SCHED;
+  opts->thread_time = DEFAULT_THREAD_TIME;
+  opts->compress = DEFAULT_COMPRESS;
   opts->clock = TRACE_CLOCK_BOOTTIME;
   opts->sequence_id = PERFETTO_DEFAULT_SEQUENCE_ID;
   opts->max_interned = PERFETTO_DEFAULT_MAX_INTERNED;
-  opts->max_threads = PERFETTO_DEFAULT_MAX_THREADS;
+  opts->max_threads = DEFAULT_MAX_THREADS;
 }
 
 static void
@@ -650,7 +648,7 @@ perfetto_writer_new (GOutputStream *out,
   if (w->opts.max_interned == 0)
     w->opts.max_interned = PERFETTO_DEFAULT_MAX_INTERNED;
   if (w->opts.max_threads == 0)
-    w->opts.max_threads = PERFETTO_DEFAULT_MAX_THREADS;
+    w->opts.max_threads = DEFAULT_MAX_THREADS;
   w->builtin_clock = perfetto_clock_domain_to_builtin (w->opts.clock);
   w->need_clear = TRUE;
   w->generation = 1;
