@@ -30,6 +30,8 @@ void
 perfetto_writer_set_metadata (PerfettoWriter *w,
                               const char *metadata)
 {
+  g_return_if_fail (w != NULL);
+
   g_free (w->metadata);
   w->metadata = g_strdup (metadata);
 }
@@ -155,7 +157,7 @@ perfetto_reader_chrome_events (PerfettoReader *r,
                                const Perfetto__Protos__ChromeEventBundle *bundle)
 {
   if (bundle->base.n_unknown_fields > 0)
-    r->stats.unsupported_events++;
+    perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "Chrome event bundle with more than metadata");
   for (gsize i = 0; i < bundle->n_metadata; i++)
     {
       const Perfetto__Protos__ChromeMetadata *m = bundle->metadata[i];
@@ -183,6 +185,8 @@ char *
 perfetto_reader_get_metadata (PerfettoReader *r)
 {
   g_autoptr (JsonNode) node = NULL;
+
+  g_return_val_if_fail (r != NULL, NULL);
 
   if (r->metadata == NULL)
     return NULL;

@@ -439,9 +439,17 @@ struct _PerfettoReader
 
   JsonObject *metadata; /* Chrome bundles' metadata, NULL until some */
   PerfettoReaderStats stats;
+
+  /* for the debug messages */
+  guint64 packet_offset; /* of the record being read (the outer one of compressed packets) */
+  guint8 kinds_seen[32]; /* a bit per TracePacket data field seen */
 };
 
 /* perfetto-reader.c */
+void perfetto_reader_skip (PerfettoReader *r,
+                           guint64 *counter,
+                           guint64 n,
+                           const char *what);
 TraceEvent *perfetto_reader_emit (PerfettoReader *r,
                                   TraceEventKind kind,
                                   gint64 ts);
@@ -762,6 +770,11 @@ struct _PerfettoWriter
 #define PERFETTO_ORDER_WINDOW 65536
 
 /* perfetto-writer.c */
+void perfetto_writer_drop (PerfettoWriter *w,
+                           guint64 *counter,
+                           guint64 n,
+                           gint64 ts,
+                           const char *what);
 gboolean perfetto_intern_enabled (PerfettoWriter *w);
 void perfetto_packet_begin (PerfettoWriter *w);
 void perfetto_packet_emit (PerfettoWriter *w,

@@ -248,7 +248,7 @@ perfetto_reader_track_descriptor (PerfettoReader *r,
 
   if (!desc->has_uuid)
     {
-      r->stats.unsupported_events++;
+      perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "track descriptor without a uuid");
       return;
     }
   t = g_hash_table_lookup (r->tracks, &uuid);
@@ -369,7 +369,7 @@ add_annotation_value (PerfettoReader *r,
       break;
     default:
       if (a->n_dict_entries == 0 && a->n_array_values == 0)
-        r->stats.unsupported_events++;
+        perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "debug annotation of a kind the event model cannot carry");
       break;
     }
 }
@@ -440,7 +440,7 @@ add_flows (PerfettoReader *r,
       else
         g_hash_table_add (r->active_flows, perfetto_int64_dup ((gint64) id));
       ev->u.slice.flow_out = id;
-      r->stats.extra_flows += te->n_flow_ids - 1;
+      perfetto_reader_skip (r, &r->stats.extra_flows, te->n_flow_ids - 1, "flow id beyond the first of a slice");
     }
   if (te->n_terminating_flow_ids > 0)
     {
@@ -448,7 +448,7 @@ add_flows (PerfettoReader *r,
 
       ev->u.slice.flow_in = id;
       g_hash_table_remove (r->active_flows, &id);
-      r->stats.extra_flows += te->n_terminating_flow_ids - 1;
+      perfetto_reader_skip (r, &r->stats.extra_flows, te->n_terminating_flow_ids - 1, "terminating flow id beyond the first of a slice");
     }
 }
 
@@ -462,7 +462,7 @@ read_counter (PerfettoReader *r,
 
   if (track->kind != PERFETTO_RTRACK_COUNTER)
     {
-      r->stats.unsupported_events++;
+      perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "counter value on a track that is no counter track");
       return;
     }
   ev = perfetto_reader_emit (r, TRACE_EVENT_COUNTER, ts);
@@ -502,7 +502,7 @@ read_legacy_flow (PerfettoReader *r,
       kind = TRACE_EVENT_FLOW_END;
       break;
     default:
-      r->stats.unsupported_events++;
+      perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "legacy event of a phase with no event kind");
       return;
     }
   ev = perfetto_reader_emit (r, kind, ts);
@@ -573,7 +573,7 @@ read_async (PerfettoReader *r,
   if (kind == TRACE_EVENT_ASYNC_END && track->async_depth > 0)
     track->async_depth--;
   add_args (r, seq, ev, te);
-  r->stats.extra_flows += te->n_flow_ids + te->n_terminating_flow_ids;
+  perfetto_reader_skip (r, &r->stats.extra_flows, te->n_flow_ids + te->n_terminating_flow_ids, "flow id of an async event");
   if (kind == TRACE_EVENT_ASYNC_INSTANT && (ev->u.async.step = string_arg (r->batch, ev, r->k_step)))
     ev->kind = TRACE_EVENT_ASYNC_STEP;
 }
@@ -656,7 +656,7 @@ perfetto_reader_track_event (PerfettoReader *r,
 
   if (track == NULL)
     {
-      r->stats.unknown_track++;
+      perfetto_reader_skip (r, &r->stats.unknown_track, 1, "TrackEvent on a track no descriptor declared");
       if (te->type == PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_COUNTER)
         return;
       track = undeclared_track (r, uuid);
@@ -675,7 +675,7 @@ perfetto_reader_track_event (PerfettoReader *r,
     case PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END:
     case PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT:
       if (track->kind == PERFETTO_RTRACK_COUNTER)
-        r->stats.unsupported_events++;
+        perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "slice on a counter track");
       else if (track->kind == PERFETTO_RTRACK_NAMED && correlated)
         read_async (r, seq, track, te, te->correlation_id, ts);
       else if (track->kind != PERFETTO_RTRACK_THREAD && te->type != PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT && track->kind != PERFETTO_RTRACK_NAMED)
@@ -686,7 +686,7 @@ perfetto_reader_track_event (PerfettoReader *r,
         read_slice (r, seq, track, te, ts);
       break;
     default:
-      r->stats.unsupported_events++;
+      perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "TrackEvent of an unknown type");
       break;
     }
 }

@@ -353,7 +353,7 @@ read_full (PerfettoReader *r,
       if (map)
         read_mapped (r, seq, fev, cpu, map, msg);
       else
-        r->stats.unsupported_events++;
+        perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "ftrace event of a kind the reader does not map");
       break;
     }
 }
@@ -387,7 +387,7 @@ read_compact_switch (PerfettoReader *r,
   if (index < r->comm_ids->len)
     ev->u.sched_switch.next_comm = g_array_index (r->comm_ids, guint32, index);
   else
-    r->stats.unknown_iid++;
+    perfetto_reader_skip (r, &r->stats.unknown_iid, 1, "compact sched_switch comm past the intern table");
   if (state)
     *state = (PerfettoRCpu){ TRUE, ev->u.sched_switch.next_tid, ev->u.sched_switch.next_prio,
                              ev->u.sched_switch.next_comm };
@@ -412,7 +412,7 @@ read_compact_waking (PerfettoReader *r,
   if (index < r->comm_ids->len)
     ev->u.wakeup.comm = g_array_index (r->comm_ids, guint32, index);
   else
-    r->stats.unknown_iid++;
+    perfetto_reader_skip (r, &r->stats.unknown_iid, 1, "compact sched_waking comm past the intern table");
 }
 
 static gsize
@@ -456,7 +456,7 @@ perfetto_reader_ftrace_bundle (PerfettoReader *r,
   gint64 sw_ts = 0, wk_ts = 0;
 
   if (n_sw != cs->n_switch_timestamp || n_wk != cs->n_waking_timestamp)
-    r->stats.unsupported_events++;
+    perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "compact sched with arrays of unequal lengths");
   g_array_set_size (r->comm_ids, 0);
   for (gsize i = 0; i < cs->n_intern_table; i++)
     {

@@ -66,7 +66,7 @@ sample_node (PerfettoReader *r,
 
   if (frame == NULL)
     {
-      r->stats.unknown_iid++;
+      perfetto_reader_skip (r, &r->stats.unknown_iid, 1, "frame iid not interned");
       return parent;
     }
   id = frame->rel_pc;
@@ -113,7 +113,7 @@ emit_sample (PerfettoReader *r,
 
   if (frames == NULL)
     {
-      r->stats.unsupported_events++;
+      perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "callstack iid not interned");
       return NULL;
     }
   for (guint i = 0; i < frames->len; i++)
@@ -135,7 +135,7 @@ perfetto_reader_perf_sample (PerfettoReader *r,
 
   if (!s->has_callstack_iid)
     {
-      r->stats.unsupported_events++;
+      perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "perf sample without a callstack");
       return;
     }
   ev = emit_sample (r, seq, s->callstack_iid, s->pid, s->tid, ts);
@@ -163,7 +163,7 @@ perfetto_reader_streaming_profile (PerfettoReader *r,
 {
   if (!seq->has_thread || sp->n_timestamp_delta_us < sp->n_callstack_iid)
     {
-      r->stats.unsupported_events += sp->n_callstack_iid;
+      perfetto_reader_skip (r, &r->stats.unsupported_events, sp->n_callstack_iid, "streaming profile samples without a thread descriptor or their timestamps");
       return;
     }
   for (gsize i = 0; i < sp->n_callstack_iid; i++)

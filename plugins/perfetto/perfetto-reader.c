@@ -93,6 +93,29 @@ perfetto_reader_intern (PerfettoReader *r,
 }
 
 /**
+ * perfetto_reader_skip:
+ * @r: a #PerfettoReader
+ * @counter: the counter of the reason in @r's stats
+ * @n: how many things are skipped
+ * @what: the reason, for the debug message
+ *
+ * Counts @n skipped things of one reason. The first of each reason is
+ * logged with the byte offset of its packet; the rest are only counted,
+ * as a trace may hold millions.
+ */
+void
+perfetto_reader_skip (PerfettoReader *r,
+                      guint64 *counter,
+                      guint64 n,
+                      const char *what)
+{
+  if (*counter == 0 && n > 0)
+    g_debug ("%s: byte offset %" G_GUINT64_FORMAT ": first %s (the rest are counted)", r->location,
+             r->packet_offset, what);
+  *counter += n;
+}
+
+/**
  * perfetto_reader_lookup_string:
  * @r: a #PerfettoReader
  * @table: an interning table of a sequence
@@ -109,7 +132,7 @@ perfetto_reader_lookup_string (PerfettoReader *r,
 
   if (g_hash_table_lookup_extended (table, &iid, NULL, &id))
     return GPOINTER_TO_UINT (id);
-  r->stats.unknown_iid++;
+  perfetto_reader_skip (r, &r->stats.unknown_iid, 1, "interned id not in its table");
   return 0;
 }
 
@@ -201,6 +224,8 @@ seq_get (PerfettoReader *r,
 
   if (seq == NULL)
     {
+      g_debug ("%s: byte offset %" G_GUINT64_FORMAT ": first packet of sequence %u", r->location,
+               r->packet_offset, id);
       seq = seq_new (id);
       g_hash_table_insert (r->sequences, GUINT_TO_POINTER (id), seq);
     }
@@ -270,7 +295,7 @@ handle_clock_snapshot (PerfettoReader *r,
     }
   if (snap->n_clocks != 2 || mine == NULL || other == NULL || perfetto_builtin_to_clock_domain (other->clock_id) == TRACE_CLOCK_UNKNOWN)
     {
-      r->stats.unsupported_events++;
+      perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "clock snapshot that is no pair of known clocks");
       return;
     }
   ev = perfetto_reader_emit (r, TRACE_EVENT_CLOCK_MARKER, (gint64) mine->timestamp);
@@ -333,6 +358,9 @@ packet_sequence_state (PerfettoReader *r,
 {
   if ((pkt->has_sequence_flags && (pkt->sequence_flags & PERFETTO_SEQ_CLEARED)) || (pkt->has_incremental_state_cleared && pkt->incremental_state_cleared))
     {
+      /* once per sequence, and per reset of its interning: never per event */
+      g_debug ("%s: byte offset %" G_GUINT64_FORMAT ": sequence %u clears its interned data", r->location,
+               r->packet_offset, seq->id);
       seq_clear (seq);
       seq->valid = TRUE;
     }
@@ -369,9 +397,25 @@ packet_timestamp (PerfettoReader *r,
     return r->last_ts;
   clock = pkt->has_timestamp_clock_id ? pkt->timestamp_clock_id : seq->default_clock;
   if (clock != 0 && clock != r->stream_clock && pkt->data_case != PERFETTO__PROTOS__TRACE_PACKET__DATA_CLOCK_SNAPSHOT)
-    r->stats.other_clock++;
+    perfetto_reader_skip (r, &r->stats.other_clock, 1, "packet timestamped in another clock than the stream's (kept as is)");
   r->last_ts = (gint64) pkt->timestamp;
   return r->last_ts;
+}
+
+/* Logs the first packet of each kind (the field of TracePacket's data). */
+static void
+note_packet_kind (PerfettoReader *r,
+                  const PerfettoPacket *pkt)
+{
+  const ProtobufCFieldDescriptor *field;
+  guint kind = pkt->data_case;
+
+  if (kind >= 8 * sizeof r->kinds_seen || (r->kinds_seen[kind / 8] & (1u << (kind % 8))))
+    return;
+  r->kinds_seen[kind / 8] |= 1u << (kind % 8);
+  field = protobuf_c_message_descriptor_get_field (&perfetto__protos__trace_packet__descriptor, kind);
+  g_debug ("%s: byte offset %" G_GUINT64_FORMAT ": first %s packet", r->location, r->packet_offset,
+           field ? field->name : "data-less");
 }
 
 static gboolean
@@ -384,6 +428,7 @@ dispatch_packet (PerfettoReader *r,
 {
   gint64 ts = packet_timestamp (r, seq, pkt);
 
+  note_packet_kind (r, pkt);
   switch (pkt->data_case)
     {
     case PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR:
@@ -429,7 +474,7 @@ dispatch_packet (PerfettoReader *r,
       /* A packet of a kind this reader does not know (or only interned
        * data and sequence state, which is not unknown). */
       if (pkt->base.n_unknown_fields > 0)
-        r->stats.unknown_packets++;
+        perfetto_reader_skip (r, &r->stats.unknown_packets, 1, "packet of a kind the reader does not know");
       break;
     }
   return TRUE;
@@ -458,7 +503,7 @@ handle_packet (PerfettoReader *r,
   packet_sequence_state (r, seq, pkt);
   if (pkt->has_sequence_flags && (pkt->sequence_flags & PERFETTO_SEQ_NEEDS) && !seq->valid)
     {
-      r->stats.no_incremental_state++;
+      perfetto_reader_skip (r, &r->stats.no_incremental_state, 1, "packet that needs the interned data of a sequence never cleared");
       return TRUE;
     }
   return dispatch_packet (r, seq, pkt, inside_compressed, offset, error);
@@ -627,6 +672,9 @@ note_truncated (PerfettoReader *r)
 {
   r->stats.truncated_offset = r->offset + r->pos;
   r->stats.truncated_bytes = r->len - r->pos;
+  g_debug ("%s: byte offset %" G_GUINT64_FORMAT ": the last record is cut off (%" G_GUINT64_FORMAT
+           " bytes skipped)",
+           r->location, r->stats.truncated_offset, r->stats.truncated_bytes);
   r->pos = r->len;
 }
 
@@ -673,7 +721,7 @@ next_record (PerfettoReader *r,
     return record_error (r, error);
   if (kind == PERFETTO_RECORD_INCOMPLETE)
     return note_truncated (r), r->done = TRUE, TRUE;
-  at = r->offset + r->pos;
+  at = r->packet_offset = r->offset + r->pos;
   if (blen > PERFETTO_MAX_PACKET_SIZE)
     {
       g_set_error (error, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_TOO_LARGE,
@@ -687,7 +735,7 @@ next_record (PerfettoReader *r,
   if (r->len - r->pos < hlen + blen)
     return note_truncated (r), r->done = TRUE, TRUE;
   if (kind == PERFETTO_RECORD_SKIP)
-    r->stats.unknown_fields++;
+    perfetto_reader_skip (r, &r->stats.unknown_fields, 1, "top-level record other than Trace.packet");
   else if (!handle_packet (r, r->buf + r->pos + hlen, blen, FALSE, at, error))
     return FALSE;
   arena_reset (&r->arena);
@@ -710,8 +758,11 @@ perfetto_reader_new (GInputStream *in,
                      const char *location,
                      TraceStringPool *pool)
 {
-  PerfettoReader *r = g_new0 (PerfettoReader, 1);
+  PerfettoReader *r;
 
+  g_return_val_if_fail (G_IS_INPUT_STREAM (in), NULL);
+
+  r = g_new0 (PerfettoReader, 1);
   r->in = g_object_ref (in);
   r->location = g_strdup (location ? location : "<stream>");
   r->pool = trace_string_pool_ref (pool ? pool : trace_string_pool_get_default ());
@@ -757,6 +808,9 @@ perfetto_reader_read_batch (PerfettoReader *r,
                             TraceBatch **out,
                             GError **error)
 {
+  g_return_val_if_fail (r != NULL, FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
   *out = NULL;
   if (r->done)
     return TRUE;
@@ -772,6 +826,9 @@ perfetto_reader_read_batch (PerfettoReader *r,
       if (g_hash_table_size (r->active_flows) > PERFETTO_MAX_ACTIVE_FLOWS)
         g_hash_table_remove_all (r->active_flows);
     }
+  if (r->done)
+    g_debug ("%s: read to the end: %" G_GUINT64_FORMAT " bytes, %" G_GUINT64_FORMAT " packets in %u sequences, %" G_GUINT64_FORMAT " events",
+             r->location, r->stats.bytes, r->stats.packets, g_hash_table_size (r->sequences), r->stats.events);
   if (r->batch->n_events > 0)
     *out = g_steal_pointer (&r->batch);
   else
@@ -789,6 +846,8 @@ perfetto_reader_read_batch (PerfettoReader *r,
 TraceClockDomain
 perfetto_reader_get_clock_domain (PerfettoReader *r)
 {
+  g_return_val_if_fail (r != NULL, TRACE_CLOCK_UNKNOWN);
+
   return perfetto_builtin_to_clock_domain (r->stream_clock);
 }
 
@@ -801,6 +860,9 @@ void
 perfetto_reader_get_stats (PerfettoReader *r,
                            PerfettoReaderStats *stats)
 {
+  g_return_if_fail (r != NULL);
+  g_return_if_fail (stats != NULL);
+
   *stats = r->stats;
 }
 

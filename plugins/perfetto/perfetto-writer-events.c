@@ -408,7 +408,7 @@ close_stack (PerfettoWriter *w,
         {
           if (ts <= s.end_ts)
             continue;
-          w->stats.closed_open_slices += t->open->len - 1 - (guint) i;
+          perfetto_writer_drop (w, &w->stats.closed_open_slices, t->open->len - 1 - (guint) i, s.end_ts, "slice still open inside a complete slice, closed at its end");
           while (t->open->len > (guint) i)
             pop_top (w, t, s.end_ts);
           begun_above = FALSE;
@@ -494,7 +494,7 @@ write_spilled_complete (PerfettoWriter *w,
   te_emit_full (w, batch, ev, lane->uuid, PERFETTO_TYPE_BEGIN);
   te_thread_time (w, t, event_end_thread_ts (ev), end);
   te_emit_end (w, lane->uuid, end);
-  w->stats.spilled_complete++;
+  perfetto_writer_drop (w, &w->stats.spilled_complete, 1, ev->ts, "complete slice partially overlapping an open one, spilled to an overflow track");
 }
 
 /* A complete slice is never shortened: longer than 0 it is a begin now
@@ -511,7 +511,7 @@ write_thread_complete (PerfettoWriter *w,
   if (ev->u.slice.dur < 0)
     {
       /* trace_processor drops it too (slice_negative_duration) */
-      w->stats.dropped_other++;
+      perfetto_writer_drop (w, &w->stats.dropped_other, 1, ev->ts, "complete slice of negative duration dropped");
       return;
     }
   if (!close_stack (w, t, ev->ts, ev->u.slice.dur))
@@ -588,7 +588,7 @@ write_thread_end (PerfettoWriter *w,
     {
       /* trace_processor ignores an end that matches no begun slice */
       w->thread_time_uuid = 0;
-      w->stats.dropped_unmatched_end++;
+      perfetto_writer_drop (w, &w->stats.dropped_unmatched_end, 1, ev->ts, "slice end without an open slice dropped");
       return;
     }
   else
@@ -635,7 +635,7 @@ write_named_slice (PerfettoWriter *w,
     case TRACE_EVENT_SLICE_END:
       if (track->depth == 0)
         {
-          w->stats.dropped_unmatched_end++;
+          perfetto_writer_drop (w, &w->stats.dropped_unmatched_end, 1, ev->ts, "slice end without an open slice on its named track dropped");
           return;
         }
       track->depth--;
@@ -674,7 +674,7 @@ write_slice (PerfettoWriter *w,
   t = perfetto_thread_get (w, ev->pid, ev->tid, ev->ts);
   if (t == NULL)
     {
-      w->stats.dropped_thread_table++;
+      perfetto_writer_drop (w, &w->stats.dropped_thread_table, 1, ev->ts, "event of a thread past the thread table (max-threads) dropped");
       return;
     }
   switch (ev->kind)
@@ -738,7 +738,7 @@ write_async (PerfettoWriter *w,
         {
           /* Unnestable families (atrace S/F): a repeated begin is
            * ignored, as Perfetto does. */
-          w->stats.dropped_repeated_legacy_begin++;
+          perfetto_writer_drop (w, &w->stats.dropped_repeated_legacy_begin, 1, ev->ts, "repeated begin of an open unnestable async slice dropped");
           return;
         }
       if (slot == NULL)
@@ -751,7 +751,7 @@ write_async (PerfettoWriter *w,
     case TRACE_EVENT_ASYNC_END:
       if (slot == NULL)
         {
-          w->stats.dropped_unmatched_async_end++;
+          perfetto_writer_drop (w, &w->stats.dropped_unmatched_async_end, 1, ev->ts, "async end without an open async slice dropped");
           return;
         }
       te_begin (w, perfetto_async_slot_uuid (slot), PERFETTO_TYPE_END);
@@ -806,7 +806,7 @@ write_flow (PerfettoWriter *w,
 
   if (t == NULL)
     {
-      w->stats.dropped_thread_table++;
+      perfetto_writer_drop (w, &w->stats.dropped_thread_table, 1, ev->ts, "flow of a thread past the thread table (max-threads) dropped");
       return;
     }
   /* No pops before a flow event: trace_processor binds it to the top of
@@ -886,7 +886,7 @@ perfetto_write_track_event (PerfettoWriter *w,
       write_counter (w, ev);
       break;
     default:
-      w->stats.dropped_other++;
+      perfetto_writer_drop (w, &w->stats.dropped_other, 1, ev->ts, "event of a kind with no Perfetto form dropped");
       break;
     }
 }

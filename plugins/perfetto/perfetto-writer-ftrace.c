@@ -767,7 +767,7 @@ typed_args (PerfettoWriter *w,
       if (oom && g_str_equal (perfetto_str (w, args[a].key), "oom_score_adj") && arg_to_int (w, &args[a], &v))
         perfetto_message_set_int (msg, oom, v);
       else
-        w->stats.dropped_kernel_args++;
+        perfetto_writer_drop (w, &w->stats.dropped_kernel_args, 1, ev->ts, "kernel event arg with no field to go to dropped");
     }
 }
 
@@ -867,7 +867,7 @@ perfetto_write_kernel_event (PerfettoWriter *w,
 
   if (!w->opts.emit_ftrace)
     {
-      w->stats.dropped_kernel++;
+      perfetto_writer_drop (w, &w->stats.dropped_kernel, 1, ev->ts, "kernel event dropped (ftrace=false)");
       return;
     }
   /* Kernel events carry no tgid: readers learn it from process_tree. */
@@ -879,14 +879,14 @@ perfetto_write_kernel_event (PerfettoWriter *w,
     case TRACE_EVENT_SCHED_SWITCH:
       write_sched_switch (w, b, ev);
       if (ev->n_args > 0)
-        w->stats.dropped_kernel_args += ev->n_args;
+        perfetto_writer_drop (w, &w->stats.dropped_kernel_args, ev->n_args, ev->ts, "sched_switch args dropped");
       break;
     case TRACE_EVENT_SCHED_WAKEUP:
     case TRACE_EVENT_SCHED_WAKING:
     case TRACE_EVENT_SCHED_WAKEUP_NEW:
       write_wakeup (w, b, ev);
       if (ev->n_args > 0)
-        w->stats.dropped_kernel_args += ev->n_args;
+        perfetto_writer_drop (w, &w->stats.dropped_kernel_args, ev->n_args, ev->ts, "wakeup args dropped");
       break;
     case TRACE_EVENT_CPU_FREQUENCY:
     case TRACE_EVENT_CPU_IDLE:
@@ -929,7 +929,7 @@ perfetto_write_processless_thread_name (PerfettoWriter *w,
 
   if (!w->opts.emit_ftrace || ev->tid <= 0 || ev->name == 0)
     {
-      w->stats.dropped_other++;
+      perfetto_writer_drop (w, &w->stats.dropped_other, 1, ev->ts, "processless thread name dropped (no ftrace, tid or name)");
       return;
     }
   if (at_cpu.cpu < 0 || at_cpu.cpu >= PERFETTO_MAX_CPUS)
@@ -970,13 +970,13 @@ perfetto_write_clock_marker (PerfettoWriter *w,
    * ignores the marker too, so no kernel packet is written for it. */
   if (ev->cpu < 0 || ev->cpu >= PERFETTO_MAX_CPUS)
     {
-      w->stats.dropped_clock_marker++;
+      perfetto_writer_drop (w, &w->stats.dropped_clock_marker, 1, ev->ts, "clock marker without a cpu dropped");
       return;
     }
   text = perfetto_clock_marker_text (w, ev);
   if (text == NULL || !w->opts.emit_ftrace)
     {
-      w->stats.dropped_clock_marker++;
+      perfetto_writer_drop (w, &w->stats.dropped_clock_marker, 1, ev->ts, "clock marker with nothing to map to dropped");
       return;
     }
   b = bundle_for (w, ev);

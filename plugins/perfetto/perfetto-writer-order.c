@@ -225,7 +225,7 @@ perfetto_order_write (PerfettoWriter *w,
     {
       /* trace_processor's JSON importer ignores Chrome's legacy async
        * phases (S T p F): what it reads from the file has none. */
-      w->stats.ignored_json_legacy_async++;
+      perfetto_writer_drop (w, &w->stats.ignored_json_legacy_async, 1, ev->ts, "legacy async event of a JSON stream dropped, as trace_processor ignores them");
       return;
     }
   held.ts = ev->ts;
@@ -233,7 +233,7 @@ perfetto_order_write (PerfettoWriter *w,
   held.seq = w->order_seq++;
   if (w->order_released && held.ts < w->order_last_ts)
     {
-      w->stats.late_events++;
+      perfetto_writer_drop (w, &w->stats.late_events, 1, ev->ts, "event later than the JSON ordering window, written where it came");
       perfetto_write_track_event (w, batch, ev);
       return;
     }

@@ -372,13 +372,13 @@ perfetto_write_sample (PerfettoWriter *w,
 
   if (leaf == NULL)
     {
-      w->stats.dropped_unknown_stack_node++;
+      perfetto_writer_drop (w, &w->stats.dropped_unknown_stack_node, 1, ev->ts, "sample on a stack node never defined dropped");
       return;
     }
   seq = sample_seq (w, ev->pid >= 0 ? ev->pid : tid, tid);
   if (seq == NULL)
     {
-      w->stats.dropped_thread_table++;
+      perfetto_writer_drop (w, &w->stats.dropped_thread_table, 1, ev->ts, "sample of a thread past the thread table (max-threads) dropped");
       return;
     }
   if (!seq->described || g_hash_table_size (seq->sent) >= PERFETTO_SAMPLE_SEQ_MAX_SENT)

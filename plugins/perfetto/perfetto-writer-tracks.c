@@ -938,13 +938,13 @@ perfetto_write_metadata (PerfettoWriter *w,
     case TRACE_EVENT_PROCESS_SORT_INDEX:
     case TRACE_EVENT_PROCESS_LABEL:
       if (ev->pid == TRACE_ID_UNKNOWN)
-        w->stats.dropped_other++;
+        perfetto_writer_drop (w, &w->stats.dropped_other, 1, ev->ts, "process metadata without a pid dropped");
       else
         write_process_meta (w, ev);
       break;
     default:
       if (ev->tid == TRACE_ID_UNKNOWN)
-        w->stats.dropped_other++;
+        perfetto_writer_drop (w, &w->stats.dropped_other, 1, ev->ts, "thread metadata without a tid dropped");
       else
         write_thread_meta (w, ev);
       break;

@@ -223,6 +223,9 @@ perfetto_state_reset (PerfettoWriter *w)
   w->interned_in_generation = 0;
   w->need_clear = TRUE;
   w->stats.state_resets++;
+  /* once per max_interned strings, not per event */
+  g_debug ("writer: interned data cleared after %u strings (reset %" G_GUINT64_FORMAT ")", w->opts.max_interned,
+           w->stats.state_resets);
 }
 
 /**
@@ -240,6 +243,30 @@ perfetto_packet_begin (PerfettoWriter *w)
     perfetto_state_reset (w);
 }
 
+/**
+ * perfetto_writer_drop:
+ * @w: a #PerfettoWriter
+ * @counter: the counter of the reason in @w's stats
+ * @n: how many events (or args) it concerns
+ * @ts: the timestamp of the event
+ * @what: the reason, for the debug message
+ *
+ * Counts @n events dropped, or changed to be written, for one reason.
+ * The first of each reason is logged with its timestamp; the rest are
+ * only counted (the sink reports the totals).
+ */
+void
+perfetto_writer_drop (PerfettoWriter *w,
+                      guint64 *counter,
+                      guint64 n,
+                      gint64 ts,
+                      const char *what)
+{
+  if (*counter == 0 && n > 0)
+    g_debug ("writer: at %" G_GINT64_FORMAT " ns: first %s (the rest are counted)", ts, what);
+  *counter += n;
+}
+
 /* ---- packets and output ---- */
 
 guint64
@@ -248,7 +275,7 @@ perfetto_timestamp (PerfettoWriter *w,
 {
   if (G_UNLIKELY (ts < 0))
     {
-      w->stats.clamped_timestamps++;
+      perfetto_writer_drop (w, &w->stats.clamped_timestamps, 1, ts, "negative timestamp written as 0");
       return 0;
     }
   return (guint64) ts;
@@ -543,7 +570,7 @@ perfetto_write_clock_pair (PerfettoWriter *w,
 
   if (other == 0 || other == w->builtin_clock)
     {
-      w->stats.dropped_clock_marker++;
+      perfetto_writer_drop (w, &w->stats.dropped_clock_marker, 1, ev->ts, "clock pair with no second builtin clock dropped");
       return;
     }
   for (guint i = 0; i < 2; i++)
@@ -636,8 +663,11 @@ PerfettoWriter *
 perfetto_writer_new (GOutputStream *out,
                      const PerfettoWriterOptions *opts)
 {
-  PerfettoWriter *w = g_new0 (PerfettoWriter, 1);
+  PerfettoWriter *w;
 
+  g_return_val_if_fail (G_IS_OUTPUT_STREAM (out), NULL);
+
+  w = g_new0 (PerfettoWriter, 1);
   w->out = g_object_ref (out);
   if (opts)
     w->opts = *opts;
@@ -664,6 +694,10 @@ perfetto_writer_new (GOutputStream *out,
   w->order_sort_min_ts = G_MAXINT64;
   perfetto_ftrace_init (w);
   perfetto_samples_init (w);
+  g_debug ("writer: opened: clock %u, sequence %u, ftrace %d, intern %d, compact sched %d, thread time %d, "
+           "compress %d, JSON order %d, max threads %u",
+           w->builtin_clock, w->opts.sequence_id, w->opts.emit_ftrace, w->opts.intern, w->opts.compact_sched,
+           w->opts.thread_time, w->opts.compress, w->opts.json_order, w->opts.max_threads);
   return w;
 }
 
@@ -716,6 +750,9 @@ void
 perfetto_writer_get_stats (PerfettoWriter *w,
                            PerfettoWriterStats *stats)
 {
+  g_return_if_fail (w != NULL);
+  g_return_if_fail (stats != NULL);
+
   *stats = w->stats;
 }
 
@@ -774,7 +811,7 @@ perfetto_write_event (PerfettoWriter *w,
       perfetto_write_clock_marker (w, ev);
       break;
     default:
-      w->stats.dropped_other++;
+      perfetto_writer_drop (w, &w->stats.dropped_other, 1, ev->ts, "event of a kind with no Perfetto form dropped");
       break;
     }
 }
@@ -796,6 +833,8 @@ perfetto_writer_write_batch (PerfettoWriter *w,
                              TraceBatch *batch,
                              GError **error)
 {
+  g_return_val_if_fail (w != NULL, FALSE);
+  g_return_val_if_fail (batch != NULL, FALSE);
   g_return_val_if_fail (!w->finished, FALSE);
 
   if (w->failed)
@@ -846,6 +885,7 @@ gboolean
 perfetto_writer_finish (PerfettoWriter *w,
                         GError **error)
 {
+  g_return_val_if_fail (w != NULL, FALSE);
   g_return_val_if_fail (!w->finished, FALSE);
 
   if (w->failed)
@@ -865,5 +905,12 @@ perfetto_writer_finish (PerfettoWriter *w,
     perfetto_packet_emit (w, 0, FALSE, FALSE);
   if (!perfetto_flush_output (w, error))
     return FALSE;
-  return g_output_stream_flush (w->out, NULL, error);
+  if (!g_output_stream_flush (w->out, NULL, error))
+    return FALSE;
+  g_debug ("writer: finished: %" G_GUINT64_FORMAT " events in, %" G_GUINT64_FORMAT " packets, %" G_GUINT64_FORMAT
+           " bytes, %" G_GUINT64_FORMAT " track events, %" G_GUINT64_FORMAT " ftrace events, %" G_GUINT64_FORMAT
+           " samples, %" G_GUINT64_FORMAT " descriptors, %" G_GUINT64_FORMAT " interning resets",
+           w->stats.events_in, w->stats.packets, w->stats.bytes, w->stats.track_events, w->stats.ftrace_events,
+           w->stats.samples, w->stats.descriptors, w->stats.state_resets);
+  return TRUE;
 }
