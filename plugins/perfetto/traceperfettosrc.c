@@ -13,6 +13,10 @@
  * perfetto-sink writes: track descriptors, TrackEvent with interning,
  * ftrace bundles, process trees); unknown packets are counted and
  * skipped, a cut-off last packet is a warning.
+ *
+ * ```
+ * trace-launch perfetto-src location=trace.pftrace ! json-sink location=trace.json
+ * ```
  */
 struct _TracePerfettoSrc
 {
