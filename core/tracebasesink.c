@@ -285,3 +285,32 @@ trace_base_sink_add_drop_stats (GVariantDict *dict,
   if (total)
     g_variant_dict_insert (dict, "dropped", "t", total);
 }
+
+/**
+ * trace_base_sink_handle_drops:
+ * @sink: a #TraceBaseSink
+ * @dict: (nullable): the element's stats, or %NULL for the WARNING
+ * @drops: (array length=n_drops): the reasons with their counts
+ * @n_drops: how many
+ *
+ * With @dict, adds the drops to the stats (trace_base_sink_add_drop_stats());
+ * without, posts the WARNING (trace_base_sink_report_drops()). A sink
+ * names its reasons once, in one function that fills @drops from its
+ * writer's counters and calls this, from its `collect_stats` with the
+ * dict and at the end of its output without: the stats and the WARNING
+ * then always say the same.
+ */
+void
+trace_base_sink_handle_drops (TraceBaseSink *sink,
+                              GVariantDict *dict,
+                              const TraceSinkDrop *drops,
+                              guint n_drops)
+{
+  g_return_if_fail (TRACE_IS_BASE_SINK (sink));
+  g_return_if_fail (drops != NULL || n_drops == 0);
+
+  if (dict)
+    trace_base_sink_add_drop_stats (dict, drops, n_drops);
+  else
+    trace_base_sink_report_drops (sink, drops, n_drops);
+}

@@ -78,6 +78,11 @@ void trace_base_sink_add_drop_stats (GVariantDict *dict,
                                      const TraceSinkDrop *drops,
                                      guint n_drops);
 TRACE_AVAILABLE_IN_ALL
+void trace_base_sink_handle_drops (TraceBaseSink *sink,
+                                   GVariantDict *dict,
+                                   const TraceSinkDrop *drops,
+                                   guint n_drops);
+TRACE_AVAILABLE_IN_ALL
 guint64 trace_base_sink_get_events_rendered (TraceBaseSink *sink);
 TRACE_AVAILABLE_IN_ALL
 void trace_base_sink_class_set_keeps_arg_shape (TraceBaseSinkClass *klass,

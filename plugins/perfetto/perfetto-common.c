@@ -4,14 +4,14 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "perfetto-common.h"
+#include "perfetto-private.h"
 
 #include <string.h>
 
 guint
-pf_key_hash (gconstpointer key)
+perfetto_key_hash (gconstpointer key)
 {
-  const PfKey *k = key;
+  const PerfettoKey *k = key;
   guint64 h = (guint64) k->a * 0x9E3779B97F4A7C15ull;
 
   h ^= (guint64) k->b + 0x632BE59BD9B4E019ull + (h << 6) + (h >> 2);
@@ -21,10 +21,10 @@ pf_key_hash (gconstpointer key)
 }
 
 gboolean
-pf_key_equal (gconstpointer a,
-              gconstpointer b)
+perfetto_key_equal (gconstpointer a,
+                    gconstpointer b)
 {
-  return memcmp (a, b, sizeof (PfKey)) == 0;
+  return memcmp (a, b, sizeof (PerfettoKey)) == 0;
 }
 
 /**
@@ -41,13 +41,13 @@ perfetto_clock_domain_to_builtin (TraceClockDomain domain)
   switch (domain)
     {
     case TRACE_CLOCK_MONOTONIC:
-      return PF_CLOCK_MONOTONIC;
+      return PERFETTO_CLOCK_MONOTONIC;
     case TRACE_CLOCK_MONOTONIC_RAW:
-      return PF_CLOCK_MONOTONIC_RAW;
+      return PERFETTO_CLOCK_MONOTONIC_RAW;
     case TRACE_CLOCK_REALTIME:
-      return PF_CLOCK_REALTIME;
+      return PERFETTO_CLOCK_REALTIME;
     default:
-      return PF_CLOCK_BOOTTIME;
+      return PERFETTO_CLOCK_BOOTTIME;
     }
 }
 
@@ -78,14 +78,14 @@ perfetto_builtin_to_clock_domain (guint32 clock_id)
     }
 }
 
-#define NUM PF_FTRACE_NUMBER
-#define STR PF_FTRACE_STRING
-#define KSYM PF_FTRACE_KSYM
+#define NUM PERFETTO_FTRACE_NUMBER
+#define STR PERFETTO_FTRACE_STRING
+#define KSYM PERFETTO_FTRACE_KSYM
 #define DESC(type) &perfetto__protos__##type##_ftrace_event__descriptor
 
 /* Arg keys are the ones the kernel prints (and trace_processor's systrace
  * parser reads); the fields are the typed messages' own. */
-static PfFtraceEventMap ftrace_maps[] = {
+static PerfettoFtraceEventMap ftrace_maps[] = {
   { "sched_blocked_reason", 18, DESC (sched_blocked_reason), { { "pid", NULL, "pid", NUM }, { "iowait", "io_wait", "io_wait", NUM }, { "caller", NULL, "caller", KSYM } } },
   { "cpu_frequency_limits", 12, DESC (cpu_frequency_limits), { { "min_freq", "min", "min_freq", NUM }, { "max_freq", "max", "max_freq", NUM }, { "cpu_id", NULL, "cpu_id", NUM } } },
   { "clock_enable", 14, DESC (clock_enable), { { "name", NULL, "name", STR }, { "state", NULL, "state", NUM }, { "cpu_id", NULL, "cpu_id", NUM } } },
@@ -122,11 +122,11 @@ ftrace_maps_init (gpointer data)
   maps_by_field = g_hash_table_new (NULL, NULL);
   for (guint i = 0; i < G_N_ELEMENTS (ftrace_maps); i++)
     {
-      PfFtraceEventMap *map = &ftrace_maps[i];
+      PerfettoFtraceEventMap *map = &ftrace_maps[i];
 
-      for (map->n_fields = 0; map->n_fields < PF_FTRACE_MAX_FIELDS; map->n_fields++)
+      for (map->n_fields = 0; map->n_fields < PERFETTO_FTRACE_MAX_FIELDS; map->n_fields++)
         {
-          PfFtraceFieldMap *f = &map->fields[map->n_fields];
+          PerfettoFtraceFieldMap *f = &map->fields[map->n_fields];
 
           if (f->key == NULL)
             break;
@@ -154,7 +154,7 @@ ftrace_maps_ensure (void)
  *
  * Returns: (nullable): how to write event @name as a typed message
  */
-const PfFtraceEventMap *
+const PerfettoFtraceEventMap *
 perfetto_ftrace_map_by_name (const char *name)
 {
   ftrace_maps_ensure ();
@@ -167,7 +167,7 @@ perfetto_ftrace_map_by_name (const char *name)
  *
  * Returns: (nullable): how to read that typed message back into args
  */
-const PfFtraceEventMap *
+const PerfettoFtraceEventMap *
 perfetto_ftrace_map_by_field (guint32 event_field)
 {
   ftrace_maps_ensure ();

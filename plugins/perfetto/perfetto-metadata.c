@@ -11,14 +11,13 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "perfetto-reader-private.h"
-#include "perfetto-writer-private.h"
+#include "perfetto-private.h"
 
 #include <json-glib/json-glib.h>
 #include <math.h>
 
 /* The members after which the rest is dropped, as the JSON reader does. */
-#define PF_MAX_METADATA 256
+#define PERFETTO_MAX_METADATA 256
 
 /**
  * perfetto_writer_set_metadata:
@@ -31,6 +30,8 @@ void
 perfetto_writer_set_metadata (PerfettoWriter *w,
                               const char *metadata)
 {
+  g_return_if_fail (w != NULL);
+
   g_free (w->metadata);
   w->metadata = g_strdup (metadata);
 }
@@ -78,18 +79,18 @@ metadata_entry_clear (Perfetto__Protos__ChromeMetadata *m)
 }
 
 /**
- * pf_write_trace_metadata:
+ * perfetto_write_trace_metadata:
  * @w: a #PerfettoWriter
  *
  * Writes the metadata set with perfetto_writer_set_metadata() as one
  * packet, if it has any member with a value.
  */
 void
-pf_write_trace_metadata (PerfettoWriter *w)
+perfetto_write_trace_metadata (PerfettoWriter *w)
 {
   Perfetto__Protos__ChromeEventBundle bundle = PERFETTO__PROTOS__CHROME_EVENT_BUNDLE__INIT;
-  Perfetto__Protos__ChromeMetadata entries[PF_MAX_METADATA];
-  Perfetto__Protos__ChromeMetadata *ptrs[PF_MAX_METADATA];
+  Perfetto__Protos__ChromeMetadata entries[PERFETTO_MAX_METADATA];
+  Perfetto__Protos__ChromeMetadata *ptrs[PERFETTO_MAX_METADATA];
   g_autoptr (JsonNode) root = w->metadata ? json_from_string (w->metadata, NULL) : NULL;
   JsonObjectIter iter;
   const char *name;
@@ -99,7 +100,7 @@ pf_write_trace_metadata (PerfettoWriter *w)
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     return;
   json_object_iter_init_ordered (&iter, json_node_get_object (root));
-  while (n < PF_MAX_METADATA && json_object_iter_next_ordered (&iter, &name, &node))
+  while (n < PERFETTO_MAX_METADATA && json_object_iter_next_ordered (&iter, &name, &node))
     {
       perfetto__protos__chrome_metadata__init (&entries[n]);
       if (!metadata_value (&entries[n], node))
@@ -114,7 +115,7 @@ pf_write_trace_metadata (PerfettoWriter *w)
   bundle.metadata = ptrs;
   w->pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_CHROME_EVENTS;
   w->pkt.chrome_events = &bundle;
-  pf_packet_emit (w, 0, FALSE, FALSE);
+  perfetto_packet_emit (w, 0, FALSE, FALSE);
   for (guint i = 0; i < n; i++)
     metadata_entry_clear (&entries[i]);
 }
@@ -144,7 +145,7 @@ metadata_node (const Perfetto__Protos__ChromeMetadata *m)
 }
 
 /**
- * pf_reader_chrome_events:
+ * perfetto_reader_chrome_events:
  * @r: a #PerfettoReader
  * @bundle: a Chrome event bundle
  *
@@ -152,11 +153,11 @@ metadata_node (const Perfetto__Protos__ChromeMetadata *m)
  * earlier ones of the same name); the rest of the bundle is unsupported.
  */
 void
-pf_reader_chrome_events (PerfettoReader *r,
-                         const Perfetto__Protos__ChromeEventBundle *bundle)
+perfetto_reader_chrome_events (PerfettoReader *r,
+                               const Perfetto__Protos__ChromeEventBundle *bundle)
 {
   if (bundle->base.n_unknown_fields > 0)
-    r->stats.unsupported_events++;
+    perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "Chrome event bundle with more than metadata");
   for (gsize i = 0; i < bundle->n_metadata; i++)
     {
       const Perfetto__Protos__ChromeMetadata *m = bundle->metadata[i];
@@ -166,7 +167,7 @@ pf_reader_chrome_events (PerfettoReader *r,
         continue;
       if (r->metadata == NULL)
         r->metadata = json_object_new ();
-      if (json_object_get_size (r->metadata) < PF_MAX_METADATA || json_object_has_member (r->metadata, m->name))
+      if (json_object_get_size (r->metadata) < PERFETTO_MAX_METADATA || json_object_has_member (r->metadata, m->name))
         json_object_set_member (r->metadata, m->name, node);
       else
         json_node_unref (node);
@@ -184,6 +185,8 @@ char *
 perfetto_reader_get_metadata (PerfettoReader *r)
 {
   g_autoptr (JsonNode) node = NULL;
+
+  g_return_val_if_fail (r != NULL, NULL);
 
   if (r->metadata == NULL)
     return NULL;

@@ -4,7 +4,7 @@
  */
 #include "config.h"
 
-#include "traceperfettoelements.h"
+#include "perfetto-private.h"
 
 /* A Perfetto trace is a run of `Trace.packet` records: field 1, wire type
  * 2 (byte 0x0a), a varint length, then a TracePacket whose first byte is
@@ -17,6 +17,7 @@ perfetto_type_find (const guint8 *data,
   guint64 len = 0;
   gsize i = 1;
   guint shift = 0;
+  guint score;
 
   if (size < 3 || data[0] != 0x0a)
     return 0;
@@ -25,10 +26,14 @@ perfetto_type_find (const guint8 *data,
   if (i >= size)
     return 0;
   len |= (guint64) data[i++] << shift;
-  if (len == 0 || i >= size)
-    return 10;
   /* The packet's first field: a small field number, a known wire type. */
-  return (data[i] & 0x07) <= 5 && (data[i] >> 3) > 0 ? 70 : 10;
+  if (len > 0 && i < size && (data[i] & 0x07) <= 5 && (data[i] >> 3) > 0)
+    score = 70;
+  else
+    score = 10;
+  g_debug ("perfetto: the input starts with a Trace.packet record of %" G_GUINT64_FORMAT " bytes: score %u", len,
+           score);
+  return score;
 }
 
 static gboolean

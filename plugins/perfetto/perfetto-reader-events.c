@@ -17,7 +17,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "perfetto-reader-private.h"
+#include "perfetto-private.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +25,7 @@
 /* ---- names ---- */
 
 /**
- * pf_reader_thread_name:
+ * perfetto_reader_thread_name:
  * @r: a #PerfettoReader
  * @pid: the thread's process, or %TRACE_ID_UNKNOWN
  * @tid: the thread
@@ -35,13 +35,13 @@
  * Emits a THREAD_NAME event if @name is new for @tid.
  */
 void
-pf_reader_thread_name (PerfettoReader *r,
-                       gint64 pid,
-                       gint64 tid,
-                       guint32 name,
-                       gint64 ts)
+perfetto_reader_thread_name (PerfettoReader *r,
+                             gint64 pid,
+                             gint64 tid,
+                             guint32 name,
+                             gint64 ts)
 {
-  PfKey key = { pid, tid, 0, 0 };
+  PerfettoKey key = { pid, tid, 0, 0 };
   gpointer known;
   TraceEvent *ev;
 
@@ -52,7 +52,7 @@ pf_reader_thread_name (PerfettoReader *r,
   if (g_hash_table_lookup_extended (r->thread_names, &key, NULL, &known) && GPOINTER_TO_UINT (known) == name)
     return;
   g_hash_table_replace (r->thread_names, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (name));
-  ev = pf_reader_emit (r, TRACE_EVENT_THREAD_NAME, ts);
+  ev = perfetto_reader_emit (r, TRACE_EVENT_THREAD_NAME, ts);
   ev->pid = pid;
   ev->tid = tid;
   ev->name = name;
@@ -71,8 +71,8 @@ process_name (PerfettoReader *r,
     return;
   if (g_hash_table_lookup_extended (r->proc_names, &pid, NULL, &known) && GPOINTER_TO_UINT (known) == name)
     return;
-  g_hash_table_replace (r->proc_names, pf_int64_dup (pid), GUINT_TO_POINTER (name));
-  ev = pf_reader_emit (r, TRACE_EVENT_PROCESS_NAME, ts);
+  g_hash_table_replace (r->proc_names, perfetto_int64_dup (pid), GUINT_TO_POINTER (name));
+  ev = perfetto_reader_emit (r, TRACE_EVENT_PROCESS_NAME, ts);
   ev->pid = pid;
   ev->name = name;
 }
@@ -87,14 +87,14 @@ sort_index (PerfettoReader *r,
             gint64 value,
             gint64 ts)
 {
-  PfKey key = { pid, kind == TRACE_EVENT_THREAD_SORT_INDEX ? tid : 0, 0, 0 };
+  PerfettoKey key = { pid, kind == TRACE_EVENT_THREAD_SORT_INDEX ? tid : 0, 0, 0 };
   const gint64 *known = g_hash_table_lookup (table, &key);
   TraceEvent *ev;
 
   if (known && *known == value)
     return;
-  g_hash_table_replace (table, g_memdup2 (&key, sizeof key), pf_int64_dup (value));
-  ev = pf_reader_emit (r, kind, ts);
+  g_hash_table_replace (table, g_memdup2 (&key, sizeof key), perfetto_int64_dup (value));
+  ev = perfetto_reader_emit (r, kind, ts);
   ev->pid = pid;
   ev->tid = kind == TRACE_EVENT_THREAD_SORT_INDEX ? tid : TRACE_ID_UNKNOWN;
   ev->u.meta.value = value;
@@ -108,36 +108,36 @@ process_labels (PerfettoReader *r,
 {
   for (gsize i = 0; i < proc->n_process_labels; i++)
     {
-      guint32 label = pf_reader_intern (r, proc->process_labels[i]);
-      PfKey key = { pid, label, 0, 0 };
+      guint32 label = perfetto_reader_intern (r, proc->process_labels[i]);
+      PerfettoKey key = { pid, label, 0, 0 };
       TraceEvent *ev;
 
       if (g_hash_table_contains (r->proc_labels, &key))
         continue;
       g_hash_table_add (r->proc_labels, g_memdup2 (&key, sizeof key));
-      ev = pf_reader_emit (r, TRACE_EVENT_PROCESS_LABEL, ts);
+      ev = perfetto_reader_emit (r, TRACE_EVENT_PROCESS_LABEL, ts);
       ev->pid = pid;
       ev->name = label;
     }
 }
 
 /**
- * pf_reader_process_tree:
+ * perfetto_reader_process_tree:
  * @r: a #PerfettoReader
  * @tree: a process_tree packet
  * @ts: its time
  */
 void
-pf_reader_process_tree (PerfettoReader *r,
-                        Perfetto__Protos__ProcessTree *tree,
-                        gint64 ts)
+perfetto_reader_process_tree (PerfettoReader *r,
+                              Perfetto__Protos__ProcessTree *tree,
+                              gint64 ts)
 {
   for (gsize i = 0; i < tree->n_processes; i++)
     {
       const Perfetto__Protos__ProcessTree__Process *p = tree->processes[i];
 
       if (p->has_pid && p->n_cmdline > 0)
-        process_name (r, p->pid, pf_reader_intern (r, p->cmdline[0]), ts);
+        process_name (r, p->pid, perfetto_reader_intern (r, p->cmdline[0]), ts);
     }
   for (gsize i = 0; i < tree->n_threads; i++)
     {
@@ -147,9 +147,9 @@ pf_reader_process_tree (PerfettoReader *r,
       if (!t->has_tid)
         continue;
       if (t->has_tgid)
-        pf_reader_set_assoc (r, t->tid, t->tgid);
+        perfetto_reader_set_assoc (r, t->tid, t->tgid);
       if (t->name)
-        pf_reader_thread_name (r, pid, t->tid, pf_reader_intern (r, t->name), ts);
+        perfetto_reader_thread_name (r, pid, t->tid, perfetto_reader_intern (r, t->name), ts);
     }
 }
 
@@ -157,16 +157,16 @@ pf_reader_process_tree (PerfettoReader *r,
 
 static guint32
 descriptor_name (PerfettoReader *r,
-                 const PfTrackDescriptor *desc)
+                 const PerfettoTrackDescriptor *desc)
 {
   switch (desc->static_or_dynamic_name_case)
     {
     case PERFETTO__PROTOS__TRACK_DESCRIPTOR__STATIC_OR_DYNAMIC_NAME_NAME:
-      return pf_reader_intern (r, desc->name);
+      return perfetto_reader_intern (r, desc->name);
     case PERFETTO__PROTOS__TRACK_DESCRIPTOR__STATIC_OR_DYNAMIC_NAME_STATIC_NAME:
-      return pf_reader_intern (r, desc->static_name);
+      return perfetto_reader_intern (r, desc->static_name);
     case PERFETTO__PROTOS__TRACK_DESCRIPTOR__STATIC_OR_DYNAMIC_NAME_ATRACE_NAME:
-      return pf_reader_intern (r, desc->atrace_name);
+      return perfetto_reader_intern (r, desc->atrace_name);
     default:
       return 0;
     }
@@ -175,11 +175,11 @@ descriptor_name (PerfettoReader *r,
 /* `name id: 3` is the counter `name` with instance id 3. */
 static void
 counter_name (PerfettoReader *r,
-              PfRTrack *t,
+              PerfettoRTrack *t,
               const char *name)
 {
-  const char *sep = name ? g_strrstr (name, PF_COUNTER_ID_SEPARATOR) : NULL;
-  const char *digits = sep ? sep + strlen (PF_COUNTER_ID_SEPARATOR) : NULL;
+  const char *sep = name ? g_strrstr (name, PERFETTO_COUNTER_ID_SEPARATOR) : NULL;
+  const char *digits = sep ? sep + strlen (PERFETTO_COUNTER_ID_SEPARATOR) : NULL;
   char *end = NULL;
   guint64 id = 0;
 
@@ -191,22 +191,22 @@ counter_name (PerfettoReader *r,
       t->id = id;
     }
   else
-    t->name = pf_reader_intern (r, name);
+    t->name = perfetto_reader_intern (r, name);
 }
 
 static void
 describe_thread (PerfettoReader *r,
-                 PfRTrack *t,
+                 PerfettoRTrack *t,
                  const Perfetto__Protos__ThreadDescriptor *thread,
                  gint64 ts)
 {
-  t->kind = PF_RTRACK_THREAD;
+  t->kind = PERFETTO_RTRACK_THREAD;
   t->pid = thread->has_pid ? thread->pid : TRACE_ID_UNKNOWN;
   t->tid = thread->has_tid ? thread->tid : t->pid;
   if (t->pid != TRACE_ID_UNKNOWN)
-    pf_reader_set_assoc (r, t->tid, t->pid);
+    perfetto_reader_set_assoc (r, t->tid, t->pid);
   if (thread->thread_name)
-    pf_reader_thread_name (r, t->pid, t->tid, pf_reader_intern (r, thread->thread_name), ts);
+    perfetto_reader_thread_name (r, t->pid, t->tid, perfetto_reader_intern (r, thread->thread_name), ts);
   if (thread->has_legacy_sort_index)
     sort_index (r, r->thread_sort, TRACE_EVENT_THREAD_SORT_INDEX, t->pid, t->tid,
                 thread->legacy_sort_index, ts);
@@ -214,18 +214,18 @@ describe_thread (PerfettoReader *r,
 
 static void
 describe_process (PerfettoReader *r,
-                  PfRTrack *t,
+                  PerfettoRTrack *t,
                   const Perfetto__Protos__ProcessDescriptor *proc,
                   gint64 ts)
 {
-  t->kind = PF_RTRACK_PROCESS;
+  t->kind = PERFETTO_RTRACK_PROCESS;
   t->pid = proc->has_pid ? proc->pid : TRACE_ID_UNKNOWN;
   if (t->pid == TRACE_ID_UNKNOWN)
     return;
   if (proc->process_name)
-    process_name (r, t->pid, pf_reader_intern (r, proc->process_name), ts);
+    process_name (r, t->pid, perfetto_reader_intern (r, proc->process_name), ts);
   else if (proc->n_cmdline > 0)
-    process_name (r, t->pid, pf_reader_intern (r, proc->cmdline[0]), ts);
+    process_name (r, t->pid, perfetto_reader_intern (r, proc->cmdline[0]), ts);
   if (proc->has_legacy_sort_index)
     sort_index (r, r->proc_sort, TRACE_EVENT_PROCESS_SORT_INDEX, t->pid, TRACE_ID_UNKNOWN,
                 proc->legacy_sort_index, ts);
@@ -233,28 +233,28 @@ describe_process (PerfettoReader *r,
 }
 
 /**
- * pf_reader_track_descriptor:
+ * perfetto_reader_track_descriptor:
  * @r: a #PerfettoReader
  * @desc: a track descriptor
  * @ts: its time
  */
 void
-pf_reader_track_descriptor (PerfettoReader *r,
-                            PfTrackDescriptor *desc,
-                            gint64 ts)
+perfetto_reader_track_descriptor (PerfettoReader *r,
+                                  PerfettoTrackDescriptor *desc,
+                                  gint64 ts)
 {
-  PfRTrack *t, *parent = NULL;
+  PerfettoRTrack *t, *parent = NULL;
   guint64 uuid = desc->uuid;
 
   if (!desc->has_uuid)
     {
-      r->stats.unsupported_events++;
+      perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "track descriptor without a uuid");
       return;
     }
   t = g_hash_table_lookup (r->tracks, &uuid);
   if (t == NULL)
     {
-      t = g_new0 (PfRTrack, 1);
+      t = g_new0 (PerfettoRTrack, 1);
       t->uuid = uuid;
       g_hash_table_insert (r->tracks, &t->uuid, t);
     }
@@ -268,21 +268,21 @@ pf_reader_track_descriptor (PerfettoReader *r,
     describe_process (r, t, desc->process, ts);
   else if (desc->counter)
     {
-      t->kind = PF_RTRACK_COUNTER;
+      t->kind = PERFETTO_RTRACK_COUNTER;
       counter_name (r, t, desc->static_or_dynamic_name_case ? desc->name : NULL);
-      t->unit = pf_reader_intern (r, desc->counter->unit_name);
+      t->unit = perfetto_reader_intern (r, desc->counter->unit_name);
     }
-  else if (parent && parent->kind == PF_RTRACK_THREAD && descriptor_name (r, desc) == 0)
+  else if (parent && parent->kind == PERFETTO_RTRACK_THREAD && descriptor_name (r, desc) == 0)
     {
       /* A nameless child of a thread track: perfetto-sink's overflow
        * track for overlapping complete slices; they are the thread's. */
-      t->kind = PF_RTRACK_THREAD;
+      t->kind = PERFETTO_RTRACK_THREAD;
       t->tid = parent->tid;
     }
   else
     {
       t->name = descriptor_name (r, desc);
-      t->kind = parent == NULL && t->name == r->k_global_track ? PF_RTRACK_GLOBAL : PF_RTRACK_NAMED;
+      t->kind = parent == NULL && t->name == r->k_global_track ? PERFETTO_RTRACK_GLOBAL : PERFETTO_RTRACK_NAMED;
     }
 }
 
@@ -290,52 +290,52 @@ pf_reader_track_descriptor (PerfettoReader *r,
 
 static guint32
 event_category (PerfettoReader *r,
-                PfSeq *seq,
-                const PfTrackEvent *te)
+                PerfettoSeq *seq,
+                const PerfettoTrackEvent *te)
 {
   g_autoptr (GString) joined = NULL;
 
   if (te->n_category_iids == 1)
-    return pf_reader_lookup_string (r, seq->categories, te->category_iids[0]);
+    return perfetto_reader_lookup_string (r, seq->categories, te->category_iids[0]);
   if (te->n_categories == 1)
-    return pf_reader_intern (r, te->categories[0]);
+    return perfetto_reader_intern (r, te->categories[0]);
   if (te->n_category_iids == 0 && te->n_categories == 0)
     return 0;
   /* Several categories: one string, as Chrome JSON writes them. */
   joined = g_string_new (NULL);
   for (gsize i = 0; i < te->n_category_iids; i++)
     g_string_append_printf (joined, "%s%s", i ? "," : "",
-                            trace_string_pool_get (r->pool, pf_reader_lookup_string (r, seq->categories,
-                                                                                     te->category_iids[i])));
+                            trace_string_pool_get (r->pool, perfetto_reader_lookup_string (r, seq->categories,
+                                                                                           te->category_iids[i])));
   for (gsize i = 0; i < te->n_categories; i++)
     g_string_append_printf (joined, "%s%s", joined->len ? "," : "", te->categories[i]);
-  return pf_reader_intern (r, joined->str);
+  return perfetto_reader_intern (r, joined->str);
 }
 
 static guint32
 event_name (PerfettoReader *r,
-            PfSeq *seq,
-            const PfTrackEvent *te)
+            PerfettoSeq *seq,
+            const PerfettoTrackEvent *te)
 {
   if (te->name_field_case == PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME_IID)
-    return pf_reader_lookup_string (r, seq->names, te->name_iid);
+    return perfetto_reader_lookup_string (r, seq->names, te->name_iid);
   if (te->name_field_case == PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME)
-    return pf_reader_intern (r, te->name);
+    return perfetto_reader_intern (r, te->name);
   return 0;
 }
 
 static void add_annotation (PerfettoReader *r,
-                            PfSeq *seq,
+                            PerfettoSeq *seq,
                             TraceEvent *ev,
-                            const PfAnnotation *a,
+                            const PerfettoAnnotation *a,
                             const char *prefix,
                             gint index);
 
 static void
 add_annotation_value (PerfettoReader *r,
-                      PfSeq *seq,
+                      PerfettoSeq *seq,
                       TraceEvent *ev,
-                      const PfAnnotation *a,
+                      const PerfettoAnnotation *a,
                       guint32 key)
 {
   TraceBatch *b = r->batch;
@@ -358,18 +358,18 @@ add_annotation_value (PerfettoReader *r,
       trace_batch_add_arg (b, ev, key, TRACE_ARG_POINTER)->v.u = a->pointer_value;
       break;
     case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE:
-      trace_batch_add_arg (b, ev, key, TRACE_ARG_STRING)->v.s = pf_reader_intern (r, a->string_value);
+      trace_batch_add_arg (b, ev, key, TRACE_ARG_STRING)->v.s = perfetto_reader_intern (r, a->string_value);
       break;
     case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_LEGACY_JSON_VALUE:
-      trace_batch_add_arg (b, ev, key, TRACE_ARG_STRING)->v.s = pf_reader_intern (r, a->legacy_json_value);
+      trace_batch_add_arg (b, ev, key, TRACE_ARG_STRING)->v.s = perfetto_reader_intern (r, a->legacy_json_value);
       break;
     case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE_IID:
       trace_batch_add_arg (b, ev, key, TRACE_ARG_STRING)->v.s =
-          pf_reader_lookup_string (r, seq->str_values, a->string_value_iid);
+          perfetto_reader_lookup_string (r, seq->str_values, a->string_value_iid);
       break;
     default:
       if (a->n_dict_entries == 0 && a->n_array_values == 0)
-        r->stats.unsupported_events++;
+        perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "debug annotation of a kind the event model cannot carry");
       break;
     }
 }
@@ -378,9 +378,9 @@ add_annotation_value (PerfettoReader *r,
  * the keys trace_processor gives them too. */
 static void
 add_annotation (PerfettoReader *r,
-                PfSeq *seq,
+                PerfettoSeq *seq,
                 TraceEvent *ev,
-                const PfAnnotation *a,
+                const PerfettoAnnotation *a,
                 const char *prefix,
                 gint index)
 {
@@ -388,14 +388,14 @@ add_annotation (PerfettoReader *r,
   guint32 key = 0;
 
   if (a->name_field_case == PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME_IID)
-    key = pf_reader_lookup_string (r, seq->ann_names, a->name_iid);
+    key = perfetto_reader_lookup_string (r, seq->ann_names, a->name_iid);
   else if (a->name_field_case == PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME)
-    key = pf_reader_intern (r, a->name);
+    key = perfetto_reader_intern (r, a->name);
   if (prefix != NULL)
     {
       nested = index >= 0 ? g_strdup_printf ("%s[%d]", prefix, index)
                           : g_strdup_printf ("%s.%s", prefix, trace_string_pool_get (r->pool, key));
-      key = pf_reader_intern (r, nested);
+      key = perfetto_reader_intern (r, nested);
     }
   for (gsize i = 0; i < a->n_dict_entries; i++)
     add_annotation (r, seq, ev, a->dict_entries[i], trace_string_pool_get (r->pool, key), -1);
@@ -406,9 +406,9 @@ add_annotation (PerfettoReader *r,
 
 static void
 add_args (PerfettoReader *r,
-          PfSeq *seq,
+          PerfettoSeq *seq,
           TraceEvent *ev,
-          const PfTrackEvent *te)
+          const PerfettoTrackEvent *te)
 {
   for (gsize i = 0; i < te->n_debug_annotations; i++)
     add_annotation (r, seq, ev, te->debug_annotations[i], NULL, -1);
@@ -419,7 +419,7 @@ add_args (PerfettoReader *r,
 static void
 add_flows (PerfettoReader *r,
            TraceEvent *ev,
-           const PfTrackEvent *te)
+           const PerfettoTrackEvent *te)
 {
   const Perfetto__Protos__TrackEvent__LegacyEvent *legacy = te->legacy_event;
 
@@ -438,9 +438,9 @@ add_flows (PerfettoReader *r,
       if (g_hash_table_contains (r->active_flows, &id))
         ev->u.slice.flow_in = id;
       else
-        g_hash_table_add (r->active_flows, pf_int64_dup ((gint64) id));
+        g_hash_table_add (r->active_flows, perfetto_int64_dup ((gint64) id));
       ev->u.slice.flow_out = id;
-      r->stats.extra_flows += te->n_flow_ids - 1;
+      perfetto_reader_skip (r, &r->stats.extra_flows, te->n_flow_ids - 1, "flow id beyond the first of a slice");
     }
   if (te->n_terminating_flow_ids > 0)
     {
@@ -448,24 +448,24 @@ add_flows (PerfettoReader *r,
 
       ev->u.slice.flow_in = id;
       g_hash_table_remove (r->active_flows, &id);
-      r->stats.extra_flows += te->n_terminating_flow_ids - 1;
+      perfetto_reader_skip (r, &r->stats.extra_flows, te->n_terminating_flow_ids - 1, "terminating flow id beyond the first of a slice");
     }
 }
 
 static void
 read_counter (PerfettoReader *r,
-              PfRTrack *track,
-              const PfTrackEvent *te,
+              PerfettoRTrack *track,
+              const PerfettoTrackEvent *te,
               gint64 ts)
 {
   TraceEvent *ev;
 
-  if (track->kind != PF_RTRACK_COUNTER)
+  if (track->kind != PERFETTO_RTRACK_COUNTER)
     {
-      r->stats.unsupported_events++;
+      perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "counter value on a track that is no counter track");
       return;
     }
-  ev = pf_reader_emit (r, TRACE_EVENT_COUNTER, ts);
+  ev = perfetto_reader_emit (r, TRACE_EVENT_COUNTER, ts);
   ev->pid = track->pid;
   ev->name = track->name;
   ev->u.counter.id = track->id;
@@ -481,9 +481,9 @@ read_counter (PerfettoReader *r,
 
 static void
 read_legacy_flow (PerfettoReader *r,
-                  PfSeq *seq,
-                  PfRTrack *track,
-                  const PfTrackEvent *te,
+                  PerfettoSeq *seq,
+                  PerfettoRTrack *track,
+                  const PerfettoTrackEvent *te,
                   gint64 ts)
 {
   const Perfetto__Protos__TrackEvent__LegacyEvent *legacy = te->legacy_event;
@@ -502,10 +502,10 @@ read_legacy_flow (PerfettoReader *r,
       kind = TRACE_EVENT_FLOW_END;
       break;
     default:
-      r->stats.unsupported_events++;
+      perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "legacy event of a phase with no event kind");
       return;
     }
-  ev = pf_reader_emit (r, kind, ts);
+  ev = perfetto_reader_emit (r, kind, ts);
   ev->pid = track->pid;
   ev->tid = track->tid;
   ev->name = event_name (r, seq, te);
@@ -532,7 +532,7 @@ string_arg (TraceBatch *batch,
 
 static TraceEventKind
 async_kind (PerfettoReader *r,
-            const PfTrackEvent *te)
+            const PerfettoTrackEvent *te)
 {
   switch (te->type)
     {
@@ -547,14 +547,14 @@ async_kind (PerfettoReader *r,
 
 static void
 read_async (PerfettoReader *r,
-            PfSeq *seq,
-            PfRTrack *track,
-            const PfTrackEvent *te,
+            PerfettoSeq *seq,
+            PerfettoRTrack *track,
+            const PerfettoTrackEvent *te,
             guint64 id,
             gint64 ts)
 {
   TraceEventKind kind = async_kind (r, te);
-  TraceEvent *ev = pf_reader_emit (r, kind, ts);
+  TraceEvent *ev = perfetto_reader_emit (r, kind, ts);
 
   ev->pid = track->pid;
   if (track->pid == TRACE_ID_UNKNOWN)
@@ -573,13 +573,13 @@ read_async (PerfettoReader *r,
   if (kind == TRACE_EVENT_ASYNC_END && track->async_depth > 0)
     track->async_depth--;
   add_args (r, seq, ev, te);
-  r->stats.extra_flows += te->n_flow_ids + te->n_terminating_flow_ids;
+  perfetto_reader_skip (r, &r->stats.extra_flows, te->n_flow_ids + te->n_terminating_flow_ids, "flow id of an async event");
   if (kind == TRACE_EVENT_ASYNC_INSTANT && (ev->u.async.step = string_arg (r->batch, ev, r->k_step)))
     ev->kind = TRACE_EVENT_ASYNC_STEP;
 }
 
 static TraceEventKind
-slice_kind (const PfTrackEvent *te)
+slice_kind (const PerfettoTrackEvent *te)
 {
   switch (te->type)
     {
@@ -594,27 +594,27 @@ slice_kind (const PfTrackEvent *te)
 
 static void
 read_slice (PerfettoReader *r,
-            PfSeq *seq,
-            PfRTrack *track,
-            const PfTrackEvent *te,
+            PerfettoSeq *seq,
+            PerfettoRTrack *track,
+            const PerfettoTrackEvent *te,
             gint64 ts)
 {
   TraceEventKind kind = slice_kind (te);
-  TraceEvent *ev = pf_reader_emit (r, kind, ts);
+  TraceEvent *ev = perfetto_reader_emit (r, kind, ts);
 
   ev->pid = track->pid;
   ev->tid = track->tid;
   ev->name = event_name (r, seq, te);
   ev->category = event_category (r, seq, te);
-  if (track->kind == PF_RTRACK_NAMED)
+  if (track->kind == PERFETTO_RTRACK_NAMED)
     {
       ev->u.slice.track = track->name;
       if (kind == TRACE_EVENT_INSTANT)
         ev->flags |= TRACE_EVENT_FLAG_SCOPE_PROCESS;
     }
-  else if (track->kind == PF_RTRACK_PROCESS)
+  else if (track->kind == PERFETTO_RTRACK_PROCESS)
     ev->flags |= TRACE_EVENT_FLAG_SCOPE_PROCESS;
-  else if (track->kind == PF_RTRACK_GLOBAL)
+  else if (track->kind == PERFETTO_RTRACK_GLOBAL)
     ev->flags |= TRACE_EVENT_FLAG_SCOPE_GLOBAL;
   add_args (r, seq, ev, te);
   add_flows (r, ev, te);
@@ -623,40 +623,40 @@ read_slice (PerfettoReader *r,
 /* A track used but never declared (a producer's descriptor lost):
  * trace_processor still shows its slices and instants, on a root track of
  * no thread; so do we, as global ones. Still counted in unknown_track. */
-static PfRTrack *
+static PerfettoRTrack *
 undeclared_track (PerfettoReader *r,
                   guint64 uuid)
 {
-  PfRTrack *t = g_new0 (PfRTrack, 1);
+  PerfettoRTrack *t = g_new0 (PerfettoRTrack, 1);
 
   t->uuid = uuid;
-  t->kind = PF_RTRACK_GLOBAL;
+  t->kind = PERFETTO_RTRACK_GLOBAL;
   t->pid = t->tid = TRACE_ID_UNKNOWN;
   g_hash_table_insert (r->tracks, &t->uuid, t);
   return t;
 }
 
 /**
- * pf_reader_track_event:
+ * perfetto_reader_track_event:
  * @r: a #PerfettoReader
  * @seq: the packet's sequence
  * @te: a TrackEvent
  * @ts: the packet's time
  */
 void
-pf_reader_track_event (PerfettoReader *r,
-                       PfSeq *seq,
-                       PfTrackEvent *te,
-                       gint64 ts)
+perfetto_reader_track_event (PerfettoReader *r,
+                             PerfettoSeq *seq,
+                             PerfettoTrackEvent *te,
+                             gint64 ts)
 {
   guint64 uuid = te->has_track_uuid ? te->track_uuid : seq->default_track;
-  PfRTrack *track = g_hash_table_lookup (r->tracks, &uuid);
+  PerfettoRTrack *track = g_hash_table_lookup (r->tracks, &uuid);
   gboolean correlated = te->correlation_id_field_case ==
                         PERFETTO__PROTOS__TRACK_EVENT__CORRELATION_ID_FIELD_CORRELATION_ID;
 
   if (track == NULL)
     {
-      r->stats.unknown_track++;
+      perfetto_reader_skip (r, &r->stats.unknown_track, 1, "TrackEvent on a track no descriptor declared");
       if (te->type == PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_COUNTER)
         return;
       track = undeclared_track (r, uuid);
@@ -674,11 +674,11 @@ pf_reader_track_event (PerfettoReader *r,
     case PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN:
     case PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END:
     case PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT:
-      if (track->kind == PF_RTRACK_COUNTER)
-        r->stats.unsupported_events++;
-      else if (track->kind == PF_RTRACK_NAMED && correlated)
+      if (track->kind == PERFETTO_RTRACK_COUNTER)
+        perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "slice on a counter track");
+      else if (track->kind == PERFETTO_RTRACK_NAMED && correlated)
         read_async (r, seq, track, te, te->correlation_id, ts);
-      else if (track->kind != PF_RTRACK_THREAD && te->type != PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT && track->kind != PF_RTRACK_NAMED)
+      else if (track->kind != PERFETTO_RTRACK_THREAD && te->type != PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT && track->kind != PERFETTO_RTRACK_NAMED)
         /* Slices on a process or the global track: async slices of
          * their own track. */
         read_async (r, seq, track, te, track->uuid, ts);
@@ -686,7 +686,7 @@ pf_reader_track_event (PerfettoReader *r,
         read_slice (r, seq, track, te, ts);
       break;
     default:
-      r->stats.unsupported_events++;
+      perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "TrackEvent of an unknown type");
       break;
     }
 }

@@ -10,14 +10,14 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "perfetto-reader-private.h"
+#include "perfetto-private.h"
 
 #include <math.h>
 #include <string.h>
 
-typedef Perfetto__Protos__FtraceEventBundle__CompactSched PfCompact;
+typedef Perfetto__Protos__FtraceEventBundle__CompactSched PerfettoCompact;
 
-static PfRCpu *
+static PerfettoRCpu *
 cpu_state (PerfettoReader *r,
            gint32 cpu)
 {
@@ -25,7 +25,7 @@ cpu_state (PerfettoReader *r,
     return NULL;
   if ((guint) cpu >= r->cpus->len)
     g_array_set_size (r->cpus, (guint) cpu + 1);
-  return &g_array_index (r->cpus, PfRCpu, cpu);
+  return &g_array_index (r->cpus, PerfettoRCpu, cpu);
 }
 
 /* The name of a kernel event: the name of its FtraceEvent field. */
@@ -40,7 +40,7 @@ ftrace_name (PerfettoReader *r,
     return GPOINTER_TO_UINT (id);
   field = protobuf_c_message_descriptor_get_field (&perfetto__protos__ftrace_event__descriptor,
                                                    field_number);
-  id = GUINT_TO_POINTER (pf_reader_intern (r, field ? field->name : "unknown"));
+  id = GUINT_TO_POINTER (perfetto_reader_intern (r, field ? field->name : "unknown"));
   g_hash_table_insert (r->ftrace_names, GUINT_TO_POINTER (field_number), id);
   return GPOINTER_TO_UINT (id);
 }
@@ -53,11 +53,11 @@ kernel_event (PerfettoReader *r,
               gint64 tid,
               guint32 name)
 {
-  TraceEvent *ev = pf_reader_emit (r, kind, ts);
+  TraceEvent *ev = perfetto_reader_emit (r, kind, ts);
 
   ev->cpu = cpu;
   ev->tid = tid;
-  ev->pid = tid >= 0 ? pf_reader_pid_of (r, tid) : TRACE_ID_UNKNOWN;
+  ev->pid = tid >= 0 ? perfetto_reader_pid_of (r, tid) : TRACE_ID_UNKNOWN;
   ev->name = name;
   return ev;
 }
@@ -66,20 +66,20 @@ static guint32
 comm (PerfettoReader *r,
       const char *s)
 {
-  return s ? pf_reader_intern (r, s) : 0;
+  return s ? perfetto_reader_intern (r, s) : 0;
 }
 
 /* ---- full events ---- */
 
 static void
 read_switch (PerfettoReader *r,
-             const PfFtraceEvent *fev,
+             const PerfettoFtraceEvent *fev,
              gint32 cpu,
              const Perfetto__Protos__SchedSwitchFtraceEvent *sw)
 {
   TraceEvent *ev = kernel_event (r, TRACE_EVENT_SCHED_SWITCH, (gint64) fev->timestamp, cpu,
                                  fev->pid, ftrace_name (r, PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_SWITCH));
-  PfRCpu *state = cpu_state (r, cpu);
+  PerfettoRCpu *state = cpu_state (r, cpu);
 
   ev->u.sched_switch.prev_tid = sw->prev_pid;
   ev->u.sched_switch.prev_prio = sw->prev_prio;
@@ -89,12 +89,12 @@ read_switch (PerfettoReader *r,
   ev->u.sched_switch.next_prio = sw->next_prio;
   ev->u.sched_switch.next_comm = comm (r, sw->next_comm);
   if (state)
-    *state = (PfRCpu){ TRUE, sw->next_pid, sw->next_prio, ev->u.sched_switch.next_comm };
+    *state = (PerfettoRCpu){ TRUE, sw->next_pid, sw->next_prio, ev->u.sched_switch.next_comm };
 }
 
 static void
 read_wakeup (PerfettoReader *r,
-             const PfFtraceEvent *fev,
+             const PerfettoFtraceEvent *fev,
              gint32 cpu,
              guint32 field,
              const Perfetto__Protos__SchedWakeupFtraceEvent *wk)
@@ -119,7 +119,7 @@ oom_arg (PerfettoReader *r,
          gint32 value)
 {
   if (has)
-    trace_batch_add_arg (r->batch, ev, pf_reader_intern (r, "oom_score_adj"), TRACE_ARG_INT)->v.i = value;
+    trace_batch_add_arg (r->batch, ev, perfetto_reader_intern (r, "oom_score_adj"), TRACE_ARG_INT)->v.i = value;
 }
 
 /* A rename without `oldcomm` is how the writer names a thread of no known
@@ -127,22 +127,22 @@ oom_arg (PerfettoReader *r,
  * Returns: whether @e was one */
 static gboolean
 read_processless_thread_name (PerfettoReader *r,
-                              const PfFtraceEvent *fev,
+                              const PerfettoFtraceEvent *fev,
                               const Perfetto__Protos__TaskRenameFtraceEvent *e)
 {
   TraceEvent *ev;
 
   if (e->oldcomm != NULL || e->newcomm == NULL || !e->has_pid || e->pid != (gint32) fev->pid)
     return FALSE;
-  ev = pf_reader_emit (r, TRACE_EVENT_THREAD_NAME, (gint64) fev->timestamp);
+  ev = perfetto_reader_emit (r, TRACE_EVENT_THREAD_NAME, (gint64) fev->timestamp);
   ev->tid = e->pid;
-  ev->name = pf_reader_intern (r, e->newcomm);
+  ev->name = perfetto_reader_intern (r, e->newcomm);
   return TRUE;
 }
 
 static void
 read_task (PerfettoReader *r,
-           const PfFtraceEvent *fev,
+           const PerfettoFtraceEvent *fev,
            gint32 cpu,
            guint32 field,
            const ProtobufCMessage *msg)
@@ -203,16 +203,16 @@ read_task (PerfettoReader *r,
  * Returns: whether @buf was a marker */
 static gboolean
 read_clock_sync (PerfettoReader *r,
-                 const PfFtraceEvent *fev,
+                 const PerfettoFtraceEvent *fev,
                  gint32 cpu,
                  const char *buf)
 {
   const char *s;
   TraceEvent *ev;
 
-  if (buf == NULL || !g_str_has_prefix (buf, PF_CLOCK_SYNC_PREFIX))
+  if (buf == NULL || !g_str_has_prefix (buf, PERFETTO_CLOCK_SYNC_PREFIX))
     return FALSE;
-  s = buf + strlen (PF_CLOCK_SYNC_PREFIX);
+  s = buf + strlen (PERFETTO_CLOCK_SYNC_PREFIX);
   if (!g_str_has_prefix (s, "parent_ts=") && !g_str_has_prefix (s, "realtime_ts=") && !g_str_has_prefix (s, "name="))
     return FALSE;
   ev = kernel_event (r, TRACE_EVENT_CLOCK_MARKER, (gint64) fev->timestamp, cpu, fev->pid, 0);
@@ -232,7 +232,7 @@ read_clock_sync (PerfettoReader *r,
     {
       ev->u.clock.marker = TRACE_CLOCK_MARKER_SYNC_ID;
       ev->u.clock.domain = TRACE_CLOCK_UNKNOWN;
-      ev->u.clock.sync_id = pf_reader_intern (r, s + 5);
+      ev->u.clock.sync_id = perfetto_reader_intern (r, s + 5);
     }
   return TRUE;
 }
@@ -241,10 +241,10 @@ read_clock_sync (PerfettoReader *r,
  * keyed as ftrace prints them. */
 static void
 read_mapped (PerfettoReader *r,
-             PfSeq *seq,
-             const PfFtraceEvent *fev,
+             PerfettoSeq *seq,
+             const PerfettoFtraceEvent *fev,
              gint32 cpu,
-             const PfFtraceEventMap *map,
+             const PerfettoFtraceEventMap *map,
              const ProtobufCMessage *msg)
 {
   TraceEvent *ev;
@@ -252,23 +252,23 @@ read_mapped (PerfettoReader *r,
   if (map->event_field == PERFETTO__PROTOS__FTRACE_EVENT__EVENT_PRINT && read_clock_sync (r, fev, cpu, ((const Perfetto__Protos__PrintFtraceEvent *) msg)->buf))
     return;
   ev = kernel_event (r, TRACE_EVENT_FTRACE, (gint64) fev->timestamp, cpu, fev->pid,
-                     pf_reader_intern (r, map->name));
+                     perfetto_reader_intern (r, map->name));
   for (guint i = 0; i < map->n_fields; i++)
     {
-      guint32 key = pf_reader_intern (r, map->fields[i].key);
+      guint32 key = perfetto_reader_intern (r, map->fields[i].key);
       const char *s;
       gint64 v;
 
-      if (map->fields[i].kind == PF_FTRACE_STRING)
+      if (map->fields[i].kind == PERFETTO_FTRACE_STRING)
         {
           if ((s = perfetto_message_get_string (msg, map->field_descs[i])) != NULL)
-            trace_batch_add_arg (r->batch, ev, key, TRACE_ARG_STRING)->v.s = pf_reader_intern (r, s);
+            trace_batch_add_arg (r->batch, ev, key, TRACE_ARG_STRING)->v.s = perfetto_reader_intern (r, s);
         }
       else if (perfetto_message_get_int (msg, map->field_descs[i], &v))
         {
-          if (map->fields[i].kind == PF_FTRACE_KSYM)
+          if (map->fields[i].kind == PERFETTO_FTRACE_KSYM)
             trace_batch_add_arg (r->batch, ev, key, TRACE_ARG_STRING)->v.s =
-                pf_reader_lookup_string (r, seq->ksyms, (guint64) v);
+                perfetto_reader_lookup_string (r, seq->ksyms, (guint64) v);
           else
             trace_batch_add_arg (r->batch, ev, key, TRACE_ARG_INT)->v.i = v;
         }
@@ -277,17 +277,17 @@ read_mapped (PerfettoReader *r,
 
 static void
 read_generic (PerfettoReader *r,
-              const PfFtraceEvent *fev,
+              const PerfettoFtraceEvent *fev,
               gint32 cpu,
               const Perfetto__Protos__GenericFtraceEvent *g)
 {
   TraceEvent *ev = kernel_event (r, TRACE_EVENT_FTRACE, (gint64) fev->timestamp, cpu, fev->pid,
-                                 pf_reader_intern (r, g->event_name));
+                                 perfetto_reader_intern (r, g->event_name));
 
   for (gsize i = 0; i < g->n_field; i++)
     {
       const Perfetto__Protos__GenericFtraceEvent__Field *f = g->field[i];
-      guint32 key = pf_reader_intern (r, f->name);
+      guint32 key = perfetto_reader_intern (r, f->name);
 
       switch (f->value_case)
         {
@@ -298,7 +298,7 @@ read_generic (PerfettoReader *r,
           trace_batch_add_arg (r->batch, ev, key, TRACE_ARG_UINT)->v.u = f->uint_value;
           break;
         case PERFETTO__PROTOS__GENERIC_FTRACE_EVENT__FIELD__VALUE_STR_VALUE:
-          trace_batch_add_arg (r->batch, ev, key, TRACE_ARG_STRING)->v.s = pf_reader_intern (r, f->str_value);
+          trace_batch_add_arg (r->batch, ev, key, TRACE_ARG_STRING)->v.s = perfetto_reader_intern (r, f->str_value);
           break;
         default:
           break;
@@ -308,13 +308,13 @@ read_generic (PerfettoReader *r,
 
 static void
 read_full (PerfettoReader *r,
-           PfSeq *seq,
+           PerfettoSeq *seq,
            gint32 cpu,
-           const PfFtraceEvent *fev)
+           const PerfettoFtraceEvent *fev)
 {
   guint32 field;
   const ProtobufCMessage *msg = perfetto_oneof_get (&fev->base, &field);
-  const PfFtraceEventMap *map;
+  const PerfettoFtraceEventMap *map;
   TraceEvent *ev;
 
   switch (field)
@@ -353,7 +353,7 @@ read_full (PerfettoReader *r,
       if (map)
         read_mapped (r, seq, fev, cpu, map, msg);
       else
-        r->stats.unsupported_events++;
+        perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "ftrace event of a kind the reader does not map");
       break;
     }
 }
@@ -362,12 +362,12 @@ read_full (PerfettoReader *r,
 
 static void
 read_compact_switch (PerfettoReader *r,
-                     const PfCompact *cs,
+                     const PerfettoCompact *cs,
                      gsize i,
                      gint64 ts,
                      gint32 cpu)
 {
-  PfRCpu *state = cpu_state (r, cpu);
+  PerfettoRCpu *state = cpu_state (r, cpu);
   guint32 index = cs->switch_next_comm_index[i];
   gint64 prev = state && state->valid ? state->next_tid : TRACE_ID_UNKNOWN;
   TraceEvent *ev = kernel_event (r, TRACE_EVENT_SCHED_SWITCH, ts, cpu, prev,
@@ -387,20 +387,20 @@ read_compact_switch (PerfettoReader *r,
   if (index < r->comm_ids->len)
     ev->u.sched_switch.next_comm = g_array_index (r->comm_ids, guint32, index);
   else
-    r->stats.unknown_iid++;
+    perfetto_reader_skip (r, &r->stats.unknown_iid, 1, "compact sched_switch comm past the intern table");
   if (state)
-    *state = (PfRCpu){ TRUE, ev->u.sched_switch.next_tid, ev->u.sched_switch.next_prio,
-                       ev->u.sched_switch.next_comm };
+    *state = (PerfettoRCpu){ TRUE, ev->u.sched_switch.next_tid, ev->u.sched_switch.next_prio,
+                             ev->u.sched_switch.next_comm };
 }
 
 static void
 read_compact_waking (PerfettoReader *r,
-                     const PfCompact *cs,
+                     const PerfettoCompact *cs,
                      gsize i,
                      gint64 ts,
                      gint32 cpu)
 {
-  PfRCpu *state = cpu_state (r, cpu);
+  PerfettoRCpu *state = cpu_state (r, cpu);
   guint32 index = cs->waking_comm_index[i];
   gint64 waker = state && state->valid ? state->next_tid : TRACE_ID_UNKNOWN;
   TraceEvent *ev = kernel_event (r, TRACE_EVENT_SCHED_WAKING, ts, cpu, waker,
@@ -412,11 +412,11 @@ read_compact_waking (PerfettoReader *r,
   if (index < r->comm_ids->len)
     ev->u.wakeup.comm = g_array_index (r->comm_ids, guint32, index);
   else
-    r->stats.unknown_iid++;
+    perfetto_reader_skip (r, &r->stats.unknown_iid, 1, "compact sched_waking comm past the intern table");
 }
 
 static gsize
-compact_switch_count (const PfCompact *cs)
+compact_switch_count (const PerfettoCompact *cs)
 {
   gsize n = cs->n_switch_timestamp;
 
@@ -427,7 +427,7 @@ compact_switch_count (const PfCompact *cs)
 }
 
 static gsize
-compact_waking_count (const PfCompact *cs)
+compact_waking_count (const PerfettoCompact *cs)
 {
   gsize n = cs->n_waking_timestamp;
 
@@ -438,29 +438,29 @@ compact_waking_count (const PfCompact *cs)
 }
 
 /**
- * pf_reader_ftrace_bundle:
+ * perfetto_reader_ftrace_bundle:
  * @r: a #PerfettoReader
  * @seq: the packet's sequence (for kernel symbols)
  * @bundle: an ftrace event bundle
  */
 void
-pf_reader_ftrace_bundle (PerfettoReader *r,
-                         PfSeq *seq,
-                         PfFtraceBundle *bundle)
+perfetto_reader_ftrace_bundle (PerfettoReader *r,
+                               PerfettoSeq *seq,
+                               PerfettoFtraceBundle *bundle)
 {
-  static const PfCompact no_compact = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__COMPACT_SCHED__INIT;
-  const PfCompact *cs = bundle->compact_sched ? bundle->compact_sched : &no_compact;
+  static const PerfettoCompact no_compact = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__COMPACT_SCHED__INIT;
+  const PerfettoCompact *cs = bundle->compact_sched ? bundle->compact_sched : &no_compact;
   gint32 cpu = bundle->has_cpu ? (gint32) bundle->cpu : TRACE_ID_UNKNOWN;
   gsize n_sw = compact_switch_count (cs), n_wk = compact_waking_count (cs);
   gsize si = 0, wi = 0, fi = 0;
   gint64 sw_ts = 0, wk_ts = 0;
 
   if (n_sw != cs->n_switch_timestamp || n_wk != cs->n_waking_timestamp)
-    r->stats.unsupported_events++;
+    perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "compact sched with arrays of unequal lengths");
   g_array_set_size (r->comm_ids, 0);
   for (gsize i = 0; i < cs->n_intern_table; i++)
     {
-      guint32 id = pf_reader_intern (r, cs->intern_table[i]);
+      guint32 id = perfetto_reader_intern (r, cs->intern_table[i]);
 
       g_array_append_val (r->comm_ids, id);
     }

@@ -8,13 +8,13 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "perfetto-reader-private.h"
+#include "perfetto-private.h"
 
 /* Frames, callstacks and mappings of @d into @seq's tables. */
 void
-pf_reader_intern_profiling (PerfettoReader *r,
-                            PfSeq *seq,
-                            const PfInternedData *d)
+perfetto_reader_intern_profiling (PerfettoReader *r,
+                                  PerfettoSeq *seq,
+                                  const PerfettoInternedData *d)
 {
   for (gsize i = 0; i < d->n_mappings; i++)
     {
@@ -22,21 +22,21 @@ pf_reader_intern_profiling (PerfettoReader *r,
       guint32 path = 0;
 
       if (m->n_path_string_ids > 0)
-        path = pf_reader_lookup_string (r, seq->map_paths, m->path_string_ids[0]);
-      g_hash_table_replace (seq->mappings, pf_int64_dup ((gint64) m->iid), GUINT_TO_POINTER (path));
+        path = perfetto_reader_lookup_string (r, seq->map_paths, m->path_string_ids[0]);
+      g_hash_table_replace (seq->mappings, perfetto_int64_dup ((gint64) m->iid), GUINT_TO_POINTER (path));
     }
   for (gsize i = 0; i < d->n_frames; i++)
     {
       const Perfetto__Protos__Frame *f = d->frames[i];
-      PfRFrame *frame = g_new0 (PfRFrame, 1);
+      PerfettoRFrame *frame = g_new0 (PerfettoRFrame, 1);
 
       if (f->function_name_id != 0)
-        frame->function = pf_reader_lookup_string (r, seq->functions, f->function_name_id);
+        frame->function = perfetto_reader_lookup_string (r, seq->functions, f->function_name_id);
       frame->mapping = f->mapping_id;
       frame->rel_pc = f->rel_pc;
       frame->has_line = f->has_line_number;
       frame->line = f->line_number;
-      g_hash_table_replace (seq->frames, pf_int64_dup ((gint64) f->iid), frame);
+      g_hash_table_replace (seq->frames, perfetto_int64_dup ((gint64) f->iid), frame);
     }
   for (gsize i = 0; i < d->n_callstacks; i++)
     {
@@ -44,7 +44,7 @@ pf_reader_intern_profiling (PerfettoReader *r,
       GArray *ids = g_array_sized_new (FALSE, FALSE, sizeof (guint64), cs->n_frame_ids);
 
       g_array_append_vals (ids, cs->frame_ids, cs->n_frame_ids);
-      g_hash_table_replace (seq->callstacks, pf_int64_dup ((gint64) cs->iid), ids);
+      g_hash_table_replace (seq->callstacks, perfetto_int64_dup ((gint64) cs->iid), ids);
     }
 }
 
@@ -53,20 +53,20 @@ pf_reader_intern_profiling (PerfettoReader *r,
  * traces) gets an id of its own made of parent and frame. */
 static guint64
 sample_node (PerfettoReader *r,
-             PfSeq *seq,
+             PerfettoSeq *seq,
              guint64 frame_iid,
              guint64 parent,
              gint64 pid,
              gint64 tid,
              gint64 ts)
 {
-  PfRFrame *frame = g_hash_table_lookup (seq->frames, &frame_iid);
+  PerfettoRFrame *frame = g_hash_table_lookup (seq->frames, &frame_iid);
   guint64 id, *known_parent;
   TraceEvent *ev;
 
   if (frame == NULL)
     {
-      r->stats.unknown_iid++;
+      perfetto_reader_skip (r, &r->stats.unknown_iid, 1, "frame iid not interned");
       return parent;
     }
   id = frame->rel_pc;
@@ -78,8 +78,8 @@ sample_node (PerfettoReader *r,
     }
   if (known_parent)
     return id;
-  g_hash_table_insert (r->stack_nodes, pf_int64_dup ((gint64) id), pf_int64_dup ((gint64) parent));
-  ev = pf_reader_emit (r, TRACE_EVENT_STACK_NODE, ts);
+  g_hash_table_insert (r->stack_nodes, perfetto_int64_dup ((gint64) id), perfetto_int64_dup ((gint64) parent));
+  ev = perfetto_reader_emit (r, TRACE_EVENT_STACK_NODE, ts);
   ev->pid = pid;
   ev->tid = tid;
   ev->name = frame->function;
@@ -87,7 +87,7 @@ sample_node (PerfettoReader *r,
   ev->u.stack_node.parent_id = parent;
   if (frame->mapping != 0)
     {
-      guint32 url = pf_reader_lookup_string (r, seq->mappings, frame->mapping);
+      guint32 url = perfetto_reader_lookup_string (r, seq->mappings, frame->mapping);
 
       if (url != 0)
         trace_batch_add_arg (r->batch, ev, r->k_url, TRACE_ARG_STRING)->v.s = url;
@@ -101,7 +101,7 @@ sample_node (PerfettoReader *r,
  * when @seq has no such callstack */
 static TraceEvent *
 emit_sample (PerfettoReader *r,
-             PfSeq *seq,
+             PerfettoSeq *seq,
              guint64 iid,
              gint64 pid,
              gint64 tid,
@@ -113,12 +113,12 @@ emit_sample (PerfettoReader *r,
 
   if (frames == NULL)
     {
-      r->stats.unsupported_events++;
+      perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "callstack iid not interned");
       return NULL;
     }
   for (guint i = 0; i < frames->len; i++)
     node = sample_node (r, seq, g_array_index (frames, guint64, i), node, pid, tid, ts);
-  ev = pf_reader_emit (r, TRACE_EVENT_SAMPLE, ts);
+  ev = perfetto_reader_emit (r, TRACE_EVENT_SAMPLE, ts);
   ev->pid = pid;
   ev->tid = tid;
   ev->u.sample.node_id = node;
@@ -126,16 +126,16 @@ emit_sample (PerfettoReader *r,
 }
 
 void
-pf_reader_perf_sample (PerfettoReader *r,
-                       PfSeq *seq,
-                       const Perfetto__Protos__PerfSample *s,
-                       gint64 ts)
+perfetto_reader_perf_sample (PerfettoReader *r,
+                             PerfettoSeq *seq,
+                             const Perfetto__Protos__PerfSample *s,
+                             gint64 ts)
 {
   TraceEvent *ev;
 
   if (!s->has_callstack_iid)
     {
-      r->stats.unsupported_events++;
+      perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "perf sample without a callstack");
       return;
     }
   ev = emit_sample (r, seq, s->callstack_iid, s->pid, s->tid, ts);
@@ -144,8 +144,8 @@ pf_reader_perf_sample (PerfettoReader *r,
 }
 
 void
-pf_reader_thread_descriptor (PfSeq *seq,
-                             const Perfetto__Protos__ThreadDescriptor *td)
+perfetto_reader_thread_descriptor (PerfettoSeq *seq,
+                                   const Perfetto__Protos__ThreadDescriptor *td)
 {
   seq->has_thread = TRUE;
   seq->tid = td->tid;
@@ -157,13 +157,13 @@ pf_reader_thread_descriptor (PfSeq *seq,
  * sample of the sequence (the first from its ThreadDescriptor), read as
  * the stream's clock (tracepipe ties MONOTONIC to it one to one). */
 void
-pf_reader_streaming_profile (PerfettoReader *r,
-                             PfSeq *seq,
-                             const Perfetto__Protos__StreamingProfilePacket *sp)
+perfetto_reader_streaming_profile (PerfettoReader *r,
+                                   PerfettoSeq *seq,
+                                   const Perfetto__Protos__StreamingProfilePacket *sp)
 {
   if (!seq->has_thread || sp->n_timestamp_delta_us < sp->n_callstack_iid)
     {
-      r->stats.unsupported_events += sp->n_callstack_iid;
+      perfetto_reader_skip (r, &r->stats.unsupported_events, sp->n_callstack_iid, "streaming profile samples without a thread descriptor or their timestamps");
       return;
     }
   for (gsize i = 0; i < sp->n_callstack_iid; i++)

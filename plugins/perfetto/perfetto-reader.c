@@ -13,21 +13,21 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "perfetto-reader-private.h"
+#include "perfetto-private.h"
 
 #include <string.h>
 #include <zlib.h>
 
-#define PF_READ_CHUNK (256 * 1024)
-#define PF_ARENA_MIN (64 * 1024)
-#define PF_ARENA_MAX (64 * 1024 * 1024)
+#define PERFETTO_READ_CHUNK (256 * 1024)
+#define PERFETTO_ARENA_MIN (64 * 1024)
+#define PERFETTO_ARENA_MAX (64 * 1024 * 1024)
 /* Flow ids waiting for their end; past this the set starts over. */
-#define PF_MAX_ACTIVE_FLOWS (1 << 20)
+#define PERFETTO_MAX_ACTIVE_FLOWS (1 << 20)
 /* Packets one `compressed_packets` field may hold. Perfetto's service
  * compresses batches of about 128 KiB of output, a few hundred thousand
  * small packets at most; an empty packet is 2 bytes, so without a count
  * 40 KB of zlib would be 20 M packets to unpack. */
-#define PF_MAX_COMPRESSED_PACKETS (1u << 20)
+#define PERFETTO_MAX_COMPRESSED_PACKETS (1u << 20)
 
 /* ---- arena allocator for protobuf-c ---- */
 
@@ -35,7 +35,7 @@ static void *
 arena_alloc (void *data,
              size_t size)
 {
-  PfArena *a = data;
+  PerfettoArena *a = data;
   gsize aligned = (size + 15) & ~(gsize) 15;
   gpointer block;
 
@@ -61,13 +61,13 @@ arena_free (void *data,
 }
 
 static void
-arena_reset (PfArena *a)
+arena_reset (PerfettoArena *a)
 {
   g_slist_free_full (a->extra, g_free);
   a->extra = NULL;
-  if (a->overflowed && a->size < PF_ARENA_MAX)
+  if (a->overflowed && a->size < PERFETTO_ARENA_MAX)
     {
-      a->size = MIN (a->size * 4, PF_ARENA_MAX);
+      a->size = MIN (a->size * 4, PERFETTO_ARENA_MAX);
       a->base = g_realloc (a->base, a->size);
     }
   a->overflowed = FALSE;
@@ -77,7 +77,7 @@ arena_reset (PfArena *a)
 /* ---- helpers shared by the reader's files ---- */
 
 gint64 *
-pf_int64_dup (gint64 v)
+perfetto_int64_dup (gint64 v)
 {
   gint64 *p = g_new (gint64, 1);
 
@@ -86,14 +86,37 @@ pf_int64_dup (gint64 v)
 }
 
 guint32
-pf_reader_intern (PerfettoReader *r,
-                  const char *str)
+perfetto_reader_intern (PerfettoReader *r,
+                        const char *str)
 {
   return str ? trace_string_pool_intern (r->pool, str) : 0;
 }
 
 /**
- * pf_reader_lookup_string:
+ * perfetto_reader_skip:
+ * @r: a #PerfettoReader
+ * @counter: the counter of the reason in @r's stats
+ * @n: how many things are skipped
+ * @what: the reason, for the debug message
+ *
+ * Counts @n skipped things of one reason. The first of each reason is
+ * logged with the byte offset of its packet; the rest are only counted,
+ * as a trace may hold millions.
+ */
+void
+perfetto_reader_skip (PerfettoReader *r,
+                      guint64 *counter,
+                      guint64 n,
+                      const char *what)
+{
+  if (*counter == 0 && n > 0)
+    g_debug ("%s: byte offset %" G_GUINT64_FORMAT ": first %s (the rest are counted)", r->location,
+             r->packet_offset, what);
+  *counter += n;
+}
+
+/**
+ * perfetto_reader_lookup_string:
  * @r: a #PerfettoReader
  * @table: an interning table of a sequence
  * @iid: an interned id
@@ -101,38 +124,38 @@ pf_reader_intern (PerfettoReader *r,
  * Returns: the string id, 0 (and counted) when @iid is not in @table
  */
 guint32
-pf_reader_lookup_string (PerfettoReader *r,
-                         GHashTable *table,
-                         guint64 iid)
+perfetto_reader_lookup_string (PerfettoReader *r,
+                               GHashTable *table,
+                               guint64 iid)
 {
   gpointer id;
 
   if (g_hash_table_lookup_extended (table, &iid, NULL, &id))
     return GPOINTER_TO_UINT (id);
-  r->stats.unknown_iid++;
+  perfetto_reader_skip (r, &r->stats.unknown_iid, 1, "interned id not in its table");
   return 0;
 }
 
 TraceEvent *
-pf_reader_emit (PerfettoReader *r,
-                TraceEventKind kind,
-                gint64 ts)
+perfetto_reader_emit (PerfettoReader *r,
+                      TraceEventKind kind,
+                      gint64 ts)
 {
   r->stats.events++;
   return trace_batch_append (r->batch, kind, ts);
 }
 
 void
-pf_reader_set_assoc (PerfettoReader *r,
-                     gint64 tid,
-                     gint64 pid)
+perfetto_reader_set_assoc (PerfettoReader *r,
+                           gint64 tid,
+                           gint64 pid)
 {
-  g_hash_table_replace (r->tid_to_pid, pf_int64_dup (tid), pf_int64_dup (pid));
+  g_hash_table_replace (r->tid_to_pid, perfetto_int64_dup (tid), perfetto_int64_dup (pid));
 }
 
 gint64
-pf_reader_pid_of (PerfettoReader *r,
-                  gint64 tid)
+perfetto_reader_pid_of (PerfettoReader *r,
+                        gint64 tid)
 {
   const gint64 *pid = g_hash_table_lookup (r->tid_to_pid, &tid);
 
@@ -147,10 +170,10 @@ iid_table (GDestroyNotify free_value)
   return g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, free_value);
 }
 
-static PfSeq *
+static PerfettoSeq *
 seq_new (guint32 id)
 {
-  PfSeq *seq = g_new0 (PfSeq, 1);
+  PerfettoSeq *seq = g_new0 (PerfettoSeq, 1);
 
   seq->id = id;
   seq->names = iid_table (NULL);
@@ -167,7 +190,7 @@ seq_new (guint32 id)
 }
 
 static void
-seq_clear (PfSeq *seq)
+seq_clear (PerfettoSeq *seq)
 {
   GHashTable *tables[] = { seq->names, seq->categories, seq->ann_names, seq->str_values,
                            seq->ksyms, seq->functions, seq->map_paths, seq->mappings,
@@ -183,7 +206,7 @@ seq_clear (PfSeq *seq)
 static void
 seq_free (gpointer data)
 {
-  PfSeq *seq = data;
+  PerfettoSeq *seq = data;
   GHashTable *tables[] = { seq->names, seq->categories, seq->ann_names, seq->str_values,
                            seq->ksyms, seq->functions, seq->map_paths, seq->mappings,
                            seq->frames, seq->callstacks };
@@ -193,14 +216,16 @@ seq_free (gpointer data)
   g_free (seq);
 }
 
-static PfSeq *
+static PerfettoSeq *
 seq_get (PerfettoReader *r,
          guint32 id)
 {
-  PfSeq *seq = g_hash_table_lookup (r->sequences, GUINT_TO_POINTER (id));
+  PerfettoSeq *seq = g_hash_table_lookup (r->sequences, GUINT_TO_POINTER (id));
 
   if (seq == NULL)
     {
+      g_debug ("%s: byte offset %" G_GUINT64_FORMAT ": first packet of sequence %u", r->location,
+               r->packet_offset, id);
       seq = seq_new (id);
       g_hash_table_insert (r->sequences, GUINT_TO_POINTER (id), seq);
     }
@@ -218,20 +243,20 @@ intern_strings (PerfettoReader *r,
       const Perfetto__Protos__InternedString *s = strings[i];
       guint32 id = trace_string_pool_intern_len (r->pool, (const char *) s->str.data, s->str.len);
 
-      g_hash_table_replace (table, pf_int64_dup ((gint64) s->iid), GUINT_TO_POINTER (id));
+      g_hash_table_replace (table, perfetto_int64_dup ((gint64) s->iid), GUINT_TO_POINTER (id));
     }
 }
 
 /* EventName, EventCategory and DebugAnnotationName: iid then name. */
-#define INTERN_NAMED(table, n, items)                                     \
-  for (gsize i = 0; i < (n); i++)                                         \
-  g_hash_table_replace ((table), pf_int64_dup ((gint64) (items)[i]->iid), \
-                        GUINT_TO_POINTER (pf_reader_intern (r, (items)[i]->name)))
+#define INTERN_NAMED(table, n, items)                                           \
+  for (gsize i = 0; i < (n); i++)                                               \
+  g_hash_table_replace ((table), perfetto_int64_dup ((gint64) (items)[i]->iid), \
+                        GUINT_TO_POINTER (perfetto_reader_intern (r, (items)[i]->name)))
 
 static void
 seq_intern (PerfettoReader *r,
-            PfSeq *seq,
-            const PfInternedData *d)
+            PerfettoSeq *seq,
+            const PerfettoInternedData *d)
 {
   INTERN_NAMED (seq->names, d->n_event_names, d->event_names);
   INTERN_NAMED (seq->categories, d->n_event_categories, d->event_categories);
@@ -241,7 +266,7 @@ seq_intern (PerfettoReader *r,
   intern_strings (r, seq->ksyms, d->n_kernel_symbols, d->kernel_symbols);
   intern_strings (r, seq->functions, d->n_function_names, d->function_names);
   intern_strings (r, seq->map_paths, d->n_mapping_paths, d->mapping_paths);
-  pf_reader_intern_profiling (r, seq, d);
+  perfetto_reader_intern_profiling (r, seq, d);
 }
 
 /* ---- clocks ---- */
@@ -270,10 +295,10 @@ handle_clock_snapshot (PerfettoReader *r,
     }
   if (snap->n_clocks != 2 || mine == NULL || other == NULL || perfetto_builtin_to_clock_domain (other->clock_id) == TRACE_CLOCK_UNKNOWN)
     {
-      r->stats.unsupported_events++;
+      perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "clock snapshot that is no pair of known clocks");
       return;
     }
-  ev = pf_reader_emit (r, TRACE_EVENT_CLOCK_MARKER, (gint64) mine->timestamp);
+  ev = perfetto_reader_emit (r, TRACE_EVENT_CLOCK_MARKER, (gint64) mine->timestamp);
   ev->u.clock.marker = TRACE_CLOCK_MARKER_PAIR;
   ev->u.clock.domain = perfetto_builtin_to_clock_domain (other->clock_id);
   ev->u.clock.other_ts = (gint64) other->timestamp;
@@ -310,7 +335,7 @@ handle_compressed (PerfettoReader *r,
       if (rc != Z_OK && rc != Z_STREAM_END)
         break;
       g_byte_array_append (r->inflated, chunk, sizeof chunk - zs.avail_out);
-      if (r->inflated->len > PF_MAX_PACKET_SIZE || (rc == Z_OK && zs.avail_in == 0 && zs.avail_out != 0))
+      if (r->inflated->len > PERFETTO_MAX_PACKET_SIZE || (rc == Z_OK && zs.avail_in == 0 && zs.avail_out != 0))
         break;
     }
   inflateEnd (&zs);
@@ -328,11 +353,14 @@ fail:
 
 static void
 packet_sequence_state (PerfettoReader *r,
-                       PfSeq *seq,
-                       const PfPacket *pkt)
+                       PerfettoSeq *seq,
+                       const PerfettoPacket *pkt)
 {
-  if ((pkt->has_sequence_flags && (pkt->sequence_flags & PF_SEQ_CLEARED)) || (pkt->has_incremental_state_cleared && pkt->incremental_state_cleared))
+  if ((pkt->has_sequence_flags && (pkt->sequence_flags & PERFETTO_SEQ_CLEARED)) || (pkt->has_incremental_state_cleared && pkt->incremental_state_cleared))
     {
+      /* once per sequence, and per reset of its interning: never per event */
+      g_debug ("%s: byte offset %" G_GUINT64_FORMAT ": sequence %u clears its interned data", r->location,
+               r->packet_offset, seq->id);
       seq_clear (seq);
       seq->valid = TRUE;
     }
@@ -360,8 +388,8 @@ packet_sequence_state (PerfettoReader *r,
 
 static gint64
 packet_timestamp (PerfettoReader *r,
-                  PfSeq *seq,
-                  const PfPacket *pkt)
+                  PerfettoSeq *seq,
+                  const PerfettoPacket *pkt)
 {
   guint32 clock;
 
@@ -369,49 +397,66 @@ packet_timestamp (PerfettoReader *r,
     return r->last_ts;
   clock = pkt->has_timestamp_clock_id ? pkt->timestamp_clock_id : seq->default_clock;
   if (clock != 0 && clock != r->stream_clock && pkt->data_case != PERFETTO__PROTOS__TRACE_PACKET__DATA_CLOCK_SNAPSHOT)
-    r->stats.other_clock++;
+    perfetto_reader_skip (r, &r->stats.other_clock, 1, "packet timestamped in another clock than the stream's (kept as is)");
   r->last_ts = (gint64) pkt->timestamp;
   return r->last_ts;
 }
 
+/* Logs the first packet of each kind (the field of TracePacket's data). */
+static void
+note_packet_kind (PerfettoReader *r,
+                  const PerfettoPacket *pkt)
+{
+  const ProtobufCFieldDescriptor *field;
+  guint kind = pkt->data_case;
+
+  if (kind >= 8 * sizeof r->kinds_seen || (r->kinds_seen[kind / 8] & (1u << (kind % 8))))
+    return;
+  r->kinds_seen[kind / 8] |= 1u << (kind % 8);
+  field = protobuf_c_message_descriptor_get_field (&perfetto__protos__trace_packet__descriptor, kind);
+  g_debug ("%s: byte offset %" G_GUINT64_FORMAT ": first %s packet", r->location, r->packet_offset,
+           field ? field->name : "data-less");
+}
+
 static gboolean
 dispatch_packet (PerfettoReader *r,
-                 PfSeq *seq,
-                 PfPacket *pkt,
+                 PerfettoSeq *seq,
+                 PerfettoPacket *pkt,
                  gboolean inside_compressed,
                  guint64 offset,
                  GError **error)
 {
   gint64 ts = packet_timestamp (r, seq, pkt);
 
+  note_packet_kind (r, pkt);
   switch (pkt->data_case)
     {
     case PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR:
-      pf_reader_track_descriptor (r, pkt->track_descriptor, ts);
+      perfetto_reader_track_descriptor (r, pkt->track_descriptor, ts);
       break;
     case PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT:
-      pf_reader_track_event (r, seq, pkt->track_event, ts);
+      perfetto_reader_track_event (r, seq, pkt->track_event, ts);
       break;
     case PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_EVENTS:
-      pf_reader_ftrace_bundle (r, seq, pkt->ftrace_events);
+      perfetto_reader_ftrace_bundle (r, seq, pkt->ftrace_events);
       break;
     case PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_TREE:
-      pf_reader_process_tree (r, pkt->process_tree, ts);
+      perfetto_reader_process_tree (r, pkt->process_tree, ts);
       break;
     case PERFETTO__PROTOS__TRACE_PACKET__DATA_CLOCK_SNAPSHOT:
       handle_clock_snapshot (r, pkt->clock_snapshot, ts);
       break;
     case PERFETTO__PROTOS__TRACE_PACKET__DATA_PERF_SAMPLE:
-      pf_reader_perf_sample (r, seq, pkt->perf_sample, ts);
+      perfetto_reader_perf_sample (r, seq, pkt->perf_sample, ts);
       break;
     case PERFETTO__PROTOS__TRACE_PACKET__DATA_THREAD_DESCRIPTOR:
-      pf_reader_thread_descriptor (seq, pkt->thread_descriptor);
+      perfetto_reader_thread_descriptor (seq, pkt->thread_descriptor);
       break;
     case PERFETTO__PROTOS__TRACE_PACKET__DATA_STREAMING_PROFILE_PACKET:
-      pf_reader_streaming_profile (r, seq, pkt->streaming_profile_packet);
+      perfetto_reader_streaming_profile (r, seq, pkt->streaming_profile_packet);
       break;
     case PERFETTO__PROTOS__TRACE_PACKET__DATA_CHROME_EVENTS:
-      pf_reader_chrome_events (r, pkt->chrome_events);
+      perfetto_reader_chrome_events (r, pkt->chrome_events);
       break;
     case PERFETTO__PROTOS__TRACE_PACKET__DATA_COMPRESSED_PACKETS:
       /* Perfetto never nests them; allowing it would recurse once per
@@ -429,7 +474,7 @@ dispatch_packet (PerfettoReader *r,
       /* A packet of a kind this reader does not know (or only interned
        * data and sequence state, which is not unknown). */
       if (pkt->base.n_unknown_fields > 0)
-        r->stats.unknown_packets++;
+        perfetto_reader_skip (r, &r->stats.unknown_packets, 1, "packet of a kind the reader does not know");
       break;
     }
   return TRUE;
@@ -443,8 +488,8 @@ handle_packet (PerfettoReader *r,
                guint64 offset,
                GError **error)
 {
-  PfPacket *pkt = perfetto__protos__trace_packet__unpack (&r->allocator, len, data);
-  PfSeq *seq;
+  PerfettoPacket *pkt = perfetto__protos__trace_packet__unpack (&r->allocator, len, data);
+  PerfettoSeq *seq;
 
   if (pkt == NULL)
     {
@@ -456,9 +501,9 @@ handle_packet (PerfettoReader *r,
   r->stats.packets++;
   seq = seq_get (r, pkt->has_trusted_packet_sequence_id ? pkt->trusted_packet_sequence_id : 0);
   packet_sequence_state (r, seq, pkt);
-  if (pkt->has_sequence_flags && (pkt->sequence_flags & PF_SEQ_NEEDS) && !seq->valid)
+  if (pkt->has_sequence_flags && (pkt->sequence_flags & PERFETTO_SEQ_NEEDS) && !seq->valid)
     {
-      r->stats.no_incremental_state++;
+      perfetto_reader_skip (r, &r->stats.no_incremental_state, 1, "packet that needs the interned data of a sequence never cleared");
       return TRUE;
     }
   return dispatch_packet (r, seq, pkt, inside_compressed, offset, error);
@@ -491,15 +536,15 @@ read_varint (const guint8 *p,
 
 typedef enum
 {
-  PF_RECORD_PACKET,
-  PF_RECORD_SKIP,
-  PF_RECORD_INCOMPLETE,
-  PF_RECORD_BAD,
-} PfRecordKind;
+  PERFETTO_RECORD_PACKET,
+  PERFETTO_RECORD_SKIP,
+  PERFETTO_RECORD_INCOMPLETE,
+  PERFETTO_RECORD_BAD,
+} PerfettoRecordKind;
 
 /* Parses the header of the record at @p: a Trace.packet (field 1, length
  * delimited), another field to skip, not enough bytes, or no record. */
-static PfRecordKind
+static PerfettoRecordKind
 parse_record_header (const guint8 *p,
                      gsize avail,
                      gsize *header_len,
@@ -509,9 +554,9 @@ parse_record_header (const guint8 *p,
   int n = read_varint (p, avail, &tag), m = 0;
 
   if (n < 0)
-    return PF_RECORD_BAD;
+    return PERFETTO_RECORD_BAD;
   if (n == 0)
-    return PF_RECORD_INCOMPLETE;
+    return PERFETTO_RECORD_INCOMPLETE;
   switch (tag & 7)
     {
     case 0:
@@ -527,18 +572,18 @@ parse_record_header (const guint8 *p,
     case 2:
       m = read_varint (p + n, avail - n, &len);
       if (m == 0)
-        return PF_RECORD_INCOMPLETE;
+        return PERFETTO_RECORD_INCOMPLETE;
       break;
     default:
-      return PF_RECORD_BAD;
+      return PERFETTO_RECORD_BAD;
     }
   if (m < 0 || (tag >> 3) == 0)
-    return PF_RECORD_BAD;
+    return PERFETTO_RECORD_BAD;
   if ((tag & 7) == 0 && m == 0)
-    return PF_RECORD_INCOMPLETE;
+    return PERFETTO_RECORD_INCOMPLETE;
   *header_len = (gsize) n + (gsize) m;
   *body_len = len;
-  return tag == 0x0a ? PF_RECORD_PACKET : PF_RECORD_SKIP;
+  return tag == 0x0a ? PERFETTO_RECORD_PACKET : PERFETTO_RECORD_SKIP;
 }
 
 /* The packets of one `compressed_packets` field. Each one is unpacked
@@ -559,23 +604,23 @@ handle_compressed_records (PerfettoReader *r,
     {
       gsize hlen;
       guint64 blen;
-      PfRecordKind kind = parse_record_header (data + pos, len - pos, &hlen, &blen);
+      PerfettoRecordKind kind = parse_record_header (data + pos, len - pos, &hlen, &blen);
 
-      if (kind == PF_RECORD_BAD || kind == PF_RECORD_INCOMPLETE || blen > len - pos - hlen)
+      if (kind == PERFETTO_RECORD_BAD || kind == PERFETTO_RECORD_INCOMPLETE || blen > len - pos - hlen)
         {
           g_set_error (error, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_FORMAT,
                        "%s: byte offset %" G_GUINT64_FORMAT ": corrupt compressed packets",
                        r->location, offset);
           return FALSE;
         }
-      if (kind == PF_RECORD_PACKET && ++n_packets > PF_MAX_COMPRESSED_PACKETS)
+      if (kind == PERFETTO_RECORD_PACKET && ++n_packets > PERFETTO_MAX_COMPRESSED_PACKETS)
         {
           g_set_error (error, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_TOO_LARGE,
                        "%s: byte offset %" G_GUINT64_FORMAT ": compressed packets hold more than %u packets",
-                       r->location, offset, PF_MAX_COMPRESSED_PACKETS);
+                       r->location, offset, PERFETTO_MAX_COMPRESSED_PACKETS);
           return FALSE;
         }
-      if (kind == PF_RECORD_PACKET && !handle_packet (r, data + pos + hlen, blen, TRUE, offset, error))
+      if (kind == PERFETTO_RECORD_PACKET && !handle_packet (r, data + pos + hlen, blen, TRUE, offset, error))
         return FALSE;
       arena_reset (&r->arena);
       pos += hlen + blen;
@@ -602,9 +647,9 @@ fill (PerfettoReader *r,
           r->len -= r->pos;
           r->pos = 0;
         }
-      if (r->cap < MAX (need, PF_READ_CHUNK))
+      if (r->cap < MAX (need, PERFETTO_READ_CHUNK))
         {
-          r->cap = MAX (need, PF_READ_CHUNK);
+          r->cap = MAX (need, PERFETTO_READ_CHUNK);
           r->buf = g_realloc (r->buf, r->cap);
         }
       n = g_input_stream_read (r->in, r->buf + r->len, r->cap - r->len, NULL, &local);
@@ -627,6 +672,9 @@ note_truncated (PerfettoReader *r)
 {
   r->stats.truncated_offset = r->offset + r->pos;
   r->stats.truncated_bytes = r->len - r->pos;
+  g_debug ("%s: byte offset %" G_GUINT64_FORMAT ": the last record is cut off (%" G_GUINT64_FORMAT
+           " bytes skipped)",
+           r->location, r->stats.truncated_offset, r->stats.truncated_bytes);
   r->pos = r->len;
 }
 
@@ -654,7 +702,7 @@ next_record (PerfettoReader *r,
 {
   gsize hlen;
   guint64 blen, at;
-  PfRecordKind kind;
+  PerfettoRecordKind kind;
 
   if (!fill (r, 20, error))
     return FALSE;
@@ -669,25 +717,25 @@ next_record (PerfettoReader *r,
   kind = parse_record_header (r->buf + r->pos, r->len - r->pos, &hlen, &blen);
   /* Every Perfetto trace begins with a packet: anything else there is
    * another kind of file, even if it happens to parse as protobuf. */
-  if (kind == PF_RECORD_BAD || (r->offset + r->pos == 0 && kind == PF_RECORD_SKIP))
+  if (kind == PERFETTO_RECORD_BAD || (r->offset + r->pos == 0 && kind == PERFETTO_RECORD_SKIP))
     return record_error (r, error);
-  if (kind == PF_RECORD_INCOMPLETE)
+  if (kind == PERFETTO_RECORD_INCOMPLETE)
     return note_truncated (r), r->done = TRUE, TRUE;
-  at = r->offset + r->pos;
-  if (blen > PF_MAX_PACKET_SIZE)
+  at = r->packet_offset = r->offset + r->pos;
+  if (blen > PERFETTO_MAX_PACKET_SIZE)
     {
       g_set_error (error, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_TOO_LARGE,
                    "%s: byte offset %" G_GUINT64_FORMAT ": a record of %" G_GUINT64_FORMAT
                    " bytes is larger than the limit of %u MiB",
-                   r->location, at, blen, PF_MAX_PACKET_SIZE / (1024 * 1024));
+                   r->location, at, blen, PERFETTO_MAX_PACKET_SIZE / (1024 * 1024));
       return FALSE;
     }
   if (!fill (r, hlen + blen, error))
     return FALSE;
   if (r->len - r->pos < hlen + blen)
     return note_truncated (r), r->done = TRUE, TRUE;
-  if (kind == PF_RECORD_SKIP)
-    r->stats.unknown_fields++;
+  if (kind == PERFETTO_RECORD_SKIP)
+    perfetto_reader_skip (r, &r->stats.unknown_fields, 1, "top-level record other than Trace.packet");
   else if (!handle_packet (r, r->buf + r->pos + hlen, blen, FALSE, at, error))
     return FALSE;
   arena_reset (&r->arena);
@@ -710,12 +758,15 @@ perfetto_reader_new (GInputStream *in,
                      const char *location,
                      TraceStringPool *pool)
 {
-  PerfettoReader *r = g_new0 (PerfettoReader, 1);
+  PerfettoReader *r;
 
+  g_return_val_if_fail (G_IS_INPUT_STREAM (in), NULL);
+
+  r = g_new0 (PerfettoReader, 1);
   r->in = g_object_ref (in);
   r->location = g_strdup (location ? location : "<stream>");
   r->pool = trace_string_pool_ref (pool ? pool : trace_string_pool_get_default ());
-  r->arena.size = PF_ARENA_MIN;
+  r->arena.size = PERFETTO_ARENA_MIN;
   r->arena.base = g_malloc (r->arena.size);
   r->allocator.alloc = arena_alloc;
   r->allocator.free = arena_free;
@@ -724,21 +775,21 @@ perfetto_reader_new (GInputStream *in,
   r->sequences = g_hash_table_new_full (NULL, NULL, NULL, seq_free);
   r->tracks = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, g_free);
   r->proc_names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  r->proc_sort = g_hash_table_new_full (pf_key_hash, pf_key_equal, g_free, g_free);
-  r->proc_labels = g_hash_table_new_full (pf_key_hash, pf_key_equal, g_free, NULL);
-  r->thread_names = g_hash_table_new_full (pf_key_hash, pf_key_equal, g_free, NULL);
-  r->thread_sort = g_hash_table_new_full (pf_key_hash, pf_key_equal, g_free, g_free);
+  r->proc_sort = g_hash_table_new_full (perfetto_key_hash, perfetto_key_equal, g_free, g_free);
+  r->proc_labels = g_hash_table_new_full (perfetto_key_hash, perfetto_key_equal, g_free, NULL);
+  r->thread_names = g_hash_table_new_full (perfetto_key_hash, perfetto_key_equal, g_free, NULL);
+  r->thread_sort = g_hash_table_new_full (perfetto_key_hash, perfetto_key_equal, g_free, g_free);
   r->tid_to_pid = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   r->active_flows = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   r->stack_nodes = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
-  r->cpus = g_array_new (FALSE, TRUE, sizeof (PfRCpu));
+  r->cpus = g_array_new (FALSE, TRUE, sizeof (PerfettoRCpu));
   r->ftrace_names = g_hash_table_new (NULL, NULL);
   r->comm_ids = g_array_new (FALSE, FALSE, sizeof (guint32));
-  r->stream_clock = PF_CLOCK_BOOTTIME;
-  r->k_step = trace_string_pool_intern (r->pool, PF_STEP_ANNOTATION);
+  r->stream_clock = PERFETTO_CLOCK_BOOTTIME;
+  r->k_step = trace_string_pool_intern (r->pool, PERFETTO_STEP_ANNOTATION);
   r->k_url = trace_string_pool_intern (r->pool, "url");
   r->k_line = trace_string_pool_intern (r->pool, "line");
-  r->k_global_track = trace_string_pool_intern (r->pool, PF_GLOBAL_TRACK_NAME);
+  r->k_global_track = trace_string_pool_intern (r->pool, PERFETTO_GLOBAL_TRACK_NAME);
   return r;
 }
 
@@ -757,6 +808,9 @@ perfetto_reader_read_batch (PerfettoReader *r,
                             TraceBatch **out,
                             GError **error)
 {
+  g_return_val_if_fail (r != NULL, FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
   *out = NULL;
   if (r->done)
     return TRUE;
@@ -769,9 +823,12 @@ perfetto_reader_read_batch (PerfettoReader *r,
           r->done = TRUE;
           return FALSE;
         }
-      if (g_hash_table_size (r->active_flows) > PF_MAX_ACTIVE_FLOWS)
+      if (g_hash_table_size (r->active_flows) > PERFETTO_MAX_ACTIVE_FLOWS)
         g_hash_table_remove_all (r->active_flows);
     }
+  if (r->done)
+    g_debug ("%s: read to the end: %" G_GUINT64_FORMAT " bytes, %" G_GUINT64_FORMAT " packets in %u sequences, %" G_GUINT64_FORMAT " events",
+             r->location, r->stats.bytes, r->stats.packets, g_hash_table_size (r->sequences), r->stats.events);
   if (r->batch->n_events > 0)
     *out = g_steal_pointer (&r->batch);
   else
@@ -789,6 +846,8 @@ perfetto_reader_read_batch (PerfettoReader *r,
 TraceClockDomain
 perfetto_reader_get_clock_domain (PerfettoReader *r)
 {
+  g_return_val_if_fail (r != NULL, TRACE_CLOCK_UNKNOWN);
+
   return perfetto_builtin_to_clock_domain (r->stream_clock);
 }
 
@@ -801,6 +860,9 @@ void
 perfetto_reader_get_stats (PerfettoReader *r,
                            PerfettoReaderStats *stats)
 {
+  g_return_if_fail (r != NULL);
+  g_return_if_fail (stats != NULL);
+
   *stats = r->stats;
 }
 

@@ -10,34 +10,34 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "perfetto-writer-private.h"
+#include "perfetto-private.h"
 
 #include <math.h>
 #include <string.h>
 
 /* Deeper than this a thread's begins are not tracked (only counted), so
  * a stream of begins without ends cannot grow memory. */
-#define PF_MAX_TRACKED_DEPTH 4096
+#define PERFETTO_MAX_TRACKED_DEPTH 4096
 
-typedef Perfetto__Protos__TrackEvent__Type PfType;
-#define PF_TYPE_NONE PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_UNSPECIFIED
-#define PF_TYPE_BEGIN PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN
-#define PF_TYPE_END PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END
-#define PF_TYPE_INSTANT PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT
-#define PF_TYPE_COUNTER PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_COUNTER
+typedef Perfetto__Protos__TrackEvent__Type PerfettoType;
+#define PERFETTO_TYPE_NONE PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_UNSPECIFIED
+#define PERFETTO_TYPE_BEGIN PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN
+#define PERFETTO_TYPE_END PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END
+#define PERFETTO_TYPE_INSTANT PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT
+#define PERFETTO_TYPE_COUNTER PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_COUNTER
 
 /* ---- building one TrackEvent packet ---- */
 
 static void
 te_begin (PerfettoWriter *w,
           guint64 uuid,
-          PfType type)
+          PerfettoType type)
 {
-  pf_packet_begin (w);
+  perfetto_packet_begin (w);
   perfetto__protos__track_event__init (&w->te);
   w->te.has_track_uuid = TRUE;
   w->te.track_uuid = uuid;
-  if (type != PF_TYPE_NONE)
+  if (type != PERFETTO_TYPE_NONE)
     {
       w->te.has_type = TRUE;
       w->te.type = type;
@@ -51,15 +51,15 @@ te_name (PerfettoWriter *w,
 {
   if (name == 0)
     return;
-  if (pf_intern_enabled (w))
+  if (perfetto_intern_enabled (w))
     {
       w->te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME_IID;
-      w->te.name_iid = pf_intern_name (w, name);
+      w->te.name_iid = perfetto_intern_name (w, name);
     }
   else
     {
       w->te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
-      w->te.name = (char *) pf_str (w, name);
+      w->te.name = (char *) perfetto_str (w, name);
     }
 }
 
@@ -69,54 +69,54 @@ te_category (PerfettoWriter *w,
 {
   if (category == 0)
     return;
-  if (pf_intern_enabled (w))
+  if (perfetto_intern_enabled (w))
     {
-      w->category_iid = pf_intern_category (w, category);
+      w->category_iid = perfetto_intern_category (w, category);
       w->te.n_category_iids = 1;
       w->te.category_iids = &w->category_iid;
     }
   else
     {
-      w->category_str = (char *) pf_str (w, category);
+      w->category_str = (char *) perfetto_str (w, category);
       w->te.n_categories = 1;
       w->te.categories = &w->category_str;
     }
 }
 
-static PfAnnotation *
+static PerfettoAnnotation *
 te_annotation (PerfettoWriter *w,
                guint32 key)
 {
-  PfAnnotation *a = pf_vec_push (&w->annotations);
+  PerfettoAnnotation *a = perfetto_vec_push (&w->annotations);
 
   perfetto__protos__debug_annotation__init (a);
-  if (pf_intern_enabled (w))
+  if (perfetto_intern_enabled (w))
     {
       a->name_field_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME_IID;
-      a->name_iid = pf_intern_ann_name (w, key);
+      a->name_iid = perfetto_intern_ann_name (w, key);
     }
   else
     {
       a->name_field_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME;
-      a->name = (char *) pf_str (w, key);
+      a->name = (char *) perfetto_str (w, key);
     }
   return a;
 }
 
 static void
 te_annotation_string (PerfettoWriter *w,
-                      PfAnnotation *a,
+                      PerfettoAnnotation *a,
                       guint32 value)
 {
-  if (pf_intern_enabled (w))
+  if (perfetto_intern_enabled (w))
     {
       a->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE_IID;
-      a->string_value_iid = pf_intern_str_value (w, value);
+      a->string_value_iid = perfetto_intern_str_value (w, value);
     }
   else
     {
       a->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE;
-      a->string_value = (char *) pf_str (w, value);
+      a->string_value = (char *) perfetto_str (w, value);
     }
 }
 
@@ -133,7 +133,7 @@ te_args (PerfettoWriter *w,
   for (guint i = 0; i < ev->n_args; i++)
     {
       const TraceArg *arg = &args[i];
-      PfAnnotation *a = te_annotation (w, arg->key);
+      PerfettoAnnotation *a = te_annotation (w, arg->key);
 
       switch ((TraceArgType) arg->type)
         {
@@ -241,14 +241,14 @@ te_correlation (PerfettoWriter *w,
  * track's descriptor is a packet of its own; te_emit() attaches it. */
 static void
 te_thread_time (PerfettoWriter *w,
-                PfThread *t,
+                PerfettoThread *t,
                 gint64 value,
                 gint64 ts)
 {
   w->thread_time_uuid = 0;
   if (!w->opts.thread_time || value < 0)
     return;
-  w->thread_time_uuid = pf_thread_time_track (w, t, ts);
+  w->thread_time_uuid = perfetto_thread_time_track (w, t, ts);
   w->thread_time_value = value;
 }
 
@@ -280,11 +280,11 @@ te_emit (PerfettoWriter *w,
   if (w->annotations.len > 0)
     {
       w->te.n_debug_annotations = w->annotations.len;
-      w->te.debug_annotations = (PfAnnotation **) pf_vec_ptrs (&w->annotations);
+      w->te.debug_annotations = (PerfettoAnnotation **) perfetto_vec_ptrs (&w->annotations);
     }
   w->pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
   w->pkt.track_event = &w->te;
-  pf_packet_emit (w, ts, TRUE, pf_intern_enabled (w));
+  perfetto_packet_emit (w, ts, TRUE, perfetto_intern_enabled (w));
   w->stats.track_events++;
   w->thread_time_uuid = 0;
 }
@@ -294,7 +294,7 @@ te_emit_end (PerfettoWriter *w,
              guint64 uuid,
              gint64 ts)
 {
-  te_begin (w, uuid, PF_TYPE_END);
+  te_begin (w, uuid, PERFETTO_TYPE_END);
   te_emit (w, ts);
 }
 
@@ -304,7 +304,7 @@ te_emit_full (PerfettoWriter *w,
               TraceBatch *batch,
               const TraceEvent *ev,
               guint64 uuid,
-              PfType type)
+              PerfettoType type)
 {
   te_begin (w, uuid, type);
   te_name (w, ev->name);
@@ -325,20 +325,20 @@ te_emit_full (PerfettoWriter *w,
  * reads into the same slices. */
 
 /* The duration given for a begun slice: unknown. */
-#define PF_PENDING G_MININT64
+#define PERFETTO_PENDING G_MININT64
 
-static PfOpenSlice *
-open_at (PfThread *t,
+static PerfettoOpenSlice *
+open_at (PerfettoThread *t,
          guint i)
 {
-  return &g_array_index (t->open, PfOpenSlice, i);
+  return &g_array_index (t->open, PerfettoOpenSlice, i);
 }
 
 /* trace_processor closes the innermost begun slice with a nameless end;
  * an end for a slice below another one still waiting for its end must
  * name it (and its category), as trace_processor then matches by both. */
 static gboolean
-end_needs_name (PfThread *t,
+end_needs_name (PerfettoThread *t,
                 guint i)
 {
   for (guint k = i + 1; k < t->open->len; k++)
@@ -349,14 +349,14 @@ end_needs_name (PfThread *t,
 
 static void
 write_open_end (PerfettoWriter *w,
-                PfThread *t,
+                PerfettoThread *t,
                 guint i,
                 gint64 ts)
 {
-  PfOpenSlice *s = open_at (t, i);
+  PerfettoOpenSlice *s = open_at (t, i);
 
   te_thread_time (w, t, s->end_thread_ts, ts);
-  te_begin (w, t->uuid, PF_TYPE_END);
+  te_begin (w, t->uuid, PERFETTO_TYPE_END);
   if (end_needs_name (t, i))
     {
       te_name (w, s->name);
@@ -369,18 +369,18 @@ write_open_end (PerfettoWriter *w,
 /* Pops the innermost slice; a begun one still open ends at @cut_ts. */
 static void
 pop_top (PerfettoWriter *w,
-         PfThread *t,
+         PerfettoThread *t,
          gint64 cut_ts)
 {
   guint top = t->open->len - 1;
-  PfOpenSlice *s = open_at (t, top);
+  PerfettoOpenSlice *s = open_at (t, top);
 
   if (s->needs_end)
     write_open_end (w, t, top, s->complete ? s->end_ts : cut_ts);
   g_array_set_size (t->open, top);
 }
 
-/* Before a slice at @ts lasting @dur (PF_PENDING: begun) goes on the
+/* Before a slice at @ts lasting @dur (PERFETTO_PENDING: begun) goes on the
  * stack: pops what ended before it (a slice ending at @ts too, unless
  * both last 0), and cuts slices begun inside a complete slice that ended
  * before @ts at its end, as trace_processor does.
@@ -389,7 +389,7 @@ pop_top (PerfettoWriter *w,
  *   complete slice (trace_processor spills it to an overflow track) */
 static gboolean
 close_stack (PerfettoWriter *w,
-             PfThread *t,
+             PerfettoThread *t,
              gint64 ts,
              gint64 dur)
 {
@@ -397,7 +397,7 @@ close_stack (PerfettoWriter *w,
 
   for (gint i = t->open ? (gint) t->open->len - 1 : -1; i >= 0; i--)
     {
-      PfOpenSlice s = *open_at (t, (guint) i);
+      PerfettoOpenSlice s = *open_at (t, (guint) i);
 
       if (!s.complete)
         {
@@ -408,7 +408,7 @@ close_stack (PerfettoWriter *w,
         {
           if (ts <= s.end_ts)
             continue;
-          w->stats.closed_open_slices += t->open->len - 1 - (guint) i;
+          perfetto_writer_drop (w, &w->stats.closed_open_slices, t->open->len - 1 - (guint) i, s.end_ts, "slice still open inside a complete slice, closed at its end");
           while (t->open->len > (guint) i)
             pop_top (w, t, s.end_ts);
           begun_above = FALSE;
@@ -419,7 +419,7 @@ close_stack (PerfettoWriter *w,
           pop_top (w, t, s.end_ts);
           continue;
         }
-      if (dur != PF_PENDING && ts < s.end_ts && ts + dur > s.end_ts)
+      if (dur != PERFETTO_PENDING && ts < s.end_ts && ts + dur > s.end_ts)
         return FALSE;
     }
   return TRUE;
@@ -427,18 +427,18 @@ close_stack (PerfettoWriter *w,
 
 /* Returns: %FALSE when the stack is full: the slice is not tracked */
 static gboolean
-thread_push (PfThread *t,
+thread_push (PerfettoThread *t,
              const TraceEvent *ev,
              gint64 end_ts,
              gboolean complete,
              gboolean needs_end)
 {
-  PfOpenSlice s = { ev->ts, end_ts, complete ? event_end_thread_ts (ev) : -1, ev->name, ev->category,
-                    complete, needs_end };
+  PerfettoOpenSlice s = { ev->ts, end_ts, complete ? event_end_thread_ts (ev) : -1, ev->name, ev->category,
+                          complete, needs_end };
 
   if (t->open == NULL)
-    t->open = g_array_new (FALSE, FALSE, sizeof (PfOpenSlice));
-  if (t->open->len >= PF_MAX_TRACKED_DEPTH)
+    t->open = g_array_new (FALSE, FALSE, sizeof (PerfettoOpenSlice));
+  if (t->open->len >= PERFETTO_MAX_TRACKED_DEPTH)
     return FALSE;
   g_array_append_val (t->open, s);
   return TRUE;
@@ -448,11 +448,11 @@ static void
 write_thread_begin (PerfettoWriter *w,
                     TraceBatch *batch,
                     const TraceEvent *ev,
-                    PfThread *t)
+                    PerfettoThread *t)
 {
-  close_stack (w, t, ev->ts, PF_PENDING);
+  close_stack (w, t, ev->ts, PERFETTO_PENDING);
   te_thread_time (w, t, event_thread_ts (ev), ev->ts);
-  te_emit_full (w, batch, ev, t->uuid, PF_TYPE_BEGIN);
+  te_emit_full (w, batch, ev, t->uuid, PERFETTO_TYPE_BEGIN);
   if (!thread_push (t, ev, 0, FALSE, TRUE))
     t->untracked++; /* its end is written as it comes */
 }
@@ -465,16 +465,16 @@ static void
 write_spilled_complete (PerfettoWriter *w,
                         TraceBatch *batch,
                         const TraceEvent *ev,
-                        PfThread *t)
+                        PerfettoThread *t)
 {
   gint64 end = ev->ts + ev->u.slice.dur;
-  PfLane *lane = NULL;
+  PerfettoLane *lane = NULL;
 
   if (t->lanes == NULL)
-    t->lanes = g_array_new (FALSE, TRUE, sizeof (PfLane));
+    t->lanes = g_array_new (FALSE, TRUE, sizeof (PerfettoLane));
   for (guint i = 0; i < t->lanes->len && lane == NULL; i++)
     {
-      PfLane *l = &g_array_index (t->lanes, PfLane, i);
+      PerfettoLane *l = &g_array_index (t->lanes, PerfettoLane, i);
       GArray *ends = l->open_ends;
 
       while (ends->len > 0 && g_array_index (ends, gint64, ends->len - 1) <= ev->ts)
@@ -484,17 +484,17 @@ write_spilled_complete (PerfettoWriter *w,
     }
   if (lane == NULL)
     {
-      PfLane added = { pf_lane_track (w, t, ev->ts), g_array_new (FALSE, FALSE, sizeof (gint64)) };
+      PerfettoLane added = { perfetto_lane_track (w, t, ev->ts), g_array_new (FALSE, FALSE, sizeof (gint64)) };
 
       g_array_append_val (t->lanes, added);
-      lane = &g_array_index (t->lanes, PfLane, t->lanes->len - 1);
+      lane = &g_array_index (t->lanes, PerfettoLane, t->lanes->len - 1);
     }
   g_array_append_val (lane->open_ends, end);
   te_thread_time (w, t, event_thread_ts (ev), ev->ts);
-  te_emit_full (w, batch, ev, lane->uuid, PF_TYPE_BEGIN);
+  te_emit_full (w, batch, ev, lane->uuid, PERFETTO_TYPE_BEGIN);
   te_thread_time (w, t, event_end_thread_ts (ev), end);
   te_emit_end (w, lane->uuid, end);
-  w->stats.spilled_complete++;
+  perfetto_writer_drop (w, &w->stats.spilled_complete, 1, ev->ts, "complete slice partially overlapping an open one, spilled to an overflow track");
 }
 
 /* A complete slice is never shortened: longer than 0 it is a begin now
@@ -504,14 +504,14 @@ static void
 write_thread_complete (PerfettoWriter *w,
                        TraceBatch *batch,
                        const TraceEvent *ev,
-                       PfThread *t)
+                       PerfettoThread *t)
 {
   gint64 end = ev->ts + ev->u.slice.dur;
 
   if (ev->u.slice.dur < 0)
     {
       /* trace_processor drops it too (slice_negative_duration) */
-      w->stats.dropped_other++;
+      perfetto_writer_drop (w, &w->stats.dropped_other, 1, ev->ts, "complete slice of negative duration dropped");
       return;
     }
   if (!close_stack (w, t, ev->ts, ev->u.slice.dur))
@@ -522,11 +522,11 @@ write_thread_complete (PerfettoWriter *w,
   te_thread_time (w, t, event_thread_ts (ev), ev->ts);
   if (ev->u.slice.dur == 0)
     {
-      te_emit_full (w, batch, ev, t->uuid, PF_TYPE_INSTANT);
+      te_emit_full (w, batch, ev, t->uuid, PERFETTO_TYPE_INSTANT);
       thread_push (t, ev, end, TRUE, FALSE);
       return;
     }
-  te_emit_full (w, batch, ev, t->uuid, PF_TYPE_BEGIN);
+  te_emit_full (w, batch, ev, t->uuid, PERFETTO_TYPE_BEGIN);
   if (!thread_push (t, ev, end, TRUE, TRUE))
     {
       te_thread_time (w, t, event_end_thread_ts (ev), end);
@@ -538,11 +538,11 @@ static void
 write_thread_instant (PerfettoWriter *w,
                       TraceBatch *batch,
                       const TraceEvent *ev,
-                      PfThread *t)
+                      PerfettoThread *t)
 {
   close_stack (w, t, ev->ts, 0);
   te_thread_time (w, t, event_thread_ts (ev), ev->ts);
-  te_emit_full (w, batch, ev, t->uuid, PF_TYPE_INSTANT);
+  te_emit_full (w, batch, ev, t->uuid, PERFETTO_TYPE_INSTANT);
   thread_push (t, ev, ev->ts, TRUE, FALSE);
 }
 
@@ -550,13 +550,13 @@ write_thread_instant (PerfettoWriter *w,
  * closes (trace_processor's rule: a name or category the end does not
  * give matches any; one it gives must be the slice's), or -1 */
 static gint
-matching_begun (PfThread *t,
+matching_begun (PerfettoThread *t,
                 guint32 name,
                 guint32 category)
 {
   for (gint i = t->open ? (gint) t->open->len - 1 : -1; i >= 0; i--)
     {
-      PfOpenSlice *s = open_at (t, (guint) i);
+      PerfettoOpenSlice *s = open_at (t, (guint) i);
 
       if (s->complete)
         continue;
@@ -573,29 +573,29 @@ static void
 write_thread_end (PerfettoWriter *w,
                   TraceBatch *batch,
                   const TraceEvent *ev,
-                  PfThread *t)
+                  PerfettoThread *t)
 {
   gint i;
 
-  close_stack (w, t, ev->ts, PF_PENDING);
+  close_stack (w, t, ev->ts, PERFETTO_PENDING);
   te_thread_time (w, t, event_thread_ts (ev), ev->ts);
   if (t->untracked > 0)
     {
       t->untracked--;
-      te_begin (w, t->uuid, PF_TYPE_END);
+      te_begin (w, t->uuid, PERFETTO_TYPE_END);
     }
   else if ((i = matching_begun (t, ev->name, ev->category)) < 0)
     {
       /* trace_processor ignores an end that matches no begun slice */
       w->thread_time_uuid = 0;
-      w->stats.dropped_unmatched_end++;
+      perfetto_writer_drop (w, &w->stats.dropped_unmatched_end, 1, ev->ts, "slice end without an open slice dropped");
       return;
     }
   else
     {
-      PfOpenSlice *s = open_at (t, (guint) i);
+      PerfettoOpenSlice *s = open_at (t, (guint) i);
 
-      te_begin (w, t->uuid, PF_TYPE_END);
+      te_begin (w, t->uuid, PERFETTO_TYPE_END);
       if (end_needs_name (t, (guint) i))
         {
           te_name (w, s->name);
@@ -620,31 +620,31 @@ write_named_slice (PerfettoWriter *w,
                    TraceBatch *batch,
                    const TraceEvent *ev)
 {
-  PfTrack *track = pf_named_track (w, ev->pid, ev->u.slice.track, ev->ts);
+  PerfettoTrack *track = perfetto_named_track (w, ev->pid, ev->u.slice.track, ev->ts);
 
   switch (ev->kind)
     {
     case TRACE_EVENT_SLICE_BEGIN:
-      te_emit_full (w, batch, ev, track->uuid, PF_TYPE_BEGIN);
+      te_emit_full (w, batch, ev, track->uuid, PERFETTO_TYPE_BEGIN);
       track->depth++;
       break;
     case TRACE_EVENT_SLICE_COMPLETE:
-      te_emit_full (w, batch, ev, track->uuid, PF_TYPE_BEGIN);
+      te_emit_full (w, batch, ev, track->uuid, PERFETTO_TYPE_BEGIN);
       te_emit_end (w, track->uuid, ev->ts + MAX (ev->u.slice.dur, 0));
       break;
     case TRACE_EVENT_SLICE_END:
       if (track->depth == 0)
         {
-          w->stats.dropped_unmatched_end++;
+          perfetto_writer_drop (w, &w->stats.dropped_unmatched_end, 1, ev->ts, "slice end without an open slice on its named track dropped");
           return;
         }
       track->depth--;
-      te_begin (w, track->uuid, PF_TYPE_END);
+      te_begin (w, track->uuid, PERFETTO_TYPE_END);
       te_args (w, batch, ev);
       te_emit (w, ev->ts);
       break;
     default:
-      te_emit_full (w, batch, ev, track->uuid, PF_TYPE_INSTANT);
+      te_emit_full (w, batch, ev, track->uuid, PERFETTO_TYPE_INSTANT);
       break;
     }
 }
@@ -654,7 +654,7 @@ write_slice (PerfettoWriter *w,
              TraceBatch *batch,
              const TraceEvent *ev)
 {
-  PfThread *t;
+  PerfettoThread *t;
 
   if (ev->u.slice.track != 0)
     {
@@ -663,18 +663,18 @@ write_slice (PerfettoWriter *w,
     }
   if (ev->kind == TRACE_EVENT_INSTANT && (ev->flags & TRACE_EVENT_FLAG_SCOPE_GLOBAL))
     {
-      te_emit_full (w, batch, ev, pf_global_track (w, ev->ts), PF_TYPE_INSTANT);
+      te_emit_full (w, batch, ev, perfetto_global_track (w, ev->ts), PERFETTO_TYPE_INSTANT);
       return;
     }
   if (ev->kind == TRACE_EVENT_INSTANT && (ev->flags & TRACE_EVENT_FLAG_SCOPE_PROCESS))
     {
-      te_emit_full (w, batch, ev, pf_process_track (w, ev->pid, ev->ts), PF_TYPE_INSTANT);
+      te_emit_full (w, batch, ev, perfetto_process_track (w, ev->pid, ev->ts), PERFETTO_TYPE_INSTANT);
       return;
     }
-  t = pf_thread_get (w, ev->pid, ev->tid, ev->ts);
+  t = perfetto_thread_get (w, ev->pid, ev->tid, ev->ts);
   if (t == NULL)
     {
-      w->stats.dropped_thread_table++;
+      perfetto_writer_drop (w, &w->stats.dropped_thread_table, 1, ev->ts, "event of a thread past the thread table (max-threads) dropped");
       return;
     }
   switch (ev->kind)
@@ -695,7 +695,7 @@ write_slice (PerfettoWriter *w,
 }
 
 /**
- * pf_close_open_slices:
+ * perfetto_close_open_slices:
  * @w: a #PerfettoWriter
  *
  * At the end of the stream: writes the ends of complete slices still on
@@ -703,17 +703,17 @@ write_slice (PerfettoWriter *w,
  * trace_processor leaves them).
  */
 void
-pf_close_open_slices (PerfettoWriter *w)
+perfetto_close_open_slices (PerfettoWriter *w)
 {
   GHashTableIter iter;
-  PfThread *t;
+  PerfettoThread *t;
 
   g_hash_table_iter_init (&iter, w->threads);
   while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &t))
     {
       for (gint i = t->open ? (gint) t->open->len - 1 : -1; i >= 0; i--)
         {
-          PfOpenSlice *s = open_at (t, (guint) i);
+          PerfettoOpenSlice *s = open_at (t, (guint) i);
 
           if (s->complete && s->needs_end)
             write_open_end (w, t, (guint) i, s->end_ts);
@@ -728,7 +728,7 @@ write_async (PerfettoWriter *w,
              TraceBatch *batch,
              const TraceEvent *ev)
 {
-  PfAsyncSlot *slot = pf_async_slot_lookup (w, ev);
+  PerfettoAsyncSlot *slot = perfetto_async_slot_lookup (w, ev);
   gboolean transient = FALSE;
 
   switch (ev->kind)
@@ -738,23 +738,23 @@ write_async (PerfettoWriter *w,
         {
           /* Unnestable families (atrace S/F): a repeated begin is
            * ignored, as Perfetto does. */
-          w->stats.dropped_repeated_legacy_begin++;
+          perfetto_writer_drop (w, &w->stats.dropped_repeated_legacy_begin, 1, ev->ts, "repeated begin of an open unnestable async slice dropped");
           return;
         }
       if (slot == NULL)
-        slot = pf_async_slot_open (w, ev);
+        slot = perfetto_async_slot_open (w, ev);
       slot->depth++;
-      te_begin (w, pf_async_slot_uuid (slot), PF_TYPE_BEGIN);
+      te_begin (w, perfetto_async_slot_uuid (slot), PERFETTO_TYPE_BEGIN);
       te_name (w, ev->name);
       te_category (w, ev->category);
       break;
     case TRACE_EVENT_ASYNC_END:
       if (slot == NULL)
         {
-          w->stats.dropped_unmatched_async_end++;
+          perfetto_writer_drop (w, &w->stats.dropped_unmatched_async_end, 1, ev->ts, "async end without an open async slice dropped");
           return;
         }
-      te_begin (w, pf_async_slot_uuid (slot), PF_TYPE_END);
+      te_begin (w, perfetto_async_slot_uuid (slot), PERFETTO_TYPE_END);
       if (w->opts.json_order)
         {
           /* trace_processor closes the slice a JSON `e` names (as for
@@ -766,10 +766,10 @@ write_async (PerfettoWriter *w,
     default: /* STEP, INSTANT */
       if (slot == NULL)
         {
-          slot = pf_async_slot_open (w, ev);
+          slot = perfetto_async_slot_open (w, ev);
           transient = TRUE;
         }
-      te_begin (w, pf_async_slot_uuid (slot), PF_TYPE_INSTANT);
+      te_begin (w, perfetto_async_slot_uuid (slot), PERFETTO_TYPE_INSTANT);
       te_name (w, ev->name);
       te_category (w, ev->category);
       break;
@@ -777,7 +777,7 @@ write_async (PerfettoWriter *w,
   te_args (w, batch, ev);
   if (ev->kind == TRACE_EVENT_ASYNC_STEP && ev->u.async.step != 0)
     {
-      guint32 key = trace_string_pool_intern (w->pool, PF_STEP_ANNOTATION);
+      guint32 key = trace_string_pool_intern (w->pool, PERFETTO_STEP_ANNOTATION);
 
       if (!args_have_key (batch, ev, key))
         te_annotation_string (w, te_annotation (w, key), ev->u.async.step);
@@ -785,9 +785,9 @@ write_async (PerfettoWriter *w,
   te_correlation (w, ev->u.async.id);
   te_emit (w, ev->ts);
   if (ev->kind == TRACE_EVENT_ASYNC_END && --slot->depth == 0)
-    pf_async_slot_close (w, slot);
+    perfetto_async_slot_close (w, slot);
   else if (transient)
-    pf_async_slot_close (w, slot);
+    perfetto_async_slot_close (w, slot);
 }
 
 /* ---- flows v1 and counters ---- */
@@ -802,11 +802,11 @@ write_flow (PerfettoWriter *w,
             const TraceEvent *ev)
 {
   Perfetto__Protos__TrackEvent__LegacyEvent legacy = PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__INIT;
-  PfThread *t = pf_thread_get (w, ev->pid, ev->tid, ev->ts);
+  PerfettoThread *t = perfetto_thread_get (w, ev->pid, ev->tid, ev->ts);
 
   if (t == NULL)
     {
-      w->stats.dropped_thread_table++;
+      perfetto_writer_drop (w, &w->stats.dropped_thread_table, 1, ev->ts, "flow of a thread past the thread table (max-threads) dropped");
       return;
     }
   /* No pops before a flow event: trace_processor binds it to the top of
@@ -822,7 +822,7 @@ write_flow (PerfettoWriter *w,
       legacy.has_bind_to_enclosing = TRUE;
       legacy.bind_to_enclosing = !(ev->flags & TRACE_EVENT_FLAG_FLOW_NEXT_SLICE);
     }
-  te_begin (w, t->uuid, PF_TYPE_NONE);
+  te_begin (w, t->uuid, PERFETTO_TYPE_NONE);
   te_name (w, ev->name);
   te_category (w, ev->category);
   te_args (w, batch, ev);
@@ -834,9 +834,9 @@ static void
 write_counter (PerfettoWriter *w,
                const TraceEvent *ev)
 {
-  guint64 uuid = pf_counter_track (w, ev);
+  guint64 uuid = perfetto_counter_track (w, ev);
 
-  te_begin (w, uuid, PF_TYPE_COUNTER);
+  te_begin (w, uuid, PERFETTO_TYPE_COUNTER);
   if (ev->flags & TRACE_EVENT_FLAG_COUNTER_INT)
     {
       w->te.counter_value_field_case =
@@ -853,15 +853,15 @@ write_counter (PerfettoWriter *w,
 }
 
 /**
- * pf_write_track_event:
+ * perfetto_write_track_event:
  * @w: a #PerfettoWriter
  * @batch: the batch of @ev
  * @ev: a slice, instant, async, flow or counter event
  */
 void
-pf_write_track_event (PerfettoWriter *w,
-                      TraceBatch *batch,
-                      const TraceEvent *ev)
+perfetto_write_track_event (PerfettoWriter *w,
+                            TraceBatch *batch,
+                            const TraceEvent *ev)
 {
   switch (ev->kind)
     {
@@ -886,7 +886,7 @@ pf_write_track_event (PerfettoWriter *w,
       write_counter (w, ev);
       break;
     default:
-      w->stats.dropped_other++;
+      perfetto_writer_drop (w, &w->stats.dropped_other, 1, ev->ts, "event of a kind with no Perfetto form dropped");
       break;
     }
 }

@@ -16,14 +16,14 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "perfetto-writer-private.h"
+#include "perfetto-private.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define PF_MAX_CPUS 4096
-#define PF_BUNDLE_MAX_EVENTS 4096
+#define PERFETTO_MAX_CPUS 4096
+#define PERFETTO_BUNDLE_MAX_EVENTS 4096
 
 /* Room for any typed ftrace message (checked against the descriptors). */
 typedef union
@@ -42,16 +42,16 @@ typedef union
   Perfetto__Protos__GenericFtraceEvent generic;
   Perfetto__Protos__BinderTransactionFtraceEvent binder;
   guint64 raw[24];
-} PfTyped;
+} PerfettoTyped;
 
 typedef struct
 {
-  PfFtraceEvent ev;
+  PerfettoFtraceEvent ev;
   guint32 event_field; /* the FtraceEvent oneof member set at flush */
   guint gen_first;     /* generic fields, in the bundle's gen_fields */
   guint gen_n;
-  PfTyped typed;
-} PfSlot;
+  PerfettoTyped typed;
+} PerfettoSlot;
 
 typedef struct
 {
@@ -64,7 +64,7 @@ typedef struct
    * replays by time, which could then give a compact event another
    * previous switch than the writer saw, so no more compact events. */
   gboolean unsorted;
-} PfCpuSched;
+} PerfettoCpuSched;
 
 /* An entry of a bundle's comm table (open addressing, linear probing).
  * A GHashTable shrinks when emptied and grew back in every bundle:
@@ -73,16 +73,16 @@ typedef struct
 {
   guint32 comm;
   guint32 index_plus_1; /* 0: empty */
-} PfCommSlot;
+} PerfettoCommSlot;
 
-#define PF_COMM_SLOTS_MIN 64
+#define PERFETTO_COMM_SLOTS_MIN 64
 
 struct _PfBundle
 {
-  gint32 cpu;       /* -1: unknown */
-  PfVec slots;      /* PfSlot */
-  PfVec gen_fields; /* GenericFtraceEvent.Field */
-  GArray *ksyms;    /* guint32 ids to intern when written */
+  gint32 cpu;             /* -1: unknown */
+  PerfettoVec slots;      /* PerfettoSlot */
+  PerfettoVec gen_fields; /* GenericFtraceEvent.Field */
+  GArray *ksyms;          /* guint32 ids to intern when written */
   gint64 max_ts;
   gint64 last_cs_ts; /* last compact switch */
   gint64 last_cw_ts; /* last compact waking */
@@ -92,7 +92,7 @@ struct _PfBundle
   GArray *sw_ts, *sw_state, *sw_pid, *sw_prio, *sw_comm;
   GArray *wk_ts, *wk_pid, *wk_cpu, *wk_prio, *wk_comm, *wk_flags;
   gint64 sw_prev_ts, wk_prev_ts;
-  PfCommSlot *comm_slots; /* string id → index in comms */
+  PerfettoCommSlot *comm_slots; /* string id → index in comms */
   guint comm_mask;
   GPtrArray *comms;
 };
@@ -100,15 +100,15 @@ struct _PfBundle
 /* The cached mapping of one FTRACE event name to a typed message. */
 typedef struct
 {
-  const PfFtraceEventMap *map; /* NULL: generic */
-  guint32 key_ids[PF_FTRACE_MAX_FIELDS];
-  guint32 alt_ids[PF_FTRACE_MAX_FIELDS];
-} PfMapCache;
+  const PerfettoFtraceEventMap *map; /* NULL: generic */
+  guint32 key_ids[PERFETTO_FTRACE_MAX_FIELDS];
+  guint32 alt_ids[PERFETTO_FTRACE_MAX_FIELDS];
+} PerfettoMapCache;
 
 /* ---- bundles ---- */
 
 static void
-bundle_reset (PfBundle *b)
+bundle_reset (PerfettoBundle *b)
 {
   b->slots.len = b->gen_fields.len = 0;
   g_array_set_size (b->ksyms, 0);
@@ -127,18 +127,18 @@ bundle_reset (PfBundle *b)
   g_array_set_size (b->wk_comm, 0);
   g_array_set_size (b->wk_flags, 0);
   if (b->comms->len > 0)
-    memset (b->comm_slots, 0, (b->comm_mask + 1) * sizeof (PfCommSlot));
+    memset (b->comm_slots, 0, (b->comm_mask + 1) * sizeof (PerfettoCommSlot));
   g_ptr_array_set_size (b->comms, 0);
 }
 
-static PfBundle *
+static PerfettoBundle *
 bundle_new (gint32 cpu)
 {
-  PfBundle *b = g_new0 (PfBundle, 1);
+  PerfettoBundle *b = g_new0 (PerfettoBundle, 1);
 
   b->cpu = cpu;
-  pf_vec_init (&b->slots, sizeof (PfSlot));
-  pf_vec_init (&b->gen_fields, sizeof (Perfetto__Protos__GenericFtraceEvent__Field));
+  perfetto_vec_init (&b->slots, sizeof (PerfettoSlot));
+  perfetto_vec_init (&b->gen_fields, sizeof (Perfetto__Protos__GenericFtraceEvent__Field));
   b->ksyms = g_array_new (FALSE, FALSE, sizeof (guint32));
 #define NEW(type) g_array_new (FALSE, FALSE, sizeof (type))
   b->sw_ts = NEW (guint64);
@@ -153,8 +153,8 @@ bundle_new (gint32 cpu)
   b->wk_comm = NEW (guint32);
   b->wk_flags = NEW (guint32);
 #undef NEW
-  b->comm_mask = PF_COMM_SLOTS_MIN - 1;
-  b->comm_slots = g_new0 (PfCommSlot, PF_COMM_SLOTS_MIN);
+  b->comm_mask = PERFETTO_COMM_SLOTS_MIN - 1;
+  b->comm_slots = g_new0 (PerfettoCommSlot, PERFETTO_COMM_SLOTS_MIN);
   b->comms = g_ptr_array_new ();
   bundle_reset (b);
   return b;
@@ -163,15 +163,15 @@ bundle_new (gint32 cpu)
 static void
 bundle_free (gpointer data)
 {
-  PfBundle *b = data;
+  PerfettoBundle *b = data;
 
   if (b == NULL)
     return;
   GArray *arrays[] = { b->ksyms, b->sw_ts, b->sw_state, b->sw_pid, b->sw_prio,
                        b->sw_comm, b->wk_ts, b->wk_pid, b->wk_cpu, b->wk_prio,
                        b->wk_comm, b->wk_flags };
-  pf_vec_clear (&b->slots);
-  pf_vec_clear (&b->gen_fields);
+  perfetto_vec_clear (&b->slots);
+  perfetto_vec_clear (&b->gen_fields);
   for (guint i = 0; i < G_N_ELEMENTS (arrays); i++)
     g_array_unref (arrays[i]);
   g_free (b->comm_slots);
@@ -180,15 +180,15 @@ bundle_free (gpointer data)
 }
 
 void
-pf_ftrace_init (PerfettoWriter *w)
+perfetto_ftrace_init (PerfettoWriter *w)
 {
   w->bundles = g_ptr_array_new_with_free_func (bundle_free);
-  w->cpu_sched = g_array_new (FALSE, TRUE, sizeof (PfCpuSched));
+  w->cpu_sched = g_array_new (FALSE, TRUE, sizeof (PerfettoCpuSched));
   w->ftrace_map_cache = g_hash_table_new_full (NULL, NULL, NULL, g_free);
 }
 
 void
-pf_ftrace_free (PerfettoWriter *w)
+perfetto_ftrace_free (PerfettoWriter *w)
 {
   g_ptr_array_unref (w->bundles);
   g_array_unref (w->cpu_sched);
@@ -198,7 +198,7 @@ pf_ftrace_free (PerfettoWriter *w)
 #define COMPACT(b, name, type) ((type *) (b)->name->data)
 
 static void
-bundle_attach_compact (PfBundle *b,
+bundle_attach_compact (PerfettoBundle *b,
                        Perfetto__Protos__FtraceEventBundle__CompactSched *cs)
 {
   cs->n_intern_table = b->comms->len;
@@ -221,17 +221,17 @@ bundle_attach_compact (PfBundle *b,
 }
 
 /* Points each event at its typed message now that the slots stay put. */
-static PfFtraceEvent **
-bundle_fix_slots (PfBundle *b)
+static PerfettoFtraceEvent **
+bundle_fix_slots (PerfettoBundle *b)
 {
   Perfetto__Protos__GenericFtraceEvent__Field **fields;
-  PfFtraceEvent **events;
+  PerfettoFtraceEvent **events;
 
-  fields = (gpointer) pf_vec_ptrs (&b->gen_fields);
-  events = (gpointer) pf_vec_ptrs (&b->slots);
+  fields = (gpointer) perfetto_vec_ptrs (&b->gen_fields);
+  events = (gpointer) perfetto_vec_ptrs (&b->slots);
   for (guint i = 0; i < b->slots.len; i++)
     {
-      PfSlot *slot = pf_vec_at (&b->slots, PfSlot, i);
+      PerfettoSlot *slot = perfetto_vec_at (&b->slots, PerfettoSlot, i);
 
       perfetto_oneof_set (&slot->ev.base, slot->event_field, &slot->typed.generic.base);
       if (slot->event_field == PERFETTO__PROTOS__FTRACE_EVENT__EVENT_GENERIC)
@@ -246,19 +246,19 @@ bundle_fix_slots (PfBundle *b)
 
 static void
 bundle_write (PerfettoWriter *w,
-              PfBundle *b)
+              PerfettoBundle *b)
 {
-  PfFtraceBundle bundle = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__INIT;
+  PerfettoFtraceBundle bundle = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__INIT;
   Perfetto__Protos__FtraceEventBundle__CompactSched cs =
       PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__COMPACT_SCHED__INIT;
 
   if (b->n_events == 0)
     return;
   /* Readers learn the threads' processes before the events. */
-  pf_tree_flush (w);
-  pf_packet_begin (w);
+  perfetto_tree_flush (w);
+  perfetto_packet_begin (w);
   for (guint i = 0; i < b->ksyms->len; i++)
-    pf_intern_ksym (w, g_array_index (b->ksyms, guint32, i));
+    perfetto_intern_ksym (w, g_array_index (b->ksyms, guint32, i));
   if (b->cpu >= 0)
     {
       bundle.has_cpu = TRUE;
@@ -273,18 +273,18 @@ bundle_write (PerfettoWriter *w,
     }
   w->pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_EVENTS;
   w->pkt.ftrace_events = &bundle;
-  pf_packet_emit (w, 0, FALSE, b->ksyms->len > 0);
+  perfetto_packet_emit (w, 0, FALSE, b->ksyms->len > 0);
   bundle_reset (b);
 }
 
 /**
- * pf_ftrace_flush:
+ * perfetto_ftrace_flush:
  * @w: a #PerfettoWriter
  *
  * Writes the kernel events collected so far, one bundle per cpu.
  */
 void
-pf_ftrace_flush (PerfettoWriter *w)
+perfetto_ftrace_flush (PerfettoWriter *w)
 {
   for (guint i = 0; i < w->bundles->len; i++)
     if (w->bundles->pdata[i])
@@ -293,20 +293,20 @@ pf_ftrace_flush (PerfettoWriter *w)
 
 /* Returns: the bundle @ev goes to, written first when full or when @ev
  * comes earlier than its events */
-static PfBundle *
+static PerfettoBundle *
 bundle_for (PerfettoWriter *w,
             const TraceEvent *ev)
 {
-  gint32 cpu = ev->cpu >= 0 && ev->cpu < PF_MAX_CPUS ? ev->cpu : -1;
+  gint32 cpu = ev->cpu >= 0 && ev->cpu < PERFETTO_MAX_CPUS ? ev->cpu : -1;
   guint index = (guint) (cpu + 1);
-  PfBundle *b;
+  PerfettoBundle *b;
 
   if (index >= w->bundles->len)
     g_ptr_array_set_size (w->bundles, index + 1);
   b = w->bundles->pdata[index];
   if (b == NULL)
     b = w->bundles->pdata[index] = bundle_new (cpu);
-  if (b->n_events >= PF_BUNDLE_MAX_EVENTS || ev->ts < b->max_ts)
+  if (b->n_events >= PERFETTO_BUNDLE_MAX_EVENTS || ev->ts < b->max_ts)
     bundle_write (w, b);
   b->max_ts = MAX (b->max_ts, ev->ts);
   b->n_events++;
@@ -315,11 +315,11 @@ bundle_for (PerfettoWriter *w,
 
 /* Returns: the sched state of @cpu, or %NULL when compact events are
  * not possible on it */
-static PfCpuSched *
+static PerfettoCpuSched *
 cpu_sched (PerfettoWriter *w,
            gint32 cpu)
 {
-  if (cpu < 0 || cpu >= PF_MAX_CPUS)
+  if (cpu < 0 || cpu >= PERFETTO_MAX_CPUS)
     return NULL;
   if ((guint) cpu >= w->cpu_sched->len)
     {
@@ -327,14 +327,14 @@ cpu_sched (PerfettoWriter *w,
 
       g_array_set_size (w->cpu_sched, (guint) cpu + 1);
       for (guint i = old; i < w->cpu_sched->len; i++)
-        g_array_index (w->cpu_sched, PfCpuSched, i).max_ts = G_MININT64;
+        g_array_index (w->cpu_sched, PerfettoCpuSched, i).max_ts = G_MININT64;
     }
-  return &g_array_index (w->cpu_sched, PfCpuSched, cpu);
+  return &g_array_index (w->cpu_sched, PerfettoCpuSched, cpu);
 }
 
 /* Notes @ts on @cpu. Returns: whether compact events stay possible */
 static gboolean
-cpu_sched_in_order (PfCpuSched *cs,
+cpu_sched_in_order (PerfettoCpuSched *cs,
                     gint64 ts)
 {
   if (ts < cs->max_ts)
@@ -344,20 +344,20 @@ cpu_sched_in_order (PfCpuSched *cs,
 }
 
 /* A full event in @b: its common fields and typed message to fill. */
-static PfSlot *
+static PerfettoSlot *
 bundle_add_full (PerfettoWriter *w,
-                 PfBundle *b,
+                 PerfettoBundle *b,
                  const TraceEvent *ev,
                  gint64 common_pid,
                  guint32 event_field,
                  const ProtobufCMessageDescriptor *desc)
 {
-  PfSlot *slot = pf_vec_push (&b->slots);
+  PerfettoSlot *slot = perfetto_vec_push (&b->slots);
 
-  g_assert (desc->sizeof_message <= sizeof (PfTyped));
+  g_assert (desc->sizeof_message <= sizeof (PerfettoTyped));
   perfetto__protos__ftrace_event__init (&slot->ev);
   slot->ev.has_timestamp = slot->ev.has_pid = TRUE;
-  slot->ev.timestamp = pf_timestamp (w, ev->ts);
+  slot->ev.timestamp = perfetto_timestamp (w, ev->ts);
   /* trace_processor rejects ftrace events without a pid: 0 (the idle
    * task) when the input did not tell. */
   slot->ev.pid = common_pid >= 0 ? (guint32) common_pid : 0;
@@ -367,8 +367,8 @@ bundle_add_full (PerfettoWriter *w,
   return slot;
 }
 
-static PfCommSlot *
-comm_slot_find (PfCommSlot *slots,
+static PerfettoCommSlot *
+comm_slot_find (PerfettoCommSlot *slots,
                 guint mask,
                 guint32 comm)
 {
@@ -382,13 +382,13 @@ comm_slot_find (PfCommSlot *slots,
 
 /* Doubles the table once it is half full. */
 static void
-comm_slots_grow (PfBundle *b)
+comm_slots_grow (PerfettoBundle *b)
 {
   guint old_size = b->comm_mask + 1;
-  PfCommSlot *old = b->comm_slots;
+  PerfettoCommSlot *old = b->comm_slots;
 
   b->comm_mask = old_size * 2 - 1;
-  b->comm_slots = g_new0 (PfCommSlot, old_size * 2);
+  b->comm_slots = g_new0 (PerfettoCommSlot, old_size * 2);
   for (guint i = 0; i < old_size; i++)
     if (old[i].index_plus_1 != 0)
       *comm_slot_find (b->comm_slots, b->comm_mask, old[i].comm) = old[i];
@@ -396,15 +396,15 @@ comm_slots_grow (PfBundle *b)
 }
 
 static guint32
-bundle_comm_index (PfBundle *b,
+bundle_comm_index (PerfettoBundle *b,
                    PerfettoWriter *w,
                    guint32 comm)
 {
-  PfCommSlot *slot = comm_slot_find (b->comm_slots, b->comm_mask, comm);
+  PerfettoCommSlot *slot = comm_slot_find (b->comm_slots, b->comm_mask, comm);
 
   if (slot->index_plus_1 == 0)
     {
-      g_ptr_array_add (b->comms, (gpointer) pf_str (w, comm));
+      g_ptr_array_add (b->comms, (gpointer) perfetto_str (w, comm));
       slot->comm = comm;
       slot->index_plus_1 = b->comms->len;
       if (b->comms->len * 2 > b->comm_mask + 1)
@@ -428,10 +428,10 @@ delta (gint64 *prev,
 
 static void
 write_sched_switch (PerfettoWriter *w,
-                    PfBundle *b,
+                    PerfettoBundle *b,
                     const TraceEvent *ev)
 {
-  PfCpuSched *cs = cpu_sched (w, b->cpu);
+  PerfettoCpuSched *cs = cpu_sched (w, b->cpu);
   Perfetto__Protos__SchedSwitchFtraceEvent *sw;
   gint32 prev_tid = ev->u.sched_switch.prev_tid;
   gint32 prev_prio = ev->u.sched_switch.prev_prio;
@@ -462,12 +462,12 @@ write_sched_switch (PerfettoWriter *w,
                              PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_SWITCH,
                              &perfetto__protos__sched_switch_ftrace_event__descriptor)
                 ->typed.sched_switch;
-      sw->prev_comm = prev_comm ? (char *) pf_str (w, prev_comm) : NULL;
+      sw->prev_comm = prev_comm ? (char *) perfetto_str (w, prev_comm) : NULL;
       sw->has_prev_pid = sw->has_prev_prio = sw->has_prev_state = TRUE;
       sw->prev_pid = prev_tid;
       sw->prev_prio = prev_prio;
       sw->prev_state = prev_state;
-      sw->next_comm = next_comm ? (char *) pf_str (w, next_comm) : NULL;
+      sw->next_comm = next_comm ? (char *) perfetto_str (w, next_comm) : NULL;
       sw->has_next_pid = sw->has_next_prio = TRUE;
       sw->next_pid = next_tid;
       sw->next_prio = next_prio;
@@ -484,10 +484,10 @@ write_sched_switch (PerfettoWriter *w,
 
 static void
 write_wakeup (PerfettoWriter *w,
-              PfBundle *b,
+              PerfettoBundle *b,
               const TraceEvent *ev)
 {
-  PfCpuSched *cs = cpu_sched (w, b->cpu);
+  PerfettoCpuSched *cs = cpu_sched (w, b->cpu);
   Perfetto__Protos__SchedWakeupFtraceEvent *wk;
   guint32 field;
   const ProtobufCMessageDescriptor *desc;
@@ -528,7 +528,7 @@ write_wakeup (PerfettoWriter *w,
     }
   /* The three messages have the same fields at the same offsets. */
   wk = &bundle_add_full (w, b, ev, ev->tid, field, desc)->typed.wakeup;
-  wk->comm = ev->u.wakeup.comm ? (char *) pf_str (w, ev->u.wakeup.comm) : NULL;
+  wk->comm = ev->u.wakeup.comm ? (char *) perfetto_str (w, ev->u.wakeup.comm) : NULL;
   wk->has_pid = wk->has_prio = wk->has_target_cpu = TRUE;
   wk->pid = ev->u.wakeup.tid;
   wk->prio = ev->u.wakeup.prio;
@@ -600,7 +600,7 @@ arg_to_int (PerfettoWriter *w,
       return TRUE;
     case TRACE_ARG_STRING:
     default:
-      return parse_int_string (pf_str (w, arg->v.s), out);
+      return parse_int_string (perfetto_str (w, arg->v.s), out);
     }
 }
 
@@ -617,17 +617,17 @@ arg_to_symbol (PerfettoWriter *w,
   return trace_string_pool_intern (w->pool, buf);
 }
 
-static const PfMapCache *
+static const PerfettoMapCache *
 map_cache_get (PerfettoWriter *w,
                guint32 name)
 {
-  PfMapCache *cache = g_hash_table_lookup (w->ftrace_map_cache, GUINT_TO_POINTER (name));
+  PerfettoMapCache *cache = g_hash_table_lookup (w->ftrace_map_cache, GUINT_TO_POINTER (name));
   const char *str;
 
   if (cache != NULL)
     return cache;
-  cache = g_new0 (PfMapCache, 1);
-  str = pf_str (w, name);
+  cache = g_new0 (PerfettoMapCache, 1);
+  str = perfetto_str (w, name);
   /* Marker writes trace_processor did not get as TrackEvents (text the
    * source could not parse) go as print, whose text it parses itself. */
   if (g_str_equal (str, "tracing_mark_write") || g_str_equal (str, "0"))
@@ -635,7 +635,7 @@ map_cache_get (PerfettoWriter *w,
   cache->map = perfetto_ftrace_map_by_name (str);
   for (guint i = 0; cache->map && i < cache->map->n_fields; i++)
     {
-      const PfFtraceFieldMap *f = &cache->map->fields[i];
+      const PerfettoFtraceFieldMap *f = &cache->map->fields[i];
 
       cache->key_ids[i] = trace_string_pool_intern (w->pool, f->key);
       cache->alt_ids[i] = f->alt_key ? trace_string_pool_intern (w->pool, f->alt_key) : 0;
@@ -648,16 +648,16 @@ map_cache_get (PerfettoWriter *w,
  * event then goes as a generic event, which keeps everything) */
 static gboolean
 write_mapped (PerfettoWriter *w,
-              PfBundle *b,
+              PerfettoBundle *b,
               TraceBatch *batch,
               const TraceEvent *ev,
-              const PfMapCache *cache)
+              const PerfettoMapCache *cache)
 {
-  const PfFtraceEventMap *map = cache->map;
+  const PerfettoFtraceEventMap *map = cache->map;
   const TraceArg *args = trace_batch_get_args (batch, ev);
-  gint64 values[PF_FTRACE_MAX_FIELDS];
-  gboolean set[PF_FTRACE_MAX_FIELDS] = { FALSE };
-  PfSlot *slot;
+  gint64 values[PERFETTO_FTRACE_MAX_FIELDS];
+  gboolean set[PERFETTO_FTRACE_MAX_FIELDS] = { FALSE };
+  PerfettoSlot *slot;
 
   for (guint a = 0; a < ev->n_args; a++)
     {
@@ -669,13 +669,13 @@ write_mapped (PerfettoWriter *w,
       if (i == map->n_fields || set[i])
         return FALSE;
       set[i] = TRUE;
-      if (map->fields[i].kind == PF_FTRACE_NUMBER && !arg_to_int (w, &args[a], &values[i]))
+      if (map->fields[i].kind == PERFETTO_FTRACE_NUMBER && !arg_to_int (w, &args[a], &values[i]))
         return FALSE;
-      if (map->fields[i].kind == PF_FTRACE_STRING && args[a].type != TRACE_ARG_STRING)
+      if (map->fields[i].kind == PERFETTO_FTRACE_STRING && args[a].type != TRACE_ARG_STRING)
         return FALSE;
-      if (map->fields[i].kind == PF_FTRACE_STRING)
+      if (map->fields[i].kind == PERFETTO_FTRACE_STRING)
         values[i] = args[a].v.s;
-      if (map->fields[i].kind == PF_FTRACE_KSYM)
+      if (map->fields[i].kind == PERFETTO_FTRACE_KSYM)
         values[i] = arg_to_symbol (w, &args[a]);
     }
   slot = bundle_add_full (w, b, ev, ev->tid, map->event_field, map->descriptor);
@@ -685,9 +685,9 @@ write_mapped (PerfettoWriter *w,
 
       if (!set[i])
         continue;
-      if (map->fields[i].kind == PF_FTRACE_STRING)
-        perfetto_message_set_string (msg, map->field_descs[i], pf_str (w, (guint32) values[i]));
-      else if (map->fields[i].kind == PF_FTRACE_NUMBER)
+      if (map->fields[i].kind == PERFETTO_FTRACE_STRING)
+        perfetto_message_set_string (msg, map->field_descs[i], perfetto_str (w, (guint32) values[i]));
+      else if (map->fields[i].kind == PERFETTO_FTRACE_NUMBER)
         perfetto_message_set_int (msg, map->field_descs[i], values[i]);
       else if (values[i] != 0)
         {
@@ -702,24 +702,24 @@ write_mapped (PerfettoWriter *w,
 
 static void
 write_generic (PerfettoWriter *w,
-               PfBundle *b,
+               PerfettoBundle *b,
                TraceBatch *batch,
                const TraceEvent *ev)
 {
   const TraceArg *args = trace_batch_get_args (batch, ev);
-  PfSlot *slot = bundle_add_full (w, b, ev, ev->tid, PERFETTO__PROTOS__FTRACE_EVENT__EVENT_GENERIC,
-                                  &perfetto__protos__generic_ftrace_event__descriptor);
+  PerfettoSlot *slot = bundle_add_full (w, b, ev, ev->tid, PERFETTO__PROTOS__FTRACE_EVENT__EVENT_GENERIC,
+                                        &perfetto__protos__generic_ftrace_event__descriptor);
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
-  slot->typed.generic.event_name = (char *) pf_str (w, ev->name);
+  slot->typed.generic.event_name = (char *) perfetto_str (w, ev->name);
   slot->gen_first = b->gen_fields.len;
   slot->gen_n = ev->n_args;
   for (guint a = 0; a < ev->n_args; a++)
     {
-      Perfetto__Protos__GenericFtraceEvent__Field *f = pf_vec_push (&b->gen_fields);
+      Perfetto__Protos__GenericFtraceEvent__Field *f = perfetto_vec_push (&b->gen_fields);
 
       perfetto__protos__generic_ftrace_event__field__init (f);
-      f->name = (char *) pf_str (w, args[a].key);
+      f->name = (char *) perfetto_str (w, args[a].key);
       switch ((TraceArgType) args[a].type)
         {
         case TRACE_ARG_INT:
@@ -736,12 +736,12 @@ write_generic (PerfettoWriter *w,
           /* No double field: the text, kept in the pool until written. */
           g_ascii_dtostr (buf, sizeof buf, args[a].v.d);
           f->value_case = PERFETTO__PROTOS__GENERIC_FTRACE_EVENT__FIELD__VALUE_STR_VALUE;
-          f->str_value = (char *) pf_str (w, trace_string_pool_intern (w->pool, buf));
+          f->str_value = (char *) perfetto_str (w, trace_string_pool_intern (w->pool, buf));
           break;
         case TRACE_ARG_STRING:
         default:
           f->value_case = PERFETTO__PROTOS__GENERIC_FTRACE_EVENT__FIELD__VALUE_STR_VALUE;
-          f->str_value = (char *) pf_str (w, args[a].v.s);
+          f->str_value = (char *) perfetto_str (w, args[a].v.s);
           break;
         }
     }
@@ -764,10 +764,10 @@ typed_args (PerfettoWriter *w,
     {
       gint64 v;
 
-      if (oom && g_str_equal (pf_str (w, args[a].key), "oom_score_adj") && arg_to_int (w, &args[a], &v))
+      if (oom && g_str_equal (perfetto_str (w, args[a].key), "oom_score_adj") && arg_to_int (w, &args[a], &v))
         perfetto_message_set_int (msg, oom, v);
       else
-        w->stats.dropped_kernel_args++;
+        perfetto_writer_drop (w, &w->stats.dropped_kernel_args, 1, ev->ts, "kernel event arg with no field to go to dropped");
     }
 }
 
@@ -775,17 +775,17 @@ static char *
 comm_or_null (PerfettoWriter *w,
               guint32 id)
 {
-  return id ? (char *) pf_str (w, id) : NULL;
+  return id ? (char *) perfetto_str (w, id) : NULL;
 }
 
 static void
 write_task (PerfettoWriter *w,
-            PfBundle *b,
+            PerfettoBundle *b,
             TraceBatch *batch,
             const TraceEvent *ev)
 {
-  PfSlot *slot;
-  PfTyped *t;
+  PerfettoSlot *slot;
+  PerfettoTyped *t;
 
 #define ADD(field, type)                                                                     \
   (slot = bundle_add_full (w, b, ev, ev->tid, PERFETTO__PROTOS__FTRACE_EVENT__EVENT_##field, \
@@ -833,11 +833,11 @@ write_task (PerfettoWriter *w,
 
 static void
 write_cpu (PerfettoWriter *w,
-           PfBundle *b,
+           PerfettoBundle *b,
            TraceBatch *batch,
            const TraceEvent *ev)
 {
-  PfSlot *slot;
+  PerfettoSlot *slot;
 
   /* CpuFrequency and CpuIdle have the same fields at the same offsets. */
   if (ev->kind == TRACE_EVENT_CPU_FREQUENCY)
@@ -853,40 +853,40 @@ write_cpu (PerfettoWriter *w,
 }
 
 /**
- * pf_write_kernel_event:
+ * perfetto_write_kernel_event:
  * @w: a #PerfettoWriter
  * @batch: the batch of @ev
  * @ev: a sched, task, cpu or other ftrace event
  */
 void
-pf_write_kernel_event (PerfettoWriter *w,
-                       TraceBatch *batch,
-                       const TraceEvent *ev)
+perfetto_write_kernel_event (PerfettoWriter *w,
+                             TraceBatch *batch,
+                             const TraceEvent *ev)
 {
-  PfBundle *b;
+  PerfettoBundle *b;
 
   if (!w->opts.emit_ftrace)
     {
-      w->stats.dropped_kernel++;
+      perfetto_writer_drop (w, &w->stats.dropped_kernel, 1, ev->ts, "kernel event dropped (ftrace=false)");
       return;
     }
   /* Kernel events carry no tgid: readers learn it from process_tree. */
   if (ev->tid >= 0 && ev->pid != TRACE_ID_UNKNOWN)
-    pf_assoc_thread (w, ev->tid, ev->pid, 0, ev->ts, FALSE);
+    perfetto_assoc_thread (w, ev->tid, ev->pid, 0, ev->ts, FALSE);
   b = bundle_for (w, ev);
   switch (ev->kind)
     {
     case TRACE_EVENT_SCHED_SWITCH:
       write_sched_switch (w, b, ev);
       if (ev->n_args > 0)
-        w->stats.dropped_kernel_args += ev->n_args;
+        perfetto_writer_drop (w, &w->stats.dropped_kernel_args, ev->n_args, ev->ts, "sched_switch args dropped");
       break;
     case TRACE_EVENT_SCHED_WAKEUP:
     case TRACE_EVENT_SCHED_WAKING:
     case TRACE_EVENT_SCHED_WAKEUP_NEW:
       write_wakeup (w, b, ev);
       if (ev->n_args > 0)
-        w->stats.dropped_kernel_args += ev->n_args;
+        perfetto_writer_drop (w, &w->stats.dropped_kernel_args, ev->n_args, ev->ts, "wakeup args dropped");
       break;
     case TRACE_EVENT_CPU_FREQUENCY:
     case TRACE_EVENT_CPU_IDLE:
@@ -894,7 +894,7 @@ pf_write_kernel_event (PerfettoWriter *w,
       break;
     case TRACE_EVENT_FTRACE:
       {
-        const PfMapCache *cache = map_cache_get (w, ev->name);
+        const PerfettoMapCache *cache = map_cache_get (w, ev->name);
 
         if (cache->map == NULL || !write_mapped (w, b, batch, ev, cache))
           write_generic (w, b, batch, ev);
@@ -909,7 +909,7 @@ pf_write_kernel_event (PerfettoWriter *w,
 /* ---- thread names and clock markers as kernel records ---- */
 
 /**
- * pf_write_processless_thread_name:
+ * perfetto_write_processless_thread_name:
  * @w: a #PerfettoWriter
  * @ev: a THREAD_NAME of a thread whose process is not known
  *
@@ -921,29 +921,29 @@ pf_write_kernel_event (PerfettoWriter *w,
  * has, so that our reader gives back a thread name. Without a cpu, cpu 0.
  */
 void
-pf_write_processless_thread_name (PerfettoWriter *w,
-                                  const TraceEvent *ev)
+perfetto_write_processless_thread_name (PerfettoWriter *w,
+                                        const TraceEvent *ev)
 {
   TraceEvent at_cpu = *ev;
-  PfSlot *slot;
+  PerfettoSlot *slot;
 
   if (!w->opts.emit_ftrace || ev->tid <= 0 || ev->name == 0)
     {
-      w->stats.dropped_other++;
+      perfetto_writer_drop (w, &w->stats.dropped_other, 1, ev->ts, "processless thread name dropped (no ftrace, tid or name)");
       return;
     }
-  if (at_cpu.cpu < 0 || at_cpu.cpu >= PF_MAX_CPUS)
+  if (at_cpu.cpu < 0 || at_cpu.cpu >= PERFETTO_MAX_CPUS)
     at_cpu.cpu = 0;
   slot = bundle_add_full (w, bundle_for (w, &at_cpu), &at_cpu, ev->tid,
                           PERFETTO__PROTOS__FTRACE_EVENT__EVENT_TASK_RENAME,
                           &perfetto__protos__task_rename_ftrace_event__descriptor);
   slot->typed.rename.has_pid = TRUE;
   slot->typed.rename.pid = (gint32) ev->tid;
-  slot->typed.rename.newcomm = (char *) pf_str (w, ev->name);
+  slot->typed.rename.newcomm = (char *) perfetto_str (w, ev->name);
 }
 
 /**
- * pf_write_clock_marker:
+ * perfetto_write_clock_marker:
  * @w: a #PerfettoWriter
  * @ev: a clock marker
  *
@@ -952,36 +952,36 @@ pf_write_processless_thread_name (PerfettoWriter *w,
  * does in text, and a reader gets them back.
  */
 void
-pf_write_clock_marker (PerfettoWriter *w,
-                       const TraceEvent *ev)
+perfetto_write_clock_marker (PerfettoWriter *w,
+                             const TraceEvent *ev)
 {
   g_autofree char *text = NULL;
-  PfBundle *b;
-  PfSlot *slot;
+  PerfettoBundle *b;
+  PerfettoSlot *slot;
 
   if (ev->u.clock.marker == TRACE_CLOCK_MARKER_PAIR)
     {
-      pf_write_clock_pair (w, ev);
+      perfetto_write_clock_pair (w, ev);
       return;
     }
   /* A marker without a cpu comes from an input with no kernel data (a
    * JSON clock_sync event): trace_processor rejects a bundle without a
    * cpu (ftrace_bundle_tokenizer_errors), and the original's importer
    * ignores the marker too, so no kernel packet is written for it. */
-  if (ev->cpu < 0 || ev->cpu >= PF_MAX_CPUS)
+  if (ev->cpu < 0 || ev->cpu >= PERFETTO_MAX_CPUS)
     {
-      w->stats.dropped_clock_marker++;
+      perfetto_writer_drop (w, &w->stats.dropped_clock_marker, 1, ev->ts, "clock marker without a cpu dropped");
       return;
     }
-  text = pf_clock_marker_text (w, ev);
+  text = perfetto_clock_marker_text (w, ev);
   if (text == NULL || !w->opts.emit_ftrace)
     {
-      w->stats.dropped_clock_marker++;
+      perfetto_writer_drop (w, &w->stats.dropped_clock_marker, 1, ev->ts, "clock marker with nothing to map to dropped");
       return;
     }
   b = bundle_for (w, ev);
   slot = bundle_add_full (w, b, ev, ev->tid, PERFETTO__PROTOS__FTRACE_EVENT__EVENT_PRINT,
                           &perfetto__protos__print_ftrace_event__descriptor);
   /* The pool keeps the text until the bundle is written. */
-  slot->typed.print.buf = (char *) pf_str (w, trace_string_pool_intern (w->pool, text));
+  slot->typed.print.buf = (char *) perfetto_str (w, trace_string_pool_intern (w->pool, text));
 }

@@ -18,7 +18,7 @@
  * json-src hands events over in file order. When the stream is JSON
  * (`opts.json_order`), TrackEvent-bound events wait here, in a binary
  * heap keyed (ts, rank, arrival), and are written once more than
- * PF_ORDER_WINDOW events wait, or at the end. Waiting events (with their
+ * PERFETTO_ORDER_WINDOW events wait, or at the end. Waiting events (with their
  * args) are copied into a store of the writer, compacted when it holds
  * twice what waits, so memory is bounded by the window whatever the
  * batches (a reference on each batch would keep whole batches alive for
@@ -29,7 +29,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "perfetto-writer-private.h"
+#include "perfetto-private.h"
 
 typedef struct
 {
@@ -37,7 +37,7 @@ typedef struct
   gint64 rank;
   guint64 seq;
   guint index; /* in w->order_store */
-} PfHeld;
+} PerfettoHeld;
 
 /* trace_processor's order at one timestamp: ends, then complete slices
  * longest first, then the rest (a zero-length complete slice ranks with
@@ -54,8 +54,8 @@ order_rank (const TraceEvent *ev)
 
 static gboolean
 held_before (PerfettoWriter *w,
-             const PfHeld *a,
-             const PfHeld *b)
+             const PerfettoHeld *a,
+             const PerfettoHeld *b)
 {
   if (a->ts != b->ts)
     return a->ts < b->ts;
@@ -65,11 +65,11 @@ held_before (PerfettoWriter *w,
 }
 
 static void
-heap_swap (PfHeld *h,
+heap_swap (PerfettoHeld *h,
            guint i,
            guint j)
 {
-  PfHeld tmp = h[i];
+  PerfettoHeld tmp = h[i];
 
   h[i] = h[j];
   h[j] = tmp;
@@ -80,7 +80,7 @@ heap_sift_down (PerfettoWriter *w,
                 guint i)
 {
   GArray *heap = w->order_heap;
-  PfHeld *h = (PfHeld *) heap->data;
+  PerfettoHeld *h = (PerfettoHeld *) heap->data;
 
   for (;;)
     {
@@ -99,24 +99,24 @@ heap_sift_down (PerfettoWriter *w,
 
 static void
 heap_push (PerfettoWriter *w,
-           const PfHeld *item)
+           const PerfettoHeld *item)
 {
   GArray *heap = w->order_heap;
-  PfHeld *h;
+  PerfettoHeld *h;
   guint i;
 
   g_array_append_vals (heap, item, 1);
-  h = (PfHeld *) heap->data;
+  h = (PerfettoHeld *) heap->data;
   for (i = heap->len - 1; i > 0 && held_before (w, &h[i], &h[(i - 1) / 2]); i = (i - 1) / 2)
     heap_swap (h, i, (i - 1) / 2);
 }
 
-static PfHeld
+static PerfettoHeld
 heap_pop (PerfettoWriter *w)
 {
   GArray *heap = w->order_heap;
-  PfHeld *h = (PfHeld *) heap->data;
-  PfHeld top = h[0];
+  PerfettoHeld *h = (PerfettoHeld *) heap->data;
+  PerfettoHeld top = h[0];
 
   h[0] = h[heap->len - 1];
   g_array_set_size (heap, heap->len - 1);
@@ -156,7 +156,7 @@ follow_sorter (PerfettoWriter *w,
 }
 
 /**
- * pf_order_follow:
+ * perfetto_order_follow:
  * @w: a #PerfettoWriter
  * @ev: any event of the stream, in stream order
  *
@@ -164,8 +164,8 @@ follow_sorter (PerfettoWriter *w,
  * follows (see follow_sorter()).
  */
 void
-pf_order_follow (PerfettoWriter *w,
-                 const TraceEvent *ev)
+perfetto_order_follow (PerfettoWriter *w,
+                       const TraceEvent *ev)
 {
   /* V8 samples go to another stream of trace_processor's sorter. */
   if (w->opts.json_order && ev->kind != TRACE_EVENT_SAMPLE && ev->kind != TRACE_EVENT_STACK_NODE)
@@ -181,7 +181,7 @@ compact_store (PerfettoWriter *w)
 
   for (guint i = 0; i < w->order_heap->len; i++)
     {
-      PfHeld *h = &g_array_index (w->order_heap, PfHeld, i);
+      PerfettoHeld *h = &g_array_index (w->order_heap, PerfettoHeld, i);
 
       trace_batch_append_event (store, &old->events[h->index], old);
       h->index = store->n_events - 1;
@@ -192,15 +192,15 @@ compact_store (PerfettoWriter *w)
 
 static void
 write_held (PerfettoWriter *w,
-            PfHeld *held)
+            PerfettoHeld *held)
 {
   w->order_last_ts = held->ts;
   w->order_released = TRUE;
-  pf_write_track_event (w, w->order_store, &w->order_store->events[held->index]);
+  perfetto_write_track_event (w, w->order_store, &w->order_store->events[held->index]);
 }
 
 /**
- * pf_order_write:
+ * perfetto_order_write:
  * @w: a #PerfettoWriter
  * @batch: the batch of @ev
  * @ev: a slice, instant, async, flow or counter event
@@ -209,15 +209,15 @@ write_held (PerfettoWriter *w,
  * trace_processor's order.
  */
 void
-pf_order_write (PerfettoWriter *w,
-                TraceBatch *batch,
-                const TraceEvent *ev)
+perfetto_order_write (PerfettoWriter *w,
+                      TraceBatch *batch,
+                      const TraceEvent *ev)
 {
-  PfHeld held;
+  PerfettoHeld held;
 
   if (!w->opts.json_order)
     {
-      pf_write_track_event (w, batch, ev);
+      perfetto_write_track_event (w, batch, ev);
       return;
     }
   if (ev->kind >= TRACE_EVENT_ASYNC_BEGIN && ev->kind <= TRACE_EVENT_ASYNC_INSTANT &&
@@ -225,7 +225,7 @@ pf_order_write (PerfettoWriter *w,
     {
       /* trace_processor's JSON importer ignores Chrome's legacy async
        * phases (S T p F): what it reads from the file has none. */
-      w->stats.ignored_json_legacy_async++;
+      perfetto_writer_drop (w, &w->stats.ignored_json_legacy_async, 1, ev->ts, "legacy async event of a JSON stream dropped, as trace_processor ignores them");
       return;
     }
   held.ts = ev->ts;
@@ -233,37 +233,37 @@ pf_order_write (PerfettoWriter *w,
   held.seq = w->order_seq++;
   if (w->order_released && held.ts < w->order_last_ts)
     {
-      w->stats.late_events++;
-      pf_write_track_event (w, batch, ev);
+      perfetto_writer_drop (w, &w->stats.late_events, 1, ev->ts, "event later than the JSON ordering window, written where it came");
+      perfetto_write_track_event (w, batch, ev);
       return;
     }
   if (w->order_store == NULL)
     w->order_store = trace_batch_new (batch->pool, 0);
-  else if (w->order_store->n_events >= 2 * PF_ORDER_WINDOW)
+  else if (w->order_store->n_events >= 2 * PERFETTO_ORDER_WINDOW)
     compact_store (w);
   held.index = w->order_store->n_events;
   trace_batch_append_event (w->order_store, ev, batch);
   heap_push (w, &held);
-  if (w->order_heap->len > PF_ORDER_WINDOW)
+  if (w->order_heap->len > PERFETTO_ORDER_WINDOW)
     {
-      PfHeld first = heap_pop (w);
+      PerfettoHeld first = heap_pop (w);
 
       write_held (w, &first);
     }
 }
 
 /**
- * pf_order_drain:
+ * perfetto_order_drain:
  * @w: a #PerfettoWriter
  *
  * Writes every event still waiting, in order (at the end of the stream).
  */
 void
-pf_order_drain (PerfettoWriter *w)
+perfetto_order_drain (PerfettoWriter *w)
 {
   while (w->order_heap->len > 0)
     {
-      PfHeld first = heap_pop (w);
+      PerfettoHeld first = heap_pop (w);
 
       write_held (w, &first);
     }
@@ -272,25 +272,25 @@ pf_order_drain (PerfettoWriter *w)
 }
 
 /**
- * pf_order_clear:
+ * perfetto_order_clear:
  * @w: a #PerfettoWriter
  *
  * Drops what still waits (the writer is freed unfinished).
  */
 void
-pf_order_clear (PerfettoWriter *w)
+perfetto_order_clear (PerfettoWriter *w)
 {
   g_array_set_size (w->order_heap, 0);
   g_clear_pointer (&w->order_store, trace_batch_unref);
 }
 
 /**
- * pf_order_new_heap:
+ * perfetto_order_new_heap:
  *
  * Returns: (transfer full): the empty window
  */
 GArray *
-pf_order_new_heap (void)
+perfetto_order_new_heap (void)
 {
-  return g_array_new (FALSE, FALSE, sizeof (PfHeld));
+  return g_array_new (FALSE, FALSE, sizeof (PerfettoHeld));
 }

@@ -14,38 +14,38 @@
  * own interning tables. Timestamps are microsecond deltas from the
  * previous sample, which trace_processor reads in the MONOTONIC clock:
  * one ClockSnapshot ties MONOTONIC to the stream's clock one to one.
- * Samples wait (PF_SAMPLES_PER_PACKET at most) for their packet, written
+ * Samples wait (PERFETTO_SAMPLES_PER_PACKET at most) for their packet, written
  * at the end of each batch; what a sequence interned is capped
- * (PF_SAMPLE_SEQ_MAX_SENT), past which the sequence starts over.
+ * (PERFETTO_SAMPLE_SEQ_MAX_SENT), past which the sequence starts over.
  *
  * Each script url is a mapping (its path is the url); a frame's rel_pc is
  * its node id, which keeps nodes apart and lets a reader rebuild the tree.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "perfetto-writer-private.h"
+#include "perfetto-private.h"
 
 #include <string.h>
 
 /* Deeper stacks lose their outermost frames (and a cycle of parents in
  * bad input ends here). */
-#define PF_MAX_STACK_DEPTH 1024
+#define PERFETTO_MAX_STACK_DEPTH 1024
 /* Samples of one StreamingProfilePacket at most (Chrome's are smaller). */
-#define PF_SAMPLES_PER_PACKET 1000
+#define PERFETTO_SAMPLES_PER_PACKET 1000
 /* Interned entries a sampled thread's sequence keeps before it starts
  * over (a few MB of hash table). */
-#define PF_SAMPLE_SEQ_MAX_SENT 65536
+#define PERFETTO_SAMPLE_SEQ_MAX_SENT 65536
 
 /* What a sequence has sent, in one set: the kind in the top bits. */
-#define PF_SENT_FRAME (G_GUINT64_CONSTANT (1) << 62)
-#define PF_SENT_CALLSTACK (G_GUINT64_CONSTANT (2) << 62)
-#define PF_SENT_FUNCTION (G_GUINT64_CONSTANT (3) << 62)
-#define PF_SENT_MAPPING G_GUINT64_CONSTANT (0)
+#define PERFETTO_SENT_FRAME (G_GUINT64_CONSTANT (1) << 62)
+#define PERFETTO_SENT_CALLSTACK (G_GUINT64_CONSTANT (2) << 62)
+#define PERFETTO_SENT_FUNCTION (G_GUINT64_CONSTANT (3) << 62)
+#define PERFETTO_SENT_MAPPING G_GUINT64_CONSTANT (0)
 
 static void
 sample_seq_free (gpointer data)
 {
-  PfSampleSeq *seq = data;
+  PerfettoSampleSeq *seq = data;
 
   g_hash_table_unref (seq->sent);
   g_array_unref (seq->iids);
@@ -54,42 +54,42 @@ sample_seq_free (gpointer data)
 }
 
 void
-pf_samples_init (PerfettoWriter *w)
+perfetto_samples_init (PerfettoWriter *w)
 {
   w->stack_nodes = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, g_free);
-  w->sample_seqs = g_hash_table_new_full (pf_key_hash, pf_key_equal, NULL, sample_seq_free);
+  w->sample_seqs = g_hash_table_new_full (perfetto_key_hash, perfetto_key_equal, NULL, sample_seq_free);
   w->next_frame_iid = 1;
   w->next_sample_seq = w->opts.sequence_id + 1;
 }
 
 void
-pf_samples_free (PerfettoWriter *w)
+perfetto_samples_free (PerfettoWriter *w)
 {
   g_hash_table_unref (w->stack_nodes);
   g_hash_table_unref (w->sample_seqs);
 }
 
 /**
- * pf_write_stack_node:
+ * perfetto_write_stack_node:
  * @w: a #PerfettoWriter
  * @batch: the batch of @ev
  * @ev: a stack node; its args `url` (string) and `line` (integer, absent
  *   or -1 for none) are kept, other args (`column`) have no field
  */
 void
-pf_write_stack_node (PerfettoWriter *w,
-                     TraceBatch *batch,
-                     const TraceEvent *ev)
+perfetto_write_stack_node (PerfettoWriter *w,
+                           TraceBatch *batch,
+                           const TraceEvent *ev)
 {
   const TraceArg *args = trace_batch_get_args (batch, ev);
   guint64 id = ev->u.stack_node.id;
-  PfStackNode *node = g_hash_table_lookup (w->stack_nodes, &id);
+  PerfettoStackNode *node = g_hash_table_lookup (w->stack_nodes, &id);
   guint32 url = 0;
   gint64 line = -1;
 
   for (guint i = 0; i < ev->n_args; i++)
     {
-      const char *key = pf_str (w, args[i].key);
+      const char *key = perfetto_str (w, args[i].key);
 
       if (g_str_equal (key, "url") && args[i].type == TRACE_ARG_STRING)
         url = args[i].v.s;
@@ -98,7 +98,7 @@ pf_write_stack_node (PerfettoWriter *w,
     }
   if (node == NULL)
     {
-      node = g_new0 (PfStackNode, 1);
+      node = g_new0 (PerfettoStackNode, 1);
       node->id = id;
       g_hash_table_insert (w->stack_nodes, &node->id, node);
     }
@@ -114,7 +114,7 @@ pf_write_stack_node (PerfettoWriter *w,
 
 /* Returns: whether @seq had sent @key; adds it */
 static gboolean
-seq_test_and_add (PfSampleSeq *seq,
+seq_test_and_add (PerfettoSampleSeq *seq,
                   guint64 key)
 {
   gpointer k = GSIZE_TO_POINTER ((gsize) key);
@@ -127,30 +127,30 @@ seq_test_and_add (PfSampleSeq *seq,
 
 static void
 push_string (PerfettoWriter *w,
-             PfVec *vec,
+             PerfettoVec *vec,
              guint32 id)
 {
-  Perfetto__Protos__InternedString *s = pf_vec_push (vec);
+  Perfetto__Protos__InternedString *s = perfetto_vec_push (vec);
 
   perfetto__protos__interned_string__init (s);
   s->has_iid = s->has_str = TRUE;
   s->iid = id;
-  s->str.data = (guint8 *) pf_str (w, id);
+  s->str.data = (guint8 *) perfetto_str (w, id);
   s->str.len = trace_string_pool_get_length (w->pool, id);
 }
 
 /* Returns: the mapping iid of @url (url + 1: url 0, none, has one too) */
 static guint64
 seq_mapping (PerfettoWriter *w,
-             PfSampleSeq *seq,
+             PerfettoSampleSeq *seq,
              guint32 url)
 {
   guint64 iid = (guint64) url + 1;
   Perfetto__Protos__Mapping *msg;
 
-  if (seq_test_and_add (seq, PF_SENT_MAPPING | iid))
+  if (seq_test_and_add (seq, PERFETTO_SENT_MAPPING | iid))
     return iid;
-  msg = pf_vec_push (&w->new_mappings);
+  msg = perfetto_vec_push (&w->new_mappings);
   perfetto__protos__mapping__init (msg);
   msg->has_iid = TRUE;
   msg->iid = iid;
@@ -168,16 +168,16 @@ seq_mapping (PerfettoWriter *w,
 
 static void
 seq_frame (PerfettoWriter *w,
-           PfSampleSeq *seq,
-           PfStackNode *node)
+           PerfettoSampleSeq *seq,
+           PerfettoStackNode *node)
 {
   Perfetto__Protos__Frame *frame;
   guint64 mapping;
 
-  if (seq_test_and_add (seq, PF_SENT_FRAME | node->frame_iid))
+  if (seq_test_and_add (seq, PERFETTO_SENT_FRAME | node->frame_iid))
     return;
   mapping = seq_mapping (w, seq, node->url);
-  frame = pf_vec_push (&w->new_frames);
+  frame = perfetto_vec_push (&w->new_frames);
   perfetto__protos__frame__init (frame);
   frame->has_iid = frame->has_mapping_id = frame->has_rel_pc = TRUE;
   frame->iid = node->frame_iid;
@@ -187,7 +187,7 @@ seq_frame (PerfettoWriter *w,
     {
       frame->has_function_name_id = TRUE;
       frame->function_name_id = node->name;
-      if (!seq_test_and_add (seq, PF_SENT_FUNCTION | node->name))
+      if (!seq_test_and_add (seq, PERFETTO_SENT_FUNCTION | node->name))
         push_string (w, &w->new_functions, node->name);
     }
   if (node->line >= 0 && node->line <= G_MAXUINT32)
@@ -201,30 +201,30 @@ seq_frame (PerfettoWriter *w,
  * table) in the packet being built, if @seq has not sent it. */
 static void
 seq_callstack (PerfettoWriter *w,
-               PfSampleSeq *seq,
-               PfStackNode *leaf)
+               PerfettoSampleSeq *seq,
+               PerfettoStackNode *leaf)
 {
-  PfStackNode *chain[PF_MAX_STACK_DEPTH];
+  PerfettoStackNode *chain[PERFETTO_MAX_STACK_DEPTH];
   Perfetto__Protos__Callstack *cs;
   guint depth = 0;
 
-  if (seq_test_and_add (seq, PF_SENT_CALLSTACK | leaf->frame_iid))
+  if (seq_test_and_add (seq, PERFETTO_SENT_CALLSTACK | leaf->frame_iid))
     return;
-  for (PfStackNode *n = leaf; n && depth < PF_MAX_STACK_DEPTH;)
+  for (PerfettoStackNode *n = leaf; n && depth < PERFETTO_MAX_STACK_DEPTH;)
     {
       guint64 parent = n->parent_id;
 
       chain[depth++] = n;
       n = parent != 0 && parent != n->id ? g_hash_table_lookup (w->stack_nodes, &parent) : NULL;
     }
-  cs = pf_vec_push (&w->new_callstacks);
+  cs = perfetto_vec_push (&w->new_callstacks);
   perfetto__protos__callstack__init (cs);
   cs->has_iid = TRUE;
   cs->iid = leaf->frame_iid;
   cs->n_frame_ids = depth;
   while (depth > 0)
     {
-      PfStackNode *n = chain[--depth];
+      PerfettoStackNode *n = chain[--depth];
 
       seq_frame (w, seq, n);
       g_array_append_val (w->callstack_frames, n->frame_iid);
@@ -235,20 +235,20 @@ seq_callstack (PerfettoWriter *w,
 /* Writes the packet built in w->pkt on @seq. */
 static void
 seq_emit (PerfettoWriter *w,
-          PfSampleSeq *seq,
+          PerfettoSampleSeq *seq,
           guint32 flags)
 {
   w->pkt.has_trusted_packet_sequence_id = TRUE;
   w->pkt.trusted_packet_sequence_id = seq->seq_id;
   w->pkt.sequence_flags = flags;
-  pf_packet_emit (w, 0, FALSE, (flags & PF_SEQ_CLEARED) == 0);
+  perfetto_packet_emit (w, 0, FALSE, (flags & PERFETTO_SEQ_CLEARED) == 0);
 }
 
 /* Writes the samples waiting on @seq, with the interned data of the
  * packet being built (if any: they are @seq's). */
 static void
 seq_flush (PerfettoWriter *w,
-           PfSampleSeq *seq)
+           PerfettoSampleSeq *seq)
 {
   Perfetto__Protos__StreamingProfilePacket sp = PERFETTO__PROTOS__STREAMING_PROFILE_PACKET__INIT;
 
@@ -275,17 +275,17 @@ tie_monotonic (PerfettoWriter *w,
   Perfetto__Protos__ClockSnapshot snap = PERFETTO__PROTOS__CLOCK_SNAPSHOT__INIT;
   Perfetto__Protos__ClockSnapshot__Clock clocks[2];
   Perfetto__Protos__ClockSnapshot__Clock *ptrs[2] = { &clocks[0], &clocks[1] };
-  guint32 ids[2] = { w->builtin_clock, PF_CLOCK_MONOTONIC };
+  guint32 ids[2] = { w->builtin_clock, PERFETTO_CLOCK_MONOTONIC };
 
   w->sample_clock_tied = TRUE;
-  if (w->builtin_clock == PF_CLOCK_MONOTONIC)
+  if (w->builtin_clock == PERFETTO_CLOCK_MONOTONIC)
     return;
   for (guint i = 0; i < 2; i++)
     {
       perfetto__protos__clock_snapshot__clock__init (&clocks[i]);
       clocks[i].has_clock_id = clocks[i].has_timestamp = TRUE;
       clocks[i].clock_id = ids[i];
-      clocks[i].timestamp = pf_timestamp (w, ts);
+      clocks[i].timestamp = perfetto_timestamp (w, ts);
     }
   snap.n_clocks = 2;
   snap.clocks = ptrs;
@@ -293,13 +293,13 @@ tie_monotonic (PerfettoWriter *w,
   snap.primary_trace_clock = w->builtin_clock;
   w->pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_CLOCK_SNAPSHOT;
   w->pkt.clock_snapshot = &snap;
-  pf_packet_emit (w, ts, TRUE, FALSE);
+  perfetto_packet_emit (w, ts, TRUE, FALSE);
 }
 
 /* Clears @seq's state: its ThreadDescriptor, starting its times at @us. */
 static void
 seq_describe (PerfettoWriter *w,
-              PfSampleSeq *seq,
+              PerfettoSampleSeq *seq,
               gint64 us)
 {
   Perfetto__Protos__ThreadDescriptor td = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
@@ -323,22 +323,22 @@ seq_describe (PerfettoWriter *w,
   w->pkt.timestamp = (guint64) us * 1000;
   w->pkt.timestamp_clock_id = w->builtin_clock;
   w->pkt.has_first_packet_on_sequence = w->pkt.first_packet_on_sequence = !seq->described;
-  seq_emit (w, seq, PF_SEQ_CLEARED);
+  seq_emit (w, seq, PERFETTO_SEQ_CLEARED);
   seq->described = TRUE;
   seq->last_us = us;
 }
 
-static PfSampleSeq *
+static PerfettoSampleSeq *
 sample_seq (PerfettoWriter *w,
             gint64 pid,
             gint64 tid)
 {
-  PfKey key = { pid, tid, 0, 0 };
-  PfSampleSeq *seq = g_hash_table_lookup (w->sample_seqs, &key);
+  PerfettoKey key = { pid, tid, 0, 0 };
+  PerfettoSampleSeq *seq = g_hash_table_lookup (w->sample_seqs, &key);
 
   if (seq || g_hash_table_size (w->sample_seqs) >= w->opts.max_threads)
     return seq;
-  seq = g_new0 (PfSampleSeq, 1);
+  seq = g_new0 (PerfettoSampleSeq, 1);
   seq->key = key;
   seq->pid = pid;
   seq->tid = tid;
@@ -351,7 +351,7 @@ sample_seq (PerfettoWriter *w,
 }
 
 /**
- * pf_write_sample:
+ * perfetto_write_sample:
  * @w: a #PerfettoWriter
  * @ev: a CPU-profile sample
  *
@@ -361,27 +361,27 @@ sample_seq (PerfettoWriter *w,
  * time is rounded to the microsecond.
  */
 void
-pf_write_sample (PerfettoWriter *w,
-                 const TraceEvent *ev)
+perfetto_write_sample (PerfettoWriter *w,
+                       const TraceEvent *ev)
 {
   guint64 id = ev->u.sample.node_id;
-  PfStackNode *leaf = g_hash_table_lookup (w->stack_nodes, &id);
+  PerfettoStackNode *leaf = g_hash_table_lookup (w->stack_nodes, &id);
   gint64 tid = ev->tid >= 0 ? ev->tid : 0;
-  gint64 us = ((gint64) pf_timestamp (w, ev->ts) + 500) / 1000;
-  PfSampleSeq *seq;
+  gint64 us = ((gint64) perfetto_timestamp (w, ev->ts) + 500) / 1000;
+  PerfettoSampleSeq *seq;
 
   if (leaf == NULL)
     {
-      w->stats.dropped_unknown_stack_node++;
+      perfetto_writer_drop (w, &w->stats.dropped_unknown_stack_node, 1, ev->ts, "sample on a stack node never defined dropped");
       return;
     }
   seq = sample_seq (w, ev->pid >= 0 ? ev->pid : tid, tid);
   if (seq == NULL)
     {
-      w->stats.dropped_thread_table++;
+      perfetto_writer_drop (w, &w->stats.dropped_thread_table, 1, ev->ts, "sample of a thread past the thread table (max-threads) dropped");
       return;
     }
-  if (!seq->described || g_hash_table_size (seq->sent) >= PF_SAMPLE_SEQ_MAX_SENT)
+  if (!seq->described || g_hash_table_size (seq->sent) >= PERFETTO_SAMPLE_SEQ_MAX_SENT)
     seq_describe (w, seq, us);
   seq_callstack (w, seq, leaf);
   g_array_append_val (seq->iids, leaf->frame_iid);
@@ -391,18 +391,18 @@ pf_write_sample (PerfettoWriter *w,
   /* New interned data go out at once, with the samples that use them:
    * the packet being built is the writer's, the next may be another
    * sequence's. */
-  if (w->packet_has_interned || seq->iids->len >= PF_SAMPLES_PER_PACKET)
+  if (w->packet_has_interned || seq->iids->len >= PERFETTO_SAMPLES_PER_PACKET)
     seq_flush (w, seq);
 }
 
 /**
- * pf_samples_flush:
+ * perfetto_samples_flush:
  * @w: a #PerfettoWriter
  *
  * Writes the samples waiting on every sequence.
  */
 void
-pf_samples_flush (PerfettoWriter *w)
+perfetto_samples_flush (PerfettoWriter *w)
 {
   GHashTableIter it;
   gpointer value;

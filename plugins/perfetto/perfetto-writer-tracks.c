@@ -14,61 +14,61 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "perfetto-writer-private.h"
+#include "perfetto-private.h"
 
 #include <string.h>
 
 /* A process keeps at most this many labels. */
-#define PF_MAX_LABELS 32
+#define PERFETTO_MAX_LABELS 32
 
 static void
-pf_process_free (gpointer data)
+perfetto_process_free (gpointer data)
 {
-  PfProcess *p = data;
+  PerfettoProcess *p = data;
 
   g_clear_pointer (&p->labels, g_array_unref);
   g_free (p);
 }
 
 static void
-pf_thread_free (gpointer data)
+perfetto_thread_free (gpointer data)
 {
-  PfThread *t = data;
+  PerfettoThread *t = data;
 
   g_clear_pointer (&t->open, g_array_unref);
   for (guint i = 0; t->lanes && i < t->lanes->len; i++)
-    g_array_unref (g_array_index (t->lanes, PfLane, i).open_ends);
+    g_array_unref (g_array_index (t->lanes, PerfettoLane, i).open_ends);
   g_clear_pointer (&t->lanes, g_array_unref);
   g_free (t);
 }
 
 static void
-pf_async_pool_free (gpointer data)
+perfetto_async_pool_free (gpointer data)
 {
-  PfAsyncPool *pool = data;
+  PerfettoAsyncPool *pool = data;
 
   g_array_unref (pool->tracks);
   g_free (pool);
 }
 
 void
-pf_tracks_init (PerfettoWriter *w)
+perfetto_tracks_init (PerfettoWriter *w)
 {
   w->next_uuid = 1;
-  w->processes = g_hash_table_new_full (pf_key_hash, pf_key_equal, NULL, pf_process_free);
-  w->threads = g_hash_table_new_full (pf_key_hash, pf_key_equal, NULL, pf_thread_free);
-  w->counters = g_hash_table_new_full (pf_key_hash, pf_key_equal, NULL, g_free);
-  w->named = g_hash_table_new_full (pf_key_hash, pf_key_equal, NULL, g_free);
-  w->async_pools = g_hash_table_new_full (pf_key_hash, pf_key_equal, NULL, pf_async_pool_free);
-  w->async_slots = g_hash_table_new_full (pf_key_hash, pf_key_equal, NULL, g_free);
+  w->processes = g_hash_table_new_full (perfetto_key_hash, perfetto_key_equal, NULL, perfetto_process_free);
+  w->threads = g_hash_table_new_full (perfetto_key_hash, perfetto_key_equal, NULL, perfetto_thread_free);
+  w->counters = g_hash_table_new_full (perfetto_key_hash, perfetto_key_equal, NULL, g_free);
+  w->named = g_hash_table_new_full (perfetto_key_hash, perfetto_key_equal, NULL, g_free);
+  w->async_pools = g_hash_table_new_full (perfetto_key_hash, perfetto_key_equal, NULL, perfetto_async_pool_free);
+  w->async_slots = g_hash_table_new_full (perfetto_key_hash, perfetto_key_equal, NULL, g_free);
   w->tid_to_pid = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
-  pf_vec_init (&w->tree_processes, sizeof (Perfetto__Protos__ProcessTree__Process));
-  pf_vec_init (&w->tree_threads, sizeof (Perfetto__Protos__ProcessTree__Thread));
+  perfetto_vec_init (&w->tree_processes, sizeof (Perfetto__Protos__ProcessTree__Process));
+  perfetto_vec_init (&w->tree_threads, sizeof (Perfetto__Protos__ProcessTree__Thread));
   w->tree_cmdlines = g_ptr_array_new ();
 }
 
 void
-pf_tracks_free (PerfettoWriter *w)
+perfetto_tracks_free (PerfettoWriter *w)
 {
   g_hash_table_unref (w->processes);
   g_hash_table_unref (w->threads);
@@ -77,24 +77,24 @@ pf_tracks_free (PerfettoWriter *w)
   g_hash_table_unref (w->async_slots);
   g_hash_table_unref (w->async_pools);
   g_hash_table_unref (w->tid_to_pid);
-  pf_vec_clear (&w->tree_processes);
-  pf_vec_clear (&w->tree_threads);
+  perfetto_vec_clear (&w->tree_processes);
+  perfetto_vec_clear (&w->tree_threads);
   g_ptr_array_unref (w->tree_cmdlines);
 }
 
 static void
 emit_descriptor (PerfettoWriter *w,
-                 PfTrackDescriptor *desc,
+                 PerfettoTrackDescriptor *desc,
                  gint64 ts)
 {
   w->pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
   w->pkt.track_descriptor = desc;
-  pf_packet_emit (w, ts, TRUE, FALSE);
+  perfetto_packet_emit (w, ts, TRUE, FALSE);
   w->stats.descriptors++;
 }
 
 static void
-descriptor_init (PfTrackDescriptor *desc,
+descriptor_init (PerfettoTrackDescriptor *desc,
                  guint64 uuid,
                  guint64 parent_uuid)
 {
@@ -120,7 +120,7 @@ static void
 declare_explicit_ordering (PerfettoWriter *w,
                            gint64 ts)
 {
-  PfTrackDescriptor desc;
+  PerfettoTrackDescriptor desc;
 
   if (w->ordering_explicit)
     return;
@@ -136,7 +136,7 @@ declare_explicit_ordering (PerfettoWriter *w,
 
 static void
 descriptor_set_rank (PerfettoWriter *w,
-                     PfTrackDescriptor *desc,
+                     PerfettoTrackDescriptor *desc,
                      gint64 rank,
                      gint64 ts)
 {
@@ -145,12 +145,12 @@ descriptor_set_rank (PerfettoWriter *w,
   desc->sibling_order_rank = (gint32) CLAMP (rank, G_MININT32, G_MAXINT32);
 }
 
-static PfThread *thread_get_undescribed (PerfettoWriter *w,
-                                         gint64 pid,
-                                         gint64 tid);
+static PerfettoThread *thread_get_undescribed (PerfettoWriter *w,
+                                               gint64 pid,
+                                               gint64 tid);
 
 /**
- * pf_ranks_prescan:
+ * perfetto_ranks_prescan:
  * @w: a #PerfettoWriter
  * @batch: the batch about to be written
  *
@@ -160,8 +160,8 @@ static PfThread *thread_get_undescribed (PerfettoWriter *w,
  * that their first descriptor has them.
  */
 void
-pf_ranks_prescan (PerfettoWriter *w,
-                  const TraceBatch *batch)
+perfetto_ranks_prescan (PerfettoWriter *w,
+                        const TraceBatch *batch)
 {
   for (guint i = 0; i < batch->n_events; i++)
     {
@@ -169,14 +169,14 @@ pf_ranks_prescan (PerfettoWriter *w,
 
       if (ev->kind == TRACE_EVENT_PROCESS_SORT_INDEX && ev->pid != TRACE_ID_UNKNOWN)
         {
-          PfProcess *p = pf_process_get (w, ev->pid);
+          PerfettoProcess *p = perfetto_process_get (w, ev->pid);
 
           if (!p->described && !p->has_rank)
             p->has_rank = TRUE, p->rank = ev->u.meta.value;
         }
       else if (ev->kind == TRACE_EVENT_THREAD_SORT_INDEX && ev->pid != TRACE_ID_UNKNOWN && ev->tid >= 0)
         {
-          PfThread *t = thread_get_undescribed (w, ev->pid, ev->tid);
+          PerfettoThread *t = thread_get_undescribed (w, ev->pid, ev->tid);
 
           if (t && !t->described && !t->has_rank)
             t->has_rank = TRUE, t->rank = ev->u.meta.value;
@@ -187,22 +187,22 @@ pf_ranks_prescan (PerfettoWriter *w,
 /* ---- processes ---- */
 
 /**
- * pf_process_get:
+ * perfetto_process_get:
  * @w: a #PerfettoWriter
  * @pid: a known pid
  *
  * Returns: (transfer none): the process, created (not yet described) if new
  */
-PfProcess *
-pf_process_get (PerfettoWriter *w,
-                gint64 pid)
+PerfettoProcess *
+perfetto_process_get (PerfettoWriter *w,
+                      gint64 pid)
 {
-  PfKey key = { pid, 0, 0, 0 };
-  PfProcess *p = g_hash_table_lookup (w->processes, &key);
+  PerfettoKey key = { pid, 0, 0, 0 };
+  PerfettoProcess *p = g_hash_table_lookup (w->processes, &key);
 
   if (p == NULL)
     {
-      p = g_new0 (PfProcess, 1);
+      p = g_new0 (PerfettoProcess, 1);
       p->key = key;
       p->pid = pid;
       p->uuid = w->next_uuid++;
@@ -212,7 +212,7 @@ pf_process_get (PerfettoWriter *w,
 }
 
 /**
- * pf_process_describe:
+ * perfetto_process_describe:
  * @w: a #PerfettoWriter
  * @p: a process
  * @ts: when
@@ -220,19 +220,19 @@ pf_process_get (PerfettoWriter *w,
  * Writes @p's descriptor with all that is known of it.
  */
 void
-pf_process_describe (PerfettoWriter *w,
-                     PfProcess *p,
-                     gint64 ts)
+perfetto_process_describe (PerfettoWriter *w,
+                           PerfettoProcess *p,
+                           gint64 ts)
 {
   Perfetto__Protos__ProcessDescriptor proc = PERFETTO__PROTOS__PROCESS_DESCRIPTOR__INIT;
-  PfTrackDescriptor desc;
-  char *labels[PF_MAX_LABELS];
+  PerfettoTrackDescriptor desc;
+  char *labels[PERFETTO_MAX_LABELS];
 
   descriptor_init (&desc, p->uuid, 0);
   proc.has_pid = TRUE;
   proc.pid = (gint32) p->pid;
   if (p->name != 0)
-    proc.process_name = (char *) pf_str (w, p->name);
+    proc.process_name = (char *) perfetto_str (w, p->name);
   if (p->has_sort_index)
     {
       proc.has_legacy_sort_index = TRUE;
@@ -241,7 +241,7 @@ pf_process_describe (PerfettoWriter *w,
   if (p->has_sort_index || p->has_rank)
     descriptor_set_rank (w, &desc, p->has_sort_index ? p->sort_index : p->rank, ts);
   for (guint i = 0; p->labels && i < p->labels->len; i++)
-    labels[i] = (char *) pf_str (w, g_array_index (p->labels, guint32, i));
+    labels[i] = (char *) perfetto_str (w, g_array_index (p->labels, guint32, i));
   proc.n_process_labels = p->labels ? p->labels->len : 0;
   proc.process_labels = labels;
   desc.process = &proc;
@@ -250,7 +250,7 @@ pf_process_describe (PerfettoWriter *w,
 }
 
 /**
- * pf_process_track:
+ * perfetto_process_track:
  * @w: a #PerfettoWriter
  * @pid: a pid, or %TRACE_ID_UNKNOWN for the global track
  * @ts: when it is first needed
@@ -258,30 +258,30 @@ pf_process_describe (PerfettoWriter *w,
  * Returns: the uuid of @pid's process track, described
  */
 guint64
-pf_process_track (PerfettoWriter *w,
-                  gint64 pid,
-                  gint64 ts)
+perfetto_process_track (PerfettoWriter *w,
+                        gint64 pid,
+                        gint64 ts)
 {
-  PfProcess *p;
+  PerfettoProcess *p;
 
   if (pid == TRACE_ID_UNKNOWN)
-    return pf_global_track (w, ts);
-  p = pf_process_get (w, pid);
+    return perfetto_global_track (w, ts);
+  p = perfetto_process_get (w, pid);
   if (!p->described)
-    pf_process_describe (w, p, ts);
+    perfetto_process_describe (w, p, ts);
   return p->uuid;
 }
 
 /* ---- threads ---- */
 
 static void
-pf_assoc_set (PerfettoWriter *w,
-              gint64 tid,
-              gint64 pid)
+perfetto_assoc_set (PerfettoWriter *w,
+                    gint64 tid,
+                    gint64 pid)
 {
   gint64 *k = g_new (gint64, 1);
   gint64 *v = g_new (gint64, 1);
-  PfAssocEntry *e = &w->assoc_cache[(guint64) tid % PF_CACHE_SIZE];
+  PerfettoAssocEntry *e = &w->assoc_cache[(guint64) tid % PERFETTO_CACHE_SIZE];
 
   /* Past the thread cap a new tid is not remembered: its thread is
    * listed again in a later process_tree, which costs bytes, not memory. */
@@ -301,10 +301,10 @@ pf_assoc_set (PerfettoWriter *w,
 
 /* Returns: (nullable): the pid readers were told @tid belongs to */
 static const gint64 *
-pf_assoc_lookup (PerfettoWriter *w,
-                 gint64 tid)
+perfetto_assoc_lookup (PerfettoWriter *w,
+                       gint64 tid)
 {
-  PfAssocEntry *e = &w->assoc_cache[(guint64) tid % PF_CACHE_SIZE];
+  PerfettoAssocEntry *e = &w->assoc_cache[(guint64) tid % PERFETTO_CACHE_SIZE];
   const gint64 *pid;
 
   if (e->valid && e->tid == tid)
@@ -323,17 +323,17 @@ static inline guint
 thread_cache_index (gint64 pid,
                     gint64 tid)
 {
-  return (guint) (((guint64) tid * 0x9E3779B97F4A7C15ull + (guint64) pid) >> 56) % PF_CACHE_SIZE;
+  return (guint) (((guint64) tid * 0x9E3779B97F4A7C15ull + (guint64) pid) >> 56) % PERFETTO_CACHE_SIZE;
 }
 
-PfThread *
-pf_thread_lookup (PerfettoWriter *w,
-                  gint64 pid,
-                  gint64 tid)
+PerfettoThread *
+perfetto_thread_lookup (PerfettoWriter *w,
+                        gint64 pid,
+                        gint64 tid)
 {
-  PfKey key = { pid, tid, 0, 0 };
-  PfThread **slot = &w->thread_cache[thread_cache_index (pid, tid)];
-  PfThread *t = *slot;
+  PerfettoKey key = { pid, tid, 0, 0 };
+  PerfettoThread **slot = &w->thread_cache[thread_cache_index (pid, tid)];
+  PerfettoThread *t = *slot;
 
   if (t && t->pid == pid && t->tid == tid)
     return t;
@@ -346,10 +346,10 @@ pf_thread_lookup (PerfettoWriter *w,
 /* Returns: the process readers were told @tid belongs to, or
  * %TRACE_ID_UNKNOWN */
 static gint64
-pf_assoc_get (PerfettoWriter *w,
-              gint64 tid)
+perfetto_assoc_get (PerfettoWriter *w,
+                    gint64 tid)
 {
-  const gint64 *pid = pf_assoc_lookup (w, tid);
+  const gint64 *pid = perfetto_assoc_lookup (w, tid);
 
   return pid ? *pid : TRACE_ID_UNKNOWN;
 }
@@ -362,25 +362,25 @@ pf_assoc_get (PerfettoWriter *w,
  * not known at all is declared with pid = tid (Perfetto's thread
  * descriptor needs one); an event with no tid goes to the thread
  * tid = pid. */
-static PfThread *
+static PerfettoThread *
 thread_get_undescribed (PerfettoWriter *w,
                         gint64 pid,
                         gint64 tid)
 {
-  PfThread *t;
+  PerfettoThread *t;
 
   if (tid == TRACE_ID_UNKNOWN)
     tid = pid == TRACE_ID_UNKNOWN ? 0 : pid;
   if (pid == TRACE_ID_UNKNOWN)
-    pid = pf_assoc_get (w, tid);
+    pid = perfetto_assoc_get (w, tid);
   if (w->last_thread && w->last_thread->pid == pid && w->last_thread->tid == tid)
     return w->last_thread;
-  t = pf_thread_lookup (w, pid, tid);
+  t = perfetto_thread_lookup (w, pid, tid);
   if (t == NULL && g_hash_table_size (w->threads) >= w->opts.max_threads)
     return NULL;
   if (t == NULL)
     {
-      t = g_new0 (PfThread, 1);
+      t = g_new0 (PerfettoThread, 1);
       t->key.a = t->pid = pid;
       t->key.b = t->tid = tid;
       t->uuid = w->next_uuid++;
@@ -392,7 +392,7 @@ thread_get_undescribed (PerfettoWriter *w,
 }
 
 /**
- * pf_thread_describe:
+ * perfetto_thread_describe:
  * @w: a #PerfettoWriter
  * @t: a thread
  * @ts: when
@@ -400,25 +400,25 @@ thread_get_undescribed (PerfettoWriter *w,
  * Writes @t's descriptor (and its process's first, if not yet written).
  */
 void
-pf_thread_describe (PerfettoWriter *w,
-                    PfThread *t,
-                    gint64 ts)
+perfetto_thread_describe (PerfettoWriter *w,
+                          PerfettoThread *t,
+                          gint64 ts)
 {
   Perfetto__Protos__ThreadDescriptor thread = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
-  PfTrackDescriptor desc;
+  PerfettoTrackDescriptor desc;
   guint64 parent = 0;
 
   if (t->pid != TRACE_ID_UNKNOWN)
     {
-      parent = pf_process_track (w, t->pid, ts);
-      pf_assoc_set (w, t->tid, t->pid);
+      parent = perfetto_process_track (w, t->pid, ts);
+      perfetto_assoc_set (w, t->tid, t->pid);
     }
   descriptor_init (&desc, t->uuid, parent);
   thread.has_pid = thread.has_tid = TRUE;
   thread.pid = (gint32) (t->pid != TRACE_ID_UNKNOWN ? t->pid : t->tid);
   thread.tid = t->tid;
   if (t->name != 0)
-    thread.thread_name = (char *) pf_str (w, t->name);
+    thread.thread_name = (char *) perfetto_str (w, t->name);
   if (t->has_sort_index)
     {
       thread.has_legacy_sort_index = TRUE;
@@ -432,7 +432,7 @@ pf_thread_describe (PerfettoWriter *w,
 }
 
 /**
- * pf_thread_get:
+ * perfetto_thread_get:
  * @w: a #PerfettoWriter
  * @pid: the pid, or %TRACE_ID_UNKNOWN
  * @tid: the tid, or %TRACE_ID_UNKNOWN
@@ -441,33 +441,33 @@ pf_thread_describe (PerfettoWriter *w,
  * Returns: (transfer none) (nullable): the thread, described; %NULL when
  *   the thread table is full and @tid is new to it
  */
-PfThread *
-pf_thread_get (PerfettoWriter *w,
-               gint64 pid,
-               gint64 tid,
-               gint64 ts)
+PerfettoThread *
+perfetto_thread_get (PerfettoWriter *w,
+                     gint64 pid,
+                     gint64 tid,
+                     gint64 ts)
 {
-  PfThread *t = thread_get_undescribed (w, pid, tid);
+  PerfettoThread *t = thread_get_undescribed (w, pid, tid);
 
   if (t && !t->described)
-    pf_thread_describe (w, t, ts);
+    perfetto_thread_describe (w, t, ts);
   return t;
 }
 
 /* ---- other tracks ---- */
 
 /**
- * pf_global_track:
+ * perfetto_global_track:
  * @w: a #PerfettoWriter
  * @ts: when it is first needed
  *
  * Returns: the uuid of the track of global instants
  */
 guint64
-pf_global_track (PerfettoWriter *w,
-                 gint64 ts)
+perfetto_global_track (PerfettoWriter *w,
+                       gint64 ts)
 {
-  PfTrackDescriptor desc;
+  PerfettoTrackDescriptor desc;
 
   if (w->global_uuid != 0)
     return w->global_uuid;
@@ -475,13 +475,13 @@ pf_global_track (PerfettoWriter *w,
   descriptor_init (&desc, w->global_uuid, 0);
   desc.static_or_dynamic_name_case =
       PERFETTO__PROTOS__TRACK_DESCRIPTOR__STATIC_OR_DYNAMIC_NAME_NAME;
-  desc.name = (char *) PF_GLOBAL_TRACK_NAME;
+  desc.name = (char *) PERFETTO_GLOBAL_TRACK_NAME;
   emit_descriptor (w, &desc, ts);
   return w->global_uuid;
 }
 
 /**
- * pf_lane_track:
+ * perfetto_lane_track:
  * @w: a #PerfettoWriter
  * @t: a thread, described
  * @ts: when it is first needed
@@ -490,11 +490,11 @@ pf_global_track (PerfettoWriter *w,
  *   the thread's track, which trace_processor attributes to the thread
  */
 guint64
-pf_lane_track (PerfettoWriter *w,
-               PfThread *t,
-               gint64 ts)
+perfetto_lane_track (PerfettoWriter *w,
+                     PerfettoThread *t,
+                     gint64 ts)
 {
-  PfTrackDescriptor desc;
+  PerfettoTrackDescriptor desc;
   guint64 uuid = w->next_uuid++;
 
   descriptor_init (&desc, uuid, t->uuid);
@@ -503,7 +503,7 @@ pf_lane_track (PerfettoWriter *w,
 }
 
 /**
- * pf_thread_time_track:
+ * perfetto_thread_time_track:
  * @w: a #PerfettoWriter
  * @t: a thread, described
  * @ts: when it is first needed
@@ -513,12 +513,12 @@ pf_lane_track (PerfettoWriter *w,
  *   event that carries them
  */
 guint64
-pf_thread_time_track (PerfettoWriter *w,
-                      PfThread *t,
-                      gint64 ts)
+perfetto_thread_time_track (PerfettoWriter *w,
+                            PerfettoThread *t,
+                            gint64 ts)
 {
   Perfetto__Protos__CounterDescriptor counter = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
-  PfTrackDescriptor desc;
+  PerfettoTrackDescriptor desc;
 
   if (t->thread_time_uuid != 0)
     return t->thread_time_uuid;
@@ -540,8 +540,8 @@ new_named_track (PerfettoWriter *w,
                  Perfetto__Protos__CounterDescriptor *counter,
                  gint64 ts)
 {
-  PfTrackDescriptor desc;
-  guint64 parent = pid != TRACE_ID_UNKNOWN ? pf_process_track (w, pid, ts) : 0;
+  PerfettoTrackDescriptor desc;
+  guint64 parent = pid != TRACE_ID_UNKNOWN ? perfetto_process_track (w, pid, ts) : 0;
   guint64 uuid = w->next_uuid++;
 
   descriptor_init (&desc, uuid, parent);
@@ -554,7 +554,7 @@ new_named_track (PerfettoWriter *w,
 }
 
 /**
- * pf_named_track:
+ * perfetto_named_track:
  * @w: a #PerfettoWriter
  * @pid: the process, or %TRACE_ID_UNKNOWN for a global track
  * @name: the track's name
@@ -562,27 +562,27 @@ new_named_track (PerfettoWriter *w,
  *
  * Returns: (transfer none): the named track of @pid
  */
-PfTrack *
-pf_named_track (PerfettoWriter *w,
-                gint64 pid,
-                guint32 name,
-                gint64 ts)
+PerfettoTrack *
+perfetto_named_track (PerfettoWriter *w,
+                      gint64 pid,
+                      guint32 name,
+                      gint64 ts)
 {
-  PfKey key = { pid, name, 0, 0 };
-  PfTrack *track = g_hash_table_lookup (w->named, &key);
+  PerfettoKey key = { pid, name, 0, 0 };
+  PerfettoTrack *track = g_hash_table_lookup (w->named, &key);
 
   if (track == NULL)
     {
-      track = g_new0 (PfTrack, 1);
+      track = g_new0 (PerfettoTrack, 1);
       track->key = key;
-      track->uuid = new_named_track (w, pid, pf_str (w, name), NULL, ts);
+      track->uuid = new_named_track (w, pid, perfetto_str (w, name), NULL, ts);
       g_hash_table_insert (w->named, &track->key, track);
     }
   return track;
 }
 
 /**
- * pf_counter_track:
+ * perfetto_counter_track:
  * @w: a #PerfettoWriter
  * @ev: a counter event
  *
@@ -593,23 +593,23 @@ pf_named_track (PerfettoWriter *w,
  * Returns: the uuid of @ev's counter track, described
  */
 guint64
-pf_counter_track (PerfettoWriter *w,
-                  const TraceEvent *ev)
+perfetto_counter_track (PerfettoWriter *w,
+                        const TraceEvent *ev)
 {
   Perfetto__Protos__CounterDescriptor counter = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
-  PfKey key = { ev->pid, ev->name, (gint64) ev->u.counter.id, ev->u.counter.unit };
-  PfTrack *track = g_hash_table_lookup (w->counters, &key);
+  PerfettoKey key = { ev->pid, ev->name, (gint64) ev->u.counter.id, ev->u.counter.unit };
+  PerfettoTrack *track = g_hash_table_lookup (w->counters, &key);
   g_autofree char *with_id = NULL;
-  const char *name = pf_str (w, ev->name);
+  const char *name = perfetto_str (w, ev->name);
 
   if (track != NULL)
     return track->uuid;
   if (ev->u.counter.id != 0)
-    name = with_id = g_strdup_printf ("%s" PF_COUNTER_ID_SEPARATOR "%" G_GUINT64_FORMAT,
+    name = with_id = g_strdup_printf ("%s" PERFETTO_COUNTER_ID_SEPARATOR "%" G_GUINT64_FORMAT,
                                       name, ev->u.counter.id);
   if (ev->u.counter.unit != 0)
     {
-      const char *unit = pf_str (w, ev->u.counter.unit);
+      const char *unit = perfetto_str (w, ev->u.counter.unit);
 
       /* The name always; the enum too where Perfetto has one, which the
        * UI uses to format values. */
@@ -622,7 +622,7 @@ pf_counter_track (PerfettoWriter *w,
         counter.unit = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__UNIT__UNIT_COUNT;
       counter.has_unit = counter.unit != 0;
     }
-  track = g_new0 (PfTrack, 1);
+  track = g_new0 (PerfettoTrack, 1);
   track->key = key;
   track->uuid = new_named_track (w, ev->pid, name, &counter, ev->ts);
   g_hash_table_insert (w->counters, &track->key, track);
@@ -634,10 +634,10 @@ pf_counter_track (PerfettoWriter *w,
 /* An async family is keyed like trace_processor keys them: process (none
  * for global ids), id, scope, and the category for nestable families or
  * the name (track name if any) for unnestable ones. */
-static PfKey
+static PerfettoKey
 async_key (const TraceEvent *ev)
 {
-  PfKey key;
+  PerfettoKey key;
   gboolean legacy = (ev->flags & TRACE_EVENT_FLAG_ASYNC_LEGACY) != 0;
 
   key.a = (ev->flags & TRACE_EVENT_FLAG_ID_GLOBAL) ? TRACE_ID_UNKNOWN : ev->pid;
@@ -648,17 +648,17 @@ async_key (const TraceEvent *ev)
   return key;
 }
 
-PfAsyncSlot *
-pf_async_slot_lookup (PerfettoWriter *w,
-                      const TraceEvent *ev)
+PerfettoAsyncSlot *
+perfetto_async_slot_lookup (PerfettoWriter *w,
+                            const TraceEvent *ev)
 {
-  PfKey key = async_key (ev);
+  PerfettoKey key = async_key (ev);
 
   return g_hash_table_lookup (w->async_slots, &key);
 }
 
 /**
- * pf_async_slot_open:
+ * perfetto_async_slot_open:
  * @w: a #PerfettoWriter
  * @ev: the event opening an async family
  *
@@ -668,38 +668,38 @@ pf_async_slot_lookup (PerfettoWriter *w,
  *
  * Returns: (transfer none): the new slot, with depth 0
  */
-PfAsyncSlot *
-pf_async_slot_open (PerfettoWriter *w,
-                    const TraceEvent *ev)
+PerfettoAsyncSlot *
+perfetto_async_slot_open (PerfettoWriter *w,
+                          const TraceEvent *ev)
 {
   guint32 track_name = ev->u.async.track ? ev->u.async.track : ev->name;
-  PfAsyncSlot *slot = g_new0 (PfAsyncSlot, 1);
-  PfKey pool_key;
-  PfAsyncPool *pool;
-  PfAsyncTrack *track = NULL;
+  PerfettoAsyncSlot *slot = g_new0 (PerfettoAsyncSlot, 1);
+  PerfettoKey pool_key;
+  PerfettoAsyncPool *pool;
+  PerfettoAsyncTrack *track = NULL;
   guint i;
 
   slot->key = async_key (ev);
-  pool_key = (PfKey){ slot->key.a, track_name, 0, 0 };
+  pool_key = (PerfettoKey){ slot->key.a, track_name, 0, 0 };
   pool = g_hash_table_lookup (w->async_pools, &pool_key);
   if (pool == NULL)
     {
-      pool = g_new0 (PfAsyncPool, 1);
+      pool = g_new0 (PerfettoAsyncPool, 1);
       pool->key = pool_key;
-      pool->tracks = g_array_new (FALSE, TRUE, sizeof (PfAsyncTrack));
+      pool->tracks = g_array_new (FALSE, TRUE, sizeof (PerfettoAsyncTrack));
       g_hash_table_insert (w->async_pools, &pool->key, pool);
     }
   for (i = 0; i < pool->tracks->len; i++)
-    if (!g_array_index (pool->tracks, PfAsyncTrack, i).busy)
+    if (!g_array_index (pool->tracks, PerfettoAsyncTrack, i).busy)
       break;
   if (i == pool->tracks->len)
     {
-      PfAsyncTrack fresh = { 0, FALSE };
+      PerfettoAsyncTrack fresh = { 0, FALSE };
 
-      fresh.uuid = new_named_track (w, slot->key.a, pf_str (w, track_name), NULL, ev->ts);
+      fresh.uuid = new_named_track (w, slot->key.a, perfetto_str (w, track_name), NULL, ev->ts);
       g_array_append_val (pool->tracks, fresh);
     }
-  track = &g_array_index (pool->tracks, PfAsyncTrack, i);
+  track = &g_array_index (pool->tracks, PerfettoAsyncTrack, i);
   track->busy = TRUE;
   slot->pool = pool;
   slot->index = i;
@@ -709,17 +709,17 @@ pf_async_slot_open (PerfettoWriter *w,
 }
 
 void
-pf_async_slot_close (PerfettoWriter *w,
-                     PfAsyncSlot *slot)
+perfetto_async_slot_close (PerfettoWriter *w,
+                           PerfettoAsyncSlot *slot)
 {
-  g_array_index (slot->pool->tracks, PfAsyncTrack, slot->index).busy = FALSE;
+  g_array_index (slot->pool->tracks, PerfettoAsyncTrack, slot->index).busy = FALSE;
   g_hash_table_remove (w->async_slots, &slot->key);
 }
 
 guint64
-pf_async_slot_uuid (PfAsyncSlot *slot)
+perfetto_async_slot_uuid (PerfettoAsyncSlot *slot)
 {
-  return g_array_index (slot->pool->tracks, PfAsyncTrack, slot->index).uuid;
+  return g_array_index (slot->pool->tracks, PerfettoAsyncTrack, slot->index).uuid;
 }
 
 /* ---- process_tree ---- */
@@ -731,13 +731,13 @@ tree_begin_entry (PerfettoWriter *w,
                   gint64 ts)
 {
   if ((w->tree_threads.len > 0 || w->tree_processes.len > 0) && ts != w->tree_ts)
-    pf_tree_flush (w);
+    perfetto_tree_flush (w);
   if (w->tree_threads.len == 0 && w->tree_processes.len == 0)
     w->tree_ts = ts;
 }
 
 /**
- * pf_assoc_thread:
+ * perfetto_assoc_thread:
  * @w: a #PerfettoWriter
  * @tid: a known tid
  * @pid: its process, or %TRACE_ID_UNKNOWN
@@ -751,57 +751,57 @@ tree_begin_entry (PerfettoWriter *w,
  * missing tgid as 0 and would put the thread in the idle process.
  */
 void
-pf_assoc_thread (PerfettoWriter *w,
-                 gint64 tid,
-                 gint64 pid,
-                 guint32 name,
-                 gint64 ts,
-                 gboolean force)
+perfetto_assoc_thread (PerfettoWriter *w,
+                       gint64 tid,
+                       gint64 pid,
+                       guint32 name,
+                       gint64 ts,
+                       gboolean force)
 {
   Perfetto__Protos__ProcessTree__Thread *th;
   const gint64 *known;
 
   if (pid == TRACE_ID_UNKNOWN)
     return;
-  known = pf_assoc_lookup (w, tid);
+  known = perfetto_assoc_lookup (w, tid);
   if (!force && known && *known == pid)
     return;
-  pf_assoc_set (w, tid, pid);
+  perfetto_assoc_set (w, tid, pid);
   tree_begin_entry (w, ts);
-  th = pf_vec_push (&w->tree_threads);
+  th = perfetto_vec_push (&w->tree_threads);
   perfetto__protos__process_tree__thread__init (th);
   th->has_tid = TRUE;
   th->tid = (gint32) tid;
   th->has_tgid = TRUE;
   th->tgid = (gint32) pid;
   if (name != 0)
-    th->name = (char *) pf_str (w, name);
+    th->name = (char *) perfetto_str (w, name);
 }
 
 void
-pf_tree_add_process (PerfettoWriter *w,
-                     gint64 pid,
-                     guint32 name,
-                     gint64 ts)
+perfetto_tree_add_process (PerfettoWriter *w,
+                           gint64 pid,
+                           guint32 name,
+                           gint64 ts)
 {
   Perfetto__Protos__ProcessTree__Process *proc;
 
   tree_begin_entry (w, ts);
-  proc = pf_vec_push (&w->tree_processes);
+  proc = perfetto_vec_push (&w->tree_processes);
   perfetto__protos__process_tree__process__init (proc);
   proc->has_pid = TRUE;
   proc->pid = (gint32) pid;
-  g_ptr_array_add (w->tree_cmdlines, (gpointer) pf_str (w, name));
+  g_ptr_array_add (w->tree_cmdlines, (gpointer) perfetto_str (w, name));
 }
 
 /**
- * pf_tree_flush:
+ * perfetto_tree_flush:
  * @w: a #PerfettoWriter
  *
  * Writes the process_tree entries collected so far as one packet.
  */
 void
-pf_tree_flush (PerfettoWriter *w)
+perfetto_tree_flush (PerfettoWriter *w)
 {
   Perfetto__Protos__ProcessTree tree = PERFETTO__PROTOS__PROCESS_TREE__INIT;
 
@@ -810,18 +810,18 @@ pf_tree_flush (PerfettoWriter *w)
   for (guint i = 0; i < w->tree_processes.len; i++)
     {
       Perfetto__Protos__ProcessTree__Process *proc =
-          pf_vec_at (&w->tree_processes, Perfetto__Protos__ProcessTree__Process, i);
+          perfetto_vec_at (&w->tree_processes, Perfetto__Protos__ProcessTree__Process, i);
 
       proc->n_cmdline = 1;
       proc->cmdline = (char **) &w->tree_cmdlines->pdata[i];
     }
   tree.n_processes = w->tree_processes.len;
-  tree.processes = (gpointer) pf_vec_ptrs (&w->tree_processes);
+  tree.processes = (gpointer) perfetto_vec_ptrs (&w->tree_processes);
   tree.n_threads = w->tree_threads.len;
-  tree.threads = (gpointer) pf_vec_ptrs (&w->tree_threads);
+  tree.threads = (gpointer) perfetto_vec_ptrs (&w->tree_threads);
   w->pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_TREE;
   w->pkt.process_tree = &tree;
-  pf_packet_emit (w, w->tree_ts, TRUE, FALSE);
+  perfetto_packet_emit (w, w->tree_ts, TRUE, FALSE);
   w->tree_processes.len = w->tree_threads.len = 0;
   g_ptr_array_set_size (w->tree_cmdlines, 0);
 }
@@ -834,7 +834,7 @@ static gboolean
 is_main_thread_of_declared_process (PerfettoWriter *w,
                                     gint64 tid)
 {
-  PfKey key = { tid, 0, 0, 0 };
+  PerfettoKey key = { tid, 0, 0, 0 };
 
   return g_hash_table_contains (w->processes, &key);
 }
@@ -843,14 +843,14 @@ static void
 write_thread_meta (PerfettoWriter *w,
                    const TraceEvent *ev)
 {
-  gint64 pid = ev->pid != TRACE_ID_UNKNOWN ? ev->pid : pf_assoc_get (w, ev->tid);
-  PfThread *t = NULL;
+  gint64 pid = ev->pid != TRACE_ID_UNKNOWN ? ev->pid : perfetto_assoc_get (w, ev->tid);
+  PerfettoThread *t = NULL;
   gboolean changed = FALSE;
 
   if (pid != TRACE_ID_UNKNOWN)
     t = thread_get_undescribed (w, pid, ev->tid);
   else
-    t = pf_thread_lookup (w, TRACE_ID_UNKNOWN, ev->tid);
+    t = perfetto_thread_lookup (w, TRACE_ID_UNKNOWN, ev->tid);
   if (ev->kind == TRACE_EVENT_THREAD_NAME)
     {
       if (t && t->name != ev->name)
@@ -862,11 +862,11 @@ write_thread_meta (PerfettoWriter *w,
        * threads of kernel events from it). A thread of no known process
        * must not be put in one (process_tree would say pid 0). */
       if (pid == TRACE_ID_UNKNOWN && is_main_thread_of_declared_process (w, ev->tid))
-        pf_assoc_thread (w, ev->tid, ev->tid, ev->name, ev->ts, TRUE);
+        perfetto_assoc_thread (w, ev->tid, ev->tid, ev->name, ev->ts, TRUE);
       else if (pid == TRACE_ID_UNKNOWN)
-        pf_write_processless_thread_name (w, ev);
+        perfetto_write_processless_thread_name (w, ev);
       else if (t == NULL || changed)
-        pf_assoc_thread (w, ev->tid, pid, ev->name, ev->ts, TRUE);
+        perfetto_assoc_thread (w, ev->tid, pid, ev->name, ev->ts, TRUE);
     }
   else if (t && (!t->has_sort_index || t->sort_index != ev->u.meta.value))
     {
@@ -875,11 +875,11 @@ write_thread_meta (PerfettoWriter *w,
       changed = TRUE;
     }
   if (t && (changed || !t->described))
-    pf_thread_describe (w, t, ev->ts);
+    perfetto_thread_describe (w, t, ev->ts);
 }
 
 static gboolean
-process_add_label (PfProcess *p,
+process_add_label (PerfettoProcess *p,
                    guint32 label)
 {
   if (p->labels == NULL)
@@ -887,7 +887,7 @@ process_add_label (PfProcess *p,
   for (guint i = 0; i < p->labels->len; i++)
     if (g_array_index (p->labels, guint32, i) == label)
       return FALSE;
-  if (p->labels->len >= PF_MAX_LABELS)
+  if (p->labels->len >= PERFETTO_MAX_LABELS)
     return FALSE;
   g_array_append_val (p->labels, label);
   return TRUE;
@@ -897,7 +897,7 @@ static void
 write_process_meta (PerfettoWriter *w,
                     const TraceEvent *ev)
 {
-  PfProcess *p = pf_process_get (w, ev->pid);
+  PerfettoProcess *p = perfetto_process_get (w, ev->pid);
   gboolean changed = FALSE;
 
   switch (ev->kind)
@@ -906,7 +906,7 @@ write_process_meta (PerfettoWriter *w,
       changed = p->name != ev->name;
       p->name = ev->name;
       if (changed)
-        pf_tree_add_process (w, ev->pid, ev->name, ev->ts);
+        perfetto_tree_add_process (w, ev->pid, ev->name, ev->ts);
       break;
     case TRACE_EVENT_PROCESS_SORT_INDEX:
       changed = !p->has_sort_index || p->sort_index != ev->u.meta.value;
@@ -918,19 +918,19 @@ write_process_meta (PerfettoWriter *w,
       break;
     }
   if (changed || !p->described)
-    pf_process_describe (w, p, ev->ts);
+    perfetto_process_describe (w, p, ev->ts);
 }
 
 /**
- * pf_write_metadata:
+ * perfetto_write_metadata:
  * @w: a #PerfettoWriter
  * @batch: the batch of @ev
  * @ev: a process or thread name, sort index or label
  */
 void
-pf_write_metadata (PerfettoWriter *w,
-                   TraceBatch *batch,
-                   const TraceEvent *ev)
+perfetto_write_metadata (PerfettoWriter *w,
+                         TraceBatch *batch,
+                         const TraceEvent *ev)
 {
   switch (ev->kind)
     {
@@ -938,13 +938,13 @@ pf_write_metadata (PerfettoWriter *w,
     case TRACE_EVENT_PROCESS_SORT_INDEX:
     case TRACE_EVENT_PROCESS_LABEL:
       if (ev->pid == TRACE_ID_UNKNOWN)
-        w->stats.dropped_other++;
+        perfetto_writer_drop (w, &w->stats.dropped_other, 1, ev->ts, "process metadata without a pid dropped");
       else
         write_process_meta (w, ev);
       break;
     default:
       if (ev->tid == TRACE_ID_UNKNOWN)
-        w->stats.dropped_other++;
+        perfetto_writer_drop (w, &w->stats.dropped_other, 1, ev->ts, "thread metadata without a tid dropped");
       else
         write_thread_meta (w, ev);
       break;

@@ -16,45 +16,41 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "perfetto-writer-private.h"
+#include "perfetto-private.h"
 
 #include <string.h>
 #include <zlib.h>
 
-#define PF_DEFAULT_SEQUENCE_ID 1
-#define PF_DEFAULT_MAX_INTERNED 100000
-/* About 600 bytes of state per thread: 160 MB at the cap (a million
- * distinct tids took 627 MB before there was one); real traces have at
- * most tens of thousands of threads. */
-#define PF_DEFAULT_MAX_THREADS (1u << 18)
+#define PERFETTO_DEFAULT_SEQUENCE_ID 1
+#define PERFETTO_DEFAULT_MAX_INTERNED 100000
 /* Write to the stream once this much output is buffered. */
-#define PF_FLUSH_THRESHOLD (1024 * 1024)
+#define PERFETTO_FLUSH_THRESHOLD (1024 * 1024)
 /* With compress=true, deflate runs of this much: Perfetto wants each
  * compressed_packets packet under 512 KiB, and deflate never grows a run
  * by more than a few bytes per 16 KiB. */
-#define PF_COMPRESS_THRESHOLD (256 * 1024)
+#define PERFETTO_COMPRESS_THRESHOLD (256 * 1024)
 
 /* ---- small containers ---- */
 
 void
-pf_vec_init (PfVec *v,
-             gsize elt_size)
+perfetto_vec_init (PerfettoVec *v,
+                   gsize elt_size)
 {
   memset (v, 0, sizeof *v);
   v->elt_size = elt_size;
 }
 
 void
-pf_vec_clear (PfVec *v)
+perfetto_vec_clear (PerfettoVec *v)
 {
   g_free (v->data);
   g_free (v->ptrs);
-  pf_vec_init (v, v->elt_size);
+  perfetto_vec_init (v, v->elt_size);
 }
 
 /* Returns: a zeroed slot at the end of @v; valid until the next push */
 gpointer
-pf_vec_push (PfVec *v)
+perfetto_vec_push (PerfettoVec *v)
 {
   gpointer slot;
 
@@ -71,7 +67,7 @@ pf_vec_push (PfVec *v)
 /* Returns: pointers to the structs of @v, as repeated message fields
  * want them */
 gpointer *
-pf_vec_ptrs (PfVec *v)
+perfetto_vec_ptrs (PerfettoVec *v)
 {
   if (v->ptrs_cap < v->len)
     {
@@ -85,8 +81,8 @@ pf_vec_ptrs (PfVec *v)
 
 /* Returns: whether @id was in @set; adds it */
 static gboolean
-pf_id_set_test_and_add (PfIdSet *set,
-                        guint32 id)
+perfetto_id_set_test_and_add (PerfettoIdSet *set,
+                              guint32 id)
 {
   gsize byte = id / 8;
   guint8 bit = 1u << (id % 8);
@@ -106,14 +102,14 @@ pf_id_set_test_and_add (PfIdSet *set,
 }
 
 static void
-pf_id_set_reset (PfIdSet *set)
+perfetto_id_set_reset (PerfettoIdSet *set)
 {
   if (set->bits)
     memset (set->bits, 0, set->n_bytes);
 }
 
 static void
-pf_id_set_free (PfIdSet *set)
+perfetto_id_set_free (PerfettoIdSet *set)
 {
   g_clear_pointer (&set->bits, g_free);
   set->n_bytes = 0;
@@ -122,115 +118,118 @@ pf_id_set_free (PfIdSet *set)
 /* ---- strings and interning ---- */
 
 const char *
-pf_str (PerfettoWriter *w,
-        guint32 id)
+perfetto_str (PerfettoWriter *w,
+              guint32 id)
 {
   return trace_string_pool_get (w->pool, id);
 }
 
 gboolean
-pf_intern_enabled (PerfettoWriter *w)
+perfetto_intern_enabled (PerfettoWriter *w)
 {
   return w->opts.intern;
 }
 
 static void
-pf_note_interned (PerfettoWriter *w)
+perfetto_note_interned (PerfettoWriter *w)
 {
   w->interned_in_generation++;
   w->packet_has_interned = TRUE;
 }
 
 static guint64
-pf_intern_string_into (PerfettoWriter *w,
-                       PfIdSet *seen,
-                       PfVec *vec,
-                       guint32 id)
+perfetto_intern_string_into (PerfettoWriter *w,
+                             PerfettoIdSet *seen,
+                             PerfettoVec *vec,
+                             guint32 id)
 {
   Perfetto__Protos__InternedString *s;
 
-  if (pf_id_set_test_and_add (seen, id))
+  if (perfetto_id_set_test_and_add (seen, id))
     return id;
-  s = pf_vec_push (vec);
+  s = perfetto_vec_push (vec);
   perfetto__protos__interned_string__init (s);
   s->has_iid = TRUE;
   s->iid = id;
   s->has_str = TRUE;
-  s->str.data = (guint8 *) pf_str (w, id);
+  s->str.data = (guint8 *) perfetto_str (w, id);
   s->str.len = trace_string_pool_get_length (w->pool, id);
-  pf_note_interned (w);
+  perfetto_note_interned (w);
   return id;
 }
 
 /* EventName, EventCategory and DebugAnnotationName are the same shape:
  * iid then name. */
-#define PF_DEFINE_INTERN_NAMED(fn, Type, type_init, seen_field, vec_field) \
-  guint64 fn (PerfettoWriter *w, guint32 id)                               \
-  {                                                                        \
-    Type *e;                                                               \
-    if (pf_id_set_test_and_add (&w->seen_field, id))                       \
-      return id;                                                           \
-    e = pf_vec_push (&w->vec_field);                                       \
-    type_init (e);                                                         \
-    e->has_iid = TRUE;                                                     \
-    e->iid = id;                                                           \
-    e->name = (char *) pf_str (w, id);                                     \
-    pf_note_interned (w);                                                  \
-    return id;                                                             \
+#define PERFETTO_DEFINE_INTERN_NAMED(fn, Type, type_init, seen_field, vec_field) \
+  guint64 fn (PerfettoWriter *w, guint32 id)                                     \
+  {                                                                              \
+    Type *e;                                                                     \
+    if (perfetto_id_set_test_and_add (&w->seen_field, id))                       \
+      return id;                                                                 \
+    e = perfetto_vec_push (&w->vec_field);                                       \
+    type_init (e);                                                               \
+    e->has_iid = TRUE;                                                           \
+    e->iid = id;                                                                 \
+    e->name = (char *) perfetto_str (w, id);                                     \
+    perfetto_note_interned (w);                                                  \
+    return id;                                                                   \
   }
 
-PF_DEFINE_INTERN_NAMED (pf_intern_name, Perfetto__Protos__EventName, perfetto__protos__event_name__init, seen_names, new_names)
-PF_DEFINE_INTERN_NAMED (pf_intern_category, Perfetto__Protos__EventCategory, perfetto__protos__event_category__init, seen_categories, new_categories)
-PF_DEFINE_INTERN_NAMED (pf_intern_ann_name, Perfetto__Protos__DebugAnnotationName, perfetto__protos__debug_annotation_name__init, seen_ann_names, new_ann_names)
+PERFETTO_DEFINE_INTERN_NAMED (perfetto_intern_name, Perfetto__Protos__EventName, perfetto__protos__event_name__init, seen_names, new_names)
+PERFETTO_DEFINE_INTERN_NAMED (perfetto_intern_category, Perfetto__Protos__EventCategory, perfetto__protos__event_category__init, seen_categories, new_categories)
+PERFETTO_DEFINE_INTERN_NAMED (perfetto_intern_ann_name, Perfetto__Protos__DebugAnnotationName, perfetto__protos__debug_annotation_name__init, seen_ann_names, new_ann_names)
 
 guint64
-pf_intern_ksym (PerfettoWriter *w,
-                guint32 id)
+perfetto_intern_ksym (PerfettoWriter *w,
+                      guint32 id)
 {
-  return pf_intern_string_into (w, &w->seen_ksyms, &w->new_ksyms, id);
+  return perfetto_intern_string_into (w, &w->seen_ksyms, &w->new_ksyms, id);
 }
 
 guint64
-pf_intern_function (PerfettoWriter *w,
-                    guint32 id)
+perfetto_intern_function (PerfettoWriter *w,
+                          guint32 id)
 {
-  return pf_intern_string_into (w, &w->seen_functions, &w->new_functions, id);
+  return perfetto_intern_string_into (w, &w->seen_functions, &w->new_functions, id);
 }
 
 guint64
-pf_intern_map_path (PerfettoWriter *w,
-                    guint32 id)
+perfetto_intern_map_path (PerfettoWriter *w,
+                          guint32 id)
 {
-  return pf_intern_string_into (w, &w->seen_map_paths, &w->new_map_paths, id);
+  return perfetto_intern_string_into (w, &w->seen_map_paths, &w->new_map_paths, id);
 }
 
 guint64
-pf_intern_str_value (PerfettoWriter *w,
-                     guint32 id)
+perfetto_intern_str_value (PerfettoWriter *w,
+                           guint32 id)
 {
-  return pf_intern_string_into (w, &w->seen_str_values, &w->new_str_values, id);
+  return perfetto_intern_string_into (w, &w->seen_str_values, &w->new_str_values, id);
 }
 
 /* Starts interning over: the next packet clears the sequence's state. */
 static void
-pf_state_reset (PerfettoWriter *w)
+perfetto_state_reset (PerfettoWriter *w)
 {
-  pf_id_set_reset (&w->seen_names);
-  pf_id_set_reset (&w->seen_categories);
-  pf_id_set_reset (&w->seen_ann_names);
-  pf_id_set_reset (&w->seen_str_values);
-  pf_id_set_reset (&w->seen_ksyms);
-  pf_id_set_reset (&w->seen_functions);
-  pf_id_set_reset (&w->seen_map_paths);
+  perfetto_id_set_reset (&w->seen_names);
+  perfetto_id_set_reset (&w->seen_categories);
+  perfetto_id_set_reset (&w->seen_ann_names);
+  perfetto_id_set_reset (&w->seen_str_values);
+  perfetto_id_set_reset (&w->seen_ksyms);
+  perfetto_id_set_reset (&w->seen_functions);
+  perfetto_id_set_reset (&w->seen_map_paths);
   /* Frames, callstacks and mappings compare their generation stamp. */
   w->generation++;
   w->interned_in_generation = 0;
   w->need_clear = TRUE;
   w->stats.state_resets++;
+  /* once per max_interned strings, not per event */
+  g_debug ("writer: interned data cleared after %u strings (reset %" G_GUINT64_FORMAT ")", w->opts.max_interned,
+           w->stats.state_resets);
 }
 
 /**
- * pf_packet_begin:
+ * perfetto_packet_begin:
  * @w: a #PerfettoWriter
  *
  * Called before building a packet that may intern: clears the state when
@@ -238,61 +237,85 @@ pf_state_reset (PerfettoWriter *w)
  * generation and the packet itself carries the CLEARED flag.
  */
 void
-pf_packet_begin (PerfettoWriter *w)
+perfetto_packet_begin (PerfettoWriter *w)
 {
   if (w->interned_in_generation >= w->opts.max_interned)
-    pf_state_reset (w);
+    perfetto_state_reset (w);
+}
+
+/**
+ * perfetto_writer_drop:
+ * @w: a #PerfettoWriter
+ * @counter: the counter of the reason in @w's stats
+ * @n: how many events (or args) it concerns
+ * @ts: the timestamp of the event
+ * @what: the reason, for the debug message
+ *
+ * Counts @n events dropped, or changed to be written, for one reason.
+ * The first of each reason is logged with its timestamp; the rest are
+ * only counted (the sink reports the totals).
+ */
+void
+perfetto_writer_drop (PerfettoWriter *w,
+                      guint64 *counter,
+                      guint64 n,
+                      gint64 ts,
+                      const char *what)
+{
+  if (*counter == 0 && n > 0)
+    g_debug ("writer: at %" G_GINT64_FORMAT " ns: first %s (the rest are counted)", ts, what);
+  *counter += n;
 }
 
 /* ---- packets and output ---- */
 
 guint64
-pf_timestamp (PerfettoWriter *w,
-              gint64 ts)
+perfetto_timestamp (PerfettoWriter *w,
+                    gint64 ts)
 {
   if (G_UNLIKELY (ts < 0))
     {
-      w->stats.clamped_timestamps++;
+      perfetto_writer_drop (w, &w->stats.clamped_timestamps, 1, ts, "negative timestamp written as 0");
       return 0;
     }
   return (guint64) ts;
 }
 
 static void
-pf_attach_interned (PerfettoWriter *w)
+perfetto_attach_interned (PerfettoWriter *w)
 {
-  PfInternedData *d = &w->idata;
+  PerfettoInternedData *d = &w->idata;
   Perfetto__Protos__Callstack *cs;
   Perfetto__Protos__Mapping *m;
   gsize at = 0;
 
   perfetto__protos__interned_data__init (d);
-#define PF_ATTACH(field, vec) \
-  d->n_##field = w->vec.len;  \
-  d->field = (gpointer) pf_vec_ptrs (&w->vec)
-  PF_ATTACH (event_names, new_names);
-  PF_ATTACH (event_categories, new_categories);
-  PF_ATTACH (debug_annotation_names, new_ann_names);
-  PF_ATTACH (debug_annotation_string_values, new_str_values);
-  PF_ATTACH (kernel_symbols, new_ksyms);
-  PF_ATTACH (function_names, new_functions);
-  PF_ATTACH (mapping_paths, new_map_paths);
-  PF_ATTACH (mappings, new_mappings);
-  PF_ATTACH (frames, new_frames);
-  PF_ATTACH (callstacks, new_callstacks);
-#undef PF_ATTACH
+#define PERFETTO_ATTACH(field, vec) \
+  d->n_##field = w->vec.len;        \
+  d->field = (gpointer) perfetto_vec_ptrs (&w->vec)
+  PERFETTO_ATTACH (event_names, new_names);
+  PERFETTO_ATTACH (event_categories, new_categories);
+  PERFETTO_ATTACH (debug_annotation_names, new_ann_names);
+  PERFETTO_ATTACH (debug_annotation_string_values, new_str_values);
+  PERFETTO_ATTACH (kernel_symbols, new_ksyms);
+  PERFETTO_ATTACH (function_names, new_functions);
+  PERFETTO_ATTACH (mapping_paths, new_map_paths);
+  PERFETTO_ATTACH (mappings, new_mappings);
+  PERFETTO_ATTACH (frames, new_frames);
+  PERFETTO_ATTACH (callstacks, new_callstacks);
+#undef PERFETTO_ATTACH
   /* Repeated scalars point into shared arrays: fix them up now that the
    * arrays no longer grow. The structs hold their offsets meanwhile. */
   for (guint i = 0; i < w->new_callstacks.len; i++)
     {
-      cs = pf_vec_at (&w->new_callstacks, Perfetto__Protos__Callstack, i);
+      cs = perfetto_vec_at (&w->new_callstacks, Perfetto__Protos__Callstack, i);
       cs->frame_ids = &g_array_index (w->callstack_frames, guint64, at);
       at += cs->n_frame_ids;
     }
   at = 0;
   for (guint i = 0; i < w->new_mappings.len; i++)
     {
-      m = pf_vec_at (&w->new_mappings, Perfetto__Protos__Mapping, i);
+      m = perfetto_vec_at (&w->new_mappings, Perfetto__Protos__Mapping, i);
       m->path_string_ids = &g_array_index (w->mapping_paths, guint64, at);
       at += m->n_path_string_ids;
     }
@@ -300,7 +323,7 @@ pf_attach_interned (PerfettoWriter *w)
 }
 
 static void
-pf_packet_reset (PerfettoWriter *w)
+perfetto_packet_reset (PerfettoWriter *w)
 {
   perfetto__protos__trace_packet__init (&w->pkt);
   w->packet_has_interned = FALSE;
@@ -313,8 +336,8 @@ pf_packet_reset (PerfettoWriter *w)
 }
 
 static void
-pf_obuf_reserve (PerfettoWriter *w,
-                 gsize n)
+perfetto_obuf_reserve (PerfettoWriter *w,
+                       gsize n)
 {
   if (w->olen + n <= w->ocap)
     return;
@@ -323,7 +346,7 @@ pf_obuf_reserve (PerfettoWriter *w,
 }
 
 /**
- * pf_packet_emit:
+ * perfetto_packet_emit:
  * @w: a #PerfettoWriter
  * @ts: the packet's timestamp
  * @has_ts: whether to write @ts
@@ -331,18 +354,18 @@ pf_obuf_reserve (PerfettoWriter *w,
  *
  * Completes the packet in `w->pkt` (whose payload the caller set) with
  * the sequence fields and the interned data gathered since
- * pf_packet_begin(), appends it to the output and resets it.
+ * perfetto_packet_begin(), appends it to the output and resets it.
  */
 void
-pf_packet_emit (PerfettoWriter *w,
-                gint64 ts,
-                gboolean has_ts,
-                gboolean needs_state)
+perfetto_packet_emit (PerfettoWriter *w,
+                      gint64 ts,
+                      gboolean has_ts,
+                      gboolean needs_state)
 {
   Perfetto__Protos__Trace trace = PERFETTO__PROTOS__TRACE__INIT;
   Perfetto__Protos__TracePacketDefaults defaults = PERFETTO__PROTOS__TRACE_PACKET_DEFAULTS__INIT;
-  PfPacket *pkt = &w->pkt;
-  guint32 flags = needs_state ? PF_SEQ_NEEDS : 0;
+  PerfettoPacket *pkt = &w->pkt;
+  guint32 flags = needs_state ? PERFETTO_SEQ_NEEDS : 0;
   gsize size;
 
   /* A packet of a sample sequence comes with its id and flags set. */
@@ -356,7 +379,7 @@ pf_packet_emit (PerfettoWriter *w,
       /* Defaults are incremental state too: restate the clock with them,
        * and on this packet itself, whose timestamp a reader may convert
        * before it applies the defaults. */
-      flags |= PF_SEQ_CLEARED;
+      flags |= PERFETTO_SEQ_CLEARED;
       defaults.has_timestamp_clock_id = TRUE;
       defaults.timestamp_clock_id = w->builtin_clock;
       pkt->trace_packet_defaults = &defaults;
@@ -374,31 +397,31 @@ pf_packet_emit (PerfettoWriter *w,
   if (has_ts)
     {
       pkt->has_timestamp = TRUE;
-      pkt->timestamp = pf_timestamp (w, ts);
+      pkt->timestamp = perfetto_timestamp (w, ts);
       w->last_ts = ts;
     }
   if (w->packet_has_interned)
-    pf_attach_interned (w);
+    perfetto_attach_interned (w);
 
   trace.n_packet = 1;
   trace.packet = &pkt;
   size = perfetto__protos__trace__get_packed_size (&trace);
-  pf_obuf_reserve (w, size);
+  perfetto_obuf_reserve (w, size);
   w->olen += perfetto__protos__trace__pack (&trace, w->obuf + w->olen);
   w->stats.packets++;
   w->stats.bytes += size;
-  pf_packet_reset (w);
+  perfetto_packet_reset (w);
 }
 
 /* compress=true: the records buffered, a run of Trace.packet records,
  * become one TracePacket whose compressed_packets is their deflated
  * (zlib) form; the reader inflates it back to the same records. */
 static gboolean
-pf_compress_output (PerfettoWriter *w)
+perfetto_compress_output (PerfettoWriter *w)
 {
   Perfetto__Protos__Trace trace = PERFETTO__PROTOS__TRACE__INIT;
-  PfPacket outer = PERFETTO__PROTOS__TRACE_PACKET__INIT;
-  PfPacket *outer_ptr = &outer;
+  PerfettoPacket outer = PERFETTO__PROTOS__TRACE_PACKET__INIT;
+  PerfettoPacket *outer_ptr = &outer;
   uLongf zlen = compressBound (w->olen);
 
   g_byte_array_set_size (w->zbuf, zlen);
@@ -417,8 +440,8 @@ pf_compress_output (PerfettoWriter *w)
 }
 
 static gboolean
-pf_flush_output (PerfettoWriter *w,
-                 GError **error)
+perfetto_flush_output (PerfettoWriter *w,
+                       GError **error)
 {
   g_autoptr (GError) local = NULL;
   const guint8 *data = w->obuf;
@@ -428,7 +451,7 @@ pf_flush_output (PerfettoWriter *w,
     return TRUE;
   if (w->opts.compress)
     {
-      if (!pf_compress_output (w))
+      if (!perfetto_compress_output (w))
         {
           w->failed = TRUE;
           g_set_error_literal (error, TRACE_CORE_ERROR, TRACE_CORE_ERROR_FAILED,
@@ -475,19 +498,19 @@ find_boottime_pair (TraceBatch *batch)
  * by the pair the stream gives when it has one, else one to one, so both
  * land on the same timeline. */
 static void
-pf_write_header (PerfettoWriter *w,
-                 TraceBatch *batch)
+perfetto_write_header (PerfettoWriter *w,
+                       TraceBatch *batch)
 {
   Perfetto__Protos__ClockSnapshot snap = PERFETTO__PROTOS__CLOCK_SNAPSHOT__INIT;
   Perfetto__Protos__ClockSnapshot__Clock clocks[2];
   Perfetto__Protos__ClockSnapshot__Clock *clock_ptrs[2] = { &clocks[0], &clocks[1] };
-  guint32 ids[2] = { w->builtin_clock, PF_CLOCK_BOOTTIME };
+  guint32 ids[2] = { w->builtin_clock, PERFETTO_CLOCK_BOOTTIME };
   const TraceEvent *pair = find_boottime_pair (batch);
   gint64 ts = batch && batch->n_events ? batch->events[0].ts : 0;
   gint64 values[2] = { ts, ts };
 
   w->started = TRUE;
-  if (w->builtin_clock == PF_CLOCK_BOOTTIME)
+  if (w->builtin_clock == PERFETTO_CLOCK_BOOTTIME)
     return;
   if (pair)
     {
@@ -499,7 +522,7 @@ pf_write_header (PerfettoWriter *w,
       perfetto__protos__clock_snapshot__clock__init (&clocks[i]);
       clocks[i].has_clock_id = clocks[i].has_timestamp = TRUE;
       clocks[i].clock_id = ids[i];
-      clocks[i].timestamp = pf_timestamp (w, values[i]);
+      clocks[i].timestamp = perfetto_timestamp (w, values[i]);
     }
   snap.n_clocks = 2;
   snap.clocks = clock_ptrs;
@@ -507,7 +530,7 @@ pf_write_header (PerfettoWriter *w,
   snap.primary_trace_clock = w->builtin_clock;
   w->pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_CLOCK_SNAPSHOT;
   w->pkt.clock_snapshot = &snap;
-  pf_packet_emit (w, ts, TRUE, FALSE);
+  perfetto_packet_emit (w, ts, TRUE, FALSE);
 }
 
 /* ---- clock markers ---- */
@@ -528,15 +551,15 @@ strict_builtin_clock (TraceClockDomain domain)
 }
 
 /**
- * pf_write_clock_pair:
+ * perfetto_write_clock_pair:
  * @w: a #PerfettoWriter
  * @ev: a clock marker of an exact pair of readings
  *
  * An exact pair of clock readings is what a ClockSnapshot is.
  */
 void
-pf_write_clock_pair (PerfettoWriter *w,
-                     const TraceEvent *ev)
+perfetto_write_clock_pair (PerfettoWriter *w,
+                           const TraceEvent *ev)
 {
   Perfetto__Protos__ClockSnapshot snap = PERFETTO__PROTOS__CLOCK_SNAPSHOT__INIT;
   Perfetto__Protos__ClockSnapshot__Clock clocks[2];
@@ -547,7 +570,7 @@ pf_write_clock_pair (PerfettoWriter *w,
 
   if (other == 0 || other == w->builtin_clock)
     {
-      w->stats.dropped_clock_marker++;
+      perfetto_writer_drop (w, &w->stats.dropped_clock_marker, 1, ev->ts, "clock pair with no second builtin clock dropped");
       return;
     }
   for (guint i = 0; i < 2; i++)
@@ -555,19 +578,19 @@ pf_write_clock_pair (PerfettoWriter *w,
       perfetto__protos__clock_snapshot__clock__init (&clocks[i]);
       clocks[i].has_clock_id = clocks[i].has_timestamp = TRUE;
       clocks[i].clock_id = ids[i];
-      clocks[i].timestamp = pf_timestamp (w, values[i]);
+      clocks[i].timestamp = perfetto_timestamp (w, values[i]);
     }
   snap.n_clocks = 2;
   snap.clocks = ptrs;
   w->pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_CLOCK_SNAPSHOT;
   w->pkt.clock_snapshot = &snap;
-  pf_packet_emit (w, ev->ts, TRUE, FALSE);
+  perfetto_packet_emit (w, ev->ts, TRUE, FALSE);
 }
 
 /* Returns: the atrace text of a clock-sync marker, or %NULL */
 char *
-pf_clock_marker_text (PerfettoWriter *w,
-                      const TraceEvent *ev)
+perfetto_clock_marker_text (PerfettoWriter *w,
+                            const TraceEvent *ev)
 {
   char num[G_ASCII_DTOSTR_BUF_SIZE];
 
@@ -576,12 +599,12 @@ pf_clock_marker_text (PerfettoWriter *w,
     case TRACE_CLOCK_MARKER_PARENT_TS:
       g_ascii_formatd (num, sizeof num, ev->u.clock.other_ts % 1000 == 0 ? "%.6f" : "%.9f",
                        ev->u.clock.other_ts / 1e9);
-      return g_strdup_printf (PF_CLOCK_SYNC_PREFIX "parent_ts=%s", num);
+      return g_strdup_printf (PERFETTO_CLOCK_SYNC_PREFIX "parent_ts=%s", num);
     case TRACE_CLOCK_MARKER_REALTIME_TS:
-      return g_strdup_printf (PF_CLOCK_SYNC_PREFIX "realtime_ts=%" G_GINT64_FORMAT,
+      return g_strdup_printf (PERFETTO_CLOCK_SYNC_PREFIX "realtime_ts=%" G_GINT64_FORMAT,
                               ev->u.clock.other_ts / 1000000);
     case TRACE_CLOCK_MARKER_SYNC_ID:
-      return g_strdup_printf (PF_CLOCK_SYNC_PREFIX "name=%s", pf_str (w, ev->u.clock.sync_id));
+      return g_strdup_printf (PERFETTO_CLOCK_SYNC_PREFIX "name=%s", perfetto_str (w, ev->u.clock.sync_id));
     default:
       return NULL;
     }
@@ -600,29 +623,31 @@ void
 perfetto_writer_options_init (PerfettoWriterOptions *opts)
 {
   memset (opts, 0, sizeof *opts);
-  opts->emit_ftrace = TRUE;
-  opts->intern = TRUE;
-  opts->compact_sched = TRUE;
+  opts->emit_ftrace = DEFAULT_FTRACE;
+  opts->intern = DEFAULT_INTERN;
+  opts->compact_sched = DEFAULT_COMPACT_SCHED;
+  opts->thread_time = DEFAULT_THREAD_TIME;
+  opts->compress = DEFAULT_COMPRESS;
   opts->clock = TRACE_CLOCK_BOOTTIME;
-  opts->sequence_id = PF_DEFAULT_SEQUENCE_ID;
-  opts->max_interned = PF_DEFAULT_MAX_INTERNED;
-  opts->max_threads = PF_DEFAULT_MAX_THREADS;
+  opts->sequence_id = PERFETTO_DEFAULT_SEQUENCE_ID;
+  opts->max_interned = PERFETTO_DEFAULT_MAX_INTERNED;
+  opts->max_threads = DEFAULT_MAX_THREADS;
 }
 
 static void
-pf_init_vecs (PerfettoWriter *w)
+perfetto_init_vecs (PerfettoWriter *w)
 {
-  pf_vec_init (&w->new_names, sizeof (Perfetto__Protos__EventName));
-  pf_vec_init (&w->new_categories, sizeof (Perfetto__Protos__EventCategory));
-  pf_vec_init (&w->new_ann_names, sizeof (Perfetto__Protos__DebugAnnotationName));
-  pf_vec_init (&w->new_str_values, sizeof (Perfetto__Protos__InternedString));
-  pf_vec_init (&w->new_ksyms, sizeof (Perfetto__Protos__InternedString));
-  pf_vec_init (&w->new_functions, sizeof (Perfetto__Protos__InternedString));
-  pf_vec_init (&w->new_map_paths, sizeof (Perfetto__Protos__InternedString));
-  pf_vec_init (&w->new_mappings, sizeof (Perfetto__Protos__Mapping));
-  pf_vec_init (&w->new_frames, sizeof (Perfetto__Protos__Frame));
-  pf_vec_init (&w->new_callstacks, sizeof (Perfetto__Protos__Callstack));
-  pf_vec_init (&w->annotations, sizeof (PfAnnotation));
+  perfetto_vec_init (&w->new_names, sizeof (Perfetto__Protos__EventName));
+  perfetto_vec_init (&w->new_categories, sizeof (Perfetto__Protos__EventCategory));
+  perfetto_vec_init (&w->new_ann_names, sizeof (Perfetto__Protos__DebugAnnotationName));
+  perfetto_vec_init (&w->new_str_values, sizeof (Perfetto__Protos__InternedString));
+  perfetto_vec_init (&w->new_ksyms, sizeof (Perfetto__Protos__InternedString));
+  perfetto_vec_init (&w->new_functions, sizeof (Perfetto__Protos__InternedString));
+  perfetto_vec_init (&w->new_map_paths, sizeof (Perfetto__Protos__InternedString));
+  perfetto_vec_init (&w->new_mappings, sizeof (Perfetto__Protos__Mapping));
+  perfetto_vec_init (&w->new_frames, sizeof (Perfetto__Protos__Frame));
+  perfetto_vec_init (&w->new_callstacks, sizeof (Perfetto__Protos__Callstack));
+  perfetto_vec_init (&w->annotations, sizeof (PerfettoAnnotation));
   w->callstack_frames = g_array_new (FALSE, FALSE, sizeof (guint64));
   w->mapping_paths = g_array_new (FALSE, FALSE, sizeof (guint64));
 }
@@ -638,34 +663,41 @@ PerfettoWriter *
 perfetto_writer_new (GOutputStream *out,
                      const PerfettoWriterOptions *opts)
 {
-  PerfettoWriter *w = g_new0 (PerfettoWriter, 1);
+  PerfettoWriter *w;
 
+  g_return_val_if_fail (G_IS_OUTPUT_STREAM (out), NULL);
+
+  w = g_new0 (PerfettoWriter, 1);
   w->out = g_object_ref (out);
   if (opts)
     w->opts = *opts;
   else
     perfetto_writer_options_init (&w->opts);
   if (w->opts.sequence_id == 0)
-    w->opts.sequence_id = PF_DEFAULT_SEQUENCE_ID;
+    w->opts.sequence_id = PERFETTO_DEFAULT_SEQUENCE_ID;
   if (w->opts.max_interned == 0)
-    w->opts.max_interned = PF_DEFAULT_MAX_INTERNED;
+    w->opts.max_interned = PERFETTO_DEFAULT_MAX_INTERNED;
   if (w->opts.max_threads == 0)
-    w->opts.max_threads = PF_DEFAULT_MAX_THREADS;
+    w->opts.max_threads = DEFAULT_MAX_THREADS;
   w->builtin_clock = perfetto_clock_domain_to_builtin (w->opts.clock);
   w->need_clear = TRUE;
   w->generation = 1;
-  w->ocap = 2 * PF_FLUSH_THRESHOLD;
+  w->ocap = 2 * PERFETTO_FLUSH_THRESHOLD;
   w->obuf = g_malloc (w->ocap);
-  w->flush_at = w->opts.compress ? PF_COMPRESS_THRESHOLD : PF_FLUSH_THRESHOLD;
+  w->flush_at = w->opts.compress ? PERFETTO_COMPRESS_THRESHOLD : PERFETTO_FLUSH_THRESHOLD;
   w->zbuf = g_byte_array_new ();
   w->zpacket = g_byte_array_new ();
-  pf_init_vecs (w);
-  pf_packet_reset (w);
-  pf_tracks_init (w);
-  w->order_heap = pf_order_new_heap ();
+  perfetto_init_vecs (w);
+  perfetto_packet_reset (w);
+  perfetto_tracks_init (w);
+  w->order_heap = perfetto_order_new_heap ();
   w->order_sort_min_ts = G_MAXINT64;
-  pf_ftrace_init (w);
-  pf_samples_init (w);
+  perfetto_ftrace_init (w);
+  perfetto_samples_init (w);
+  g_debug ("writer: opened: clock %u, sequence %u, ftrace %d, intern %d, compact sched %d, thread time %d, "
+           "compress %d, JSON order %d, max threads %u",
+           w->builtin_clock, w->opts.sequence_id, w->opts.emit_ftrace, w->opts.intern, w->opts.compact_sched,
+           w->opts.thread_time, w->opts.compress, w->opts.json_order, w->opts.max_threads);
   return w;
 }
 
@@ -681,23 +713,23 @@ perfetto_writer_free (PerfettoWriter *w)
   if (w == NULL)
     return;
 
-  PfVec *vecs[] = { &w->new_names, &w->new_categories, &w->new_ann_names,
-                    &w->new_str_values, &w->new_ksyms, &w->new_functions,
-                    &w->new_map_paths, &w->new_mappings, &w->new_frames,
-                    &w->new_callstacks, &w->annotations };
-  PfIdSet *sets[] = { &w->seen_names, &w->seen_categories, &w->seen_ann_names,
-                      &w->seen_str_values, &w->seen_ksyms, &w->seen_functions,
-                      &w->seen_map_paths };
+  PerfettoVec *vecs[] = { &w->new_names, &w->new_categories, &w->new_ann_names,
+                          &w->new_str_values, &w->new_ksyms, &w->new_functions,
+                          &w->new_map_paths, &w->new_mappings, &w->new_frames,
+                          &w->new_callstacks, &w->annotations };
+  PerfettoIdSet *sets[] = { &w->seen_names, &w->seen_categories, &w->seen_ann_names,
+                            &w->seen_str_values, &w->seen_ksyms, &w->seen_functions,
+                            &w->seen_map_paths };
 
-  pf_samples_free (w);
-  pf_ftrace_free (w);
-  pf_order_clear (w);
+  perfetto_samples_free (w);
+  perfetto_ftrace_free (w);
+  perfetto_order_clear (w);
   g_array_unref (w->order_heap);
-  pf_tracks_free (w);
+  perfetto_tracks_free (w);
   for (guint i = 0; i < G_N_ELEMENTS (vecs); i++)
-    pf_vec_clear (vecs[i]);
+    perfetto_vec_clear (vecs[i]);
   for (guint i = 0; i < G_N_ELEMENTS (sets); i++)
-    pf_id_set_free (sets[i]);
+    perfetto_id_set_free (sets[i]);
   g_array_unref (w->callstack_frames);
   g_array_unref (w->mapping_paths);
   g_free (w->obuf);
@@ -718,15 +750,18 @@ void
 perfetto_writer_get_stats (PerfettoWriter *w,
                            PerfettoWriterStats *stats)
 {
+  g_return_if_fail (w != NULL);
+  g_return_if_fail (stats != NULL);
+
   *stats = w->stats;
 }
 
 /* ---- the TrackEvent parts every event kind uses ---- */
 
 static void
-pf_write_event (PerfettoWriter *w,
-                TraceBatch *batch,
-                const TraceEvent *ev)
+perfetto_write_event (PerfettoWriter *w,
+                      TraceBatch *batch,
+                      const TraceEvent *ev)
 {
   switch ((TraceEventKind) ev->kind)
     {
@@ -744,14 +779,14 @@ pf_write_event (PerfettoWriter *w,
     case TRACE_EVENT_FLOW_STEP:
     case TRACE_EVENT_FLOW_END:
     case TRACE_EVENT_COUNTER:
-      pf_order_write (w, batch, ev);
+      perfetto_order_write (w, batch, ev);
       break;
     case TRACE_EVENT_PROCESS_NAME:
     case TRACE_EVENT_THREAD_NAME:
     case TRACE_EVENT_PROCESS_SORT_INDEX:
     case TRACE_EVENT_THREAD_SORT_INDEX:
     case TRACE_EVENT_PROCESS_LABEL:
-      pf_write_metadata (w, batch, ev);
+      perfetto_write_metadata (w, batch, ev);
       break;
     case TRACE_EVENT_SCHED_SWITCH:
     case TRACE_EVENT_SCHED_WAKEUP:
@@ -764,19 +799,19 @@ pf_write_event (PerfettoWriter *w,
     case TRACE_EVENT_CPU_FREQUENCY:
     case TRACE_EVENT_CPU_IDLE:
     case TRACE_EVENT_FTRACE:
-      pf_write_kernel_event (w, batch, ev);
+      perfetto_write_kernel_event (w, batch, ev);
       break;
     case TRACE_EVENT_STACK_NODE:
-      pf_write_stack_node (w, batch, ev);
+      perfetto_write_stack_node (w, batch, ev);
       break;
     case TRACE_EVENT_SAMPLE:
-      pf_write_sample (w, ev);
+      perfetto_write_sample (w, ev);
       break;
     case TRACE_EVENT_CLOCK_MARKER:
-      pf_write_clock_marker (w, ev);
+      perfetto_write_clock_marker (w, ev);
       break;
     default:
-      w->stats.dropped_other++;
+      perfetto_writer_drop (w, &w->stats.dropped_other, 1, ev->ts, "event of a kind with no Perfetto form dropped");
       break;
     }
 }
@@ -798,6 +833,8 @@ perfetto_writer_write_batch (PerfettoWriter *w,
                              TraceBatch *batch,
                              GError **error)
 {
+  g_return_val_if_fail (w != NULL, FALSE);
+  g_return_val_if_fail (batch != NULL, FALSE);
   g_return_val_if_fail (!w->finished, FALSE);
 
   if (w->failed)
@@ -813,22 +850,22 @@ perfetto_writer_write_batch (PerfettoWriter *w,
                                 "Batches given to the Perfetto writer use different string pools"),
            FALSE;
   if (!w->started)
-    pf_write_header (w, batch);
+    perfetto_write_header (w, batch);
 
-  pf_ranks_prescan (w, batch);
+  perfetto_ranks_prescan (w, batch);
   for (guint i = 0; i < batch->n_events; i++)
     {
       w->stats.events_in++;
-      pf_order_follow (w, &batch->events[i]);
-      pf_write_event (w, batch, &batch->events[i]);
-      if (G_UNLIKELY (w->olen >= w->flush_at) && !pf_flush_output (w, error))
+      perfetto_order_follow (w, &batch->events[i]);
+      perfetto_write_event (w, batch, &batch->events[i]);
+      if (G_UNLIKELY (w->olen >= w->flush_at) && !perfetto_flush_output (w, error))
         return FALSE;
     }
-  pf_tree_flush (w);
-  pf_ftrace_flush (w);
-  pf_samples_flush (w);
+  perfetto_tree_flush (w);
+  perfetto_ftrace_flush (w);
+  perfetto_samples_flush (w);
   if (w->olen >= w->flush_at)
-    return pf_flush_output (w, error);
+    return perfetto_flush_output (w, error);
   return TRUE;
 }
 
@@ -848,6 +885,7 @@ gboolean
 perfetto_writer_finish (PerfettoWriter *w,
                         GError **error)
 {
+  g_return_val_if_fail (w != NULL, FALSE);
   g_return_val_if_fail (!w->finished, FALSE);
 
   if (w->failed)
@@ -856,16 +894,23 @@ perfetto_writer_finish (PerfettoWriter *w,
            FALSE;
   w->finished = TRUE;
   if (!w->started)
-    pf_write_header (w, NULL);
-  pf_order_drain (w);
-  pf_close_open_slices (w);
-  pf_write_trace_metadata (w);
-  pf_tree_flush (w);
-  pf_ftrace_flush (w);
-  pf_samples_flush (w);
+    perfetto_write_header (w, NULL);
+  perfetto_order_drain (w);
+  perfetto_close_open_slices (w);
+  perfetto_write_trace_metadata (w);
+  perfetto_tree_flush (w);
+  perfetto_ftrace_flush (w);
+  perfetto_samples_flush (w);
   if (w->stats.packets == 0)
-    pf_packet_emit (w, 0, FALSE, FALSE);
-  if (!pf_flush_output (w, error))
+    perfetto_packet_emit (w, 0, FALSE, FALSE);
+  if (!perfetto_flush_output (w, error))
     return FALSE;
-  return g_output_stream_flush (w->out, NULL, error);
+  if (!g_output_stream_flush (w->out, NULL, error))
+    return FALSE;
+  g_debug ("writer: finished: %" G_GUINT64_FORMAT " events in, %" G_GUINT64_FORMAT " packets, %" G_GUINT64_FORMAT
+           " bytes, %" G_GUINT64_FORMAT " track events, %" G_GUINT64_FORMAT " ftrace events, %" G_GUINT64_FORMAT
+           " samples, %" G_GUINT64_FORMAT " descriptors, %" G_GUINT64_FORMAT " interning resets",
+           w->stats.events_in, w->stats.packets, w->stats.bytes, w->stats.track_events, w->stats.ftrace_events,
+           w->stats.samples, w->stats.descriptors, w->stats.state_resets);
+  return TRUE;
 }

@@ -4,8 +4,7 @@
  */
 #include "config.h"
 
-#include "perfetto-writer.h"
-#include "traceperfettoelements.h"
+#include "perfetto-private.h"
 
 /**
  * TracePerfettoSink:
@@ -16,20 +15,19 @@
  * the UI shows CPU tracks and thread states, CPU samples as callstack
  * samples. The file appears at `location` once complete. See
  * docs/perfetto.md.
+ *
+ * ```
+ * trace-launch auto-src location=trace.json ! perfetto-sink location=trace.pftrace compress=true
+ * ```
  */
 struct _TracePerfettoSink
 {
   TraceFileSink parent_instance;
 
-  gboolean ftrace;
-  gboolean intern;
-  gboolean compact_sched;
-  gboolean thread_time;
-  gboolean compress;
-  guint max_threads;
-  TraceClockDomain clock;
-  gboolean json_order; /* the stream is Chrome JSON */
-  char *metadata;      /* the stream's, written at the end */
+  /* the properties, and what the stream-start tells (clock, json_order):
+   * handed to the writer as they are at the first data */
+  PerfettoWriterOptions opts;
+  char *metadata; /* the stream's, written at the end */
   PerfettoWriter *writer;
 };
 
@@ -53,21 +51,9 @@ G_DEFINE_FINAL_TYPE (TracePerfettoSink, trace_perfetto_sink, TRACE_TYPE_FILE_SIN
 static void
 ensure_writer (TracePerfettoSink *self)
 {
-  PerfettoWriterOptions opts;
-
   if (self->writer)
     return;
-  perfetto_writer_options_init (&opts);
-  opts.emit_ftrace = self->ftrace;
-  opts.intern = self->intern;
-  opts.compact_sched = self->compact_sched;
-  opts.thread_time = self->thread_time;
-  opts.compress = self->compress;
-  opts.max_threads = self->max_threads;
-  if (self->clock != TRACE_CLOCK_UNKNOWN)
-    opts.clock = self->clock;
-  opts.json_order = self->json_order;
-  self->writer = perfetto_writer_new (trace_file_sink_get_stream (TRACE_FILE_SINK (self)), &opts);
+  self->writer = perfetto_writer_new (trace_file_sink_get_stream (TRACE_FILE_SINK (self)), &self->opts);
 }
 
 static void
@@ -76,10 +62,11 @@ trace_perfetto_sink_stream_start (TraceBaseSink *sink,
 {
   TracePerfettoSink *self = TRACE_PERFETTO_SINK (sink);
 
-  self->clock = info->clock_domain;
+  /* unknown is written as BOOTTIME, as the writer's default */
+  self->opts.clock = info->clock_domain;
   /* trace_processor orders a JSON trace's slices its own way; the writer
    * must decide nesting in that order to read the same. */
-  self->json_order = g_strcmp0 (info->format, "chrome-json") == 0;
+  self->opts.json_order = g_strcmp0 (info->format, "chrome-json") == 0;
   /* kept for the end: metadata may come with a late stream-start */
   g_free (self->metadata);
   self->metadata = g_strdup (info->metadata);
@@ -116,10 +103,7 @@ report_drops (TracePerfettoSink *self,
     { "thread-table-full", "events of threads past the thread table (max-threads)", s.dropped_thread_table },
   };
 
-  if (dict)
-    trace_base_sink_add_drop_stats (dict, drops, G_N_ELEMENTS (drops));
-  else
-    trace_base_sink_report_drops (TRACE_BASE_SINK (self), drops, G_N_ELEMENTS (drops));
+  trace_base_sink_handle_drops (TRACE_BASE_SINK (self), dict, drops, G_N_ELEMENTS (drops));
 }
 
 static gboolean
@@ -145,8 +129,8 @@ trace_perfetto_sink_stop (TraceBaseSink *sink,
 
   g_clear_pointer (&self->writer, perfetto_writer_free);
   g_clear_pointer (&self->metadata, g_free);
-  self->clock = TRACE_CLOCK_UNKNOWN;
-  self->json_order = FALSE;
+  self->opts.clock = TRACE_CLOCK_UNKNOWN;
+  self->opts.json_order = FALSE;
   return TRACE_BASE_SINK_CLASS (trace_perfetto_sink_parent_class)->stop (sink, error);
 }
 
@@ -184,25 +168,27 @@ trace_perfetto_sink_set_property (GObject *object,
 {
   TracePerfettoSink *self = TRACE_PERFETTO_SINK (object);
 
+  if (!trace_element_may_set_property (TRACE_ELEMENT (object), pspec))
+    return;
   switch (prop_id)
     {
     case PROP_FTRACE:
-      self->ftrace = g_value_get_boolean (value);
+      self->opts.emit_ftrace = g_value_get_boolean (value);
       break;
     case PROP_INTERN:
-      self->intern = g_value_get_boolean (value);
+      self->opts.intern = g_value_get_boolean (value);
       break;
     case PROP_THREAD_TIME:
-      self->thread_time = g_value_get_boolean (value);
+      self->opts.thread_time = g_value_get_boolean (value);
       break;
     case PROP_COMPACT_SCHED:
-      self->compact_sched = g_value_get_boolean (value);
+      self->opts.compact_sched = g_value_get_boolean (value);
       break;
     case PROP_COMPRESS:
-      self->compress = g_value_get_boolean (value);
+      self->opts.compress = g_value_get_boolean (value);
       break;
     case PROP_MAX_THREADS:
-      self->max_threads = g_value_get_uint (value);
+      self->opts.max_threads = g_value_get_uint (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -220,22 +206,22 @@ trace_perfetto_sink_get_property (GObject *object,
   switch (prop_id)
     {
     case PROP_FTRACE:
-      g_value_set_boolean (value, self->ftrace);
+      g_value_set_boolean (value, self->opts.emit_ftrace);
       break;
     case PROP_INTERN:
-      g_value_set_boolean (value, self->intern);
+      g_value_set_boolean (value, self->opts.intern);
       break;
     case PROP_THREAD_TIME:
-      g_value_set_boolean (value, self->thread_time);
+      g_value_set_boolean (value, self->opts.thread_time);
       break;
     case PROP_COMPACT_SCHED:
-      g_value_set_boolean (value, self->compact_sched);
+      g_value_set_boolean (value, self->opts.compact_sched);
       break;
     case PROP_COMPRESS:
-      g_value_set_boolean (value, self->compress);
+      g_value_set_boolean (value, self->opts.compress);
       break;
     case PROP_MAX_THREADS:
-      g_value_set_uint (value, self->max_threads);
+      g_value_set_uint (value, self->opts.max_threads);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -255,8 +241,8 @@ trace_perfetto_sink_class_init (TracePerfettoSinkClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   TraceBaseSinkClass *sink_class = TRACE_BASE_SINK_CLASS (klass);
-  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS;
-  PerfettoWriterOptions d;
+  /* all read when the first data creates the writer */
+  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | TRACE_PARAM_MUTABLE_READY;
 
   object_class->set_property = trace_perfetto_sink_set_property;
   object_class->get_property = trace_perfetto_sink_get_property;
@@ -267,33 +253,32 @@ trace_perfetto_sink_class_init (TracePerfettoSinkClass *klass)
   TRACE_FILE_SINK_CLASS (klass)->end = trace_perfetto_sink_end;
   TRACE_ELEMENT_CLASS (klass)->collect_stats = trace_perfetto_sink_collect_stats;
 
-  perfetto_writer_options_init (&d);
   properties[PROP_FTRACE] = g_param_spec_boolean ("ftrace", "Ftrace", "Write kernel records as ftrace event bundles "
                                                                       "(off: drop them, TrackEvent only)",
-                                                  d.emit_ftrace, rw);
+                                                  DEFAULT_FTRACE, rw);
   properties[PROP_INTERN] = g_param_spec_boolean ("intern", "Intern", "Intern names and categories "
                                                                       "(off: inline strings, for debugging)",
-                                                  d.intern, rw);
+                                                  DEFAULT_INTERN, rw);
   properties[PROP_THREAD_TIME] =
       g_param_spec_boolean ("thread-time", "Thread time",
                             "Write slices' thread time (Chrome tts/tdur) as a thread_time counter of the thread, "
                             "which trace_processor also takes as the slices' thread_ts/thread_dur",
-                            d.thread_time, rw);
+                            DEFAULT_THREAD_TIME, rw);
   properties[PROP_COMPACT_SCHED] = g_param_spec_boolean ("compact-sched", "Compact sched",
                                                          "Write sched_switch/sched_waking in Perfetto's compact form",
-                                                         d.compact_sched, rw);
+                                                         DEFAULT_COMPACT_SCHED, rw);
   /* Perfetto's own compression, inside the trace: unlike a .gz location,
    * the file stays a trace that trace_processor and the UI open as is. */
   properties[PROP_COMPRESS] = g_param_spec_boolean ("compress", "Compress",
                                                     "Deflate the packets into Perfetto's compressed_packets "
                                                     "(read by trace_processor and the UI)",
-                                                    d.compress, rw);
+                                                    DEFAULT_COMPRESS, rw);
   /* Bounds the writer's per-thread state (open slices, lanes, sample
    * sequences) whatever the input's tids. */
   properties[PROP_MAX_THREADS] =
       g_param_spec_uint ("max-threads", "Max threads",
                          "Threads the sink keeps state for; events of further threads are dropped and counted",
-                         1, G_MAXUINT, d.max_threads, rw);
+                         1, G_MAXUINT, DEFAULT_MAX_THREADS, rw);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   trace_element_class_set_metadata (TRACE_ELEMENT_CLASS (klass), "Perfetto sink", "Sink/Trace",
                                     "Writes a Perfetto protobuf trace (TrackEvent and ftrace bundles)", "tracepipe");
@@ -302,15 +287,8 @@ trace_perfetto_sink_class_init (TracePerfettoSinkClass *klass)
 static void
 trace_perfetto_sink_init (TracePerfettoSink *self)
 {
-  PerfettoWriterOptions d;
-
-  perfetto_writer_options_init (&d);
-  self->ftrace = d.emit_ftrace;
-  self->intern = d.intern;
-  self->compact_sched = d.compact_sched;
-  self->thread_time = d.thread_time;
-  self->compress = d.compress;
-  self->max_threads = d.max_threads;
+  /* the DEFAULT_ of every property, and the writer's own defaults */
+  perfetto_writer_options_init (&self->opts);
 }
 
 TRACE_ELEMENT_REGISTER_DEFINE (perfetto_sink, "perfetto-sink", TRACE_RANK_PRIMARY, TRACE_TYPE_PERFETTO_SINK)

@@ -4,8 +4,7 @@
  */
 #include "config.h"
 
-#include "perfetto-reader.h"
-#include "traceperfettoelements.h"
+#include "perfetto-private.h"
 
 /**
  * TracePerfettoSrc:
@@ -14,6 +13,10 @@
  * perfetto-sink writes: track descriptors, TrackEvent with interning,
  * ftrace bundles, process trees); unknown packets are counted and
  * skipped, a cut-off last packet is a warning.
+ *
+ * ```
+ * trace-launch perfetto-src location=trace.pftrace ! json-sink location=trace.json
+ * ```
  */
 struct _TracePerfettoSrc
 {

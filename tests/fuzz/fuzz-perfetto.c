@@ -8,7 +8,7 @@
 #include <zlib.h>
 
 #include "fuzz-targets.h"
-#include "perfetto-reader.h"
+#include "perfetto-private.h"
 
 /* Record framing, packet decoding (protobuf-c), interning and
  * incremental state, track resolution, compressed packets, ftrace

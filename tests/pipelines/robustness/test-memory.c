@@ -23,7 +23,7 @@
 #define RB_BASE_RSS_KIB (32 * 1024)
 #endif
 
-#define PF_MAX_COMPRESSED_PACKETS (1u << 20) /* perfetto-reader.c */
+#define PERFETTO_MAX_COMPRESSED_PACKETS (1u << 20) /* perfetto-reader.c */
 
 static void
 append_varint (GByteArray *a,
@@ -114,7 +114,7 @@ test_perfetto_compressed_memory (void)
   g_autofree char *out = g_build_filename (dir, "out.json", NULL);
   g_autofree char *base_out = g_build_filename (dir, "base.json", NULL);
   g_autofree char *base_path = rb_data_path ("perfetto", "sdk_style.pftrace");
-  g_autoptr (GByteArray) inner = empty_packets (PF_MAX_COMPRESSED_PACKETS);
+  g_autoptr (GByteArray) inner = empty_packets (PERFETTO_MAX_COMPRESSED_PACKETS);
   g_autoptr (GByteArray) tail = g_byte_array_new ();
   g_autoptr (RbResult) r = NULL, rbase = NULL;
   g_autofree char *path = NULL, *base_err = NULL;
@@ -124,7 +124,7 @@ test_perfetto_compressed_memory (void)
 
   append_compressed_record (tail, inner->data, inner->len);
   path = write_perfetto (dir, tail, &tail_offset);
-  g_test_message ("%u packets in %u bytes of zlib", PF_MAX_COMPRESSED_PACKETS, tail->len);
+  g_test_message ("%u packets in %u bytes of zlib", PERFETTO_MAX_COMPRESSED_PACKETS, tail->len);
   r = run_to_json ("perfetto-src", path, out, &peak_kib);
   g_assert_cmpint (r->status, ==, 0);
   /* the warning and the events of the trace before it, no more (empty
@@ -149,7 +149,7 @@ test_perfetto_compressed_count (void)
 {
   g_autofree char *dir = rb_scratch_dir ();
   g_autofree char *out = g_build_filename (dir, "out.json", NULL);
-  g_autoptr (GByteArray) inner = empty_packets (PF_MAX_COMPRESSED_PACKETS + 1);
+  g_autoptr (GByteArray) inner = empty_packets (PERFETTO_MAX_COMPRESSED_PACKETS + 1);
   g_autoptr (GByteArray) tail = g_byte_array_new ();
   g_autoptr (RbResult) r = NULL;
   g_autofree char *path = NULL, *expected = NULL, *listing = NULL;
@@ -162,7 +162,7 @@ test_perfetto_compressed_count (void)
   g_assert_cmpint (r->status, ==, 1);
   expected = g_strdup_printf ("ERROR: from /pipeline0/perfetto-src0: %s: byte offset %" G_GSIZE_FORMAT
                               ": compressed packets hold more than %u packets\n",
-                              path, tail_offset, PF_MAX_COMPRESSED_PACKETS);
+                              path, tail_offset, PERFETTO_MAX_COMPRESSED_PACKETS);
   g_assert_cmpstr (r->err, ==, expected);
   listing = rb_list_dir (dir);
   g_assert_cmpstr (listing, ==, "hostile.pftrace");

@@ -7,8 +7,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "perfetto-common.h"
-
 typedef struct
 {
   TraceBatch *in;
@@ -184,10 +182,10 @@ static gboolean
 typed_args (Model *m,
             TraceEvent *ev,
             const TraceEvent *src,
-            const PfFtraceEventMap *map)
+            const PerfettoFtraceEventMap *map)
 {
   const TraceArg *args = trace_batch_get_args (m->in, src);
-  const TraceArg *by_field[PF_FTRACE_MAX_FIELDS] = { NULL };
+  const TraceArg *by_field[PERFETTO_FTRACE_MAX_FIELDS] = { NULL };
   gint64 v;
 
   for (guint a = 0; a < src->n_args; a++)
@@ -200,9 +198,9 @@ typed_args (Model *m,
           break;
       if (i == map->n_fields || by_field[i])
         return FALSE;
-      if (map->fields[i].kind == PF_FTRACE_NUMBER && !arg_number (m, &args[a], &v))
+      if (map->fields[i].kind == PERFETTO_FTRACE_NUMBER && !arg_number (m, &args[a], &v))
         return FALSE;
-      if (map->fields[i].kind == PF_FTRACE_STRING && args[a].type != TRACE_ARG_STRING)
+      if (map->fields[i].kind == PERFETTO_FTRACE_STRING && args[a].type != TRACE_ARG_STRING)
         return FALSE;
       by_field[i] = &args[a];
     }
@@ -214,9 +212,9 @@ typed_args (Model *m,
 
       if (a == NULL)
         continue;
-      if (map->fields[i].kind == PF_FTRACE_STRING)
+      if (map->fields[i].kind == PERFETTO_FTRACE_STRING)
         trace_batch_add_arg (m->out, ev, key, TRACE_ARG_STRING)->v.s = a->v.s;
-      else if (map->fields[i].kind == PF_FTRACE_NUMBER)
+      else if (map->fields[i].kind == PERFETTO_FTRACE_NUMBER)
         {
           arg_number (m, a, &v);
           trace_batch_add_arg (m->out, ev, key, TRACE_ARG_INT)->v.i = narrow (map->field_descs[i], v);
@@ -292,7 +290,7 @@ expect_kernel (Model *m,
   if (src->kind == TRACE_EVENT_FTRACE)
     {
       const char *name = STR (src->name);
-      const PfFtraceEventMap *map;
+      const PerfettoFtraceEventMap *map;
 
       if (g_str_equal (name, "tracing_mark_write") || g_str_equal (name, "0"))
         name = "print";

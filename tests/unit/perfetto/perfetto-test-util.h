@@ -4,8 +4,7 @@
 #include <gio/gio.h>
 #include <trace/trace.h>
 
-#include "perfetto-reader.h"
-#include "perfetto-writer.h"
+#include "perfetto-private.h"
 
 G_BEGIN_DECLS
 
