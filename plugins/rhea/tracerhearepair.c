@@ -24,7 +24,7 @@
  * or Chrome JSON. See docs/rhea-repair.md.
  *
  * ```
- * trace-launch systrace-src location=app.systrace ! rhea-repair crash-tag=true ! \
+ * trace-launch ftrace-src location=app.systrace ! rhea-repair crash-tag=true ! \
  *     perfetto-sink location=app.pftrace
  * ```
  *
