@@ -4,7 +4,7 @@
  */
 #include "config.h"
 
-#include "clocksync-element.h"
+#include "clocksync-private.h"
 
 /**
  * TraceClockSyncPad:
@@ -28,7 +28,7 @@ G_DEFINE_FINAL_TYPE (TraceClockSyncPad, trace_clock_sync_pad, TRACE_TYPE_AGGREGA
 
 /* Forgets what one run learnt (NULL→READY). */
 void
-_trace_clock_sync_pad_reset (TraceClockSyncPad *pad)
+clocksync_pad_reset (TraceClockSyncPad *pad)
 {
   g_queue_clear_full (&pad->held, (GDestroyNotify) trace_batch_unref);
   pad->input = -1;
