@@ -137,7 +137,7 @@ guint clocksync_source_trust (ClocksyncSource source);
 gboolean clocksync_domain_is_shared (TraceClockDomain domain);
 gint64 clocksync_parent_ts_precision (gint64 parent_ts);
 char *clocksync_format_duration (gint64 ns,
-                                  gboolean sign);
+                                 gboolean sign);
 
 /* Metadata records (names, sort indexes, labels) carry no time: a 0 there
  * means "none", not the clock's origin, and stays 0. */
@@ -148,49 +148,48 @@ clocksync_kind_is_untimed (guint kind)
 }
 
 void clocksync_shift_batch (TraceBatch *batch,
-                             gint64 offset,
-                             TraceClockDomain from,
-                             TraceClockDomain to);
+                            gint64 offset,
+                            TraceClockDomain from,
+                            TraceClockDomain to);
 gint64 clocksync_batch_start (TraceBatch *batch);
 
 ClocksyncSolver *clocksync_solver_new (TraceStringPool *pool,
-                                        TraceClockDomain target,
-                                        gint64 guess_window);
+                                       TraceClockDomain target,
+                                       gint64 guess_window);
 ClocksyncSolver *clocksync_solver_new_with_options (TraceStringPool *pool,
-                                                     const ClocksyncOptions *opts);
+                                                    const ClocksyncOptions *opts);
 void clocksync_solver_free (ClocksyncSolver *solver);
 
 guint clocksync_solver_add_input (ClocksyncSolver *solver,
-                                   const char *name,
-                                   TraceClockDomain declared);
+                                  const char *name,
+                                  TraceClockDomain declared);
 void clocksync_solver_set_declared_domain (ClocksyncSolver *solver,
-                                            guint input,
-                                            TraceClockDomain declared);
+                                           guint input,
+                                           TraceClockDomain declared);
 void clocksync_solver_set_domain_property (ClocksyncSolver *solver,
-                                            guint input,
-                                            TraceClockDomain domain);
+                                           guint input,
+                                           TraceClockDomain domain);
 void clocksync_solver_set_offset_property (ClocksyncSolver *solver,
-                                            guint input,
-                                            gint64 offset);
+                                           guint input,
+                                           gint64 offset);
 void clocksync_solver_note_ts (ClocksyncSolver *solver,
-                                guint input,
-                                gint64 ts);
+                               guint input,
+                               gint64 ts);
 ClocksyncMarkerResult clocksync_solver_add_marker (ClocksyncSolver *solver,
-                                                    guint input,
-                                                    const TraceEvent *marker);
+                                                   guint input,
+                                                   const TraceEvent *marker);
 
 void clocksync_solver_solve (ClocksyncSolver *solver);
 const ClocksyncDecision *clocksync_solver_get_decision (ClocksyncSolver *solver,
-                                                         guint input);
+                                                        guint input);
 GPtrArray *clocksync_solver_get_conflicts (ClocksyncSolver *solver);
 char *clocksync_solver_check_late_marker (ClocksyncSolver *solver,
-                                           guint input,
-                                           const TraceEvent *marker);
+                                          guint input,
+                                          const TraceEvent *marker);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ClocksyncSolver, clocksync_solver_free)
 
 /* ---- the element and its pads ------------------------------------------ */
-
 
 #define TRACE_TYPE_CLOCK_SYNC_PAD (trace_clock_sync_pad_get_type ())
 G_DECLARE_FINAL_TYPE (TraceClockSyncPad, trace_clock_sync_pad, TRACE, CLOCK_SYNC_PAD, TraceAggregatorPad)
@@ -199,7 +198,6 @@ G_DECLARE_FINAL_TYPE (TraceClockSyncPad, trace_clock_sync_pad, TRACE, CLOCK_SYNC
 G_DECLARE_FINAL_TYPE (TraceClockSync, trace_clock_sync, TRACE, CLOCK_SYNC, TraceAggregator)
 
 TRACE_ELEMENT_REGISTER_DECLARE (clock_sync)
-
 
 struct _TraceClockSyncPad
 {
@@ -244,7 +242,6 @@ void clocksync_pad_reset (TraceClockSyncPad *pad);
 void clocksync_decide (TraceClockSync *self);
 
 /* ---- solver internals (clocksync-solver.c, clocksync-report.c) ---------- */
-
 
 #define N_SHARED 4
 #define DOMAIN_NODE_BIT 0x80000000u
@@ -357,14 +354,14 @@ G_GNUC_INTERNAL gint64 clocksync_pair_delta (const TraceEvent *ev);
 G_GNUC_INTERNAL gint64 clocksync_pair_precision (const TraceEvent *ev);
 G_GNUC_INTERNAL ClocksyncSource clocksync_marker_source (guint marker);
 G_GNUC_INTERNAL void clocksync_mark_from_event (SyncMark *m,
-                                                  guint input,
-                                                  const TraceEvent *ev,
-                                                  gboolean late);
+                                                guint input,
+                                                const TraceEvent *ev,
+                                                gboolean late);
 G_GNUC_INTERNAL gboolean clocksync_solver_has_sync_mark (ClocksyncSolver *s,
-                                                           guint input,
-                                                           guint32 sync_id);
+                                                         guint input,
+                                                         guint32 sync_id);
 G_GNUC_INTERNAL void clocksync_solver_decide (ClocksyncSolver *s,
-                                                guint input);
+                                              guint input);
 G_GNUC_INTERNAL void clocksync_solver_describe_conflicts (ClocksyncSolver *s);
 
 G_END_DECLS

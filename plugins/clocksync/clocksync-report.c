@@ -119,7 +119,7 @@ describe_chain (ClocksyncSolver *s,
 
 void
 clocksync_solver_decide (ClocksyncSolver *s,
-                           guint input)
+                         guint input)
 {
   ClocksyncDecision d = { 0 };
 
@@ -327,9 +327,9 @@ check_late_sync (ClocksyncSolver *s,
     return NULL;
   /* The input whose offset the pair would have changed: the one not on
    * the target, else the one decided on weaker evidence. */
-  subject = !s->on_target[input] ? input : !s->on_target[other.input]                                                                                                                                    ? other.input
+  subject = !s->on_target[input] ? input : !s->on_target[other.input]                                                                                                                                ? other.input
                                        : clocksync_source_trust (clocksync_solver_get_decision (s, other.input)->source) < clocksync_source_trust (clocksync_solver_get_decision (s, input)->source) ? other.input
-                                                                                                                                                                                                         : input;
+                                                                                                                                                                                                     : input;
   implied = subject == input ? s->node_offset[other.input] + e.d : s->node_offset[input] - e.d;
   return judge_late (s, subject, &e, implied,
                      e.precision + s->node_prec[input] + s->node_prec[other.input] + COMPARE_SLACK_NS);
@@ -347,8 +347,8 @@ check_late_sync (ClocksyncSolver *s,
  */
 char *
 clocksync_solver_check_late_marker (ClocksyncSolver *s,
-                                     guint input,
-                                     const TraceEvent *marker)
+                                    guint input,
+                                    const TraceEvent *marker)
 {
   g_return_val_if_fail (s->solved, NULL);
   if (input >= s->inputs->len)

@@ -42,9 +42,9 @@ shift_marker (TraceEvent *ev,
 
 void
 clocksync_shift_batch (TraceBatch *batch,
-                        gint64 offset,
-                        TraceClockDomain from,
-                        TraceClockDomain to)
+                       gint64 offset,
+                       TraceClockDomain from,
+                       TraceClockDomain to)
 {
   TraceEvent *ev = batch->events, *end = batch->events + batch->n_events;
 

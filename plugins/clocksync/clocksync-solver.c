@@ -115,7 +115,7 @@ clocksync_parent_ts_precision (gint64 parent_ts)
  * that keeps an integer part. */
 char *
 clocksync_format_duration (gint64 ns,
-                            gboolean sign)
+                           gboolean sign)
 {
   guint64 mag = ns < 0 ? (guint64) 0 - (guint64) ns : (guint64) ns;
   static const struct
@@ -178,8 +178,8 @@ clocksync_solver_new_with_options (TraceStringPool *pool,
 
 ClocksyncSolver *
 clocksync_solver_new (TraceStringPool *pool,
-                       TraceClockDomain target,
-                       gint64 guess_window)
+                      TraceClockDomain target,
+                      gint64 guess_window)
 {
   ClocksyncSolver *s;
 
@@ -248,8 +248,8 @@ clocksync_solver_free (ClocksyncSolver *s)
 
 guint
 clocksync_solver_add_input (ClocksyncSolver *s,
-                             const char *name,
-                             TraceClockDomain declared)
+                            const char *name,
+                            TraceClockDomain declared)
 {
   Input in = { 0 };
 
@@ -263,16 +263,16 @@ clocksync_solver_add_input (ClocksyncSolver *s,
 /* A stream-start may come again with more knowledge before the decision. */
 void
 clocksync_solver_set_declared_domain (ClocksyncSolver *s,
-                                       guint input,
-                                       TraceClockDomain declared)
+                                      guint input,
+                                      TraceClockDomain declared)
 {
   get_input (s, input)->declared = declared;
 }
 
 void
 clocksync_solver_set_domain_property (ClocksyncSolver *s,
-                                       guint input,
-                                       TraceClockDomain domain)
+                                      guint input,
+                                      TraceClockDomain domain)
 {
   get_input (s, input)->domain_prop = domain;
   get_input (s, input)->has_domain_prop = TRUE;
@@ -280,8 +280,8 @@ clocksync_solver_set_domain_property (ClocksyncSolver *s,
 
 void
 clocksync_solver_set_offset_property (ClocksyncSolver *s,
-                                       guint input,
-                                       gint64 offset)
+                                      guint input,
+                                      gint64 offset)
 {
   get_input (s, input)->offset_prop = offset;
   get_input (s, input)->has_offset_prop = TRUE;
@@ -290,8 +290,8 @@ clocksync_solver_set_offset_property (ClocksyncSolver *s,
 /* The heuristic compares the earliest timestamp of each input. */
 void
 clocksync_solver_note_ts (ClocksyncSolver *s,
-                           guint input,
-                           gint64 ts)
+                          guint input,
+                          gint64 ts)
 {
   Input *in = get_input (s, input);
 
@@ -363,9 +363,9 @@ clocksync_pair_precision (const TraceEvent *ev)
 
 void
 clocksync_mark_from_event (SyncMark *m,
-                             guint input,
-                             const TraceEvent *ev,
-                             gboolean late)
+                           guint input,
+                           const TraceEvent *ev,
+                           gboolean late)
 {
   gint64 issue = ev->u.clock.issue_ts;
 
@@ -380,8 +380,8 @@ clocksync_mark_from_event (SyncMark *m,
 
 gboolean
 clocksync_solver_has_sync_mark (ClocksyncSolver *s,
-                                  guint input,
-                                  guint32 sync_id)
+                                guint input,
+                                guint32 sync_id)
 {
   for (guint i = 0; i < s->syncs->len; i++)
     {
@@ -401,8 +401,8 @@ clocksync_solver_has_sync_mark (ClocksyncSolver *s,
  */
 ClocksyncMarkerResult
 clocksync_solver_add_marker (ClocksyncSolver *s,
-                              guint input,
-                              const TraceEvent *ev)
+                             guint input,
+                             const TraceEvent *ev)
 {
   Input *in = get_input (s, input);
 
@@ -741,7 +741,7 @@ clocksync_solver_solve (ClocksyncSolver *s)
 
 const ClocksyncDecision *
 clocksync_solver_get_decision (ClocksyncSolver *s,
-                                guint input)
+                               guint input)
 {
   g_return_val_if_fail (s->solved && input < s->decisions->len, NULL);
   return &g_array_index (s->decisions, ClocksyncDecision, input);

@@ -86,7 +86,7 @@ pad_input (TraceClockSync *self,
 {
   if (pad->input < 0)
     pad->input = (gint) clocksync_solver_add_input (self->solver, trace_pad_get_name (TRACE_PAD (pad)),
-                                                     TRACE_CLOCK_UNKNOWN);
+                                                    TRACE_CLOCK_UNKNOWN);
   return (guint) pad->input;
 }
 
