@@ -1,4 +1,4 @@
-/* Unit tests: the `filter` logic (plugins/filters/traceeventfilter.c)
+/* Unit tests: the `filter` logic (plugins/filters/filter-event.c)
  *
  * Each test builds a batch by hand, filters it and compares the events
  * that come out, one line per event: kind, ts, pid/tid, name, args.
