@@ -487,8 +487,12 @@ void
 filter_process (Filter *f,
                 TraceBatch *batch)
 {
-  guint n = batch->n_events;
+  guint n;
 
+  g_return_if_fail (f != NULL);
+  g_return_if_fail (batch != NULL);
+
+  n = batch->n_events;
   f->stats.events_in += n;
   f->started = TRUE;
   if (!f->has_conditions && !f->has_window && !f->live)
@@ -524,6 +528,8 @@ TraceBatch *
 filter_drain (Filter *f)
 {
   TraceBatch *batch;
+
+  g_return_val_if_fail (f != NULL, NULL);
 
   if (!f->has_window || f->phase != PHASE_AFTER)
     return NULL;

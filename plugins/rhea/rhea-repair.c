@@ -422,8 +422,12 @@ void
 rhea_repair_process (RheaRepair *r,
                      TraceBatch *batch)
 {
-  guint n = batch->n_events;
+  guint n;
 
+  g_return_if_fail (r != NULL);
+  g_return_if_fail (batch != NULL);
+
+  n = batch->n_events;
   r->stats.events_in += n;
   r->out.batch = batch;
   r->out.w = 0;
@@ -444,7 +448,11 @@ rhea_repair_process (RheaRepair *r,
 TraceBatch *
 rhea_repair_drain (RheaRepair *r)
 {
-  TraceBatch *batch = trace_batch_new (r->pool, 64);
+  TraceBatch *batch;
+
+  g_return_val_if_fail (r != NULL, NULL);
+
+  batch = trace_batch_new (r->pool, 64);
 
   r->out.batch = NULL;
   r->out.w = 0;
