@@ -408,7 +408,9 @@ filter_event (Filter *f,
 
   if (ev->tid >= 0 || trace_event_is_slice_like (kind))
     thread = filter_knowledge_thread (&f->k, ev->tid, ev->pid);
-  if (f->has_conditions)
+  /* an element's engine learns even with no condition: one set while
+   * playing needs the names and pids seen before (this decides nothing) */
+  if (f->has_conditions || f->live)
     filter_knowledge_learn (&f->k, ev, ev->tid >= 0 ? thread : NULL, f->want_names);
 
   if (kind == TRACE_EVENT_NONE)

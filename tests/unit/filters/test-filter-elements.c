@@ -92,6 +92,38 @@ test_event_name_while_playing (void)
   g_assert_null (warning);
 }
 
+/* No condition at first, then thread-name=ui while playing: the thread
+ * names given before the change are known to the new condition. */
+static void
+test_thread_name_set_while_playing (void)
+{
+  g_autoptr (TraceHarness) h = trace_harness_new_parse ("filter");
+  TraceBatch *in;
+  g_autoptr (TraceBatch) out1 = NULL, out2 = NULL;
+  g_autofree char *text1 = NULL, *text2 = NULL;
+
+  in = trace_harness_new_batch (h);
+  add_slice (h, in, TRACE_EVENT_THREAD_NAME, 0, "worker", 1, 2);
+  add_slice (h, in, TRACE_EVENT_THREAD_NAME, 0, "ui", 1, 3);
+  add_slice (h, in, TRACE_EVENT_SLICE_COMPLETE, 100, "w1", 1, 2);
+  add_slice (h, in, TRACE_EVENT_SLICE_COMPLETE, 200, "u1", 1, 3);
+  g_assert_cmpint (trace_harness_push (h, in), ==, TRACE_FLOW_OK);
+  out1 = trace_harness_take_all (h);
+  text1 = describe_out (h, out1);
+  g_assert_cmpstr (text1, ==, "worker@0 ui@0 w1@100 u1@200");
+
+  g_object_set (trace_harness_get_element (h), "thread-name", "ui", NULL);
+  in = trace_harness_new_batch (h);
+  add_slice (h, in, TRACE_EVENT_SLICE_COMPLETE, 300, "w2", 1, 2);
+  add_slice (h, in, TRACE_EVENT_SLICE_COMPLETE, 400, "u2", 1, 3);
+  g_assert_cmpint (trace_harness_push (h, in), ==, TRACE_FLOW_OK);
+  g_assert_true (trace_harness_push_eos (h));
+  out2 = trace_harness_take_all (h);
+  text2 = describe_out (h, out2);
+  g_assert_cmpstr (text2, ==, "u2@400");
+  g_assert_cmpuint (stat (h, "dropped-thread-name"), ==, 1);
+}
+
 /* main-thread-filter pid=1, then pid=2 while playing. */
 static void
 test_main_thread_pid_while_playing (void)
@@ -162,6 +194,7 @@ main (int argc,
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/filter/event-name-while-playing", test_event_name_while_playing);
+  g_test_add_func ("/filter/thread-name-set-while-playing", test_thread_name_set_while_playing);
   g_test_add_func ("/filter/main-thread-pid-while-playing", test_main_thread_pid_while_playing);
   g_test_add_func ("/filter/start-refused-while-playing", test_start_refused_while_playing);
   return g_test_run ();
