@@ -362,9 +362,12 @@ trace_app_sink_set_property (GObject *object,
 {
   TraceAppSink *self = TRACE_APP_SINK (object);
 
+  if (!trace_element_may_set_property (TRACE_ELEMENT (object), pspec))
+    return;
   switch (prop_id)
     {
     case PROP_MAX_BATCHES:
+      /* read at each batch, under the lock: a waiting producer re-checks */
       g_mutex_lock (&self->lock);
       self->max_batches = g_value_get_uint (value);
       g_cond_broadcast (&self->cond);
@@ -447,7 +450,8 @@ trace_app_sink_class_init (TraceAppSinkClass *klass)
 
   properties[PROP_MAX_BATCHES] =
       g_param_spec_uint ("max-batches", "Max batches", "Batches held before upstream is held back", 1, G_MAXUINT,
-                         DEFAULT_MAX_BATCHES, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+                         DEFAULT_MAX_BATCHES,
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | TRACE_PARAM_MUTABLE_PLAYING);
   properties[PROP_CURRENT_LEVEL] =
       g_param_spec_uint ("current-level", "Current level", "Batches held now", 0, G_MAXUINT, 0,
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);

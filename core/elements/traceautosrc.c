@@ -8,6 +8,8 @@
 #include "trace-private.h"
 #include "tracecoreelements.h"
 
+#define DEFAULT_LOCATION NULL
+
 /* Type finders see this much of the start of the input. */
 #define SNIFF_SIZE (64 * 1024)
 
@@ -226,6 +228,8 @@ trace_auto_src_set_property (GObject *object,
 {
   TraceAutoSrc *self = TRACE_AUTO_SRC (object);
 
+  if (!trace_element_may_set_property (TRACE_ELEMENT (object), pspec))
+    return;
   switch (prop_id)
     {
     case PROP_LOCATION:
@@ -292,7 +296,7 @@ trace_auto_src_class_init (TraceAutoSrcClass *klass)
 
   properties[PROP_LOCATION] =
       g_param_spec_string ("location", "Location", "The file to read, in any format a plugin recognises",
-                           NULL, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+                           DEFAULT_LOCATION, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
   properties[PROP_DETECTED_FORMAT] =
       g_param_spec_string ("detected-format", "Detected format", "The format found in the file (once READY)",
                            NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
@@ -307,6 +311,7 @@ trace_auto_src_init (TraceAutoSrc *self)
 {
   TraceElementClass *klass = TRACE_ELEMENT_GET_CLASS (self);
 
+  self->location = g_strdup (DEFAULT_LOCATION);
   self->srcpad = trace_pad_new_from_template (trace_element_class_get_pad_template (klass, "src"), "src");
   trace_element_add_pad (TRACE_ELEMENT (self), self->srcpad);
   self->proxy = trace_pad_new ("proxy", TRACE_PAD_SINK, TRACE_MEDIA_TYPE_EVENTS);

@@ -9,6 +9,8 @@
 #include "trace/trace.h"
 #include "tracecoreelements.h"
 
+#define DEFAULT_DUMP FALSE
+
 /**
  * TraceFakeSink:
  *
@@ -125,6 +127,8 @@ trace_fake_sink_set_property (GObject *object,
                               const GValue *value,
                               GParamSpec *pspec)
 {
+  if (!trace_element_may_set_property (TRACE_ELEMENT (object), pspec))
+    return;
   switch (prop_id)
     {
     case PROP_DUMP:
@@ -179,8 +183,9 @@ trace_fake_sink_class_init (TraceFakeSinkClass *klass)
       g_param_spec_uint64 ("batches", "Batches", "Batches received", 0, G_MAXUINT64, 0,
                            G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   properties[PROP_DUMP] =
-      g_param_spec_boolean ("dump", "Dump", "Print every event on standard output", FALSE,
-                            G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+      g_param_spec_boolean ("dump", "Dump", "Print every event on standard output", DEFAULT_DUMP,
+                            /* read at each batch */
+                            G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | TRACE_PARAM_MUTABLE_PLAYING);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   trace_element_class_set_metadata (TRACE_ELEMENT_CLASS (klass), "Fake sink", "Sink/Trace",
                                     "Counts and discards events (dump=true prints them)", "tracepipe");
@@ -189,4 +194,5 @@ trace_fake_sink_class_init (TraceFakeSinkClass *klass)
 static void
 trace_fake_sink_init (TraceFakeSink *self)
 {
+  self->dump = DEFAULT_DUMP;
 }

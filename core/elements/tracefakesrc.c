@@ -9,7 +9,10 @@
 
 #define DEFAULT_NUM_EVENTS 100000
 #define DEFAULT_BATCH_SIZE TRACE_BATCH_DEFAULT_SIZE
-#define DEFAULT_KINDS (TRACE_EVENT_CLASS_SLICES | TRACE_EVENT_CLASS_COUNTERS | TRACE_EVENT_CLASS_SCHED)
+#define DEFAULT_PROCESSES 2
+#define DEFAULT_THREADS 4
+#define DEFAULT_KINDS \
+  (TRACE_EVENT_CLASS_SLICES | TRACE_EVENT_CLASS_COUNTERS | TRACE_EVENT_CLASS_SCHED | TRACE_EVENT_CLASS_METADATA)
 #define MAX_DEPTH 4
 
 /**
@@ -213,6 +216,8 @@ trace_fake_src_set_property (GObject *object,
 {
   TraceFakeSrc *self = TRACE_FAKE_SRC (object);
 
+  if (!trace_element_may_set_property (TRACE_ELEMENT (object), pspec))
+    return;
   switch (prop_id)
     {
     case PROP_NUM_EVENTS:
@@ -284,21 +289,27 @@ trace_fake_src_class_init (TraceFakeSrcClass *klass)
   src_class->start = trace_fake_src_start;
   src_class->create = trace_fake_src_create;
 
+  /* Fixed once the element starts: processes and threads size the
+   * generator's state, kinds decides its metadata.  num-events and
+   * batch-size are read at each batch, but trace-inspect has always shown
+   * them as fixed (tests/tools/test-inspect.c checks it), so they stay so. */
   properties[PROP_NUM_EVENTS] =
       g_param_spec_int64 ("num-events", "Number of events", "Events to generate (-1 for no end)",
-                          -1, G_MAXINT64, DEFAULT_NUM_EVENTS, G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS);
+                          -1, G_MAXINT64, DEFAULT_NUM_EVENTS,
+                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS);
   properties[PROP_BATCH_SIZE] =
       g_param_spec_uint ("batch-size", "Batch size", "Events per batch",
-                         1, 1 << 20, DEFAULT_BATCH_SIZE, G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS);
+                         1, 1 << 20, DEFAULT_BATCH_SIZE,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS);
   properties[PROP_PROCESSES] =
       g_param_spec_uint ("processes", "Processes", "How many processes the events belong to",
-                         1, 1000, 2, G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS);
+                         1, 1000, DEFAULT_PROCESSES, G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS);
   properties[PROP_THREADS] =
       g_param_spec_uint ("threads", "Threads", "Threads per process (the first is the main thread)",
-                         1, 99, 4, G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS);
+                         1, 99, DEFAULT_THREADS, G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS);
   properties[PROP_KINDS] =
       g_param_spec_flags ("kinds", "Kinds", "Which kinds of events to generate",
-                          TRACE_TYPE_EVENT_CLASS, DEFAULT_KINDS | TRACE_EVENT_CLASS_METADATA,
+                          TRACE_TYPE_EVENT_CLASS, DEFAULT_KINDS,
                           G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   trace_element_class_set_metadata (TRACE_ELEMENT_CLASS (klass), "Fake source", "Source/Trace",
@@ -308,4 +319,10 @@ trace_fake_src_class_init (TraceFakeSrcClass *klass)
 static void
 trace_fake_src_init (TraceFakeSrc *self)
 {
+  /* G_PARAM_CONSTRUCT sets them again right after, with the same values */
+  self->num_events = DEFAULT_NUM_EVENTS;
+  self->batch_size = DEFAULT_BATCH_SIZE;
+  self->processes = DEFAULT_PROCESSES;
+  self->threads = DEFAULT_THREADS;
+  self->kinds = DEFAULT_KINDS;
 }

@@ -7,6 +7,8 @@
 #include "trace/trace.h"
 #include "tracecoreelements.h"
 
+#define DEFAULT_PASSTHROUGH TRUE
+
 /**
  * TraceIdentity:
  *
@@ -52,6 +54,8 @@ trace_identity_set_property (GObject *object,
                              const GValue *value,
                              GParamSpec *pspec)
 {
+  if (!trace_element_may_set_property (TRACE_ELEMENT (object), pspec))
+    return;
   switch (prop_id)
     {
     case PROP_PASSTHROUGH:
@@ -95,7 +99,10 @@ trace_identity_class_init (TraceIdentityClass *klass)
    */
   properties[PROP_PASSTHROUGH] =
       g_param_spec_boolean ("passthrough", "Passthrough", "Forward batches untouched instead of visiting each event",
-                            TRUE, G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS);
+                            DEFAULT_PASSTHROUGH,
+                            /* the base transform reads it at each batch */
+                            G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS |
+                                TRACE_PARAM_MUTABLE_PLAYING);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   trace_element_class_set_metadata (TRACE_ELEMENT_CLASS (klass), "Identity", "Filter/Generic",
                                     "Passes events through unchanged", "tracepipe");
@@ -104,4 +111,5 @@ trace_identity_class_init (TraceIdentityClass *klass)
 static void
 trace_identity_init (TraceIdentity *self)
 {
+  trace_base_transform_set_passthrough (TRACE_BASE_TRANSFORM (self), DEFAULT_PASSTHROUGH);
 }

@@ -267,10 +267,18 @@ trace_queue_set_property (GObject *object,
                           const GValue *value,
                           GParamSpec *pspec)
 {
+  TraceQueue *self = TRACE_QUEUE (object);
+
+  if (!trace_element_may_set_property (TRACE_ELEMENT (object), pspec))
+    return;
   switch (prop_id)
     {
     case PROP_MAX_BATCHES:
-      TRACE_QUEUE (object)->max_batches = g_value_get_uint (value);
+      /* read at each batch, under the lock: a waiting producer re-checks */
+      g_mutex_lock (&self->lock);
+      self->max_batches = g_value_get_uint (value);
+      g_cond_broadcast (&self->cond);
+      g_mutex_unlock (&self->lock);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -324,7 +332,8 @@ trace_queue_class_init (TraceQueueClass *klass)
 
   properties[PROP_MAX_BATCHES] =
       g_param_spec_uint ("max-batches", "Max batches", "Batches held before upstream waits",
-                         1, 4096, DEFAULT_MAX_BATCHES, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+                         1, 4096, DEFAULT_MAX_BATCHES,
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | TRACE_PARAM_MUTABLE_PLAYING);
   properties[PROP_CURRENT_LEVEL] =
       g_param_spec_uint ("current-level", "Current level", "Batches held now",
                          0, G_MAXUINT, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);

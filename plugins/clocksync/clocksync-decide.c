@@ -13,7 +13,7 @@
  */
 #include "config.h"
 
-#include "clocksync-element.h"
+#include "clocksync-private.h"
 
 static const char *
 pad_name (TraceClockSyncPad *pad)
@@ -38,20 +38,20 @@ feed_solver (TraceClockSync *self,
       guint input;
 
       if (pad->input < 0)
-        pad->input = (gint) clock_sync_solver_add_input (self->solver, pad_name (pad), TRACE_CLOCK_UNKNOWN);
+        pad->input = (gint) clocksync_solver_add_input (self->solver, pad_name (pad), TRACE_CLOCK_UNKNOWN);
       input = (guint) pad->input;
-      clock_sync_solver_set_declared_domain (self->solver, input, info ? info->clock_domain : TRACE_CLOCK_UNKNOWN);
+      clocksync_solver_set_declared_domain (self->solver, input, info ? info->clock_domain : TRACE_CLOCK_UNKNOWN);
       if (pad->domain != TRACE_CLOCK_UNKNOWN)
-        clock_sync_solver_set_domain_property (self->solver, input, pad->domain);
+        clocksync_solver_set_domain_property (self->solver, input, pad->domain);
       if (pad->offset_set)
-        clock_sync_solver_set_offset_property (self->solver, input, pad->offset);
+        clocksync_solver_set_offset_property (self->solver, input, pad->offset);
     }
 }
 
 static GVariant *
 decision_details (TraceClockSync *self,
                   TraceClockSyncPad *pad,
-                  const ClockSyncDecision *d)
+                  const ClocksyncDecision *d)
 {
   const TraceStreamInfo *info = pad_info (pad);
   GVariantBuilder b;
@@ -64,10 +64,10 @@ decision_details (TraceClockSync *self,
   if (info && info->location)
     g_variant_builder_add (&b, "{sv}", "location", g_variant_new_string (info->location));
   g_variant_builder_add (&b, "{sv}", "domain", g_variant_new_string (trace_clock_domain_to_string (d->domain)));
-  g_variant_builder_add (&b, "{sv}", "target", g_variant_new_string (trace_clock_domain_to_string (self->target)));
+  g_variant_builder_add (&b, "{sv}", "target", g_variant_new_string (trace_clock_domain_to_string (self->opts.target)));
   g_variant_builder_add (&b, "{sv}", "offset", g_variant_new_int64 (d->offset));
   g_variant_builder_add (&b, "{sv}", "precision", g_variant_new_int64 (d->precision));
-  g_variant_builder_add (&b, "{sv}", "source", g_variant_new_string (clock_sync_source_to_string (d->source)));
+  g_variant_builder_add (&b, "{sv}", "source", g_variant_new_string (clocksync_source_to_string (d->source)));
   g_variant_builder_add (&b, "{sv}", "synced", g_variant_new_boolean (d->on_target));
   g_variant_builder_add (&b, "{sv}", "guess", g_variant_new_boolean (d->guess));
   g_variant_builder_add (&b, "{sv}", "via", g_variant_new_string (d->via));
@@ -77,7 +77,7 @@ decision_details (TraceClockSync *self,
 /* "sink_1 (chrome-json, monotonic)" */
 static char *
 describe_pad (TraceClockSyncPad *pad,
-              const ClockSyncDecision *d)
+              const ClocksyncDecision *d)
 {
   const TraceStreamInfo *info = pad_info (pad);
 
@@ -88,18 +88,18 @@ describe_pad (TraceClockSyncPad *pad,
 static void
 say_decision (TraceClockSync *self,
               TraceClockSyncPad *pad,
-              const ClockSyncDecision *d)
+              const ClocksyncDecision *d)
 {
   TraceElement *element = TRACE_ELEMENT (self);
   g_autofree char *who = describe_pad (pad, d);
-  g_autofree char *offset = clock_sync_format_duration (d->offset, TRUE);
-  g_autofree char *precision = clock_sync_format_duration (d->precision, FALSE);
-  const char *target = trace_clock_domain_to_string (self->target);
+  g_autofree char *offset = clocksync_format_duration (d->offset, TRUE);
+  g_autofree char *precision = clocksync_format_duration (d->precision, FALSE);
+  const char *target = trace_clock_domain_to_string (self->opts.target);
 
   if (!d->on_target)
     {
       /* An input that ended empty has nothing to misplace. */
-      if (pad->events_seen == 0 && self->lookahead > 0)
+      if (pad->events_seen == 0 && self->opts.lookahead > 0)
         return;
       if (d->offset == 0)
         trace_element_post_warning (element, NULL,
@@ -119,10 +119,10 @@ say_decision (TraceClockSync *self,
                                 who, offset, target, precision, d->via);
   else if (d->offset == 0)
     trace_element_post_info (element, "%s: not shifted: on the %s clock from %s, precision %s: %s", who, target,
-                             clock_sync_source_to_string (d->source), precision, d->via);
+                             clocksync_source_to_string (d->source), precision, d->via);
   else
     trace_element_post_info (element, "%s: shifted by %s onto the %s clock, from %s, precision %s: %s", who,
-                             offset, target, clock_sync_source_to_string (d->source), precision, d->via);
+                             offset, target, clocksync_source_to_string (d->source), precision, d->via);
 }
 
 static void
@@ -138,8 +138,8 @@ push_stream_start (TraceClockSync *self,
     {
       TraceClockSyncPad *pad = l->data;
       const TraceStreamInfo *info = pad_info (pad);
-      const ClockSyncDecision *d = clock_sync_solver_get_decision (self->solver, (guint) pad->input);
-      g_autofree char *offset = clock_sync_format_duration (d->offset, TRUE);
+      const ClocksyncDecision *d = clocksync_solver_get_decision (self->solver, (guint) pad->input);
+      g_autofree char *offset = clocksync_format_duration (d->offset, TRUE);
 
       if (info && info->format && format && g_strcmp0 (format, info->format) != 0)
         same_format = FALSE;
@@ -149,10 +149,10 @@ push_stream_start (TraceClockSync *self,
         location = info->location;
       g_string_append_printf (summary, "%s %s %s %s (%s)", l == pads ? "" : ";", pad_name (pad),
                               trace_clock_domain_to_string (d->domain), offset,
-                              clock_sync_source_to_string (d->source));
+                              clocksync_source_to_string (d->source));
     }
   trace_pad_push_event (src, trace_stream_event_new_stream_start (same_format ? format : "merged", location,
-                                                                  self->target, summary->str));
+                                                                  self->opts.target, summary->str));
 }
 
 /* One exact pair per input on a shared clock other than the target:
@@ -167,11 +167,11 @@ push_clock_pairs (TraceClockSync *self,
   for (GList *l = pads; l; l = l->next)
     {
       TraceClockSyncPad *pad = l->data;
-      const ClockSyncDecision *d = clock_sync_solver_get_decision (self->solver, (guint) pad->input);
+      const ClocksyncDecision *d = clocksync_solver_get_decision (self->solver, (guint) pad->input);
       TraceEvent *ev;
 
-      if (!d->on_target || !pad->has_first_ts || d->domain == self->target ||
-          !clock_sync_domain_is_shared (d->domain))
+      if (!d->on_target || !pad->has_first_ts || d->domain == self->opts.target ||
+          !clocksync_domain_is_shared (d->domain))
         continue;
       ev = trace_batch_append (batch, TRACE_EVENT_CLOCK_MARKER, pad->first_ts + d->offset);
       ev->name = trace_string_pool_intern (pool, "clock-sync");
@@ -179,7 +179,7 @@ push_clock_pairs (TraceClockSync *self,
       ev->u.clock.domain = d->domain;
       ev->u.clock.other_ts = pad->first_ts;
       trace_batch_add_arg_string (batch, ev, "pad", pad_name (pad));
-      trace_batch_add_arg_string (batch, ev, "source", clock_sync_source_to_string (d->source));
+      trace_batch_add_arg_string (batch, ev, "source", clocksync_source_to_string (d->source));
       trace_batch_add_arg_int (batch, ev, "precision_ns", d->precision);
     }
   if (batch->n_events == 0)
@@ -190,43 +190,50 @@ push_clock_pairs (TraceClockSync *self,
 static void
 apply_decision (TraceClockSync *self,
                 TraceClockSyncPad *pad,
-                const ClockSyncDecision *d)
+                const ClocksyncDecision *d)
 {
   pad->decided = TRUE;
   pad->applied_offset = d->offset;
   pad->applied_domain = d->domain;
-  pad->rewrite = d->offset != 0 || (d->domain != self->target && clock_sync_domain_is_shared (d->domain));
+  pad->rewrite = d->offset != 0 || (d->domain != self->opts.target && clocksync_domain_is_shared (d->domain));
 }
 
 /**
- * _trace_clock_sync_decide:
+ * clocksync_decide:
  *
  * Decides every input's offset, says it on the bus and sends the output's
  * stream-start and clock pairs, before any batch goes out.
  */
 void
-_trace_clock_sync_decide (TraceClockSync *self)
+clocksync_decide (TraceClockSync *self)
 {
   g_autoptr (GList) pads = trace_aggregator_get_sink_pads (TRACE_AGGREGATOR (self));
   GPtrArray *conflicts;
 
+  g_debug ("deciding the clocks of %u inputs onto %s (%" G_GUINT64_FORMAT " clock markers used, %" G_GUINT64_FORMAT
+           " unusable)",
+           g_list_length (pads), trace_clock_domain_to_string (self->opts.target), self->markers_used,
+           self->markers_unusable);
   feed_solver (self, pads);
-  clock_sync_solver_solve (self->solver);
+  clocksync_solver_solve (self->solver);
   self->decided = TRUE;
   for (GList *l = pads; l; l = l->next)
     {
       TraceClockSyncPad *pad = l->data;
-      const ClockSyncDecision *d = clock_sync_solver_get_decision (self->solver, (guint) pad->input);
+      const ClocksyncDecision *d = clocksync_solver_get_decision (self->solver, (guint) pad->input);
 
       apply_decision (self, pad, d);
+      g_debug ("%s: offset %" G_GINT64_FORMAT " ns from %s (precision %" G_GINT64_FORMAT " ns, %s%s): %s",
+               pad_name (pad), d->offset, clocksync_source_to_string (d->source), d->precision,
+               d->on_target ? "on target" : "not on target", d->guess ? ", a guess" : "", d->via);
       trace_element_post_message (TRACE_ELEMENT (self),
                                   trace_message_new_element (G_OBJECT (self), decision_details (self, pad, d)));
       say_decision (self, pad, d);
     }
-  conflicts = clock_sync_solver_get_conflicts (self->solver);
+  conflicts = clocksync_solver_get_conflicts (self->solver);
   for (guint i = 0; i < conflicts->len; i++)
     {
-      const ClockSyncConflict *c = g_ptr_array_index (conflicts, i);
+      const ClocksyncConflict *c = g_ptr_array_index (conflicts, i);
 
       self->conflicts++;
       trace_element_post_warning (TRACE_ELEMENT (self), NULL, "%s", c->text);

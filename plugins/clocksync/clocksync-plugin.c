@@ -4,7 +4,7 @@
  */
 #include "config.h"
 
-#include "traceclocksync.h"
+#include "clocksync-private.h"
 
 static gboolean
 plugin_init (TracePlugin *plugin,

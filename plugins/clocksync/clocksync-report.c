@@ -13,7 +13,7 @@ domain_name (TraceClockDomain domain)
 }
 
 static guint
-tree_root (ClockSyncSolver *s,
+tree_root (ClocksyncSolver *s,
            guint node)
 {
   while (s->node_edge[node] >= 0)
@@ -22,57 +22,57 @@ tree_root (ClockSyncSolver *s,
 }
 
 static const char *
-node_name (ClockSyncSolver *s,
+node_name (ClocksyncSolver *s,
            guint node)
 {
   if (node < s->inputs->len)
     return get_input (s, node)->name;
-  return domain_name (_clock_sync_shared_domains[node - s->inputs->len]);
+  return domain_name (clocksync_shared_domains[node - s->inputs->len]);
 }
 
 static char *
-describe_marker_edge (ClockSyncSolver *s,
+describe_marker_edge (ClocksyncSolver *s,
                       const Edge *e,
                       const char *what)
 {
-  g_autofree char *ts = _clock_sync_format_ts (e->ts);
-  g_autofree char *other = _clock_sync_format_ts (e->other_ts);
+  g_autofree char *ts = clocksync_format_ts (e->ts);
+  g_autofree char *other = clocksync_format_ts (e->other_ts);
 
   return g_strdup_printf ("the %s marker of %s at %s (%s %s)", what, get_input (s, e->input)->name, ts,
                           node_name (s, e->v), other);
 }
 
 static char *
-describe_edge (ClockSyncSolver *s,
+describe_edge (ClocksyncSolver *s,
                const Edge *e)
 {
   const Input *in = get_input (s, e->input);
-  g_autofree char *d = clock_sync_format_duration (e->d, TRUE);
-  g_autofree char *ts = _clock_sync_format_ts (e->ts);
-  g_autofree char *other = _clock_sync_format_ts (e->other_ts);
+  g_autofree char *d = clocksync_format_duration (e->d, TRUE);
+  g_autofree char *ts = clocksync_format_ts (e->ts);
+  g_autofree char *other = clocksync_format_ts (e->other_ts);
 
   switch (e->source)
     {
-    case CLOCK_SYNC_SOURCE_STREAM_START:
+    case CLOCKSYNC_SOURCE_STREAM_START:
       return g_strdup_printf ("the stream-start of %s (%s)", in->name, domain_name (in->declared));
-    case CLOCK_SYNC_SOURCE_DOMAIN_PROPERTY:
+    case CLOCKSYNC_SOURCE_DOMAIN_PROPERTY:
       if (e->d == 0)
         return g_strdup_printf ("the domain property of %s (%s)", in->name, node_name (s, e->v));
       return g_strdup_printf ("the domain and offset properties of %s (%s, %s)", in->name, node_name (s, e->v), d);
-    case CLOCK_SYNC_SOURCE_OFFSET_PROPERTY:
+    case CLOCKSYNC_SOURCE_OFFSET_PROPERTY:
       return g_strdup_printf ("the offset property of %s (%s)", in->name, d);
-    case CLOCK_SYNC_SOURCE_PARENT_TS:
+    case CLOCKSYNC_SOURCE_PARENT_TS:
       return describe_marker_edge (s, e, "parent_ts");
-    case CLOCK_SYNC_SOURCE_REALTIME_TS:
+    case CLOCKSYNC_SOURCE_REALTIME_TS:
       return describe_marker_edge (s, e, "realtime_ts");
-    case CLOCK_SYNC_SOURCE_PAIR:
+    case CLOCKSYNC_SOURCE_PAIR:
       return describe_marker_edge (s, e, "clock pair");
-    case CLOCK_SYNC_SOURCE_SYNC_ID:
+    case CLOCKSYNC_SOURCE_SYNC_ID:
       return g_strdup_printf ("sync id \"%s\" (%s at %s, %s at %s)", trace_string_pool_get (s->pool, e->sync_id),
                               in->name, ts, node_name (s, e->other_input), other);
-    case CLOCK_SYNC_SOURCE_GUESS:
+    case CLOCKSYNC_SOURCE_GUESS:
       {
-        g_autofree char *dist = clock_sync_format_duration (e->precision, FALSE);
+        g_autofree char *dist = clocksync_format_duration (e->precision, FALSE);
 
         return g_strdup_printf ("a guess that %s runs on the clock of %s (first timestamps %s apart)",
                                 in->name, node_name (s, e->v), dist);
@@ -85,10 +85,10 @@ describe_edge (ClockSyncSolver *s,
 /* Follows the forest from @input to its root: the chain in words, and
  * its least trusted link (the nearest the input among equals). */
 static void
-describe_chain (ClockSyncSolver *s,
+describe_chain (ClocksyncSolver *s,
                 guint input,
                 guint root,
-                ClockSyncDecision *d)
+                ClocksyncDecision *d)
 {
   GString *via = g_string_new (NULL);
   guint weakest = G_MAXUINT;
@@ -97,18 +97,18 @@ describe_chain (ClockSyncSolver *s,
     {
       const Edge *e = get_edge (s, (guint) s->node_edge[x]);
       g_autofree char *text = describe_edge (s, e);
-      guint trust = clock_sync_source_trust (e->source);
+      guint trust = clocksync_source_trust (e->source);
 
       if (trust < weakest)
         weakest = trust, d->source = e->source;
-      d->guess |= e->source == CLOCK_SYNC_SOURCE_GUESS;
+      d->guess |= e->source == CLOCKSYNC_SOURCE_GUESS;
       g_string_append_printf (via, "%s%s", via->len ? ", then " : "", text);
     }
   if (!d->on_target)
     {
       g_autofree char *tied = g_string_free (via, FALSE);
 
-      d->source = CLOCK_SYNC_SOURCE_NONE;
+      d->source = CLOCKSYNC_SOURCE_NONE;
       d->via = *tied ? g_strdup_printf ("nothing ties it to the %s clock; it is tied to %s by %s",
                                         domain_name (s->target), node_name (s, root), tied)
                      : g_strdup_printf ("nothing ties it to the %s clock", domain_name (s->target));
@@ -118,10 +118,10 @@ describe_chain (ClockSyncSolver *s,
 }
 
 void
-_clock_sync_solver_decide (ClockSyncSolver *s,
-                           guint input)
+clocksync_solver_decide (ClocksyncSolver *s,
+                         guint input)
 {
-  ClockSyncDecision d = { 0 };
+  ClocksyncDecision d = { 0 };
 
   d.domain = effective_domain (get_input (s, input));
   d.offset = s->node_offset[input];
@@ -133,7 +133,7 @@ _clock_sync_solver_decide (ClockSyncSolver *s,
 
 /* The forest's path between two nodes of one tree, as edge indexes. */
 static GArray *
-tree_path (ClockSyncSolver *s,
+tree_path (ClocksyncSolver *s,
            guint from,
            guint to)
 {
@@ -167,7 +167,7 @@ tree_path (ClockSyncSolver *s,
 }
 
 static const Edge *
-weakest_on_path (ClockSyncSolver *s,
+weakest_on_path (ClocksyncSolver *s,
                  GArray *path)
 {
   const Edge *weakest = NULL;
@@ -176,14 +176,14 @@ weakest_on_path (ClockSyncSolver *s,
     {
       const Edge *e = get_edge (s, g_array_index (path, guint, i));
 
-      if (weakest == NULL || clock_sync_source_trust (e->source) < clock_sync_source_trust (weakest->source))
+      if (weakest == NULL || clocksync_source_trust (e->source) < clocksync_source_trust (weakest->source))
         weakest = e;
     }
   return weakest;
 }
 
 void
-_clock_sync_solver_describe_conflicts (ClockSyncSolver *s)
+clocksync_solver_describe_conflicts (ClocksyncSolver *s)
 {
   for (guint i = 0; i < s->pending->len; i++)
     {
@@ -191,17 +191,17 @@ _clock_sync_solver_describe_conflicts (ClockSyncSolver *s)
       const Edge *e = get_edge (s, raw->edge);
       g_autoptr (GArray) path = tree_path (s, e->u, e->v);
       const Edge *winner = weakest_on_path (s, path);
-      ClockSyncConflict *c = g_new0 (ClockSyncConflict, 1);
+      ClocksyncConflict *c = g_new0 (ClocksyncConflict, 1);
       g_autofree char *ignored = describe_edge (s, e);
       g_autofree char *kept = winner ? describe_edge (s, winner) : g_strdup ("?");
-      g_autofree char *by = clock_sync_format_duration (ABS (raw->residual), FALSE);
+      g_autofree char *by = clocksync_format_duration (ABS (raw->residual), FALSE);
 
       c->input = e->input;
       c->source = e->source;
-      c->winner = winner ? winner->source : CLOCK_SYNC_SOURCE_NONE;
+      c->winner = winner ? winner->source : CLOCKSYNC_SOURCE_NONE;
       c->disagreement = raw->residual;
       c->text = g_strdup_printf ("%s disagrees by %s with %s, %s: ignored", ignored, by, kept,
-                                 clock_sync_source_trust (c->winner) > clock_sync_source_trust (c->source)
+                                 clocksync_source_trust (c->winner) > clocksync_source_trust (c->source)
                                      ? "which is trusted more"
                                      : "which is as trusted and was more precise or came first");
       g_ptr_array_add (s->conflicts, c);
@@ -212,18 +212,18 @@ _clock_sync_solver_describe_conflicts (ClockSyncSolver *s)
 
 /* @subject would have been shifted by @implied had @e come in time. */
 static char *
-judge_late (ClockSyncSolver *s,
+judge_late (ClocksyncSolver *s,
             guint subject,
             const Edge *e,
             gint64 implied,
             gint64 tolerance)
 {
-  const ClockSyncDecision *d = clock_sync_solver_get_decision (s, subject);
+  const ClocksyncDecision *d = clocksync_solver_get_decision (s, subject);
   const char *name = get_input (s, subject)->name;
   g_autofree char *what = describe_edge (s, e);
-  g_autofree char *imp = clock_sync_format_duration (implied, TRUE);
-  g_autofree char *applied = clock_sync_format_duration (d->offset, TRUE);
-  g_autofree char *diff = clock_sync_format_duration (implied - d->offset, TRUE);
+  g_autofree char *imp = clocksync_format_duration (implied, TRUE);
+  g_autofree char *applied = clocksync_format_duration (d->offset, TRUE);
+  g_autofree char *diff = clocksync_format_duration (implied - d->offset, TRUE);
 
   if (!d->on_target)
     return g_strdup_printf ("%s came after the look-ahead: it would shift %s by %s onto the %s clock, "
@@ -232,16 +232,16 @@ judge_late (ClockSyncSolver *s,
   if (ABS (implied - d->offset) > tolerance)
     return g_strdup_printf ("%s came after the look-ahead: it would shift %s by %s, %s from the %s applied "
                             "(from %s); not applied backwards",
-                            what, name, imp, diff, applied, clock_sync_source_to_string (d->source));
-  if (clock_sync_source_trust (e->source) > clock_sync_source_trust (d->source))
+                            what, name, imp, diff, applied, clocksync_source_to_string (d->source));
+  if (clocksync_source_trust (e->source) > clocksync_source_trust (d->source))
     return g_strdup_printf ("%s came after the look-ahead: it is trusted more than the %s that shifted %s by %s "
                             "(it agrees within %s); not applied backwards",
-                            what, clock_sync_source_to_string (d->source), name, applied, diff);
+                            what, clocksync_source_to_string (d->source), name, applied, diff);
   return NULL;
 }
 
 static guint
-first_input_in_tree_of (ClockSyncSolver *s,
+first_input_in_tree_of (ClocksyncSolver *s,
                         guint node,
                         gboolean *found)
 {
@@ -256,11 +256,11 @@ first_input_in_tree_of (ClockSyncSolver *s,
 }
 
 static char *
-check_late_pair (ClockSyncSolver *s,
+check_late_pair (ClocksyncSolver *s,
                  guint input,
                  const TraceEvent *ev)
 {
-  int slot = _clock_sync_shared_slot (ev->u.clock.domain);
+  int slot = clocksync_shared_slot (ev->u.clock.domain);
   Edge e = { 0 };
   guint node, k;
   gboolean found;
@@ -270,14 +270,14 @@ check_late_pair (ClockSyncSolver *s,
   node = s->inputs->len + (guint) slot;
   e.u = e.input = input;
   e.v = node;
-  e.d = _clock_sync_pair_delta (ev);
-  e.precision = _clock_sync_pair_precision (ev);
-  e.source = _clock_sync_marker_source (ev->u.clock.marker);
+  e.d = clocksync_pair_delta (ev);
+  e.precision = clocksync_pair_precision (ev);
+  e.source = clocksync_marker_source (ev->u.clock.marker);
   e.ts = ev->ts;
   e.other_ts = ev->u.clock.other_ts;
   if (s->on_target[node])
     return judge_late (s, input, &e, s->node_offset[node] + e.d,
-                       e.precision + s->node_prec[node] + clock_sync_solver_get_decision (s, input)->precision +
+                       e.precision + s->node_prec[node] + clocksync_solver_get_decision (s, input)->precision +
                            COMPARE_SLACK_NS);
   if (!s->on_target[input])
     return NULL;
@@ -291,7 +291,7 @@ check_late_pair (ClockSyncSolver *s,
 }
 
 static char *
-check_late_sync (ClockSyncSolver *s,
+check_late_sync (ClocksyncSolver *s,
                  guint input,
                  const TraceEvent *ev)
 {
@@ -301,9 +301,9 @@ check_late_sync (ClockSyncSolver *s,
   guint subject;
   gint64 implied;
 
-  if (ev->u.clock.sync_id == 0 || _clock_sync_solver_has_sync_mark (s, input, ev->u.clock.sync_id))
+  if (ev->u.clock.sync_id == 0 || clocksync_solver_has_sync_mark (s, input, ev->u.clock.sync_id))
     return NULL;
-  _clock_sync_mark_from_event (&mine, input, ev, TRUE);
+  clocksync_mark_from_event (&mine, input, ev, TRUE);
   for (guint i = 0; i < s->syncs->len && !paired; i++)
     {
       const SyncMark *m = &g_array_index (s->syncs, SyncMark, i);
@@ -319,7 +319,7 @@ check_late_sync (ClockSyncSolver *s,
   e.v = e.other_input = other.input;
   e.d = other.mid - mine.mid;
   e.precision = other.width + mine.width;
-  e.source = CLOCK_SYNC_SOURCE_SYNC_ID;
+  e.source = CLOCKSYNC_SOURCE_SYNC_ID;
   e.ts = mine.ts;
   e.other_ts = other.ts;
   e.sync_id = mine.sync_id;
@@ -327,17 +327,17 @@ check_late_sync (ClockSyncSolver *s,
     return NULL;
   /* The input whose offset the pair would have changed: the one not on
    * the target, else the one decided on weaker evidence. */
-  subject = !s->on_target[input] ? input : !s->on_target[other.input]                                                                                                                                    ? other.input
-                                       : clock_sync_source_trust (clock_sync_solver_get_decision (s, other.input)->source) < clock_sync_source_trust (clock_sync_solver_get_decision (s, input)->source) ? other.input
-                                                                                                                                                                                                         : input;
+  subject = !s->on_target[input] ? input : !s->on_target[other.input]                                                                                                                                ? other.input
+                                       : clocksync_source_trust (clocksync_solver_get_decision (s, other.input)->source) < clocksync_source_trust (clocksync_solver_get_decision (s, input)->source) ? other.input
+                                                                                                                                                                                                     : input;
   implied = subject == input ? s->node_offset[other.input] + e.d : s->node_offset[input] - e.d;
   return judge_late (s, subject, &e, implied,
                      e.precision + s->node_prec[input] + s->node_prec[other.input] + COMPARE_SLACK_NS);
 }
 
 /**
- * clock_sync_solver_check_late_marker:
- * @marker: a clock marker of @input seen after clock_sync_solver_solve()
+ * clocksync_solver_check_late_marker:
+ * @marker: a clock marker of @input seen after clocksync_solver_solve()
  *
  * Late markers are not applied (the events before them already left).
  *
@@ -346,9 +346,9 @@ check_late_sync (ClockSyncSolver *s,
  *   nothing tied, or is trusted more than what was used; %NULL otherwise
  */
 char *
-clock_sync_solver_check_late_marker (ClockSyncSolver *s,
-                                     guint input,
-                                     const TraceEvent *marker)
+clocksync_solver_check_late_marker (ClocksyncSolver *s,
+                                    guint input,
+                                    const TraceEvent *marker)
 {
   g_return_val_if_fail (s->solved, NULL);
   if (input >= s->inputs->len)

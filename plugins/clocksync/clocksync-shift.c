@@ -4,7 +4,7 @@
  */
 #include "config.h"
 
-#include "clocksync-solver.h"
+#include "clocksync-private.h"
 
 static inline gint64
 add_saturated (gint64 ts,
@@ -33,7 +33,7 @@ shift_marker (TraceEvent *ev,
       if (from != TRACE_CLOCK_UNKNOWN && ev->u.clock.domain == (guint) from)
         ev->u.clock.domain = to;
     }
-  else if (clock_sync_domain_is_shared (from) && ev->u.clock.domain == (guint) from)
+  else if (clocksync_domain_is_shared (from) && ev->u.clock.domain == (guint) from)
     {
       ev->u.clock.other_ts = add_saturated (ev->u.clock.other_ts, offset);
       ev->u.clock.domain = to;
@@ -41,16 +41,16 @@ shift_marker (TraceEvent *ev,
 }
 
 void
-clock_sync_shift_batch (TraceBatch *batch,
-                        gint64 offset,
-                        TraceClockDomain from,
-                        TraceClockDomain to)
+clocksync_shift_batch (TraceBatch *batch,
+                       gint64 offset,
+                       TraceClockDomain from,
+                       TraceClockDomain to)
 {
   TraceEvent *ev = batch->events, *end = batch->events + batch->n_events;
 
   for (; ev < end; ev++)
     {
-      if (G_UNLIKELY (clock_sync_kind_is_untimed (ev->kind)) && ev->ts == 0)
+      if (G_UNLIKELY (clocksync_kind_is_untimed (ev->kind)) && ev->ts == 0)
         continue;
       ev->ts = add_saturated (ev->ts, offset);
       if (G_UNLIKELY (ev->kind == TRACE_EVENT_CLOCK_MARKER))
@@ -61,10 +61,10 @@ clock_sync_shift_batch (TraceBatch *batch,
 /* Where a batch starts, cheaply: its first timed event (sources emit in
  * time order or nearly). Only used to interleave inputs. */
 gint64
-clock_sync_batch_start (TraceBatch *batch)
+clocksync_batch_start (TraceBatch *batch)
 {
   for (guint i = 0; i < batch->n_events && i < 16; i++)
-    if (!clock_sync_kind_is_untimed (batch->events[i].kind))
+    if (!clocksync_kind_is_untimed (batch->events[i].kind))
       return batch->events[i].ts;
   return batch->n_events > 0 ? batch->events[0].ts : G_MAXINT64;
 }

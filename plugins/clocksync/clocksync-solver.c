@@ -24,7 +24,7 @@
 
 /* ---- small helpers ---- */
 
-const TraceClockDomain _clock_sync_shared_domains[N_SHARED] = {
+const TraceClockDomain clocksync_shared_domains[N_SHARED] = {
   TRACE_CLOCK_BOOTTIME,
   TRACE_CLOCK_MONOTONIC,
   TRACE_CLOCK_MONOTONIC_RAW,
@@ -32,18 +32,18 @@ const TraceClockDomain _clock_sync_shared_domains[N_SHARED] = {
 };
 
 const char *
-clock_sync_source_to_string (ClockSyncSource source)
+clocksync_source_to_string (ClocksyncSource source)
 {
   static const char *const names[] = {
-    [CLOCK_SYNC_SOURCE_NONE] = "none",
-    [CLOCK_SYNC_SOURCE_GUESS] = "guess",
-    [CLOCK_SYNC_SOURCE_OFFSET_PROPERTY] = "offset-property",
-    [CLOCK_SYNC_SOURCE_DOMAIN_PROPERTY] = "domain-property",
-    [CLOCK_SYNC_SOURCE_REALTIME_TS] = "realtime_ts",
-    [CLOCK_SYNC_SOURCE_PARENT_TS] = "parent_ts",
-    [CLOCK_SYNC_SOURCE_PAIR] = "clock-pair",
-    [CLOCK_SYNC_SOURCE_SYNC_ID] = "sync-id",
-    [CLOCK_SYNC_SOURCE_STREAM_START] = "stream-start",
+    [CLOCKSYNC_SOURCE_NONE] = "none",
+    [CLOCKSYNC_SOURCE_GUESS] = "guess",
+    [CLOCKSYNC_SOURCE_OFFSET_PROPERTY] = "offset-property",
+    [CLOCKSYNC_SOURCE_DOMAIN_PROPERTY] = "domain-property",
+    [CLOCKSYNC_SOURCE_REALTIME_TS] = "realtime_ts",
+    [CLOCKSYNC_SOURCE_PARENT_TS] = "parent_ts",
+    [CLOCKSYNC_SOURCE_PAIR] = "clock-pair",
+    [CLOCKSYNC_SOURCE_SYNC_ID] = "sync-id",
+    [CLOCKSYNC_SOURCE_STREAM_START] = "stream-start",
   };
 
   return source < G_N_ELEMENTS (names) ? names[source] : "?";
@@ -52,22 +52,22 @@ clock_sync_source_to_string (ClockSyncSource source)
 /* The order of trust of docs/clocks.md. Explicit pairs share one level:
  * among them the more precise wins. */
 guint
-clock_sync_source_trust (ClockSyncSource source)
+clocksync_source_trust (ClocksyncSource source)
 {
   switch (source)
     {
-    case CLOCK_SYNC_SOURCE_STREAM_START:
+    case CLOCKSYNC_SOURCE_STREAM_START:
       return 5;
-    case CLOCK_SYNC_SOURCE_SYNC_ID:
+    case CLOCKSYNC_SOURCE_SYNC_ID:
       return 4;
-    case CLOCK_SYNC_SOURCE_PAIR:
-    case CLOCK_SYNC_SOURCE_PARENT_TS:
-    case CLOCK_SYNC_SOURCE_REALTIME_TS:
+    case CLOCKSYNC_SOURCE_PAIR:
+    case CLOCKSYNC_SOURCE_PARENT_TS:
+    case CLOCKSYNC_SOURCE_REALTIME_TS:
       return 3;
-    case CLOCK_SYNC_SOURCE_OFFSET_PROPERTY:
-    case CLOCK_SYNC_SOURCE_DOMAIN_PROPERTY:
+    case CLOCKSYNC_SOURCE_OFFSET_PROPERTY:
+    case CLOCKSYNC_SOURCE_DOMAIN_PROPERTY:
       return 2;
-    case CLOCK_SYNC_SOURCE_GUESS:
+    case CLOCKSYNC_SOURCE_GUESS:
       return 1;
     default:
       return 0;
@@ -75,10 +75,10 @@ clock_sync_source_trust (ClockSyncSource source)
 }
 
 int
-_clock_sync_shared_slot (TraceClockDomain domain)
+clocksync_shared_slot (TraceClockDomain domain)
 {
   for (int i = 0; i < N_SHARED; i++)
-    if (_clock_sync_shared_domains[i] == domain)
+    if (clocksync_shared_domains[i] == domain)
       return i;
   return -1;
 }
@@ -87,9 +87,9 @@ _clock_sync_shared_slot (TraceClockDomain domain)
  * raw counters and process clocks do not: two inputs "in" them are not
  * on one timeline. */
 gboolean
-clock_sync_domain_is_shared (TraceClockDomain domain)
+clocksync_domain_is_shared (TraceClockDomain domain)
 {
-  return _clock_sync_shared_slot (domain) >= 0;
+  return clocksync_shared_slot (domain) >= 0;
 }
 
 /* atrace prints parent_ts from a float: at 20 000 s of uptime the value
@@ -97,7 +97,7 @@ clock_sync_domain_is_shared (TraceClockDomain domain)
  * through float32 is taken to be such a value; the step is its
  * precision. Others were printed from a double with µs digits. */
 gint64
-clock_sync_parent_ts_precision (gint64 parent_ts)
+clocksync_parent_ts_precision (gint64 parent_ts)
 {
   double secs = parent_ts / 1e9;
   float f = (float) secs;
@@ -114,8 +114,8 @@ clock_sync_parent_ts_precision (gint64 parent_ts)
 /* "+94.99985 s", "1.953125 ms", "250 ns": exact, in the largest unit
  * that keeps an integer part. */
 char *
-clock_sync_format_duration (gint64 ns,
-                            gboolean sign)
+clocksync_format_duration (gint64 ns,
+                           gboolean sign)
 {
   guint64 mag = ns < 0 ? (guint64) 0 - (guint64) ns : (guint64) ns;
   static const struct
@@ -149,7 +149,7 @@ clock_sync_format_duration (gint64 ns,
 }
 
 char *
-_clock_sync_format_ts (gint64 ts)
+clocksync_format_ts (gint64 ts)
 {
   guint64 mag = ts < 0 ? (guint64) 0 - (guint64) ts : (guint64) ts;
 
@@ -159,15 +159,32 @@ _clock_sync_format_ts (gint64 ts)
 
 /* ---- building ---- */
 
-ClockSyncSolver *
-clock_sync_solver_new (TraceStringPool *pool,
-                       TraceClockDomain target,
-                       gint64 guess_window)
+/**
+ * clocksync_solver_new_with_options:
+ * @pool: the pipeline's string pool
+ * @opts: the element's options (target and guess window are used)
+ *
+ * Returns: (transfer full): a solver, or %NULL when the target is not a
+ *   shared clock
+ */
+ClocksyncSolver *
+clocksync_solver_new_with_options (TraceStringPool *pool,
+                                   const ClocksyncOptions *opts)
 {
-  ClockSyncSolver *s;
+  g_return_val_if_fail (opts != NULL, NULL);
 
-  g_return_val_if_fail (clock_sync_domain_is_shared (target), NULL);
-  s = g_new0 (ClockSyncSolver, 1);
+  return clocksync_solver_new (pool, opts->target, opts->guess_window);
+}
+
+ClocksyncSolver *
+clocksync_solver_new (TraceStringPool *pool,
+                      TraceClockDomain target,
+                      gint64 guess_window)
+{
+  ClocksyncSolver *s;
+
+  g_return_val_if_fail (clocksync_domain_is_shared (target), NULL);
+  s = g_new0 (ClocksyncSolver, 1);
   s->pool = trace_string_pool_ref (pool);
   s->target = target;
   s->guess_window = guess_window;
@@ -176,23 +193,23 @@ clock_sync_solver_new (TraceStringPool *pool,
   s->syncs = g_array_new (FALSE, TRUE, sizeof (SyncMark));
   s->tree = g_array_new (FALSE, FALSE, sizeof (guint));
   s->pending = g_array_new (FALSE, FALSE, sizeof (RawConflict));
-  s->decisions = g_array_new (FALSE, TRUE, sizeof (ClockSyncDecision));
+  s->decisions = g_array_new (FALSE, TRUE, sizeof (ClocksyncDecision));
   s->conflicts = g_ptr_array_new ();
   return s;
 }
 
 static void
-free_conflict (ClockSyncConflict *c)
+free_conflict (ClocksyncConflict *c)
 {
   g_free (c->text);
   g_free (c);
 }
 
 static void
-free_results (ClockSyncSolver *s)
+free_results (ClocksyncSolver *s)
 {
   for (guint i = 0; i < s->decisions->len; i++)
-    g_free (g_array_index (s->decisions, ClockSyncDecision, i).via);
+    g_free (g_array_index (s->decisions, ClocksyncDecision, i).via);
   g_array_set_size (s->decisions, 0);
   g_ptr_array_foreach (s->conflicts, (GFunc) free_conflict, NULL);
   g_ptr_array_set_size (s->conflicts, 0);
@@ -211,7 +228,7 @@ free_results (ClockSyncSolver *s)
 }
 
 void
-clock_sync_solver_free (ClockSyncSolver *s)
+clocksync_solver_free (ClocksyncSolver *s)
 {
   if (s == NULL)
     return;
@@ -230,9 +247,9 @@ clock_sync_solver_free (ClockSyncSolver *s)
 }
 
 guint
-clock_sync_solver_add_input (ClockSyncSolver *s,
-                             const char *name,
-                             TraceClockDomain declared)
+clocksync_solver_add_input (ClocksyncSolver *s,
+                            const char *name,
+                            TraceClockDomain declared)
 {
   Input in = { 0 };
 
@@ -245,26 +262,26 @@ clock_sync_solver_add_input (ClockSyncSolver *s,
 
 /* A stream-start may come again with more knowledge before the decision. */
 void
-clock_sync_solver_set_declared_domain (ClockSyncSolver *s,
-                                       guint input,
-                                       TraceClockDomain declared)
+clocksync_solver_set_declared_domain (ClocksyncSolver *s,
+                                      guint input,
+                                      TraceClockDomain declared)
 {
   get_input (s, input)->declared = declared;
 }
 
 void
-clock_sync_solver_set_domain_property (ClockSyncSolver *s,
-                                       guint input,
-                                       TraceClockDomain domain)
+clocksync_solver_set_domain_property (ClocksyncSolver *s,
+                                      guint input,
+                                      TraceClockDomain domain)
 {
   get_input (s, input)->domain_prop = domain;
   get_input (s, input)->has_domain_prop = TRUE;
 }
 
 void
-clock_sync_solver_set_offset_property (ClockSyncSolver *s,
-                                       guint input,
-                                       gint64 offset)
+clocksync_solver_set_offset_property (ClocksyncSolver *s,
+                                      guint input,
+                                      gint64 offset)
 {
   get_input (s, input)->offset_prop = offset;
   get_input (s, input)->has_offset_prop = TRUE;
@@ -272,9 +289,9 @@ clock_sync_solver_set_offset_property (ClockSyncSolver *s,
 
 /* The heuristic compares the earliest timestamp of each input. */
 void
-clock_sync_solver_note_ts (ClockSyncSolver *s,
-                           guint input,
-                           gint64 ts)
+clocksync_solver_note_ts (ClocksyncSolver *s,
+                          guint input,
+                          gint64 ts)
 {
   Input *in = get_input (s, input);
 
@@ -284,12 +301,12 @@ clock_sync_solver_note_ts (ClockSyncSolver *s,
 }
 
 static Edge *
-append_edge (ClockSyncSolver *s,
+append_edge (ClocksyncSolver *s,
              guint u,
              guint v,
              gint64 d,
              gint64 precision,
-             ClockSyncSource source)
+             ClocksyncSource source)
 {
   Edge e = { 0 };
 
@@ -304,25 +321,25 @@ append_edge (ClockSyncSolver *s,
   return get_edge (s, s->edges->len - 1);
 }
 
-ClockSyncSource
-_clock_sync_marker_source (guint marker)
+ClocksyncSource
+clocksync_marker_source (guint marker)
 {
   switch (marker)
     {
     case TRACE_CLOCK_MARKER_PARENT_TS:
-      return CLOCK_SYNC_SOURCE_PARENT_TS;
+      return CLOCKSYNC_SOURCE_PARENT_TS;
     case TRACE_CLOCK_MARKER_REALTIME_TS:
-      return CLOCK_SYNC_SOURCE_REALTIME_TS;
+      return CLOCKSYNC_SOURCE_REALTIME_TS;
     case TRACE_CLOCK_MARKER_PAIR:
-      return CLOCK_SYNC_SOURCE_PAIR;
+      return CLOCKSYNC_SOURCE_PAIR;
     default:
-      return CLOCK_SYNC_SOURCE_SYNC_ID;
+      return CLOCKSYNC_SOURCE_SYNC_ID;
     }
 }
 
 /* What an explicit pair says: t(other clock) = t(input) + d. */
 gint64
-_clock_sync_pair_delta (const TraceEvent *ev)
+clocksync_pair_delta (const TraceEvent *ev)
 {
   /* `parent_ts=0` is how old captures say the clocks are the same. */
   if (ev->u.clock.marker == TRACE_CLOCK_MARKER_PARENT_TS && ev->u.clock.other_ts == 0)
@@ -331,12 +348,12 @@ _clock_sync_pair_delta (const TraceEvent *ev)
 }
 
 gint64
-_clock_sync_pair_precision (const TraceEvent *ev)
+clocksync_pair_precision (const TraceEvent *ev)
 {
   switch (ev->u.clock.marker)
     {
     case TRACE_CLOCK_MARKER_PARENT_TS:
-      return clock_sync_parent_ts_precision (ev->u.clock.other_ts);
+      return clocksync_parent_ts_precision (ev->u.clock.other_ts);
     case TRACE_CLOCK_MARKER_REALTIME_TS:
       return 1000000; /* whole milliseconds */
     default:
@@ -345,10 +362,10 @@ _clock_sync_pair_precision (const TraceEvent *ev)
 }
 
 void
-_clock_sync_mark_from_event (SyncMark *m,
-                             guint input,
-                             const TraceEvent *ev,
-                             gboolean late)
+clocksync_mark_from_event (SyncMark *m,
+                           guint input,
+                           const TraceEvent *ev,
+                           gboolean late)
 {
   gint64 issue = ev->u.clock.issue_ts;
 
@@ -362,9 +379,9 @@ _clock_sync_mark_from_event (SyncMark *m,
 }
 
 gboolean
-_clock_sync_solver_has_sync_mark (ClockSyncSolver *s,
-                                  guint input,
-                                  guint32 sync_id)
+clocksync_solver_has_sync_mark (ClocksyncSolver *s,
+                                guint input,
+                                guint32 sync_id)
 {
   for (guint i = 0; i < s->syncs->len; i++)
     {
@@ -377,43 +394,43 @@ _clock_sync_solver_has_sync_mark (ClockSyncSolver *s,
 }
 
 /**
- * clock_sync_solver_add_marker:
+ * clocksync_solver_add_marker:
  * @marker: a %TRACE_EVENT_CLOCK_MARKER of @input, in @input's own clock
  *
  * Takes a marker seen inside the look-ahead as evidence.
  */
-ClockSyncMarkerResult
-clock_sync_solver_add_marker (ClockSyncSolver *s,
-                              guint input,
-                              const TraceEvent *ev)
+ClocksyncMarkerResult
+clocksync_solver_add_marker (ClocksyncSolver *s,
+                             guint input,
+                             const TraceEvent *ev)
 {
   Input *in = get_input (s, input);
 
-  g_return_val_if_fail (!s->solved, CLOCK_SYNC_MARKER_UNUSABLE);
+  g_return_val_if_fail (!s->solved, CLOCKSYNC_MARKER_UNUSABLE);
   if (ev->u.clock.marker == TRACE_CLOCK_MARKER_SYNC_ID)
     {
       SyncMark m;
 
       if (ev->u.clock.sync_id == 0)
-        return CLOCK_SYNC_MARKER_UNUSABLE;
-      if (_clock_sync_solver_has_sync_mark (s, input, ev->u.clock.sync_id))
-        return CLOCK_SYNC_MARKER_DUPLICATE;
-      if (in->n_markers >= CLOCK_SYNC_MAX_MARKERS)
-        return CLOCK_SYNC_MARKER_TOO_MANY;
-      _clock_sync_mark_from_event (&m, input, ev, FALSE);
+        return CLOCKSYNC_MARKER_UNUSABLE;
+      if (clocksync_solver_has_sync_mark (s, input, ev->u.clock.sync_id))
+        return CLOCKSYNC_MARKER_DUPLICATE;
+      if (in->n_markers >= CLOCKSYNC_MAX_MARKERS)
+        return CLOCKSYNC_MARKER_TOO_MANY;
+      clocksync_mark_from_event (&m, input, ev, FALSE);
       g_array_append_val (s->syncs, m);
     }
   else
     {
-      int slot = _clock_sync_shared_slot (ev->u.clock.domain);
+      int slot = clocksync_shared_slot (ev->u.clock.domain);
       Edge *e;
 
       if (slot < 0 || ev->u.clock.marker > TRACE_CLOCK_MARKER_PAIR)
-        return CLOCK_SYNC_MARKER_UNUSABLE;
-      if (in->n_markers >= CLOCK_SYNC_MAX_MARKERS)
-        return CLOCK_SYNC_MARKER_TOO_MANY;
-      e = append_edge (s, input, DOMAIN_NODE_BIT | (guint) slot, _clock_sync_pair_delta (ev),
-                       _clock_sync_pair_precision (ev), _clock_sync_marker_source (ev->u.clock.marker));
+        return CLOCKSYNC_MARKER_UNUSABLE;
+      if (in->n_markers >= CLOCKSYNC_MAX_MARKERS)
+        return CLOCKSYNC_MARKER_TOO_MANY;
+      e = append_edge (s, input, DOMAIN_NODE_BIT | (guint) slot, clocksync_pair_delta (ev),
+                       clocksync_pair_precision (ev), clocksync_marker_source (ev->u.clock.marker));
       e->ts = ev->ts;
       e->other_ts = ev->u.clock.other_ts;
       /* A reading of that clock: what the heuristic compares with. */
@@ -425,48 +442,48 @@ clock_sync_solver_add_marker (ClockSyncSolver *s,
         }
     }
   in->n_markers++;
-  return CLOCK_SYNC_MARKER_USED;
+  return CLOCKSYNC_MARKER_USED;
 }
 
 /* ---- solving ---- */
 
 static guint
-node_index (ClockSyncSolver *s,
+node_index (ClocksyncSolver *s,
             guint encoded)
 {
   return (encoded & DOMAIN_NODE_BIT) ? s->inputs->len + (encoded & ~DOMAIN_NODE_BIT) : encoded;
 }
 
 static guint
-target_node (ClockSyncSolver *s)
+target_node (ClocksyncSolver *s)
 {
-  return s->inputs->len + (guint) _clock_sync_shared_slot (s->target);
+  return s->inputs->len + (guint) clocksync_shared_slot (s->target);
 }
 
 /* What each input says about its own clock, or what its pad properties
  * say instead (they replace the stream-start's word). */
 static void
-add_identity_edges (ClockSyncSolver *s)
+add_identity_edges (ClocksyncSolver *s)
 {
   for (guint i = 0; i < s->inputs->len; i++)
     {
       const Input *in = get_input (s, i);
       int slot;
 
-      if (in->has_domain_prop && (slot = _clock_sync_shared_slot (in->domain_prop)) >= 0)
+      if (in->has_domain_prop && (slot = clocksync_shared_slot (in->domain_prop)) >= 0)
         append_edge (s, i, DOMAIN_NODE_BIT | (guint) slot, in->has_offset_prop ? in->offset_prop : 0, 0,
-                     CLOCK_SYNC_SOURCE_DOMAIN_PROPERTY);
+                     CLOCKSYNC_SOURCE_DOMAIN_PROPERTY);
       else if (in->has_offset_prop)
-        append_edge (s, i, DOMAIN_NODE_BIT | (guint) _clock_sync_shared_slot (s->target), in->offset_prop, 0,
-                     CLOCK_SYNC_SOURCE_OFFSET_PROPERTY);
-      else if (!in->has_domain_prop && (slot = _clock_sync_shared_slot (in->declared)) >= 0)
-        append_edge (s, i, DOMAIN_NODE_BIT | (guint) slot, 0, 0, CLOCK_SYNC_SOURCE_STREAM_START);
+        append_edge (s, i, DOMAIN_NODE_BIT | (guint) clocksync_shared_slot (s->target), in->offset_prop, 0,
+                     CLOCKSYNC_SOURCE_OFFSET_PROPERTY);
+      else if (!in->has_domain_prop && (slot = clocksync_shared_slot (in->declared)) >= 0)
+        append_edge (s, i, DOMAIN_NODE_BIT | (guint) slot, 0, 0, CLOCKSYNC_SOURCE_STREAM_START);
     }
 }
 
 /* Every two inputs that marked the same sync id. */
 static void
-add_sync_edges (ClockSyncSolver *s)
+add_sync_edges (ClocksyncSolver *s)
 {
   for (guint a = 0; a < s->syncs->len; a++)
     for (guint b = a + 1; b < s->syncs->len; b++)
@@ -478,7 +495,7 @@ add_sync_edges (ClockSyncSolver *s)
         if (ma.late || mb.late || ma.sync_id != mb.sync_id || ma.input == mb.input)
           continue;
         e = append_edge (s, ma.input, mb.input, mb.mid - ma.mid, ma.width + mb.width,
-                         CLOCK_SYNC_SOURCE_SYNC_ID);
+                         CLOCKSYNC_SOURCE_SYNC_ID);
         e->other_input = mb.input;
         e->ts = ma.ts;
         e->other_ts = mb.ts;
@@ -487,7 +504,7 @@ add_sync_edges (ClockSyncSolver *s)
 }
 
 static guint
-uf_find (ClockSyncSolver *s,
+uf_find (ClocksyncSolver *s,
          guint x)
 {
   guint p = s->uf_parent[x], r;
@@ -503,7 +520,7 @@ uf_find (ClockSyncSolver *s,
 
 /* Joins two trees, or checks the edge against the tree it lies in. */
 static gboolean
-accept_edge (ClockSyncSolver *s,
+accept_edge (ClocksyncSolver *s,
              guint idx)
 {
   const Edge *e = get_edge (s, idx);
@@ -534,10 +551,10 @@ compare_edges (gconstpointer a,
                gconstpointer b,
                gpointer user_data)
 {
-  ClockSyncSolver *s = user_data;
+  ClocksyncSolver *s = user_data;
   const Edge *ea = get_edge (s, *(const guint *) a);
   const Edge *eb = get_edge (s, *(const guint *) b);
-  guint ta = clock_sync_source_trust (ea->source), tb = clock_sync_source_trust (eb->source);
+  guint ta = clocksync_source_trust (ea->source), tb = clocksync_source_trust (eb->source);
 
   if (ta != tb)
     return ta > tb ? -1 : 1;
@@ -547,7 +564,7 @@ compare_edges (gconstpointer a,
 }
 
 static gboolean
-node_reference (ClockSyncSolver *s,
+node_reference (ClocksyncSolver *s,
                 guint node,
                 gint64 *ref)
 {
@@ -571,7 +588,7 @@ distance (gint64 a,
  * is assumed to run on the clock whose known reading is nearest its first
  * timestamp, if one is within the guess window. */
 static void
-add_guesses (ClockSyncSolver *s)
+add_guesses (ClocksyncSolver *s)
 {
   guint tn = target_node (s);
 
@@ -601,7 +618,7 @@ add_guesses (ClockSyncSolver *s)
         }
       if (best == G_MAXUINT64)
         return;
-      e = append_edge (s, best_input, best_node, 0, (gint64) best, CLOCK_SYNC_SOURCE_GUESS);
+      e = append_edge (s, best_input, best_node, 0, (gint64) best, CLOCKSYNC_SOURCE_GUESS);
       e->ts = get_input (s, best_input)->first_ts;
       node_reference (s, best_node, &e->other_ts);
       e->other_input = best_node;
@@ -610,7 +627,7 @@ add_guesses (ClockSyncSolver *s)
 }
 
 static void
-walk_tree (ClockSyncSolver *s,
+walk_tree (ClocksyncSolver *s,
            guint root,
            gboolean on_target)
 {
@@ -646,7 +663,7 @@ walk_tree (ClockSyncSolver *s,
 }
 
 static void
-allocate_nodes (ClockSyncSolver *s)
+allocate_nodes (ClocksyncSolver *s)
 {
   guint n = s->n_nodes;
 
@@ -669,7 +686,7 @@ allocate_nodes (ClockSyncSolver *s)
 }
 
 static void
-build_forest (ClockSyncSolver *s)
+build_forest (ClocksyncSolver *s)
 {
   g_autoptr (GArray) order = g_array_sized_new (FALSE, FALSE, sizeof (guint), s->edges->len);
 
@@ -696,13 +713,13 @@ build_forest (ClockSyncSolver *s)
 }
 
 /**
- * clock_sync_solver_solve:
+ * clocksync_solver_solve:
  *
  * Decides every input's offset from the evidence given so far. Call it
- * once; markers seen later go to clock_sync_solver_check_late_marker().
+ * once; markers seen later go to clocksync_solver_check_late_marker().
  */
 void
-clock_sync_solver_solve (ClockSyncSolver *s)
+clocksync_solver_solve (ClocksyncSolver *s)
 {
   g_return_if_fail (!s->solved);
   s->solved = TRUE;
@@ -718,26 +735,26 @@ clock_sync_solver_solve (ClockSyncSolver *s)
     if (!s->visited[i])
       walk_tree (s, i, FALSE);
   for (guint i = 0; i < s->inputs->len; i++)
-    _clock_sync_solver_decide (s, i);
-  _clock_sync_solver_describe_conflicts (s);
+    clocksync_solver_decide (s, i);
+  clocksync_solver_describe_conflicts (s);
 }
 
-const ClockSyncDecision *
-clock_sync_solver_get_decision (ClockSyncSolver *s,
-                                guint input)
+const ClocksyncDecision *
+clocksync_solver_get_decision (ClocksyncSolver *s,
+                               guint input)
 {
   g_return_val_if_fail (s->solved && input < s->decisions->len, NULL);
-  return &g_array_index (s->decisions, ClockSyncDecision, input);
+  return &g_array_index (s->decisions, ClocksyncDecision, input);
 }
 
 /**
- * clock_sync_solver_get_conflicts:
+ * clocksync_solver_get_conflicts:
  *
- * Returns: (transfer none) (element-type ClockSyncConflict): evidence that
+ * Returns: (transfer none) (element-type ClocksyncConflict): evidence that
  *   was ignored because more trusted evidence disagreed with it
  */
 GPtrArray *
-clock_sync_solver_get_conflicts (ClockSyncSolver *s)
+clocksync_solver_get_conflicts (ClocksyncSolver *s)
 {
   return s->conflicts;
 }

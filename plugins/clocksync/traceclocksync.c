@@ -4,7 +4,7 @@
  */
 #include "config.h"
 
-#include "clocksync-element.h"
+#include "clocksync-private.h"
 
 /**
  * TraceClockSync:
@@ -25,8 +25,13 @@
  * trace-launch clock-sync name=m ! perfetto-sink location=out.pftrace \
  *     ftrace-src location=kernel.txt ! m.  json-src location=app.json ! m.
  * ```
+ *
+ * Its properties are read when the element starts and cannot change while
+ * it plays; its pads' `offset` and `domain` are read when the clocks are
+ * decided.
  */
 
+#define DEFAULT_TARGET TRACE_CLOCK_BOOTTIME
 #define DEFAULT_LOOKAHEAD 16
 #define DEFAULT_GUESS_WINDOW (G_GINT64_CONSTANT (600) * 1000000000)
 #define MAX_LATE_WARNINGS 10
@@ -68,7 +73,7 @@ push_shifted (TraceClockSync *self,
   if (pad->rewrite)
     {
       batch = trace_batch_make_writable (batch);
-      clock_sync_shift_batch (batch, pad->applied_offset, pad->applied_domain, self->target);
+      clocksync_shift_batch (batch, pad->applied_offset, pad->applied_domain, self->opts.target);
     }
   return trace_aggregator_finish_batch (TRACE_AGGREGATOR (self), batch);
 }
@@ -80,8 +85,8 @@ pad_input (TraceClockSync *self,
            TraceClockSyncPad *pad)
 {
   if (pad->input < 0)
-    pad->input = (gint) clock_sync_solver_add_input (self->solver, trace_pad_get_name (TRACE_PAD (pad)),
-                                                     TRACE_CLOCK_UNKNOWN);
+    pad->input = (gint) clocksync_solver_add_input (self->solver, trace_pad_get_name (TRACE_PAD (pad)),
+                                                    TRACE_CLOCK_UNKNOWN);
   return (guint) pad->input;
 }
 
@@ -98,12 +103,13 @@ scan_batch (TraceClockSync *self,
 
       if (ev->kind == TRACE_EVENT_CLOCK_MARKER)
         {
-          if (clock_sync_solver_add_marker (self->solver, input, ev) == CLOCK_SYNC_MARKER_USED)
+          if (clocksync_solver_add_marker (self->solver, input, ev) == CLOCKSYNC_MARKER_USED)
             self->markers_used++;
-          else
-            self->markers_unusable++;
+          else if (self->markers_unusable++ == 0)
+            g_debug ("%s: first clock marker not usable as evidence, at ts=%" G_GINT64_FORMAT,
+                     trace_pad_get_name (TRACE_PAD (pad)), ev->ts);
         }
-      if (ev->kind != TRACE_EVENT_NONE && !clock_sync_kind_is_untimed (ev->kind) &&
+      if (ev->kind != TRACE_EVENT_NONE && !clocksync_kind_is_untimed (ev->kind) &&
           (!pad->has_first_ts || ev->ts < pad->first_ts))
         {
           pad->first_ts = ev->ts;
@@ -112,7 +118,7 @@ scan_batch (TraceClockSync *self,
     }
   pad->events_seen += batch->n_events;
   if (pad->has_first_ts)
-    clock_sync_solver_note_ts (self->solver, input, pad->first_ts);
+    clocksync_solver_note_ts (self->solver, input, pad->first_ts);
 }
 
 /* Takes one batch from every input still looking. Returns whether every
@@ -128,7 +134,7 @@ look_ahead (TraceClockSync *self)
       TraceClockSyncPad *pad = l->data;
       TraceAggregatorPad *apad = l->data;
 
-      if (g_queue_get_length (&pad->held) < self->lookahead)
+      if (g_queue_get_length (&pad->held) < self->opts.lookahead)
         {
           TraceBatch *batch = trace_aggregator_pad_pop_batch (apad);
 
@@ -138,7 +144,7 @@ look_ahead (TraceClockSync *self)
               g_queue_push_tail (&pad->held, batch);
             }
         }
-      if (g_queue_get_length (&pad->held) < self->lookahead &&
+      if (g_queue_get_length (&pad->held) < self->opts.lookahead &&
           !(trace_aggregator_pad_is_eos (apad) && trace_aggregator_pad_get_queued (apad) == 0))
         done = FALSE;
     }
@@ -164,7 +170,7 @@ earliest_pad (TraceClockSync *self,
 
       if (head == NULL)
         continue;
-      ts = add_saturated (clock_sync_batch_start (head), pad->applied_offset);
+      ts = add_saturated (clocksync_batch_start (head), pad->applied_offset);
       if (best == NULL || ts < best_ts)
         best = pad, best_ts = ts;
     }
@@ -178,7 +184,7 @@ decide_and_flush (TraceClockSync *self)
   TraceClockSyncPad *pad;
   TraceFlowReturn ret = TRACE_FLOW_OK;
 
-  _trace_clock_sync_decide (self);
+  clocksync_decide (self);
   while (ret == TRACE_FLOW_OK && (pad = earliest_pad (self, TRUE)) != NULL)
     ret = push_shifted (self, pad, g_queue_pop_head (&pad->held));
   /* Downstream refused: what is still held will never be wanted. */
@@ -203,8 +209,10 @@ check_late_markers (TraceClockSync *self,
 
       if (G_LIKELY (batch->events[i].kind != TRACE_EVENT_CLOCK_MARKER) || pad->input < 0)
         continue;
-      self->markers_late++;
-      text = clock_sync_solver_check_late_marker (self->solver, (guint) pad->input, &batch->events[i]);
+      if (self->markers_late++ == 0)
+        g_debug ("%s: first clock marker after the look-ahead, at ts=%" G_GINT64_FORMAT,
+                 trace_pad_get_name (TRACE_PAD (pad)), batch->events[i].ts);
+      text = clocksync_solver_check_late_marker (self->solver, (guint) pad->input, &batch->events[i]);
       if (text == NULL)
         continue;
       if (pad->late_warnings++ < MAX_LATE_WARNINGS)
@@ -281,7 +289,7 @@ trace_clock_sync_sink_stream_start (TraceAggregator *agg,
 
   if (pad->decided && pad->domain == TRACE_CLOCK_UNKNOWN && event->info.clock_domain != pad->applied_domain)
     {
-      g_autofree char *offset = clock_sync_format_duration (pad->applied_offset, TRUE);
+      g_autofree char *offset = clocksync_format_duration (pad->applied_offset, TRUE);
 
       trace_element_post_warning (TRACE_ELEMENT (agg), NULL,
                                   "%s announced its clock (%s) after the clocks were decided: it keeps "
@@ -302,21 +310,20 @@ trace_clock_sync_start (TraceAggregator *agg,
   TraceClockSync *self = TRACE_CLOCK_SYNC (agg);
   g_autoptr (GList) pads = trace_aggregator_get_sink_pads (agg);
 
-  if (!clock_sync_domain_is_shared (self->target))
+  if (!clocksync_domain_is_shared (self->opts.target))
     {
       g_set_error (error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_SETTINGS,
                    "target must be a clock every input can share: boottime, monotonic, monotonic-raw "
                    "or realtime, not %s",
-                   trace_clock_domain_to_string (self->target));
+                   trace_clock_domain_to_string (self->opts.target));
       return FALSE;
     }
-  g_clear_pointer (&self->solver, clock_sync_solver_free);
-  self->solver = clock_sync_solver_new (trace_element_get_string_pool (TRACE_ELEMENT (self)), self->target,
-                                        self->guess_window);
+  g_clear_pointer (&self->solver, clocksync_solver_free);
+  self->solver = clocksync_solver_new_with_options (trace_element_get_string_pool (TRACE_ELEMENT (self)), &self->opts);
   self->decided = FALSE;
   self->markers_used = self->markers_unusable = self->markers_late = self->conflicts = 0;
   for (GList *l = pads; l; l = l->next)
-    _trace_clock_sync_pad_reset (l->data);
+    clocksync_pad_reset (l->data);
   return TRUE;
 }
 
@@ -328,8 +335,8 @@ trace_clock_sync_stop (TraceAggregator *agg,
   g_autoptr (GList) pads = trace_aggregator_get_sink_pads (agg);
 
   for (GList *l = pads; l; l = l->next)
-    _trace_clock_sync_pad_reset (l->data);
-  g_clear_pointer (&self->solver, clock_sync_solver_free);
+    clocksync_pad_reset (l->data);
+  g_clear_pointer (&self->solver, clocksync_solver_free);
   return TRUE;
 }
 
@@ -356,16 +363,18 @@ trace_clock_sync_set_property (GObject *object,
 {
   TraceClockSync *self = TRACE_CLOCK_SYNC (object);
 
+  if (!trace_element_may_set_property (TRACE_ELEMENT (object), pspec))
+    return;
   switch (prop_id)
     {
     case PROP_TARGET:
-      self->target = g_value_get_enum (value);
+      self->opts.target = g_value_get_enum (value);
       break;
     case PROP_LOOKAHEAD:
-      self->lookahead = g_value_get_uint (value);
+      self->opts.lookahead = g_value_get_uint (value);
       break;
     case PROP_GUESS_WINDOW:
-      self->guess_window = g_value_get_int64 (value);
+      self->opts.guess_window = g_value_get_int64 (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -383,13 +392,13 @@ trace_clock_sync_get_property (GObject *object,
   switch (prop_id)
     {
     case PROP_TARGET:
-      g_value_set_enum (value, self->target);
+      g_value_set_enum (value, self->opts.target);
       break;
     case PROP_LOOKAHEAD:
-      g_value_set_uint (value, self->lookahead);
+      g_value_set_uint (value, self->opts.lookahead);
       break;
     case PROP_GUESS_WINDOW:
-      g_value_set_int64 (value, self->guess_window);
+      g_value_set_int64 (value, self->opts.guess_window);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -399,7 +408,7 @@ trace_clock_sync_get_property (GObject *object,
 static void
 trace_clock_sync_finalize (GObject *object)
 {
-  g_clear_pointer (&TRACE_CLOCK_SYNC (object)->solver, clock_sync_solver_free);
+  g_clear_pointer (&TRACE_CLOCK_SYNC (object)->solver, clocksync_solver_free);
   G_OBJECT_CLASS (trace_clock_sync_parent_class)->finalize (object);
 }
 
@@ -413,7 +422,7 @@ install_properties (GObjectClass *object_class)
    */
   properties[PROP_TARGET] =
       g_param_spec_enum ("target", "Target", "The clock of the output (boottime, monotonic, monotonic-raw or realtime)",
-                         TRACE_TYPE_CLOCK_DOMAIN, TRACE_CLOCK_BOOTTIME, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+                         TRACE_TYPE_CLOCK_DOMAIN, DEFAULT_TARGET, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
   /**
    * TraceClockSync:lookahead:
    *
@@ -465,9 +474,9 @@ trace_clock_sync_class_init (TraceClockSyncClass *klass)
 static void
 trace_clock_sync_init (TraceClockSync *self)
 {
-  self->target = TRACE_CLOCK_BOOTTIME;
-  self->lookahead = DEFAULT_LOOKAHEAD;
-  self->guess_window = DEFAULT_GUESS_WINDOW;
+  self->opts.target = DEFAULT_TARGET;
+  self->opts.lookahead = DEFAULT_LOOKAHEAD;
+  self->opts.guess_window = DEFAULT_GUESS_WINDOW;
 }
 
 TRACE_ELEMENT_REGISTER_DEFINE (clock_sync, "clock-sync", TRACE_RANK_NONE, TRACE_TYPE_CLOCK_SYNC)

@@ -1,10 +1,19 @@
 /* tracepipe - clock-sync's request pads and their properties
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * A second GObject of the element, with its own class and properties:
+ * it reads better in a file of its own than in the middle of the
+ * element's.  Its properties are read when the clocks are decided, so a
+ * change after that no longer applies; they are not refused, since a pad
+ * is not an element (trace_element_may_set_property() takes an element).
  */
 #include "config.h"
 
-#include "clocksync-element.h"
+#include "clocksync-private.h"
+
+#define DEFAULT_OFFSET 0
+#define DEFAULT_DOMAIN TRACE_CLOCK_UNKNOWN
 
 /**
  * TraceClockSyncPad:
@@ -28,7 +37,7 @@ G_DEFINE_FINAL_TYPE (TraceClockSyncPad, trace_clock_sync_pad, TRACE_TYPE_AGGREGA
 
 /* Forgets what one run learnt (NULL→READY). */
 void
-_trace_clock_sync_pad_reset (TraceClockSyncPad *pad)
+clocksync_pad_reset (TraceClockSyncPad *pad)
 {
   g_queue_clear_full (&pad->held, (GDestroyNotify) trace_batch_unref);
   pad->input = -1;
@@ -112,7 +121,7 @@ trace_clock_sync_pad_class_init (TraceClockSyncPadClass *klass)
   properties[PROP_OFFSET] =
       g_param_spec_int64 ("offset", "Offset",
                           "Added to this input's timestamps (ns): onto the target clock, or onto 'domain' when set",
-                          G_MININT64, G_MAXINT64, 0, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+                          G_MININT64, G_MAXINT64, DEFAULT_OFFSET, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
   /**
    * TraceClockSyncPad:domain:
    *
@@ -122,7 +131,7 @@ trace_clock_sync_pad_class_init (TraceClockSyncPadClass *klass)
   properties[PROP_DOMAIN] =
       g_param_spec_enum ("domain", "Domain",
                          "The clock of this input's timestamps, instead of its stream-start's (unknown: keep that)",
-                         TRACE_TYPE_CLOCK_DOMAIN, TRACE_CLOCK_UNKNOWN, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+                         TRACE_TYPE_CLOCK_DOMAIN, DEFAULT_DOMAIN, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -130,6 +139,7 @@ static void
 trace_clock_sync_pad_init (TraceClockSyncPad *self)
 {
   g_queue_init (&self->held);
-  self->domain = TRACE_CLOCK_UNKNOWN;
+  self->offset = DEFAULT_OFFSET;
+  self->domain = DEFAULT_DOMAIN;
   self->input = -1;
 }

@@ -1,4 +1,4 @@
-/* tracepipe - parsers for the filter's property values, and stats text
+/* tracepipe - parsers for the filter's property values
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -122,7 +122,7 @@ trace_event_filter_parse_time (const char *text,
 }
 
 /**
- * trace_event_filter_parse_window_time:
+ * filter_parse_window_time:
  * @text: a time as trace_event_filter_parse_time() reads it, or `+` and a
  *   non-negative one: an offset from the stream's first timed event
  * @out_ns: (out): the time, or the offset
@@ -132,10 +132,10 @@ trace_event_filter_parse_time (const char *text,
  * near the clock's origin: it now always means "after the first event".
  */
 gboolean
-trace_event_filter_parse_window_time (const char *text,
-                                      gint64 *out_ns,
-                                      gboolean *relative,
-                                      GError **error)
+filter_parse_window_time (const char *text,
+                          gint64 *out_ns,
+                          gboolean *relative,
+                          GError **error)
 {
   g_autofree char *trimmed = g_strstrip (g_strdup (text ? text : ""));
 
@@ -163,16 +163,16 @@ static const struct
 };
 
 /**
- * trace_event_filter_parse_kinds:
+ * filter_parse_kinds:
  * @text: names joined by `+`, `,` or `|`: slices, async, flows, counters,
  *   metadata, sched, cpu, ftrace, samples, clock
  * @out_kinds: (out): the flags
  * @error: a %TRACE_PARSE_ERROR_BAD_VALUE naming the word and the choices
  */
 gboolean
-trace_event_filter_parse_kinds (const char *text,
-                                TraceEventClass *out_kinds,
-                                GError **error)
+filter_parse_kinds (const char *text,
+                    TraceEventClass *out_kinds,
+                    GError **error)
 {
   g_auto (GStrv) words = g_strsplit_set (text ? text : "", "+,|", -1);
   guint kinds = 0;
@@ -199,46 +199,4 @@ trace_event_filter_parse_kinds (const char *text,
     }
   *out_kinds = kinds;
   return TRUE;
-}
-
-static const char *const reason_names[TRACE_FILTER_N_DROP_REASONS] = {
-  [TRACE_FILTER_DROP_KIND] = "kind",
-  [TRACE_FILTER_DROP_CATEGORY] = "category",
-  [TRACE_FILTER_DROP_NAME] = "name",
-  [TRACE_FILTER_DROP_TID] = "tid",
-  [TRACE_FILTER_DROP_PID] = "pid",
-  [TRACE_FILTER_DROP_THREAD_NAME] = "thread-name",
-  [TRACE_FILTER_DROP_PROCESS_NAME] = "process-name",
-  [TRACE_FILTER_DROP_INVERT] = "invert",
-  [TRACE_FILTER_DROP_WINDOW] = "window",
-  [TRACE_FILTER_DROP_UNDECIDABLE] = "undecidable",
-};
-
-const char *
-trace_filter_drop_reason_to_string (TraceFilterDropReason reason)
-{
-  if ((guint) reason >= TRACE_FILTER_N_DROP_REASONS)
-    return "unknown";
-  return reason_names[reason];
-}
-
-/**
- * trace_event_filter_stats_to_string:
- *
- * Returns: one line for the STATS message and `--stats`, e.g.
- *   `in=10 kept=4 dropped: tid=5 window=1; undecidable=0`
- */
-char *
-trace_event_filter_stats_to_string (const TraceEventFilterStats *stats)
-{
-  GString *s = g_string_new (NULL);
-
-  g_string_append_printf (s, "in=%" G_GUINT64_FORMAT " kept=%" G_GUINT64_FORMAT " dropped:",
-                          stats->events_in, stats->kept);
-  for (guint i = 0; i < TRACE_FILTER_N_DROP_REASONS; i++)
-    if (stats->dropped[i] > 0)
-      g_string_append_printf (s, " %s=%" G_GUINT64_FORMAT, reason_names[i], stats->dropped[i]);
-  g_string_append_printf (s, "; undecidable=%" G_GUINT64_FORMAT " metadata=%" G_GUINT64_FORMAT " synthesized=%" G_GUINT64_FORMAT " clipped=%" G_GUINT64_FORMAT,
-                          stats->undecidable, stats->metadata, stats->synthesized, stats->clipped);
-  return g_string_free (s, FALSE);
 }

@@ -1,12 +1,215 @@
-/* tracepipe - filter internals shared by the filter's source files
+/* tracepipe - filter and main-thread-filter: the elements, the engine and
+ * their internals
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The one private header of the plugin.  The elements (tracefilter.c,
+ * tracemainthreadfilter.c) keep a #FilterOptions their properties read
+ * and write, hand it to filter_new_with_options() at start and to
+ * filter_set_conditions() when a property changed while playing, call
+ * filter_process() on every writable batch and filter_drain() at EOS.
+ * The engine: filter-event.c (the pass over a batch, the time window),
+ * filter-conditions.c (the conditions), filter-knowledge.c (what the
+ * stream taught about threads and processes), filter-parse.c (property
+ * values), filter-report.c (stats and warnings).  See docs/filters.md for
+ * the rules and the decisions behind them.
  */
 #pragma once
 
-#include "traceeventfilter.h"
+#include <trace/trace.h>
 
 G_BEGIN_DECLS
+
+/**
+ * FilterDropReason:
+ * @FILTER_DROP_KIND: the event's kind is not among the wanted ones
+ * @FILTER_DROP_CATEGORY: the category does not match
+ * @FILTER_DROP_NAME: the name does not match
+ * @FILTER_DROP_TID: the thread is not the wanted one (or not a main
+ *   thread, or the event belongs to no thread)
+ * @FILTER_DROP_PID: the process is not the wanted one (or the event
+ *   belongs to no process)
+ * @FILTER_DROP_THREAD_NAME: the thread's name does not match
+ * @FILTER_DROP_PROCESS_NAME: the process' name does not match
+ * @FILTER_DROP_INVERT: the event matched and `invert` is set
+ * @FILTER_DROP_WINDOW: the event lies outside the time window
+ * @FILTER_DROP_UNDECIDABLE: the conditions could not be decided and
+ *   `keep-unknown` is off
+ *
+ * Why an event was dropped.  Ends, steps and async ends count under the
+ * reason of the begin they follow.
+ */
+typedef enum
+{
+  FILTER_DROP_KIND,
+  FILTER_DROP_CATEGORY,
+  FILTER_DROP_NAME,
+  FILTER_DROP_TID,
+  FILTER_DROP_PID,
+  FILTER_DROP_THREAD_NAME,
+  FILTER_DROP_PROCESS_NAME,
+  FILTER_DROP_INVERT,
+  FILTER_DROP_WINDOW,
+  FILTER_DROP_UNDECIDABLE,
+  FILTER_N_DROP_REASONS
+} FilterDropReason;
+
+/**
+ * FilterStats:
+ * @events_in: events given to the filter
+ * @kept: events passed on (metadata included, synthesized edges excluded)
+ * @dropped: events dropped, by #FilterDropReason
+ * @undecidable: events whose thread or process (or its name) was not
+ *   known when they arrived, kept or dropped by `keep-unknown`
+ * @metadata: metadata events passed whatever the conditions
+ * @synthesized: slice begins and ends made at the window's edges
+ * @clipped: complete slices shortened to fit the window
+ */
+typedef struct
+{
+  guint64 events_in;
+  guint64 kept;
+  guint64 dropped[FILTER_N_DROP_REASONS];
+  guint64 undecidable;
+  guint64 metadata;
+  guint64 synthesized;
+  guint64 clipped;
+} FilterStats;
+
+/* The `tid` values that are not a thread id. */
+#define FILTER_TID_ANY (-1)
+#define FILTER_TID_MAIN (-2)
+#define FILTER_PID_ANY (-1)
+
+/**
+ * FilterOptions:
+ * @tid: a thread id, %FILTER_TID_MAIN or %FILTER_TID_ANY
+ * @pid: a process id or %FILTER_PID_ANY
+ * @process_name: (nullable): a glob on the process name
+ * @thread_name: (nullable): a glob on the thread name
+ * @name: (nullable): a glob on the event name
+ * @category: (nullable): a glob on the category (`a,b` matches if a part does)
+ * @kinds: #TraceEventClass flags, 0 for every kind
+ * @start: (nullable): the window's start as text: `+1.5s` (after the first
+ *   timed event) must stay distinct from `1.5s`, so it is parsed at start
+ * @end: (nullable): the window's end, the same way
+ * @invert: drop what matches, keep the rest
+ * @keep_unknown: keep the events whose process cannot be told
+ *
+ * The properties of `filter` (and of `main-thread-filter`, with @tid
+ * %FILTER_TID_MAIN), stored once: the element keeps one, its properties
+ * read and write it.  The strings are owned: filter_options_clear().
+ */
+typedef struct
+{
+  gint64 tid;
+  gint64 pid;
+  char *process_name;
+  char *thread_name;
+  char *name;
+  char *category;
+  guint kinds;
+  char *start;
+  char *end;
+  gboolean invert;
+  gboolean keep_unknown;
+} FilterOptions;
+
+void filter_options_clear (FilterOptions *opts);
+
+typedef struct _Filter Filter;
+
+Filter *filter_new (TraceStringPool *pool);
+Filter *filter_new_with_options (TraceStringPool *pool,
+                                 const FilterOptions *opts,
+                                 GError **error);
+void filter_free (Filter *filter);
+void filter_set_conditions (Filter *filter,
+                            const FilterOptions *opts);
+
+/* Conditions; each call replaces the previous value of that condition.
+ * A NULL or empty glob removes it.  Set them before the first batch. */
+void filter_set_tid (Filter *filter,
+                     gint64 tid);
+void filter_set_tid_main (Filter *filter);
+void filter_unset_tid (Filter *filter);
+gboolean filter_set_tid_from_string (Filter *filter,
+                                     const char *text,
+                                     GError **error);
+void filter_set_pid (Filter *filter,
+                     gint64 pid);
+void filter_unset_pid (Filter *filter);
+void filter_set_process_name (Filter *filter,
+                              const char *glob);
+void filter_set_thread_name (Filter *filter,
+                             const char *glob);
+void filter_set_name (Filter *filter,
+                      const char *glob);
+void filter_set_category (Filter *filter,
+                          const char *glob);
+void filter_set_kinds (Filter *filter,
+                       TraceEventClass kinds);
+void filter_set_start (Filter *filter,
+                       gint64 start_ns);
+void filter_set_end (Filter *filter,
+                     gint64 end_ns);
+void filter_set_start_relative (Filter *filter,
+                                gint64 offset_ns);
+void filter_set_end_relative (Filter *filter,
+                              gint64 offset_ns);
+gboolean filter_set_window_from_string (Filter *filter,
+                                        const char *start,
+                                        const char *end,
+                                        GError **error);
+void filter_set_invert (Filter *filter,
+                        gboolean invert);
+void filter_set_keep_unknown (Filter *filter,
+                              gboolean keep_unknown);
+
+void filter_process (Filter *filter,
+                     TraceBatch *batch);
+TraceBatch *filter_drain (Filter *filter);
+
+char *filter_explain_empty_window (Filter *filter);
+void filter_get_stats (Filter *filter,
+                       FilterStats *stats);
+char *filter_describe (Filter *filter);
+char *filter_stats_to_string (const FilterStats *stats);
+const char *filter_drop_reason_to_string (FilterDropReason reason);
+
+/* Property parsers, shared by the elements and trace-launch users. */
+gboolean trace_event_filter_parse_time (const char *text,
+                                        gint64 *out_ns,
+                                        GError **error);
+gboolean filter_parse_window_time (const char *text,
+                                   gint64 *out_ns,
+                                   gboolean *relative,
+                                   GError **error);
+gboolean filter_parse_kinds (const char *text,
+                             TraceEventClass *out_kinds,
+                             GError **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Filter, filter_free)
+
+/* ---- the elements ------------------------------------------------------ */
+
+#define TRACE_TYPE_FILTER (trace_filter_get_type ())
+G_DECLARE_FINAL_TYPE (TraceFilter, trace_filter, TRACE, FILTER, TraceBaseTransform)
+
+#define TRACE_TYPE_MAIN_THREAD_FILTER (trace_main_thread_filter_get_type ())
+G_DECLARE_FINAL_TYPE (TraceMainThreadFilter, trace_main_thread_filter, TRACE, MAIN_THREAD_FILTER, TraceBaseTransform)
+
+TRACE_ELEMENT_REGISTER_DECLARE (filter)
+TRACE_ELEMENT_REGISTER_DECLARE (main_thread_filter)
+
+/* filter-report.c: what both elements say at EOS and in their STATS */
+void filter_collect_stats (Filter *filter,
+                           GVariantDict *dict);
+void filter_warn_undecidable (TraceElement *element,
+                              Filter *filter,
+                              gboolean keep_unknown);
+
+/* ---- engine internals ---------------------------------------------------- */
 
 /* A glob condition with its results cached per string id: string ids are
  * small dense integers, so one byte per id answers every later event with
@@ -127,5 +330,83 @@ AsyncState *filter_knowledge_async (FilterKnowledge *k,
                                     gboolean create);
 void filter_knowledge_async_release (FilterKnowledge *k,
                                      AsyncState *state);
+
+typedef enum
+{
+  PHASE_BEFORE,
+  PHASE_INSIDE,
+  PHASE_AFTER,
+} WindowPhase;
+
+typedef enum
+{
+  MATCH_YES,
+  MATCH_NO,
+  MATCH_UNKNOWN,
+} Match;
+
+/* A synthesized event waiting to be moved before original event `before`;
+ * it was appended to the batch at `index` (so its args are in place). */
+typedef struct
+{
+  guint before;
+  guint index;
+} Insert;
+
+struct _Filter
+{
+  TraceStringPool *pool;
+
+  gboolean has_tid;
+  gboolean tid_main;
+  gint64 tid;
+  gboolean has_pid;
+  gint64 pid;
+  FilterGlob process_name;
+  FilterGlob thread_name;
+  FilterGlob name;
+  FilterGlob category;
+  guint kinds; /* TraceEventClass, 0 for all */
+  gboolean has_start;
+  gboolean has_end;
+  gint64 start;
+  gint64 end;
+  /* +1.5s: start/end hold offsets from the first timed event until it
+   * comes (window_resolve) */
+  gboolean start_relative;
+  gboolean end_relative;
+  gboolean have_ts; /* a timed event came: first_ts, last_ts are set */
+  gint64 first_ts;  /* of the first timed event, in stream order */
+  gint64 last_ts;   /* the latest timed event */
+  gboolean invert;
+  gboolean keep_unknown;
+
+  /* derived from the conditions */
+  gboolean has_conditions;
+  gboolean has_window;
+  gboolean want_names;
+
+  FilterKnowledge k;
+  gboolean live; /* an element's: conditions may change between batches */
+  gboolean started;
+  WindowPhase phase;
+  FilterStats stats;
+
+  TraceBatch *cur;   /* the batch being filtered, or the drain's */
+  guint cur_index;   /* the original event being looked at */
+  gboolean draining; /* synthesized events are appended, not moved */
+  GArray *inserts;   /* Insert */
+  GArray *scratch;   /* TraceEvent, to merge inserts in one pass */
+  guint32 clip_key;
+  guint32 clip_start;
+  guint32 clip_end;
+};
+
+/* filter-conditions.c */
+gboolean filter_decide (Filter *f,
+                        const TraceEvent *ev,
+                        FilterThread *thread,
+                        gboolean with_names,
+                        guint8 *reason);
 
 G_END_DECLS

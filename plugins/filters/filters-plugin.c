@@ -4,7 +4,7 @@
  */
 #include "config.h"
 
-#include "tracefilterelements.h"
+#include "filter-private.h"
 
 static gboolean
 plugin_init (TracePlugin *plugin,

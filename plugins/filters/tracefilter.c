@@ -4,11 +4,25 @@
  */
 #include "config.h"
 
-#include "tracefilterelements.h"
-#include "traceeventfilter.h"
+#include "filter-private.h"
 
-#define TID_ANY (-1)
-#define TID_MAIN (-2)
+#define DEFAULT_TID FILTER_TID_ANY
+#define DEFAULT_PID FILTER_PID_ANY
+#define DEFAULT_PROCESS_NAME NULL
+#define DEFAULT_THREAD_NAME NULL
+#define DEFAULT_EVENT_NAME NULL
+#define DEFAULT_CATEGORY NULL
+#define DEFAULT_KIND 0
+#define DEFAULT_START NULL
+#define DEFAULT_END NULL
+#define DEFAULT_INVERT FALSE
+#define DEFAULT_KEEP_UNKNOWN FALSE
+
+/* The conditions can change while playing: the engine takes them between
+ * two batches and slices already open keep their decision.  The window
+ * cannot: the stream may already be past it. */
+#define MUTABLE (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | TRACE_PARAM_MUTABLE_PLAYING)
+#define FIXED (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS)
 
 /**
  * TraceFilter:
@@ -21,23 +35,20 @@
  * ```
  * trace-launch ftrace-src location=trace.html ! filter tid=main ! perfetto-sink location=out.pftrace
  * ```
+ *
+ * Every condition may change while the pipeline plays: it applies from
+ * the next batch on, and a slice already begun keeps the decision its
+ * begin got.  `start` and `end` are read when the element starts.
  */
 struct _TraceFilter
 {
   TraceBaseTransform parent_instance;
 
-  gint64 tid;
-  gint64 pid;
-  char *process_name;
-  char *thread_name;
-  char *name;
-  char *category;
-  guint kinds;
-  char *start; /* a time, or +offset from the first event */
-  char *end;
-  gboolean invert;
-  gboolean keep_unknown;
-  TraceEventFilter *filter;
+  GMutex lock;           /* opts and opts_changed: set_property may come
+                          * from another thread than the streaming one */
+  FilterOptions opts;    /* the properties */
+  gboolean opts_changed; /* since the engine last took them */
+  Filter *filter;
 };
 
 enum
@@ -66,30 +77,19 @@ trace_filter_start (TraceBaseTransform *trans,
                     GError **error)
 {
   TraceFilter *self = TRACE_FILTER (trans);
-  TraceEventFilter *f = trace_event_filter_new (trace_base_transform_get_string_pool (trans));
+  g_autofree char *conditions = NULL;
+  Filter *f;
 
-  if (self->tid == TID_MAIN)
-    trace_event_filter_set_tid_main (f);
-  else if (self->tid >= 0)
-    trace_event_filter_set_tid (f, self->tid);
-  if (self->pid >= 0)
-    trace_event_filter_set_pid (f, self->pid);
-  trace_event_filter_set_process_name (f, self->process_name);
-  trace_event_filter_set_thread_name (f, self->thread_name);
-  trace_event_filter_set_name (f, self->name);
-  trace_event_filter_set_category (f, self->category);
-  if (self->kinds)
-    trace_event_filter_set_kinds (f, self->kinds);
-  /* Strings, not int64 times: "+1.5s" must stay distinct from "1.5s". */
-  if (!trace_event_filter_set_window_from_string (f, self->start, self->end, error))
-    {
-      trace_event_filter_free (f);
-      return FALSE;
-    }
-  trace_event_filter_set_invert (f, self->invert);
-  trace_event_filter_set_keep_unknown (f, self->keep_unknown);
-  g_clear_pointer (&self->filter, trace_event_filter_free);
+  g_mutex_lock (&self->lock);
+  f = filter_new_with_options (trace_base_transform_get_string_pool (trans), &self->opts, error);
+  self->opts_changed = FALSE;
+  g_mutex_unlock (&self->lock);
+  if (f == NULL)
+    return FALSE;
+  g_clear_pointer (&self->filter, filter_free);
   self->filter = f;
+  conditions = filter_describe (f);
+  g_debug ("%s: %s", trace_element_get_name (TRACE_ELEMENT (self)), conditions);
   return TRUE;
 }
 
@@ -97,66 +97,52 @@ static gboolean
 trace_filter_stop (TraceBaseTransform *trans,
                    GError **error)
 {
-  g_clear_pointer (&TRACE_FILTER (trans)->filter, trace_event_filter_free);
+  g_clear_pointer (&TRACE_FILTER (trans)->filter, filter_free);
   return TRUE;
+}
+
+/* A property changed while playing: the engine takes the new conditions
+ * before this batch. */
+static void
+take_changed_options (TraceFilter *self)
+{
+  g_autofree char *conditions = NULL;
+
+  g_mutex_lock (&self->lock);
+  if (self->opts_changed)
+    {
+      filter_set_conditions (self->filter, &self->opts);
+      self->opts_changed = FALSE;
+      conditions = filter_describe (self->filter);
+    }
+  g_mutex_unlock (&self->lock);
+  if (conditions)
+    g_debug ("%s: conditions changed while playing: %s", trace_element_get_name (TRACE_ELEMENT (self)),
+             conditions);
 }
 
 static TraceFlowReturn
 trace_filter_transform_ip (TraceBaseTransform *trans,
                            TraceBatch *batch)
 {
-  trace_event_filter_process (TRACE_FILTER (trans)->filter, batch);
+  TraceFilter *self = TRACE_FILTER (trans);
+
+  take_changed_options (self);
+  filter_process (self->filter, batch);
   return TRACE_FLOW_OK;
-}
-
-/* At EOS, both elements say what they could not decide, and a window
- * that missed the trace says where the trace was. */
-void
-_trace_filter_warn_undecidable (TraceElement *element,
-                                TraceEventFilter *filter,
-                                gboolean keep_unknown)
-{
-  TraceEventFilterStats stats;
-  g_autofree char *empty = trace_event_filter_explain_empty_window (filter);
-
-  if (empty)
-    trace_element_post_warning (element, NULL, "%s", empty);
-  trace_event_filter_get_stats (filter, &stats);
-  if (stats.undecidable > 0)
-    trace_element_post_warning (element, NULL,
-                                "%" G_GUINT64_FORMAT " events of threads whose process could not be "
-                                "told were %s (set keep-unknown to change that)",
-                                stats.undecidable, keep_unknown ? "kept" : "dropped");
 }
 
 static TraceBatch *
 trace_filter_drain (TraceBaseTransform *trans)
 {
   TraceFilter *self = TRACE_FILTER (trans);
+  gboolean keep_unknown;
 
-  _trace_filter_warn_undecidable (TRACE_ELEMENT (trans), self->filter, self->keep_unknown);
-  return trace_event_filter_drain (self->filter);
-}
-
-void
-_trace_filter_collect_stats (TraceEventFilter *filter,
-                             GVariantDict *dict)
-{
-  TraceEventFilterStats stats;
-
-  if (filter == NULL)
-    return;
-  trace_event_filter_get_stats (filter, &stats);
-  g_variant_dict_insert (dict, "kept", "t", stats.kept);
-  g_variant_dict_insert (dict, "undecidable", "t", stats.undecidable);
-  g_variant_dict_insert (dict, "synthesized", "t", stats.synthesized);
-  g_variant_dict_insert (dict, "clipped", "t", stats.clipped);
-  for (guint i = 0; i < TRACE_FILTER_N_DROP_REASONS; i++)
-    if (stats.dropped[i] > 0)
-      {
-        g_autofree char *key = g_strdup_printf ("dropped-%s", trace_filter_drop_reason_to_string (i));
-        g_variant_dict_insert (dict, key, "t", stats.dropped[i]);
-      }
+  g_mutex_lock (&self->lock);
+  keep_unknown = self->opts.keep_unknown;
+  g_mutex_unlock (&self->lock);
+  filter_warn_undecidable (TRACE_ELEMENT (trans), self->filter, keep_unknown);
+  return filter_drain (self->filter);
 }
 
 static void
@@ -164,27 +150,27 @@ trace_filter_collect_stats (TraceElement *element,
                             GVariantDict *dict)
 {
   TRACE_ELEMENT_CLASS (trace_filter_parent_class)->collect_stats (element, dict);
-  _trace_filter_collect_stats (TRACE_FILTER (element)->filter, dict);
+  filter_collect_stats (TRACE_FILTER (element)->filter, dict);
 }
 
 static char **
-string_field (TraceFilter *self,
+string_field (FilterOptions *opts,
               guint prop_id)
 {
   switch (prop_id)
     {
     case PROP_PROCESS_NAME:
-      return &self->process_name;
+      return &opts->process_name;
     case PROP_THREAD_NAME:
-      return &self->thread_name;
+      return &opts->thread_name;
     case PROP_NAME:
-      return &self->name;
+      return &opts->name;
     case PROP_CATEGORY:
-      return &self->category;
+      return &opts->category;
     case PROP_START:
-      return &self->start;
+      return &opts->start;
     case PROP_END:
-      return &self->end;
+      return &opts->end;
     default:
       return NULL;
     }
@@ -197,34 +183,39 @@ trace_filter_set_property (GObject *object,
                            GParamSpec *pspec)
 {
   TraceFilter *self = TRACE_FILTER (object);
-  char **field = string_field (self, prop_id);
+  char **field = string_field (&self->opts, prop_id);
 
+  if (!trace_element_may_set_property (TRACE_ELEMENT (object), pspec))
+    return;
+  g_mutex_lock (&self->lock);
   if (field)
     {
       g_free (*field);
       *field = g_value_dup_string (value);
-      return;
     }
   switch (prop_id)
     {
     case PROP_TID:
-      self->tid = g_value_get_int64 (value);
+      self->opts.tid = g_value_get_int64 (value);
       break;
     case PROP_PID:
-      self->pid = g_value_get_int64 (value);
+      self->opts.pid = g_value_get_int64 (value);
       break;
     case PROP_KIND:
-      self->kinds = g_value_get_flags (value);
+      self->opts.kinds = g_value_get_flags (value);
       break;
     case PROP_INVERT:
-      self->invert = g_value_get_boolean (value);
+      self->opts.invert = g_value_get_boolean (value);
       break;
     case PROP_KEEP_UNKNOWN:
-      self->keep_unknown = g_value_get_boolean (value);
+      self->opts.keep_unknown = g_value_get_boolean (value);
       break;
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      if (field == NULL)
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
+  self->opts_changed = TRUE;
+  g_mutex_unlock (&self->lock);
 }
 
 static void
@@ -234,33 +225,33 @@ trace_filter_get_property (GObject *object,
                            GParamSpec *pspec)
 {
   TraceFilter *self = TRACE_FILTER (object);
-  char **field = string_field (self, prop_id);
+  char **field = string_field (&self->opts, prop_id);
 
+  g_mutex_lock (&self->lock);
   if (field)
-    {
-      g_value_set_string (value, *field);
-      return;
-    }
+    g_value_set_string (value, *field);
   switch (prop_id)
     {
     case PROP_TID:
-      g_value_set_int64 (value, self->tid);
+      g_value_set_int64 (value, self->opts.tid);
       break;
     case PROP_PID:
-      g_value_set_int64 (value, self->pid);
+      g_value_set_int64 (value, self->opts.pid);
       break;
     case PROP_KIND:
-      g_value_set_flags (value, self->kinds);
+      g_value_set_flags (value, self->opts.kinds);
       break;
     case PROP_INVERT:
-      g_value_set_boolean (value, self->invert);
+      g_value_set_boolean (value, self->opts.invert);
       break;
     case PROP_KEEP_UNKNOWN:
-      g_value_set_boolean (value, self->keep_unknown);
+      g_value_set_boolean (value, self->opts.keep_unknown);
       break;
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      if (field == NULL)
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
+  g_mutex_unlock (&self->lock);
 }
 
 static void
@@ -268,51 +259,49 @@ trace_filter_finalize (GObject *object)
 {
   TraceFilter *self = TRACE_FILTER (object);
 
-  g_clear_pointer (&self->filter, trace_event_filter_free);
-  g_free (self->process_name);
-  g_free (self->thread_name);
-  g_free (self->name);
-  g_free (self->category);
-  g_free (self->start);
-  g_free (self->end);
+  g_clear_pointer (&self->filter, filter_free);
+  filter_options_clear (&self->opts);
+  g_mutex_clear (&self->lock);
   G_OBJECT_CLASS (trace_filter_parent_class)->finalize (object);
 }
 
 static void
 install_properties (GObjectClass *object_class)
 {
-  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS;
-
   properties[PROP_TID] = g_param_spec_int64 ("tid", "Thread id", "Keep this thread only: a thread id, or main "
                                                                  "(the main thread of every process); -1 for any",
-                                             TID_MAIN, G_MAXINT64, TID_ANY, rw);
-  trace_param_spec_add_keyword (properties[PROP_TID], "main", TID_MAIN);
+                                             FILTER_TID_MAIN, G_MAXINT64, DEFAULT_TID, MUTABLE);
+  trace_param_spec_add_keyword (properties[PROP_TID], "main", FILTER_TID_MAIN);
   properties[PROP_PID] = g_param_spec_int64 ("pid", "Process id", "Keep this process only; -1 for any",
-                                             -1, G_MAXINT64, -1, rw);
+                                             FILTER_PID_ANY, G_MAXINT64, DEFAULT_PID, MUTABLE);
   properties[PROP_PROCESS_NAME] = g_param_spec_string ("process-name", "Process name",
-                                                       "Keep processes whose name matches this glob", NULL, rw);
+                                                       "Keep processes whose name matches this glob",
+                                                       DEFAULT_PROCESS_NAME, MUTABLE);
   properties[PROP_THREAD_NAME] = g_param_spec_string ("thread-name", "Thread name",
-                                                      "Keep threads whose name matches this glob", NULL, rw);
+                                                      "Keep threads whose name matches this glob",
+                                                      DEFAULT_THREAD_NAME, MUTABLE);
   /* Not "name": every element's "name" is its own name in the pipeline
    * (`filter name=f`), as in GStreamer; see docs/filters.md. */
   properties[PROP_NAME] = g_param_spec_string ("event-name", "Event name",
-                                               "Keep events whose name matches this glob", NULL, rw);
+                                               "Keep events whose name matches this glob",
+                                               DEFAULT_EVENT_NAME, MUTABLE);
   properties[PROP_CATEGORY] = g_param_spec_string ("category", "Category",
-                                                   "Keep events of this category (a glob)", NULL, rw);
+                                                   "Keep events of this category (a glob)",
+                                                   DEFAULT_CATEGORY, MUTABLE);
   properties[PROP_KIND] = g_param_spec_flags ("kind", "Kind", "Keep these kinds of events (empty: all)",
-                                              TRACE_TYPE_EVENT_CLASS, 0, rw);
+                                              TRACE_TYPE_EVENT_CLASS, DEFAULT_KIND, MUTABLE);
   properties[PROP_START] = g_param_spec_string ("start", "Start",
                                                 "Keep what happens from this time on: in the trace's clock "
                                                 "(1212.5s, 200ms, ns) or after the first event (+1.5s)",
-                                                NULL, rw);
+                                                DEFAULT_START, FIXED);
   properties[PROP_END] = g_param_spec_string ("end", "End",
                                               "Keep what happens until this time: in the trace's clock "
                                               "(1213s) or after the first event (+3s)",
-                                              NULL, rw);
+                                              DEFAULT_END, FIXED);
   properties[PROP_INVERT] = g_param_spec_boolean ("invert", "Invert", "Drop what matches, keep the rest",
-                                                  FALSE, rw);
+                                                  DEFAULT_INVERT, MUTABLE);
   properties[PROP_KEEP_UNKNOWN] = g_param_spec_boolean ("keep-unknown", "Keep unknown",
-                                                        "Keep events whose process cannot be told", FALSE, rw);
+                                                        "Keep events whose process cannot be told", DEFAULT_KEEP_UNKNOWN, MUTABLE);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -339,8 +328,18 @@ trace_filter_class_init (TraceFilterClass *klass)
 static void
 trace_filter_init (TraceFilter *self)
 {
-  self->tid = TID_ANY;
-  self->pid = -1;
+  g_mutex_init (&self->lock);
+  self->opts.tid = DEFAULT_TID;
+  self->opts.pid = DEFAULT_PID;
+  self->opts.process_name = g_strdup (DEFAULT_PROCESS_NAME);
+  self->opts.thread_name = g_strdup (DEFAULT_THREAD_NAME);
+  self->opts.name = g_strdup (DEFAULT_EVENT_NAME);
+  self->opts.category = g_strdup (DEFAULT_CATEGORY);
+  self->opts.kinds = DEFAULT_KIND;
+  self->opts.start = g_strdup (DEFAULT_START);
+  self->opts.end = g_strdup (DEFAULT_END);
+  self->opts.invert = DEFAULT_INVERT;
+  self->opts.keep_unknown = DEFAULT_KEEP_UNKNOWN;
 }
 
 TRACE_ELEMENT_REGISTER_DEFINE (filter, "filter", TRACE_RANK_NONE, TRACE_TYPE_FILTER)

@@ -133,7 +133,7 @@ rhea_thread_push (RheaRepair *r,
   f.is_method = is_method;
   f.state = FRAME_OPEN;
   f.hold_index = -1;
-  if (r->crash_tag)
+  if (r->opts.crash_tag)
     hold_start (r, th); /* so a begin can still be renamed */
   if (th->holding)
     f.hold_index = th->hold->n_events;
@@ -217,7 +217,7 @@ make_end (RheaRepair *r,
   ev->category = f->category;
   ev->flags = TRACE_EVENT_FLAG_REPAIRED;
   ev->u.slice.track = f->track;
-  if (r->crash_tag && kind != REPAIR_EXITED_BY_THROW && th->holding && f->hold_index >= 0)
+  if (r->opts.crash_tag && kind != REPAIR_EXITED_BY_THROW && th->holding && f->hold_index >= 0)
     {
       ev->name = crash_name (r, f->name);
       th->hold->events[f->hold_index].name = ev->name;
@@ -236,23 +236,28 @@ add_repair_arg (RheaRepair *r,
 
 static void
 count_repair (RheaRepair *r,
-              RepairKind kind)
+              RheaThread *th,
+              RepairKind kind,
+              gint64 ts)
 {
+  guint64 *counter;
+
   switch (kind)
     {
     case REPAIR_EXITED_BY_THROW:
-      r->stats.throws++;
+      counter = &r->stats.throws;
       break;
     case REPAIR_UNWOUND:
-      r->stats.unwound++;
+      counter = &r->stats.unwound;
       break;
     case REPAIR_MISSING_END:
-      r->stats.missing_ends++;
+      counter = &r->stats.missing_ends;
       break;
     default:
-      r->stats.closed_at_eos++;
+      counter = &r->stats.closed_at_eos;
       break;
     }
+  rhea_count (counter, rhea_repair_kind_name (kind), ts, th->tid);
 }
 
 /* Ends @f at @ts: now (@pos < 0), or in the hold before held event @pos. */
@@ -323,7 +328,7 @@ end_frames (RheaRepair *r,
       if (!f->is_method)
         th->n_plain--;
       end_frame (r, th, f, callee_ts, callee_pos, kind);
-      count_repair (r, kind);
+      count_repair (r, th, kind, callee_ts);
     }
 }
 
@@ -467,12 +472,16 @@ overflow (RheaRepair *r,
 
       if (f->state != FRAME_THROWN)
         continue;
-      if (decided >= 0 && f->throw_pos >= r->max_hold / 2)
+      if (decided >= 0 && f->throw_pos >= r->opts.max_hold / 2)
         break;
       decided = i;
     }
   end_frames (r, th, decided, 0, REPAIR_UNWOUND);
   g_array_remove_range (th->frames, 0, decided + 1);
+  if (r->stats.hold_overflows == 0)
+    g_debug ("first hold overflow on thread %" G_GINT64_FORMAT " at ts=%" G_GINT64_FORMAT
+             " (max-hold %u): oldest throws taken as escaped",
+             th->tid, th->last_ts, r->opts.max_hold);
   r->stats.hold_overflows += MAX (n_before - th->n_thrown, 1);
   if (th->n_thrown > 0)
     {
@@ -485,7 +494,7 @@ overflow (RheaRepair *r,
           }
     }
   release (r, th);
-  if (r->crash_tag && th->frames->len > 0)
+  if (r->opts.crash_tag && th->frames->len > 0)
     hold_start (r, th);
 }
 
@@ -497,9 +506,9 @@ rhea_thread_settle (RheaRepair *r,
   if (!th->holding)
     return;
   r->stats.max_held = MAX (r->stats.max_held, th->hold->n_events);
-  if (th->n_thrown == 0 && !(r->crash_tag && th->frames->len > 0))
+  if (th->n_thrown == 0 && !(r->opts.crash_tag && th->frames->len > 0))
     release (r, th);
-  else if (th->hold->n_events >= r->max_hold)
+  else if (th->hold->n_events >= r->opts.max_hold)
     overflow (r, th);
 }
 

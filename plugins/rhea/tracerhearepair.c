@@ -4,9 +4,13 @@
  */
 #include "config.h"
 
-#include "rhearepair.h"
+#include "rhea-private.h"
 
-#define DEFAULT_MAX_HOLD 65536
+/* One value each, in rhea-private.h: the engine's defaults. */
+#define DEFAULT_MARKERS RHEA_REPAIR_DEFAULT_MARKERS
+#define DEFAULT_MARKER_ENDS RHEA_REPAIR_DEFAULT_MARKER_ENDS
+#define DEFAULT_CRASH_TAG RHEA_REPAIR_DEFAULT_CRASH_TAG
+#define DEFAULT_MAX_HOLD RHEA_REPAIR_DEFAULT_MAX_HOLD
 
 /**
  * TraceRheaRepair:
@@ -18,18 +22,21 @@
  * Counts per kind of repair are in its STATS and a one-line WARNING at
  * EOS. Works on any slice stream, so it also repairs unbalanced systrace
  * or Chrome JSON. See docs/rhea-repair.md.
+ *
+ * ```
+ * trace-launch ftrace-src location=app.systrace ! rhea-repair crash-tag=true ! \
+ *     perfetto-sink location=app.pftrace
+ * ```
+ *
+ * Its properties are read when the element starts: they cannot change
+ * while it plays.
  */
-#define TRACE_TYPE_RHEA_REPAIR (trace_rhea_repair_get_type ())
-G_DECLARE_FINAL_TYPE (TraceRheaRepair, trace_rhea_repair, TRACE, RHEA_REPAIR, TraceBaseTransform)
 
 struct _TraceRheaRepair
 {
   TraceBaseTransform parent_instance;
 
-  gboolean markers;
-  RheaMarkerEnds marker_ends;
-  gboolean crash_tag;
-  guint max_hold;
+  RheaRepairOptions opts; /* the properties */
   RheaRepair *repair;
 };
 
@@ -70,11 +77,7 @@ trace_rhea_repair_start (TraceBaseTransform *trans,
   TraceRheaRepair *self = TRACE_RHEA_REPAIR (trans);
 
   g_clear_pointer (&self->repair, rhea_repair_free);
-  self->repair = rhea_repair_new (trace_base_transform_get_string_pool (trans));
-  rhea_repair_set_markers (self->repair, self->markers);
-  rhea_repair_set_marker_ends (self->repair, self->marker_ends);
-  rhea_repair_set_crash_tag (self->repair, self->crash_tag);
-  rhea_repair_set_max_hold (self->repair, self->max_hold);
+  self->repair = rhea_repair_new_with_options (trace_base_transform_get_string_pool (trans), &self->opts);
   return TRUE;
 }
 
@@ -139,19 +142,21 @@ trace_rhea_repair_set_property (GObject *object,
 {
   TraceRheaRepair *self = TRACE_RHEA_REPAIR (object);
 
+  if (!trace_element_may_set_property (TRACE_ELEMENT (object), pspec))
+    return;
   switch (prop_id)
     {
     case PROP_MARKERS:
-      self->markers = g_value_get_boolean (value);
+      self->opts.markers = g_value_get_boolean (value);
       break;
     case PROP_MARKER_ENDS:
-      self->marker_ends = g_value_get_enum (value);
+      self->opts.marker_ends = g_value_get_enum (value);
       break;
     case PROP_CRASH_TAG:
-      self->crash_tag = g_value_get_boolean (value);
+      self->opts.crash_tag = g_value_get_boolean (value);
       break;
     case PROP_MAX_HOLD:
-      self->max_hold = g_value_get_uint (value);
+      self->opts.max_hold = g_value_get_uint (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -169,16 +174,16 @@ trace_rhea_repair_get_property (GObject *object,
   switch (prop_id)
     {
     case PROP_MARKERS:
-      g_value_set_boolean (value, self->markers);
+      g_value_set_boolean (value, self->opts.markers);
       break;
     case PROP_MARKER_ENDS:
-      g_value_set_enum (value, self->marker_ends);
+      g_value_set_enum (value, self->opts.marker_ends);
       break;
     case PROP_CRASH_TAG:
-      g_value_set_boolean (value, self->crash_tag);
+      g_value_set_boolean (value, self->opts.crash_tag);
       break;
     case PROP_MAX_HOLD:
-      g_value_set_uint (value, self->max_hold);
+      g_value_set_uint (value, self->opts.max_hold);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -210,13 +215,13 @@ trace_rhea_repair_class_init (TraceRheaRepairClass *klass)
 
   properties[PROP_MARKERS] = g_param_spec_boolean ("markers", "Markers",
                                                    "Read B:/E:/T: method markers (off: only balance plain slices)",
-                                                   TRUE, rw);
+                                                   DEFAULT_MARKERS, rw);
   properties[PROP_MARKER_ENDS] = g_param_spec_enum ("marker-ends", "Marker ends",
                                                     "Whether each marker is followed by a plain end of its own",
-                                                    marker_ends_get_type (), RHEA_MARKER_ENDS_AUTO, rw);
+                                                    marker_ends_get_type (), DEFAULT_MARKER_ENDS, rw);
   properties[PROP_CRASH_TAG] = g_param_spec_boolean ("crash-tag", "Crash tag",
                                                      "Rename repaired slices as btrace does (… : CrashTag)",
-                                                     FALSE, rw);
+                                                     DEFAULT_CRASH_TAG, rw);
   properties[PROP_MAX_HOLD] = g_param_spec_uint ("max-hold", "Max hold",
                                                  "Events held per thread while a throw's catcher is unknown; "
                                                  "at the limit the oldest throws are taken as escaped",
@@ -230,18 +235,10 @@ trace_rhea_repair_class_init (TraceRheaRepairClass *klass)
 static void
 trace_rhea_repair_init (TraceRheaRepair *self)
 {
-  self->markers = TRUE;
-  self->marker_ends = RHEA_MARKER_ENDS_AUTO;
-  self->max_hold = DEFAULT_MAX_HOLD;
+  self->opts.markers = DEFAULT_MARKERS;
+  self->opts.marker_ends = DEFAULT_MARKER_ENDS;
+  self->opts.crash_tag = DEFAULT_CRASH_TAG;
+  self->opts.max_hold = DEFAULT_MAX_HOLD;
 }
 
 TRACE_ELEMENT_REGISTER_DEFINE (rhea_repair, "rhea-repair", TRACE_RANK_NONE, TRACE_TYPE_RHEA_REPAIR)
-
-static gboolean
-plugin_init (TracePlugin *plugin,
-             GError **error)
-{
-  return TRACE_ELEMENT_REGISTER (rhea_repair, plugin);
-}
-
-TRACE_PLUGIN_DEFINE (rhea, "RheaTrace (btrace) method-marker repair", plugin_init, PACKAGE_VERSION, "LGPL-2.1-or-later", "tracepipe")

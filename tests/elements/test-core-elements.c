@@ -186,6 +186,68 @@ test_queue_back_pressure (void)
   test_sink_pad_free (down);
 }
 
+/* max-batches is read at each batch: raising it on a full queue that
+ * plays makes room at once. */
+static void
+test_queue_max_batches_while_playing (void)
+{
+  g_autoptr (TraceHarness) h = trace_harness_new_parse ("queue max-batches=2");
+  TraceElement *queue = trace_harness_get_element (h);
+  TestSinkPad *down = test_sink_pad_new ();
+  TraceStringPool *pool = trace_harness_get_string_pool (h);
+  TracePad *srcpad = trace_element_get_static_pad (queue, "src");
+  g_autoptr (TraceMessage) warning = NULL;
+  guint level = 0, max = 0;
+
+  trace_pad_unlink (srcpad, trace_pad_get_peer (srcpad));
+  g_assert_true (trace_pad_link (srcpad, down->pad, NULL));
+  g_atomic_int_set (&down->ready, FALSE);
+  trace_harness_play (h);
+  for (int i = 0; i < 3; i++)
+    g_assert_cmpint (trace_harness_push (h, test_make_slices (pool, 1, 1, i * 100, 5)), ==, TRACE_FLOW_OK);
+  while (level < 2)
+    {
+      g_object_get (queue, "current-level", &level, NULL);
+      g_usleep (1000);
+    }
+  g_assert_false (trace_harness_input_is_ready (h, 0));
+  g_object_set (queue, "max-batches", 4, NULL);
+  g_object_get (queue, "max-batches", &max, NULL);
+  g_assert_cmpuint (max, ==, 4);
+  g_assert_true (trace_harness_input_is_ready (h, 0));
+  warning = trace_harness_pop_message (h, TRACE_MESSAGE_WARNING);
+  g_assert_null (warning);
+  g_atomic_int_set (&down->ready, TRUE);
+  trace_harness_push_eos (h);
+  while (!g_atomic_int_get (&down->eos))
+    g_usleep (1000);
+  g_assert_cmpuint (test_sink_pad_count_events (down), ==, 30);
+  trace_element_set_state (queue, TRACE_STATE_NULL);
+  test_sink_pad_free (down);
+}
+
+/* processes sizes fakesrc's state at start: a change while playing is
+ * refused with a WARNING and the value stays. */
+static void
+test_fakesrc_processes_refused_while_playing (void)
+{
+  g_autoptr (TraceHarness) h = trace_harness_new_parse ("fakesrc name=src num-events=10");
+  TraceElement *src = trace_harness_get_element (h);
+  g_autoptr (TraceMessage) warning = NULL;
+  guint processes = 0;
+
+  g_assert_true (trace_harness_play (h));
+  g_object_set (src, "processes", 7, NULL);
+  warning = trace_harness_pop_message (h, TRACE_MESSAGE_WARNING);
+  g_assert_nonnull (warning);
+  g_assert_cmpstr (warning->error->message, ==,
+                   "property \"processes\" of src cannot change in state PLAYING: the new value is ignored "
+                   "(set it before the pipeline starts)");
+  g_object_get (src, "processes", &processes, NULL);
+  g_assert_cmpuint (processes, ==, 2);
+  trace_element_set_state (src, TRACE_STATE_NULL);
+}
+
 static void
 test_stats_message (void)
 {
@@ -231,6 +293,8 @@ main (int argc, char **argv)
   g_test_add_func ("/bin/eos-waits-for-every-sink", test_bin_eos_waits_for_every_sink);
   g_test_add_func ("/funnel/eos-after-all-inputs", test_funnel_eos_after_all_inputs);
   g_test_add_func ("/queue/back-pressure", test_queue_back_pressure);
+  g_test_add_func ("/queue/max-batches-while-playing", test_queue_max_batches_while_playing);
+  g_test_add_func ("/fakesrc/processes-refused-while-playing", test_fakesrc_processes_refused_while_playing);
   g_test_add_func ("/stats/message", test_stats_message);
   g_test_add_func ("/pipeline/send-eos-ends-cleanly", test_send_eos_ends_cleanly);
   return g_test_run ();

@@ -1,18 +1,18 @@
-/* Unit tests: the `filter` logic (plugins/filters/traceeventfilter.c)
+/* Unit tests: the `filter` logic (plugins/filters/filter-event.c)
  *
  * Each test builds a batch by hand, filters it and compares the events
  * that come out, one line per event: kind, ts, pid/tid, name, args.
  */
 #include <trace/trace.h>
 
-#include "traceeventfilter.h"
+#include "filter-private.h"
 
 #define CLONE_THREAD 0x00010000
 
 typedef struct
 {
   TraceStringPool *pool;
-  TraceEventFilter *filter;
+  Filter *filter;
   TraceBatch *batch;
 } Fixture;
 
@@ -21,7 +21,7 @@ fixture_set_up (Fixture *fx,
                 gconstpointer data)
 {
   fx->pool = trace_string_pool_new ();
-  fx->filter = trace_event_filter_new (fx->pool);
+  fx->filter = filter_new (fx->pool);
   fx->batch = trace_batch_new (fx->pool, 4);
 }
 
@@ -30,7 +30,7 @@ fixture_tear_down (Fixture *fx,
                    gconstpointer data)
 {
   g_clear_pointer (&fx->batch, trace_batch_unref);
-  trace_event_filter_free (fx->filter);
+  filter_free (fx->filter);
   trace_string_pool_unref (fx->pool);
 }
 
@@ -178,7 +178,7 @@ check_process (Fixture *fx,
 {
   g_autofree char *got = NULL;
 
-  trace_event_filter_process (fx->filter, fx->batch);
+  filter_process (fx->filter, fx->batch);
   got = describe (fx->batch);
   g_assert_cmpstr (got, ==, expected);
 }
@@ -191,12 +191,12 @@ next_batch (Fixture *fx)
   fx->batch = trace_batch_new (fx->pool, 4);
 }
 
-static TraceEventFilterStats
+static FilterStats
 stats (Fixture *fx)
 {
-  TraceEventFilterStats st;
+  FilterStats st;
 
-  trace_event_filter_get_stats (fx->filter, &st);
+  filter_get_stats (fx->filter, &st);
   return st;
 }
 
@@ -210,14 +210,14 @@ test_no_condition (Fixture *fx,
   E (2, 10, 10);
   check_process (fx, "B 1 10/10 a\nE 2 10/10\n");
   g_assert_cmpuint (stats (fx).kept, ==, 2);
-  g_assert_null (trace_event_filter_drain (fx->filter));
+  g_assert_null (filter_drain (fx->filter));
 }
 
 static void
 test_tid_number (Fixture *fx,
                  gconstpointer data)
 {
-  trace_event_filter_set_tid (fx->filter, 11);
+  filter_set_tid (fx->filter, 11);
   THREAD_NAME (10, 10, "main");
   B (1, 10, 10, "a");
   B (2, 10, 11, "b");
@@ -230,7 +230,7 @@ test_tid_number (Fixture *fx,
                  "B 2 10/11 b\n"
                  "I 3 10/11 i\n"
                  "E 4 10/11\n");
-  g_assert_cmpuint (stats (fx).dropped[TRACE_FILTER_DROP_TID], ==, 3);
+  g_assert_cmpuint (stats (fx).dropped[FILTER_DROP_TID], ==, 3);
   g_assert_cmpuint (stats (fx).metadata, ==, 1);
   g_assert_cmpuint (stats (fx).kept, ==, 4);
 }
@@ -239,7 +239,7 @@ static void
 test_tid_main_known_pid (Fixture *fx,
                          gconstpointer data)
 {
-  trace_event_filter_set_tid_main (fx->filter);
+  filter_set_tid_main (fx->filter);
   B (1, 100, 100, "main-a");
   B (2, 100, 101, "worker");
   E (3, 100, 101);
@@ -259,7 +259,7 @@ static void
 test_tid_main_learnt_pid (Fixture *fx,
                           gconstpointer data)
 {
-  trace_event_filter_set_tid_main (fx->filter);
+  filter_set_tid_main (fx->filter);
   /* taught by a thread-name record (ps dump) */
   THREAD_NAME (300, 301, "RenderThread");
   I (1, -1, 301, "render");
@@ -285,17 +285,17 @@ test_tid_main_learnt_pid (Fixture *fx,
                  "I 4 -1/500 leader\n"
                  "task-newtask 5 600/600 task_newtask\n");
   /* (task_newtask is a record of the main thread 600, so it stays) */
-  g_assert_cmpuint (stats (fx).dropped[TRACE_FILTER_DROP_TID], ==, 4);
+  g_assert_cmpuint (stats (fx).dropped[FILTER_DROP_TID], ==, 4);
   g_assert_cmpuint (stats (fx).undecidable, ==, 1);
-  g_assert_cmpuint (stats (fx).dropped[TRACE_FILTER_DROP_UNDECIDABLE], ==, 1);
+  g_assert_cmpuint (stats (fx).dropped[FILTER_DROP_UNDECIDABLE], ==, 1);
 }
 
 static void
 test_keep_unknown (Fixture *fx,
                    gconstpointer data)
 {
-  trace_event_filter_set_tid_main (fx->filter);
-  trace_event_filter_set_keep_unknown (fx->filter, TRUE);
+  filter_set_tid_main (fx->filter);
+  filter_set_keep_unknown (fx->filter, TRUE);
   B (1, -1, 700, "unknown");
   I (2, -1, 700, "unknown-instant");
   E (3, -1, 700);
@@ -307,7 +307,7 @@ test_keep_unknown (Fixture *fx,
                  "E 3 -1/700\n");
   /* the slice counts once (its end follows), the instant once */
   g_assert_cmpuint (stats (fx).undecidable, ==, 2);
-  g_assert_cmpuint (stats (fx).dropped[TRACE_FILTER_DROP_TID], ==, 1);
+  g_assert_cmpuint (stats (fx).dropped[FILTER_DROP_TID], ==, 1);
 }
 
 /* A slice is decided at its begin: learning the pid in between must not
@@ -316,7 +316,7 @@ static void
 test_slice_never_cut (Fixture *fx,
                       gconstpointer data)
 {
-  trace_event_filter_set_tid_main (fx->filter);
+  filter_set_tid_main (fx->filter);
   B (1, -1, 800, "undecided");
   THREAD_NAME (800, 800, "main");
   E (2, -1, 800);
@@ -326,14 +326,14 @@ test_slice_never_cut (Fixture *fx,
                  "TN 0 800/800 main\n"
                  "B 3 -1/800 decided\n"
                  "E 4 -1/800\n");
-  g_assert_cmpuint (stats (fx).dropped[TRACE_FILTER_DROP_UNDECIDABLE], ==, 2);
+  g_assert_cmpuint (stats (fx).dropped[FILTER_DROP_UNDECIDABLE], ==, 2);
 }
 
 static void
 test_pid (Fixture *fx,
           gconstpointer data)
 {
-  trace_event_filter_set_pid (fx->filter, 42);
+  filter_set_pid (fx->filter, 42);
   B (1, 42, 43, "in");
   B (2, 7, 7, "out");
   E (3, 7, 7);
@@ -346,14 +346,14 @@ test_pid (Fixture *fx,
                  "E 4 -1/43\n"
                  "I 5 -1/43 learnt\n"
                  "C 6 42/-1 process-counter\n");
-  g_assert_cmpuint (stats (fx).dropped[TRACE_FILTER_DROP_PID], ==, 3);
+  g_assert_cmpuint (stats (fx).dropped[FILTER_DROP_PID], ==, 3);
 }
 
 static void
 test_process_name (Fixture *fx,
                    gconstpointer data)
 {
-  trace_event_filter_set_process_name (fx->filter, "com.example.*");
+  filter_set_process_name (fx->filter, "com.example.*");
   PROCESS_NAME (1, "com.example.app");
   PROCESS_NAME (2, "system_server");
   I (1, 1, 5, "named-process");
@@ -369,7 +369,7 @@ test_process_name (Fixture *fx,
                  "I 1 1/5 named-process\n"
                  "TN 0 3/3 com.example.svc\n"
                  "I 3 3/7 main-thread-name\n");
-  g_assert_cmpuint (stats (fx).dropped[TRACE_FILTER_DROP_PROCESS_NAME], ==, 1);
+  g_assert_cmpuint (stats (fx).dropped[FILTER_DROP_PROCESS_NAME], ==, 1);
   g_assert_cmpuint (stats (fx).undecidable, ==, 1);
 }
 
@@ -379,7 +379,7 @@ test_thread_name (Fixture *fx,
 {
   TraceEvent *ev;
 
-  trace_event_filter_set_thread_name (fx->filter, "Render*");
+  filter_set_thread_name (fx->filter, "Render*");
   THREAD_NAME (1, 2, "RenderThread");
   I (1, 1, 2, "named");
   I (2, 1, 3, "unnamed");
@@ -396,7 +396,7 @@ test_thread_name (Fixture *fx,
                  "I 1 1/2 named\n"
                  "I 4 1/5 comm-learnt\n");
   g_assert_cmpuint (stats (fx).undecidable, ==, 1);
-  g_assert_cmpuint (stats (fx).dropped[TRACE_FILTER_DROP_THREAD_NAME], ==, 2);
+  g_assert_cmpuint (stats (fx).dropped[FILTER_DROP_THREAD_NAME], ==, 2);
 }
 
 /* A name glob decides each slice; ends (which have no name) follow. */
@@ -404,7 +404,7 @@ static void
 test_name_glob (Fixture *fx,
                 gconstpointer data)
 {
-  trace_event_filter_set_name (fx->filter, "draw*");
+  filter_set_name (fx->filter, "draw*");
   B (1, 1, 1, "drawFrame");
   B (2, 1, 1, "measure");
   B (3, 1, 1, "drawText");
@@ -416,20 +416,20 @@ test_name_glob (Fixture *fx,
                  "B 3 1/1 drawText\n"
                  "E 4 1/1\n"
                  "E 6 1/1\n");
-  g_assert_cmpuint (stats (fx).dropped[TRACE_FILTER_DROP_NAME], ==, 2);
+  g_assert_cmpuint (stats (fx).dropped[FILTER_DROP_NAME], ==, 2);
 }
 
 static void
 test_category (Fixture *fx,
                gconstpointer data)
 {
-  trace_event_filter_set_category (fx->filter, "blink");
+  filter_set_category (fx->filter, "blink");
   I (1, 1, 1, "a")->category = trace_string_pool_intern (fx->pool, "v8,blink");
   I (2, 1, 1, "b")->category = trace_string_pool_intern (fx->pool, "blink.user_timing");
   I (3, 1, 1, "c")->category = trace_string_pool_intern (fx->pool, "blink");
   I (4, 1, 1, "d");
   check_process (fx, "I 1 1/1 a\nI 3 1/1 c\n");
-  g_assert_cmpuint (stats (fx).dropped[TRACE_FILTER_DROP_CATEGORY], ==, 2);
+  g_assert_cmpuint (stats (fx).dropped[FILTER_DROP_CATEGORY], ==, 2);
 }
 
 static void
@@ -438,8 +438,8 @@ test_kinds (Fixture *fx,
 {
   TraceEventClass kinds = 0;
 
-  g_assert_true (trace_event_filter_parse_kinds ("slices+counters", &kinds, NULL));
-  trace_event_filter_set_kinds (fx->filter, kinds);
+  g_assert_true (filter_parse_kinds ("slices+counters", &kinds, NULL));
+  filter_set_kinds (fx->filter, kinds);
   B (1, 1, 1, "s");
   add_counter (fx, 2, 1, 1, "c", 1);
   add_async (fx, TRACE_EVENT_ASYNC_BEGIN, 3, 1, 1, "a", 9);
@@ -452,15 +452,15 @@ test_kinds (Fixture *fx,
                  "C 2 1/1 c\n"
                  "E 6 1/1\n"
                  "PN 0 1/-1 p\n");
-  g_assert_cmpuint (stats (fx).dropped[TRACE_FILTER_DROP_KIND], ==, 3);
+  g_assert_cmpuint (stats (fx).dropped[FILTER_DROP_KIND], ==, 3);
 }
 
 static void
 test_invert (Fixture *fx,
              gconstpointer data)
 {
-  trace_event_filter_set_tid_main (fx->filter);
-  trace_event_filter_set_invert (fx->filter, TRUE);
+  filter_set_tid_main (fx->filter);
+  filter_set_invert (fx->filter, TRUE);
   THREAD_NAME (1, 1, "main");
   B (1, 1, 1, "main-slice");
   B (2, 1, 2, "worker-slice");
@@ -471,8 +471,8 @@ test_invert (Fixture *fx,
                  "TN 0 1/1 main\n"
                  "B 2 1/2 worker-slice\n"
                  "E 3 1/2\n");
-  g_assert_cmpuint (stats (fx).dropped[TRACE_FILTER_DROP_INVERT], ==, 2);
-  g_assert_cmpuint (stats (fx).dropped[TRACE_FILTER_DROP_UNDECIDABLE], ==, 1);
+  g_assert_cmpuint (stats (fx).dropped[FILTER_DROP_INVERT], ==, 2);
+  g_assert_cmpuint (stats (fx).dropped[FILTER_DROP_UNDECIDABLE], ==, 1);
 }
 
 /* Async slices: the end follows the begin by id, even on another thread. */
@@ -480,7 +480,7 @@ static void
 test_async_by_id (Fixture *fx,
                   gconstpointer data)
 {
-  trace_event_filter_set_tid (fx->filter, 1);
+  filter_set_tid (fx->filter, 1);
   add_async (fx, TRACE_EVENT_ASYNC_BEGIN, 1, 5, 1, "load", 7);
   add_async (fx, TRACE_EVENT_ASYNC_BEGIN, 2, 5, 2, "other", 8);
   add_async (fx, TRACE_EVENT_ASYNC_STEP, 3, 5, 3, "load", 7);
@@ -500,8 +500,8 @@ static void
 test_window_edges (Fixture *fx,
                    gconstpointer data)
 {
-  trace_event_filter_set_start (fx->filter, 100);
-  trace_event_filter_set_end (fx->filter, 200);
+  filter_set_start (fx->filter, 100);
+  filter_set_end (fx->filter, 200);
   THREAD_NAME (1, 1, "main");
   B (50, 1, 1, "outer");
   B (60, 1, 1, "before");
@@ -533,8 +533,8 @@ test_window_edges (Fixture *fx,
   g_assert_cmpuint (stats (fx).clipped, ==, 1);
   /* before: B outer, B before, E before, I early, B other-thread;
    * after: E, E, I late, E */
-  g_assert_cmpuint (stats (fx).dropped[TRACE_FILTER_DROP_WINDOW], ==, 9);
-  g_assert_null (trace_event_filter_drain (fx->filter));
+  g_assert_cmpuint (stats (fx).dropped[FILTER_DROP_WINDOW], ==, 9);
+  g_assert_null (filter_drain (fx->filter));
 }
 
 /* Edges crossed in later batches; a slice spanning the whole window. */
@@ -547,8 +547,8 @@ test_window_across_batches (Fixture *fx,
 
   g_assert_true (trace_event_filter_parse_time ("1s", &start, &error));
   g_assert_true (trace_event_filter_parse_time ("1.5s", &end, &error));
-  trace_event_filter_set_start (fx->filter, start);
-  trace_event_filter_set_end (fx->filter, end);
+  filter_set_start (fx->filter, start);
+  filter_set_end (fx->filter, end);
   B (10, 1, 1, "spans-window");
   B (20, 1, 1, "ends-before");
   check_process (fx, "");
@@ -573,12 +573,12 @@ test_window_drain (Fixture *fx,
   g_autoptr (TraceBatch) tail = NULL;
   g_autofree char *got = NULL;
 
-  trace_event_filter_set_end (fx->filter, 100);
+  filter_set_end (fx->filter, 100);
   I (50, 1, 1, "in");
   I (150, 1, 2, "past-end");
   B (90, 1, 1, "late-begin");
   check_process (fx, "I 50 1/1 in\nB 90 1/1 late-begin\n");
-  tail = trace_event_filter_drain (fx->filter);
+  tail = filter_drain (fx->filter);
   got = describe (tail);
   g_assert_cmpstr (got, ==, "E 100 1/1 late-begin window-clip=end\n");
 }
@@ -588,8 +588,8 @@ static void
 test_window_with_condition (Fixture *fx,
                             gconstpointer data)
 {
-  trace_event_filter_set_tid_main (fx->filter);
-  trace_event_filter_set_start (fx->filter, 100);
+  filter_set_tid_main (fx->filter);
+  filter_set_start (fx->filter, 100);
   B (50, 1, 1, "main-open");
   B (60, 1, 2, "worker-open");
   I (120, 1, 1, "in");
@@ -607,8 +607,8 @@ static void
 test_window_async_and_late (Fixture *fx,
                             gconstpointer data)
 {
-  trace_event_filter_set_start (fx->filter, 100);
-  trace_event_filter_set_end (fx->filter, 200);
+  filter_set_start (fx->filter, 100);
+  filter_set_end (fx->filter, 200);
   add_async (fx, TRACE_EVENT_ASYNC_BEGIN, 10, 1, 1, "load", 5);
   add_async (fx, TRACE_EVENT_ASYNC_STEP, 20, 1, 1, "load", 5);
   I (110, 1, 2, "enter");
@@ -628,7 +628,7 @@ test_window_async_and_late (Fixture *fx,
                  "b 150 1/1 other\n"
                  "e 160 1/1 load\n"
                  "e 200 1/1 other window-clip=end\n");
-  g_assert_null (trace_event_filter_drain (fx->filter));
+  g_assert_null (filter_drain (fx->filter));
 }
 
 /* ---- parsers ---------------------------------------------------------------- */
@@ -699,19 +699,19 @@ static void
 test_parse_kinds_and_tid (void)
 {
   g_autoptr (GError) error = NULL;
-  g_autoptr (TraceEventFilter) filter = trace_event_filter_new (NULL);
+  g_autoptr (Filter) filter = filter_new (NULL);
   TraceEventClass kinds = 0;
 
-  g_assert_true (trace_event_filter_parse_kinds ("sched,cpu|ftrace", &kinds, NULL));
+  g_assert_true (filter_parse_kinds ("sched,cpu|ftrace", &kinds, NULL));
   g_assert_cmpuint (kinds, ==, TRACE_EVENT_CLASS_SCHED | TRACE_EVENT_CLASS_CPU | TRACE_EVENT_CLASS_FTRACE);
-  g_assert_false (trace_event_filter_parse_kinds ("slices+slises", &kinds, &error));
+  g_assert_false (filter_parse_kinds ("slices+slises", &kinds, &error));
   g_assert_cmpstr (error->message, ==,
                    "invalid kind \"slises\": expected slices, async, flows, counters, "
                    "metadata, sched, cpu, ftrace, samples or clock");
   g_clear_error (&error);
-  g_assert_true (trace_event_filter_set_tid_from_string (filter, "main", NULL));
-  g_assert_true (trace_event_filter_set_tid_from_string (filter, "1234", NULL));
-  g_assert_false (trace_event_filter_set_tid_from_string (filter, "mian", &error));
+  g_assert_true (filter_set_tid_from_string (filter, "main", NULL));
+  g_assert_true (filter_set_tid_from_string (filter, "1234", NULL));
+  g_assert_false (filter_set_tid_from_string (filter, "mian", &error));
   g_assert_cmpstr (error->message, ==, "invalid tid \"mian\": expected a thread id or \"main\"");
 }
 
@@ -720,14 +720,14 @@ test_stats_string (Fixture *fx,
                    gconstpointer data)
 {
   g_autofree char *line = NULL;
-  TraceEventFilterStats st;
+  FilterStats st;
 
-  trace_event_filter_set_tid (fx->filter, 1);
+  filter_set_tid (fx->filter, 1);
   I (1, 1, 1, "a");
   I (2, 1, 2, "b");
   check_process (fx, "I 1 1/1 a\n");
   st = stats (fx);
-  line = trace_event_filter_stats_to_string (&st);
+  line = filter_stats_to_string (&st);
   g_assert_cmpstr (line, ==, "in=2 kept=1 dropped: tid=1; undecidable=0 metadata=0 synthesized=0 clipped=0");
 }
 
@@ -742,7 +742,7 @@ test_many_batches_balanced (Fixture *fx,
   guint depth = 0;
   guint64 expected_kept = 0;
 
-  trace_event_filter_set_tid_main (fx->filter);
+  filter_set_tid_main (fx->filter);
   for (guint b = 0; b < 50; b++)
     {
       next_batch (fx);
@@ -763,7 +763,7 @@ test_many_batches_balanced (Fixture *fx,
               expected_kept++;
             }
         }
-      trace_event_filter_process (fx->filter, fx->batch);
+      filter_process (fx->filter, fx->batch);
       for (guint i = 0; i < fx->batch->n_events; i++)
         g_assert_cmpint (fx->batch->events[i].tid, ==, 1);
     }

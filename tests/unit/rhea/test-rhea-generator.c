@@ -21,7 +21,7 @@
 
 #include <string.h>
 
-#include "rhearepair.h"
+#include "rhea-private.h"
 
 #define N_THREADS 4
 #define N_TOP_CALLS 400

@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-#include "rhearepair.h"
+#include "rhea-private.h"
 
 #define PID 100
 

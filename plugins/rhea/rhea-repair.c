@@ -20,15 +20,62 @@ static const char *const repair_names[N_REPAIRS] = {
   [REPAIR_CLOSED_AT_EOS] = "closed-at-eos",
 };
 
+/**
+ * rhea_repair_new:
+ * @pool: (nullable): the pipeline's string pool, or %NULL for the default
+ *
+ * Returns: (transfer full): a repair with the default options
+ */
+const char *
+rhea_repair_kind_name (RepairKind kind)
+{
+  return repair_names[kind];
+}
+
+/* Counts one more of something repaired or dropped; the first one of each
+ * kind is logged (never every one: this runs per event). */
+void
+rhea_count (guint64 *counter,
+            const char *what,
+            gint64 ts,
+            gint64 tid)
+{
+  if ((*counter)++ == 0)
+    g_debug ("first %s at ts=%" G_GINT64_FORMAT " on thread %" G_GINT64_FORMAT, what, ts, tid);
+}
+
 RheaRepair *
 rhea_repair_new (TraceStringPool *pool)
 {
-  RheaRepair *r = g_new0 (RheaRepair, 1);
+  const RheaRepairOptions defaults = {
+    .markers = RHEA_REPAIR_DEFAULT_MARKERS,
+    .marker_ends = RHEA_REPAIR_DEFAULT_MARKER_ENDS,
+    .crash_tag = RHEA_REPAIR_DEFAULT_CRASH_TAG,
+    .max_hold = RHEA_REPAIR_DEFAULT_MAX_HOLD,
+  };
 
+  return rhea_repair_new_with_options (pool, &defaults);
+}
+
+/**
+ * rhea_repair_new_with_options:
+ * @pool: (nullable): the pipeline's string pool, or %NULL for the default
+ * @opts: the options, copied (the element's properties)
+ *
+ * Returns: (transfer full): a repair
+ */
+RheaRepair *
+rhea_repair_new_with_options (TraceStringPool *pool,
+                              const RheaRepairOptions *opts)
+{
+  RheaRepair *r;
+
+  g_return_val_if_fail (opts != NULL, NULL);
+
+  r = g_new0 (RheaRepair, 1);
   r->pool = trace_string_pool_ref (pool ? pool : trace_string_pool_get_default ());
-  r->markers = TRUE;
-  r->marker_ends = RHEA_MARKER_ENDS_AUTO;
-  r->max_hold = RHEA_REPAIR_DEFAULT_MAX_HOLD;
+  r->opts = *opts;
+  r->opts.max_hold = MAX (opts->max_hold, 1);
   r->marker_cache = g_array_new (FALSE, TRUE, sizeof (MarkerInfo));
   r->threads = g_hash_table_new (g_int64_hash, g_int64_equal);
   r->thread_list = g_ptr_array_new_with_free_func (rhea_thread_free);
@@ -55,50 +102,34 @@ rhea_repair_free (RheaRepair *r)
   g_free (r);
 }
 
-/**
- * rhea_repair_set_markers:
- * @markers: %FALSE to treat `B:`/`E:`/`T:` names as plain slice names
- *   (a stream that is not RheaTrace); the default is %TRUE
- */
+/* The setters change one option of a repair made with rhea_repair_new()
+ * (the unit tests use them); see #RheaRepairOptions for what each does. */
 void
 rhea_repair_set_markers (RheaRepair *r,
                          gboolean markers)
 {
-  r->markers = markers;
+  r->opts.markers = markers;
 }
 
 void
 rhea_repair_set_marker_ends (RheaRepair *r,
                              RheaMarkerEnds marker_ends)
 {
-  r->marker_ends = marker_ends;
+  r->opts.marker_ends = marker_ends;
 }
 
-/**
- * rhea_repair_set_crash_tag:
- * @crash_tag: rename slices whose end was estimated (unwound, missing
- *   end, closed at EOS) `⟨name⟩: CrashTag`, as btrace does.  Their begins
- *   must then be held until the thread's stack is empty.
- */
 void
 rhea_repair_set_crash_tag (RheaRepair *r,
                            gboolean crash_tag)
 {
-  r->crash_tag = crash_tag;
+  r->opts.crash_tag = crash_tag;
 }
 
-/**
- * rhea_repair_set_max_hold:
- * @max_events: how many events one thread may hold while the catcher of a
- *   throw is unknown (at least 1).  At the limit the throws in the older
- *   half of the hold are taken to have escaped every instrumented frame
- *   (their frames end at the T:) and counted in `hold_overflows`.
- */
 void
 rhea_repair_set_max_hold (RheaRepair *r,
                           guint max_events)
 {
-  r->max_hold = MAX (max_events, 1);
+  r->opts.max_hold = MAX (max_events, 1);
 }
 
 void
@@ -217,7 +248,7 @@ static gboolean
 absorbs_marker_end (RheaRepair *r,
                     RheaThread *th)
 {
-  switch (r->marker_ends)
+  switch (r->opts.marker_ends)
     {
     case RHEA_MARKER_ENDS_PRESENT:
       return TRUE;
@@ -242,7 +273,7 @@ handle_return (RheaRepair *r,
 
   if (at < 0)
     {
-      r->stats.unmatched_returns++;
+      rhea_count (&r->stats.unmatched_returns, "unmatched E: dropped", ev->ts, th->tid);
       return;
     }
   rhea_thread_close_above (r, th, at);
@@ -268,7 +299,7 @@ handle_throw (RheaRepair *r,
 
   if (at < 0)
     {
-      r->stats.unmatched_throws++;
+      rhea_count (&r->stats.unmatched_throws, "unmatched T: dropped", ts, th->tid);
       return;
     }
   rhea_thread_close_above (r, th, at);
@@ -297,7 +328,7 @@ handle_end (RheaRepair *r,
   at = rhea_thread_find_plain (th);
   if (at < 0)
     {
-      r->stats.unmatched_ends++;
+      rhea_count (&r->stats.unmatched_ends, "unmatched slice end dropped", r->out.batch->events[index].ts, th->tid);
       return;
     }
   rhea_thread_close_above (r, th, at);
@@ -313,14 +344,14 @@ handle_begin (RheaRepair *r,
   TraceEvent *ev = &r->out.batch->events[index];
   MarkerInfo info = { ev->name, MARKER_NONE };
 
-  if (r->markers)
+  if (r->opts.markers)
     info = classify (r, ev->name);
   if (info.type != MARKER_RETURN && info.type != MARKER_THROW && th->frames->len >= RHEA_REPAIR_MAX_DEPTH)
     {
       /* a method's return will be unmatched; a plain end is paired here */
       if (info.type == MARKER_NONE)
         th->n_untracked++;
-      r->stats.too_deep++;
+      rhea_count (&r->stats.too_deep, "slice begin dropped beyond the maximum depth", ev->ts, th->tid);
       return info.type;
     }
   switch (info.type)
@@ -363,8 +394,8 @@ repair_event (RheaRepair *r,
     end_ts += MAX (ev->u.slice.dur, 0);
   th = rhea_thread_get (r, ev->tid, ev->pid);
   previous = th->last_marker;
-  if (previous == MARKER_BEGIN && r->marker_ends == RHEA_MARKER_ENDS_AUTO)
-    r->marker_ends = kind == TRACE_EVENT_SLICE_END ? RHEA_MARKER_ENDS_PRESENT : RHEA_MARKER_ENDS_ABSENT;
+  if (previous == MARKER_BEGIN && r->opts.marker_ends == RHEA_MARKER_ENDS_AUTO)
+    r->opts.marker_ends = kind == TRACE_EVENT_SLICE_END ? RHEA_MARKER_ENDS_PRESENT : RHEA_MARKER_ENDS_ABSENT;
 
   if (kind == TRACE_EVENT_SLICE_BEGIN)
     marker = handle_begin (r, th, index);
@@ -391,8 +422,12 @@ void
 rhea_repair_process (RheaRepair *r,
                      TraceBatch *batch)
 {
-  guint n = batch->n_events;
+  guint n;
 
+  g_return_if_fail (r != NULL);
+  g_return_if_fail (batch != NULL);
+
+  n = batch->n_events;
   r->stats.events_in += n;
   r->out.batch = batch;
   r->out.w = 0;
@@ -413,7 +448,11 @@ rhea_repair_process (RheaRepair *r,
 TraceBatch *
 rhea_repair_drain (RheaRepair *r)
 {
-  TraceBatch *batch = trace_batch_new (r->pool, 64);
+  TraceBatch *batch;
+
+  g_return_val_if_fail (r != NULL, NULL);
+
+  batch = trace_batch_new (r->pool, 64);
 
   r->out.batch = NULL;
   r->out.w = 0;
