@@ -25,7 +25,6 @@
 #include <trace/tracebasesink.h>
 #include <trace/traceaggregator.h>
 #include <trace/traceappsink.h>
-#include <trace/traceharness.h>
 #include <trace/traceparse.h>
 
 #undef __TRACE_H_INSIDE__

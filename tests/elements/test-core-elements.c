@@ -1,6 +1,7 @@
 /* Element tests: queue, tee, funnel, fakesrc, fakesink, in harnesses and
  * in pipelines driven by a main loop. */
 #include "../test-util.h"
+#include <trace/check/traceharness.h>
 
 static TraceElement *
 parse (const char *description)

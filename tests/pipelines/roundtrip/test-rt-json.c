@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "rt-util.h"
+#include <trace/check/traceharness.h>
 
 /* ---- the file as a JSON parser reads it ---- */
 
