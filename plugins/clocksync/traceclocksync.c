@@ -247,7 +247,7 @@ push_next (TraceClockSync *self)
 
 static TraceFlowReturn
 trace_clock_sync_aggregate (TraceAggregator *agg,
-                            gboolean timeout)
+                            gboolean all_at_eos)
 {
   TraceClockSync *self = TRACE_CLOCK_SYNC (agg);
 

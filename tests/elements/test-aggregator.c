@@ -13,7 +13,7 @@ G_DEFINE_FINAL_TYPE (TestMerge, test_merge, TRACE_TYPE_AGGREGATOR)
 
 static TraceFlowReturn
 test_merge_aggregate (TraceAggregator *agg,
-                      gboolean timeout)
+                      gboolean all_at_eos)
 {
   TraceAggregatorPad *pad = trace_aggregator_get_oldest_pad (agg);
 
