@@ -102,33 +102,33 @@ typedef enum
 } TraceEventKind;
 
 /**
- * TraceEventClass:
- * @TRACE_EVENT_CLASS_SLICES: thread slices and instants
- * @TRACE_EVENT_CLASS_ASYNC: async slices
- * @TRACE_EVENT_CLASS_FLOWS: flows
- * @TRACE_EVENT_CLASS_COUNTERS: counters
- * @TRACE_EVENT_CLASS_METADATA: process and thread names, sort indexes, labels
- * @TRACE_EVENT_CLASS_SCHED: scheduling records (switch, wakeup, task life)
- * @TRACE_EVENT_CLASS_CPU: cpu frequency and idle
- * @TRACE_EVENT_CLASS_FTRACE: other kernel events
- * @TRACE_EVENT_CLASS_SAMPLES: CPU-profile samples and their stack nodes
- * @TRACE_EVENT_CLASS_CLOCK: clock markers
+ * TraceEventGroup:
+ * @TRACE_EVENT_GROUP_SLICES: thread slices and instants
+ * @TRACE_EVENT_GROUP_ASYNC: async slices
+ * @TRACE_EVENT_GROUP_FLOWS: flows
+ * @TRACE_EVENT_GROUP_COUNTERS: counters
+ * @TRACE_EVENT_GROUP_METADATA: process and thread names, sort indexes, labels
+ * @TRACE_EVENT_GROUP_SCHED: scheduling records (switch, wakeup, task life)
+ * @TRACE_EVENT_GROUP_CPU: cpu frequency and idle
+ * @TRACE_EVENT_GROUP_FTRACE: other kernel events
+ * @TRACE_EVENT_GROUP_SAMPLES: CPU-profile samples and their stack nodes
+ * @TRACE_EVENT_GROUP_CLOCK: clock markers
  *
  * Groups of kinds, as flags: what a user filters on (`filter kind=slices+counters`).
  */
 typedef enum
 {
-  TRACE_EVENT_CLASS_SLICES = 1 << 0,
-  TRACE_EVENT_CLASS_ASYNC = 1 << 1,
-  TRACE_EVENT_CLASS_FLOWS = 1 << 2,
-  TRACE_EVENT_CLASS_COUNTERS = 1 << 3,
-  TRACE_EVENT_CLASS_METADATA = 1 << 4,
-  TRACE_EVENT_CLASS_SCHED = 1 << 5,
-  TRACE_EVENT_CLASS_CPU = 1 << 6,
-  TRACE_EVENT_CLASS_FTRACE = 1 << 7,
-  TRACE_EVENT_CLASS_SAMPLES = 1 << 8,
-  TRACE_EVENT_CLASS_CLOCK = 1 << 9,
-} TraceEventClass;
+  TRACE_EVENT_GROUP_SLICES = 1 << 0,
+  TRACE_EVENT_GROUP_ASYNC = 1 << 1,
+  TRACE_EVENT_GROUP_FLOWS = 1 << 2,
+  TRACE_EVENT_GROUP_COUNTERS = 1 << 3,
+  TRACE_EVENT_GROUP_METADATA = 1 << 4,
+  TRACE_EVENT_GROUP_SCHED = 1 << 5,
+  TRACE_EVENT_GROUP_CPU = 1 << 6,
+  TRACE_EVENT_GROUP_FTRACE = 1 << 7,
+  TRACE_EVENT_GROUP_SAMPLES = 1 << 8,
+  TRACE_EVENT_GROUP_CLOCK = 1 << 9,
+} TraceEventGroup;
 
 /**
  * TraceEventFlags:
@@ -387,9 +387,9 @@ typedef struct
   } u;
 } TraceEvent;
 
-#define TRACE_TYPE_EVENT_CLASS (trace_event_class_get_type ())
+#define TRACE_TYPE_EVENT_GROUP (trace_event_group_get_type ())
 TRACE_AVAILABLE_IN_ALL
-GType trace_event_class_get_type (void) G_GNUC_CONST;
+GType trace_event_group_get_type (void) G_GNUC_CONST;
 #define TRACE_TYPE_CLOCK_DOMAIN (trace_clock_domain_get_type ())
 TRACE_AVAILABLE_IN_ALL
 GType trace_clock_domain_get_type (void) G_GNUC_CONST;
@@ -397,7 +397,7 @@ GType trace_clock_domain_get_type (void) G_GNUC_CONST;
 TRACE_AVAILABLE_IN_ALL
 const char *trace_event_kind_to_string (TraceEventKind kind);
 TRACE_AVAILABLE_IN_ALL
-TraceEventClass trace_event_kind_get_class (TraceEventKind kind);
+TraceEventGroup trace_event_kind_get_group (TraceEventKind kind);
 TRACE_AVAILABLE_IN_ALL
 const char *trace_clock_domain_to_string (TraceClockDomain domain);
 TRACE_AVAILABLE_IN_ALL

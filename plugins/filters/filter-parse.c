@@ -148,18 +148,18 @@ trace_event_filter_parse_window_time (const char *text,
 static const struct
 {
   const char *name;
-  TraceEventClass klass;
+  TraceEventGroup group;
 } kind_names[] = {
-  { "slices", TRACE_EVENT_CLASS_SLICES },
-  { "async", TRACE_EVENT_CLASS_ASYNC },
-  { "flows", TRACE_EVENT_CLASS_FLOWS },
-  { "counters", TRACE_EVENT_CLASS_COUNTERS },
-  { "metadata", TRACE_EVENT_CLASS_METADATA },
-  { "sched", TRACE_EVENT_CLASS_SCHED },
-  { "cpu", TRACE_EVENT_CLASS_CPU },
-  { "ftrace", TRACE_EVENT_CLASS_FTRACE },
-  { "samples", TRACE_EVENT_CLASS_SAMPLES },
-  { "clock", TRACE_EVENT_CLASS_CLOCK },
+  { "slices", TRACE_EVENT_GROUP_SLICES },
+  { "async", TRACE_EVENT_GROUP_ASYNC },
+  { "flows", TRACE_EVENT_GROUP_FLOWS },
+  { "counters", TRACE_EVENT_GROUP_COUNTERS },
+  { "metadata", TRACE_EVENT_GROUP_METADATA },
+  { "sched", TRACE_EVENT_GROUP_SCHED },
+  { "cpu", TRACE_EVENT_GROUP_CPU },
+  { "ftrace", TRACE_EVENT_GROUP_FTRACE },
+  { "samples", TRACE_EVENT_GROUP_SAMPLES },
+  { "clock", TRACE_EVENT_GROUP_CLOCK },
 };
 
 /**
@@ -171,7 +171,7 @@ static const struct
  */
 gboolean
 trace_event_filter_parse_kinds (const char *text,
-                                TraceEventClass *out_kinds,
+                                TraceEventGroup *out_kinds,
                                 GError **error)
 {
   g_auto (GStrv) words = g_strsplit_set (text ? text : "", "+,|", -1);
@@ -185,7 +185,7 @@ trace_event_filter_parse_kinds (const char *text,
       for (guint j = 0; j < G_N_ELEMENTS (kind_names) && !found; j++)
         if (strcmp (word, kind_names[j].name) == 0)
           {
-            kinds |= kind_names[j].klass;
+            kinds |= kind_names[j].group;
             found = TRUE;
           }
       if (!found)

@@ -49,7 +49,7 @@ struct _TraceEventFilter
   FilterGlob thread_name;
   FilterGlob name;
   FilterGlob category;
-  guint kinds; /* TraceEventClass, 0 for all */
+  guint kinds; /* TraceEventGroup, 0 for all */
   gboolean has_start;
   gboolean has_end;
   gint64 start;
@@ -227,7 +227,7 @@ trace_event_filter_set_category (TraceEventFilter *f,
 
 void
 trace_event_filter_set_kinds (TraceEventFilter *f,
-                              TraceEventClass kinds)
+                              TraceEventGroup kinds)
 {
   f->kinds = kinds;
   filter_update (f);
@@ -456,7 +456,7 @@ filter_match (TraceEventFilter *f,
   gboolean unknown = FALSE;
   gint64 pid = filter_knowledge_resolve_pid (&f->k, ev, ev->tid >= 0 ? thread : NULL);
 
-  if (f->kinds != 0 && fold (match_of (trace_event_kind_get_class (ev->kind) & f->kinds), TRACE_FILTER_DROP_KIND, &unknown, reason))
+  if (f->kinds != 0 && fold (match_of (trace_event_kind_get_group (ev->kind) & f->kinds), TRACE_FILTER_DROP_KIND, &unknown, reason))
     return MATCH_NO;
   if (with_names && f->category.spec && fold (match_of (filter_glob_match (&f->category, f->pool, ev->category)), TRACE_FILTER_DROP_CATEGORY, &unknown, reason))
     return MATCH_NO;
@@ -786,7 +786,7 @@ handle_async (TraceEventFilter *f,
 static gboolean
 always_passes (guint kind)
 {
-  return (trace_event_kind_get_class (kind) & (TRACE_EVENT_CLASS_METADATA | TRACE_EVENT_CLASS_CLOCK)) || kind == TRACE_EVENT_STACK_NODE;
+  return (trace_event_kind_get_group (kind) & (TRACE_EVENT_GROUP_METADATA | TRACE_EVENT_GROUP_CLOCK)) || kind == TRACE_EVENT_STACK_NODE;
 }
 
 static void

@@ -95,7 +95,7 @@ void trace_event_filter_set_name (TraceEventFilter *filter,
 void trace_event_filter_set_category (TraceEventFilter *filter,
                                       const char *glob);
 void trace_event_filter_set_kinds (TraceEventFilter *filter,
-                                   TraceEventClass kinds);
+                                   TraceEventGroup kinds);
 void trace_event_filter_set_start (TraceEventFilter *filter,
                                    gint64 start_ns);
 void trace_event_filter_set_end (TraceEventFilter *filter,
@@ -132,7 +132,7 @@ gboolean trace_event_filter_parse_window_time (const char *text,
                                                gboolean *relative,
                                                GError **error);
 gboolean trace_event_filter_parse_kinds (const char *text,
-                                         TraceEventClass *out_kinds,
+                                         TraceEventGroup *out_kinds,
                                          GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TraceEventFilter, trace_event_filter_free)

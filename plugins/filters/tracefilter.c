@@ -300,7 +300,7 @@ install_properties (GObjectClass *object_class)
   properties[PROP_CATEGORY] = g_param_spec_string ("category", "Category",
                                                    "Keep events of this category (a glob)", NULL, rw);
   properties[PROP_KIND] = g_param_spec_flags ("kind", "Kind", "Keep these kinds of events (empty: all)",
-                                              TRACE_TYPE_EVENT_CLASS, 0, rw);
+                                              TRACE_TYPE_EVENT_GROUP, 0, rw);
   properties[PROP_START] = g_param_spec_string ("start", "Start",
                                                 "Keep what happens from this time on: in the trace's clock "
                                                 "(1212.5s, 200ms, ns) or after the first event (+1.5s)",
