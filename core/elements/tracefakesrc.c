@@ -111,7 +111,7 @@ add_event (TraceFakeSrc *self,
       ev->pid = pid_of (self, t);
       ev->u.sched_switch.prev_tid = ev->tid;
       ev->u.sched_switch.next_tid = tid_of (self, (t + 1) % (self->processes * self->threads));
-      ev->u.sched_switch.prev_state = 1;
+      ev->u.sched_switch.prev_state = TRACE_TASK_STATE_INTERRUPTIBLE;
       ev->u.sched_switch.prev_prio = ev->u.sched_switch.next_prio = 120;
     }
   else if ((self->kinds & TRACE_EVENT_GROUP_COUNTERS) && step == 6)

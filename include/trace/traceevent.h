@@ -131,6 +131,60 @@ typedef enum
 } TraceEventGroup;
 
 /**
+ * TraceTaskState:
+ * @TRACE_TASK_STATE_RUNNING: running or runnable (`R`): no bit set
+ * @TRACE_TASK_STATE_INTERRUPTIBLE: sleeping (`S`)
+ * @TRACE_TASK_STATE_UNINTERRUPTIBLE: in uninterruptible sleep, usually
+ *   waiting for I/O (`D`)
+ * @TRACE_TASK_STATE_STOPPED: stopped by a signal (`T`)
+ * @TRACE_TASK_STATE_TRACED: stopped by a tracer (`t`)
+ * @TRACE_TASK_STATE_EXIT_DEAD: exiting, about to be reaped (`X`)
+ * @TRACE_TASK_STATE_EXIT_ZOMBIE: exited, not yet reaped (`Z`)
+ * @TRACE_TASK_STATE_DEAD: dead (`x`)
+ * @TRACE_TASK_STATE_WAKEKILL: woken by fatal signals only (`K`)
+ * @TRACE_TASK_STATE_WAKING: being woken (`W`)
+ * @TRACE_TASK_STATE_PARKED: a parked kernel thread (`P`)
+ * @TRACE_TASK_STATE_NOLOAD: does not count towards the load average (`N`)
+ * @TRACE_TASK_STATE_IDLE: an idle kernel thread (`I`):
+ *   %TRACE_TASK_STATE_UNINTERRUPTIBLE | %TRACE_TASK_STATE_NOLOAD
+ * @TRACE_TASK_STATE_PREEMPTED: preempted while runnable (`R+`): the
+ *   thread left the cpu without sleeping
+ *
+ * The bits of `u.sched_switch.prev_state`: the state the thread leaving
+ * the cpu is in, as the Linux kernel's task-state bits in the 4.4 layout
+ * (the one Perfetto assumes for a trace that does not name its kernel
+ * version). The letters are those of ftrace's text output
+ * (`prev_state=D|K`, `S`, `R+`). A value of -1 means the input did not
+ * tell.
+ */
+typedef enum
+{
+  TRACE_TASK_STATE_RUNNING = 0,
+  TRACE_TASK_STATE_INTERRUPTIBLE = 0x1,
+  TRACE_TASK_STATE_UNINTERRUPTIBLE = 0x2,
+  TRACE_TASK_STATE_STOPPED = 0x4,
+  TRACE_TASK_STATE_TRACED = 0x8,
+  TRACE_TASK_STATE_EXIT_DEAD = 0x10,
+  TRACE_TASK_STATE_EXIT_ZOMBIE = 0x20,
+  TRACE_TASK_STATE_DEAD = 0x40,
+  TRACE_TASK_STATE_WAKEKILL = 0x80,
+  TRACE_TASK_STATE_WAKING = 0x100,
+  TRACE_TASK_STATE_PARKED = 0x200,
+  TRACE_TASK_STATE_NOLOAD = 0x400,
+  TRACE_TASK_STATE_IDLE = 0x2 | 0x400,
+  TRACE_TASK_STATE_PREEMPTED = 0x800,
+} TraceTaskState;
+
+/**
+ * TRACE_CLONE_THREAD:
+ *
+ * The Linux clone flag `CLONE_THREAD` in `u.task.clone_flags` of a
+ * %TRACE_EVENT_TASK_NEWTASK: the new task is a thread of the creating
+ * process, not a process of its own.
+ */
+#define TRACE_CLONE_THREAD 0x00010000
+
+/**
  * TraceEventFlags:
  * @TRACE_EVENT_FLAG_NONE: no flag
  * @TRACE_EVENT_FLAG_SCOPE_THREAD: an instant of the thread (the default)
@@ -334,7 +388,7 @@ typedef struct
       gint32 next_tid;
       gint32 prev_prio;
       gint32 next_prio;
-      gint64 prev_state;
+      gint64 prev_state; /* #TraceTaskState bits, -1 unknown */
       guint32 prev_comm;
       guint32 next_comm;
     } sched_switch;
@@ -354,7 +408,7 @@ typedef struct
       gint32 prio;
       guint32 comm;
       guint32 old_comm;
-      guint64 clone_flags;
+      guint64 clone_flags; /* TASK_NEWTASK: e.g. TRACE_CLONE_THREAD */
     } task;
     /* CPU_FREQUENCY, CPU_IDLE */
     struct
