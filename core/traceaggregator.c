@@ -187,18 +187,18 @@ trace_aggregator_get_oldest_pad (TraceAggregator *agg)
 static gboolean
 all_inputs_have_data (GList *pads,
                       gboolean *any_queued,
-                      gboolean *all_eos)
+                      gboolean *all_at_eos)
 {
   gboolean ready = TRUE;
 
   *any_queued = FALSE;
-  *all_eos = TRUE;
+  *all_at_eos = TRUE;
   for (GList *l = pads; l; l = l->next)
     {
       TraceAggregatorPadPrivate *p = PAD_PRIV (l->data);
 
       *any_queued |= !g_queue_is_empty (&p->queue);
-      *all_eos &= p->eos;
+      *all_at_eos &= p->eos;
       if (!p->eos && g_queue_is_empty (&p->queue))
         ready = FALSE;
     }
@@ -207,14 +207,14 @@ all_inputs_have_data (GList *pads,
 
 static TraceFlowReturn
 send_eos_if_done (TraceAggregator *self,
-                  gboolean all_eos,
+                  gboolean all_at_eos,
                   gboolean any_queued)
 {
   TraceAggregatorPrivate *priv = PRIV (self);
   TraceAggregatorClass *klass = TRACE_AGGREGATOR_GET_CLASS (self);
   TraceBatch *rest;
 
-  if (!all_eos || any_queued || priv->sent_eos)
+  if (!all_at_eos || any_queued || priv->sent_eos)
     return TRACE_FLOW_OK;
   priv->sent_eos = TRUE;
   rest = klass->drain ? klass->drain (self) : NULL;
@@ -233,18 +233,18 @@ run_aggregate (TraceAggregator *self)
   TraceAggregatorClass *klass = TRACE_AGGREGATOR_GET_CLASS (self);
   g_autoptr (GList) pads = trace_aggregator_get_sink_pads (TRACE_AGGREGATOR (self));
   TraceFlowReturn ret = TRACE_FLOW_OK;
-  gboolean any_queued, all_eos;
+  gboolean any_queued, all_at_eos;
 
   while (ret == TRACE_FLOW_OK)
     {
-      gboolean ready = all_inputs_have_data (pads, &any_queued, &all_eos);
+      gboolean ready = all_inputs_have_data (pads, &any_queued, &all_at_eos);
 
       if (!any_queued || !ready)
         break;
-      ret = klass->aggregate (self, all_eos);
+      ret = klass->aggregate (self, all_at_eos);
     }
   if (ret == TRACE_FLOW_OK)
-    send_eos_if_done (self, all_eos, any_queued);
+    send_eos_if_done (self, all_at_eos, any_queued);
   return ret == TRACE_FLOW_EOS ? TRACE_FLOW_OK : ret;
 }
 

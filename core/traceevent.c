@@ -9,40 +9,40 @@
 static const struct
 {
   const char *name;
-  TraceEventClass klass;
+  TraceEventGroup group;
 } kind_info[TRACE_EVENT_N_KINDS] = {
   [TRACE_EVENT_NONE] = { "none", 0 },
-  [TRACE_EVENT_SLICE_BEGIN] = { "slice-begin", TRACE_EVENT_CLASS_SLICES },
-  [TRACE_EVENT_SLICE_END] = { "slice-end", TRACE_EVENT_CLASS_SLICES },
-  [TRACE_EVENT_SLICE_COMPLETE] = { "slice-complete", TRACE_EVENT_CLASS_SLICES },
-  [TRACE_EVENT_INSTANT] = { "instant", TRACE_EVENT_CLASS_SLICES },
-  [TRACE_EVENT_ASYNC_BEGIN] = { "async-begin", TRACE_EVENT_CLASS_ASYNC },
-  [TRACE_EVENT_ASYNC_STEP] = { "async-step", TRACE_EVENT_CLASS_ASYNC },
-  [TRACE_EVENT_ASYNC_END] = { "async-end", TRACE_EVENT_CLASS_ASYNC },
-  [TRACE_EVENT_ASYNC_INSTANT] = { "async-instant", TRACE_EVENT_CLASS_ASYNC },
-  [TRACE_EVENT_FLOW_START] = { "flow-start", TRACE_EVENT_CLASS_FLOWS },
-  [TRACE_EVENT_FLOW_STEP] = { "flow-step", TRACE_EVENT_CLASS_FLOWS },
-  [TRACE_EVENT_FLOW_END] = { "flow-end", TRACE_EVENT_CLASS_FLOWS },
-  [TRACE_EVENT_COUNTER] = { "counter", TRACE_EVENT_CLASS_COUNTERS },
-  [TRACE_EVENT_PROCESS_NAME] = { "process-name", TRACE_EVENT_CLASS_METADATA },
-  [TRACE_EVENT_THREAD_NAME] = { "thread-name", TRACE_EVENT_CLASS_METADATA },
-  [TRACE_EVENT_PROCESS_SORT_INDEX] = { "process-sort-index", TRACE_EVENT_CLASS_METADATA },
-  [TRACE_EVENT_THREAD_SORT_INDEX] = { "thread-sort-index", TRACE_EVENT_CLASS_METADATA },
-  [TRACE_EVENT_PROCESS_LABEL] = { "process-label", TRACE_EVENT_CLASS_METADATA },
-  [TRACE_EVENT_SCHED_SWITCH] = { "sched-switch", TRACE_EVENT_CLASS_SCHED },
-  [TRACE_EVENT_SCHED_WAKEUP] = { "sched-wakeup", TRACE_EVENT_CLASS_SCHED },
-  [TRACE_EVENT_SCHED_WAKING] = { "sched-waking", TRACE_EVENT_CLASS_SCHED },
-  [TRACE_EVENT_SCHED_WAKEUP_NEW] = { "sched-wakeup-new", TRACE_EVENT_CLASS_SCHED },
-  [TRACE_EVENT_SCHED_PROCESS_EXIT] = { "sched-process-exit", TRACE_EVENT_CLASS_SCHED },
-  [TRACE_EVENT_SCHED_PROCESS_FREE] = { "sched-process-free", TRACE_EVENT_CLASS_SCHED },
-  [TRACE_EVENT_TASK_NEWTASK] = { "task-newtask", TRACE_EVENT_CLASS_SCHED },
-  [TRACE_EVENT_TASK_RENAME] = { "task-rename", TRACE_EVENT_CLASS_SCHED },
-  [TRACE_EVENT_CPU_FREQUENCY] = { "cpu-frequency", TRACE_EVENT_CLASS_CPU },
-  [TRACE_EVENT_CPU_IDLE] = { "cpu-idle", TRACE_EVENT_CLASS_CPU },
-  [TRACE_EVENT_FTRACE] = { "ftrace", TRACE_EVENT_CLASS_FTRACE },
-  [TRACE_EVENT_STACK_NODE] = { "stack-node", TRACE_EVENT_CLASS_SAMPLES },
-  [TRACE_EVENT_SAMPLE] = { "sample", TRACE_EVENT_CLASS_SAMPLES },
-  [TRACE_EVENT_CLOCK_MARKER] = { "clock-marker", TRACE_EVENT_CLASS_CLOCK },
+  [TRACE_EVENT_SLICE_BEGIN] = { "slice-begin", TRACE_EVENT_GROUP_SLICES },
+  [TRACE_EVENT_SLICE_END] = { "slice-end", TRACE_EVENT_GROUP_SLICES },
+  [TRACE_EVENT_SLICE_COMPLETE] = { "slice-complete", TRACE_EVENT_GROUP_SLICES },
+  [TRACE_EVENT_INSTANT] = { "instant", TRACE_EVENT_GROUP_SLICES },
+  [TRACE_EVENT_ASYNC_BEGIN] = { "async-begin", TRACE_EVENT_GROUP_ASYNC },
+  [TRACE_EVENT_ASYNC_STEP] = { "async-step", TRACE_EVENT_GROUP_ASYNC },
+  [TRACE_EVENT_ASYNC_END] = { "async-end", TRACE_EVENT_GROUP_ASYNC },
+  [TRACE_EVENT_ASYNC_INSTANT] = { "async-instant", TRACE_EVENT_GROUP_ASYNC },
+  [TRACE_EVENT_FLOW_START] = { "flow-start", TRACE_EVENT_GROUP_FLOWS },
+  [TRACE_EVENT_FLOW_STEP] = { "flow-step", TRACE_EVENT_GROUP_FLOWS },
+  [TRACE_EVENT_FLOW_END] = { "flow-end", TRACE_EVENT_GROUP_FLOWS },
+  [TRACE_EVENT_COUNTER] = { "counter", TRACE_EVENT_GROUP_COUNTERS },
+  [TRACE_EVENT_PROCESS_NAME] = { "process-name", TRACE_EVENT_GROUP_METADATA },
+  [TRACE_EVENT_THREAD_NAME] = { "thread-name", TRACE_EVENT_GROUP_METADATA },
+  [TRACE_EVENT_PROCESS_SORT_INDEX] = { "process-sort-index", TRACE_EVENT_GROUP_METADATA },
+  [TRACE_EVENT_THREAD_SORT_INDEX] = { "thread-sort-index", TRACE_EVENT_GROUP_METADATA },
+  [TRACE_EVENT_PROCESS_LABEL] = { "process-label", TRACE_EVENT_GROUP_METADATA },
+  [TRACE_EVENT_SCHED_SWITCH] = { "sched-switch", TRACE_EVENT_GROUP_SCHED },
+  [TRACE_EVENT_SCHED_WAKEUP] = { "sched-wakeup", TRACE_EVENT_GROUP_SCHED },
+  [TRACE_EVENT_SCHED_WAKING] = { "sched-waking", TRACE_EVENT_GROUP_SCHED },
+  [TRACE_EVENT_SCHED_WAKEUP_NEW] = { "sched-wakeup-new", TRACE_EVENT_GROUP_SCHED },
+  [TRACE_EVENT_SCHED_PROCESS_EXIT] = { "sched-process-exit", TRACE_EVENT_GROUP_SCHED },
+  [TRACE_EVENT_SCHED_PROCESS_FREE] = { "sched-process-free", TRACE_EVENT_GROUP_SCHED },
+  [TRACE_EVENT_TASK_NEWTASK] = { "task-newtask", TRACE_EVENT_GROUP_SCHED },
+  [TRACE_EVENT_TASK_RENAME] = { "task-rename", TRACE_EVENT_GROUP_SCHED },
+  [TRACE_EVENT_CPU_FREQUENCY] = { "cpu-frequency", TRACE_EVENT_GROUP_CPU },
+  [TRACE_EVENT_CPU_IDLE] = { "cpu-idle", TRACE_EVENT_GROUP_CPU },
+  [TRACE_EVENT_FTRACE] = { "ftrace", TRACE_EVENT_GROUP_FTRACE },
+  [TRACE_EVENT_STACK_NODE] = { "stack-node", TRACE_EVENT_GROUP_SAMPLES },
+  [TRACE_EVENT_SAMPLE] = { "sample", TRACE_EVENT_GROUP_SAMPLES },
+  [TRACE_EVENT_CLOCK_MARKER] = { "clock-marker", TRACE_EVENT_GROUP_CLOCK },
 };
 
 /**
@@ -60,17 +60,17 @@ trace_event_kind_to_string (TraceEventKind kind)
 }
 
 /**
- * trace_event_kind_get_class:
+ * trace_event_kind_get_group:
  * @kind: a #TraceEventKind
  *
  * Returns: the group @kind belongs to
  */
-TraceEventClass
-trace_event_kind_get_class (TraceEventKind kind)
+TraceEventGroup
+trace_event_kind_get_group (TraceEventKind kind)
 {
   if ((guint) kind >= TRACE_EVENT_N_KINDS)
     return 0;
-  return kind_info[kind].klass;
+  return kind_info[kind].group;
 }
 
 static const char *const clock_names[] = {
@@ -137,25 +137,25 @@ trace_clock_domain_from_string (const char *name)
 }
 
 GType
-trace_event_class_get_type (void)
+trace_event_group_get_type (void)
 {
   static gsize type;
   static const GFlagsValue values[] = {
-    { TRACE_EVENT_CLASS_SLICES, "TRACE_EVENT_CLASS_SLICES", "slices" },
-    { TRACE_EVENT_CLASS_ASYNC, "TRACE_EVENT_CLASS_ASYNC", "async" },
-    { TRACE_EVENT_CLASS_FLOWS, "TRACE_EVENT_CLASS_FLOWS", "flows" },
-    { TRACE_EVENT_CLASS_COUNTERS, "TRACE_EVENT_CLASS_COUNTERS", "counters" },
-    { TRACE_EVENT_CLASS_METADATA, "TRACE_EVENT_CLASS_METADATA", "metadata" },
-    { TRACE_EVENT_CLASS_SCHED, "TRACE_EVENT_CLASS_SCHED", "sched" },
-    { TRACE_EVENT_CLASS_CPU, "TRACE_EVENT_CLASS_CPU", "cpu" },
-    { TRACE_EVENT_CLASS_FTRACE, "TRACE_EVENT_CLASS_FTRACE", "ftrace" },
-    { TRACE_EVENT_CLASS_SAMPLES, "TRACE_EVENT_CLASS_SAMPLES", "samples" },
-    { TRACE_EVENT_CLASS_CLOCK, "TRACE_EVENT_CLASS_CLOCK", "clock" },
+    { TRACE_EVENT_GROUP_SLICES, "TRACE_EVENT_GROUP_SLICES", "slices" },
+    { TRACE_EVENT_GROUP_ASYNC, "TRACE_EVENT_GROUP_ASYNC", "async" },
+    { TRACE_EVENT_GROUP_FLOWS, "TRACE_EVENT_GROUP_FLOWS", "flows" },
+    { TRACE_EVENT_GROUP_COUNTERS, "TRACE_EVENT_GROUP_COUNTERS", "counters" },
+    { TRACE_EVENT_GROUP_METADATA, "TRACE_EVENT_GROUP_METADATA", "metadata" },
+    { TRACE_EVENT_GROUP_SCHED, "TRACE_EVENT_GROUP_SCHED", "sched" },
+    { TRACE_EVENT_GROUP_CPU, "TRACE_EVENT_GROUP_CPU", "cpu" },
+    { TRACE_EVENT_GROUP_FTRACE, "TRACE_EVENT_GROUP_FTRACE", "ftrace" },
+    { TRACE_EVENT_GROUP_SAMPLES, "TRACE_EVENT_GROUP_SAMPLES", "samples" },
+    { TRACE_EVENT_GROUP_CLOCK, "TRACE_EVENT_GROUP_CLOCK", "clock" },
     { 0, NULL, NULL },
   };
 
   if (g_once_init_enter (&type))
-    g_once_init_leave (&type, g_flags_register_static ("TraceEventClass", values));
+    g_once_init_leave (&type, g_flags_register_static ("TraceEventGroup", values));
   return type;
 }
 

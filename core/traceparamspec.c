@@ -1,4 +1,5 @@
-/* tracepipe - words a numeric property accepts besides numbers
+/* tracepipe - what a property takes besides what its type says: keywords,
+ * choices, times
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -153,4 +154,44 @@ trace_param_spec_get_choices (GParamSpec *pspec)
 
   choices = g_param_spec_get_qdata (pspec, g_quark_from_static_string (CHOICES_QDATA));
   return choices ? (const char *const *) choices->pdata : NULL;
+}
+
+/* `clock-sync guess-window=50ms`: a 64-bit integer property in
+ * nanoseconds that also takes a time with a unit. Marked on the pspec, so
+ * the launch parser, trace-inspect and trace_describe_param_type() agree
+ * on which properties are times. */
+#define TIME_QDATA "trace-param-time"
+
+/**
+ * trace_param_spec_set_time:
+ * @pspec: a #GParamSpecInt64 or #GParamSpecUInt64 in nanoseconds
+ *
+ * Marks @pspec as a time: trace_value_from_string() (launch descriptions)
+ * then also takes a number with a unit (`5ms`, `1.5s`, as
+ * trace_parse_time() reads it) and `trace-inspect` says so. A plain
+ * number stays in nanoseconds. Call it in class_init, after creating the
+ * pspec.
+ */
+void
+trace_param_spec_set_time (GParamSpec *pspec)
+{
+  g_return_if_fail (G_IS_PARAM_SPEC_INT64 (pspec) || G_IS_PARAM_SPEC_UINT64 (pspec));
+
+  g_param_spec_set_qdata (pspec, g_quark_from_static_string (TIME_QDATA), GINT_TO_POINTER (TRUE));
+}
+
+/**
+ * trace_param_spec_is_time:
+ * @pspec: a #GParamSpec
+ *
+ * Returns: whether trace_param_spec_set_time() marked @pspec as a time
+ */
+gboolean
+trace_param_spec_is_time (GParamSpec *pspec)
+{
+  g_return_val_if_fail (G_IS_PARAM_SPEC (pspec), FALSE);
+
+  if (!G_IS_PARAM_SPEC_INT64 (pspec) && !G_IS_PARAM_SPEC_UINT64 (pspec))
+    return FALSE;
+  return g_param_spec_get_qdata (pspec, g_quark_from_static_string (TIME_QDATA)) != NULL;
 }

@@ -12,36 +12,6 @@
 #include "trace/trace.h"
 #include "trace-private.h"
 
-/* A 64-bit integer property is "time-like" (accepts `5ms`, `1.5s`) when
- * its blurb mentions nanoseconds ("nanosecond", or "(ns" followed by ")",
- * ";" or ","), or when the element marked the pspec with
- * this qdata. The blurb convention needs nothing from plugin authors but a
- * good description; the qdata is there for properties whose blurb says
- * otherwise.
- */
-#define TIME_QDATA "trace-param-time"
-
-static gboolean
-pspec_is_time (GParamSpec *pspec)
-{
-  const char *blurb;
-
-  if (!G_IS_PARAM_SPEC_INT64 (pspec) && !G_IS_PARAM_SPEC_UINT64 (pspec))
-    return FALSE;
-  if (g_param_spec_get_qdata (pspec, g_quark_from_static_string (TIME_QDATA)))
-    return TRUE;
-  blurb = g_param_spec_get_blurb (pspec);
-  if (blurb == NULL)
-    return FALSE;
-  if (strstr (blurb, "nanosecond") != NULL)
-    return TRUE;
-  /* "(ns)", "(ns; 1.5s, 200ms)", "(ns, …)" */
-  for (const char *ns = strstr (blurb, "(ns"); ns != NULL; ns = strstr (ns + 3, "(ns"))
-    if (ns[3] == ')' || ns[3] == ';' || ns[3] == ',')
-      return TRUE;
-  return FALSE;
-}
-
 typedef struct
 {
   const char *suffix;
@@ -61,6 +31,7 @@ static const TimeUnit time_units[] = {
 
 static gboolean
 time_unit_lookup (const char *suffix,
+                  TraceParseTimeFlags flags,
                   gint64 *multiplier)
 {
   if (*suffix == '\0')
@@ -72,7 +43,8 @@ time_unit_lookup (const char *suffix,
     if (strcmp (suffix, time_units[i].suffix) == 0)
       {
         *multiplier = time_units[i].nanoseconds;
-        return TRUE;
+        /* strict: no unit longer than a second */
+        return !(flags & TRACE_PARSE_TIME_STRICT) || *multiplier <= 1000000000;
       }
   return FALSE;
 }
@@ -90,7 +62,8 @@ set_time_error (GError **error,
 }
 
 /* Integer arithmetic on the digits, so that "0.1s" is exactly 100000000 ns
- * (a double would give 99999999 for some inputs).
+ * (a double would give 99999999 for some inputs). Digits below a
+ * nanosecond are dropped, or with @exact must be zeros.
  */
 static gboolean
 time_scale (const char *int_digits,
@@ -98,6 +71,7 @@ time_scale (const char *int_digits,
             const char *frac_digits,
             gsize n_frac,
             gint64 multiplier,
+            gboolean exact,
             guint64 *out)
 {
   guint64 whole = 0, frac = 0, step = (guint64) multiplier;
@@ -113,10 +87,20 @@ time_scale (const char *int_digits,
   if (whole != 0 && whole > G_MAXINT64 / step)
     return FALSE;
   whole *= step;
-  for (gsize i = 0; i < n_frac && step > 0; i++)
+  for (gsize i = 0; i < n_frac; i++)
     {
+      guint d = frac_digits[i] - '0';
+
+      if (exact && step % 10 != 0)
+        {
+          if (d != 0)
+            return FALSE; /* finer than a nanosecond */
+          continue;
+        }
+      if (step == 0)
+        break;
       step /= 10;
-      frac += (guint64) (frac_digits[i] - '0') * step;
+      frac += (guint64) d * step;
     }
   if (whole > (guint64) G_MAXINT64 - frac)
     return FALSE;
@@ -132,7 +116,8 @@ time_scale (const char *int_digits,
  *
  * Parses a duration or offset. Units: `ns`, `us` (or `µs`), `ms`, `s`,
  * `min`, `h`; a number without a unit is in nanoseconds. Digits below a
- * nanosecond are dropped.
+ * nanosecond are dropped. The same as trace_parse_time_full() with
+ * %TRACE_PARSE_TIME_DEFAULT.
  *
  * Returns: %TRUE on success
  */
@@ -140,6 +125,30 @@ gboolean
 trace_parse_time (const char *text,
                   gint64 *nanoseconds,
                   GError **error)
+{
+  return trace_parse_time_full (text, TRACE_PARSE_TIME_DEFAULT, nanoseconds, error);
+}
+
+/**
+ * trace_parse_time_full:
+ * @text: a time such as `5ms`, `1.5s`, `-20us` or `1000` (nanoseconds)
+ * @flags: the rules, #TraceParseTimeFlags
+ * @nanoseconds: (out): the time in nanoseconds, left alone on failure
+ * @error: where to say why @text is not a time
+ *
+ * Parses a duration or offset: an optional sign, digits with an optional
+ * decimal point (exact integer arithmetic, no floating point), then a
+ * unit. The one time parser of tracepipe: launch descriptions
+ * (trace_value_from_string()) use the default rules, `filter`'s `start`
+ * and `end` the strict ones.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+trace_parse_time_full (const char *text,
+                       TraceParseTimeFlags flags,
+                       gint64 *nanoseconds,
+                       GError **error)
 {
   const char *p = text, *int_start, *frac_start = NULL;
   gsize n_int, n_frac = 0;
@@ -162,8 +171,11 @@ trace_parse_time (const char *text,
         p++;
       n_frac = p - frac_start;
     }
-  if (n_int + n_frac == 0 || !time_unit_lookup (p, &multiplier) ||
-      !time_scale (int_start, n_int, frac_start, n_frac, multiplier, &magnitude))
+  if (n_int + n_frac == 0 || !time_unit_lookup (p, flags, &multiplier) ||
+      /* strict: a number without a unit is whole nanoseconds */
+      ((flags & TRACE_PARSE_TIME_STRICT) && *p == '\0' && n_frac > 0) ||
+      !time_scale (int_start, n_int, frac_start, n_frac, multiplier, (flags & TRACE_PARSE_TIME_STRICT) != 0,
+                   &magnitude))
     {
       set_time_error (error, text);
       return FALSE;
@@ -292,7 +304,7 @@ trace_describe_param_type (GParamSpec *pspec)
 
   if ((keywords = trace_param_spec_get_keywords (pspec)) != NULL)
     return g_strdup_printf ("an integer or %s", keywords);
-  if (pspec_is_time (pspec))
+  if (trace_param_spec_is_time (pspec))
     return describe_time (pspec);
   if (G_IS_PARAM_SPEC_INT (pspec))
     return describe_int_range (G_PARAM_SPEC_INT (pspec)->minimum, G_PARAM_SPEC_INT (pspec)->maximum,
@@ -712,13 +724,13 @@ value_convert (GParamSpec *pspec,
     case G_TYPE_INT64:
       if (value_from_signed (pspec, text, value))
         return TRUE;
-      return pspec_is_time (pspec) && parse_time_in_range (pspec, text, value);
+      return trace_param_spec_is_time (pspec) && parse_time_in_range (pspec, text, value);
     case G_TYPE_UINT:
     case G_TYPE_ULONG:
     case G_TYPE_UINT64:
       if (value_from_unsigned (pspec, text, value))
         return TRUE;
-      return pspec_is_time (pspec) && parse_time_in_range (pspec, text, value);
+      return trace_param_spec_is_time (pspec) && parse_time_in_range (pspec, text, value);
     case G_TYPE_DOUBLE:
     case G_TYPE_FLOAT:
       return value_from_double (pspec, text, value);

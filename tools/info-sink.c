@@ -129,7 +129,7 @@ count_owner (InfoSummary *s,
         row->name = ev->name;
       return;
     }
-  if (trace_event_kind_get_class (ev->kind) == TRACE_EVENT_CLASS_METADATA)
+  if (trace_event_kind_get_group (ev->kind) == TRACE_EVENT_GROUP_METADATA)
     return;
   if (ev->pid != TRACE_ID_UNKNOWN)
     {
@@ -193,7 +193,7 @@ count_event (InfoSummary *s,
   /* Metadata and call-tree nodes carry no time of their own (often 0);
    * clock markers are left out too, so that "first event" is the event
    * `filter start=+1.5s` counts from (docs/filters.md). */
-  if (!(trace_event_kind_get_class (ev->kind) & (TRACE_EVENT_CLASS_METADATA | TRACE_EVENT_CLASS_CLOCK)) &&
+  if (!(trace_event_kind_get_group (ev->kind) & (TRACE_EVENT_GROUP_METADATA | TRACE_EVENT_GROUP_CLOCK)) &&
       ev->kind != TRACE_EVENT_STACK_NODE)
     {
       if (!s->have_ts || ev->ts < s->first_ts)

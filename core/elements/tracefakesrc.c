@@ -12,7 +12,7 @@
 #define DEFAULT_PROCESSES 2
 #define DEFAULT_THREADS 4
 #define DEFAULT_KINDS \
-  (TRACE_EVENT_CLASS_SLICES | TRACE_EVENT_CLASS_COUNTERS | TRACE_EVENT_CLASS_SCHED | TRACE_EVENT_CLASS_METADATA)
+  (TRACE_EVENT_GROUP_SLICES | TRACE_EVENT_GROUP_COUNTERS | TRACE_EVENT_GROUP_SCHED | TRACE_EVENT_GROUP_METADATA)
 #define MAX_DEPTH 4
 
 /**
@@ -106,7 +106,7 @@ add_event (TraceFakeSrc *self,
   guint step = (guint) (self->produced % 8);
   TraceEvent *ev;
 
-  if ((self->kinds & TRACE_EVENT_CLASS_SCHED) && step == 7)
+  if ((self->kinds & TRACE_EVENT_GROUP_SCHED) && step == 7)
     {
       ev = trace_batch_append (batch, TRACE_EVENT_SCHED_SWITCH, self->ts);
       ev->cpu = t % 4;
@@ -114,10 +114,10 @@ add_event (TraceFakeSrc *self,
       ev->pid = pid_of (self, t);
       ev->u.sched_switch.prev_tid = ev->tid;
       ev->u.sched_switch.next_tid = tid_of (self, (t + 1) % (self->processes * self->threads));
-      ev->u.sched_switch.prev_state = 1;
+      ev->u.sched_switch.prev_state = TRACE_TASK_STATE_INTERRUPTIBLE;
       ev->u.sched_switch.prev_prio = ev->u.sched_switch.next_prio = 120;
     }
-  else if ((self->kinds & TRACE_EVENT_CLASS_COUNTERS) && step == 6)
+  else if ((self->kinds & TRACE_EVENT_GROUP_COUNTERS) && step == 6)
     {
       ev = trace_batch_append (batch, TRACE_EVENT_COUNTER, self->ts);
       ev->pid = pid_of (self, t);
@@ -166,7 +166,7 @@ trace_fake_src_create (TraceBaseSrc *src,
   batch = trace_batch_new (trace_element_get_string_pool (TRACE_ELEMENT (src)), self->batch_size + 64);
   if (!self->sent_metadata)
     {
-      if (self->kinds & TRACE_EVENT_CLASS_METADATA)
+      if (self->kinds & TRACE_EVENT_GROUP_METADATA)
         add_metadata (self, batch);
       self->sent_metadata = TRUE;
     }
@@ -309,7 +309,7 @@ trace_fake_src_class_init (TraceFakeSrcClass *klass)
                          1, 99, DEFAULT_THREADS, G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS);
   properties[PROP_KINDS] =
       g_param_spec_flags ("kinds", "Kinds", "Which kinds of events to generate",
-                          TRACE_TYPE_EVENT_CLASS, DEFAULT_KINDS,
+                          TRACE_TYPE_EVENT_GROUP, DEFAULT_KINDS,
                           G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   trace_element_class_set_metadata (TRACE_ELEMENT_CLASS (klass), "Fake source", "Source/Trace",

@@ -102,11 +102,13 @@ slicetext_min_duration_class_init (SlicetextMinDurationClass *klass)
   trans_class->start = slicetext_min_duration_start;
   trans_class->transform_ip = slicetext_min_duration_transform_ip;
 
-  /* "nanoseconds" in the blurb makes launch strings accept `5ms`, `1.5s`. */
+  /* A time in nanoseconds: trace_param_spec_set_time() makes launch
+   * strings accept `5ms`, `1.5s` as well. */
   properties[PROP_MIN_DUR] =
       g_param_spec_int64 ("min-dur", "Minimum duration",
                           "Drop complete slices shorter than this, in nanoseconds (0 keeps all)",
                           0, G_MAXINT64, 0, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+  trace_param_spec_set_time (properties[PROP_MIN_DUR]);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   trace_element_class_set_metadata (TRACE_ELEMENT_CLASS (klass), "Minimum duration", "Filter/Trace",
                                     "Drops complete slices shorter than min-dur (an example)",

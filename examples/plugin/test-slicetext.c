@@ -8,6 +8,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <trace/trace.h>
+#include <trace/check/traceharness.h>
 
 /* The slices of sample.slices that are valid, in file order. */
 static const struct

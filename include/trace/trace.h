@@ -27,7 +27,6 @@
 #include <trace/tracefilesink.h>
 #include <trace/traceaggregator.h>
 #include <trace/traceappsink.h>
-#include <trace/traceharness.h>
 #include <trace/traceparse.h>
 
 #undef __TRACE_H_INSIDE__

@@ -51,7 +51,7 @@ G_DECLARE_DERIVABLE_TYPE (TraceAggregator, trace_aggregator, TRACE, AGGREGATOR, 
  * @start: prepares (NULL→READY)
  * @stop: releases (READY→NULL)
  * @aggregate: called when every input that is not at EOS has at least
- *   one batch queued (or @timeout is %TRUE: every input ended). Pop
+ *   one batch queued (or @all_at_eos is %TRUE: every input ended). Pop
  *   batches with trace_aggregator_pad_pop_batch() and push results with
  *   trace_aggregator_finish_batch(). Must pop at least one batch when any
  *   is queued.
@@ -75,7 +75,7 @@ struct _TraceAggregatorClass
   gboolean (*stop) (TraceAggregator *agg,
                     GError **error);
   TraceFlowReturn (*aggregate) (TraceAggregator *agg,
-                                gboolean timeout);
+                                gboolean all_at_eos);
   TraceStreamEvent *(*sink_stream_start) (TraceAggregator *agg,
                                           TraceAggregatorPad *pad,
                                           TraceStreamEvent *event);

@@ -102,33 +102,87 @@ typedef enum
 } TraceEventKind;
 
 /**
- * TraceEventClass:
- * @TRACE_EVENT_CLASS_SLICES: thread slices and instants
- * @TRACE_EVENT_CLASS_ASYNC: async slices
- * @TRACE_EVENT_CLASS_FLOWS: flows
- * @TRACE_EVENT_CLASS_COUNTERS: counters
- * @TRACE_EVENT_CLASS_METADATA: process and thread names, sort indexes, labels
- * @TRACE_EVENT_CLASS_SCHED: scheduling records (switch, wakeup, task life)
- * @TRACE_EVENT_CLASS_CPU: cpu frequency and idle
- * @TRACE_EVENT_CLASS_FTRACE: other kernel events
- * @TRACE_EVENT_CLASS_SAMPLES: CPU-profile samples and their stack nodes
- * @TRACE_EVENT_CLASS_CLOCK: clock markers
+ * TraceEventGroup:
+ * @TRACE_EVENT_GROUP_SLICES: thread slices and instants
+ * @TRACE_EVENT_GROUP_ASYNC: async slices
+ * @TRACE_EVENT_GROUP_FLOWS: flows
+ * @TRACE_EVENT_GROUP_COUNTERS: counters
+ * @TRACE_EVENT_GROUP_METADATA: process and thread names, sort indexes, labels
+ * @TRACE_EVENT_GROUP_SCHED: scheduling records (switch, wakeup, task life)
+ * @TRACE_EVENT_GROUP_CPU: cpu frequency and idle
+ * @TRACE_EVENT_GROUP_FTRACE: other kernel events
+ * @TRACE_EVENT_GROUP_SAMPLES: CPU-profile samples and their stack nodes
+ * @TRACE_EVENT_GROUP_CLOCK: clock markers
  *
  * Groups of kinds, as flags: what a user filters on (`filter kind=slices+counters`).
  */
 typedef enum
 {
-  TRACE_EVENT_CLASS_SLICES = 1 << 0,
-  TRACE_EVENT_CLASS_ASYNC = 1 << 1,
-  TRACE_EVENT_CLASS_FLOWS = 1 << 2,
-  TRACE_EVENT_CLASS_COUNTERS = 1 << 3,
-  TRACE_EVENT_CLASS_METADATA = 1 << 4,
-  TRACE_EVENT_CLASS_SCHED = 1 << 5,
-  TRACE_EVENT_CLASS_CPU = 1 << 6,
-  TRACE_EVENT_CLASS_FTRACE = 1 << 7,
-  TRACE_EVENT_CLASS_SAMPLES = 1 << 8,
-  TRACE_EVENT_CLASS_CLOCK = 1 << 9,
-} TraceEventClass;
+  TRACE_EVENT_GROUP_SLICES = 1 << 0,
+  TRACE_EVENT_GROUP_ASYNC = 1 << 1,
+  TRACE_EVENT_GROUP_FLOWS = 1 << 2,
+  TRACE_EVENT_GROUP_COUNTERS = 1 << 3,
+  TRACE_EVENT_GROUP_METADATA = 1 << 4,
+  TRACE_EVENT_GROUP_SCHED = 1 << 5,
+  TRACE_EVENT_GROUP_CPU = 1 << 6,
+  TRACE_EVENT_GROUP_FTRACE = 1 << 7,
+  TRACE_EVENT_GROUP_SAMPLES = 1 << 8,
+  TRACE_EVENT_GROUP_CLOCK = 1 << 9,
+} TraceEventGroup;
+
+/**
+ * TraceTaskState:
+ * @TRACE_TASK_STATE_RUNNING: running or runnable (`R`): no bit set
+ * @TRACE_TASK_STATE_INTERRUPTIBLE: sleeping (`S`)
+ * @TRACE_TASK_STATE_UNINTERRUPTIBLE: in uninterruptible sleep, usually
+ *   waiting for I/O (`D`)
+ * @TRACE_TASK_STATE_STOPPED: stopped by a signal (`T`)
+ * @TRACE_TASK_STATE_TRACED: stopped by a tracer (`t`)
+ * @TRACE_TASK_STATE_EXIT_DEAD: exiting, about to be reaped (`X`)
+ * @TRACE_TASK_STATE_EXIT_ZOMBIE: exited, not yet reaped (`Z`)
+ * @TRACE_TASK_STATE_DEAD: dead (`x`)
+ * @TRACE_TASK_STATE_WAKEKILL: woken by fatal signals only (`K`)
+ * @TRACE_TASK_STATE_WAKING: being woken (`W`)
+ * @TRACE_TASK_STATE_PARKED: a parked kernel thread (`P`)
+ * @TRACE_TASK_STATE_NOLOAD: does not count towards the load average (`N`)
+ * @TRACE_TASK_STATE_IDLE: an idle kernel thread (`I`):
+ *   %TRACE_TASK_STATE_UNINTERRUPTIBLE | %TRACE_TASK_STATE_NOLOAD
+ * @TRACE_TASK_STATE_PREEMPTED: preempted while runnable (`R+`): the
+ *   thread left the cpu without sleeping
+ *
+ * The bits of `u.sched_switch.prev_state`: the state the thread leaving
+ * the cpu is in, as the Linux kernel's task-state bits in the 4.4 layout
+ * (the one Perfetto assumes for a trace that does not name its kernel
+ * version). The letters are those of ftrace's text output
+ * (`prev_state=D|K`, `S`, `R+`). A value of -1 means the input did not
+ * tell.
+ */
+typedef enum
+{
+  TRACE_TASK_STATE_RUNNING = 0,
+  TRACE_TASK_STATE_INTERRUPTIBLE = 0x1,
+  TRACE_TASK_STATE_UNINTERRUPTIBLE = 0x2,
+  TRACE_TASK_STATE_STOPPED = 0x4,
+  TRACE_TASK_STATE_TRACED = 0x8,
+  TRACE_TASK_STATE_EXIT_DEAD = 0x10,
+  TRACE_TASK_STATE_EXIT_ZOMBIE = 0x20,
+  TRACE_TASK_STATE_DEAD = 0x40,
+  TRACE_TASK_STATE_WAKEKILL = 0x80,
+  TRACE_TASK_STATE_WAKING = 0x100,
+  TRACE_TASK_STATE_PARKED = 0x200,
+  TRACE_TASK_STATE_NOLOAD = 0x400,
+  TRACE_TASK_STATE_IDLE = 0x2 | 0x400,
+  TRACE_TASK_STATE_PREEMPTED = 0x800,
+} TraceTaskState;
+
+/**
+ * TRACE_CLONE_THREAD:
+ *
+ * The Linux clone flag `CLONE_THREAD` in `u.task.clone_flags` of a
+ * %TRACE_EVENT_TASK_NEWTASK: the new task is a thread of the creating
+ * process, not a process of its own.
+ */
+#define TRACE_CLONE_THREAD 0x00010000
 
 /**
  * TraceEventFlags:
@@ -334,7 +388,7 @@ typedef struct
       gint32 next_tid;
       gint32 prev_prio;
       gint32 next_prio;
-      gint64 prev_state;
+      gint64 prev_state; /* #TraceTaskState bits, -1 unknown */
       guint32 prev_comm;
       guint32 next_comm;
     } sched_switch;
@@ -354,7 +408,7 @@ typedef struct
       gint32 prio;
       guint32 comm;
       guint32 old_comm;
-      guint64 clone_flags;
+      guint64 clone_flags; /* TASK_NEWTASK: e.g. TRACE_CLONE_THREAD */
     } task;
     /* CPU_FREQUENCY, CPU_IDLE */
     struct
@@ -387,9 +441,9 @@ typedef struct
   } u;
 } TraceEvent;
 
-#define TRACE_TYPE_EVENT_CLASS (trace_event_class_get_type ())
+#define TRACE_TYPE_EVENT_GROUP (trace_event_group_get_type ())
 TRACE_AVAILABLE_IN_ALL
-GType trace_event_class_get_type (void) G_GNUC_CONST;
+GType trace_event_group_get_type (void) G_GNUC_CONST;
 #define TRACE_TYPE_CLOCK_DOMAIN (trace_clock_domain_get_type ())
 TRACE_AVAILABLE_IN_ALL
 GType trace_clock_domain_get_type (void) G_GNUC_CONST;
@@ -397,7 +451,7 @@ GType trace_clock_domain_get_type (void) G_GNUC_CONST;
 TRACE_AVAILABLE_IN_ALL
 const char *trace_event_kind_to_string (TraceEventKind kind);
 TRACE_AVAILABLE_IN_ALL
-TraceEventClass trace_event_kind_get_class (TraceEventKind kind);
+TraceEventGroup trace_event_kind_get_group (TraceEventKind kind);
 TRACE_AVAILABLE_IN_ALL
 const char *trace_clock_domain_to_string (TraceClockDomain domain);
 TRACE_AVAILABLE_IN_ALL

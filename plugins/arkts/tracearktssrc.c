@@ -242,6 +242,9 @@ install_properties (GObjectClass *object_class)
   properties[PROP_CPU_PROFILER_INTERVAL] = g_param_spec_int64 ("cpu-profiler-interval", "CPU profiler interval",
                                                                "Sampling interval for profiles without times (ns; 0 unknown)",
                                                                0, G_MAXINT64, DEFAULT_CPU_PROFILER_INTERVAL, rw);
+  trace_param_spec_set_time (properties[PROP_START_TIME]);
+  trace_param_spec_set_time (properties[PROP_SNAPSHOT_INTERVAL]);
+  trace_param_spec_set_time (properties[PROP_CPU_PROFILER_INTERVAL]);
   properties[PROP_TOP] = g_param_spec_uint ("top", "Top", "Constructors and functions listed per summary",
                                             1, 1000, DEFAULT_TOP, rw);
   g_object_class_install_properties (object_class, N_PROPS, properties);

@@ -255,7 +255,7 @@ push_next (TraceClockSync *self)
 
 static TraceFlowReturn
 trace_clock_sync_aggregate (TraceAggregator *agg,
-                            gboolean timeout)
+                            gboolean all_at_eos)
 {
   TraceClockSync *self = TRACE_CLOCK_SYNC (agg);
 
@@ -445,6 +445,7 @@ install_properties (GObjectClass *object_class)
       g_param_spec_int64 ("guess-window", "Guess window",
                           "An input nothing ties to the target is guessed to share the clock whose known reading is nearest its first timestamp, if within this (ns); negative: never guess",
                           G_MININT64, G_MAXINT64, DEFAULT_GUESS_WINDOW, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+  trace_param_spec_set_time (properties[PROP_GUESS_WINDOW]);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 

@@ -122,6 +122,7 @@ trace_clock_sync_pad_class_init (TraceClockSyncPadClass *klass)
       g_param_spec_int64 ("offset", "Offset",
                           "Added to this input's timestamps (ns): onto the target clock, or onto 'domain' when set",
                           G_MININT64, G_MAXINT64, DEFAULT_OFFSET, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+  trace_param_spec_set_time (properties[PROP_OFFSET]);
   /**
    * TraceClockSyncPad:domain:
    *

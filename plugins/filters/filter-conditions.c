@@ -122,7 +122,7 @@ filter_set_category (Filter *f,
 
 void
 filter_set_kinds (Filter *f,
-                  TraceEventClass kinds)
+                  TraceEventGroup kinds)
 {
   f->kinds = kinds;
   filter_update (f);
@@ -365,7 +365,7 @@ filter_match (Filter *f,
   gboolean unknown = FALSE;
   gint64 pid = filter_knowledge_resolve_pid (&f->k, ev, ev->tid >= 0 ? thread : NULL);
 
-  if (f->kinds != 0 && fold (match_of (trace_event_kind_get_class (ev->kind) & f->kinds), FILTER_DROP_KIND, &unknown, reason))
+  if (f->kinds != 0 && fold (match_of (trace_event_kind_get_group (ev->kind) & f->kinds), FILTER_DROP_KIND, &unknown, reason))
     return MATCH_NO;
   if (with_names && f->category.spec && fold (match_of (filter_glob_match (&f->category, f->pool, ev->category)), FILTER_DROP_CATEGORY, &unknown, reason))
     return MATCH_NO;

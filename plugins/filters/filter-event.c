@@ -395,7 +395,7 @@ handle_async (Filter *f,
 static gboolean
 always_passes (guint kind)
 {
-  return (trace_event_kind_get_class (kind) & (TRACE_EVENT_CLASS_METADATA | TRACE_EVENT_CLASS_CLOCK)) || kind == TRACE_EVENT_STACK_NODE;
+  return (trace_event_kind_get_group (kind) & (TRACE_EVENT_GROUP_METADATA | TRACE_EVENT_GROUP_CLOCK)) || kind == TRACE_EVENT_STACK_NODE;
 }
 
 static void

@@ -7,9 +7,6 @@
 
 #include <string.h>
 
-/* Linux clone(2): the new task shares its creator's thread group. */
-#define LINUX_CLONE_THREAD 0x00010000
-
 /* ---- globs ------------------------------------------------------------ */
 
 gboolean
@@ -293,7 +290,7 @@ learn_newtask (FilterKnowledge *k,
 
   if (ev->u.task.tid <= 0)
     return;
-  if (ev->u.task.clone_flags & LINUX_CLONE_THREAD)
+  if (ev->u.task.clone_flags & TRACE_CLONE_THREAD)
     child_pid = parent_pid;
   else
     child_pid = ev->u.task.tid; /* a new process: its first thread */

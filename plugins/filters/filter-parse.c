@@ -6,18 +6,6 @@
 
 #include <string.h>
 
-static const struct
-{
-  const char *suffix;
-  gint64 ns;
-} time_units[] = {
-  { "ns", 1 },
-  { "us", 1000 },
-  { "\xc2\xb5s", 1000 }, /* µs */
-  { "ms", 1000000 },
-  { "s", 1000000000 },
-};
-
 static gboolean
 time_error (const char *text,
             GError **error)
@@ -29,46 +17,6 @@ time_error (const char *text,
   return FALSE;
 }
 
-/* Splits "1.5ms" into digits before and after the point and a unit.
- * Returns the unit's multiplier, 0 when the text is not a time. */
-static gint64
-time_split (const char *text,
-            gboolean *negative,
-            const char **int_start,
-            gsize *int_len,
-            const char **frac_start,
-            gsize *frac_len)
-{
-  const char *p = text;
-  gsize rest;
-
-  *negative = (*p == '-');
-  if (*p == '-' || *p == '+')
-    p++;
-  *int_start = p;
-  while (g_ascii_isdigit (*p))
-    p++;
-  *int_len = p - *int_start;
-  *frac_start = p;
-  *frac_len = 0;
-  if (*p == '.')
-    {
-      *frac_start = ++p;
-      while (g_ascii_isdigit (*p))
-        p++;
-      *frac_len = p - *frac_start;
-    }
-  if (*int_len == 0 && *frac_len == 0)
-    return 0;
-  rest = strlen (p);
-  if (rest == 0)
-    return *frac_len == 0 ? 1 : 0; /* bare numbers are whole ns */
-  for (guint i = 0; i < G_N_ELEMENTS (time_units); i++)
-    if (strcmp (p, time_units[i].suffix) == 0)
-      return time_units[i].ns;
-  return 0;
-}
-
 /**
  * trace_event_filter_parse_time:
  * @text: `12345` (ns), `1.5s`, `200ms`, `300us`, `42ns`; a leading `-` is
@@ -76,8 +24,10 @@ time_split (const char *text,
  * @out_ns: (out): the time in nanoseconds
  * @error: a %TRACE_PARSE_ERROR_BAD_VALUE naming the text
  *
- * Decimal fractions are exact (no floating point): `1.000000001s` is
- * 1000000001 ns.  Digits below a nanosecond are an error, not rounded.
+ * trace_parse_time_full() with %TRACE_PARSE_TIME_STRICT, after white
+ * space around @text is dropped: decimal fractions are exact (no
+ * floating point), `1.000000001s` is 1000000001 ns; digits below a
+ * nanosecond are an error, not rounded.
  */
 gboolean
 trace_event_filter_parse_time (const char *text,
@@ -85,39 +35,10 @@ trace_event_filter_parse_time (const char *text,
                                GError **error)
 {
   g_autofree char *trimmed = g_strstrip (g_strdup (text ? text : ""));
-  const char *int_start, *frac_start;
-  gsize int_len, frac_len;
-  gboolean negative;
-  gint64 unit = time_split (trimmed, &negative, &int_start, &int_len, &frac_start, &frac_len);
-  guint64 value = 0, scale = (guint64) unit;
 
-  if (unit == 0)
+  /* the core's parser, strict rules; the message names the units those take */
+  if (!trace_parse_time_full (trimmed, TRACE_PARSE_TIME_STRICT, out_ns, NULL))
     return time_error (trimmed, error);
-  for (gsize i = 0; i < int_len; i++)
-    {
-      if (value > (G_MAXINT64 / 10))
-        return time_error (trimmed, error);
-      value = value * 10 + (int_start[i] - '0');
-    }
-  if (value > (guint64) G_MAXINT64 / (guint64) unit)
-    return time_error (trimmed, error);
-  value *= (guint64) unit;
-  for (gsize i = 0; i < frac_len; i++)
-    {
-      guint digit = frac_start[i] - '0';
-
-      if (scale % 10 != 0)
-        {
-          if (digit != 0)
-            return time_error (trimmed, error); /* finer than 1 ns */
-          continue;
-        }
-      scale /= 10;
-      value += digit * scale;
-    }
-  if (value > (guint64) G_MAXINT64)
-    return time_error (trimmed, error);
-  *out_ns = negative ? -(gint64) value : (gint64) value;
   return TRUE;
 }
 
@@ -148,18 +69,18 @@ filter_parse_window_time (const char *text,
 static const struct
 {
   const char *name;
-  TraceEventClass klass;
+  TraceEventGroup group;
 } kind_names[] = {
-  { "slices", TRACE_EVENT_CLASS_SLICES },
-  { "async", TRACE_EVENT_CLASS_ASYNC },
-  { "flows", TRACE_EVENT_CLASS_FLOWS },
-  { "counters", TRACE_EVENT_CLASS_COUNTERS },
-  { "metadata", TRACE_EVENT_CLASS_METADATA },
-  { "sched", TRACE_EVENT_CLASS_SCHED },
-  { "cpu", TRACE_EVENT_CLASS_CPU },
-  { "ftrace", TRACE_EVENT_CLASS_FTRACE },
-  { "samples", TRACE_EVENT_CLASS_SAMPLES },
-  { "clock", TRACE_EVENT_CLASS_CLOCK },
+  { "slices", TRACE_EVENT_GROUP_SLICES },
+  { "async", TRACE_EVENT_GROUP_ASYNC },
+  { "flows", TRACE_EVENT_GROUP_FLOWS },
+  { "counters", TRACE_EVENT_GROUP_COUNTERS },
+  { "metadata", TRACE_EVENT_GROUP_METADATA },
+  { "sched", TRACE_EVENT_GROUP_SCHED },
+  { "cpu", TRACE_EVENT_GROUP_CPU },
+  { "ftrace", TRACE_EVENT_GROUP_FTRACE },
+  { "samples", TRACE_EVENT_GROUP_SAMPLES },
+  { "clock", TRACE_EVENT_GROUP_CLOCK },
 };
 
 /**
@@ -171,7 +92,7 @@ static const struct
  */
 gboolean
 filter_parse_kinds (const char *text,
-                    TraceEventClass *out_kinds,
+                    TraceEventGroup *out_kinds,
                     GError **error)
 {
   g_auto (GStrv) words = g_strsplit_set (text ? text : "", "+,|", -1);
@@ -185,7 +106,7 @@ filter_parse_kinds (const char *text,
       for (guint j = 0; j < G_N_ELEMENTS (kind_names) && !found; j++)
         if (strcmp (word, kind_names[j].name) == 0)
           {
-            kinds |= kind_names[j].klass;
+            kinds |= kind_names[j].group;
             found = TRUE;
           }
       if (!found)

@@ -89,7 +89,7 @@ typedef struct
  * @thread_name: (nullable): a glob on the thread name
  * @name: (nullable): a glob on the event name
  * @category: (nullable): a glob on the category (`a,b` matches if a part does)
- * @kinds: #TraceEventClass flags, 0 for every kind
+ * @kinds: #TraceEventGroup flags, 0 for every kind
  * @start: (nullable): the window's start as text: `+1.5s` (after the first
  *   timed event) must stay distinct from `1.5s`, so it is parsed at start
  * @end: (nullable): the window's end, the same way
@@ -148,7 +148,7 @@ void filter_set_name (Filter *filter,
 void filter_set_category (Filter *filter,
                           const char *glob);
 void filter_set_kinds (Filter *filter,
-                       TraceEventClass kinds);
+                       TraceEventGroup kinds);
 void filter_set_start (Filter *filter,
                        gint64 start_ns);
 void filter_set_end (Filter *filter,
@@ -186,7 +186,7 @@ gboolean filter_parse_window_time (const char *text,
                                    gboolean *relative,
                                    GError **error);
 gboolean filter_parse_kinds (const char *text,
-                             TraceEventClass *out_kinds,
+                             TraceEventGroup *out_kinds,
                              GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Filter, filter_free)
@@ -366,7 +366,7 @@ struct _Filter
   FilterGlob thread_name;
   FilterGlob name;
   FilterGlob category;
-  guint kinds; /* TraceEventClass, 0 for all */
+  guint kinds; /* TraceEventGroup, 0 for all */
   gboolean has_start;
   gboolean has_end;
   gint64 start;

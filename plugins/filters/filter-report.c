@@ -131,7 +131,7 @@ filter_describe (Filter *f)
   describe_glob (s, "category", &f->category);
   if (f->kinds != 0)
     {
-      g_autofree char *kinds = g_flags_to_string (TRACE_TYPE_EVENT_CLASS, f->kinds);
+      g_autofree char *kinds = g_flags_to_string (TRACE_TYPE_EVENT_GROUP, f->kinds);
 
       g_string_append_printf (s, " kind=%s", kinds);
     }

@@ -289,7 +289,7 @@ install_properties (GObjectClass *object_class)
                                                    "Keep events of this category (a glob)",
                                                    DEFAULT_CATEGORY, MUTABLE);
   properties[PROP_KIND] = g_param_spec_flags ("kind", "Kind", "Keep these kinds of events (empty: all)",
-                                              TRACE_TYPE_EVENT_CLASS, DEFAULT_KIND, MUTABLE);
+                                              TRACE_TYPE_EVENT_GROUP, DEFAULT_KIND, MUTABLE);
   properties[PROP_START] = g_param_spec_string ("start", "Start",
                                                 "Keep what happens from this time on: in the trace's clock "
                                                 "(1212.5s, 200ms, ns) or after the first event (+1.5s)",

@@ -8,8 +8,6 @@
  */
 #include "ftrace-private.h"
 
-#define CLONE_THREAD 0x00010000
-
 static const FtraceField *
 find_field_len (const FtraceField *fields,
                 guint n,
@@ -125,10 +123,10 @@ emit_incomplete (FtraceParser *p,
 
 /* ------------------------------------------------------------ sched_switch */
 
-/* prev_state as the kernel's task-state bits, in the 4.4 layout that
- * perfetto assumes for traces without a kernel version (and uses itself
- * when it converts systrace letters). Numbers (trace-cmd) stay as printed;
- * -1 when the text is not a state. */
+/* prev_state as the kernel's task-state bits (TraceTaskState), in the
+ * 4.4 layout that perfetto assumes for traces without a kernel version
+ * (and uses itself when it converts systrace letters). Numbers
+ * (trace-cmd) stay as printed; -1 when the text is not a state. */
 static gint64
 parse_prev_state (const char *s,
                   gsize len)
@@ -144,46 +142,46 @@ parse_prev_state (const char *s,
     {
       switch (s[i])
         {
-        case 'R':
+        case 'R': /* TRACE_TASK_STATE_RUNNING: no bit */
           break;
         case 'S':
-          state |= 0x1;
+          state |= TRACE_TASK_STATE_INTERRUPTIBLE;
           break;
         case 'D':
-          state |= 0x2;
+          state |= TRACE_TASK_STATE_UNINTERRUPTIBLE;
           break;
         case 'T':
-          state |= 0x4;
+          state |= TRACE_TASK_STATE_STOPPED;
           break;
         case 't':
-          state |= 0x8;
+          state |= TRACE_TASK_STATE_TRACED;
           break;
         case 'X':
-          state |= 0x10;
+          state |= TRACE_TASK_STATE_EXIT_DEAD;
           break;
         case 'Z':
-          state |= 0x20;
+          state |= TRACE_TASK_STATE_EXIT_ZOMBIE;
           break;
         case 'x':
-          state |= 0x40;
+          state |= TRACE_TASK_STATE_DEAD;
           break;
         case 'K':
-          state |= 0x80;
+          state |= TRACE_TASK_STATE_WAKEKILL;
           break;
         case 'W':
-          state |= 0x100;
+          state |= TRACE_TASK_STATE_WAKING;
           break;
         case 'P':
-          state |= 0x200;
+          state |= TRACE_TASK_STATE_PARKED;
           break;
         case 'N':
-          state |= 0x400;
+          state |= TRACE_TASK_STATE_NOLOAD;
           break;
         case 'I':
-          state |= 0x2 | 0x400;
+          state |= TRACE_TASK_STATE_IDLE;
           break;
         case '+':
-          state |= 0x800;
+          state |= TRACE_TASK_STATE_PREEMPTED;
           break;
         case '|':
           break;
@@ -409,7 +407,7 @@ parse_task (FtraceParser *p,
   if (kind == TRACE_EVENT_TASK_NEWTASK)
     {
       /* a new thread of the writer's process, or a new process */
-      gint64 owner = (clone_flags & CLONE_THREAD) ? line->pid : pid;
+      gint64 owner = (clone_flags & TRACE_CLONE_THREAD) ? line->pid : pid;
 
       ftrace_learn_thread (p, batch, line->ts, pid, owner, comm ? comm->value : NULL,
                            comm ? comm->value_len : 0, TRUE);

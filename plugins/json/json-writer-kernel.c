@@ -152,8 +152,8 @@ append_prefix (ChromeWriter *w,
   g_string_append (line, ": ");
 }
 
-/* prev_state in the 4.4 bit layout ftrace-src uses; -1 (unknown) is "?",
- * which ftrace-src reads back as -1. */
+/* prev_state (TraceTaskState bits, the 4.4 layout ftrace-src uses); -1
+ * (unknown) is "?", which ftrace-src reads back as -1. */
 static void
 append_task_state (GString *line,
                    gint64 state)
@@ -163,17 +163,17 @@ append_task_state (GString *line,
     gint64 bit;
     char letter;
   } letters[] = {
-    { 0x1, 'S' },
-    { 0x2, 'D' },
-    { 0x4, 'T' },
-    { 0x8, 't' },
-    { 0x10, 'X' },
-    { 0x20, 'Z' },
-    { 0x40, 'x' },
-    { 0x80, 'K' },
-    { 0x100, 'W' },
-    { 0x200, 'P' },
-    { 0x400, 'N' },
+    { TRACE_TASK_STATE_INTERRUPTIBLE, 'S' },
+    { TRACE_TASK_STATE_UNINTERRUPTIBLE, 'D' },
+    { TRACE_TASK_STATE_STOPPED, 'T' },
+    { TRACE_TASK_STATE_TRACED, 't' },
+    { TRACE_TASK_STATE_EXIT_DEAD, 'X' },
+    { TRACE_TASK_STATE_EXIT_ZOMBIE, 'Z' },
+    { TRACE_TASK_STATE_DEAD, 'x' },
+    { TRACE_TASK_STATE_WAKEKILL, 'K' },
+    { TRACE_TASK_STATE_WAKING, 'W' },
+    { TRACE_TASK_STATE_PARKED, 'P' },
+    { TRACE_TASK_STATE_NOLOAD, 'N' },
   };
   gsize start = line->len;
 
@@ -182,10 +182,10 @@ append_task_state (GString *line,
       g_string_append_c (line, '?');
       return;
     }
-  if ((state & 0x402) == 0x402)
+  if ((state & TRACE_TASK_STATE_IDLE) == TRACE_TASK_STATE_IDLE)
     {
       g_string_append_c (line, 'I');
-      state &= ~(gint64) 0x402;
+      state &= ~(gint64) TRACE_TASK_STATE_IDLE;
     }
   for (guint i = 0; i < G_N_ELEMENTS (letters); i++)
     if (state & letters[i].bit)
@@ -196,7 +196,7 @@ append_task_state (GString *line,
       }
   if (line->len == start)
     g_string_append_c (line, 'R');
-  if (state & 0x800)
+  if (state & TRACE_TASK_STATE_PREEMPTED)
     g_string_append_c (line, '+');
 }
 

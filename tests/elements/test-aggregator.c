@@ -1,6 +1,7 @@
 /* Element tests: the aggregator base class, through a merge defined here
  * that forwards the input whose next batch starts earliest. */
 #include "../test-util.h"
+#include <trace/check/traceharness.h>
 
 #define TEST_TYPE_MERGE (test_merge_get_type ())
 G_DECLARE_FINAL_TYPE (TestMerge, test_merge, TEST, MERGE, TraceAggregator)
@@ -12,7 +13,7 @@ G_DEFINE_FINAL_TYPE (TestMerge, test_merge, TRACE_TYPE_AGGREGATOR)
 
 static TraceFlowReturn
 test_merge_aggregate (TraceAggregator *agg,
-                      gboolean timeout)
+                      gboolean all_at_eos)
 {
   TraceAggregatorPad *pad = trace_aggregator_get_oldest_pad (agg);
 

@@ -1,6 +1,7 @@
 /* Element tests: queue, tee, funnel, fakesrc, fakesink, in harnesses and
  * in pipelines driven by a main loop. */
 #include "../test-util.h"
+#include <trace/check/traceharness.h>
 
 static TraceElement *
 parse (const char *description)
@@ -32,7 +33,7 @@ test_source_queue_sink_on_main_loop (void)
   g_autoptr (TraceMessage) msg = NULL;
   guint64 n = 0;
 
-  g_object_set (src, "num-events", (gint64) 100000, "kinds", TRACE_EVENT_CLASS_SLICES, NULL);
+  g_object_set (src, "num-events", (gint64) 100000, "kinds", TRACE_EVENT_GROUP_SLICES, NULL);
   trace_bin_add_many (TRACE_BIN (p), src, queue, sink, NULL);
   g_assert_true (trace_element_link_many (NULL, src, queue, sink, NULL));
   msg = test_run_pipeline (p, 10000);

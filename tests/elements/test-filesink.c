@@ -3,6 +3,7 @@
 #include <glib/gstdio.h>
 
 #include "../test-util.h"
+#include <trace/check/traceharness.h>
 
 #define TEST_TYPE_TEXT_SINK (test_text_sink_get_type ())
 G_DECLARE_FINAL_TYPE (TestTextSink, test_text_sink, TEST, TEXT_SINK, TraceFileSink)

@@ -9,6 +9,8 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include <trace/check/traceharness.h>
+
 #include "../test-util.h"
 
 #define TEST_TYPE_LINES_SRC (test_lines_src_get_type ())

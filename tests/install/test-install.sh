@@ -75,7 +75,10 @@ prefix=$(sed -n 's/^prefix=//p' "$installed_pc")
 # libdir, pluginsdir) point at the staged files; pkg-config's sysroot and
 # --define-prefix do not fit (they break glib's paths or multiarch libdir).
 mkdir -p "$tmp/pkgconfig"
-sed "s|^prefix=.*|prefix=$destdir$prefix|" "$installed_pc" >"$tmp/pkgconfig/tracepipe-1.0.pc"
+for pc in tracepipe-1.0.pc tracepipe-check-1.0.pc; do
+  [ -e "$(dirname "$installed_pc")/$pc" ] || bail "no $pc was installed"
+  sed "s|^prefix=.*|prefix=$destdir$prefix|" "$(dirname "$installed_pc")/$pc" >"$tmp/pkgconfig/$pc"
+done
 export PKG_CONFIG_PATH=$tmp/pkgconfig
 libdir=$(pkg-config --variable=libdir tracepipe-1.0)
 includedir=$(pkg-config --variable=includedir tracepipe-1.0)
@@ -85,6 +88,9 @@ bindir=$(dirname "$(find "$destdir" -name trace-launch -type f | head -n 1)")
 check "the library, headers, tools and .pc are installed" \
   test -e "$libdir/libtracepipe-1.0.so.0" -a -e "$libdir/libtracepipe-1.0.so" \
   -a -e "$includedir/tracepipe-1.0/trace/trace.h" -a -x "$bindir/trace-launch" -a -x "$bindir/trace-inspect"
+check "the test harness library and its header are installed" \
+  test -e "$libdir/libtracepipe-check-1.0.so.0" -a -e "$libdir/libtracepipe-check-1.0.so" \
+  -a -e "$includedir/tracepipe-1.0/trace/check/traceharness.h"
 
 # Every plugin the build made is installed in the plugin directory.
 plugins_installed () {

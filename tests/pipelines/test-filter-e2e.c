@@ -92,7 +92,7 @@ check_main_only (TraceBatch *all,
       const TraceEvent *ev = &all->events[i];
       gint d;
 
-      if (trace_event_kind_get_class (ev->kind) == TRACE_EVENT_CLASS_METADATA)
+      if (trace_event_kind_get_group (ev->kind) == TRACE_EVENT_GROUP_METADATA)
         continue;
       if (ev->tid >= 0)
         g_assert_cmpint (ev->tid, ==, ev->pid);

@@ -142,7 +142,7 @@ static void
 test_kind_names (void)
 {
   g_assert_cmpstr (trace_event_kind_to_string (TRACE_EVENT_SCHED_SWITCH), ==, "sched-switch");
-  g_assert_cmpint (trace_event_kind_get_class (TRACE_EVENT_SCHED_WAKING), ==, TRACE_EVENT_CLASS_SCHED);
+  g_assert_cmpint (trace_event_kind_get_group (TRACE_EVENT_SCHED_WAKING), ==, TRACE_EVENT_GROUP_SCHED);
   g_assert_cmpint (trace_clock_domain_from_string ("boot"), ==, TRACE_CLOCK_BOOTTIME);
   g_assert_cmpint (trace_clock_domain_from_string ("LINUX_CLOCK_MONOTONIC"), ==, TRACE_CLOCK_MONOTONIC);
   g_assert_cmpstr (trace_clock_domain_to_string (TRACE_CLOCK_REALTIME), ==, "realtime");

@@ -935,23 +935,23 @@ static void
 view_event (View *v,
             const TraceEvent *ev)
 {
-  TraceEventClass klass = trace_event_kind_get_class (ev->kind);
+  TraceEventGroup group = trace_event_kind_get_group (ev->kind);
 
-  if (klass & (TRACE_EVENT_CLASS_SCHED | TRACE_EVENT_CLASS_CPU | TRACE_EVENT_CLASS_FTRACE))
+  if (group & (TRACE_EVENT_GROUP_SCHED | TRACE_EVENT_GROUP_CPU | TRACE_EVENT_GROUP_FTRACE))
     kernel_event (v, ev);
   else if (v->flags & RT_VIEW_KERNEL_ONLY)
     return;
   else if (ev->kind == TRACE_EVENT_INSTANT)
     instant_event (v, ev);
-  else if (klass & TRACE_EVENT_CLASS_SLICES)
+  else if (group & TRACE_EVENT_GROUP_SLICES)
     slice_event (v, ev);
-  else if (klass & TRACE_EVENT_CLASS_ASYNC)
+  else if (group & TRACE_EVENT_GROUP_ASYNC)
     async_event (v, ev);
-  else if (klass & TRACE_EVENT_CLASS_FLOWS)
+  else if (group & TRACE_EVENT_GROUP_FLOWS)
     flow_event (v, ev);
   else if (ev->kind == TRACE_EVENT_COUNTER)
     counter_event (v, ev);
-  else if (klass & TRACE_EVENT_CLASS_METADATA)
+  else if (group & TRACE_EVENT_GROUP_METADATA)
     meta_event (v, ev);
   else if (ev->kind == TRACE_EVENT_SAMPLE)
     sample_event (v, ev);

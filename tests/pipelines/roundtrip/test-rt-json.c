@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "rt-util.h"
+#include <trace/check/traceharness.h>
 
 /* ---- the file as a JSON parser reads it ---- */
 
@@ -199,7 +200,7 @@ test_ftrace_file (gconstpointer data)
     {
       const TraceEvent *ev = &direct->events[i];
 
-      kernel += (trace_event_kind_get_class (ev->kind) & (TRACE_EVENT_CLASS_SCHED | TRACE_EVENT_CLASS_CPU | TRACE_EVENT_CLASS_FTRACE)) != 0;
+      kernel += (trace_event_kind_get_group (ev->kind) & (TRACE_EVENT_GROUP_SCHED | TRACE_EVENT_GROUP_CPU | TRACE_EVENT_GROUP_FTRACE)) != 0;
       /* atrace counters go back as their line (docs/json.md) */
       text_counters += ev->kind == TRACE_EVENT_COUNTER && ev->cpu >= 0 && ev->pid >= 0;
     }

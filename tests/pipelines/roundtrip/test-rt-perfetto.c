@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "rt-util.h"
+#include <trace/check/traceharness.h>
 
 #define VIEW_IN (RT_VIEW_PERFETTO | RT_VIEW_PERFETTO_DROPS)
 

@@ -218,7 +218,7 @@ read_text (Text *t,
 static gboolean
 is_metadata (const TraceEvent *ev)
 {
-  return trace_event_kind_get_class (ev->kind) == TRACE_EVENT_CLASS_METADATA ||
+  return trace_event_kind_get_group (ev->kind) == TRACE_EVENT_GROUP_METADATA ||
          ev->kind == TRACE_EVENT_STACK_NODE || ev->kind == TRACE_EVENT_CLOCK_MARKER;
 }
 
@@ -613,8 +613,8 @@ check_window_events (TraceBatch *all,
       const TraceEvent *ev = &all->events[i];
 
       meta_all += is_metadata (ev);
-      in_window += !is_metadata (ev) && trace_event_kind_get_class (ev->kind) != TRACE_EVENT_CLASS_SLICES &&
-                   trace_event_kind_get_class (ev->kind) != TRACE_EVENT_CLASS_ASYNC && ev->ts >= start && ev->ts <= end;
+      in_window += !is_metadata (ev) && trace_event_kind_get_group (ev->kind) != TRACE_EVENT_GROUP_SLICES &&
+                   trace_event_kind_get_group (ev->kind) != TRACE_EVENT_GROUP_ASYNC && ev->ts >= start && ev->ts <= end;
     }
   for (guint i = 0; i < out->n_events; i++)
     {
@@ -628,8 +628,8 @@ check_window_events (TraceBatch *all,
       /* nothing outside the window */
       g_assert_cmpint (ev->ts, >=, start);
       g_assert_cmpint (ev->ts, <=, end);
-      kept += trace_event_kind_get_class (ev->kind) != TRACE_EVENT_CLASS_SLICES &&
-              trace_event_kind_get_class (ev->kind) != TRACE_EVENT_CLASS_ASYNC;
+      kept += trace_event_kind_get_group (ev->kind) != TRACE_EVENT_GROUP_SLICES &&
+              trace_event_kind_get_group (ev->kind) != TRACE_EVENT_GROUP_ASYNC;
     }
   g_assert_cmpuint (kept, ==, in_window);
   g_assert_cmpuint (meta_out, ==, meta_all);

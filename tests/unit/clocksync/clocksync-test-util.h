@@ -3,6 +3,7 @@
 #pragma once
 
 #include <trace/trace.h>
+#include <trace/check/traceharness.h>
 
 #include "../../test-util.h"
 

@@ -2,6 +2,8 @@
  * a condition changed while the element plays applies from the next batch
  * on, a slice already begun keeps its begin's decision, and a property
  * that cannot change while playing is refused with a WARNING. */
+#include <trace/check/traceharness.h>
+
 #include "../../test-util.h"
 
 static TraceEvent *

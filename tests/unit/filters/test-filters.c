@@ -436,7 +436,7 @@ static void
 test_kinds (Fixture *fx,
             gconstpointer data)
 {
-  TraceEventClass kinds = 0;
+  TraceEventGroup kinds = 0;
 
   g_assert_true (filter_parse_kinds ("slices+counters", &kinds, NULL));
   filter_set_kinds (fx->filter, kinds);
@@ -700,10 +700,10 @@ test_parse_kinds_and_tid (void)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (Filter) filter = filter_new (NULL);
-  TraceEventClass kinds = 0;
+  TraceEventGroup kinds = 0;
 
   g_assert_true (filter_parse_kinds ("sched,cpu|ftrace", &kinds, NULL));
-  g_assert_cmpuint (kinds, ==, TRACE_EVENT_CLASS_SCHED | TRACE_EVENT_CLASS_CPU | TRACE_EVENT_CLASS_FTRACE);
+  g_assert_cmpuint (kinds, ==, TRACE_EVENT_GROUP_SCHED | TRACE_EVENT_GROUP_CPU | TRACE_EVENT_GROUP_FTRACE);
   g_assert_false (filter_parse_kinds ("slices+slises", &kinds, &error));
   g_assert_cmpstr (error->message, ==,
                    "invalid kind \"slises\": expected slices, async, flows, counters, "

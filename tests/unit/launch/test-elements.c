@@ -123,6 +123,7 @@ test_props_class_init (TestPropsClass *klass)
   props[PROP_COUNTER] = g_param_spec_uint ("counter", NULL, "Read-only", 0, G_MAXUINT, 0,
                                            G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   trace_param_spec_add_keyword (props[PROP_INT64], "big", G_GINT64_CONSTANT (1) << 40);
+  trace_param_spec_set_time (props[PROP_OFFSET]);
   g_object_class_install_properties (object_class, N_PROPS, props);
   trace_element_class_set_metadata (TRACE_ELEMENT_CLASS (klass), "Test properties", "Test",
                                     "Has a property of every type", "tests");
@@ -216,13 +217,14 @@ static void
 test_mux_pad_class_init (TestMuxPadClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GParamSpec *offset = g_param_spec_int64 ("offset", NULL, "Added to timestamps, in nanoseconds",
+                                           G_MININT64, G_MAXINT64, 0,
+                                           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
 
   object_class->set_property = test_mux_pad_set_property;
   object_class->get_property = test_mux_pad_get_property;
-  g_object_class_install_property (object_class, 1,
-                                   g_param_spec_int64 ("offset", NULL, "Added to timestamps, in nanoseconds",
-                                                       G_MININT64, G_MAXINT64, 0,
-                                                       G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+  trace_param_spec_set_time (offset);
+  g_object_class_install_property (object_class, 1, offset);
 }
 
 static void

@@ -74,6 +74,14 @@ test_parse_time_message (void)
                    "a number alone is in nanoseconds)");
 }
 
+/* A pspec marked as a time, as an element marks one in class_init. */
+static GParamSpec *
+time_pspec (GParamSpec *pspec)
+{
+  trace_param_spec_set_time (pspec);
+  return pspec;
+}
+
 typedef struct
 {
   GParamSpec *pspec;
@@ -95,14 +103,14 @@ test_describe (void)
     { g_param_spec_double ("a", NULL, NULL, 0.5, 2.0, 1, f), "a number from 0.5 to 2" },
     { g_param_spec_boolean ("a", NULL, NULL, FALSE, f), "a boolean: true or false, yes or no, 1 or 0" },
     { g_param_spec_string ("a", NULL, NULL, NULL, f), "a string" },
-    { g_param_spec_int64 ("a", NULL, "Window start in nanoseconds", G_MININT64, G_MAXINT64, 0, f),
+    { time_pspec (g_param_spec_int64 ("a", NULL, "Window start in nanoseconds", G_MININT64, G_MAXINT64, 0, f)),
       "a time such as 5ms, 1.5s or 200us; a number alone is in nanoseconds" },
-    { g_param_spec_uint64 ("a", NULL, "Duration (ns)", 0, G_MAXUINT64, 0, f),
+    { time_pspec (g_param_spec_uint64 ("a", NULL, "Duration (ns)", 0, G_MAXUINT64, 0, f)),
       "a time such as 5ms, 1.5s or 200us; a number alone is in nanoseconds, not negative" },
-    { g_param_spec_int64 ("a", NULL, "Keep from this time on (ns; 1.5s, 200ms)", G_MININT64, G_MAXINT64, 0, f),
+    { time_pspec (g_param_spec_int64 ("a", NULL, "Keep from this time on (ns; 1.5s, 200ms)", G_MININT64, G_MAXINT64, 0, f)),
       "a time such as 5ms, 1.5s or 200us; a number alone is in nanoseconds" },
     { g_param_spec_int64 ("a", NULL, "Snapshots (nsec)", G_MININT64, G_MAXINT64, 0, f), "a 64-bit integer" },
-    { g_param_spec_int64 ("a", NULL, "Gap in nanoseconds", 0, 1000000000, 0, f),
+    { time_pspec (g_param_spec_int64 ("a", NULL, "Gap in nanoseconds", 0, 1000000000, 0, f)),
       "a time such as 5ms, 1.5s or 200us; a number alone is in nanoseconds, from 0 to 1000000000 ns" },
     { g_param_spec_pointer ("a", NULL, NULL, f), "a value of type gpointer, which cannot be given as text" },
   };
@@ -119,8 +127,8 @@ test_describe (void)
 static void
 test_value_from_string (void)
 {
-  GParamSpec *gap = g_param_spec_ref_sink (g_param_spec_uint64 ("gap", NULL, "Gap in nanoseconds", 10, 1000000000, 10,
-                                                                G_PARAM_READWRITE));
+  GParamSpec *gap = g_param_spec_ref_sink (time_pspec (g_param_spec_uint64 ("gap", NULL, "Gap in nanoseconds", 10,
+                                                                            1000000000, 10, G_PARAM_READWRITE)));
   GParamSpec *count = g_param_spec_ref_sink (g_param_spec_uint64 ("count", NULL, "How many", 0, G_MAXUINT64, 0,
                                                                   G_PARAM_READWRITE));
   g_auto (GValue) value = G_VALUE_INIT;

@@ -857,13 +857,13 @@ pt_expected_events (TraceBatch *in,
   for (guint i = 0; i < in->n_events; i++)
     {
       const TraceEvent *src = &in->events[i];
-      TraceEventClass klass = trace_event_kind_get_class (src->kind);
+      TraceEventGroup group = trace_event_kind_get_group (src->kind);
 
-      if (klass & (TRACE_EVENT_CLASS_SCHED | TRACE_EVENT_CLASS_CPU | TRACE_EVENT_CLASS_FTRACE))
+      if (group & (TRACE_EVENT_GROUP_SCHED | TRACE_EVENT_GROUP_CPU | TRACE_EVENT_GROUP_FTRACE))
         expect_kernel (&m, src);
-      else if (klass & TRACE_EVENT_CLASS_ASYNC)
+      else if (group & TRACE_EVENT_GROUP_ASYNC)
         expect_async (&m, src);
-      else if (klass & TRACE_EVENT_CLASS_SLICES)
+      else if (group & TRACE_EVENT_GROUP_SLICES)
         expect_slice (&m, src);
       else if (src->kind == TRACE_EVENT_SAMPLE)
         expect_sample (&m, src, nodes_in);
@@ -874,7 +874,7 @@ pt_expected_events (TraceBatch *in,
       else if (src->kind != TRACE_EVENT_STACK_NODE && src->kind != TRACE_EVENT_NONE)
         expect_other (&m, src);
       /* The writer declares the process of every event but kernel ones. */
-      if (src->pid >= 0 && !(klass & (TRACE_EVENT_CLASS_SCHED | TRACE_EVENT_CLASS_CPU | TRACE_EVENT_CLASS_FTRACE)))
+      if (src->pid >= 0 && !(group & (TRACE_EVENT_GROUP_SCHED | TRACE_EVENT_GROUP_CPU | TRACE_EVENT_GROUP_FTRACE)))
         g_hash_table_add (m.processes, g_memdup2 (&src->pid, sizeof src->pid));
     }
   /* The end of the stream: complete slices still open end; begun ones
@@ -913,9 +913,9 @@ pt_mask_kernel_pids (TraceBatch *batch)
   for (guint i = 0; i < batch->n_events; i++)
     {
       TraceEvent *ev = &batch->events[i];
-      TraceEventClass klass = trace_event_kind_get_class (ev->kind);
+      TraceEventGroup group = trace_event_kind_get_group (ev->kind);
 
-      if ((klass & (TRACE_EVENT_CLASS_SCHED | TRACE_EVENT_CLASS_CPU | TRACE_EVENT_CLASS_FTRACE)) || (ev->kind == TRACE_EVENT_CLOCK_MARKER && ev->u.clock.marker != TRACE_CLOCK_MARKER_PAIR))
+      if ((group & (TRACE_EVENT_GROUP_SCHED | TRACE_EVENT_GROUP_CPU | TRACE_EVENT_GROUP_FTRACE)) || (ev->kind == TRACE_EVENT_CLOCK_MARKER && ev->u.clock.marker != TRACE_CLOCK_MARKER_PAIR))
         ev->pid = -2;
     }
 }

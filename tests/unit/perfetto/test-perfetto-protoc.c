@@ -163,9 +163,9 @@ count_track_events (TraceBatch *in)
 
   for (guint i = 0; i < in->n_events; i++)
     {
-      TraceEventClass klass = trace_event_kind_get_class (in->events[i].kind);
+      TraceEventGroup group = trace_event_kind_get_group (in->events[i].kind);
 
-      if (klass & (TRACE_EVENT_CLASS_SLICES | TRACE_EVENT_CLASS_ASYNC | TRACE_EVENT_CLASS_FLOWS | TRACE_EVENT_CLASS_COUNTERS))
+      if (group & (TRACE_EVENT_GROUP_SLICES | TRACE_EVENT_GROUP_ASYNC | TRACE_EVENT_GROUP_FLOWS | TRACE_EVENT_GROUP_COUNTERS))
         n += in->events[i].kind == TRACE_EVENT_SLICE_COMPLETE ? 2 : 1;
     }
   return n;

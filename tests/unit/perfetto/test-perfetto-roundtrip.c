@@ -382,9 +382,9 @@ test_no_ftrace (void)
 
   for (guint i = 0; i < in->n_events; i++)
     {
-      TraceEventClass klass = trace_event_kind_get_class (in->events[i].kind);
+      TraceEventGroup group = trace_event_kind_get_group (in->events[i].kind);
 
-      kernel += (klass & (TRACE_EVENT_CLASS_SCHED | TRACE_EVENT_CLASS_CPU | TRACE_EVENT_CLASS_FTRACE)) != 0;
+      kernel += (group & (TRACE_EVENT_GROUP_SCHED | TRACE_EVENT_GROUP_CPU | TRACE_EVENT_GROUP_FTRACE)) != 0;
       print_markers += in->events[i].kind == TRACE_EVENT_CLOCK_MARKER && in->events[i].u.clock.marker != TRACE_CLOCK_MARKER_PAIR;
     }
   perfetto_writer_options_init (&opts);
@@ -396,7 +396,7 @@ test_no_ftrace (void)
   g_assert_cmpuint (ws.dropped_clock_marker, ==, print_markers);
   g_assert_cmpuint (ws.ftrace_events, ==, 0);
   for (guint i = 0; i < out->n_events; i++)
-    g_assert_false (trace_event_kind_get_class (out->events[i].kind) & (TRACE_EVENT_CLASS_SCHED | TRACE_EVENT_CLASS_CPU | TRACE_EVENT_CLASS_FTRACE));
+    g_assert_false (trace_event_kind_get_group (out->events[i].kind) & (TRACE_EVENT_GROUP_SCHED | TRACE_EVENT_GROUP_CPU | TRACE_EVENT_GROUP_FTRACE));
 }
 
 static void

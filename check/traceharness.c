@@ -1,11 +1,10 @@
-/* tracepipe - a test harness for one element
+/* tracepipe-check - a test harness for one element
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "config.h"
 
-#include "trace/trace.h"
-#include "trace-private.h"
+#include "trace/check/traceharness.h"
 
 struct _TraceHarness
 {

@@ -1,14 +1,14 @@
-/* tracepipe - a test harness for one element
+/* tracepipe-check - a test harness for one element
+ *
+ * Part of libtracepipe-check-1.0 (pkg-config: tracepipe-check-1.0), not
+ * of libtracepipe: tests link it, applications do not.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #pragma once
 
-#if !defined(__TRACE_H_INSIDE__) && !defined(TRACE_COMPILATION)
-#error "Only <trace/trace.h> can be included directly."
-#endif
-
-#include <trace/tracepipeline.h>
+#include <trace/trace.h>
+#include <trace/check/tracecheck-prelude.h>
 
 G_BEGIN_DECLS
 
@@ -22,70 +22,70 @@ G_BEGIN_DECLS
  */
 typedef struct _TraceHarness TraceHarness;
 
-TRACE_AVAILABLE_IN_ALL
+TRACE_CHECK_API
 TraceHarness *trace_harness_new (const char *factory_name);
-TRACE_AVAILABLE_IN_ALL
+TRACE_CHECK_API
 TraceHarness *trace_harness_new_parse (const char *description);
-TRACE_AVAILABLE_IN_ALL
+TRACE_CHECK_API
 TraceHarness *trace_harness_new_with_element (TraceElement *element,
                                               const char *sink_pad_name,
                                               const char *src_pad_name);
-TRACE_AVAILABLE_IN_ALL
+TRACE_CHECK_API
 void trace_harness_free (TraceHarness *harness);
 
-TRACE_AVAILABLE_IN_ALL
+TRACE_CHECK_API
 TraceElement *trace_harness_get_element (TraceHarness *harness);
-TRACE_AVAILABLE_IN_ALL
+TRACE_CHECK_API
 TraceStringPool *trace_harness_get_string_pool (TraceHarness *harness);
-TRACE_AVAILABLE_IN_ALL
+TRACE_CHECK_API
 TraceBatch *trace_harness_new_batch (TraceHarness *harness);
-TRACE_AVAILABLE_IN_ALL
+TRACE_CHECK_API
 guint32 trace_harness_intern (TraceHarness *harness,
                               const char *str);
-TRACE_AVAILABLE_IN_ALL
+TRACE_CHECK_API
 const char *trace_harness_string (TraceHarness *harness,
                                   guint32 id);
 
-TRACE_AVAILABLE_IN_ALL
+TRACE_CHECK_API
 gboolean trace_harness_play (TraceHarness *harness);
-TRACE_AVAILABLE_IN_ALL
+TRACE_CHECK_API
 guint trace_harness_add_input (TraceHarness *harness,
                                const char *pad_name);
-TRACE_AVAILABLE_IN_ALL
+TRACE_CHECK_API
 void trace_harness_set_stream_start (TraceHarness *harness,
                                      guint input,
                                      const char *format,
                                      TraceClockDomain domain);
-TRACE_AVAILABLE_IN_ALL
+TRACE_CHECK_API
 TraceFlowReturn trace_harness_push (TraceHarness *harness,
                                     TraceBatch *batch);
-TRACE_AVAILABLE_IN_ALL
+TRACE_CHECK_API
 TraceFlowReturn trace_harness_push_to (TraceHarness *harness,
                                        guint input,
                                        TraceBatch *batch);
-TRACE_AVAILABLE_IN_ALL
+TRACE_CHECK_API
 gboolean trace_harness_push_eos (TraceHarness *harness);
-TRACE_AVAILABLE_IN_ALL
+TRACE_CHECK_API
 gboolean trace_harness_push_eos_to (TraceHarness *harness,
                                     guint input);
-TRACE_AVAILABLE_IN_ALL
+TRACE_CHECK_API
 gboolean trace_harness_input_is_ready (TraceHarness *harness,
                                        guint input);
 
-TRACE_AVAILABLE_IN_ALL
+TRACE_CHECK_API
 gboolean trace_harness_run_until_eos (TraceHarness *harness,
                                       guint timeout_ms);
-TRACE_AVAILABLE_IN_ALL
+TRACE_CHECK_API
 TraceBatch *trace_harness_pull (TraceHarness *harness);
-TRACE_AVAILABLE_IN_ALL
+TRACE_CHECK_API
 TraceBatch *trace_harness_take_all (TraceHarness *harness);
-TRACE_AVAILABLE_IN_ALL
+TRACE_CHECK_API
 guint trace_harness_get_n_batches_out (TraceHarness *harness);
-TRACE_AVAILABLE_IN_ALL
+TRACE_CHECK_API
 gboolean trace_harness_got_eos (TraceHarness *harness);
-TRACE_AVAILABLE_IN_ALL
+TRACE_CHECK_API
 const TraceStreamInfo *trace_harness_get_stream_info (TraceHarness *harness);
-TRACE_AVAILABLE_IN_ALL
+TRACE_CHECK_API
 TraceMessage *trace_harness_pop_message (TraceHarness *harness,
                                          TraceMessageType types);
 
