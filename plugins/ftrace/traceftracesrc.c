@@ -4,8 +4,7 @@
  */
 #include "config.h"
 
-#include "ftrace-reader.h"
-#include "traceftracesrc.h"
+#include "ftrace-private.h"
 
 /**
  * TraceFtraceSrc:

@@ -7,7 +7,7 @@
 
 #include <trace/trace.h>
 
-#include "ftrace-input.h"
+#include "ftrace-text-private.h"
 
 #define INFLATE_IN_SIZE (256 * 1024)
 #define UTF16_IN_SIZE (256 * 1024)

@@ -4,7 +4,7 @@
  */
 #include <string.h>
 
-#include "ftrace-reader-private.h"
+#include "ftrace-text-private.h"
 
 #define BLOCK_SIZE (1024 * 1024)
 /* Lines are cut from the block in slices this size, so that a batch is

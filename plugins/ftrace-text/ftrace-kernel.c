@@ -6,7 +6,7 @@
  * records; every other event becomes a TRACE_EVENT_FTRACE record named
  * after the event, its key=value fields as args.
  */
-#include "ftrace-private.h"
+#include "ftrace-text-private.h"
 
 #define CLONE_THREAD 0x00010000
 

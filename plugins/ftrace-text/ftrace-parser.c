@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "ftrace-private.h"
+#include "ftrace-text-private.h"
 
 /* The kernel's largest pid_max: more distinct tids than this cannot be
  * real, so the table stops growing there (bounded memory on garbage). */
