@@ -549,6 +549,24 @@ ftrace_reader_get_stats (FtraceReader *r)
   return ftrace_parser_get_stats (r->parser);
 }
 
+/**
+ * ftrace_reader_copy_stats:
+ * @out: (out caller-allocates): where the counters go
+ *
+ * All the reader's counters in one struct, as they are now.
+ */
+void
+ftrace_reader_copy_stats (FtraceReader *r,
+                          FtraceReaderStats *out)
+{
+  g_return_if_fail (r != NULL);
+  g_return_if_fail (out != NULL);
+
+  out->bytes_read = ftrace_reader_get_bytes_read (r);
+  out->nul_bytes = r->nul.bytes;
+  out->parser = *ftrace_parser_get_stats (r->parser);
+}
+
 FtraceParser *
 ftrace_reader_get_parser (FtraceReader *r)
 {

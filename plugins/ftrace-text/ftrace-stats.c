@@ -4,40 +4,56 @@
  */
 #include "ftrace-text-private.h"
 
-/* Plural noun phrases, as in "3 unparsable lines". */
+/* Each problem once: its key in `--stats` and the STATS message (for
+ * scripts) and its words in the WARNING (plural noun phrases, as in
+ * "3 unparsable lines"). */
+static const struct
+{
+  const char *key;
+  const char *text;
+} problems[FTRACE_PROBLEM_N] = {
+  [FTRACE_PROBLEM_UNPARSABLE_LINE] = { "skipped-unparsable-lines", "unparsable lines" },
+  [FTRACE_PROBLEM_LINE_TOO_LONG] = { "skipped-lines-longer-than-65536-bytes", "lines longer than 65536 bytes" },
+  [FTRACE_PROBLEM_UNKNOWN_MARKER] = { "skipped-unknown-tracing-mark-write-payloads",
+                                      "unknown tracing_mark_write payloads" },
+  [FTRACE_PROBLEM_MALFORMED_MARKER] = { "skipped-malformed-atrace-markers", "malformed atrace markers" },
+  [FTRACE_PROBLEM_INCOMPLETE_EVENT] = { "skipped-kernel-events-missing-fields",
+                                        "kernel events missing fields (kept raw)" },
+  [FTRACE_PROBLEM_NAME_TRUNCATED] = { "skipped-names-cut-to-1024-bytes", "names cut to 1024 bytes" },
+  [FTRACE_PROBLEM_INVALID_UTF8] = { "skipped-names-with-invalid-utf-8", "names with invalid UTF-8 (replaced)" },
+  [FTRACE_PROBLEM_LOST_EVENTS] = { "skipped-lost-events-lines", "LOST EVENTS lines" },
+  [FTRACE_PROBLEM_BUFFER_WRAPPED] = { "skipped-cpu-buffer-wraps",
+                                      "CPU buffer wraps (earlier events of that CPU are incomplete)" },
+  [FTRACE_PROBLEM_SKIPPED_BLOCK] = { "skipped-data-blocks-not-read", "data blocks not read (JSON: use json-src)" },
+  [FTRACE_PROBLEM_RHEA_CUT_OFF] = { "skipped-rheatrace-captures-cut-off",
+                                    "RheaTrace captures cut off (no TRACE_END)" },
+  [FTRACE_PROBLEM_TOO_MANY_THREADS] = { "skipped-threads-past-the-4194304-thread-table",
+                                        "threads past the 4194304-thread table" },
+};
+
+/**
+ * ftrace_problem_to_string:
+ *
+ * Returns: the problem in words, a plural noun phrase ("unparsable lines")
+ */
 const char *
 ftrace_problem_to_string (FtraceProblem problem)
 {
-  switch (problem)
-    {
-    case FTRACE_PROBLEM_UNPARSABLE_LINE:
-      return "unparsable lines";
-    case FTRACE_PROBLEM_LINE_TOO_LONG:
-      return "lines longer than 65536 bytes";
-    case FTRACE_PROBLEM_UNKNOWN_MARKER:
-      return "unknown tracing_mark_write payloads";
-    case FTRACE_PROBLEM_MALFORMED_MARKER:
-      return "malformed atrace markers";
-    case FTRACE_PROBLEM_INCOMPLETE_EVENT:
-      return "kernel events missing fields (kept raw)";
-    case FTRACE_PROBLEM_NAME_TRUNCATED:
-      return "names cut to 1024 bytes";
-    case FTRACE_PROBLEM_INVALID_UTF8:
-      return "names with invalid UTF-8 (replaced)";
-    case FTRACE_PROBLEM_LOST_EVENTS:
-      return "LOST EVENTS lines";
-    case FTRACE_PROBLEM_BUFFER_WRAPPED:
-      return "CPU buffer wraps (earlier events of that CPU are incomplete)";
-    case FTRACE_PROBLEM_SKIPPED_BLOCK:
-      return "data blocks not read (JSON: use json-src)";
-    case FTRACE_PROBLEM_RHEA_CUT_OFF:
-      return "RheaTrace captures cut off (no TRACE_END)";
-    case FTRACE_PROBLEM_TOO_MANY_THREADS:
-      return "threads past the 4194304-thread table";
-    case FTRACE_PROBLEM_N:
-      break;
-    }
-  return "problems";
+  g_return_val_if_fail (problem < FTRACE_PROBLEM_N, "problems");
+  return problems[problem].text;
+}
+
+/**
+ * ftrace_problem_get_key:
+ *
+ * Returns: the problem's key in `--stats` and the STATS message
+ *   (`skipped-unparsable-lines`)
+ */
+const char *
+ftrace_problem_get_key (FtraceProblem problem)
+{
+  g_return_val_if_fail (problem < FTRACE_PROBLEM_N, "skipped-problems");
+  return problems[problem].key;
 }
 
 static void

@@ -174,10 +174,10 @@ gboolean ftrace_parser_lookup_thread (FtraceParser *parser,
                                       guint32 *name);
 
 const char *ftrace_problem_to_string (FtraceProblem problem);
+const char *ftrace_problem_get_key (FtraceProblem problem);
 char *ftrace_stats_to_summary (const FtraceStats *stats);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FtraceParser, ftrace_parser_free)
-
 
 /* ------------------------------------------------------------ reader */
 
@@ -189,15 +189,34 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (FtraceParser, ftrace_parser_free)
  *   for RheaTrace captures)
  * @format: (nullable): %NULL or "auto" to detect, else one of
  *   ftrace_reader_get_formats()
+ *
+ * ftrace-src keeps its properties here; the reader copies what it keeps,
+ * the strings stay the caller's.
  */
 typedef struct
 {
   gint64 pid;
-  const char *process_name;
-  const char *format;
+  char *process_name;
+  char *format;
 } FtraceReaderOptions;
 
 typedef struct _FtraceReader FtraceReader;
+
+/**
+ * FtraceReaderStats:
+ * @bytes_read: bytes read from the input (compressed bytes of `atrace -z`)
+ * @nul_bytes: NUL bytes skipped as damage
+ * @parser: the parser's counters
+ *
+ * A reader's counters, one struct (the element reports its fields as
+ * they are); plain data, copy it freely.
+ */
+typedef struct
+{
+  guint64 bytes_read;
+  guint64 nul_bytes;
+  FtraceStats parser;
+} FtraceReaderStats;
 
 FtraceReader *ftrace_reader_new (GInputStream *in,
                                  const char *location,
@@ -215,6 +234,8 @@ const char *ftrace_reader_get_compression (FtraceReader *reader);
 guint64 ftrace_reader_get_bytes_read (FtraceReader *reader);
 guint64 ftrace_reader_get_nul_bytes (FtraceReader *reader);
 const FtraceStats *ftrace_reader_get_stats (FtraceReader *reader);
+void ftrace_reader_copy_stats (FtraceReader *reader,
+                               FtraceReaderStats *out);
 char *ftrace_reader_get_summary (FtraceReader *reader);
 FtraceParser *ftrace_reader_get_parser (FtraceReader *reader);
 
