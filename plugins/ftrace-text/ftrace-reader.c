@@ -259,12 +259,6 @@ reader_start (FtraceReader *r,
                        layer == 0 ? "%s: empty file" : "%s: the compressed data is empty", r->location);
           return FALSE;
         }
-      if (layer < 4 && n >= 2 && head[0] == 0x1f && head[1] == 0x8b)
-        {
-          in = ftrace_input_new_inflate (ftrace_input_new_prefixed (in, head, n), FTRACE_INFLATE_GZIP, 0);
-          r->compression = "gzip";
-          continue;
-        }
       if (!utf16 && n >= 2 && ((head[0] == 0xff && head[1] == 0xfe) || (head[0] == 0xfe && head[1] == 0xff)))
         {
           in = ftrace_input_new_utf16 (ftrace_input_new_prefixed (in, head + 2, n - 2), head[0] == 0xfe);
@@ -277,8 +271,7 @@ reader_start (FtraceReader *r,
       if (z >= 0)
         {
           /* `atrace -z`: the banner before the zlib data holds no events */
-          in = ftrace_input_new_inflate (ftrace_input_new_prefixed (in, head + skip + z, n - skip - z),
-                                         FTRACE_INFLATE_ZLIB, skip + z);
+          in = ftrace_input_new_inflate (ftrace_input_new_prefixed (in, head + skip + z, n - skip - z), skip + z);
           r->format = "ctrace";
           r->compression = "zlib";
           zlib = TRUE;
@@ -528,7 +521,7 @@ ftrace_reader_get_format (FtraceReader *r)
   return "ftrace";
 }
 
-/* "none", "gzip" or "zlib" */
+/* "none", or "zlib" for `atrace -z` */
 const char *
 ftrace_reader_get_compression (FtraceReader *r)
 {

@@ -273,18 +273,11 @@ void ftrace_rhea_finish (FtraceParser *p,
 
 typedef struct _FtraceInput FtraceInput;
 
-typedef enum
-{
-  FTRACE_INFLATE_GZIP, /* one or more gzip members; trailing bytes ignored */
-  FTRACE_INFLATE_ZLIB, /* one zlib stream; stops at its end */
-} FtraceInflateMode;
-
 FtraceInput *ftrace_input_new_stream (GInputStream *stream);
 FtraceInput *ftrace_input_new_prefixed (FtraceInput *upstream,
                                         const guint8 *data,
                                         gsize len);
 FtraceInput *ftrace_input_new_inflate (FtraceInput *upstream,
-                                       FtraceInflateMode mode,
                                        guint64 base_offset);
 FtraceInput *ftrace_input_new_utf16 (FtraceInput *upstream,
                                      gboolean big_endian);
