@@ -125,6 +125,38 @@ emit_incomplete (FtraceParser *p,
 
 /* ------------------------------------------------------------ sched_switch */
 
+/* Letters in the order the writer writes them ('R', running, is no bit
+ * and is written only alone; '|' separates letters). */
+const FtraceTaskState ftrace_task_states[FTRACE_N_TASK_STATES] = {
+  { 'S', 0x1 },
+  { 'D', 0x2 },
+  { 'T', 0x4 },
+  { 't', 0x8 },
+  { 'X', 0x10 },
+  { 'Z', 0x20 },
+  { 'x', 0x40 },
+  { 'K', 0x80 },
+  { 'W', 0x100 },
+  { 'P', 0x200 },
+  { 'N', 0x400 },
+  { 'I', 0 },
+  { '+', 0 },
+};
+
+/* The bits of one task-state letter; -1 when it is none. */
+static gint64
+task_state_bits (char c)
+{
+  if (c == 'I')
+    return FTRACE_TASK_STATE_IDLE;
+  if (c == '+')
+    return FTRACE_TASK_STATE_PREEMPTED;
+  for (guint i = 0; i < FTRACE_N_TASK_STATES; i++)
+    if (ftrace_task_states[i].letter == c && ftrace_task_states[i].bit)
+      return ftrace_task_states[i].bit;
+  return -1;
+}
+
 /* prev_state as the kernel's task-state bits, in the 4.4 layout that
  * perfetto assumes for traces without a kernel version (and uses itself
  * when it converts systrace letters). Numbers (trace-cmd) stay as printed;
@@ -142,54 +174,13 @@ parse_prev_state (const char *s,
     return ftrace_parse_int (s, len, &state) ? state : -1;
   for (gsize i = 0; i < len; i++)
     {
-      switch (s[i])
-        {
-        case 'R':
-          break;
-        case 'S':
-          state |= 0x1;
-          break;
-        case 'D':
-          state |= 0x2;
-          break;
-        case 'T':
-          state |= 0x4;
-          break;
-        case 't':
-          state |= 0x8;
-          break;
-        case 'X':
-          state |= 0x10;
-          break;
-        case 'Z':
-          state |= 0x20;
-          break;
-        case 'x':
-          state |= 0x40;
-          break;
-        case 'K':
-          state |= 0x80;
-          break;
-        case 'W':
-          state |= 0x100;
-          break;
-        case 'P':
-          state |= 0x200;
-          break;
-        case 'N':
-          state |= 0x400;
-          break;
-        case 'I':
-          state |= 0x2 | 0x400;
-          break;
-        case '+':
-          state |= 0x800;
-          break;
-        case '|':
-          break;
-        default:
-          return -1;
-        }
+      gint64 bits;
+
+      if (s[i] == 'R' || s[i] == '|')
+        continue;
+      if ((bits = task_state_bits (s[i])) < 0)
+        return -1;
+      state |= bits;
     }
   return state;
 }

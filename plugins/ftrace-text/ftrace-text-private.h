@@ -235,6 +235,23 @@ void ftrace_parse_marker (FtraceParser *p,
                           gboolean rhea);
 
 /* ftrace-kernel.c */
+
+/* A task-state letter and the kernel's task-state bits in the 4.4 layout
+ * perfetto assumes for traces without a kernel version: the parser reads
+ * letters into bits with it, the writer writes bits as letters. */
+typedef struct
+{
+  char letter;
+  gint64 bit; /* 0 for the letters that are no single bit ('I', '+') */
+} FtraceTaskState;
+
+/* 'I' (idle) is D|N; '+' (preempted) follows the other letters */
+#define FTRACE_TASK_STATE_IDLE 0x402
+#define FTRACE_TASK_STATE_PREEMPTED 0x800
+#define FTRACE_N_TASK_STATES 13
+
+extern const FtraceTaskState ftrace_task_states[FTRACE_N_TASK_STATES];
+
 void ftrace_parse_kernel_event (FtraceParser *p,
                                 TraceBatch *batch,
                                 FtraceLine *line);

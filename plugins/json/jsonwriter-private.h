@@ -4,6 +4,7 @@
  */
 #pragma once
 
+#include "ftrace-text.h"
 #include "jsonfmt.h"
 #include "jsonspill.h"
 #include "jsonwriter.h"
@@ -14,8 +15,6 @@ G_BEGIN_DECLS
 #define JSON_WRITER_FLUSH_SIZE (256 * 1024)
 #define JSON_WRITER_DEFAULT_MAX_OPEN 65536
 #define JSON_WRITER_DEFAULT_KERNEL_MEMORY (8 * 1024 * 1024)
-/* Kernel thread names remembered for the ftrace line prefix. */
-#define JSON_WRITER_MAX_COMMS (1u << 20)
 /* Clock markers kept for "metadata" (only sync ids have an event form). */
 #define JSON_WRITER_MAX_CLOCK_MARKERS 1024
 /* Stack nodes remembered for CPU samples. */
@@ -64,7 +63,7 @@ struct _JsonTraceWriter
   GArray *merged_args;
 
   JsonSpill *kernel;
-  GHashTable *comms; /* tid → interned comm */
+  FtraceTextWriter *text; /* formats the lines, knows the comms */
   GString *line;
 
   GArray *clock_markers; /* TraceEvent */
