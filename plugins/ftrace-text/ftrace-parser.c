@@ -653,12 +653,25 @@ handle_comment (FtraceParser *p,
     }
 }
 
+/* @location (kept, not copied: the reader's) names the input in debug
+ * messages. */
+void
+ftrace_parser_set_location (FtraceParser *p,
+                            const char *location)
+{
+  p->location = location;
+}
+
 void
 ftrace_parser_add_problem (FtraceParser *p,
                            FtraceProblem problem)
 {
   guint64 n = p->stats.problems[problem]++;
 
+  /* the first of each reason only: per-line logging would cost time */
+  if (n == 0)
+    g_debug ("%s:%" G_GUINT64_FORMAT ": first of the %s", p->location ? p->location : "(text)", p->line_no,
+             ftrace_problem_to_string (problem));
   if (n < FTRACE_STATS_FIRST_LINES)
     p->stats.first_lines[problem][n] = p->line_no;
 }

@@ -60,6 +60,7 @@ ftrace_reader_new (GInputStream *in,
   r->location = g_strdup (location ? location : "-");
   r->pool = trace_string_pool_ref (pool ? pool : trace_string_pool_get_default ());
   r->parser = ftrace_parser_new (r->pool);
+  ftrace_parser_set_location (r->parser, r->location);
   r->format = "ftrace";
   r->compression = "none";
   if (opts)
@@ -229,7 +230,12 @@ choose_container (FtraceReader *r,
     {
       r->html = TRUE;
       r->format = "systrace-html";
+      g_debug ("%s: format systrace-html (%s)", r->location,
+               r->forced_format ? "forced" : "starts with <!DOCTYPE html or <html");
     }
+  else if (g_strcmp0 (r->format, "ctrace") != 0)
+    g_debug ("%s: text lines (%s); the format is named from what the lines are", r->location,
+             r->forced_format ? "format forced" : "no HTML, JSON or binary magic at the start");
   return TRUE;
 }
 
@@ -263,6 +269,8 @@ reader_start (FtraceReader *r,
         {
           in = ftrace_input_new_utf16 (ftrace_input_new_prefixed (in, head + 2, n - 2), head[0] == 0xfe);
           utf16 = TRUE;
+          g_debug ("%s: UTF-16 %s text (byte-order mark): decoded to UTF-8", r->location,
+                   head[0] == 0xfe ? "BE" : "LE");
           continue;
         }
       if (n >= 3 && head[0] == 0xef && head[1] == 0xbb && head[2] == 0xbf)
@@ -275,6 +283,8 @@ reader_start (FtraceReader *r,
           r->format = "ctrace";
           r->compression = "zlib";
           zlib = TRUE;
+          g_debug ("%s: format ctrace (atrace -z): a TRACE: line followed by zlib data at byte %" G_GSIZE_FORMAT,
+                   r->location, skip + z);
           continue;
         }
       if (!choose_container (r, head + skip, n - skip, error))
@@ -383,6 +393,9 @@ feed_text (FtraceReader *r,
         ;
       if (q > z && !nul->in_run)
         {
+          if (nul->runs == 0)
+            g_debug ("%s: byte %" G_GUINT64_FORMAT ": first run of NUL bytes, skipped as damage", r->location,
+                     (guint64) (r->fed + (z - data)));
           if (nul->runs < FTRACE_NUL_OFFSETS)
             nul->offsets[nul->runs] = r->fed + (z - data);
           nul->runs++;
@@ -413,7 +426,12 @@ fill_batch (FtraceReader *r,
             return FALSE;
           if (got == 0)
             {
+              const FtraceStats *st = ftrace_parser_get_stats (r->parser);
+
               r->finished = TRUE;
+              g_debug ("%s: end of input: %" G_GUINT64_FORMAT " bytes, %" G_GUINT64_FORMAT " lines, %" G_GUINT64_FORMAT
+                       " trace lines, %" G_GUINT64_FORMAT " events so far",
+                       r->location, ftrace_reader_get_bytes_read (r), st->lines, st->trace_lines, st->events);
               return finish_input (r, error);
             }
           r->block_len = got;

@@ -100,6 +100,8 @@ struct _FtraceParser
   gboolean rhea_ended;
   gboolean rhea_process_named;
 
+  const char *location; /* for debug messages; the reader's, or NULL */
+
   /* the first unparsable line, for an error that says what was found */
   char first_unparsable[48];
 
@@ -110,6 +112,8 @@ struct _FtraceParser
 };
 
 /* ftrace-parser.c */
+void ftrace_parser_set_location (FtraceParser *p,
+                                 const char *location);
 guint32 ftrace_intern (FtraceParser *p,
                        const char *s,
                        gsize len);
