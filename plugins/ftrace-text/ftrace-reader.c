@@ -54,8 +54,11 @@ ftrace_reader_new (GInputStream *in,
                    TraceStringPool *pool,
                    const FtraceReaderOptions *opts)
 {
-  FtraceReader *r = g_new0 (FtraceReader, 1);
+  FtraceReader *r;
 
+  g_return_val_if_fail (G_IS_INPUT_STREAM (in), NULL);
+
+  r = g_new0 (FtraceReader, 1);
   r->stream = g_object_ref (in);
   r->location = g_strdup (location ? location : "-");
   r->pool = trace_string_pool_ref (pool ? pool : trace_string_pool_get_default ());
@@ -469,6 +472,9 @@ ftrace_reader_read_batch (FtraceReader *r,
 {
   GError *local = NULL;
 
+  g_return_val_if_fail (r != NULL, FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
   *out = NULL;
   if (r->pending)
     {
@@ -519,6 +525,8 @@ ftrace_reader_read_batch (FtraceReader *r,
 TraceClockDomain
 ftrace_reader_get_clock_domain (FtraceReader *r)
 {
+  g_return_val_if_fail (r != NULL, TRACE_CLOCK_UNKNOWN);
+
   return ftrace_parser_get_clock_domain (r->parser);
 }
 
@@ -543,6 +551,8 @@ ftrace_reader_get_format (FtraceReader *r)
 const char *
 ftrace_reader_get_compression (FtraceReader *r)
 {
+  g_return_val_if_fail (r != NULL, NULL);
+
   return r->compression;
 }
 
@@ -551,12 +561,16 @@ ftrace_reader_get_compression (FtraceReader *r)
 guint64
 ftrace_reader_get_bytes_read (FtraceReader *r)
 {
+  g_return_val_if_fail (r != NULL, 0);
+
   return r->input ? ftrace_input_get_raw_bytes (r->input) : 0;
 }
 
 const FtraceStats *
 ftrace_reader_get_stats (FtraceReader *r)
 {
+  g_return_val_if_fail (r != NULL, NULL);
+
   return ftrace_parser_get_stats (r->parser);
 }
 
@@ -581,6 +595,8 @@ ftrace_reader_copy_stats (FtraceReader *r,
 FtraceParser *
 ftrace_reader_get_parser (FtraceReader *r)
 {
+  g_return_val_if_fail (r != NULL, NULL);
+
   return r->parser;
 }
 
@@ -592,6 +608,8 @@ ftrace_reader_get_parser (FtraceReader *r)
 guint64
 ftrace_reader_get_nul_bytes (FtraceReader *r)
 {
+  g_return_val_if_fail (r != NULL, 0);
+
   return r->nul.bytes;
 }
 
@@ -630,6 +648,8 @@ ftrace_reader_get_summary (FtraceReader *r)
   g_autofree char *nul = nul_summary (&r->nul);
   gboolean no_events = r->finished && st->trace_lines == 0;
   g_autoptr (GString) out = NULL;
+
+  g_return_val_if_fail (r != NULL, NULL);
 
   if (problems == NULL && nul == NULL && !no_events)
     return NULL;

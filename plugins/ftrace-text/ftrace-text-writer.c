@@ -35,10 +35,11 @@ struct _FtraceTextWriter
 FtraceTextWriter *
 ftrace_text_writer_new (TraceStringPool *pool)
 {
-  FtraceTextWriter *w = g_new0 (FtraceTextWriter, 1);
+  FtraceTextWriter *w;
 
   g_return_val_if_fail (pool != NULL, NULL);
 
+  w = g_new0 (FtraceTextWriter, 1);
   w->pool = trace_string_pool_ref (pool);
   w->key_name = trace_string_pool_intern (pool, "name");
   return w;
