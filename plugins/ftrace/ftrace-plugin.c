@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#include "traceftracesrc.h"
+#include "ftrace-private.h"
 
 static gboolean
 contains (const guint8 *data,

@@ -4,8 +4,7 @@
  */
 #include "config.h"
 
-#include "ftrace-reader.h"
-#include "traceftracesrc.h"
+#include "ftrace-private.h"
 
 /**
  * TraceFtraceSrc:
@@ -24,10 +23,9 @@ struct _TraceFtraceSrc
 {
   TraceFileSrc parent_instance;
 
-  char *format;
-  gint64 pid;
-  char *process_name;
+  FtraceReaderOptions opts; /* the properties */
   FtraceReader *reader;
+  FtraceReaderStats stats; /* the reader's, as of the last get_stats */
 };
 
 enum
@@ -39,9 +37,38 @@ enum
   N_PROPS
 };
 
+/* "auto" is also the word that asks for detection */
+#define DEFAULT_FORMAT "auto"
+#define DEFAULT_PID 0
+#define DEFAULT_PROCESS_NAME NULL
+
 static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (TraceFtraceSrc, trace_ftrace_src, TRACE_TYPE_FILE_SRC)
+
+/* The reader's counters, then one per problem (its key from the
+ * problem table of ftrace-text), filled in class_init. */
+#define N_FIXED_STATS 5
+static TraceFileSrcStat ftrace_src_stats[N_FIXED_STATS + FTRACE_PROBLEM_N] = {
+  { "bytes-read", G_STRUCT_OFFSET (FtraceReaderStats, bytes_read), TRUE },
+  { "lines", G_STRUCT_OFFSET (FtraceReaderStats, parser.lines), TRUE },
+  { "trace-lines", G_STRUCT_OFFSET (FtraceReaderStats, parser.trace_lines), TRUE },
+  { "lost-events", G_STRUCT_OFFSET (FtraceReaderStats, parser.lost_events), TRUE },
+  { "skipped-nul-bytes", G_STRUCT_OFFSET (FtraceReaderStats, nul_bytes), FALSE },
+};
+
+static void
+init_problem_stats (void)
+{
+  for (guint i = 0; i < FTRACE_PROBLEM_N; i++)
+    {
+      TraceFileSrcStat *stat = &ftrace_src_stats[N_FIXED_STATS + i];
+
+      stat->key = ftrace_problem_get_key (i);
+      stat->offset = G_STRUCT_OFFSET (FtraceReaderStats, parser.problems) + i * sizeof (guint64);
+      stat->always = FALSE;
+    }
+}
 
 static gboolean
 trace_ftrace_src_open (TraceFileSrc *src,
@@ -50,95 +77,62 @@ trace_ftrace_src_open (TraceFileSrc *src,
                        GError **error)
 {
   TraceFtraceSrc *self = TRACE_FTRACE_SRC (src);
-  FtraceReaderOptions opts = { self->pid, self->process_name, self->format };
+  const char *format = self->opts.format;
 
-  if (self->format && !g_str_equal (self->format, "auto") && !ftrace_reader_is_format (self->format))
+  if (format && !g_str_equal (format, DEFAULT_FORMAT) && !ftrace_reader_is_format (format))
     {
       g_autofree char *known = g_strjoinv (", ", (char **) ftrace_reader_get_formats ());
       g_set_error (error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_SETTINGS,
-                   "unknown format \"%s\" (known: auto, %s)", self->format, known);
+                   "unknown format \"%s\" (known: auto, %s)", format, known);
       return FALSE;
     }
-  g_clear_pointer (&self->reader, ftrace_reader_free);
   self->reader = ftrace_reader_new (stream, trace_file_src_get_display_name (src),
-                                    trace_element_get_string_pool (TRACE_ELEMENT (src)), &opts);
+                                    trace_element_get_string_pool (TRACE_ELEMENT (src)), &self->opts);
   return TRUE;
 }
 
-static TraceFlowReturn
-trace_ftrace_src_create (TraceBaseSrc *src,
-                         TraceBatch **out,
-                         GError **error)
+static gboolean
+trace_ftrace_src_read_batch (TraceFileSrc *src,
+                             TraceBatch **out,
+                             GError **error)
 {
-  TraceFtraceSrc *self = TRACE_FTRACE_SRC (src);
-  gboolean first = trace_base_src_get_events_produced (src) == 0;
-
-  if (!ftrace_reader_read_batch (self->reader, out, error))
-    return TRACE_FLOW_ERROR;
-  if (first)
-    trace_base_src_set_stream_info (src, ftrace_reader_get_format (self->reader),
-                                    trace_file_src_get_location (TRACE_FILE_SRC (src)),
-                                    ftrace_reader_get_clock_domain (self->reader), "ftrace-src");
-  trace_file_src_update_progress (TRACE_FILE_SRC (src));
-  return *out ? TRACE_FLOW_OK : TRACE_FLOW_EOS;
+  return ftrace_reader_read_batch (TRACE_FTRACE_SRC (src)->reader, out, error);
 }
 
 static void
-trace_ftrace_src_finish (TraceBaseSrc *src)
+trace_ftrace_src_get_stream_info (TraceFileSrc *src,
+                                  TraceStreamInfo *info)
 {
-  TraceFtraceSrc *self = TRACE_FTRACE_SRC (src);
-  g_autofree char *summary = self->reader ? ftrace_reader_get_summary (self->reader) : NULL;
+  FtraceReader *reader = TRACE_FTRACE_SRC (src)->reader;
 
-  if (summary)
-    trace_element_post_warning (TRACE_ELEMENT (src), NULL, "%s", summary); /* it names the file */
+  info->format = (char *) ftrace_reader_get_format (reader); /* read, not kept */
+  info->clock_domain = ftrace_reader_get_clock_domain (reader);
+  info->clock_source = "ftrace-src";
 }
 
-static gboolean
-trace_ftrace_src_stop (TraceBaseSrc *src,
-                       GError **error)
+static char *
+trace_ftrace_src_get_summary (TraceFileSrc *src)
+{
+  FtraceReader *reader = TRACE_FTRACE_SRC (src)->reader;
+
+  return reader ? ftrace_reader_get_summary (reader) : NULL; /* it names the file */
+}
+
+static gconstpointer
+trace_ftrace_src_get_stats (TraceFileSrc *src)
+{
+  TraceFtraceSrc *self = TRACE_FTRACE_SRC (src);
+
+  if (self->reader == NULL)
+    return NULL;
+  ftrace_reader_copy_stats (self->reader, &self->stats);
+  return &self->stats;
+}
+
+static void
+trace_ftrace_src_close (TraceFileSrc *src)
 {
   g_clear_pointer (&TRACE_FTRACE_SRC (src)->reader, ftrace_reader_free);
-  return TRACE_BASE_SRC_CLASS (trace_ftrace_src_parent_class)->stop (src, error);
-}
-
-/* "unparsable lines (kept raw)" -> "skipped-unparsable-lines": a key for
- * scripts reading --stats or the STATS message. */
-static const char *
-stats_key (const char *text)
-{
-  static char key[96];
-  gsize n = g_strlcpy (key, "skipped-", sizeof key);
-
-  for (const char *p = text; *p && *p != '(' && n < sizeof key - 1; p++)
-    key[n++] = g_ascii_isalnum (*p) ? g_ascii_tolower (*p) : '-';
-  while (n > 0 && key[n - 1] == '-')
-    n--;
-  key[n] = '\0';
-  return key;
-}
-
-static void
-trace_ftrace_src_collect_stats (TraceElement *element,
-                                GVariantDict *dict)
-{
-  TraceFtraceSrc *self = TRACE_FTRACE_SRC (element);
-  const FtraceStats *stats;
-
-  TRACE_ELEMENT_CLASS (trace_ftrace_src_parent_class)->collect_stats (element, dict);
-  if (self->reader == NULL)
-    return;
-  stats = ftrace_reader_get_stats (self->reader);
-  g_variant_dict_insert (dict, "bytes-read", "t", ftrace_reader_get_bytes_read (self->reader));
-  g_variant_dict_insert (dict, "lines", "t", stats->lines);
-  g_variant_dict_insert (dict, "trace-lines", "t", stats->trace_lines);
-  g_variant_dict_insert (dict, "lost-events", "t", stats->lost_events);
-  if (ftrace_reader_get_nul_bytes (self->reader) > 0)
-    g_variant_dict_insert (dict, "skipped-nul-bytes", "t", ftrace_reader_get_nul_bytes (self->reader));
-  for (guint i = 0; i < FTRACE_PROBLEM_N; i++)
-    if (stats->problems[i] > 0)
-      {
-        g_variant_dict_insert (dict, stats_key (ftrace_problem_to_string (i)), "t", stats->problems[i]);
-      }
 }
 
 static void
@@ -149,18 +143,20 @@ trace_ftrace_src_set_property (GObject *object,
 {
   TraceFtraceSrc *self = TRACE_FTRACE_SRC (object);
 
+  if (!trace_element_may_set_property (TRACE_ELEMENT (object), pspec))
+    return;
   switch (prop_id)
     {
     case PROP_FORMAT:
-      g_free (self->format);
-      self->format = g_value_dup_string (value);
+      g_free (self->opts.format);
+      self->opts.format = g_value_dup_string (value);
       break;
     case PROP_PID:
-      self->pid = g_value_get_int64 (value);
+      self->opts.pid = g_value_get_int64 (value);
       break;
     case PROP_PROCESS_NAME:
-      g_free (self->process_name);
-      self->process_name = g_value_dup_string (value);
+      g_free (self->opts.process_name);
+      self->opts.process_name = g_value_dup_string (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -178,27 +174,28 @@ trace_ftrace_src_get_property (GObject *object,
   switch (prop_id)
     {
     case PROP_FORMAT:
-      g_value_set_string (value, self->format);
+      g_value_set_string (value, self->opts.format);
       break;
     case PROP_PID:
-      g_value_set_int64 (value, self->pid);
+      g_value_set_int64 (value, self->opts.pid);
       break;
     case PROP_PROCESS_NAME:
-      g_value_set_string (value, self->process_name);
+      g_value_set_string (value, self->opts.process_name);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
+/* The reader is closed by the base (at dispose); only the properties'
+ * strings are left. */
 static void
 trace_ftrace_src_finalize (GObject *object)
 {
   TraceFtraceSrc *self = TRACE_FTRACE_SRC (object);
 
-  g_clear_pointer (&self->reader, ftrace_reader_free);
-  g_free (self->format);
-  g_free (self->process_name);
+  g_free (self->opts.format);
+  g_free (self->opts.process_name);
   G_OBJECT_CLASS (trace_ftrace_src_parent_class)->finalize (object);
 }
 
@@ -206,16 +203,19 @@ static void
 trace_ftrace_src_class_init (TraceFtraceSrcClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
-  TraceBaseSrcClass *src_class = TRACE_BASE_SRC_CLASS (klass);
+  TraceFileSrcClass *file_src_class = TRACE_FILE_SRC_CLASS (klass);
 
   object_class->set_property = trace_ftrace_src_set_property;
   object_class->get_property = trace_ftrace_src_get_property;
   object_class->finalize = trace_ftrace_src_finalize;
-  TRACE_FILE_SRC_CLASS (klass)->open = trace_ftrace_src_open;
-  src_class->create = trace_ftrace_src_create;
-  src_class->finish = trace_ftrace_src_finish;
-  src_class->stop = trace_ftrace_src_stop;
-  TRACE_ELEMENT_CLASS (klass)->collect_stats = trace_ftrace_src_collect_stats;
+  file_src_class->open = trace_ftrace_src_open;
+  file_src_class->read_batch = trace_ftrace_src_read_batch;
+  file_src_class->get_stream_info = trace_ftrace_src_get_stream_info;
+  file_src_class->get_summary = trace_ftrace_src_get_summary;
+  file_src_class->get_stats = trace_ftrace_src_get_stats;
+  file_src_class->close = trace_ftrace_src_close;
+  init_problem_stats ();
+  trace_file_src_class_set_stats (file_src_class, ftrace_src_stats, G_N_ELEMENTS (ftrace_src_stats));
 
   /**
    * TraceFtraceSrc:format:
@@ -224,9 +224,9 @@ trace_ftrace_src_class_init (TraceFtraceSrcClass *klass)
    * name forces it.
    */
   properties[PROP_FORMAT] =
-      g_param_spec_string ("format", "Format", "auto, or the input format to assume", "auto",
+      g_param_spec_string ("format", "Format", "auto, or the input format to assume", DEFAULT_FORMAT,
                            G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
-  trace_param_spec_add_choice (properties[PROP_FORMAT], "auto");
+  trace_param_spec_add_choice (properties[PROP_FORMAT], DEFAULT_FORMAT);
   for (const char *const *f = ftrace_reader_get_formats (); *f; f++)
     trace_param_spec_add_choice (properties[PROP_FORMAT], *f);
   /**
@@ -237,7 +237,7 @@ trace_ftrace_src_class_init (TraceFtraceSrcClass *klass)
    */
   properties[PROP_PID] =
       g_param_spec_int64 ("pid", "Pid", "The app's pid for a RheaTrace capture without its header (0: from the file)",
-                          0, G_MAXINT32, 0, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+                          0, G_MAXINT32, DEFAULT_PID, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
   /**
    * TraceFtraceSrc:process-name:
    *
@@ -245,7 +245,7 @@ trace_ftrace_src_class_init (TraceFtraceSrcClass *klass)
    */
   properties[PROP_PROCESS_NAME] =
       g_param_spec_string ("process-name", "Process name", "The app's process name for a RheaTrace capture",
-                           NULL, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+                           DEFAULT_PROCESS_NAME, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   trace_element_class_set_metadata (TRACE_ELEMENT_CLASS (klass), "ftrace source", "Source/Trace",
                                     "Reads ftrace, atrace and systrace text or HTML, atrace -z and RheaTrace captures",
@@ -255,7 +255,9 @@ trace_ftrace_src_class_init (TraceFtraceSrcClass *klass)
 static void
 trace_ftrace_src_init (TraceFtraceSrc *self)
 {
-  self->format = g_strdup ("auto");
+  self->opts.format = g_strdup (DEFAULT_FORMAT);
+  self->opts.pid = DEFAULT_PID;
+  self->opts.process_name = g_strdup (DEFAULT_PROCESS_NAME);
 }
 
 TRACE_ELEMENT_REGISTER_DEFINE (ftrace_src, "ftrace-src", TRACE_RANK_PRIMARY, TRACE_TYPE_FTRACE_SRC)

@@ -13,6 +13,8 @@
 #include <json-glib/json-glib.h>
 #include <trace/trace.h>
 
+#include "ftrace-text.h"
+
 G_BEGIN_DECLS
 
 /* ------------------------------------------------------------------ */
@@ -553,8 +555,6 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (ChromeWriter, chrome_writer_free)
 
 /* Output is gathered in memory and written in pieces of about this size. */
 #define CHROME_WRITER_FLUSH_SIZE (256 * 1024)
-/* Kernel thread names remembered for the ftrace line prefix. */
-#define CHROME_WRITER_MAX_COMMS (1u << 20)
 /* Clock markers kept for "metadata" (only sync ids have an event form). */
 #define CHROME_WRITER_MAX_CLOCK_MARKERS 1024
 /* Stack nodes remembered for CPU samples. */
@@ -603,7 +603,7 @@ struct _ChromeWriter
   GArray *merged_args;
 
   ChromeSpill *kernel;
-  GHashTable *comms; /* tid → interned comm */
+  FtraceTextWriter *text; /* formats the lines, knows the comms */
   GString *line;
 
   GArray *clock_markers; /* TraceEvent */

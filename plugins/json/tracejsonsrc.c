@@ -4,7 +4,7 @@
  */
 #include "config.h"
 
-#include "ftrace-reader.h"
+#include "ftrace-text.h"
 #include "json-private.h"
 
 /**

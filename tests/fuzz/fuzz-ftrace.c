@@ -5,7 +5,7 @@
 #include <gio/gio.h>
 #include <string.h>
 
-#include "ftrace-reader.h"
+#include "ftrace-text.h"
 #include "fuzz-targets.h"
 
 /* The whole reader, as ftrace-src runs it: detection, gzip and zlib

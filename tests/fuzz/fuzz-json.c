@@ -4,7 +4,7 @@
  */
 #include <gio/gio.h>
 
-#include "ftrace-reader.h"
+#include "ftrace-text.h"
 #include "fuzz-targets.h"
 #include "json-private.h"
 

@@ -3,8 +3,7 @@
 
 #include <trace/trace.h>
 
-#include "ftrace-parser.h"
-#include "ftrace-reader.h"
+#include "ftrace-text.h"
 
 /* Parses @text (lines separated by '\n') with a fresh parser. */
 TraceBatch *parse_text (const char *text,

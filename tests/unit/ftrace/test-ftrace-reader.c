@@ -1,6 +1,7 @@
-/* Unit tests of ftrace-src's reader: containers and encodings (gzip,
- * `atrace -z`, UTF-16, systrace HTML blocks, trace2html), batching, and
- * inputs that are no trace, with the exact error texts. */
+/* Unit tests of ftrace-src's reader: containers and encodings (gzip
+ * undone before the reader, `atrace -z`, UTF-16, systrace HTML blocks,
+ * trace2html), batching, and inputs that are no trace, with the exact
+ * error texts. */
 #include <string.h>
 #include <zlib.h>
 
@@ -32,14 +33,44 @@ gzip_bytes (const void *data,
   return g_bytes_new_take (out, z.total_out);
 }
 
+/* The reader is given decompressed input: TraceFileSrc undoes gzip
+ * (every member) before a reader sees the stream, so the tests of gzip
+ * input do it here, member by member, as a file source would. */
+static GBytes *
+gunzip (const void *data,
+        gsize len)
+{
+  g_autoptr (GZlibDecompressor) dec = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
+  GByteArray *out = g_byte_array_new ();
+  const guint8 *in = data;
+  guint8 buf[64 * 1024];
+
+  while (len > 0)
+    {
+      g_autoptr (GError) error = NULL;
+      gsize n_read = 0, n_written = 0;
+      GConverterResult res = g_converter_convert (G_CONVERTER (dec), in, len, buf, sizeof buf,
+                                                  G_CONVERTER_INPUT_AT_END, &n_read, &n_written, &error);
+
+      g_assert_no_error (error);
+      g_byte_array_append (out, buf, n_written);
+      in += n_read;
+      len -= n_read;
+      if (res == G_CONVERTER_FINISHED)
+        g_converter_reset (G_CONVERTER (dec));
+    }
+  return g_byte_array_free_to_bytes (out);
+}
+
 static TraceBatch *
-read_gbytes (GBytes *bytes,
+read_gbytes (GBytes *gz,
              const char *location,
              FtraceReader **r,
              GError **error)
 {
   gsize len;
-  const void *data = g_bytes_get_data (bytes, &len);
+  g_autoptr (GBytes) plain = gunzip (g_bytes_get_data (gz, NULL), g_bytes_get_size (gz));
+  const void *data = g_bytes_get_data (plain, &len);
 
   return read_bytes (data, len, location, NULL, r, error);
 }
@@ -66,9 +97,7 @@ test_gzip (void)
 
   g_assert_no_error (error);
   check_small_trace (b);
-  g_assert_cmpstr (ftrace_reader_get_compression (r), ==, "gzip");
   g_assert_cmpstr (ftrace_reader_get_format (r), ==, "ftrace");
-  g_assert_cmpuint (ftrace_reader_get_bytes_read (r), ==, g_bytes_get_size (gz));
 }
 
 static void
@@ -84,7 +113,7 @@ test_gzip_members (void)
   /* `cat a.gz b.gz`: both members are read */
   g_byte_array_append (both, g_bytes_get_data (a, NULL), g_bytes_get_size (a));
   g_byte_array_append (both, g_bytes_get_data (c, NULL), g_bytes_get_size (c));
-  b = read_bytes (both->data, both->len, "t.gz", NULL, NULL, &error);
+  b = read_gbytes (g_byte_array_free_to_bytes (g_steal_pointer (&both)), "t.gz", NULL, &error);
   g_assert_no_error (error);
   check_small_trace (b);
 }
@@ -101,54 +130,6 @@ make_trace (guint n_lines,
                             i % 2 ? "E|1" : "B|1|s");
   *len = text->len;
   return g_string_free (text, FALSE);
-}
-
-static void
-test_gzip_truncated (void)
-{
-  gsize len, cut;
-  g_autofree char *text = make_trace (20000, &len);
-  g_autoptr (GBytes) gz = gzip_bytes (text, len, 15 + 16);
-  g_autoptr (GError) error = NULL;
-  g_autoptr (GInputStream) in = NULL;
-  g_autoptr (FtraceReader) r = NULL;
-  g_autofree char *want = NULL;
-  TraceBatch *b = NULL;
-  guint events = 0;
-
-  cut = g_bytes_get_size (gz) / 2;
-  in = g_memory_input_stream_new_from_data (g_bytes_get_data (gz, NULL), cut, NULL);
-  r = ftrace_reader_new (in, "cut.gz", NULL, NULL);
-  /* the events before the cut come first, then the error */
-  while (ftrace_reader_read_batch (r, &b, &error) && b != NULL)
-    {
-      events += b->n_events;
-      trace_batch_unref (b);
-    }
-  g_assert_cmpuint (events, >, 4000);
-  g_assert_cmpuint (events, <, 20000);
-  g_assert_error (error, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_DECODE);
-  want = g_strdup_printf ("cut.gz: truncated gzip data: the compressed stream ends at byte %" G_GSIZE_FORMAT, cut);
-  g_assert_cmpstr (error->message, ==, want);
-  /* and the reader stays at its end */
-  g_clear_error (&error);
-  g_assert_true (ftrace_reader_read_batch (r, &b, &error));
-  g_assert_null (b);
-}
-
-static void
-test_gzip_corrupt (void)
-{
-  g_autoptr (GBytes) gz = gzip_bytes (small_trace, strlen (small_trace), 15 + 16);
-  g_autofree guint8 *bad = g_memdup2 (g_bytes_get_data (gz, NULL), g_bytes_get_size (gz));
-  g_autoptr (GError) error = NULL;
-  g_autoptr (TraceBatch) b = NULL;
-
-  memset (bad + 10, 0xff, 8);
-  b = read_bytes (bad, g_bytes_get_size (gz), "bad.gz", NULL, NULL, &error);
-  g_assert_null (b);
-  g_assert_error (error, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_DECODE);
-  g_assert_true (g_str_has_prefix (error->message, "bad.gz: corrupt gzip data at byte "));
 }
 
 static void
@@ -428,8 +409,8 @@ test_bad_inputs (void)
   static const guint8 png[] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R' };
   guint8 random_bytes[4096];
   GRand *rand = g_rand_new_with_seed (42);
-  g_autoptr (GBytes) gz_png = gzip_bytes (png, sizeof png, 15 + 16);
-  g_autoptr (GBytes) gz_empty = gzip_bytes ("", 0, 15 + 16);
+  g_autoptr (GBytes) gz = gzip_bytes (png, sizeof png, 15 + 16);
+  g_autoptr (GBytes) gz_png = gunzip (g_bytes_get_data (gz, NULL), g_bytes_get_size (gz));
 
   for (guint i = 0; i < sizeof random_bytes; i++)
     random_bytes[i] = g_rand_int_range (rand, 0, 256);
@@ -443,8 +424,6 @@ test_bad_inputs (void)
                    "rand.bin: not an ftrace, atrace, systrace or RheaTrace file: found binary data");
   check_bad_input (g_bytes_get_data (gz_png, NULL), g_bytes_get_size (gz_png), "img.png.gz", TRACE_STREAM_ERROR_WRONG_TYPE,
                    "img.png.gz: not an ftrace, atrace, systrace or RheaTrace file: found a PNG image");
-  check_bad_input (g_bytes_get_data (gz_empty, NULL), g_bytes_get_size (gz_empty), "e.gz", TRACE_STREAM_ERROR_EMPTY,
-                   "e.gz: the compressed data is empty");
   check_bad_input_str ("{\"nodes\": [], \"samples\": []}", "p.json", TRACE_STREAM_ERROR_WRONG_TYPE,
                        "p.json: not an ftrace, atrace, systrace or RheaTrace file: found JSON that is not a trace");
   check_bad_input_str ("[{\"ph\":\"B\",\"ts\":1}]", "c.json", TRACE_STREAM_ERROR_WRONG_TYPE,
@@ -462,8 +441,6 @@ main (int argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/ftrace/reader/gzip", test_gzip);
   g_test_add_func ("/ftrace/reader/gzip-members", test_gzip_members);
-  g_test_add_func ("/ftrace/reader/gzip-truncated", test_gzip_truncated);
-  g_test_add_func ("/ftrace/reader/gzip-corrupt", test_gzip_corrupt);
   g_test_add_func ("/ftrace/reader/ctrace-banner-and-truncation", test_ctrace_banner_and_truncation);
   g_test_add_func ("/ftrace/reader/utf16", test_utf16);
   g_test_add_func ("/ftrace/reader/utf16-odd-bytes", test_utf16_odd_bytes);

@@ -5,7 +5,7 @@
 #include "perfetto-test-util.h"
 
 #ifdef HAVE_FTRACE_INTERNAL
-#include "ftrace-reader.h"
+#include "ftrace-text.h"
 #endif
 #ifdef HAVE_JSON_INTERNAL
 #include "json-private.h"

@@ -1,4 +1,4 @@
-/* tracepipe - ftrace reader: byte stages (stream, prefix, inflate, UTF-16)
+/* tracepipe - ftrace reader: byte stages (stream, prefix, zlib, UTF-16)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -7,7 +7,7 @@
 
 #include <trace/trace.h>
 
-#include "ftrace-input.h"
+#include "ftrace-text-private.h"
 
 #define INFLATE_IN_SIZE (256 * 1024)
 #define UTF16_IN_SIZE (256 * 1024)
@@ -36,10 +36,8 @@ struct _FtraceInput
 
   /* STAGE_INFLATE */
   z_stream z;
-  FtraceInflateMode mode;
   guint8 *zin;
   guint64 base_offset;
-  guint64 members_in; /* input of finished gzip members */
   gboolean up_eof;
   gboolean z_end;
 
@@ -87,20 +85,19 @@ ftrace_input_new_prefixed (FtraceInput *upstream,
   return in;
 }
 
-/* Decompresses @upstream (owned); @base_offset is where the compressed
- * data starts in the file, for error messages. */
+/* Decompresses the one zlib stream of an `atrace -z` capture from
+ * @upstream (owned), stopping at its end; @base_offset is where the
+ * compressed data starts in the file, for error messages. (gzip files are
+ * not this: TraceFileSrc undoes gzip before the reader sees the input.) */
 FtraceInput *
 ftrace_input_new_inflate (FtraceInput *upstream,
-                          FtraceInflateMode mode,
                           guint64 base_offset)
 {
   FtraceInput *in = stage_new (STAGE_INFLATE, upstream);
 
-  in->mode = mode;
   in->base_offset = base_offset;
   in->zin = g_malloc (INFLATE_IN_SIZE);
-  /* 15 + 16: gzip only; 15: zlib only */
-  inflateInit2 (&in->z, mode == FTRACE_INFLATE_GZIP ? 15 + 16 : 15);
+  inflateInit2 (&in->z, 15); /* zlib only */
   return in;
 }
 
@@ -146,45 +143,10 @@ ftrace_input_get_raw_bytes (FtraceInput *in)
 
 /* ---------------------------------------------------------------- inflate */
 
-static const char *
-inflate_name (FtraceInput *in)
-{
-  return in->mode == FTRACE_INFLATE_GZIP ? "gzip" : "zlib";
-}
-
 static guint64
 inflate_offset (FtraceInput *in)
 {
-  return in->base_offset + in->members_in + in->z.total_in;
-}
-
-/* After a gzip member: another one follows (concatenated .gz) or the
- * rest is ignored. */
-static gboolean
-next_gzip_member (FtraceInput *in,
-                  GError **error)
-{
-  if (in->z.avail_in < 2 && !in->up_eof)
-    {
-      gssize n;
-
-      memmove (in->zin, in->z.next_in, in->z.avail_in);
-      n = ftrace_input_read (in->up, in->zin + in->z.avail_in, INFLATE_IN_SIZE - in->z.avail_in, error);
-      if (n < 0)
-        return FALSE;
-      if (n == 0)
-        in->up_eof = TRUE;
-      in->z.next_in = in->zin;
-      in->z.avail_in += n;
-    }
-  if (in->z.avail_in >= 2 && in->z.next_in[0] == 0x1f && in->z.next_in[1] == 0x8b)
-    {
-      in->members_in += in->z.total_in;
-      inflateReset (&in->z);
-      return TRUE;
-    }
-  in->z_end = TRUE;
-  return TRUE;
+  return in->base_offset + in->z.total_in;
 }
 
 static gssize
@@ -211,27 +173,22 @@ inflate_read (FtraceInput *in,
         }
       ret = inflate (&in->z, Z_NO_FLUSH);
       if (ret == Z_STREAM_END)
-        {
-          if (in->mode == FTRACE_INFLATE_ZLIB)
-            in->z_end = TRUE;
-          else if (!next_gzip_member (in, error))
-            return -1;
-        }
+        in->z_end = TRUE;
       else if (ret == Z_BUF_ERROR || (ret == Z_OK && in->z.avail_in == 0 && in->up_eof))
         {
           if (in->z.avail_in == 0 && in->up_eof && in->z.avail_out == size)
             {
               g_set_error (error, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_DECODE,
-                           "truncated %s data: the compressed stream ends at byte %" G_GUINT64_FORMAT,
-                           inflate_name (in), inflate_offset (in));
+                           "truncated zlib data: the compressed stream ends at byte %" G_GUINT64_FORMAT,
+                           inflate_offset (in));
               return -1;
             }
         }
       else if (ret != Z_OK)
         {
           g_set_error (error, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_DECODE,
-                       "corrupt %s data at byte %" G_GUINT64_FORMAT ": %s",
-                       inflate_name (in), inflate_offset (in), in->z.msg ? in->z.msg : "invalid data");
+                       "corrupt zlib data at byte %" G_GUINT64_FORMAT ": %s",
+                       inflate_offset (in), in->z.msg ? in->z.msg : "invalid data");
           return -1;
         }
     }

@@ -8,7 +8,7 @@
  *   27438.977315541 28095: B|28069|open           (btrace 2: 9 decimals)
  *   ...|TRACE_END|...
  */
-#include "ftrace-private.h"
+#include "ftrace-text-private.h"
 
 static void
 name_rhea_process (FtraceParser *p,

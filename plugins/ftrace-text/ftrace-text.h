@@ -1,16 +1,32 @@
-/* tracepipe - ftrace/atrace/RheaTrace text: the line parser
+/* tracepipe - the ftrace text engine: what its users call
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * A static library shared by the ftrace plugin (ftrace-src) and the json
+ * plugin (json-src reads `systemTraceEvents` with it, json-sink writes
+ * kernel records as ftrace lines with it); it builds no module.
  *
  * FtraceParser turns one text line at a time into TraceEvents appended to
  * a caller's TraceBatch. It keeps the state that spans lines (tid -> pid
  * and thread name, which dump table is being read, RheaTrace pid) and the
- * statistics of what it could not use. It knows nothing of files,
- * compression or HTML: FtraceReader (ftrace-reader.h) feeds it lines, and
- * json-src feeds it the lines of `systemTraceEvents`.
+ * statistics of what it could not use. It knows nothing of files or HTML.
+ *
+ * FtraceReader reads ftrace text (raw `trace` dumps, atrace output,
+ * OpenHarmony dumps, trace-cmd reports), systrace HTML (modern, legacy,
+ * trace2html), `atrace -z` captures, UTF-16 text and RheaTrace/btrace raw
+ * captures, detected from the content, and feeds the parser. Its input is
+ * already decompressed (gzip is undone by TraceFileSrc). Streams: memory
+ * does not grow with the input.
+ *
+ *   g_autoptr (FtraceReader) r = ftrace_reader_new (in, "trace.html", pool, NULL);
+ *   TraceBatch *batch;
+ *   while (ftrace_reader_read_batch (r, &batch, &error) && batch != NULL)
+ *     push (batch);
+ *   summary = ftrace_reader_get_summary (r);    (a WARNING when not NULL)
  */
 #pragma once
 
+#include <gio/gio.h>
 #include <trace/trace.h>
 
 G_BEGIN_DECLS
@@ -158,8 +174,102 @@ gboolean ftrace_parser_lookup_thread (FtraceParser *parser,
                                       guint32 *name);
 
 const char *ftrace_problem_to_string (FtraceProblem problem);
+const char *ftrace_problem_get_key (FtraceProblem problem);
 char *ftrace_stats_to_summary (const FtraceStats *stats);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FtraceParser, ftrace_parser_free)
+
+/* ------------------------------------------------------------ reader */
+
+/**
+ * FtraceReaderOptions:
+ * @pid: the app's pid for a RheaTrace main-thread capture without its
+ *   TRACE_START line; 0 when not given
+ * @process_name: (nullable): the app's process name (a PROCESS_NAME event
+ *   for RheaTrace captures)
+ * @format: (nullable): %NULL or "auto" to detect, else one of
+ *   ftrace_reader_get_formats()
+ *
+ * ftrace-src keeps its properties here; the reader copies what it keeps,
+ * the strings stay the caller's.
+ */
+typedef struct
+{
+  gint64 pid;
+  char *process_name;
+  char *format;
+} FtraceReaderOptions;
+
+typedef struct _FtraceReader FtraceReader;
+
+/**
+ * FtraceReaderStats:
+ * @bytes_read: bytes read from the input (compressed bytes of `atrace -z`)
+ * @nul_bytes: NUL bytes skipped as damage
+ * @parser: the parser's counters
+ *
+ * A reader's counters, one struct (the element reports its fields as
+ * they are); plain data, copy it freely.
+ */
+typedef struct
+{
+  guint64 bytes_read;
+  guint64 nul_bytes;
+  FtraceStats parser;
+} FtraceReaderStats;
+
+FtraceReader *ftrace_reader_new (GInputStream *in,
+                                 const char *location,
+                                 TraceStringPool *pool,
+                                 const FtraceReaderOptions *opts);
+void ftrace_reader_free (FtraceReader *reader);
+
+gboolean ftrace_reader_read_batch (FtraceReader *reader,
+                                   TraceBatch **out,
+                                   GError **error);
+
+TraceClockDomain ftrace_reader_get_clock_domain (FtraceReader *reader);
+const char *ftrace_reader_get_format (FtraceReader *reader);
+const char *ftrace_reader_get_compression (FtraceReader *reader);
+guint64 ftrace_reader_get_bytes_read (FtraceReader *reader);
+guint64 ftrace_reader_get_nul_bytes (FtraceReader *reader);
+const FtraceStats *ftrace_reader_get_stats (FtraceReader *reader);
+void ftrace_reader_copy_stats (FtraceReader *reader,
+                               FtraceReaderStats *out);
+char *ftrace_reader_get_summary (FtraceReader *reader);
+FtraceParser *ftrace_reader_get_parser (FtraceReader *reader);
+
+const char *const *ftrace_reader_get_formats (void);
+gboolean ftrace_reader_is_format (const char *format);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FtraceReader, ftrace_reader_free)
+
+/* ------------------------------------------------------------ writer */
+
+/* Kernel records (scheduling, task, cpu, raw ftrace) written back as
+ * ftrace text lines: json-sink's systemTraceEvents. */
+typedef struct _FtraceTextWriter FtraceTextWriter;
+
+FtraceTextWriter *ftrace_text_writer_new (TraceStringPool *pool);
+void ftrace_text_writer_free (FtraceTextWriter *writer);
+void ftrace_text_writer_note_thread_name (FtraceTextWriter *writer,
+                                         gint64 tid,
+                                         guint32 name);
+void ftrace_text_writer_learn_comms (FtraceTextWriter *writer,
+                                    const TraceEvent *ev);
+const char *ftrace_text_record_name (FtraceTextWriter *writer,
+                                    const TraceEvent *ev);
+gboolean ftrace_text_is_marker (const char *name);
+void ftrace_text_write_record (FtraceTextWriter *writer,
+                              GString *line,
+                              TraceBatch *batch,
+                              const TraceEvent *ev);
+gboolean ftrace_text_can_write_counter (FtraceTextWriter *writer,
+                                       const TraceEvent *ev);
+void ftrace_text_write_counter (FtraceTextWriter *writer,
+                               GString *line,
+                               const TraceEvent *ev);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FtraceTextWriter, ftrace_text_writer_free)
 
 G_END_DECLS

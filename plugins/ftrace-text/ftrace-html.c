@@ -11,7 +11,7 @@
  */
 #include <string.h>
 
-#include "ftrace-reader-private.h"
+#include "ftrace-text-private.h"
 
 #define VIEWER_BUF_SIZE (64 * 1024)
 

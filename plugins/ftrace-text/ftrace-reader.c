@@ -4,7 +4,7 @@
  */
 #include <string.h>
 
-#include "ftrace-reader-private.h"
+#include "ftrace-text-private.h"
 
 #define BLOCK_SIZE (1024 * 1024)
 /* Lines are cut from the block in slices this size, so that a batch is
@@ -54,12 +54,16 @@ ftrace_reader_new (GInputStream *in,
                    TraceStringPool *pool,
                    const FtraceReaderOptions *opts)
 {
-  FtraceReader *r = g_new0 (FtraceReader, 1);
+  FtraceReader *r;
 
+  g_return_val_if_fail (G_IS_INPUT_STREAM (in), NULL);
+
+  r = g_new0 (FtraceReader, 1);
   r->stream = g_object_ref (in);
   r->location = g_strdup (location ? location : "-");
   r->pool = trace_string_pool_ref (pool ? pool : trace_string_pool_get_default ());
   r->parser = ftrace_parser_new (r->pool);
+  ftrace_parser_set_location (r->parser, r->location);
   r->format = "ftrace";
   r->compression = "none";
   if (opts)
@@ -229,7 +233,12 @@ choose_container (FtraceReader *r,
     {
       r->html = TRUE;
       r->format = "systrace-html";
+      g_debug ("%s: format systrace-html (%s)", r->location,
+               r->forced_format ? "forced" : "starts with <!DOCTYPE html or <html");
     }
+  else if (g_strcmp0 (r->format, "ctrace") != 0)
+    g_debug ("%s: text lines (%s); the format is named from what the lines are", r->location,
+             r->forced_format ? "format forced" : "no HTML, JSON or binary magic at the start");
   return TRUE;
 }
 
@@ -259,16 +268,12 @@ reader_start (FtraceReader *r,
                        layer == 0 ? "%s: empty file" : "%s: the compressed data is empty", r->location);
           return FALSE;
         }
-      if (layer < 4 && n >= 2 && head[0] == 0x1f && head[1] == 0x8b)
-        {
-          in = ftrace_input_new_inflate (ftrace_input_new_prefixed (in, head, n), FTRACE_INFLATE_GZIP, 0);
-          r->compression = "gzip";
-          continue;
-        }
       if (!utf16 && n >= 2 && ((head[0] == 0xff && head[1] == 0xfe) || (head[0] == 0xfe && head[1] == 0xff)))
         {
           in = ftrace_input_new_utf16 (ftrace_input_new_prefixed (in, head + 2, n - 2), head[0] == 0xfe);
           utf16 = TRUE;
+          g_debug ("%s: UTF-16 %s text (byte-order mark): decoded to UTF-8", r->location,
+                   head[0] == 0xfe ? "BE" : "LE");
           continue;
         }
       if (n >= 3 && head[0] == 0xef && head[1] == 0xbb && head[2] == 0xbf)
@@ -277,11 +282,12 @@ reader_start (FtraceReader *r,
       if (z >= 0)
         {
           /* `atrace -z`: the banner before the zlib data holds no events */
-          in = ftrace_input_new_inflate (ftrace_input_new_prefixed (in, head + skip + z, n - skip - z),
-                                         FTRACE_INFLATE_ZLIB, skip + z);
+          in = ftrace_input_new_inflate (ftrace_input_new_prefixed (in, head + skip + z, n - skip - z), skip + z);
           r->format = "ctrace";
           r->compression = "zlib";
           zlib = TRUE;
+          g_debug ("%s: format ctrace (atrace -z): a TRACE: line followed by zlib data at byte %" G_GSIZE_FORMAT,
+                   r->location, skip + z);
           continue;
         }
       if (!choose_container (r, head + skip, n - skip, error))
@@ -390,6 +396,9 @@ feed_text (FtraceReader *r,
         ;
       if (q > z && !nul->in_run)
         {
+          if (nul->runs == 0)
+            g_debug ("%s: byte %" G_GUINT64_FORMAT ": first run of NUL bytes, skipped as damage", r->location,
+                     (guint64) (r->fed + (z - data)));
           if (nul->runs < FTRACE_NUL_OFFSETS)
             nul->offsets[nul->runs] = r->fed + (z - data);
           nul->runs++;
@@ -420,7 +429,12 @@ fill_batch (FtraceReader *r,
             return FALSE;
           if (got == 0)
             {
+              const FtraceStats *st = ftrace_parser_get_stats (r->parser);
+
               r->finished = TRUE;
+              g_debug ("%s: end of input: %" G_GUINT64_FORMAT " bytes, %" G_GUINT64_FORMAT " lines, %" G_GUINT64_FORMAT
+                       " trace lines, %" G_GUINT64_FORMAT " events so far",
+                       r->location, ftrace_reader_get_bytes_read (r), st->lines, st->trace_lines, st->events);
               return finish_input (r, error);
             }
           r->block_len = got;
@@ -457,6 +471,9 @@ ftrace_reader_read_batch (FtraceReader *r,
                           GError **error)
 {
   GError *local = NULL;
+
+  g_return_val_if_fail (r != NULL, FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
 
   *out = NULL;
   if (r->pending)
@@ -508,6 +525,8 @@ ftrace_reader_read_batch (FtraceReader *r,
 TraceClockDomain
 ftrace_reader_get_clock_domain (FtraceReader *r)
 {
+  g_return_val_if_fail (r != NULL, TRACE_CLOCK_UNKNOWN);
+
   return ftrace_parser_get_clock_domain (r->parser);
 }
 
@@ -528,10 +547,12 @@ ftrace_reader_get_format (FtraceReader *r)
   return "ftrace";
 }
 
-/* "none", "gzip" or "zlib" */
+/* "none", or "zlib" for `atrace -z` */
 const char *
 ftrace_reader_get_compression (FtraceReader *r)
 {
+  g_return_val_if_fail (r != NULL, NULL);
+
   return r->compression;
 }
 
@@ -540,18 +561,42 @@ ftrace_reader_get_compression (FtraceReader *r)
 guint64
 ftrace_reader_get_bytes_read (FtraceReader *r)
 {
+  g_return_val_if_fail (r != NULL, 0);
+
   return r->input ? ftrace_input_get_raw_bytes (r->input) : 0;
 }
 
 const FtraceStats *
 ftrace_reader_get_stats (FtraceReader *r)
 {
+  g_return_val_if_fail (r != NULL, NULL);
+
   return ftrace_parser_get_stats (r->parser);
+}
+
+/**
+ * ftrace_reader_copy_stats:
+ * @out: (out caller-allocates): where the counters go
+ *
+ * All the reader's counters in one struct, as they are now.
+ */
+void
+ftrace_reader_copy_stats (FtraceReader *r,
+                          FtraceReaderStats *out)
+{
+  g_return_if_fail (r != NULL);
+  g_return_if_fail (out != NULL);
+
+  out->bytes_read = ftrace_reader_get_bytes_read (r);
+  out->nul_bytes = r->nul.bytes;
+  out->parser = *ftrace_parser_get_stats (r->parser);
 }
 
 FtraceParser *
 ftrace_reader_get_parser (FtraceReader *r)
 {
+  g_return_val_if_fail (r != NULL, NULL);
+
   return r->parser;
 }
 
@@ -563,6 +608,8 @@ ftrace_reader_get_parser (FtraceReader *r)
 guint64
 ftrace_reader_get_nul_bytes (FtraceReader *r)
 {
+  g_return_val_if_fail (r != NULL, 0);
+
   return r->nul.bytes;
 }
 
@@ -601,6 +648,8 @@ ftrace_reader_get_summary (FtraceReader *r)
   g_autofree char *nul = nul_summary (&r->nul);
   gboolean no_events = r->finished && st->trace_lines == 0;
   g_autoptr (GString) out = NULL;
+
+  g_return_val_if_fail (r != NULL, NULL);
 
   if (problems == NULL && nul == NULL && !no_events)
     return NULL;

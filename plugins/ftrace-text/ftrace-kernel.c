@@ -6,7 +6,7 @@
  * records; every other event becomes a TRACE_EVENT_FTRACE record named
  * after the event, its key=value fields as args.
  */
-#include "ftrace-private.h"
+#include "ftrace-text-private.h"
 
 static const FtraceField *
 find_field_len (const FtraceField *fields,
@@ -123,10 +123,42 @@ emit_incomplete (FtraceParser *p,
 
 /* ------------------------------------------------------------ sched_switch */
 
-/* prev_state as the kernel's task-state bits (TraceTaskState), in the
- * 4.4 layout that perfetto assumes for traces without a kernel version
- * (and uses itself when it converts systrace letters). Numbers
- * (trace-cmd) stay as printed; -1 when the text is not a state. */
+/* Letters in the order the writer writes them ('R', running, is no bit
+ * and is written only alone; '|' separates letters). */
+const FtraceTaskState ftrace_task_states[FTRACE_N_TASK_STATES] = {
+  { 'S', TRACE_TASK_STATE_INTERRUPTIBLE },
+  { 'D', TRACE_TASK_STATE_UNINTERRUPTIBLE },
+  { 'T', TRACE_TASK_STATE_STOPPED },
+  { 't', TRACE_TASK_STATE_TRACED },
+  { 'X', TRACE_TASK_STATE_EXIT_DEAD },
+  { 'Z', TRACE_TASK_STATE_EXIT_ZOMBIE },
+  { 'x', TRACE_TASK_STATE_DEAD },
+  { 'K', TRACE_TASK_STATE_WAKEKILL },
+  { 'W', TRACE_TASK_STATE_WAKING },
+  { 'P', TRACE_TASK_STATE_PARKED },
+  { 'N', TRACE_TASK_STATE_NOLOAD },
+  { 'I', 0 },
+  { '+', 0 },
+};
+
+/* The bits of one task-state letter; -1 when it is none. */
+static gint64
+task_state_bits (char c)
+{
+  if (c == 'I')
+    return TRACE_TASK_STATE_IDLE;
+  if (c == '+')
+    return TRACE_TASK_STATE_PREEMPTED;
+  for (guint i = 0; i < FTRACE_N_TASK_STATES; i++)
+    if (ftrace_task_states[i].letter == c && ftrace_task_states[i].bit)
+      return ftrace_task_states[i].bit;
+  return -1;
+}
+
+/* prev_state as the kernel's task-state bits, in the 4.4 layout that
+ * perfetto assumes for traces without a kernel version (and uses itself
+ * when it converts systrace letters). Numbers (trace-cmd) stay as printed;
+ * -1 when the text is not a state. */
 static gint64
 parse_prev_state (const char *s,
                   gsize len)
@@ -140,54 +172,13 @@ parse_prev_state (const char *s,
     return ftrace_parse_int (s, len, &state) ? state : -1;
   for (gsize i = 0; i < len; i++)
     {
-      switch (s[i])
-        {
-        case 'R': /* TRACE_TASK_STATE_RUNNING: no bit */
-          break;
-        case 'S':
-          state |= TRACE_TASK_STATE_INTERRUPTIBLE;
-          break;
-        case 'D':
-          state |= TRACE_TASK_STATE_UNINTERRUPTIBLE;
-          break;
-        case 'T':
-          state |= TRACE_TASK_STATE_STOPPED;
-          break;
-        case 't':
-          state |= TRACE_TASK_STATE_TRACED;
-          break;
-        case 'X':
-          state |= TRACE_TASK_STATE_EXIT_DEAD;
-          break;
-        case 'Z':
-          state |= TRACE_TASK_STATE_EXIT_ZOMBIE;
-          break;
-        case 'x':
-          state |= TRACE_TASK_STATE_DEAD;
-          break;
-        case 'K':
-          state |= TRACE_TASK_STATE_WAKEKILL;
-          break;
-        case 'W':
-          state |= TRACE_TASK_STATE_WAKING;
-          break;
-        case 'P':
-          state |= TRACE_TASK_STATE_PARKED;
-          break;
-        case 'N':
-          state |= TRACE_TASK_STATE_NOLOAD;
-          break;
-        case 'I':
-          state |= TRACE_TASK_STATE_IDLE;
-          break;
-        case '+':
-          state |= TRACE_TASK_STATE_PREEMPTED;
-          break;
-        case '|':
-          break;
-        default:
-          return -1;
-        }
+      gint64 bits;
+
+      if (s[i] == 'R' || s[i] == '|')
+        continue;
+      if ((bits = task_state_bits (s[i])) < 0)
+        return -1;
+      state |= bits;
     }
   return state;
 }

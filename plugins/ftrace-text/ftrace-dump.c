@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "ftrace-private.h"
+#include "ftrace-text-private.h"
 
 #define MAX_TOKENS 16
 

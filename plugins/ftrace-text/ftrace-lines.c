@@ -4,7 +4,7 @@
  */
 #include <string.h>
 
-#include "ftrace-reader-private.h"
+#include "ftrace-text-private.h"
 
 void
 ftrace_splitter_init (FtraceSplitter *s,

@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "ftrace-private.h"
+#include "ftrace-text-private.h"
 
 /* The kernel's largest pid_max: more distinct tids than this cannot be
  * real, so the table stops growing there (bounded memory on garbage). */
@@ -319,8 +319,11 @@ ftrace_parser_lookup_thread (FtraceParser *p,
                              gint64 *pid,
                              guint32 *name)
 {
-  FtraceThreadTable *t = &p->threads;
+  FtraceThreadTable *t;
 
+  g_return_val_if_fail (p != NULL, FALSE);
+
+  t = &p->threads;
   for (guint i = tid_hash (tid) & t->mask; t->used[i]; i = (i + 1) & t->mask)
     if (t->slots[i].tid == tid)
       {
@@ -341,8 +344,11 @@ ftrace_parser_foreach_thread (FtraceParser *p,
                               FtraceThreadFunc func,
                               gpointer user_data)
 {
-  FtraceThreadTable *t = &p->threads;
+  FtraceThreadTable *t;
 
+  g_return_if_fail (p != NULL);
+
+  t = &p->threads;
   for (guint i = 0; i <= t->mask; i++)
     if (t->used[i])
       func (t->slots[i].tid, t->slots[i].pid, t->slots[i].name, user_data);
@@ -653,12 +659,25 @@ handle_comment (FtraceParser *p,
     }
 }
 
+/* @location (kept, not copied: the reader's) names the input in debug
+ * messages. */
+void
+ftrace_parser_set_location (FtraceParser *p,
+                            const char *location)
+{
+  p->location = location;
+}
+
 void
 ftrace_parser_add_problem (FtraceParser *p,
                            FtraceProblem problem)
 {
   guint64 n = p->stats.problems[problem]++;
 
+  /* the first of each reason only: per-line logging would cost time */
+  if (n == 0)
+    g_debug ("%s:%" G_GUINT64_FORMAT ": first of the %s", p->location ? p->location : "(text)", p->line_no,
+             ftrace_problem_to_string (problem));
   if (n < FTRACE_STATS_FIRST_LINES)
     p->stats.first_lines[problem][n] = p->line_no;
 }
@@ -715,6 +734,9 @@ ftrace_parser_parse_line (FtraceParser *p,
   FtraceLine l;
   const char *s = line;
 
+  g_return_if_fail (p != NULL);
+  g_return_if_fail (batch != NULL);
+
   if (p->line_no_set)
     p->line_no_set = FALSE;
   else
@@ -758,6 +780,8 @@ void
 ftrace_parser_skip_line (FtraceParser *p,
                          FtraceProblem problem)
 {
+  g_return_if_fail (p != NULL);
+
   if (p->line_no_set)
     p->line_no_set = FALSE;
   else
@@ -775,6 +799,9 @@ ftrace_parser_parse_text (FtraceParser *p,
                           TraceBatch *batch)
 {
   const char *end = text + len;
+
+  g_return_if_fail (p != NULL);
+  g_return_if_fail (batch != NULL);
 
   while (text < end)
     {
@@ -831,6 +858,8 @@ ftrace_parser_set_rhea_process (FtraceParser *p,
                                 gint64 pid,
                                 const char *process_name)
 {
+  g_return_if_fail (p != NULL);
+
   p->rhea_pid = pid > 0 ? pid : TRACE_ID_UNKNOWN;
   g_free (p->rhea_process_name);
   p->rhea_process_name = g_strdup (process_name);
@@ -842,6 +871,8 @@ void
 ftrace_parser_set_line_number (FtraceParser *p,
                                guint64 line_number)
 {
+  g_return_if_fail (p != NULL);
+
   p->line_no = line_number;
   p->line_no_set = TRUE;
 }
@@ -850,6 +881,8 @@ ftrace_parser_set_line_number (FtraceParser *p,
 void
 ftrace_parser_begin_block (FtraceParser *p)
 {
+  g_return_if_fail (p != NULL);
+
   p->section = FTRACE_SECTION_TEXT;
 }
 
@@ -857,18 +890,24 @@ void
 ftrace_parser_finish (FtraceParser *p,
                       TraceBatch *batch)
 {
+  g_return_if_fail (p != NULL);
+
   ftrace_rhea_finish (p, batch);
 }
 
 const FtraceStats *
 ftrace_parser_get_stats (FtraceParser *p)
 {
+  g_return_val_if_fail (p != NULL, NULL);
+
   return &p->stats;
 }
 
 FtraceSeen
 ftrace_parser_get_seen (FtraceParser *p)
 {
+  g_return_val_if_fail (p != NULL, 0);
+
   return p->seen;
 }
 
@@ -877,12 +916,16 @@ ftrace_parser_get_seen (FtraceParser *p)
 TraceClockDomain
 ftrace_parser_get_clock_domain (FtraceParser *p)
 {
+  g_return_val_if_fail (p != NULL, TRACE_CLOCK_UNKNOWN);
+
   return p->clock;
 }
 
 gint64
 ftrace_parser_get_rhea_pid (FtraceParser *p)
 {
+  g_return_val_if_fail (p != NULL, TRACE_ID_UNKNOWN);
+
   return p->rhea_pid;
 }
 
@@ -890,5 +933,7 @@ ftrace_parser_get_rhea_pid (FtraceParser *p)
 const char *
 ftrace_parser_get_first_unparsable (FtraceParser *p)
 {
+  g_return_val_if_fail (p != NULL, "");
+
   return p->first_unparsable;
 }

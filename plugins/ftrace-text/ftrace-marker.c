@@ -7,7 +7,7 @@
  * G|pid|track|name|cookie  H|pid|track[|name]|cookie
  * trace_event_clock_sync: parent_ts=s | realtime_ts=ms | name=id
  */
-#include "ftrace-private.h"
+#include "ftrace-text-private.h"
 
 typedef struct
 {
