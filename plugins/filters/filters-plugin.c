@@ -4,7 +4,7 @@
  */
 #include "config.h"
 
-#include "filter-private.h"
+#include "filters-private.h"
 
 static gboolean
 plugin_init (TracePlugin *plugin,

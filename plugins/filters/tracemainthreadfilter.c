@@ -4,7 +4,7 @@
  */
 #include "config.h"
 
-#include "filter-private.h"
+#include "filters-private.h"
 
 #define DEFAULT_PID FILTER_PID_ANY
 #define DEFAULT_PROCESS_NAME NULL

@@ -141,7 +141,7 @@ void ftrace_learn_process (FtraceParser *p,
                            const char *name,
                            gsize name_len);
 
-/* ftrace-text.c: small helpers on non-terminated byte ranges */
+/* ftrace-bytes.c: small helpers on non-terminated byte ranges */
 static inline gboolean
 ftrace_is_space (char c)
 {

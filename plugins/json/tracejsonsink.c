@@ -127,10 +127,7 @@ report_drops (TraceJsonSink *self,
       s->dropped_samples_past_thread_table },
   };
 
-  if (dict)
-    trace_base_sink_add_drop_stats (dict, drops, G_N_ELEMENTS (drops));
-  else
-    trace_base_sink_report_drops (TRACE_BASE_SINK (self), drops, G_N_ELEMENTS (drops));
+  trace_base_sink_handle_drops (TRACE_BASE_SINK (self), dict, drops, G_N_ELEMENTS (drops));
 }
 
 static gboolean

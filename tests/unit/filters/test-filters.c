@@ -1,11 +1,11 @@
-/* Unit tests: the `filter` logic (plugins/filters/filter-event.c)
+/* Unit tests: the `filter` logic (plugins/filters/filters-event.c)
  *
  * Each test builds a batch by hand, filters it and compares the events
  * that come out, one line per event: kind, ts, pid/tid, name, args.
  */
 #include <trace/trace.h>
 
-#include "filter-private.h"
+#include "filters-private.h"
 
 #define CLONE_THREAD 0x00010000
 

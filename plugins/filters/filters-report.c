@@ -3,7 +3,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "filter-private.h"
+#include "filters-private.h"
 
 static void
 append_seconds (GString *s,

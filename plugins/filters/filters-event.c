@@ -4,13 +4,13 @@
  *
  * Per event: metadata passes; a slice end, an async end or step follows
  * the decision its begin got (a stack per thread, per async id); anything
- * else is decided by the conditions (filter-conditions.c).  The time window
+ * else is decided by the conditions (filters-conditions.c).  The time window
  * is a small state machine over the stream (before / inside / after):
  * crossing its start emits clipped begins for the kept slices open at that
  * moment, crossing its end emits their ends, so no slice is cut in half.
  * See docs/filters.md.
  */
-#include "filter-private.h"
+#include "filters-private.h"
 
 #include <string.h>
 

@@ -3,7 +3,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "filter-private.h"
+#include "filters-private.h"
 
 #include <string.h>
 

@@ -8,7 +8,7 @@
  * batches, when a property changed while playing: a slice already begun
  * keeps the decision its begin got, so the output stays balanced.
  */
-#include "filter-private.h"
+#include "filters-private.h"
 
 static void
 filter_update (Filter *f)

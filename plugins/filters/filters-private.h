@@ -8,10 +8,10 @@
  * and write, hand it to filter_new_with_options() at start and to
  * filter_set_conditions() when a property changed while playing, call
  * filter_process() on every writable batch and filter_drain() at EOS.
- * The engine: filter-event.c (the pass over a batch, the time window),
- * filter-conditions.c (the conditions), filter-knowledge.c (what the
- * stream taught about threads and processes), filter-parse.c (property
- * values), filter-report.c (stats and warnings).  See docs/filters.md for
+ * The engine: filters-event.c (the pass over a batch, the time window),
+ * filters-conditions.c (the conditions), filters-knowledge.c (what the
+ * stream taught about threads and processes), filters-parse.c (property
+ * values), filters-report.c (stats and warnings).  See docs/filters.md for
  * the rules and the decisions behind them.
  */
 #pragma once
@@ -202,7 +202,7 @@ G_DECLARE_FINAL_TYPE (TraceMainThreadFilter, trace_main_thread_filter, TRACE, MA
 TRACE_ELEMENT_REGISTER_DECLARE (filter)
 TRACE_ELEMENT_REGISTER_DECLARE (main_thread_filter)
 
-/* filter-report.c: what both elements say at EOS and in their STATS */
+/* filters-report.c: what both elements say at EOS and in their STATS */
 void filter_collect_stats (Filter *filter,
                            GVariantDict *dict);
 void filter_warn_undecidable (TraceElement *element,
@@ -402,7 +402,7 @@ struct _Filter
   guint32 clip_end;
 };
 
-/* filter-conditions.c */
+/* filters-conditions.c */
 gboolean filter_decide (Filter *f,
                         const TraceEvent *ev,
                         FilterThread *thread,
