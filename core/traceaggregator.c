@@ -336,6 +336,22 @@ trace_aggregator_finish_batch (TraceAggregator *agg,
   return trace_pad_push (PRIV (agg)->srcpad, batch);
 }
 
+/* An aggregator nothing feeds would wait for ever, and the pipeline with
+ * it (`clock-sync ! fakesink`): with no input every input has ended, so
+ * it drains and sends EOS as it starts. Inputs are requested before
+ * PLAYING. */
+static void
+end_if_no_input (TraceAggregator *self)
+{
+  if (trace_element_get_n_sink_pads (TRACE_ELEMENT (self)) > 0)
+    return;
+  trace_element_post_warning (TRACE_ELEMENT (self), NULL, "%s has no input: its output ends at once",
+                              trace_element_get_name (TRACE_ELEMENT (self)));
+  g_rec_mutex_lock (&PRIV (self)->lock);
+  run_aggregate (self);
+  g_rec_mutex_unlock (&PRIV (self)->lock);
+}
+
 static TraceStateChangeReturn
 trace_aggregator_change_state (TraceElement *element,
                                TraceStateChange transition)
@@ -343,6 +359,7 @@ trace_aggregator_change_state (TraceElement *element,
   TraceAggregator *self = TRACE_AGGREGATOR (element);
   TraceAggregatorClass *klass = TRACE_AGGREGATOR_GET_CLASS (self);
   g_autoptr (GError) error = NULL;
+  TraceStateChangeReturn ret;
 
   if (transition == TRACE_STATE_CHANGE_NULL_TO_READY)
     {
@@ -363,7 +380,10 @@ trace_aggregator_change_state (TraceElement *element,
     }
   else if (transition == TRACE_STATE_CHANGE_READY_TO_NULL && klass->stop)
     klass->stop (self, NULL);
-  return TRACE_ELEMENT_CLASS (trace_aggregator_parent_class)->change_state (element, transition);
+  ret = TRACE_ELEMENT_CLASS (trace_aggregator_parent_class)->change_state (element, transition);
+  if (ret == TRACE_STATE_CHANGE_SUCCESS && transition == TRACE_STATE_CHANGE_READY_TO_PLAYING)
+    end_if_no_input (self);
+  return ret;
 }
 
 static void

@@ -13,6 +13,8 @@
  * Forwards batches from any of its request `sink_%u` pads as they come,
  * one at a time, and sends EOS once every input has ended. It does not
  * order events: use `clock-sync` to merge streams onto one timeline.
+ * A funnel with no input when it starts to play sends EOS at once, with
+ * a WARNING: request its inputs before then.
  */
 struct _TraceFunnel
 {
@@ -89,13 +91,31 @@ trace_funnel_request_new_pad (TraceElement *element,
   return pad;
 }
 
+/* A funnel nothing feeds would wait for ever, and the pipeline with it
+ * (`funnel ! fakesink`): the merge of no input is empty and complete, so
+ * its output ends as it starts. Inputs are requested before PLAYING. */
+static void
+end_if_no_input (TraceFunnel *self)
+{
+  if (trace_element_get_n_sink_pads (TRACE_ELEMENT (self)) > 0)
+    return;
+  trace_element_post_warning (TRACE_ELEMENT (self), NULL, "%s has no input: its output ends at once",
+                              trace_element_get_name (TRACE_ELEMENT (self)));
+  trace_pad_push_event (self->srcpad, trace_stream_event_new_eos ());
+}
+
 static TraceStateChangeReturn
 trace_funnel_change_state (TraceElement *element,
                            TraceStateChange transition)
 {
+  TraceStateChangeReturn ret;
+
   if (transition == TRACE_STATE_CHANGE_NULL_TO_READY)
     TRACE_FUNNEL (element)->sent_start = FALSE;
-  return TRACE_ELEMENT_CLASS (trace_funnel_parent_class)->change_state (element, transition);
+  ret = TRACE_ELEMENT_CLASS (trace_funnel_parent_class)->change_state (element, transition);
+  if (ret == TRACE_STATE_CHANGE_SUCCESS && transition == TRACE_STATE_CHANGE_READY_TO_PLAYING)
+    end_if_no_input (TRACE_FUNNEL (element));
+  return ret;
 }
 
 static void

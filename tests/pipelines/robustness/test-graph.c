@@ -181,6 +181,22 @@ test_queue_into_branchless_tee (void)
                               "element with nowhere to send it (not linked)\n");
 }
 
+/* A funnel or an aggregator that nothing feeds waited for ever, and
+ * SIGTERM could not end it (no source to stop): the merge of no input is
+ * empty, so its output ends as it starts, with a WARNING. */
+static void
+test_merge_without_input (gconstpointer data)
+{
+  const char *element = data;
+  g_autoptr (RbResult) r = RB_RUN (element, "!", "fakesink");
+  g_autofree char *expected = g_strdup_printf ("WARNING: from /pipeline0/%s0: %s0 has no input: its output ends at once",
+                                               element, element);
+
+  g_assert_cmpint (r->status, ==, 0);
+  g_assert_nonnull (strstr (r->err, expected));
+  g_assert_nonnull (strstr (r->err, "Got EOS from /pipeline0."));
+}
+
 void
 rb_add_graph_tests (void)
 {
@@ -191,6 +207,8 @@ rb_add_graph_tests (void)
       g_test_add_data_func (path, &cycle_cases[i], test_cycle);
     }
   g_test_add_func ("/robustness/graph/queue-into-branchless-tee", test_queue_into_branchless_tee);
+  g_test_add_data_func ("/robustness/graph/funnel-without-input", "funnel", test_merge_without_input);
+  g_test_add_data_func ("/robustness/graph/clock-sync-without-input", "clock-sync", test_merge_without_input);
   g_test_add_func ("/robustness/scale/chain-10000", test_long_chain);
   g_test_add_func ("/robustness/scale/funnel-3000-pads", test_many_funnel_pads);
   g_test_add_func ("/robustness/scale/tee-3000-pads", test_many_tee_pads);
