@@ -86,7 +86,8 @@ parse_int (const char *field,
   return *field != '+' && g_ascii_string_to_signed (field, 10, G_MININT64, G_MAXINT64, value, NULL);
 }
 
-/* One line to at most one event; @line is cut up in place. */
+/* One line to at most one event; @line is cut up in place. Up to five
+ * fields are kept: a fifth makes the line one that does not fit. */
 static void
 parse_line (SlicetextSrc *self,
             TraceBatch *batch,
@@ -97,7 +98,7 @@ parse_line (SlicetextSrc *self,
   gint64 ts, tid, dur;
   TraceEvent *ev;
 
-  for (char *f = strtok_r (line, " \t", &rest); f != NULL && n < 5; f = strtok_r (NULL, " \t", &rest))
+  for (char *f = strtok_r (line, " \t", &rest); f != NULL && n < G_N_ELEMENTS (field); f = strtok_r (NULL, " \t", &rest))
     field[n++] = f;
   if (n == 0 || field[0][0] == '#')
     return;
