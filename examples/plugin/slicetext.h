@@ -21,9 +21,4 @@ G_DECLARE_FINAL_TYPE (SlicetextMinDuration, slicetext_min_duration, SLICETEXT, M
 TRACE_ELEMENT_REGISTER_DECLARE (slicetext_src)
 TRACE_ELEMENT_REGISTER_DECLARE (min_duration)
 
-/* Recognises a slicetext file from its first bytes, for auto-src. */
-guint slicetext_type_find (const guint8 *data,
-                           gsize size,
-                           gpointer user_data);
-
 G_END_DECLS
