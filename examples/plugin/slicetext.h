@@ -10,7 +10,7 @@ G_BEGIN_DECLS
 
 /* slicetext-src: reads the made-up "slicetext" format */
 #define SLICETEXT_TYPE_SRC (slicetext_src_get_type ())
-G_DECLARE_FINAL_TYPE (SlicetextSrc, slicetext_src, SLICETEXT, SRC, TraceFileSrc)
+G_DECLARE_FINAL_TYPE (SlicetextSrc, slicetext_src, SLICETEXT, SRC, TraceLineSrc)
 
 /* min-duration: drops the slices shorter than a duration */
 #define SLICETEXT_TYPE_MIN_DURATION (slicetext_min_duration_get_type ())
