@@ -1,17 +1,24 @@
 /* examples/plugin: min-duration, a filter that drops short slices
  *
- *   trace-launch slicetext-src location=app.slices ! min-duration min-dur=1ms ! ...
- *
- * Complete slices (and instants, whose duration is 0) shorter than
- * `min-dur` are dropped; every other event goes through. A
- * TraceBaseTransform only has to change a batch in place: the base class
- * owns the pads, makes the batch writable, removes the events marked
- * TRACE_EVENT_NONE, counts them as `dropped` in its STATS, and forwards
- * stream-start and EOS.
- *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "slicetext.h"
+
+/**
+ * SlicetextMinDuration:
+ *
+ * Drops complete slices (and instants, whose duration is 0) shorter than
+ * #SlicetextMinDuration:min-dur; every other event goes through.
+ *
+ *     trace-launch slicetext-src location=app.slices ! min-duration min-dur=1ms ! fakesink dump=true
+ *
+ * A #TraceBaseTransform only has to change a batch in place: the base
+ * class owns the pads, makes the batch writable, removes the events marked
+ * %TRACE_EVENT_NONE, counts them as `dropped` in its STATS, and forwards
+ * stream-start and EOS.
+ */
+
+#define DEFAULT_MIN_DUR 0
 
 struct _SlicetextMinDuration
 {
@@ -65,6 +72,8 @@ slicetext_min_duration_set_property (GObject *object,
                                      const GValue *value,
                                      GParamSpec *pspec)
 {
+  if (!trace_element_may_set_property (TRACE_ELEMENT (object), pspec))
+    return;
   switch (prop_id)
     {
     case PROP_MIN_DUR:
@@ -107,7 +116,7 @@ slicetext_min_duration_class_init (SlicetextMinDurationClass *klass)
   properties[PROP_MIN_DUR] =
       g_param_spec_int64 ("min-dur", "Minimum duration",
                           "Drop complete slices shorter than this, in nanoseconds (0 keeps all)",
-                          0, G_MAXINT64, 0, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+                          0, G_MAXINT64, DEFAULT_MIN_DUR, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
   trace_param_spec_set_time (properties[PROP_MIN_DUR]);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   trace_element_class_set_metadata (TRACE_ELEMENT_CLASS (klass), "Minimum duration", "Filter/Trace",
@@ -118,6 +127,7 @@ slicetext_min_duration_class_init (SlicetextMinDurationClass *klass)
 static void
 slicetext_min_duration_init (SlicetextMinDuration *self)
 {
+  self->min_dur = DEFAULT_MIN_DUR;
 }
 
 TRACE_ELEMENT_REGISTER_DEFINE (min_duration, "min-duration", TRACE_RANK_NONE, SLICETEXT_TYPE_MIN_DURATION)

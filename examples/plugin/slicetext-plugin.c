@@ -7,7 +7,22 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include <string.h>
+
 #include "slicetext.h"
+
+/* A slicetext file announces itself on its first line. */
+static guint
+slicetext_type_find (const guint8 *data,
+                     gsize size,
+                     gpointer user_data)
+{
+  static const char magic[] = "# slicetext";
+
+  if (size >= sizeof magic - 1 && memcmp (data, magic, sizeof magic - 1) == 0)
+    return 100;
+  return 0;
+}
 
 static gboolean
 plugin_init (TracePlugin *plugin,

@@ -10,7 +10,7 @@ G_BEGIN_DECLS
 
 /* slicetext-src: reads the made-up "slicetext" format */
 #define SLICETEXT_TYPE_SRC (slicetext_src_get_type ())
-G_DECLARE_FINAL_TYPE (SlicetextSrc, slicetext_src, SLICETEXT, SRC, TraceFileSrc)
+G_DECLARE_FINAL_TYPE (SlicetextSrc, slicetext_src, SLICETEXT, SRC, TraceLineSrc)
 
 /* min-duration: drops the slices shorter than a duration */
 #define SLICETEXT_TYPE_MIN_DURATION (slicetext_min_duration_get_type ())
@@ -20,10 +20,5 @@ G_DECLARE_FINAL_TYPE (SlicetextMinDuration, slicetext_min_duration, SLICETEXT, M
  * TRACE_ELEMENT_REGISTER_DEFINE and called from plugin_init. */
 TRACE_ELEMENT_REGISTER_DECLARE (slicetext_src)
 TRACE_ELEMENT_REGISTER_DECLARE (min_duration)
-
-/* Recognises a slicetext file from its first bytes, for auto-src. */
-guint slicetext_type_find (const guint8 *data,
-                           gsize size,
-                           gpointer user_data);
 
 G_END_DECLS
