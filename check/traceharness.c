@@ -80,8 +80,11 @@ trace_harness_new_with_element (TraceElement *element,
                                 const char *sink_pad_name,
                                 const char *src_pad_name)
 {
-  TraceHarness *h = g_new0 (TraceHarness, 1);
+  TraceHarness *h;
 
+  g_return_val_if_fail (TRACE_IS_ELEMENT (element), NULL);
+
+  h = g_new0 (TraceHarness, 1);
   h->pipeline = g_object_ref_sink (trace_pipeline_new ("harness"));
   h->element = element;
   h->inputs = g_ptr_array_new_with_free_func (g_object_unref);
@@ -109,6 +112,8 @@ TraceHarness *
 trace_harness_new (const char *factory_name)
 {
   TraceElement *element;
+
+  g_return_val_if_fail (factory_name != NULL, NULL);
 
   trace_init (NULL, NULL);
   element = trace_element_factory_make (factory_name, NULL);
@@ -160,6 +165,8 @@ trace_harness_new_parse (const char *description)
   TraceElement *element;
   TraceHarness *harness;
 
+  g_return_val_if_fail (description != NULL, NULL);
+
   trace_init (NULL, NULL);
   if (!g_shell_parse_argv (description, NULL, &words, &error) ||
       (element = trace_element_factory_make_checked (words[0], NULL, &error)) == NULL)
@@ -189,6 +196,8 @@ trace_harness_new_parse (const char *description)
 void
 trace_harness_free (TraceHarness *harness)
 {
+  g_return_if_fail (harness != NULL);
+
   trace_element_set_state (harness->pipeline, TRACE_STATE_NULL);
   g_queue_clear_full (&harness->out, (GDestroyNotify) trace_batch_unref);
   g_queue_clear_full (&harness->messages, (GDestroyNotify) trace_message_unref);
@@ -208,6 +217,8 @@ trace_harness_free (TraceHarness *harness)
 TraceElement *
 trace_harness_get_element (TraceHarness *harness)
 {
+  g_return_val_if_fail (harness != NULL, NULL);
+
   return harness->element;
 }
 
@@ -220,6 +231,8 @@ trace_harness_get_element (TraceHarness *harness)
 TraceStringPool *
 trace_harness_get_string_pool (TraceHarness *harness)
 {
+  g_return_val_if_fail (harness != NULL, NULL);
+
   return trace_pipeline_get_string_pool (TRACE_PIPELINE (harness->pipeline));
 }
 
@@ -232,6 +245,8 @@ trace_harness_get_string_pool (TraceHarness *harness)
 TraceBatch *
 trace_harness_new_batch (TraceHarness *harness)
 {
+  g_return_val_if_fail (harness != NULL, NULL);
+
   return trace_batch_new (trace_harness_get_string_pool (harness), 0);
 }
 
@@ -246,6 +261,8 @@ guint32
 trace_harness_intern (TraceHarness *harness,
                       const char *str)
 {
+  g_return_val_if_fail (harness != NULL, 0);
+
   return trace_string_pool_intern (trace_harness_get_string_pool (harness), str);
 }
 
@@ -260,6 +277,8 @@ const char *
 trace_harness_string (TraceHarness *harness,
                       guint32 id)
 {
+  g_return_val_if_fail (harness != NULL, NULL);
+
   return trace_string_pool_get (trace_harness_get_string_pool (harness), id);
 }
 
@@ -272,6 +291,8 @@ trace_harness_string (TraceHarness *harness,
 gboolean
 trace_harness_play (TraceHarness *harness)
 {
+  g_return_val_if_fail (harness != NULL, FALSE);
+
   return trace_element_set_state (harness->pipeline, TRACE_STATE_PLAYING) == TRACE_STATE_CHANGE_SUCCESS;
 }
 
@@ -280,16 +301,21 @@ trace_harness_play (TraceHarness *harness)
  * @harness: a #TraceHarness
  * @pad_name: a sink pad name or REQUEST template (`sink_%u`)
  *
- * Returns: the index of the new input, for trace_harness_push_to()
+ * Returns: the index of the new input, for trace_harness_push_to();
+ *   %G_MAXUINT (no input) when called wrongly
  */
 guint
 trace_harness_add_input (TraceHarness *harness,
                          const char *pad_name)
 {
-  TracePad *sinkpad = trace_element_get_static_pad (harness->element, pad_name);
+  TracePad *sinkpad;
   TracePad *input;
   g_autoptr (GError) error = NULL;
 
+  g_return_val_if_fail (harness != NULL, G_MAXUINT);
+  g_return_val_if_fail (pad_name != NULL, G_MAXUINT);
+
+  sinkpad = trace_element_get_static_pad (harness->element, pad_name);
   if (sinkpad == NULL || trace_pad_is_linked (sinkpad))
     sinkpad = trace_element_request_pad (harness->element, pad_name, &error);
   g_assert_no_error (error);
@@ -305,7 +331,7 @@ trace_harness_add_input (TraceHarness *harness,
  * trace_harness_set_stream_start:
  * @harness: a #TraceHarness
  * @input: an input index
- * @format: the stream's format
+ * @format: (nullable): the stream's format; %NULL says `unknown`
  * @domain: its clock domain
  *
  * Sends a stream-start on @input (otherwise the first push sends a
@@ -317,8 +343,12 @@ trace_harness_set_stream_start (TraceHarness *harness,
                                 const char *format,
                                 TraceClockDomain domain)
 {
-  TracePad *pad = harness->inputs->pdata[input];
+  TracePad *pad;
 
+  g_return_if_fail (harness != NULL);
+  g_return_if_fail (input < harness->inputs->len);
+
+  pad = harness->inputs->pdata[input];
   /* Going to READY clears the pads' stream-starts: play first. */
   if (trace_element_get_state (harness->pipeline) != TRACE_STATE_PLAYING)
     trace_harness_play (harness);
@@ -349,6 +379,10 @@ trace_harness_push_to (TraceHarness *harness,
                        guint input,
                        TraceBatch *batch)
 {
+  g_return_val_if_fail (harness != NULL, TRACE_FLOW_ERROR);
+  g_return_val_if_fail (input < harness->inputs->len, TRACE_FLOW_ERROR);
+  g_return_val_if_fail (batch != NULL, TRACE_FLOW_ERROR);
+
   ensure_started (harness, input);
   return trace_pad_push (harness->inputs->pdata[input], batch);
 }
@@ -364,6 +398,8 @@ TraceFlowReturn
 trace_harness_push (TraceHarness *harness,
                     TraceBatch *batch)
 {
+  g_return_val_if_fail (harness != NULL, TRACE_FLOW_ERROR);
+
   return trace_harness_push_to (harness, 0, batch);
 }
 
@@ -378,6 +414,9 @@ gboolean
 trace_harness_push_eos_to (TraceHarness *harness,
                            guint input)
 {
+  g_return_val_if_fail (harness != NULL, FALSE);
+  g_return_val_if_fail (input < harness->inputs->len, FALSE);
+
   ensure_started (harness, input);
   return trace_pad_push_event (harness->inputs->pdata[input], trace_stream_event_new_eos ());
 }
@@ -391,6 +430,8 @@ trace_harness_push_eos_to (TraceHarness *harness,
 gboolean
 trace_harness_push_eos (TraceHarness *harness)
 {
+  g_return_val_if_fail (harness != NULL, FALSE);
+
   return trace_harness_push_eos_to (harness, 0);
 }
 
@@ -405,6 +446,9 @@ gboolean
 trace_harness_input_is_ready (TraceHarness *harness,
                               guint input)
 {
+  g_return_val_if_fail (harness != NULL, FALSE);
+  g_return_val_if_fail (input < harness->inputs->len, FALSE);
+
   return trace_pad_peer_is_ready (harness->inputs->pdata[input]);
 }
 
@@ -447,10 +491,14 @@ gboolean
 trace_harness_run_until_eos (TraceHarness *harness,
                              guint timeout_ms)
 {
-  GMainContext *ctx = trace_pipeline_get_context (TRACE_PIPELINE (harness->pipeline));
+  GMainContext *ctx;
   gboolean timed_out = FALSE;
-  GSource *timer = g_timeout_source_new (timeout_ms);
+  GSource *timer;
 
+  g_return_val_if_fail (harness != NULL, FALSE);
+
+  ctx = trace_pipeline_get_context (TRACE_PIPELINE (harness->pipeline));
+  timer = g_timeout_source_new (timeout_ms);
   g_source_set_callback (timer, timeout_cb, &timed_out, NULL);
   g_source_attach (timer, ctx);
   if (trace_element_get_state (harness->pipeline) != TRACE_STATE_PLAYING && !trace_harness_play (harness))
@@ -477,6 +525,8 @@ trace_harness_run_until_eos (TraceHarness *harness,
 TraceBatch *
 trace_harness_pull (TraceHarness *harness)
 {
+  g_return_val_if_fail (harness != NULL, NULL);
+
   return g_queue_pop_head (&harness->out);
 }
 
@@ -490,9 +540,12 @@ trace_harness_pull (TraceHarness *harness)
 TraceBatch *
 trace_harness_take_all (TraceHarness *harness)
 {
-  TraceBatch *all = trace_harness_new_batch (harness);
+  TraceBatch *all;
   TraceBatch *b;
 
+  g_return_val_if_fail (harness != NULL, NULL);
+
+  all = trace_harness_new_batch (harness);
   while ((b = g_queue_pop_head (&harness->out)) != NULL)
     {
       for (guint i = 0; i < b->n_events; i++)
@@ -511,6 +564,8 @@ trace_harness_take_all (TraceHarness *harness)
 guint
 trace_harness_get_n_batches_out (TraceHarness *harness)
 {
+  g_return_val_if_fail (harness != NULL, 0);
+
   return harness->n_out;
 }
 
@@ -523,6 +578,8 @@ trace_harness_get_n_batches_out (TraceHarness *harness)
 gboolean
 trace_harness_got_eos (TraceHarness *harness)
 {
+  g_return_val_if_fail (harness != NULL, FALSE);
+
   return harness->eos;
 }
 
@@ -535,8 +592,11 @@ trace_harness_got_eos (TraceHarness *harness)
 const TraceStreamInfo *
 trace_harness_get_stream_info (TraceHarness *harness)
 {
-  TraceStreamEvent *start = harness->output ? trace_pad_get_sticky_stream_start (harness->output) : NULL;
+  TraceStreamEvent *start;
 
+  g_return_val_if_fail (harness != NULL, NULL);
+
+  start = harness->output ? trace_pad_get_sticky_stream_start (harness->output) : NULL;
   return start ? &start->info : NULL;
 }
 
@@ -554,6 +614,8 @@ TraceMessage *
 trace_harness_pop_message (TraceHarness *harness,
                            TraceMessageType types)
 {
+  g_return_val_if_fail (harness != NULL, NULL);
+
   take_messages (harness);
   for (GList *l = harness->messages.head; l; l = l->next)
     {

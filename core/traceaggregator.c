@@ -50,6 +50,8 @@ trace_aggregator_pad_init (TraceAggregatorPad *self)
 TraceBatch *
 trace_aggregator_pad_peek_batch (TraceAggregatorPad *pad)
 {
+  g_return_val_if_fail (TRACE_IS_AGGREGATOR_PAD (pad), NULL);
+
   return g_queue_peek_head (&PAD_PRIV (pad)->queue);
 }
 
@@ -62,9 +64,13 @@ trace_aggregator_pad_peek_batch (TraceAggregatorPad *pad)
 TraceBatch *
 trace_aggregator_pad_pop_batch (TraceAggregatorPad *pad)
 {
-  TraceBatch *batch = g_queue_pop_head (&PAD_PRIV (pad)->queue);
-  TraceElement *parent = trace_pad_get_parent_element (TRACE_PAD (pad));
+  TraceBatch *batch;
+  TraceElement *parent;
 
+  g_return_val_if_fail (TRACE_IS_AGGREGATOR_PAD (pad), NULL);
+
+  batch = g_queue_pop_head (&PAD_PRIV (pad)->queue);
+  parent = trace_pad_get_parent_element (TRACE_PAD (pad));
   /* Room was made: a source waiting on this input may go on. */
   if (batch && parent)
     g_main_context_wakeup (trace_element_get_main_context (parent));
@@ -80,6 +86,8 @@ trace_aggregator_pad_pop_batch (TraceAggregatorPad *pad)
 guint
 trace_aggregator_pad_get_queued (TraceAggregatorPad *pad)
 {
+  g_return_val_if_fail (TRACE_IS_AGGREGATOR_PAD (pad), 0);
+
   return g_queue_get_length (&PAD_PRIV (pad)->queue);
 }
 
@@ -92,6 +100,8 @@ trace_aggregator_pad_get_queued (TraceAggregatorPad *pad)
 gboolean
 trace_aggregator_pad_is_eos (TraceAggregatorPad *pad)
 {
+  g_return_val_if_fail (TRACE_IS_AGGREGATOR_PAD (pad), FALSE);
+
   return PAD_PRIV (pad)->eos;
 }
 
@@ -104,8 +114,11 @@ trace_aggregator_pad_is_eos (TraceAggregatorPad *pad)
 const TraceStreamInfo *
 trace_aggregator_pad_get_stream_info (TraceAggregatorPad *pad)
 {
-  TraceStreamEvent *start = trace_pad_get_sticky_stream_start (TRACE_PAD (pad));
+  TraceStreamEvent *start;
 
+  g_return_val_if_fail (TRACE_IS_AGGREGATOR_PAD (pad), NULL);
+
+  start = trace_pad_get_sticky_stream_start (TRACE_PAD (pad));
   return start ? &start->info : NULL;
 }
 
@@ -150,6 +163,8 @@ trace_aggregator_get_sink_pads (TraceAggregator *agg)
 {
   GList *list = NULL;
 
+  g_return_val_if_fail (TRACE_IS_AGGREGATOR (agg), NULL);
+
   for (const GList *l = trace_element_get_pads (TRACE_ELEMENT (agg)); l; l = l->next)
     if (TRACE_IS_AGGREGATOR_PAD (l->data))
       list = g_list_append (list, l->data);
@@ -166,10 +181,13 @@ trace_aggregator_get_sink_pads (TraceAggregator *agg)
 TraceAggregatorPad *
 trace_aggregator_get_oldest_pad (TraceAggregator *agg)
 {
-  g_autoptr (GList) pads = trace_aggregator_get_sink_pads (agg);
+  g_autoptr (GList) pads = NULL;
   TraceAggregatorPad *best = NULL;
   gint64 best_ts = G_MAXINT64;
 
+  g_return_val_if_fail (TRACE_IS_AGGREGATOR (agg), NULL);
+
+  pads = trace_aggregator_get_sink_pads (agg);
   for (GList *l = pads; l; l = l->next)
     {
       TraceBatch *head = trace_aggregator_pad_peek_batch (l->data);
@@ -333,6 +351,9 @@ TraceFlowReturn
 trace_aggregator_finish_batch (TraceAggregator *agg,
                                TraceBatch *batch)
 {
+  g_return_val_if_fail (TRACE_IS_AGGREGATOR (agg), TRACE_FLOW_ERROR);
+  g_return_val_if_fail (batch != NULL, TRACE_FLOW_ERROR);
+
   return trace_pad_push (PRIV (agg)->srcpad, batch);
 }
 

@@ -60,6 +60,8 @@ void
 trace_base_sink_class_set_keeps_arg_shape (TraceBaseSinkClass *klass,
                                            gboolean keeps)
 {
+  g_return_if_fail (TRACE_IS_BASE_SINK_CLASS (klass));
+
   g_type_set_qdata (G_TYPE_FROM_CLASS (klass), keeps_arg_shape_quark (), GINT_TO_POINTER (keeps));
 }
 
@@ -200,6 +202,8 @@ trace_base_sink_init (TraceBaseSink *self)
 guint64
 trace_base_sink_get_events_rendered (TraceBaseSink *sink)
 {
+  g_return_val_if_fail (TRACE_IS_BASE_SINK (sink), 0);
+
   return PRIV (sink)->events;
 }
 
@@ -212,6 +216,8 @@ trace_base_sink_get_events_rendered (TraceBaseSink *sink)
 const TraceStreamInfo *
 trace_base_sink_get_stream_info (TraceBaseSink *sink)
 {
+  g_return_val_if_fail (TRACE_IS_BASE_SINK (sink), NULL);
+
   return PRIV (sink)->have_info ? &PRIV (sink)->info : NULL;
 }
 
@@ -238,6 +244,9 @@ trace_base_sink_report_drops (TraceBaseSink *sink,
   g_autoptr (GString) reasons = g_string_new (NULL);
   const char *location = NULL;
   guint64 total = 0;
+
+  g_return_if_fail (TRACE_IS_BASE_SINK (sink));
+  g_return_if_fail (drops != NULL || n_drops == 0);
 
   for (guint i = 0; i < n_drops; i++)
     {
@@ -271,6 +280,9 @@ trace_base_sink_add_drop_stats (GVariantDict *dict,
                                 guint n_drops)
 {
   guint64 total = 0;
+
+  g_return_if_fail (dict != NULL);
+  g_return_if_fail (drops != NULL || n_drops == 0);
 
   for (guint i = 0; i < n_drops; i++)
     {

@@ -308,6 +308,8 @@ trace_base_src_init (TraceBaseSrc *self)
 TraceBatch *
 trace_base_src_new_batch (TraceBaseSrc *src)
 {
+  g_return_val_if_fail (TRACE_IS_BASE_SRC (src), NULL);
+
   return trace_batch_new (trace_element_get_string_pool (TRACE_ELEMENT (src)), 0);
 }
 
@@ -325,6 +327,9 @@ trace_base_src_push_batch (TraceBaseSrc *src,
 {
   TraceBaseSrcPrivate *priv = PRIV (src);
 
+  g_return_val_if_fail (TRACE_IS_BASE_SRC (src), TRACE_FLOW_ERROR);
+  g_return_val_if_fail (batch != NULL, TRACE_FLOW_ERROR);
+
   if (!priv->stream_started)
     send_stream_start (src);
   priv->events += batch->n_events;
@@ -334,7 +339,7 @@ trace_base_src_push_batch (TraceBaseSrc *src,
 /**
  * trace_base_src_set_stream_info:
  * @src: a #TraceBaseSrc
- * @format: the input's format
+ * @format: (nullable): the input's format; %NULL says `unknown`
  * @location: (nullable): where it comes from
  * @domain: its clock domain
  * @clock_source: (nullable): how the domain was learnt
@@ -351,8 +356,11 @@ trace_base_src_set_stream_info (TraceBaseSrc *src,
                                 const char *clock_source)
 {
   TraceBaseSrcPrivate *priv = PRIV (src);
+  TraceStreamEvent *old;
 
-  TraceStreamEvent *old = priv->stream_start;
+  g_return_if_fail (TRACE_IS_BASE_SRC (src));
+
+  old = priv->stream_start;
 
   /* made before the old one goes: the arguments may be its own strings */
   priv->stream_start = trace_stream_event_new_stream_start (format, location, domain, clock_source);
@@ -377,6 +385,8 @@ trace_base_src_set_stream_metadata (TraceBaseSrc *src,
 {
   TraceBaseSrcPrivate *priv = PRIV (src);
   TraceStreamInfo *info;
+
+  g_return_if_fail (TRACE_IS_BASE_SRC (src));
 
   if (g_strcmp0 (priv->metadata, metadata) == 0)
     return;
@@ -405,6 +415,8 @@ trace_base_src_set_progress (TraceBaseSrc *src,
   TraceBaseSrcPrivate *priv = PRIV (src);
   gint64 now = g_get_monotonic_time ();
 
+  g_return_if_fail (TRACE_IS_BASE_SRC (src));
+
   if (done == priv->last_done && priv->last_progress != 0)
     return;
   if (now - priv->last_progress < PROGRESS_INTERVAL_US && !(total > 0 && done >= total))
@@ -423,5 +435,7 @@ trace_base_src_set_progress (TraceBaseSrc *src,
 guint64
 trace_base_src_get_events_produced (TraceBaseSrc *src)
 {
+  g_return_val_if_fail (TRACE_IS_BASE_SRC (src), 0);
+
   return PRIV (src)->events;
 }

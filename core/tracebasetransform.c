@@ -147,6 +147,8 @@ void
 trace_base_transform_set_passthrough (TraceBaseTransform *trans,
                                       gboolean passthrough)
 {
+  g_return_if_fail (TRACE_IS_BASE_TRANSFORM (trans));
+
   PRIV (trans)->passthrough = passthrough;
 }
 
@@ -159,6 +161,8 @@ trace_base_transform_set_passthrough (TraceBaseTransform *trans,
 gboolean
 trace_base_transform_is_passthrough (TraceBaseTransform *trans)
 {
+  g_return_val_if_fail (TRACE_IS_BASE_TRANSFORM (trans), FALSE);
+
   return PRIV (trans)->passthrough;
 }
 
@@ -171,6 +175,8 @@ trace_base_transform_is_passthrough (TraceBaseTransform *trans)
 TraceStringPool *
 trace_base_transform_get_string_pool (TraceBaseTransform *trans)
 {
+  g_return_val_if_fail (TRACE_IS_BASE_TRANSFORM (trans), NULL);
+
   return trace_element_get_string_pool (TRACE_ELEMENT (trans));
 }
 
@@ -183,5 +189,7 @@ trace_base_transform_get_string_pool (TraceBaseTransform *trans)
 guint64
 trace_base_transform_get_dropped (TraceBaseTransform *trans)
 {
+  g_return_val_if_fail (TRACE_IS_BASE_TRANSFORM (trans), 0);
+
   return PRIV (trans)->dropped;
 }

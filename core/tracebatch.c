@@ -42,6 +42,8 @@ trace_batch_new (TraceStringPool *pool,
 TraceBatch *
 trace_batch_ref (TraceBatch *batch)
 {
+  g_return_val_if_fail (batch != NULL, NULL);
+
   g_atomic_int_inc (&batch->ref_count);
   return batch;
 }
@@ -53,6 +55,8 @@ trace_batch_ref (TraceBatch *batch)
 void
 trace_batch_unref (TraceBatch *batch)
 {
+  g_return_if_fail (batch != NULL);
+
   if (!g_atomic_int_dec_and_test (&batch->ref_count))
     return;
   g_free (batch->events);
@@ -70,6 +74,8 @@ trace_batch_unref (TraceBatch *batch)
 gboolean
 trace_batch_is_writable (TraceBatch *batch)
 {
+  g_return_val_if_fail (batch != NULL, FALSE);
+
   return g_atomic_int_get (&batch->ref_count) == 1;
 }
 
@@ -82,8 +88,11 @@ trace_batch_is_writable (TraceBatch *batch)
 TraceBatch *
 trace_batch_copy (TraceBatch *batch)
 {
-  TraceBatch *copy = trace_batch_new (batch->pool, MAX (batch->n_events, 1));
+  TraceBatch *copy;
 
+  g_return_val_if_fail (batch != NULL, NULL);
+
+  copy = trace_batch_new (batch->pool, MAX (batch->n_events, 1));
   memcpy (copy->events, batch->events, batch->n_events * sizeof (TraceEvent));
   copy->n_events = batch->n_events;
   if (batch->n_args > 0)
@@ -116,6 +125,8 @@ trace_batch_drop_shape_args (TraceBatch *batch)
 {
   TraceBatch *copy;
   guint i = 0;
+
+  g_return_val_if_fail (batch != NULL, NULL);
 
   while (i < batch->n_args && !is_shape_arg (&batch->args[i]))
     i++;
@@ -151,6 +162,8 @@ trace_batch_make_writable (TraceBatch *batch)
 {
   TraceBatch *copy;
 
+  g_return_val_if_fail (batch != NULL, NULL);
+
   if (trace_batch_is_writable (batch))
     return batch;
   copy = trace_batch_copy (batch);
@@ -183,6 +196,8 @@ trace_batch_append (TraceBatch *batch,
 {
   TraceEvent *ev;
 
+  /* No precondition: called for every event a source makes, and a check
+   * here would cost on each (GStreamer checks per buffer, not per byte). */
   if (G_UNLIKELY (batch->n_events == batch->events_capacity))
     trace_batch_grow_events (batch);
   ev = &batch->events[batch->n_events++];
@@ -214,6 +229,7 @@ trace_batch_append_event (TraceBatch *batch,
   TraceEvent *ev;
   guint n_args = args_from ? event->n_args : 0;
 
+  /* No precondition: per event, as trace_batch_append(). */
   if (G_UNLIKELY (batch->n_events == batch->events_capacity))
     trace_batch_grow_events (batch);
   ev = &batch->events[batch->n_events++];
@@ -249,6 +265,8 @@ trace_batch_add_arg (TraceBatch *batch,
 {
   TraceArg *arg;
 
+  /* Per arg: only the check that guards the contiguous layout, which
+   * trace_batch_append_event() relies on too; no NULL or type checks. */
   g_return_val_if_fail (event->first_arg + event->n_args == batch->n_args, NULL);
 
   if (G_UNLIKELY (batch->n_args == batch->args_capacity))
@@ -277,8 +295,13 @@ trace_batch_add_arg_int (TraceBatch *batch,
                          const char *key,
                          gint64 value)
 {
-  guint32 k = trace_string_pool_intern (batch->pool, key);
+  guint32 k;
 
+  /* Per arg of an event: NULL checks only. */
+  g_return_if_fail (batch != NULL);
+  g_return_if_fail (event != NULL);
+
+  k = trace_string_pool_intern (batch->pool, key);
   trace_batch_add_arg (batch, event, k, TRACE_ARG_INT)->v.i = value;
 }
 
@@ -295,8 +318,13 @@ trace_batch_add_arg_double (TraceBatch *batch,
                             const char *key,
                             double value)
 {
-  guint32 k = trace_string_pool_intern (batch->pool, key);
+  guint32 k;
 
+  /* Per arg of an event: NULL checks only. */
+  g_return_if_fail (batch != NULL);
+  g_return_if_fail (event != NULL);
+
+  k = trace_string_pool_intern (batch->pool, key);
   trace_batch_add_arg (batch, event, k, TRACE_ARG_DOUBLE)->v.d = value;
 }
 
@@ -313,9 +341,15 @@ trace_batch_add_arg_string (TraceBatch *batch,
                             const char *key,
                             const char *value)
 {
-  guint32 k = trace_string_pool_intern (batch->pool, key);
-  guint32 v = trace_string_pool_intern (batch->pool, value);
+  guint32 k;
+  guint32 v;
 
+  /* Per arg of an event: NULL checks only. */
+  g_return_if_fail (batch != NULL);
+  g_return_if_fail (event != NULL);
+
+  k = trace_string_pool_intern (batch->pool, key);
+  v = trace_string_pool_intern (batch->pool, value);
   trace_batch_add_arg (batch, event, k, TRACE_ARG_STRING)->v.s = v;
 }
 
@@ -332,8 +366,13 @@ trace_batch_add_arg_bool (TraceBatch *batch,
                           const char *key,
                           gboolean value)
 {
-  guint32 k = trace_string_pool_intern (batch->pool, key);
+  guint32 k;
 
+  /* Per arg of an event: NULL checks only. */
+  g_return_if_fail (batch != NULL);
+  g_return_if_fail (event != NULL);
+
+  k = trace_string_pool_intern (batch->pool, key);
   trace_batch_add_arg (batch, event, k, TRACE_ARG_BOOL)->v.b = !!value;
 }
 
@@ -349,6 +388,8 @@ void
 trace_batch_remove_none (TraceBatch *batch)
 {
   guint out = 0;
+
+  g_return_if_fail (batch != NULL);
 
   for (guint i = 0; i < batch->n_events; i++)
     {
@@ -370,6 +411,8 @@ trace_batch_remove_none (TraceBatch *batch)
 void
 trace_batch_clear (TraceBatch *batch)
 {
+  g_return_if_fail (batch != NULL);
+
   batch->n_events = 0;
   batch->n_args = 0;
 }
@@ -388,6 +431,8 @@ trace_batch_get_time_range (TraceBatch *batch,
                             gint64 *max_ts)
 {
   gint64 lo = G_MAXINT64, hi = G_MININT64;
+
+  g_return_val_if_fail (batch != NULL, FALSE);
 
   for (guint i = 0; i < batch->n_events; i++)
     {

@@ -232,6 +232,9 @@ trace_bin_add_many (TraceBin *bin,
 {
   va_list args;
 
+  g_return_if_fail (TRACE_IS_BIN (bin));
+  g_return_if_fail (TRACE_IS_ELEMENT (first));
+
   va_start (args, first);
   for (TraceElement *e = first; e; e = va_arg (args, TraceElement *))
     trace_bin_add (bin, e);
@@ -251,7 +254,10 @@ trace_bin_remove (TraceBin *bin,
 {
   TraceBinPrivate *priv = PRIV (bin);
 
-  if (element == NULL || trace_element_get_parent (element) != TRACE_ELEMENT (bin))
+  g_return_val_if_fail (TRACE_IS_BIN (bin), FALSE);
+  g_return_val_if_fail (TRACE_IS_ELEMENT (element), FALSE);
+
+  if (trace_element_get_parent (element) != TRACE_ELEMENT (bin))
     return FALSE;
   g_queue_remove (&priv->children, element);
   g_hash_table_remove (priv->by_name, trace_element_get_name (element));
@@ -275,8 +281,11 @@ trace_bin_get_by_name (TraceBin *bin,
                        const char *name)
 {
   TraceBinPrivate *priv = PRIV (bin);
-  TraceElement *found = name ? g_hash_table_lookup (priv->by_name, name) : NULL;
+  TraceElement *found;
 
+  g_return_val_if_fail (TRACE_IS_BIN (bin), NULL);
+
+  found = name ? g_hash_table_lookup (priv->by_name, name) : NULL;
   if (found || priv->n_child_bins == 0)
     return found;
   for (GList *l = priv->children.head; l; l = l->next)
@@ -301,6 +310,8 @@ trace_bin_get_by_name (TraceBin *bin,
 const GList *
 trace_bin_get_children (TraceBin *bin)
 {
+  g_return_val_if_fail (TRACE_IS_BIN (bin), NULL);
+
   return PRIV (bin)->children.head;
 }
 

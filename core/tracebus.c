@@ -80,6 +80,7 @@ trace_bus_post (TraceBus *bus,
                 TraceMessage *message)
 {
   g_return_if_fail (TRACE_IS_BUS (bus));
+  g_return_if_fail (message != NULL);
 
   g_mutex_lock (&bus->lock);
   if (bus->flushing)
@@ -134,6 +135,8 @@ trace_bus_pop_filtered (TraceBus *bus,
 TraceMessage *
 trace_bus_pop (TraceBus *bus)
 {
+  g_return_val_if_fail (TRACE_IS_BUS (bus), NULL);
+
   return trace_bus_pop_filtered (bus, TRACE_MESSAGE_ANY);
 }
 
@@ -188,6 +191,8 @@ gboolean
 trace_bus_have_pending (TraceBus *bus)
 {
   gboolean pending;
+
+  g_return_val_if_fail (TRACE_IS_BUS (bus), FALSE);
 
   g_mutex_lock (&bus->lock);
   pending = !g_queue_is_empty (&bus->queue);
@@ -246,9 +251,13 @@ static GSourceFuncs bus_watch_funcs = {
 GSource *
 trace_bus_create_watch (TraceBus *bus)
 {
-  GSource *source = g_source_new (&bus_watch_funcs, sizeof (BusWatch));
-  BusWatch *watch = (BusWatch *) source;
+  GSource *source;
+  BusWatch *watch;
 
+  g_return_val_if_fail (TRACE_IS_BUS (bus), NULL);
+
+  source = g_source_new (&bus_watch_funcs, sizeof (BusWatch));
+  watch = (BusWatch *) source;
   g_source_set_name (source, "TraceBus watch");
   watch->bus = g_object_ref (bus);
   g_mutex_lock (&bus->lock);
@@ -276,8 +285,12 @@ trace_bus_add_watch_full (TraceBus *bus,
                           gpointer user_data,
                           GDestroyNotify notify)
 {
-  g_autoptr (GSource) source = trace_bus_create_watch (bus);
+  g_autoptr (GSource) source = NULL;
 
+  g_return_val_if_fail (TRACE_IS_BUS (bus), 0);
+  g_return_val_if_fail (func != NULL, 0);
+
+  source = trace_bus_create_watch (bus);
   g_source_set_callback (source, (GSourceFunc) func, user_data, notify);
   return g_source_attach (source, context);
 }
@@ -300,5 +313,8 @@ trace_bus_add_watch (TraceBus *bus,
                      TraceBusFunc func,
                      gpointer user_data)
 {
+  g_return_val_if_fail (TRACE_IS_BUS (bus), 0);
+  g_return_val_if_fail (func != NULL, 0);
+
   return trace_bus_add_watch_full (bus, g_main_context_get_thread_default (), func, user_data, NULL);
 }

@@ -260,9 +260,13 @@ trace_element_class_set_metadata (TraceElementClass *klass,
                                   const char *description,
                                   const char *author)
 {
-  GType type = G_TYPE_FROM_CLASS (klass);
-  GHashTable *md = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  GType type;
+  GHashTable *md;
 
+  g_return_if_fail (TRACE_IS_ELEMENT_CLASS (klass));
+
+  type = G_TYPE_FROM_CLASS (klass);
+  md = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
   g_hash_table_insert (md, TRACE_ELEMENT_METADATA_LONGNAME, g_strdup (long_name));
   g_hash_table_insert (md, TRACE_ELEMENT_METADATA_KLASS, g_strdup (classification));
   g_hash_table_insert (md, TRACE_ELEMENT_METADATA_DESCRIPTION, g_strdup (description));
@@ -282,6 +286,9 @@ const char *
 trace_element_class_get_metadata (TraceElementClass *klass,
                                   const char *key)
 {
+  g_return_val_if_fail (TRACE_IS_ELEMENT_CLASS (klass), NULL);
+  g_return_val_if_fail (key != NULL, NULL);
+
   for (GType t = G_TYPE_FROM_CLASS (klass); t != 0; t = g_type_parent (t))
     {
       GHashTable *md = g_type_get_qdata (t, quark_metadata);
@@ -301,9 +308,14 @@ void
 trace_element_class_add_pad_template (TraceElementClass *klass,
                                       TracePadTemplate *templ)
 {
-  GType type = G_TYPE_FROM_CLASS (klass);
-  GList *list = g_type_get_qdata (type, quark_templates);
+  GType type;
+  GList *list;
 
+  g_return_if_fail (TRACE_IS_ELEMENT_CLASS (klass));
+  g_return_if_fail (TRACE_IS_PAD_TEMPLATE (templ));
+
+  type = G_TYPE_FROM_CLASS (klass);
+  list = g_type_get_qdata (type, quark_templates);
   g_object_ref_sink (templ);
   list = g_list_append (list, templ);
   g_type_set_qdata (type, quark_templates, list);
@@ -320,6 +332,9 @@ trace_element_class_add_static_pad_template_with_type (TraceElementClass *klass,
                                                        const TraceStaticPadTemplate *templ,
                                                        GType pad_type)
 {
+  g_return_if_fail (TRACE_IS_ELEMENT_CLASS (klass));
+  g_return_if_fail (templ != NULL);
+
   trace_element_class_add_pad_template (klass,
                                         trace_pad_template_new (templ->name_template, templ->direction,
                                                                 templ->presence, templ->media_type,
@@ -335,6 +350,9 @@ void
 trace_element_class_add_static_pad_template (TraceElementClass *klass,
                                              const TraceStaticPadTemplate *templ)
 {
+  g_return_if_fail (TRACE_IS_ELEMENT_CLASS (klass));
+  g_return_if_fail (templ != NULL);
+
   trace_element_class_add_static_pad_template_with_type (klass, templ, TRACE_TYPE_PAD);
 }
 
@@ -350,6 +368,8 @@ GList *
 trace_element_class_get_pad_template_list (TraceElementClass *klass)
 {
   GList *result = NULL;
+
+  g_return_val_if_fail (TRACE_IS_ELEMENT_CLASS (klass), NULL);
 
   for (GType t = G_TYPE_FROM_CLASS (klass); t != 0; t = g_type_parent (t))
     {
@@ -378,8 +398,12 @@ TracePadTemplate *
 trace_element_class_get_pad_template (TraceElementClass *klass,
                                       const char *name)
 {
-  g_autoptr (GList) list = trace_element_class_get_pad_template_list (klass);
+  g_autoptr (GList) list = NULL;
 
+  g_return_val_if_fail (TRACE_IS_ELEMENT_CLASS (klass), NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  list = trace_element_class_get_pad_template_list (klass);
   for (GList *l = list; l; l = l->next)
     if (g_str_equal (name, trace_pad_template_get_name_template (l->data)))
       return l->data;
@@ -411,8 +435,9 @@ trace_element_set_name (TraceElement *element,
                         const char *name)
 {
   TraceElementPrivate *priv = PRIV (element);
-
   g_autofree char *old_name = NULL;
+
+  g_return_if_fail (TRACE_IS_ELEMENT (element));
 
   if (name == NULL || g_strcmp0 (priv->name, name) == 0)
     return;
@@ -432,6 +457,8 @@ trace_element_set_name (TraceElement *element,
 TraceElement *
 trace_element_get_parent (TraceElement *element)
 {
+  g_return_val_if_fail (TRACE_IS_ELEMENT (element), NULL);
+
   return PRIV (element)->parent;
 }
 
@@ -464,8 +491,11 @@ _trace_element_set_parent (TraceElement *element,
 char *
 trace_element_get_path_string (TraceElement *element)
 {
-  GString *path = g_string_new (NULL);
+  GString *path;
 
+  g_return_val_if_fail (TRACE_IS_ELEMENT (element), NULL);
+
+  path = g_string_new (NULL);
   for (TraceElement *e = element; e; e = PRIV (e)->parent)
     {
       g_string_prepend (path, PRIV (e)->name);
@@ -483,6 +513,8 @@ trace_element_get_path_string (TraceElement *element)
 const char *
 trace_element_get_factory_name (TraceElement *element)
 {
+  g_return_val_if_fail (TRACE_IS_ELEMENT (element), NULL);
+
   return PRIV (element)->factory_name;
 }
 
@@ -508,6 +540,9 @@ trace_element_add_pad (TraceElement *element,
                        TracePad *pad)
 {
   TraceElementPrivate *priv = PRIV (element);
+
+  g_return_val_if_fail (TRACE_IS_ELEMENT (element), FALSE);
+  g_return_val_if_fail (TRACE_IS_PAD (pad), FALSE);
 
   if (trace_element_get_static_pad (element, trace_pad_get_name (pad)))
     {
@@ -540,7 +575,10 @@ trace_element_remove_pad (TraceElement *element,
   TraceElementPrivate *priv = PRIV (element);
   TracePad *peer;
 
-  if (pad == NULL || trace_pad_get_parent_element (pad) != element)
+  g_return_val_if_fail (TRACE_IS_ELEMENT (element), FALSE);
+  g_return_val_if_fail (TRACE_IS_PAD (pad), FALSE);
+
+  if (trace_pad_get_parent_element (pad) != element)
     return FALSE;
   peer = trace_pad_get_peer (pad);
   if (peer)
@@ -584,6 +622,8 @@ trace_element_get_static_pad (TraceElement *element,
 const GList *
 trace_element_get_pads (TraceElement *element)
 {
+  g_return_val_if_fail (TRACE_IS_ELEMENT (element), NULL);
+
   return PRIV (element)->pads.head;
 }
 
@@ -607,6 +647,8 @@ count_pads (TraceElement *element,
 guint
 trace_element_get_n_sink_pads (TraceElement *element)
 {
+  g_return_val_if_fail (TRACE_IS_ELEMENT (element), 0);
+
   return count_pads (element, TRACE_PAD_SINK);
 }
 
@@ -619,6 +661,8 @@ trace_element_get_n_sink_pads (TraceElement *element)
 guint
 trace_element_get_n_src_pads (TraceElement *element)
 {
+  g_return_val_if_fail (TRACE_IS_ELEMENT (element), 0);
+
   return count_pads (element, TRACE_PAD_SRC);
 }
 
@@ -703,9 +747,15 @@ trace_element_request_pad (TraceElement *element,
                            const char *name,
                            GError **error)
 {
-  TraceElementClass *klass = TRACE_ELEMENT_GET_CLASS (element);
-  g_autoptr (GList) templates = trace_element_class_get_pad_template_list (klass);
+  TraceElementClass *klass;
+  g_autoptr (GList) templates = NULL;
 
+  g_return_val_if_fail (TRACE_IS_ELEMENT (element), NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  klass = TRACE_ELEMENT_GET_CLASS (element);
+  templates = trace_element_class_get_pad_template_list (klass);
   for (GList *l = templates; l; l = l->next)
     {
       TracePadTemplate *templ = l->data;
@@ -743,6 +793,9 @@ void
 trace_element_release_request_pad (TraceElement *element,
                                    TracePad *pad)
 {
+  g_return_if_fail (TRACE_IS_ELEMENT (element));
+  g_return_if_fail (TRACE_IS_PAD (pad));
+
   TRACE_ELEMENT_GET_CLASS (element)->release_pad (element, pad);
 }
 
@@ -763,9 +816,14 @@ trace_element_get_compatible_pad (TraceElement *element,
                                   TracePad *pad,
                                   GError **error)
 {
-  TracePadDirection want = trace_pad_get_direction (pad) == TRACE_PAD_SRC ? TRACE_PAD_SINK : TRACE_PAD_SRC;
+  TracePadDirection want;
   g_autoptr (GList) templates = NULL;
 
+  g_return_val_if_fail (TRACE_IS_ELEMENT (element), NULL);
+  g_return_val_if_fail (TRACE_IS_PAD (pad), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  want = trace_pad_get_direction (pad) == TRACE_PAD_SRC ? TRACE_PAD_SINK : TRACE_PAD_SRC;
   for (GList *l = PRIV (element)->pads.head; l; l = l->next)
     {
       TracePad *candidate = l->data;

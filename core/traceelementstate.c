@@ -42,6 +42,8 @@ trace_state_to_string (TraceState state)
 TraceState
 trace_element_get_state (TraceElement *element)
 {
+  g_return_val_if_fail (TRACE_IS_ELEMENT (element), TRACE_STATE_NULL);
+
   return get_state (element);
 }
 
@@ -90,8 +92,11 @@ trace_element_set_state (TraceElement *element,
 void
 trace_element_send_eos (TraceElement *element)
 {
-  TraceElementClass *klass = TRACE_ELEMENT_GET_CLASS (element);
+  TraceElementClass *klass;
 
+  g_return_if_fail (TRACE_IS_ELEMENT (element));
+
+  klass = TRACE_ELEMENT_GET_CLASS (element);
   if (klass->send_eos)
     klass->send_eos (element);
 }
@@ -114,8 +119,11 @@ get_top (TraceElement *element)
 TraceStringPool *
 trace_element_get_string_pool (TraceElement *element)
 {
-  TraceElement *top = get_top (element);
+  TraceElement *top;
 
+  g_return_val_if_fail (TRACE_IS_ELEMENT (element), NULL);
+
+  top = get_top (element);
   if (TRACE_IS_PIPELINE (top))
     return trace_pipeline_get_string_pool (TRACE_PIPELINE (top));
   return trace_string_pool_get_default ();
@@ -131,8 +139,11 @@ trace_element_get_string_pool (TraceElement *element)
 GMainContext *
 trace_element_get_main_context (TraceElement *element)
 {
-  TraceElement *top = get_top (element);
+  TraceElement *top;
 
+  g_return_val_if_fail (TRACE_IS_ELEMENT (element), NULL);
+
+  top = get_top (element);
   if (TRACE_IS_PIPELINE (top))
     return trace_pipeline_get_context (TRACE_PIPELINE (top));
   return NULL;
@@ -147,8 +158,11 @@ trace_element_get_main_context (TraceElement *element)
 TraceBus *
 trace_element_get_bus (TraceElement *element)
 {
-  TraceElement *top = get_top (element);
+  TraceElement *top;
 
+  g_return_val_if_fail (TRACE_IS_ELEMENT (element), NULL);
+
+  top = get_top (element);
   if (TRACE_IS_PIPELINE (top))
     return trace_pipeline_get_bus (TRACE_PIPELINE (top));
   return NULL;
@@ -166,6 +180,9 @@ void
 trace_element_post_message (TraceElement *element,
                             TraceMessage *message)
 {
+  g_return_if_fail (TRACE_IS_ELEMENT (element));
+  g_return_if_fail (message != NULL);
+
   TRACE_ELEMENT_GET_CLASS (element)->handle_message (element, message);
 }
 
@@ -192,6 +209,9 @@ trace_element_post_error (TraceElement *element,
   va_list args;
   g_autoptr (GError) error = NULL;
 
+  g_return_if_fail (TRACE_IS_ELEMENT (element));
+  g_return_if_fail (format != NULL);
+
   va_start (args, format);
   error = g_error_new_valist (domain, code, format, args);
   va_end (args);
@@ -211,6 +231,9 @@ trace_element_post_error_literal (TraceElement *element,
                                   const GError *error,
                                   const char *location)
 {
+  g_return_if_fail (TRACE_IS_ELEMENT (element));
+  g_return_if_fail (error != NULL);
+
   trace_element_post_message (element,
                               trace_message_new_error (G_OBJECT (element), error, location, NULL));
 }
@@ -232,6 +255,9 @@ trace_element_post_warning (TraceElement *element,
 {
   va_list args;
   g_autoptr (GError) error = NULL;
+
+  g_return_if_fail (TRACE_IS_ELEMENT (element));
+  g_return_if_fail (format != NULL);
 
   va_start (args, format);
   error = g_error_new_valist (TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_FORMAT, format, args);
@@ -256,6 +282,9 @@ trace_element_post_info (TraceElement *element,
   va_list args;
   g_autofree char *text = NULL;
 
+  g_return_if_fail (TRACE_IS_ELEMENT (element));
+  g_return_if_fail (format != NULL);
+
   va_start (args, format);
   text = g_strdup_vprintf (format, args);
   va_end (args);
@@ -275,6 +304,8 @@ trace_element_get_stats (TraceElement *element)
 {
   GVariantDict dict;
 
+  g_return_val_if_fail (TRACE_IS_ELEMENT (element), NULL);
+
   g_variant_dict_init (&dict, NULL);
   TRACE_ELEMENT_GET_CLASS (element)->collect_stats (element, &dict);
   return g_variant_ref_sink (g_variant_dict_end (&dict));
@@ -289,8 +320,11 @@ trace_element_get_stats (TraceElement *element)
 void
 trace_element_post_stats (TraceElement *element)
 {
-  g_autoptr (GVariant) stats = trace_element_get_stats (element);
+  g_autoptr (GVariant) stats = NULL;
 
+  g_return_if_fail (TRACE_IS_ELEMENT (element));
+
+  stats = trace_element_get_stats (element);
   trace_element_post_message (element, trace_message_new_stats (G_OBJECT (element), stats));
 }
 

@@ -100,10 +100,11 @@ trace_clock_domain_to_string (TraceClockDomain domain)
 
 /**
  * trace_clock_domain_from_string:
- * @name: a domain name (`boottime`, `monotonic`, …) or one of the names
+ * @name: (nullable): a domain name (`boottime`, `monotonic`, …) or one of the names
  *   other tools write (`boot`, `mono`, `LINUX_CLOCK_MONOTONIC`, `local`, …)
  *
  * Returns: the domain, %TRACE_CLOCK_UNKNOWN for a name it does not know
+ *   or %NULL (a reader passes what the input named, perhaps nothing)
  */
 TraceClockDomain
 trace_clock_domain_from_string (const char *name)

@@ -395,6 +395,8 @@ trace_file_sink_init (TraceFileSink *self)
 GOutputStream *
 trace_file_sink_get_stream (TraceFileSink *sink)
 {
+  g_return_val_if_fail (TRACE_IS_FILE_SINK (sink), NULL);
+
   return PRIV (sink)->stream;
 }
 
@@ -407,6 +409,8 @@ trace_file_sink_get_stream (TraceFileSink *sink)
 const char *
 trace_file_sink_get_location (TraceFileSink *sink)
 {
+  g_return_val_if_fail (TRACE_IS_FILE_SINK (sink), NULL);
+
   return PRIV (sink)->location;
 }
 

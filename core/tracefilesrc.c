@@ -463,6 +463,8 @@ trace_file_src_init (TraceFileSrc *self)
 const char *
 trace_file_src_get_location (TraceFileSrc *src)
 {
+  g_return_val_if_fail (TRACE_IS_FILE_SRC (src), NULL);
+
   return PRIV (src)->location;
 }
 
@@ -478,8 +480,11 @@ const char *
 trace_file_src_get_display_name (TraceFileSrc *src)
 {
   TraceFileSrcPrivate *priv = PRIV (src);
-  const char *location = priv->location;
+  const char *location;
 
+  g_return_val_if_fail (TRACE_IS_FILE_SRC (src), NULL);
+
+  location = priv->location;
   if (location == NULL)
     return "(no location)";
   if (g_str_equal (location, "-"))
@@ -506,8 +511,11 @@ trace_file_src_get_display_name (TraceFileSrc *src)
 guint64
 trace_file_src_get_bytes_read (TraceFileSrc *src)
 {
-  GInputStream *raw = PRIV (src)->raw;
+  GInputStream *raw;
 
+  g_return_val_if_fail (TRACE_IS_FILE_SRC (src), 0);
+
+  raw = PRIV (src)->raw;
   if (raw && G_IS_SEEKABLE (raw) && g_seekable_can_seek (G_SEEKABLE (raw)))
     return g_seekable_tell (G_SEEKABLE (raw));
   return 0;
@@ -522,6 +530,8 @@ trace_file_src_get_bytes_read (TraceFileSrc *src)
 guint64
 trace_file_src_get_size (TraceFileSrc *src)
 {
+  g_return_val_if_fail (TRACE_IS_FILE_SRC (src), 0);
+
   return PRIV (src)->size;
 }
 
@@ -534,5 +544,7 @@ trace_file_src_get_size (TraceFileSrc *src)
 void
 trace_file_src_update_progress (TraceFileSrc *src)
 {
+  g_return_if_fail (TRACE_IS_FILE_SRC (src));
+
   trace_base_src_set_progress (TRACE_BASE_SRC (src), trace_file_src_get_bytes_read (src), PRIV (src)->size);
 }

@@ -32,6 +32,10 @@ trace_element_link_pads (TraceElement *src,
   TracePad *srcpad = NULL, *sinkpad = NULL;
   g_autoptr (TracePad) probe = NULL;
 
+  g_return_val_if_fail (TRACE_IS_ELEMENT (src), FALSE);
+  g_return_val_if_fail (TRACE_IS_ELEMENT (dest), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
   if (srcpadname)
     {
       srcpad = trace_element_get_static_pad (src, srcpadname);
@@ -71,6 +75,9 @@ trace_element_link (TraceElement *src,
                     TraceElement *dest,
                     GError **error)
 {
+  g_return_val_if_fail (TRACE_IS_ELEMENT (src), FALSE);
+  g_return_val_if_fail (TRACE_IS_ELEMENT (dest), FALSE);
+
   return trace_element_link_pads (src, NULL, dest, NULL, error);
 }
 
@@ -93,6 +100,9 @@ trace_element_link_many (GError **error,
 {
   va_list args;
   gboolean ok = TRUE;
+
+  g_return_val_if_fail (TRACE_IS_ELEMENT (first), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   va_start (args, second);
   while (second && ok)

@@ -19,8 +19,11 @@ TraceMessage *
 trace_message_new (TraceMessageType type,
                    GObject *src)
 {
-  TraceMessage *msg = g_new0 (TraceMessage, 1);
+  TraceMessage *msg;
 
+  g_return_val_if_fail (src == NULL || G_IS_OBJECT (src), NULL);
+
+  msg = g_new0 (TraceMessage, 1);
   msg->ref_count = 1;
   msg->type = type;
   if (src)
@@ -62,6 +65,9 @@ trace_message_new_error (GObject *src,
                          const char *location,
                          const char *debug)
 {
+  g_return_val_if_fail (src == NULL || G_IS_OBJECT (src), NULL);
+  g_return_val_if_fail (error != NULL, NULL);
+
   return new_with_error (TRACE_MESSAGE_ERROR, src, error, location, debug);
 }
 
@@ -80,6 +86,9 @@ trace_message_new_warning (GObject *src,
                            const char *location,
                            const char *debug)
 {
+  g_return_val_if_fail (src == NULL || G_IS_OBJECT (src), NULL);
+  g_return_val_if_fail (error != NULL, NULL);
+
   return new_with_error (TRACE_MESSAGE_WARNING, src, error, location, debug);
 }
 
@@ -94,8 +103,12 @@ TraceMessage *
 trace_message_new_info (GObject *src,
                         const char *text)
 {
-  g_autoptr (GError) error = g_error_new_literal (TRACE_CORE_ERROR, TRACE_CORE_ERROR_FAILED, text);
+  g_autoptr (GError) error = NULL;
 
+  g_return_val_if_fail (src == NULL || G_IS_OBJECT (src), NULL);
+  g_return_val_if_fail (text != NULL, NULL);
+
+  error = g_error_new_literal (TRACE_CORE_ERROR, TRACE_CORE_ERROR_FAILED, text);
   return new_with_error (TRACE_MESSAGE_INFO, src, error, NULL, NULL);
 }
 
@@ -108,6 +121,8 @@ trace_message_new_info (GObject *src,
 TraceMessage *
 trace_message_new_eos (GObject *src)
 {
+  g_return_val_if_fail (src == NULL || G_IS_OBJECT (src), NULL);
+
   return trace_message_new (TRACE_MESSAGE_EOS, src);
 }
 
@@ -124,8 +139,11 @@ trace_message_new_state_changed (GObject *src,
                                  gint old_state,
                                  gint new_state)
 {
-  TraceMessage *msg = trace_message_new (TRACE_MESSAGE_STATE_CHANGED, src);
+  TraceMessage *msg;
 
+  g_return_val_if_fail (src == NULL || G_IS_OBJECT (src), NULL);
+
+  msg = trace_message_new (TRACE_MESSAGE_STATE_CHANGED, src);
   msg->old_state = old_state;
   msg->new_state = new_state;
   return msg;
@@ -144,8 +162,11 @@ trace_message_new_progress (GObject *src,
                             guint64 done,
                             guint64 total)
 {
-  TraceMessage *msg = trace_message_new (TRACE_MESSAGE_PROGRESS, src);
+  TraceMessage *msg;
 
+  g_return_val_if_fail (src == NULL || G_IS_OBJECT (src), NULL);
+
+  msg = trace_message_new (TRACE_MESSAGE_PROGRESS, src);
   msg->done = done;
   msg->total = total;
   return msg;
@@ -173,6 +194,9 @@ TraceMessage *
 trace_message_new_stats (GObject *src,
                          GVariant *details)
 {
+  g_return_val_if_fail (src == NULL || G_IS_OBJECT (src), NULL);
+  g_return_val_if_fail (details != NULL, NULL);
+
   return new_with_details (TRACE_MESSAGE_STATS, src, details);
 }
 
@@ -187,6 +211,9 @@ TraceMessage *
 trace_message_new_element (GObject *src,
                            GVariant *details)
 {
+  g_return_val_if_fail (src == NULL || G_IS_OBJECT (src), NULL);
+  g_return_val_if_fail (details != NULL, NULL);
+
   return new_with_details (TRACE_MESSAGE_ELEMENT, src, details);
 }
 
@@ -199,6 +226,8 @@ trace_message_new_element (GObject *src,
 TraceMessage *
 trace_message_ref (TraceMessage *message)
 {
+  g_return_val_if_fail (message != NULL, NULL);
+
   g_atomic_int_inc (&message->ref_count);
   return message;
 }
@@ -210,6 +239,8 @@ trace_message_ref (TraceMessage *message)
 void
 trace_message_unref (TraceMessage *message)
 {
+  g_return_if_fail (message != NULL);
+
   if (!g_atomic_int_dec_and_test (&message->ref_count))
     return;
   g_clear_object (&message->src);
@@ -263,8 +294,11 @@ trace_message_type_to_string (TraceMessageType type)
 char *
 trace_message_to_string (TraceMessage *message)
 {
-  GString *s = g_string_new (NULL);
+  GString *s;
 
+  g_return_val_if_fail (message != NULL, NULL);
+
+  s = g_string_new (NULL);
   g_string_append_printf (s, "%s from %s", trace_message_type_to_string (message->type),
                           message->src_path ? message->src_path : "(none)");
   switch (message->type)

@@ -89,6 +89,8 @@ trace_pad_template_new (const char *name_template,
 const char *
 trace_pad_template_get_name_template (TracePadTemplate *templ)
 {
+  g_return_val_if_fail (TRACE_IS_PAD_TEMPLATE (templ), NULL);
+
   return templ->name_template;
 }
 
@@ -101,6 +103,8 @@ trace_pad_template_get_name_template (TracePadTemplate *templ)
 TracePadDirection
 trace_pad_template_get_direction (TracePadTemplate *templ)
 {
+  g_return_val_if_fail (TRACE_IS_PAD_TEMPLATE (templ), TRACE_PAD_UNKNOWN);
+
   return templ->direction;
 }
 
@@ -113,6 +117,8 @@ trace_pad_template_get_direction (TracePadTemplate *templ)
 TracePadPresence
 trace_pad_template_get_presence (TracePadTemplate *templ)
 {
+  g_return_val_if_fail (TRACE_IS_PAD_TEMPLATE (templ), TRACE_PAD_ALWAYS);
+
   return templ->presence;
 }
 
@@ -125,6 +131,8 @@ trace_pad_template_get_presence (TracePadTemplate *templ)
 const char *
 trace_pad_template_get_media_type (TracePadTemplate *templ)
 {
+  g_return_val_if_fail (TRACE_IS_PAD_TEMPLATE (templ), NULL);
+
   return templ->media_type;
 }
 
@@ -137,6 +145,8 @@ trace_pad_template_get_media_type (TracePadTemplate *templ)
 GType
 trace_pad_template_get_pad_type (TracePadTemplate *templ)
 {
+  g_return_val_if_fail (TRACE_IS_PAD_TEMPLATE (templ), G_TYPE_INVALID);
+
   return templ->pad_type;
 }
 
@@ -207,9 +217,13 @@ trace_pad_new (const char *name,
                TracePadDirection direction,
                const char *media_type)
 {
-  TracePad *pad = g_object_new (TRACE_TYPE_PAD, NULL);
-  TracePadPrivate *priv = PRIV (pad);
+  TracePad *pad;
+  TracePadPrivate *priv;
 
+  g_return_val_if_fail (name != NULL, NULL);
+
+  pad = g_object_new (TRACE_TYPE_PAD, NULL);
+  priv = PRIV (pad);
   priv->name = g_strdup (name);
   priv->direction = direction;
   priv->media_type = g_strdup (media_type ? media_type : TRACE_MEDIA_TYPE_EVENTS);
@@ -227,9 +241,13 @@ TracePad *
 trace_pad_new_from_template (TracePadTemplate *templ,
                              const char *name)
 {
-  TracePad *pad = g_object_new (templ->pad_type, NULL);
-  TracePadPrivate *priv = PRIV (pad);
+  TracePad *pad;
+  TracePadPrivate *priv;
 
+  g_return_val_if_fail (TRACE_IS_PAD_TEMPLATE (templ), NULL);
+
+  pad = g_object_new (templ->pad_type, NULL);
+  priv = PRIV (pad);
   priv->name = g_strdup (name ? name : templ->name_template);
   priv->direction = templ->direction;
   priv->media_type = g_strdup (templ->media_type);
@@ -246,6 +264,8 @@ trace_pad_new_from_template (TracePadTemplate *templ,
 const char *
 trace_pad_get_name (TracePad *pad)
 {
+  g_return_val_if_fail (TRACE_IS_PAD (pad), NULL);
+
   return PRIV (pad)->name;
 }
 
@@ -258,6 +278,8 @@ trace_pad_get_name (TracePad *pad)
 TracePadDirection
 trace_pad_get_direction (TracePad *pad)
 {
+  g_return_val_if_fail (TRACE_IS_PAD (pad), TRACE_PAD_UNKNOWN);
+
   return PRIV (pad)->direction;
 }
 
@@ -270,6 +292,8 @@ trace_pad_get_direction (TracePad *pad)
 const char *
 trace_pad_get_media_type (TracePad *pad)
 {
+  g_return_val_if_fail (TRACE_IS_PAD (pad), NULL);
+
   return PRIV (pad)->media_type;
 }
 
@@ -282,6 +306,8 @@ trace_pad_get_media_type (TracePad *pad)
 TracePadTemplate *
 trace_pad_get_template (TracePad *pad)
 {
+  g_return_val_if_fail (TRACE_IS_PAD (pad), NULL);
+
   return PRIV (pad)->templ;
 }
 
@@ -294,6 +320,8 @@ trace_pad_get_template (TracePad *pad)
 TraceElement *
 trace_pad_get_parent_element (TracePad *pad)
 {
+  g_return_val_if_fail (TRACE_IS_PAD (pad), NULL);
+
   return PRIV (pad)->parent;
 }
 
@@ -313,6 +341,8 @@ _trace_pad_set_parent (TracePad *pad,
 TracePad *
 trace_pad_get_peer (TracePad *pad)
 {
+  g_return_val_if_fail (TRACE_IS_PAD (pad), NULL);
+
   return PRIV (pad)->peer;
 }
 
@@ -325,6 +355,8 @@ trace_pad_get_peer (TracePad *pad)
 gboolean
 trace_pad_is_linked (TracePad *pad)
 {
+  g_return_val_if_fail (TRACE_IS_PAD (pad), FALSE);
+
   return PRIV (pad)->peer != NULL;
 }
 
@@ -337,8 +369,11 @@ trace_pad_is_linked (TracePad *pad)
 char *
 trace_pad_get_path_string (TracePad *pad)
 {
-  TracePadPrivate *priv = PRIV (pad);
+  TracePadPrivate *priv;
 
+  g_return_val_if_fail (TRACE_IS_PAD (pad), NULL);
+
+  priv = PRIV (pad);
   if (priv->parent)
     return g_strdup_printf ("%s:%s", trace_element_get_name (priv->parent), priv->name);
   return g_strdup (priv->name);
@@ -353,6 +388,8 @@ void
 trace_pad_set_chain_function (TracePad *pad,
                               TracePadChainFunction chain)
 {
+  g_return_if_fail (TRACE_IS_PAD (pad));
+
   PRIV (pad)->chain = chain;
 }
 
@@ -366,6 +403,8 @@ void
 trace_pad_set_event_function (TracePad *pad,
                               TracePadEventFunction event)
 {
+  g_return_if_fail (TRACE_IS_PAD (pad));
+
   PRIV (pad)->event = event ? event : trace_pad_event_default;
 }
 
@@ -378,6 +417,8 @@ void
 trace_pad_set_ready_function (TracePad *pad,
                               TracePadReadyFunction ready)
 {
+  g_return_if_fail (TRACE_IS_PAD (pad));
+
   PRIV (pad)->ready = ready;
 }
 
@@ -390,6 +431,8 @@ void
 trace_pad_set_element_private (TracePad *pad,
                                gpointer data)
 {
+  g_return_if_fail (TRACE_IS_PAD (pad));
+
   PRIV (pad)->element_private = data;
 }
 
@@ -402,6 +445,8 @@ trace_pad_set_element_private (TracePad *pad,
 gpointer
 trace_pad_get_element_private (TracePad *pad)
 {
+  g_return_val_if_fail (TRACE_IS_PAD (pad), NULL);
+
   return PRIV (pad)->element_private;
 }
 
@@ -429,10 +474,18 @@ trace_pad_can_link (TracePad *srcpad,
                     TracePad *sinkpad,
                     GError **error)
 {
-  TracePadPrivate *src = PRIV (srcpad), *sink = PRIV (sinkpad);
-  g_autofree char *src_path = trace_pad_get_path_string (srcpad);
-  g_autofree char *sink_path = trace_pad_get_path_string (sinkpad);
+  TracePadPrivate *src, *sink;
+  g_autofree char *src_path = NULL;
+  g_autofree char *sink_path = NULL;
 
+  g_return_val_if_fail (TRACE_IS_PAD (srcpad), FALSE);
+  g_return_val_if_fail (TRACE_IS_PAD (sinkpad), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  src = PRIV (srcpad);
+  sink = PRIV (sinkpad);
+  src_path = trace_pad_get_path_string (srcpad);
+  sink_path = trace_pad_get_path_string (sinkpad);
   if (src->direction != TRACE_PAD_SRC || sink->direction != TRACE_PAD_SINK)
     {
       g_set_error (error, TRACE_CORE_ERROR, TRACE_CORE_ERROR_PAD,
@@ -500,6 +553,9 @@ void
 trace_pad_unlink (TracePad *srcpad,
                   TracePad *sinkpad)
 {
+  g_return_if_fail (TRACE_IS_PAD (srcpad));
+  g_return_if_fail (TRACE_IS_PAD (sinkpad));
+
   if (PRIV (srcpad)->peer != sinkpad)
     return;
   PRIV (srcpad)->peer = NULL;
@@ -544,6 +600,11 @@ trace_pad_push (TracePad *pad,
 {
   TracePadPrivate *priv = PRIV (pad);
   TracePadPrivate *peer;
+
+  /* Once per batch, on the path every batch takes: a NULL check only,
+   * not TRACE_IS_PAD (a type lookup for every pad subtype). */
+  g_return_val_if_fail (pad != NULL, TRACE_FLOW_ERROR);
+  g_return_val_if_fail (batch != NULL, TRACE_FLOW_ERROR);
 
   if (G_UNLIKELY (priv->peer == NULL))
     {
@@ -597,9 +658,14 @@ gboolean
 trace_pad_push_event (TracePad *pad,
                       TraceStreamEvent *event)
 {
-  TracePadPrivate *priv = PRIV (pad);
-  TracePad *peer = priv->peer;
+  TracePadPrivate *priv;
+  TracePad *peer;
 
+  g_return_val_if_fail (TRACE_IS_PAD (pad), FALSE);
+  g_return_val_if_fail (event != NULL, FALSE);
+
+  priv = PRIV (pad);
+  peer = priv->peer;
   if (priv->eos)
     {
       /* Nothing may follow EOS; a second EOS is harmless. */
@@ -634,6 +700,10 @@ trace_pad_event_default (TracePad *pad,
 {
   gboolean ok = TRUE;
 
+  g_return_val_if_fail (TRACE_IS_PAD (pad), FALSE);
+  g_return_val_if_fail (parent == NULL || TRACE_IS_ELEMENT (parent), FALSE);
+  g_return_val_if_fail (event != NULL, FALSE);
+
   if (parent && PRIV (pad)->direction == TRACE_PAD_SINK)
     {
       for (const GList *l = trace_element_get_pads (parent); l; l = l->next)
@@ -658,9 +728,12 @@ trace_pad_event_default (TracePad *pad,
 gboolean
 trace_pad_peer_is_ready (TracePad *srcpad)
 {
-  TracePad *peer = PRIV (srcpad)->peer;
+  TracePad *peer;
   TracePadPrivate *ppriv;
 
+  g_return_val_if_fail (TRACE_IS_PAD (srcpad), FALSE);
+
+  peer = PRIV (srcpad)->peer;
   if (peer == NULL)
     return TRUE;
   ppriv = PRIV (peer);
@@ -683,6 +756,8 @@ trace_pad_peer_is_ready (TracePad *srcpad)
 TraceStreamEvent *
 trace_pad_get_sticky_stream_start (TracePad *pad)
 {
+  g_return_val_if_fail (TRACE_IS_PAD (pad), NULL);
+
   return PRIV (pad)->sticky_start;
 }
 
@@ -695,6 +770,8 @@ trace_pad_get_sticky_stream_start (TracePad *pad)
 gboolean
 trace_pad_is_eos (TracePad *pad)
 {
+  g_return_val_if_fail (TRACE_IS_PAD (pad), FALSE);
+
   return PRIV (pad)->eos;
 }
 
@@ -717,5 +794,8 @@ void
 trace_pad_get_stats (TracePad *pad,
                      TracePadStats *stats)
 {
+  g_return_if_fail (TRACE_IS_PAD (pad));
+  g_return_if_fail (stats != NULL);
+
   *stats = PRIV (pad)->stats;
 }

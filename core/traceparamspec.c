@@ -43,9 +43,15 @@ trace_param_spec_add_keyword (GParamSpec *pspec,
                               gint64 value)
 {
   GQuark quark = g_quark_from_static_string (KEYWORDS_QDATA);
-  GArray *keywords = g_param_spec_get_qdata (pspec, quark);
-  Keyword kw = { g_strdup (word), value };
+  GArray *keywords;
+  Keyword kw;
 
+  g_return_if_fail (G_IS_PARAM_SPEC (pspec));
+  g_return_if_fail (word != NULL);
+
+  keywords = g_param_spec_get_qdata (pspec, quark);
+  kw.word = g_strdup (word);
+  kw.value = value;
   if (keywords == NULL)
     {
       keywords = g_array_new (FALSE, FALSE, sizeof (Keyword));
@@ -67,8 +73,13 @@ trace_param_spec_lookup_keyword (GParamSpec *pspec,
                                  const char *word,
                                  gint64 *value)
 {
-  GArray *keywords = g_param_spec_get_qdata (pspec, g_quark_from_static_string (KEYWORDS_QDATA));
+  GArray *keywords;
 
+  g_return_val_if_fail (G_IS_PARAM_SPEC (pspec), FALSE);
+  g_return_val_if_fail (word != NULL, FALSE);
+  g_return_val_if_fail (value != NULL, FALSE);
+
+  keywords = g_param_spec_get_qdata (pspec, g_quark_from_static_string (KEYWORDS_QDATA));
   for (guint i = 0; keywords && i < keywords->len; i++)
     if (g_str_equal (g_array_index (keywords, Keyword, i).word, word))
       {
@@ -88,9 +99,12 @@ trace_param_spec_lookup_keyword (GParamSpec *pspec,
 char *
 trace_param_spec_get_keywords (GParamSpec *pspec)
 {
-  GArray *keywords = g_param_spec_get_qdata (pspec, g_quark_from_static_string (KEYWORDS_QDATA));
+  GArray *keywords;
   GString *s;
 
+  g_return_val_if_fail (G_IS_PARAM_SPEC (pspec), NULL);
+
+  keywords = g_param_spec_get_qdata (pspec, g_quark_from_static_string (KEYWORDS_QDATA));
   if (keywords == NULL || keywords->len == 0)
     return NULL;
   s = g_string_new (NULL);

@@ -114,6 +114,8 @@ trace_pipeline_new (const char *name)
 TraceBus *
 trace_pipeline_get_bus (TracePipeline *pipeline)
 {
+  g_return_val_if_fail (TRACE_IS_PIPELINE (pipeline), NULL);
+
   return pipeline->bus;
 }
 
@@ -126,6 +128,8 @@ trace_pipeline_get_bus (TracePipeline *pipeline)
 GMainContext *
 trace_pipeline_get_context (TracePipeline *pipeline)
 {
+  g_return_val_if_fail (TRACE_IS_PIPELINE (pipeline), NULL);
+
   return pipeline->context;
 }
 
@@ -138,7 +142,9 @@ void
 trace_pipeline_set_context (TracePipeline *pipeline,
                             GMainContext *context)
 {
+  g_return_if_fail (TRACE_IS_PIPELINE (pipeline));
   g_return_if_fail (trace_element_get_state (TRACE_ELEMENT (pipeline)) == TRACE_STATE_NULL);
+
   g_clear_pointer (&pipeline->context, g_main_context_unref);
   pipeline->context = g_main_context_ref (context ? context : g_main_context_default ());
 }
@@ -152,6 +158,8 @@ trace_pipeline_set_context (TracePipeline *pipeline,
 TraceStringPool *
 trace_pipeline_get_string_pool (TracePipeline *pipeline)
 {
+  g_return_val_if_fail (TRACE_IS_PIPELINE (pipeline), NULL);
+
   return pipeline->pool;
 }
 
@@ -166,6 +174,8 @@ trace_pipeline_get_string_pool (TracePipeline *pipeline)
 void
 trace_pipeline_send_eos (TracePipeline *pipeline)
 {
+  g_return_if_fail (TRACE_IS_PIPELINE (pipeline));
+
   trace_element_send_eos (TRACE_ELEMENT (pipeline));
 }
 
@@ -215,8 +225,12 @@ trace_pipeline_run (TracePipeline *pipeline,
 {
   RunData run = { pipeline, NULL, NULL };
   gboolean started;
-  g_autoptr (GSource) watch = trace_bus_create_watch (pipeline->bus);
+  g_autoptr (GSource) watch = NULL;
 
+  g_return_val_if_fail (TRACE_IS_PIPELINE (pipeline), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  watch = trace_bus_create_watch (pipeline->bus);
   run.loop = g_main_loop_new (pipeline->context, FALSE);
   g_source_set_callback (watch, (GSourceFunc) run_bus_func, &run, NULL);
   g_source_attach (watch, pipeline->context);

@@ -76,6 +76,8 @@ _trace_plugin_new_static (const TracePluginDesc *desc,
 const char *
 trace_plugin_get_name (TracePlugin *plugin)
 {
+  g_return_val_if_fail (TRACE_IS_PLUGIN (plugin), NULL);
+
   return plugin->name;
 }
 
@@ -88,6 +90,8 @@ trace_plugin_get_name (TracePlugin *plugin)
 const char *
 trace_plugin_get_description (TracePlugin *plugin)
 {
+  g_return_val_if_fail (TRACE_IS_PLUGIN (plugin), NULL);
+
   return plugin->description;
 }
 
@@ -100,6 +104,8 @@ trace_plugin_get_description (TracePlugin *plugin)
 const char *
 trace_plugin_get_filename (TracePlugin *plugin)
 {
+  g_return_val_if_fail (TRACE_IS_PLUGIN (plugin), NULL);
+
   return plugin->filename;
 }
 
@@ -112,6 +118,8 @@ trace_plugin_get_filename (TracePlugin *plugin)
 const char *
 trace_plugin_get_version (TracePlugin *plugin)
 {
+  g_return_val_if_fail (TRACE_IS_PLUGIN (plugin), NULL);
+
   return plugin->version;
 }
 
@@ -124,6 +132,8 @@ trace_plugin_get_version (TracePlugin *plugin)
 const char *
 trace_plugin_get_license (TracePlugin *plugin)
 {
+  g_return_val_if_fail (TRACE_IS_PLUGIN (plugin), NULL);
+
   return plugin->license;
 }
 
@@ -198,6 +208,8 @@ TraceElement *
 trace_element_factory_create (TraceElementFactory *factory,
                               const char *name)
 {
+  g_return_val_if_fail (TRACE_IS_ELEMENT_FACTORY (factory), NULL);
+
   g_autofree char *generated = NULL;
   TraceElement *element;
 
@@ -221,9 +233,13 @@ trace_element_factory_make_checked (const char *factory_name,
                                     const char *name,
                                     GError **error)
 {
-  TraceElementFactory *factory = trace_element_factory_find (factory_name);
+  TraceElementFactory *factory;
   g_autofree char *suggestion = NULL, *quoted = NULL;
 
+  g_return_val_if_fail (factory_name != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  factory = trace_element_factory_find (factory_name);
   if (factory)
     return trace_element_factory_create (factory, name);
   suggestion = trace_registry_suggest_element (factory_name);
@@ -249,6 +265,8 @@ TraceElement *
 trace_element_factory_make (const char *factory_name,
                             const char *name)
 {
+  g_return_val_if_fail (factory_name != NULL, NULL);
+
   return trace_element_factory_make_checked (factory_name, name, NULL);
 }
 
@@ -261,6 +279,8 @@ trace_element_factory_make (const char *factory_name,
 const char *
 trace_element_factory_get_name (TraceElementFactory *factory)
 {
+  g_return_val_if_fail (TRACE_IS_ELEMENT_FACTORY (factory), NULL);
+
   return factory->name;
 }
 
@@ -273,6 +293,8 @@ trace_element_factory_get_name (TraceElementFactory *factory)
 GType
 trace_element_factory_get_element_type (TraceElementFactory *factory)
 {
+  g_return_val_if_fail (TRACE_IS_ELEMENT_FACTORY (factory), G_TYPE_INVALID);
+
   return factory->type;
 }
 
@@ -285,6 +307,8 @@ trace_element_factory_get_element_type (TraceElementFactory *factory)
 guint
 trace_element_factory_get_rank (TraceElementFactory *factory)
 {
+  g_return_val_if_fail (TRACE_IS_ELEMENT_FACTORY (factory), 0);
+
   return factory->rank;
 }
 
@@ -297,6 +321,8 @@ trace_element_factory_get_rank (TraceElementFactory *factory)
 const char *
 trace_element_factory_get_plugin_name (TraceElementFactory *factory)
 {
+  g_return_val_if_fail (TRACE_IS_ELEMENT_FACTORY (factory), NULL);
+
   return factory->plugin_name;
 }
 
@@ -311,8 +337,12 @@ const char *
 trace_element_factory_get_metadata (TraceElementFactory *factory,
                                     const char *key)
 {
-  TraceElementClass *klass = g_type_class_peek (factory->type);
+  TraceElementClass *klass;
 
+  g_return_val_if_fail (TRACE_IS_ELEMENT_FACTORY (factory), NULL);
+  g_return_val_if_fail (key != NULL, NULL);
+
+  klass = g_type_class_peek (factory->type);
   return klass ? trace_element_class_get_metadata (klass, key) : NULL;
 }
 
@@ -326,5 +356,7 @@ trace_element_factory_get_metadata (TraceElementFactory *factory,
 GList *
 trace_element_factory_get_pad_templates (TraceElementFactory *factory)
 {
+  g_return_val_if_fail (TRACE_IS_ELEMENT_FACTORY (factory), NULL);
+
   return trace_element_class_get_pad_template_list (g_type_class_peek (factory->type));
 }

@@ -61,6 +61,8 @@ trace_element_register (TracePlugin *plugin,
 {
   gboolean added = FALSE;
 
+  g_return_val_if_fail (plugin == NULL || TRACE_IS_PLUGIN (plugin), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
   g_return_val_if_fail (g_type_is_a (type, TRACE_TYPE_ELEMENT), FALSE);
   g_return_val_if_fail (factories != NULL, FALSE);
 
@@ -87,7 +89,9 @@ trace_element_factory_find (const char *name)
 {
   TraceElementFactory *factory;
 
+  g_return_val_if_fail (name != NULL, NULL);
   g_return_val_if_fail (factories != NULL, NULL);
+
   g_mutex_lock (&registry_lock);
   factory = g_hash_table_lookup (factories, name);
   g_mutex_unlock (&registry_lock);
@@ -113,8 +117,14 @@ trace_type_find_register (TracePlugin *plugin,
                           TraceTypeFindFunc func,
                           gpointer user_data)
 {
-  TypeFinder *tf = g_new0 (TypeFinder, 1);
+  TypeFinder *tf;
 
+  g_return_val_if_fail (plugin == NULL || TRACE_IS_PLUGIN (plugin), FALSE);
+  g_return_val_if_fail (format != NULL, FALSE);
+  g_return_val_if_fail (element_name != NULL, FALSE);
+  g_return_val_if_fail (func != NULL, FALSE);
+
+  tf = g_new0 (TypeFinder, 1);
   tf->format = g_strdup (format);
   tf->element_name = g_strdup (element_name);
   tf->func = func;
@@ -143,6 +153,8 @@ trace_type_find_best (const guint8 *data,
 {
   TypeFinder *best = NULL;
   guint best_p = 0;
+
+  g_return_val_if_fail (data != NULL || size == 0, NULL);
 
   g_mutex_lock (&registry_lock);
   for (guint i = 0; i < type_finders->len; i++)
@@ -229,6 +241,9 @@ gboolean
 trace_registry_register_static_plugin (const TracePluginDesc *desc,
                                        GError **error)
 {
+  g_return_val_if_fail (desc != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
   return register_plugin (desc, NULL, error);
 }
 
@@ -258,6 +273,9 @@ trace_registry_load_plugin (const char *filename,
   GModule *module;
   gpointer symbol = NULL;
   g_autoptr (GError) local = NULL;
+
+  g_return_val_if_fail (filename != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   module = g_module_open (filename, G_MODULE_BIND_LAZY | G_MODULE_BIND_LOCAL);
   if (module == NULL)
@@ -534,11 +552,15 @@ edit_distance (const char *a,
 char *
 trace_registry_suggest_element (const char *name)
 {
-  g_autoptr (GList) list = trace_registry_get_element_factories ();
+  g_autoptr (GList) list = NULL;
   const char *best = NULL;
   guint best_d = G_MAXUINT;
-  guint limit = MAX (2, strlen (name) / 3);
+  guint limit;
 
+  g_return_val_if_fail (name != NULL, NULL);
+
+  list = trace_registry_get_element_factories ();
+  limit = MAX (2, strlen (name) / 3);
   for (GList *l = list; l; l = l->next)
     {
       const char *candidate = trace_element_factory_get_name (l->data);

@@ -10,7 +10,7 @@ G_DEFINE_BOXED_TYPE (TraceStreamEvent, trace_stream_event, trace_stream_event_re
 
 /**
  * trace_stream_event_new_stream_start:
- * @format: the input format
+ * @format: (nullable): the input format; %NULL says `unknown`
  * @location: (nullable): where the stream comes from
  * @domain: the clock of its timestamps
  * @clock_source: (nullable): how @domain was learnt
@@ -58,6 +58,8 @@ trace_stream_event_new_eos (void)
 TraceStreamEvent *
 trace_stream_event_ref (TraceStreamEvent *event)
 {
+  g_return_val_if_fail (event != NULL, NULL);
+
   g_atomic_int_inc (&event->ref_count);
   return event;
 }
@@ -69,6 +71,8 @@ trace_stream_event_ref (TraceStreamEvent *event)
 void
 trace_stream_event_unref (TraceStreamEvent *event)
 {
+  g_return_if_fail (event != NULL);
+
   if (!g_atomic_int_dec_and_test (&event->ref_count))
     return;
   g_free (event->info.format);

@@ -195,6 +195,11 @@ trace_string_pool_intern_len (TraceStringPool *pool,
   PoolEntry key = { str, len, 0 };
   PoolEntry *entry;
 
+  /* Called for every string of every event: NULL checks only (no type
+   * to check on a plain struct), next to the lock taken anyway. */
+  g_return_val_if_fail (pool != NULL, 0);
+  g_return_val_if_fail (str != NULL || len == 0, 0);
+
   if (len == 0)
     return 0;
   g_mutex_lock (&pool->lock);
@@ -216,6 +221,8 @@ guint32
 trace_string_pool_intern (TraceStringPool *pool,
                           const char *str)
 {
+  /* Per event: trace_string_pool_intern_len() checks @pool when @str is
+   * set; nothing more here. */
   return str ? trace_string_pool_intern_len (pool, str, strlen (str)) : 0;
 }
 
@@ -237,6 +244,10 @@ trace_string_pool_lookup (TraceStringPool *pool,
   PoolEntry key = { str, len, 0 };
   PoolEntry *entry;
 
+  /* Per event, as trace_string_pool_intern_len(): NULL checks only. */
+  g_return_val_if_fail (pool != NULL, G_MAXUINT32);
+  g_return_val_if_fail (str != NULL || len == 0, G_MAXUINT32);
+
   if (len == 0)
     return 0;
   g_mutex_lock (&pool->lock);
@@ -256,6 +267,8 @@ const char *
 trace_string_pool_get (TraceStringPool *pool,
                        guint32 id)
 {
+  /* No check: sinks call this for every string of every event. (An id
+   * the pool does not hold gives "".) */
   if (G_UNLIKELY (id >= (guint32) g_atomic_int_get ((gint *) &pool->n_strings)))
     return "";
   return pool->pages[id >> PAGE_BITS][id & (PAGE_SIZE - 1)].str;
@@ -272,6 +285,7 @@ gsize
 trace_string_pool_get_length (TraceStringPool *pool,
                               guint32 id)
 {
+  /* No check, as trace_string_pool_get(): per event. */
   if (G_UNLIKELY (id >= (guint32) g_atomic_int_get ((gint *) &pool->n_strings)))
     return 0;
   return pool->pages[id >> PAGE_BITS][id & (PAGE_SIZE - 1)].len;
@@ -286,5 +300,7 @@ trace_string_pool_get_length (TraceStringPool *pool,
 guint
 trace_string_pool_get_size (TraceStringPool *pool)
 {
+  g_return_val_if_fail (pool != NULL, 0);
+
   return g_atomic_int_get ((gint *) &pool->n_strings);
 }

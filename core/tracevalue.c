@@ -126,6 +126,9 @@ trace_parse_time (const char *text,
                   gint64 *nanoseconds,
                   GError **error)
 {
+  g_return_val_if_fail (text != NULL, FALSE);
+  g_return_val_if_fail (nanoseconds != NULL, FALSE);
+
   return trace_parse_time_full (text, TRACE_PARSE_TIME_DEFAULT, nanoseconds, error);
 }
 
@@ -157,6 +160,7 @@ trace_parse_time_full (const char *text,
   guint64 magnitude;
 
   g_return_val_if_fail (text != NULL, FALSE);
+  g_return_val_if_fail (nanoseconds != NULL, FALSE);
 
   if (*p == '-' || *p == '+')
     negative = (*p++ == '-');
