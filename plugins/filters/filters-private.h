@@ -194,10 +194,23 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (Filter, filter_free)
 /* ---- the elements ------------------------------------------------------ */
 
 #define TRACE_TYPE_FILTER (trace_filter_get_type ())
-G_DECLARE_FINAL_TYPE (TraceFilter, trace_filter, TRACE, FILTER, TraceBaseTransform)
+/* The base both elements share (filters-element.c). */
+#define FILTER_TYPE_ELEMENT (filter_element_get_type ())
+G_DECLARE_DERIVABLE_TYPE (FilterElement, filter_element, FILTER, ELEMENT, TraceBaseTransform)
+
+struct _FilterElementClass
+{
+  TraceBaseTransformClass parent_class;
+};
+
+FilterOptions *filter_element_lock_options (FilterElement *self);
+void filter_element_unlock_options (FilterElement *self,
+                                    gboolean changed);
+
+G_DECLARE_FINAL_TYPE (TraceFilter, trace_filter, TRACE, FILTER, FilterElement)
 
 #define TRACE_TYPE_MAIN_THREAD_FILTER (trace_main_thread_filter_get_type ())
-G_DECLARE_FINAL_TYPE (TraceMainThreadFilter, trace_main_thread_filter, TRACE, MAIN_THREAD_FILTER, TraceBaseTransform)
+G_DECLARE_FINAL_TYPE (TraceMainThreadFilter, trace_main_thread_filter, TRACE, MAIN_THREAD_FILTER, FilterElement)
 
 TRACE_ELEMENT_REGISTER_DECLARE (filter)
 TRACE_ELEMENT_REGISTER_DECLARE (main_thread_filter)

@@ -42,13 +42,7 @@
  */
 struct _TraceFilter
 {
-  TraceBaseTransform parent_instance;
-
-  GMutex lock;           /* opts and opts_changed: set_property may come
-                          * from another thread than the streaming one */
-  FilterOptions opts;    /* the properties */
-  gboolean opts_changed; /* since the engine last took them */
-  Filter *filter;
+  FilterElement parent_instance; /* keeps the options and runs the engine */
 };
 
 enum
@@ -70,88 +64,7 @@ enum
 
 static GParamSpec *properties[N_PROPS];
 
-G_DEFINE_FINAL_TYPE (TraceFilter, trace_filter, TRACE_TYPE_BASE_TRANSFORM)
-
-static gboolean
-trace_filter_start (TraceBaseTransform *trans,
-                    GError **error)
-{
-  TraceFilter *self = TRACE_FILTER (trans);
-  g_autofree char *conditions = NULL;
-  Filter *f;
-
-  g_mutex_lock (&self->lock);
-  f = filter_new_with_options (trace_base_transform_get_string_pool (trans), &self->opts, error);
-  self->opts_changed = FALSE;
-  g_mutex_unlock (&self->lock);
-  if (f == NULL)
-    return FALSE;
-  g_clear_pointer (&self->filter, filter_free);
-  self->filter = f;
-  conditions = filter_describe (f);
-  g_debug ("%s: %s", trace_element_get_name (TRACE_ELEMENT (self)), conditions);
-  return TRUE;
-}
-
-static gboolean
-trace_filter_stop (TraceBaseTransform *trans,
-                   GError **error)
-{
-  g_clear_pointer (&TRACE_FILTER (trans)->filter, filter_free);
-  return TRUE;
-}
-
-/* A property changed while playing: the engine takes the new conditions
- * before this batch. */
-static void
-take_changed_options (TraceFilter *self)
-{
-  g_autofree char *conditions = NULL;
-
-  g_mutex_lock (&self->lock);
-  if (self->opts_changed)
-    {
-      filter_set_conditions (self->filter, &self->opts);
-      self->opts_changed = FALSE;
-      conditions = filter_describe (self->filter);
-    }
-  g_mutex_unlock (&self->lock);
-  if (conditions)
-    g_debug ("%s: conditions changed while playing: %s", trace_element_get_name (TRACE_ELEMENT (self)),
-             conditions);
-}
-
-static TraceFlowReturn
-trace_filter_transform_ip (TraceBaseTransform *trans,
-                           TraceBatch *batch)
-{
-  TraceFilter *self = TRACE_FILTER (trans);
-
-  take_changed_options (self);
-  filter_process (self->filter, batch);
-  return TRACE_FLOW_OK;
-}
-
-static TraceBatch *
-trace_filter_drain (TraceBaseTransform *trans)
-{
-  TraceFilter *self = TRACE_FILTER (trans);
-  gboolean keep_unknown;
-
-  g_mutex_lock (&self->lock);
-  keep_unknown = self->opts.keep_unknown;
-  g_mutex_unlock (&self->lock);
-  filter_warn_undecidable (TRACE_ELEMENT (trans), self->filter, keep_unknown);
-  return filter_drain (self->filter);
-}
-
-static void
-trace_filter_collect_stats (TraceElement *element,
-                            GVariantDict *dict)
-{
-  TRACE_ELEMENT_CLASS (trace_filter_parent_class)->collect_stats (element, dict);
-  filter_collect_stats (TRACE_FILTER (element)->filter, dict);
-}
+G_DEFINE_FINAL_TYPE (TraceFilter, trace_filter, FILTER_TYPE_ELEMENT)
 
 static char **
 string_field (FilterOptions *opts,
@@ -182,12 +95,13 @@ trace_filter_set_property (GObject *object,
                            const GValue *value,
                            GParamSpec *pspec)
 {
-  TraceFilter *self = TRACE_FILTER (object);
-  char **field = string_field (&self->opts, prop_id);
+  FilterOptions *opts;
+  char **field;
 
   if (!trace_element_may_set_property (TRACE_ELEMENT (object), pspec))
     return;
-  g_mutex_lock (&self->lock);
+  opts = filter_element_lock_options (FILTER_ELEMENT (object));
+  field = string_field (opts, prop_id);
   if (field)
     {
       g_free (*field);
@@ -196,26 +110,25 @@ trace_filter_set_property (GObject *object,
   switch (prop_id)
     {
     case PROP_TID:
-      self->opts.tid = g_value_get_int64 (value);
+      opts->tid = g_value_get_int64 (value);
       break;
     case PROP_PID:
-      self->opts.pid = g_value_get_int64 (value);
+      opts->pid = g_value_get_int64 (value);
       break;
     case PROP_KIND:
-      self->opts.kinds = g_value_get_flags (value);
+      opts->kinds = g_value_get_flags (value);
       break;
     case PROP_INVERT:
-      self->opts.invert = g_value_get_boolean (value);
+      opts->invert = g_value_get_boolean (value);
       break;
     case PROP_KEEP_UNKNOWN:
-      self->opts.keep_unknown = g_value_get_boolean (value);
+      opts->keep_unknown = g_value_get_boolean (value);
       break;
     default:
       if (field == NULL)
         G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
-  self->opts_changed = TRUE;
-  g_mutex_unlock (&self->lock);
+  filter_element_unlock_options (FILTER_ELEMENT (object), TRUE);
 }
 
 static void
@@ -224,45 +137,33 @@ trace_filter_get_property (GObject *object,
                            GValue *value,
                            GParamSpec *pspec)
 {
-  TraceFilter *self = TRACE_FILTER (object);
-  char **field = string_field (&self->opts, prop_id);
+  FilterOptions *opts = filter_element_lock_options (FILTER_ELEMENT (object));
+  char **field = string_field (opts, prop_id);
 
-  g_mutex_lock (&self->lock);
   if (field)
     g_value_set_string (value, *field);
   switch (prop_id)
     {
     case PROP_TID:
-      g_value_set_int64 (value, self->opts.tid);
+      g_value_set_int64 (value, opts->tid);
       break;
     case PROP_PID:
-      g_value_set_int64 (value, self->opts.pid);
+      g_value_set_int64 (value, opts->pid);
       break;
     case PROP_KIND:
-      g_value_set_flags (value, self->opts.kinds);
+      g_value_set_flags (value, opts->kinds);
       break;
     case PROP_INVERT:
-      g_value_set_boolean (value, self->opts.invert);
+      g_value_set_boolean (value, opts->invert);
       break;
     case PROP_KEEP_UNKNOWN:
-      g_value_set_boolean (value, self->opts.keep_unknown);
+      g_value_set_boolean (value, opts->keep_unknown);
       break;
     default:
       if (field == NULL)
         G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
-  g_mutex_unlock (&self->lock);
-}
-
-static void
-trace_filter_finalize (GObject *object)
-{
-  TraceFilter *self = TRACE_FILTER (object);
-
-  g_clear_pointer (&self->filter, filter_free);
-  filter_options_clear (&self->opts);
-  g_mutex_clear (&self->lock);
-  G_OBJECT_CLASS (trace_filter_parent_class)->finalize (object);
+  filter_element_unlock_options (FILTER_ELEMENT (object), FALSE);
 }
 
 static void
@@ -309,16 +210,9 @@ static void
 trace_filter_class_init (TraceFilterClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
-  TraceBaseTransformClass *trans_class = TRACE_BASE_TRANSFORM_CLASS (klass);
 
   object_class->set_property = trace_filter_set_property;
   object_class->get_property = trace_filter_get_property;
-  object_class->finalize = trace_filter_finalize;
-  trans_class->start = trace_filter_start;
-  trans_class->stop = trace_filter_stop;
-  trans_class->transform_ip = trace_filter_transform_ip;
-  trans_class->drain = trace_filter_drain;
-  TRACE_ELEMENT_CLASS (klass)->collect_stats = trace_filter_collect_stats;
   install_properties (object_class);
   trace_element_class_set_metadata (TRACE_ELEMENT_CLASS (klass), "Event filter", "Filter/Trace",
                                     "Keeps events by thread, process, name, category, kind and time",
@@ -328,18 +222,20 @@ trace_filter_class_init (TraceFilterClass *klass)
 static void
 trace_filter_init (TraceFilter *self)
 {
-  g_mutex_init (&self->lock);
-  self->opts.tid = DEFAULT_TID;
-  self->opts.pid = DEFAULT_PID;
-  self->opts.process_name = g_strdup (DEFAULT_PROCESS_NAME);
-  self->opts.thread_name = g_strdup (DEFAULT_THREAD_NAME);
-  self->opts.name = g_strdup (DEFAULT_EVENT_NAME);
-  self->opts.category = g_strdup (DEFAULT_CATEGORY);
-  self->opts.kinds = DEFAULT_KIND;
-  self->opts.start = g_strdup (DEFAULT_START);
-  self->opts.end = g_strdup (DEFAULT_END);
-  self->opts.invert = DEFAULT_INVERT;
-  self->opts.keep_unknown = DEFAULT_KEEP_UNKNOWN;
+  FilterOptions *opts = filter_element_lock_options (FILTER_ELEMENT (self));
+
+  opts->tid = DEFAULT_TID;
+  opts->pid = DEFAULT_PID;
+  opts->process_name = g_strdup (DEFAULT_PROCESS_NAME);
+  opts->thread_name = g_strdup (DEFAULT_THREAD_NAME);
+  opts->name = g_strdup (DEFAULT_EVENT_NAME);
+  opts->category = g_strdup (DEFAULT_CATEGORY);
+  opts->kinds = DEFAULT_KIND;
+  opts->start = g_strdup (DEFAULT_START);
+  opts->end = g_strdup (DEFAULT_END);
+  opts->invert = DEFAULT_INVERT;
+  opts->keep_unknown = DEFAULT_KEEP_UNKNOWN;
+  filter_element_unlock_options (FILTER_ELEMENT (self), FALSE);
 }
 
 TRACE_ELEMENT_REGISTER_DEFINE (filter, "filter", TRACE_RANK_NONE, TRACE_TYPE_FILTER)
