@@ -177,6 +177,52 @@ test_trailing (gconstpointer data)
   rb_scratch_cleanup (dir);
 }
 
+/* gzip that is damaged (bytes overwritten after the header) or holds
+ * nothing: the source refuses it with the file's name, exit 1. These
+ * were the ftrace reader's own tests before gzip moved to TraceFileSrc. */
+static void
+test_damaged (gconstpointer data)
+{
+  const GzipCase *c = data;
+  g_autofree char *dir = rb_scratch_dir ();
+  g_autofree char *plain_path = rb_data_path (c->area, c->name);
+  g_autoptr (GBytes) plain = rb_read_file (plain_path);
+  g_autoptr (GBytes) gz = rb_gzip (plain);
+  g_autofree guint8 *bad = g_memdup2 (g_bytes_get_data (gz, NULL), g_bytes_get_size (gz));
+  g_autoptr (GBytes) file = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *message = NULL;
+  g_autoptr (RbResult) got = NULL;
+
+  memset (bad + 10, 0xff, 8);
+  file = g_bytes_new (bad, g_bytes_get_size (gz));
+  path = write_scratch (dir, "bad.gz", file);
+  got = read_with (c, path);
+  message = g_strdup_printf ("ERROR: from /pipeline0/%s0: %s: ", c->source, path);
+  g_assert_cmpint (got->status, ==, 1);
+  g_assert_nonnull (strstr (got->err, message));
+  /* the decoder's words, whatever the format's reader adds before them */
+  g_assert_nonnull (strstr (got->err, "the gzip data is damaged at byte 11 (member at byte 0)"));
+  rb_scratch_cleanup (dir);
+}
+
+static void
+test_empty (gconstpointer data)
+{
+  const GzipCase *c = data;
+  g_autofree char *dir = rb_scratch_dir ();
+  g_autoptr (GBytes) nothing = g_bytes_new_static ("", 0);
+  g_autoptr (GBytes) gz = rb_gzip (nothing);
+  g_autofree char *path = write_scratch (dir, "e.gz", gz);
+  g_autofree char *message = g_strdup_printf ("ERROR: from /pipeline0/%s0: %s: ", c->source, path);
+  g_autoptr (RbResult) got = read_with (c, path);
+
+  g_assert_cmpint (got->status, ==, 1);
+  g_assert_nonnull (strstr (got->err, message));
+  g_assert_nonnull (strstr (got->err, "empty"));
+  rb_scratch_cleanup (dir);
+}
+
 void
 rb_add_gzip_tests (void)
 {
@@ -191,6 +237,11 @@ rb_add_gzip_tests (void)
       g_test_add_data_func (members, c, test_members);
       g_test_add_data_func (cut, c, test_cut);
       g_test_add_data_func (trailer, c, test_no_trailer);
+      g_autofree char *damaged = g_strdup_printf ("/robustness/gzip/damaged/%s", c->source);
+      g_autofree char *empty = g_strdup_printf ("/robustness/gzip/empty/%s", c->source);
+
       g_test_add_data_func (trailing, c, test_trailing);
+      g_test_add_data_func (damaged, c, test_damaged);
+      g_test_add_data_func (empty, c, test_empty);
     }
 }
