@@ -42,7 +42,7 @@ kernel_event_init (FtraceEvent *ev,
 }
 
 /* On cpu 1: an IRQ and a softirq, entry and exit; at 3000 a sys_stats
- * packet with the three totals. */
+ * packet with the three totals and a count of irq 3 and of softirq 1. */
 static GBytes *
 irq_stats_trace (void)
 {
@@ -52,6 +52,9 @@ irq_stats_trace (void)
   Perfetto__Protos__SoftirqExitFtraceEvent sexit = PERFETTO__PROTOS__SOFTIRQ_EXIT_FTRACE_EVENT__INIT;
   Perfetto__Protos__FtraceEventBundle bundle = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__INIT;
   Perfetto__Protos__SysStats stats = PERFETTO__PROTOS__SYS_STATS__INIT;
+  Perfetto__Protos__SysStats__InterruptCount irq = PERFETTO__PROTOS__SYS_STATS__INTERRUPT_COUNT__INIT;
+  Perfetto__Protos__SysStats__InterruptCount softirq = PERFETTO__PROTOS__SYS_STATS__INTERRUPT_COUNT__INIT;
+  Perfetto__Protos__SysStats__InterruptCount *irqs[] = { &irq }, *softirqs[] = { &softirq };
   Perfetto__Protos__TracePacket p1 = PERFETTO__PROTOS__TRACE_PACKET__INIT;
   Perfetto__Protos__TracePacket p2 = PERFETTO__PROTOS__TRACE_PACKET__INIT;
   Perfetto__Protos__TracePacket *pkts[] = { &p1, &p2 };
@@ -72,6 +75,10 @@ irq_stats_trace (void)
   p1.ftrace_events = &bundle;
   stats.has_num_forks = stats.has_num_irq_total = stats.has_num_softirq_total = TRUE;
   stats.num_forks = 5, stats.num_irq_total = 100, stats.num_softirq_total = 7;
+  irq.has_irq = irq.has_count = softirq.has_irq = softirq.has_count = TRUE;
+  irq.irq = 3, irq.count = 9, softirq.irq = 1, softirq.count = 4;
+  stats.n_num_irq = stats.n_num_softirq = 1;
+  stats.num_irq = irqs, stats.num_softirq = softirqs;
   p2.has_trusted_packet_sequence_id = TRUE, p2.trusted_packet_sequence_id = 1;
   p2.has_timestamp = TRUE, p2.timestamp = 3000;
   p2.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_SYS_STATS;
@@ -87,6 +94,9 @@ static const char *const irq_stats_events[] = {
   "counter ts=3000 pid=-1 tid=-1 cpu=-1 name='num_forks' cat='sys_stats' flags=0x4 value=5 id=0 unit=''",
   "counter ts=3000 pid=-1 tid=-1 cpu=-1 name='num_irq_total' cat='sys_stats' flags=0x4 value=100 id=0 unit=''",
   "counter ts=3000 pid=-1 tid=-1 cpu=-1 name='num_softirq_total' cat='sys_stats' flags=0x4 value=7 id=0 unit=''",
+  /* named as trace_processor names their tracks */
+  "counter ts=3000 pid=-1 tid=-1 cpu=-1 name='num_irq (id: 3)' cat='sys_stats' flags=0x4 value=9 id=0 unit=''",
+  "counter ts=3000 pid=-1 tid=-1 cpu=-1 name='num_softirq (id: 1)' cat='sys_stats' flags=0x4 value=4 id=0 unit=''",
 };
 
 static void
@@ -206,6 +216,10 @@ decode (GBytes *bytes,
             g_string_append_printf (wr->stats, " irq=%" G_GUINT64_FORMAT, s->num_irq_total);
           if (s->has_num_softirq_total)
             g_string_append_printf (wr->stats, " softirq=%" G_GUINT64_FORMAT, s->num_softirq_total);
+          for (gsize k = 0; k < s->n_num_irq; k++)
+            g_string_append_printf (wr->stats, " irq%d=%" G_GUINT64_FORMAT, s->num_irq[k]->irq, s->num_irq[k]->count);
+          for (gsize k = 0; k < s->n_num_softirq; k++)
+            g_string_append_printf (wr->stats, " softirq%d=%" G_GUINT64_FORMAT, s->num_softirq[k]->irq, s->num_softirq[k]->count);
           g_string_append (wr->stats, "; ");
         }
     }
@@ -231,7 +245,7 @@ test_write_from_perfetto (void)
   written = pt_write (&in, 1, &opts, NULL);
   decode (written, &wr);
   g_assert_cmpstr (wr.kernel->str, ==, "irq_entry(3,timer) irq_exit(3,1) softirq_entry(1) softirq_exit(1) ");
-  g_assert_cmpstr (wr.stats->str, ==, "3000: forks=5; 3000: irq=100; 3000: softirq=7; ");
+  g_assert_cmpstr (wr.stats->str, ==, "3000: forks=5; 3000: irq=100; 3000: softirq=7; 3000: irq3=9; 3000: softirq1=4; ");
   g_assert_cmpuint (wr.track_events, ==, 0);
   written_clear (&wr);
   /* the kernel bundle goes at the end of the batch: compare by time */
@@ -281,10 +295,14 @@ test_other_counters (void)
   ev->category = pt_str (b, "sys_stats"), ev->u.counter.value = 3; /* no such total */
   ev = pt_add (b, TRACE_EVENT_COUNTER, 500, TRACE_ID_UNKNOWN, TRACE_ID_UNKNOWN, "num_irq_total");
   ev->category = pt_str (b, "sys_stats"), ev->u.counter.value = 4;
+  ev = pt_add (b, TRACE_EVENT_COUNTER, 600, TRACE_ID_UNKNOWN, TRACE_ID_UNKNOWN, "num_irq (id: 3x)");
+  ev->category = pt_str (b, "sys_stats"), ev->u.counter.value = 5; /* not a count's name */
+  ev = pt_add (b, TRACE_EVENT_COUNTER, 700, TRACE_ID_UNKNOWN, TRACE_ID_UNKNOWN, "num_softirq (id: 4294967295)");
+  ev->category = pt_str (b, "sys_stats"), ev->u.counter.value = 6; /* irq -1, printed unsigned */
   written = pt_write (&b, 1, NULL, NULL);
   decode (written, &wr);
-  g_assert_cmpstr (wr.stats->str, ==, "500: irq=4; ");
-  g_assert_cmpuint (wr.track_events, ==, 4);
+  g_assert_cmpstr (wr.stats->str, ==, "500: irq=4; 700: softirq-1=6; ");
+  g_assert_cmpuint (wr.track_events, ==, 5);
   written_clear (&wr);
 }
 
