@@ -105,6 +105,12 @@ static PerfettoFtraceEventMap ftrace_maps[] = {
   { "cdev_update", 342, DESC (cdev_update), { { "type", NULL, "type", STR }, { "target", NULL, "target", NUM } } },
   { "rss_stat", 313, DESC (rss_stat), { { "member", NULL, "member", NUM }, { "size", NULL, "size", NUM }, { "curr", NULL, "curr", NUM }, { "mm_id", NULL, "mm_id", NUM } } },
   { "print", 3, DESC (print), { { "buf", NULL, "buf", STR }, { "ip", NULL, "ip", NUM } } },
+  /* The kernel prints `irq=3 name=timer`, `irq=3 ret=handled` (the typed
+   * field is 1 or 0), `vec=1 [action=TIMER]`; `handler` it never prints. */
+  { "irq_handler_entry", 36, DESC (irq_handler_entry), { { "irq", NULL, "irq", NUM }, { "name", NULL, "name", STR }, { "handler", NULL, "handler", NUM } }, TRUE },
+  { "irq_handler_exit", 37, DESC (irq_handler_exit), { { "irq", NULL, "irq", NUM }, { "ret", NULL, "ret", NUM } }, TRUE },
+  { "softirq_entry", 24, DESC (softirq_entry), { { "vec", NULL, "vec", NUM } }, TRUE },
+  { "softirq_exit", 25, DESC (softirq_exit), { { "vec", NULL, "vec", NUM } }, TRUE },
 };
 
 #undef NUM
@@ -172,6 +178,27 @@ perfetto_ftrace_map_by_field (guint32 event_field)
 {
   ftrace_maps_ensure ();
   return g_hash_table_lookup (maps_by_field, GUINT_TO_POINTER (event_field));
+}
+
+/**
+ * perfetto_ftrace_map_for_writer:
+ * @name: an ftrace event name
+ * @proto_kernel_events: whether the stream came from a Perfetto trace
+ *
+ * trace_processor makes slices of a typed interrupt event but ignores the
+ * same event as an ftrace text line: writing it typed for a stream read
+ * from text would show slices the original does not have, so there it
+ * goes generic (kept whole, shown as a raw ftrace event, as from text).
+ *
+ * Returns: (nullable): how the writer writes event @name as a typed message
+ */
+const PerfettoFtraceEventMap *
+perfetto_ftrace_map_for_writer (const char *name,
+                                gboolean proto_kernel_events)
+{
+  const PerfettoFtraceEventMap *map = perfetto_ftrace_map_by_name (name);
+
+  return map && map->proto_only && !proto_kernel_events ? NULL : map;
 }
 
 static void

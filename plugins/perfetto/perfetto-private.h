@@ -84,6 +84,9 @@ typedef struct
   guint32 event_field; /* its field number in FtraceEvent's oneof */
   const ProtobufCMessageDescriptor *descriptor;
   PerfettoFtraceFieldMap fields[PERFETTO_FTRACE_MAX_FIELDS];
+  /* trace_processor reads the typed message only (not the text line):
+   * written typed only for a stream that came from Perfetto */
+  gboolean proto_only;
   /* resolved at first use */
   const ProtobufCFieldDescriptor *field_descs[PERFETTO_FTRACE_MAX_FIELDS];
   guint n_fields;
@@ -91,6 +94,8 @@ typedef struct
 
 const PerfettoFtraceEventMap *perfetto_ftrace_map_by_name (const char *name);
 const PerfettoFtraceEventMap *perfetto_ftrace_map_by_field (guint32 event_field);
+const PerfettoFtraceEventMap *perfetto_ftrace_map_for_writer (const char *name,
+                                                              gboolean proto_kernel_events);
 
 void perfetto_message_set_int (ProtobufCMessage *msg,
                                const ProtobufCFieldDescriptor *field,
@@ -212,6 +217,10 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (PerfettoReader, perfetto_reader_free)
  * @max_threads: how many threads (and sampled threads) the writer keeps
  *   state for; events of threads past it are dropped and counted in
  *   @dropped_thread_table (0 picks the default, 262 144)
+ * @proto_kernel_events: the stream came from a Perfetto trace: kernel
+ *   events trace_processor reads only from their typed message (interrupt
+ *   entries and exits, which it shows as slices) are written typed;
+ *   otherwise as generic events, since from ftrace text it ignores them
  *
  * How a #PerfettoWriter writes. Initialise with
  * perfetto_writer_options_init().
@@ -228,6 +237,7 @@ typedef struct
   gboolean thread_time;
   gboolean compress;
   guint max_threads;
+  gboolean proto_kernel_events;
 } PerfettoWriterOptions;
 
 /**
@@ -483,6 +493,11 @@ void perfetto_reader_thread_name (PerfettoReader *r,
                                   gint64 tid,
                                   guint32 name,
                                   gint64 ts);
+
+/* perfetto-sys-stats.c */
+void perfetto_reader_sys_stats (PerfettoReader *r,
+                                const Perfetto__Protos__SysStats *stats,
+                                gint64 ts);
 
 /* perfetto-reader-samples.c */
 void perfetto_reader_intern_profiling (PerfettoReader *r,
@@ -891,6 +906,10 @@ void perfetto_write_clock_pair (PerfettoWriter *w,
 void perfetto_write_clock_marker (PerfettoWriter *w,
                                   const TraceEvent *ev);
 void perfetto_ftrace_flush (PerfettoWriter *w);
+
+/* perfetto-sys-stats.c */
+gboolean perfetto_write_sys_stats (PerfettoWriter *w,
+                                   const TraceEvent *ev);
 
 /* perfetto-writer-samples.c */
 void perfetto_samples_init (PerfettoWriter *w);

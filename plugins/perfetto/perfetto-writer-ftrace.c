@@ -632,7 +632,7 @@ map_cache_get (PerfettoWriter *w,
    * source could not parse) go as print, whose text it parses itself. */
   if (g_str_equal (str, "tracing_mark_write") || g_str_equal (str, "0"))
     str = "print";
-  cache->map = perfetto_ftrace_map_by_name (str);
+  cache->map = perfetto_ftrace_map_for_writer (str, w->opts.proto_kernel_events);
   for (guint i = 0; cache->map && i < cache->map->n_fields; i++)
     {
       const PerfettoFtraceFieldMap *f = &cache->map->fields[i];

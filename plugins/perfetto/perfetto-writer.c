@@ -778,8 +778,11 @@ perfetto_write_event (PerfettoWriter *w,
     case TRACE_EVENT_FLOW_START:
     case TRACE_EVENT_FLOW_STEP:
     case TRACE_EVENT_FLOW_END:
-    case TRACE_EVENT_COUNTER:
       perfetto_order_write (w, batch, ev);
+      break;
+    case TRACE_EVENT_COUNTER:
+      if (!perfetto_write_sys_stats (w, ev))
+        perfetto_order_write (w, batch, ev);
       break;
     case TRACE_EVENT_PROCESS_NAME:
     case TRACE_EVENT_THREAD_NAME:

@@ -67,6 +67,8 @@ trace_perfetto_sink_stream_start (TraceBaseSink *sink,
   /* trace_processor orders a JSON trace's slices its own way; the writer
    * must decide nesting in that order to read the same. */
   self->opts.json_order = g_strcmp0 (info->format, "chrome-json") == 0;
+  /* it makes IRQ slices of typed interrupt events only, never of text */
+  self->opts.proto_kernel_events = g_strcmp0 (info->format, "perfetto") == 0;
   /* kept for the end: metadata may come with a late stream-start */
   g_free (self->metadata);
   self->metadata = g_strdup (info->metadata);
@@ -131,6 +133,7 @@ trace_perfetto_sink_stop (TraceBaseSink *sink,
   g_clear_pointer (&self->metadata, g_free);
   self->opts.clock = TRACE_CLOCK_UNKNOWN;
   self->opts.json_order = FALSE;
+  self->opts.proto_kernel_events = FALSE;
   return TRACE_BASE_SINK_CLASS (trace_perfetto_sink_parent_class)->stop (sink, error);
 }
 
