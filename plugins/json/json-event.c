@@ -327,78 +327,6 @@ chrome_reader_append (ChromeReader *r,
   return ev;
 }
 
-/* A pid or tid: a number (a fraction is cut), a numeric string, or any
- * other string, which becomes a name (as perfetto does) and a made-up id. */
-static gboolean
-resolve_id (ChromeReader *r,
-            const ChromeValue *v,
-            gint64 *out,
-            guint32 *name)
-{
-  const char *p;
-  gsize len;
-
-  *name = 0;
-  if (v->type == CHROME_VALUE_NUMBER)
-    return chrome_decimal_to_int64 (v->start, v->end, out);
-  if (v->type != CHROME_VALUE_STRING)
-    return FALSE;
-  p = chrome_string_decode (v, r->scratch, &len);
-  if (len > 0 && chrome_decimal_to_int64 (p, p + len, out))
-    return TRUE;
-  *name = chrome_reader_intern (r, p, len);
-  *out = CHROME_READER_STRING_ID_BASE + *name;
-  return TRUE;
-}
-
-static void
-name_string_id (ChromeReader *r,
-                TraceEventKind kind,
-                gint64 pid,
-                gint64 tid,
-                guint32 name,
-                gint64 ts)
-{
-  gint64 key = (kind == TRACE_EVENT_THREAD_NAME ? tid : pid) ^
-               (kind == TRACE_EVENT_THREAD_NAME ? G_GINT64_CONSTANT (1) << 62 : 0);
-  TraceEvent *ev;
-
-  if (g_hash_table_contains (r->named_ids, &key))
-    return;
-  g_hash_table_add (r->named_ids, g_memdup2 (&key, sizeof key));
-  ev = chrome_reader_append (r, kind, ts, pid, tid);
-  ev->name = name;
-}
-
-/**
- * chrome_reader_resolve_thread:
- *
- * The event's pid and tid.  A missing pid is %TRACE_ID_UNKNOWN; a missing
- * or 0 tid is the pid (perfetto's rule).  String ids are named on first
- * sight with a PROCESS_NAME or THREAD_NAME event.
- */
-gboolean
-chrome_reader_resolve_thread (ChromeReader *r,
-                              const ChromeEventFields *f,
-                              gint64 ts,
-                              gint64 *pid,
-                              gint64 *tid)
-{
-  guint32 pid_name = 0, tid_name = 0;
-  gboolean has_pid = resolve_id (r, &f->pid, pid, &pid_name);
-  gboolean has_tid = resolve_id (r, &f->tid, tid, &tid_name);
-
-  if (!has_pid)
-    *pid = TRACE_ID_UNKNOWN;
-  if (!has_tid || (*tid == 0 && has_pid && *pid != 0))
-    *tid = *pid;
-  if (pid_name != 0)
-    name_string_id (r, TRACE_EVENT_PROCESS_NAME, *pid, *tid, pid_name, ts);
-  if (tid_name != 0)
-    name_string_id (r, TRACE_EVENT_THREAD_NAME, *pid, *tid, tid_name, ts);
-  return has_pid;
-}
-
 /* ------------------------------------------------------------------ */
 /* Phases                                                              */
 
@@ -407,6 +335,7 @@ typedef struct
   gint64 ts, pid, tid;
   guint64 offset;
   int depth;
+  ChromeStringId *sids[2]; /* of a string pid, tid */
 } EventContext;
 
 static TraceEvent *
@@ -762,6 +691,10 @@ convert_metadata (ChromeReader *r,
           (is_index ? !chrome_reader_value_to_int (&v, &index)
                     : v.type != CHROME_VALUE_STRING || v.start == v.end))
         return CHROME_SKIP_BAD_VALUE;
+      /* known[0], [1]: process_name and thread_name, of sids[0], [1] */
+      if (i < 2 && c->sids[i] != NULL)
+        return chrome_reader_hold_name (r, c->sids[i], i, c->ts, c->pid, c->tid, c->offset,
+                                        chrome_reader_intern_value (r, &v));
       ev = chrome_reader_append (r, known[i].kind, c->ts, c->pid, c->tid);
       if (is_index)
         ev->u.meta.value = index;
@@ -884,7 +817,7 @@ chrome_reader_convert_event (ChromeReader *r,
                              guint64 offset,
                              int depth)
 {
-  EventContext c = { 0, 0, 0, offset, depth };
+  EventContext c = { 0, 0, 0, offset, depth, { NULL, NULL } };
   guint n_events, n_args;
   char ph;
   int res;
@@ -916,7 +849,9 @@ chrome_reader_convert_event (ChromeReader *r,
                           offset);
       return;
     }
-  chrome_reader_resolve_thread (r, f, c.ts, &c.pid, &c.tid);
+  /* names of string ids stay even if the event is not read: trace_processor
+   * names them before it looks at the phase (but never reads P's ids) */
+  chrome_reader_resolve_ids (r, f, c.ts, ph != 'P', &c.pid, &c.tid, c.sids);
   n_events = r->batch->n_events;
   n_args = r->batch->n_args;
   res = convert_phase (r, f, &c, ph);

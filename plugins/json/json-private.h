@@ -196,6 +196,7 @@ typedef enum
   CHROME_SKIP_OTHER_METADATA,
   CHROME_SKIP_ORPHAN_SAMPLES,
   CHROME_SKIP_EMPTY_OBJECT,
+  CHROME_SKIP_NAME_OVERRIDDEN,
   CHROME_SKIP_N_REASONS
 } ChromeSkipReason;
 
@@ -270,9 +271,32 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (ChromeReader, chrome_reader_free)
  * not been read yet are held back, up to this many in all. */
 #define CHROME_READER_MAX_PENDING_SAMPLES (1u << 20)
 
-/* pid/tid given as a non-numeric string: the string is interned and the
- * id is this base plus its pool id, far above any real pid. */
-#define CHROME_READER_STRING_ID_BASE (G_GINT64_CONSTANT (1) << 56)
+/* pid/tid given as a string (any string, "1" too: trace_processor's
+ * rule): the string names the process or thread and the id is made up,
+ * CHROME_READER_STRING_ID_BASE | 30 bits of the string's FNV-1a hash
+ * (the next free one on a collision): positive in int32 and uint32, as
+ * Perfetto's protos and trace_processor's JSON importer need, and above
+ * any Linux pid (at most 2^22). */
+#define CHROME_READER_STRING_ID_BASE (G_GINT64_CONSTANT (1) << 30)
+#define CHROME_READER_STRING_ID_MASK ((G_GINT64_CONSTANT (1) << 30) - 1)
+
+/* What the reader knows of one string pid/tid; [0] for the process of
+ * that id, [1] for the thread.  trace_processor names the process or
+ * thread by the string at every event that carries it, so a
+ * process_name/thread_name metadata event only wins when no event of the
+ * id comes at the same or a later time: such a name is held back
+ * (@meta_name, with the time, ids and offset of its event) until an event
+ * overrides it or the input ends.  @named: the string's name event is out;
+ * @max_ts: the latest time of an event with the string. */
+typedef struct
+{
+  guint32 name;
+  gboolean named[2];
+  gint64 max_ts[2];
+  guint32 meta_name[2];
+  gint64 meta_ts[2], meta_pid[2], meta_tid[2];
+  guint64 meta_offset[2];
+} ChromeStringId;
 
 /* Stack node ids of top-level "stackFrames" have this bit set; those of
  * V8 ProfileChunk nodes are `session << 32 | node id`. */
@@ -358,7 +382,7 @@ struct _ChromeReader
   GString *scratch;
   GString *key_buf;
   InternSlot intern_cache[CHROME_READER_INTERN_CACHE];
-  GHashTable *named_ids; /* string pids/tids already named */
+  GHashTable *string_ids; /* made-up id → ChromeStringId */
   gint64 last_ts;
   gboolean args_dropped;
   /* an element broken inside that had not ended yet: where it starts,
@@ -393,7 +417,12 @@ gboolean chrome_reader_value_to_ns (const ChromeValue *v, gint64 *ns);
 gboolean chrome_reader_value_to_int (const ChromeValue *v, gint64 *out);
 gboolean chrome_reader_value_to_id (ChromeReader *r, const ChromeValue *v, guint64 *id);
 gboolean chrome_reader_find_member (const ChromeValue *object, const char *key, ChromeValue *out);
-gboolean chrome_reader_resolve_thread (ChromeReader *r, const ChromeEventFields *f, gint64 ts, gint64 *pid, gint64 *tid);
+
+/* json-ids.c */
+gboolean chrome_reader_resolve_thread (ChromeReader *r, const ChromeEventFields *f, gint64 ts, gboolean names, gint64 *pid, gint64 *tid);
+gboolean chrome_reader_resolve_ids (ChromeReader *r, const ChromeEventFields *f, gint64 ts, gboolean names, gint64 *pid, gint64 *tid, ChromeStringId *sids[2]);
+int chrome_reader_hold_name (ChromeReader *r, ChromeStringId *sid, int which, gint64 ts, gint64 pid, gint64 tid, guint64 offset, guint32 name);
+void chrome_reader_flush_names (ChromeReader *r);
 TraceEvent *chrome_reader_append (ChromeReader *r, TraceEventKind kind, gint64 ts, gint64 pid, gint64 tid);
 
 /* json-args.c */

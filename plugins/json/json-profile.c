@@ -482,7 +482,7 @@ chrome_reader_convert_top_sample (ChromeReader *r,
       chrome_reader_skip (r, CHROME_SKIP_BAD_TIMESTAMP, offset);
       return;
     }
-  chrome_reader_resolve_thread (r, f, ts, &pid, &tid);
+  chrome_reader_resolve_thread (r, f, ts, FALSE, &pid, &tid);
   node = chrome_reader_frame_id (r, &f->sf);
   name = chrome_reader_intern_value (r, &f->name);
   if (f->weight.type != CHROME_VALUE_NONE)

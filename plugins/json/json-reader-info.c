@@ -25,6 +25,7 @@ static const char *const skip_reason_names[CHROME_SKIP_N_REASONS] = {
   [CHROME_SKIP_OTHER_METADATA] = "other metadata",
   [CHROME_SKIP_ORPHAN_SAMPLES] = "samples without profile",
   [CHROME_SKIP_EMPTY_OBJECT] = "empty object",
+  [CHROME_SKIP_NAME_OVERRIDDEN] = "name overridden",
 };
 
 /* The `--stats` keys of json-src: the counters, then one key per skip
@@ -55,6 +56,7 @@ const TraceFileSrcStat chrome_reader_stats[CHROME_READER_N_STATS] = {
   SKIPPED (CHROME_SKIP_OTHER_METADATA, "other-metadata"),
   SKIPPED (CHROME_SKIP_ORPHAN_SAMPLES, "samples-without-profile"),
   SKIPPED (CHROME_SKIP_EMPTY_OBJECT, "empty-object"),
+  SKIPPED (CHROME_SKIP_NAME_OVERRIDDEN, "name-overridden"),
 };
 
 #undef SKIPPED

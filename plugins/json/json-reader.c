@@ -53,7 +53,7 @@ chrome_reader_new (GInputStream *in,
   r->scratch = g_string_sized_new (256);
   r->key_buf = g_string_sized_new (256);
   r->metadata = json_object_new ();
-  r->named_ids = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  r->string_ids = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   r->tmp_nodes = g_array_new (FALSE, FALSE, sizeof (ChunkNode));
   r->tmp_samples = g_array_new (FALSE, FALSE, sizeof (gint64));
   r->tmp_deltas = g_array_new (FALSE, FALSE, sizeof (gint64));
@@ -80,7 +80,7 @@ chrome_reader_free (ChromeReader *r)
   g_clear_pointer (&r->batch, trace_batch_unref);
   g_string_free (r->scratch, TRUE);
   g_string_free (r->key_buf, TRUE);
-  g_hash_table_unref (r->named_ids);
+  g_hash_table_unref (r->string_ids);
   chrome_reader_profiles_free (r);
   g_array_unref (r->tmp_nodes);
   g_array_unref (r->tmp_samples);
@@ -246,6 +246,7 @@ finish_input (ChromeReader *r,
 {
   chrome_reader_flush_deferred (r);
   chrome_reader_profiles_finish (r);
+  chrome_reader_flush_names (r);
   r->state = FRAME_DONE;
   if (!r->top_is_object && !r->saw_phase && r->stats.objects > r->stats.empty_objects)
     return fail (r, error, TRACE_STREAM_ERROR_WRONG_TYPE, r->top_start,

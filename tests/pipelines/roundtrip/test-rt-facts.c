@@ -428,11 +428,73 @@ is_time (JsonNode *n)
   return end != json_node_get_string (n) && *end == '\0';
 }
 
+/* Events of string tids, which trace_processor names by the string at
+ * every event: a thread_name metadata event of one keeps its name only if
+ * no other event of the tid comes later in time (or at the same time,
+ * later in the file). */
+typedef struct
+{
+  char *tid;
+  double ts;
+  guint index;
+  char *meta_name; /* of a thread_name event */
+} StringTidEvent;
+
+static void
+string_tid_event_clear (gpointer data)
+{
+  StringTidEvent *e = data;
+
+  g_free (e->tid);
+  g_free (e->meta_name);
+}
+
+static double
+event_time (JsonObject *ev)
+{
+  g_autofree char *ts = NULL;
+  JsonNode *n = json_object_get_member (ev, "ts");
+
+  if (n == NULL || !is_time (n))
+    return 0; /* metadata without ts: 0, as trace_processor */
+  if (is_number (n))
+    return json_node_get_double (n);
+  ts = member_text (ev, "ts");
+  return g_ascii_strtod (ts, NULL);
+}
+
+static void
+string_tid_names (GArray *events,
+                  Facts *f)
+{
+  for (guint i = 0; i < events->len; i++)
+    {
+      const StringTidEvent *m = &g_array_index (events, StringTidEvent, i);
+      gboolean kept = m->meta_name != NULL;
+
+      for (guint k = 0; k < events->len && kept; k++)
+        {
+          const StringTidEvent *e = &g_array_index (events, StringTidEvent, k);
+
+          if (k != i && g_str_equal (e->tid, m->tid) && (e->ts > m->ts || (e->ts == m->ts && e->index > m->index)))
+            kept = FALSE;
+        }
+      if (kept)
+        g_hash_table_replace (f->names, g_strdup (m->meta_name), g_strdup (m->meta_name));
+    }
+}
+
 static void
 json_event_facts (JsonObject *ev,
+                  guint index,
+                  GArray *string_tid_events,
                   GHashTable *open,
                   Facts *f)
 {
+  JsonNode *tid_node = json_object_get_member (ev, "tid");
+  gboolean string_tid = tid_node != NULL && JSON_NODE_HOLDS_VALUE (tid_node) &&
+                        json_node_get_value_type (tid_node) == G_TYPE_STRING && *json_node_get_string (tid_node) &&
+                        json_object_has_member (ev, "ph") && !g_str_equal (json_object_get_string_member (ev, "ph"), "P");
   const char *ph = json_object_has_member (ev, "ph") ? json_object_get_string_member (ev, "ph") : "";
   const char *name = json_object_has_member (ev, "name") ? json_object_get_string_member (ev, "name") : "";
   g_autofree char *pid = member_text (ev, "pid");
@@ -447,6 +509,23 @@ json_event_facts (JsonObject *ev,
     }
   if (ph == NULL || name == NULL)
     return;
+  if (string_tid)
+    {
+      StringTidEvent e = { g_strdup (tid), event_time (ev), index, NULL };
+
+      if (g_str_equal (ph, "M") && g_str_equal (name, "thread_name") && json_object_has_member (ev, "args"))
+        {
+          JsonObject *args = json_object_get_object_member (ev, "args");
+
+          if (json_object_has_member (args, "name"))
+            e.meta_name = g_strdup (json_object_get_string_member (args, "name"));
+        }
+      g_array_append_val (string_tid_events, e);
+      /* the thread's name is the string (trace_processor's reading) */
+      g_hash_table_replace (f->names, g_strdup (tid), g_strdup (tid));
+      if (e.meta_name != NULL)
+        return;
+    }
   /* A complete event of length 0 is an instant, as trace_processor
    * shows it; an E closes the innermost B of its name (any B when it
    * has none) and is ignored when none matches, as trace_processor
@@ -504,6 +583,7 @@ json_facts (const char *path,
 {
   g_autoptr (JsonParser) parser = json_parser_new ();
   g_autoptr (GHashTable) open = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
+  g_autoptr (GArray) string_tid_events = g_array_new (FALSE, TRUE, sizeof (StringTidEvent));
   JsonNode *root;
   JsonArray *events;
 
@@ -516,7 +596,9 @@ json_facts (const char *path,
     events = json_object_get_array_member (json_node_get_object (root), "traceEvents");
   for (guint i = 0; i < json_array_get_length (events); i++)
     if (JSON_NODE_HOLDS_OBJECT (json_array_get_element (events, i)))
-      json_event_facts (json_array_get_object_element (events, i), open, f);
+      json_event_facts (json_array_get_object_element (events, i), i, string_tid_events, open, f);
+  string_tid_names (string_tid_events, f);
+  g_array_set_clear_func (string_tid_events, string_tid_event_clear);
   return TRUE;
 }
 

@@ -6,7 +6,9 @@
  * module (an independent reading applying the mapping of docs/json.md:
  * one event per B/E/X/i/b/e/n/S/T/p/F/s/t/f/M/c, one counter per numeric
  * args key of C, ProfileChunk nodes and samples, top-level samples and
- * stackFrames), not by recording this reader's output.  Skip reasons are
+ * stackFrames; one THREAD_NAME/PROCESS_NAME per string tid/pid, whose
+ * own metadata name counts as kept or overridden as docs/json.md says),
+ * not by recording this reader's output.  Skip reasons are
  * the same names with '-' for ' '.
  */
 #include "config.h"
@@ -73,7 +75,7 @@ static const CorpusCase corpus[] = {
   { "speedscope_mismatched-name.json",
     "slice-begin=1 slice-end=1" },
   { "speedscope_multi-thread-with-samples.json",
-    "process-name=1 sample=8 slice-complete=2 stack-node=6 thread-name=1" },
+    "name-overridden=1 process-name=1 sample=8 slice-complete=2 stack-node=6 thread-name=3" },
   { "speedscope_must-retain-original-order.json",
     "slice-begin=7 slice-end=7" },
   { "speedscope_not-enough-end-events.json",
@@ -441,7 +443,11 @@ test_chromeos_metadata (void)
   fixture_clear (&fx);
 }
 
-/* Numeric strings for ts and tid; top-level samples and stackFrames. */
+/* Numeric strings for ts; string tids, which (as trace_processor reads
+ * them) name their threads and get made-up tids: "-1", "1" and "2" are
+ * 1809317173, 2072980420 and 2072976685 (docs/json.md), and the
+ * thread_name of "1" gives way to the string, since an event of "1"
+ * follows at its time; top-level samples and stackFrames. */
 static void
 test_multi_thread_samples (void)
 {
@@ -449,17 +455,22 @@ test_multi_thread_samples (void)
   const TraceEvent *ev;
 
   fixture_read (&fx, "speedscope_multi-thread-with-samples.json");
-  assert_event (fx.batch, 0, TRACE_EVENT_PROCESS_NAME, 11550183666000, 7512, -1, "hermes");
-  assert_event (fx.batch, 1, TRACE_EVENT_THREAD_NAME, 11550183666000, 7512, 1, "mqt_js");
+  assert_event (fx.batch, 0, TRACE_EVENT_THREAD_NAME, 11550183666000, 7512, 1809317173, "-1");
+  assert_event (fx.batch, 1, TRACE_EVENT_PROCESS_NAME, 11550183666000, 7512, 1809317173, "hermes");
+  assert_event (fx.batch, 2, TRACE_EVENT_THREAD_NAME, 11550183666000, 7512, 2072980420, "1");
+  assert_event (fx.batch, 3, TRACE_EVENT_SLICE_COMPLETE, 11550183666000, 7512, 2072980420, "mqt_js");
+  assert_event (fx.batch, 4, TRACE_EVENT_THREAD_NAME, 11550183666000, 7512, 2072976685, "2");
+  g_assert_cmpuint (test_count_kind (fx.batch, TRACE_EVENT_THREAD_NAME), ==, 3);
+  g_assert_null (test_find (fx.batch, TRACE_EVENT_THREAD_NAME, "mqt_js", 0));
   ev = test_find (fx.batch, TRACE_EVENT_SAMPLE, NULL, 0);
   g_assert_cmpint (ev->ts, ==, 11552125241000);
-  g_assert_cmpint (ev->tid, ==, 1);
+  g_assert_cmpint (ev->tid, ==, 2072980420);
   g_assert_cmpint (ev->cpu, ==, TRACE_ID_UNKNOWN);
   g_assert_cmpint (ev->u.sample.weight, ==, 1);
   g_assert_cmpuint (ev->u.sample.node_id, ==, G_GUINT64_CONSTANT (0x8000000000000001));
   ev = test_find (fx.batch, TRACE_EVENT_SAMPLE, NULL, 7);
   g_assert_cmpint (ev->ts, ==, 11552179337000);
-  g_assert_cmpint (ev->tid, ==, 2);
+  g_assert_cmpint (ev->tid, ==, 2072976685);
   ev = test_find (fx.batch, TRACE_EVENT_STACK_NODE, "function1", 0);
   g_assert_cmpuint (ev->u.stack_node.id, ==, G_GUINT64_CONSTANT (0x8000000000000002));
   g_assert_cmpuint (ev->u.stack_node.parent_id, ==, G_GUINT64_CONSTANT (0x8000000000000001));

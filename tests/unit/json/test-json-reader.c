@@ -289,6 +289,85 @@ test_unsupported (void)
 /* ------------------------------------------------------------------ */
 /* Typing of pids, tids, timestamps and ids                            */
 
+/* String pids and tids as trace_processor reads them: any string is a
+ * name with a made-up id ("1" is not tid 1), the same for the same string;
+ * a process_name/thread_name of a string id is kept only if no event of
+ * the id comes at its time or later, and then comes at the end. */
+static void
+test_string_ids (void)
+{
+  const char *text =
+      "{\"traceEvents\":["
+      "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":7,\"tid\":\"-1\",\"args\":{\"name\":\"app\"}},"
+      "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":7,\"tid\":\"abc\",\"args\":{\"name\":\"meta-abc\"}},"
+      "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":7,\"tid\":\"only\",\"args\":{\"name\":\"meta-only\"}},"
+      "{\"ph\":\"X\",\"name\":\"x1\",\"ts\":1,\"dur\":2,\"pid\":7,\"tid\":\"abc\"},"
+      "{\"ph\":\"X\",\"name\":\"x2\",\"ts\":1,\"dur\":2,\"pid\":7,\"tid\":\"1\"},"
+      "{\"ph\":\"X\",\"name\":\"x3\",\"ts\":1,\"dur\":2,\"pid\":7,\"tid\":1},"
+      "{\"ph\":\"X\",\"name\":\"x4\",\"ts\":2,\"dur\":2,\"pid\":7,\"tid\":\"late\"},"
+      "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":7,\"tid\":\"late\",\"ts\":10,\"args\":{\"name\":\"meta-late\"}},"
+      "{\"ph\":\"X\",\"name\":\"x5\",\"ts\":3,\"dur\":1,\"pid\":7,\"tid\":\"late\"},"
+      "{\"ph\":\"X\",\"name\":\"x6\",\"ts\":5,\"dur\":2,\"pid\":\"proc\",\"tid\":3},"
+      "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":\"proc\",\"tid\":3,\"args\":{\"name\":\"meta-proc\"}},"
+      "{\"ph\":\"Q\",\"name\":\"x7\",\"ts\":6,\"pid\":7,\"tid\":\"unknown-phase\"},"
+      "{\"ph\":\"X\",\"name\":\"x8\",\"ts\":7,\"dur\":1,\"pid\":\"proc\",\"tid\":\"proc\"}],"
+      "\"samples\":[{\"ts\":8,\"pid\":7,\"tid\":\"sampled\",\"sf\":1},"
+      "{\"ts\":9,\"pid\":7,\"tid\":\"only\",\"sf\":1}],"
+      "\"stackFrames\":{\"1\":{\"name\":\"f\"}}}";
+  static const struct
+  {
+    TraceEventKind kind;
+    gint64 ts, pid, tid;
+    const char *name;
+  } names[] = {
+    { TRACE_EVENT_THREAD_NAME, 0, 7, 1809317173, "-1" },
+    { TRACE_EVENT_PROCESS_NAME, 0, 7, 1809317173, "app" },
+    { TRACE_EVENT_THREAD_NAME, 0, 7, 1497358113, "abc" },
+    { TRACE_EVENT_THREAD_NAME, 0, 7, 1984372838, "only" },
+    { TRACE_EVENT_THREAD_NAME, 1000, 7, 2072980420, "1" },
+    { TRACE_EVENT_THREAD_NAME, 2000, 7, 1097068215, "late" },
+    { TRACE_EVENT_PROCESS_NAME, 5000, 1627246673, 3, "proc" },
+    { TRACE_EVENT_THREAD_NAME, 6000, 7, 1171214965, "unknown-phase" },
+    { TRACE_EVENT_THREAD_NAME, 7000, 1627246673, 1627246673, "proc" },
+    { TRACE_EVENT_THREAD_NAME, 8000, 7, 1972249951, "sampled" },
+    /* held back to the end, in file order */
+    { TRACE_EVENT_THREAD_NAME, 0, 7, 1984372838, "meta-only" },
+    { TRACE_EVENT_THREAD_NAME, 10000, 7, 1097068215, "meta-late" },
+  };
+  guint n = 0;
+  Read rd;
+
+  read_text (&rd, text);
+  g_assert_no_error (rd.error);
+  for (guint i = 0; i < rd.batch->n_events; i++)
+    {
+      const TraceEvent *ev = &rd.batch->events[i];
+
+      if (ev->kind != TRACE_EVENT_THREAD_NAME && ev->kind != TRACE_EVENT_PROCESS_NAME)
+        continue;
+      g_assert_cmpuint (n, <, G_N_ELEMENTS (names));
+      g_assert_cmpint (ev->kind, ==, names[n].kind);
+      g_assert_cmpint (ev->ts, ==, names[n].ts);
+      g_assert_cmpint (ev->pid, ==, names[n].pid);
+      g_assert_cmpint (ev->tid, ==, names[n].tid);
+      g_assert_cmpstr (test_str (rd.batch, ev->name), ==, names[n].name);
+      n++;
+    }
+  g_assert_cmpuint (n, ==, G_N_ELEMENTS (names));
+  /* "1" and 1 are two threads */
+  g_assert_cmpint (test_find (rd.batch, TRACE_EVENT_SLICE_COMPLETE, "x2", 0)->tid, ==, 2072980420);
+  g_assert_cmpint (test_find (rd.batch, TRACE_EVENT_SLICE_COMPLETE, "x3", 0)->tid, ==, 1);
+  /* meta-abc (an event of "abc" at its time or later), meta-proc (ts 0,
+   * before the event of "proc" read earlier) */
+  g_assert_cmpuint (skipped (&rd, CHROME_SKIP_NAME_OVERRIDDEN)->count, ==, 2);
+  g_assert_cmpuint (skipped (&rd, CHROME_SKIP_NAME_OVERRIDDEN)->offsets[0], ==, offset_of (text, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":7,\"tid\":\"abc\""));
+  g_assert_cmpuint (skipped (&rd, CHROME_SKIP_NAME_OVERRIDDEN)->offsets[1], ==, offset_of (text, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":\"proc\""));
+  /* an event of an unknown phase names its string thread all the same
+   * (trace_processor does so before it looks at the phase) */
+  g_assert_cmpuint (skipped (&rd, CHROME_SKIP_UNKNOWN_PHASE)->count, ==, 1);
+  read_clear (&rd);
+}
+
 static void
 test_pids_and_tids (void)
 {
@@ -305,14 +384,17 @@ test_pids_and_tids (void)
 
   read_text (&rd, text);
   g_assert_no_error (rd.error);
-  /* named once, before the event that introduced the string */
-  g_assert_cmpuint (test_count_kind (rd.batch, TRACE_EVENT_PROCESS_NAME), ==, 1);
-  g_assert_cmpuint (test_count_kind (rd.batch, TRACE_EVENT_THREAD_NAME), ==, 1);
+  /* named once, before the event that introduced the string; "42" and
+   * "43" are strings too (trace_processor's reading) */
+  g_assert_cmpuint (test_count_kind (rd.batch, TRACE_EVENT_PROCESS_NAME), ==, 2);
+  g_assert_cmpuint (test_count_kind (rd.batch, TRACE_EVENT_THREAD_NAME), ==, 2);
   ev = test_find (rd.batch, TRACE_EVENT_PROCESS_NAME, "Browser", 0);
   g_assert_true (ev == &rd.batch->events[0]);
-  g_assert_cmpint (ev->pid, >=, G_GINT64_CONSTANT (1) << 56);
+  /* 2^30 | 30 bits of FNV-1a 64 */
+  g_assert_cmpint (ev->pid, ==, 1447277197);
   g_assert_cmpint (test_find (rd.batch, TRACE_EVENT_INSTANT, "b", 0)->pid, ==, ev->pid);
   ev = test_find (rd.batch, TRACE_EVENT_THREAD_NAME, "Main", 0);
+  g_assert_cmpint (ev->tid, ==, 2006317335);
   g_assert_cmpint (test_find (rd.batch, TRACE_EVENT_INSTANT, "a", 0)->tid, ==, ev->tid);
   ev = test_find (rd.batch, TRACE_EVENT_INSTANT, "c", 0);
   g_assert_cmpint (ev->pid, ==, G_GINT64_CONSTANT (140229393893120));
@@ -322,8 +404,10 @@ test_pids_and_tids (void)
   g_assert_cmpint (ev->tid, ==, 12);
   g_assert_cmpint (test_find (rd.batch, TRACE_EVENT_INSTANT, "e", 0)->tid, ==, 5);
   ev = test_find (rd.batch, TRACE_EVENT_INSTANT, "f", 0);
-  g_assert_cmpint (ev->pid, ==, 42);
-  g_assert_cmpint (ev->tid, ==, 43);
+  g_assert_cmpint (ev->pid, ==, 1795713597);
+  g_assert_cmpint (ev->tid, ==, 1795712110);
+  g_assert_cmpint (test_find (rd.batch, TRACE_EVENT_PROCESS_NAME, "42", 0)->pid, ==, ev->pid);
+  g_assert_cmpint (test_find (rd.batch, TRACE_EVENT_THREAD_NAME, "43", 0)->tid, ==, ev->tid);
   ev = test_find (rd.batch, TRACE_EVENT_INSTANT, "g", 0);
   g_assert_cmpint (ev->pid, ==, TRACE_ID_UNKNOWN);
   g_assert_cmpint (ev->tid, ==, TRACE_ID_UNKNOWN);
@@ -727,6 +811,7 @@ main (int argc,
   g_test_add_func ("/json/reader/damage", test_damage);
   g_test_add_func ("/json/reader/unsupported", test_unsupported);
   g_test_add_func ("/json/reader/pids-and-tids", test_pids_and_tids);
+  g_test_add_func ("/json/reader/string-ids", test_string_ids);
   g_test_add_func ("/json/reader/timestamps", test_timestamps);
   g_test_add_func ("/json/reader/async-ids", test_async_ids);
   g_test_add_func ("/json/reader/flow-v2", test_flow_v2);
