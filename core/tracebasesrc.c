@@ -325,10 +325,12 @@ TraceFlowReturn
 trace_base_src_push_batch (TraceBaseSrc *src,
                            TraceBatch *batch)
 {
-  TraceBaseSrcPrivate *priv = PRIV (src);
+  TraceBaseSrcPrivate *priv;
 
   g_return_val_if_fail (TRACE_IS_BASE_SRC (src), TRACE_FLOW_ERROR);
   g_return_val_if_fail (batch != NULL, TRACE_FLOW_ERROR);
+
+  priv = PRIV (src);
 
   if (!priv->stream_started)
     send_stream_start (src);
@@ -355,10 +357,12 @@ trace_base_src_set_stream_info (TraceBaseSrc *src,
                                 TraceClockDomain domain,
                                 const char *clock_source)
 {
-  TraceBaseSrcPrivate *priv = PRIV (src);
+  TraceBaseSrcPrivate *priv;
   TraceStreamEvent *old;
 
   g_return_if_fail (TRACE_IS_BASE_SRC (src));
+
+  priv = PRIV (src);
 
   old = priv->stream_start;
 
@@ -383,10 +387,12 @@ void
 trace_base_src_set_stream_metadata (TraceBaseSrc *src,
                                     const char *metadata)
 {
-  TraceBaseSrcPrivate *priv = PRIV (src);
+  TraceBaseSrcPrivate *priv;
   TraceStreamInfo *info;
 
   g_return_if_fail (TRACE_IS_BASE_SRC (src));
+
+  priv = PRIV (src);
 
   if (g_strcmp0 (priv->metadata, metadata) == 0)
     return;
@@ -412,10 +418,12 @@ trace_base_src_set_progress (TraceBaseSrc *src,
                              guint64 done,
                              guint64 total)
 {
-  TraceBaseSrcPrivate *priv = PRIV (src);
+  TraceBaseSrcPrivate *priv;
   gint64 now = g_get_monotonic_time ();
 
   g_return_if_fail (TRACE_IS_BASE_SRC (src));
+
+  priv = PRIV (src);
 
   if (done == priv->last_done && priv->last_progress != 0)
     return;

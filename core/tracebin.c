@@ -191,11 +191,13 @@ gboolean
 trace_bin_add (TraceBin *bin,
                TraceElement *element)
 {
-  TraceBinPrivate *priv = PRIV (bin);
+  TraceBinPrivate *priv;
 
   g_return_val_if_fail (TRACE_IS_BIN (bin), FALSE);
   g_return_val_if_fail (TRACE_IS_ELEMENT (element), FALSE);
   g_return_val_if_fail (trace_element_get_parent (element) == NULL, FALSE);
+
+  priv = PRIV (bin);
 
   g_object_ref_sink (element);
   if (is_self_or_ancestor (element, bin))
@@ -252,10 +254,12 @@ gboolean
 trace_bin_remove (TraceBin *bin,
                   TraceElement *element)
 {
-  TraceBinPrivate *priv = PRIV (bin);
+  TraceBinPrivate *priv;
 
   g_return_val_if_fail (TRACE_IS_BIN (bin), FALSE);
   g_return_val_if_fail (TRACE_IS_ELEMENT (element), FALSE);
+
+  priv = PRIV (bin);
 
   if (trace_element_get_parent (element) != TRACE_ELEMENT (bin))
     return FALSE;
@@ -280,10 +284,12 @@ TraceElement *
 trace_bin_get_by_name (TraceBin *bin,
                        const char *name)
 {
-  TraceBinPrivate *priv = PRIV (bin);
+  TraceBinPrivate *priv;
   TraceElement *found;
 
   g_return_val_if_fail (TRACE_IS_BIN (bin), NULL);
+
+  priv = PRIV (bin);
 
   found = name ? g_hash_table_lookup (priv->by_name, name) : NULL;
   if (found || priv->n_child_bins == 0)

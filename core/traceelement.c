@@ -434,10 +434,12 @@ void
 trace_element_set_name (TraceElement *element,
                         const char *name)
 {
-  TraceElementPrivate *priv = PRIV (element);
+  TraceElementPrivate *priv;
   g_autofree char *old_name = NULL;
 
   g_return_if_fail (TRACE_IS_ELEMENT (element));
+
+  priv = PRIV (element);
 
   if (name == NULL || g_strcmp0 (priv->name, name) == 0)
     return;
@@ -539,10 +541,12 @@ gboolean
 trace_element_add_pad (TraceElement *element,
                        TracePad *pad)
 {
-  TraceElementPrivate *priv = PRIV (element);
+  TraceElementPrivate *priv;
 
   g_return_val_if_fail (TRACE_IS_ELEMENT (element), FALSE);
   g_return_val_if_fail (TRACE_IS_PAD (pad), FALSE);
+
+  priv = PRIV (element);
 
   if (trace_element_get_static_pad (element, trace_pad_get_name (pad)))
     {
@@ -572,11 +576,13 @@ gboolean
 trace_element_remove_pad (TraceElement *element,
                           TracePad *pad)
 {
-  TraceElementPrivate *priv = PRIV (element);
+  TraceElementPrivate *priv;
   TracePad *peer;
 
   g_return_val_if_fail (TRACE_IS_ELEMENT (element), FALSE);
   g_return_val_if_fail (TRACE_IS_PAD (pad), FALSE);
+
+  priv = PRIV (element);
 
   if (trace_pad_get_parent_element (pad) != element)
     return FALSE;

@@ -479,10 +479,12 @@ trace_file_src_get_location (TraceFileSrc *src)
 const char *
 trace_file_src_get_display_name (TraceFileSrc *src)
 {
-  TraceFileSrcPrivate *priv = PRIV (src);
+  TraceFileSrcPrivate *priv;
   const char *location;
 
   g_return_val_if_fail (TRACE_IS_FILE_SRC (src), NULL);
+
+  priv = PRIV (src);
 
   location = priv->location;
   if (location == NULL)

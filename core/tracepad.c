@@ -598,13 +598,15 @@ TraceFlowReturn
 trace_pad_push (TracePad *pad,
                 TraceBatch *batch)
 {
-  TracePadPrivate *priv = PRIV (pad);
+  TracePadPrivate *priv;
   TracePadPrivate *peer;
 
   /* Once per batch, on the path every batch takes: a NULL check only,
    * not TRACE_IS_PAD (a type lookup for every pad subtype). */
   g_return_val_if_fail (pad != NULL, TRACE_FLOW_ERROR);
   g_return_val_if_fail (batch != NULL, TRACE_FLOW_ERROR);
+
+  priv = PRIV (pad);
 
   if (G_UNLIKELY (priv->peer == NULL))
     {
