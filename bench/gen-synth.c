@@ -1051,13 +1051,33 @@ put_hex (char *p,
   return p;
 }
 
-/* "0x1a2b" */
+/* A v1 flow id, "0x1a2b": Chrome's are small counters or pointers. */
 static inline char *
 put_flow_id (char *p,
              guint64 id)
 {
   p = put_lit (p, "\"0x");
-  p = put_hex (p, id, count_digits (id) > 4 ? 8 : 4);
+  p = put_hex (p, id, id > 0xffff ? 8 : 4);
+  *p++ = '"';
+  return p;
+}
+
+/* A v2 bind_id, "0x9c0a4d6e1b2f3a85": Chrome's are hashes spread over 64
+ * bits (splitmix64 of the counter here).  Small v2 ids would also collide
+ * with the ids trace_processor numbers v1 flows with (it reports them as
+ * flow_duplicate_id), which real traces do not do.
+ */
+static inline char *
+put_bind_id (char *p,
+             guint64 id)
+{
+  guint64 z = id * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+
+  z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
+  z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94d049bb133111eb);
+  z ^= z >> 31;
+  p = put_lit (p, "\"0x");
+  p = put_hex (p, z, 16);
   *p++ = '"';
   return p;
 }
@@ -1329,7 +1349,7 @@ chrome_complete (ChromeTrace *ct,
   if (bind)
     {
       p = put_lit (p, "\"bind_id\":");
-      p = put_flow_id (p, bind);
+      p = put_bind_id (p, bind);
       *p++ = ',';
     }
   p = chrome_put_cat (p, rng_below (&ct->rng, N_CHROME_CATEGORIES));
