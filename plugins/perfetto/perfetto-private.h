@@ -655,6 +655,19 @@ typedef struct
   gboolean valid;
 } PerfettoAssocEntry;
 
+/* A growable output buffer of the wire writer (perfetto-writer-wire.c). */
+typedef struct
+{
+  guint8 *data;
+  gsize len;
+  gsize cap;
+} PerfettoWireBuf;
+
+gboolean perfetto_wire_append_record (PerfettoWireBuf *b,
+                                      const PerfettoPacket *pkt,
+                                      gboolean streamed_only);
+gboolean perfetto_wire_check_numbers (GError **error);
+
 struct _PerfettoWriter
 {
   GOutputStream *out;

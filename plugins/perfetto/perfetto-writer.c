@@ -1,8 +1,9 @@
 /* tracepipe - Perfetto protobuf writer: output, interning, packets
  *
- * The file is written packet by packet: every TracePacket is packed by
- * protobuf-c as a one-packet Trace message, which is exactly one
- * `Trace.packet` record (tag, length, packet). Records are appended to an
+ * The file is written packet by packet: every TracePacket is packed as a
+ * one-packet Trace message, which is exactly one `Trace.packet` record
+ * (tag, length, packet); TrackEvent and ftrace bundle packets straight to
+ * wire format (perfetto-writer-wire.c), the others by protobuf-c. Records are appended to an
  * output buffer that goes to the stream in large writes, so a file cut at
  * any record boundary is a valid trace.
  *
@@ -335,16 +336,6 @@ perfetto_packet_reset (PerfettoWriter *w)
   g_array_set_size (w->mapping_paths, 0);
 }
 
-static void
-perfetto_obuf_reserve (PerfettoWriter *w,
-                       gsize n)
-{
-  if (w->olen + n <= w->ocap)
-    return;
-  w->ocap = MAX (w->olen + n, w->ocap * 2);
-  w->obuf = g_realloc (w->obuf, w->ocap);
-}
-
 /**
  * perfetto_packet_emit:
  * @w: a #PerfettoWriter
@@ -362,11 +353,10 @@ perfetto_packet_emit (PerfettoWriter *w,
                       gboolean has_ts,
                       gboolean needs_state)
 {
-  Perfetto__Protos__Trace trace = PERFETTO__PROTOS__TRACE__INIT;
   Perfetto__Protos__TracePacketDefaults defaults = PERFETTO__PROTOS__TRACE_PACKET_DEFAULTS__INIT;
   PerfettoPacket *pkt = &w->pkt;
   guint32 flags = needs_state ? PERFETTO_SEQ_NEEDS : 0;
-  gsize size;
+  PerfettoWireBuf out;
 
   /* A packet of a sample sequence comes with its id and flags set. */
   if (pkt->has_trusted_packet_sequence_id)
@@ -403,13 +393,17 @@ perfetto_packet_emit (PerfettoWriter *w,
   if (w->packet_has_interned)
     perfetto_attach_interned (w);
 
-  trace.n_packet = 1;
-  trace.packet = &pkt;
-  size = perfetto__protos__trace__get_packed_size (&trace);
-  perfetto_obuf_reserve (w, size);
-  w->olen += perfetto__protos__trace__pack (&trace, w->obuf + w->olen);
+  /* The hot packets are streamed, the rest packed by protobuf-c: the
+   * same bytes as a one-packet Trace (perfetto-writer-wire.c). */
+  out.data = w->obuf;
+  out.len = w->olen;
+  out.cap = w->ocap;
+  perfetto_wire_append_record (&out, pkt, FALSE);
+  w->obuf = out.data;
+  w->ocap = out.cap;
   w->stats.packets++;
-  w->stats.bytes += size;
+  w->stats.bytes += out.len - w->olen;
+  w->olen = out.len;
   perfetto_packet_reset (w);
 }
 
