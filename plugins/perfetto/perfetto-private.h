@@ -665,8 +665,9 @@ typedef struct
 
 gboolean perfetto_wire_append_record (PerfettoWireBuf *b,
                                       const PerfettoPacket *pkt,
-                                      gboolean streamed_only);
-gboolean perfetto_wire_check_numbers (GError **error);
+                                      gboolean stream);
+gboolean perfetto_wire_check_schema (GError **error);
+gboolean perfetto_wire_usable (void);
 
 struct _PerfettoWriter
 {
@@ -689,6 +690,7 @@ struct _PerfettoWriter
   /* sequence state */
   gboolean started;
   gboolean need_clear;
+  gboolean wire; /* stream the hot packets (perfetto-writer-wire.c) */
   guint generation;
   guint interned_in_generation;
   gint64 last_ts;

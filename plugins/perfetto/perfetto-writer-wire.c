@@ -29,7 +29,7 @@
 
 /* Field numbers of the fields that are not members of a oneof (those
  * are the generated *_CASE values), from the .proto files in protos/; the test checks
- * each against protobuf-c's descriptor (perfetto_wire_field_numbers). */
+ * each against protobuf-c's descriptor (perfetto_wire_check_schema). */
 #define F_TRACE_PACKET 1
 #define F_PACKET_TIMESTAMP 8
 #define F_PACKET_SEQUENCE_ID 10
@@ -128,15 +128,47 @@ static const struct
 #undef CS_DESC
 };
 
+/* The fields each streamed message has, all or outside its oneofs: a
+ * field added to a .proto (and not here) turns streaming off rather than
+ * being dropped. A new oneof member of TracePacket or FtraceEvent needs
+ * nothing: other payloads go to protobuf-c and typed ftrace events are
+ * packed by it. */
+static const struct
+{
+  const ProtobufCMessageDescriptor *desc;
+  gboolean outside_oneofs;
+  guint n_fields;
+} wire_field_counts[] = {
+  { &perfetto__protos__trace__descriptor, FALSE, 1 },
+  { &perfetto__protos__trace_packet__descriptor, TRUE, 10 },
+  { &perfetto__protos__track_event__descriptor, FALSE, 16 },
+  { &perfetto__protos__ftrace_event_bundle__descriptor, FALSE, 4 },
+  { &perfetto__protos__ftrace_event__descriptor, TRUE, 3 },
+  { &perfetto__protos__ftrace_event_bundle__compact_sched__descriptor, FALSE, 12 },
+};
+
+static guint
+count_fields (const ProtobufCMessageDescriptor *desc,
+              gboolean outside_oneofs)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < desc->n_fields; i++)
+    if (!outside_oneofs || !(desc->fields[i].flags & PROTOBUF_C_FIELD_FLAG_ONEOF))
+      n++;
+  return n;
+}
+
 /**
- * perfetto_wire_check_numbers:
- * @error: where to say which field number is wrong
+ * perfetto_wire_check_schema:
+ * @error: where to say what does not match
  *
  * Returns: whether each field number this file writes is the one
- *   protobuf-c's descriptor gives (for the tests)
+ *   protobuf-c's descriptor gives, and each streamed message has the
+ *   fields this file knows of and no more
  */
 gboolean
-perfetto_wire_check_numbers (GError **error)
+perfetto_wire_check_schema (GError **error)
 {
   for (gsize i = 0; i < G_N_ELEMENTS (wire_numbers); i++)
     {
@@ -150,7 +182,41 @@ perfetto_wire_check_numbers (GError **error)
           return FALSE;
         }
     }
+  for (gsize i = 0; i < G_N_ELEMENTS (wire_field_counts); i++)
+    {
+      guint n = count_fields (wire_field_counts[i].desc, wire_field_counts[i].outside_oneofs);
+
+      if (n != wire_field_counts[i].n_fields)
+        {
+          g_set_error (error, TRACE_CORE_ERROR, TRACE_CORE_ERROR_FAILED, "%s: %u fields, the wire writer knows %u",
+                       wire_field_counts[i].desc->name, n, wire_field_counts[i].n_fields);
+          return FALSE;
+        }
+    }
   return TRUE;
+}
+
+/**
+ * perfetto_wire_usable:
+ *
+ * Returns: whether the compiled descriptors are the ones this file was
+ *   written for (checked once; if not, a warning and protobuf-c for all)
+ */
+gboolean
+perfetto_wire_usable (void)
+{
+  static gsize state = 0; /* 1: usable, 2: not */
+
+  if (g_once_init_enter (&state))
+    {
+      g_autoptr (GError) error = NULL;
+      gboolean ok = perfetto_wire_check_schema (&error);
+
+      if (!ok)
+        g_warning ("perfetto: the .proto files changed (%s): packing every packet with protobuf-c", error->message);
+      g_once_init_leave (&state, ok ? 1 : 2);
+    }
+  return state == 1;
 }
 
 /* ---- primitives ---- */
@@ -518,26 +584,25 @@ streamed (const PerfettoPacket *pkt)
  * perfetto_wire_append_record:
  * @b: the output
  * @pkt: a packet
- * @streamed_only: do not pack other packets with protobuf-c
+ * @stream: whether the hot packets may be streamed (perfetto_wire_usable())
  *
  * Appends the `Trace.packet` record of @pkt to @b, the same bytes as
  * perfetto__protos__trace__pack() of a one-packet Trace: written here if
- * its payload is a TrackEvent or an ftrace event bundle, by protobuf-c
- * otherwise (or not at all with @streamed_only).
+ * @stream and its payload is a TrackEvent or an ftrace event bundle, by
+ * protobuf-c otherwise.
  *
  * Returns: whether the packet was written here
  */
 gboolean
 perfetto_wire_append_record (PerfettoWireBuf *b,
                              const PerfettoPacket *pkt,
-                             gboolean streamed_only)
+                             gboolean stream)
 {
   gsize slot;
 
-  if (!streamed (pkt))
+  if (!stream || !streamed (pkt))
     {
-      if (!streamed_only)
-        put_message_pbc (b, F_TRACE_PACKET, &pkt->base);
+      put_message_pbc (b, F_TRACE_PACKET, &pkt->base);
       return FALSE;
     }
   slot = wire_open (b, F_TRACE_PACKET);

@@ -398,7 +398,7 @@ perfetto_packet_emit (PerfettoWriter *w,
   out.data = w->obuf;
   out.len = w->olen;
   out.cap = w->ocap;
-  perfetto_wire_append_record (&out, pkt, FALSE);
+  perfetto_wire_append_record (&out, pkt, w->wire);
   w->obuf = out.data;
   w->ocap = out.cap;
   w->stats.packets++;
@@ -675,6 +675,7 @@ perfetto_writer_new (GOutputStream *out,
     w->opts.max_threads = DEFAULT_MAX_THREADS;
   w->builtin_clock = perfetto_clock_domain_to_builtin (w->opts.clock);
   w->need_clear = TRUE;
+  w->wire = perfetto_wire_usable ();
   w->generation = 1;
   w->ocap = 2 * PERFETTO_FLUSH_THRESHOLD;
   w->obuf = g_malloc (w->ocap);

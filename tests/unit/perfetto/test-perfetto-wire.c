@@ -403,7 +403,7 @@ check_packet (PerfettoWireBuf *stream,
   size = perfetto__protos__trace__get_packed_size (&trace);
   expected = g_malloc (size);
   g_assert_cmpuint (perfetto__protos__trace__pack (&trace, expected), ==, size);
-  was_streamed = perfetto_wire_append_record (stream, pkt, FALSE);
+  was_streamed = perfetto_wire_append_record (stream, pkt, TRUE);
   g_assert_cmpint (was_streamed, ==, expect_streamed);
   g_assert_cmpmem (stream->data + start, stream->len - start, expected, size);
   g_free (expected);
@@ -460,12 +460,13 @@ test_same_bytes (void)
 }
 
 static void
-test_field_numbers (void)
+test_schema (void)
 {
   g_autoptr (GError) error = NULL;
 
-  g_assert_true (perfetto_wire_check_numbers (&error));
+  g_assert_true (perfetto_wire_check_schema (&error));
   g_assert_no_error (error);
+  g_assert_true (perfetto_wire_usable ());
 }
 
 int
@@ -473,7 +474,7 @@ main (int argc,
       char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/perfetto/wire/field-numbers", test_field_numbers);
+  g_test_add_func ("/perfetto/wire/schema", test_schema);
   g_test_add_func ("/perfetto/wire/same-bytes", test_same_bytes);
   return g_test_run ();
 }
