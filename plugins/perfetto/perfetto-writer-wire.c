@@ -11,8 +11,9 @@
  * presence: has_ flags, non-NULL pointers, oneof cases; int32 negatives as
  * ten-byte varints; unpacked repeated scalars), so the bytes are the
  * same as protobuf-c's. Sub-messages of
- * other types (debug annotations, interned data, typed ftrace events...)
- * are still packed by protobuf-c, which stays the schema, the generated
+ * other types (debug annotations, interned data, typed ftrace events but
+ * sched_switch, sched_wakeup, sched_waking and print) are still packed by
+ * protobuf-c, which stays the schema, the generated
  * code and the decoder; packets with another payload go to protobuf-c
  * whole. tests/unit/perfetto/test-perfetto-wire.c packs random messages
  * both ways and compares the bytes.
@@ -58,6 +59,20 @@
 #define F_FEV_TIMESTAMP 1
 #define F_FEV_PID 2
 #define F_FEV_COMMON_FLAGS 5
+#define F_PRINT_IP 1
+#define F_PRINT_BUF 2
+#define F_SW_PREV_COMM 1
+#define F_SW_PREV_PID 2
+#define F_SW_PREV_PRIO 3
+#define F_SW_PREV_STATE 4
+#define F_SW_NEXT_COMM 5
+#define F_SW_NEXT_PID 6
+#define F_SW_NEXT_PRIO 7
+#define F_WK_COMM 1
+#define F_WK_PID 2
+#define F_WK_PRIO 3
+#define F_WK_SUCCESS 4
+#define F_WK_TARGET_CPU 5
 #define F_CS_SWITCH_TIMESTAMP 1
 #define F_CS_SWITCH_PREV_STATE 2
 #define F_CS_SWITCH_NEXT_PID 3
@@ -112,6 +127,28 @@ static const struct
   { &perfetto__protos__ftrace_event__descriptor, "timestamp", F_FEV_TIMESTAMP },
   { &perfetto__protos__ftrace_event__descriptor, "pid", F_FEV_PID },
   { &perfetto__protos__ftrace_event__descriptor, "common_flags", F_FEV_COMMON_FLAGS },
+#define PRINT_DESC &perfetto__protos__print_ftrace_event__descriptor
+  { PRINT_DESC, "ip", F_PRINT_IP },
+  { PRINT_DESC, "buf", F_PRINT_BUF },
+#undef PRINT_DESC
+#define SW_DESC &perfetto__protos__sched_switch_ftrace_event__descriptor
+  { SW_DESC, "prev_comm", F_SW_PREV_COMM },
+  { SW_DESC, "prev_pid", F_SW_PREV_PID },
+  { SW_DESC, "prev_prio", F_SW_PREV_PRIO },
+  { SW_DESC, "prev_state", F_SW_PREV_STATE },
+  { SW_DESC, "next_comm", F_SW_NEXT_COMM },
+  { SW_DESC, "next_pid", F_SW_NEXT_PID },
+  { SW_DESC, "next_prio", F_SW_NEXT_PRIO },
+#undef SW_DESC
+#define WAKEUP_NUMBERS(desc)                 \
+  { desc, "comm", F_WK_COMM },               \
+  { desc, "pid", F_WK_PID },                 \
+  { desc, "prio", F_WK_PRIO },               \
+  { desc, "success", F_WK_SUCCESS },         \
+  { desc, "target_cpu", F_WK_TARGET_CPU }
+  WAKEUP_NUMBERS (&perfetto__protos__sched_wakeup_ftrace_event__descriptor),
+  WAKEUP_NUMBERS (&perfetto__protos__sched_waking_ftrace_event__descriptor),
+#undef WAKEUP_NUMBERS
 #define CS_DESC &perfetto__protos__ftrace_event_bundle__compact_sched__descriptor
   { CS_DESC, "switch_timestamp", F_CS_SWITCH_TIMESTAMP },
   { CS_DESC, "switch_prev_state", F_CS_SWITCH_PREV_STATE },
@@ -131,8 +168,8 @@ static const struct
 /* The fields each streamed message has, all or outside its oneofs: a
  * field added to a .proto (and not here) turns streaming off rather than
  * being dropped. A new oneof member of TracePacket or FtraceEvent needs
- * nothing: other payloads go to protobuf-c and typed ftrace events are
- * packed by it. */
+ * nothing: other payloads go to protobuf-c and so do typed ftrace events
+ * other than the four streamed. */
 static const struct
 {
   const ProtobufCMessageDescriptor *desc;
@@ -145,6 +182,10 @@ static const struct
   { &perfetto__protos__ftrace_event_bundle__descriptor, FALSE, 4 },
   { &perfetto__protos__ftrace_event__descriptor, TRUE, 3 },
   { &perfetto__protos__ftrace_event_bundle__compact_sched__descriptor, FALSE, 12 },
+  { &perfetto__protos__print_ftrace_event__descriptor, FALSE, 2 },
+  { &perfetto__protos__sched_switch_ftrace_event__descriptor, FALSE, 7 },
+  { &perfetto__protos__sched_wakeup_ftrace_event__descriptor, FALSE, 5 },
+  { &perfetto__protos__sched_waking_ftrace_event__descriptor, FALSE, 5 },
 };
 
 static guint
@@ -479,13 +520,91 @@ put_compact_sched (PerfettoWireBuf *b,
   wire_close (b, slot);
 }
 
-/* The typed event (the oneof member) goes by protobuf-c: its field number
- * is the case, and it sits among the common fields by that number. */
+/* sched_wakeup and sched_waking: two messages of one shape. */
+#define PUT_WAKEUP_FIELDS(b, wk)                       \
+  G_STMT_START                                         \
+  {                                                    \
+    if ((wk)->comm)                                    \
+      put_string ((b), F_WK_COMM, (wk)->comm);         \
+    if ((wk)->has_pid)                                 \
+      put_int32 ((b), F_WK_PID, (wk)->pid);            \
+    if ((wk)->has_prio)                                \
+      put_int32 ((b), F_WK_PRIO, (wk)->prio);          \
+    if ((wk)->has_success)                             \
+      put_int32 ((b), F_WK_SUCCESS, (wk)->success);    \
+    if ((wk)->has_target_cpu)                          \
+      put_int32 ((b), F_WK_TARGET_CPU, (wk)->target_cpu); \
+  }                                                    \
+  G_STMT_END
+
+static void
+put_sched_switch_fields (PerfettoWireBuf *b,
+                         const Perfetto__Protos__SchedSwitchFtraceEvent *sw)
+{
+  if (sw->prev_comm)
+    put_string (b, F_SW_PREV_COMM, sw->prev_comm);
+  if (sw->has_prev_pid)
+    put_int32 (b, F_SW_PREV_PID, sw->prev_pid);
+  if (sw->has_prev_prio)
+    put_int32 (b, F_SW_PREV_PRIO, sw->prev_prio);
+  if (sw->has_prev_state)
+    put_varint (b, F_SW_PREV_STATE, (guint64) sw->prev_state);
+  if (sw->next_comm)
+    put_string (b, F_SW_NEXT_COMM, sw->next_comm);
+  if (sw->has_next_pid)
+    put_int32 (b, F_SW_NEXT_PID, sw->next_pid);
+  if (sw->has_next_prio)
+    put_int32 (b, F_SW_NEXT_PRIO, sw->next_prio);
+}
+
+/* The typed event (the oneof member), whose field number is the case:
+ * the common kernel ones streamed, the rest by protobuf-c. */
+static void
+put_typed (PerfettoWireBuf *b,
+           const PerfettoFtraceEvent *fev)
+{
+  const ProtobufCMessage *typed = (const ProtobufCMessage *) fev->print;
+  gsize slot;
+
+  if (typed->n_unknown_fields)
+    {
+      put_message_pbc (b, fev->event_case, typed);
+      return;
+    }
+  switch (fev->event_case)
+    {
+    case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_WAKEUP:
+      slot = wire_open (b, fev->event_case);
+      PUT_WAKEUP_FIELDS (b, fev->sched_wakeup);
+      break;
+    case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_WAKING:
+      slot = wire_open (b, fev->event_case);
+      PUT_WAKEUP_FIELDS (b, fev->sched_waking);
+      break;
+    case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_SWITCH:
+      slot = wire_open (b, fev->event_case);
+      put_sched_switch_fields (b, fev->sched_switch);
+      break;
+    case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_PRINT:
+      slot = wire_open (b, fev->event_case);
+      if (fev->print->has_ip)
+        put_varint (b, F_PRINT_IP, fev->print->ip);
+      if (fev->print->buf)
+        put_string (b, F_PRINT_BUF, fev->print->buf);
+      break;
+    default:
+      put_message_pbc (b, fev->event_case, typed);
+      return;
+    }
+  wire_close (b, slot);
+}
+
+/* The typed event sits among the common fields by its number. */
 static void
 put_ftrace_event (PerfettoWireBuf *b,
                   const PerfettoFtraceEvent *fev)
 {
-  const ProtobufCMessage *typed = fev->event_case ? (const ProtobufCMessage *) fev->print : NULL;
+  gboolean typed = fev->event_case != 0 && fev->print != NULL;
   guint32 number = fev->event_case;
   gsize slot;
 
@@ -500,11 +619,11 @@ put_ftrace_event (PerfettoWireBuf *b,
   if (fev->has_pid)
     put_varint (b, F_FEV_PID, fev->pid);
   if (typed && number < F_FEV_COMMON_FLAGS)
-    put_message_pbc (b, number, typed);
+    put_typed (b, fev);
   if (fev->has_common_flags)
     put_varint (b, F_FEV_COMMON_FLAGS, fev->common_flags);
   if (typed && number > F_FEV_COMMON_FLAGS)
-    put_message_pbc (b, number, typed);
+    put_typed (b, fev);
   wire_close (b, slot);
 }
 

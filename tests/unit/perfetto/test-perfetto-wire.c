@@ -222,6 +222,22 @@ gen_hot_track_event (Gen *g)
 
 /* ---- ftrace bundles ---- */
 
+/* sched_wakeup and sched_waking have the same fields. */
+#define GEN_WAKEUP(g, wk)                         \
+  G_STMT_START                                    \
+  {                                               \
+    (wk)->comm = gen_string ((g), TRUE);          \
+    (wk)->has_pid = chance ((g), 80);             \
+    (wk)->has_prio = chance ((g), 80);            \
+    (wk)->has_success = chance ((g), 50);         \
+    (wk)->has_target_cpu = chance ((g), 80);      \
+    (wk)->pid = gen_i32 (g);                      \
+    (wk)->prio = gen_i32 (g);                     \
+    (wk)->success = gen_i32 (g);                  \
+    (wk)->target_cpu = gen_i32 (g);               \
+  }                                               \
+  G_STMT_END
+
 static PerfettoFtraceEvent *
 gen_ftrace_event (Gen *g)
 {
@@ -229,6 +245,8 @@ gen_ftrace_event (Gen *g)
   Perfetto__Protos__SchedWakeupFtraceEvent *wk;
   Perfetto__Protos__SchedSwitchFtraceEvent *sw;
   Perfetto__Protos__PrintFtraceEvent *print;
+  Perfetto__Protos__SchedWakingFtraceEvent *waking;
+  Perfetto__Protos__CpuFrequencyFtraceEvent *freq;
 
   perfetto__protos__ftrace_event__init (fev);
   fev->has_timestamp = chance (g, 95);
@@ -237,27 +255,43 @@ gen_ftrace_event (Gen *g)
   fev->pid = (guint32) gen_u64 (g);
   fev->has_common_flags = chance (g, 30);
   fev->common_flags = (guint32) gen_u64 (g);
-  switch (g_rand_int_range (g->rand, 0, 4))
+  switch (g_rand_int_range (g->rand, 0, 6))
     {
-    case 0: /* a member numbered after common_flags */
+    case 0: /* members numbered after common_flags */
       wk = gen_alloc (g, sizeof *wk);
       perfetto__protos__sched_wakeup_ftrace_event__init (wk);
-      wk->comm = gen_string (g, TRUE);
-      wk->has_pid = wk->has_prio = wk->has_target_cpu = TRUE;
-      wk->pid = gen_i32 (g);
-      wk->prio = gen_i32 (g);
-      wk->target_cpu = gen_i32 (g);
+      GEN_WAKEUP (g, wk);
       fev->event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_WAKEUP;
       fev->sched_wakeup = wk;
+      break;
+    case 4:
+      waking = gen_alloc (g, sizeof *waking);
+      perfetto__protos__sched_waking_ftrace_event__init (waking);
+      GEN_WAKEUP (g, waking);
+      fev->event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_WAKING;
+      fev->sched_waking = waking;
+      break;
+    case 5: /* packed by protobuf-c inside a streamed event */
+      freq = gen_alloc (g, sizeof *freq);
+      perfetto__protos__cpu_frequency_ftrace_event__init (freq);
+      fev->event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPU_FREQUENCY;
+      fev->cpu_frequency = freq;
       break;
     case 1: /* and members numbered before it */
       sw = gen_alloc (g, sizeof *sw);
       perfetto__protos__sched_switch_ftrace_event__init (sw);
       sw->prev_comm = gen_string (g, TRUE);
       sw->next_comm = gen_string (g, TRUE);
-      sw->has_prev_state = sw->has_next_pid = TRUE;
+      sw->has_prev_pid = chance (g, 80);
+      sw->has_prev_prio = chance (g, 80);
+      sw->has_prev_state = chance (g, 80);
+      sw->has_next_pid = chance (g, 80);
+      sw->has_next_prio = chance (g, 80);
+      sw->prev_pid = gen_i32 (g);
+      sw->prev_prio = gen_i32 (g);
       sw->prev_state = (gint64) gen_u64 (g);
       sw->next_pid = gen_i32 (g);
+      sw->next_prio = gen_i32 (g);
       fev->event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_SWITCH;
       fev->sched_switch = sw;
       break;
