@@ -332,8 +332,11 @@ perfetto_packet_reset (PerfettoWriter *w)
   w->new_str_values.len = w->new_ksyms.len = w->new_functions.len = 0;
   w->new_map_paths.len = w->new_mappings.len = 0;
   w->new_frames.len = w->new_callstacks.len = 0;
-  g_array_set_size (w->callstack_frames, 0);
-  g_array_set_size (w->mapping_paths, 0);
+  /* Empty but in sample packets: skip the calls (once per packet). */
+  if (w->callstack_frames->len)
+    g_array_set_size (w->callstack_frames, 0);
+  if (w->mapping_paths->len)
+    g_array_set_size (w->mapping_paths, 0);
 }
 
 /**
