@@ -670,6 +670,20 @@ typedef struct
   gboolean valid;
 } PerfettoAssocEntry;
 
+/* A growable output buffer of the wire writer (perfetto-writer-wire.c). */
+typedef struct
+{
+  guint8 *data;
+  gsize len;
+  gsize cap;
+} PerfettoWireBuf;
+
+gboolean perfetto_wire_append_record (PerfettoWireBuf *b,
+                                      const PerfettoPacket *pkt,
+                                      gboolean stream);
+gboolean perfetto_wire_check_schema (GError **error);
+gboolean perfetto_wire_usable (void);
+
 struct _PerfettoWriter
 {
   GOutputStream *out;
@@ -691,6 +705,7 @@ struct _PerfettoWriter
   /* sequence state */
   gboolean started;
   gboolean need_clear;
+  gboolean wire; /* stream the hot packets (perfetto-writer-wire.c) */
   guint generation;
   guint interned_in_generation;
   gint64 last_ts;

@@ -1,8 +1,9 @@
 /* tracepipe - Perfetto protobuf writer: output, interning, packets
  *
- * The file is written packet by packet: every TracePacket is packed by
- * protobuf-c as a one-packet Trace message, which is exactly one
- * `Trace.packet` record (tag, length, packet). Records are appended to an
+ * The file is written packet by packet: every TracePacket is packed as a
+ * one-packet Trace message, which is exactly one `Trace.packet` record
+ * (tag, length, packet); TrackEvent and ftrace bundle packets straight to
+ * wire format (perfetto-writer-wire.c), the others by protobuf-c. Records are appended to an
  * output buffer that goes to the stream in large writes, so a file cut at
  * any record boundary is a valid trace.
  *
@@ -331,18 +332,11 @@ perfetto_packet_reset (PerfettoWriter *w)
   w->new_str_values.len = w->new_ksyms.len = w->new_functions.len = 0;
   w->new_map_paths.len = w->new_mappings.len = 0;
   w->new_frames.len = w->new_callstacks.len = 0;
-  g_array_set_size (w->callstack_frames, 0);
-  g_array_set_size (w->mapping_paths, 0);
-}
-
-static void
-perfetto_obuf_reserve (PerfettoWriter *w,
-                       gsize n)
-{
-  if (w->olen + n <= w->ocap)
-    return;
-  w->ocap = MAX (w->olen + n, w->ocap * 2);
-  w->obuf = g_realloc (w->obuf, w->ocap);
+  /* Empty but in sample packets: skip the calls (once per packet). */
+  if (w->callstack_frames->len)
+    g_array_set_size (w->callstack_frames, 0);
+  if (w->mapping_paths->len)
+    g_array_set_size (w->mapping_paths, 0);
 }
 
 /**
@@ -362,11 +356,10 @@ perfetto_packet_emit (PerfettoWriter *w,
                       gboolean has_ts,
                       gboolean needs_state)
 {
-  Perfetto__Protos__Trace trace = PERFETTO__PROTOS__TRACE__INIT;
   Perfetto__Protos__TracePacketDefaults defaults = PERFETTO__PROTOS__TRACE_PACKET_DEFAULTS__INIT;
   PerfettoPacket *pkt = &w->pkt;
   guint32 flags = needs_state ? PERFETTO_SEQ_NEEDS : 0;
-  gsize size;
+  PerfettoWireBuf out;
 
   /* A packet of a sample sequence comes with its id and flags set. */
   if (pkt->has_trusted_packet_sequence_id)
@@ -403,13 +396,17 @@ perfetto_packet_emit (PerfettoWriter *w,
   if (w->packet_has_interned)
     perfetto_attach_interned (w);
 
-  trace.n_packet = 1;
-  trace.packet = &pkt;
-  size = perfetto__protos__trace__get_packed_size (&trace);
-  perfetto_obuf_reserve (w, size);
-  w->olen += perfetto__protos__trace__pack (&trace, w->obuf + w->olen);
+  /* The hot packets are streamed, the rest packed by protobuf-c: the
+   * same bytes as a one-packet Trace (perfetto-writer-wire.c). */
+  out.data = w->obuf;
+  out.len = w->olen;
+  out.cap = w->ocap;
+  perfetto_wire_append_record (&out, pkt, w->wire);
+  w->obuf = out.data;
+  w->ocap = out.cap;
   w->stats.packets++;
-  w->stats.bytes += size;
+  w->stats.bytes += out.len - w->olen;
+  w->olen = out.len;
   perfetto_packet_reset (w);
 }
 
@@ -681,6 +678,7 @@ perfetto_writer_new (GOutputStream *out,
     w->opts.max_threads = DEFAULT_MAX_THREADS;
   w->builtin_clock = perfetto_clock_domain_to_builtin (w->opts.clock);
   w->need_clear = TRUE;
+  w->wire = perfetto_wire_usable ();
   w->generation = 1;
   w->ocap = 2 * PERFETTO_FLUSH_THRESHOLD;
   w->obuf = g_malloc (w->ocap);

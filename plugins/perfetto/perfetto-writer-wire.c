@@ -1,0 +1,732 @@
+/* tracepipe - Perfetto writer: hot packets straight to protobuf wire format
+ *
+ * protobuf-c packs a message by walking every field of its descriptor
+ * twice (once for the size, once for the bytes), whether the field is set
+ * or not: for a TrackEvent packet of a slice begin, end or counter that is
+ * some forty fields for the five or six that are set, and it was a third
+ * of the time of systrace → Perfetto (issue 19). The packets that dominate
+ * a trace (TracePacket with a TrackEvent or an ftrace event bundle, with
+ * its events and compact sched arrays) are written here field by field in
+ * protobuf-c's own order (field number) and with its own rules (proto2
+ * presence: has_ flags, non-NULL pointers, oneof cases; int32 negatives as
+ * ten-byte varints; unpacked repeated scalars), so the bytes are the
+ * same as protobuf-c's. Sub-messages of
+ * other types (debug annotations, interned data, typed ftrace events but
+ * sched_switch, sched_wakeup, sched_waking and print) are still packed by
+ * protobuf-c, which stays the schema, the generated
+ * code and the decoder; packets with another payload go to protobuf-c
+ * whole. tests/unit/perfetto/test-perfetto-wire.c packs random messages
+ * both ways and compares the bytes.
+ *
+ * A length-delimited field is written with a one-byte length slot, which
+ * is enough below 128 bytes (most TrackEvents); a longer body is moved by
+ * the extra bytes when it is closed, since the size is only known then.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "perfetto-private.h"
+
+#include <string.h>
+
+/* Field numbers of the fields that are not members of a oneof (those
+ * are the generated *_CASE values), from the .proto files in protos/; the test checks
+ * each against protobuf-c's descriptor (perfetto_wire_check_schema). */
+#define F_TRACE_PACKET 1
+#define F_PACKET_TIMESTAMP 8
+#define F_PACKET_SEQUENCE_ID 10
+#define F_PACKET_INTERNED_DATA 12
+#define F_PACKET_SEQUENCE_FLAGS 13
+#define F_PACKET_INCREMENTAL_STATE_CLEARED 41
+#define F_PACKET_PREVIOUS_PACKET_DROPPED 42
+#define F_PACKET_TIMESTAMP_CLOCK_ID 58
+#define F_PACKET_DEFAULTS 59
+#define F_PACKET_TRUSTED_PID 79
+#define F_PACKET_FIRST_ON_SEQUENCE 87
+#define F_TE_CATEGORY_IIDS 3
+#define F_TE_DEBUG_ANNOTATIONS 4
+#define F_TE_LEGACY_EVENT 6
+#define F_TE_TYPE 9
+#define F_TE_TRACK_UUID 11
+#define F_TE_EXTRA_COUNTER_VALUES 12
+#define F_TE_CATEGORIES 22
+#define F_TE_EXTRA_COUNTER_TRACK_UUIDS 31
+#define F_TE_FLOW_IDS 47
+#define F_TE_TERMINATING_FLOW_IDS 48
+#define F_BUNDLE_CPU 1
+#define F_BUNDLE_EVENT 2
+#define F_BUNDLE_LOST_EVENTS 3
+#define F_BUNDLE_COMPACT_SCHED 4
+#define F_FEV_TIMESTAMP 1
+#define F_FEV_PID 2
+#define F_FEV_COMMON_FLAGS 5
+#define F_PRINT_IP 1
+#define F_PRINT_BUF 2
+#define F_SW_PREV_COMM 1
+#define F_SW_PREV_PID 2
+#define F_SW_PREV_PRIO 3
+#define F_SW_PREV_STATE 4
+#define F_SW_NEXT_COMM 5
+#define F_SW_NEXT_PID 6
+#define F_SW_NEXT_PRIO 7
+#define F_WK_COMM 1
+#define F_WK_PID 2
+#define F_WK_PRIO 3
+#define F_WK_SUCCESS 4
+#define F_WK_TARGET_CPU 5
+#define F_CS_SWITCH_TIMESTAMP 1
+#define F_CS_SWITCH_PREV_STATE 2
+#define F_CS_SWITCH_NEXT_PID 3
+#define F_CS_SWITCH_NEXT_PRIO 4
+#define F_CS_INTERN_TABLE 5
+#define F_CS_SWITCH_NEXT_COMM_INDEX 6
+#define F_CS_WAKING_TIMESTAMP 7
+#define F_CS_WAKING_PID 8
+#define F_CS_WAKING_TARGET_CPU 9
+#define F_CS_WAKING_PRIO 10
+#define F_CS_WAKING_COMM_INDEX 11
+#define F_CS_WAKING_COMMON_FLAGS 12
+
+#define W_VARINT PROTOBUF_C_WIRE_TYPE_VARINT
+#define W_64BIT PROTOBUF_C_WIRE_TYPE_64BIT
+#define W_LEN PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED
+
+/* A tag and a varint: 5 + 10 bytes at most. */
+#define WIRE_SCALAR_MAX 15
+
+static const struct
+{
+  const ProtobufCMessageDescriptor *desc;
+  const char *name;
+  guint32 number;
+} wire_numbers[] = {
+  { &perfetto__protos__trace__descriptor, "packet", F_TRACE_PACKET },
+  { &perfetto__protos__trace_packet__descriptor, "timestamp", F_PACKET_TIMESTAMP },
+  { &perfetto__protos__trace_packet__descriptor, "trusted_packet_sequence_id", F_PACKET_SEQUENCE_ID },
+  { &perfetto__protos__trace_packet__descriptor, "interned_data", F_PACKET_INTERNED_DATA },
+  { &perfetto__protos__trace_packet__descriptor, "sequence_flags", F_PACKET_SEQUENCE_FLAGS },
+  { &perfetto__protos__trace_packet__descriptor, "incremental_state_cleared", F_PACKET_INCREMENTAL_STATE_CLEARED },
+  { &perfetto__protos__trace_packet__descriptor, "previous_packet_dropped", F_PACKET_PREVIOUS_PACKET_DROPPED },
+  { &perfetto__protos__trace_packet__descriptor, "timestamp_clock_id", F_PACKET_TIMESTAMP_CLOCK_ID },
+  { &perfetto__protos__trace_packet__descriptor, "trace_packet_defaults", F_PACKET_DEFAULTS },
+  { &perfetto__protos__trace_packet__descriptor, "trusted_pid", F_PACKET_TRUSTED_PID },
+  { &perfetto__protos__trace_packet__descriptor, "first_packet_on_sequence", F_PACKET_FIRST_ON_SEQUENCE },
+  { &perfetto__protos__track_event__descriptor, "category_iids", F_TE_CATEGORY_IIDS },
+  { &perfetto__protos__track_event__descriptor, "debug_annotations", F_TE_DEBUG_ANNOTATIONS },
+  { &perfetto__protos__track_event__descriptor, "legacy_event", F_TE_LEGACY_EVENT },
+  { &perfetto__protos__track_event__descriptor, "type", F_TE_TYPE },
+  { &perfetto__protos__track_event__descriptor, "track_uuid", F_TE_TRACK_UUID },
+  { &perfetto__protos__track_event__descriptor, "extra_counter_values", F_TE_EXTRA_COUNTER_VALUES },
+  { &perfetto__protos__track_event__descriptor, "categories", F_TE_CATEGORIES },
+  { &perfetto__protos__track_event__descriptor, "extra_counter_track_uuids", F_TE_EXTRA_COUNTER_TRACK_UUIDS },
+  { &perfetto__protos__track_event__descriptor, "flow_ids", F_TE_FLOW_IDS },
+  { &perfetto__protos__track_event__descriptor, "terminating_flow_ids", F_TE_TERMINATING_FLOW_IDS },
+  { &perfetto__protos__ftrace_event_bundle__descriptor, "cpu", F_BUNDLE_CPU },
+  { &perfetto__protos__ftrace_event_bundle__descriptor, "event", F_BUNDLE_EVENT },
+  { &perfetto__protos__ftrace_event_bundle__descriptor, "lost_events", F_BUNDLE_LOST_EVENTS },
+  { &perfetto__protos__ftrace_event_bundle__descriptor, "compact_sched", F_BUNDLE_COMPACT_SCHED },
+  { &perfetto__protos__ftrace_event__descriptor, "timestamp", F_FEV_TIMESTAMP },
+  { &perfetto__protos__ftrace_event__descriptor, "pid", F_FEV_PID },
+  { &perfetto__protos__ftrace_event__descriptor, "common_flags", F_FEV_COMMON_FLAGS },
+#define PRINT_DESC &perfetto__protos__print_ftrace_event__descriptor
+  { PRINT_DESC, "ip", F_PRINT_IP },
+  { PRINT_DESC, "buf", F_PRINT_BUF },
+#undef PRINT_DESC
+#define SW_DESC &perfetto__protos__sched_switch_ftrace_event__descriptor
+  { SW_DESC, "prev_comm", F_SW_PREV_COMM },
+  { SW_DESC, "prev_pid", F_SW_PREV_PID },
+  { SW_DESC, "prev_prio", F_SW_PREV_PRIO },
+  { SW_DESC, "prev_state", F_SW_PREV_STATE },
+  { SW_DESC, "next_comm", F_SW_NEXT_COMM },
+  { SW_DESC, "next_pid", F_SW_NEXT_PID },
+  { SW_DESC, "next_prio", F_SW_NEXT_PRIO },
+#undef SW_DESC
+#define WAKEUP_NUMBERS(desc)                 \
+  { desc, "comm", F_WK_COMM },               \
+  { desc, "pid", F_WK_PID },                 \
+  { desc, "prio", F_WK_PRIO },               \
+  { desc, "success", F_WK_SUCCESS },         \
+  { desc, "target_cpu", F_WK_TARGET_CPU }
+  WAKEUP_NUMBERS (&perfetto__protos__sched_wakeup_ftrace_event__descriptor),
+  WAKEUP_NUMBERS (&perfetto__protos__sched_waking_ftrace_event__descriptor),
+#undef WAKEUP_NUMBERS
+#define CS_DESC &perfetto__protos__ftrace_event_bundle__compact_sched__descriptor
+  { CS_DESC, "switch_timestamp", F_CS_SWITCH_TIMESTAMP },
+  { CS_DESC, "switch_prev_state", F_CS_SWITCH_PREV_STATE },
+  { CS_DESC, "switch_next_pid", F_CS_SWITCH_NEXT_PID },
+  { CS_DESC, "switch_next_prio", F_CS_SWITCH_NEXT_PRIO },
+  { CS_DESC, "intern_table", F_CS_INTERN_TABLE },
+  { CS_DESC, "switch_next_comm_index", F_CS_SWITCH_NEXT_COMM_INDEX },
+  { CS_DESC, "waking_timestamp", F_CS_WAKING_TIMESTAMP },
+  { CS_DESC, "waking_pid", F_CS_WAKING_PID },
+  { CS_DESC, "waking_target_cpu", F_CS_WAKING_TARGET_CPU },
+  { CS_DESC, "waking_prio", F_CS_WAKING_PRIO },
+  { CS_DESC, "waking_comm_index", F_CS_WAKING_COMM_INDEX },
+  { CS_DESC, "waking_common_flags", F_CS_WAKING_COMMON_FLAGS },
+#undef CS_DESC
+};
+
+/* The fields each streamed message has, all or outside its oneofs: a
+ * field added to a .proto (and not here) turns streaming off rather than
+ * being dropped. A new oneof member of TracePacket or FtraceEvent needs
+ * nothing: other payloads go to protobuf-c and so do typed ftrace events
+ * other than the four streamed. */
+static const struct
+{
+  const ProtobufCMessageDescriptor *desc;
+  gboolean outside_oneofs;
+  guint n_fields;
+} wire_field_counts[] = {
+  { &perfetto__protos__trace__descriptor, FALSE, 1 },
+  { &perfetto__protos__trace_packet__descriptor, TRUE, 10 },
+  { &perfetto__protos__track_event__descriptor, FALSE, 16 },
+  { &perfetto__protos__ftrace_event_bundle__descriptor, FALSE, 4 },
+  { &perfetto__protos__ftrace_event__descriptor, TRUE, 3 },
+  { &perfetto__protos__ftrace_event_bundle__compact_sched__descriptor, FALSE, 12 },
+  { &perfetto__protos__print_ftrace_event__descriptor, FALSE, 2 },
+  { &perfetto__protos__sched_switch_ftrace_event__descriptor, FALSE, 7 },
+  { &perfetto__protos__sched_wakeup_ftrace_event__descriptor, FALSE, 5 },
+  { &perfetto__protos__sched_waking_ftrace_event__descriptor, FALSE, 5 },
+};
+
+static guint
+count_fields (const ProtobufCMessageDescriptor *desc,
+              gboolean outside_oneofs)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < desc->n_fields; i++)
+    if (!outside_oneofs || !(desc->fields[i].flags & PROTOBUF_C_FIELD_FLAG_ONEOF))
+      n++;
+  return n;
+}
+
+/**
+ * perfetto_wire_check_schema:
+ * @error: where to say what does not match
+ *
+ * Returns: whether each field number this file writes is the one
+ *   protobuf-c's descriptor gives, and each streamed message has the
+ *   fields this file knows of and no more
+ */
+gboolean
+perfetto_wire_check_schema (GError **error)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (wire_numbers); i++)
+    {
+      const ProtobufCFieldDescriptor *f =
+          protobuf_c_message_descriptor_get_field_by_name (wire_numbers[i].desc, wire_numbers[i].name);
+
+      if (f == NULL || f->id != wire_numbers[i].number)
+        {
+          g_set_error (error, TRACE_CORE_ERROR, TRACE_CORE_ERROR_FAILED, "%s.%s: field number %u, written as %u",
+                       wire_numbers[i].desc->name, wire_numbers[i].name, f ? f->id : 0, wire_numbers[i].number);
+          return FALSE;
+        }
+    }
+  for (gsize i = 0; i < G_N_ELEMENTS (wire_field_counts); i++)
+    {
+      guint n = count_fields (wire_field_counts[i].desc, wire_field_counts[i].outside_oneofs);
+
+      if (n != wire_field_counts[i].n_fields)
+        {
+          g_set_error (error, TRACE_CORE_ERROR, TRACE_CORE_ERROR_FAILED, "%s: %u fields, the wire writer knows %u",
+                       wire_field_counts[i].desc->name, n, wire_field_counts[i].n_fields);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/**
+ * perfetto_wire_usable:
+ *
+ * Returns: whether the compiled descriptors are the ones this file was
+ *   written for (checked once; if not, a warning and protobuf-c for all)
+ */
+gboolean
+perfetto_wire_usable (void)
+{
+  static gsize state = 0; /* 1: usable, 2: not */
+
+  if (g_once_init_enter (&state))
+    {
+      g_autoptr (GError) error = NULL;
+      gboolean ok = perfetto_wire_check_schema (&error);
+
+      if (!ok)
+        g_warning ("perfetto: the .proto files changed (%s): packing every packet with protobuf-c", error->message);
+      g_once_init_leave (&state, ok ? 1 : 2);
+    }
+  return state == 1;
+}
+
+/* ---- primitives ---- */
+
+static inline void
+wire_reserve (PerfettoWireBuf *b,
+              gsize n)
+{
+  if (G_UNLIKELY (b->len + n > b->cap))
+    {
+      b->cap = MAX (b->len + n, b->cap * 2);
+      b->data = g_realloc (b->data, b->cap);
+    }
+}
+
+static inline guint
+varint_size (guint64 v)
+{
+  guint n = 1;
+
+  while (v >= 0x80)
+    {
+      v >>= 7;
+      n++;
+    }
+  return n;
+}
+
+/* Room reserved by the caller. */
+static inline void
+put_varint_raw (PerfettoWireBuf *b,
+                guint64 v)
+{
+  guint8 *p = b->data + b->len;
+
+  while (v >= 0x80)
+    {
+      *p++ = (guint8) (v | 0x80);
+      v >>= 7;
+    }
+  *p++ = (guint8) v;
+  b->len = p - b->data;
+}
+
+static inline void
+put_tag_raw (PerfettoWireBuf *b,
+             guint32 field,
+             guint wire_type)
+{
+  put_varint_raw (b, ((guint64) field << 3) | wire_type);
+}
+
+static inline void
+put_varint (PerfettoWireBuf *b,
+            guint32 field,
+            guint64 v)
+{
+  wire_reserve (b, WIRE_SCALAR_MAX);
+  put_tag_raw (b, field, W_VARINT);
+  put_varint_raw (b, v);
+}
+
+/* int32 and enums: a negative value is sign-extended to ten bytes. */
+static inline void
+put_int32 (PerfettoWireBuf *b,
+           guint32 field,
+           gint32 v)
+{
+  put_varint (b, field, (guint64) (gint64) v);
+}
+
+static inline void
+put_fixed64 (PerfettoWireBuf *b,
+             guint32 field,
+             guint64 v)
+{
+  wire_reserve (b, WIRE_SCALAR_MAX);
+  put_tag_raw (b, field, W_64BIT);
+  v = GUINT64_TO_LE (v);
+  memcpy (b->data + b->len, &v, 8);
+  b->len += 8;
+}
+
+static inline void
+put_double (PerfettoWireBuf *b,
+            guint32 field,
+            double d)
+{
+  guint64 v;
+
+  memcpy (&v, &d, 8);
+  put_fixed64 (b, field, v);
+}
+
+/* A present string (protobuf-c cannot pack a NULL repeated one). */
+static inline void
+put_string (PerfettoWireBuf *b,
+            guint32 field,
+            const char *s)
+{
+  gsize n = s ? strlen (s) : 0;
+
+  wire_reserve (b, WIRE_SCALAR_MAX + n);
+  put_tag_raw (b, field, W_LEN);
+  put_varint_raw (b, n);
+  if (n)
+    memcpy (b->data + b->len, s, n);
+  b->len += n;
+}
+
+/* A message of a type this file does not stream, by protobuf-c. */
+static void
+put_message_pbc (PerfettoWireBuf *b,
+                 guint32 field,
+                 const ProtobufCMessage *msg)
+{
+  gsize n = protobuf_c_message_get_packed_size (msg);
+
+  wire_reserve (b, WIRE_SCALAR_MAX + n);
+  put_tag_raw (b, field, W_LEN);
+  put_varint_raw (b, n);
+  b->len += protobuf_c_message_pack (msg, b->data + b->len);
+}
+
+/* Returns: where the one-byte length slot of a length-delimited field is */
+static inline gsize
+wire_open (PerfettoWireBuf *b,
+           guint32 field)
+{
+  wire_reserve (b, WIRE_SCALAR_MAX);
+  put_tag_raw (b, field, W_LEN);
+  return b->len++;
+}
+
+static inline void
+wire_close (PerfettoWireBuf *b,
+            gsize slot)
+{
+  gsize body = b->len - slot - 1;
+  guint n = varint_size (body);
+  gsize end = b->len;
+
+  if (G_UNLIKELY (n > 1))
+    {
+      wire_reserve (b, n - 1);
+      memmove (b->data + slot + n, b->data + slot + 1, body);
+      end += n - 1;
+    }
+  b->len = slot;
+  put_varint_raw (b, body);
+  b->len = end;
+}
+
+/* ---- TrackEvent ---- */
+
+static void
+put_repeated_varint (PerfettoWireBuf *b,
+                     guint32 field,
+                     gsize n,
+                     const guint64 *v)
+{
+  for (gsize i = 0; i < n; i++)
+    put_varint (b, field, v[i]);
+}
+
+static void
+put_repeated_fixed64 (PerfettoWireBuf *b,
+                      guint32 field,
+                      gsize n,
+                      const guint64 *v)
+{
+  for (gsize i = 0; i < n; i++)
+    put_fixed64 (b, field, v[i]);
+}
+
+static void
+put_track_event (PerfettoWireBuf *b,
+                 const PerfettoTrackEvent *te)
+{
+  put_repeated_varint (b, F_TE_CATEGORY_IIDS, te->n_category_iids, te->category_iids);
+  for (gsize i = 0; i < te->n_debug_annotations; i++)
+    put_message_pbc (b, F_TE_DEBUG_ANNOTATIONS, &te->debug_annotations[i]->base);
+  if (te->legacy_event)
+    put_message_pbc (b, F_TE_LEGACY_EVENT, &te->legacy_event->base);
+  if (te->has_type)
+    put_int32 (b, F_TE_TYPE, te->type);
+  if (te->name_field_case == PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME_IID)
+    put_varint (b, PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME_IID, te->name_iid);
+  if (te->has_track_uuid)
+    put_varint (b, F_TE_TRACK_UUID, te->track_uuid);
+  put_repeated_varint (b, F_TE_EXTRA_COUNTER_VALUES, te->n_extra_counter_values,
+                       (const guint64 *) te->extra_counter_values);
+  for (gsize i = 0; i < te->n_categories; i++)
+    put_string (b, F_TE_CATEGORIES, te->categories[i]);
+  if (te->name_field_case == PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME && te->name)
+    put_string (b, PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME, te->name);
+  if (te->counter_value_field_case == PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_COUNTER_VALUE)
+    put_varint (b, PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_COUNTER_VALUE, (guint64) te->counter_value);
+  put_repeated_varint (b, F_TE_EXTRA_COUNTER_TRACK_UUIDS, te->n_extra_counter_track_uuids,
+                       te->extra_counter_track_uuids);
+  if (te->counter_value_field_case == PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_DOUBLE_COUNTER_VALUE)
+    put_double (b, PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_DOUBLE_COUNTER_VALUE, te->double_counter_value);
+  put_repeated_fixed64 (b, F_TE_FLOW_IDS, te->n_flow_ids, te->flow_ids);
+  put_repeated_fixed64 (b, F_TE_TERMINATING_FLOW_IDS, te->n_terminating_flow_ids, te->terminating_flow_ids);
+  if (te->correlation_id_field_case == PERFETTO__PROTOS__TRACK_EVENT__CORRELATION_ID_FIELD_CORRELATION_ID)
+    put_varint (b, PERFETTO__PROTOS__TRACK_EVENT__CORRELATION_ID_FIELD_CORRELATION_ID, te->correlation_id);
+  if (te->correlation_id_field_case == PERFETTO__PROTOS__TRACK_EVENT__CORRELATION_ID_FIELD_CORRELATION_ID_STR
+      && te->correlation_id_str)
+    put_string (b, PERFETTO__PROTOS__TRACK_EVENT__CORRELATION_ID_FIELD_CORRELATION_ID_STR, te->correlation_id_str);
+}
+
+/* ---- ftrace event bundles ---- */
+
+/* A packed repeated field, in one pass: room for the longest varints,
+ * then the body is moved if its length needs more than one byte (a
+ * first pass summing the varints' sizes was as slow as protobuf-c). */
+#define PUT_PACKED_VARINTS(b, field, n, v, conv)                       \
+  G_STMT_START                                                         \
+  {                                                                    \
+    gsize slot_;                                                       \
+    if ((n) == 0)                                                      \
+      break;                                                           \
+    wire_reserve ((b), WIRE_SCALAR_MAX + 1 + (n) * 10);                \
+    put_tag_raw ((b), (field), W_LEN);                                 \
+    slot_ = (b)->len++;                                                \
+    for (gsize i_ = 0; i_ < (n); i_++)                                 \
+      put_varint_raw ((b), conv ((v)[i_]));                            \
+    wire_close ((b), slot_);                                           \
+  }                                                                    \
+  G_STMT_END
+
+#define AS_U64(x) ((guint64) (x))
+#define AS_I32(x) ((guint64) (gint64) (gint32) (x))
+
+static void
+put_compact_sched (PerfettoWireBuf *b,
+                   const Perfetto__Protos__FtraceEventBundle__CompactSched *cs)
+{
+  gsize slot;
+
+  if (cs->base.n_unknown_fields)
+    {
+      put_message_pbc (b, F_BUNDLE_COMPACT_SCHED, &cs->base);
+      return;
+    }
+  slot = wire_open (b, F_BUNDLE_COMPACT_SCHED);
+  PUT_PACKED_VARINTS (b, F_CS_SWITCH_TIMESTAMP, cs->n_switch_timestamp, cs->switch_timestamp, AS_U64);
+  PUT_PACKED_VARINTS (b, F_CS_SWITCH_PREV_STATE, cs->n_switch_prev_state, cs->switch_prev_state, AS_U64);
+  PUT_PACKED_VARINTS (b, F_CS_SWITCH_NEXT_PID, cs->n_switch_next_pid, cs->switch_next_pid, AS_I32);
+  PUT_PACKED_VARINTS (b, F_CS_SWITCH_NEXT_PRIO, cs->n_switch_next_prio, cs->switch_next_prio, AS_I32);
+  for (gsize i = 0; i < cs->n_intern_table; i++)
+    put_string (b, F_CS_INTERN_TABLE, cs->intern_table[i]);
+  PUT_PACKED_VARINTS (b, F_CS_SWITCH_NEXT_COMM_INDEX, cs->n_switch_next_comm_index, cs->switch_next_comm_index,
+                      AS_U64);
+  PUT_PACKED_VARINTS (b, F_CS_WAKING_TIMESTAMP, cs->n_waking_timestamp, cs->waking_timestamp, AS_U64);
+  PUT_PACKED_VARINTS (b, F_CS_WAKING_PID, cs->n_waking_pid, cs->waking_pid, AS_I32);
+  PUT_PACKED_VARINTS (b, F_CS_WAKING_TARGET_CPU, cs->n_waking_target_cpu, cs->waking_target_cpu, AS_I32);
+  PUT_PACKED_VARINTS (b, F_CS_WAKING_PRIO, cs->n_waking_prio, cs->waking_prio, AS_I32);
+  PUT_PACKED_VARINTS (b, F_CS_WAKING_COMM_INDEX, cs->n_waking_comm_index, cs->waking_comm_index, AS_U64);
+  PUT_PACKED_VARINTS (b, F_CS_WAKING_COMMON_FLAGS, cs->n_waking_common_flags, cs->waking_common_flags, AS_U64);
+  wire_close (b, slot);
+}
+
+/* sched_wakeup and sched_waking: two messages of one shape. */
+#define PUT_WAKEUP_FIELDS(b, wk)                       \
+  G_STMT_START                                         \
+  {                                                    \
+    if ((wk)->comm)                                    \
+      put_string ((b), F_WK_COMM, (wk)->comm);         \
+    if ((wk)->has_pid)                                 \
+      put_int32 ((b), F_WK_PID, (wk)->pid);            \
+    if ((wk)->has_prio)                                \
+      put_int32 ((b), F_WK_PRIO, (wk)->prio);          \
+    if ((wk)->has_success)                             \
+      put_int32 ((b), F_WK_SUCCESS, (wk)->success);    \
+    if ((wk)->has_target_cpu)                          \
+      put_int32 ((b), F_WK_TARGET_CPU, (wk)->target_cpu); \
+  }                                                    \
+  G_STMT_END
+
+static void
+put_sched_switch_fields (PerfettoWireBuf *b,
+                         const Perfetto__Protos__SchedSwitchFtraceEvent *sw)
+{
+  if (sw->prev_comm)
+    put_string (b, F_SW_PREV_COMM, sw->prev_comm);
+  if (sw->has_prev_pid)
+    put_int32 (b, F_SW_PREV_PID, sw->prev_pid);
+  if (sw->has_prev_prio)
+    put_int32 (b, F_SW_PREV_PRIO, sw->prev_prio);
+  if (sw->has_prev_state)
+    put_varint (b, F_SW_PREV_STATE, (guint64) sw->prev_state);
+  if (sw->next_comm)
+    put_string (b, F_SW_NEXT_COMM, sw->next_comm);
+  if (sw->has_next_pid)
+    put_int32 (b, F_SW_NEXT_PID, sw->next_pid);
+  if (sw->has_next_prio)
+    put_int32 (b, F_SW_NEXT_PRIO, sw->next_prio);
+}
+
+/* The typed event (the oneof member), whose field number is the case:
+ * the common kernel ones streamed, the rest by protobuf-c. */
+static void
+put_typed (PerfettoWireBuf *b,
+           const PerfettoFtraceEvent *fev)
+{
+  const ProtobufCMessage *typed = (const ProtobufCMessage *) fev->print;
+  gsize slot;
+
+  if (typed->n_unknown_fields)
+    {
+      put_message_pbc (b, fev->event_case, typed);
+      return;
+    }
+  switch (fev->event_case)
+    {
+    case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_WAKEUP:
+      slot = wire_open (b, fev->event_case);
+      PUT_WAKEUP_FIELDS (b, fev->sched_wakeup);
+      break;
+    case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_WAKING:
+      slot = wire_open (b, fev->event_case);
+      PUT_WAKEUP_FIELDS (b, fev->sched_waking);
+      break;
+    case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_SWITCH:
+      slot = wire_open (b, fev->event_case);
+      put_sched_switch_fields (b, fev->sched_switch);
+      break;
+    case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_PRINT:
+      slot = wire_open (b, fev->event_case);
+      if (fev->print->has_ip)
+        put_varint (b, F_PRINT_IP, fev->print->ip);
+      if (fev->print->buf)
+        put_string (b, F_PRINT_BUF, fev->print->buf);
+      break;
+    default:
+      put_message_pbc (b, fev->event_case, typed);
+      return;
+    }
+  wire_close (b, slot);
+}
+
+/* The typed event sits among the common fields by its number. */
+static void
+put_ftrace_event (PerfettoWireBuf *b,
+                  const PerfettoFtraceEvent *fev)
+{
+  gboolean typed = fev->event_case != 0 && fev->print != NULL;
+  guint32 number = fev->event_case;
+  gsize slot;
+
+  if (fev->base.n_unknown_fields)
+    {
+      put_message_pbc (b, F_BUNDLE_EVENT, &fev->base);
+      return;
+    }
+  slot = wire_open (b, F_BUNDLE_EVENT);
+  if (fev->has_timestamp)
+    put_varint (b, F_FEV_TIMESTAMP, fev->timestamp);
+  if (fev->has_pid)
+    put_varint (b, F_FEV_PID, fev->pid);
+  if (typed && number < F_FEV_COMMON_FLAGS)
+    put_typed (b, fev);
+  if (fev->has_common_flags)
+    put_varint (b, F_FEV_COMMON_FLAGS, fev->common_flags);
+  if (typed && number > F_FEV_COMMON_FLAGS)
+    put_typed (b, fev);
+  wire_close (b, slot);
+}
+
+static void
+put_ftrace_bundle (PerfettoWireBuf *b,
+                   const Perfetto__Protos__FtraceEventBundle *bundle)
+{
+  if (bundle->has_cpu)
+    put_varint (b, F_BUNDLE_CPU, bundle->cpu);
+  for (gsize i = 0; i < bundle->n_event; i++)
+    put_ftrace_event (b, bundle->event[i]);
+  if (bundle->has_lost_events)
+    put_varint (b, F_BUNDLE_LOST_EVENTS, bundle->lost_events ? 1 : 0);
+  if (bundle->compact_sched)
+    put_compact_sched (b, bundle->compact_sched);
+}
+
+/* ---- TracePacket ---- */
+
+static void
+put_packet_fields (PerfettoWireBuf *b,
+                   const PerfettoPacket *pkt)
+{
+  gsize slot;
+
+  if (pkt->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_EVENTS && pkt->ftrace_events)
+    {
+      slot = wire_open (b, PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_EVENTS);
+      put_ftrace_bundle (b, pkt->ftrace_events);
+      wire_close (b, slot);
+    }
+  if (pkt->has_timestamp)
+    put_varint (b, F_PACKET_TIMESTAMP, pkt->timestamp);
+  if (pkt->has_trusted_packet_sequence_id)
+    put_varint (b, F_PACKET_SEQUENCE_ID, pkt->trusted_packet_sequence_id);
+  if (pkt->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT && pkt->track_event)
+    {
+      slot = wire_open (b, PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT);
+      put_track_event (b, pkt->track_event);
+      wire_close (b, slot);
+    }
+  if (pkt->interned_data)
+    put_message_pbc (b, F_PACKET_INTERNED_DATA, &pkt->interned_data->base);
+  if (pkt->has_sequence_flags)
+    put_varint (b, F_PACKET_SEQUENCE_FLAGS, pkt->sequence_flags);
+  if (pkt->has_incremental_state_cleared)
+    put_varint (b, F_PACKET_INCREMENTAL_STATE_CLEARED, pkt->incremental_state_cleared ? 1 : 0);
+  if (pkt->has_previous_packet_dropped)
+    put_varint (b, F_PACKET_PREVIOUS_PACKET_DROPPED, pkt->previous_packet_dropped);
+  if (pkt->has_timestamp_clock_id)
+    put_varint (b, F_PACKET_TIMESTAMP_CLOCK_ID, pkt->timestamp_clock_id);
+  if (pkt->trace_packet_defaults)
+    put_message_pbc (b, F_PACKET_DEFAULTS, &pkt->trace_packet_defaults->base);
+  if (pkt->has_trusted_pid)
+    put_int32 (b, F_PACKET_TRUSTED_PID, pkt->trusted_pid);
+  if (pkt->has_first_packet_on_sequence)
+    put_varint (b, F_PACKET_FIRST_ON_SEQUENCE, pkt->first_packet_on_sequence ? 1 : 0);
+}
+
+static gboolean
+streamed (const PerfettoPacket *pkt)
+{
+  if (pkt->base.n_unknown_fields)
+    return FALSE;
+  switch (pkt->data_case)
+    {
+    case PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT:
+      return pkt->track_event && pkt->track_event->base.n_unknown_fields == 0;
+    case PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_EVENTS:
+      return pkt->ftrace_events && pkt->ftrace_events->base.n_unknown_fields == 0;
+    default:
+      return FALSE;
+    }
+}
+
+/**
+ * perfetto_wire_append_record:
+ * @b: the output
+ * @pkt: a packet
+ * @stream: whether the hot packets may be streamed (perfetto_wire_usable())
+ *
+ * Appends the `Trace.packet` record of @pkt to @b, the same bytes as
+ * perfetto__protos__trace__pack() of a one-packet Trace: written here if
+ * @stream and its payload is a TrackEvent or an ftrace event bundle, by
+ * protobuf-c otherwise.
+ *
+ * Returns: whether the packet was written here
+ */
+gboolean
+perfetto_wire_append_record (PerfettoWireBuf *b,
+                             const PerfettoPacket *pkt,
+                             gboolean stream)
+{
+  gsize slot;
+
+  if (!stream || !streamed (pkt))
+    {
+      put_message_pbc (b, F_TRACE_PACKET, &pkt->base);
+      return FALSE;
+    }
+  slot = wire_open (b, F_TRACE_PACKET);
+  put_packet_fields (b, pkt);
+  wire_close (b, slot);
+  return TRUE;
+}
