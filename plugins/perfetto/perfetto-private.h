@@ -737,6 +737,7 @@ struct _PerfettoWriter
   /* the TrackEvent being built */
   PerfettoTrackEvent te;
   PerfettoVec annotations; /* DebugAnnotation */
+  GArray *ann_parents;     /* guint per annotation: its parent's index + 1, 0 (or none) at top level */
   guint64 category_iid;
   char *category_str;
   guint64 flow_out;
@@ -829,6 +830,18 @@ guint64 perfetto_timestamp (PerfettoWriter *w,
                             gint64 ts);
 const char *perfetto_str (PerfettoWriter *w,
                           guint32 id);
+
+/* perfetto-writer-args.c */
+PerfettoAnnotation *perfetto_annotation_push (PerfettoWriter *w,
+                                              guint32 key);
+void perfetto_annotation_set_string (PerfettoWriter *w,
+                                     PerfettoAnnotation *a,
+                                     guint32 value);
+void perfetto_args_write (PerfettoWriter *w,
+                          TraceBatch *batch,
+                          const TraceEvent *ev);
+void perfetto_args_attach (PerfettoWriter *w);
+void perfetto_args_reset (PerfettoWriter *w);
 
 /* perfetto-writer-events.c */
 void perfetto_write_track_event (PerfettoWriter *w,

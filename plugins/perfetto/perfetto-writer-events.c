@@ -42,7 +42,7 @@ te_begin (PerfettoWriter *w,
       w->te.has_type = TRUE;
       w->te.type = type;
     }
-  w->annotations.len = 0;
+  perfetto_args_reset (w);
 }
 
 static void
@@ -80,88 +80,6 @@ te_category (PerfettoWriter *w,
       w->category_str = (char *) perfetto_str (w, category);
       w->te.n_categories = 1;
       w->te.categories = &w->category_str;
-    }
-}
-
-static PerfettoAnnotation *
-te_annotation (PerfettoWriter *w,
-               guint32 key)
-{
-  PerfettoAnnotation *a = perfetto_vec_push (&w->annotations);
-
-  perfetto__protos__debug_annotation__init (a);
-  if (perfetto_intern_enabled (w))
-    {
-      a->name_field_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME_IID;
-      a->name_iid = perfetto_intern_ann_name (w, key);
-    }
-  else
-    {
-      a->name_field_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME;
-      a->name = (char *) perfetto_str (w, key);
-    }
-  return a;
-}
-
-static void
-te_annotation_string (PerfettoWriter *w,
-                      PerfettoAnnotation *a,
-                      guint32 value)
-{
-  if (perfetto_intern_enabled (w))
-    {
-      a->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE_IID;
-      a->string_value_iid = perfetto_intern_str_value (w, value);
-    }
-  else
-    {
-      a->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE;
-      a->string_value = (char *) perfetto_str (w, value);
-    }
-}
-
-/* Args become debug annotations. Nested args keep their dotted keys
- * (`a.b`, `a[0]`): trace_processor flattens nested annotations to the
- * same keys, so the result is the same and no tree has to be built. */
-static void
-te_args (PerfettoWriter *w,
-         TraceBatch *batch,
-         const TraceEvent *ev)
-{
-  const TraceArg *args = trace_batch_get_args (batch, ev);
-
-  for (guint i = 0; i < ev->n_args; i++)
-    {
-      const TraceArg *arg = &args[i];
-      PerfettoAnnotation *a = te_annotation (w, arg->key);
-
-      switch ((TraceArgType) arg->type)
-        {
-        case TRACE_ARG_INT:
-          a->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_INT_VALUE;
-          a->int_value = arg->v.i;
-          break;
-        case TRACE_ARG_UINT:
-          a->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_UINT_VALUE;
-          a->uint_value = arg->v.u;
-          break;
-        case TRACE_ARG_DOUBLE:
-          a->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_DOUBLE_VALUE;
-          a->double_value = arg->v.d;
-          break;
-        case TRACE_ARG_BOOL:
-          a->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_BOOL_VALUE;
-          a->bool_value = arg->v.b != 0;
-          break;
-        case TRACE_ARG_POINTER:
-          a->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_POINTER_VALUE;
-          a->pointer_value = arg->v.u;
-          break;
-        case TRACE_ARG_STRING:
-        default:
-          te_annotation_string (w, a, arg->v.s);
-          break;
-        }
     }
 }
 
@@ -277,11 +195,7 @@ te_emit (PerfettoWriter *w,
       w->te.extra_counter_values = &w->thread_time_value;
       w->te.extra_counter_track_uuids = &w->thread_time_uuid;
     }
-  if (w->annotations.len > 0)
-    {
-      w->te.n_debug_annotations = w->annotations.len;
-      w->te.debug_annotations = (PerfettoAnnotation **) perfetto_vec_ptrs (&w->annotations);
-    }
+  perfetto_args_attach (w);
   w->pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
   w->pkt.track_event = &w->te;
   perfetto_packet_emit (w, ts, TRUE, perfetto_intern_enabled (w));
@@ -309,7 +223,7 @@ te_emit_full (PerfettoWriter *w,
   te_begin (w, uuid, type);
   te_name (w, ev->name);
   te_category (w, ev->category);
-  te_args (w, batch, ev);
+  perfetto_args_write (w, batch, ev);
   te_flows (w, ev->u.slice.flow_out, ev->u.slice.flow_in);
   te_emit (w, ev->ts);
 }
@@ -609,7 +523,7 @@ write_thread_end (PerfettoWriter *w,
       if ((guint) i == t->open->len - 1)
         g_array_set_size (t->open, (guint) i);
     }
-  te_args (w, batch, ev);
+  perfetto_args_write (w, batch, ev);
   te_flows (w, ev->u.slice.flow_out, ev->u.slice.flow_in);
   te_emit (w, ev->ts);
 }
@@ -640,7 +554,7 @@ write_named_slice (PerfettoWriter *w,
         }
       track->depth--;
       te_begin (w, track->uuid, PERFETTO_TYPE_END);
-      te_args (w, batch, ev);
+      perfetto_args_write (w, batch, ev);
       te_emit (w, ev->ts);
       break;
     default:
@@ -774,13 +688,13 @@ write_async (PerfettoWriter *w,
       te_category (w, ev->category);
       break;
     }
-  te_args (w, batch, ev);
+  perfetto_args_write (w, batch, ev);
   if (ev->kind == TRACE_EVENT_ASYNC_STEP && ev->u.async.step != 0)
     {
       guint32 key = trace_string_pool_intern (w->pool, PERFETTO_STEP_ANNOTATION);
 
       if (!args_have_key (batch, ev, key))
-        te_annotation_string (w, te_annotation (w, key), ev->u.async.step);
+        perfetto_annotation_set_string (w, perfetto_annotation_push (w, key), ev->u.async.step);
     }
   te_correlation (w, ev->u.async.id);
   te_emit (w, ev->ts);
@@ -825,7 +739,7 @@ write_flow (PerfettoWriter *w,
   te_begin (w, t->uuid, PERFETTO_TYPE_NONE);
   te_name (w, ev->name);
   te_category (w, ev->category);
-  te_args (w, batch, ev);
+  perfetto_args_write (w, batch, ev);
   w->te.legacy_event = &legacy;
   te_emit (w, ev->ts);
 }

@@ -645,6 +645,7 @@ perfetto_init_vecs (PerfettoWriter *w)
   perfetto_vec_init (&w->new_frames, sizeof (Perfetto__Protos__Frame));
   perfetto_vec_init (&w->new_callstacks, sizeof (Perfetto__Protos__Callstack));
   perfetto_vec_init (&w->annotations, sizeof (PerfettoAnnotation));
+  w->ann_parents = g_array_new (FALSE, TRUE, sizeof (guint));
   w->callstack_frames = g_array_new (FALSE, FALSE, sizeof (guint64));
   w->mapping_paths = g_array_new (FALSE, FALSE, sizeof (guint64));
 }
@@ -728,6 +729,7 @@ perfetto_writer_free (PerfettoWriter *w)
     perfetto_vec_clear (vecs[i]);
   for (guint i = 0; i < G_N_ELEMENTS (sets); i++)
     perfetto_id_set_free (sets[i]);
+  g_array_unref (w->ann_parents);
   g_array_unref (w->callstack_frames);
   g_array_unref (w->mapping_paths);
   g_free (w->obuf);

@@ -12,7 +12,8 @@
  *   duration, unfinished, instants, flows, counters, sched, thread
  *   states, named threads) and no import error the original lacks;
  * - cases: row by row (slices with ts, dur, depth, name, tid and thread
- *   time; flows; counters; threads with their process); a case listed
+ *   time; flows; counters; threads with their process; the slices' args
+ *   by key and value); a case listed
  *   with "tids" (string tids, made up differently by trace_processor and
  *   by us) tells its named threads and processes by name instead.
  *
@@ -225,6 +226,14 @@ static const char *const row_queries[][3] = {
     " where t.tid != 0 order by 1, 2, 3",
     "select " FID_THREAD_BY_NAME ", t.name, coalesce(p.name, p.pid) from thread t"
     " left join process p using (upid) where t.tid != 0 order by 1, 2, 3" },
+  /* The args of the slices, by key without its first component: JSON
+   * args read as args.KEY, our TrackEvents' debug annotations as
+   * debug.KEY (a TrackEvent has no way to write args.). */
+  { "args",
+    "select s.ts, s.name, substr(a.key, instr(a.key, '.') + 1) as k, a.display_value from slice s"
+    " join args a using (arg_set_id) where a.key glob 'args.*' or a.key glob 'debug.*'"
+    " order by 1, 2, 3, 4",
+    NULL },
   { "import errors",
     "select name, value from stats where severity in ('error', 'data_loss') and value > 0"
     " order by name",

@@ -98,10 +98,15 @@ gen_u64s (Gen *g,
 
 /* ---- TrackEvent packets ---- */
 
+/* Nested annotations (issue 20: perfetto-sink writes nested args as
+ * dict_entries and array_values) go to protobuf-c whole from the wire
+ * writer too: the bytes must still be the same. */
 static Perfetto__Protos__DebugAnnotation *
-gen_annotation (Gen *g)
+gen_annotation (Gen *g,
+                guint depth)
 {
   Perfetto__Protos__DebugAnnotation *a = gen_alloc (g, sizeof *a);
+  gsize n;
 
   perfetto__protos__debug_annotation__init (a);
   if (chance (g, 50))
@@ -113,6 +118,25 @@ gen_annotation (Gen *g)
     {
       a->name_field_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME;
       a->name = gen_string (g, FALSE);
+    }
+  if (depth < 2 && chance (g, 30))
+    {
+      n = g_rand_int_range (g->rand, 1, 4);
+      if (chance (g, 50))
+        {
+          a->n_dict_entries = n;
+          a->dict_entries = gen_alloc (g, n * sizeof (gpointer));
+          for (gsize i = 0; i < n; i++)
+            a->dict_entries[i] = gen_annotation (g, depth + 1);
+        }
+      else
+        {
+          a->n_array_values = n;
+          a->array_values = gen_alloc (g, n * sizeof (gpointer));
+          for (gsize i = 0; i < n; i++)
+            a->array_values[i] = gen_annotation (g, depth + 1);
+        }
+      return a;
     }
   a->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_INT_VALUE;
   a->int_value = (gint64) gen_u64 (g);
@@ -185,7 +209,7 @@ gen_track_event (Gen *g)
   te->n_debug_annotations = chance (g, 80) ? 0 : g_rand_int_range (g->rand, 1, 4);
   te->debug_annotations = gen_alloc (g, MAX (te->n_debug_annotations, 1) * sizeof (gpointer));
   for (gsize i = 0; i < te->n_debug_annotations; i++)
-    te->debug_annotations[i] = gen_annotation (g);
+    te->debug_annotations[i] = gen_annotation (g, 0);
   if (chance (g, 10))
     {
       te->legacy_event = gen_alloc (g, sizeof *te->legacy_event);

@@ -1,0 +1,339 @@
+/* tracepipe - Perfetto writer: an event's args as debug annotations
+ *
+ * The event model keeps nested args flattened to dotted keys (`obj.x`,
+ * `obj.y[0]`, docs/event-model.md). Written as one flat annotation named
+ * `obj.x`, trace_processor sanitizes the name (`debug.obj_x`), since it
+ * takes `.`, `[` and `]` in a name for part of the name. So args whose key
+ * has `.` or `[N]` components become a tree of nested annotations (a
+ * dict_entries message per object, array_values per array), which
+ * trace_processor flattens back to `debug.obj.x`, `debug.obj.y[0]`: the
+ * keys it gives the original JSON args too, under `args.` instead of
+ * `debug.` (a TrackEvent cannot write `args.`).
+ *
+ * Consecutive args sharing a prefix share its nodes. trace_processor
+ * numbers the elements of an array by position (only elements that add a
+ * row count), as it does for a JSON array, where nulls do not count: the
+ * elements are written in the order of the args, and a gap in the indices
+ * (left by a null, which this sink never sees) closes up as it does when
+ * trace_processor reads the JSON.
+ *
+ * The nodes are pushed on the writer's annotation array like flat ones,
+ * each with the index of its parent; the pointer arrays that protobuf-c
+ * wants are laid out in the array's own pointer buffer right before the
+ * packet is packed (perfetto_args_attach), so an event costs no
+ * allocation once the buffers have grown.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "perfetto-private.h"
+
+#include <string.h>
+
+/* Deeper keys are written flat: enough for real args, and it bounds the
+ * stack of open nodes. */
+#define PERFETTO_ARG_MAX_DEPTH 16
+
+typedef struct
+{
+  const char *s; /* name: its bytes in the key */
+  guint len;
+  guint32 index; /* an index `[N]` when s is NULL */
+} ArgComp;
+
+typedef struct
+{
+  ArgComp comp;
+  gboolean is_array; /* its children are indices */
+  guint node;        /* in w->annotations */
+} OpenNode;
+
+/* Returns: a new annotation named @key */
+PerfettoAnnotation *
+perfetto_annotation_push (PerfettoWriter *w,
+                          guint32 key)
+{
+  PerfettoAnnotation *a = perfetto_vec_push (&w->annotations);
+
+  perfetto__protos__debug_annotation__init (a);
+  if (perfetto_intern_enabled (w))
+    {
+      a->name_field_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME_IID;
+      a->name_iid = perfetto_intern_ann_name (w, key);
+    }
+  else
+    {
+      a->name_field_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME;
+      a->name = (char *) perfetto_str (w, key);
+    }
+  return a;
+}
+
+void
+perfetto_annotation_set_string (PerfettoWriter *w,
+                                PerfettoAnnotation *a,
+                                guint32 value)
+{
+  if (perfetto_intern_enabled (w))
+    {
+      a->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE_IID;
+      a->string_value_iid = perfetto_intern_str_value (w, value);
+    }
+  else
+    {
+      a->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE;
+      a->string_value = (char *) perfetto_str (w, value);
+    }
+}
+
+static void
+annotation_set_value (PerfettoWriter *w,
+                      PerfettoAnnotation *a,
+                      const TraceArg *arg)
+{
+  switch ((TraceArgType) arg->type)
+    {
+    case TRACE_ARG_INT:
+      a->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_INT_VALUE;
+      a->int_value = arg->v.i;
+      break;
+    case TRACE_ARG_UINT:
+      a->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_UINT_VALUE;
+      a->uint_value = arg->v.u;
+      break;
+    case TRACE_ARG_DOUBLE:
+      a->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_DOUBLE_VALUE;
+      a->double_value = arg->v.d;
+      break;
+    case TRACE_ARG_BOOL:
+      a->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_BOOL_VALUE;
+      a->bool_value = arg->v.b != 0;
+      break;
+    case TRACE_ARG_POINTER:
+      a->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_POINTER_VALUE;
+      a->pointer_value = arg->v.u;
+      break;
+    case TRACE_ARG_STRING:
+    default:
+      perfetto_annotation_set_string (w, a, arg->v.s);
+      break;
+    }
+}
+
+/* Splits @key into a name followed by `.name` and `[N]` components.
+ * Returns: the number of components, 0 for a key to write flat: a plain
+ * name (the common case, found by one scan), or one that does not parse
+ * (empty names, `[` without digits and `]`, too deep), whose name
+ * trace_processor sanitizes as before. */
+static guint
+parse_key (const char *key,
+           ArgComp *comps)
+{
+  const char *p = key;
+  guint n = 0;
+
+  if (strpbrk (key, ".[") == NULL)
+    return 0;
+  while (*p != '\0')
+    {
+      if (n == PERFETTO_ARG_MAX_DEPTH)
+        return 0;
+      if (n > 0 && *p == '[')
+        {
+          guint64 index = 0;
+          const char *d = ++p;
+
+          while (*p >= '0' && *p <= '9' && p - d < 9)
+            index = index * 10 + (guint64) (*p++ - '0');
+          if (p == d || *p++ != ']')
+            return 0;
+          comps[n++] = (ArgComp) { NULL, 0, (guint32) index };
+          continue;
+        }
+      if (n > 0 && *p++ != '.')
+        return 0;
+      comps[n].s = p;
+      comps[n].len = (guint) strcspn (p, ".[");
+      comps[n].index = 0;
+      if (comps[n].len == 0)
+        return 0;
+      p += comps[n++].len;
+    }
+  return n;
+}
+
+static gboolean
+comp_equal (const ArgComp *a,
+            const ArgComp *b)
+{
+  if (a->s == NULL || b->s == NULL)
+    return a->s == b->s && a->index == b->index;
+  return a->len == b->len && memcmp (a->s, b->s, a->len) == 0;
+}
+
+/* Pushes the node for @comp under @parent (G_MAXUINT: top level).
+ * Returns: its index in w->annotations */
+static guint
+push_node (PerfettoWriter *w,
+           guint parent,
+           const ArgComp *comp)
+{
+  guint node = w->annotations.len;
+  guint parent_plus_one = parent == G_MAXUINT ? 0 : parent + 1;
+
+  /* An array element has no name: trace_processor names it by position. */
+  if (comp->s != NULL)
+    perfetto_annotation_push (w, trace_string_pool_intern_len (w->pool, comp->s, comp->len));
+  else
+    perfetto__protos__debug_annotation__init (perfetto_vec_push (&w->annotations));
+  if (parent != G_MAXUINT)
+    {
+      PerfettoAnnotation *pa = perfetto_vec_at (&w->annotations, PerfettoAnnotation, parent);
+
+      if (comp->s == NULL)
+        pa->n_array_values++;
+      else
+        pa->n_dict_entries++;
+    }
+  /* Earlier flat annotations read 0 (top level): the array clears. */
+  g_array_set_size (w->ann_parents, node);
+  g_array_append_val (w->ann_parents, parent_plus_one);
+  return node;
+}
+
+/* Writes one nested arg, reusing the open nodes it shares a prefix with
+ * (same components, and the same kind of children: an object and an
+ * array of the same name cannot share a node). */
+static void
+write_nested (PerfettoWriter *w,
+              const TraceArg *arg,
+              const ArgComp *comps,
+              guint n,
+              OpenNode *open,
+              guint *depth)
+{
+  guint d = 0;
+  guint leaf;
+
+  while (d < *depth && d < n - 1 && comp_equal (&open[d].comp, &comps[d])
+         && open[d].is_array == (comps[d + 1].s == NULL))
+    d++;
+  for (*depth = d; d < n - 1; d++)
+    {
+      open[d].comp = comps[d];
+      open[d].is_array = comps[d + 1].s == NULL;
+      open[d].node = push_node (w, d == 0 ? G_MAXUINT : open[d - 1].node, &comps[d]);
+      *depth = d + 1;
+    }
+  leaf = push_node (w, open[n - 2].node, &comps[n - 1]);
+  annotation_set_value (w, perfetto_vec_at (&w->annotations, PerfettoAnnotation, leaf), arg);
+}
+
+/* Args become debug annotations: plain names as one each, dotted keys as
+ * trees (see the top of the file). */
+void
+perfetto_args_write (PerfettoWriter *w,
+                     TraceBatch *batch,
+                     const TraceEvent *ev)
+{
+  const TraceArg *args = trace_batch_get_args (batch, ev);
+  OpenNode open[PERFETTO_ARG_MAX_DEPTH];
+  ArgComp comps[PERFETTO_ARG_MAX_DEPTH];
+  guint depth = 0;
+
+  for (guint i = 0; i < ev->n_args; i++)
+    {
+      const TraceArg *arg = &args[i];
+      guint n = parse_key (perfetto_str (w, arg->key), comps);
+
+      if (n < 2)
+        {
+          annotation_set_value (w, perfetto_annotation_push (w, arg->key), arg);
+          depth = 0;
+          continue;
+        }
+      write_nested (w, arg, comps, n, open, &depth);
+    }
+}
+
+/* Lays out the children of each node after the top-level annotations in
+ * @slots (one slot per annotation: each is either top level or one
+ * node's child), in the order they were pushed.
+ * Returns: the number of top-level annotations */
+static gsize
+link_tree (PerfettoWriter *w,
+           gpointer *slots)
+{
+  guint n = w->annotations.len;
+  const guint *parents = (const guint *) w->ann_parents->data;
+  guint n_parents = w->ann_parents->len;
+  gsize n_top = 0;
+  gsize next;
+
+  for (guint i = 0; i < n; i++)
+    n_top += i >= n_parents || parents[i] == 0;
+  next = n_top;
+  /* Each node's child pointer starts at its first slot and is moved
+   * along as its children are placed, then moved back. */
+  for (guint i = 0; i < n; i++)
+    {
+      PerfettoAnnotation *a = perfetto_vec_at (&w->annotations, PerfettoAnnotation, i);
+
+      if (a->n_dict_entries > 0)
+        a->dict_entries = (PerfettoAnnotation **) &slots[next];
+      else if (a->n_array_values > 0)
+        a->array_values = (PerfettoAnnotation **) &slots[next];
+      next += a->n_dict_entries + a->n_array_values;
+    }
+  n_top = 0;
+  for (guint i = 0; i < n; i++)
+    {
+      PerfettoAnnotation *a = perfetto_vec_at (&w->annotations, PerfettoAnnotation, i);
+      PerfettoAnnotation *pa;
+
+      if (i >= n_parents || parents[i] == 0)
+        {
+          slots[n_top++] = a;
+          continue;
+        }
+      pa = perfetto_vec_at (&w->annotations, PerfettoAnnotation, parents[i] - 1);
+      if (pa->n_dict_entries > 0)
+        *pa->dict_entries++ = a;
+      else
+        *pa->array_values++ = a;
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      PerfettoAnnotation *a = perfetto_vec_at (&w->annotations, PerfettoAnnotation, i);
+
+      if (a->n_dict_entries > 0)
+        a->dict_entries -= a->n_dict_entries;
+      else if (a->n_array_values > 0)
+        a->array_values -= a->n_array_values;
+    }
+  return n_top;
+}
+
+/* Hands the annotations pushed since te_begin to the TrackEvent; called
+ * right before packing, once no annotation moves any more. */
+void
+perfetto_args_attach (PerfettoWriter *w)
+{
+  gpointer *slots;
+
+  if (w->annotations.len == 0)
+    return;
+  slots = perfetto_vec_ptrs (&w->annotations);
+  if (w->ann_parents->len == 0)
+    w->te.n_debug_annotations = w->annotations.len;
+  else
+    w->te.n_debug_annotations = link_tree (w, slots);
+  w->te.debug_annotations = (PerfettoAnnotation **) slots;
+}
+
+/* Starts the annotations of a new TrackEvent. */
+void
+perfetto_args_reset (PerfettoWriter *w)
+{
+  w->annotations.len = 0;
+  g_array_set_size (w->ann_parents, 0);
+}
