@@ -87,3 +87,21 @@ char *_trace_cut_middle (const char *text,
  * like _trace_cut_middle(): for messages built from many pieces. */
 char *_trace_cut_quoted_segments (const char *message);
 G_END_DECLS
+
+G_BEGIN_DECLS
+/* A static table a class declares once (stats keys, skip reasons): kept
+ * on its type, found from a subclass by walking up to @base. */
+typedef struct
+{
+  gconstpointer items;
+  guint n_items;
+} TraceClassTable;
+
+void _trace_class_set_table (GType type,
+                             GQuark quark,
+                             gconstpointer items,
+                             guint n_items);
+const TraceClassTable *_trace_class_find_table (GType type,
+                                                GType base,
+                                                GQuark quark);
+G_END_DECLS

@@ -267,12 +267,6 @@ trace_file_src_finish (TraceBaseSrc *src)
     trace_element_post_warning (TRACE_ELEMENT (src), NULL, "%s", summary);
 }
 
-typedef struct
-{
-  const TraceFileSrcStat *stats;
-  guint n_stats;
-} StatsTable;
-
 static GQuark
 stats_table_quark (void)
 {
@@ -295,28 +289,10 @@ trace_file_src_class_set_stats (TraceFileSrcClass *klass,
                                 const TraceFileSrcStat *stats,
                                 guint n_stats)
 {
-  StatsTable *table;
-
   g_return_if_fail (TRACE_IS_FILE_SRC_CLASS (klass));
   g_return_if_fail (stats != NULL || n_stats == 0);
 
-  table = g_new0 (StatsTable, 1); /* lives as long as the class */
-  table->stats = stats;
-  table->n_stats = n_stats;
-  g_type_set_qdata (G_TYPE_FROM_CLASS (klass), stats_table_quark (), table);
-}
-
-static const StatsTable *
-find_stats_table (GType type)
-{
-  for (; type != 0 && type != TRACE_TYPE_FILE_SRC; type = g_type_parent (type))
-    {
-      const StatsTable *table = g_type_get_qdata (type, stats_table_quark ());
-
-      if (table)
-        return table;
-    }
-  return NULL;
+  _trace_class_set_table (G_TYPE_FROM_CLASS (klass), stats_table_quark (), stats, n_stats);
 }
 
 static void
@@ -324,19 +300,22 @@ trace_file_src_collect_stats (TraceElement *element,
                               GVariantDict *dict)
 {
   TraceFileSrcClass *klass = TRACE_FILE_SRC_GET_CLASS (element);
-  const StatsTable *table = find_stats_table (G_OBJECT_TYPE (element));
+  const TraceClassTable *table = _trace_class_find_table (G_OBJECT_TYPE (element), TRACE_TYPE_FILE_SRC,
+                                                         stats_table_quark ());
+  const TraceFileSrcStat *stats;
   const guint8 *counters;
 
   TRACE_ELEMENT_CLASS (trace_file_src_parent_class)->collect_stats (element, dict);
   if (table == NULL || klass->get_stats == NULL || (counters = klass->get_stats (TRACE_FILE_SRC (element))) == NULL)
     return;
-  for (guint i = 0; i < table->n_stats; i++)
+  stats = table->items;
+  for (guint i = 0; i < table->n_items; i++)
     {
       guint64 value;
 
-      memcpy (&value, counters + table->stats[i].offset, sizeof value);
-      if (value > 0 || table->stats[i].always)
-        g_variant_dict_insert (dict, table->stats[i].key, "t", value);
+      memcpy (&value, counters + stats[i].offset, sizeof value);
+      if (value > 0 || stats[i].always)
+        g_variant_dict_insert (dict, stats[i].key, "t", value);
     }
 }
 

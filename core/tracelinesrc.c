@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "trace/trace.h"
+#include "trace-private.h"
 
 /* Reads grow the buffer from here, up to a whole longest line plus one
  * block: larger reads than this gain nothing once the kernel's readahead
@@ -14,12 +15,6 @@
 #define BLOCK_SIZE (64 * 1024)
 
 static const TraceLineSrcSkip too_long = { "line-too-long", "longer than 1 MiB" };
-
-typedef struct
-{
-  const TraceLineSrcSkip *reasons;
-  guint n_reasons;
-} SkipTable;
 
 typedef struct
 {
@@ -44,28 +39,24 @@ skip_table_quark (void)
   return g_quark_from_static_string ("trace-line-src-skip-reasons");
 }
 
-static const SkipTable *
+/* The subclass's reasons; none when it declared none. */
+static const TraceClassTable *
 get_skip_table (TraceLineSrc *self)
 {
-  static const SkipTable none = { NULL, 0 };
+  static const TraceClassTable none = { NULL, 0 };
+  const TraceClassTable *table = _trace_class_find_table (G_OBJECT_TYPE (self), TRACE_TYPE_LINE_SRC,
+                                                         skip_table_quark ());
 
-  for (GType t = G_OBJECT_TYPE (self); t != TRACE_TYPE_LINE_SRC; t = g_type_parent (t))
-    {
-      const SkipTable *table = g_type_get_qdata (t, skip_table_quark ());
-
-      if (table)
-        return table;
-    }
-  return &none;
+  return table ? table : &none;
 }
 
 static const TraceLineSrcSkip *
 get_reason (TraceLineSrc *self,
             guint reason)
 {
-  const SkipTable *table = get_skip_table (self);
+  const TraceClassTable *table = get_skip_table (self);
 
-  return reason < table->n_reasons ? &table->reasons[reason] : &too_long;
+  return reason < table->n_items ? &((const TraceLineSrcSkip *) table->items)[reason] : &too_long;
 }
 
 static gboolean
@@ -81,7 +72,7 @@ trace_line_src_open (TraceFileSrc *src,
   priv->buf = g_malloc (priv->cap);
   priv->lines = priv->first_skipped_line = 0;
   g_free (priv->skipped);
-  priv->skipped = g_new0 (guint64, get_skip_table (TRACE_LINE_SRC (src))->n_reasons + 1);
+  priv->skipped = g_new0 (guint64, get_skip_table (TRACE_LINE_SRC (src))->n_items + 1);
   g_debug ("%s: reading lines", trace_file_src_get_display_name (src));
   return TRUE;
 }
@@ -201,9 +192,10 @@ trace_line_src_get_summary (TraceFileSrc *src)
 {
   TraceLineSrc *self = TRACE_LINE_SRC (src);
   TraceLineSrcPrivate *priv = PRIV (self);
-  guint n = get_skip_table (self)->n_reasons;
+  guint n = get_skip_table (self)->n_items;
   g_autoptr (GString) counts = g_string_new (NULL);
   guint64 total = 0;
+  guint reasons = 0;
 
   if (priv->first_skipped_line == 0)
     return NULL;
@@ -213,7 +205,13 @@ trace_line_src_get_summary (TraceFileSrc *src)
         g_string_append_printf (counts, "%s%" G_GUINT64_FORMAT " %s", counts->len ? ", " : "", priv->skipped[i],
                                 get_reason (self, i)->what);
         total += priv->skipped[i];
+        reasons++;
       }
+  /* one reason: say it once */
+  if (reasons == 1)
+    return g_strdup_printf ("%s:%" G_GUINT64_FORMAT ": skipped %" G_GUINT64_FORMAT " line%s %s, the first here",
+                            trace_file_src_get_display_name (src), priv->first_skipped_line, total,
+                            total == 1 ? "" : "s", get_reason (self, priv->first_reason)->what);
   return g_strdup_printf ("%s:%" G_GUINT64_FORMAT ": skipped %" G_GUINT64_FORMAT " line%s (%s); the first here: %s",
                           trace_file_src_get_display_name (src), priv->first_skipped_line, total,
                           total == 1 ? "" : "s", counts->str, get_reason (self, priv->first_reason)->what);
@@ -225,7 +223,7 @@ trace_line_src_collect_stats (TraceElement *element,
 {
   TraceLineSrc *self = TRACE_LINE_SRC (element);
   TraceLineSrcPrivate *priv = PRIV (self);
-  guint n = get_skip_table (self)->n_reasons;
+  guint n = get_skip_table (self)->n_items;
 
   TRACE_ELEMENT_CLASS (trace_line_src_parent_class)->collect_stats (element, dict);
   g_variant_dict_insert (dict, "lines", "t", priv->lines);
@@ -280,15 +278,10 @@ trace_line_src_class_set_skip_reasons (TraceLineSrcClass *klass,
                                        const TraceLineSrcSkip *reasons,
                                        guint n_reasons)
 {
-  SkipTable *table;
-
   g_return_if_fail (TRACE_IS_LINE_SRC_CLASS (klass));
   g_return_if_fail (reasons != NULL || n_reasons == 0);
 
-  table = g_new0 (SkipTable, 1); /* lives as long as the class */
-  table->reasons = reasons;
-  table->n_reasons = n_reasons;
-  g_type_set_qdata (G_TYPE_FROM_CLASS (klass), skip_table_quark (), table);
+  _trace_class_set_table (G_TYPE_FROM_CLASS (klass), skip_table_quark (), reasons, n_reasons);
 }
 
 /**
@@ -309,7 +302,7 @@ trace_line_src_skip_line (TraceLineSrc *src,
   g_return_if_fail (TRACE_IS_LINE_SRC (src));
 
   priv = PRIV (src);
-  n = get_skip_table (src)->n_reasons;
+  n = get_skip_table (src)->n_items;
   reason = MIN (reason, n);
   if (priv->skipped[reason]++ == 0)
     g_debug ("%s:%" G_GUINT64_FORMAT ": skipped: %s", trace_file_src_get_display_name (TRACE_FILE_SRC (src)),

@@ -55,7 +55,9 @@ G_DECLARE_DERIVABLE_TYPE (TraceLineSrc, trace_line_src, TRACE, LINE_SRC, TraceFi
  * them, fills batches, and reports the skipped lines: in `--stats`
  * (`lines`, `skipped-<key>` for each reason that occurred) and in one
  * WARNING at the end that names the first skipped line
- * (`app.slices:7: skipped 2 lines, the first here: …`). A subclass still
+ * (`app.slices:7: skipped 3 lines (2 not …, 1 with …); the first here:
+ * not …`, or `app.slices:7: skipped 1 line with …, the first here` for
+ * one reason). A subclass still
  * describes its stream with #TraceFileSrcClass.get_stream_info.
  */
 struct _TraceLineSrcClass

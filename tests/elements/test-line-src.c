@@ -180,6 +180,8 @@ test_long_line (void)
   g_auto (Run) run = { 0 };
   gsize long_len = TRACE_LINE_SRC_MAX_LINE + 100000;
   g_autoptr (GString) text = g_string_new ("1 before\n");
+  g_autoptr (TraceMessage) warning = NULL;
+  g_autofree char *expected = NULL;
 
   g_string_append_len (text, "9", 1);
   for (gsize i = 1; i < long_len; i++)
@@ -190,6 +192,10 @@ test_long_line (void)
   g_assert_cmpstr (run.names->pdata[1], ==, "after");
   g_assert_cmpuint (get_stat (&run, "skipped-line-too-long"), ==, 1);
   g_assert_cmpuint (get_stat (&run, "lines"), ==, 3);
+  warning = trace_harness_pop_message (run.harness, TRACE_MESSAGE_WARNING);
+  g_assert_nonnull (warning);
+  expected = g_strdup_printf ("%s:2: skipped 1 line longer than 1 MiB, the first here", run.path);
+  g_assert_cmpstr (warning->error->message, ==, expected);
 }
 
 /* Many events: batches stay within their size and none is lost. */
