@@ -63,6 +63,8 @@ typedef struct
   const char *end;
   guint8 type;
   guint8 escaped; /* a string with backslash escapes */
+  guint8 clean;   /* a string of ASCII without NUL or escapes: its raw
+                   * text is its value (0 when not known) */
 } ChromeValue;
 
 typedef struct
@@ -114,6 +116,7 @@ gboolean chrome_decimal_to_double (const char *p, const char *end, double *out);
 gboolean chrome_decimal_is_integer (const char *p, const char *end);
 gboolean chrome_hex_to_uint64 (const char *p, const char *end, guint64 *out);
 guint64 chrome_hash64 (const char *p, gsize len);
+guint32 chrome_cache_hash (const char *p, gsize len);
 
 /* ------------------------------------------------------------------ */
 /* The spill: bytes that move to a temporary file past a limit       */
