@@ -9,6 +9,8 @@
  */
 #pragma once
 
+#include <string.h>
+
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 #include <trace/trace.h>
@@ -93,6 +95,46 @@ chrome_skip_ws (const char *p,
   while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
     p++;
   return p;
+}
+
+/* Whether @len bytes at @a and @b are equal, inline: short names are
+ * compared on every intern-cache hit, where a memcmp call costs more
+ * than the comparison. */
+static inline gboolean
+chrome_text_equal (const char *a,
+                   const char *b,
+                   gsize len)
+{
+  guint64 x, y;
+  guint32 u, v;
+
+  if (len >= 8)
+    {
+      for (gsize i = 0; i + 8 < len; i += 8)
+        {
+          memcpy (&x, a + i, 8);
+          memcpy (&y, b + i, 8);
+          if (x != y)
+            return FALSE;
+        }
+      memcpy (&x, a + len - 8, 8);
+      memcpy (&y, b + len - 8, 8);
+      return x == y;
+    }
+  if (len >= 4)
+    {
+      memcpy (&u, a, 4);
+      memcpy (&v, b, 4);
+      if (u != v)
+        return FALSE;
+      memcpy (&u, a + len - 4, 4);
+      memcpy (&v, b + len - 4, 4);
+      return u == v;
+    }
+  for (gsize i = 0; i < len; i++)
+    if (a[i] != b[i])
+      return FALSE;
+  return TRUE;
 }
 
 ChromeScanResult chrome_scan_string (ChromeScanner *s, ChromeValue *v);

@@ -107,11 +107,13 @@ find_string_end (const char *p,
     }
 }
 
-ChromeScanResult
-chrome_scan_string (ChromeScanner *s,
-                    ChromeValue *v)
+/* The string at @p (after any whitespace), inlined where keys are read:
+ * a call per key showed in the profile. */
+static G_ALWAYS_INLINE inline ChromeScanResult
+scan_string_at (ChromeScanner *s,
+                const char *p,
+                ChromeValue *v)
 {
-  const char *p = chrome_skip_ws (s->p, s->end);
   const char *q;
   gboolean escaped = FALSE, clean = TRUE;
 
@@ -131,6 +133,13 @@ chrome_scan_string (ChromeScanner *s,
   return CHROME_SCAN_OK;
 }
 
+ChromeScanResult
+chrome_scan_string (ChromeScanner *s,
+                    ChromeValue *v)
+{
+  return scan_string_at (s, chrome_skip_ws (s->p, s->end), v);
+}
+
 /* Skips an object or array starting at @p without validating its inside
  * beyond bracket depth: the values we skip are never interpreted. */
 static ChromeScanResult
@@ -138,12 +147,20 @@ skip_container (ChromeScanner *s,
                 const char *p,
                 int depth)
 {
+  static const guint8 structural[256] = {
+    ['"'] = 1, ['{'] = 1, ['}'] = 1, ['['] = 1, [']'] = 1,
+  };
   const char *end = s->end;
   int d = 0;
 
   while (p < end)
     {
-      char c = *p;
+      char c;
+
+      while (!structural[(guchar) *p])
+        if (++p == end)
+          return CHROME_SCAN_INCOMPLETE;
+      c = *p;
 
       if (c == '"')
         {
@@ -288,7 +305,7 @@ chrome_scan_enter (ChromeScanner *s,
 
 /* Consumes the ',' between items or the closing bracket.  A comma right
  * before the closing bracket is tolerated. */
-static ChromeScanResult
+static G_ALWAYS_INLINE inline ChromeScanResult
 scan_separator (ChromeScanner *s,
                 gboolean first,
                 char close,
@@ -341,7 +358,7 @@ chrome_scan_member (ChromeScanner *s,
   if (res != CHROME_SCAN_OK)
     return res;
   s->p = p;
-  res = chrome_scan_string (s, key);
+  res = scan_string_at (s, p, key);
   if (res != CHROME_SCAN_OK)
     return res == CHROME_SCAN_ERROR ? scan_fail (s, p, "expected a key string") : res;
   p = chrome_skip_ws (s->p, s->end);

@@ -6,7 +6,8 @@
  * chrome_decimal_to_double() parses short numbers itself instead of
  * calling g_ascii_strtod(), and chrome_scan_string() finds a string's end,
  * its escapes and whether it is plain ASCII in one SWAR pass instead of
- * memchr calls and g_utf8_validate().  Both must give exactly what the
+ * memchr calls and g_utf8_validate(); chrome_text_equal() stands for
+ * memcmp on intern-cache hits.  They must give exactly what the
  * replaced code gave, on every input: these tests compare them with that
  * code (kept here) over large generated sets.
  */
@@ -259,6 +260,30 @@ test_string_random (void)
     }
 }
 
+/* chrome_text_equal() against memcmp: every length up to a few words,
+ * a difference at every position (or none). */
+static void
+test_text_equal (void)
+{
+  char a[48], b[48];
+
+  for (gsize len = 0; len <= 40; len++)
+    for (gsize at = 0; at <= len; at++)
+      for (int offset = 0; offset < 8; offset++)
+        {
+          memset (a, 'x', sizeof a);
+          memset (b, 'x', sizeof b);
+          if (at < len)
+            b[offset + at] = 'y';
+          g_assert_cmpint (chrome_text_equal (a + offset, b + offset, len), ==,
+                           memcmp (a + offset, b + offset, len) == 0);
+          /* bytes past len never count */
+          b[offset + len] = 'z';
+          g_assert_cmpint (chrome_text_equal (a + offset, b + offset, len), ==,
+                           memcmp (a + offset, b + offset, len) == 0);
+        }
+}
+
 int
 main (int argc,
       char **argv)
@@ -267,5 +292,6 @@ main (int argc,
   g_test_add_func ("/json/fastpath/double-edges", test_double_edges);
   g_test_add_func ("/json/fastpath/double-random", test_double_random);
   g_test_add_func ("/json/fastpath/string-random", test_string_random);
+  g_test_add_func ("/json/fastpath/text-equal", test_text_equal);
   return g_test_run ();
 }
