@@ -13,6 +13,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <string.h>
 
 #include "json-private.h"
@@ -137,6 +138,266 @@ test_double_random (void)
 
       g_string_printf (s, "%.*g", g_rand_int_range (rand, 1, 18), d);
       check_double (s->str);
+    }
+}
+
+/* What decimal_split() and the functions on it were before digits were
+ * read 8 at a time (json-scan.c at the start of issue 19). */
+static const guint64 ref_pow10[20] = {
+  1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+  100000000ull, 1000000000ull, 10000000000ull, 100000000000ull,
+  1000000000000ull, 10000000000000ull, 100000000000000ull,
+  1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
+  1000000000000000000ull, 10000000000000000000ull
+};
+
+/* Whether mant * 10 + digit still fits in 64 bits. */
+static inline gboolean
+ref_fits_digit (guint64 mant,
+            char digit)
+{
+  return mant < G_MAXUINT64 / 10 ||
+         (mant == G_MAXUINT64 / 10 && (guint64) (digit - '0') <= G_MAXUINT64 % 10);
+}
+
+/* Parses a JSON number into mantissa and decimal exponent. */
+static gboolean
+ref_split (const char *p,
+               const char *end,
+               gboolean *neg,
+               guint64 *mant,
+               int *exp10)
+{
+  gboolean any = FALSE;
+
+  *neg = FALSE;
+  *mant = 0;
+  *exp10 = 0;
+  if (p < end && *p == '-')
+    {
+      *neg = TRUE;
+      p++;
+    }
+  for (; p < end && g_ascii_isdigit (*p); p++, any = TRUE)
+    {
+      if (ref_fits_digit (*mant, *p))
+        *mant = *mant * 10 + (*p - '0');
+      else
+        (*exp10)++;
+    }
+  if (!any)
+    return FALSE;
+  if (p < end && *p == '.')
+    {
+      if (++p == end || !g_ascii_isdigit (*p))
+        return FALSE;
+      for (; p < end && g_ascii_isdigit (*p); p++)
+        {
+          if (ref_fits_digit (*mant, *p))
+            {
+              *mant = *mant * 10 + (*p - '0');
+              (*exp10)--;
+            }
+        }
+    }
+  if (p < end && (*p == 'e' || *p == 'E'))
+    {
+      gboolean eneg = FALSE;
+      int e = 0;
+
+      p++;
+      if (p < end && (*p == '+' || *p == '-'))
+        eneg = *p++ == '-';
+      if (p == end || !g_ascii_isdigit (*p))
+        return FALSE;
+      for (; p < end && g_ascii_isdigit (*p); p++)
+        e = MIN (e * 10 + (*p - '0'), 100000);
+      *exp10 += eneg ? -e : e;
+    }
+  return p == end;
+}
+
+/* mant * 10^exp10, rounded half away from zero or truncated. */
+static gboolean
+ref_scale (guint64 mant,
+               int exp10,
+               gboolean truncate,
+               guint64 *out)
+{
+  if (mant == 0)
+    exp10 = 0;
+  for (; exp10 > 0; exp10--)
+    {
+      if (mant > G_MAXUINT64 / 10)
+        return FALSE;
+      mant *= 10;
+    }
+  if (exp10 < 0)
+    {
+      int k = -exp10;
+
+      if (k > 19)
+        mant = 0; /* mant < 10^19, so less than half of 10^k */
+      else
+        {
+          guint64 pw = ref_pow10[k];
+          guint64 r = mant % pw;
+
+          mant /= pw;
+          if (!truncate && r >= pw - r)
+            mant++;
+        }
+    }
+  *out = mant;
+  return TRUE;
+}
+
+static gboolean
+ref_to_int64 (const char *p,
+                  const char *end,
+                  int scale,
+                  gboolean truncate,
+                  gint64 *out)
+{
+  gboolean neg;
+  guint64 mant, mag;
+  int exp10;
+
+  if (!ref_split (p, end, &neg, &mant, &exp10) ||
+      !ref_scale (mant, exp10 + scale, truncate, &mag))
+    return FALSE;
+  if (mag > (guint64) G_MAXINT64 + (neg ? 1 : 0))
+    return FALSE;
+  *out = neg ? (gint64) (0 - mag) : (gint64) mag;
+  return TRUE;
+}
+
+static gboolean
+ref_to_uint64 (const char *p,
+               const char *end,
+               guint64 *out)
+{
+  gboolean neg;
+  guint64 mant, mag;
+  int exp10;
+
+  if (!ref_split (p, end, &neg, &mant, &exp10) ||
+      !ref_scale (mant, exp10, TRUE, &mag))
+    return FALSE;
+  *out = neg ? 0 - mag : mag;
+  return TRUE;
+}
+
+static void
+check_decimal (const char *text)
+{
+  const char *end = text + strlen (text);
+  gint64 want = 0, got = 0;
+  guint64 uwant = 0, ugot = 0;
+  gboolean ok;
+
+  ok = ref_to_int64 (text, end, 3, FALSE, &want);
+  g_assert_cmpint (chrome_decimal_to_scaled (text, end, 3, &got), ==, ok);
+  if (ok)
+    g_assert_cmpint (got, ==, want);
+  ok = ref_to_int64 (text, end, 0, TRUE, &want);
+  g_assert_cmpint (chrome_decimal_to_int64 (text, end, &got), ==, ok);
+  if (ok)
+    g_assert_cmpint (got, ==, want);
+  ok = ref_to_uint64 (text, end, &uwant);
+  g_assert_cmpint (chrome_decimal_to_uint64 (text, end, &ugot), ==, ok);
+  if (ok)
+    g_assert_cmpuint (ugot, ==, uwant);
+}
+
+/* Timestamps, ids and tokens of any shape (digit runs around 8 and 16,
+ * a stray character inside a run of digits, as a numeric string may
+ * have) against the old code. */
+static void
+test_decimal_random (void)
+{
+  static const char strays[] = ".eE+-:;<=>?/ x0";
+  g_autoptr (GRand) rand = g_rand_new_with_seed (19);
+  g_autoptr (GString) s = g_string_new (NULL);
+
+  for (int i = 0; i < 300000; i++)
+    {
+      random_json_number (s, rand);
+      check_decimal (s->str);
+      random_token (s, rand);
+      check_decimal (s->str);
+      random_json_number (s, rand);
+      s->str[g_rand_int_range (rand, 0, s->len)] = strays[g_rand_int_range (rand, 0, sizeof strays - 1)];
+      check_decimal (s->str);
+    }
+}
+
+/* Integers, read 8 digits at a time where they can: against strtoll and
+ * strtoull (out of range: refused by chrome_decimal_to_int64). */
+static void
+test_integer_random (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (19);
+  g_autoptr (GString) s = g_string_new (NULL);
+
+  for (int i = 0; i < 300000; i++)
+    {
+      gint64 got, want;
+      guint64 ugot, uwant;
+      gboolean neg = g_rand_boolean (rand);
+      char *stop;
+
+      g_string_assign (s, neg ? "-" : "");
+      append_digits (s, rand, g_rand_int_range (rand, 1, 23));
+      errno = 0;
+      want = g_ascii_strtoll (s->str, &stop, 10);
+      if (errno == ERANGE)
+        g_assert_false (chrome_decimal_to_int64 (s->str, s->str + s->len, &got));
+      else
+        {
+          g_assert_true (chrome_decimal_to_int64 (s->str, s->str + s->len, &got));
+          g_assert_cmpint (got, ==, want);
+        }
+      if (neg)
+        continue;
+      errno = 0;
+      uwant = g_ascii_strtoull (s->str, &stop, 10);
+      if (errno == ERANGE)
+        g_assert_false (chrome_decimal_to_uint64 (s->str, s->str + s->len, &ugot));
+      else
+        {
+          g_assert_true (chrome_decimal_to_uint64 (s->str, s->str + s->len, &ugot));
+          g_assert_cmpuint (ugot, ==, uwant);
+        }
+    }
+}
+
+/* µs with up to 3 decimals → ns, against the same digits read as an
+ * integer of ns. */
+static void
+test_timestamp_random (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (19);
+  g_autoptr (GString) us = g_string_new (NULL);
+  g_autoptr (GString) ns = g_string_new (NULL);
+
+  for (int i = 0; i < 300000; i++)
+    {
+      int n_int = g_rand_int_range (rand, 1, 16), n_frac = g_rand_int_range (rand, 0, 4);
+      gint64 got;
+      gsize dot;
+
+      g_string_assign (us, g_rand_boolean (rand) ? "-" : "");
+      append_digits (us, rand, n_int);
+      dot = us->len;
+      append_digits (us, rand, n_frac);
+      g_string_assign (ns, us->str);
+      for (int k = n_frac; k < 3; k++)
+        g_string_append_c (ns, '0');
+      if (n_frac > 0)
+        g_string_insert_c (us, dot, '.');
+      g_assert_true (chrome_decimal_to_scaled (us->str, us->str + us->len, 3, &got));
+      g_assert_cmpint (got, ==, g_ascii_strtoll (ns->str, NULL, 10));
     }
 }
 
@@ -291,6 +552,9 @@ main (int argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/json/fastpath/double-edges", test_double_edges);
   g_test_add_func ("/json/fastpath/double-random", test_double_random);
+  g_test_add_func ("/json/fastpath/decimal-random", test_decimal_random);
+  g_test_add_func ("/json/fastpath/integer-random", test_integer_random);
+  g_test_add_func ("/json/fastpath/timestamp-random", test_timestamp_random);
   g_test_add_func ("/json/fastpath/string-random", test_string_random);
   g_test_add_func ("/json/fastpath/text-equal", test_text_equal);
   return g_test_run ();
