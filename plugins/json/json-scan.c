@@ -257,7 +257,7 @@ chrome_scan_value (ChromeScanner *s,
     {
     case '"':
       s->p = p;
-      return chrome_scan_string (s, v);
+      return scan_string_at (s, p, v);
     case '{':
     case '[':
       res = skip_container (s, p, depth);
