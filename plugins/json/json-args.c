@@ -131,6 +131,23 @@ parse_arg_object (ChromeReader *r,
   return res == CHROME_SCAN_END ? CHROME_SCAN_OK : res;
 }
 
+/* "[index]", without printf: arrays of numbers are common in args. */
+static void
+append_index (GString *key,
+              guint index)
+{
+  char digits[16];
+  int n = 0;
+
+  do
+    digits[n++] = '0' + index % 10;
+  while ((index /= 10) != 0);
+  g_string_append_c (key, '[');
+  while (n > 0)
+    g_string_append_c (key, digits[--n]);
+  g_string_append_c (key, ']');
+}
+
 static ChromeScanResult
 parse_arg_array (ChromeReader *r,
                  TraceEvent *ev,
@@ -149,7 +166,7 @@ parse_arg_array (ChromeReader *r,
     return res;
   while ((res = chrome_scan_element (s, &first)) == CHROME_SCAN_OK)
     {
-      g_string_append_printf (r->key_buf, "[%u]", index++);
+      append_index (r->key_buf, index++);
       res = parse_arg_value (r, ev, s, depth);
       g_string_truncate (r->key_buf, prefix);
       if (res != CHROME_SCAN_OK)

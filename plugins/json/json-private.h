@@ -9,6 +9,8 @@
  */
 #pragma once
 
+#include <string.h>
+
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 #include <trace/trace.h>
@@ -63,6 +65,8 @@ typedef struct
   const char *end;
   guint8 type;
   guint8 escaped; /* a string with backslash escapes */
+  guint8 clean;   /* a string of ASCII without NUL or escapes: its raw
+                   * text is its value (0 when not known) */
 } ChromeValue;
 
 typedef struct
@@ -93,6 +97,46 @@ chrome_skip_ws (const char *p,
   return p;
 }
 
+/* Whether @len bytes at @a and @b are equal, inline: short names are
+ * compared on every intern-cache hit, where a memcmp call costs more
+ * than the comparison. */
+static inline gboolean
+chrome_text_equal (const char *a,
+                   const char *b,
+                   gsize len)
+{
+  guint64 x, y;
+  guint32 u, v;
+
+  if (len >= 8)
+    {
+      for (gsize i = 0; i + 8 < len; i += 8)
+        {
+          memcpy (&x, a + i, 8);
+          memcpy (&y, b + i, 8);
+          if (x != y)
+            return FALSE;
+        }
+      memcpy (&x, a + len - 8, 8);
+      memcpy (&y, b + len - 8, 8);
+      return x == y;
+    }
+  if (len >= 4)
+    {
+      memcpy (&u, a, 4);
+      memcpy (&v, b, 4);
+      if (u != v)
+        return FALSE;
+      memcpy (&u, a + len - 4, 4);
+      memcpy (&v, b + len - 4, 4);
+      return u == v;
+    }
+  for (gsize i = 0; i < len; i++)
+    if (a[i] != b[i])
+      return FALSE;
+  return TRUE;
+}
+
 ChromeScanResult chrome_scan_string (ChromeScanner *s, ChromeValue *v);
 ChromeScanResult chrome_scan_value (ChromeScanner *s, ChromeValue *v, int depth);
 ChromeScanResult chrome_scan_enter (ChromeScanner *s, char open);
@@ -114,6 +158,7 @@ gboolean chrome_decimal_to_double (const char *p, const char *end, double *out);
 gboolean chrome_decimal_is_integer (const char *p, const char *end);
 gboolean chrome_hex_to_uint64 (const char *p, const char *end, guint64 *out);
 guint64 chrome_hash64 (const char *p, gsize len);
+guint32 chrome_cache_hash (const char *p, gsize len);
 
 /* ------------------------------------------------------------------ */
 /* The spill: bytes that move to a temporary file past a limit       */

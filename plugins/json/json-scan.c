@@ -18,59 +18,126 @@ scan_fail (ChromeScanner *s,
   return CHROME_SCAN_ERROR;
 }
 
+/* SWAR over 8 bytes at a time: most strings of a trace (keys, names,
+ * categories) are short plain ASCII, where a memchr call per string and a
+ * separate UTF-8 validation cost more than the string itself. */
+#define ONES G_GUINT64_CONSTANT (0x0101010101010101)
+#define HIGHS G_GUINT64_CONSTANT (0x8080808080808080)
+
+/* The high bit of the first zero byte is exact; bits above it may not be. */
+static inline guint64
+zero_bytes (guint64 w)
+{
+  return (w - ONES) & ~w & HIGHS;
+}
+
+/* A mask whose lowest set byte is the first '"' or '\\' of @w, or (when
+ * @clean) the first NUL or non-ASCII byte. */
+static inline guint64
+special_bytes (guint64 w,
+               gboolean clean)
+{
+  guint64 m = zero_bytes (w ^ (ONES * '"')) | zero_bytes (w ^ (ONES * '\\'));
+
+  if (clean)
+    m |= zero_bytes (w) | (w & HIGHS);
+  return m;
+}
+
+static inline gboolean
+is_special (guchar c,
+            gboolean clean)
+{
+  return c == '"' || c == '\\' || (clean && (c == 0 || c >= 0x80));
+}
+
 /* Finds the closing quote of a string whose text starts at @p.  Returns
- * NULL when the buffer ends first.  Sets *escaped if a backslash occurs. */
-static const char *
+ * NULL when the buffer ends first.  Sets *escaped if a backslash occurs,
+ * clears *clean if a NUL or a non-ASCII byte does (text that may need
+ * repair as UTF-8). */
+static G_ALWAYS_INLINE inline const char *
 find_string_end (const char *p,
                  const char *end,
-                 gboolean *escaped)
+                 gboolean *escaped,
+                 gboolean *clean)
 {
-  const char *start = p;
-
   for (;;)
     {
-      const char *q = memchr (p, '"', end - p);
-      const char *b;
+      guchar c;
 
-      if (q == NULL)
-        return NULL;
-      b = q;
-      while (b > start && b[-1] == '\\')
-        b--;
-      if (b != q)
-        *escaped = TRUE;
-      /* An even number of backslashes escape each other, not the quote. */
-      if (((q - b) & 1) == 0)
+      while (end - p >= 8)
         {
-          if (!*escaped && memchr (start, '\\', q - start) != NULL)
-            *escaped = TRUE;
-          return q;
+          guint64 w, m;
+
+          memcpy (&w, p, 8);
+          m = special_bytes (w, *clean);
+          if (m != 0)
+            {
+#if G_BYTE_ORDER == G_LITTLE_ENDIAN && defined (__GNUC__)
+              p += __builtin_ctzll (m) >> 3;
+#else
+              while (!is_special (*p, *clean))
+                p++;
+#endif
+              break;
+            }
+          p += 8;
         }
-      p = q + 1;
+      while (p < end && !is_special (*p, *clean))
+        p++;
+      if (p == end)
+        return NULL;
+      c = *p;
+      if (c == '"')
+        return p;
+      if (c == '\\')
+        {
+          /* the escaped character is never the end, whatever it is */
+          *escaped = TRUE;
+          *clean = FALSE;
+          if (end - p < 2)
+            return NULL;
+          p += 2;
+        }
+      else
+        {
+          *clean = FALSE;
+          p++;
+        }
     }
 }
 
-ChromeScanResult
-chrome_scan_string (ChromeScanner *s,
-                    ChromeValue *v)
+/* The string at @p (after any whitespace), inlined where keys are read:
+ * a call per key showed in the profile. */
+static G_ALWAYS_INLINE inline ChromeScanResult
+scan_string_at (ChromeScanner *s,
+                const char *p,
+                ChromeValue *v)
 {
-  const char *p = chrome_skip_ws (s->p, s->end);
   const char *q;
-  gboolean escaped = FALSE;
+  gboolean escaped = FALSE, clean = TRUE;
 
   if (p == s->end)
     return CHROME_SCAN_INCOMPLETE;
   if (*p != '"')
     return scan_fail (s, p, "expected a string");
-  q = find_string_end (p + 1, s->end, &escaped);
+  q = find_string_end (p + 1, s->end, &escaped, &clean);
   if (q == NULL)
     return CHROME_SCAN_INCOMPLETE;
   v->type = CHROME_VALUE_STRING;
   v->start = p + 1;
   v->end = q;
   v->escaped = escaped;
+  v->clean = clean;
   s->p = q + 1;
   return CHROME_SCAN_OK;
+}
+
+ChromeScanResult
+chrome_scan_string (ChromeScanner *s,
+                    ChromeValue *v)
+{
+  return scan_string_at (s, chrome_skip_ws (s->p, s->end), v);
 }
 
 /* Skips an object or array starting at @p without validating its inside
@@ -80,17 +147,25 @@ skip_container (ChromeScanner *s,
                 const char *p,
                 int depth)
 {
+  static const guint8 structural[256] = {
+    ['"'] = 1, ['{'] = 1, ['}'] = 1, ['['] = 1, [']'] = 1,
+  };
   const char *end = s->end;
   int d = 0;
 
   while (p < end)
     {
-      char c = *p;
+      char c;
+
+      while (!structural[(guchar) *p])
+        if (++p == end)
+          return CHROME_SCAN_INCOMPLETE;
+      c = *p;
 
       if (c == '"')
         {
-          gboolean escaped = FALSE;
-          const char *q = find_string_end (p + 1, end, &escaped);
+          gboolean escaped = FALSE, clean = FALSE;
+          const char *q = find_string_end (p + 1, end, &escaped, &clean);
 
           if (q == NULL)
             return CHROME_SCAN_INCOMPLETE;
@@ -132,6 +207,7 @@ scan_literal (ChromeScanner *s,
   v->type = type;
   v->start = p;
   v->end = p + len;
+  v->escaped = v->clean = FALSE;
   s->p = p + len;
   return CHROME_SCAN_OK;
 }
@@ -141,10 +217,14 @@ scan_number (ChromeScanner *s,
              const char *p,
              ChromeValue *v)
 {
+  static const guint8 number_char[256] = {
+    ['+'] = 1, ['-'] = 1, ['.'] = 1, ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1,
+    ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1, ['E'] = 1,
+    ['e'] = 1,
+  };
   const char *q = p;
 
-  while (q < s->end && (g_ascii_isdigit (*q) || *q == '-' || *q == '+' ||
-                        *q == '.' || *q == 'e' || *q == 'E'))
+  while (q < s->end && number_char[(guchar) *q])
     q++;
   /* A number is only known to be complete when something follows it. */
   if (q == s->end)
@@ -152,6 +232,7 @@ scan_number (ChromeScanner *s,
   v->type = CHROME_VALUE_NUMBER;
   v->start = p;
   v->end = q;
+  v->escaped = v->clean = FALSE;
   s->p = q;
   return CHROME_SCAN_OK;
 }
@@ -176,7 +257,7 @@ chrome_scan_value (ChromeScanner *s,
     {
     case '"':
       s->p = p;
-      return chrome_scan_string (s, v);
+      return scan_string_at (s, p, v);
     case '{':
     case '[':
       res = skip_container (s, p, depth);
@@ -186,6 +267,7 @@ chrome_scan_value (ChromeScanner *s,
           v->start = p;
           v->end = s->p;
           v->escaped = FALSE;
+          v->clean = FALSE;
         }
       return res;
     case 't':
@@ -223,7 +305,7 @@ chrome_scan_enter (ChromeScanner *s,
 
 /* Consumes the ',' between items or the closing bracket.  A comma right
  * before the closing bracket is tolerated. */
-static ChromeScanResult
+static G_ALWAYS_INLINE inline ChromeScanResult
 scan_separator (ChromeScanner *s,
                 gboolean first,
                 char close,
@@ -276,7 +358,7 @@ chrome_scan_member (ChromeScanner *s,
   if (res != CHROME_SCAN_OK)
     return res;
   s->p = p;
-  res = chrome_scan_string (s, key);
+  res = scan_string_at (s, p, key);
   if (res != CHROME_SCAN_OK)
     return res == CHROME_SCAN_ERROR ? scan_fail (s, p, "expected a key string") : res;
   p = chrome_skip_ws (s->p, s->end);
@@ -457,6 +539,11 @@ chrome_string_decode (const ChromeValue *v,
   const char *p = v->start;
   const char *end = v->end;
 
+  if (v->clean)
+    {
+      *len = end - p;
+      return p;
+    }
   if (!v->escaped)
     {
       const char *valid_end;
@@ -504,7 +591,45 @@ fits_digit (guint64 mant,
          (mant == G_MAXUINT64 / 10 && (guint64) (digit - '0') <= G_MAXUINT64 % 10);
 }
 
-/* Parses a JSON number into mantissa and decimal exponent. */
+static inline gboolean
+is_digit (char c)
+{
+  return (guchar) (c - '0') < 10;
+}
+
+/* Eight digits at once (little-endian words): timestamps have 10 to 16
+ * digits.  Returns FALSE, with nothing read, unless all 8 bytes at @p
+ * are digits. */
+static inline gboolean
+read_8_digits (const char *p,
+               guint64 *value)
+{
+#if G_BYTE_ORDER == G_LITTLE_ENDIAN
+  guint64 w;
+
+  memcpy (&w, p, 8);
+  if (((w & G_GUINT64_CONSTANT (0xF0F0F0F0F0F0F0F0)) |
+       (((w + G_GUINT64_CONSTANT (0x0606060606060606)) & G_GUINT64_CONSTANT (0xF0F0F0F0F0F0F0F0)) >> 4)) !=
+      G_GUINT64_CONSTANT (0x3333333333333333))
+    return FALSE;
+  w -= G_GUINT64_CONSTANT (0x3030303030303030);
+  w = w * 10 + (w >> 8); /* pairs of digits */
+  w = ((w & G_GUINT64_CONSTANT (0x000000FF000000FF)) * G_GUINT64_CONSTANT (0x000F424000000064) +
+       ((w >> 16) & G_GUINT64_CONSTANT (0x000000FF000000FF)) * G_GUINT64_CONSTANT (0x0000271000000001)) >> 32;
+  *value = (guint32) w;
+  return TRUE;
+#else
+  return FALSE;
+#endif
+}
+
+/* Below this, 8 more digits always fit, each on its own too (the
+ * per-digit rule of fits_digit() never drops one of them). */
+#define ROOM_FOR_8_DIGITS G_GUINT64_CONSTANT (10000000000)
+
+/* Parses a JSON number into mantissa and decimal exponent.  (Locals, not
+ * the out parameters, in the loops: a store through a pointer may alias
+ * the text, which would make the compiler reload everything.) */
 static gboolean
 decimal_split (const char *p,
                const char *end,
@@ -512,35 +637,47 @@ decimal_split (const char *p,
                guint64 *mant,
                int *exp10)
 {
-  gboolean any = FALSE;
+  const char *digits;
+  guint64 m = 0;
+  int x = 0;
 
-  *neg = FALSE;
-  *mant = 0;
-  *exp10 = 0;
-  if (p < end && *p == '-')
+  *neg = p < end && *p == '-';
+  p += *neg;
+  for (digits = p; end - p >= 8 && m < ROOM_FOR_8_DIGITS; p += 8)
     {
-      *neg = TRUE;
-      p++;
+      guint64 eight;
+
+      if (!read_8_digits (p, &eight))
+        break;
+      m = m * 100000000 + eight;
     }
-  for (; p < end && g_ascii_isdigit (*p); p++, any = TRUE)
+  for (; p < end && is_digit (*p); p++)
     {
-      if (fits_digit (*mant, *p))
-        *mant = *mant * 10 + (*p - '0');
+      if (fits_digit (m, *p))
+        m = m * 10 + (guint64) (*p - '0');
       else
-        (*exp10)++;
+        x++;
     }
-  if (!any)
+  if (p == digits)
     return FALSE;
   if (p < end && *p == '.')
     {
-      if (++p == end || !g_ascii_isdigit (*p))
+      if (++p == end || !is_digit (*p))
         return FALSE;
-      for (; p < end && g_ascii_isdigit (*p); p++)
+      for (; end - p >= 8 && m < ROOM_FOR_8_DIGITS; p += 8, x -= 8)
         {
-          if (fits_digit (*mant, *p))
+          guint64 eight;
+
+          if (!read_8_digits (p, &eight))
+            break;
+          m = m * 100000000 + eight;
+        }
+      for (; p < end && is_digit (*p); p++)
+        {
+          if (fits_digit (m, *p))
             {
-              *mant = *mant * 10 + (*p - '0');
-              (*exp10)--;
+              m = m * 10 + (guint64) (*p - '0');
+              x--;
             }
         }
     }
@@ -552,12 +689,14 @@ decimal_split (const char *p,
       p++;
       if (p < end && (*p == '+' || *p == '-'))
         eneg = *p++ == '-';
-      if (p == end || !g_ascii_isdigit (*p))
+      if (p == end || !is_digit (*p))
         return FALSE;
-      for (; p < end && g_ascii_isdigit (*p); p++)
+      for (; p < end && is_digit (*p); p++)
         e = MIN (e * 10 + (*p - '0'), 100000);
-      *exp10 += eneg ? -e : e;
+      x += eneg ? -e : e;
     }
+  *mant = m;
+  *exp10 = x;
   return p == end;
 }
 
@@ -668,11 +807,90 @@ chrome_decimal_to_uint64 (const char *p,
   return TRUE;
 }
 
+#if defined (__FLT_EVAL_METHOD__) && __FLT_EVAL_METHOD__ == 0
+#define FAST_DOUBLE 1
+#else
+#define FAST_DOUBLE 0 /* x87 double rounding: leave it all to strtod */
+#endif
+
+static const double exact_pow10[23] = {
+  1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+  1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22
+};
+
+/* Reads digits into *mant; returns the position after them. */
+static inline const char *
+read_digits (const char *p,
+             const char *end,
+             guint64 *mant,
+             int *n)
+{
+  for (; p < end && (guchar) (*p - '0') < 10; p++, (*n)++)
+    *mant = *mant * 10 + (guint64) (*p - '0');
+  return p;
+}
+
+/* Clinger's fast path: when the digits make an integer of at most 2^53
+ * and the power of ten is at most 22, both are exact doubles and one
+ * IEEE multiplication or division rounds correctly, to the very double
+ * strtod gives.  Only the strict JSON grammar is taken; FALSE for
+ * anything else (then strtod decides). */
+static gboolean
+fast_decimal_to_double (const char *p,
+                        const char *end,
+                        double *out)
+{
+  gboolean neg = FALSE;
+  guint64 mant = 0;
+  int n_digits = 0, n_int, exp10 = 0;
+  double d;
+
+  if (p < end && *p == '-')
+    {
+      neg = TRUE;
+      p++;
+    }
+  p = read_digits (p, end, &mant, &n_digits);
+  if (n_digits == 0)
+    return FALSE;
+  n_int = n_digits;
+  if (p < end && *p == '.')
+    {
+      p = read_digits (p + 1, end, &mant, &n_digits);
+      if (n_digits == n_int)
+        return FALSE;
+      exp10 = n_int - n_digits;
+    }
+  if (p < end && (*p == 'e' || *p == 'E'))
+    {
+      gboolean eneg = FALSE;
+      int e = 0;
+
+      p++;
+      if (p < end && (*p == '+' || *p == '-'))
+        eneg = *p++ == '-';
+      if (p == end || (guchar) (*p - '0') >= 10)
+        return FALSE;
+      for (; p < end && (guchar) (*p - '0') < 10; p++)
+        e = MIN (e * 10 + (*p - '0'), 100000);
+      exp10 += eneg ? -e : e;
+    }
+  /* (more than 19 digits may have wrapped mant: refused before use) */
+  if (p != end || n_digits > 19 || mant > G_GUINT64_CONSTANT (1) << 53 ||
+      exp10 < -22 || exp10 > 22)
+    return FALSE;
+  d = (double) mant;
+  d = exp10 < 0 ? d / exact_pow10[-exp10] : d * exact_pow10[exp10];
+  *out = neg ? -d : d;
+  return TRUE;
+}
+
 /**
  * chrome_decimal_to_double:
  *
- * Converts the number text with g_ascii_strtod() (correctly rounded,
- * locale independent).
+ * Converts the number text: the common short forms exactly without
+ * strtod, the rest with g_ascii_strtod() (correctly rounded, locale
+ * independent); the results are the same (tests/unit/json).
  */
 gboolean
 chrome_decimal_to_double (const char *p,
@@ -686,6 +904,8 @@ chrome_decimal_to_double (const char *p,
 
   if (len == 0)
     return FALSE;
+  if (FAST_DOUBLE && fast_decimal_to_double (p, end, out))
+    return TRUE;
   if (len < sizeof stack_buf)
     {
       memcpy (stack_buf, p, len);
@@ -743,6 +963,56 @@ chrome_hex_to_uint64 (const char *p,
     }
   *out = v;
   return TRUE;
+}
+
+static inline guint64
+load64 (const char *p)
+{
+  guint64 w;
+
+  memcpy (&w, p, 8);
+  return w;
+}
+
+static inline guint64
+load32 (const char *p)
+{
+  guint32 w;
+
+  memcpy (&w, p, 4);
+  return w;
+}
+
+/**
+ * chrome_cache_hash:
+ *
+ * A hash for the reader's intern cache, read a word at a time (a byte at
+ * a time cost a tenth of the reader's time).  Only where a string is
+ * cached depends on it, never what it becomes.
+ */
+guint32
+chrome_cache_hash (const char *p,
+                   gsize len)
+{
+  const guint64 k = G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
+  guint64 h = len * k;
+
+  if (len >= 8)
+    {
+      const char *last = p + len - 8;
+
+      for (; p < last; p += 8)
+        h = ((h ^ load64 (p)) * k) ^ (h >> 29);
+      h = (h ^ load64 (last)) * k; /* overlaps the loop's last word */
+    }
+  else if (len >= 4)
+    h = (h ^ (load32 (p) << 32 | load32 (p + len - 4))) * k;
+  else if (len > 0)
+    h = (h ^ ((guint64) (guchar) p[0] << 16 | (guint64) (guchar) p[len / 2] << 8 |
+              (guchar) p[len - 1])) * k;
+  h ^= h >> 32;
+  h *= k;
+  return (guint32) (h >> 32);
 }
 
 /**
