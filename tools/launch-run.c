@@ -87,6 +87,29 @@ report_start_failure (LaunchState *s)
 }
 
 static void
+exit_on_signal (int signum)
+{
+  _exit (128 + signum);
+}
+
+/* Once the loop has ended nothing dispatches the signal sources. A
+ * signal after that (a second Ctrl-C while the statistics are printed,
+ * or while an aborted pipeline goes to NULL) still ends the process at
+ * once, as the default action would, but with the exit status the tool
+ * documents instead of a death by signal. */
+static void
+stop_watching_signals (LaunchState *s)
+{
+  if (s->sigint_source != 0)
+    g_source_remove (s->sigint_source);
+  if (s->sigterm_source != 0)
+    g_source_remove (s->sigterm_source);
+  s->sigint_source = s->sigterm_source = 0;
+  signal (SIGINT, exit_on_signal);
+  signal (SIGTERM, exit_on_signal);
+}
+
+static void
 run (LaunchState *s)
 {
   TraceBus *bus = trace_pipeline_get_bus (TRACE_PIPELINE (s->pipeline));
@@ -111,11 +134,8 @@ run (LaunchState *s)
       launch_progress_stop (s);
       g_source_remove (watch);
     }
-  if (s->sigint_source != 0)
-    g_source_remove (s->sigint_source);
-  if (s->sigterm_source != 0)
-    g_source_remove (s->sigterm_source);
   g_source_remove (sighup);
+  stop_watching_signals (s);
 }
 
 static void
