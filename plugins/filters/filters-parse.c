@@ -18,7 +18,7 @@ time_error (const char *text,
 }
 
 /**
- * trace_event_filter_parse_time:
+ * filter_parse_time:
  * @text: `12345` (ns), `1.5s`, `200ms`, `300us`, `42ns`; a leading `-` is
  *   allowed (traces may have negative times)
  * @out_ns: (out): the time in nanoseconds
@@ -30,7 +30,7 @@ time_error (const char *text,
  * nanosecond are an error, not rounded.
  */
 gboolean
-trace_event_filter_parse_time (const char *text,
+filter_parse_time (const char *text,
                                gint64 *out_ns,
                                GError **error)
 {
@@ -44,7 +44,7 @@ trace_event_filter_parse_time (const char *text,
 
 /**
  * filter_parse_window_time:
- * @text: a time as trace_event_filter_parse_time() reads it, or `+` and a
+ * @text: a time as filter_parse_time() reads it, or `+` and a
  *   non-negative one: an offset from the stream's first timed event
  * @out_ns: (out): the time, or the offset
  * @relative: (out): whether @text was an offset
@@ -63,7 +63,7 @@ filter_parse_window_time (const char *text,
   *relative = trimmed[0] == '+';
   if (*relative && (trimmed[1] == '-' || trimmed[1] == '+'))
     return time_error (trimmed, error);
-  return trace_event_filter_parse_time (trimmed + (*relative ? 1 : 0), out_ns, error);
+  return filter_parse_time (trimmed + (*relative ? 1 : 0), out_ns, error);
 }
 
 static const struct

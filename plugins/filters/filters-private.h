@@ -178,7 +178,7 @@ char *filter_stats_to_string (const FilterStats *stats);
 const char *filter_drop_reason_to_string (FilterDropReason reason);
 
 /* Property parsers, shared by the elements and trace-launch users. */
-gboolean trace_event_filter_parse_time (const char *text,
+gboolean filter_parse_time (const char *text,
                                         gint64 *out_ns,
                                         GError **error);
 gboolean filter_parse_window_time (const char *text,

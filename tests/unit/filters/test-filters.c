@@ -545,8 +545,8 @@ test_window_across_batches (Fixture *fx,
   g_autoptr (GError) error = NULL;
   gint64 start = 0, end = 0;
 
-  g_assert_true (trace_event_filter_parse_time ("1s", &start, &error));
-  g_assert_true (trace_event_filter_parse_time ("1.5s", &end, &error));
+  g_assert_true (filter_parse_time ("1s", &start, &error));
+  g_assert_true (filter_parse_time ("1.5s", &end, &error));
   filter_set_start (fx->filter, start);
   filter_set_end (fx->filter, end);
   B (10, 1, 1, "spans-window");
@@ -671,7 +671,7 @@ test_parse_time (void)
       g_autoptr (GError) error = NULL;
       gint64 ns = -7;
 
-      g_assert_true (trace_event_filter_parse_time (good[i].text, &ns, &error));
+      g_assert_true (filter_parse_time (good[i].text, &ns, &error));
       g_assert_no_error (error);
       g_assert_cmpint (ns, ==, good[i].ns);
     }
@@ -680,7 +680,7 @@ test_parse_time (void)
       g_autoptr (GError) error = NULL;
       gint64 ns = -7;
 
-      g_assert_false (trace_event_filter_parse_time (bad[i], &ns, &error));
+      g_assert_false (filter_parse_time (bad[i], &ns, &error));
       g_assert_error (error, TRACE_PARSE_ERROR, TRACE_PARSE_ERROR_BAD_VALUE);
       g_assert_cmpint (ns, ==, -7);
     }
@@ -688,7 +688,7 @@ test_parse_time (void)
     g_autoptr (GError) error = NULL;
     gint64 ns;
 
-    trace_event_filter_parse_time ("5 min", &ns, &error);
+    filter_parse_time ("5 min", &ns, &error);
     g_assert_cmpstr (error->message, ==,
                      "invalid time \"5 min\": expected nanoseconds (12345) or a number with "
                      "a unit ns, us, ms or s (1.5s, 200ms, 300us)");
