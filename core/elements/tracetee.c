@@ -63,6 +63,24 @@ trace_tee_chain (TracePad *pad,
   return result;
 }
 
+/* A tee without a branch is an end of the graph, and the bin counts it
+ * among its sinks (no src pad): once its input has ended it says EOS as a
+ * sink would, or the pipeline waits for it for ever (found by the
+ * launch-graph fuzz target: `… tee name=t t. ! funnel ! tee …`, the
+ * last tee without a branch, behind a tee whose other branch goes on). */
+static gboolean
+trace_tee_sink_event (TracePad *pad,
+                      TraceElement *parent,
+                      TraceStreamEvent *event)
+{
+  gboolean is_eos = event->type == TRACE_STREAM_EVENT_EOS;
+  gboolean ret = trace_pad_event_default (pad, parent, event);
+
+  if (is_eos && trace_element_get_n_src_pads (parent) == 0)
+    trace_element_post_message (parent, trace_message_new_eos (G_OBJECT (parent)));
+  return ret;
+}
+
 static TracePad *
 trace_tee_request_new_pad (TraceElement *element,
                            TracePadTemplate *templ,
@@ -96,5 +114,6 @@ trace_tee_init (TraceTee *self)
 
   self->sinkpad = trace_pad_new_from_template (trace_element_class_get_pad_template (klass, "sink"), "sink");
   trace_pad_set_chain_function (self->sinkpad, trace_tee_chain);
+  trace_pad_set_event_function (self->sinkpad, trace_tee_sink_event);
   trace_element_add_pad (TRACE_ELEMENT (self), self->sinkpad);
 }

@@ -197,6 +197,20 @@ test_merge_without_input (gconstpointer data)
   g_assert_nonnull (strstr (r->err, "Got EOS from /pipeline0."));
 }
 
+/* A tee without a branch behind a tee whose other branch goes on: data
+ * to it goes nowhere (NOT_LINKED, the first tee carries on), and at the
+ * end the pipeline waited for ever for the branchless tee, which the bin
+ * counts among its sinks (found by the launch-graph fuzz target). */
+static void
+test_branchless_tee_behind_a_tee (void)
+{
+  g_autoptr (RbResult) r = RB_RUN ("fakesrc", "num-events=8", "!", "tee", "name=t", "t.", "!", "fakesink", "t.", "!",
+                                   "funnel", "!", "tee");
+
+  g_assert_cmpint (r->status, ==, 0);
+  g_assert_nonnull (strstr (r->err, "Got EOS from /pipeline0."));
+}
+
 void
 rb_add_graph_tests (void)
 {
@@ -208,6 +222,7 @@ rb_add_graph_tests (void)
     }
   g_test_add_func ("/robustness/graph/queue-into-branchless-tee", test_queue_into_branchless_tee);
   g_test_add_data_func ("/robustness/graph/funnel-without-input", "funnel", test_merge_without_input);
+  g_test_add_func ("/robustness/graph/branchless-tee-behind-a-tee", test_branchless_tee_behind_a_tee);
   g_test_add_data_func ("/robustness/graph/clock-sync-without-input", "clock-sync", test_merge_without_input);
   g_test_add_func ("/robustness/scale/chain-10000", test_long_chain);
   g_test_add_func ("/robustness/scale/funnel-3000-pads", test_many_funnel_pads);
