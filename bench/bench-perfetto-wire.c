@@ -117,14 +117,14 @@ full_bundle_packet (Gen *g)
   return p;
 }
 
-#define FILL(g, cs, field, type, lo, hi)                                    \
-  G_STMT_START                                                              \
-  {                                                                         \
-    (cs)->n_##field = COMPACT_ENTRIES;                                      \
-    (cs)->field = gen_new ((g), COMPACT_ENTRIES * sizeof (type));           \
-    for (guint i_ = 0; i_ < COMPACT_ENTRIES; i_++)                          \
-      (cs)->field[i_] = (type) g_rand_int_range ((g)->rand, (lo), (hi));    \
-  }                                                                         \
+#define FILL(g, cs, field, type, lo, hi)                                 \
+  G_STMT_START                                                           \
+  {                                                                      \
+    (cs)->n_##field = COMPACT_ENTRIES;                                   \
+    (cs)->field = gen_new ((g), COMPACT_ENTRIES * sizeof (type));        \
+    for (guint i_ = 0; i_ < COMPACT_ENTRIES; i_++)                       \
+      (cs)->field[i_] = (type) g_rand_int_range ((g)->rand, (lo), (hi)); \
+  }                                                                      \
   G_STMT_END
 
 static PerfettoPacket *

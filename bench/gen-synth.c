@@ -1026,7 +1026,7 @@ typedef struct
 {
   Rng rng;
   Thread threads[N_THREADS];
-  guint64 tts_us[N_THREADS]; /* thread time, on threads that have it */
+  guint64 tts_us[N_THREADS];  /* thread time, on threads that have it */
   char *names[N_SLICE_NAMES]; /* JSON-escaped */
   gsize name_lens[N_SLICE_NAMES];
   guint64 ts_us;
@@ -1628,9 +1628,7 @@ gen_chrome (Output *out,
 
   chrome_write_metadata (ct, out);
   /* Room for the events that close what is open, and the tail. */
-  while (out->total + (ct->open_slices + ct->n_v1_flows) * CHROME_CLOSE_LINE_MAX
-             + LINE_MAX_BYTES + sizeof chrome_tail < target
-         && !out->error)
+  while (out->total + (ct->open_slices + ct->n_v1_flows) * CHROME_CLOSE_LINE_MAX + LINE_MAX_BYTES + sizeof chrome_tail < target && !out->error)
     {
       p = output_line_begin (out);
       output_line_end (out, chrome_event (ct, p));
@@ -1669,8 +1667,7 @@ parse_args (int *argc,
     return FALSE;
   if (opt_version)
     return TRUE;
-  if (*argc != 3 || (strcmp ((*argv)[1], "systrace") != 0 && strcmp ((*argv)[1], "json") != 0
-                     && strcmp ((*argv)[1], "chrome") != 0))
+  if (*argc != 3 || (strcmp ((*argv)[1], "systrace") != 0 && strcmp ((*argv)[1], "json") != 0 && strcmp ((*argv)[1], "chrome") != 0))
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
                    "expected \"systrace OUT\", \"json OUT\" or \"chrome OUT\"");

@@ -301,7 +301,7 @@ trace_file_src_collect_stats (TraceElement *element,
 {
   TraceFileSrcClass *klass = TRACE_FILE_SRC_GET_CLASS (element);
   const TraceClassTable *table = _trace_class_find_table (G_OBJECT_TYPE (element), TRACE_TYPE_FILE_SRC,
-                                                         stats_table_quark ());
+                                                          stats_table_quark ());
   const TraceFileSrcStat *stats;
   const guint8 *counters;
 

@@ -45,7 +45,7 @@ get_skip_table (TraceLineSrc *self)
 {
   static const TraceClassTable none = { NULL, 0 };
   const TraceClassTable *table = _trace_class_find_table (G_OBJECT_TYPE (self), TRACE_TYPE_LINE_SRC,
-                                                         skip_table_quark ());
+                                                          skip_table_quark ());
 
   return table ? table : &none;
 }

@@ -46,8 +46,8 @@ struct _ArktsReader
   TraceBatch *pending;
   ArktsHeapDoc *doc;
   gboolean trailing_reported;
-  gboolean ended;  /* the end was logged */
-  char *first_key; /* what told the kind, for the debug log */
+  gboolean ended;    /* the end was logged */
+  char *first_key;   /* what told the kind, for the debug log */
   GByteArray *whole; /* the text, while it may be a heap snapshot */
   ArktsJsonSkel *skel;
   ArktsMessages *messages;

@@ -47,7 +47,10 @@ static GParamSpec *properties[N_PROPS];
 /* The counters are the reader's; a skip reason is said only when it
  * happened. The keys are "skipped-" and the reason's name with its
  * spaces as dashes (arkts_skip_reason_to_string()). */
-#define SKIPPED(key, reason) { "skipped-" key, G_STRUCT_OFFSET (ArktsReaderStats, skipped[reason].count), FALSE }
+#define SKIPPED(key, reason)                                                         \
+  {                                                                                  \
+    "skipped-" key, G_STRUCT_OFFSET (ArktsReaderStats, skipped[reason].count), FALSE \
+  }
 
 static const TraceFileSrcStat arkts_src_stats[] = {
   { "bytes-read", G_STRUCT_OFFSET (ArktsReaderStats, bytes), TRUE },

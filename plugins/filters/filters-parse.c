@@ -31,8 +31,8 @@ time_error (const char *text,
  */
 gboolean
 filter_parse_time (const char *text,
-                               gint64 *out_ns,
-                               GError **error)
+                   gint64 *out_ns,
+                   GError **error)
 {
   g_autofree char *trimmed = g_strstrip (g_strdup (text ? text : ""));
 

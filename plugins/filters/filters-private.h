@@ -179,8 +179,8 @@ const char *filter_drop_reason_to_string (FilterDropReason reason);
 
 /* Property parsers, shared by the elements and trace-launch users. */
 gboolean filter_parse_time (const char *text,
-                                        gint64 *out_ns,
-                                        GError **error);
+                            gint64 *out_ns,
+                            GError **error);
 gboolean filter_parse_window_time (const char *text,
                                    gint64 *out_ns,
                                    gboolean *relative,

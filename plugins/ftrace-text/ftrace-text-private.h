@@ -282,7 +282,6 @@ gboolean ftrace_parse_rhea_line (FtraceParser *p,
 void ftrace_rhea_finish (FtraceParser *p,
                          TraceBatch *batch);
 
-
 /* ---------------------------------------------- ftrace-input.c: byte stages
  *
  * A chain of stages, each reading from the one below: the stream, then
@@ -313,7 +312,6 @@ guint64 ftrace_input_get_raw_bytes (FtraceInput *input);
 void ftrace_input_free (FtraceInput *input);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FtraceInput, ftrace_input_free)
-
 
 /* ------------------------------------- reader internals: lines and HTML */
 

@@ -253,22 +253,22 @@ typedef struct _FtraceTextWriter FtraceTextWriter;
 FtraceTextWriter *ftrace_text_writer_new (TraceStringPool *pool);
 void ftrace_text_writer_free (FtraceTextWriter *writer);
 void ftrace_text_writer_note_thread_name (FtraceTextWriter *writer,
-                                         gint64 tid,
-                                         guint32 name);
+                                          gint64 tid,
+                                          guint32 name);
 void ftrace_text_writer_learn_comms (FtraceTextWriter *writer,
-                                    const TraceEvent *ev);
+                                     const TraceEvent *ev);
 const char *ftrace_text_record_name (FtraceTextWriter *writer,
-                                    const TraceEvent *ev);
+                                     const TraceEvent *ev);
 gboolean ftrace_text_is_marker (const char *name);
 void ftrace_text_write_record (FtraceTextWriter *writer,
-                              GString *line,
-                              TraceBatch *batch,
-                              const TraceEvent *ev);
-gboolean ftrace_text_can_write_counter (FtraceTextWriter *writer,
-                                       const TraceEvent *ev);
-void ftrace_text_write_counter (FtraceTextWriter *writer,
                                GString *line,
+                               TraceBatch *batch,
                                const TraceEvent *ev);
+gboolean ftrace_text_can_write_counter (FtraceTextWriter *writer,
+                                        const TraceEvent *ev);
+void ftrace_text_write_counter (FtraceTextWriter *writer,
+                                GString *line,
+                                const TraceEvent *ev);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FtraceTextWriter, ftrace_text_writer_free)
 
