@@ -1,0 +1,120 @@
+/* tracepipe tests - htrace: OpenHarmony captures as a user converts them
+ *
+ * auto-src knows an htrace file by its magic and a bare zlib stream of
+ * hitrace text by what it inflates to; a capture cut in a record reads
+ * to the end with a WARNING naming the byte; a damaged record length is
+ * an ERROR at its byte, with no output file.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "robustness.h"
+
+typedef struct
+{
+  const char *area, *name, *format;
+} DetectCase;
+
+static const DetectCase detect_cases[] = {
+  { "htrace", "ohos_sysmon_ability.htrace", "htrace" },
+  { "htrace", "ohos_ffrt.htrace", "htrace" },
+  { "htrace", "ohos_nativehook_mmap.htrace", "htrace" },
+  { "ftrace", "ohos_zlib_hitrace.htrace", "ftrace" },
+};
+
+/* `auto-src location=X ! perfetto-sink` picks the format's source and
+ * writes a trace perfetto-src reads back in full. */
+static void
+test_detect (gconstpointer data)
+{
+  const DetectCase *c = data;
+  g_autofree char *path = rb_data_path (c->area, c->name);
+  g_autofree char *dir = rb_scratch_dir ();
+  g_autofree char *out = g_build_filename (dir, "out.pftrace", NULL);
+  g_autofree char *location = g_strdup_printf ("location=%s", path);
+  g_autofree char *out_location = g_strdup_printf ("location=%s", out);
+  g_autoptr (RbResult) r = RB_RUN ("-q", "--stats", "auto-src", location, "!", "perfetto-sink", out_location);
+  g_autofree char *detected = NULL;
+
+  g_assert_cmpint (r->status, ==, 0);
+  /* the source reads all (the zlib capture begins inside 3 slices, which
+   * perfetto-sink reports: its WARNING, not the source's) */
+  g_assert_null (strstr (r->err, "from /pipeline0/auto-src0"));
+  detected = g_strdup_printf ("detected-format=%s ", c->format);
+  g_assert_nonnull (strstr (r->err, detected));
+  g_assert_cmpuint (rb_stat (r->err, "perfetto-sink0", "events-in"), >, 0);
+  g_assert_cmpuint (rb_perfetto_trace_events (out), >, 0);
+  rb_scratch_cleanup (dir);
+}
+
+/* The FFRT capture cut 10 bytes into its last record. */
+static void
+test_cut_record (void)
+{
+  g_autofree char *path = rb_data_path ("htrace", "ohos_ffrt.htrace");
+  g_autoptr (GBytes) bytes = rb_read_file (path);
+  g_autofree char *dir = rb_scratch_dir ();
+  g_autofree char *cut = g_build_filename (dir, "cut.htrace", NULL);
+  g_autofree char *location = g_strdup_printf ("location=%s", cut);
+  g_autoptr (RbResult) r = NULL;
+  gsize len, last = 1024;
+  const guint8 *d = g_bytes_get_data (bytes, &len);
+  g_autofree char *expected = NULL;
+
+  /* the offset of the last record, walking the lengths */
+  for (gsize pos = 1024; pos + 4 <= len; pos += 4 + (d[pos] | d[pos + 1] << 8 | d[pos + 2] << 16 | d[pos + 3] << 24))
+    last = pos;
+  rb_write_file (cut, d, last + 14);
+  r = RB_RUN ("-q", "--stats", "htrace-src", location, "!", "fakesink");
+  g_assert_cmpint (r->status, ==, 0);
+  expected = g_strdup_printf ("WARNING: from /pipeline0/htrace-src0: %s: 14 bytes of a record cut off at the end "
+                              "(the first at byte %" G_GSIZE_FORMAT ")\n",
+                              cut, last);
+  rb_assert_messages (r->err, expected);
+  g_assert_cmpuint (rb_stat (r->err, "htrace-src0", "truncated-bytes"), ==, 14);
+  rb_scratch_cleanup (dir);
+}
+
+/* A record length past the limit: an ERROR at its byte, no output. */
+static void
+test_damaged_length (void)
+{
+  g_autofree char *path = rb_data_path ("htrace", "ohos_ffrt.htrace");
+  g_autoptr (GBytes) bytes = rb_read_file (path);
+  g_autofree char *dir = rb_scratch_dir ();
+  g_autofree char *bad = g_build_filename (dir, "bad.htrace", NULL);
+  g_autofree char *out = g_build_filename (dir, "out.pftrace", NULL);
+  g_autofree char *location = g_strdup_printf ("location=%s", bad);
+  g_autofree char *out_location = g_strdup_printf ("location=%s", out);
+  g_autoptr (RbResult) r = NULL;
+  gsize len = g_bytes_get_size (bytes);
+  g_autofree guint8 *d = g_memdup2 (g_bytes_get_data (bytes, NULL), len);
+  g_autofree char *expected = NULL;
+
+  memset (d + 1024, 0xff, 4);
+  rb_write_file (bad, d, len);
+  r = RB_RUN ("-q", "htrace-src", location, "!", "perfetto-sink", out_location);
+  g_assert_cmpint (r->status, ==, 1);
+  expected = g_strdup_printf ("ERROR: from /pipeline0/htrace-src0: %s@1024: a record of 4294967295 bytes, more than "
+                              "the 64 MiB limit: the file is damaged here\n",
+                              bad);
+  rb_assert_messages (r->err, expected);
+  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+  rb_scratch_cleanup (dir);
+}
+
+void
+rb_add_htrace_tests (void)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (detect_cases); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("/robustness/htrace/detect/%s", detect_cases[i].name);
+
+      g_test_add_data_func (name, &detect_cases[i], test_detect);
+    }
+  g_test_add_func ("/robustness/htrace/cut-record", test_cut_record);
+  g_test_add_func ("/robustness/htrace/damaged-length", test_damaged_length);
+}
