@@ -7,7 +7,9 @@
 #include <gio/gio.h>
 #include <trace/trace.h>
 
+#include "arkts-engine.h"
 #include "ftrace-text.h"
+#include "htrace_arkts.pb-c.h"
 #include "htrace_container.pb-c.h"
 #include "htrace_ffrt.pb-c.h"
 #include "htrace_native_hook.pb-c.h"
@@ -67,6 +69,7 @@ typedef struct
   guint64 sysmon_records;
   guint64 ffrt_events;
   guint64 hook_events;
+  guint64 arkts_messages;
   guint64 skipped[HTRACE_SKIP_N];
   guint64 first_offset[HTRACE_SKIP_N]; /* byte of the first record skipped */
   FtraceStats ftrace;                  /* of the lines FFRT records become */
@@ -163,6 +166,24 @@ void htrace_hook_configure (HtraceHook *h,
 void htrace_hook_decode (HtraceHook *h,
                          HtraceContext *ctx,
                          const ProtobufCBinaryData *data);
+
+/* htrace-arkts.c: ArkTS messages through the ArkTS engine */
+typedef struct _HtraceArkts HtraceArkts;
+HtraceArkts *htrace_arkts_new (TraceStringPool *pool,
+                               const char *location);
+void htrace_arkts_free (HtraceArkts *a);
+void htrace_arkts_configure (HtraceArkts *a,
+                             HtraceContext *ctx,
+                             const ProtobufCBinaryData *data);
+void htrace_arkts_add (HtraceArkts *a,
+                       HtraceContext *ctx,
+                       gint64 record_ts,
+                       const ProtobufCBinaryData *data);
+gboolean htrace_arkts_read_batch (HtraceArkts *a,
+                                  HtraceContext *ctx,
+                                  TraceBatch **out,
+                                  GError **error);
+char *htrace_arkts_get_summary (HtraceArkts *a);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (HtraceReader, htrace_reader_free)
 

@@ -27,7 +27,7 @@ struct _HtraceReader
   char *location;
   guint64 size;
   TraceStringPool *pool;
-  gboolean started, done;
+  gboolean started, records_done, done;
 
   HtraceHeader header;
   TraceClockDomain domain;
@@ -41,6 +41,8 @@ struct _HtraceReader
   HtraceSysmon *sysmon;
   HtraceFfrt *ffrt;
   HtraceHook *hook;
+  HtraceArkts *arkts;
+  char *arkts_error; /* why the ArkTS engine stopped, for the summary */
 };
 
 static const struct
@@ -178,6 +180,7 @@ htrace_reader_new (GInputStream *in,
   r->sysmon = htrace_sysmon_new (pool);
   r->ffrt = htrace_ffrt_new (pool);
   r->hook = htrace_hook_new (pool);
+  r->arkts = htrace_arkts_new (pool, location);
   return r;
 }
 
@@ -195,6 +198,8 @@ htrace_reader_free (HtraceReader *r)
   htrace_sysmon_free (r->sysmon);
   htrace_ffrt_free (r->ffrt);
   htrace_hook_free (r->hook);
+  htrace_arkts_free (r->arkts);
+  g_free (r->arkts_error);
   g_free (r);
 }
 
@@ -302,6 +307,8 @@ dispatch_config (HtraceReader *r,
     htrace_ffrt_configure (r->ffrt, ctx, data);
   else if (g_str_equal (name, "nativehook_config") || g_str_equal (name, "hookdaemon_config"))
     htrace_hook_configure (r->hook, ctx, data);
+  else if (g_str_equal (name, "arkts-plugin_config"))
+    htrace_arkts_configure (r->arkts, ctx, data);
   return TRUE;
 }
 
@@ -325,6 +332,11 @@ dispatch (HtraceReader *r,
     htrace_ffrt_decode (r->ffrt, ctx, &pd->data);
   else if (g_str_equal (name, "nativehook") || g_str_equal (name, "hookdaemon"))
     htrace_hook_decode (r->hook, ctx, &pd->data);
+  else if (g_str_equal (name, "arkts-plugin"))
+    {
+      if (htrace_context_time (ctx, htrace_clock_from_posix (pd->clock_id), pd->tv_sec, pd->tv_nsec, &ts))
+        htrace_arkts_add (r->arkts, ctx, ts, &pd->data);
+    }
   else
     count_skipped_plugin (r, ctx, name);
 }
@@ -386,7 +398,7 @@ read_records (HtraceReader *r,
         return FALSE;
       if (got == 0)
         {
-          r->done = TRUE;
+          r->records_done = TRUE;
           htrace_ffrt_finish (r->ffrt, batch);
           return TRUE;
         }
@@ -398,6 +410,27 @@ read_records (HtraceReader *r,
         dispatch (r, &ctx, pd);
       arena_reset (&r->arena);
     }
+  return TRUE;
+}
+
+/* After the records: the ArkTS engine's events, if there were messages.
+ * What the engine refuses ends its part only: the rest of the capture
+ * was read, and the summary says why. */
+static gboolean
+read_arkts (HtraceReader *r,
+            TraceBatch **out)
+{
+  HtraceContext ctx = { NULL, r->pool, &r->header, r->domain, &r->stats, r->stats.bytes_read, &r->allocator };
+  g_autoptr (GError) error = NULL;
+
+  if (!htrace_arkts_read_batch (r->arkts, &ctx, out, &error))
+    {
+      g_debug ("%s: the ArkTS engine stopped: %s", r->location, error->message);
+      r->arkts_error = g_strdup (error->message);
+      *out = NULL;
+    }
+  if (*out == NULL)
+    r->done = TRUE;
   return TRUE;
 }
 
@@ -419,6 +452,8 @@ htrace_reader_read_batch (HtraceReader *r,
   *out = NULL;
   if (r->done)
     return TRUE;
+  if (r->records_done)
+    return read_arkts (r, out);
   batch = trace_batch_new (r->pool, TRACE_BATCH_DEFAULT_SIZE + 64);
   if (!r->started)
     {
@@ -429,8 +464,9 @@ htrace_reader_read_batch (HtraceReader *r,
     }
   if (!read_records (r, batch, error))
     return FALSE;
-  if (batch->n_events > 0 || !r->done)
-    *out = g_steal_pointer (&batch);
+  if (batch->n_events == 0 && r->records_done)
+    return read_arkts (r, out);
+  *out = g_steal_pointer (&batch);
   return TRUE;
 }
 
@@ -509,8 +545,14 @@ htrace_reader_get_summary (HtraceReader *r)
           g_string_append_printf (s, ": %s", names);
         }
     }
+  g_autofree char *arkts = htrace_arkts_get_summary (r->arkts);
+
   if (ftrace && *ftrace)
     g_string_append_printf (s, "%sFFRT markers: %s", s->len ? "; " : "", ftrace);
+  if (arkts && *arkts)
+    g_string_append_printf (s, "%sArkTS messages: %s", s->len ? "; " : "", arkts);
+  if (r->arkts_error)
+    g_string_append_printf (s, "%sthe ArkTS messages were not read: %s", s->len ? "; " : "", r->arkts_error);
   if (s->len == 0)
     return NULL;
   return g_strdup_printf ("%s: %s", r->location, s->str);

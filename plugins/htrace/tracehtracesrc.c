@@ -13,7 +13,9 @@
  * an `OHOSPROF` header and one record a plugin result): the system
  * monitor's CPU, memory, disk and network figures as counters and its
  * process list as names, FFRT task markers as slices and task-state
- * instants, native-hook allocations as live bytes per process. Records
+ * instants, native-hook allocations as live bytes per process, the ArkTS
+ * plugin's JS-memory and CPU-profiler messages as arkts-src reads them
+ * (through the same ArkTS engine). Records
  * of other plugins are counted by plugin name in its STATS and reported
  * in one WARNING at the end (docs/htrace.md).
  *
@@ -33,7 +35,7 @@ G_DEFINE_FINAL_TYPE (TraceHtraceSrc, trace_htrace_src, TRACE_TYPE_FILE_SRC)
 
 /* The reader's counters, one per skip reason, one per problem of the
  * FFRT marker lines; filled in class_init. */
-#define N_FIXED_STATS 6
+#define N_FIXED_STATS 7
 static TraceFileSrcStat htrace_src_stats[N_FIXED_STATS + HTRACE_SKIP_N + FTRACE_PROBLEM_N] = {
   { "bytes-read", G_STRUCT_OFFSET (HtraceReaderStats, bytes_read), TRUE },
   { "records", G_STRUCT_OFFSET (HtraceReaderStats, records), TRUE },
@@ -41,6 +43,7 @@ static TraceFileSrcStat htrace_src_stats[N_FIXED_STATS + HTRACE_SKIP_N + FTRACE_
   { "sysmon-records", G_STRUCT_OFFSET (HtraceReaderStats, sysmon_records), TRUE },
   { "ffrt-events", G_STRUCT_OFFSET (HtraceReaderStats, ffrt_events), TRUE },
   { "hook-events", G_STRUCT_OFFSET (HtraceReaderStats, hook_events), TRUE },
+  { "arkts-messages", G_STRUCT_OFFSET (HtraceReaderStats, arkts_messages), TRUE },
 };
 
 static void
@@ -155,7 +158,7 @@ trace_htrace_src_class_init (TraceHtraceSrcClass *klass)
   trace_file_src_class_set_stats (file_src_class, htrace_src_stats, G_N_ELEMENTS (htrace_src_stats));
   trace_element_class_set_metadata (TRACE_ELEMENT_CLASS (klass), "htrace source", "Source/Trace",
                                     "Reads OpenHarmony htrace captures (hiprofiler): system monitor, FFRT, "
-                                    "native hook",
+                                    "native hook, ArkTS",
                                     "tracepipe");
 }
 

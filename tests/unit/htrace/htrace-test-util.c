@@ -244,7 +244,8 @@ wire_foreach_record (GBytes *file,
 
 GByteArray *
 wire_file_new (guint64 boottime,
-               guint64 realtime)
+               guint64 realtime,
+               guint64 monotonic)
 {
   GByteArray *b = g_byte_array_new ();
   guint8 head[1024] = { 0 };
@@ -254,8 +255,10 @@ wire_file_new (guint64 boottime,
   memcpy (head + 16, &version, 4);
   boottime = GUINT64_TO_LE (boottime);
   realtime = GUINT64_TO_LE (realtime);
+  monotonic = GUINT64_TO_LE (monotonic);
   memcpy (head + 60, &boottime, 8);
   memcpy (head + 68, &realtime, 8);
+  memcpy (head + 84, &monotonic, 8);
   g_byte_array_append (b, head, sizeof head);
   return b;
 }

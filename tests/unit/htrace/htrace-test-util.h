@@ -73,10 +73,11 @@ guint wire_foreach_record (GBytes *file,
                            WireRecordFunc func,
                            gpointer user_data);
 
-/* Writes an htrace file: a header (boottime and realtime readings, 0 for
- * none) and records made with wire_record(). */
+/* Writes an htrace file: a header (boottime, realtime and monotonic
+ * readings, 0 for none) and records added with wire_file_add_record(). */
 GByteArray *wire_file_new (guint64 boottime,
-                           guint64 realtime);
+                           guint64 realtime,
+                           guint64 monotonic);
 void wire_put_varint (GByteArray *b,
                       guint field,
                       guint64 v);

@@ -26,7 +26,7 @@ assert_error (const void *data,
 static void
 test_refused (void)
 {
-  g_autoptr (GByteArray) file = wire_file_new (0, 0);
+  g_autoptr (GByteArray) file = wire_file_new (0, 0, 0);
   guint32 type = GUINT32_TO_LE (1);
 
   assert_error ("", 0, TRACE_STREAM_ERROR_EMPTY, "test.htrace: empty file");
@@ -45,7 +45,7 @@ test_refused (void)
 static void
 test_record_too_large (void)
 {
-  g_autoptr (GByteArray) file = wire_file_new (0, 0);
+  g_autoptr (GByteArray) file = wire_file_new (0, 0, 0);
   guint32 len = GUINT32_TO_LE (HTRACE_MAX_RECORD + 1);
 
   wire_file_add_record (file, "cpu-plugin", 1, 0, NULL);
@@ -59,7 +59,7 @@ test_record_too_large (void)
 static void
 test_skipped_and_truncated (void)
 {
-  g_autoptr (GByteArray) file = wire_file_new (0, 0);
+  g_autoptr (GByteArray) file = wire_file_new (0, 0, 0);
   g_autoptr (GByteArray) net = g_byte_array_new ();
   g_autoptr (GByteArray) sys = g_byte_array_new ();
   g_autoptr (GError) error = NULL;
@@ -99,7 +99,7 @@ test_skipped_and_truncated (void)
 static void
 test_clocks (void)
 {
-  g_autoptr (GByteArray) file = wire_file_new (1000 * SEC, 5000 * SEC);
+  g_autoptr (GByteArray) file = wire_file_new (1000 * SEC, 5000 * SEC, 0);
   g_autoptr (GByteArray) net = g_byte_array_new ();
   g_autoptr (GByteArray) sys = g_byte_array_new ();
   g_autoptr (GError) error = NULL;
@@ -127,7 +127,7 @@ test_clocks (void)
 static void
 test_unplaceable_and_bad (void)
 {
-  g_autoptr (GByteArray) file = wire_file_new (0, 0);
+  g_autoptr (GByteArray) file = wire_file_new (0, 0, 0);
   g_autoptr (GByteArray) result = g_byte_array_new ();
   g_autoptr (GByteArray) event = g_byte_array_new ();
   g_autoptr (GByteArray) trace = g_byte_array_new ();
