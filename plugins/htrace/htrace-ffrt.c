@@ -28,8 +28,7 @@
 struct _HtraceFfrt
 {
   TraceStringPool *pool;
-  FtraceParser *parser;
-  GString *line;
+  GString *line; /* names, labels */
   TraceClockDomain clock;
   guint64 events;
   GHashTable *comms; /* tid → interned thread name */
@@ -42,7 +41,6 @@ htrace_ffrt_new (TraceStringPool *pool)
   HtraceFfrt *f = g_new0 (HtraceFfrt, 1);
 
   f->pool = pool;
-  f->parser = ftrace_parser_new (pool);
   f->line = g_string_sized_new (256);
   /* FFRT's default, and what the configuration says when it is there */
   f->clock = TRACE_CLOCK_BOOTTIME;
@@ -56,16 +54,9 @@ htrace_ffrt_free (HtraceFfrt *f)
 {
   if (f == NULL)
     return;
-  ftrace_parser_free (f->parser);
   g_string_free (f->line, TRUE);
   g_hash_table_unref (f->comms);
   g_free (f);
-}
-
-const FtraceStats *
-htrace_ffrt_get_stats (HtraceFfrt *f)
-{
-  return ftrace_parser_get_stats (f->parser);
 }
 
 /* The FFRT configuration's own clock numbering (not POSIX ids). */
@@ -167,21 +158,20 @@ marker_line (HtraceFfrt *f,
              const Htrace__FfrtEvent *e)
 {
   guint32 comm = GPOINTER_TO_UINT (g_hash_table_lookup (f->comms, &(gint64){ e->tid }));
-  const char *name = comm ? trace_string_pool_get (f->pool, comm) : "<...>";
+  GString *line = htrace_text_begin (ctx->text, comm ? trace_string_pool_get (f->pool, comm) : NULL, e->tid, e->pid,
+                                     e->trace->cpu, ts);
 
-  g_string_printf (f->line, "%s-%u (%u) [%03u] ..... %" G_GINT64_FORMAT ".%09" G_GINT64_FORMAT ": tracing_mark_write: ",
-                   name, e->tid, e->pid, MIN (e->trace->cpu, 999u), ts / 1000000000, ts % 1000000000);
-  append_text (f->line, &e->trace->trace_type);
-  g_string_append_printf (f->line, "|%u", e->pid);
+  g_string_append (line, "tracing_mark_write: ");
+  append_text (line, &e->trace->trace_type);
+  g_string_append_printf (line, "|%u", e->pid);
   if (e->trace->label.len > 0)
     {
-      g_string_append (f->line, "|H:");
-      append_text (f->line, &e->trace->label);
+      g_string_append (line, "|H:");
+      append_text (line, &e->trace->label);
     }
   if (e->trace->cookie != 0)
-    g_string_append_printf (f->line, "|%" G_GUINT64_FORMAT, e->trace->cookie);
-  ftrace_parser_set_line_number (f->parser, f->events);
-  ftrace_parser_parse_line (f->parser, f->line->str, f->line->len, ctx->batch);
+    g_string_append_printf (line, "|%" G_GUINT64_FORMAT, e->trace->cookie);
+  htrace_text_end (ctx->text, ctx->batch);
 }
 
 static void
@@ -224,13 +214,4 @@ htrace_ffrt_decode (HtraceFfrt *f,
     }
   for (gsize i = 0; i < res->n_ffrt_event; i++)
     decode_event (f, ctx, res->ffrt_event[i]);
-}
-
-/* Slices still open at the end are the engine's to close or count. */
-void
-htrace_ffrt_finish (HtraceFfrt *f,
-                    TraceBatch *batch)
-{
-  if (f->events > 0)
-    ftrace_parser_finish (f->parser, batch);
 }

@@ -12,6 +12,7 @@
 #include "htrace_arkts.pb-c.h"
 #include "htrace_container.pb-c.h"
 #include "htrace_ffrt.pb-c.h"
+#include "htrace_ftrace.pb-c.h"
 #include "htrace_native_hook.pb-c.h"
 #include "htrace_sysmon.pb-c.h"
 
@@ -45,6 +46,7 @@ typedef enum
   HTRACE_SKIP_FFRT_RAW,
   HTRACE_SKIP_HOOK_OTHER,
   HTRACE_SKIP_HOOK_UNMATCHED_FREE,
+  HTRACE_SKIP_FTRACE_OTHER,
   HTRACE_SKIP_TRUNCATED,
   HTRACE_SKIP_N
 } HtraceSkip;
@@ -72,10 +74,12 @@ typedef struct
   guint64 arkts_messages;
   guint64 skipped[HTRACE_SKIP_N];
   guint64 first_offset[HTRACE_SKIP_N]; /* byte of the first record skipped */
-  FtraceStats ftrace;                  /* of the lines FFRT records become */
+  guint64 ftrace_events;
+  FtraceStats ftrace; /* of the lines FFRT and ftrace records become */
 } HtraceReaderStats;
 
 typedef struct _HtraceReader HtraceReader;
+typedef struct _HtraceText HtraceText;
 
 /* htrace-container.c: the header, the records, the clocks */
 gboolean htrace_header_parse (HtraceHeader *header,
@@ -120,6 +124,7 @@ typedef struct
   HtraceReaderStats *stats;
   guint64 offset; /* of the record being decoded */
   ProtobufCAllocator *allocator;
+  HtraceText *text; /* the lines for the ftrace text engine */
 } HtraceContext;
 
 void htrace_context_skip (HtraceContext *ctx,
@@ -152,9 +157,31 @@ void htrace_ffrt_configure (HtraceFfrt *f,
 void htrace_ffrt_decode (HtraceFfrt *f,
                          HtraceContext *ctx,
                          const ProtobufCBinaryData *data);
-void htrace_ffrt_finish (HtraceFfrt *f,
+
+/* htrace-text.c: lines for the ftrace text engine */
+HtraceText *htrace_text_new (TraceStringPool *pool);
+void htrace_text_free (HtraceText *t);
+GString *htrace_text_begin (HtraceText *t,
+                            const char *comm,
+                            gint64 tid,
+                            gint64 pid,
+                            guint cpu,
+                            gint64 ts);
+void htrace_text_end (HtraceText *t,
+                      TraceBatch *batch);
+void htrace_text_finish (HtraceText *t,
                          TraceBatch *batch);
-const FtraceStats *htrace_ffrt_get_stats (HtraceFfrt *f);
+const FtraceStats *htrace_text_get_stats (HtraceText *t);
+guint64 htrace_text_get_lines (HtraceText *t);
+
+/* htrace-ftrace.c: the ftrace plugin's kernel events as ftrace lines */
+typedef struct _HtraceFtrace HtraceFtrace;
+HtraceFtrace *htrace_ftrace_new (TraceStringPool *pool);
+void htrace_ftrace_free (HtraceFtrace *f);
+gboolean htrace_ftrace_handles (const char *plugin);
+void htrace_ftrace_decode (HtraceFtrace *f,
+                           HtraceContext *ctx,
+                           const ProtobufCBinaryData *data);
 
 /* htrace-hook.c: native-hook allocations as live bytes per process */
 typedef struct _HtraceHook HtraceHook;

@@ -42,6 +42,8 @@ struct _HtraceReader
   HtraceFfrt *ffrt;
   HtraceHook *hook;
   HtraceArkts *arkts;
+  HtraceFtrace *ftrace;
+  HtraceText *text;
   char *arkts_error; /* why the ArkTS engine stopped, for the summary */
 };
 
@@ -55,6 +57,7 @@ static const struct
   [HTRACE_SKIP_FFRT_RAW] = { "skipped-ffrt-raw", "raw FFRT records" },
   [HTRACE_SKIP_HOOK_OTHER] = { "skipped-hook-other", "native-hook records other than (m)alloc, free, mmap, munmap" },
   [HTRACE_SKIP_HOOK_UNMATCHED_FREE] = { "skipped-hook-unmatched-frees", "frees of allocations not seen" },
+  [HTRACE_SKIP_FTRACE_OTHER] = { "skipped-ftrace-other", "kernel events of kinds the ftrace engine does not model" },
   [HTRACE_SKIP_TRUNCATED] = { "truncated-bytes", "bytes of a record cut off at the end" },
 };
 
@@ -181,6 +184,8 @@ htrace_reader_new (GInputStream *in,
   r->ffrt = htrace_ffrt_new (pool);
   r->hook = htrace_hook_new (pool);
   r->arkts = htrace_arkts_new (pool, location);
+  r->ftrace = htrace_ftrace_new (pool);
+  r->text = htrace_text_new (pool);
   return r;
 }
 
@@ -199,6 +204,8 @@ htrace_reader_free (HtraceReader *r)
   htrace_ffrt_free (r->ffrt);
   htrace_hook_free (r->hook);
   htrace_arkts_free (r->arkts);
+  htrace_ftrace_free (r->ftrace);
+  htrace_text_free (r->text);
   g_free (r->arkts_error);
   g_free (r);
 }
@@ -330,6 +337,8 @@ dispatch (HtraceReader *r,
     }
   else if (g_str_equal (name, "ffrt-profiler"))
     htrace_ffrt_decode (r->ffrt, ctx, &pd->data);
+  else if (htrace_ftrace_handles (name))
+    htrace_ftrace_decode (r->ftrace, ctx, &pd->data);
   else if (g_str_equal (name, "nativehook") || g_str_equal (name, "hookdaemon"))
     htrace_hook_decode (r->hook, ctx, &pd->data);
   else if (g_str_equal (name, "arkts-plugin"))
@@ -387,7 +396,7 @@ read_records (HtraceReader *r,
               TraceBatch *batch,
               GError **error)
 {
-  HtraceContext ctx = { batch, r->pool, &r->header, r->domain, &r->stats, 0, &r->allocator };
+  HtraceContext ctx = { batch, r->pool, &r->header, r->domain, &r->stats, 0, &r->allocator, r->text };
 
   while (batch->n_events < TRACE_BATCH_DEFAULT_SIZE)
     {
@@ -399,7 +408,7 @@ read_records (HtraceReader *r,
       if (got == 0)
         {
           r->records_done = TRUE;
-          htrace_ffrt_finish (r->ffrt, batch);
+          htrace_text_finish (r->text, batch);
           return TRUE;
         }
       r->stats.records++;
@@ -420,7 +429,7 @@ static gboolean
 read_arkts (HtraceReader *r,
             TraceBatch **out)
 {
-  HtraceContext ctx = { NULL, r->pool, &r->header, r->domain, &r->stats, r->stats.bytes_read, &r->allocator };
+  HtraceContext ctx = { NULL, r->pool, &r->header, r->domain, &r->stats, r->stats.bytes_read, &r->allocator, r->text };
   g_autoptr (GError) error = NULL;
 
   if (!htrace_arkts_read_batch (r->arkts, &ctx, out, &error))
@@ -482,7 +491,7 @@ htrace_reader_copy_stats (HtraceReader *r,
                           HtraceReaderStats *out)
 {
   *out = r->stats;
-  out->ftrace = *htrace_ffrt_get_stats (r->ffrt);
+  out->ftrace = *htrace_text_get_stats (r->text);
 }
 
 void
@@ -528,8 +537,7 @@ char *
 htrace_reader_get_summary (HtraceReader *r)
 {
   g_autoptr (GString) s = g_string_new (NULL);
-  const FtraceStats *ft = htrace_ffrt_get_stats (r->ffrt);
-  g_autofree char *ftrace = ft->lines ? ftrace_stats_to_summary (ft) : NULL;
+  g_autofree char *ftrace = htrace_text_get_lines (r->text) ? ftrace_stats_to_summary (htrace_text_get_stats (r->text)) : NULL;
 
   for (guint i = 0; i < HTRACE_SKIP_N; i++)
     {
@@ -548,7 +556,8 @@ htrace_reader_get_summary (HtraceReader *r)
   g_autofree char *arkts = htrace_arkts_get_summary (r->arkts);
 
   if (ftrace && *ftrace)
-    g_string_append_printf (s, "%sFFRT markers: %s", s->len ? "; " : "", ftrace);
+    g_string_append_printf (s, "%sthe lines of FFRT markers and kernel events (numbered in the file): %s",
+                            s->len ? "; " : "", ftrace);
   if (arkts && *arkts)
     g_string_append_printf (s, "%sArkTS messages: %s", s->len ? "; " : "", arkts);
   if (r->arkts_error)

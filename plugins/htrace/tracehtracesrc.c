@@ -12,7 +12,9 @@
  * Reads OpenHarmony htrace files (hiprofiler and DevEco Studio captures:
  * an `OHOSPROF` header and one record a plugin result): the system
  * monitor's CPU, memory, disk and network figures as counters and its
- * process list as names, FFRT task markers as slices and task-state
+ * process list as names, hitrace's kernel events as ftrace-src reads
+ * them (through the same ftrace text engine), FFRT task markers as
+ * slices and task-state
  * instants, native-hook allocations as live bytes per process, the ArkTS
  * plugin's JS-memory and CPU-profiler messages as arkts-src reads them
  * (through the same ArkTS engine). Records
@@ -35,7 +37,7 @@ G_DEFINE_FINAL_TYPE (TraceHtraceSrc, trace_htrace_src, TRACE_TYPE_FILE_SRC)
 
 /* The reader's counters, one per skip reason, one per problem of the
  * FFRT marker lines; filled in class_init. */
-#define N_FIXED_STATS 7
+#define N_FIXED_STATS 8
 static TraceFileSrcStat htrace_src_stats[N_FIXED_STATS + HTRACE_SKIP_N + FTRACE_PROBLEM_N] = {
   { "bytes-read", G_STRUCT_OFFSET (HtraceReaderStats, bytes_read), TRUE },
   { "records", G_STRUCT_OFFSET (HtraceReaderStats, records), TRUE },
@@ -44,6 +46,7 @@ static TraceFileSrcStat htrace_src_stats[N_FIXED_STATS + HTRACE_SKIP_N + FTRACE_
   { "ffrt-events", G_STRUCT_OFFSET (HtraceReaderStats, ffrt_events), TRUE },
   { "hook-events", G_STRUCT_OFFSET (HtraceReaderStats, hook_events), TRUE },
   { "arkts-messages", G_STRUCT_OFFSET (HtraceReaderStats, arkts_messages), TRUE },
+  { "ftrace-events", G_STRUCT_OFFSET (HtraceReaderStats, ftrace_events), TRUE },
 };
 
 static void
