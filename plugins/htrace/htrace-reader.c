@@ -380,6 +380,8 @@ read_record (HtraceReader *r,
   if (n == 4)
     {
       g_byte_array_set_size (r->record, len);
+      if (len == 0)
+        return 1;
       if ((n = read_full (r, r->record->data, len, error)) < 0)
         return -1;
       if ((gsize) n == len)
