@@ -539,8 +539,11 @@ char *
 htrace_reader_get_summary (HtraceReader *r)
 {
   g_autoptr (GString) s = g_string_new (NULL);
-  g_autofree char *ftrace = htrace_text_get_lines (r->text) ? ftrace_stats_to_summary (htrace_text_get_stats (r->text)) : NULL;
+  g_autofree char *ftrace = NULL;
+  g_autofree char *arkts = htrace_arkts_get_summary (r->arkts);
 
+  if (htrace_text_get_lines (r->text) > 0)
+    ftrace = ftrace_stats_to_summary (htrace_text_get_stats (r->text));
   for (guint i = 0; i < HTRACE_SKIP_N; i++)
     {
       if (r->stats.skipped[i] == 0)
@@ -555,8 +558,6 @@ htrace_reader_get_summary (HtraceReader *r)
           g_string_append_printf (s, ": %s", names);
         }
     }
-  g_autofree char *arkts = htrace_arkts_get_summary (r->arkts);
-
   if (ftrace && *ftrace)
     g_string_append_printf (s, "%sthe lines of FFRT markers and kernel events (numbered in the file): %s",
                             s->len ? "; " : "", ftrace);
