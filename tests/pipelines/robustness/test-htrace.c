@@ -106,6 +106,54 @@ test_damaged_length (void)
   rb_scratch_cleanup (dir);
 }
 
+static void
+append_record (GByteArray *file,
+               const char *plugin)
+{
+  guint8 rec[2 + 64];
+  gsize n = strlen (plugin);
+  guint32 len = GUINT32_TO_LE (2 + n);
+
+  g_assert_cmpuint (n, <, 64);
+  rec[0] = 0x0a; /* ProfilerPluginData.name */
+  rec[1] = (guint8) n;
+  memcpy (rec + 2, plugin, n);
+  g_byte_array_append (file, (const guint8 *) &len, 4);
+  g_byte_array_append (file, rec, 2 + n);
+}
+
+/* Records of plugins htrace-src does not read: counted by name in
+ * --stats and named in the WARNING, with the byte of the first. */
+static void
+test_skipped_plugins (void)
+{
+  g_autoptr (GByteArray) file = g_byte_array_new ();
+  g_autofree char *dir = rb_scratch_dir ();
+  g_autofree char *path = g_build_filename (dir, "plugins.htrace", NULL);
+  g_autofree char *location = g_strdup_printf ("location=%s", path);
+  g_autoptr (RbResult) r = NULL;
+  g_autofree char *expected = NULL;
+  guint8 header[1024] = { 0 };
+
+  memcpy (header, "OHOSPROF", 8);
+  g_byte_array_append (file, header, sizeof header);
+  append_record (file, "hiperf-plugin");
+  append_record (file, "hilog-plugin");
+  append_record (file, "hiperf-plugin");
+  rb_write_file (path, file->data, file->len);
+  r = RB_RUN ("-q", "--stats", "htrace-src", location, "!", "fakesink");
+  g_assert_cmpint (r->status, ==, 0);
+  g_assert_cmpuint (rb_stat (r->err, "htrace-src0", "skipped-plugin-hiperf-plugin"), ==, 2);
+  g_assert_cmpuint (rb_stat (r->err, "htrace-src0", "skipped-plugin-hilog-plugin"), ==, 1);
+  g_assert_cmpuint (rb_stat (r->err, "htrace-src0", "skipped-plugin-records"), ==, 3);
+  g_assert_cmpuint (rb_stat (r->err, "htrace-src0", "records"), ==, 3);
+  expected = g_strdup_printf ("WARNING: from /pipeline0/htrace-src0: %s: 3 records of plugins htrace-src does not "
+                              "read (the first at byte 1024): hilog-plugin 1, hiperf-plugin 2\n",
+                              path);
+  rb_assert_messages (r->err, expected);
+  rb_scratch_cleanup (dir);
+}
+
 void
 rb_add_htrace_tests (void)
 {
@@ -117,4 +165,5 @@ rb_add_htrace_tests (void)
     }
   g_test_add_func ("/robustness/htrace/cut-record", test_cut_record);
   g_test_add_func ("/robustness/htrace/damaged-length", test_damaged_length);
+  g_test_add_func ("/robustness/htrace/skipped-plugins", test_skipped_plugins);
 }
