@@ -25,7 +25,7 @@ struct _HtraceReader
 {
   GInputStream *in;
   char *location;
-  guint64 size;
+  guint64 size; /* of the file, 0 when unknown */
   TraceStringPool *pool;
   gboolean started, records_done, done;
 
@@ -251,6 +251,10 @@ read_header (HtraceReader *r,
   g_debug ("%s: htrace version %u.%u, %u segments, %" G_GUINT64_FORMAT " bytes by the header; stream on %s",
            r->location, r->header.version >> 16, r->header.version & 0xffff, r->header.segments, r->header.length,
            trace_clock_domain_to_string (r->domain));
+  /* not a problem by itself: a cut file says so by its last record */
+  if (r->size > 0 && r->header.length > 0 && r->header.length != r->size)
+    g_debug ("%s: the header says %" G_GUINT64_FORMAT " bytes, the file has %" G_GUINT64_FORMAT, r->location,
+             r->header.length, r->size);
   return TRUE;
 }
 
