@@ -8,7 +8,7 @@
  *                   cpu.process_num; per core its frequency
  *                   (cpu_frequency, kHz) and cpu.usage (%, from the
  *                   core's busy and boot times since the last sample)
- *   memory-plugin   mem.<meminfo key> (bytes); per process
+ *   memory-plugin   mem.<meminfo key> (bytes; keys 0-1023); per process
  *                   mem.rss, mem.rss_anon, mem.rss_file, mem.rss_shmem,
  *                   mem.vm_size, mem.swap (bytes) and its name
  *   diskio-plugin   disk.read, disk.written (bytes since boot),
@@ -21,6 +21,11 @@
 #include <string.h>
 
 #include "htrace-private.h"
+
+/* Processes whose last name is remembered (to state a name once). */
+#define MAX_PROCESSES 65536
+/* meminfo keys: OpenHarmony's are below 40; a key past this is damage */
+#define MAX_MEMINFO_KEY 1024
 
 struct _HtraceSysmon
 {
@@ -233,9 +238,14 @@ process_name (HtraceSysmon *s,
   id = trace_string_pool_intern (s->pool, name);
   if (GPOINTER_TO_UINT (g_hash_table_lookup (s->proc, &(gint64){ pid })) == id)
     return;
-  key = g_new (gint64, 1);
-  *key = pid;
-  g_hash_table_replace (s->proc, key, GUINT_TO_POINTER (id));
+  /* past the limit a name is stated every time it comes: more events,
+   * not more memory */
+  if (g_hash_table_size (s->proc) < MAX_PROCESSES || g_hash_table_contains (s->proc, &(gint64){ pid }))
+    {
+      key = g_new (gint64, 1);
+      *key = pid;
+      g_hash_table_replace (s->proc, key, GUINT_TO_POINTER (id));
+    }
   ev = trace_batch_append (ctx->batch, TRACE_EVENT_PROCESS_NAME, ts);
   ev->pid = pid;
   ev->name = id;
@@ -270,6 +280,8 @@ meminfo_name (HtraceSysmon *s,
 
   if (id != NULL)
     return GPOINTER_TO_UINT (id);
+  if (key < 0 || key >= MAX_MEMINFO_KEY)
+    return 0;
   v = protobuf_c_enum_descriptor_get_value (&htrace__sys_meminfo_type__descriptor, key);
   if (v != NULL && g_str_has_prefix (v->name, "PMEM_"))
     {
@@ -316,8 +328,14 @@ decode_memory (HtraceSysmon *s,
       return;
     }
   for (gsize i = 0; i < mem->n_meminfo; i++)
-    counter (s, ctx, ts, TRACE_ID_UNKNOWN, meminfo_name (s, mem->meminfo[i]->key), s->unit_bytes,
-             mem->meminfo[i]->value * 1024.0);
+    {
+      guint32 name = meminfo_name (s, mem->meminfo[i]->key);
+
+      if (name == 0)
+        htrace_context_skip (ctx, HTRACE_SKIP_BAD_RESULT, 1);
+      else
+        counter (s, ctx, ts, TRACE_ID_UNKNOWN, name, s->unit_bytes, mem->meminfo[i]->value * 1024.0);
+    }
   for (gsize i = 0; i < mem->n_processesinfo; i++)
     decode_process_memory (s, ctx, ts, mem->processesinfo[i]);
 }

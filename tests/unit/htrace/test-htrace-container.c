@@ -155,6 +155,35 @@ test_unplaceable_and_bad (void)
   g_assert_cmpuint (htrace_run_count (run, TRACE_EVENT_SLICE_BEGIN, NULL), ==, 0);
 }
 
+/* meminfo keys by their enum names; a key past the limit is skipped. */
+static void
+test_meminfo_keys (void)
+{
+  g_autoptr (GByteArray) file = wire_file_new (0, 0, 0);
+  g_autoptr (GByteArray) mem = g_byte_array_new ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (HtraceRun) run = NULL;
+  HtraceReaderStats st;
+  const guint64 entries[][2] = { { 1, 2048 }, { 37, 4 }, { 99, 1 }, { 5000, 7 } };
+
+  for (guint i = 0; i < G_N_ELEMENTS (entries); i++)
+    {
+      g_autoptr (GByteArray) entry = g_byte_array_new ();
+
+      wire_put_varint (entry, 1, entries[i][0]);
+      wire_put_varint (entry, 2, entries[i][1]);
+      wire_put_bytes (mem, 2, entry->data, entry->len);
+    }
+  wire_file_add_record (file, "memory-plugin", 9, 0, mem);
+  run = htrace_run_bytes (file->data, file->len, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (htrace_run_first (run, TRACE_EVENT_COUNTER, "mem.mem_total")->u.counter.value, ==, 2048 * 1024);
+  g_assert_cmpuint (htrace_run_count (run, TRACE_EVENT_COUNTER, "mem.pined_purg"), ==, 1);
+  g_assert_cmpuint (htrace_run_count (run, TRACE_EVENT_COUNTER, "mem.key99"), ==, 1);
+  htrace_reader_copy_stats (run->reader, &st);
+  g_assert_cmpuint (st.skipped[HTRACE_SKIP_BAD_RESULT], ==, 1);
+}
+
 int
 main (int argc,
       char **argv)
@@ -165,5 +194,6 @@ main (int argc,
   g_test_add_func ("/htrace/container/skipped-and-truncated", test_skipped_and_truncated);
   g_test_add_func ("/htrace/container/clocks", test_clocks);
   g_test_add_func ("/htrace/container/unplaceable-and-bad", test_unplaceable_and_bad);
+  g_test_add_func ("/htrace/container/meminfo-keys", test_meminfo_keys);
   return g_test_run ();
 }
