@@ -154,6 +154,109 @@ test_skipped_plugins (void)
   rb_scratch_cleanup (dir);
 }
 
+#ifdef RB_ASAN
+#define HTRACE_BASE_RSS_KIB (96 * 1024) /* test-memory.c's RB_BASE_RSS_KIB */
+#else
+#define HTRACE_BASE_RSS_KIB (32 * 1024)
+#endif
+
+static void
+put_varint (GByteArray *b,
+            guint64 v)
+{
+  do
+    {
+      guint8 c = (v & 0x7f) | (v > 0x7f ? 0x80 : 0);
+
+      g_byte_array_append (b, &c, 1);
+      v >>= 7;
+    }
+  while (v);
+}
+
+static void
+put_bytes (GByteArray *b,
+           guint field,
+           const void *data,
+           gsize len)
+{
+  put_varint (b, (guint64) field << 3 | 2);
+  put_varint (b, len);
+  g_byte_array_append (b, data, len);
+}
+
+/* One ffrt-profiler record of @n events: B then E, alternately, on one
+ * thread, 1 us apart from @first_us. */
+static GByteArray *
+ffrt_record (guint n,
+             guint64 first_us)
+{
+  GByteArray *rec = g_byte_array_new ();
+  g_autoptr (GByteArray) result = g_byte_array_new ();
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (GByteArray) ev = g_byte_array_new ();
+      g_autoptr (GByteArray) trace = g_byte_array_new ();
+      guint64 us = first_us + i;
+
+      put_bytes (trace, 2, i % 2 ? "E" : "B", 1);
+      if (i % 2 == 0)
+        put_bytes (trace, 3, "task", 4);
+      put_varint (ev, 1 << 3);
+      put_varint (ev, us / 1000000);
+      put_varint (ev, 2 << 3);
+      put_varint (ev, us % 1000000 * 1000);
+      put_varint (ev, 4 << 3);
+      put_varint (ev, 7);
+      put_varint (ev, 5 << 3);
+      put_varint (ev, 7);
+      put_bytes (ev, 8, trace->data, trace->len);
+      put_bytes (result, 1, ev->data, ev->len);
+    }
+  put_bytes (rec, 1, "ffrt-profiler", 13);
+  put_bytes (rec, 3, result->data, result->len);
+  return rec;
+}
+
+/* A 21 MB capture of a million events is read in the memory of one record: the buffer and
+ * the arena are reused, nothing is kept per event. */
+static void
+test_memory (void)
+{
+  const guint records = 1000, per_record = 1000;
+  g_autofree char *dir = rb_scratch_dir ();
+  g_autofree char *path = g_build_filename (dir, "big.htrace", NULL);
+  g_autofree char *location = g_strdup_printf ("location=%s", path);
+  g_autoptr (GByteArray) file = g_byte_array_new ();
+  g_autoptr (RbResult) r = NULL;
+  guint8 header[1024] = { 0 };
+  guint64 peak_kib, boottime = GUINT64_TO_LE (1000000000);
+
+  memcpy (header, "OHOSPROF", 8);
+  memcpy (header + 60, &boottime, 8);
+  g_byte_array_append (file, header, sizeof header);
+  for (guint i = 0; i < records; i++)
+    {
+      g_autoptr (GByteArray) rec = ffrt_record (per_record, 1000000 + (guint64) i * per_record);
+      guint32 len = GUINT32_TO_LE (rec->len);
+
+      g_byte_array_append (file, (const guint8 *) &len, 4);
+      g_byte_array_append (file, rec->data, rec->len);
+    }
+  g_assert_cmpuint (file->len, >, 20 * 1024 * 1024);
+  rb_write_file (path, file->data, file->len);
+  g_byte_array_set_size (file, 0);
+  r = rb_run_peak ((const char *const[]){ "-q", "--stats", "htrace-src", location, "!", "fakesink", NULL }, &peak_kib);
+  g_assert_cmpint (r->status, ==, 0);
+  rb_assert_messages (r->err, "");
+  g_assert_cmpuint (rb_stat (r->err, "htrace-src0", "ffrt-events"), ==, (guint64) records * per_record);
+  g_assert_cmpuint (rb_stat (r->err, "fakesink0", "events-in"), ==, (guint64) records * per_record);
+  g_test_message ("peak %" G_GUINT64_FORMAT " KiB for %u events", peak_kib, records * per_record);
+  g_assert_cmpuint (peak_kib, <, HTRACE_BASE_RSS_KIB + 32 * 1024);
+  rb_scratch_cleanup (dir);
+}
+
 void
 rb_add_htrace_tests (void)
 {
@@ -166,4 +269,5 @@ rb_add_htrace_tests (void)
   g_test_add_func ("/robustness/htrace/cut-record", test_cut_record);
   g_test_add_func ("/robustness/htrace/damaged-length", test_damaged_length);
   g_test_add_func ("/robustness/htrace/skipped-plugins", test_skipped_plugins);
+  g_test_add_func ("/robustness/htrace/memory", test_memory);
 }
