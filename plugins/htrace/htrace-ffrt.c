@@ -4,8 +4,8 @@
  * have written: a phase (`B`, `E`, `S`, `C`...), a label and a cookie,
  * with the time, pid and tid. They become the atrace marker line hitrace
  * text would hold (`B|pid|H:label`, as TraceStreamer rebuilds them) and
- * go through the ftrace text engine, so that they are the same events as
- * from hitrace text. Two kinds do not:
+ * go through the ftrace text engine (htrace-text.c), so that they are the
+ * same events as from hitrace text. Two kinds do not:
  *
  * - `F` records are FFRT's task-state changes (`F|pid|H:R|3`: task 3 is
  *   ready; P, R, Co, F in the captures); FFRT writes no `S`, so as async
@@ -30,7 +30,6 @@ struct _HtraceFfrt
   TraceStringPool *pool;
   GString *line; /* names, labels */
   TraceClockDomain clock;
-  guint64 events;
   GHashTable *comms; /* tid → interned thread name */
   guint32 category;
 };
@@ -59,7 +58,8 @@ htrace_ffrt_free (HtraceFfrt *f)
   g_free (f);
 }
 
-/* The FFRT configuration's own clock numbering (not POSIX ids). */
+/* The FFRT configuration's own clock numbering (not POSIX ids); 0,
+ * "unknown", is taken as FFRT's default, boottime. */
 void
 htrace_ffrt_configure (HtraceFfrt *f,
                        HtraceContext *ctx,
@@ -181,7 +181,6 @@ decode_event (HtraceFfrt *f,
 {
   gint64 ts;
 
-  f->events++;
   ctx->stats->ffrt_events++;
   if (e->event_case == HTRACE__FFRT_EVENT__EVENT_RAW)
     {
