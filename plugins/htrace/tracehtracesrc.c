@@ -160,8 +160,8 @@ trace_htrace_src_class_init (TraceHtraceSrcClass *klass)
   init_stats ();
   trace_file_src_class_set_stats (file_src_class, htrace_src_stats, G_N_ELEMENTS (htrace_src_stats));
   trace_element_class_set_metadata (TRACE_ELEMENT_CLASS (klass), "htrace source", "Source/Trace",
-                                    "Reads OpenHarmony htrace captures (hiprofiler): system monitor, FFRT, "
-                                    "native hook, ArkTS",
+                                    "Reads OpenHarmony htrace captures (hiprofiler): system monitor, hitrace kernel "
+                                    "events, FFRT, native hook, ArkTS",
                                     "tracepipe");
 }
 
