@@ -783,8 +783,12 @@ struct _PerfettoWriter
   guint32 next_sample_seq;
   gboolean sample_clock_tied; /* MONOTONIC tied to the stream's clock */
 
-  /* JSON streams: track events wait here for trace_processor's order */
+  /* JSON streams: track events wait here for trace_processor's order:
+   * those that come in order in a run (a FIFO from order_run_head),
+   * the others in a heap */
   GArray *order_heap;
+  GArray *order_run;
+  guint order_run_head;
   TraceBatch *order_store; /* copies of the events that wait */
   guint64 order_seq;
   gint64 order_last_ts;
