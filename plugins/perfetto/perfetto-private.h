@@ -310,6 +310,7 @@ typedef struct
 } PerfettoWriterStats;
 
 typedef struct _PerfettoWriter PerfettoWriter;
+typedef struct _PerfettoArgKeys PerfettoArgKeys;
 
 void perfetto_writer_options_init (PerfettoWriterOptions *opts);
 
@@ -736,8 +737,9 @@ struct _PerfettoWriter
 
   /* the TrackEvent being built */
   PerfettoTrackEvent te;
-  PerfettoVec annotations; /* DebugAnnotation */
-  GArray *ann_parents;     /* guint per annotation: its parent's index + 1, 0 (or none) at top level */
+  PerfettoVec annotations;   /* DebugAnnotation */
+  GArray *ann_parents;       /* guint per annotation: its parent's index + 1, 0 (or none) at top level */
+  PerfettoArgKeys *arg_keys; /* split keys (perfetto-writer-args.c) */
   guint64 category_iid;
   char *category_str;
   guint64 flow_out;
@@ -845,6 +847,7 @@ void perfetto_args_write (PerfettoWriter *w,
                           TraceBatch *batch,
                           const TraceEvent *ev);
 void perfetto_args_attach (PerfettoWriter *w);
+void perfetto_args_free (PerfettoWriter *w);
 void perfetto_args_reset (PerfettoWriter *w);
 
 /* perfetto-writer-events.c */

@@ -732,6 +732,7 @@ perfetto_writer_free (PerfettoWriter *w)
   for (guint i = 0; i < G_N_ELEMENTS (sets); i++)
     perfetto_id_set_free (sets[i]);
   g_array_unref (w->ann_parents);
+  perfetto_args_free (w);
   g_array_unref (w->callstack_frames);
   g_array_unref (w->mapping_paths);
   g_free (w->obuf);
