@@ -9,6 +9,7 @@
 #include <json-glib/json-glib.h>
 #include <trace/trace.h>
 
+#include "ftrace-text.h"
 #include "trace.pb-c.h"
 
 G_BEGIN_DECLS
@@ -137,6 +138,8 @@ ProtobufCMessage *perfetto_oneof_get (const ProtobufCMessage *msg,
  *   binds one incoming and one outgoing flow per slice)
  * @other_clock: packets timestamped in another clock than the stream's
  *   (kept as they are, not converted)
+ * @atrace_markers: ftrace `print` events read as atrace markers (slices,
+ *   counters, async events), as ftrace-src reads `tracing_mark_write`
  *
  * What a #PerfettoReader read and what it could not use.
  */
@@ -155,6 +158,7 @@ typedef struct
   guint64 unsupported_events;
   guint64 extra_flows;
   guint64 other_clock;
+  guint64 atrace_markers;
 } PerfettoReaderStats;
 
 typedef struct _PerfettoReader PerfettoReader;
@@ -436,6 +440,7 @@ struct _PerfettoReader
   GArray *cpus;             /* PerfettoRCpu */
   GHashTable *ftrace_names; /* FtraceEvent field number → string id */
   GArray *comm_ids;         /* string ids of a compact intern_table */
+  FtraceParser *markers;    /* atrace markers in print events: their stacks */
 
   TraceBatch *batch;
   guint32 stream_clock;
