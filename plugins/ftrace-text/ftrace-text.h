@@ -149,6 +149,14 @@ void ftrace_parser_parse_text (FtraceParser *parser,
                                TraceBatch *batch);
 void ftrace_parser_skip_line (FtraceParser *parser,
                               FtraceProblem problem);
+gboolean ftrace_parser_parse_print (FtraceParser *parser,
+                                    gint64 ts,
+                                    gint32 cpu,
+                                    gint64 tid,
+                                    gint64 tgid,
+                                    const char *buf,
+                                    gsize len,
+                                    TraceBatch *batch);
 void ftrace_parser_finish (FtraceParser *parser,
                            TraceBatch *batch);
 

@@ -96,6 +96,30 @@ add_scalar_arg (ChromeReader *r,
     }
 }
 
+/* Appends `.key` (or `key` at the top), in place when it fits: a
+ * g_string_append_len() call per key showed in the profile. */
+static inline void
+append_key (GString *buf,
+            gboolean dot,
+            const char *k,
+            gsize len)
+{
+  if (G_LIKELY (buf->len + len + 1 < buf->allocated_len))
+    {
+      char *end = buf->str + buf->len;
+
+      if (dot)
+        *end++ = '.';
+      memcpy (end, k, len);
+      end[len] = '\0';
+      buf->len += len + (dot ? 1 : 0);
+      return;
+    }
+  if (dot)
+    g_string_append_c (buf, '.');
+  g_string_append_len (buf, k, len);
+}
+
 static ChromeScanResult
 parse_arg_object (ChromeReader *r,
                   TraceEvent *ev,
@@ -117,9 +141,7 @@ parse_arg_object (ChromeReader *r,
       gsize len;
       const char *k = chrome_string_decode (&key, r->scratch, &len);
 
-      if (prefix > 0)
-        g_string_append_c (r->key_buf, '.');
-      g_string_append_len (r->key_buf, k, len);
+      append_key (r->key_buf, prefix > 0, k, len);
       res = parse_arg_value (r, ev, s, depth);
       g_string_truncate (r->key_buf, prefix);
       if (res != CHROME_SCAN_OK)

@@ -46,7 +46,7 @@ chrome_reader_new (GInputStream *in,
   g_filter_input_stream_set_close_base_stream (G_FILTER_INPUT_STREAM (r->in), FALSE);
   r->location = g_strdup (location ? location : "<stream>");
   r->pool = trace_string_pool_ref (pool ? pool : trace_string_pool_get_default ());
-  r->cap = CHROME_READER_BLOCK_SIZE;
+  r->cap = CHROME_READER_FIRST_BLOCK_SIZE;
   r->buf = g_malloc (r->cap);
   r->state = FRAME_START;
   r->top_first = TRUE;
@@ -184,7 +184,13 @@ refill (ChromeReader *r,
       r->len -= r->pos;
       r->pos = 0;
     }
-  if (r->len == r->cap)
+  if (r->cap < CHROME_READER_BLOCK_SIZE && r->stats.bytes > 0)
+    {
+      /* more than the first read: the file is not small */
+      r->cap = CHROME_READER_BLOCK_SIZE;
+      r->buf = g_realloc (r->buf, r->cap);
+    }
+  else if (r->len == r->cap)
     {
       if (r->cap >= CHROME_MAX_ELEMENT_SIZE)
         return fail (r, error, TRACE_STREAM_ERROR_TOO_LARGE, r->base,

@@ -9,6 +9,7 @@
 #include <json-glib/json-glib.h>
 #include <trace/trace.h>
 
+#include "ftrace-text.h"
 #include "trace.pb-c.h"
 
 G_BEGIN_DECLS
@@ -137,6 +138,8 @@ ProtobufCMessage *perfetto_oneof_get (const ProtobufCMessage *msg,
  *   binds one incoming and one outgoing flow per slice)
  * @other_clock: packets timestamped in another clock than the stream's
  *   (kept as they are, not converted)
+ * @atrace_markers: ftrace `print` events read as atrace markers (slices,
+ *   counters, async events), as ftrace-src reads `tracing_mark_write`
  *
  * What a #PerfettoReader read and what it could not use.
  */
@@ -155,6 +158,7 @@ typedef struct
   guint64 unsupported_events;
   guint64 extra_flows;
   guint64 other_clock;
+  guint64 atrace_markers;
 } PerfettoReaderStats;
 
 typedef struct _PerfettoReader PerfettoReader;
@@ -310,6 +314,7 @@ typedef struct
 } PerfettoWriterStats;
 
 typedef struct _PerfettoWriter PerfettoWriter;
+typedef struct _PerfettoArgKeys PerfettoArgKeys;
 
 void perfetto_writer_options_init (PerfettoWriterOptions *opts);
 
@@ -435,6 +440,7 @@ struct _PerfettoReader
   GArray *cpus;             /* PerfettoRCpu */
   GHashTable *ftrace_names; /* FtraceEvent field number → string id */
   GArray *comm_ids;         /* string ids of a compact intern_table */
+  FtraceParser *markers;    /* atrace markers in print events: their stacks */
 
   TraceBatch *batch;
   guint32 stream_clock;
@@ -736,8 +742,9 @@ struct _PerfettoWriter
 
   /* the TrackEvent being built */
   PerfettoTrackEvent te;
-  PerfettoVec annotations; /* DebugAnnotation */
-  GArray *ann_parents;     /* guint per annotation: its parent's index + 1, 0 (or none) at top level */
+  PerfettoVec annotations;   /* DebugAnnotation */
+  GArray *ann_parents;       /* guint per annotation: its parent's index + 1, 0 (or none) at top level */
+  PerfettoArgKeys *arg_keys; /* split keys (perfetto-writer-args.c) */
   guint64 category_iid;
   char *category_str;
   guint64 flow_out;
@@ -783,8 +790,12 @@ struct _PerfettoWriter
   guint32 next_sample_seq;
   gboolean sample_clock_tied; /* MONOTONIC tied to the stream's clock */
 
-  /* JSON streams: track events wait here for trace_processor's order */
+  /* JSON streams: track events wait here for trace_processor's order:
+   * those that come in order in a run (a FIFO from order_run_head),
+   * the others in a heap */
   GArray *order_heap;
+  GArray *order_run;
+  guint order_run_head;
   TraceBatch *order_store; /* copies of the events that wait */
   guint64 order_seq;
   gint64 order_last_ts;
@@ -841,6 +852,7 @@ void perfetto_args_write (PerfettoWriter *w,
                           TraceBatch *batch,
                           const TraceEvent *ev);
 void perfetto_args_attach (PerfettoWriter *w);
+void perfetto_args_free (PerfettoWriter *w);
 void perfetto_args_reset (PerfettoWriter *w);
 
 /* perfetto-writer-events.c */

@@ -237,6 +237,32 @@ read_clock_sync (PerfettoReader *r,
   return TRUE;
 }
 
+/* A print event: a clock-sync marker, an atrace marker (read by the
+ * ftrace engine as ftrace-src reads the same text, so an Android system
+ * trace gives the same slices, counters and async events as its systrace
+ * would), or else a print kept as it is.
+ * Returns: whether @buf was read as a marker */
+static gboolean
+read_print (PerfettoReader *r,
+            const PerfettoFtraceEvent *fev,
+            gint32 cpu,
+            const char *buf)
+{
+  gint64 tid = fev->pid;
+  guint before = r->batch->n_events;
+
+  if (buf == NULL)
+    return FALSE;
+  if (read_clock_sync (r, fev, cpu, buf))
+    return TRUE;
+  if (!ftrace_parser_parse_print (r->markers, (gint64) fev->timestamp, cpu, tid, perfetto_reader_pid_of (r, tid), buf,
+                                  strlen (buf), r->batch))
+    return FALSE;
+  r->stats.atrace_markers++;
+  r->stats.events += r->batch->n_events - before;
+  return TRUE;
+}
+
 /* Typed events the event model has no kind for: name and args, the args
  * keyed as ftrace prints them. */
 static void
@@ -249,7 +275,8 @@ read_mapped (PerfettoReader *r,
 {
   TraceEvent *ev;
 
-  if (map->event_field == PERFETTO__PROTOS__FTRACE_EVENT__EVENT_PRINT && read_clock_sync (r, fev, cpu, ((const Perfetto__Protos__PrintFtraceEvent *) msg)->buf))
+  if (map->event_field == PERFETTO__PROTOS__FTRACE_EVENT__EVENT_PRINT &&
+      read_print (r, fev, cpu, ((const Perfetto__Protos__PrintFtraceEvent *) msg)->buf))
     return;
   ev = kernel_event (r, TRACE_EVENT_FTRACE, (gint64) fev->timestamp, cpu, fev->pid,
                      perfetto_reader_intern (r, map->name));

@@ -788,6 +788,7 @@ perfetto_reader_new (GInputStream *in,
   r->cpus = g_array_new (FALSE, TRUE, sizeof (PerfettoRCpu));
   r->ftrace_names = g_hash_table_new (NULL, NULL);
   r->comm_ids = g_array_new (FALSE, FALSE, sizeof (guint32));
+  r->markers = ftrace_parser_new (r->pool);
   r->stream_clock = PERFETTO_CLOCK_BOOTTIME;
   r->k_step = trace_string_pool_intern (r->pool, PERFETTO_STEP_ANNOTATION);
   r->k_url = trace_string_pool_intern (r->pool, "url");
@@ -884,6 +885,7 @@ perfetto_reader_free (PerfettoReader *r)
     g_hash_table_unref (tables[i]);
   g_array_unref (r->cpus);
   g_array_unref (r->comm_ids);
+  ftrace_parser_free (r->markers);
   g_clear_pointer (&r->batch, trace_batch_unref);
   g_byte_array_unref (r->inflated);
   g_clear_pointer (&r->metadata, json_object_unref);

@@ -40,12 +40,43 @@ typedef struct
   guint32 index; /* an index `[N]` when s is NULL */
 } ArgComp;
 
+/* A component as the writer keeps it: the name interned, or an index. */
 typedef struct
 {
-  ArgComp comp;
+  guint32 name; /* pool id, when !is_index */
+  guint32 index;
+  gboolean is_index;
+} ArgCompId;
+
+typedef struct
+{
+  ArgCompId comp;
   gboolean is_array; /* its children are indices */
   guint node;        /* in w->annotations */
 } OpenNode;
+
+/* Keys repeat from event to event: each one's components are split and
+ * interned once, then found by the key's id in a direct-mapped cache
+ * (splitting and interning every time cost a tenth of a Chrome trace's
+ * conversion). The components live in one array, emptied with the cache
+ * when it grows past ARG_COMPS_MAX, so memory stays bounded whatever the
+ * number of distinct keys. */
+#define ARG_KEY_SLOTS 4096
+#define ARG_COMPS_MAX 65536
+
+typedef struct
+{
+  guint32 key;   /* pool id of the whole key */
+  guint32 first; /* its components in comps */
+  guint8 n;      /* 0: a key written flat */
+  gboolean valid;
+} ArgKeySlot;
+
+struct _PerfettoArgKeys
+{
+  ArgKeySlot slots[ARG_KEY_SLOTS];
+  GArray *comps; /* ArgCompId */
+};
 
 /* Returns: a new annotation named @key */
 PerfettoAnnotation *
@@ -146,7 +177,7 @@ parse_key (const char *key,
             index = index * 10 + (guint64) (*p++ - '0');
           if (p == d || *p++ != ']')
             return 0;
-          comps[n++] = (ArgComp) { NULL, 0, (guint32) index };
+          comps[n++] = (ArgComp){ NULL, 0, (guint32) index };
           continue;
         }
       if (n > 0 && *p++ != '.')
@@ -162,12 +193,74 @@ parse_key (const char *key,
 }
 
 static gboolean
-comp_equal (const ArgComp *a,
-            const ArgComp *b)
+comp_equal (const ArgCompId *a,
+            const ArgCompId *b)
 {
-  if (a->s == NULL || b->s == NULL)
-    return a->s == b->s && a->index == b->index;
-  return a->len == b->len && memcmp (a->s, b->s, a->len) == 0;
+  if (a->is_index || b->is_index)
+    return a->is_index == b->is_index && a->index == b->index;
+  return a->name == b->name;
+}
+
+/* Splits and interns @key, into the cache. */
+static const ArgKeySlot *
+key_parse (PerfettoWriter *w,
+           ArgKeySlot *slot,
+           guint32 key)
+{
+  PerfettoArgKeys *keys = w->arg_keys;
+  ArgComp comps[PERFETTO_ARG_MAX_DEPTH];
+  guint n = parse_key (perfetto_str (w, key), comps);
+
+  if (keys->comps->len + n > ARG_COMPS_MAX)
+    {
+      memset (keys->slots, 0, sizeof keys->slots);
+      g_array_set_size (keys->comps, 0);
+    }
+  slot->key = key;
+  slot->first = keys->comps->len;
+  slot->n = (guint8) n;
+  slot->valid = TRUE;
+  for (guint i = 0; i < n; i++)
+    {
+      ArgCompId id = { 0, comps[i].index, comps[i].s == NULL };
+
+      if (!id.is_index)
+        id.name = trace_string_pool_intern_len (w->pool, comps[i].s, comps[i].len);
+      g_array_append_val (keys->comps, id);
+    }
+  return slot;
+}
+
+static const ArgKeySlot *
+key_lookup (PerfettoWriter *w,
+            guint32 key)
+{
+  ArgKeySlot *slot;
+
+  if (G_UNLIKELY (w->arg_keys == NULL))
+    {
+      w->arg_keys = g_new0 (PerfettoArgKeys, 1);
+      w->arg_keys->comps = g_array_new (FALSE, FALSE, sizeof (ArgCompId));
+    }
+  slot = &w->arg_keys->slots[key % ARG_KEY_SLOTS];
+  if (slot->valid && slot->key == key)
+    return slot;
+  return key_parse (w, slot, key);
+}
+
+/**
+ * perfetto_args_free:
+ * @w: a #PerfettoWriter
+ *
+ * Frees the cache of split keys.
+ */
+void
+perfetto_args_free (PerfettoWriter *w)
+{
+  if (w->arg_keys == NULL)
+    return;
+  g_array_unref (w->arg_keys->comps);
+  g_clear_pointer (&w->arg_keys, g_free);
 }
 
 /* Pushes the node for @comp under @parent (G_MAXUINT: top level).
@@ -175,21 +268,21 @@ comp_equal (const ArgComp *a,
 static guint
 push_node (PerfettoWriter *w,
            guint parent,
-           const ArgComp *comp)
+           const ArgCompId *comp)
 {
   guint node = w->annotations.len;
   guint parent_plus_one = parent == G_MAXUINT ? 0 : parent + 1;
 
   /* An array element has no name: trace_processor names it by position. */
-  if (comp->s != NULL)
-    perfetto_annotation_push (w, trace_string_pool_intern_len (w->pool, comp->s, comp->len));
+  if (!comp->is_index)
+    perfetto_annotation_push (w, comp->name);
   else
     perfetto__protos__debug_annotation__init (perfetto_vec_push (&w->annotations));
   if (parent != G_MAXUINT)
     {
       PerfettoAnnotation *pa = perfetto_vec_at (&w->annotations, PerfettoAnnotation, parent);
 
-      if (comp->s == NULL)
+      if (comp->is_index)
         pa->n_array_values++;
       else
         pa->n_dict_entries++;
@@ -206,7 +299,7 @@ push_node (PerfettoWriter *w,
 static void
 write_nested (PerfettoWriter *w,
               const TraceArg *arg,
-              const ArgComp *comps,
+              const ArgCompId *comps,
               guint n,
               OpenNode *open,
               guint *depth)
@@ -214,13 +307,12 @@ write_nested (PerfettoWriter *w,
   guint d = 0;
   guint leaf;
 
-  while (d < *depth && d < n - 1 && comp_equal (&open[d].comp, &comps[d])
-         && open[d].is_array == (comps[d + 1].s == NULL))
+  while (d < *depth && d < n - 1 && comp_equal (&open[d].comp, &comps[d]) && open[d].is_array == comps[d + 1].is_index)
     d++;
   for (*depth = d; d < n - 1; d++)
     {
       open[d].comp = comps[d];
-      open[d].is_array = comps[d + 1].s == NULL;
+      open[d].is_array = comps[d + 1].is_index;
       open[d].node = push_node (w, d == 0 ? G_MAXUINT : open[d - 1].node, &comps[d]);
       *depth = d + 1;
     }
@@ -237,21 +329,20 @@ perfetto_args_write (PerfettoWriter *w,
 {
   const TraceArg *args = trace_batch_get_args (batch, ev);
   OpenNode open[PERFETTO_ARG_MAX_DEPTH];
-  ArgComp comps[PERFETTO_ARG_MAX_DEPTH];
   guint depth = 0;
 
   for (guint i = 0; i < ev->n_args; i++)
     {
       const TraceArg *arg = &args[i];
-      guint n = parse_key (perfetto_str (w, arg->key), comps);
+      const ArgKeySlot *key = key_lookup (w, arg->key);
 
-      if (n < 2)
+      if (key->n < 2)
         {
           annotation_set_value (w, perfetto_annotation_push (w, arg->key), arg);
           depth = 0;
           continue;
         }
-      write_nested (w, arg, comps, n, open, &depth);
+      write_nested (w, arg, &g_array_index (w->arg_keys->comps, ArgCompId, key->first), key->n, open, &depth);
     }
 }
 

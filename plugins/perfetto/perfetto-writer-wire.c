@@ -52,6 +52,8 @@
 #define F_TE_EXTRA_COUNTER_TRACK_UUIDS 31
 #define F_TE_FLOW_IDS 47
 #define F_TE_TERMINATING_FLOW_IDS 48
+#define F_DA_DICT_ENTRIES 11
+#define F_DA_ARRAY_VALUES 12
 #define F_BUNDLE_CPU 1
 #define F_BUNDLE_EVENT 2
 #define F_BUNDLE_LOST_EVENTS 3
@@ -120,6 +122,8 @@ static const struct
   { &perfetto__protos__track_event__descriptor, "extra_counter_track_uuids", F_TE_EXTRA_COUNTER_TRACK_UUIDS },
   { &perfetto__protos__track_event__descriptor, "flow_ids", F_TE_FLOW_IDS },
   { &perfetto__protos__track_event__descriptor, "terminating_flow_ids", F_TE_TERMINATING_FLOW_IDS },
+  { &perfetto__protos__debug_annotation__descriptor, "dict_entries", F_DA_DICT_ENTRIES },
+  { &perfetto__protos__debug_annotation__descriptor, "array_values", F_DA_ARRAY_VALUES },
   { &perfetto__protos__ftrace_event_bundle__descriptor, "cpu", F_BUNDLE_CPU },
   { &perfetto__protos__ftrace_event_bundle__descriptor, "event", F_BUNDLE_EVENT },
   { &perfetto__protos__ftrace_event_bundle__descriptor, "lost_events", F_BUNDLE_LOST_EVENTS },
@@ -140,12 +144,14 @@ static const struct
   { SW_DESC, "next_pid", F_SW_NEXT_PID },
   { SW_DESC, "next_prio", F_SW_NEXT_PRIO },
 #undef SW_DESC
-#define WAKEUP_NUMBERS(desc)                 \
-  { desc, "comm", F_WK_COMM },               \
-  { desc, "pid", F_WK_PID },                 \
-  { desc, "prio", F_WK_PRIO },               \
-  { desc, "success", F_WK_SUCCESS },         \
-  { desc, "target_cpu", F_WK_TARGET_CPU }
+#define WAKEUP_NUMBERS(desc)             \
+  { desc, "comm", F_WK_COMM },           \
+      { desc, "pid", F_WK_PID },         \
+      { desc, "prio", F_WK_PRIO },       \
+      { desc, "success", F_WK_SUCCESS }, \
+  {                                      \
+    desc, "target_cpu", F_WK_TARGET_CPU  \
+  }
   WAKEUP_NUMBERS (&perfetto__protos__sched_wakeup_ftrace_event__descriptor),
   WAKEUP_NUMBERS (&perfetto__protos__sched_waking_ftrace_event__descriptor),
 #undef WAKEUP_NUMBERS
@@ -179,6 +185,7 @@ static const struct
   { &perfetto__protos__trace__descriptor, FALSE, 1 },
   { &perfetto__protos__trace_packet__descriptor, TRUE, 10 },
   { &perfetto__protos__track_event__descriptor, FALSE, 16 },
+  { &perfetto__protos__debug_annotation__descriptor, FALSE, 12 },
   { &perfetto__protos__ftrace_event_bundle__descriptor, FALSE, 4 },
   { &perfetto__protos__ftrace_event__descriptor, TRUE, 3 },
   { &perfetto__protos__ftrace_event_bundle__compact_sched__descriptor, FALSE, 12 },
@@ -433,13 +440,84 @@ put_repeated_fixed64 (PerfettoWireBuf *b,
     put_fixed64 (b, field, v[i]);
 }
 
+#define DA(x) PERFETTO__PROTOS__DEBUG_ANNOTATION__##x
+
+/* The value oneof, in field order as protobuf-c packs it (the iid of
+ * an interned string, field 17, comes after the nested fields). */
+static void
+put_annotation_value (PerfettoWireBuf *b,
+                      const Perfetto__Protos__DebugAnnotation *da)
+{
+  switch (da->value_case)
+    {
+    case DA (VALUE_BOOL_VALUE):
+      put_varint (b, DA (VALUE_BOOL_VALUE), da->bool_value ? 1 : 0);
+      break;
+    case DA (VALUE_UINT_VALUE):
+      put_varint (b, DA (VALUE_UINT_VALUE), da->uint_value);
+      break;
+    case DA (VALUE_INT_VALUE):
+      put_varint (b, DA (VALUE_INT_VALUE), (guint64) da->int_value);
+      break;
+    case DA (VALUE_DOUBLE_VALUE):
+      put_double (b, DA (VALUE_DOUBLE_VALUE), da->double_value);
+      break;
+    case DA (VALUE_STRING_VALUE):
+      if (da->string_value)
+        put_string (b, DA (VALUE_STRING_VALUE), da->string_value);
+      break;
+    case DA (VALUE_POINTER_VALUE):
+      put_varint (b, DA (VALUE_POINTER_VALUE), da->pointer_value);
+      break;
+    case DA (VALUE_LEGACY_JSON_VALUE):
+      if (da->legacy_json_value)
+        put_string (b, DA (VALUE_LEGACY_JSON_VALUE), da->legacy_json_value);
+      break;
+    default:
+      break;
+    }
+}
+
+/* Every event of a Chrome trace with args has a few of these: by
+ * protobuf-c they cost two walks of the descriptor each (size, then
+ * pack), a tenth of a JSON conversion's instructions. Nested values
+ * recurse as deep as the reader let them nest (64 levels). */
+static void
+put_debug_annotation (PerfettoWireBuf *b,
+                      guint32 field,
+                      const Perfetto__Protos__DebugAnnotation *da)
+{
+  gsize slot;
+
+  if (G_UNLIKELY (da->base.n_unknown_fields))
+    {
+      put_message_pbc (b, field, &da->base);
+      return;
+    }
+  slot = wire_open (b, field);
+  if (da->name_field_case == DA (NAME_FIELD_NAME_IID))
+    put_varint (b, DA (NAME_FIELD_NAME_IID), da->name_iid);
+  put_annotation_value (b, da);
+  if (da->name_field_case == DA (NAME_FIELD_NAME) && da->name)
+    put_string (b, DA (NAME_FIELD_NAME), da->name);
+  for (gsize i = 0; i < da->n_dict_entries; i++)
+    put_debug_annotation (b, F_DA_DICT_ENTRIES, da->dict_entries[i]);
+  for (gsize i = 0; i < da->n_array_values; i++)
+    put_debug_annotation (b, F_DA_ARRAY_VALUES, da->array_values[i]);
+  if (da->value_case == DA (VALUE_STRING_VALUE_IID))
+    put_varint (b, DA (VALUE_STRING_VALUE_IID), da->string_value_iid);
+  wire_close (b, slot);
+}
+
+#undef DA
+
 static void
 put_track_event (PerfettoWireBuf *b,
                  const PerfettoTrackEvent *te)
 {
   put_repeated_varint (b, F_TE_CATEGORY_IIDS, te->n_category_iids, te->category_iids);
   for (gsize i = 0; i < te->n_debug_annotations; i++)
-    put_message_pbc (b, F_TE_DEBUG_ANNOTATIONS, &te->debug_annotations[i]->base);
+    put_debug_annotation (b, F_TE_DEBUG_ANNOTATIONS, te->debug_annotations[i]);
   if (te->legacy_event)
     put_message_pbc (b, F_TE_LEGACY_EVENT, &te->legacy_event->base);
   if (te->has_type)
@@ -464,8 +542,7 @@ put_track_event (PerfettoWireBuf *b,
   put_repeated_fixed64 (b, F_TE_TERMINATING_FLOW_IDS, te->n_terminating_flow_ids, te->terminating_flow_ids);
   if (te->correlation_id_field_case == PERFETTO__PROTOS__TRACK_EVENT__CORRELATION_ID_FIELD_CORRELATION_ID)
     put_varint (b, PERFETTO__PROTOS__TRACK_EVENT__CORRELATION_ID_FIELD_CORRELATION_ID, te->correlation_id);
-  if (te->correlation_id_field_case == PERFETTO__PROTOS__TRACK_EVENT__CORRELATION_ID_FIELD_CORRELATION_ID_STR
-      && te->correlation_id_str)
+  if (te->correlation_id_field_case == PERFETTO__PROTOS__TRACK_EVENT__CORRELATION_ID_FIELD_CORRELATION_ID_STR && te->correlation_id_str)
     put_string (b, PERFETTO__PROTOS__TRACK_EVENT__CORRELATION_ID_FIELD_CORRELATION_ID_STR, te->correlation_id_str);
 }
 
@@ -474,19 +551,19 @@ put_track_event (PerfettoWireBuf *b,
 /* A packed repeated field, in one pass: room for the longest varints,
  * then the body is moved if its length needs more than one byte (a
  * first pass summing the varints' sizes was as slow as protobuf-c). */
-#define PUT_PACKED_VARINTS(b, field, n, v, conv)                       \
-  G_STMT_START                                                         \
-  {                                                                    \
-    gsize slot_;                                                       \
-    if ((n) == 0)                                                      \
-      break;                                                           \
-    wire_reserve ((b), WIRE_SCALAR_MAX + 1 + (n) * 10);                \
-    put_tag_raw ((b), (field), W_LEN);                                 \
-    slot_ = (b)->len++;                                                \
-    for (gsize i_ = 0; i_ < (n); i_++)                                 \
-      put_varint_raw ((b), conv ((v)[i_]));                            \
-    wire_close ((b), slot_);                                           \
-  }                                                                    \
+#define PUT_PACKED_VARINTS(b, field, n, v, conv)       \
+  G_STMT_START                                         \
+  {                                                    \
+    gsize slot_;                                       \
+    if ((n) == 0)                                      \
+      break;                                           \
+    wire_reserve ((b), WIRE_SCALAR_MAX + 1 + (n) *10); \
+    put_tag_raw ((b), (field), W_LEN);                 \
+    slot_ = (b)->len++;                                \
+    for (gsize i_ = 0; i_ < (n); i_++)                 \
+      put_varint_raw ((b), conv ((v)[i_]));            \
+    wire_close ((b), slot_);                           \
+  }                                                    \
   G_STMT_END
 
 #define AS_U64(x) ((guint64) (x))
@@ -522,20 +599,20 @@ put_compact_sched (PerfettoWireBuf *b,
 }
 
 /* sched_wakeup and sched_waking: two messages of one shape. */
-#define PUT_WAKEUP_FIELDS(b, wk)                       \
-  G_STMT_START                                         \
-  {                                                    \
-    if ((wk)->comm)                                    \
-      put_string ((b), F_WK_COMM, (wk)->comm);         \
-    if ((wk)->has_pid)                                 \
-      put_int32 ((b), F_WK_PID, (wk)->pid);            \
-    if ((wk)->has_prio)                                \
-      put_int32 ((b), F_WK_PRIO, (wk)->prio);          \
-    if ((wk)->has_success)                             \
-      put_int32 ((b), F_WK_SUCCESS, (wk)->success);    \
-    if ((wk)->has_target_cpu)                          \
+#define PUT_WAKEUP_FIELDS(b, wk)                          \
+  G_STMT_START                                            \
+  {                                                       \
+    if ((wk)->comm)                                       \
+      put_string ((b), F_WK_COMM, (wk)->comm);            \
+    if ((wk)->has_pid)                                    \
+      put_int32 ((b), F_WK_PID, (wk)->pid);               \
+    if ((wk)->has_prio)                                   \
+      put_int32 ((b), F_WK_PRIO, (wk)->prio);             \
+    if ((wk)->has_success)                                \
+      put_int32 ((b), F_WK_SUCCESS, (wk)->success);       \
+    if ((wk)->has_target_cpu)                             \
       put_int32 ((b), F_WK_TARGET_CPU, (wk)->target_cpu); \
-  }                                                    \
+  }                                                       \
   G_STMT_END
 
 static void

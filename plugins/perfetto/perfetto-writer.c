@@ -690,6 +690,7 @@ perfetto_writer_new (GOutputStream *out,
   perfetto_packet_reset (w);
   perfetto_tracks_init (w);
   w->order_heap = perfetto_order_new_heap ();
+  w->order_run = perfetto_order_new_heap ();
   w->order_sort_min_ts = G_MAXINT64;
   perfetto_ftrace_init (w);
   perfetto_samples_init (w);
@@ -724,12 +725,14 @@ perfetto_writer_free (PerfettoWriter *w)
   perfetto_ftrace_free (w);
   perfetto_order_clear (w);
   g_array_unref (w->order_heap);
+  g_array_unref (w->order_run);
   perfetto_tracks_free (w);
   for (guint i = 0; i < G_N_ELEMENTS (vecs); i++)
     perfetto_vec_clear (vecs[i]);
   for (guint i = 0; i < G_N_ELEMENTS (sets); i++)
     perfetto_id_set_free (sets[i]);
   g_array_unref (w->ann_parents);
+  perfetto_args_free (w);
   g_array_unref (w->callstack_frames);
   g_array_unref (w->mapping_paths);
   g_free (w->obuf);

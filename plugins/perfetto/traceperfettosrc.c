@@ -34,6 +34,7 @@ static const TraceFileSrcStat perfetto_src_stats[] = {
   { "skipped-unknown-packets", G_STRUCT_OFFSET (PerfettoReaderStats, unknown_packets), TRUE },
   { "skipped-unsupported-events", G_STRUCT_OFFSET (PerfettoReaderStats, unsupported_events), TRUE },
   { "truncated-bytes", G_STRUCT_OFFSET (PerfettoReaderStats, truncated_bytes), TRUE },
+  { "atrace-markers", G_STRUCT_OFFSET (PerfettoReaderStats, atrace_markers), TRUE },
 };
 
 static gboolean

@@ -187,6 +187,29 @@ test_queue_back_pressure (void)
   test_sink_pad_free (down);
 }
 
+/* A queue that has stopped takes nothing more: upstream (another queue's
+ * thread, stopped after it) hears EOS and keeps ownership of nothing. It
+ * used to accept the batch into the list it had just emptied (outside its
+ * lock), where a concurrent push lost batches. */
+static void
+test_queue_refuses_batches_once_stopped (void)
+{
+  g_autoptr (TraceHarness) h = trace_harness_new_parse ("queue");
+  TraceElement *queue = trace_harness_get_element (h);
+  TraceStringPool *pool = trace_harness_get_string_pool (h);
+  g_autoptr (TraceBatch) batch = test_make_slices (pool, 1, 1, 0, 5);
+  guint level = 1;
+
+  trace_harness_play (h);
+  g_assert_cmpint (trace_element_set_state (queue, TRACE_STATE_READY), !=, TRACE_STATE_CHANGE_FAILURE);
+  g_assert_cmpint (trace_harness_push (h, trace_batch_ref (batch)), ==, TRACE_FLOW_EOS);
+  /* ours is the only reference left: the queue did not keep it */
+  g_assert_true (trace_batch_is_writable (batch));
+  g_object_get (queue, "current-level", &level, NULL);
+  g_assert_cmpuint (level, ==, 0);
+  trace_element_set_state (queue, TRACE_STATE_NULL);
+}
+
 /* max-batches is read at each batch: raising it on a full queue that
  * plays makes room at once. */
 static void
@@ -295,6 +318,7 @@ main (int argc, char **argv)
   g_test_add_func ("/funnel/eos-after-all-inputs", test_funnel_eos_after_all_inputs);
   g_test_add_func ("/queue/back-pressure", test_queue_back_pressure);
   g_test_add_func ("/queue/max-batches-while-playing", test_queue_max_batches_while_playing);
+  g_test_add_func ("/queue/refuses-batches-once-stopped", test_queue_refuses_batches_once_stopped);
   g_test_add_func ("/fakesrc/processes-refused-while-playing", test_fakesrc_processes_refused_while_playing);
   g_test_add_func ("/stats/message", test_stats_message);
   g_test_add_func ("/pipeline/send-eos-ends-cleanly", test_send_eos_ends_cleanly);

@@ -11,7 +11,9 @@
  * says: a fresh machine must not be asked for them. */
 static const char *const ci_only_prefixes[] = { "clang", "libclang-rt-", "valgrind", "graphviz", NULL };
 
-static char *
+/* (not inlined: GCC 12 then takes `contents` for a local that the
+ * caller's pointers into the returned text dangle from) */
+G_NO_INLINE static char *
 read_source_file (const char *relative)
 {
   g_autofree char *path = g_build_filename (SOURCE_ROOT, relative, NULL);
@@ -38,7 +40,11 @@ readme_command (const char *heading,
       g_assert_nonnull (at);
       at += 5;
       if (i < nth)
-        at = strstr (at, "\n```\n") + 4;
+        {
+          at = strstr (at, "\n```\n");
+          g_assert_nonnull (at);
+          at += 4;
+        }
     }
   return g_strndup (at, strchr (at, '\n') - at);
 }

@@ -12,6 +12,9 @@
  *              boot time with target=monotonic), both written here from
  *              one table of what happened → method slices on the same
  *              pid/tid as the system's slices and inside them;
+ *  rhea + perfetto  the same RheaTrace capture and the system trace as
+ *              Android's perfetto writes it (ftrace bundles with print
+ *              markers, a process tree), encoded here by protoc;
  *  arkts       an ArkTS CPU profile (ohos_ts_ut_js_cpu_profiler_results.jsonl)
  *              and a systrace of its thread with `sink_1::offset=` → every
  *              profile slice moved by exactly the offset.
@@ -528,6 +531,94 @@ test_rhea_and_systrace_to_monotonic (void)
   tl_tmp_cleanup ();
 }
 
+/* ---- RheaTrace + a Perfetto system trace (issue 20) ------------------------- */
+
+/* The system side as Android's `perfetto` writes it: ftrace bundles on
+ * boot time carrying the atrace markers as print events, and a process
+ * tree naming the app's threads. Written here as protobuf text and
+ * encoded by protoc with the project's .proto files, an encoder that knows
+ * nothing of perfetto-sink. Returns: FALSE when protoc is not installed */
+static gboolean
+write_perfetto_system_trace (const char *path)
+{
+  g_autoptr (GArray) lines = new_lines ();
+  g_autoptr (GString) text = g_string_new (NULL);
+  g_autoptr (GSubprocess) protoc = NULL;
+  g_autoptr (GBytes) in = NULL, out = NULL;
+  g_autoptr (GError) error = NULL;
+
+  if (PROTOC_PATH[0] == '\0')
+    return FALSE;
+  g_string_append_printf (text,
+                          "packet {\n  trusted_packet_sequence_id: 1\n  process_tree {\n"
+                          "    processes { pid: %d ppid: 1 cmdline: \"com.example.app\" }\n"
+                          "    threads { tid: %d tgid: %d name: \"com.example.app\" }\n"
+                          "    threads { tid: %d tgid: %d name: \"AsyncTask #1\" }\n  }\n}\n"
+                          "packet {\n  trusted_packet_sequence_id: 1\n  ftrace_events {\n    cpu: 1\n",
+                          APP_PID, APP_PID, APP_PID, WORKER_TID, APP_PID);
+  for (guint i = 0; i < G_N_ELEMENTS (app_slices); i++)
+    {
+      const AppSlice *s = &app_slices[i];
+
+      if (!s->system)
+        continue;
+      add_line (lines, s->begin_us,
+                g_strdup_printf ("    event { timestamp: %" G_GINT64_FORMAT " pid: %" G_GINT64_FORMAT
+                                 " print { ip: 0 buf: \"B|%d|%s\\n\" } }\n",
+                                 (BOOT0_US + s->begin_us) * TL_US, s->tid, APP_PID, s->name));
+      add_line (lines, s->end_us,
+                g_strdup_printf ("    event { timestamp: %" G_GINT64_FORMAT " pid: %" G_GINT64_FORMAT
+                                 " print { ip: 0 buf: \"E|%d\\n\" } }\n",
+                                 (BOOT0_US + s->end_us) * TL_US, s->tid, APP_PID));
+    }
+  g_array_sort (lines, timed_line_order);
+  for (guint i = 0; i < lines->len; i++)
+    g_string_append (text, g_array_index (lines, TimedLine, i).text);
+  g_string_append (text, "  }\n}\n");
+  protoc = g_subprocess_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, PROTOC_PATH,
+                             "--encode=perfetto.protos.Trace", "-I", PERFETTO_PROTO_DIR,
+                             PERFETTO_PROTO_DIR "/trace.proto", NULL);
+  g_assert_no_error (error);
+  in = g_bytes_new (text->str, text->len);
+  g_assert_true (g_subprocess_communicate (protoc, in, NULL, &out, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_successful (protoc));
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (out, NULL), g_bytes_get_size (out), NULL));
+  return TRUE;
+}
+
+/* Issue 20, item 3: a RheaTrace capture merged with the Perfetto system
+ * trace of the same device. Both are on boot time (the capture by its
+ * TRACE_START line, the Perfetto trace by its ftrace clock): every method
+ * lands on the app's pid and tid, inside the system slice that encloses
+ * it in truth, with no shift. */
+static void
+test_rhea_and_perfetto_system_trace (void)
+{
+  g_autofree char *rhea = tl_tmp_path ("rhea-atrace"), *sys = tl_tmp_path ("system.pftrace");
+  g_autofree char *out = tl_tmp_path ("app.pftrace"), *desc = NULL;
+  g_autoptr (TlRun) back = NULL;
+  g_autoptr (GArray) slices = NULL;
+
+  if (!write_perfetto_system_trace (sys))
+    {
+      g_test_skip ("protoc is not installed (Debian: protobuf-compiler)");
+      tl_tmp_cleanup ();
+      return;
+    }
+  write_rhea_capture (rhea);
+  desc = g_strdup_printf ("clock-sync name=m target=boottime ! perfetto-sink location=\"%s\"  "
+                          "ftrace-src location=\"%s\" ! rhea-repair ! m.  perfetto-src location=\"%s\" ! m.",
+                          out, rhea, sys);
+  back = merge_and_read_back (desc, out);
+  check_decision (back, "sink_0", "boottime", "stream-start", 0);
+  check_decision (back, "sink_1", "boottime", "stream-start", 0);
+  g_assert_cmpint (back->out_clock, ==, TRACE_CLOCK_BOOTTIME);
+  slices = tl_slices_from_batch (back->events);
+  check_app_slices (slices, 0);
+  tl_tmp_cleanup ();
+}
+
 /* ---- ArkTS CPU profile + systrace, explicit offset -------------------------- */
 
 #define PROFILE_TID 1394
@@ -657,6 +748,7 @@ main (int argc,
   g_test_add_func ("/timeline/clock-sync/sync-id-verbose", test_sync_id_verbose);
   g_test_add_func ("/timeline/clock-sync/rhea-and-monotonic-systrace", test_rhea_and_monotonic_systrace);
   g_test_add_func ("/timeline/clock-sync/rhea-and-systrace-to-monotonic", test_rhea_and_systrace_to_monotonic);
+  g_test_add_func ("/timeline/clock-sync/rhea-and-perfetto-system-trace", test_rhea_and_perfetto_system_trace);
   g_test_add_func ("/timeline/clock-sync/arkts-with-offset", test_arkts_with_offset);
   return g_test_run ();
 }

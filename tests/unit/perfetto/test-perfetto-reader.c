@@ -73,6 +73,54 @@ test_sdk_style (void)
   g_assert_cmpuint (rs.bytes, ==, g_bytes_get_size (bytes));
 }
 
+/* ftrace `print` events of a Perfetto trace (Android's system trace
+ * carries the app's atrace markers so) are read as ftrace-src reads the
+ * same markers in text: slices, counters and async events on the writing
+ * thread; text that is no marker, or a marker whose fields do not parse,
+ * stays a print, so that nothing trace_processor would read from it is
+ * lost. */
+static void
+test_print_markers (void)
+{
+  static const char *const bufs[] = { "B|42|Frame\n", "C|42|queued|5\n", "S|42|load|7\n", "hello",
+                                      "E|42\n", "B|x|bad\n", "F|42|load|7\n" };
+  /* the counter is the process's (the marker's pid), an integer; S/F
+   * are legacy async; the prints that stay have no pid (kernel events
+   * get the one of their thread when it is known) */
+  const char *want[] = {
+    "slice-begin ts=1000 pid=42 tid=43 cpu=1 name='Frame' cat='' flags=0x0 dur=0 out=0 in=0 track=''",
+    "counter ts=1001 pid=42 tid=43 cpu=1 name='queued' cat='' flags=0x4 value=5 id=0 unit=''",
+    "async-begin ts=1002 pid=42 tid=43 cpu=1 name='load' cat='' flags=0x8 id=7 scope='' track='' step=''",
+    "ftrace ts=1003 pid=-1 tid=43 cpu=1 name='print' cat='' flags=0x0 buf=s:'hello'",
+    "slice-end ts=1004 pid=42 tid=43 cpu=1 name='' cat='' flags=0x0 dur=0 out=0 in=0 track=''",
+    "ftrace ts=1005 pid=-1 tid=43 cpu=1 name='print' cat='' flags=0x0 buf=s:'B|x|bad\n'",
+    "async-end ts=1006 pid=42 tid=43 cpu=1 name='load' cat='' flags=0x8 id=7 scope='' track='' step=''",
+  };
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  g_autoptr (TraceBatch) in = trace_batch_new (pool, 0);
+  g_autoptr (GBytes) bytes = NULL;
+  g_autoptr (TraceBatch) out = NULL;
+  g_autoptr (GPtrArray) got = NULL;
+  g_autoptr (GError) error = NULL;
+  PerfettoReaderStats rs;
+
+  for (guint i = 0; i < G_N_ELEMENTS (bufs); i++)
+    {
+      TraceEvent *ev = pt_add (in, TRACE_EVENT_FTRACE, 1000 + i, TRACE_ID_UNKNOWN, 43, "print");
+
+      ev->cpu = 1;
+      trace_batch_add_arg_string (in, ev, "buf", bufs[i]);
+    }
+  bytes = pt_write (&in, 1, NULL, NULL);
+  out = pt_read (bytes, pool, &rs, NULL, &error);
+  g_assert_no_error (error);
+  got = pt_event_strings (out, FALSE);
+  g_assert_cmpuint (got->len, ==, G_N_ELEMENTS (want));
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+    g_assert_cmpstr (got->pdata[i], ==, want[i]);
+  g_assert_cmpuint (rs.atrace_markers, ==, 5);
+}
+
 /* A file cut at any record boundary reads without error or warning and
  * gives the events of the records before the cut; a file cut inside a
  * record gives the same plus a warning naming where the record began. */
@@ -380,6 +428,7 @@ main (int argc,
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/perfetto/reader/sdk-style", test_sdk_style);
+  g_test_add_func ("/perfetto/reader/print-markers", test_print_markers);
   g_test_add_func ("/perfetto/reader/cut-files", test_cut_files);
   g_test_add_func ("/perfetto/reader/not-perfetto", test_not_perfetto);
   g_test_add_func ("/perfetto/reader/empty", test_empty);

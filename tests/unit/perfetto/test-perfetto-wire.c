@@ -98,9 +98,52 @@ gen_u64s (Gen *g,
 
 /* ---- TrackEvent packets ---- */
 
+#define DA(x) PERFETTO__PROTOS__DEBUG_ANNOTATION__##x
+
+/* Every case of the value oneof, NULL strings included, or none. */
+static void
+gen_annotation_value (Gen *g,
+                      Perfetto__Protos__DebugAnnotation *a)
+{
+  static const int cases[] = { DA (VALUE__NOT_SET), DA (VALUE_BOOL_VALUE), DA (VALUE_UINT_VALUE),
+                               DA (VALUE_INT_VALUE), DA (VALUE_DOUBLE_VALUE), DA (VALUE_STRING_VALUE),
+                               DA (VALUE_POINTER_VALUE), DA (VALUE_LEGACY_JSON_VALUE),
+                               DA (VALUE_STRING_VALUE_IID) };
+  static const double doubles[] = { 0.0, -0.0, 1.5, -1e300, 5e-324, G_MAXDOUBLE };
+
+  a->value_case = cases[g_rand_int_range (g->rand, 0, G_N_ELEMENTS (cases))];
+  switch (a->value_case)
+    {
+    case DA (VALUE_BOOL_VALUE):
+      a->bool_value = chance (g, 50);
+      break;
+    case DA (VALUE_INT_VALUE):
+      a->int_value = chance (g, 50) ? (gint64) gen_u64 (g) : gen_i32 (g);
+      break;
+    case DA (VALUE_DOUBLE_VALUE):
+      a->double_value = chance (g, 50) ? doubles[g_rand_int_range (g->rand, 0, G_N_ELEMENTS (doubles))]
+                                       : g_rand_double_range (g->rand, -1e9, 1e9);
+      break;
+    case DA (VALUE_STRING_VALUE):
+      a->string_value = gen_string (g, TRUE);
+      break;
+    case DA (VALUE_LEGACY_JSON_VALUE):
+      a->legacy_json_value = gen_string (g, TRUE);
+      break;
+    case DA (VALUE_UINT_VALUE):
+    case DA (VALUE_POINTER_VALUE):
+    case DA (VALUE_STRING_VALUE_IID):
+      a->uint_value = gen_u64 (g); /* one member of the union for the three */
+      break;
+    default:
+      break;
+    }
+}
+
 /* Nested annotations (issue 20: perfetto-sink writes nested args as
- * dict_entries and array_values) go to protobuf-c whole from the wire
- * writer too: the bytes must still be the same. */
+ * dict_entries and array_values) are streamed by the wire writer too:
+ * the bytes must be protobuf-c's, for every name and value case, and for
+ * a value beside nested entries, which protobuf-c packs in field order. */
 static Perfetto__Protos__DebugAnnotation *
 gen_annotation (Gen *g,
                 guint depth)
@@ -109,16 +152,18 @@ gen_annotation (Gen *g,
   gsize n;
 
   perfetto__protos__debug_annotation__init (a);
-  if (chance (g, 50))
+  if (chance (g, 45))
     {
-      a->name_field_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME_IID;
+      a->name_field_case = DA (NAME_FIELD_NAME_IID);
       a->name_iid = gen_u64 (g);
     }
-  else
+  else if (chance (g, 90))
     {
-      a->name_field_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME;
-      a->name = gen_string (g, FALSE);
+      a->name_field_case = DA (NAME_FIELD_NAME);
+      a->name = gen_string (g, TRUE);
     }
+  if (chance (g, 10))
+    gen_annotation_value (g, a);
   if (depth < 2 && chance (g, 30))
     {
       n = g_rand_int_range (g->rand, 1, 4);
@@ -138,10 +183,11 @@ gen_annotation (Gen *g,
         }
       return a;
     }
-  a->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_INT_VALUE;
-  a->int_value = (gint64) gen_u64 (g);
+  gen_annotation_value (g, a);
   return a;
 }
+
+#undef DA
 
 static void
 gen_track_event_oneofs (Gen *g,
@@ -247,19 +293,19 @@ gen_hot_track_event (Gen *g)
 /* ---- ftrace bundles ---- */
 
 /* sched_wakeup and sched_waking have the same fields. */
-#define GEN_WAKEUP(g, wk)                         \
-  G_STMT_START                                    \
-  {                                               \
-    (wk)->comm = gen_string ((g), TRUE);          \
-    (wk)->has_pid = chance ((g), 80);             \
-    (wk)->has_prio = chance ((g), 80);            \
-    (wk)->has_success = chance ((g), 50);         \
-    (wk)->has_target_cpu = chance ((g), 80);      \
-    (wk)->pid = gen_i32 (g);                      \
-    (wk)->prio = gen_i32 (g);                     \
-    (wk)->success = gen_i32 (g);                  \
-    (wk)->target_cpu = gen_i32 (g);               \
-  }                                               \
+#define GEN_WAKEUP(g, wk)                    \
+  G_STMT_START                               \
+  {                                          \
+    (wk)->comm = gen_string ((g), TRUE);     \
+    (wk)->has_pid = chance ((g), 80);        \
+    (wk)->has_prio = chance ((g), 80);       \
+    (wk)->has_success = chance ((g), 50);    \
+    (wk)->has_target_cpu = chance ((g), 80); \
+    (wk)->pid = gen_i32 (g);                 \
+    (wk)->prio = gen_i32 (g);                \
+    (wk)->success = gen_i32 (g);             \
+    (wk)->target_cpu = gen_i32 (g);          \
+  }                                          \
   G_STMT_END
 
 static PerfettoFtraceEvent *
@@ -334,14 +380,14 @@ gen_ftrace_event (Gen *g)
   return fev;
 }
 
-#define GEN_ARRAY(g, cs, field, type, expr)                        \
-  G_STMT_START                                                     \
-  {                                                                \
-    (cs)->field = gen_alloc ((g), MAX (n, 1) * sizeof (type));     \
-    (cs)->n_##field = n;                                           \
-    for (gsize i_ = 0; i_ < n; i_++)                               \
-      (cs)->field[i_] = (type) (expr);                             \
-  }                                                                \
+#define GEN_ARRAY(g, cs, field, type, expr)                    \
+  G_STMT_START                                                 \
+  {                                                            \
+    (cs)->field = gen_alloc ((g), MAX (n, 1) * sizeof (type)); \
+    (cs)->n_##field = n;                                       \
+    for (gsize i_ = 0; i_ < n; i_++)                           \
+      (cs)->field[i_] = (type) (expr);                         \
+  }                                                            \
   G_STMT_END
 
 static Perfetto__Protos__FtraceEventBundle__CompactSched *
@@ -500,7 +546,8 @@ test_same_bytes (void)
           pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_CLOCK_SNAPSHOT;
           pkt.clock_snapshot = &snap;
         }
-      counts[kind < 5 ? 0 : kind < 8 ? 1 : 2]++;
+      counts[kind < 5 ? 0 : kind < 8 ? 1
+                                     : 2]++;
       check_packet (&stream, &pkt, kind < 8);
       g_ptr_array_set_size (g.mem, 0);
       /* start over now and then, so that growing from empty is seen too */
