@@ -274,7 +274,7 @@ trace_arkts_src_class_init (TraceArktsSrcClass *klass)
                                     "tracepipe");
 }
 
-/* Every property's DEFAULT_ (arkts-private.h), and what is not a
+/* Every property's DEFAULT_ (arkts-engine.h), and what is not a
  * property (the clock domain: from the content; the read size). */
 static void
 trace_arkts_src_init (TraceArktsSrc *self)

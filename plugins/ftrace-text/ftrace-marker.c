@@ -59,8 +59,29 @@ parse_cookie (const char *s,
   return TRUE;
 }
 
+/* `name cookie`: OpenHarmony's hitrace before 4.0 wrote an async
+ * marker's cookie after a space (`S|1322|H:ScreenLock:Trace 10021`). */
+static gboolean
+split_name_space_cookie (const char *s,
+                         const char *end,
+                         FtraceMarker *m)
+{
+  const char *sp = end;
+
+  while (sp > s && sp[-1] == ' ')
+    sp--;
+  while (sp > s && sp[-1] != ' ')
+    sp--;
+  if (sp <= s + 1 || !parse_cookie (sp, end - sp, &m->cookie))
+    return FALSE;
+  m->name = s;
+  m->name_len = sp - 1 - s;
+  return TRUE;
+}
+
 /* `name|cookie` where the cookie is the last field (perfetto); if that is
- * not a number, the OpenHarmony/catapult order `name|cookie|more...`. */
+ * not a number, the OpenHarmony/catapult order `name|cookie|more...`, or
+ * OpenHarmony's older `name cookie`. */
 static gboolean
 split_name_cookie (const char *s,
                    const char *end,
@@ -76,9 +97,9 @@ split_name_cookie (const char *s,
       m->name_len = last - 1 - s;
       return TRUE;
     }
-  bar = memchr (s, '|', end - s);
+  bar = s < end ? memchr (s, '|', end - s) : NULL;
   if (bar == NULL)
-    return FALSE;
+    return split_name_space_cookie (s, end, m);
   m->name = s;
   m->name_len = bar - s;
   s = bar + 1;

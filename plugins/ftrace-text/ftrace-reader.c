@@ -202,6 +202,26 @@ find_ctrace (const guint8 *d,
   return -1;
 }
 
+/**
+ * ftrace_is_bare_zlib:
+ * @d: the first bytes of an input
+ * @n: how many
+ *
+ * A zlib stream with no banner before it: how OpenHarmony's hitrace
+ * writes compressed text. Only the headers zlib writes with its default
+ * 32 KiB window (`78 01`, `78 5e`, `78 9c`, `78 da`) count, and never one
+ * asking for a preset dictionary: other check-valid pairs are printable
+ * text (`HK`, `x^`) that a text file may start with.
+ *
+ * Returns: %TRUE when @d starts with such a header
+ */
+gboolean
+ftrace_is_bare_zlib (const guint8 *d,
+                     gsize n)
+{
+  return n >= 2 && d[0] == 0x78 && (d[1] == 0x01 || d[1] == 0x5e || d[1] == 0x9c || d[1] == 0xda);
+}
+
 static gboolean
 fail_wrong_type (FtraceReader *r,
                  const char *what,
@@ -278,6 +298,15 @@ reader_start (FtraceReader *r,
         }
       if (n >= 3 && head[0] == 0xef && head[1] == 0xbb && head[2] == 0xbf)
         skip = 3;
+      if (!zlib && !utf16 && skip == 0 && ftrace_is_bare_zlib (head, n))
+        {
+          /* hitrace's compressed text: the lines name the format */
+          in = ftrace_input_new_inflate (ftrace_input_new_prefixed (in, head, n), 0);
+          r->compression = "zlib";
+          zlib = TRUE;
+          g_debug ("%s: a bare zlib stream (no `TRACE:` banner): inflated", r->location);
+          continue;
+        }
       z = zlib ? -1 : find_ctrace (head + skip, n - skip);
       if (z >= 0)
         {

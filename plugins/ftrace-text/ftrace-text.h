@@ -248,6 +248,8 @@ char *ftrace_reader_get_summary (FtraceReader *reader);
 FtraceParser *ftrace_reader_get_parser (FtraceReader *reader);
 
 const char *const *ftrace_reader_get_formats (void);
+gboolean ftrace_is_bare_zlib (const guint8 *d,
+                              gsize n);
 gboolean ftrace_reader_is_format (const char *format);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FtraceReader, ftrace_reader_free)

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <zlib.h>
 
 #include "ftrace-private.h"
 
@@ -39,11 +40,54 @@ looks_like_event_line (const guint8 *data,
   return FALSE;
 }
 
+static guint ftrace_type_find (const guint8 *data,
+                               gsize size,
+                               gpointer user_data);
+
+/* What a bare zlib stream (hitrace's compressed text) starts with:
+ * inflated into @out as far as @data and @out allow. */
+static gsize
+inflate_head (const guint8 *data,
+              gsize size,
+              guint8 *out,
+              gsize out_size)
+{
+  z_stream z = { 0 };
+  gsize produced;
+
+  if (inflateInit (&z) != Z_OK)
+    return 0;
+  z.next_in = (Bytef *) data;
+  z.avail_in = (uInt) MIN (size, G_MAXUINT);
+  z.next_out = out;
+  z.avail_out = (uInt) out_size;
+  inflate (&z, Z_SYNC_FLUSH); /* a truncated head is expected: keep what came out */
+  produced = out_size - z.avail_out;
+  inflateEnd (&z);
+  return produced;
+}
+
+/* A bare zlib stream is ftrace text when what it inflates to is; never
+ * certain (100): the compressed bytes were not all seen. */
+static guint
+zlib_type_find (const guint8 *data,
+                gsize size)
+{
+  g_autofree guint8 *text = g_malloc (16 * 1024);
+  gsize n = inflate_head (data, size, text, 16 * 1024);
+
+  if (n == 0 || ftrace_is_bare_zlib (text, n))
+    return 0;
+  return MIN (ftrace_type_find (text, n, NULL), 90);
+}
+
 static guint
 ftrace_type_find (const guint8 *data,
                   gsize size,
                   gpointer user_data)
 {
+  if (ftrace_is_bare_zlib (data, size))
+    return zlib_type_find (data, size);
   if (contains (data, size, "# tracer:") || contains (data, size, "TRACE:\n"))
     return 100;
   if (contains (data, size, "<html") &&

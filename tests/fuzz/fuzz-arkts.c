@@ -4,7 +4,7 @@
  */
 #include <gio/gio.h>
 
-#include "arkts-private.h"
+#include "arkts-engine.h"
 #include "fuzz-targets.h"
 
 /* Sniffing, the DevTools message scanner and the reassembly of

@@ -39,6 +39,9 @@ static const Area areas[] = {
 #ifdef FUZZ_HAVE_PERFETTO
   { "perfetto", { fuzz_perfetto_reader, fuzz_perfetto_compressed } },
 #endif
+#ifdef FUZZ_HAVE_HTRACE
+  { "htrace", { fuzz_htrace_reader, fuzz_htrace_records } },
+#endif
 #ifdef FUZZ_HAVE_LAUNCH
   { "launch", { fuzz_launch, fuzz_launch_graph } },
 #endif

@@ -626,6 +626,7 @@ main (int argc,
   rb_add_core_fault_tests ();
   rb_add_gzip_tests ();
   rb_add_damage_tests ();
+  rb_add_htrace_tests ();
   ret = g_test_run ();
   if (generated_dir)
     rb_scratch_cleanup (generated_dir);

@@ -132,5 +132,6 @@ void rb_add_graph_tests (void);
 void rb_add_core_fault_tests (void);
 void rb_add_gzip_tests (void);
 void rb_add_damage_tests (void);
+void rb_add_htrace_tests (void);
 
 G_END_DECLS

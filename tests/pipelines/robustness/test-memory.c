@@ -205,7 +205,7 @@ test_perfetto_compressed_nested (void)
 
 /* ---- arkts-src: CPU profiles and DevTools messages ---- */
 
-#define ARKTS_MAX_PROFILE_NUMBERS (32u * 1024 * 1024) /* arkts-private.h */
+#define ARKTS_MAX_PROFILE_NUMBERS (32u * 1024 * 1024) /* arkts-engine.h */
 
 static const char profile_nodes[] =
     "\"nodes\":[{\"id\":1,\"callFrame\":{\"functionName\":\"(root)\",\"scriptId\":\"0\",\"url\":\"\","

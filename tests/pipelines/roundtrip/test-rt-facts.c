@@ -106,7 +106,7 @@ unescape_lines (GStrv lines)
 }
 
 /* The ftrace lines of a systrace/atrace file: HTML's trace-data script or
- * linuxPerfData string, atrace -z's zlib after TRACE:. */
+ * linuxPerfData string, atrace -z's zlib after TRACE:, hitrace's zlib. */
 static GStrv
 ftrace_lines (const char *path)
 {
@@ -116,10 +116,12 @@ ftrace_lines (const char *path)
   char *start, *end;
 
   g_assert_true (g_file_get_contents (path, &raw, &len, NULL));
-  if (g_str_has_prefix (raw, "TRACE:\n") && (guchar) raw[7] == 0x78)
+  /* atrace -z after its banner; hitrace's bare zlib stream from byte 0 */
+  if ((g_str_has_prefix (raw, "TRACE:\n") && (guchar) raw[7] == 0x78) || (len > 2 && (guchar) raw[0] == 0x78))
     {
+      gsize skip = (guchar) raw[0] == 0x78 ? 0 : 7;
       g_autoptr (GConverter) z = G_CONVERTER (g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_ZLIB));
-      g_autoptr (GInputStream) mem = g_memory_input_stream_new_from_data (raw + 7, len - 7, NULL);
+      g_autoptr (GInputStream) mem = g_memory_input_stream_new_from_data (raw + skip, len - skip, NULL);
       g_autoptr (GInputStream) in = g_converter_input_stream_new (mem, z);
       g_autoptr (GOutputStream) out = g_memory_output_stream_new_resizable ();
 

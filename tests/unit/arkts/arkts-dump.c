@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "arkts-private.h"
+#include "arkts-engine.h"
 
 static void
 print_event (TraceBatch *batch,

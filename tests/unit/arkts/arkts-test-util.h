@@ -6,7 +6,7 @@
 
 #include <json-glib/json-glib.h>
 
-#include "arkts-private.h"
+#include "arkts-engine.h"
 
 /* Everything one reader produced, in order, and the reader (for stats). */
 typedef struct

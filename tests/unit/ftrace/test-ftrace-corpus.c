@@ -3,6 +3,7 @@
  * line: markers by their tag, kernel events by name, named threads as the
  * tids that have a real task name, a sched comm or a task_* comm). */
 #include <string.h>
+#include <zlib.h>
 
 #include "ftrace-test-util.h"
 
@@ -31,6 +32,8 @@ static const CorpusFile corpus[] = {
   { "catapult_counter_tracks.html", "systrace-html", 0, 0, 1611, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 10, 0, 0 },
   { "catapult_decompressed_atrace_data.txt", "ftrace", 463, 463, 88, 17, 9, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0 },
   { "catapult_trivial_systrace.html", "systrace-html", 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0 },
+  /* hitrace text as a bare zlib stream; `S|pid|H:name cookie` async markers */
+  { "ohos_zlib_hitrace.htrace", "ftrace", 3052, 3052, 0, 20, 12, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
   { "ohos_ut_bytrace_input_thread.txt", "ftrace", 0, 0, 0, 0, 0, 0, 15, 8, 7, 0, 0, 0, 0, 0, 0, 6, 0, 0 },
   { "perfetto_bad_print.systrace", "ftrace", 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 2, 0 },
   { "perfetto_inline_binder_5char_flags.systrace", "ftrace", 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 11, 0, 2, 0, 0 },
@@ -144,6 +147,37 @@ test_ctrace_equals_text (void)
     }
 }
 
+/* hitrace's bare zlib stream reads as the text it inflates to (inflated
+ * here with zlib's own one-call API, not the reader's stages). */
+static void
+test_bare_zlib_equals_text (void)
+{
+  g_autofree char *path = data_path ("ohos_zlib_hitrace.htrace");
+  g_autofree char *packed = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr (TraceBatch) z = NULL;
+  g_autoptr (TraceBatch) t = NULL;
+  g_autoptr (FtraceReader) r = NULL;
+  gsize packed_len;
+  uLongf text_len = 4 * 1024 * 1024;
+
+  g_assert_true (g_file_get_contents (path, &packed, &packed_len, NULL));
+  text = g_malloc (text_len);
+  g_assert_cmpint (uncompress ((Bytef *) text, &text_len, (const Bytef *) packed, packed_len), ==, Z_OK);
+  z = read_file ("ohos_zlib_hitrace.htrace", NULL, &r, NULL);
+  t = read_bytes (text, text_len, "inflated", NULL, NULL, NULL);
+  g_assert_cmpstr (ftrace_reader_get_compression (r), ==, "zlib");
+  g_assert_cmpuint (z->n_events, ==, t->n_events);
+  g_assert_cmpuint (z->n_events, >, 0);
+  for (guint i = 0; i < z->n_events; i++)
+    {
+      g_assert_cmpint (z->events[i].kind, ==, t->events[i].kind);
+      g_assert_cmpint (z->events[i].ts, ==, t->events[i].ts);
+      g_assert_cmpint (z->events[i].tid, ==, t->events[i].tid);
+      g_assert_cmpuint (z->events[i].name, ==, t->events[i].name);
+    }
+}
+
 static void
 test_rhea_file_problems (void)
 {
@@ -170,6 +204,7 @@ main (int argc,
     }
   g_test_add_func ("/ftrace/corpus-complete", test_corpus_complete);
   g_test_add_func ("/ftrace/ctrace-equals-text", test_ctrace_equals_text);
+  g_test_add_func ("/ftrace/bare-zlib-equals-text", test_bare_zlib_equals_text);
   g_test_add_func ("/ftrace/rhea-file-problems", test_rhea_file_problems);
   return g_test_run ();
 }

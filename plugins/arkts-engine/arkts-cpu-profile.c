@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arkts-private.h"
+#include "arkts-engine.h"
 
 typedef struct
 {

@@ -12,7 +12,7 @@
 
 #include <string.h>
 
-#include "arkts-private.h"
+#include "arkts-engine.h"
 
 /* One message may not be larger: a CPU profile of a long capture is tens
  * of MB, a chunk 100 KiB. */

@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-#include "arkts-private.h"
+#include "arkts-engine.h"
 
 /* Bounds that stop garbage from growing tables without limit. */
 #define MAX_FIELDS 32

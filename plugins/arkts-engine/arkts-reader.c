@@ -13,7 +13,7 @@
 
 #include <string.h>
 
-#include "arkts-private.h"
+#include "arkts-engine.h"
 
 /* Bytes per read of the input, unless the options say otherwise (tests). */
 #define ARKTS_READ_SIZE (256 * 1024)

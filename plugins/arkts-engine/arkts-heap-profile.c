@@ -10,7 +10,7 @@
  */
 #include "config.h"
 
-#include "arkts-private.h"
+#include "arkts-engine.h"
 
 typedef struct
 {

@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arkts-private.h"
+#include "arkts-engine.h"
 
 #define MAX_NUMBER_LENGTH 63
 #define MAX_KEY_LENGTH 32

@@ -15,7 +15,7 @@
 
 #include <string.h>
 
-#include "arkts-private.h"
+#include "arkts-engine.h"
 
 /* A trace tree deeper than this is refused rather than growing the stack
  * without bound (V8 stacks are far shallower). */
