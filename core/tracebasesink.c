@@ -18,9 +18,11 @@ typedef struct
   TraceSinkThread *thread; /* between READY -> PLAYING and PLAYING -> READY */
 } TraceBaseSinkPrivate;
 
-/* Batches waiting for the writer thread: 4 x 4 096 events of ~80 bytes,
- * with their args, stay within a few MiB and keep it busy. */
-#define RENDER_THREAD_MAX_BATCHES 4
+/* Batches waiting for the writer thread: enough to keep it busy while
+ * the source fills the next; every one more is a batch of events with
+ * their args held (~1-2 MiB on Chrome JSON with args: 4 cost 8 MiB of
+ * peak RSS there, docs/performance.md). */
+#define RENDER_THREAD_MAX_BATCHES 2
 
 static const TraceStaticPadTemplate sink_template =
     TRACE_STATIC_PAD_TEMPLATE ("sink", TRACE_PAD_SINK, TRACE_PAD_ALWAYS, TRACE_MEDIA_TYPE_EVENTS);

@@ -394,7 +394,7 @@ trace_file_sink_class_init (TraceFileSinkClass *klass)
    *
    * Converts and writes the batches on a thread of the sink's own, so
    * that the thread that pushes them (the source's) only parses; at most
-   * 4 batches wait for it. The bytes written are the same either way.
+   * 2 batches wait for it. The bytes written are the same either way.
    * Ignored on a machine with one core.
    */
   properties[PROP_WRITER_THREAD] =
