@@ -5,6 +5,59 @@
 
 #include "ftrace-test-util.h"
 
+/* A stream whose reads return at most a few bytes to 100 KB, in the
+ * same pseudo-random sizes on every run (a pipe's short reads, made
+ * repeatable): lines then end in blocks that hold no newline. */
+#define TEST_TYPE_SHORT_STREAM (test_short_stream_get_type ())
+G_DECLARE_FINAL_TYPE (TestShortStream, test_short_stream, TEST, SHORT_STREAM, GInputStream)
+struct _TestShortStream
+{
+  GInputStream parent_instance;
+  const char *data;
+  gsize len, pos;
+  GRand *rand;
+};
+G_DEFINE_FINAL_TYPE (TestShortStream, test_short_stream, G_TYPE_INPUT_STREAM)
+
+static gssize
+short_stream_read (GInputStream *stream,
+                   void *buffer,
+                   gsize count,
+                   GCancellable *cancellable,
+                   GError **error)
+{
+  TestShortStream *self = TEST_SHORT_STREAM (stream);
+  gsize n = MIN (count, self->len - self->pos);
+  gsize most = g_rand_int_range (self->rand, 1, g_rand_boolean (self->rand) ? 200 : 100000);
+
+  n = MIN (n, most);
+  memcpy (buffer, self->data + self->pos, n);
+  self->pos += n;
+  return n;
+}
+
+static void
+short_stream_finalize (GObject *object)
+{
+  g_rand_free (TEST_SHORT_STREAM (object)->rand);
+  G_OBJECT_CLASS (test_short_stream_parent_class)->finalize (object);
+}
+
+static void
+test_short_stream_class_init (TestShortStreamClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = short_stream_finalize;
+  G_INPUT_STREAM_CLASS (klass)->read_fn = short_stream_read;
+}
+
+static void
+test_short_stream_init (TestShortStream *self)
+{
+  self->rand = g_rand_new_with_seed (42);
+}
+
+static gboolean short_reads;
+
 /* Everything a reader run produced, as text: batch boundaries, events
  * with their strings and args, counters, summary, error. */
 static char *
@@ -12,9 +65,9 @@ describe_run (const void *data,
               gsize len,
               guint threads)
 {
-  g_autoptr (GInputStream) in = g_memory_input_stream_new_from_data (data, len, NULL);
+  g_autoptr (GInputStream) in = NULL;
   FtraceReaderOptions opts = { .threads = threads };
-  FtraceReader *r = ftrace_reader_new (in, "input.txt", NULL, &opts);
+  FtraceReader *r;
   g_autoptr (GString) out = g_string_new (NULL);
   g_autoptr (GError) error = NULL;
   g_autofree char *summary = NULL;
@@ -22,6 +75,15 @@ describe_run (const void *data,
   TraceBatch *b;
   gboolean ok;
 
+  if (short_reads)
+    {
+      in = g_object_new (TEST_TYPE_SHORT_STREAM, NULL);
+      TEST_SHORT_STREAM (in)->data = data;
+      TEST_SHORT_STREAM (in)->len = len;
+    }
+  else
+    in = g_memory_input_stream_new_from_data (data, len, NULL);
+  r = ftrace_reader_new (in, "input.txt", NULL, &opts);
   while ((ok = ftrace_reader_read_batch (r, &b, &error)) && b != NULL)
     {
       g_string_append_printf (out, "batch %u\n", b->n_events);
@@ -185,6 +247,20 @@ test_huge_line (void)
   assert_same_as_one_thread (s->str, s->len, "huge line");
 }
 
+/* Reads that return a few bytes to 100 KB (a pipe): blocks that hold no
+ * newline, lines across many blocks, a line over 64 KiB in pieces. */
+static void
+test_short_reads (void)
+{
+  g_autoptr (GString) s = generate (3, 11);
+
+  short_reads = TRUE;
+  assert_same_as_one_thread (s->str, s->len, "short reads");
+  memset (s->str + 2 * 1024 * 1024 + 300, 0, 100);
+  assert_same_as_one_thread (s->str, s->len, "short reads with a NUL run");
+  short_reads = FALSE;
+}
+
 static void
 test_small_and_empty (void)
 {
@@ -235,6 +311,7 @@ main (int argc,
   g_test_add_func ("/ftrace/threads/generated", test_generated);
   g_test_add_func ("/ftrace/threads/nul-run", test_nul_run);
   g_test_add_func ("/ftrace/threads/huge-line", test_huge_line);
+  g_test_add_func ("/ftrace/threads/short-reads", test_short_reads);
   g_test_add_func ("/ftrace/threads/small-and-empty", test_small_and_empty);
   g_test_add_func ("/ftrace/threads/corpus", test_corpus);
   return g_test_run ();
