@@ -15,7 +15,7 @@ typedef struct
   gint failed; /* atomic: set by the writer thread too */
   guint64 events;
   gboolean threaded;       /* render on a thread of our own */
-  TraceSinkThread *thread; /* between READY -> PLAYING and PLAYING -> READY */
+  TraceSinkThread *thread; /* from READY -> PLAYING (stopped at PLAYING -> READY) to READY -> NULL */
 } TraceBaseSinkPrivate;
 
 /* Batches waiting for the writer thread: enough to keep it busy while
@@ -129,7 +129,9 @@ start_render_thread (TraceBaseSink *self)
   TraceBaseSinkPrivate *priv = PRIV (self);
   g_autoptr (GError) error = NULL;
 
-  if (!priv->threaded || priv->thread)
+  /* one stopped at the last PLAYING -> READY */
+  g_clear_pointer (&priv->thread, _trace_sink_thread_free);
+  if (!priv->threaded)
     return TRUE;
   priv->thread = _trace_sink_thread_new (self, render_batch, RENDER_THREAD_MAX_BATCHES, &error);
   if (priv->thread == NULL)
@@ -210,10 +212,15 @@ trace_base_sink_change_state (TraceElement *element,
     }
   else if (transition == TRACE_STATE_CHANGE_READY_TO_PLAYING && !start_render_thread (self))
     return TRACE_STATE_CHANGE_FAILURE;
-  else if (transition == TRACE_STATE_CHANGE_PLAYING_TO_READY)
-    g_clear_pointer (&PRIV (self)->thread, _trace_sink_thread_free);
-  else if (transition == TRACE_STATE_CHANGE_READY_TO_NULL && klass->stop)
-    klass->stop (self, NULL);
+  else if (transition == TRACE_STATE_CHANGE_PLAYING_TO_READY && PRIV (self)->thread)
+    _trace_sink_thread_stop (PRIV (self)->thread);
+  else if (transition == TRACE_STATE_CHANGE_READY_TO_NULL)
+    {
+      /* upstream threads were stopped at their PLAYING -> READY */
+      g_clear_pointer (&PRIV (self)->thread, _trace_sink_thread_free);
+      if (klass->stop)
+        klass->stop (self, NULL);
+    }
   return TRACE_ELEMENT_CLASS (trace_base_sink_parent_class)->change_state (element, transition);
 }
 

@@ -164,18 +164,29 @@ _trace_sink_thread_drain (TraceSinkThread *t)
 }
 
 /* Stops the thread: the batches not rendered yet are dropped (the sink
- * is stopping before EOS, its output is thrown away). */
+ * is stopping before EOS, its output is thrown away). A push after that
+ * (from an upstream thread not stopped yet: a bin stops its sinks first)
+ * drops its batch and returns EOS. */
+void
+_trace_sink_thread_stop (TraceSinkThread *t)
+{
+  g_mutex_lock (&t->lock);
+  t->flushing = TRUE;
+  g_cond_broadcast (&t->cond);
+  g_mutex_unlock (&t->lock);
+  if (t->thread)
+    g_thread_join (g_steal_pointer (&t->thread));
+  g_mutex_lock (&t->lock);
+  g_queue_clear_full (&t->batches, (GDestroyNotify) trace_batch_unref);
+  g_mutex_unlock (&t->lock);
+}
+
 void
 _trace_sink_thread_free (TraceSinkThread *t)
 {
   if (t == NULL)
     return;
-  g_mutex_lock (&t->lock);
-  t->flushing = TRUE;
-  g_cond_broadcast (&t->cond);
-  g_mutex_unlock (&t->lock);
-  g_thread_join (t->thread);
-  g_queue_clear_full (&t->batches, (GDestroyNotify) trace_batch_unref);
+  _trace_sink_thread_stop (t);
   g_mutex_clear (&t->lock);
   g_cond_clear (&t->cond);
   g_free (t);
