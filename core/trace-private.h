@@ -67,6 +67,26 @@ TracePlugin *_trace_plugin_new_static (const TracePluginDesc *desc,
 G_END_DECLS
 
 G_BEGIN_DECLS
+/* tracesinkthread.c: a sink's writer thread */
+typedef struct _TraceSinkThread TraceSinkThread;
+typedef TraceFlowReturn (*TraceSinkThreadRenderFunc) (TraceBaseSink *sink,
+                                                      TraceBatch *batch);
+TraceSinkThread *_trace_sink_thread_new (TraceBaseSink *sink,
+                                         TraceSinkThreadRenderFunc render,
+                                         guint max_batches,
+                                         GError **error);
+TraceFlowReturn _trace_sink_thread_push (TraceSinkThread *t,
+                                         TraceBatch *batch);
+gboolean _trace_sink_thread_is_ready (TraceSinkThread *t);
+TraceFlowReturn _trace_sink_thread_drain (TraceSinkThread *t);
+void _trace_sink_thread_stop (TraceSinkThread *t);
+void _trace_sink_thread_free (TraceSinkThread *t);
+
+/* tracebasesink.c: whether render() runs on a thread of the sink's own
+ * (taken at the next READY -> PLAYING) */
+void _trace_base_sink_set_render_thread (TraceBaseSink *sink,
+                                         gboolean threaded);
+
 gboolean _trace_file_sink_find_shared_output (TraceBin *bin,
                                               TraceElement **first,
                                               TraceElement **second,

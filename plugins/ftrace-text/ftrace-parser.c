@@ -725,23 +725,24 @@ parse_nonevent_line (FtraceParser *p,
   return FALSE;
 }
 
+/**
+ * ftrace_line_prepare:
+ * @line: a line without its newline
+ * @out: (out caller-allocates): what the line is, pointing into @line
+ *
+ * The part of parsing a line that depends on its bytes only: line ends
+ * and indentation dropped, and the event prefix (task, tid, tgid, cpu,
+ * timestamp, event name, payload) cut out. It reads no parser state, so
+ * threads may prepare lines in any order (ftrace-chunks.c); what the
+ * line means is then decided in file order by ftrace_parser_parse_prepared().
+ */
 void
-ftrace_parser_parse_line (FtraceParser *p,
-                          const char *line,
-                          gsize len,
-                          TraceBatch *batch)
+ftrace_line_prepare (const char *line,
+                     gsize len,
+                     FtracePreparedLine *out)
 {
-  FtraceLine l;
   const char *s = line;
 
-  g_return_if_fail (p != NULL);
-  g_return_if_fail (batch != NULL);
-
-  if (p->line_no_set)
-    p->line_no_set = FALSE;
-  else
-    p->line_no++;
-  p->stats.lines++;
   /* `\r\n`, `\r\r\n` (adb on Windows) and the `\n\` that ends every line
    * of a legacy systrace HTML JavaScript string */
   while (len > 0 && line[len - 1] == '\r')
@@ -753,25 +754,64 @@ ftrace_parser_parse_line (FtraceParser *p,
     s += 8, len -= 8;
   while (len > 0 && ftrace_is_space (*s))
     s++, len--;
+  out->text = s;
+  out->len = len;
   if (len == 0)
+    out->kind = FTRACE_PREPARED_BLANK;
+  else if (*s == '#')
+    out->kind = FTRACE_PREPARED_COMMENT;
+  else if (parse_prefix (s, len, &out->event))
+    out->kind = FTRACE_PREPARED_EVENT;
+  else
+    out->kind = FTRACE_PREPARED_OTHER;
+}
+
+/* The rest of ftrace_parser_parse_line(): what depends on the lines
+ * before (line numbers, sections, threads, open slices, counters). */
+void
+ftrace_parser_parse_prepared (FtraceParser *p,
+                              FtracePreparedLine *prep,
+                              TraceBatch *batch)
+{
+  if (p->line_no_set)
+    p->line_no_set = FALSE;
+  else
+    p->line_no++;
+  p->stats.lines++;
+  switch (prep->kind)
     {
+    case FTRACE_PREPARED_BLANK:
       p->stats.metadata_lines++;
       return;
-    }
-  if (*s == '#')
-    {
-      handle_comment (p, s, len);
+    case FTRACE_PREPARED_COMMENT:
+      handle_comment (p, prep->text, prep->len);
       return;
-    }
-  if (parse_prefix (s, len, &l))
-    {
+    case FTRACE_PREPARED_EVENT:
       if (p->section != FTRACE_SECTION_TEXT)
         p->section = FTRACE_SECTION_TEXT;
-      handle_event_line (p, batch, &l);
+      handle_event_line (p, batch, &prep->event);
+      return;
+    case FTRACE_PREPARED_OTHER:
+    default:
+      if (!parse_nonevent_line (p, batch, prep->text, prep->len))
+        note_unparsable (p, prep->text, prep->len);
       return;
     }
-  if (!parse_nonevent_line (p, batch, s, len))
-    note_unparsable (p, s, len);
+}
+
+void
+ftrace_parser_parse_line (FtraceParser *p,
+                          const char *line,
+                          gsize len,
+                          TraceBatch *batch)
+{
+  FtracePreparedLine prep;
+
+  g_return_if_fail (p != NULL);
+  g_return_if_fail (batch != NULL);
+
+  ftrace_line_prepare (line, len, &prep);
+  ftrace_parser_parse_prepared (p, &prep, batch);
 }
 
 /* Counts the next line as read but not parsed, for @problem (a line too

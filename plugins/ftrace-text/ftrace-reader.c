@@ -6,10 +6,6 @@
 
 #include "ftrace-text-private.h"
 
-#define BLOCK_SIZE (1024 * 1024)
-/* Lines are cut from the block in slices this size, so that a batch is
- * returned soon after it holds TRACE_BATCH_DEFAULT_SIZE events. */
-#define SLICE_SIZE (64 * 1024)
 /* What is read before deciding what the input is. */
 #define HEAD_SIZE (64 * 1024)
 /* perfetto looks for `TRACE:\n` in the first 128 bytes; allow a longer
@@ -71,6 +67,7 @@ ftrace_reader_new (GInputStream *in,
       ftrace_parser_set_rhea_process (r->parser, opts->pid, opts->process_name);
       if (opts->format && g_strcmp0 (opts->format, "auto") != 0)
         r->forced_format = g_strdup (opts->format);
+      r->n_threads = opts->threads;
     }
   ftrace_splitter_init (&r->splitter, reader_line, r);
   ftrace_html_init (r);
@@ -83,6 +80,8 @@ ftrace_reader_free (FtraceReader *r)
   if (r == NULL)
     return;
   ftrace_html_clear (r);
+  g_clear_pointer (&r->chunks, ftrace_chunks_free);
+  g_free (r->carry);
   ftrace_splitter_clear (&r->splitter);
   g_clear_pointer (&r->input, ftrace_input_free);
   g_clear_pointer (&r->batch, trace_batch_unref);
@@ -367,9 +366,9 @@ reader_line (gpointer user_data,
 
 /* ------------------------------------------------------------- batches */
 
-static gboolean
-finish_input (FtraceReader *r,
-              GError **error)
+gboolean
+ftrace_reader_finish_input (FtraceReader *r,
+                            GError **error)
 {
   const FtraceStats *st = ftrace_parser_get_stats (r->parser);
   FtraceSeen seen = ftrace_parser_get_seen (r->parser);
@@ -401,10 +400,10 @@ finish_input (FtraceReader *r,
  * them after a crash or power loss, where blocks were allocated but not
  * written.  They are damage, counted with their offsets; the lines
  * around them that hold no NUL are read. */
-static void
-feed_text (FtraceReader *r,
-           const char *data,
-           gsize len)
+void
+ftrace_reader_feed_text (FtraceReader *r,
+                         const char *data,
+                         gsize len)
 {
   const char *p = data, *end = data + len;
   FtraceNulRuns *nul = &r->nul;
@@ -442,9 +441,9 @@ feed_text (FtraceReader *r,
 
 /* Feeds slices of the current block until the batch is full or the
  * input ends; FALSE on error. */
-static gboolean
-fill_batch (FtraceReader *r,
-            GError **error)
+gboolean
+ftrace_reader_fill_batch (FtraceReader *r,
+                          GError **error)
 {
   while (r->batch->n_events < TRACE_BATCH_DEFAULT_SIZE && !r->finished)
     {
@@ -452,7 +451,7 @@ fill_batch (FtraceReader *r,
 
       if (r->block_pos == r->block_len)
         {
-          gssize got = ftrace_input_read (r->input, r->block, BLOCK_SIZE, error);
+          gssize got = ftrace_input_read (r->input, r->block, FTRACE_BLOCK_SIZE, error);
 
           if (got < 0)
             return FALSE;
@@ -464,13 +463,13 @@ fill_batch (FtraceReader *r,
               g_debug ("%s: end of input: %" G_GUINT64_FORMAT " bytes, %" G_GUINT64_FORMAT " lines, %" G_GUINT64_FORMAT
                        " trace lines, %" G_GUINT64_FORMAT " events so far",
                        r->location, ftrace_reader_get_bytes_read (r), st->lines, st->trace_lines, st->events);
-              return finish_input (r, error);
+              return ftrace_reader_finish_input (r, error);
             }
           r->block_len = got;
           r->block_pos = 0;
         }
-      n = MIN (SLICE_SIZE, r->block_len - r->block_pos);
-      feed_text (r, (const char *) r->block + r->block_pos, n);
+      n = MIN (FTRACE_SLICE_SIZE, r->block_len - r->block_pos);
+      ftrace_reader_feed_text (r, (const char *) r->block + r->block_pos, n);
       r->block_pos += n;
       if (r->error)
         return FALSE;
@@ -520,13 +519,15 @@ ftrace_reader_read_batch (FtraceReader *r,
           g_propagate_error (error, local);
           return FALSE;
         }
-      r->block = g_malloc (BLOCK_SIZE);
+      r->block = g_malloc (FTRACE_BLOCK_SIZE);
+      if (!r->html && r->n_threads > 1)
+        ftrace_reader_start_chunks (r);
     }
   if (r->finished && r->batch == NULL)
     return TRUE;
   if (r->batch == NULL)
     r->batch = trace_batch_new (r->pool, TRACE_BATCH_DEFAULT_SIZE + 64);
-  if (!fill_batch (r, &local))
+  if (!(r->parallel ? ftrace_reader_fill_batch_chunks (r, &local) : ftrace_reader_fill_batch (r, &local)))
     {
       if (local == NULL)
         local = g_steal_pointer (&r->error);

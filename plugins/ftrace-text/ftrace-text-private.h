@@ -61,6 +61,30 @@ typedef struct
   gboolean ts_is_counter; /* no decimal point: a raw counter clock */
 } FtraceLine;
 
+/* A line as ftrace_line_prepare() leaves it. */
+typedef enum
+{
+  FTRACE_PREPARED_BLANK,
+  FTRACE_PREPARED_COMMENT,
+  FTRACE_PREPARED_EVENT, /* @event holds the prefix */
+  FTRACE_PREPARED_OTHER, /* a dump row, RheaTrace, metadata or garbage */
+} FtracePreparedKind;
+
+typedef struct
+{
+  FtracePreparedKind kind;
+  const char *text; /* the line without indentation and line end */
+  gsize len;
+  FtraceLine event;
+} FtracePreparedLine;
+
+void ftrace_line_prepare (const char *line,
+                          gsize len,
+                          FtracePreparedLine *out);
+void ftrace_parser_parse_prepared (FtraceParser *p,
+                                   FtracePreparedLine *prep,
+                                   TraceBatch *batch);
+
 typedef enum
 {
   FTRACE_SECTION_TEXT,   /* ftrace/atrace lines */
@@ -392,6 +416,73 @@ typedef struct
   guint64 viewer_line;
 } FtraceHtml;
 
+/* The reader reads its input in blocks this size, and feeds a block to
+ * the line splitter in slices this size so that a batch is returned soon
+ * after it holds TRACE_BATCH_DEFAULT_SIZE events (a batch ends only
+ * between slices, whichever thread prepared its lines). */
+#define FTRACE_BLOCK_SIZE (1024 * 1024)
+#define FTRACE_SLICE_SIZE (64 * 1024)
+/* More workers than this only add chunks in flight (~2.4 MiB each):
+ * parsing is bound by the thread that takes the lines back in order long
+ * before (docs/performance.md). */
+#define FTRACE_MAX_WORKERS 7
+
+/* ------------------------------------ ftrace-chunks.c: lines on workers */
+
+typedef enum
+{
+  FTRACE_CHUNK_LINES,  /* whole lines, prepared by a worker */
+  FTRACE_CHUNK_END,    /* end of input; @data holds a last line without newline */
+  FTRACE_CHUNK_ERROR,  /* reading failed with @error */
+  FTRACE_CHUNK_SERIAL, /* @data from here on is split on the reader's thread */
+} FtraceChunkKind;
+
+typedef struct
+{
+  FtracePreparedLine prep; /* not set when @raw_len is over FTRACE_MAX_LINE_LENGTH */
+  gsize raw_len;
+  guint32 slice; /* the slice of the block its newline was read in */
+} FtraceChunkLine;
+
+typedef struct
+{
+  FtraceChunkKind kind;
+  char *data; /* the previous block's unfinished line, then a block */
+  gsize cap;
+  gsize len;          /* LINES: up to and with the last newline */
+  gsize block_offset; /* where the block starts in @data */
+  gsize block_len;
+  guint64 block_seq;
+  FtraceChunkLine *lines;
+  guint n_lines;
+  guint lines_cap;
+  gboolean prepared; /* under the lock */
+  GError *error;
+} FtraceChunk;
+
+typedef struct
+{
+  GMutex lock;
+  GCond cond;
+  GThread **workers;
+  guint n_workers;
+  FtraceChunk *ring;
+  guint n_ring;
+  guint64 submitted; /* written under the lock, by the reader's thread */
+  guint64 claimed;   /* under the lock, by the workers */
+  guint64 taken;     /* the reader's thread only */
+  gboolean stop;
+} FtraceChunks;
+
+FtraceChunks *ftrace_chunks_new (guint n_workers);
+void ftrace_chunks_free (FtraceChunks *cs);
+FtraceChunk *ftrace_chunks_get_free (FtraceChunks *cs);
+void ftrace_chunks_submit (FtraceChunks *cs,
+                           FtraceChunk *c);
+FtraceChunk *ftrace_chunks_peek (FtraceChunks *cs);
+void ftrace_chunks_release (FtraceChunks *cs);
+gboolean ftrace_chunks_is_empty (FtraceChunks *cs);
+
 struct _FtraceReader
 {
   char *location;
@@ -416,6 +507,19 @@ struct _FtraceReader
   TraceBatch *batch;
   GError *error;   /* set by line callbacks, reported by read_batch */
   GError *pending; /* reported on the call after the batch it ended */
+
+  /* lines prepared on worker threads (ftrace-reader-chunks.c) */
+  guint n_threads;
+  FtraceChunks *chunks; /* NULL: one thread */
+  gboolean parallel;    /* chunks are read; FALSE again after a SERIAL chunk */
+  gboolean read_done;   /* the END, ERROR or SERIAL chunk is submitted */
+  char *carry;          /* the unfinished line of the last block read */
+  gsize carry_len;
+  guint64 read_offset; /* decoded bytes read */
+  guint64 block_seq;
+  guint64 slice_key; /* the slice whose lines were taken last */
+  guint next_line;   /* in the head chunk */
+  guint64 lines;     /* line number of the last line taken */
 };
 
 /* ftrace-reader.c */
@@ -424,6 +528,19 @@ void ftrace_reader_text_line (FtraceReader *r,
                               gsize len,
                               guint flags,
                               guint64 line_no);
+
+gboolean ftrace_reader_finish_input (FtraceReader *r,
+                                     GError **error);
+void ftrace_reader_feed_text (FtraceReader *r,
+                              const char *data,
+                              gsize len);
+gboolean ftrace_reader_fill_batch (FtraceReader *r,
+                                   GError **error);
+
+/* ftrace-reader-chunks.c */
+void ftrace_reader_start_chunks (FtraceReader *r);
+gboolean ftrace_reader_fill_batch_chunks (FtraceReader *r,
+                                          GError **error);
 
 /* ftrace-html.c */
 void ftrace_html_init (FtraceReader *r);

@@ -197,6 +197,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (FtraceParser, ftrace_parser_free)
  *   for RheaTrace captures)
  * @format: (nullable): %NULL or "auto" to detect, else one of
  *   ftrace_reader_get_formats()
+ * @threads: threads that parse plain text (0 or 1: the caller's only)
  *
  * ftrace-src keeps its properties here; the reader copies what it keeps,
  * the strings stay the caller's.
@@ -206,6 +207,7 @@ typedef struct
   gint64 pid;
   char *process_name;
   char *format;
+  guint threads;
 } FtraceReaderOptions;
 
 typedef struct _FtraceReader FtraceReader;

@@ -34,6 +34,7 @@ enum
   PROP_FORMAT,
   PROP_PID,
   PROP_PROCESS_NAME,
+  PROP_THREADS,
   N_PROPS
 };
 
@@ -158,6 +159,9 @@ trace_ftrace_src_set_property (GObject *object,
       g_free (self->opts.process_name);
       self->opts.process_name = g_value_dup_string (value);
       break;
+    case PROP_THREADS:
+      self->opts.threads = g_value_get_uint (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -181,6 +185,9 @@ trace_ftrace_src_get_property (GObject *object,
       break;
     case PROP_PROCESS_NAME:
       g_value_set_string (value, self->opts.process_name);
+      break;
+    case PROP_THREADS:
+      g_value_set_uint (value, self->opts.threads);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -246,6 +253,20 @@ trace_ftrace_src_class_init (TraceFtraceSrcClass *klass)
   properties[PROP_PROCESS_NAME] =
       g_param_spec_string ("process-name", "Process name", "The app's process name for a RheaTrace capture",
                            DEFAULT_PROCESS_NAME, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+  /**
+   * TraceFtraceSrc:threads:
+   *
+   * Threads that parse plain text (ftrace, atrace, `atrace -z` once
+   * inflated): with more than one, worker threads cut the text into
+   * lines and read each line's prefix while this element's thread turns
+   * the lines into events in file order; the events are the same as with
+   * one. HTML, and the rest of a file from a NUL byte or an overlong line
+   * on, are parsed on one thread. At most 8 are used. The default is the
+   * number of cores.
+   */
+  properties[PROP_THREADS] =
+      g_param_spec_uint ("threads", "Threads", "Threads that parse plain text (the events are the same with 1)", 1,
+                         1024, MAX (g_get_num_processors (), 1), G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   trace_element_class_set_metadata (TRACE_ELEMENT_CLASS (klass), "ftrace source", "Source/Trace",
                                     "Reads ftrace, atrace and systrace text or HTML, atrace -z and RheaTrace captures",
@@ -258,6 +279,7 @@ trace_ftrace_src_init (TraceFtraceSrc *self)
   self->opts.format = g_strdup (DEFAULT_FORMAT);
   self->opts.pid = DEFAULT_PID;
   self->opts.process_name = g_strdup (DEFAULT_PROCESS_NAME);
+  self->opts.threads = MAX (g_get_num_processors (), 1);
 }
 
 TRACE_ELEMENT_REGISTER_DEFINE (ftrace_src, "ftrace-src", TRACE_RANK_PRIMARY, TRACE_TYPE_FTRACE_SRC)

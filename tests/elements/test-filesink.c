@@ -21,6 +21,9 @@ text_begin (TraceFileSink *sink,
   return g_output_stream_write_all (out, "[", 1, NULL, NULL, error);
 }
 
+/* The thread the last render() ran on. */
+static GThread *render_thread;
+
 static TraceFlowReturn
 text_render (TraceBaseSink *sink,
              TraceBatch *batch,
@@ -28,6 +31,13 @@ text_render (TraceBaseSink *sink,
 {
   GOutputStream *out = trace_file_sink_get_stream (TRACE_FILE_SINK (sink));
   g_autofree char *line = g_strdup_printf ("%u,", batch->n_events);
+
+  g_atomic_pointer_set (&render_thread, g_thread_self ());
+  if (batch->n_events == 14) /* a batch of 14 events stands for a full disk */
+    {
+      g_set_error (error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_NO_SPACE_LEFT, "no space left on device");
+      return TRACE_FLOW_ERROR;
+    }
 
   return g_output_stream_write_all (out, line, strlen (line), NULL, NULL, error) ? TRACE_FLOW_OK : TRACE_FLOW_ERROR;
 }
@@ -119,6 +129,83 @@ test_no_location (void)
                    "no file to write: set the \"location\" property (a path, or - for standard output)");
 }
 
+/* Writes batches of 1..@n pairs of events (not 7) through the sink;
+ * returns the file. */
+static char *
+write_batches (const char *path,
+               gboolean writer_thread,
+               guint n)
+{
+  g_autoptr (TraceHarness) h = trace_harness_new_with_element (
+      g_object_new (TEST_TYPE_TEXT_SINK, "location", path, "writer-thread", writer_thread, NULL), "sink", NULL);
+  TraceStringPool *pool = trace_harness_get_string_pool (h);
+  char *contents = NULL;
+
+  for (guint i = 1; i <= n; i++)
+    if (i != 7)
+      g_assert_cmpint (trace_harness_push (h, test_make_slices (pool, 1, 1, i * 100, i)), ==, TRACE_FLOW_OK);
+  trace_harness_push_eos (h);
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  g_unlink (path);
+  return contents;
+}
+
+/* The writer thread renders every batch, in order, on a thread that is
+ * not the pusher's: the same bytes as without it. */
+static void
+test_writer_thread_same_bytes (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tracepipe-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "out.txt", NULL);
+  g_autofree char *inline_out = write_batches (path, FALSE, 300);
+  g_autofree char *threaded_out = NULL;
+
+  g_assert_true (g_atomic_pointer_get (&render_thread) == g_thread_self ());
+  threaded_out = write_batches (path, TRUE, 300);
+  if (g_get_num_processors () > 1)
+    g_assert_true (g_atomic_pointer_get (&render_thread) != g_thread_self ());
+  g_assert_true (g_str_has_prefix (inline_out, "[2,4,6,8,10,12,16,"));
+  g_assert_cmpstr (threaded_out, ==, inline_out);
+  g_rmdir (dir);
+}
+
+/* A write error on the writer thread: the ERROR names the file, the next
+ * push fails, EOS writes nothing and the temporary goes. */
+static void
+test_writer_thread_error (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tracepipe-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "out.txt", NULL);
+  g_autofree char *quoted = g_strdup_printf ("could not write \"%s\": no space left on device", path);
+  TraceHarness *h = trace_harness_new_with_element (
+      g_object_new (TEST_TYPE_TEXT_SINK, "location", path, "writer-thread", TRUE, NULL), "sink", NULL);
+  TraceStringPool *pool = trace_harness_get_string_pool (h);
+  g_autoptr (TraceMessage) msg = NULL;
+  g_autoptr (GDir) listing = NULL;
+  TraceFlowReturn ret = TRACE_FLOW_OK;
+
+  trace_harness_push (h, test_make_slices (pool, 1, 1, 0, 3));
+  trace_harness_push (h, test_make_slices (pool, 1, 1, 0, 7)); /* 14 events */
+  /* the writer thread fails soon after; pushes then return ERROR */
+  for (guint i = 0; i < 1000 && ret == TRACE_FLOW_OK; i++)
+    {
+      ret = trace_harness_push (h, test_make_slices (pool, 1, 1, 0, 2));
+      if (ret == TRACE_FLOW_OK)
+        g_usleep (1000);
+    }
+  g_assert_cmpint (ret, ==, TRACE_FLOW_ERROR);
+  msg = trace_harness_pop_message (h, TRACE_MESSAGE_ERROR);
+  g_assert_nonnull (msg);
+  g_assert_error (msg->error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_NO_SPACE_LEFT);
+  g_assert_cmpstr (msg->error->message, ==, quoted);
+  trace_harness_push_eos (h);
+  trace_harness_free (h);
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  listing = g_dir_open (dir, 0, NULL);
+  g_assert_null (g_dir_read_name (listing));
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -128,5 +215,7 @@ main (int argc, char **argv)
   g_test_add_func ("/filesink/stopped-before-eos-leaves-nothing", test_stopped_before_eos_leaves_nothing);
   g_test_add_func ("/filesink/unwritable-directory", test_unwritable_directory);
   g_test_add_func ("/filesink/no-location", test_no_location);
+  g_test_add_func ("/filesink/writer-thread-same-bytes", test_writer_thread_same_bytes);
+  g_test_add_func ("/filesink/writer-thread-error", test_writer_thread_error);
   return g_test_run ();
 }
