@@ -347,10 +347,14 @@ typedef struct
   gint64 pid; /* TRACE_ID_UNKNOWN for root tracks */
   gint64 tid;
   guint32 name;
-  guint32 unit;        /* counters */
-  guint64 id;          /* counters: the instance id in the name */
-  guint32 async_track; /* the async.track of the slice open on it */
-  guint async_depth;   /* async slices open on it */
+  guint32 unit;         /* counters */
+  guint64 id;           /* counters: the instance id in the name */
+  guint32 async_track;  /* the async.track of the slice open on it */
+  guint async_depth;    /* async slices open on it */
+  gint64 multiplier;    /* counters: unit_multiplier, 0 for none */
+  gboolean incremental; /* counters: values are deltas on total */
+  double total;
+  gboolean thread_time; /* counters: a thread's CPU time */
 } PerfettoRTrack;
 
 typedef struct
@@ -379,11 +383,18 @@ typedef struct
   GHashTable *mappings;   /* iid → string id of the path */
   GHashTable *frames;     /* iid → PerfettoRFrame */
   GHashTable *callstacks; /* iid → GArray of frame iids */
-  /* its ThreadDescriptor: the thread of its StreamingProfilePackets */
+  /* its ThreadDescriptor (a packet of its own, or a thread's track
+   * descriptor): the thread of its StreamingProfilePackets and of its
+   * TrackEvents that name no track */
   gboolean has_thread;
   gint64 pid;
   gint64 tid;
-  gint64 time_us; /* where the next timestamp delta starts */
+  gint64 time_us;        /* where the next timestamp delta starts */
+  gint64 thread_time_us; /* where the next thread time delta starts */
+  PerfettoRTrack thread_track;
+  /* TrackEventDefaults' extra_{double_,}counter_track_uuids (guint64) */
+  GArray *extra_counter_tracks;
+  GArray *extra_double_counter_tracks;
 } PerfettoSeq;
 
 typedef struct
@@ -440,6 +451,7 @@ struct _PerfettoReader
   guint32 stream_clock;
   gboolean clock_stated;
   gint64 last_ts;
+  gint64 event_thread_ts; /* of the TrackEvent being read, -1 for none */
 
   /* interned once */
   guint32 k_step;
@@ -483,6 +495,26 @@ void perfetto_reader_track_event (PerfettoReader *r,
                                   PerfettoSeq *seq,
                                   PerfettoTrackEvent *te,
                                   gint64 ts);
+guint32 perfetto_reader_event_name (PerfettoReader *r,
+                                    PerfettoSeq *seq,
+                                    const PerfettoTrackEvent *te);
+guint32 perfetto_reader_event_category (PerfettoReader *r,
+                                        PerfettoSeq *seq,
+                                        const PerfettoTrackEvent *te);
+void perfetto_reader_event_args (PerfettoReader *r,
+                                 PerfettoSeq *seq,
+                                 TraceEvent *ev,
+                                 const PerfettoTrackEvent *te);
+void perfetto_reader_event_flows (PerfettoReader *r,
+                                  TraceEvent *ev,
+                                  const PerfettoTrackEvent *te);
+void perfetto_reader_event_thread_time (PerfettoReader *r,
+                                        PerfettoSeq *seq,
+                                        TraceEvent *ev,
+                                        const PerfettoTrackEvent *te);
+guint32 perfetto_reader_string_arg (TraceBatch *batch,
+                                    const TraceEvent *ev,
+                                    guint32 key);
 void perfetto_reader_chrome_events (PerfettoReader *r,
                                     const Perfetto__Protos__ChromeEventBundle *bundle);
 void perfetto_reader_process_tree (PerfettoReader *r,
@@ -493,6 +525,13 @@ void perfetto_reader_thread_name (PerfettoReader *r,
                                   gint64 tid,
                                   guint32 name,
                                   gint64 ts);
+
+/* perfetto-reader-legacy.c */
+void perfetto_reader_legacy_event (PerfettoReader *r,
+                                   PerfettoSeq *seq,
+                                   const PerfettoRTrack *track,
+                                   const PerfettoTrackEvent *te,
+                                   gint64 ts);
 
 /* perfetto-sys-stats.c */
 void perfetto_reader_sys_stats (PerfettoReader *r,
@@ -934,6 +973,13 @@ void perfetto_write_clock_pair (PerfettoWriter *w,
 void perfetto_write_clock_marker (PerfettoWriter *w,
                                   const TraceEvent *ev);
 void perfetto_ftrace_flush (PerfettoWriter *w);
+
+/* perfetto-reader-legacy.c */
+void perfetto_reader_legacy_event (PerfettoReader *r,
+                                   PerfettoSeq *seq,
+                                   const PerfettoRTrack *track,
+                                   const PerfettoTrackEvent *te,
+                                   gint64 ts);
 
 /* perfetto-sys-stats.c */
 gboolean perfetto_write_sys_stats (PerfettoWriter *w,

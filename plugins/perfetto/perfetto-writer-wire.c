@@ -52,6 +52,8 @@
 #define F_TE_EXTRA_COUNTER_TRACK_UUIDS 31
 #define F_TE_FLOW_IDS 47
 #define F_TE_TERMINATING_FLOW_IDS 48
+#define F_TE_EXTRA_DOUBLE_COUNTER_TRACK_UUIDS 45
+#define F_TE_EXTRA_DOUBLE_COUNTER_VALUES 46
 #define F_BUNDLE_CPU 1
 #define F_BUNDLE_EVENT 2
 #define F_BUNDLE_LOST_EVENTS 3
@@ -120,6 +122,8 @@ static const struct
   { &perfetto__protos__track_event__descriptor, "extra_counter_track_uuids", F_TE_EXTRA_COUNTER_TRACK_UUIDS },
   { &perfetto__protos__track_event__descriptor, "flow_ids", F_TE_FLOW_IDS },
   { &perfetto__protos__track_event__descriptor, "terminating_flow_ids", F_TE_TERMINATING_FLOW_IDS },
+  { &perfetto__protos__track_event__descriptor, "extra_double_counter_track_uuids", F_TE_EXTRA_DOUBLE_COUNTER_TRACK_UUIDS },
+  { &perfetto__protos__track_event__descriptor, "extra_double_counter_values", F_TE_EXTRA_DOUBLE_COUNTER_VALUES },
   { &perfetto__protos__ftrace_event_bundle__descriptor, "cpu", F_BUNDLE_CPU },
   { &perfetto__protos__ftrace_event_bundle__descriptor, "event", F_BUNDLE_EVENT },
   { &perfetto__protos__ftrace_event_bundle__descriptor, "lost_events", F_BUNDLE_LOST_EVENTS },
@@ -140,12 +144,14 @@ static const struct
   { SW_DESC, "next_pid", F_SW_NEXT_PID },
   { SW_DESC, "next_prio", F_SW_NEXT_PRIO },
 #undef SW_DESC
-#define WAKEUP_NUMBERS(desc)                 \
-  { desc, "comm", F_WK_COMM },               \
-  { desc, "pid", F_WK_PID },                 \
-  { desc, "prio", F_WK_PRIO },               \
-  { desc, "success", F_WK_SUCCESS },         \
-  { desc, "target_cpu", F_WK_TARGET_CPU }
+#define WAKEUP_NUMBERS(desc)             \
+  { desc, "comm", F_WK_COMM },           \
+      { desc, "pid", F_WK_PID },         \
+      { desc, "prio", F_WK_PRIO },       \
+      { desc, "success", F_WK_SUCCESS }, \
+  {                                      \
+    desc, "target_cpu", F_WK_TARGET_CPU  \
+  }
   WAKEUP_NUMBERS (&perfetto__protos__sched_wakeup_ftrace_event__descriptor),
   WAKEUP_NUMBERS (&perfetto__protos__sched_waking_ftrace_event__descriptor),
 #undef WAKEUP_NUMBERS
@@ -178,7 +184,7 @@ static const struct
 } wire_field_counts[] = {
   { &perfetto__protos__trace__descriptor, FALSE, 1 },
   { &perfetto__protos__trace_packet__descriptor, TRUE, 10 },
-  { &perfetto__protos__track_event__descriptor, FALSE, 16 },
+  { &perfetto__protos__track_event__descriptor, FALSE, 20 },
   { &perfetto__protos__ftrace_event_bundle__descriptor, FALSE, 4 },
   { &perfetto__protos__ftrace_event__descriptor, TRUE, 3 },
   { &perfetto__protos__ftrace_event_bundle__compact_sched__descriptor, FALSE, 12 },
@@ -437,6 +443,9 @@ static void
 put_track_event (PerfettoWireBuf *b,
                  const PerfettoTrackEvent *te)
 {
+  /* in field number order, as protobuf-c packs them */
+  if (te->thread_time_case == PERFETTO__PROTOS__TRACK_EVENT__THREAD_TIME_THREAD_TIME_DELTA_US)
+    put_varint (b, PERFETTO__PROTOS__TRACK_EVENT__THREAD_TIME_THREAD_TIME_DELTA_US, (guint64) te->thread_time_delta_us);
   put_repeated_varint (b, F_TE_CATEGORY_IIDS, te->n_category_iids, te->category_iids);
   for (gsize i = 0; i < te->n_debug_annotations; i++)
     put_message_pbc (b, F_TE_DEBUG_ANNOTATIONS, &te->debug_annotations[i]->base);
@@ -450,6 +459,9 @@ put_track_event (PerfettoWireBuf *b,
     put_varint (b, F_TE_TRACK_UUID, te->track_uuid);
   put_repeated_varint (b, F_TE_EXTRA_COUNTER_VALUES, te->n_extra_counter_values,
                        (const guint64 *) te->extra_counter_values);
+  if (te->thread_time_case == PERFETTO__PROTOS__TRACK_EVENT__THREAD_TIME_THREAD_TIME_ABSOLUTE_US)
+    put_varint (b, PERFETTO__PROTOS__TRACK_EVENT__THREAD_TIME_THREAD_TIME_ABSOLUTE_US,
+                (guint64) te->thread_time_absolute_us);
   for (gsize i = 0; i < te->n_categories; i++)
     put_string (b, F_TE_CATEGORIES, te->categories[i]);
   if (te->name_field_case == PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME && te->name)
@@ -460,12 +472,15 @@ put_track_event (PerfettoWireBuf *b,
                        te->extra_counter_track_uuids);
   if (te->counter_value_field_case == PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_DOUBLE_COUNTER_VALUE)
     put_double (b, PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_DOUBLE_COUNTER_VALUE, te->double_counter_value);
+  put_repeated_varint (b, F_TE_EXTRA_DOUBLE_COUNTER_TRACK_UUIDS, te->n_extra_double_counter_track_uuids,
+                       te->extra_double_counter_track_uuids);
+  for (gsize i = 0; i < te->n_extra_double_counter_values; i++)
+    put_double (b, F_TE_EXTRA_DOUBLE_COUNTER_VALUES, te->extra_double_counter_values[i]);
   put_repeated_fixed64 (b, F_TE_FLOW_IDS, te->n_flow_ids, te->flow_ids);
   put_repeated_fixed64 (b, F_TE_TERMINATING_FLOW_IDS, te->n_terminating_flow_ids, te->terminating_flow_ids);
   if (te->correlation_id_field_case == PERFETTO__PROTOS__TRACK_EVENT__CORRELATION_ID_FIELD_CORRELATION_ID)
     put_varint (b, PERFETTO__PROTOS__TRACK_EVENT__CORRELATION_ID_FIELD_CORRELATION_ID, te->correlation_id);
-  if (te->correlation_id_field_case == PERFETTO__PROTOS__TRACK_EVENT__CORRELATION_ID_FIELD_CORRELATION_ID_STR
-      && te->correlation_id_str)
+  if (te->correlation_id_field_case == PERFETTO__PROTOS__TRACK_EVENT__CORRELATION_ID_FIELD_CORRELATION_ID_STR && te->correlation_id_str)
     put_string (b, PERFETTO__PROTOS__TRACK_EVENT__CORRELATION_ID_FIELD_CORRELATION_ID_STR, te->correlation_id_str);
 }
 
@@ -474,19 +489,19 @@ put_track_event (PerfettoWireBuf *b,
 /* A packed repeated field, in one pass: room for the longest varints,
  * then the body is moved if its length needs more than one byte (a
  * first pass summing the varints' sizes was as slow as protobuf-c). */
-#define PUT_PACKED_VARINTS(b, field, n, v, conv)                       \
-  G_STMT_START                                                         \
-  {                                                                    \
-    gsize slot_;                                                       \
-    if ((n) == 0)                                                      \
-      break;                                                           \
-    wire_reserve ((b), WIRE_SCALAR_MAX + 1 + (n) * 10);                \
-    put_tag_raw ((b), (field), W_LEN);                                 \
-    slot_ = (b)->len++;                                                \
-    for (gsize i_ = 0; i_ < (n); i_++)                                 \
-      put_varint_raw ((b), conv ((v)[i_]));                            \
-    wire_close ((b), slot_);                                           \
-  }                                                                    \
+#define PUT_PACKED_VARINTS(b, field, n, v, conv)       \
+  G_STMT_START                                         \
+  {                                                    \
+    gsize slot_;                                       \
+    if ((n) == 0)                                      \
+      break;                                           \
+    wire_reserve ((b), WIRE_SCALAR_MAX + 1 + (n) *10); \
+    put_tag_raw ((b), (field), W_LEN);                 \
+    slot_ = (b)->len++;                                \
+    for (gsize i_ = 0; i_ < (n); i_++)                 \
+      put_varint_raw ((b), conv ((v)[i_]));            \
+    wire_close ((b), slot_);                           \
+  }                                                    \
   G_STMT_END
 
 #define AS_U64(x) ((guint64) (x))
@@ -522,20 +537,20 @@ put_compact_sched (PerfettoWireBuf *b,
 }
 
 /* sched_wakeup and sched_waking: two messages of one shape. */
-#define PUT_WAKEUP_FIELDS(b, wk)                       \
-  G_STMT_START                                         \
-  {                                                    \
-    if ((wk)->comm)                                    \
-      put_string ((b), F_WK_COMM, (wk)->comm);         \
-    if ((wk)->has_pid)                                 \
-      put_int32 ((b), F_WK_PID, (wk)->pid);            \
-    if ((wk)->has_prio)                                \
-      put_int32 ((b), F_WK_PRIO, (wk)->prio);          \
-    if ((wk)->has_success)                             \
-      put_int32 ((b), F_WK_SUCCESS, (wk)->success);    \
-    if ((wk)->has_target_cpu)                          \
+#define PUT_WAKEUP_FIELDS(b, wk)                          \
+  G_STMT_START                                            \
+  {                                                       \
+    if ((wk)->comm)                                       \
+      put_string ((b), F_WK_COMM, (wk)->comm);            \
+    if ((wk)->has_pid)                                    \
+      put_int32 ((b), F_WK_PID, (wk)->pid);               \
+    if ((wk)->has_prio)                                   \
+      put_int32 ((b), F_WK_PRIO, (wk)->prio);             \
+    if ((wk)->has_success)                                \
+      put_int32 ((b), F_WK_SUCCESS, (wk)->success);       \
+    if ((wk)->has_target_cpu)                             \
       put_int32 ((b), F_WK_TARGET_CPU, (wk)->target_cpu); \
-  }                                                    \
+  }                                                       \
   G_STMT_END
 
 static void
