@@ -40,6 +40,12 @@ typedef Perfetto__Protos__FtraceEventBundle PerfettoFtraceBundle;
 /* What a counter track's name appends for a counter instance id, as
  * trace_processor's JSON importer names them. */
 #define PERFETTO_COUNTER_ID_SEPARATOR " id: "
+/* An ftrace event of a kind the .proto subset does not declare travels
+ * as a FTRACE event named PREFIX<field number>, with these two args: the
+ * FtraceEvent field number and the payload's bytes in base64. */
+#define PERFETTO_OPAQUE_FTRACE_PREFIX "perfetto_ftrace_"
+#define PERFETTO_OPAQUE_FIELD_ARG "perfetto.field"
+#define PERFETTO_OPAQUE_BYTES_ARG "perfetto.bytes"
 /* The prefix of atrace clock-sync markers written as ftrace print. */
 #define PERFETTO_CLOCK_SYNC_PREFIX "trace_event_clock_sync: "
 
@@ -137,6 +143,8 @@ ProtobufCMessage *perfetto_oneof_get (const ProtobufCMessage *msg,
  *   binds one incoming and one outgoing flow per slice)
  * @other_clock: packets timestamped in another clock than the stream's
  *   (kept as they are, not converted)
+ * @opaque_ftrace: ftrace events of kinds the .proto subset does not
+ *   declare, carried on as opaque bytes (not dropped)
  *
  * What a #PerfettoReader read and what it could not use.
  */
@@ -155,6 +163,7 @@ typedef struct
   guint64 unsupported_events;
   guint64 extra_flows;
   guint64 other_clock;
+  guint64 opaque_ftrace;
 } PerfettoReaderStats;
 
 typedef struct _PerfettoReader PerfettoReader;
@@ -458,6 +467,8 @@ struct _PerfettoReader
   guint32 k_url;
   guint32 k_line;
   guint32 k_global_track;
+  guint32 k_opaque_field;
+  guint32 k_opaque_bytes;
 
   JsonObject *metadata; /* Chrome bundles' metadata, NULL until some */
   PerfettoReaderStats stats;
@@ -525,6 +536,13 @@ void perfetto_reader_thread_name (PerfettoReader *r,
                                   gint64 tid,
                                   guint32 name,
                                   gint64 ts);
+
+/* perfetto-writer-opaque.c */
+gboolean perfetto_opaque_ftrace_payload (PerfettoWriter *w,
+                                         TraceBatch *batch,
+                                         const TraceEvent *ev,
+                                         guint32 *field,
+                                         GArray *out);
 
 /* perfetto-reader-legacy.c */
 void perfetto_reader_legacy_event (PerfettoReader *r,
@@ -973,6 +991,13 @@ void perfetto_write_clock_pair (PerfettoWriter *w,
 void perfetto_write_clock_marker (PerfettoWriter *w,
                                   const TraceEvent *ev);
 void perfetto_ftrace_flush (PerfettoWriter *w);
+
+/* perfetto-writer-opaque.c */
+gboolean perfetto_opaque_ftrace_payload (PerfettoWriter *w,
+                                         TraceBatch *batch,
+                                         const TraceEvent *ev,
+                                         guint32 *field,
+                                         GArray *out);
 
 /* perfetto-reader-legacy.c */
 void perfetto_reader_legacy_event (PerfettoReader *r,

@@ -306,6 +306,35 @@ read_generic (PerfettoReader *r,
     }
 }
 
+/* An event of a kind tracepipe's .proto subset does not declare: its
+ * payload is one unknown length-delimited field of FtraceEvent. It goes on
+ * as a FTRACE event named after the field number, the field number and
+ * the payload (base64) as args, so that perfetto-sink writes it back
+ * byte for byte and trace_processor reads from our output what it read
+ * from the original (docs/perfetto.md, "Events carried as opaque bytes"). */
+static gboolean
+read_opaque (PerfettoReader *r,
+             const PerfettoFtraceEvent *fev,
+             gint32 cpu)
+{
+  const ProtobufCMessageUnknownField *payload = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *raw = NULL;
+  TraceEvent *ev;
+
+  for (guint i = 0; i < fev->base.n_unknown_fields && payload == NULL; i++)
+    if (fev->base.unknown_fields[i].wire_type == PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED)
+      payload = &fev->base.unknown_fields[i];
+  if (payload == NULL)
+    return FALSE;
+  name = g_strdup_printf (PERFETTO_OPAQUE_FTRACE_PREFIX "%u", payload->tag);
+  raw = g_base64_encode (payload->data, payload->len);
+  ev = kernel_event (r, TRACE_EVENT_FTRACE, (gint64) fev->timestamp, cpu, fev->pid, perfetto_reader_intern (r, name));
+  trace_batch_add_arg (r->batch, ev, r->k_opaque_field, TRACE_ARG_UINT)->v.u = payload->tag;
+  trace_batch_add_arg (r->batch, ev, r->k_opaque_bytes, TRACE_ARG_STRING)->v.s = perfetto_reader_intern (r, raw);
+  return TRUE;
+}
+
 static void
 read_full (PerfettoReader *r,
            PerfettoSeq *seq,
@@ -352,6 +381,8 @@ read_full (PerfettoReader *r,
       map = msg ? perfetto_ftrace_map_by_field (field) : NULL;
       if (map)
         read_mapped (r, seq, fev, cpu, map, msg);
+      else if (msg == NULL && read_opaque (r, fev, cpu))
+        perfetto_reader_skip (r, &r->stats.opaque_ftrace, 1, "ftrace event of a kind the schema does not declare (carried as opaque bytes)");
       else
         perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "ftrace event of a kind the reader does not map");
       break;

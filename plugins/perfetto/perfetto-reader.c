@@ -817,6 +817,8 @@ perfetto_reader_new (GInputStream *in,
   r->k_url = trace_string_pool_intern (r->pool, "url");
   r->k_line = trace_string_pool_intern (r->pool, "line");
   r->k_global_track = trace_string_pool_intern (r->pool, PERFETTO_GLOBAL_TRACK_NAME);
+  r->k_opaque_field = trace_string_pool_intern (r->pool, PERFETTO_OPAQUE_FIELD_ARG);
+  r->k_opaque_bytes = trace_string_pool_intern (r->pool, PERFETTO_OPAQUE_BYTES_ARG);
   return r;
 }
 

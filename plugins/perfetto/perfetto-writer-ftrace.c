@@ -50,6 +50,8 @@ typedef struct
   guint32 event_field; /* the FtraceEvent oneof member set at flush */
   guint gen_first;     /* generic fields, in the bundle's gen_fields */
   guint gen_n;
+  ProtobufCMessageUnknownField opaque; /* event_field 0: its payload, at
+                                        * opaque.data bytes into b->opaque */
   PerfettoTyped typed;
 } PerfettoSlot;
 
@@ -83,6 +85,7 @@ struct _PfBundle
   PerfettoVec slots;      /* PerfettoSlot */
   PerfettoVec gen_fields; /* GenericFtraceEvent.Field */
   GArray *ksyms;          /* guint32 ids to intern when written */
+  GArray *opaque;         /* guint8: payloads of opaque events */
   gint64 max_ts;
   gint64 last_cs_ts; /* last compact switch */
   gint64 last_cw_ts; /* last compact waking */
@@ -112,6 +115,7 @@ bundle_reset (PerfettoBundle *b)
 {
   b->slots.len = b->gen_fields.len = 0;
   g_array_set_size (b->ksyms, 0);
+  g_array_set_size (b->opaque, 0);
   b->max_ts = b->last_cs_ts = b->last_cw_ts = b->last_fs_ts = G_MININT64;
   b->n_events = 0;
   b->sw_prev_ts = b->wk_prev_ts = 0;
@@ -140,6 +144,7 @@ bundle_new (gint32 cpu)
   perfetto_vec_init (&b->slots, sizeof (PerfettoSlot));
   perfetto_vec_init (&b->gen_fields, sizeof (Perfetto__Protos__GenericFtraceEvent__Field));
   b->ksyms = g_array_new (FALSE, FALSE, sizeof (guint32));
+  b->opaque = g_array_new (FALSE, FALSE, 1);
 #define NEW(type) g_array_new (FALSE, FALSE, sizeof (type))
   b->sw_ts = NEW (guint64);
   b->sw_state = NEW (gint64);
@@ -167,7 +172,7 @@ bundle_free (gpointer data)
 
   if (b == NULL)
     return;
-  GArray *arrays[] = { b->ksyms, b->sw_ts, b->sw_state, b->sw_pid, b->sw_prio,
+  GArray *arrays[] = { b->ksyms, b->opaque, b->sw_ts, b->sw_state, b->sw_pid, b->sw_prio,
                        b->sw_comm, b->wk_ts, b->wk_pid, b->wk_cpu, b->wk_prio,
                        b->wk_comm, b->wk_flags };
   perfetto_vec_clear (&b->slots);
@@ -233,6 +238,15 @@ bundle_fix_slots (PerfettoBundle *b)
     {
       PerfettoSlot *slot = perfetto_vec_at (&b->slots, PerfettoSlot, i);
 
+      if (slot->event_field == 0)
+        {
+          /* the offset becomes a pointer now that b->opaque stays put */
+          slot->opaque.data = (guint8 *) b->opaque->data + GPOINTER_TO_SIZE (slot->opaque.data);
+          slot->ev.base.n_unknown_fields = 1;
+          slot->ev.base.unknown_fields = &slot->opaque;
+          events[i] = &slot->ev;
+          continue;
+        }
       perfetto_oneof_set (&slot->ev.base, slot->event_field, &slot->typed.generic.base);
       if (slot->event_field == PERFETTO__PROTOS__FTRACE_EVENT__EVENT_GENERIC)
         {
@@ -700,6 +714,28 @@ write_mapped (PerfettoWriter *w,
   return TRUE;
 }
 
+/* An event perfetto-src carried as opaque bytes goes back as it came:
+ * its payload under its own FtraceEvent field number. */
+static gboolean
+write_opaque (PerfettoWriter *w,
+              PerfettoBundle *b,
+              TraceBatch *batch,
+              const TraceEvent *ev)
+{
+  gsize offset = b->opaque->len;
+  guint32 field;
+  PerfettoSlot *slot;
+
+  if (!perfetto_opaque_ftrace_payload (w, batch, ev, &field, b->opaque))
+    return FALSE;
+  slot = bundle_add_full (w, b, ev, ev->tid, 0, &perfetto__protos__generic_ftrace_event__descriptor);
+  slot->opaque.tag = field;
+  slot->opaque.wire_type = PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED;
+  slot->opaque.len = b->opaque->len - offset;
+  slot->opaque.data = GSIZE_TO_POINTER (offset);
+  return TRUE;
+}
+
 static void
 write_generic (PerfettoWriter *w,
                PerfettoBundle *b,
@@ -896,7 +932,9 @@ perfetto_write_kernel_event (PerfettoWriter *w,
       {
         const PerfettoMapCache *cache = map_cache_get (w, ev->name);
 
-        if (cache->map == NULL || !write_mapped (w, b, batch, ev, cache))
+        if (cache->map != NULL && write_mapped (w, b, batch, ev, cache))
+          break;
+        if (!write_opaque (w, b, batch, ev))
           write_generic (w, b, batch, ev);
       }
       break;
