@@ -46,6 +46,24 @@ payload_field (const TraceArg *arg)
   return (guint32) field;
 }
 
+/* Whether @data is a length-delimited value: a varint length, then
+ * exactly that many bytes (so it cannot spill into fields of its own). */
+static gboolean
+is_length_delimited (const guint8 *data,
+                     gsize len)
+{
+  guint64 body = 0;
+  guint i;
+
+  for (i = 0; i < len && i < 10; i++)
+    {
+      body |= (guint64) (data[i] & 0x7f) << (7 * i);
+      if (!(data[i] & 0x80))
+        return body == len - i - 1;
+    }
+  return FALSE;
+}
+
 /**
  * perfetto_opaque_ftrace_payload:
  * @w: a #PerfettoWriter
@@ -81,5 +99,12 @@ perfetto_opaque_ftrace_payload (PerfettoWriter *w,
   g_array_set_size (out, start + (len / 4) * 3 + 3);
   len = g_base64_decode_step (text, len, (guchar *) out->data + start, &state, &save);
   g_array_set_size (out, start + len);
+  if (!is_length_delimited ((const guint8 *) out->data + start, len))
+    {
+      /* not what perfetto-src made (args edited, or written by hand):
+       * written as a generic event instead of a malformed record */
+      g_array_set_size (out, start);
+      return FALSE;
+    }
   return TRUE;
 }

@@ -162,6 +162,50 @@ test_opaque_ftrace (void)
   g_assert_cmpuint (again_rs.opaque_ftrace, ==, 10);
 }
 
+/* Args that only look like an opaque event (a payload whose length does
+ * not match, a field number FtraceEvent declares): written as generic
+ * events with their args, never as a malformed record. */
+static void
+test_opaque_ftrace_bad_args (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  g_autoptr (TraceBatch) in = trace_batch_new (pool, 0);
+  g_autoptr (TraceBatch) out = NULL;
+  g_autoptr (GBytes) written = NULL;
+  g_autoptr (GPtrArray) got = NULL;
+  g_autoptr (GError) error = NULL;
+  PerfettoReaderStats rs;
+  const struct
+  {
+    guint64 field;
+    const char *bytes;
+  } bad[] = {
+    { 404, "AAAA" }, /* length 0, then two more bytes */
+    { 1, "AA==" },   /* FtraceEvent.timestamp */
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      TraceEvent *ev = pt_add (in, TRACE_EVENT_FTRACE, 100 + i, 1, 1, "perfetto_ftrace_404");
+
+      ev->cpu = 0;
+      trace_batch_add_arg (in, ev, pt_str (in, PERFETTO_OPAQUE_FIELD_ARG), TRACE_ARG_UINT)->v.u = bad[i].field;
+      trace_batch_add_arg (in, ev, pt_str (in, PERFETTO_OPAQUE_BYTES_ARG), TRACE_ARG_STRING)->v.s =
+          pt_str (in, bad[i].bytes);
+    }
+  written = pt_write (&in, 1, NULL, NULL);
+  out = pt_read (written, pool, &rs, NULL, &error);
+  g_assert_no_error (error);
+  got = pt_event_strings (out, FALSE);
+  g_assert_cmpuint (rs.opaque_ftrace, ==, 0);
+  for (guint i = 0; i < got->len; i++)
+    g_test_message ("%s", (char *) got->pdata[i]);
+  g_assert_cmpuint (got->len, ==, 2);
+  g_assert_nonnull (strstr (got->pdata[0], "name='perfetto_ftrace_404'"));
+  g_assert_nonnull (strstr (got->pdata[0], "perfetto.bytes=s:'AAAA'"));
+  g_assert_nonnull (strstr (got->pdata[1], "perfetto.field=u:1"));
+}
+
 int
 main (int argc,
       char **argv)
@@ -171,5 +215,6 @@ main (int argc,
   g_test_add_func ("/perfetto/difftests/legacy-async", test_legacy_async);
   g_test_add_func ("/perfetto/difftests/counters-thread-time", test_counters_thread_time);
   g_test_add_func ("/perfetto/difftests/opaque-ftrace", test_opaque_ftrace);
+  g_test_add_func ("/perfetto/difftests/opaque-ftrace-bad-args", test_opaque_ftrace_bad_args);
   return g_test_run ();
 }
