@@ -46,6 +46,10 @@ typedef Perfetto__Protos__FtraceEventBundle PerfettoFtraceBundle;
 #define PERFETTO_OPAQUE_FTRACE_PREFIX "perfetto_ftrace_"
 #define PERFETTO_OPAQUE_FIELD_ARG "perfetto.field"
 #define PERFETTO_OPAQUE_BYTES_ARG "perfetto.bytes"
+/* The kernel record of when a cpu's ring buffer holds all its events
+ * (the first bundle's previous_bundle_end_timestamp): a FTRACE event of
+ * that cpu at that time, with no args. */
+#define PERFETTO_CPU_DATA_START "perfetto_cpu_data_start"
 /* The prefix of atrace clock-sync markers written as ftrace print. */
 #define PERFETTO_CLOCK_SYNC_PREFIX "trace_event_clock_sync: "
 
@@ -412,6 +416,7 @@ typedef struct
   gint64 next_tid;
   gint32 next_prio;
   guint32 next_comm;
+  gboolean bundle_seen; /* its first bundle was read */
 } PerfettoRCpu;
 
 typedef struct
@@ -469,6 +474,7 @@ struct _PerfettoReader
   guint32 k_global_track;
   guint32 k_opaque_field;
   guint32 k_opaque_bytes;
+  guint32 k_cpu_data_start;
 
   JsonObject *metadata; /* Chrome bundles' metadata, NULL until some */
   PerfettoReaderStats stats;

@@ -335,6 +335,29 @@ read_opaque (PerfettoReader *r,
   return TRUE;
 }
 
+/* The first bundle of a cpu may say from when its ring buffer holds all
+ * its events; trace_processor drops the cpu's events before the latest
+ * such time of all cpus, so it goes on as a record of the cpu that
+ * perfetto-sink writes back into that cpu's first bundle. */
+static void
+read_data_start (PerfettoReader *r,
+                 const PerfettoFtraceBundle *bundle,
+                 gint32 cpu)
+{
+  PerfettoRCpu *state = cpu_state (r, cpu);
+  guint64 start;
+
+  if (state == NULL || state->bundle_seen)
+    return;
+  state->bundle_seen = TRUE;
+  if (!bundle->has_previous_bundle_end_timestamp && !bundle->has_last_read_event_timestamp)
+    return;
+  start = bundle->has_previous_bundle_end_timestamp ? bundle->previous_bundle_end_timestamp
+                                                    : bundle->last_read_event_timestamp;
+  kernel_event (r, TRACE_EVENT_FTRACE, (gint64) MIN (start, (guint64) G_MAXINT64), cpu, TRACE_ID_UNKNOWN,
+                r->k_cpu_data_start);
+}
+
 static void
 read_full (PerfettoReader *r,
            PerfettoSeq *seq,
@@ -488,6 +511,7 @@ perfetto_reader_ftrace_bundle (PerfettoReader *r,
 
   if (n_sw != cs->n_switch_timestamp || n_wk != cs->n_waking_timestamp)
     perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "compact sched with arrays of unequal lengths");
+  read_data_start (r, bundle, cpu);
   g_array_set_size (r->comm_ids, 0);
   for (gsize i = 0; i < cs->n_intern_table; i++)
     {

@@ -81,11 +81,14 @@ typedef struct
 
 struct _PfBundle
 {
-  gint32 cpu;             /* -1: unknown */
-  PerfettoVec slots;      /* PerfettoSlot */
-  PerfettoVec gen_fields; /* GenericFtraceEvent.Field */
-  GArray *ksyms;          /* guint32 ids to intern when written */
-  GArray *opaque;         /* guint8: payloads of opaque events */
+  gint32 cpu;              /* -1: unknown */
+  PerfettoVec slots;       /* PerfettoSlot */
+  PerfettoVec gen_fields;  /* GenericFtraceEvent.Field */
+  GArray *ksyms;           /* guint32 ids to intern when written */
+  GArray *opaque;          /* guint8: payloads of opaque events */
+  gboolean written;        /* a bundle of this cpu went out */
+  gboolean has_data_start; /* for the cpu's first bundle */
+  guint64 data_start;
   gint64 max_ts;
   gint64 last_cs_ts; /* last compact switch */
   gint64 last_cw_ts; /* last compact waking */
@@ -285,6 +288,12 @@ bundle_write (PerfettoWriter *w,
       bundle_attach_compact (b, &cs);
       bundle.compact_sched = &cs;
     }
+  if (!b->written && b->has_data_start)
+    {
+      bundle.has_previous_bundle_end_timestamp = TRUE;
+      bundle.previous_bundle_end_timestamp = b->data_start;
+    }
+  b->written = TRUE;
   w->pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_EVENTS;
   w->pkt.ftrace_events = &bundle;
   perfetto_packet_emit (w, 0, FALSE, b->ksyms->len > 0);
@@ -714,6 +723,27 @@ write_mapped (PerfettoWriter *w,
   return TRUE;
 }
 
+/* perfetto-src's record of when a cpu's ring buffer holds all its events
+ * goes back into the cpu's first bundle (trace_processor drops the cpu's
+ * events before it). Returns: whether @ev was that record. */
+static gboolean
+is_cpu_data_start (PerfettoWriter *w,
+                   PerfettoBundle *b,
+                   const TraceEvent *ev)
+{
+  if (ev->n_args != 0 || b->cpu < 0 || g_strcmp0 (perfetto_str (w, ev->name), PERFETTO_CPU_DATA_START) != 0)
+    return FALSE;
+  if (b->written)
+    perfetto_writer_drop (w, &w->stats.dropped_kernel, 1, ev->ts,
+                          "cpu data start after the cpu's first bundle dropped");
+  else
+    {
+      b->has_data_start = TRUE;
+      b->data_start = perfetto_timestamp (w, ev->ts);
+    }
+  return TRUE;
+}
+
 /* An event perfetto-src carried as opaque bytes goes back as it came:
  * its payload under its own FtraceEvent field number. */
 static gboolean
@@ -930,7 +960,11 @@ perfetto_write_kernel_event (PerfettoWriter *w,
       break;
     case TRACE_EVENT_FTRACE:
       {
-        const PerfettoMapCache *cache = map_cache_get (w, ev->name);
+        const PerfettoMapCache *cache;
+
+        if (is_cpu_data_start (w, b, ev))
+          break;
+        cache = map_cache_get (w, ev->name);
 
         if (cache->map != NULL && write_mapped (w, b, batch, ev, cache))
           break;

@@ -58,6 +58,8 @@
 #define F_BUNDLE_EVENT 2
 #define F_BUNDLE_LOST_EVENTS 3
 #define F_BUNDLE_COMPACT_SCHED 4
+#define F_BUNDLE_LAST_READ_EVENT_TIMESTAMP 9
+#define F_BUNDLE_PREVIOUS_BUNDLE_END_TIMESTAMP 10
 #define F_FEV_TIMESTAMP 1
 #define F_FEV_PID 2
 #define F_FEV_COMMON_FLAGS 5
@@ -128,6 +130,9 @@ static const struct
   { &perfetto__protos__ftrace_event_bundle__descriptor, "event", F_BUNDLE_EVENT },
   { &perfetto__protos__ftrace_event_bundle__descriptor, "lost_events", F_BUNDLE_LOST_EVENTS },
   { &perfetto__protos__ftrace_event_bundle__descriptor, "compact_sched", F_BUNDLE_COMPACT_SCHED },
+  { &perfetto__protos__ftrace_event_bundle__descriptor, "last_read_event_timestamp", F_BUNDLE_LAST_READ_EVENT_TIMESTAMP },
+  { &perfetto__protos__ftrace_event_bundle__descriptor, "previous_bundle_end_timestamp",
+    F_BUNDLE_PREVIOUS_BUNDLE_END_TIMESTAMP },
   { &perfetto__protos__ftrace_event__descriptor, "timestamp", F_FEV_TIMESTAMP },
   { &perfetto__protos__ftrace_event__descriptor, "pid", F_FEV_PID },
   { &perfetto__protos__ftrace_event__descriptor, "common_flags", F_FEV_COMMON_FLAGS },
@@ -185,7 +190,7 @@ static const struct
   { &perfetto__protos__trace__descriptor, FALSE, 1 },
   { &perfetto__protos__trace_packet__descriptor, TRUE, 10 },
   { &perfetto__protos__track_event__descriptor, FALSE, 20 },
-  { &perfetto__protos__ftrace_event_bundle__descriptor, FALSE, 4 },
+  { &perfetto__protos__ftrace_event_bundle__descriptor, FALSE, 6 },
   { &perfetto__protos__ftrace_event__descriptor, TRUE, 3 },
   { &perfetto__protos__ftrace_event_bundle__compact_sched__descriptor, FALSE, 12 },
   { &perfetto__protos__print_ftrace_event__descriptor, FALSE, 2 },
@@ -655,6 +660,10 @@ put_ftrace_bundle (PerfettoWireBuf *b,
     put_varint (b, F_BUNDLE_LOST_EVENTS, bundle->lost_events ? 1 : 0);
   if (bundle->compact_sched)
     put_compact_sched (b, bundle->compact_sched);
+  if (bundle->has_last_read_event_timestamp)
+    put_varint (b, F_BUNDLE_LAST_READ_EVENT_TIMESTAMP, bundle->last_read_event_timestamp);
+  if (bundle->has_previous_bundle_end_timestamp)
+    put_varint (b, F_BUNDLE_PREVIOUS_BUNDLE_END_TIMESTAMP, bundle->previous_bundle_end_timestamp);
 }
 
 /* ---- TracePacket ---- */

@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include "trace.pb-c.h"
+
 static TraceBatch *
 read_difftest (TraceStringPool *pool,
                const char *name,
@@ -206,6 +208,67 @@ test_opaque_ftrace_bad_args (void)
   g_assert_nonnull (strstr (got->pdata[1], "perfetto.field=u:1"));
 }
 
+/* Returns: the previous_bundle_end_timestamp of @cpu's first bundle in
+ * the trace @bytes, 0 if it has none */
+static guint64
+data_start_of_cpu (GBytes *bytes,
+                   guint32 cpu)
+{
+  gsize len;
+  const guint8 *data = g_bytes_get_data (bytes, &len);
+  Perfetto__Protos__Trace *trace = perfetto__protos__trace__unpack (NULL, len, data);
+  guint64 start = 0;
+
+  g_assert_nonnull (trace);
+  for (gsize i = 0; i < trace->n_packet; i++)
+    {
+      const Perfetto__Protos__FtraceEventBundle *b = trace->packet[i]->ftrace_events;
+
+      if (b != NULL && b->cpu == cpu)
+        {
+          start = b->has_previous_bundle_end_timestamp ? b->previous_bundle_end_timestamp : 0;
+          break;
+        }
+    }
+  perfetto__protos__trace__free_unpacked (trace, NULL);
+  return start;
+}
+
+/* ring_buffer_start.textproto (generated): each cpu's first bundle says
+ * from when its ring buffer holds all its events; that comes back as a
+ * record of the cpu at that time, and perfetto-sink writes it back into
+ * the cpu's first bundle (read again: the same records). */
+static void
+test_cpu_data_start (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *path = g_build_filename (TEST_DATA_DIR, "perfetto", "ring_buffer_start.pftrace", NULL);
+  g_autoptr (GBytes) bytes = NULL;
+  g_autoptr (TraceBatch) out = NULL;
+  g_autoptr (TraceBatch) again = NULL;
+  g_autoptr (GBytes) written = NULL;
+  char *data = NULL;
+  gsize len = 0;
+  const TraceEvent *ev;
+
+  g_assert_true (g_file_get_contents (path, &data, &len, &error));
+  bytes = g_bytes_new_take (data, len);
+  out = pt_read (bytes, pool, NULL, NULL, &error);
+  g_assert_no_error (error);
+  ev = find_event (out, TRACE_EVENT_FTRACE, 1000, PERFETTO_CPU_DATA_START);
+  g_assert_cmpint (ev->cpu, ==, 0);
+  ev = find_event (out, TRACE_EVENT_FTRACE, 2000, PERFETTO_CPU_DATA_START);
+  g_assert_cmpint (ev->cpu, ==, 1);
+  written = pt_write (&out, 1, NULL, NULL);
+  again = pt_read (written, pool, NULL, NULL, &error);
+  g_assert_no_error (error);
+  find_event (again, TRACE_EVENT_FTRACE, 1000, PERFETTO_CPU_DATA_START);
+  find_event (again, TRACE_EVENT_FTRACE, 2000, PERFETTO_CPU_DATA_START);
+  g_assert_cmpuint (data_start_of_cpu (written, 0), ==, 1000);
+  g_assert_cmpuint (data_start_of_cpu (written, 1), ==, 2000);
+}
+
 int
 main (int argc,
       char **argv)
@@ -216,5 +279,6 @@ main (int argc,
   g_test_add_func ("/perfetto/difftests/counters-thread-time", test_counters_thread_time);
   g_test_add_func ("/perfetto/difftests/opaque-ftrace", test_opaque_ftrace);
   g_test_add_func ("/perfetto/difftests/opaque-ftrace-bad-args", test_opaque_ftrace_bad_args);
+  g_test_add_func ("/perfetto/difftests/cpu-data-start", test_cpu_data_start);
   return g_test_run ();
 }
