@@ -556,6 +556,10 @@ write_named_slice (PerfettoWriter *w,
         }
       track->depth--;
       te_begin (w, track->uuid, PERFETTO_TYPE_END);
+      /* A named end closes the slice of that name (trace_processor
+       * ignores one that names no open slice), as in the input. */
+      if (ev->name != 0)
+        te_name (w, ev->name);
       perfetto_args_write (w, batch, ev);
       te_flows (w, ev);
       te_emit (w, ev->ts);
