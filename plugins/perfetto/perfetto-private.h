@@ -543,6 +543,13 @@ void perfetto_reader_thread_name (PerfettoReader *r,
                                   guint32 name,
                                   gint64 ts);
 
+/* perfetto-writer-kargs.c */
+gboolean perfetto_karg_to_int (PerfettoWriter *w,
+                               const TraceArg *arg,
+                               gint64 *out);
+guint32 perfetto_karg_to_symbol (PerfettoWriter *w,
+                                 const TraceArg *arg);
+
 /* perfetto-writer-opaque.c */
 gboolean perfetto_opaque_ftrace_payload (PerfettoWriter *w,
                                          TraceBatch *batch,
@@ -997,6 +1004,13 @@ void perfetto_write_clock_pair (PerfettoWriter *w,
 void perfetto_write_clock_marker (PerfettoWriter *w,
                                   const TraceEvent *ev);
 void perfetto_ftrace_flush (PerfettoWriter *w);
+
+/* perfetto-writer-kargs.c */
+gboolean perfetto_karg_to_int (PerfettoWriter *w,
+                               const TraceArg *arg,
+                               gint64 *out);
+guint32 perfetto_karg_to_symbol (PerfettoWriter *w,
+                                 const TraceArg *arg);
 
 /* perfetto-writer-opaque.c */
 gboolean perfetto_opaque_ftrace_payload (PerfettoWriter *w,

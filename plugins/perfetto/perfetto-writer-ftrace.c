@@ -18,7 +18,6 @@
  */
 #include "perfetto-private.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -563,83 +562,6 @@ write_wakeup (PerfettoWriter *w,
     }
 }
 
-/* ---- arg conversion ---- */
-
-/* Returns: whether @s is ` NAME`, the symbolic name the kernel prints
- * after some numbers (`binder_return: cmd=0x7211 BR_FAILED_REPLY`): the
- * number alone is the field, as trace_processor reads it. */
-static gboolean
-is_symbol_suffix (const char *s)
-{
-  if (*s != ' ' || !(g_ascii_isupper (s[1]) || s[1] == '_'))
-    return FALSE;
-  for (s++; *s; s++)
-    if (!g_ascii_isupper (*s) && !g_ascii_isdigit (*s) && *s != '_')
-      return FALSE;
-  return TRUE;
-}
-
-static gboolean
-parse_int_string (const char *s,
-                  gint64 *out)
-{
-  gboolean negative = s[0] == '-';
-  const char *digits = negative ? s + 1 : s;
-  guint base = (digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) ? 16 : 10;
-  char *end = NULL;
-  guint64 v;
-
-  if (!g_ascii_isxdigit (digits[base == 16 ? 2 : 0]))
-    return FALSE;
-  v = g_ascii_strtoull (digits, &end, base);
-  if (end == digits || (*end != '\0' && !is_symbol_suffix (end)))
-    return FALSE;
-  *out = negative ? -(gint64) v : (gint64) v;
-  return TRUE;
-}
-
-/* Kernel fields are integers; ftrace text may give them as hex strings. */
-static gboolean
-arg_to_int (PerfettoWriter *w,
-            const TraceArg *arg,
-            gint64 *out)
-{
-  switch ((TraceArgType) arg->type)
-    {
-    case TRACE_ARG_INT:
-      *out = arg->v.i;
-      return TRUE;
-    case TRACE_ARG_UINT:
-    case TRACE_ARG_POINTER:
-      *out = (gint64) arg->v.u;
-      return TRUE;
-    case TRACE_ARG_BOOL:
-      *out = arg->v.b != 0;
-      return TRUE;
-    case TRACE_ARG_DOUBLE:
-      if (!isfinite (arg->v.d) || arg->v.d != trunc (arg->v.d) || fabs (arg->v.d) > 9e18)
-        return FALSE;
-      *out = (gint64) arg->v.d;
-      return TRUE;
-    case TRACE_ARG_STRING:
-    default:
-      return parse_int_string (perfetto_str (w, arg->v.s), out);
-    }
-}
-
-/* A kernel symbol travels as a string id: numbers become hex text. */
-static guint32
-arg_to_symbol (PerfettoWriter *w,
-               const TraceArg *arg)
-{
-  char buf[32];
-
-  if (arg->type == TRACE_ARG_STRING)
-    return arg->v.s;
-  g_snprintf (buf, sizeof buf, "0x%" G_GINT64_MODIFIER "x", arg->v.u);
-  return trace_string_pool_intern (w->pool, buf);
-}
-
 static const PerfettoMapCache *
 map_cache_get (PerfettoWriter *w,
                guint32 name)
@@ -692,14 +614,14 @@ write_mapped (PerfettoWriter *w,
       if (i == map->n_fields || set[i])
         return FALSE;
       set[i] = TRUE;
-      if (map->fields[i].kind == PERFETTO_FTRACE_NUMBER && !arg_to_int (w, &args[a], &values[i]))
+      if (map->fields[i].kind == PERFETTO_FTRACE_NUMBER && !perfetto_karg_to_int (w, &args[a], &values[i]))
         return FALSE;
       if (map->fields[i].kind == PERFETTO_FTRACE_STRING && args[a].type != TRACE_ARG_STRING)
         return FALSE;
       if (map->fields[i].kind == PERFETTO_FTRACE_STRING)
         values[i] = args[a].v.s;
       if (map->fields[i].kind == PERFETTO_FTRACE_KSYM)
-        values[i] = arg_to_symbol (w, &args[a]);
+        values[i] = perfetto_karg_to_symbol (w, &args[a]);
     }
   slot = bundle_add_full (w, b, ev, ev->tid, map->event_field, map->descriptor);
   for (guint i = 0; i < map->n_fields; i++)
@@ -830,7 +752,7 @@ typed_args (PerfettoWriter *w,
     {
       gint64 v;
 
-      if (oom && g_str_equal (perfetto_str (w, args[a].key), "oom_score_adj") && arg_to_int (w, &args[a], &v))
+      if (oom && g_str_equal (perfetto_str (w, args[a].key), "oom_score_adj") && perfetto_karg_to_int (w, &args[a], &v))
         perfetto_message_set_int (msg, oom, v);
       else
         perfetto_writer_drop (w, &w->stats.dropped_kernel_args, 1, ev->ts, "kernel event arg with no field to go to dropped");
