@@ -557,6 +557,11 @@ gboolean perfetto_opaque_ftrace_payload (PerfettoWriter *w,
                                          guint32 *field,
                                          GArray *out);
 
+/* perfetto-process-stats.c */
+void perfetto_reader_process_stats (PerfettoReader *r,
+                                    const Perfetto__Protos__ProcessStats *stats,
+                                    gint64 ts);
+
 /* perfetto-reader-legacy.c */
 void perfetto_reader_legacy_event (PerfettoReader *r,
                                    PerfettoSeq *seq,

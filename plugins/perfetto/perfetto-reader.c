@@ -485,6 +485,9 @@ dispatch_packet (PerfettoReader *r,
     case PERFETTO__PROTOS__TRACE_PACKET__DATA_SYS_STATS:
       perfetto_reader_sys_stats (r, pkt->sys_stats, ts);
       break;
+    case PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_STATS:
+      perfetto_reader_process_stats (r, pkt->process_stats, ts);
+      break;
     case PERFETTO__PROTOS__TRACE_PACKET__DATA_COMPRESSED_PACKETS:
       /* Perfetto never nests them; allowing it would recurse once per
        * level (a stack overflow in a few KB of input) and hold one

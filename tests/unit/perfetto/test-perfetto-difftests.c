@@ -137,6 +137,28 @@ test_counters_thread_time (void)
   g_assert_cmpfloat (ev->u.counter.value, ==, 1024);
 }
 
+/* process_stats: each memory value a counter of its process named as
+ * trace_processor names it, in bytes (the packet says KiB). */
+static void
+test_process_stats (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  PerfettoReaderStats rs;
+  g_autoptr (TraceBatch) out = read_difftest (pool, "android_auto_multiuser", &rs);
+  const TraceEvent *ev;
+  guint n = 0;
+
+  ev = find_event (out, TRACE_EVENT_COUNTER, 3000000002, "mem.rss");
+  g_assert_cmpint (ev->pid, ==, 10);
+  g_assert_cmpfloat (ev->u.counter.value, ==, 2000 * 1024);
+  ev = find_event (out, TRACE_EVENT_COUNTER, 5000000002, "mem.rss");
+  g_assert_cmpfloat (ev->u.counter.value, ==, 3000 * 1024);
+  for (guint i = 0; i < out->n_events; i++)
+    n += out->events[i].kind == TRACE_EVENT_COUNTER;
+  g_assert_cmpuint (n, ==, 5);
+  g_assert_cmpuint (rs.unknown_packets, ==, 0);
+}
+
 /* wakeup_source events, which tracepipe's .proto subset does not declare:
  * carried as opaque bytes, counted, and written back byte for byte. */
 static void
@@ -280,5 +302,6 @@ main (int argc,
   g_test_add_func ("/perfetto/difftests/opaque-ftrace", test_opaque_ftrace);
   g_test_add_func ("/perfetto/difftests/opaque-ftrace-bad-args", test_opaque_ftrace_bad_args);
   g_test_add_func ("/perfetto/difftests/cpu-data-start", test_cpu_data_start);
+  g_test_add_func ("/perfetto/difftests/process-stats", test_process_stats);
   return g_test_run ();
 }
