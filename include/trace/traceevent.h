@@ -202,6 +202,13 @@ typedef enum
  * @TRACE_EVENT_FLAG_THREAD_TIME: a slice event carries its thread's CPU
  *   time: `u.slice.thread_ts` (Chrome `tts`) and, for a complete slice,
  *   `u.slice.thread_dur` (Chrome `tdur`); -1 for the one not given
+ * @TRACE_EVENT_FLAG_FLOW_V2: a slice's flow ids are Chrome's flow v2
+ *   (`bind_id` with `flow_in`/`flow_out`): an id received does not end
+ *   its flow, so one sender may reach several receivers, and an id sent
+ *   again keeps its first sender. Without it an incoming id ends the flow.
+ *   Sources of Chrome JSON imply it for all their slices (their stream
+ *   says `chrome-json`); perfetto-src sets it on the slices of TrackEvents
+ *   whose legacy event binds a flow.
  *
  * Flags of a #TraceEvent.
  */
@@ -217,6 +224,7 @@ typedef enum
   TRACE_EVENT_FLAG_ID_GLOBAL = 1 << 5,
   TRACE_EVENT_FLAG_REPAIRED = 1 << 6,
   TRACE_EVENT_FLAG_THREAD_TIME = 1 << 7,
+  TRACE_EVENT_FLAG_FLOW_V2 = 1 << 8,
 } TraceEventFlags;
 
 /**

@@ -664,6 +664,7 @@ struct _ChromeWriter
 {
   GOutputStream *out;
   ChromeWriterOptions opts;
+  gboolean flows_auto; /* opts.flows was auto: flow v2 slices stay v2 */
   char *display_time_unit;
   JsonObject *metadata;
   GString *buf;

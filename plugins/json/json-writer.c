@@ -80,6 +80,7 @@ chrome_writer_new (GOutputStream *out,
     w->opts.slices = w->opts.chrome_json ? CHROME_SLICES_BEGIN_END : CHROME_SLICES_COMPLETE;
   /* A Chrome trace's slice flow ids are v2, whose rules (one sender, any
    * number of receivers) v1 events do not have. */
+  w->flows_auto = w->opts.flows == CHROME_FLOWS_AUTO;
   if (w->opts.flows == CHROME_FLOWS_AUTO)
     w->opts.flows = w->opts.chrome_json ? CHROME_FLOWS_V2 : CHROME_FLOWS_V1;
   w->buf = g_string_sized_new (CHROME_WRITER_FLUSH_SIZE + 4096);
@@ -261,6 +262,16 @@ event_args (TraceBatch *batch,
 /* ------------------------------------------------------------------ */
 /* Slices and flows                                                    */
 
+/* Whether the slice's flow ids go as v2 (bind_id): all of them if the
+ * user chose v2 or the stream is Chrome JSON; else those a source marked
+ * as flow v2, which v1 events cannot carry (one sender, many receivers). */
+static gboolean
+slice_flows_v2 (const ChromeWriter *w,
+                const TraceEvent *ev)
+{
+  return w->opts.flows == CHROME_FLOWS_V2 || (w->flows_auto && (ev->flags & TRACE_EVENT_FLAG_FLOW_V2));
+}
+
 /* flow v1 events standing for the flow ids bound to a slice */
 static void
 put_slice_flows_v1 (ChromeWriter *w,
@@ -269,7 +280,7 @@ put_slice_flows_v1 (ChromeWriter *w,
   guint64 in = ev->u.slice.flow_in, out = ev->u.slice.flow_out;
   guint32 flow = w->str_flow;
 
-  if (w->opts.flows != CHROME_FLOWS_V1 || (in == 0 && out == 0))
+  if (slice_flows_v2 (w, ev) || (in == 0 && out == 0))
     return;
   if (in != 0 && in == out)
     {
@@ -298,7 +309,7 @@ put_slice_flows_v2 (ChromeWriter *w,
 {
   guint64 in = ev->u.slice.flow_in, out = ev->u.slice.flow_out;
 
-  if (w->opts.flows != CHROME_FLOWS_V2 || (in == 0 && out == 0))
+  if (!slice_flows_v2 (w, ev) || (in == 0 && out == 0))
     return;
   /* one bind_id per event: a slice with two different flows keeps the
    * outgoing one */

@@ -41,6 +41,16 @@ typedef Perfetto__Protos__FtraceEventBundle PerfettoFtraceBundle;
 /* What a counter track's name appends for a counter instance id, as
  * trace_processor's JSON importer names them. */
 #define PERFETTO_COUNTER_ID_SEPARATOR " id: "
+/* An ftrace event of a kind the .proto subset does not declare travels
+ * as a FTRACE event named PREFIX<field number>, with these two args: the
+ * FtraceEvent field number and the payload's bytes in base64. */
+#define PERFETTO_OPAQUE_FTRACE_PREFIX "perfetto_ftrace_"
+#define PERFETTO_OPAQUE_FIELD_ARG "perfetto.field"
+#define PERFETTO_OPAQUE_BYTES_ARG "perfetto.bytes"
+/* The kernel record of when a cpu's ring buffer holds all its events
+ * (the first bundle's previous_bundle_end_timestamp): a FTRACE event of
+ * that cpu at that time, with no args. */
+#define PERFETTO_CPU_DATA_START "perfetto_cpu_data_start"
 /* The prefix of atrace clock-sync markers written as ftrace print. */
 #define PERFETTO_CLOCK_SYNC_PREFIX "trace_event_clock_sync: "
 
@@ -140,6 +150,8 @@ ProtobufCMessage *perfetto_oneof_get (const ProtobufCMessage *msg,
  *   (kept as they are, not converted)
  * @atrace_markers: ftrace `print` events read as atrace markers (slices,
  *   counters, async events), as ftrace-src reads `tracing_mark_write`
+ * @opaque_ftrace: ftrace events of kinds the .proto subset does not
+ *   declare, carried on as opaque bytes (not dropped)
  *
  * What a #PerfettoReader read and what it could not use.
  */
@@ -159,6 +171,7 @@ typedef struct
   guint64 extra_flows;
   guint64 other_clock;
   guint64 atrace_markers;
+  guint64 opaque_ftrace;
 } PerfettoReaderStats;
 
 typedef struct _PerfettoReader PerfettoReader;
@@ -352,10 +365,14 @@ typedef struct
   gint64 pid; /* TRACE_ID_UNKNOWN for root tracks */
   gint64 tid;
   guint32 name;
-  guint32 unit;        /* counters */
-  guint64 id;          /* counters: the instance id in the name */
-  guint32 async_track; /* the async.track of the slice open on it */
-  guint async_depth;   /* async slices open on it */
+  guint32 unit;         /* counters */
+  guint64 id;           /* counters: the instance id in the name */
+  guint32 async_track;  /* the async.track of the slice open on it */
+  guint async_depth;    /* async slices open on it */
+  gint64 multiplier;    /* counters: unit_multiplier, 0 for none */
+  gboolean incremental; /* counters: values are deltas on total */
+  double total;
+  gboolean thread_time; /* counters: a thread's CPU time */
 } PerfettoRTrack;
 
 typedef struct
@@ -384,11 +401,18 @@ typedef struct
   GHashTable *mappings;   /* iid → string id of the path */
   GHashTable *frames;     /* iid → PerfettoRFrame */
   GHashTable *callstacks; /* iid → GArray of frame iids */
-  /* its ThreadDescriptor: the thread of its StreamingProfilePackets */
+  /* its ThreadDescriptor (a packet of its own, or a thread's track
+   * descriptor): the thread of its StreamingProfilePackets and of its
+   * TrackEvents that name no track */
   gboolean has_thread;
   gint64 pid;
   gint64 tid;
-  gint64 time_us; /* where the next timestamp delta starts */
+  gint64 time_us;        /* where the next timestamp delta starts */
+  gint64 thread_time_us; /* where the next thread time delta starts */
+  PerfettoRTrack thread_track;
+  /* TrackEventDefaults' extra_{double_,}counter_track_uuids (guint64) */
+  GArray *extra_counter_tracks;
+  GArray *extra_double_counter_tracks;
 } PerfettoSeq;
 
 typedef struct
@@ -397,6 +421,7 @@ typedef struct
   gint64 next_tid;
   gint32 next_prio;
   guint32 next_comm;
+  gboolean bundle_seen; /* its first bundle was read */
 } PerfettoRCpu;
 
 typedef struct
@@ -446,12 +471,16 @@ struct _PerfettoReader
   guint32 stream_clock;
   gboolean clock_stated;
   gint64 last_ts;
+  gint64 event_thread_ts; /* of the TrackEvent being read, -1 for none */
 
   /* interned once */
   guint32 k_step;
   guint32 k_url;
   guint32 k_line;
   guint32 k_global_track;
+  guint32 k_opaque_field;
+  guint32 k_opaque_bytes;
+  guint32 k_cpu_data_start;
 
   JsonObject *metadata; /* Chrome bundles' metadata, NULL until some */
   PerfettoReaderStats stats;
@@ -489,6 +518,26 @@ void perfetto_reader_track_event (PerfettoReader *r,
                                   PerfettoSeq *seq,
                                   PerfettoTrackEvent *te,
                                   gint64 ts);
+guint32 perfetto_reader_event_name (PerfettoReader *r,
+                                    PerfettoSeq *seq,
+                                    const PerfettoTrackEvent *te);
+guint32 perfetto_reader_event_category (PerfettoReader *r,
+                                        PerfettoSeq *seq,
+                                        const PerfettoTrackEvent *te);
+void perfetto_reader_event_args (PerfettoReader *r,
+                                 PerfettoSeq *seq,
+                                 TraceEvent *ev,
+                                 const PerfettoTrackEvent *te);
+void perfetto_reader_event_flows (PerfettoReader *r,
+                                  TraceEvent *ev,
+                                  const PerfettoTrackEvent *te);
+void perfetto_reader_event_thread_time (PerfettoReader *r,
+                                        PerfettoSeq *seq,
+                                        TraceEvent *ev,
+                                        const PerfettoTrackEvent *te);
+guint32 perfetto_reader_string_arg (TraceBatch *batch,
+                                    const TraceEvent *ev,
+                                    guint32 key);
 void perfetto_reader_chrome_events (PerfettoReader *r,
                                     const Perfetto__Protos__ChromeEventBundle *bundle);
 void perfetto_reader_process_tree (PerfettoReader *r,
@@ -499,6 +548,32 @@ void perfetto_reader_thread_name (PerfettoReader *r,
                                   gint64 tid,
                                   guint32 name,
                                   gint64 ts);
+
+/* perfetto-writer-kargs.c */
+gboolean perfetto_karg_to_int (PerfettoWriter *w,
+                               const TraceArg *arg,
+                               gint64 *out);
+guint32 perfetto_karg_to_symbol (PerfettoWriter *w,
+                                 const TraceArg *arg);
+
+/* perfetto-writer-opaque.c */
+gboolean perfetto_opaque_ftrace_payload (PerfettoWriter *w,
+                                         TraceBatch *batch,
+                                         const TraceEvent *ev,
+                                         guint32 *field,
+                                         GArray *out);
+
+/* perfetto-process-stats.c */
+void perfetto_reader_process_stats (PerfettoReader *r,
+                                    const Perfetto__Protos__ProcessStats *stats,
+                                    gint64 ts);
+
+/* perfetto-reader-legacy.c */
+void perfetto_reader_legacy_event (PerfettoReader *r,
+                                   PerfettoSeq *seq,
+                                   const PerfettoRTrack *track,
+                                   const PerfettoTrackEvent *te,
+                                   gint64 ts);
 
 /* perfetto-sys-stats.c */
 void perfetto_reader_sys_stats (PerfettoReader *r,

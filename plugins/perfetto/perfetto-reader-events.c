@@ -194,6 +194,26 @@ counter_name (PerfettoReader *r,
     t->name = perfetto_reader_intern (r, name);
 }
 
+/* Thread time counters (Chrome's, and perfetto-sink's `thread_time` of a
+ * thread) give the thread time of the events that carry their values. */
+static void
+describe_counter (PerfettoReader *r,
+                  PerfettoRTrack *t,
+                  const PerfettoTrackDescriptor *desc,
+                  const PerfettoRTrack *parent)
+{
+  const Perfetto__Protos__CounterDescriptor *counter = desc->counter;
+  const char *name = desc->static_or_dynamic_name_case ? desc->name : NULL;
+
+  counter_name (r, t, name);
+  t->unit = perfetto_reader_intern (r, counter->unit_name);
+  t->multiplier = counter->has_unit_multiplier ? counter->unit_multiplier : 0;
+  t->incremental = counter->has_is_incremental && counter->is_incremental;
+  t->total = 0;
+  t->thread_time = counter->type == PERFETTO__PROTOS__COUNTER_DESCRIPTOR__BUILTIN_COUNTER_TYPE__COUNTER_THREAD_TIME_NS ||
+                   (parent && parent->kind == PERFETTO_RTRACK_THREAD && g_strcmp0 (name, "thread_time") == 0);
+}
+
 static void
 describe_thread (PerfettoReader *r,
                  PerfettoRTrack *t,
@@ -269,8 +289,7 @@ perfetto_reader_track_descriptor (PerfettoReader *r,
   else if (desc->counter)
     {
       t->kind = PERFETTO_RTRACK_COUNTER;
-      counter_name (r, t, desc->static_or_dynamic_name_case ? desc->name : NULL);
-      t->unit = perfetto_reader_intern (r, desc->counter->unit_name);
+      describe_counter (r, t, desc, parent);
     }
   else if (parent && parent->kind == PERFETTO_RTRACK_THREAD && descriptor_name (r, desc) == 0)
     {
@@ -288,10 +307,10 @@ perfetto_reader_track_descriptor (PerfettoReader *r,
 
 /* ---- TrackEvents ---- */
 
-static guint32
-event_category (PerfettoReader *r,
-                PerfettoSeq *seq,
-                const PerfettoTrackEvent *te)
+guint32
+perfetto_reader_event_category (PerfettoReader *r,
+                                PerfettoSeq *seq,
+                                const PerfettoTrackEvent *te)
 {
   g_autoptr (GString) joined = NULL;
 
@@ -312,10 +331,10 @@ event_category (PerfettoReader *r,
   return perfetto_reader_intern (r, joined->str);
 }
 
-static guint32
-event_name (PerfettoReader *r,
-            PerfettoSeq *seq,
-            const PerfettoTrackEvent *te)
+guint32
+perfetto_reader_event_name (PerfettoReader *r,
+                            PerfettoSeq *seq,
+                            const PerfettoTrackEvent *te)
 {
   if (te->name_field_case == PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME_IID)
     return perfetto_reader_lookup_string (r, seq->names, te->name_iid);
@@ -404,11 +423,11 @@ add_annotation (PerfettoReader *r,
   add_annotation_value (r, seq, ev, a, key);
 }
 
-static void
-add_args (PerfettoReader *r,
-          PerfettoSeq *seq,
-          TraceEvent *ev,
-          const PerfettoTrackEvent *te)
+void
+perfetto_reader_event_args (PerfettoReader *r,
+                            PerfettoSeq *seq,
+                            TraceEvent *ev,
+                            const PerfettoTrackEvent *te)
 {
   for (gsize i = 0; i < te->n_debug_annotations; i++)
     add_annotation (r, seq, ev, te->debug_annotations[i], NULL, -1);
@@ -416,16 +435,17 @@ add_args (PerfettoReader *r,
 
 /* flow_ids start a flow or, when the id is already flowing, continue it
  * (as trace_processor reads them); terminating_flow_ids end it. */
-static void
-add_flows (PerfettoReader *r,
-           TraceEvent *ev,
-           const PerfettoTrackEvent *te)
+void
+perfetto_reader_event_flows (PerfettoReader *r,
+                             TraceEvent *ev,
+                             const PerfettoTrackEvent *te)
 {
   const Perfetto__Protos__TrackEvent__LegacyEvent *legacy = te->legacy_event;
 
   /* Chrome flow v2 as perfetto-sink writes a JSON stream's slice flows */
   if (legacy && legacy->has_bind_id && legacy->has_flow_direction)
     {
+      ev->flags |= TRACE_EVENT_FLAG_FLOW_V2;
       if (legacy->flow_direction != PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__FLOW_DIRECTION__FLOW_IN)
         ev->u.slice.flow_out = legacy->bind_id;
       if (legacy->flow_direction != PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__FLOW_DIRECTION__FLOW_OUT)
@@ -452,75 +472,63 @@ add_flows (PerfettoReader *r,
     }
 }
 
+/* One value of a counter track: scaled by its unit multiplier and, on an
+ * incremental track, added to the track's running total (as
+ * trace_processor turns them into absolute values). */
+static double
+absolute_value (PerfettoRTrack *track,
+                double value)
+{
+  if (track->multiplier != 0)
+    value *= (double) track->multiplier;
+  if (track->incremental)
+    value = track->total += value;
+  return value;
+}
+
+static void
+counter_value (PerfettoReader *r,
+               PerfettoRTrack *track,
+               double value,
+               gboolean is_int,
+               gint64 ts)
+{
+  TraceEvent *ev = perfetto_reader_emit (r, TRACE_EVENT_COUNTER, ts);
+
+  value = absolute_value (track, value);
+  ev->pid = track->pid;
+  ev->name = track->name;
+  ev->u.counter.id = track->id;
+  ev->u.counter.unit = track->unit;
+  ev->u.counter.value = value;
+  if (is_int && value == (double) (gint64) value)
+    ev->flags |= TRACE_EVENT_FLAG_COUNTER_INT;
+}
+
 static void
 read_counter (PerfettoReader *r,
               PerfettoRTrack *track,
               const PerfettoTrackEvent *te,
               gint64 ts)
 {
-  TraceEvent *ev;
-
   if (track->kind != PERFETTO_RTRACK_COUNTER)
     {
       perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "counter value on a track that is no counter track");
       return;
     }
-  ev = perfetto_reader_emit (r, TRACE_EVENT_COUNTER, ts);
-  ev->pid = track->pid;
-  ev->name = track->name;
-  ev->u.counter.id = track->id;
-  ev->u.counter.unit = track->unit;
   if (te->counter_value_field_case == PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_COUNTER_VALUE)
-    {
-      ev->flags |= TRACE_EVENT_FLAG_COUNTER_INT;
-      ev->u.counter.value = (double) te->counter_value;
-    }
+    counter_value (r, track, (double) te->counter_value, TRUE, ts);
+  else if (te->counter_value_field_case == PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_DOUBLE_COUNTER_VALUE)
+    counter_value (r, track, te->double_counter_value, FALSE, ts);
   else
-    ev->u.counter.value = te->double_counter_value;
-}
-
-static void
-read_legacy_flow (PerfettoReader *r,
-                  PerfettoSeq *seq,
-                  PerfettoRTrack *track,
-                  const PerfettoTrackEvent *te,
-                  gint64 ts)
-{
-  const Perfetto__Protos__TrackEvent__LegacyEvent *legacy = te->legacy_event;
-  TraceEventKind kind;
-  TraceEvent *ev;
-
-  switch (legacy->phase)
-    {
-    case 's':
-      kind = TRACE_EVENT_FLOW_START;
-      break;
-    case 't':
-      kind = TRACE_EVENT_FLOW_STEP;
-      break;
-    case 'f':
-      kind = TRACE_EVENT_FLOW_END;
-      break;
-    default:
-      perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "legacy event of a phase with no event kind");
-      return;
-    }
-  ev = perfetto_reader_emit (r, kind, ts);
-  ev->pid = track->pid;
-  ev->tid = track->tid;
-  ev->name = event_name (r, seq, te);
-  ev->category = event_category (r, seq, te);
-  ev->u.async.id = legacy->unscoped_id;
-  if (kind == TRACE_EVENT_FLOW_END && legacy->has_bind_to_enclosing && !legacy->bind_to_enclosing)
-    ev->flags |= TRACE_EVENT_FLAG_FLOW_NEXT_SLICE;
-  add_args (r, seq, ev, te);
+    perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "counter event without a value");
 }
 
 /* Returns: the value of the event's string arg @key, 0 if none */
-static guint32
-string_arg (TraceBatch *batch,
-            const TraceEvent *ev,
-            guint32 key)
+guint32
+perfetto_reader_string_arg (TraceBatch *batch,
+                            const TraceEvent *ev,
+                            guint32 key)
 {
   const TraceArg *args = trace_batch_get_args (batch, ev);
 
@@ -559,8 +567,8 @@ read_async (PerfettoReader *r,
   ev->pid = track->pid;
   if (track->pid == TRACE_ID_UNKNOWN)
     ev->flags |= TRACE_EVENT_FLAG_ID_GLOBAL;
-  ev->name = event_name (r, seq, te);
-  ev->category = event_category (r, seq, te);
+  ev->name = perfetto_reader_event_name (r, seq, te);
+  ev->category = perfetto_reader_event_category (r, seq, te);
   ev->u.async.id = id;
   /* The track is named after the slice unless the slice named a track;
    * events inside an open slice share the slice's. */
@@ -572,9 +580,9 @@ read_async (PerfettoReader *r,
     ev->u.async.track = ev->name != track->name ? track->name : 0;
   if (kind == TRACE_EVENT_ASYNC_END && track->async_depth > 0)
     track->async_depth--;
-  add_args (r, seq, ev, te);
+  perfetto_reader_event_args (r, seq, ev, te);
   perfetto_reader_skip (r, &r->stats.extra_flows, te->n_flow_ids + te->n_terminating_flow_ids, "flow id of an async event");
-  if (kind == TRACE_EVENT_ASYNC_INSTANT && (ev->u.async.step = string_arg (r->batch, ev, r->k_step)))
+  if (kind == TRACE_EVENT_ASYNC_INSTANT && (ev->u.async.step = perfetto_reader_string_arg (r->batch, ev, r->k_step)))
     ev->kind = TRACE_EVENT_ASYNC_STEP;
 }
 
@@ -604,8 +612,8 @@ read_slice (PerfettoReader *r,
 
   ev->pid = track->pid;
   ev->tid = track->tid;
-  ev->name = event_name (r, seq, te);
-  ev->category = event_category (r, seq, te);
+  ev->name = perfetto_reader_event_name (r, seq, te);
+  ev->category = perfetto_reader_event_category (r, seq, te);
   if (track->kind == PERFETTO_RTRACK_NAMED)
     {
       ev->u.slice.track = track->name;
@@ -616,8 +624,9 @@ read_slice (PerfettoReader *r,
     ev->flags |= TRACE_EVENT_FLAG_SCOPE_PROCESS;
   else if (track->kind == PERFETTO_RTRACK_GLOBAL)
     ev->flags |= TRACE_EVENT_FLAG_SCOPE_GLOBAL;
-  add_args (r, seq, ev, te);
-  add_flows (r, ev, te);
+  perfetto_reader_event_thread_time (r, seq, ev, te);
+  perfetto_reader_event_args (r, seq, ev, te);
+  perfetto_reader_event_flows (r, ev, te);
 }
 
 /* A track used but never declared (a producer's descriptor lost):
@@ -636,36 +645,161 @@ undeclared_track (PerfettoReader *r,
   return t;
 }
 
+/* The thread time the event states, in ns, or -1: absolute, or a delta
+ * on the sequence's running value (advanced by every event that has one,
+ * as trace_processor does). */
+static gint64
+event_thread_ts (PerfettoSeq *seq,
+                 const PerfettoTrackEvent *te)
+{
+  switch (te->thread_time_case)
+    {
+    case PERFETTO__PROTOS__TRACK_EVENT__THREAD_TIME_THREAD_TIME_DELTA_US:
+      seq->thread_time_us += te->thread_time_delta_us;
+      return seq->thread_time_us * 1000;
+    case PERFETTO__PROTOS__TRACK_EVENT__THREAD_TIME_THREAD_TIME_ABSOLUTE_US:
+      return te->thread_time_absolute_us * 1000;
+    default:
+      return -1;
+    }
+}
+
 /**
- * perfetto_reader_track_event:
+ * perfetto_reader_event_thread_time:
  * @r: a #PerfettoReader
- * @seq: the packet's sequence
- * @te: a TrackEvent
- * @ts: the packet's time
+ * @seq: the event's sequence
+ * @ev: a slice event made of the TrackEvent being read
+ * @te: that TrackEvent
+ *
+ * Gives @ev the thread time the TrackEvent stated, if any.
  */
 void
-perfetto_reader_track_event (PerfettoReader *r,
-                             PerfettoSeq *seq,
-                             PerfettoTrackEvent *te,
-                             gint64 ts)
+perfetto_reader_event_thread_time (PerfettoReader *r,
+                                   PerfettoSeq *seq,
+                                   TraceEvent *ev,
+                                   const PerfettoTrackEvent *te)
+{
+  ev->u.slice.thread_ts = r->event_thread_ts;
+  ev->u.slice.thread_dur = -1;
+  if (r->event_thread_ts >= 0)
+    ev->flags |= TRACE_EVENT_FLAG_THREAD_TIME;
+}
+
+/* The counter tracks of extra values: the event's, else its sequence's
+ * defaults. Returns: how many there are (a mismatch is counted). */
+static gsize
+extra_tracks (PerfettoReader *r,
+              gsize n_values,
+              const guint64 *own,
+              gsize n_own,
+              const GArray *defaults,
+              const guint64 **uuids)
+{
+  gsize n = n_own > 0 ? n_own : defaults->len;
+
+  *uuids = n_own > 0 ? own : (const guint64 *) (gpointer) defaults->data;
+  if (n_values > n)
+    {
+      perfetto_reader_skip (r, &r->stats.unsupported_events, n_values - n, "extra counter value without a track");
+      return n;
+    }
+  return n_values;
+}
+
+static void
+extra_value (PerfettoReader *r,
+             guint64 uuid,
+             double value,
+             gboolean is_int,
+             gint64 ts)
+{
+  PerfettoRTrack *track = g_hash_table_lookup (r->tracks, &uuid);
+
+  if (track == NULL || track->kind != PERFETTO_RTRACK_COUNTER)
+    {
+      perfetto_reader_skip (r, &r->stats.unknown_track, 1, "extra counter value on a track that is no counter track");
+      return;
+    }
+  if (track->thread_time)
+    return; /* taken as the event's thread time */
+  counter_value (r, track, value, is_int, ts);
+}
+
+/* extra_counter_values: counter values sampled with the event (Chrome's
+ * thread time, the SDK's TRACE_COUNTER-alongside). A value on a thread
+ * time counter is the event's thread time instead. */
+static void
+read_extra_counters (PerfettoReader *r,
+                     PerfettoSeq *seq,
+                     const PerfettoTrackEvent *te,
+                     gint64 ts)
+{
+  const guint64 *uuids;
+  gsize n;
+
+  n = extra_tracks (r, te->n_extra_counter_values, te->extra_counter_track_uuids,
+                    te->n_extra_counter_track_uuids, seq->extra_counter_tracks, &uuids);
+  for (gsize i = 0; i < n; i++)
+    extra_value (r, uuids[i], (double) te->extra_counter_values[i], TRUE, ts);
+  n = extra_tracks (r, te->n_extra_double_counter_values, te->extra_double_counter_track_uuids,
+                    te->n_extra_double_counter_track_uuids, seq->extra_double_counter_tracks, &uuids);
+  for (gsize i = 0; i < n; i++)
+    extra_value (r, uuids[i], te->extra_double_counter_values[i], FALSE, ts);
+}
+
+/* A thread time counter among the extra values gives the event's thread
+ * time when it states none itself. */
+static gint64
+extra_thread_ts (PerfettoReader *r,
+                 PerfettoSeq *seq,
+                 const PerfettoTrackEvent *te)
+{
+  const guint64 *uuids;
+  gsize n = extra_tracks (r, te->n_extra_counter_values, te->extra_counter_track_uuids,
+                          te->n_extra_counter_track_uuids, seq->extra_counter_tracks, &uuids);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      PerfettoRTrack *track = g_hash_table_lookup (r->tracks, &uuids[i]);
+
+      if (track && track->kind == PERFETTO_RTRACK_COUNTER && track->thread_time)
+        return (gint64) absolute_value (track, (double) te->extra_counter_values[i]);
+    }
+  return -1;
+}
+
+/* The event's track: the one it names, else its sequence's default; a
+ * typeless (legacy) event or one on no track goes to its sequence's
+ * thread, as trace_processor falls back to the sequence's pid and tid. */
+static PerfettoRTrack *
+event_track (PerfettoReader *r,
+             PerfettoSeq *seq,
+             const PerfettoTrackEvent *te)
 {
   guint64 uuid = te->has_track_uuid ? te->track_uuid : seq->default_track;
-  PerfettoRTrack *track = g_hash_table_lookup (r->tracks, &uuid);
+  PerfettoRTrack *track;
+
+  if (uuid == 0 && seq->has_thread && (!te->has_track_uuid || !te->has_type))
+    return &seq->thread_track;
+  track = g_hash_table_lookup (r->tracks, &uuid);
+  if (track != NULL)
+    return track;
+  perfetto_reader_skip (r, &r->stats.unknown_track, 1, "TrackEvent on a track no descriptor declared");
+  if (te->type == PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_COUNTER)
+    return NULL;
+  return undeclared_track (r, uuid);
+}
+
+static void
+read_typed (PerfettoReader *r,
+            PerfettoSeq *seq,
+            PerfettoRTrack *track,
+            const PerfettoTrackEvent *te,
+            gint64 ts)
+{
   gboolean correlated = te->correlation_id_field_case ==
                         PERFETTO__PROTOS__TRACK_EVENT__CORRELATION_ID_FIELD_CORRELATION_ID;
 
-  if (track == NULL)
-    {
-      perfetto_reader_skip (r, &r->stats.unknown_track, 1, "TrackEvent on a track no descriptor declared");
-      if (te->type == PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_COUNTER)
-        return;
-      track = undeclared_track (r, uuid);
-    }
-  if (te->legacy_event && te->legacy_event->has_phase)
-    {
-      read_legacy_flow (r, seq, track, te, ts);
-      return;
-    }
   switch (te->type)
     {
     case PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_COUNTER:
@@ -689,4 +823,32 @@ perfetto_reader_track_event (PerfettoReader *r,
       perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "TrackEvent of an unknown type");
       break;
     }
+}
+
+/**
+ * perfetto_reader_track_event:
+ * @r: a #PerfettoReader
+ * @seq: the packet's sequence
+ * @te: a TrackEvent
+ * @ts: the packet's time
+ */
+void
+perfetto_reader_track_event (PerfettoReader *r,
+                             PerfettoSeq *seq,
+                             PerfettoTrackEvent *te,
+                             gint64 ts)
+{
+  PerfettoRTrack *track = event_track (r, seq, te);
+
+  r->event_thread_ts = event_thread_ts (seq, te);
+  if (r->event_thread_ts < 0)
+    r->event_thread_ts = extra_thread_ts (r, seq, te);
+  if (track != NULL)
+    {
+      if (te->legacy_event && te->legacy_event->has_phase)
+        perfetto_reader_legacy_event (r, seq, track, te, ts);
+      else
+        read_typed (r, seq, track, te, ts);
+    }
+  read_extra_counters (r, seq, te, ts);
 }

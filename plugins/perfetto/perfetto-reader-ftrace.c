@@ -333,6 +333,58 @@ read_generic (PerfettoReader *r,
     }
 }
 
+/* An event of a kind tracepipe's .proto subset does not declare: its
+ * payload is one unknown length-delimited field of FtraceEvent. It goes on
+ * as a FTRACE event named after the field number, the field number and
+ * the payload (base64) as args, so that perfetto-sink writes it back
+ * byte for byte and trace_processor reads from our output what it read
+ * from the original (docs/perfetto.md, "Events carried as opaque bytes"). */
+static gboolean
+read_opaque (PerfettoReader *r,
+             const PerfettoFtraceEvent *fev,
+             gint32 cpu)
+{
+  const ProtobufCMessageUnknownField *payload = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *raw = NULL;
+  TraceEvent *ev;
+
+  for (guint i = 0; i < fev->base.n_unknown_fields && payload == NULL; i++)
+    if (fev->base.unknown_fields[i].wire_type == PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED)
+      payload = &fev->base.unknown_fields[i];
+  if (payload == NULL)
+    return FALSE;
+  name = g_strdup_printf (PERFETTO_OPAQUE_FTRACE_PREFIX "%u", payload->tag);
+  raw = g_base64_encode (payload->data, payload->len);
+  ev = kernel_event (r, TRACE_EVENT_FTRACE, (gint64) fev->timestamp, cpu, fev->pid, perfetto_reader_intern (r, name));
+  trace_batch_add_arg (r->batch, ev, r->k_opaque_field, TRACE_ARG_UINT)->v.u = payload->tag;
+  trace_batch_add_arg (r->batch, ev, r->k_opaque_bytes, TRACE_ARG_STRING)->v.s = perfetto_reader_intern (r, raw);
+  return TRUE;
+}
+
+/* The first bundle of a cpu may say from when its ring buffer holds all
+ * its events; trace_processor drops the cpu's events before the latest
+ * such time of all cpus, so it goes on as a record of the cpu that
+ * perfetto-sink writes back into that cpu's first bundle. */
+static void
+read_data_start (PerfettoReader *r,
+                 const PerfettoFtraceBundle *bundle,
+                 gint32 cpu)
+{
+  PerfettoRCpu *state = cpu_state (r, cpu);
+  guint64 start;
+
+  if (state == NULL || state->bundle_seen)
+    return;
+  state->bundle_seen = TRUE;
+  if (!bundle->has_previous_bundle_end_timestamp && !bundle->has_last_read_event_timestamp)
+    return;
+  start = bundle->has_previous_bundle_end_timestamp ? bundle->previous_bundle_end_timestamp
+                                                    : bundle->last_read_event_timestamp;
+  kernel_event (r, TRACE_EVENT_FTRACE, (gint64) MIN (start, (guint64) G_MAXINT64), cpu, TRACE_ID_UNKNOWN,
+                r->k_cpu_data_start);
+}
+
 static void
 read_full (PerfettoReader *r,
            PerfettoSeq *seq,
@@ -379,6 +431,8 @@ read_full (PerfettoReader *r,
       map = msg ? perfetto_ftrace_map_by_field (field) : NULL;
       if (map)
         read_mapped (r, seq, fev, cpu, map, msg);
+      else if (msg == NULL && read_opaque (r, fev, cpu))
+        perfetto_reader_skip (r, &r->stats.opaque_ftrace, 1, "ftrace event of a kind the schema does not declare (carried as opaque bytes)");
       else
         perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "ftrace event of a kind the reader does not map");
       break;
@@ -484,6 +538,7 @@ perfetto_reader_ftrace_bundle (PerfettoReader *r,
 
   if (n_sw != cs->n_switch_timestamp || n_wk != cs->n_waking_timestamp)
     perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "compact sched with arrays of unequal lengths");
+  read_data_start (r, bundle, cpu);
   g_array_set_size (r->comm_ids, 0);
   for (gsize i = 0; i < cs->n_intern_table; i++)
     {

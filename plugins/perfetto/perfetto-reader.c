@@ -186,6 +186,8 @@ seq_new (guint32 id)
   seq->mappings = iid_table (NULL);
   seq->frames = iid_table (g_free);
   seq->callstacks = iid_table ((GDestroyNotify) g_array_unref);
+  seq->extra_counter_tracks = g_array_new (FALSE, FALSE, sizeof (guint64));
+  seq->extra_double_counter_tracks = g_array_new (FALSE, FALSE, sizeof (guint64));
   return seq;
 }
 
@@ -201,6 +203,8 @@ seq_clear (PerfettoSeq *seq)
   seq->default_clock = 0;
   seq->default_track = 0;
   seq->has_thread = FALSE;
+  g_array_set_size (seq->extra_counter_tracks, 0);
+  g_array_set_size (seq->extra_double_counter_tracks, 0);
 }
 
 static void
@@ -213,6 +217,8 @@ seq_free (gpointer data)
 
   for (guint i = 0; i < G_N_ELEMENTS (tables); i++)
     g_hash_table_unref (tables[i]);
+  g_array_unref (seq->extra_counter_tracks);
+  g_array_unref (seq->extra_double_counter_tracks);
   g_free (seq);
 }
 
@@ -352,6 +358,19 @@ fail:
 }
 
 static void
+track_event_defaults (PerfettoSeq *seq,
+                      const Perfetto__Protos__TrackEventDefaults *d)
+{
+  if (d->has_track_uuid)
+    seq->default_track = d->track_uuid;
+  g_array_set_size (seq->extra_counter_tracks, 0);
+  g_array_append_vals (seq->extra_counter_tracks, d->extra_counter_track_uuids, d->n_extra_counter_track_uuids);
+  g_array_set_size (seq->extra_double_counter_tracks, 0);
+  g_array_append_vals (seq->extra_double_counter_tracks, d->extra_double_counter_track_uuids,
+                       d->n_extra_double_counter_track_uuids);
+}
+
+static void
 packet_sequence_state (PerfettoReader *r,
                        PerfettoSeq *seq,
                        const PerfettoPacket *pkt)
@@ -379,8 +398,8 @@ packet_sequence_state (PerfettoReader *r,
               r->clock_stated = TRUE;
             }
         }
-      if (d->track_event_defaults && d->track_event_defaults->has_track_uuid)
-        seq->default_track = d->track_event_defaults->track_uuid;
+      if (d->track_event_defaults)
+        track_event_defaults (seq, d->track_event_defaults);
     }
   if (pkt->interned_data)
     seq_intern (r, seq, pkt->interned_data);
@@ -433,6 +452,11 @@ dispatch_packet (PerfettoReader *r,
     {
     case PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR:
       perfetto_reader_track_descriptor (r, pkt->track_descriptor, ts);
+      /* A thread's descriptor is also its sequence's thread (for the
+       * events that name no track), once the sequence's state is valid. */
+      if (pkt->track_descriptor->thread && pkt->track_descriptor->thread->has_pid &&
+          pkt->track_descriptor->thread->has_tid && seq->valid)
+        perfetto_reader_thread_descriptor (seq, pkt->track_descriptor->thread);
       break;
     case PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT:
       perfetto_reader_track_event (r, seq, pkt->track_event, ts);
@@ -460,6 +484,9 @@ dispatch_packet (PerfettoReader *r,
       break;
     case PERFETTO__PROTOS__TRACE_PACKET__DATA_SYS_STATS:
       perfetto_reader_sys_stats (r, pkt->sys_stats, ts);
+      break;
+    case PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_STATS:
+      perfetto_reader_process_stats (r, pkt->process_stats, ts);
       break;
     case PERFETTO__PROTOS__TRACE_PACKET__DATA_COMPRESSED_PACKETS:
       /* Perfetto never nests them; allowing it would recurse once per
@@ -794,6 +821,9 @@ perfetto_reader_new (GInputStream *in,
   r->k_url = trace_string_pool_intern (r->pool, "url");
   r->k_line = trace_string_pool_intern (r->pool, "line");
   r->k_global_track = trace_string_pool_intern (r->pool, PERFETTO_GLOBAL_TRACK_NAME);
+  r->k_opaque_field = trace_string_pool_intern (r->pool, PERFETTO_OPAQUE_FIELD_ARG);
+  r->k_opaque_bytes = trace_string_pool_intern (r->pool, PERFETTO_OPAQUE_BYTES_ARG);
+  r->k_cpu_data_start = trace_string_pool_intern (r->pool, PERFETTO_CPU_DATA_START);
   return r;
 }
 

@@ -103,12 +103,13 @@ args_have_key (TraceBatch *batch,
  * legacy bind_id and flow_direction carry exactly that. */
 static gboolean
 te_flows_v2 (PerfettoWriter *w,
+             gboolean v2,
              guint64 flow_out,
              guint64 flow_in)
 {
   Perfetto__Protos__TrackEvent__LegacyEvent *legacy = &w->legacy_flow;
 
-  if (!w->opts.json_order || (flow_out != 0 && flow_in != 0 && flow_out != flow_in))
+  if (!(w->opts.json_order || v2) || (flow_out != 0 && flow_in != 0 && flow_out != flow_in))
     return FALSE;
   perfetto__protos__track_event__legacy_event__init (legacy);
   legacy->has_bind_id = legacy->has_flow_direction = TRUE;
@@ -125,10 +126,11 @@ te_flows_v2 (PerfettoWriter *w,
  * and sends the same id is a step: Perfetto's flow_ids does that alone. */
 static void
 te_flows (PerfettoWriter *w,
-          guint64 flow_out,
-          guint64 flow_in)
+          const TraceEvent *ev)
 {
-  if ((flow_out != 0 || flow_in != 0) && te_flows_v2 (w, flow_out, flow_in))
+  guint64 flow_out = ev->u.slice.flow_out, flow_in = ev->u.slice.flow_in;
+
+  if ((flow_out != 0 || flow_in != 0) && te_flows_v2 (w, (ev->flags & TRACE_EVENT_FLAG_FLOW_V2) != 0, flow_out, flow_in))
     return;
   if (flow_out != 0)
     {
@@ -224,7 +226,7 @@ te_emit_full (PerfettoWriter *w,
   te_name (w, ev->name);
   te_category (w, ev->category);
   perfetto_args_write (w, batch, ev);
-  te_flows (w, ev->u.slice.flow_out, ev->u.slice.flow_in);
+  te_flows (w, ev);
   te_emit (w, ev->ts);
 }
 
@@ -524,7 +526,7 @@ write_thread_end (PerfettoWriter *w,
         g_array_set_size (t->open, (guint) i);
     }
   perfetto_args_write (w, batch, ev);
-  te_flows (w, ev->u.slice.flow_out, ev->u.slice.flow_in);
+  te_flows (w, ev);
   te_emit (w, ev->ts);
 }
 
@@ -554,7 +556,12 @@ write_named_slice (PerfettoWriter *w,
         }
       track->depth--;
       te_begin (w, track->uuid, PERFETTO_TYPE_END);
+      /* A named end closes the slice of that name (trace_processor
+       * ignores one that names no open slice), as in the input. */
+      if (ev->name != 0)
+        te_name (w, ev->name);
       perfetto_args_write (w, batch, ev);
+      te_flows (w, ev);
       te_emit (w, ev->ts);
       break;
     default:

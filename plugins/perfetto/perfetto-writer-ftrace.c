@@ -18,7 +18,6 @@
  */
 #include "perfetto-private.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,6 +49,8 @@ typedef struct
   guint32 event_field; /* the FtraceEvent oneof member set at flush */
   guint gen_first;     /* generic fields, in the bundle's gen_fields */
   guint gen_n;
+  ProtobufCMessageUnknownField opaque; /* event_field 0: its payload, at
+                                        * opaque.data bytes into b->opaque */
   PerfettoTyped typed;
 } PerfettoSlot;
 
@@ -79,10 +80,14 @@ typedef struct
 
 struct _PfBundle
 {
-  gint32 cpu;             /* -1: unknown */
-  PerfettoVec slots;      /* PerfettoSlot */
-  PerfettoVec gen_fields; /* GenericFtraceEvent.Field */
-  GArray *ksyms;          /* guint32 ids to intern when written */
+  gint32 cpu;              /* -1: unknown */
+  PerfettoVec slots;       /* PerfettoSlot */
+  PerfettoVec gen_fields;  /* GenericFtraceEvent.Field */
+  GArray *ksyms;           /* guint32 ids to intern when written */
+  GArray *opaque;          /* guint8: payloads of opaque events */
+  gboolean written;        /* a bundle of this cpu went out */
+  gboolean has_data_start; /* for the cpu's first bundle */
+  guint64 data_start;
   gint64 max_ts;
   gint64 last_cs_ts; /* last compact switch */
   gint64 last_cw_ts; /* last compact waking */
@@ -112,6 +117,7 @@ bundle_reset (PerfettoBundle *b)
 {
   b->slots.len = b->gen_fields.len = 0;
   g_array_set_size (b->ksyms, 0);
+  g_array_set_size (b->opaque, 0);
   b->max_ts = b->last_cs_ts = b->last_cw_ts = b->last_fs_ts = G_MININT64;
   b->n_events = 0;
   b->sw_prev_ts = b->wk_prev_ts = 0;
@@ -140,6 +146,7 @@ bundle_new (gint32 cpu)
   perfetto_vec_init (&b->slots, sizeof (PerfettoSlot));
   perfetto_vec_init (&b->gen_fields, sizeof (Perfetto__Protos__GenericFtraceEvent__Field));
   b->ksyms = g_array_new (FALSE, FALSE, sizeof (guint32));
+  b->opaque = g_array_new (FALSE, FALSE, 1);
 #define NEW(type) g_array_new (FALSE, FALSE, sizeof (type))
   b->sw_ts = NEW (guint64);
   b->sw_state = NEW (gint64);
@@ -167,7 +174,7 @@ bundle_free (gpointer data)
 
   if (b == NULL)
     return;
-  GArray *arrays[] = { b->ksyms, b->sw_ts, b->sw_state, b->sw_pid, b->sw_prio,
+  GArray *arrays[] = { b->ksyms, b->opaque, b->sw_ts, b->sw_state, b->sw_pid, b->sw_prio,
                        b->sw_comm, b->wk_ts, b->wk_pid, b->wk_cpu, b->wk_prio,
                        b->wk_comm, b->wk_flags };
   perfetto_vec_clear (&b->slots);
@@ -233,6 +240,15 @@ bundle_fix_slots (PerfettoBundle *b)
     {
       PerfettoSlot *slot = perfetto_vec_at (&b->slots, PerfettoSlot, i);
 
+      if (slot->event_field == 0)
+        {
+          /* the offset becomes a pointer now that b->opaque stays put */
+          slot->opaque.data = (guint8 *) b->opaque->data + GPOINTER_TO_SIZE (slot->opaque.data);
+          slot->ev.base.n_unknown_fields = 1;
+          slot->ev.base.unknown_fields = &slot->opaque;
+          events[i] = &slot->ev;
+          continue;
+        }
       perfetto_oneof_set (&slot->ev.base, slot->event_field, &slot->typed.generic.base);
       if (slot->event_field == PERFETTO__PROTOS__FTRACE_EVENT__EVENT_GENERIC)
         {
@@ -271,6 +287,12 @@ bundle_write (PerfettoWriter *w,
       bundle_attach_compact (b, &cs);
       bundle.compact_sched = &cs;
     }
+  if (!b->written && b->has_data_start)
+    {
+      bundle.has_previous_bundle_end_timestamp = TRUE;
+      bundle.previous_bundle_end_timestamp = b->data_start;
+    }
+  b->written = TRUE;
   w->pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_EVENTS;
   w->pkt.ftrace_events = &bundle;
   perfetto_packet_emit (w, 0, FALSE, b->ksyms->len > 0);
@@ -540,83 +562,6 @@ write_wakeup (PerfettoWriter *w,
     }
 }
 
-/* ---- arg conversion ---- */
-
-/* Returns: whether @s is ` NAME`, the symbolic name the kernel prints
- * after some numbers (`binder_return: cmd=0x7211 BR_FAILED_REPLY`): the
- * number alone is the field, as trace_processor reads it. */
-static gboolean
-is_symbol_suffix (const char *s)
-{
-  if (*s != ' ' || !(g_ascii_isupper (s[1]) || s[1] == '_'))
-    return FALSE;
-  for (s++; *s; s++)
-    if (!g_ascii_isupper (*s) && !g_ascii_isdigit (*s) && *s != '_')
-      return FALSE;
-  return TRUE;
-}
-
-static gboolean
-parse_int_string (const char *s,
-                  gint64 *out)
-{
-  gboolean negative = s[0] == '-';
-  const char *digits = negative ? s + 1 : s;
-  guint base = (digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) ? 16 : 10;
-  char *end = NULL;
-  guint64 v;
-
-  if (!g_ascii_isxdigit (digits[base == 16 ? 2 : 0]))
-    return FALSE;
-  v = g_ascii_strtoull (digits, &end, base);
-  if (end == digits || (*end != '\0' && !is_symbol_suffix (end)))
-    return FALSE;
-  *out = negative ? -(gint64) v : (gint64) v;
-  return TRUE;
-}
-
-/* Kernel fields are integers; ftrace text may give them as hex strings. */
-static gboolean
-arg_to_int (PerfettoWriter *w,
-            const TraceArg *arg,
-            gint64 *out)
-{
-  switch ((TraceArgType) arg->type)
-    {
-    case TRACE_ARG_INT:
-      *out = arg->v.i;
-      return TRUE;
-    case TRACE_ARG_UINT:
-    case TRACE_ARG_POINTER:
-      *out = (gint64) arg->v.u;
-      return TRUE;
-    case TRACE_ARG_BOOL:
-      *out = arg->v.b != 0;
-      return TRUE;
-    case TRACE_ARG_DOUBLE:
-      if (!isfinite (arg->v.d) || arg->v.d != trunc (arg->v.d) || fabs (arg->v.d) > 9e18)
-        return FALSE;
-      *out = (gint64) arg->v.d;
-      return TRUE;
-    case TRACE_ARG_STRING:
-    default:
-      return parse_int_string (perfetto_str (w, arg->v.s), out);
-    }
-}
-
-/* A kernel symbol travels as a string id: numbers become hex text. */
-static guint32
-arg_to_symbol (PerfettoWriter *w,
-               const TraceArg *arg)
-{
-  char buf[32];
-
-  if (arg->type == TRACE_ARG_STRING)
-    return arg->v.s;
-  g_snprintf (buf, sizeof buf, "0x%" G_GINT64_MODIFIER "x", arg->v.u);
-  return trace_string_pool_intern (w->pool, buf);
-}
-
 static const PerfettoMapCache *
 map_cache_get (PerfettoWriter *w,
                guint32 name)
@@ -669,14 +614,14 @@ write_mapped (PerfettoWriter *w,
       if (i == map->n_fields || set[i])
         return FALSE;
       set[i] = TRUE;
-      if (map->fields[i].kind == PERFETTO_FTRACE_NUMBER && !arg_to_int (w, &args[a], &values[i]))
+      if (map->fields[i].kind == PERFETTO_FTRACE_NUMBER && !perfetto_karg_to_int (w, &args[a], &values[i]))
         return FALSE;
       if (map->fields[i].kind == PERFETTO_FTRACE_STRING && args[a].type != TRACE_ARG_STRING)
         return FALSE;
       if (map->fields[i].kind == PERFETTO_FTRACE_STRING)
         values[i] = args[a].v.s;
       if (map->fields[i].kind == PERFETTO_FTRACE_KSYM)
-        values[i] = arg_to_symbol (w, &args[a]);
+        values[i] = perfetto_karg_to_symbol (w, &args[a]);
     }
   slot = bundle_add_full (w, b, ev, ev->tid, map->event_field, map->descriptor);
   for (guint i = 0; i < map->n_fields; i++)
@@ -697,6 +642,49 @@ write_mapped (PerfettoWriter *w,
           g_array_append_val (b->ksyms, sym);
         }
     }
+  return TRUE;
+}
+
+/* perfetto-src's record of when a cpu's ring buffer holds all its events
+ * goes back into the cpu's first bundle (trace_processor drops the cpu's
+ * events before it). Returns: whether @ev was that record. */
+static gboolean
+is_cpu_data_start (PerfettoWriter *w,
+                   PerfettoBundle *b,
+                   const TraceEvent *ev)
+{
+  if (ev->n_args != 0 || b->cpu < 0 || g_strcmp0 (perfetto_str (w, ev->name), PERFETTO_CPU_DATA_START) != 0)
+    return FALSE;
+  if (b->written)
+    perfetto_writer_drop (w, &w->stats.dropped_kernel, 1, ev->ts,
+                          "cpu data start after the cpu's first bundle dropped");
+  else
+    {
+      b->has_data_start = TRUE;
+      b->data_start = perfetto_timestamp (w, ev->ts);
+    }
+  return TRUE;
+}
+
+/* An event perfetto-src carried as opaque bytes goes back as it came:
+ * its payload under its own FtraceEvent field number. */
+static gboolean
+write_opaque (PerfettoWriter *w,
+              PerfettoBundle *b,
+              TraceBatch *batch,
+              const TraceEvent *ev)
+{
+  gsize offset = b->opaque->len;
+  guint32 field;
+  PerfettoSlot *slot;
+
+  if (!perfetto_opaque_ftrace_payload (w, batch, ev, &field, b->opaque))
+    return FALSE;
+  slot = bundle_add_full (w, b, ev, ev->tid, 0, &perfetto__protos__generic_ftrace_event__descriptor);
+  slot->opaque.tag = field;
+  slot->opaque.wire_type = PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED;
+  slot->opaque.len = b->opaque->len - offset;
+  slot->opaque.data = GSIZE_TO_POINTER (offset);
   return TRUE;
 }
 
@@ -764,7 +752,7 @@ typed_args (PerfettoWriter *w,
     {
       gint64 v;
 
-      if (oom && g_str_equal (perfetto_str (w, args[a].key), "oom_score_adj") && arg_to_int (w, &args[a], &v))
+      if (oom && g_str_equal (perfetto_str (w, args[a].key), "oom_score_adj") && perfetto_karg_to_int (w, &args[a], &v))
         perfetto_message_set_int (msg, oom, v);
       else
         perfetto_writer_drop (w, &w->stats.dropped_kernel_args, 1, ev->ts, "kernel event arg with no field to go to dropped");
@@ -894,9 +882,15 @@ perfetto_write_kernel_event (PerfettoWriter *w,
       break;
     case TRACE_EVENT_FTRACE:
       {
-        const PerfettoMapCache *cache = map_cache_get (w, ev->name);
+        const PerfettoMapCache *cache;
 
-        if (cache->map == NULL || !write_mapped (w, b, batch, ev, cache))
+        if (is_cpu_data_start (w, b, ev))
+          break;
+        cache = map_cache_get (w, ev->name);
+
+        if (cache->map != NULL && write_mapped (w, b, batch, ev, cache))
+          break;
+        if (!write_opaque (w, b, batch, ev))
           write_generic (w, b, batch, ev);
       }
       break;

@@ -54,10 +54,14 @@
 #define F_TE_TERMINATING_FLOW_IDS 48
 #define F_DA_DICT_ENTRIES 11
 #define F_DA_ARRAY_VALUES 12
+#define F_TE_EXTRA_DOUBLE_COUNTER_TRACK_UUIDS 45
+#define F_TE_EXTRA_DOUBLE_COUNTER_VALUES 46
 #define F_BUNDLE_CPU 1
 #define F_BUNDLE_EVENT 2
 #define F_BUNDLE_LOST_EVENTS 3
 #define F_BUNDLE_COMPACT_SCHED 4
+#define F_BUNDLE_LAST_READ_EVENT_TIMESTAMP 9
+#define F_BUNDLE_PREVIOUS_BUNDLE_END_TIMESTAMP 10
 #define F_FEV_TIMESTAMP 1
 #define F_FEV_PID 2
 #define F_FEV_COMMON_FLAGS 5
@@ -124,10 +128,15 @@ static const struct
   { &perfetto__protos__track_event__descriptor, "terminating_flow_ids", F_TE_TERMINATING_FLOW_IDS },
   { &perfetto__protos__debug_annotation__descriptor, "dict_entries", F_DA_DICT_ENTRIES },
   { &perfetto__protos__debug_annotation__descriptor, "array_values", F_DA_ARRAY_VALUES },
+  { &perfetto__protos__track_event__descriptor, "extra_double_counter_track_uuids", F_TE_EXTRA_DOUBLE_COUNTER_TRACK_UUIDS },
+  { &perfetto__protos__track_event__descriptor, "extra_double_counter_values", F_TE_EXTRA_DOUBLE_COUNTER_VALUES },
   { &perfetto__protos__ftrace_event_bundle__descriptor, "cpu", F_BUNDLE_CPU },
   { &perfetto__protos__ftrace_event_bundle__descriptor, "event", F_BUNDLE_EVENT },
   { &perfetto__protos__ftrace_event_bundle__descriptor, "lost_events", F_BUNDLE_LOST_EVENTS },
   { &perfetto__protos__ftrace_event_bundle__descriptor, "compact_sched", F_BUNDLE_COMPACT_SCHED },
+  { &perfetto__protos__ftrace_event_bundle__descriptor, "last_read_event_timestamp", F_BUNDLE_LAST_READ_EVENT_TIMESTAMP },
+  { &perfetto__protos__ftrace_event_bundle__descriptor, "previous_bundle_end_timestamp",
+    F_BUNDLE_PREVIOUS_BUNDLE_END_TIMESTAMP },
   { &perfetto__protos__ftrace_event__descriptor, "timestamp", F_FEV_TIMESTAMP },
   { &perfetto__protos__ftrace_event__descriptor, "pid", F_FEV_PID },
   { &perfetto__protos__ftrace_event__descriptor, "common_flags", F_FEV_COMMON_FLAGS },
@@ -184,9 +193,9 @@ static const struct
 } wire_field_counts[] = {
   { &perfetto__protos__trace__descriptor, FALSE, 1 },
   { &perfetto__protos__trace_packet__descriptor, TRUE, 10 },
-  { &perfetto__protos__track_event__descriptor, FALSE, 16 },
+  { &perfetto__protos__track_event__descriptor, FALSE, 20 },
   { &perfetto__protos__debug_annotation__descriptor, FALSE, 12 },
-  { &perfetto__protos__ftrace_event_bundle__descriptor, FALSE, 4 },
+  { &perfetto__protos__ftrace_event_bundle__descriptor, FALSE, 6 },
   { &perfetto__protos__ftrace_event__descriptor, TRUE, 3 },
   { &perfetto__protos__ftrace_event_bundle__compact_sched__descriptor, FALSE, 12 },
   { &perfetto__protos__print_ftrace_event__descriptor, FALSE, 2 },
@@ -515,6 +524,9 @@ static void
 put_track_event (PerfettoWireBuf *b,
                  const PerfettoTrackEvent *te)
 {
+  /* in field number order, as protobuf-c packs them */
+  if (te->thread_time_case == PERFETTO__PROTOS__TRACK_EVENT__THREAD_TIME_THREAD_TIME_DELTA_US)
+    put_varint (b, PERFETTO__PROTOS__TRACK_EVENT__THREAD_TIME_THREAD_TIME_DELTA_US, (guint64) te->thread_time_delta_us);
   put_repeated_varint (b, F_TE_CATEGORY_IIDS, te->n_category_iids, te->category_iids);
   for (gsize i = 0; i < te->n_debug_annotations; i++)
     put_debug_annotation (b, F_TE_DEBUG_ANNOTATIONS, te->debug_annotations[i]);
@@ -528,6 +540,9 @@ put_track_event (PerfettoWireBuf *b,
     put_varint (b, F_TE_TRACK_UUID, te->track_uuid);
   put_repeated_varint (b, F_TE_EXTRA_COUNTER_VALUES, te->n_extra_counter_values,
                        (const guint64 *) te->extra_counter_values);
+  if (te->thread_time_case == PERFETTO__PROTOS__TRACK_EVENT__THREAD_TIME_THREAD_TIME_ABSOLUTE_US)
+    put_varint (b, PERFETTO__PROTOS__TRACK_EVENT__THREAD_TIME_THREAD_TIME_ABSOLUTE_US,
+                (guint64) te->thread_time_absolute_us);
   for (gsize i = 0; i < te->n_categories; i++)
     put_string (b, F_TE_CATEGORIES, te->categories[i]);
   if (te->name_field_case == PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME && te->name)
@@ -538,6 +553,10 @@ put_track_event (PerfettoWireBuf *b,
                        te->extra_counter_track_uuids);
   if (te->counter_value_field_case == PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_DOUBLE_COUNTER_VALUE)
     put_double (b, PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_DOUBLE_COUNTER_VALUE, te->double_counter_value);
+  put_repeated_varint (b, F_TE_EXTRA_DOUBLE_COUNTER_TRACK_UUIDS, te->n_extra_double_counter_track_uuids,
+                       te->extra_double_counter_track_uuids);
+  for (gsize i = 0; i < te->n_extra_double_counter_values; i++)
+    put_double (b, F_TE_EXTRA_DOUBLE_COUNTER_VALUES, te->extra_double_counter_values[i]);
   put_repeated_fixed64 (b, F_TE_FLOW_IDS, te->n_flow_ids, te->flow_ids);
   put_repeated_fixed64 (b, F_TE_TERMINATING_FLOW_IDS, te->n_terminating_flow_ids, te->terminating_flow_ids);
   if (te->correlation_id_field_case == PERFETTO__PROTOS__TRACK_EVENT__CORRELATION_ID_FIELD_CORRELATION_ID)
@@ -717,6 +736,10 @@ put_ftrace_bundle (PerfettoWireBuf *b,
     put_varint (b, F_BUNDLE_LOST_EVENTS, bundle->lost_events ? 1 : 0);
   if (bundle->compact_sched)
     put_compact_sched (b, bundle->compact_sched);
+  if (bundle->has_last_read_event_timestamp)
+    put_varint (b, F_BUNDLE_LAST_READ_EVENT_TIMESTAMP, bundle->last_read_event_timestamp);
+  if (bundle->has_previous_bundle_end_timestamp)
+    put_varint (b, F_BUNDLE_PREVIOUS_BUNDLE_END_TIMESTAMP, bundle->previous_bundle_end_timestamp);
 }
 
 /* ---- TracePacket ---- */

@@ -33,6 +33,7 @@ static const TraceFileSrcStat perfetto_src_stats[] = {
   { "packets", G_STRUCT_OFFSET (PerfettoReaderStats, packets), TRUE },
   { "skipped-unknown-packets", G_STRUCT_OFFSET (PerfettoReaderStats, unknown_packets), TRUE },
   { "skipped-unsupported-events", G_STRUCT_OFFSET (PerfettoReaderStats, unsupported_events), TRUE },
+  { "opaque-ftrace-events", G_STRUCT_OFFSET (PerfettoReaderStats, opaque_ftrace), FALSE },
   { "truncated-bytes", G_STRUCT_OFFSET (PerfettoReaderStats, truncated_bytes), TRUE },
   { "atrace-markers", G_STRUCT_OFFSET (PerfettoReaderStats, atrace_markers), TRUE },
 };

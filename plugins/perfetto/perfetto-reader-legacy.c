@@ -1,0 +1,233 @@
+/* tracepipe - Perfetto reader: TrackEvents with a legacy (Chrome JSON) phase
+ *
+ * Chrome and older SDKs write TrackEvents with no type but a
+ * `legacy_event.phase`, the phase letter of Chrome's JSON format. They
+ * come back as the events json-src makes of the same letters:
+ *
+ *   B E X          slice begin / end / complete (duration_us) of a thread
+ *   i I R          instant of the thread, process or trace (its scope)
+ *   b e n          nestable async begin / end / instant (the id's slice)
+ *   S T p F        async begin / step / step / end: not flagged legacy
+ *                  (unnestable), since trace_processor nests a TrackEvent's
+ *                  S on its id's track as it nests b; only atrace's S|
+ *                  (and JSON's, which it ignores) behave otherwise
+ *   s t f          flow start / step / end
+ *
+ * An async id is global when unscoped or global_id, the process's when
+ * local_id, as trace_processor scopes them. Metadata ('M') and phases no
+ * event kind carries are counted in unsupported_events.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "perfetto-private.h"
+
+typedef Perfetto__Protos__TrackEvent__LegacyEvent PerfettoLegacyEvent;
+
+static TraceEvent *
+emit_named (PerfettoReader *r,
+            PerfettoSeq *seq,
+            const PerfettoRTrack *track,
+            const PerfettoTrackEvent *te,
+            TraceEventKind kind,
+            gint64 ts)
+{
+  TraceEvent *ev = perfetto_reader_emit (r, kind, ts);
+
+  ev->pid = track->pid;
+  ev->tid = track->tid;
+  ev->name = perfetto_reader_event_name (r, seq, te);
+  ev->category = perfetto_reader_event_category (r, seq, te);
+  return ev;
+}
+
+static void
+read_flow (PerfettoReader *r,
+           PerfettoSeq *seq,
+           const PerfettoRTrack *track,
+           const PerfettoTrackEvent *te,
+           TraceEventKind kind,
+           gint64 ts)
+{
+  const PerfettoLegacyEvent *legacy = te->legacy_event;
+  TraceEvent *ev = emit_named (r, seq, track, te, kind, ts);
+
+  ev->u.async.id = legacy->has_unscoped_id ? legacy->unscoped_id
+                   : legacy->has_global_id ? legacy->global_id
+                                           : legacy->local_id;
+  /* bind_to_enclosing is false unless stated: the next slice */
+  if (kind == TRACE_EVENT_FLOW_END && !(legacy->has_bind_to_enclosing && legacy->bind_to_enclosing))
+    ev->flags |= TRACE_EVENT_FLAG_FLOW_NEXT_SLICE;
+  perfetto_reader_event_args (r, seq, ev, te);
+}
+
+/* B, E and X belong to a thread: trace_processor refuses them elsewhere
+ * ("without thread association"), so they are counted, not guessed. */
+static void
+read_slice (PerfettoReader *r,
+            PerfettoSeq *seq,
+            const PerfettoRTrack *track,
+            const PerfettoTrackEvent *te,
+            TraceEventKind kind,
+            gint64 ts)
+{
+  const PerfettoLegacyEvent *legacy = te->legacy_event;
+  TraceEvent *ev;
+
+  if (track->kind != PERFETTO_RTRACK_THREAD)
+    {
+      perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "legacy B, E or X event of no thread");
+      return;
+    }
+  if (kind == TRACE_EVENT_SLICE_COMPLETE && legacy->duration_us < 0)
+    {
+      perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "legacy X event with a negative duration");
+      return;
+    }
+  ev = emit_named (r, seq, track, te, kind, ts);
+  perfetto_reader_event_thread_time (r, seq, ev, te);
+  if (kind == TRACE_EVENT_SLICE_COMPLETE)
+    {
+      ev->u.slice.dur = legacy->duration_us * 1000;
+      if (legacy->has_thread_duration_us)
+        {
+          ev->u.slice.thread_dur = legacy->thread_duration_us * 1000;
+          ev->flags |= TRACE_EVENT_FLAG_THREAD_TIME;
+        }
+    }
+  perfetto_reader_event_args (r, seq, ev, te);
+  perfetto_reader_event_flows (r, ev, te);
+}
+
+static void
+read_instant (PerfettoReader *r,
+              PerfettoSeq *seq,
+              const PerfettoRTrack *track,
+              const PerfettoTrackEvent *te,
+              gint64 ts)
+{
+  TraceEvent *ev;
+
+  switch (te->legacy_event->instant_event_scope)
+    {
+    case PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__INSTANT_EVENT_SCOPE__SCOPE_GLOBAL:
+      ev = emit_named (r, seq, track, te, TRACE_EVENT_INSTANT, ts);
+      ev->flags |= TRACE_EVENT_FLAG_SCOPE_GLOBAL;
+      break;
+    case PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__INSTANT_EVENT_SCOPE__SCOPE_PROCESS:
+      if (track->pid == TRACE_ID_UNKNOWN)
+        {
+          perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "legacy process instant of no process");
+          return;
+        }
+      ev = emit_named (r, seq, track, te, TRACE_EVENT_INSTANT, ts);
+      ev->flags |= TRACE_EVENT_FLAG_SCOPE_PROCESS;
+      break;
+    default:
+      read_slice (r, seq, track, te, TRACE_EVENT_INSTANT, ts);
+      return;
+    }
+  perfetto_reader_event_args (r, seq, ev, te);
+  perfetto_reader_event_flows (r, ev, te);
+}
+
+static void
+read_async (PerfettoReader *r,
+            PerfettoSeq *seq,
+            const PerfettoRTrack *track,
+            const PerfettoTrackEvent *te,
+            TraceEventKind kind,
+            gint64 ts)
+{
+  const PerfettoLegacyEvent *legacy = te->legacy_event;
+  TraceEvent *ev;
+
+  if (!legacy->has_unscoped_id && !legacy->has_global_id && !legacy->has_local_id)
+    {
+      perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "legacy async event without an id");
+      return;
+    }
+  if (legacy->has_local_id && !legacy->has_unscoped_id && !legacy->has_global_id && track->pid == TRACE_ID_UNKNOWN)
+    {
+      perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "legacy async event with a local id of no process");
+      return;
+    }
+  ev = emit_named (r, seq, track, te, kind, ts);
+  ev->tid = TRACE_ID_UNKNOWN;
+  if (legacy->has_unscoped_id || legacy->has_global_id)
+    {
+      ev->flags |= TRACE_EVENT_FLAG_ID_GLOBAL;
+      ev->u.async.id = legacy->has_unscoped_id ? legacy->unscoped_id : legacy->global_id;
+    }
+  else
+    ev->u.async.id = legacy->local_id;
+  if (legacy->id_scope)
+    ev->u.async.scope = perfetto_reader_intern (r, legacy->id_scope);
+  perfetto_reader_event_args (r, seq, ev, te);
+  if (kind == TRACE_EVENT_ASYNC_STEP)
+    ev->u.async.step = perfetto_reader_string_arg (r->batch, ev, r->k_step);
+}
+
+/**
+ * perfetto_reader_legacy_event:
+ * @r: a #PerfettoReader
+ * @seq: the packet's sequence
+ * @track: the event's track (its sequence's thread for most legacy events)
+ * @te: a TrackEvent with `legacy_event.phase`
+ * @ts: the packet's time
+ */
+void
+perfetto_reader_legacy_event (PerfettoReader *r,
+                              PerfettoSeq *seq,
+                              const PerfettoRTrack *track,
+                              const PerfettoTrackEvent *te,
+                              gint64 ts)
+{
+  switch (te->legacy_event->phase)
+    {
+    case 'B':
+      read_slice (r, seq, track, te, TRACE_EVENT_SLICE_BEGIN, ts);
+      break;
+    case 'E':
+      read_slice (r, seq, track, te, TRACE_EVENT_SLICE_END, ts);
+      break;
+    case 'X':
+      read_slice (r, seq, track, te, TRACE_EVENT_SLICE_COMPLETE, ts);
+      break;
+    case 'i':
+    case 'I':
+    case 'R':
+      read_instant (r, seq, track, te, ts);
+      break;
+    case 'b':
+      read_async (r, seq, track, te, TRACE_EVENT_ASYNC_BEGIN, ts);
+      break;
+    case 'e':
+      read_async (r, seq, track, te, TRACE_EVENT_ASYNC_END, ts);
+      break;
+    case 'n':
+      read_async (r, seq, track, te, TRACE_EVENT_ASYNC_INSTANT, ts);
+      break;
+    case 'S':
+      read_async (r, seq, track, te, TRACE_EVENT_ASYNC_BEGIN, ts);
+      break;
+    case 'T':
+    case 'p':
+      read_async (r, seq, track, te, TRACE_EVENT_ASYNC_STEP, ts);
+      break;
+    case 'F':
+      read_async (r, seq, track, te, TRACE_EVENT_ASYNC_END, ts);
+      break;
+    case 's':
+      read_flow (r, seq, track, te, TRACE_EVENT_FLOW_START, ts);
+      break;
+    case 't':
+      read_flow (r, seq, track, te, TRACE_EVENT_FLOW_STEP, ts);
+      break;
+    case 'f':
+      read_flow (r, seq, track, te, TRACE_EVENT_FLOW_END, ts);
+      break;
+    default:
+      perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "legacy event of a phase with no event kind");
+      break;
+    }
+}

@@ -1,0 +1,307 @@
+/* Unit tests: perfetto-src on traces Perfetto's own diff tests hold
+ * (tests/data/perfetto/difftest_*.pftrace, encoded from their .textproto
+ * beside them): each test's events are read off the .textproto by hand. */
+#include "perfetto-test-util.h"
+
+#include <string.h>
+
+#include "trace.pb-c.h"
+
+static TraceBatch *
+read_difftest (TraceStringPool *pool,
+               const char *name,
+               PerfettoReaderStats *rs)
+{
+  g_autofree char *file = g_strdup_printf ("difftest_%s.pftrace", name);
+  g_autofree char *path = g_build_filename (TEST_DATA_DIR, "perfetto", file, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GBytes) bytes = NULL;
+  char *data = NULL;
+  gsize len = 0;
+  TraceBatch *out;
+
+  g_assert_true (g_file_get_contents (path, &data, &len, &error));
+  bytes = g_bytes_new_take (data, len);
+  out = pt_read (bytes, pool, rs, NULL, &error);
+  g_assert_no_error (error);
+  return out;
+}
+
+static void
+assert_events (TraceBatch *out,
+               const char *const *want,
+               guint n_want)
+{
+  g_autoptr (GPtrArray) got = pt_event_strings (out, FALSE);
+
+  g_assert_cmpuint (got->len, ==, n_want);
+  for (guint i = 0; i < n_want; i++)
+    g_assert_cmpstr (got->pdata[i], ==, want[i]);
+}
+
+/* Chrome flow v2 in legacy_event: bind_id with a direction, slices with
+ * a duration_us (X); one sender (FlowStepSlice both receives and sends). */
+static void
+test_flow_v2 (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  PerfettoReaderStats rs;
+  g_autoptr (TraceBatch) out = read_difftest (pool, "flow_events_proto_v2", &rs);
+  const char *want[] = {
+    "thread-name ts=0 pid=1 tid=1 cpu=-1 name='t1' cat='' flags=0x0",
+    "thread-name ts=0 pid=2 tid=2 cpu=-1 name='t2' cat='' flags=0x0",
+    "slice-complete ts=10000 pid=1 tid=1 cpu=-1 name='FlowBeginSlice' cat='test' flags=0x100 dur=10000 out=1 in=0 track=''",
+    "slice-complete ts=30000 pid=2 tid=2 cpu=-1 name='FlowEndSlice_1' cat='test' flags=0x100 dur=10000 out=0 in=1 track=''",
+    "slice-complete ts=50000 pid=1 tid=1 cpu=-1 name='FlowStepSlice' cat='test' flags=0x100 dur=10000 out=1 in=1 track=''",
+    "slice-complete ts=55000 pid=2 tid=2 cpu=-1 name='FlowEndSlice_2' cat='test' flags=0x100 dur=10000 out=0 in=1 track=''",
+  };
+
+  assert_events (out, want, G_N_ELEMENTS (want));
+  g_assert_cmpuint (rs.unsupported_events, ==, 0);
+}
+
+/* Legacy S/T/p/F on a global id, from two sequences with no track named:
+ * async events of the sequence's thread's process, nested on the id, the
+ * step names from the "step" annotation. */
+static void
+test_legacy_async (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  PerfettoReaderStats rs;
+  g_autoptr (TraceBatch) out = read_difftest (pool, "legacy_async_event", &rs);
+  const char *want[] = {
+    "thread-name ts=0 pid=5 tid=1 cpu=-1 name='t1' cat='' flags=0x0",
+    "thread-name ts=0 pid=5 tid=5 cpu=-1 name='t1' cat='' flags=0x0",
+    "async-begin ts=1000 pid=5 tid=-1 cpu=-1 name='name1' cat='cat' flags=0x20 id=1234 scope='' track='' step='' arg1=s:'value1'",
+    "async-begin ts=2000 pid=5 tid=-1 cpu=-1 name='name1' cat='cat' flags=0x20 id=1234 scope='' track='' step=''",
+    "async-end ts=3000 pid=5 tid=-1 cpu=-1 name='name1' cat='cat' flags=0x20 id=1234 scope='' track='' step=''",
+    "async-end ts=8000 pid=5 tid=-1 cpu=-1 name='name1' cat='cat' flags=0x20 id=1234 scope='' track='' step='' arg2=s:'value2'",
+    "async-step ts=3000 pid=5 tid=-1 cpu=-1 name='name1' cat='cat' flags=0x20 id=1234 scope='' track='' step='Step1' arg3=s:'value3' step=s:'Step1'",
+    "async-step ts=5000 pid=5 tid=-1 cpu=-1 name='name1' cat='cat' flags=0x20 id=1234 scope='' track='' step='Step2' arg4=s:'value4' step=s:'Step2'",
+  };
+
+  assert_events (out, want, G_N_ELEMENTS (want));
+  g_assert_cmpuint (rs.unsupported_events, ==, 0);
+  g_assert_cmpuint (rs.unknown_track, ==, 0);
+}
+
+static const TraceEvent *
+find_event (TraceBatch *out,
+            TraceEventKind kind,
+            gint64 ts,
+            const char *name)
+{
+  for (guint i = 0; i < out->n_events; i++)
+    {
+      const TraceEvent *ev = &out->events[i];
+
+      if (ev->kind == kind && ev->ts == ts && g_strcmp0 (trace_string_pool_get (out->pool, ev->name), name) == 0)
+        return ev;
+    }
+  g_assert_not_reached ();
+}
+
+/* Thread time from extra_counter_values on a COUNTER_THREAD_TIME_NS track
+ * named by the sequence's defaults (in µs: unit_multiplier 1000, deltas:
+ * is_incremental, restarting when the track is declared again), and from
+ * thread_time_absolute_us; other extra values become counters. */
+static void
+test_counters_thread_time (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  PerfettoReaderStats rs;
+  g_autoptr (TraceBatch) out = read_difftest (pool, "track_event_counters", &rs);
+  const struct
+  {
+    TraceEventKind kind;
+    gint64 ts;
+    const char *name;
+    gint64 thread_ts;
+  } want[] = {
+    { TRACE_EVENT_SLICE_BEGIN, 1000, "event1_on_t1", 1000000 },
+    { TRACE_EVENT_SLICE_END, 1100, "", 1010000 },
+    { TRACE_EVENT_SLICE_BEGIN, 2000, "event2_on_t1", 2000000 },
+    { TRACE_EVENT_SLICE_BEGIN, 2000, "event3_on_t1", 2010000 },
+    { TRACE_EVENT_INSTANT, 4000, "event4_on_t1", 2040000 },
+    { TRACE_EVENT_SLICE_BEGIN, 4000, "event1_on_t3", 10000 },
+  };
+  const TraceEvent *ev;
+
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+    {
+      ev = find_event (out, want[i].kind, want[i].ts, want[i].name);
+      g_assert_true (ev->flags & TRACE_EVENT_FLAG_THREAD_TIME);
+      g_assert_cmpint (ev->u.slice.thread_ts, ==, want[i].thread_ts);
+    }
+  ev = find_event (out, TRACE_EVENT_COUNTER, 4000, "MySizeCounter");
+  g_assert_cmpfloat (ev->u.counter.value, ==, 1024);
+}
+
+/* process_stats: each memory value a counter of its process named as
+ * trace_processor names it, in bytes (the packet says KiB). */
+static void
+test_process_stats (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  PerfettoReaderStats rs;
+  g_autoptr (TraceBatch) out = read_difftest (pool, "android_auto_multiuser", &rs);
+  const TraceEvent *ev;
+  guint n = 0;
+
+  ev = find_event (out, TRACE_EVENT_COUNTER, 3000000002, "mem.rss");
+  g_assert_cmpint (ev->pid, ==, 10);
+  g_assert_cmpfloat (ev->u.counter.value, ==, 2000 * 1024);
+  ev = find_event (out, TRACE_EVENT_COUNTER, 5000000002, "mem.rss");
+  g_assert_cmpfloat (ev->u.counter.value, ==, 3000 * 1024);
+  for (guint i = 0; i < out->n_events; i++)
+    n += out->events[i].kind == TRACE_EVENT_COUNTER;
+  g_assert_cmpuint (n, ==, 5);
+  g_assert_cmpuint (rs.unknown_packets, ==, 0);
+}
+
+/* wakeup_source events, which tracepipe's .proto subset does not declare:
+ * carried as opaque bytes, counted, and written back byte for byte. */
+static void
+test_opaque_ftrace (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  PerfettoReaderStats rs, again_rs;
+  g_autoptr (TraceBatch) out = read_difftest (pool, "wakesource", &rs);
+  g_autoptr (GPtrArray) first = pt_event_strings (out, FALSE);
+  g_autoptr (GBytes) written = NULL;
+  g_autoptr (TraceBatch) again = NULL;
+  g_autoptr (GPtrArray) second = NULL;
+  g_autoptr (GError) error = NULL;
+
+  g_assert_cmpuint (rs.opaque_ftrace, ==, 10);
+  g_assert_cmpuint (rs.unsupported_events, ==, 0);
+  g_assert_cmpstr (first->pdata[0], ==,
+                   "ftrace ts=34298714043271 pid=-1 tid=38 cpu=0 name='perfetto_ftrace_404' cat='' flags=0x0 "
+                   "perfetto.field=u:404 perfetto.bytes=s:'GgoSczJtcHcwMi1wb3dlci1rZXlzEIKA9MkM'");
+  written = pt_write (&out, 1, NULL, NULL);
+  again = pt_read (written, pool, &again_rs, NULL, &error);
+  g_assert_no_error (error);
+  second = pt_event_strings (again, FALSE);
+  pt_assert_same_events (first, second);
+  g_assert_cmpuint (again_rs.opaque_ftrace, ==, 10);
+}
+
+/* Args that only look like an opaque event (a payload whose length does
+ * not match, a field number FtraceEvent declares): written as generic
+ * events with their args, never as a malformed record. */
+static void
+test_opaque_ftrace_bad_args (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  g_autoptr (TraceBatch) in = trace_batch_new (pool, 0);
+  g_autoptr (TraceBatch) out = NULL;
+  g_autoptr (GBytes) written = NULL;
+  g_autoptr (GPtrArray) got = NULL;
+  g_autoptr (GError) error = NULL;
+  PerfettoReaderStats rs;
+  const struct
+  {
+    guint64 field;
+    const char *bytes;
+  } bad[] = {
+    { 404, "AAAA" }, /* length 0, then two more bytes */
+    { 1, "AA==" },   /* FtraceEvent.timestamp */
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      TraceEvent *ev = pt_add (in, TRACE_EVENT_FTRACE, 100 + i, 1, 1, "perfetto_ftrace_404");
+
+      ev->cpu = 0;
+      trace_batch_add_arg (in, ev, pt_str (in, PERFETTO_OPAQUE_FIELD_ARG), TRACE_ARG_UINT)->v.u = bad[i].field;
+      trace_batch_add_arg (in, ev, pt_str (in, PERFETTO_OPAQUE_BYTES_ARG), TRACE_ARG_STRING)->v.s =
+          pt_str (in, bad[i].bytes);
+    }
+  written = pt_write (&in, 1, NULL, NULL);
+  out = pt_read (written, pool, &rs, NULL, &error);
+  g_assert_no_error (error);
+  got = pt_event_strings (out, FALSE);
+  g_assert_cmpuint (rs.opaque_ftrace, ==, 0);
+  for (guint i = 0; i < got->len; i++)
+    g_test_message ("%s", (char *) got->pdata[i]);
+  g_assert_cmpuint (got->len, ==, 2);
+  g_assert_nonnull (strstr (got->pdata[0], "name='perfetto_ftrace_404'"));
+  g_assert_nonnull (strstr (got->pdata[0], "perfetto.bytes=s:'AAAA'"));
+  g_assert_nonnull (strstr (got->pdata[1], "perfetto.field=u:1"));
+}
+
+/* Returns: the previous_bundle_end_timestamp of @cpu's first bundle in
+ * the trace @bytes, 0 if it has none */
+static guint64
+data_start_of_cpu (GBytes *bytes,
+                   guint32 cpu)
+{
+  gsize len;
+  const guint8 *data = g_bytes_get_data (bytes, &len);
+  Perfetto__Protos__Trace *trace = perfetto__protos__trace__unpack (NULL, len, data);
+  guint64 start = 0;
+
+  g_assert_nonnull (trace);
+  for (gsize i = 0; i < trace->n_packet; i++)
+    {
+      const Perfetto__Protos__FtraceEventBundle *b = trace->packet[i]->ftrace_events;
+
+      if (b != NULL && b->cpu == cpu)
+        {
+          start = b->has_previous_bundle_end_timestamp ? b->previous_bundle_end_timestamp : 0;
+          break;
+        }
+    }
+  perfetto__protos__trace__free_unpacked (trace, NULL);
+  return start;
+}
+
+/* ring_buffer_start.textproto (generated): each cpu's first bundle says
+ * from when its ring buffer holds all its events; that comes back as a
+ * record of the cpu at that time, and perfetto-sink writes it back into
+ * the cpu's first bundle (read again: the same records). */
+static void
+test_cpu_data_start (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *path = g_build_filename (TEST_DATA_DIR, "perfetto", "ring_buffer_start.pftrace", NULL);
+  g_autoptr (GBytes) bytes = NULL;
+  g_autoptr (TraceBatch) out = NULL;
+  g_autoptr (TraceBatch) again = NULL;
+  g_autoptr (GBytes) written = NULL;
+  char *data = NULL;
+  gsize len = 0;
+  const TraceEvent *ev;
+
+  g_assert_true (g_file_get_contents (path, &data, &len, &error));
+  bytes = g_bytes_new_take (data, len);
+  out = pt_read (bytes, pool, NULL, NULL, &error);
+  g_assert_no_error (error);
+  ev = find_event (out, TRACE_EVENT_FTRACE, 1000, PERFETTO_CPU_DATA_START);
+  g_assert_cmpint (ev->cpu, ==, 0);
+  ev = find_event (out, TRACE_EVENT_FTRACE, 2000, PERFETTO_CPU_DATA_START);
+  g_assert_cmpint (ev->cpu, ==, 1);
+  written = pt_write (&out, 1, NULL, NULL);
+  again = pt_read (written, pool, NULL, NULL, &error);
+  g_assert_no_error (error);
+  find_event (again, TRACE_EVENT_FTRACE, 1000, PERFETTO_CPU_DATA_START);
+  find_event (again, TRACE_EVENT_FTRACE, 2000, PERFETTO_CPU_DATA_START);
+  g_assert_cmpuint (data_start_of_cpu (written, 0), ==, 1000);
+  g_assert_cmpuint (data_start_of_cpu (written, 1), ==, 2000);
+}
+
+int
+main (int argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/perfetto/difftests/flow-v2", test_flow_v2);
+  g_test_add_func ("/perfetto/difftests/legacy-async", test_legacy_async);
+  g_test_add_func ("/perfetto/difftests/counters-thread-time", test_counters_thread_time);
+  g_test_add_func ("/perfetto/difftests/opaque-ftrace", test_opaque_ftrace);
+  g_test_add_func ("/perfetto/difftests/opaque-ftrace-bad-args", test_opaque_ftrace_bad_args);
+  g_test_add_func ("/perfetto/difftests/cpu-data-start", test_cpu_data_start);
+  g_test_add_func ("/perfetto/difftests/process-stats", test_process_stats);
+  return g_test_run ();
+}
