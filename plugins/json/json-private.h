@@ -583,6 +583,10 @@ typedef struct
  * @dropped_flows: slice flow ids v2 could not carry (two different ids)
  * @dropped_other: other events without a JSON form (clock markers in array
  *   form, stack nodes beyond the limit)
+ * @dropped_repeated_legacy_begins: atrace `S|` begins of a family (process,
+ *   cookie, name) already open, which atrace ignores; written as nestable
+ *   `b` they would open a second slice
+ * @dropped_unmatched_legacy_ends: atrace `F|` ends of no open family
  * @slices_past_thread_table: slice begins and ends of threads past
  *   @max_threads, written as B and E
  * @dropped_samples_past_thread_table: CPU samples of threads past
@@ -604,6 +608,8 @@ typedef struct
   guint64 thread_names_in_kernel_text;
   guint64 slices_past_thread_table;
   guint64 dropped_samples_past_thread_table;
+  guint64 dropped_repeated_legacy_begins;
+  guint64 dropped_unmatched_legacy_ends;
 } ChromeWriterStats;
 
 typedef struct _ChromeWriter ChromeWriter;
@@ -684,7 +690,8 @@ struct _ChromeWriter
   FtraceTextWriter *text; /* formats the lines, knows the comms */
   GString *line;
 
-  GArray *clock_markers; /* TraceEvent */
+  GArray *clock_markers;         /* TraceEvent */
+  GHashTable *open_legacy_async; /* ChromeLegacyAsyncKey* of atrace S| families open */
 
   GHashTable *nodes;    /* stack node id → WriterNode */
   GHashTable *sessions; /* ChromeThreadKey* → WriterSession */

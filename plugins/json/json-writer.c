@@ -42,6 +42,32 @@ writer_thread_free (gpointer p)
   g_free (t);
 }
 
+/* An unnestable (atrace S|/F|) family, keyed as trace_processor keys it:
+ * the process (none for a global id), the cookie and the name. */
+typedef struct
+{
+  gint64 pid;
+  guint64 id;
+  guint32 name;
+} ChromeLegacyAsyncKey;
+
+static guint
+legacy_key_hash (gconstpointer p)
+{
+  const ChromeLegacyAsyncKey *k = p;
+
+  return (guint) (k->pid * 31 + (gint64) k->id * 131 + k->name);
+}
+
+static gboolean
+legacy_key_equal (gconstpointer a,
+                  gconstpointer b)
+{
+  const ChromeLegacyAsyncKey *x = a, *y = b;
+
+  return x->pid == y->pid && x->id == y->id && x->name == y->name;
+}
+
 /**
  * chrome_writer_new:
  * @out: where the JSON goes
@@ -87,6 +113,7 @@ chrome_writer_new (GOutputStream *out,
   w->threads = g_hash_table_new_full (thread_key_hash, thread_key_equal, NULL, writer_thread_free);
   w->merged_args = g_array_new (FALSE, FALSE, sizeof (TraceArg));
   w->clock_markers = g_array_new (FALSE, FALSE, sizeof (TraceEvent));
+  w->open_legacy_async = g_hash_table_new_full (legacy_key_hash, legacy_key_equal, g_free, NULL);
   g_debug ("writer opened: %s form, %s slices, flows %s, clock %s",
            w->opts.form == CHROME_FORM_ARRAY ? "array" : "object",
            w->opts.slices == CHROME_SLICES_BEGIN_END ? "B/E" : "X", w->opts.flows == CHROME_FLOWS_V2 ? "v2" : "v1",
@@ -106,6 +133,7 @@ chrome_writer_free (ChromeWriter *w)
   g_hash_table_unref (w->threads);
   g_array_unref (w->merged_args);
   g_array_unref (w->clock_markers);
+  g_hash_table_unref (w->open_legacy_async);
   chrome_writer_kernel_free (w);
   chrome_writer_profiles_free (w);
   if (w->pool)
@@ -624,6 +652,36 @@ args_with_step (ChromeWriter *w,
   return (const TraceArg *) w->merged_args->data;
 }
 
+/* atrace's legacy async events become nestable b/e, which trace_processor
+ * nests: a repeated `S|` of an open family, which atrace ignores, would
+ * open a second slice, and an `F|` of none would end nothing. Both are
+ * dropped here, as perfetto-sink drops them. Returns: whether to write */
+static gboolean
+track_legacy_family (ChromeWriter *w,
+                     const TraceEvent *ev)
+{
+  ChromeLegacyAsyncKey key = { (ev->flags & TRACE_EVENT_FLAG_ID_GLOBAL) ? TRACE_ID_UNKNOWN : ev->pid,
+                               ev->u.async.id, ev->u.async.track ? ev->u.async.track : ev->name };
+
+  if (ev->kind == TRACE_EVENT_ASYNC_BEGIN)
+    {
+      if (g_hash_table_contains (w->open_legacy_async, &key))
+        {
+          chrome_writer_count_drop (w, &w->stats.dropped_repeated_legacy_begins,
+                                    "repeated begin of an open atrace async slice dropped");
+          return FALSE;
+        }
+      g_hash_table_add (w->open_legacy_async, g_memdup2 (&key, sizeof key));
+    }
+  else if (ev->kind == TRACE_EVENT_ASYNC_END && !g_hash_table_remove (w->open_legacy_async, &key))
+    {
+      chrome_writer_count_drop (w, &w->stats.dropped_unmatched_legacy_ends,
+                                "atrace async end without an open slice dropped");
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static void
 write_async (ChromeWriter *w,
              TraceBatch *batch,
@@ -634,6 +692,9 @@ write_async (ChromeWriter *w,
   const TraceArg *args;
   guint n_args;
 
+  if ((ev->flags & TRACE_EVENT_FLAG_ASYNC_LEGACY) && !legacy && !w->opts.nestable_legacy_async &&
+      !track_legacy_family (w, ev))
+    return;
   chrome_writer_event_open (w, ph, ev->name, ev->category, ev->ts, ev->pid, ev->tid);
   if (legacy && global)
     put_id_member (w, "id", ev->u.async.id);

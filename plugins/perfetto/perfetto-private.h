@@ -152,6 +152,8 @@ ProtobufCMessage *perfetto_oneof_get (const ProtobufCMessage *msg,
  *   counters, async events), as ftrace-src reads `tracing_mark_write`
  * @opaque_ftrace: ftrace events of kinds the .proto subset does not
  *   declare, carried on as opaque bytes (not dropped)
+ * @no_cpu_events: ftrace events of bundles that name no cpu, skipped as
+ *   trace_processor skips those bundles (`ftrace_bundle_tokenizer_errors`)
  *
  * What a #PerfettoReader read and what it could not use.
  */
@@ -172,6 +174,7 @@ typedef struct
   guint64 other_clock;
   guint64 atrace_markers;
   guint64 opaque_ftrace;
+  guint64 no_cpu_events;
 } PerfettoReaderStats;
 
 typedef struct _PerfettoReader PerfettoReader;

@@ -536,6 +536,13 @@ perfetto_reader_ftrace_bundle (PerfettoReader *r,
   gsize si = 0, wi = 0, fi = 0;
   gint64 sw_ts = 0, wk_ts = 0;
 
+  /* trace_processor drops a bundle that names no cpu, whole: its events
+   * would be ours alone (and its markers slices only we show). */
+  if (!bundle->has_cpu)
+    {
+      perfetto_reader_skip (r, &r->stats.no_cpu_events, bundle->n_event + n_sw + n_wk, "ftrace bundle without a cpu");
+      return;
+    }
   if (n_sw != cs->n_switch_timestamp || n_wk != cs->n_waking_timestamp)
     perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "compact sched with arrays of unequal lengths");
   read_data_start (r, bundle, cpu);

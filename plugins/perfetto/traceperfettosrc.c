@@ -36,6 +36,7 @@ static const TraceFileSrcStat perfetto_src_stats[] = {
   { "opaque-ftrace-events", G_STRUCT_OFFSET (PerfettoReaderStats, opaque_ftrace), FALSE },
   { "truncated-bytes", G_STRUCT_OFFSET (PerfettoReaderStats, truncated_bytes), TRUE },
   { "atrace-markers", G_STRUCT_OFFSET (PerfettoReaderStats, atrace_markers), TRUE },
+  { "skipped-events-without-cpu", G_STRUCT_OFFSET (PerfettoReaderStats, no_cpu_events), FALSE },
 };
 
 static gboolean
@@ -108,12 +109,13 @@ trace_perfetto_src_finish (TraceBaseSrc *src)
 
   TRACE_BASE_SRC_CLASS (trace_perfetto_src_parent_class)->finish (src);
   s = trace_perfetto_src_get_stats (TRACE_FILE_SRC (src));
-  if (s && (s->unknown_packets || s->unknown_track || s->unknown_iid || s->unsupported_events))
+  if (s && (s->unknown_packets || s->unknown_track || s->unknown_iid || s->unsupported_events || s->no_cpu_events))
     trace_element_post_warning (TRACE_ELEMENT (src), NULL,
                                 "%s: skipped %" G_GUINT64_FORMAT " unknown packets, %" G_GUINT64_FORMAT
-                                " events on unknown tracks, %" G_GUINT64_FORMAT " with unknown interned ids, %" G_GUINT64_FORMAT " of unsupported kinds",
+                                " events on unknown tracks, %" G_GUINT64_FORMAT " with unknown interned ids, %" G_GUINT64_FORMAT
+                                " of unsupported kinds, %" G_GUINT64_FORMAT " ftrace events of bundles without a cpu",
                                 trace_file_src_get_display_name (TRACE_FILE_SRC (src)), s->unknown_packets,
-                                s->unknown_track, s->unknown_iid, s->unsupported_events);
+                                s->unknown_track, s->unknown_iid, s->unsupported_events, s->no_cpu_events);
 }
 
 static void

@@ -599,6 +599,19 @@ perfetto_drops_async (View *v,
   return FALSE;
 }
 
+/* json-sink's drops (docs/json.md): atrace's S|/F| (legacy async events
+ * with a cpu) are written as nestable b/e, so a begin of a family already
+ * open and an end of none are dropped, as atrace ignores them. */
+static gboolean
+json_drops_atrace_async (View *v,
+                         const TraceEvent *ev)
+{
+  if (!(ev->flags & TRACE_EVENT_FLAG_ASYNC_LEGACY) || ev->cpu < 0 || ev->kind == TRACE_EVENT_ASYNC_STEP ||
+      ev->kind == TRACE_EVENT_ASYNC_INSTANT)
+    return FALSE;
+  return perfetto_drops_async (v, ev);
+}
+
 static void
 async_event (View *v,
              const TraceEvent *ev)
@@ -615,6 +628,8 @@ async_event (View *v,
   if ((v->flags & RT_VIEW_PERFETTO_JSON_IN) && (ev->flags & TRACE_EVENT_FLAG_ASYNC_LEGACY))
     return;
   if ((v->flags & RT_VIEW_PERFETTO_DROPS) && perfetto_drops_async (v, ev))
+    return;
+  if ((v->flags & RT_VIEW_JSON) && !(v->flags & RT_VIEW_PERFETTO_DROPS) && json_drops_atrace_async (v, ev))
     return;
   args = rt_args_text (v->b, ev);
   /* JSON: a nestable step has no phase of its own and is written as an
