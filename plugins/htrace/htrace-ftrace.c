@@ -246,8 +246,9 @@ append_field (GString *s,
 }
 
 /* An event the engine keeps generically: the oneof member's name without
- * `_format` is the event's, its message's fields in declaration order
- * are the kernel format file's. Returns the fields left out. */
+ * `_format` is the event's; its message's fields, which protobuf-c's
+ * descriptor lists by number, are the kernel format file's in its order
+ * (OpenHarmony numbers them so). Returns the fields left out. */
 static guint
 append_generic (GString *s,
                 const Htrace__FtraceEvent *e)
