@@ -34,6 +34,10 @@ G_BEGIN_DECLS
 /* A cpu-plugin core number past this is damage (counted), not a cpu. */
 #define HTRACE_MAX_CPUS 4096
 
+/* Distinct kinds of undeclared kernel events counted by number in the
+ * WARNING; more are counted together. */
+#define HTRACE_MAX_FTRACE_KINDS 64
+
 /* Distinct plugin names counted in `--stats`; more are counted together. */
 #define HTRACE_MAX_PLUGIN_NAMES 64
 
@@ -47,6 +51,7 @@ typedef enum
   HTRACE_SKIP_HOOK_OTHER,
   HTRACE_SKIP_HOOK_UNMATCHED_FREE,
   HTRACE_SKIP_FTRACE_OTHER,
+  HTRACE_SKIP_FTRACE_FIELD,
   HTRACE_SKIP_TRUNCATED,
   HTRACE_SKIP_N
 } HtraceSkip;
@@ -179,6 +184,7 @@ typedef struct _HtraceFtrace HtraceFtrace;
 HtraceFtrace *htrace_ftrace_new (TraceStringPool *pool);
 void htrace_ftrace_free (HtraceFtrace *f);
 gboolean htrace_ftrace_handles (const char *plugin);
+char *htrace_ftrace_undeclared_text (HtraceFtrace *f);
 void htrace_ftrace_decode (HtraceFtrace *f,
                            HtraceContext *ctx,
                            const ProtobufCBinaryData *data);

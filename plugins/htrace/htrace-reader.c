@@ -57,7 +57,8 @@ static const struct
   [HTRACE_SKIP_FFRT_RAW] = { "skipped-ffrt-raw", "raw FFRT records" },
   [HTRACE_SKIP_HOOK_OTHER] = { "skipped-hook-other", "native-hook records other than (m)alloc, free, mmap, munmap" },
   [HTRACE_SKIP_HOOK_UNMATCHED_FREE] = { "skipped-hook-unmatched-frees", "frees of allocations not seen" },
-  [HTRACE_SKIP_FTRACE_OTHER] = { "skipped-ftrace-other", "kernel events of kinds the ftrace engine does not model" },
+  [HTRACE_SKIP_FTRACE_OTHER] = { "skipped-ftrace-other", "kernel events of kinds the protobuf subset does not declare" },
+  [HTRACE_SKIP_FTRACE_FIELD] = { "skipped-ftrace-fields", "kernel event fields a text line cannot carry (the events are kept)" },
   [HTRACE_SKIP_TRUNCATED] = { "truncated-bytes", "bytes of a record cut off at the end" },
 };
 
@@ -560,6 +561,13 @@ htrace_reader_get_summary (HtraceReader *r)
           g_autofree char *names = skipped_plugins_text (r);
 
           g_string_append_printf (s, ": %s", names);
+        }
+      if (i == HTRACE_SKIP_FTRACE_OTHER)
+        {
+          g_autofree char *kinds = htrace_ftrace_undeclared_text (r->ftrace);
+
+          if (kinds)
+            g_string_append_printf (s, ": %s", kinds);
         }
     }
   if (ftrace && *ftrace)

@@ -165,8 +165,8 @@ write_line (Writer *w,
     flush (w);
 }
 
-/* An event of a kind the subset does not declare (irq_handler_entry's
- * field number is not among them): counted, no event. */
+/* An event of a kind the subset does not declare (block_rq_issue's
+ * field number, 211, is not among them): counted, no event. */
 static void
 write_unsupported (Writer *w)
 {
@@ -175,7 +175,7 @@ write_unsupported (Writer *w)
   g_autoptr (GByteArray) event = g_byte_array_new ();
 
   wire_put_varint (event, 1, 5 * SEC);
-  wire_put_bytes (event, 1500, "", 0);
+  wire_put_bytes (event, 211, "", 0);
   wire_put_bytes (detail, 2, event->data, event->len);
   wire_put_bytes (result, 2, detail->data, detail->len);
   wire_file_add_record (w->file, "ftrace-plugin", 1, 0, result);
