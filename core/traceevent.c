@@ -43,6 +43,7 @@ static const struct
   [TRACE_EVENT_STACK_NODE] = { "stack-node", TRACE_EVENT_GROUP_SAMPLES },
   [TRACE_EVENT_SAMPLE] = { "sample", TRACE_EVENT_GROUP_SAMPLES },
   [TRACE_EVENT_CLOCK_MARKER] = { "clock-marker", TRACE_EVENT_GROUP_CLOCK },
+  [TRACE_EVENT_RECORD] = { "record", TRACE_EVENT_GROUP_RECORDS },
 };
 
 /**
@@ -152,6 +153,7 @@ trace_event_group_get_type (void)
     { TRACE_EVENT_GROUP_FTRACE, "TRACE_EVENT_GROUP_FTRACE", "ftrace" },
     { TRACE_EVENT_GROUP_SAMPLES, "TRACE_EVENT_GROUP_SAMPLES", "samples" },
     { TRACE_EVENT_GROUP_CLOCK, "TRACE_EVENT_GROUP_CLOCK", "clock" },
+    { TRACE_EVENT_GROUP_RECORDS, "TRACE_EVENT_GROUP_RECORDS", "records" },
     { 0, NULL, NULL },
   };
 

@@ -60,6 +60,11 @@ G_BEGIN_DECLS
  *   stack node `u.sample.node_id`
  * @TRACE_EVENT_CLOCK_MARKER: ties `ts` (this stream's clock) to a time or
  *   a sync id of another clock (`u.clock`)
+ * @TRACE_EVENT_RECORD: a record of the input's format that the model does
+ *   not describe, carried so that a sink of the same format can write it
+ *   back as it was: `name` says what it is (`perfetto_packet_38`), the
+ *   args carry it; `tid` and `pid` are -1. Sinks of other formats write
+ *   it as a generic record or count it as dropped.
  * @TRACE_EVENT_N_KINDS: the number of kinds
  *
  * What an event is. The kind says which member of the union is in use.
@@ -98,6 +103,7 @@ typedef enum
   TRACE_EVENT_STACK_NODE,
   TRACE_EVENT_SAMPLE,
   TRACE_EVENT_CLOCK_MARKER,
+  TRACE_EVENT_RECORD,
   TRACE_EVENT_N_KINDS
 } TraceEventKind;
 
@@ -113,6 +119,8 @@ typedef enum
  * @TRACE_EVENT_GROUP_FTRACE: other kernel events
  * @TRACE_EVENT_GROUP_SAMPLES: CPU-profile samples and their stack nodes
  * @TRACE_EVENT_GROUP_CLOCK: clock markers
+ * @TRACE_EVENT_GROUP_RECORDS: records of the input's format carried as
+ *   they were (%TRACE_EVENT_RECORD)
  *
  * Groups of kinds, as flags: what a user filters on (`filter kind=slices+counters`).
  */
@@ -128,6 +136,7 @@ typedef enum
   TRACE_EVENT_GROUP_FTRACE = 1 << 7,
   TRACE_EVENT_GROUP_SAMPLES = 1 << 8,
   TRACE_EVENT_GROUP_CLOCK = 1 << 9,
+  TRACE_EVENT_GROUP_RECORDS = 1 << 10,
 } TraceEventGroup;
 
 /**

@@ -81,12 +81,13 @@ static const struct
   { "ftrace", TRACE_EVENT_GROUP_FTRACE },
   { "samples", TRACE_EVENT_GROUP_SAMPLES },
   { "clock", TRACE_EVENT_GROUP_CLOCK },
+  { "records", TRACE_EVENT_GROUP_RECORDS },
 };
 
 /**
  * filter_parse_kinds:
  * @text: names joined by `+`, `,` or `|`: slices, async, flows, counters,
- *   metadata, sched, cpu, ftrace, samples, clock
+ *   metadata, sched, cpu, ftrace, samples, clock, records
  * @out_kinds: (out): the flags
  * @error: a %TRACE_PARSE_ERROR_BAD_VALUE naming the word and the choices
  */

@@ -656,6 +656,18 @@ convert_flow (ChromeReader *r,
   return chrome_reader_add_args (r, ev, f, c->depth, c->offset);
 }
 
+/* A Perfetto packet json-sink wrote as a metadata event of its name
+ * (json-writer.c, write_record()): read back as the record it was, so
+ * that perfetto-sink can write the packet again. */
+static gboolean
+is_carried_record (const ChromeValue *name)
+{
+  static const char prefix[] = "perfetto_packet_";
+
+  return name->type == CHROME_VALUE_STRING && (gsize) (name->end - name->start) > sizeof prefix - 1 &&
+         memcmp (name->start, prefix, sizeof prefix - 1) == 0;
+}
+
 static int
 convert_metadata (ChromeReader *r,
                   const ChromeEventFields *f,
@@ -698,6 +710,13 @@ convert_metadata (ChromeReader *r,
       else
         ev->name = chrome_reader_intern_value (r, &v);
       return CONV_OK;
+    }
+  if (is_carried_record (&f->name))
+    {
+      TraceEvent *ev = chrome_reader_append (r, TRACE_EVENT_RECORD, c->ts, TRACE_ID_UNKNOWN, TRACE_ID_UNKNOWN);
+
+      ev->name = chrome_reader_intern_value (r, &f->name);
+      return chrome_reader_add_args (r, ev, f, c->depth, c->offset);
     }
   return CHROME_SKIP_OTHER_METADATA;
 }

@@ -594,6 +594,11 @@ typedef struct
  * @thread_names_in_kernel_text: names of threads of unknown process,
  *   written only in the task column of their kernel lines (an `M` event
  *   has a pid: trace_processor would put them in process 0)
+ * @dropped_switches_without_prev: sched switches whose previous task is
+ *   unknown (a cpu's first compact switch in a Perfetto trace):
+ *   trace_processor skips them in the original; a text line must name one
+ * @records: records of another format carried through (Perfetto packets
+ *   perfetto-src did not read), written as metadata events of their name
  */
 typedef struct
 {
@@ -610,6 +615,8 @@ typedef struct
   guint64 dropped_samples_past_thread_table;
   guint64 dropped_repeated_legacy_begins;
   guint64 dropped_unmatched_legacy_ends;
+  guint64 records;
+  guint64 dropped_switches_without_prev;
 } ChromeWriterStats;
 
 typedef struct _ChromeWriter ChromeWriter;

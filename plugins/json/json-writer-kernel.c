@@ -70,6 +70,11 @@ chrome_writer_kernel_event (ChromeWriter *w,
       w->stats.dropped_kernel++;
       return TRUE;
     }
+  if (ev->kind == TRACE_EVENT_SCHED_SWITCH && ev->u.sched_switch.prev_tid == TRACE_ID_UNKNOWN)
+    {
+      w->stats.dropped_switches_without_prev++;
+      return TRUE;
+    }
   if (ev->kind == TRACE_EVENT_FTRACE && ftrace_text_is_marker (ftrace_text_record_name (text, ev)))
     {
       w->stats.dropped_markers++;

@@ -126,6 +126,8 @@ report_drops (TraceJsonSink *self,
     { "repeated-atrace-async-begins", "repeated atrace async begins (S| of an open slice)",
       s->dropped_repeated_legacy_begins },
     { "unmatched-atrace-async-ends", "atrace async ends without a begin (F|)", s->dropped_unmatched_legacy_ends },
+    { "switches-without-prev", "sched switches of a cpu's first compact record (no previous task)",
+      s->dropped_switches_without_prev },
     { "thread-table-full", "CPU samples of threads past the thread table (max-threads)",
       s->dropped_samples_past_thread_table },
   };
@@ -167,6 +169,8 @@ trace_json_sink_collect_stats (TraceElement *element,
     return;
   s = chrome_writer_get_stats (self->writer);
   g_variant_dict_insert (dict, "json-events", "t", s->events);
+  if (s->records)
+    g_variant_dict_insert (dict, "records", "t", s->records);
   g_variant_dict_insert (dict, "kernel-lines", "t", s->kernel_lines);
   g_variant_dict_insert (dict, "bytes-written", "t", chrome_writer_get_bytes_written (self->writer));
   if (s->unmatched_ends)

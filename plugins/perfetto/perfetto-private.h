@@ -47,6 +47,11 @@ typedef Perfetto__Protos__FtraceEventBundle PerfettoFtraceBundle;
 #define PERFETTO_OPAQUE_FTRACE_PREFIX "perfetto_ftrace_"
 #define PERFETTO_OPAQUE_FIELD_ARG "perfetto.field"
 #define PERFETTO_OPAQUE_BYTES_ARG "perfetto.bytes"
+/* Records carrying a packet of a kind the subset does not declare. */
+#define PERFETTO_OPAQUE_PACKET_PREFIX "perfetto_packet_"
+/* The largest such payload carried (base64 in the string pool, 4/3 of
+ * it); larger ones are counted as skipped. */
+#define PERFETTO_MAX_OPAQUE_PACKET (16u << 20)
 /* The kernel record of when a cpu's ring buffer holds all its events
  * (the first bundle's previous_bundle_end_timestamp): a FTRACE event of
  * that cpu at that time, with no args. */
@@ -152,6 +157,12 @@ ProtobufCMessage *perfetto_oneof_get (const ProtobufCMessage *msg,
  *   counters, async events), as ftrace-src reads `tracing_mark_write`
  * @opaque_ftrace: ftrace events of kinds the .proto subset does not
  *   declare, carried on as opaque bytes (not dropped)
+ * @late_system_info: `system_info` packets naming another kernel version
+ *   after sched switches were read (those were read with the version
+ *   before; trace_processor reads all with the last one)
+ * @opaque_packets: packets of kinds the .proto subset does not declare,
+ *   carried on as records (not dropped; by kind:
+ *   perfetto_reader_foreach_packet_kind())
  * @no_cpu_events: ftrace events of bundles that name no cpu, skipped as
  *   trace_processor skips those bundles (`ftrace_bundle_tokenizer_errors`)
  *
@@ -175,7 +186,20 @@ typedef struct
   guint64 atrace_markers;
   guint64 opaque_ftrace;
   guint64 no_cpu_events;
+  guint64 opaque_packets;
+  guint64 late_system_info;
 } PerfettoReaderStats;
+
+/* Packets of one kind the subset does not declare. */
+typedef struct
+{
+  guint64 carried;
+  guint64 skipped;
+} PerfettoPacketKindCount;
+
+typedef void (*PerfettoPacketKindFunc) (guint32 field,
+                                        const PerfettoPacketKindCount *count,
+                                        gpointer user_data);
 
 typedef struct _PerfettoReader PerfettoReader;
 
@@ -189,6 +213,9 @@ TraceClockDomain perfetto_reader_get_clock_domain (PerfettoReader *r);
 char *perfetto_reader_get_metadata (PerfettoReader *r);
 void perfetto_reader_get_stats (PerfettoReader *r,
                                 PerfettoReaderStats *stats);
+void perfetto_reader_foreach_packet_kind (PerfettoReader *r,
+                                          PerfettoPacketKindFunc func,
+                                          gpointer user_data);
 void perfetto_reader_free (PerfettoReader *r);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PerfettoReader, perfetto_reader_free)
@@ -297,6 +324,11 @@ typedef struct
  * @dropped_other: events of kinds with no Perfetto equivalent
  * @dropped_thread_table: events of threads first seen once the thread
  *   table held @max_threads threads
+ * @records: packets perfetto-src carried as records, written back as
+ *   they were (perfetto_write_record())
+ * @dropped_late_utsname: system_info records naming another kernel
+ *   version after prev_states were written, written without their utsname
+ *   (the states read back as written)
  *
  * What a #PerfettoWriter did.
  */
@@ -327,6 +359,8 @@ typedef struct
   guint64 clamped_timestamps;
   guint64 dropped_other;
   guint64 dropped_thread_table;
+  guint64 records;
+  guint64 dropped_late_utsname;
 } PerfettoWriterStats;
 
 typedef struct _PerfettoWriter PerfettoWriter;
@@ -467,6 +501,9 @@ struct _PerfettoReader
   GHashTable *stack_nodes;  /* guint64 id → guint64 parent id */
   GArray *cpus;             /* PerfettoRCpu */
   GHashTable *ftrace_names; /* FtraceEvent field number → string id */
+  GHashTable *packet_kinds; /* TracePacket field number → PerfettoPacketKindCount */
+  guint32 kernel_version;   /* of system_info (perfetto_kernel_version()), 0 for none */
+  gboolean states_read;     /* whether a sched switch's prev_state was read */
   GArray *comm_ids;         /* string ids of a compact intern_table */
   FtraceParser *markers;    /* atrace markers in print events: their stacks */
 
@@ -492,6 +529,29 @@ struct _PerfettoReader
   guint64 packet_offset; /* of the record being read (the outer one of compressed packets) */
   guint8 kinds_seen[32]; /* a bit per TracePacket data field seen */
 };
+
+/* perfetto-reader-opaque.c */
+void perfetto_reader_unknown_packet (PerfettoReader *r,
+                                     const PerfettoPacket *pkt,
+                                     gint64 ts);
+
+/* perfetto-kernel-state.c */
+guint32 perfetto_kernel_version (const char *sysname,
+                                 const char *release);
+gint64 perfetto_task_state_from_raw (gint64 raw,
+                                     guint32 version);
+gint64 perfetto_task_state_to_raw (gint64 state,
+                                   guint32 version);
+guint32 perfetto_system_info_version (const Perfetto__Protos__SystemInfo *info);
+
+void perfetto_reader_system_info (PerfettoReader *r,
+                                  const Perfetto__Protos__SystemInfo *info,
+                                  gint64 ts);
+
+/* perfetto-packet-kinds.c */
+const char *perfetto_packet_kind_name (guint32 field,
+                                       char *buf,
+                                       gsize size);
 
 /* perfetto-reader.c */
 void perfetto_reader_skip (PerfettoReader *r,
@@ -565,6 +625,9 @@ gboolean perfetto_opaque_ftrace_payload (PerfettoWriter *w,
                                          const TraceEvent *ev,
                                          guint32 *field,
                                          GArray *out);
+void perfetto_write_record (PerfettoWriter *w,
+                            TraceBatch *batch,
+                            const TraceEvent *ev);
 
 /* perfetto-process-stats.c */
 void perfetto_reader_process_stats (PerfettoReader *r,
@@ -785,6 +848,9 @@ struct _PerfettoWriter
   /* compress=true: the deflated run and the packet that carries it */
   GByteArray *zbuf;
   GByteArray *zpacket;
+  GArray *record_payload; /* guint8: the payload of the record being written */
+  guint32 kernel_version; /* prev_states are written for it (perfetto_kernel_version()) */
+  gboolean states_written;
 
   /* sequence state */
   gboolean started;

@@ -83,7 +83,8 @@ read_switch (PerfettoReader *r,
 
   ev->u.sched_switch.prev_tid = sw->prev_pid;
   ev->u.sched_switch.prev_prio = sw->prev_prio;
-  ev->u.sched_switch.prev_state = sw->prev_state;
+  ev->u.sched_switch.prev_state = perfetto_task_state_from_raw (sw->prev_state, r->kernel_version);
+  r->states_read = TRUE;
   ev->u.sched_switch.prev_comm = comm (r, sw->prev_comm);
   ev->u.sched_switch.next_tid = sw->next_pid;
   ev->u.sched_switch.next_prio = sw->next_prio;
@@ -462,7 +463,8 @@ read_compact_switch (PerfettoReader *r,
     }
   else
     ev->u.sched_switch.prev_tid = TRACE_ID_UNKNOWN;
-  ev->u.sched_switch.prev_state = cs->switch_prev_state[i];
+  ev->u.sched_switch.prev_state = perfetto_task_state_from_raw (cs->switch_prev_state[i], r->kernel_version);
+  r->states_read = TRUE;
   ev->u.sched_switch.next_tid = cs->switch_next_pid[i];
   ev->u.sched_switch.next_prio = cs->switch_next_prio[i];
   if (index < r->comm_ids->len)

@@ -485,6 +485,9 @@ dispatch_packet (PerfettoReader *r,
     case PERFETTO__PROTOS__TRACE_PACKET__DATA_SYS_STATS:
       perfetto_reader_sys_stats (r, pkt->sys_stats, ts);
       break;
+    case PERFETTO__PROTOS__TRACE_PACKET__DATA_SYSTEM_INFO:
+      perfetto_reader_system_info (r, pkt->system_info, ts);
+      break;
     case PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_STATS:
       perfetto_reader_process_stats (r, pkt->process_stats, ts);
       break;
@@ -504,7 +507,7 @@ dispatch_packet (PerfettoReader *r,
       /* A packet of a kind this reader does not know (or only interned
        * data and sequence state, which is not unknown). */
       if (pkt->base.n_unknown_fields > 0)
-        perfetto_reader_skip (r, &r->stats.unknown_packets, 1, "packet of a kind the reader does not know");
+        perfetto_reader_unknown_packet (r, pkt, ts);
       break;
     }
   return TRUE;
@@ -814,6 +817,7 @@ perfetto_reader_new (GInputStream *in,
   r->stack_nodes = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   r->cpus = g_array_new (FALSE, TRUE, sizeof (PerfettoRCpu));
   r->ftrace_names = g_hash_table_new (NULL, NULL);
+  r->packet_kinds = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   r->comm_ids = g_array_new (FALSE, FALSE, sizeof (guint32));
   r->markers = ftrace_parser_new (r->pool);
   r->stream_clock = PERFETTO_CLOCK_BOOTTIME;
@@ -913,6 +917,7 @@ perfetto_reader_free (PerfettoReader *r)
 
   for (guint i = 0; i < G_N_ELEMENTS (tables); i++)
     g_hash_table_unref (tables[i]);
+  g_hash_table_unref (r->packet_kinds);
   g_array_unref (r->cpus);
   g_array_unref (r->comm_ids);
   ftrace_parser_free (r->markers);

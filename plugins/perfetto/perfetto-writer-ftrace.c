@@ -461,9 +461,17 @@ write_sched_switch (PerfettoWriter *w,
   gint32 next_tid = ev->u.sched_switch.next_tid;
   gint32 next_prio = ev->u.sched_switch.next_prio;
   guint32 next_comm = ev->u.sched_switch.next_comm;
-  gint64 prev_state = ev->u.sched_switch.prev_state;
-  gboolean compact = w->opts.compact_sched && cs && cpu_sched_in_order (cs, ev->ts) && cs->valid && ev->n_args == 0 && prev_tid == cs->next_tid && prev_prio == cs->next_prio && prev_comm == cs->next_comm && ev->tid == prev_tid && ev->ts >= 0 && ev->ts != b->last_cw_ts && ev->ts != b->last_fs_ts;
+  gint64 prev_state = perfetto_task_state_to_raw (ev->u.sched_switch.prev_state, w->kernel_version);
+  gboolean compact = w->opts.compact_sched && cs && cpu_sched_in_order (cs, ev->ts) && ev->n_args == 0 &&
+                     ev->ts >= 0 && ev->ts != b->last_cw_ts && ev->ts != b->last_fs_ts &&
+                     (cs->valid ? prev_tid == cs->next_tid && prev_prio == cs->next_prio && prev_comm == cs->next_comm && ev->tid == prev_tid
+                                /* A cpu's first compact switch, whose previous task nobody knows:
+                                 * compact again, trace_processor skips it as in the original and
+                                 * takes the next task from it; a full switch would make a sched
+                                 * slice of a task -1. */
+                                : prev_tid == TRACE_ID_UNKNOWN);
 
+  w->states_written = TRUE;
   if (compact)
     {
       guint64 ts_delta = delta (&b->sw_prev_ts, ev->ts);

@@ -686,6 +686,7 @@ perfetto_writer_new (GOutputStream *out,
   w->flush_at = w->opts.compress ? PERFETTO_COMPRESS_THRESHOLD : PERFETTO_FLUSH_THRESHOLD;
   w->zbuf = g_byte_array_new ();
   w->zpacket = g_byte_array_new ();
+  w->record_payload = g_array_new (FALSE, FALSE, 1);
   perfetto_init_vecs (w);
   perfetto_packet_reset (w);
   perfetto_tracks_init (w);
@@ -739,6 +740,7 @@ perfetto_writer_free (PerfettoWriter *w)
   g_free (w->metadata);
   g_byte_array_unref (w->zbuf);
   g_byte_array_unref (w->zpacket);
+  g_array_unref (w->record_payload);
   g_clear_pointer (&w->pool, trace_string_pool_unref);
   g_object_unref (w->out);
   g_free (w);
@@ -815,6 +817,9 @@ perfetto_write_event (PerfettoWriter *w,
       break;
     case TRACE_EVENT_CLOCK_MARKER:
       perfetto_write_clock_marker (w, ev);
+      break;
+    case TRACE_EVENT_RECORD:
+      perfetto_write_record (w, batch, ev);
       break;
     default:
       perfetto_writer_drop (w, &w->stats.dropped_other, 1, ev->ts, "event of a kind with no Perfetto form dropped");

@@ -161,6 +161,10 @@ trace_perfetto_sink_collect_stats (TraceElement *element,
     g_variant_dict_insert (dict, "late-events", "t", s.late_events);
   if (s.closed_open_slices)
     g_variant_dict_insert (dict, "closed-open-slices", "t", s.closed_open_slices);
+  if (s.records)
+    g_variant_dict_insert (dict, "opaque-packets", "t", s.records);
+  if (s.dropped_late_utsname)
+    g_variant_dict_insert (dict, "late-utsname-dropped", "t", s.dropped_late_utsname);
 }
 
 static void

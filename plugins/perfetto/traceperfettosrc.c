@@ -34,6 +34,8 @@ static const TraceFileSrcStat perfetto_src_stats[] = {
   { "skipped-unknown-packets", G_STRUCT_OFFSET (PerfettoReaderStats, unknown_packets), TRUE },
   { "skipped-unsupported-events", G_STRUCT_OFFSET (PerfettoReaderStats, unsupported_events), TRUE },
   { "opaque-ftrace-events", G_STRUCT_OFFSET (PerfettoReaderStats, opaque_ftrace), FALSE },
+  { "opaque-packets", G_STRUCT_OFFSET (PerfettoReaderStats, opaque_packets), FALSE },
+  { "late-system-info", G_STRUCT_OFFSET (PerfettoReaderStats, late_system_info), FALSE },
   { "truncated-bytes", G_STRUCT_OFFSET (PerfettoReaderStats, truncated_bytes), TRUE },
   { "atrace-markers", G_STRUCT_OFFSET (PerfettoReaderStats, atrace_markers), TRUE },
   { "skipped-events-without-cpu", G_STRUCT_OFFSET (PerfettoReaderStats, no_cpu_events), FALSE },
@@ -119,6 +121,35 @@ trace_perfetto_src_finish (TraceBaseSrc *src)
 }
 
 static void
+add_packet_kind_stat (guint32 field,
+                      const PerfettoPacketKindCount *count,
+                      gpointer user_data)
+{
+  char buf[32];
+  const char *kind = field ? perfetto_packet_kind_name (field, buf, sizeof buf) : "other-kinds";
+  g_autofree char *carried = g_strconcat ("opaque-packets-", kind, NULL);
+  g_autofree char *skipped = g_strconcat ("skipped-packets-", kind, NULL);
+
+  if (count->carried)
+    g_variant_dict_insert (user_data, carried, "t", count->carried);
+  if (count->skipped)
+    g_variant_dict_insert (user_data, skipped, "t", count->skipped);
+}
+
+/* Besides the fixed counters: the packets of kinds the subset does not
+ * declare, carried or skipped, by kind. */
+static void
+trace_perfetto_src_collect_stats (TraceElement *element,
+                                  GVariantDict *dict)
+{
+  PerfettoReader *reader = TRACE_PERFETTO_SRC (element)->reader;
+
+  TRACE_ELEMENT_CLASS (trace_perfetto_src_parent_class)->collect_stats (element, dict);
+  if (reader)
+    perfetto_reader_foreach_packet_kind (reader, add_packet_kind_stat, dict);
+}
+
+static void
 trace_perfetto_src_close (TraceFileSrc *src)
 {
   g_clear_pointer (&TRACE_PERFETTO_SRC (src)->reader, perfetto_reader_free);
@@ -137,6 +168,7 @@ trace_perfetto_src_class_init (TracePerfettoSrcClass *klass)
   file_src_class->close = trace_perfetto_src_close;
   trace_file_src_class_set_stats (file_src_class, perfetto_src_stats, G_N_ELEMENTS (perfetto_src_stats));
   TRACE_BASE_SRC_CLASS (klass)->finish = trace_perfetto_src_finish;
+  TRACE_ELEMENT_CLASS (klass)->collect_stats = trace_perfetto_src_collect_stats;
   trace_element_class_set_metadata (TRACE_ELEMENT_CLASS (klass), "Perfetto source", "Source/Trace",
                                     "Reads Perfetto protobuf traces", "tracepipe");
 }

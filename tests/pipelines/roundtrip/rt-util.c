@@ -402,6 +402,10 @@ add_sample_events (TraceBatch *b)
   ev->u.clock.marker = TRACE_CLOCK_MARKER_PAIR;
   ev->u.clock.domain = TRACE_CLOCK_MONOTONIC;
   ev->u.clock.other_ts = 5000;
+  /* a battery packet perfetto-src carried (charge_counter_uah: 5) */
+  ev = ev_add (b, TRACE_EVENT_RECORD, 9200, TRACE_ID_UNKNOWN, TRACE_ID_UNKNOWN, "perfetto_packet_38");
+  trace_batch_add_arg (b, ev, trace_string_pool_intern (b->pool, "perfetto.field"), TRACE_ARG_UINT)->v.u = 38;
+  trace_batch_add_arg_string (b, ev, "perfetto.bytes", "AggF");
 }
 
 /**

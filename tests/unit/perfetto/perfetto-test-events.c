@@ -297,6 +297,11 @@ add_clock_and_samples (TraceBatch *b)
   ev->u.clock.marker = TRACE_CLOCK_MARKER_PAIR;
   ev->u.clock.domain = TRACE_CLOCK_MONOTONIC;
   ev->u.clock.other_ts = 5000;
+  /* a battery packet perfetto-src carried (charge_counter_uah: 5) */
+  ev = trace_batch_append (b, TRACE_EVENT_RECORD, 7200);
+  ev->name = pt_str (b, "perfetto_packet_38");
+  trace_batch_add_arg (b, ev, trace_string_pool_intern (b->pool, "perfetto.field"), TRACE_ARG_UINT)->v.u = 38;
+  trace_batch_add_arg_string (b, ev, "perfetto.bytes", "AggF");
 
   ev = pt_add (b, TRACE_EVENT_STACK_NODE, 7500, 100, 100, "(root)");
   ev->u.stack_node.id = 1;
