@@ -157,6 +157,9 @@ ProtobufCMessage *perfetto_oneof_get (const ProtobufCMessage *msg,
  *   counters, async events), as ftrace-src reads `tracing_mark_write`
  * @opaque_ftrace: ftrace events of kinds the .proto subset does not
  *   declare, carried on as opaque bytes (not dropped)
+ * @unread_fields: fields the subset does not declare in packets and
+ *   ftrace events that are read (not carried; by kind:
+ *   perfetto_reader_foreach_packet_kind())
  * @late_system_info: `system_info` packets naming another kernel version
  *   after sched switches were read (those were read with the version
  *   before; trace_processor reads all with the last one)
@@ -188,6 +191,7 @@ typedef struct
   guint64 no_cpu_events;
   guint64 opaque_packets;
   guint64 late_system_info;
+  guint64 unread_fields;
 } PerfettoReaderStats;
 
 /* Packets of one kind the subset does not declare. */
@@ -195,6 +199,7 @@ typedef struct
 {
   guint64 carried;
   guint64 skipped;
+  guint64 unread_fields; /* of packets of a kind that is read */
 } PerfettoPacketKindCount;
 
 typedef void (*PerfettoPacketKindFunc) (guint32 field,
@@ -544,6 +549,11 @@ gint64 perfetto_task_state_to_raw (gint64 state,
                                    guint32 version);
 guint32 perfetto_system_info_version (const Perfetto__Protos__SystemInfo *info);
 
+void perfetto_reader_unread_fields (PerfettoReader *r,
+                                    guint32 kind,
+                                    guint n);
+void perfetto_reader_count_unread_payload (PerfettoReader *r,
+                                           const PerfettoPacket *pkt);
 void perfetto_reader_system_info (PerfettoReader *r,
                                   const Perfetto__Protos__SystemInfo *info,
                                   gint64 ts);

@@ -397,6 +397,8 @@ read_full (PerfettoReader *r,
   const PerfettoFtraceEventMap *map;
   TraceEvent *ev;
 
+  if (msg != NULL && msg->n_unknown_fields > 0)
+    perfetto_reader_unread_fields (r, PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_EVENTS, msg->n_unknown_fields);
   switch (field)
     {
     case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_SWITCH:

@@ -155,6 +155,39 @@ perfetto_reader_system_info (PerfettoReader *r,
 }
 
 /**
+ * perfetto_reader_unread_fields:
+ * @r: a #PerfettoReader
+ * @kind: the TracePacket field of the packet they are in
+ * @n: how many fields
+ *
+ * Counts fields of a message the reader reads that its subset does not
+ * declare (a TrackEvent's log message, an ftrace event's newer fields):
+ * not carried, since they may refer to interned data the output would
+ * not have (docs/perfetto.md).
+ */
+void
+perfetto_reader_unread_fields (PerfettoReader *r,
+                               guint32 kind,
+                               guint n)
+{
+  kind_count (r, kind)->unread_fields += n;
+  perfetto_reader_skip (r, &r->stats.unread_fields, n, "field the schema does not declare, in a packet that is read");
+}
+
+/* Counts the payload's own unknown fields (not those of its members). */
+void
+perfetto_reader_count_unread_payload (PerfettoReader *r,
+                                      const PerfettoPacket *pkt)
+{
+  guint32 field;
+  const ProtobufCMessage *payload = perfetto_oneof_get (&pkt->base, &field);
+
+  /* system_info goes on whole, with the fields it does not read */
+  if (payload != NULL && payload->n_unknown_fields > 0 && field != PERFETTO__PROTOS__TRACE_PACKET__DATA_SYSTEM_INFO)
+    perfetto_reader_unread_fields (r, field, payload->n_unknown_fields);
+}
+
+/**
  * perfetto_reader_foreach_packet_kind:
  * @r: a #PerfettoReader
  * @func: called with each kind's field number (0: the kinds past the

@@ -539,6 +539,7 @@ handle_packet (PerfettoReader *r,
       perfetto_reader_skip (r, &r->stats.no_incremental_state, 1, "packet that needs the interned data of a sequence never cleared");
       return TRUE;
     }
+  perfetto_reader_count_unread_payload (r, pkt);
   return dispatch_packet (r, seq, pkt, inside_compressed, offset, error);
 }
 

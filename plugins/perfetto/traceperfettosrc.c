@@ -36,6 +36,7 @@ static const TraceFileSrcStat perfetto_src_stats[] = {
   { "opaque-ftrace-events", G_STRUCT_OFFSET (PerfettoReaderStats, opaque_ftrace), FALSE },
   { "opaque-packets", G_STRUCT_OFFSET (PerfettoReaderStats, opaque_packets), FALSE },
   { "late-system-info", G_STRUCT_OFFSET (PerfettoReaderStats, late_system_info), FALSE },
+  { "unread-fields", G_STRUCT_OFFSET (PerfettoReaderStats, unread_fields), FALSE },
   { "truncated-bytes", G_STRUCT_OFFSET (PerfettoReaderStats, truncated_bytes), TRUE },
   { "atrace-markers", G_STRUCT_OFFSET (PerfettoReaderStats, atrace_markers), TRUE },
   { "skipped-events-without-cpu", G_STRUCT_OFFSET (PerfettoReaderStats, no_cpu_events), FALSE },
@@ -129,11 +130,14 @@ add_packet_kind_stat (guint32 field,
   const char *kind = field ? perfetto_packet_kind_name (field, buf, sizeof buf) : "other-kinds";
   g_autofree char *carried = g_strconcat ("opaque-packets-", kind, NULL);
   g_autofree char *skipped = g_strconcat ("skipped-packets-", kind, NULL);
+  g_autofree char *unread = g_strconcat ("unread-fields-", kind, NULL);
 
   if (count->carried)
     g_variant_dict_insert (user_data, carried, "t", count->carried);
   if (count->skipped)
     g_variant_dict_insert (user_data, skipped, "t", count->skipped);
+  if (count->unread_fields)
+    g_variant_dict_insert (user_data, unread, "t", count->unread_fields);
 }
 
 /* Besides the fixed counters: the packets of kinds the subset does not

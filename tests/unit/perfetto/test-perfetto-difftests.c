@@ -306,6 +306,20 @@ bytes_contain (GBytes *haystack,
   return FALSE;
 }
 
+/* Fields of a packet that is read but that the subset does not declare
+ * are counted by kind: the two sibling_merge_behavior of the track
+ * descriptors of track_event_name_resolution.textproto. */
+static void
+test_unread_fields (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  PerfettoReaderStats rs;
+  g_autoptr (TraceBatch) out = read_difftest (pool, "track_event_name_resolution", &rs);
+
+  g_assert_cmpuint (rs.unread_fields, ==, 2);
+  g_assert_cmpuint (rs.opaque_packets + rs.unknown_packets, ==, 0);
+}
+
 /* Keeps the strings of records only (in place). */
 static GPtrArray *
 only_records (GPtrArray *strings)
@@ -410,6 +424,7 @@ main (int argc,
   g_test_add_func ("/perfetto/difftests/cpu-data-start", test_cpu_data_start);
   g_test_add_func ("/perfetto/difftests/process-stats", test_process_stats);
   g_test_add_func ("/perfetto/difftests/opaque-packets", test_opaque_packets);
+  g_test_add_func ("/perfetto/difftests/unread-fields", test_unread_fields);
   g_test_add_func ("/perfetto/difftests/opaque-packet-needing-state", test_opaque_packet_needing_state);
   return g_test_run ();
 }
