@@ -234,6 +234,14 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (PerfettoReader, perfetto_reader_free)
 #define DEFAULT_INTERN TRUE
 #define DEFAULT_COMPACT_SCHED TRUE
 #define DEFAULT_THREAD_TIME FALSE
+
+/* perfetto-sink's thread-time: whether slices' thread time is written */
+typedef enum
+{
+  PERFETTO_THREAD_TIME_FALSE = 0,
+  PERFETTO_THREAD_TIME_TRUE = 1,
+  PERFETTO_THREAD_TIME_AUTO = 2, /* for a stream read from Perfetto */
+} PerfettoThreadTimeMode;
 #define DEFAULT_COMPRESS FALSE
 /* About 600 bytes of state per thread: 160 MB at the cap (a million
  * distinct tids took 627 MB before there was one); real traces have at
@@ -451,6 +459,7 @@ typedef struct
   gint64 tid;
   gint64 time_us;        /* where the next timestamp delta starts */
   gint64 thread_time_us; /* where the next thread time delta starts */
+  gint64 instructions;   /* where the next instruction count delta starts */
   PerfettoRTrack thread_track;
   /* TrackEventDefaults' extra_{double_,}counter_track_uuids (guint64) */
   GArray *extra_counter_tracks;
@@ -526,6 +535,7 @@ struct _PerfettoReader
   guint32 k_opaque_field;
   guint32 k_opaque_bytes;
   guint32 k_cpu_data_start;
+  guint32 k_instruction_count;
 
   JsonObject *metadata; /* Chrome bundles' metadata, NULL until some */
   PerfettoReaderStats stats;
@@ -557,6 +567,9 @@ void perfetto_reader_count_unread_payload (PerfettoReader *r,
 void perfetto_reader_system_info (PerfettoReader *r,
                                   const Perfetto__Protos__SystemInfo *info,
                                   gint64 ts);
+
+/* perfetto-chrome-threads.c */
+const char *perfetto_chrome_thread_name (gint32 thread_type);
 
 /* perfetto-packet-kinds.c */
 const char *perfetto_packet_kind_name (guint32 field,

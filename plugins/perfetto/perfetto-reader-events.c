@@ -283,7 +283,15 @@ perfetto_reader_track_descriptor (PerfettoReader *r,
   t->pid = parent ? parent->pid : TRACE_ID_UNKNOWN;
   t->tid = TRACE_ID_UNKNOWN;
   if (desc->thread)
-    describe_thread (r, t, desc->thread, ts);
+    {
+      describe_thread (r, t, desc->thread, ts);
+      /* a thread Chrome did not name is named by its kind, as
+       * trace_processor names it */
+      if (desc->thread->thread_name == NULL && desc->chrome_thread && desc->chrome_thread->has_thread_type)
+        perfetto_reader_thread_name (r, t->pid, t->tid,
+                                     perfetto_reader_intern (r, perfetto_chrome_thread_name (desc->chrome_thread->thread_type)),
+                                     ts);
+    }
   else if (desc->process)
     describe_process (r, t, desc->process, ts);
   else if (desc->counter)
@@ -825,6 +833,43 @@ read_typed (PerfettoReader *r,
     }
 }
 
+/* The thread's instruction count at the event: a counter of the thread,
+ * `thread_instruction_count`, as trace_processor makes one (absolute, or
+ * a delta on the sequence's running value). */
+static void
+read_instruction_count (PerfettoReader *r,
+                        PerfettoSeq *seq,
+                        const PerfettoRTrack *track,
+                        const PerfettoTrackEvent *te,
+                        gint64 ts)
+{
+  TraceEvent *ev;
+  gint64 value;
+
+  switch (te->thread_instruction_count_case)
+    {
+    case PERFETTO__PROTOS__TRACK_EVENT__THREAD_INSTRUCTION_COUNT_THREAD_INSTRUCTION_COUNT_DELTA:
+      value = seq->instructions += te->thread_instruction_count_delta;
+      break;
+    case PERFETTO__PROTOS__TRACK_EVENT__THREAD_INSTRUCTION_COUNT_THREAD_INSTRUCTION_COUNT_ABSOLUTE:
+      value = te->thread_instruction_count_absolute;
+      break;
+    default:
+      return;
+    }
+  if (track == NULL || track->tid == TRACE_ID_UNKNOWN)
+    {
+      perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "instruction count of an event on no thread");
+      return;
+    }
+  ev = perfetto_reader_emit (r, TRACE_EVENT_COUNTER, ts);
+  ev->pid = track->pid;
+  ev->tid = track->tid;
+  ev->name = r->k_instruction_count;
+  ev->u.counter.value = (double) value;
+  ev->flags |= TRACE_EVENT_FLAG_COUNTER_INT;
+}
+
 /**
  * perfetto_reader_track_event:
  * @r: a #PerfettoReader
@@ -851,4 +896,5 @@ perfetto_reader_track_event (PerfettoReader *r,
         read_typed (r, seq, track, te, ts);
     }
   read_extra_counters (r, seq, te, ts);
+  read_instruction_count (r, seq, track, te, ts);
 }

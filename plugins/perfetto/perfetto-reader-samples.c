@@ -152,6 +152,7 @@ perfetto_reader_thread_descriptor (PerfettoSeq *seq,
   seq->pid = td->has_pid ? td->pid : td->tid;
   seq->time_us = td->reference_timestamp_us;
   seq->thread_time_us = td->reference_thread_time_us;
+  seq->instructions = td->reference_thread_instruction_count;
   seq->thread_track.kind = PERFETTO_RTRACK_THREAD;
   seq->thread_track.pid = seq->pid;
   seq->thread_track.tid = seq->tid;

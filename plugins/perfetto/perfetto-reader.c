@@ -828,6 +828,7 @@ perfetto_reader_new (GInputStream *in,
   r->k_global_track = trace_string_pool_intern (r->pool, PERFETTO_GLOBAL_TRACK_NAME);
   r->k_opaque_field = trace_string_pool_intern (r->pool, PERFETTO_OPAQUE_FIELD_ARG);
   r->k_opaque_bytes = trace_string_pool_intern (r->pool, PERFETTO_OPAQUE_BYTES_ARG);
+  r->k_instruction_count = trace_string_pool_intern (r->pool, "thread_instruction_count");
   r->k_cpu_data_start = trace_string_pool_intern (r->pool, PERFETTO_CPU_DATA_START);
   return r;
 }

@@ -193,7 +193,7 @@ static const struct
 } wire_field_counts[] = {
   { &perfetto__protos__trace__descriptor, FALSE, 1 },
   { &perfetto__protos__trace_packet__descriptor, TRUE, 10 },
-  { &perfetto__protos__track_event__descriptor, FALSE, 20 },
+  { &perfetto__protos__track_event__descriptor, FALSE, 22 },
   { &perfetto__protos__debug_annotation__descriptor, FALSE, 12 },
   { &perfetto__protos__ftrace_event_bundle__descriptor, FALSE, 6 },
   { &perfetto__protos__ftrace_event__descriptor, TRUE, 3 },
@@ -532,6 +532,10 @@ put_track_event (PerfettoWireBuf *b,
     put_debug_annotation (b, F_TE_DEBUG_ANNOTATIONS, te->debug_annotations[i]);
   if (te->legacy_event)
     put_message_pbc (b, F_TE_LEGACY_EVENT, &te->legacy_event->base);
+  if (te->thread_instruction_count_case ==
+      PERFETTO__PROTOS__TRACK_EVENT__THREAD_INSTRUCTION_COUNT_THREAD_INSTRUCTION_COUNT_DELTA)
+    put_varint (b, PERFETTO__PROTOS__TRACK_EVENT__THREAD_INSTRUCTION_COUNT_THREAD_INSTRUCTION_COUNT_DELTA,
+                (guint64) te->thread_instruction_count_delta);
   if (te->has_type)
     put_int32 (b, F_TE_TYPE, te->type);
   if (te->name_field_case == PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME_IID)
@@ -543,6 +547,10 @@ put_track_event (PerfettoWireBuf *b,
   if (te->thread_time_case == PERFETTO__PROTOS__TRACK_EVENT__THREAD_TIME_THREAD_TIME_ABSOLUTE_US)
     put_varint (b, PERFETTO__PROTOS__TRACK_EVENT__THREAD_TIME_THREAD_TIME_ABSOLUTE_US,
                 (guint64) te->thread_time_absolute_us);
+  if (te->thread_instruction_count_case ==
+      PERFETTO__PROTOS__TRACK_EVENT__THREAD_INSTRUCTION_COUNT_THREAD_INSTRUCTION_COUNT_ABSOLUTE)
+    put_varint (b, PERFETTO__PROTOS__TRACK_EVENT__THREAD_INSTRUCTION_COUNT_THREAD_INSTRUCTION_COUNT_ABSOLUTE,
+                (guint64) te->thread_instruction_count_absolute);
   for (gsize i = 0; i < te->n_categories; i++)
     put_string (b, F_TE_CATEGORIES, te->categories[i]);
   if (te->name_field_case == PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME && te->name)

@@ -27,6 +27,7 @@ struct _TracePerfettoSink
   /* the properties, and what the stream-start tells (clock, json_order):
    * handed to the writer as they are at the first data */
   PerfettoWriterOptions opts;
+  PerfettoThreadTimeMode thread_time; /* decides opts.thread_time at stream-start */
   char *metadata; /* the stream's, written at the end */
   PerfettoWriter *writer;
 };
@@ -44,6 +45,24 @@ enum
 };
 
 static GParamSpec *properties[N_PROPS];
+
+/* TRUE and FALSE keep their values, so that g_object_set() with a
+ * boolean, as before this was an enum, still means what it did. */
+static GType
+thread_time_mode_get_type (void)
+{
+  static gsize type;
+  static const GEnumValue values[] = {
+    { PERFETTO_THREAD_TIME_FALSE, "PERFETTO_THREAD_TIME_FALSE", "false" },
+    { PERFETTO_THREAD_TIME_TRUE, "PERFETTO_THREAD_TIME_TRUE", "true" },
+    { PERFETTO_THREAD_TIME_AUTO, "PERFETTO_THREAD_TIME_AUTO", "auto" },
+    { 0, NULL, NULL },
+  };
+
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_enum_register_static ("TracePerfettoThreadTime", values));
+  return type;
+}
 
 G_DEFINE_FINAL_TYPE (TracePerfettoSink, trace_perfetto_sink, TRACE_TYPE_FILE_SINK)
 
@@ -67,6 +86,10 @@ trace_perfetto_sink_stream_start (TraceBaseSink *sink,
   /* trace_processor orders a JSON trace's slices its own way; the writer
    * must decide nesting in that order to read the same. */
   self->opts.json_order = g_strcmp0 (info->format, "chrome-json") == 0;
+  /* Thread time becomes counters trace_processor shows: as in a Perfetto
+   * original, not in a JSON one (docs/perfetto.md, "Thread time"). */
+  self->opts.thread_time = self->thread_time == PERFETTO_THREAD_TIME_TRUE ||
+                           (self->thread_time == PERFETTO_THREAD_TIME_AUTO && g_strcmp0 (info->format, "perfetto") == 0);
   /* it makes IRQ slices of typed interrupt events only, never of text */
   self->opts.proto_kernel_events = g_strcmp0 (info->format, "perfetto") == 0;
   /* kept for the end: metadata may come with a late stream-start */
@@ -186,7 +209,7 @@ trace_perfetto_sink_set_property (GObject *object,
       self->opts.intern = g_value_get_boolean (value);
       break;
     case PROP_THREAD_TIME:
-      self->opts.thread_time = g_value_get_boolean (value);
+      self->thread_time = g_value_get_enum (value);
       break;
     case PROP_COMPACT_SCHED:
       self->opts.compact_sched = g_value_get_boolean (value);
@@ -219,7 +242,7 @@ trace_perfetto_sink_get_property (GObject *object,
       g_value_set_boolean (value, self->opts.intern);
       break;
     case PROP_THREAD_TIME:
-      g_value_set_boolean (value, self->opts.thread_time);
+      g_value_set_enum (value, self->thread_time);
       break;
     case PROP_COMPACT_SCHED:
       g_value_set_boolean (value, self->opts.compact_sched);
@@ -267,10 +290,11 @@ trace_perfetto_sink_class_init (TracePerfettoSinkClass *klass)
                                                                       "(off: inline strings, for debugging)",
                                                   DEFAULT_INTERN, rw);
   properties[PROP_THREAD_TIME] =
-      g_param_spec_boolean ("thread-time", "Thread time",
-                            "Write slices' thread time (Chrome tts/tdur) as a thread_time counter of the thread, "
-                            "which trace_processor also takes as the slices' thread_ts/thread_dur",
-                            DEFAULT_THREAD_TIME, rw);
+      g_param_spec_enum ("thread-time", "Thread time",
+                         "Write slices' thread time as a thread_time counter of the thread, which trace_processor "
+                         "also takes as the slices' thread_ts/thread_dur: true, false, or auto (for a stream read "
+                         "from Perfetto, whose thread time made those counters already)",
+                         thread_time_mode_get_type (), PERFETTO_THREAD_TIME_AUTO, rw);
   properties[PROP_COMPACT_SCHED] = g_param_spec_boolean ("compact-sched", "Compact sched",
                                                          "Write sched_switch/sched_waking in Perfetto's compact form",
                                                          DEFAULT_COMPACT_SCHED, rw);
@@ -296,6 +320,7 @@ trace_perfetto_sink_init (TracePerfettoSink *self)
 {
   /* the DEFAULT_ of every property, and the writer's own defaults */
   perfetto_writer_options_init (&self->opts);
+  self->thread_time = PERFETTO_THREAD_TIME_AUTO;
 }
 
 TRACE_ELEMENT_REGISTER_DEFINE (perfetto_sink, "perfetto-sink", TRACE_RANK_PRIMARY, TRACE_TYPE_PERFETTO_SINK)

@@ -320,6 +320,30 @@ test_unread_fields (void)
   g_assert_cmpuint (rs.opaque_packets + rs.unknown_packets, ==, 0);
 }
 
+/* A thread Chrome describes only by its kind (thread_type 4, a thread
+ * pool's foreground worker) is named as trace_processor names it. */
+static void
+test_chrome_thread_type (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  PerfettoReaderStats rs;
+  g_autoptr (TraceBatch) out = read_difftest (pool, "range_of_interest", &rs);
+  guint named = 0;
+
+  for (guint i = 0; i < out->n_events; i++)
+    {
+      const TraceEvent *ev = &out->events[i];
+
+      if (ev->kind != TRACE_EVENT_THREAD_NAME)
+        continue;
+      named++;
+      g_assert_cmpint (ev->pid, ==, 123);
+      g_assert_cmpint (ev->tid, ==, 345);
+      g_assert_cmpstr (trace_string_pool_get (pool, ev->name), ==, "ThreadPoolForegroundWorker&");
+    }
+  g_assert_cmpuint (named, ==, 1);
+}
+
 /* Keeps the strings of records only (in place). */
 static GPtrArray *
 only_records (GPtrArray *strings)
@@ -425,6 +449,7 @@ main (int argc,
   g_test_add_func ("/perfetto/difftests/process-stats", test_process_stats);
   g_test_add_func ("/perfetto/difftests/opaque-packets", test_opaque_packets);
   g_test_add_func ("/perfetto/difftests/unread-fields", test_unread_fields);
+  g_test_add_func ("/perfetto/difftests/chrome-thread-type", test_chrome_thread_type);
   g_test_add_func ("/perfetto/difftests/opaque-packet-needing-state", test_opaque_packet_needing_state);
   return g_test_run ();
 }

@@ -219,6 +219,34 @@ gen_track_event_oneofs (Gen *g,
     default:
       break;
     }
+  switch (g_rand_int_range (g->rand, 0, 3))
+    {
+    case 0:
+      te->thread_time_case = PERFETTO__PROTOS__TRACK_EVENT__THREAD_TIME_THREAD_TIME_DELTA_US;
+      te->thread_time_delta_us = (gint64) gen_u64 (g);
+      break;
+    case 1:
+      te->thread_time_case = PERFETTO__PROTOS__TRACK_EVENT__THREAD_TIME_THREAD_TIME_ABSOLUTE_US;
+      te->thread_time_absolute_us = (gint64) gen_u64 (g);
+      break;
+    default:
+      break;
+    }
+  switch (g_rand_int_range (g->rand, 0, 3))
+    {
+    case 0:
+      te->thread_instruction_count_case =
+          PERFETTO__PROTOS__TRACK_EVENT__THREAD_INSTRUCTION_COUNT_THREAD_INSTRUCTION_COUNT_DELTA;
+      te->thread_instruction_count_delta = (gint64) gen_u64 (g);
+      break;
+    case 1:
+      te->thread_instruction_count_case =
+          PERFETTO__PROTOS__TRACK_EVENT__THREAD_INSTRUCTION_COUNT_THREAD_INSTRUCTION_COUNT_ABSOLUTE;
+      te->thread_instruction_count_absolute = (gint64) gen_u64 (g);
+      break;
+    default:
+      break;
+    }
   if (chance (g, 20))
     {
       gboolean as_string = chance (g, 50);
