@@ -133,10 +133,42 @@ arkts_json_get_string (JsonObject *obj,
   return node && json_node_get_value_type (node) == G_TYPE_STRING ? json_node_get_string (node) : NULL;
 }
 
+/* Times an input gives are clamped to ±2^61 ns (73 years; NaN is 0):
+ * the reader subtracts and adds two of them (a profile's span, the mean
+ * sample interval past the last sample), which must then fit in 64 bits
+ * whatever the input says (a startTime of 1e300 converted unclamped is
+ * undefined behaviour, and llround's answer for it is INT64_MIN). */
+#define ARKTS_MAX_TS (G_GINT64_CONSTANT (1) << 61)
+
 gint64
 arkts_us_to_ns (double us)
 {
-  return (gint64) llround (us * 1000.0);
+  double ns = us * 1000.0;
+
+  if (isnan (ns))
+    return 0;
+  if (ns >= (double) ARKTS_MAX_TS)
+    return ARKTS_MAX_TS;
+  if (ns <= -(double) ARKTS_MAX_TS)
+    return -ARKTS_MAX_TS;
+  return (gint64) llround (ns);
+}
+
+/**
+ * arkts_ts_add:
+ *
+ * Returns: @a + @b, saturated at the ends of gint64 (a user's interval or
+ *   start time may be as large as gint64 allows)
+ */
+gint64
+arkts_ts_add (gint64 a,
+              gint64 b)
+{
+  gint64 r;
+
+  if (G_UNLIKELY (__builtin_add_overflow (a, b, &r)))
+    return b > 0 ? G_MAXINT64 : G_MININT64;
+  return r;
 }
 
 static JsonArray *
@@ -435,7 +467,7 @@ static void
 spread_evenly (ArktsCpuProfile *cp)
 {
   guint n = cp->ts->len;
-  gint64 span = cp->end_ts - cp->start_ts;
+  gint64 span = arkts_ts_add (cp->end_ts, -cp->start_ts); /* start_ts is clamped */
 
   for (guint i = 0; i < n; i++)
     {
@@ -443,7 +475,13 @@ spread_evenly (ArktsCpuProfile *cp)
       if (span > 0)
         *ts = cp->start_ts + (gint64) ((double) span * i / n);
       else
-        *ts = cp->start_ts + (gint64) i * cp->env->cpu_profiler_interval;
+        {
+          gint64 offset;
+
+          if (__builtin_mul_overflow ((gint64) i, cp->env->cpu_profiler_interval, &offset))
+            offset = G_MAXINT64;
+          *ts = arkts_ts_add (cp->start_ts, offset);
+        }
     }
 }
 
@@ -547,7 +585,7 @@ choose_end (ArktsCpuProfile *cp,
   gint64 last = n > 0 ? g_array_index (cp->ts, gint64, n - 1) : cp->start_ts;
   gint64 mean = n >= 2 ? (last - first) / (n - 1) : MAX (cp->env->cpu_profiler_interval, 0);
 
-  cp->end_ts = last + mean;
+  cp->end_ts = arkts_ts_add (last, mean);
   if (have_end && end_ts >= last && (end_ts < cp->end_ts || mean == 0))
     cp->end_ts = end_ts;
 }
@@ -717,7 +755,7 @@ emit_summary (ArktsCpuProfile *cp,
 
   trace_batch_add_arg_int (out, ev, "sample_count", cp->samples->len);
   trace_batch_add_arg_int (out, ev, "node_count", cp->nodes->len);
-  trace_batch_add_arg_int (out, ev, "duration_ns", cp->end_ts - cp->start_ts);
+  trace_batch_add_arg_int (out, ev, "duration_ns", arkts_ts_add (cp->end_ts, -cp->start_ts));
   if (cp->reordered)
     trace_batch_add_arg_bool (out, ev, "samples_reordered", TRUE);
   for (guint i = 0; i < cp->extras->len; i++)

@@ -120,9 +120,14 @@ is_timeline (ArktsMessages *m)
 static gint64
 doc_start (ArktsMessages *m)
 {
+  gint64 offset;
+
   if (is_timeline (m))
     return m->have_timeline_first ? m->timeline_first_ts : m->opts.start_time;
-  return m->opts.start_time + (gint64) m->n_docs * m->opts.snapshot_interval;
+  /* both are the user's, as large as gint64 allows */
+  if (__builtin_mul_overflow ((gint64) m->n_docs, m->opts.snapshot_interval, &offset))
+    offset = G_MAXINT64;
+  return arkts_ts_add (m->opts.start_time, offset);
 }
 
 static void
@@ -305,7 +310,7 @@ last_seen_object_id (ArktsMessages *m,
       m->have_epoch = TRUE;
       m->epoch_ms = ms;
     }
-  m->last_stats_ts = m->opts.start_time + arkts_us_to_ns ((ms - m->epoch_ms) * 1000.0);
+  m->last_stats_ts = arkts_ts_add (m->opts.start_time, arkts_us_to_ns ((ms - m->epoch_ms) * 1000.0));
   if (!m->have_timeline_first)
     {
       m->have_timeline_first = TRUE;

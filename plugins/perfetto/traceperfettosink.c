@@ -28,7 +28,7 @@ struct _TracePerfettoSink
    * handed to the writer as they are at the first data */
   PerfettoWriterOptions opts;
   PerfettoThreadTimeMode thread_time; /* decides opts.thread_time at stream-start */
-  char *metadata; /* the stream's, written at the end */
+  char *metadata;                     /* the stream's, written at the end */
   PerfettoWriter *writer;
 };
 
