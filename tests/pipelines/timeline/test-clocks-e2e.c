@@ -17,7 +17,9 @@
  *              markers, a process tree), encoded here by protoc;
  *  arkts       an ArkTS CPU profile (ohos_ts_ut_js_cpu_profiler_results.jsonl)
  *              and a systrace of its thread with `sink_1::offset=` → every
- *              profile slice moved by exactly the offset.
+ *              profile slice moved by exactly the offset; the same profile
+ *              and a Perfetto trace whose clock snapshot pairs boot time
+ *              and monotonic → moved by the pair's difference.
  *
  * Each also checks what clock-sync said on the bus (domain, offset,
  * source), and that an output whose inputs were not all on its clock
@@ -736,6 +738,75 @@ test_arkts_with_offset (void)
   tl_tmp_cleanup ();
 }
 
+/* Issue 20, item 3: the ArkTS profile merged with a Perfetto system trace
+ * of the device, through the boot-time/monotonic pair its clock snapshot
+ * carries (no offset given): every run of samples moved by that pair's
+ * difference, the system's slice where the trace put it. The trace is
+ * encoded here by protoc from the project's own .proto subset. */
+static gboolean
+write_perfetto_trace_with_snapshot (const char *path,
+                                    GArray *runs)
+{
+  gint64 mono = (g_array_index (runs, ProfileRun, 0).begin_us - 1000) * TL_US;
+  gint64 begin = system_slice_begin_us (runs) * TL_US;
+  g_autofree char *text = g_strdup_printf (
+      "packet { timestamp: %" G_GINT64_FORMAT " clock_snapshot {"
+      " clocks { clock_id: 6 timestamp: %" G_GINT64_FORMAT " } clocks { clock_id: 3 timestamp: %" G_GINT64_FORMAT " } } }\n"
+      "packet { ftrace_events { cpu: 0\n"
+      "  event { timestamp: %" G_GINT64_FORMAT " pid: %d print { ip: 0 buf: \"B|%d|H:onPageShow\\n\" } }\n"
+      "  event { timestamp: %" G_GINT64_FORMAT " pid: %d print { ip: 0 buf: \"E|%d\\n\" } } } }\n",
+      mono + ARKTS_OFFSET_NS, mono + ARKTS_OFFSET_NS, mono, begin, PROFILE_TID, PROFILE_TID, begin + 5000 * TL_US,
+      PROFILE_TID, PROFILE_TID);
+  g_autoptr (GSubprocess) protoc = NULL;
+  g_autoptr (GBytes) in = NULL, out = NULL;
+  g_autoptr (GError) error = NULL;
+
+  if (!g_file_test (PROTOC_PATH, G_FILE_TEST_IS_EXECUTABLE))
+    return FALSE;
+  protoc = g_subprocess_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, PROTOC_PATH,
+                             "--encode=perfetto.protos.Trace", "-I", PERFETTO_PROTO_DIR,
+                             PERFETTO_PROTO_DIR "/trace.proto", NULL);
+  g_assert_no_error (error);
+  in = g_bytes_new (text, strlen (text));
+  g_assert_true (g_subprocess_communicate (protoc, in, NULL, &out, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_successful (protoc));
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (out, NULL), g_bytes_get_size (out), NULL));
+  return TRUE;
+}
+
+static void
+test_arkts_and_perfetto_clock_pair (void)
+{
+  g_autofree char *sys = tl_tmp_path ("device.pftrace"), *out = tl_tmp_path ("music.pftrace"), *desc = NULL;
+  g_autoptr (GArray) runs = profile_runs ();
+  g_autoptr (TlRun) back = NULL;
+  g_autoptr (GArray) slices = NULL;
+
+  if (!write_perfetto_trace_with_snapshot (sys, runs))
+    {
+      g_test_skip ("protoc is not installed (Debian: protobuf-compiler)");
+      tl_tmp_cleanup ();
+      return;
+    }
+  desc = g_strdup_printf ("clock-sync name=m target=boottime ! perfetto-sink location=\"%s\"  "
+                          "perfetto-src location=\"%s\" ! m.  arkts-src location=\"%s\" ! m.",
+                          out, sys, ARKTS_DATA ("ohos_ts_ut_js_cpu_profiler_results.jsonl"));
+  back = merge_and_read_back (desc, out);
+  check_decision (back, "sink_0", "boottime", "stream-start", 0);
+  check_decision (back, "sink_1", "monotonic", "clock-pair", ARKTS_OFFSET_NS);
+  slices = tl_slices_from_batch (back->events);
+  for (guint i = 0; i < runs->len; i++)
+    {
+      const ProfileRun *r = &g_array_index (runs, ProfileRun, i);
+
+      find_slice (slices, PROFILE_TID, PROFILE_TID, r->name, r->begin_us * TL_US + ARKTS_OFFSET_NS);
+    }
+  g_assert_cmpuint (runs->len, ==, 6);
+  find_slice (slices, PROFILE_TID, PROFILE_TID, "H:onPageShow", system_slice_begin_us (runs) * TL_US);
+  tl_tmp_cleanup ();
+}
+
 int
 main (int argc,
       char **argv)
@@ -750,5 +821,6 @@ main (int argc,
   g_test_add_func ("/timeline/clock-sync/rhea-and-systrace-to-monotonic", test_rhea_and_systrace_to_monotonic);
   g_test_add_func ("/timeline/clock-sync/rhea-and-perfetto-system-trace", test_rhea_and_perfetto_system_trace);
   g_test_add_func ("/timeline/clock-sync/arkts-with-offset", test_arkts_with_offset);
+  g_test_add_func ("/timeline/clock-sync/arkts-and-perfetto-clock-pair", test_arkts_and_perfetto_clock_pair);
   return g_test_run ();
 }
