@@ -469,6 +469,29 @@ TRACE_AVAILABLE_IN_ALL
 const char *trace_event_kind_to_string (TraceEventKind kind);
 TRACE_AVAILABLE_IN_ALL
 TraceEventGroup trace_event_kind_get_group (TraceEventKind kind);
+
+/**
+ * trace_time_add_saturated:
+ * @ts: a time, in nanoseconds
+ * @offset: nanoseconds to add, may be negative
+ *
+ * Adds without overflow: a time read from an input plus an offset a user
+ * or another input gives can pass the ends of gint64, which C leaves
+ * undefined.
+ *
+ * Returns: @ts + @offset, or %G_MAXINT64 / %G_MININT64 where the sum
+ *   would pass them
+ */
+static inline gint64
+trace_time_add_saturated (gint64 ts,
+                          gint64 offset)
+{
+  if (offset > 0 && ts > G_MAXINT64 - offset)
+    return G_MAXINT64;
+  if (offset < 0 && ts < G_MININT64 - offset)
+    return G_MININT64;
+  return ts + offset;
+}
 TRACE_AVAILABLE_IN_ALL
 const char *trace_clock_domain_to_string (TraceClockDomain domain);
 TRACE_AVAILABLE_IN_ALL

@@ -154,23 +154,6 @@ arkts_us_to_ns (double us)
   return (gint64) llround (ns);
 }
 
-/**
- * arkts_ts_add:
- *
- * Returns: @a + @b, saturated at the ends of gint64 (a user's interval or
- *   start time may be as large as gint64 allows)
- */
-gint64
-arkts_ts_add (gint64 a,
-              gint64 b)
-{
-  gint64 r;
-
-  if (G_UNLIKELY (__builtin_add_overflow (a, b, &r)))
-    return b > 0 ? G_MAXINT64 : G_MININT64;
-  return r;
-}
-
 static JsonArray *
 get_array (JsonObject *obj,
            const char *member)
@@ -467,7 +450,7 @@ static void
 spread_evenly (ArktsCpuProfile *cp)
 {
   guint n = cp->ts->len;
-  gint64 span = arkts_ts_add (cp->end_ts, -cp->start_ts); /* start_ts is clamped */
+  gint64 span = trace_time_add_saturated (cp->end_ts, -cp->start_ts); /* start_ts is clamped */
 
   for (guint i = 0; i < n; i++)
     {
@@ -480,7 +463,7 @@ spread_evenly (ArktsCpuProfile *cp)
 
           if (__builtin_mul_overflow ((gint64) i, cp->env->cpu_profiler_interval, &offset))
             offset = G_MAXINT64;
-          *ts = arkts_ts_add (cp->start_ts, offset);
+          *ts = trace_time_add_saturated (cp->start_ts, offset);
         }
     }
 }
@@ -585,7 +568,7 @@ choose_end (ArktsCpuProfile *cp,
   gint64 last = n > 0 ? g_array_index (cp->ts, gint64, n - 1) : cp->start_ts;
   gint64 mean = n >= 2 ? (last - first) / (n - 1) : MAX (cp->env->cpu_profiler_interval, 0);
 
-  cp->end_ts = arkts_ts_add (last, mean);
+  cp->end_ts = trace_time_add_saturated (last, mean);
   if (have_end && end_ts >= last && (end_ts < cp->end_ts || mean == 0))
     cp->end_ts = end_ts;
 }
@@ -755,7 +738,7 @@ emit_summary (ArktsCpuProfile *cp,
 
   trace_batch_add_arg_int (out, ev, "sample_count", cp->samples->len);
   trace_batch_add_arg_int (out, ev, "node_count", cp->nodes->len);
-  trace_batch_add_arg_int (out, ev, "duration_ns", arkts_ts_add (cp->end_ts, -cp->start_ts));
+  trace_batch_add_arg_int (out, ev, "duration_ns", trace_time_add_saturated (cp->end_ts, -cp->start_ts));
   if (cp->reordered)
     trace_batch_add_arg_bool (out, ev, "samples_reordered", TRUE);
   for (guint i = 0; i < cp->extras->len; i++)

@@ -423,8 +423,6 @@ gint64 arkts_json_array_get_int (JsonArray *array,
                                  guint i,
                                  gboolean *ok);
 gint64 arkts_us_to_ns (double us);
-gint64 arkts_ts_add (gint64 a,
-                     gint64 b);
 gboolean arkts_double_to_int (double d,
                               gint64 *out);
 

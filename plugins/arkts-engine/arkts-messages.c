@@ -127,7 +127,7 @@ doc_start (ArktsMessages *m)
   /* both are the user's, as large as gint64 allows */
   if (__builtin_mul_overflow ((gint64) m->n_docs, m->opts.snapshot_interval, &offset))
     offset = G_MAXINT64;
-  return arkts_ts_add (m->opts.start_time, offset);
+  return trace_time_add_saturated (m->opts.start_time, offset);
 }
 
 static void
@@ -310,7 +310,7 @@ last_seen_object_id (ArktsMessages *m,
       m->have_epoch = TRUE;
       m->epoch_ms = ms;
     }
-  m->last_stats_ts = arkts_ts_add (m->opts.start_time, arkts_us_to_ns ((ms - m->epoch_ms) * 1000.0));
+  m->last_stats_ts = trace_time_add_saturated (m->opts.start_time, arkts_us_to_ns ((ms - m->epoch_ms) * 1000.0));
   if (!m->have_timeline_first)
     {
       m->have_timeline_first = TRUE;

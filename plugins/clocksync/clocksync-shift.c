@@ -6,17 +6,6 @@
 
 #include "clocksync-private.h"
 
-static inline gint64
-add_saturated (gint64 ts,
-               gint64 offset)
-{
-  gint64 r;
-
-  if (G_UNLIKELY (__builtin_add_overflow (ts, offset, &r)))
-    return offset > 0 ? G_MAXINT64 : G_MININT64;
-  return r;
-}
-
 /* A marker's other times move with the stream only where they are in the
  * stream's own clock: a sync's issue_ts always is, a pair's other_ts only
  * when it names the stream's clock. */
@@ -29,13 +18,13 @@ shift_marker (TraceEvent *ev,
   if (ev->u.clock.marker == TRACE_CLOCK_MARKER_SYNC_ID)
     {
       if (ev->u.clock.issue_ts != 0)
-        ev->u.clock.issue_ts = add_saturated (ev->u.clock.issue_ts, offset);
+        ev->u.clock.issue_ts = trace_time_add_saturated (ev->u.clock.issue_ts, offset);
       if (from != TRACE_CLOCK_UNKNOWN && ev->u.clock.domain == (guint) from)
         ev->u.clock.domain = to;
     }
   else if (clocksync_domain_is_shared (from) && ev->u.clock.domain == (guint) from)
     {
-      ev->u.clock.other_ts = add_saturated (ev->u.clock.other_ts, offset);
+      ev->u.clock.other_ts = trace_time_add_saturated (ev->u.clock.other_ts, offset);
       ev->u.clock.domain = to;
     }
 }
@@ -52,7 +41,7 @@ clocksync_shift_batch (TraceBatch *batch,
     {
       if (G_UNLIKELY (clocksync_kind_is_untimed (ev->kind)) && ev->ts == 0)
         continue;
-      ev->ts = add_saturated (ev->ts, offset);
+      ev->ts = trace_time_add_saturated (ev->ts, offset);
       if (G_UNLIKELY (ev->kind == TRACE_EVENT_CLOCK_MARKER))
         shift_marker (ev, offset, from, to);
     }

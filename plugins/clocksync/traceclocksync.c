@@ -54,17 +54,6 @@ G_DEFINE_FINAL_TYPE (TraceClockSync, trace_clock_sync, TRACE_TYPE_AGGREGATOR)
 
 /* ---- shifting ---- */
 
-static inline gint64
-add_saturated (gint64 ts,
-               gint64 offset)
-{
-  gint64 r;
-
-  if (G_UNLIKELY (__builtin_add_overflow (ts, offset, &r)))
-    return offset > 0 ? G_MAXINT64 : G_MININT64;
-  return r;
-}
-
 static TraceFlowReturn
 push_shifted (TraceClockSync *self,
               TraceClockSyncPad *pad,
@@ -170,7 +159,7 @@ earliest_pad (TraceClockSync *self,
 
       if (head == NULL)
         continue;
-      ts = add_saturated (clocksync_batch_start (head), pad->applied_offset);
+      ts = trace_time_add_saturated (clocksync_batch_start (head), pad->applied_offset);
       if (best == NULL || ts < best_ts)
         best = pad, best_ts = ts;
     }

@@ -76,17 +76,6 @@ filter_free (Filter *f)
   g_free (f);
 }
 
-static gint64
-add_saturated (gint64 a,
-               gint64 b)
-{
-  if (b > 0 && a > G_MAXINT64 - b)
-    return G_MAXINT64;
-  if (b < 0 && a < G_MININT64 - b)
-    return G_MININT64;
-  return a + b;
-}
-
 /* The first timed event: relative edges become times of the stream. */
 static void
 window_resolve (Filter *f,
@@ -95,9 +84,9 @@ window_resolve (Filter *f,
   f->have_ts = TRUE;
   f->first_ts = f->last_ts = ts;
   if (f->start_relative)
-    f->start = add_saturated (ts, f->start);
+    f->start = trace_time_add_saturated (ts, f->start);
   if (f->end_relative)
-    f->end = add_saturated (ts, f->end);
+    f->end = trace_time_add_saturated (ts, f->end);
 }
 
 void

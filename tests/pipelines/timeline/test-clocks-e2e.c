@@ -535,6 +535,28 @@ test_rhea_and_systrace_to_monotonic (void)
 
 /* ---- RheaTrace + a Perfetto system trace (issue 20) ------------------------- */
 
+/* Encodes @text, a Trace in protobuf text format, with protoc and the
+ * project's .proto files (an encoder that knows nothing of perfetto-sink)
+ * into @path. */
+static void
+encode_textproto (const char *text,
+                  const char *path)
+{
+  g_autoptr (GSubprocess) protoc = NULL;
+  g_autoptr (GBytes) in = NULL, out = NULL;
+  g_autoptr (GError) error = NULL;
+
+  protoc = g_subprocess_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, PROTOC_PATH,
+                             "--encode=perfetto.protos.Trace", "-I", PERFETTO_PROTO_DIR,
+                             PERFETTO_PROTO_DIR "/trace.proto", NULL);
+  g_assert_no_error (error);
+  in = g_bytes_new (text, strlen (text));
+  g_assert_true (g_subprocess_communicate (protoc, in, NULL, &out, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_successful (protoc));
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (out, NULL), g_bytes_get_size (out), NULL));
+}
+
 /* The system side as Android's `perfetto` writes it: ftrace bundles on
  * boot time carrying the atrace markers as print events, and a process
  * tree naming the app's threads. Written here as protobuf text and
@@ -545,9 +567,6 @@ write_perfetto_system_trace (const char *path)
 {
   g_autoptr (GArray) lines = new_lines ();
   g_autoptr (GString) text = g_string_new (NULL);
-  g_autoptr (GSubprocess) protoc = NULL;
-  g_autoptr (GBytes) in = NULL, out = NULL;
-  g_autoptr (GError) error = NULL;
 
   if (PROTOC_PATH[0] == '\0')
     return FALSE;
@@ -577,15 +596,7 @@ write_perfetto_system_trace (const char *path)
   for (guint i = 0; i < lines->len; i++)
     g_string_append (text, g_array_index (lines, TimedLine, i).text);
   g_string_append (text, "  }\n}\n");
-  protoc = g_subprocess_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, PROTOC_PATH,
-                             "--encode=perfetto.protos.Trace", "-I", PERFETTO_PROTO_DIR,
-                             PERFETTO_PROTO_DIR "/trace.proto", NULL);
-  g_assert_no_error (error);
-  in = g_bytes_new (text->str, text->len);
-  g_assert_true (g_subprocess_communicate (protoc, in, NULL, &out, NULL, &error));
-  g_assert_no_error (error);
-  g_assert_true (g_subprocess_get_successful (protoc));
-  g_assert_true (g_file_set_contents (path, g_bytes_get_data (out, NULL), g_bytes_get_size (out), NULL));
+  encode_textproto (text->str, path);
   return TRUE;
 }
 
@@ -757,21 +768,10 @@ write_perfetto_trace_with_snapshot (const char *path,
       "  event { timestamp: %" G_GINT64_FORMAT " pid: %d print { ip: 0 buf: \"E|%d\\n\" } } } }\n",
       mono + ARKTS_OFFSET_NS, mono + ARKTS_OFFSET_NS, mono, begin, PROFILE_TID, PROFILE_TID, begin + 5000 * TL_US,
       PROFILE_TID, PROFILE_TID);
-  g_autoptr (GSubprocess) protoc = NULL;
-  g_autoptr (GBytes) in = NULL, out = NULL;
-  g_autoptr (GError) error = NULL;
 
-  if (!g_file_test (PROTOC_PATH, G_FILE_TEST_IS_EXECUTABLE))
+  if (PROTOC_PATH[0] == '\0')
     return FALSE;
-  protoc = g_subprocess_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, PROTOC_PATH,
-                             "--encode=perfetto.protos.Trace", "-I", PERFETTO_PROTO_DIR,
-                             PERFETTO_PROTO_DIR "/trace.proto", NULL);
-  g_assert_no_error (error);
-  in = g_bytes_new (text, strlen (text));
-  g_assert_true (g_subprocess_communicate (protoc, in, NULL, &out, NULL, &error));
-  g_assert_no_error (error);
-  g_assert_true (g_subprocess_get_successful (protoc));
-  g_assert_true (g_file_set_contents (path, g_bytes_get_data (out, NULL), g_bytes_get_size (out), NULL));
+  encode_textproto (text, path);
   return TRUE;
 }
 

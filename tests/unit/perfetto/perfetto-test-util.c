@@ -28,6 +28,26 @@ pt_write (TraceBatch **batches,
   return g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (out));
 }
 
+/* Reads tests/data/perfetto/@name whole, as pt_read() does. */
+TraceBatch *
+pt_read_data_file (TraceStringPool *pool,
+                   const char *name,
+                   PerfettoReaderStats *stats)
+{
+  g_autofree char *path = g_build_filename (TEST_DATA_DIR, "perfetto", name, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GBytes) bytes = NULL;
+  char *data = NULL;
+  gsize len = 0;
+  TraceBatch *out;
+
+  g_assert_true (g_file_get_contents (path, &data, &len, &error));
+  bytes = g_bytes_new_take (data, len);
+  out = pt_read (bytes, pool, stats, NULL, &error);
+  g_assert_no_error (error);
+  return out;
+}
+
 /* Reads all of @bytes into one batch (events and args copied). */
 TraceBatch *
 pt_read (GBytes *bytes,

@@ -17,6 +17,9 @@ TraceBatch *pt_read (GBytes *bytes,
                      PerfettoReaderStats *stats,
                      TraceClockDomain *clock,
                      GError **error);
+TraceBatch *pt_read_data_file (TraceStringPool *pool,
+                               const char *name,
+                               PerfettoReaderStats *stats);
 char *pt_event_string (TraceBatch *batch,
                        const TraceEvent *ev);
 GPtrArray *pt_event_strings (TraceBatch *batch,

@@ -13,18 +13,8 @@ read_difftest (TraceStringPool *pool,
                PerfettoReaderStats *rs)
 {
   g_autofree char *file = g_strdup_printf ("difftest_%s.pftrace", name);
-  g_autofree char *path = g_build_filename (TEST_DATA_DIR, "perfetto", file, NULL);
-  g_autoptr (GError) error = NULL;
-  g_autoptr (GBytes) bytes = NULL;
-  char *data = NULL;
-  gsize len = 0;
-  TraceBatch *out;
 
-  g_assert_true (g_file_get_contents (path, &data, &len, &error));
-  bytes = g_bytes_new_take (data, len);
-  out = pt_read (bytes, pool, rs, NULL, &error);
-  g_assert_no_error (error);
-  return out;
+  return pt_read_data_file (pool, file, rs);
 }
 
 static void

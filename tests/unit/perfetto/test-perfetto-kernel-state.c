@@ -112,25 +112,6 @@ written_states (GBytes *bytes,
   return states;
 }
 
-static TraceBatch *
-read_file (TraceStringPool *pool,
-           const char *name,
-           PerfettoReaderStats *rs)
-{
-  g_autofree char *path = g_build_filename (TEST_DATA_DIR, "perfetto", name, NULL);
-  g_autoptr (GError) error = NULL;
-  char *data = NULL;
-  gsize len = 0;
-  g_autoptr (GBytes) bytes = NULL;
-  TraceBatch *out;
-
-  g_assert_true (g_file_get_contents (path, &data, &len, &error));
-  bytes = g_bytes_new_take (data, len);
-  out = pt_read (bytes, pool, rs, NULL, &error);
-  g_assert_no_error (error);
-  return out;
-}
-
 /* A 5.10 system trace (kernel_5_10_states.textproto): its idle, preempted
  * and parked states read as such (not as wakekill, waking and dead, the
  * 4.4 meaning of the same bits), in full and compact switches; written
@@ -153,7 +134,7 @@ test_trace (void)
   g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
   PerfettoReaderStats rs;
   PerfettoWriterStats ws;
-  g_autoptr (TraceBatch) in = read_file (pool, "kernel_5_10_states.pftrace", &rs);
+  g_autoptr (TraceBatch) in = pt_read_data_file (pool, "kernel_5_10_states.pftrace", &rs);
   g_autoptr (GBytes) written = NULL;
   g_autoptr (GArray) raw = NULL;
   g_autofree char *release = NULL;
