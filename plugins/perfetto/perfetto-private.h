@@ -948,6 +948,8 @@ struct _PerfettoWriter
   /* kernel events */
   GPtrArray *bundles;           /* PerfettoBundle per cpu + 1 (0: cpu unknown) */
   GArray *cpu_sched;            /* PerfettoCpuSched per cpu */
+  gint64 max_data_start;        /* the latest cpu data start, G_MININT64 for none */
+  guint32 data_start_name;      /* PERFETTO_CPU_DATA_START in the pool, 0: not yet */
   GHashTable *ftrace_map_cache; /* name id → PerfettoFtraceEventMap or &no_map */
 
   /* CPU-profile stacks */
@@ -1113,6 +1115,8 @@ void perfetto_write_clock_pair (PerfettoWriter *w,
 void perfetto_write_clock_marker (PerfettoWriter *w,
                                   const TraceEvent *ev);
 void perfetto_ftrace_flush (PerfettoWriter *w);
+void perfetto_ftrace_prescan (PerfettoWriter *w,
+                              TraceBatch *batch);
 
 /* perfetto-sys-stats.c */
 gboolean perfetto_write_sys_stats (PerfettoWriter *w,

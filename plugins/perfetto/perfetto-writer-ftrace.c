@@ -61,6 +61,9 @@ typedef struct
   gint32 next_prio;
   guint32 next_comm;
   gint64 max_ts;
+  /* The time of the last full switch: a compact switch needs one at or
+   * after the latest cpu data start, see perfetto_ftrace_prescan() */
+  gint64 full_ts;
   /* Events of this cpu came out of time order once: trace_processor
    * replays by time, which could then give a compact event another
    * previous switch than the writer saw, so no more compact events. */
@@ -191,6 +194,7 @@ perfetto_ftrace_init (PerfettoWriter *w)
 {
   w->bundles = g_ptr_array_new_with_free_func (bundle_free);
   w->cpu_sched = g_array_new (FALSE, TRUE, sizeof (PerfettoCpuSched));
+  w->max_data_start = G_MININT64;
   w->ftrace_map_cache = g_hash_table_new_full (NULL, NULL, NULL, g_free);
 }
 
@@ -349,7 +353,10 @@ cpu_sched (PerfettoWriter *w,
 
       g_array_set_size (w->cpu_sched, (guint) cpu + 1);
       for (guint i = old; i < w->cpu_sched->len; i++)
-        g_array_index (w->cpu_sched, PerfettoCpuSched, i).max_ts = G_MININT64;
+        {
+          g_array_index (w->cpu_sched, PerfettoCpuSched, i).max_ts = G_MININT64;
+          g_array_index (w->cpu_sched, PerfettoCpuSched, i).full_ts = G_MININT64;
+        }
     }
   return &g_array_index (w->cpu_sched, PerfettoCpuSched, cpu);
 }
@@ -464,6 +471,7 @@ write_sched_switch (PerfettoWriter *w,
   gint64 prev_state = perfetto_task_state_to_raw (ev->u.sched_switch.prev_state, w->kernel_version);
   gboolean compact = w->opts.compact_sched && cs && cpu_sched_in_order (cs, ev->ts) && ev->n_args == 0 &&
                      ev->ts >= 0 && ev->ts != b->last_cw_ts && ev->ts != b->last_fs_ts &&
+                     cs->full_ts >= w->max_data_start &&
                      (cs->valid ? prev_tid == cs->next_tid && prev_prio == cs->next_prio && prev_comm == cs->next_comm && ev->tid == prev_tid
                                 /* A cpu's first compact switch, whose previous task nobody knows:
                                  * compact again, trace_processor skips it as in the original and
@@ -502,6 +510,8 @@ write_sched_switch (PerfettoWriter *w,
       sw->next_pid = next_tid;
       sw->next_prio = next_prio;
       b->last_fs_ts = ev->ts;
+      if (cs)
+        cs->full_ts = ev->ts;
     }
   if (cs)
     {
@@ -651,6 +661,37 @@ write_mapped (PerfettoWriter *w,
         }
     }
   return TRUE;
+}
+
+/**
+ * perfetto_ftrace_prescan:
+ * @w: a #PerfettoWriter
+ * @batch: a batch about to be written
+ *
+ * trace_processor drops every cpu's switches before the latest cpu data
+ * start (perfetto-src's records of previous_bundle_end_timestamp), and
+ * then skips a compact switch whose previous switch it dropped. So the
+ * first switch of each cpu at or after that time must be a full one: the
+ * latest data start is learnt here, before the batch's switches are
+ * written (the first bundles of all cpus, which carry them, come first
+ * in a trace), and write_sched_switch() writes a switch compact only
+ * after a full one at or after it.
+ */
+void
+perfetto_ftrace_prescan (PerfettoWriter *w,
+                         TraceBatch *batch)
+{
+  guint32 name = w->data_start_name;
+
+  if (name == 0)
+    name = w->data_start_name = trace_string_pool_intern (w->pool, PERFETTO_CPU_DATA_START);
+  for (guint i = 0; i < batch->n_events; i++)
+    {
+      const TraceEvent *ev = &batch->events[i];
+
+      if (ev->kind == TRACE_EVENT_FTRACE && ev->name == name && ev->n_args == 0 && ev->ts > w->max_data_start)
+        w->max_data_start = ev->ts;
+    }
 }
 
 /* perfetto-src's record of when a cpu's ring buffer holds all its events

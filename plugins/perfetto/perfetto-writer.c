@@ -864,6 +864,7 @@ perfetto_writer_write_batch (PerfettoWriter *w,
     perfetto_write_header (w, batch);
 
   perfetto_ranks_prescan (w, batch);
+  perfetto_ftrace_prescan (w, batch);
   for (guint i = 0; i < batch->n_events; i++)
     {
       w->stats.events_in++;

@@ -334,6 +334,58 @@ test_chrome_thread_type (void)
   g_assert_cmpuint (named, ==, 1);
 }
 
+/* Each cpu's first switch at or after the latest cpu data start (2000 in
+ * ring_buffer_start.textproto) is written in full: trace_processor drops
+ * the switches before it and skips a compact switch whose previous one it
+ * dropped. Later ones may be compact again. */
+static void
+test_full_switch_after_data_start (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  PerfettoReaderStats rs;
+  g_autoptr (TraceBatch) in = pt_read_data_file (pool, "ring_buffer_start.pftrace", &rs);
+  g_autoptr (GBytes) written = pt_write (&in, 1, NULL, NULL);
+  gsize len;
+  const guint8 *data = g_bytes_get_data (written, &len);
+  Perfetto__Protos__Trace *trace = perfetto__protos__trace__unpack (NULL, len, data);
+  gint64 first_after[2] = { G_MAXINT64, G_MAXINT64 };
+  gboolean first_is_full[2] = { FALSE, FALSE };
+
+  g_assert_nonnull (trace);
+  for (gsize p = 0; p < trace->n_packet; p++)
+    {
+      const Perfetto__Protos__TracePacket *pkt = trace->packet[p];
+      const Perfetto__Protos__FtraceEventBundle *b;
+      gint64 t = 0;
+
+      if (pkt->data_case != PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_EVENTS)
+        continue;
+      b = pkt->ftrace_events;
+      g_assert_cmpuint (b->cpu, <, 2);
+      for (gsize e = 0; e < b->n_event; e++)
+        if (b->event[e]->sched_switch && (gint64) b->event[e]->timestamp >= 2000 &&
+            (gint64) b->event[e]->timestamp < first_after[b->cpu])
+          {
+            first_after[b->cpu] = (gint64) b->event[e]->timestamp;
+            first_is_full[b->cpu] = TRUE;
+          }
+      for (gsize i = 0; b->compact_sched && i < b->compact_sched->n_switch_timestamp; i++)
+        {
+          t += (gint64) b->compact_sched->switch_timestamp[i];
+          if (t >= 2000 && t < first_after[b->cpu])
+            {
+              first_after[b->cpu] = t;
+              first_is_full[b->cpu] = FALSE;
+            }
+        }
+    }
+  perfetto__protos__trace__free_unpacked (trace, NULL);
+  g_assert_cmpint (first_after[0], ==, 2500);
+  g_assert_true (first_is_full[0]);
+  g_assert_cmpint (first_after[1], ==, 2200);
+  g_assert_true (first_is_full[1]);
+}
+
 /* Keeps the strings of records only (in place). */
 static GPtrArray *
 only_records (GPtrArray *strings)
@@ -440,6 +492,7 @@ main (int argc,
   g_test_add_func ("/perfetto/difftests/opaque-packets", test_opaque_packets);
   g_test_add_func ("/perfetto/difftests/unread-fields", test_unread_fields);
   g_test_add_func ("/perfetto/difftests/chrome-thread-type", test_chrome_thread_type);
+  g_test_add_func ("/perfetto/difftests/full-switch-after-data-start", test_full_switch_after_data_start);
   g_test_add_func ("/perfetto/difftests/opaque-packet-needing-state", test_opaque_packet_needing_state);
   return g_test_run ();
 }
