@@ -151,8 +151,8 @@ ProtobufCMessage *perfetto_oneof_get (const ProtobufCMessage *msg,
  *   event model cannot carry
  * @extra_flows: flow ids beyond the first of an event (the event model
  *   binds one incoming and one outgoing flow per slice)
- * @other_clock: packets timestamped in another clock than the stream's
- *   (kept as they are, not converted)
+ * @other_clock: packets timestamped on a clock no snapshot ties to the
+ *   stream's (kept as they are)
  * @atrace_markers: ftrace `print` events read as atrace markers (slices,
  *   counters, async events), as ftrace-src reads `tracing_mark_write`
  * @opaque_ftrace: ftrace events of kinds the .proto subset does not
@@ -516,6 +516,7 @@ struct _PerfettoReader
   GArray *cpus;             /* PerfettoRCpu */
   GHashTable *ftrace_names; /* FtraceEvent field number → string id */
   GHashTable *packet_kinds; /* TracePacket field number → PerfettoPacketKindCount */
+  GHashTable *clocks;       /* clock key → PerfettoClock (perfetto-reader-clocks.c) */
   guint32 kernel_version;   /* of system_info (perfetto_kernel_version()), 0 for none */
   gboolean states_read;     /* whether a sched switch's prev_state was read */
   GArray *comm_ids;         /* string ids of a compact intern_table */
@@ -544,6 +545,18 @@ struct _PerfettoReader
   guint64 packet_offset; /* of the record being read (the outer one of compressed packets) */
   guint8 kinds_seen[32]; /* a bit per TracePacket data field seen */
 };
+
+/* perfetto-reader-clocks.c */
+typedef struct _PerfettoClock PerfettoClock;
+GHashTable *perfetto_clocks_new (void);
+guint perfetto_reader_clock_snapshot (PerfettoReader *r,
+                                      const Perfetto__Protos__ClockSnapshot *snap,
+                                      guint32 sequence);
+gboolean perfetto_reader_convert_time (PerfettoReader *r,
+                                       guint32 clock_id,
+                                       guint32 sequence,
+                                       guint64 value,
+                                       gint64 *ts);
 
 /* perfetto-reader-opaque.c */
 void perfetto_reader_unknown_packet (PerfettoReader *r,

@@ -277,13 +277,17 @@ seq_intern (PerfettoReader *r,
 
 /* ---- clocks ---- */
 
+/* A snapshot ties the clocks it holds to the stream's (for the packets
+ * timestamped on them: perfetto-reader-clocks.c), and goes on as clock
+ * markers: a pair of the stream's clock and each other builtin clock it
+ * holds (one per domain), which clock-sync and perfetto-sink use. */
 static void
 handle_clock_snapshot (PerfettoReader *r,
-                       const Perfetto__Protos__ClockSnapshot *snap,
-                       gint64 ts)
+                       PerfettoSeq *seq,
+                       const Perfetto__Protos__ClockSnapshot *snap)
 {
-  const Perfetto__Protos__ClockSnapshot__Clock *mine = NULL, *other = NULL;
-  TraceEvent *ev;
+  const Perfetto__Protos__ClockSnapshot__Clock *mine = NULL;
+  guint domains_paired = 0, tied;
 
   if (snap->has_primary_trace_clock)
     {
@@ -292,22 +296,26 @@ handle_clock_snapshot (PerfettoReader *r,
       r->clock_stated = TRUE;
       return;
     }
-  for (gsize i = 0; i < snap->n_clocks; i++)
+  tied = perfetto_reader_clock_snapshot (r, snap, seq->id);
+  for (gsize i = 0; i < snap->n_clocks && mine == NULL; i++)
+    if (snap->clocks[i]->clock_id == r->stream_clock)
+      mine = snap->clocks[i];
+  for (gsize i = 0; mine != NULL && i < snap->n_clocks; i++)
     {
-      if (snap->clocks[i]->clock_id == r->stream_clock && mine == NULL)
-        mine = snap->clocks[i];
-      else if (other == NULL)
-        other = snap->clocks[i];
+      TraceClockDomain domain = perfetto_builtin_to_clock_domain (snap->clocks[i]->clock_id);
+      TraceEvent *ev;
+
+      if (snap->clocks[i] == mine || domain == TRACE_CLOCK_UNKNOWN ||
+          domain == perfetto_builtin_to_clock_domain (r->stream_clock) || (domains_paired & (1u << domain)))
+        continue;
+      domains_paired |= 1u << domain;
+      ev = perfetto_reader_emit (r, TRACE_EVENT_CLOCK_MARKER, (gint64) mine->timestamp);
+      ev->u.clock.marker = TRACE_CLOCK_MARKER_PAIR;
+      ev->u.clock.domain = domain;
+      ev->u.clock.other_ts = (gint64) snap->clocks[i]->timestamp;
     }
-  if (snap->n_clocks != 2 || mine == NULL || other == NULL || perfetto_builtin_to_clock_domain (other->clock_id) == TRACE_CLOCK_UNKNOWN)
-    {
-      perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "clock snapshot that is no pair of known clocks");
-      return;
-    }
-  ev = perfetto_reader_emit (r, TRACE_EVENT_CLOCK_MARKER, (gint64) mine->timestamp);
-  ev->u.clock.marker = TRACE_CLOCK_MARKER_PAIR;
-  ev->u.clock.domain = perfetto_builtin_to_clock_domain (other->clock_id);
-  ev->u.clock.other_ts = (gint64) other->timestamp;
+  if (tied == 0)
+    perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "clock snapshot without the stream's clock");
 }
 
 /* ---- packets ---- */
@@ -390,9 +398,10 @@ packet_sequence_state (PerfettoReader *r,
       if (d->has_timestamp_clock_id)
         {
           seq->default_clock = d->timestamp_clock_id;
-          /* Without a header snapshot, the first clock stated is the
-           * stream's. */
-          if (!r->clock_stated)
+          /* Without a header snapshot, the first builtin clock stated
+           * is the stream's (a sequence's own clock, 64 and up, is put
+           * on it through snapshots). */
+          if (!r->clock_stated && d->timestamp_clock_id < 64)
             {
               r->stream_clock = d->timestamp_clock_id;
               r->clock_stated = TRUE;
@@ -415,9 +424,12 @@ packet_timestamp (PerfettoReader *r,
   if (!pkt->has_timestamp)
     return r->last_ts;
   clock = pkt->has_timestamp_clock_id ? pkt->timestamp_clock_id : seq->default_clock;
-  if (clock != 0 && clock != r->stream_clock && pkt->data_case != PERFETTO__PROTOS__TRACE_PACKET__DATA_CLOCK_SNAPSHOT)
-    perfetto_reader_skip (r, &r->stats.other_clock, 1, "packet timestamped in another clock than the stream's (kept as is)");
-  r->last_ts = (gint64) pkt->timestamp;
+  /* a snapshot's own time is read as it is, as trace_processor reads it */
+  if (clock == 0 || clock == r->stream_clock || pkt->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_CLOCK_SNAPSHOT)
+    r->last_ts = (gint64) MIN (pkt->timestamp, (guint64) G_MAXINT64);
+  else if (!perfetto_reader_convert_time (r, clock, seq->id, pkt->timestamp, &r->last_ts))
+    perfetto_reader_skip (r, &r->stats.other_clock, 1,
+                          "packet timestamped on a clock no snapshot ties to the stream's (kept as is)");
   return r->last_ts;
 }
 
@@ -468,7 +480,7 @@ dispatch_packet (PerfettoReader *r,
       perfetto_reader_process_tree (r, pkt->process_tree, ts);
       break;
     case PERFETTO__PROTOS__TRACE_PACKET__DATA_CLOCK_SNAPSHOT:
-      handle_clock_snapshot (r, pkt->clock_snapshot, ts);
+      handle_clock_snapshot (r, seq, pkt->clock_snapshot);
       break;
     case PERFETTO__PROTOS__TRACE_PACKET__DATA_PERF_SAMPLE:
       perfetto_reader_perf_sample (r, seq, pkt->perf_sample, ts);
@@ -819,6 +831,7 @@ perfetto_reader_new (GInputStream *in,
   r->cpus = g_array_new (FALSE, TRUE, sizeof (PerfettoRCpu));
   r->ftrace_names = g_hash_table_new (NULL, NULL);
   r->packet_kinds = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  r->clocks = perfetto_clocks_new ();
   r->comm_ids = g_array_new (FALSE, FALSE, sizeof (guint32));
   r->markers = ftrace_parser_new (r->pool);
   r->stream_clock = PERFETTO_CLOCK_BOOTTIME;
@@ -920,6 +933,7 @@ perfetto_reader_free (PerfettoReader *r)
   for (guint i = 0; i < G_N_ELEMENTS (tables); i++)
     g_hash_table_unref (tables[i]);
   g_hash_table_unref (r->packet_kinds);
+  g_hash_table_unref (r->clocks);
   g_array_unref (r->cpus);
   g_array_unref (r->comm_ids);
   ftrace_parser_free (r->markers);

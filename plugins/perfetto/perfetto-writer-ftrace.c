@@ -683,8 +683,13 @@ perfetto_ftrace_prescan (PerfettoWriter *w,
 {
   guint32 name = w->data_start_name;
 
-  if (name == 0)
-    name = w->data_start_name = trace_string_pool_intern (w->pool, PERFETTO_CPU_DATA_START);
+  /* looked up, not interned: interning would shift the ids (and so the
+   * bytes) of every output; until a source interns it, no event has it */
+  if (name == 0 || name == G_MAXUINT32)
+    name = w->data_start_name =
+        trace_string_pool_lookup (w->pool, PERFETTO_CPU_DATA_START, strlen (PERFETTO_CPU_DATA_START));
+  if (name == G_MAXUINT32)
+    return;
   for (guint i = 0; i < batch->n_events; i++)
     {
       const TraceEvent *ev = &batch->events[i];

@@ -386,6 +386,52 @@ test_full_switch_after_data_start (void)
   g_assert_true (first_is_full[1]);
 }
 
+/* Timestamps on other clocks are put on the trace's, as trace_processor
+ * puts them (sdk_incremental_clock.textproto): a sequence's incremental
+ * clock 64 (µs deltas from the snapshot's 5001000 µs, which is boot time
+ * 5001000000 ns) and MONOTONIC (boot time - 5 s); the global snapshot
+ * also becomes one clock pair per other builtin domain. */
+static void
+test_other_clocks (void)
+{
+  static const struct
+  {
+    TraceEventKind kind;
+    gint64 ts;
+  } want[] = {
+    { TRACE_EVENT_SLICE_BEGIN, 5001005000 }, /* + 5 µs */
+    { TRACE_EVENT_SLICE_BEGIN, 5001008000 }, /* + 3 µs */
+    { TRACE_EVENT_SLICE_END, 5001018000 },   /* + 10 µs */
+    { TRACE_EVENT_SLICE_END, 5001020000 },   /* + 2 µs */
+    { TRACE_EVENT_SLICE_BEGIN, 5002000000 }, /* MONOTONIC 2000000 */
+    { TRACE_EVENT_SLICE_END, 5002500000 },
+  };
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  PerfettoReaderStats rs;
+  g_autoptr (TraceBatch) out = pt_read_data_file (pool, "sdk_incremental_clock.pftrace", &rs);
+  guint n = 0, pairs = 0;
+
+  for (guint i = 0; i < out->n_events; i++)
+    {
+      const TraceEvent *ev = &out->events[i];
+
+      if (ev->kind == TRACE_EVENT_CLOCK_MARKER)
+        {
+          g_assert_cmpint (ev->ts, ==, 5000900000);
+          pairs |= 1u << ev->u.clock.domain;
+        }
+      if (ev->kind != TRACE_EVENT_SLICE_BEGIN && ev->kind != TRACE_EVENT_SLICE_END)
+        continue;
+      g_assert_cmpuint (n, <, G_N_ELEMENTS (want));
+      g_assert_cmpint (ev->kind, ==, want[n].kind);
+      g_assert_cmpint (ev->ts, ==, want[n].ts);
+      n++;
+    }
+  g_assert_cmpuint (n, ==, G_N_ELEMENTS (want));
+  g_assert_cmpuint (pairs, ==, (1u << TRACE_CLOCK_REALTIME) | (1u << TRACE_CLOCK_MONOTONIC) | (1u << TRACE_CLOCK_MONOTONIC_RAW));
+  g_assert_cmpuint (rs.other_clock + rs.unsupported_events, ==, 0);
+}
+
 /* Keeps the strings of records only (in place). */
 static GPtrArray *
 only_records (GPtrArray *strings)
@@ -492,6 +538,7 @@ main (int argc,
   g_test_add_func ("/perfetto/difftests/opaque-packets", test_opaque_packets);
   g_test_add_func ("/perfetto/difftests/unread-fields", test_unread_fields);
   g_test_add_func ("/perfetto/difftests/chrome-thread-type", test_chrome_thread_type);
+  g_test_add_func ("/perfetto/difftests/other-clocks", test_other_clocks);
   g_test_add_func ("/perfetto/difftests/full-switch-after-data-start", test_full_switch_after_data_start);
   g_test_add_func ("/perfetto/difftests/opaque-packet-needing-state", test_opaque_packet_needing_state);
   return g_test_run ();
