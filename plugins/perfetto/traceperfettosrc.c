@@ -104,21 +104,41 @@ trace_perfetto_src_get_summary (TraceFileSrc *src)
                           trace_file_src_get_display_name (src), s->truncated_offset, s->truncated_bytes);
 }
 
-/* Besides the summary: what was read but has no place in the model. */
+/* "N what" after the ones before it, when N is not 0 */
+static void
+append_count (GString *line,
+              guint64 n,
+              const char *what)
+{
+  if (n == 0)
+    return;
+  g_string_append_printf (line, "%s%" G_GUINT64_FORMAT " %s", line->len ? ", " : "", n, what);
+}
+
+/* Besides the summary: what was read but has no place in the model, and
+ * what was kept although it is not what the trace meant (the counts that
+ * are not 0). */
 static void
 trace_perfetto_src_finish (TraceBaseSrc *src)
 {
   const PerfettoReaderStats *s;
+  g_autoptr (GString) skipped = g_string_new (NULL);
+  g_autoptr (GString) kept = g_string_new (NULL);
 
   TRACE_BASE_SRC_CLASS (trace_perfetto_src_parent_class)->finish (src);
   s = trace_perfetto_src_get_stats (TRACE_FILE_SRC (src));
-  if (s && (s->unknown_packets || s->unknown_track || s->unknown_iid || s->unsupported_events || s->no_cpu_events))
-    trace_element_post_warning (TRACE_ELEMENT (src), NULL,
-                                "%s: skipped %" G_GUINT64_FORMAT " unknown packets, %" G_GUINT64_FORMAT
-                                " events on unknown tracks, %" G_GUINT64_FORMAT " with unknown interned ids, %" G_GUINT64_FORMAT
-                                " of unsupported kinds, %" G_GUINT64_FORMAT " ftrace events of bundles without a cpu",
-                                trace_file_src_get_display_name (TRACE_FILE_SRC (src)), s->unknown_packets,
-                                s->unknown_track, s->unknown_iid, s->unsupported_events, s->no_cpu_events);
+  if (s == NULL)
+    return;
+  append_count (skipped, s->unknown_packets, "unknown packets");
+  append_count (skipped, s->unknown_iid, "events with unknown interned ids");
+  append_count (skipped, s->unsupported_events, "events of unsupported kinds");
+  append_count (skipped, s->no_cpu_events, "ftrace events of bundles without a cpu");
+  append_count (kept, s->unknown_track, "events on unknown tracks (as global ones)");
+  append_count (kept, s->other_clock, "packets on a clock no snapshot ties to the trace's (their times as they are)");
+  if (skipped->len > 0 || kept->len > 0)
+    trace_element_post_warning (TRACE_ELEMENT (src), NULL, "%s: %s%s%s%s%s", trace_file_src_get_display_name (TRACE_FILE_SRC (src)),
+                                skipped->len ? "skipped " : "", skipped->str, skipped->len && kept->len ? "; " : "",
+                                kept->len ? "kept " : "", kept->str);
 }
 
 static void

@@ -167,6 +167,35 @@ test_no_drops_no_warning (void)
   g_unlink (out);
 }
 
+/* perfetto-src says what it skipped and what it kept as it was, and
+ * names only the counts that are not 0; a trace with neither makes it
+ * say nothing. */
+static void
+test_perfetto_src_warning (void)
+{
+  g_autoptr (Run) skipped = NULL, kept = NULL, quiet = NULL;
+
+  if (!have_plugins () || trace_element_factory_find ("perfetto-src") == NULL)
+    return;
+  skipped = RUN ("trace-launch", NULL, "-q", "perfetto-src",
+                 "location=" TEST_DATA_DIR "/perfetto/difftest_android_auto_multiuser.pftrace", "!", "fakesink");
+  g_assert_cmpint (skipped->status, ==, 0);
+  g_assert_cmpstr (skipped->err, ==,
+                   "WARNING: from /pipeline0/perfetto-src0: " TEST_DATA_DIR
+                   "/perfetto/difftest_android_auto_multiuser.pftrace: skipped 2 ftrace events of bundles without a "
+                   "cpu\n");
+  kept = RUN ("trace-launch", NULL, "-q", "perfetto-src", "location=" TEST_DATA_DIR "/perfetto/sdk_style.pftrace", "!",
+              "fakesink");
+  g_assert_cmpint (kept->status, ==, 0);
+  g_assert_cmpstr (kept->err, ==,
+                   "WARNING: from /pipeline0/perfetto-src0: " TEST_DATA_DIR
+                   "/perfetto/sdk_style.pftrace: kept 1 events on unknown tracks (as global ones)\n");
+  quiet = RUN ("trace-launch", NULL, "-q", "perfetto-src",
+               "location=" TEST_DATA_DIR "/perfetto/sdk_incremental_clock.pftrace", "!", "fakesink");
+  g_assert_cmpint (quiet->status, ==, 0);
+  g_assert_cmpstr (quiet->err, ==, "");
+}
+
 /* Described sink first and with a tee, the table still follows the
  * data: the source, then each branch to its end, in link order; and
  * the details are sorted by key. */
@@ -217,4 +246,5 @@ add_stats_tests (void)
   g_test_add_func ("/tools/launch/sink-drops/json", test_json_drops);
   g_test_add_func ("/tools/launch/sink-drops/none", test_no_drops_no_warning);
   g_test_add_func ("/tools/launch/stats/pipeline-order", test_stats_pipeline_order);
+  g_test_add_func ("/tools/launch/perfetto-src-warning", test_perfetto_src_warning);
 }
