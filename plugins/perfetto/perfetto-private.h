@@ -885,6 +885,8 @@ struct _PerfettoWriter
   GByteArray *zbuf;
   GByteArray *zpacket;
   GArray *record_payload; /* guint8: the payload of the record being written */
+  GArray *iids;           /* guint32 by pool id: its iid, 0 for none yet (perfetto_iid()) */
+  guint32 last_iid;
   guint32 kernel_version; /* prev_states are written for it (perfetto_kernel_version()) */
   gboolean states_written;
 
@@ -1021,6 +1023,8 @@ guint64 perfetto_intern_map_path (PerfettoWriter *w,
                                   guint32 id);
 guint64 perfetto_timestamp (PerfettoWriter *w,
                             gint64 ts);
+guint64 perfetto_iid (PerfettoWriter *w,
+                      guint32 id);
 const char *perfetto_str (PerfettoWriter *w,
                           guint32 id);
 
@@ -1050,7 +1054,10 @@ void perfetto_order_write (PerfettoWriter *w,
                            const TraceEvent *ev);
 void perfetto_order_follow (PerfettoWriter *w,
                             const TraceEvent *ev);
-void perfetto_order_drain (PerfettoWriter *w);
+gboolean perfetto_order_drain (PerfettoWriter *w,
+                               GError **error);
+gboolean perfetto_writer_flush_output (PerfettoWriter *w,
+                                       GError **error);
 void perfetto_order_clear (PerfettoWriter *w);
 
 /* perfetto-writer-tracks.c */

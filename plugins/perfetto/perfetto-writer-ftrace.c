@@ -656,7 +656,7 @@ write_mapped (PerfettoWriter *w,
         {
           guint32 sym = (guint32) values[i];
 
-          perfetto_message_set_int (msg, map->field_descs[i], sym);
+          perfetto_message_set_int (msg, map->field_descs[i], (gint64) perfetto_iid (w, sym));
           g_array_append_val (b->ksyms, sym);
         }
     }

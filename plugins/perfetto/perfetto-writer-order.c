@@ -323,20 +323,30 @@ perfetto_order_write (PerfettoWriter *w,
 /**
  * perfetto_order_drain:
  * @w: a #PerfettoWriter
+ * @error: where a failed write of the output says why
  *
- * Writes every event still waiting, in order (at the end of the stream).
+ * Writes every event still waiting, in order (at the end of the stream),
+ * handing the output on as it fills.
+ *
+ * Returns: %FALSE if writing the output failed
  */
-void
-perfetto_order_drain (PerfettoWriter *w)
+gboolean
+perfetto_order_drain (PerfettoWriter *w,
+                      GError **error)
 {
   while (held_count (w) > 0)
     {
       PerfettoHeld first = take_first (w);
 
       write_held (w, &first);
+      /* the window's events would otherwise all be in the output buffer
+       * at once (8 MiB for 65 536 events with args) */
+      if (G_UNLIKELY (w->olen >= w->flush_at) && !perfetto_writer_flush_output (w, error))
+        return FALSE;
     }
   if (w->order_store)
     trace_batch_clear (w->order_store);
+  return TRUE;
 }
 
 /**

@@ -134,18 +134,19 @@ push_string (PerfettoWriter *w,
 
   perfetto__protos__interned_string__init (s);
   s->has_iid = s->has_str = TRUE;
-  s->iid = id;
+  s->iid = perfetto_iid (w, id);
   s->str.data = (guint8 *) perfetto_str (w, id);
   s->str.len = trace_string_pool_get_length (w->pool, id);
 }
 
-/* Returns: the mapping iid of @url (url + 1: url 0, none, has one too) */
+/* Returns: the mapping iid of @url: 1 for none (url 0 has a mapping
+ * too), else its string's iid + 1 */
 static guint64
 seq_mapping (PerfettoWriter *w,
              PerfettoSampleSeq *seq,
              guint32 url)
 {
-  guint64 iid = (guint64) url + 1;
+  guint64 iid = url == 0 ? 1 : perfetto_iid (w, url) + 1;
   Perfetto__Protos__Mapping *msg;
 
   if (seq_test_and_add (seq, PERFETTO_SENT_MAPPING | iid))
@@ -156,7 +157,7 @@ seq_mapping (PerfettoWriter *w,
   msg->iid = iid;
   if (url != 0)
     {
-      guint64 path = url;
+      guint64 path = perfetto_iid (w, url);
 
       push_string (w, &w->new_map_paths, url);
       /* The pointer is set when the packet is written (the array grows). */
@@ -186,7 +187,7 @@ seq_frame (PerfettoWriter *w,
   if (node->name != 0)
     {
       frame->has_function_name_id = TRUE;
-      frame->function_name_id = node->name;
+      frame->function_name_id = perfetto_iid (w, node->name);
       if (!seq_test_and_add (seq, PERFETTO_SENT_FUNCTION | node->name))
         push_string (w, &w->new_functions, node->name);
     }

@@ -138,6 +138,36 @@ perfetto_note_interned (PerfettoWriter *w)
   w->packet_has_interned = TRUE;
 }
 
+/**
+ * perfetto_iid:
+ * @w: a #PerfettoWriter
+ * @id: a string of the pool
+ *
+ * The interning id of a string: given in the order the writer first uses
+ * strings (from 1), never the pool's id. Which id the pool gives a string
+ * depends on which thread interned it first (a source, a queue's other
+ * side, the writer's own thread), so iids that were pool ids made the
+ * bytes of one conversion differ from run to run; these depend on the
+ * events alone. One iid a string for all its tables (an iid need only be
+ * unique within one), kept across generations (a string interned again
+ * after a reset gets the same iid, which Perfetto allows).
+ *
+ * Returns: the iid of @id
+ */
+guint64
+perfetto_iid (PerfettoWriter *w,
+              guint32 id)
+{
+  guint32 *slot;
+
+  if (G_UNLIKELY (id >= w->iids->len))
+    g_array_set_size (w->iids, MAX ((guint) id + 1, w->iids->len * 2));
+  slot = &g_array_index (w->iids, guint32, id);
+  if (*slot == 0)
+    *slot = ++w->last_iid;
+  return *slot;
+}
+
 static guint64
 perfetto_intern_string_into (PerfettoWriter *w,
                              PerfettoIdSet *seen,
@@ -145,18 +175,19 @@ perfetto_intern_string_into (PerfettoWriter *w,
                              guint32 id)
 {
   Perfetto__Protos__InternedString *s;
+  guint64 iid = perfetto_iid (w, id);
 
   if (perfetto_id_set_test_and_add (seen, id))
-    return id;
+    return iid;
   s = perfetto_vec_push (vec);
   perfetto__protos__interned_string__init (s);
   s->has_iid = TRUE;
-  s->iid = id;
+  s->iid = iid;
   s->has_str = TRUE;
   s->str.data = (guint8 *) perfetto_str (w, id);
   s->str.len = trace_string_pool_get_length (w->pool, id);
   perfetto_note_interned (w);
-  return id;
+  return iid;
 }
 
 /* EventName, EventCategory and DebugAnnotationName are the same shape:
@@ -165,15 +196,16 @@ perfetto_intern_string_into (PerfettoWriter *w,
   guint64 fn (PerfettoWriter *w, guint32 id)                                     \
   {                                                                              \
     Type *e;                                                                     \
+    guint64 iid = perfetto_iid (w, id);                                          \
     if (perfetto_id_set_test_and_add (&w->seen_field, id))                       \
-      return id;                                                                 \
+      return iid;                                                                \
     e = perfetto_vec_push (&w->vec_field);                                       \
     type_init (e);                                                               \
     e->has_iid = TRUE;                                                           \
-    e->iid = id;                                                                 \
+    e->iid = iid;                                                                \
     e->name = (char *) perfetto_str (w, id);                                     \
     perfetto_note_interned (w);                                                  \
-    return id;                                                                   \
+    return iid;                                                                  \
   }
 
 PERFETTO_DEFINE_INTERN_NAMED (perfetto_intern_name, Perfetto__Protos__EventName, perfetto__protos__event_name__init, seen_names, new_names)
@@ -436,9 +468,9 @@ perfetto_compress_output (PerfettoWriter *w)
   return TRUE;
 }
 
-static gboolean
-perfetto_flush_output (PerfettoWriter *w,
-                       GError **error)
+gboolean
+perfetto_writer_flush_output (PerfettoWriter *w,
+                              GError **error)
 {
   g_autoptr (GError) local = NULL;
   const guint8 *data = w->obuf;
@@ -687,6 +719,7 @@ perfetto_writer_new (GOutputStream *out,
   w->zbuf = g_byte_array_new ();
   w->zpacket = g_byte_array_new ();
   w->record_payload = g_array_new (FALSE, FALSE, 1);
+  w->iids = g_array_new (FALSE, TRUE, sizeof (guint32));
   perfetto_init_vecs (w);
   perfetto_packet_reset (w);
   perfetto_tracks_init (w);
@@ -741,6 +774,7 @@ perfetto_writer_free (PerfettoWriter *w)
   g_byte_array_unref (w->zbuf);
   g_byte_array_unref (w->zpacket);
   g_array_unref (w->record_payload);
+  g_array_unref (w->iids);
   g_clear_pointer (&w->pool, trace_string_pool_unref);
   g_object_unref (w->out);
   g_free (w);
@@ -870,14 +904,14 @@ perfetto_writer_write_batch (PerfettoWriter *w,
       w->stats.events_in++;
       perfetto_order_follow (w, &batch->events[i]);
       perfetto_write_event (w, batch, &batch->events[i]);
-      if (G_UNLIKELY (w->olen >= w->flush_at) && !perfetto_flush_output (w, error))
+      if (G_UNLIKELY (w->olen >= w->flush_at) && !perfetto_writer_flush_output (w, error))
         return FALSE;
     }
   perfetto_tree_flush (w);
   perfetto_ftrace_flush (w);
   perfetto_samples_flush (w);
   if (w->olen >= w->flush_at)
-    return perfetto_flush_output (w, error);
+    return perfetto_writer_flush_output (w, error);
   return TRUE;
 }
 
@@ -907,7 +941,8 @@ perfetto_writer_finish (PerfettoWriter *w,
   w->finished = TRUE;
   if (!w->started)
     perfetto_write_header (w, NULL);
-  perfetto_order_drain (w);
+  if (!perfetto_order_drain (w, error))
+    return FALSE;
   perfetto_close_open_slices (w);
   perfetto_write_trace_metadata (w);
   perfetto_tree_flush (w);
@@ -915,7 +950,7 @@ perfetto_writer_finish (PerfettoWriter *w,
   perfetto_samples_flush (w);
   if (w->stats.packets == 0)
     perfetto_packet_emit (w, 0, FALSE, FALSE);
-  if (!perfetto_flush_output (w, error))
+  if (!perfetto_writer_flush_output (w, error))
     return FALSE;
   if (!g_output_stream_flush (w->out, NULL, error))
     return FALSE;
