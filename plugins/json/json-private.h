@@ -402,29 +402,17 @@ typedef struct
 
 /* The bytes of a chunk; a test setting (TRACEPIPE_JSON_CHUNK_SIZE)
  * makes them smaller so that small files are split. */
-#define CHROME_CHUNK_SIZE (1024 * 1024)
+#define CHROME_CHUNK_SIZE (256 * 1024)
 /* Worker threads at most (`threads` above this + 1 acts as this + 1). */
 #define CHROME_MAX_WORKERS 7
 
-/* An event a worker scanned: its fields are ChromeChunkValues
- * [first_value, first_value + n_values) of the chunk. Offsets are from
- * the chunk's start. */
+/* An event a worker scanned: its fields point into the chunk's data,
+ * @start is the offset of its '{' there. */
 typedef struct
 {
-  guint32 start;
-  guint32 first_value;
-  guint32 n_members;
-  guint8 n_values;
-  guint8 flow_in, flow_out;
-} ChromeChunkEvent;
-
-/* One field of a scanned event: which member of ChromeEventFields
- * (chrome_event_field_offsets), and its ChromeValue in chunk offsets. */
-typedef struct
-{
-  guint32 start, len;
-  guint8 field, type, escaped, clean;
-} ChromeChunkValue;
+  ChromeEventFields f;
+  gsize start;
+} ChromeScannedEvent;
 
 typedef struct
 {
@@ -438,10 +426,8 @@ typedef struct
   gboolean prepared;
   gsize anchor;      /* just after the '}' of the first `} , {`, or G_MAXSIZE */
   gsize scanned_end; /* just after the last event scanned */
-  ChromeChunkEvent *events;
+  ChromeScannedEvent *events;
   guint n_events, events_cap;
-  ChromeChunkValue *values;
-  guint n_values, values_cap;
 } ChromeChunk;
 
 typedef struct

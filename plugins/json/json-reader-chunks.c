@@ -9,7 +9,7 @@
  * start in its chunk (a `}` may be inside a string), so it guesses: from
  * the first `}` `,` `{` of the chunk it scans events with
  * chrome_event_scan_fields() (which depends on an event's bytes alone)
- * until one does not scan whole, and records their fields.
+ * until one does not scan whole, into a table of their fields.
  *
  * The reader's thread goes on exactly as with one thread, its buffer
  * filled from the chunks instead of the input. When it stands between two
@@ -30,45 +30,13 @@
 
 #include "json-private.h"
 
-/* The members of ChromeEventFields a worker records. */
-static const guint16 field_offsets[] = {
-  G_STRUCT_OFFSET (ChromeEventFields, ph),
-  G_STRUCT_OFFSET (ChromeEventFields, name),
-  G_STRUCT_OFFSET (ChromeEventFields, cat),
-  G_STRUCT_OFFSET (ChromeEventFields, ts),
-  G_STRUCT_OFFSET (ChromeEventFields, dur),
-  G_STRUCT_OFFSET (ChromeEventFields, pid),
-  G_STRUCT_OFFSET (ChromeEventFields, tid),
-  G_STRUCT_OFFSET (ChromeEventFields, id),
-  G_STRUCT_OFFSET (ChromeEventFields, id2_local),
-  G_STRUCT_OFFSET (ChromeEventFields, id2_global),
-  G_STRUCT_OFFSET (ChromeEventFields, scope),
-  G_STRUCT_OFFSET (ChromeEventFields, s),
-  G_STRUCT_OFFSET (ChromeEventFields, bp),
-  G_STRUCT_OFFSET (ChromeEventFields, bind_id),
-  G_STRUCT_OFFSET (ChromeEventFields, args),
-  G_STRUCT_OFFSET (ChromeEventFields, sf),
-  G_STRUCT_OFFSET (ChromeEventFields, weight),
-  G_STRUCT_OFFSET (ChromeEventFields, cpu),
-  G_STRUCT_OFFSET (ChromeEventFields, tts),
-  G_STRUCT_OFFSET (ChromeEventFields, tdur),
-};
-
-#define FIELD(f, i) ((ChromeValue *) ((char *) (f) + field_offsets[i]))
-
-/* What a worker may record per chunk: events of 32 bytes on average, 8
- * bytes a field. A chunk of smaller events is scanned up to there, the
- * rest by the reader's thread. */
+/* What a worker may record per chunk: events of 64 bytes on average
+ * (~500 bytes of fields each). A chunk of smaller events is scanned up
+ * to there, the rest by the reader's thread. */
 static guint
 max_events (gsize chunk_size)
 {
-  return chunk_size / 32 + 16;
-}
-
-static guint
-max_values (gsize chunk_size)
-{
-  return chunk_size / 8 + G_N_ELEMENTS (field_offsets);
+  return chunk_size / 64 + 16;
 }
 
 /* ------------------------------------------------------------------ */
@@ -101,51 +69,19 @@ find_anchor (const char *data,
   return G_MAXSIZE;
 }
 
-static gboolean
-record_event (ChromeChunk *c,
-              const ChromeEventFields *f,
-              const char *start,
-              gsize chunk_size)
+/* The slot for the next event, NULL when the chunk has its most. */
+static ChromeScannedEvent *
+next_slot (ChromeChunk *c,
+           gsize chunk_size)
 {
-  ChromeChunkEvent *ev;
-
-  if (c->n_events == max_events (chunk_size) ||
-      c->n_values + G_N_ELEMENTS (field_offsets) > max_values (chunk_size))
-    return FALSE;
+  if (c->n_events == max_events (chunk_size))
+    return NULL;
   if (c->n_events == c->events_cap)
     {
-      c->events_cap = MIN (MAX (c->events_cap * 2, 1024), max_events (chunk_size));
-      c->events = g_renew (ChromeChunkEvent, c->events, c->events_cap);
+      c->events_cap = MIN (MAX (c->events_cap * 2, 256), max_events (chunk_size));
+      c->events = g_renew (ChromeScannedEvent, c->events, c->events_cap);
     }
-  if (c->n_values + G_N_ELEMENTS (field_offsets) > c->values_cap)
-    {
-      c->values_cap = MIN (MAX (c->values_cap * 2, 8192), max_values (chunk_size));
-      c->values = g_renew (ChromeChunkValue, c->values, c->values_cap);
-    }
-  ev = &c->events[c->n_events++];
-  ev->start = start - c->data;
-  ev->first_value = c->n_values;
-  ev->n_members = f->n_members;
-  ev->flow_in = f->flow_in;
-  ev->flow_out = f->flow_out;
-  ev->n_values = 0;
-  for (guint i = 0; i < G_N_ELEMENTS (field_offsets); i++)
-    {
-      const ChromeValue *v = FIELD (f, i);
-      ChromeChunkValue *cv;
-
-      if (v->type == CHROME_VALUE_NONE)
-        continue;
-      cv = &c->values[c->n_values++];
-      cv->start = v->start - c->data;
-      cv->len = v->end - v->start;
-      cv->field = i;
-      cv->type = v->type;
-      cv->escaped = v->escaped;
-      cv->clean = v->clean;
-      ev->n_values++;
-    }
-  return TRUE;
+  return &c->events[c->n_events];
 }
 
 /* Scans events from the chunk's anchor on as the reader would scan the
@@ -159,7 +95,7 @@ scan_chunk (ChromeChunk *c,
   const char *p;
   gsize brace = 0;
 
-  c->n_events = c->n_values = 0;
+  c->n_events = 0;
   c->scanned_end = 0;
   c->anchor = find_anchor (c->data, c->len, &brace);
   if (c->anchor == G_MAXSIZE)
@@ -167,13 +103,17 @@ scan_chunk (ChromeChunk *c,
   p = c->data + brace;
   for (;;)
     {
+      ChromeScannedEvent *ev = next_slot (c, chunk_size);
       ChromeScanner s;
-      ChromeEventFields f;
       const char *q;
 
-      chrome_scanner_init (&s, p, end);
-      if (chrome_event_scan_fields (&s, depth, &f) != CHROME_SCAN_OK || !record_event (c, &f, p, chunk_size))
+      if (ev == NULL)
         break;
+      chrome_scanner_init (&s, p, end);
+      if (chrome_event_scan_fields (&s, depth, &ev->f) != CHROME_SCAN_OK)
+        break;
+      ev->start = p - c->data;
+      c->n_events++;
       c->scanned_end = s.p - c->data;
       q = chrome_skip_ws (s.p, end);
       if (q == end || *q != ',')
@@ -225,7 +165,6 @@ chunks_free (ChromeChunks *cs)
     {
       g_free (cs->ring[i].data);
       g_free (cs->ring[i].events);
-      g_free (cs->ring[i].values);
       g_clear_error (&cs->ring[i].error);
     }
   g_free (cs->ring);
@@ -477,28 +416,6 @@ chrome_reader_refill_chunks (ChromeReader *r,
     }
 }
 
-static void
-fields_of (const ChromeChunk *c,
-           const ChromeChunkEvent *ev,
-           ChromeEventFields *f)
-{
-  memset (f, 0, sizeof *f);
-  for (guint i = 0; i < ev->n_values; i++)
-    {
-      const ChromeChunkValue *cv = &c->values[ev->first_value + i];
-      ChromeValue *v = FIELD (f, cv->field);
-
-      v->start = c->data + cv->start;
-      v->end = v->start + cv->len;
-      v->type = cv->type;
-      v->escaped = cv->escaped;
-      v->clean = cv->clean;
-    }
-  f->n_members = ev->n_members;
-  f->flow_in = ev->flow_in;
-  f->flow_out = ev->flow_out;
-}
-
 /* Whether the reader stands where the worker of @c started: between two
  * elements of traceEvents, just after the anchor's '}'. */
 static gboolean
@@ -533,8 +450,7 @@ chrome_reader_take_scanned (ChromeReader *r)
 {
   ChromeChunks *cs = r->chunks;
   ChromeChunk *c;
-  ChromeEventFields f;
-  const ChromeChunkEvent *ev;
+  const ChromeScannedEvent *ev;
 
   /* nothing of the oldest chunk is in the buffer yet: the reader is
    * before it (and its worker may not be done) */
@@ -555,9 +471,8 @@ chrome_reader_take_scanned (ChromeReader *r)
       r->chunks_taken++;
     }
   ev = &c->events[r->next_event++];
-  fields_of (c, ev, &f);
   r->stats.objects++;
-  chrome_reader_convert_event (r, &f, c->offset + ev->start, cs->depth);
+  chrome_reader_convert_event (r, &ev->f, c->offset + ev->start, cs->depth);
   if (r->next_event == c->n_events)
     {
       /* on from the worker's end, in the chunk */

@@ -151,7 +151,7 @@ test_generated (void)
   g_assert_true (g_spawn_check_wait_status (status, NULL));
   for (guint i = 0; i < 2; i++)
     {
-      /* chunks of 1 MiB, and of 4 KiB */
+      /* chunks of 256 KiB, and of 4 KiB */
       if (i == 1)
         g_setenv ("TRACEPIPE_JSON_CHUNK_SIZE", "4096", TRUE);
       assert_identical_outputs (plain);

@@ -2,7 +2,7 @@
  * (their boundaries, every event and arg), the counters with their byte
  * offsets, the summaries, the metadata and the errors are those of the
  * single-threaded reader, on every file of tests/data/json and on
- * generated inputs, with chunks of 1 MiB and with chunks small enough
+ * generated inputs, with chunks of 256 KiB and with chunks small enough
  * that every file is split (TRACEPIPE_JSON_CHUNK_SIZE). The counts of
  * chunks taken from workers and of wrong guesses show the workers were
  * used, and that a guess inside a string was seen as wrong. */
@@ -298,6 +298,25 @@ test_traps (void)
   set_chunk_size (0);
 }
 
+/* Events smaller than a worker's table allows for (one per 64 bytes):
+ * the worker stops at its most and the reader's thread scans the rest
+ * of the chunk. */
+static void
+test_dense (void)
+{
+  g_autoptr (GString) s = g_string_new ("[");
+  ChunkCounts counts = { 0 };
+
+  for (guint i = 0; i < 40000; i++)
+    g_string_append_printf (s, i % 7 ? "%s{\"ph\":\"i\",\"ts\":%u,\"pid\":1,\"tid\":1}" : "%s{}", i ? "," : "", i);
+  g_string_append (s, "]");
+  set_chunk_size (4096);
+  assert_same_as_one_thread (s->str, s->len, "dense", &counts);
+  set_chunk_size (0);
+  assert_same_as_one_thread (s->str, s->len, "dense, default chunks", &counts);
+  g_assert_cmpuint (counts.taken, >, 100);
+}
+
 static void
 test_small_and_odd (void)
 {
@@ -320,7 +339,7 @@ test_small_and_odd (void)
   set_chunk_size (0);
 }
 
-/* Every file of tests/data/json, in chunks of 1 MiB and of 1000 bytes. */
+/* Every file of tests/data/json, in chunks of 256 KiB and of 1000 bytes. */
 static void
 test_corpus (void)
 {
@@ -359,6 +378,7 @@ main (int argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/json/threads/generated", test_generated);
   g_test_add_func ("/json/threads/traps", test_traps);
+  g_test_add_func ("/json/threads/dense", test_dense);
   g_test_add_func ("/json/threads/small-and-odd", test_small_and_odd);
   g_test_add_func ("/json/threads/corpus", test_corpus);
   return g_test_run ();
