@@ -118,6 +118,9 @@ static StepResult G_GNUC_PRINTF (5, 6)
   g_set_error (error, TRACE_STREAM_ERROR, code, "%s: byte %" G_GUINT64_FORMAT ": %s",
                r->location, offset, msg);
   r->state = FRAME_DONE;
+  /* bytes-read: what was read before the failing step, not how far
+   * reads went ahead (which the workers' chunks change) */
+  r->stats.bytes = r->base + r->pos;
   return STEP_ERROR;
 }
 
