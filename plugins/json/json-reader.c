@@ -576,20 +576,20 @@ step_resync (ChromeReader *r)
 static void
 drain_input (ChromeReader *r)
 {
-  gsize n;
+  gsize n = 0;
 
-  r->base += r->len;
+  if (!(r->chunks != NULL ? r->chunks_read_done : r->eof))
+    do
+      {
+        n = 0;
+        if (!g_input_stream_read_all (r->in, r->buf, r->cap, &n, NULL, NULL))
+          n = 0; /* an error in what is not read: as the end */
+        r->stats.bytes += n;
+      }
+    while (n == r->cap);
+  /* all is read: the same position with any threads */
+  r->base = r->stats.bytes;
   r->pos = r->len = 0;
-  if (r->chunks != NULL ? r->chunks_read_done : r->eof)
-    return;
-  do
-    {
-      n = 0;
-      if (!g_input_stream_read_all (r->in, r->buf, r->cap, &n, NULL, NULL))
-        n = 0; /* an error in what is not read: as the end */
-      r->stats.bytes += n;
-    }
-  while (n == r->cap);
 }
 
 static StepResult
