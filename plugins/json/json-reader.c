@@ -570,28 +570,6 @@ step_resync (ChromeReader *r)
   return STEP_NEED_MORE;
 }
 
-/* The rest of the input after trailing data is not looked at, but read
- * and counted: bytes-read is then the input's size whatever the sizes
- * of the reads before (one thread, or chunks read ahead by workers). */
-static void
-drain_input (ChromeReader *r)
-{
-  gsize n = 0;
-
-  if (!(r->chunks != NULL ? r->chunks_read_done : r->eof))
-    do
-      {
-        n = 0;
-        if (!g_input_stream_read_all (r->in, r->buf, r->cap, &n, NULL, NULL))
-          n = 0; /* an error in what is not read: as the end */
-        r->stats.bytes += n;
-      }
-    while (n == r->cap);
-  /* all is read: the same position with any threads */
-  r->base = r->stats.bytes;
-  r->pos = r->len = 0;
-}
-
 static StepResult
 step_after_top (ChromeReader *r,
                 GError **error)
@@ -602,7 +580,10 @@ step_after_top (ChromeReader *r,
   if (p == r->buf + r->len)
     return STEP_NEED_MORE;
   chrome_reader_skip (r, CHROME_SKIP_TRAILING_DATA, offset_of (r, p));
-  drain_input (r);
+  /* Reading stops here: bytes-read is where the trailing data starts,
+   * not how far reads went ahead (which the workers' chunks change).
+   * The rest is not read: it may be an endless pipe. */
+  r->stats.bytes = offset_of (r, p);
   return finish_input (r, error);
 }
 
