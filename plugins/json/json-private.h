@@ -397,6 +397,60 @@ typedef struct
   guint n_members;
 } ChromeEventFields;
 
+/* ------------------------------------------------------------------ */
+/* json-reader-chunks.c: events scanned on worker threads             */
+
+/* The bytes of a chunk; a test setting (TRACEPIPE_JSON_CHUNK_SIZE)
+ * makes them smaller so that small files are split. */
+#define CHROME_CHUNK_SIZE (256 * 1024)
+/* Worker threads at most (`threads` above this + 1 acts as this + 1). */
+#define CHROME_MAX_WORKERS 7
+
+/* An event a worker scanned: its fields point into the chunk's data,
+ * @start is the offset of its '{' there. */
+typedef struct
+{
+  ChromeEventFields f;
+  gsize start;
+} ChromeScannedEvent;
+
+typedef struct
+{
+  /* filled by the reader's thread */
+  char *data;
+  gsize len;
+  guint64 offset; /* of data[0] in the input */
+  GError *error;  /* reading failed after data */
+  gboolean last;  /* the input ends after data */
+  /* filled by a worker */
+  gboolean prepared;
+  gsize anchor;      /* just after the '}' of the first `} , {`, or G_MAXSIZE */
+  gsize scanned_end; /* just after the last event scanned */
+  ChromeScannedEvent *events;
+  guint n_events, events_cap;
+} ChromeChunk;
+
+typedef struct
+{
+  GMutex lock;
+  GCond cond;
+  ChromeChunk *ring;
+  guint n_ring;
+  guint64 submitted, claimed, taken;
+  GThread **workers;
+  guint n_workers;
+  gboolean stop;
+  gsize chunk_size;
+  int depth; /* of the events */
+} ChromeChunks;
+
+typedef enum
+{
+  CHUNK_PENDING,  /* its events may be taken at its anchor */
+  CHUNK_TAKING,   /* the reader reached the anchor: taking its events */
+  CHUNK_RESOLVED, /* taken, or the reader went past the anchor */
+} ChromeChunkState;
+
 struct _ChromeReader
 {
   GInputStream *in;
@@ -450,9 +504,31 @@ struct _ChromeReader
   gboolean frames_read;
 
   ChromeReaderStats stats;
+
+  /* json-reader-chunks.c */
+  guint n_threads;
+  gsize chunk_size;
+  ChromeChunks *chunks;
+  gboolean chunks_read_done; /* the input is read into chunks to its end */
+  guint64 chunks_offset;     /* of the next chunk read */
+  gsize head_pos;            /* bytes of the oldest chunk copied to buf */
+  ChromeChunkState head_state;
+  guint next_event; /* of the oldest chunk, while taking */
+  guint64 chunks_taken, chunks_missed;
 };
 
 /* json-reader.c */
+gsize chrome_reader_make_room (ChromeReader *r, GError **error);
+gboolean chrome_reader_read_error (ChromeReader *r, GError *io_error, GError **error);
+
+/* json-reader-chunks.c */
+void chrome_reader_set_threads (ChromeReader *r, guint threads);
+gboolean chrome_reader_maybe_start_chunks (ChromeReader *r);
+gboolean chrome_reader_refill_chunks (ChromeReader *r, gsize want, GError **error);
+gboolean chrome_reader_take_scanned (ChromeReader *r);
+void chrome_reader_chunks_free (ChromeReader *r);
+void chrome_reader_get_chunk_counts (ChromeReader *r, guint64 *taken, guint64 *missed);
+
 void chrome_reader_skip (ChromeReader *r, ChromeSkipReason reason, guint64 offset);
 void chrome_reader_skip_n (ChromeReader *r, ChromeSkipReason reason, guint64 offset, guint64 n);
 

@@ -58,6 +58,7 @@ chrome_reader_new (GInputStream *in,
   r->tmp_samples = g_array_new (FALSE, FALSE, sizeof (gint64));
   r->tmp_deltas = g_array_new (FALSE, FALSE, sizeof (gint64));
   r->tmp_index = g_hash_table_new (g_direct_hash, g_direct_equal);
+  r->n_threads = 1;
   return r;
 }
 
@@ -69,6 +70,7 @@ chrome_reader_free (ChromeReader *r)
   g_debug ("%s: reader closed: %" G_GUINT64_FORMAT " bytes, %" G_GUINT64_FORMAT " event objects, %" G_GUINT64_FORMAT
            " events",
            r->location, r->stats.bytes, r->stats.objects, r->stats.events);
+  chrome_reader_chunks_free (r);
   g_clear_object (&r->in);
   g_free (r->location);
   trace_string_pool_unref (r->pool);
@@ -116,6 +118,9 @@ static StepResult G_GNUC_PRINTF (5, 6)
   g_set_error (error, TRACE_STREAM_ERROR, code, "%s: byte %" G_GUINT64_FORMAT ": %s",
                r->location, offset, msg);
   r->state = FRAME_DONE;
+  /* bytes-read: what was read before the failing step, not how far
+   * reads went ahead (which the workers' chunks change) */
+  r->stats.bytes = r->base + r->pos;
   return STEP_ERROR;
 }
 
@@ -151,10 +156,10 @@ value_type_name (const ChromeValue *v)
 /* ------------------------------------------------------------------ */
 /* Input                                                               */
 
-static gboolean
-read_error (ChromeReader *r,
-            GError *io_error,
-            GError **error)
+gboolean
+chrome_reader_read_error (ChromeReader *r,
+                          GError *io_error,
+                          GError **error)
 {
   if (io_error->domain == G_IO_ERROR && io_error->code == G_IO_ERROR_INVALID_DATA)
     g_set_error (error, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_DECODE,
@@ -168,15 +173,12 @@ read_error (ChromeReader *r,
   return FALSE;
 }
 
-/* Moves the unread bytes to the front and reads more behind them; grows
- * the buffer when one element fills it. */
-static gboolean
-refill (ChromeReader *r,
-        GError **error)
+/* Moves the unread bytes to the front; grows the buffer when one element
+ * fills it.  Returns the room behind the unread bytes, 0 on error. */
+gsize
+chrome_reader_make_room (ChromeReader *r,
+                         GError **error)
 {
-  GError *io_error = NULL;
-  gsize n = 0, want;
-
   if (r->pos > 0)
     {
       memmove (r->buf, r->buf + r->pos, r->len - r->pos);
@@ -193,19 +195,37 @@ refill (ChromeReader *r,
   else if (r->len == r->cap)
     {
       if (r->cap >= CHROME_MAX_ELEMENT_SIZE)
-        return fail (r, error, TRACE_STREAM_ERROR_TOO_LARGE, r->base,
-                     "a single value larger than %u MiB",
-                     CHROME_MAX_ELEMENT_SIZE >> 20) != STEP_ERROR;
+        {
+          fail (r, error, TRACE_STREAM_ERROR_TOO_LARGE, r->base, "a single value larger than %u MiB",
+                CHROME_MAX_ELEMENT_SIZE >> 20);
+          return 0;
+        }
       r->cap *= 2;
       r->buf = g_realloc (r->buf, r->cap);
     }
-  want = r->cap - r->len;
+  return r->cap - r->len;
+}
+
+/* Reads more behind the unread bytes: from the input, or from the chunks
+ * once they are read by them (json-reader-chunks.c). */
+static gboolean
+refill (ChromeReader *r,
+        GError **error)
+{
+  GError *io_error = NULL;
+  gsize n = 0, want;
+
+  want = chrome_reader_make_room (r, error);
+  if (want == 0)
+    return FALSE;
+  if (r->chunks != NULL || chrome_reader_maybe_start_chunks (r))
+    return chrome_reader_refill_chunks (r, want, error);
   if (!g_input_stream_read_all (r->in, r->buf + r->len, want, &n, NULL, &io_error))
     {
       /* A cut gzip file (the stream may be a decompressor's): keep what
        * was decompressed, the JSON framing counts the truncation. */
       if (!g_error_matches (io_error, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT))
-        return read_error (r, io_error, error);
+        return chrome_reader_read_error (r, io_error, error);
       g_error_free (io_error);
       n = MIN (n, want);
       r->eof = TRUE;
@@ -560,7 +580,10 @@ step_after_top (ChromeReader *r,
   if (p == r->buf + r->len)
     return STEP_NEED_MORE;
   chrome_reader_skip (r, CHROME_SKIP_TRAILING_DATA, offset_of (r, p));
-  r->pos = r->len;
+  /* Reading stops here: bytes-read is where the trailing data starts,
+   * not how far reads went ahead (which the workers' chunks change).
+   * The rest is not read: it may be an endless pipe. */
+  r->stats.bytes = offset_of (r, p);
   return finish_input (r, error);
 }
 
@@ -895,7 +918,12 @@ chrome_reader_read_batch (ChromeReader *r,
     r->batch = trace_batch_new (r->pool, 0);
   while (r->batch->n_events < TRACE_BATCH_DEFAULT_SIZE && r->state != FRAME_DONE)
     {
-      StepResult res = step (r, error);
+      StepResult res;
+
+      /* an event a worker scanned, where this thread would scan it */
+      if (r->chunks != NULL && chrome_reader_take_scanned (r))
+        continue;
+      res = step (r, error);
 
       if (res == STEP_ERROR)
         return FALSE;

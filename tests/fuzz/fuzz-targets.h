@@ -27,6 +27,7 @@ typedef struct
 void fuzz_ftrace_reader (const guint8 *data, gsize size);
 void fuzz_ftrace_lines (const guint8 *data, gsize size);
 void fuzz_json_reader (const guint8 *data, gsize size);
+void fuzz_json_threads (const guint8 *data, gsize size);
 void fuzz_arkts_reader (const guint8 *data, gsize size);
 void fuzz_perfetto_reader (const guint8 *data, gsize size);
 void fuzz_perfetto_compressed (const guint8 *data, gsize size);

@@ -31,7 +31,7 @@ static const Area areas[] = {
   { "ftrace", { fuzz_ftrace_reader, fuzz_ftrace_lines } },
 #endif
 #ifdef FUZZ_HAVE_JSON
-  { "json", { fuzz_json_reader } },
+  { "json", { fuzz_json_reader, fuzz_json_threads } },
 #endif
 #ifdef FUZZ_HAVE_ARKTS
   { "arkts", { fuzz_arkts_reader } },

@@ -1,0 +1,514 @@
+/* tracepipe - json plugin: the events of traceEvents scanned on worker
+ * threads
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Once the reader is inside the traceEvents array and the input is more
+ * than its first block, it reads the rest of the input into a ring of
+ * chunks and hands each to a worker. A worker cannot know where events
+ * start in its chunk (a `}` may be inside a string), so it guesses: from
+ * the first `}` `,` `{` of the chunk it scans events with
+ * chrome_event_scan_fields() (which depends on an event's bytes alone)
+ * until one does not scan whole, into a table of their fields.
+ *
+ * The reader's thread goes on exactly as with one thread, its buffer
+ * filled from the chunks instead of the input. When it stands between two
+ * events of traceEvents just after the `}` the worker started behind
+ * (the chunk's anchor), the worker's guess was right: what the reader
+ * would do next is scan the same bytes the same way, so it takes the
+ * worker's fields instead, converts them (interning, ids, order: all
+ * that depends on the events before) and jumps to where the worker
+ * stopped. If it goes past the anchor without standing on it (the `}`
+ * was in a string, or the array had ended), the worker's work is thrown
+ * away and the chunk is read as with one thread. Either way the events,
+ * the counters and the messages are those of one thread, whatever the
+ * input; only the speed depends on the guess.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "json-private.h"
+
+/* What a worker may record per chunk: events of 64 bytes on average
+ * (~500 bytes of fields each). A chunk of smaller events is scanned up
+ * to there, the rest by the reader's thread. */
+static guint
+max_events (gsize chunk_size)
+{
+  return chunk_size / 64 + 16;
+}
+
+/* ------------------------------------------------------------------ */
+/* The workers                                                         */
+
+/* Just after the '}' of the first `}` `,` `{` in the chunk (*brace: the
+ * '{'), or G_MAXSIZE. */
+static gsize
+find_anchor (const char *data,
+             gsize len,
+             gsize *brace)
+{
+  const char *p = data, *end = data + len;
+
+  while ((p = memchr (p, '}', end - p)) != NULL)
+    {
+      const char *q = chrome_skip_ws (p + 1, end);
+
+      if (q < end && *q == ',')
+        {
+          q = chrome_skip_ws (q + 1, end);
+          if (q < end && *q == '{')
+            {
+              *brace = q - data;
+              return p + 1 - data;
+            }
+        }
+      p++;
+    }
+  return G_MAXSIZE;
+}
+
+/* The slot for the next event, NULL when the chunk has its most. */
+static ChromeScannedEvent *
+next_slot (ChromeChunk *c,
+           gsize chunk_size)
+{
+  if (c->n_events == max_events (chunk_size))
+    return NULL;
+  if (c->n_events == c->events_cap)
+    {
+      c->events_cap = MIN (MAX (c->events_cap * 2, 256), max_events (chunk_size));
+      c->events = g_renew (ChromeScannedEvent, c->events, c->events_cap);
+    }
+  return &c->events[c->n_events];
+}
+
+/* Scans events from the chunk's anchor on as the reader would scan the
+ * elements of traceEvents, until one does not scan whole. */
+static void
+scan_chunk (ChromeChunk *c,
+            int depth,
+            gsize chunk_size)
+{
+  const char *end = c->data + c->len;
+  const char *p;
+  gsize brace = 0;
+
+  c->n_events = 0;
+  c->scanned_end = 0;
+  c->anchor = find_anchor (c->data, c->len, &brace);
+  if (c->anchor == G_MAXSIZE)
+    return;
+  p = c->data + brace;
+  for (;;)
+    {
+      ChromeScannedEvent *ev = next_slot (c, chunk_size);
+      ChromeScanner s;
+      const char *q;
+
+      if (ev == NULL)
+        break;
+      chrome_scanner_init (&s, p, end);
+      if (chrome_event_scan_fields (&s, depth, &ev->f) != CHROME_SCAN_OK)
+        break;
+      ev->start = p - c->data;
+      c->n_events++;
+      c->scanned_end = s.p - c->data;
+      q = chrome_skip_ws (s.p, end);
+      if (q == end || *q != ',')
+        break;
+      q = chrome_skip_ws (q + 1, end);
+      if (q == end || *q != '{')
+        break;
+      p = q;
+    }
+  if (c->n_events == 0)
+    c->anchor = G_MAXSIZE; /* nothing to take */
+}
+
+static gpointer
+worker_loop (gpointer data)
+{
+  ChromeChunks *cs = data;
+
+  g_mutex_lock (&cs->lock);
+  for (;;)
+    {
+      ChromeChunk *c;
+
+      while (cs->claimed == cs->submitted && !cs->stop)
+        g_cond_wait (&cs->cond, &cs->lock);
+      if (cs->stop)
+        break;
+      c = &cs->ring[cs->claimed++ % cs->n_ring];
+      g_mutex_unlock (&cs->lock);
+      scan_chunk (c, cs->depth, cs->chunk_size);
+      g_mutex_lock (&cs->lock);
+      c->prepared = TRUE;
+      g_cond_broadcast (&cs->cond);
+    }
+  g_mutex_unlock (&cs->lock);
+  return NULL;
+}
+
+static void
+chunks_free (ChromeChunks *cs)
+{
+  g_mutex_lock (&cs->lock);
+  cs->stop = TRUE;
+  g_cond_broadcast (&cs->cond);
+  g_mutex_unlock (&cs->lock);
+  for (guint i = 0; i < cs->n_workers; i++)
+    g_thread_join (cs->workers[i]);
+  for (guint i = 0; i < cs->n_ring; i++)
+    {
+      g_free (cs->ring[i].data);
+      g_free (cs->ring[i].events);
+      g_clear_error (&cs->ring[i].error);
+    }
+  g_free (cs->ring);
+  g_free (cs->workers);
+  g_mutex_clear (&cs->lock);
+  g_cond_clear (&cs->cond);
+  g_free (cs);
+}
+
+/* NULL when the system gives no thread: the reader reads on alone. */
+static ChromeChunks *
+chunks_new (guint n_workers,
+            gsize chunk_size,
+            int depth)
+{
+  ChromeChunks *cs = g_new0 (ChromeChunks, 1);
+
+  g_mutex_init (&cs->lock);
+  g_cond_init (&cs->cond);
+  /* one chunk per worker, one being copied, one more being read */
+  cs->n_ring = n_workers + 2;
+  cs->ring = g_new0 (ChromeChunk, cs->n_ring);
+  cs->workers = g_new0 (GThread *, n_workers);
+  cs->chunk_size = chunk_size;
+  cs->depth = depth;
+  for (guint i = 0; i < n_workers; i++)
+    {
+      g_autoptr (GError) error = NULL;
+
+      cs->workers[i] = g_thread_try_new ("json-events", worker_loop, cs, &error);
+      if (cs->workers[i] == NULL)
+        {
+          g_debug ("no worker thread for JSON events (%s): reading on one thread", error->message);
+          chunks_free (cs);
+          return NULL;
+        }
+      cs->n_workers++;
+    }
+  return cs;
+}
+
+/* ------------------------------------------------------------------ */
+/* The reader's thread                                                 */
+
+/**
+ * chrome_reader_set_threads:
+ * @threads: threads that parse (1: the reader's own only)
+ *
+ * Call before the first batch. The environment variable
+ * TRACEPIPE_JSON_CHUNK_SIZE (bytes, for tests only) makes the chunks and
+ * the first read that small, so small inputs are split too.
+ */
+void
+chrome_reader_set_threads (ChromeReader *r,
+                           guint threads)
+{
+  const char *env = g_getenv ("TRACEPIPE_JSON_CHUNK_SIZE");
+
+  g_return_if_fail (r != NULL && r->stats.bytes == 0);
+
+  r->n_threads = MAX (threads, 1);
+  r->chunk_size = CHROME_CHUNK_SIZE;
+  if (env != NULL)
+    {
+      guint64 size = g_ascii_strtoull (env, NULL, 10);
+
+      if (size >= 16 && size <= 64 * CHROME_CHUNK_SIZE)
+        r->chunk_size = size;
+    }
+  if (r->chunk_size < r->cap)
+    {
+      r->cap = r->chunk_size;
+      r->buf = g_realloc (r->buf, r->cap);
+    }
+}
+
+/* Reads the next chunk of the input and hands it to the workers; FALSE
+ * when every chunk is in use. */
+static gboolean
+read_chunk (ChromeReader *r)
+{
+  ChromeChunks *cs = r->chunks;
+  GError *io_error = NULL;
+  ChromeChunk *c;
+  gsize n = 0;
+
+  if (cs->submitted - cs->taken == cs->n_ring)
+    return FALSE;
+  c = &cs->ring[cs->submitted % cs->n_ring];
+  if (c->data == NULL)
+    c->data = g_malloc (cs->chunk_size);
+  c->offset = r->chunks_offset;
+  g_clear_error (&c->error);
+  c->prepared = FALSE;
+  c->last = FALSE;
+  c->n_events = 0;
+  c->anchor = G_MAXSIZE;
+  if (!g_input_stream_read_all (r->in, c->data, cs->chunk_size, &n, NULL, &io_error))
+    {
+      /* what one thread does: a cut gzip stream keeps what it gave, any
+       * other error drops the read it happened in */
+      if (g_error_matches (io_error, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT))
+        g_error_free (io_error);
+      else
+        {
+          c->error = io_error;
+          n = 0;
+        }
+      c->last = TRUE;
+    }
+  if (n < cs->chunk_size)
+    c->last = TRUE;
+  c->len = MIN (n, cs->chunk_size);
+  r->chunks_offset += c->len;
+  r->stats.bytes += c->len;
+  r->chunks_read_done = c->last;
+  g_mutex_lock (&cs->lock);
+  cs->submitted++;
+  g_cond_broadcast (&cs->cond);
+  g_mutex_unlock (&cs->lock);
+  return TRUE;
+}
+
+/**
+ * chrome_reader_maybe_start_chunks:
+ *
+ * Starts the workers when the reader is in traceEvents, has read its
+ * first block and may use more than one thread (once: whatever comes of
+ * it, it is not tried again).
+ *
+ * Returns: whether the rest of the input is read through chunks
+ */
+gboolean
+chrome_reader_maybe_start_chunks (ChromeReader *r)
+{
+  guint n_workers;
+
+  if (r->n_threads < 2 || r->state != FRAME_CONTAINER || r->role != ROLE_EVENTS || r->stats.bytes == 0)
+    return FALSE;
+  n_workers = MIN (r->n_threads - 1, CHROME_MAX_WORKERS);
+  r->n_threads = 1;
+  r->chunks = chunks_new (n_workers, r->chunk_size, r->top_is_object ? 3 : 2);
+  if (r->chunks == NULL)
+    return FALSE;
+  r->chunks_offset = r->base + r->len;
+  r->head_pos = 0;
+  r->head_state = CHUNK_PENDING;
+  g_debug ("%s: byte %" G_GUINT64_FORMAT ": traceEvents scanned by %u worker thread%s in chunks of %" G_GSIZE_FORMAT
+           " bytes",
+           r->location, r->chunks_offset, n_workers, n_workers > 1 ? "s" : "", r->chunk_size);
+  return TRUE;
+}
+
+/* The oldest chunk in use, once its worker is done; NULL when none is. */
+static ChromeChunk *
+head (ChromeReader *r)
+{
+  ChromeChunks *cs = r->chunks;
+  ChromeChunk *c;
+
+  if (cs->taken == cs->submitted)
+    return NULL;
+  c = &cs->ring[cs->taken % cs->n_ring];
+  g_mutex_lock (&cs->lock);
+  while (!c->prepared)
+    g_cond_wait (&cs->cond, &cs->lock);
+  g_mutex_unlock (&cs->lock);
+  return c;
+}
+
+/* The reader did not stand on the anchor: the worker's events are not
+ * the reader's. */
+static void
+miss (ChromeReader *r,
+      ChromeChunk *c)
+{
+  if (r->head_state == CHUNK_PENDING && c->n_events > 0)
+    {
+      r->chunks_missed++;
+      g_debug ("%s: byte %" G_GUINT64_FORMAT ": not between two events as guessed: the chunk is read on one thread",
+               r->location, c->offset + c->anchor);
+    }
+  r->head_state = CHUNK_RESOLVED;
+}
+
+static void
+release_head (ChromeReader *r)
+{
+  r->chunks->taken++;
+  r->head_pos = 0;
+  r->head_state = CHUNK_PENDING;
+}
+
+/**
+ * chrome_reader_refill_chunks:
+ * @want: room in the buffer
+ *
+ * The reader's refill once the input is read through chunks: copies the
+ * next bytes of the oldest chunk (at most twice what is unread, so an
+ * element across chunks is not scanned again more often than with one
+ * thread), reading more chunks as chunks are free.
+ *
+ * Returns: %FALSE with @error set when the input could not be read
+ */
+gboolean
+chrome_reader_refill_chunks (ChromeReader *r,
+                             gsize want,
+                             GError **error)
+{
+  for (;;)
+    {
+      ChromeChunk *c;
+      gboolean last;
+
+      while (!r->chunks_read_done && read_chunk (r))
+        ;
+      c = head (r);
+      if (c == NULL)
+        {
+          r->eof = TRUE;
+          return TRUE;
+        }
+      if (r->head_pos < c->len)
+        {
+          gsize n = MIN (MIN (want, c->len - r->head_pos), MAX (64 * 1024, r->len - r->pos));
+
+          memcpy (r->buf + r->len, c->data + r->head_pos, n);
+          r->len += n;
+          r->head_pos += n;
+          r->eof = c->last && c->error == NULL && r->head_pos == c->len;
+          return TRUE;
+        }
+      /* the chunk is copied; more is wanted: no element ends at its anchor */
+      miss (r, c);
+      last = c->last;
+      if (c->error != NULL)
+        {
+          GError *io_error = g_steal_pointer (&c->error);
+
+          release_head (r);
+          return chrome_reader_read_error (r, io_error, error);
+        }
+      release_head (r);
+      if (last)
+        {
+          r->eof = TRUE;
+          return TRUE;
+        }
+    }
+}
+
+/* Whether the reader stands where the worker of @c started: between two
+ * elements of traceEvents, just after the anchor's '}'. */
+static gboolean
+at_anchor (ChromeReader *r,
+           ChromeChunk *c)
+{
+  guint64 at = r->base + r->pos;
+  guint64 anchor = c->offset + c->anchor;
+
+  if (at < anchor)
+    return FALSE;
+  if (at > anchor || r->state != FRAME_CONTAINER || r->role != ROLE_EVENTS || r->first)
+    {
+      miss (r, c);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * chrome_reader_take_scanned:
+ *
+ * Converts the next event a worker scanned, if the reader stands where
+ * it would scan it; after a chunk's last one, the reader goes on where
+ * the worker stopped. One event per call, as step() reads one element:
+ * the batches end where they end with one thread.
+ *
+ * Returns: whether an event was taken
+ */
+gboolean
+chrome_reader_take_scanned (ChromeReader *r)
+{
+  ChromeChunks *cs = r->chunks;
+  ChromeChunk *c;
+  const ChromeScannedEvent *ev;
+
+  /* nothing of the oldest chunk is in the buffer yet: the reader is
+   * before it (and its worker may not be done) */
+  if (r->head_state == CHUNK_RESOLVED || r->head_pos == 0 || cs->taken == cs->submitted)
+    return FALSE;
+  c = &cs->ring[cs->taken % cs->n_ring];
+  if (r->head_state == CHUNK_PENDING)
+    {
+      if (c->n_events == 0)
+        {
+          r->head_state = CHUNK_RESOLVED;
+          return FALSE;
+        }
+      if (!at_anchor (r, c))
+        return FALSE;
+      r->head_state = CHUNK_TAKING;
+      r->next_event = 0;
+      r->chunks_taken++;
+    }
+  ev = &c->events[r->next_event++];
+  r->stats.objects++;
+  chrome_reader_convert_event (r, &ev->f, c->offset + ev->start, cs->depth);
+  if (r->next_event == c->n_events)
+    {
+      /* on from the worker's end, in the chunk */
+      r->base = c->offset + c->scanned_end;
+      r->pos = r->len = 0;
+      r->head_pos = c->scanned_end;
+      r->eof = c->last && c->error == NULL && r->head_pos == c->len;
+      r->head_state = CHUNK_RESOLVED;
+    }
+  return TRUE;
+}
+
+void
+chrome_reader_chunks_free (ChromeReader *r)
+{
+  if (r->chunks == NULL)
+    return;
+  g_debug ("%s: traceEvents chunks: %" G_GUINT64_FORMAT " taken from workers, %" G_GUINT64_FORMAT
+           " read on one thread after a wrong guess",
+           r->location, r->chunks_taken, r->chunks_missed);
+  chunks_free (g_steal_pointer (&r->chunks));
+}
+
+/**
+ * chrome_reader_get_chunk_counts:
+ * @taken: (out): chunks whose events were taken from a worker
+ * @missed: (out): chunks a worker scanned from a wrong guess
+ *
+ * For tests: that the workers were used, and that a wrong guess was
+ * seen as one.
+ */
+void
+chrome_reader_get_chunk_counts (ChromeReader *r,
+                                guint64 *taken,
+                                guint64 *missed)
+{
+  *taken = r->chunks_taken;
+  *missed = r->chunks_missed;
+}

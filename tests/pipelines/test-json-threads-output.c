@@ -1,0 +1,202 @@
+/* Pipelines: json-src threads=1, 2 and 5 write byte-identical Perfetto
+ * and JSON files, for every file of tests/data/json and for generated
+ * inputs (plain and gzip), with chunks small enough that every file is
+ * split (TRACEPIPE_JSON_CHUNK_SIZE). The sinks write on the pipeline's
+ * thread (writer-thread=false): perfetto-sink's writer thread interns
+ * arg key parts into the shared string pool, which makes its interned
+ * ids depend on timing whatever the source (docs/performance.md). */
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "../test-util.h"
+
+static char *tmp_dir;
+
+/* The bytes one conversion wrote. */
+static char *
+convert (const char *input,
+         guint threads,
+         const char *sink,
+         gsize *len)
+{
+  g_autofree char *out = g_build_filename (tmp_dir, "out", NULL);
+  g_autofree char *description =
+      g_strdup_printf ("json-src location=\"%s\" threads=%u ! %s location=\"%s\" writer-thread=false", input, threads,
+                       sink, out);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TraceElement) p = trace_parse_launch (description, &error);
+  g_autoptr (TraceMessage) end = NULL;
+  char *contents = NULL;
+
+  g_assert_no_error (error);
+  end = test_run_pipeline (p, 120000);
+  g_assert_nonnull (end);
+  trace_element_set_state (p, TRACE_STATE_NULL);
+  if (end->type != TRACE_MESSAGE_EOS)
+    {
+      /* the same error with every number of threads: no file */
+      *len = 0;
+      return g_strdup ("(error)");
+    }
+  g_assert_true (g_file_get_contents (out, &contents, len, NULL));
+  g_unlink (out);
+  return contents;
+}
+
+static void
+assert_identical_outputs (const char *input)
+{
+  static const char *const sinks[] = { "perfetto-sink", "json-sink" };
+
+  for (guint s = 0; s < G_N_ELEMENTS (sinks); s++)
+    {
+      gsize len1;
+      g_autofree char *one = convert (input, 1, sinks[s], &len1);
+
+      for (guint threads = 2; threads <= 5; threads += 3)
+        {
+          gsize len;
+          g_autofree char *many = convert (input, threads, sinks[s], &len);
+
+          if (len != len1 || memcmp (one, many, len) != 0)
+            {
+              g_test_message ("%s into %s: threads=%u wrote %" G_GSIZE_FORMAT " bytes, threads=1 %" G_GSIZE_FORMAT
+                              ", not the same",
+                              input, sinks[s], threads, len, len1);
+              g_test_fail ();
+            }
+        }
+    }
+}
+
+static void
+test_corpus (void)
+{
+  g_autofree char *dir_path = g_build_filename (TEST_DATA_DIR, "json", NULL);
+  g_autoptr (GDir) dir = g_dir_open (dir_path, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  g_assert_nonnull (dir);
+  g_setenv ("TRACEPIPE_JSON_CHUNK_SIZE", "1000", TRUE);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir_path, name, NULL);
+
+      if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+        continue;
+      assert_identical_outputs (path);
+      n++;
+    }
+  g_unsetenv ("TRACEPIPE_JSON_CHUNK_SIZE");
+  g_assert_cmpuint (n, >, 30);
+}
+
+/* ~1.5 MiB: slices, counters, flows v2 with string pids, dotted and
+ * nested args, strings holding `},{` across chunk boundaries, a
+ * malformed event, metadata after the array; cut in the last event. */
+static GString *
+generate (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (3);
+  GString *s = g_string_new ("{\"traceEvents\":[\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":2,"
+                             "\"args\":{\"name\":\"main\"}}");
+  gint64 us = 10;
+
+  for (guint n = 0; s->len < 1536 * 1024; n++)
+    {
+      guint r = g_rand_int_range (rand, 0, 100);
+
+      us += g_rand_int_range (rand, 0, 20);
+      if (r < 30)
+        g_string_append_printf (s, ",\n{\"ph\":\"B\",\"name\":\"s%u\",\"ts\":%" G_GINT64_FORMAT ",\"pid\":1,\"tid\":%u,\"args\":{\"a.b\":%u,\"c\":{\"d\":[1,\"e\"]}}}",
+                                r % 5, us, 2 + r % 3, n);
+      else if (r < 60)
+        g_string_append_printf (s, ",{\"ph\":\"E\",\"ts\":%" G_GINT64_FORMAT ",\"pid\":1,\"tid\":%u}", us, 2 + r % 3);
+      else if (r < 75)
+        g_string_append_printf (s, ", {\"ph\":\"X\",\"name\":\"x\",\"ts\":%" G_GINT64_FORMAT ",\"dur\":2,\"pid\":\"p%u\",\"tid\":1,\"bind_id\":%u,\"flow_%s\":true}",
+                                us, r % 2, n % 20, r % 2 ? "in" : "out");
+      else if (r < 85)
+        g_string_append_printf (s, ",{\"ph\":\"C\",\"name\":\"c\",\"ts\":%" G_GINT64_FORMAT ",\"pid\":1,\"args\":{\"v\":%u}}",
+                                us, n % 77);
+      else if (r < 97)
+        {
+          g_string_append_printf (s, ",{\"ph\":\"i\",\"name\":\"trap\",\"ts\":%" G_GINT64_FORMAT ",\"pid\":1,\"tid\":2,\"args\":{\"t\":\"",
+                                  us);
+          for (guint k = g_rand_int_range (rand, 1, 60); k > 0; k--)
+            g_string_append (s, k % 3 ? "},{}, {\\\"x\\\": 1}" : "} ,\\n{ }");
+          g_string_append (s, "\"}}");
+        }
+      else
+        g_string_append (s, ",{\"ph\":\"X\",\"ts\":1,,\"dur\":1}");
+    }
+  g_string_append (s, "],\"metadata\":{\"clock-domain\":\"MONO\"}}\n");
+  return s;
+}
+
+static void
+test_generated (void)
+{
+  g_autoptr (GString) s = generate ();
+  g_autofree char *plain = g_build_filename (tmp_dir, "gen.json", NULL);
+  g_autofree char *cut = g_build_filename (tmp_dir, "cut.json", NULL);
+  g_autofree char *gz = g_build_filename (tmp_dir, "gen.json.gz", NULL);
+  g_autofree char *cmd = g_strdup_printf ("gzip -k -f \"%s\"", plain);
+  int status = 0;
+
+  g_assert_true (g_file_set_contents (plain, s->str, s->len, NULL));
+  g_assert_true (g_file_set_contents (cut, s->str, s->len - 200, NULL));
+  g_assert_true (g_spawn_command_line_sync (cmd, NULL, NULL, &status, NULL));
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  for (guint i = 0; i < 2; i++)
+    {
+      /* chunks of 256 KiB, and of 4 KiB */
+      if (i == 1)
+        g_setenv ("TRACEPIPE_JSON_CHUNK_SIZE", "4096", TRUE);
+      assert_identical_outputs (plain);
+      assert_identical_outputs (cut);
+      assert_identical_outputs (gz);
+    }
+  g_unsetenv ("TRACEPIPE_JSON_CHUNK_SIZE");
+}
+
+/* The default is the number of cores, as ftrace-src's. */
+static void
+test_default (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TraceElement) p = trace_parse_launch ("json-src name=src location=x.json ! fakesink", &error);
+  TraceElement *src;
+  guint threads = 0;
+
+  g_assert_no_error (error);
+  src = trace_bin_get_by_name (TRACE_BIN (p), "src");
+  g_object_get (src, "threads", &threads, NULL);
+  g_assert_cmpuint (threads, ==, MAX (g_get_num_processors (), 1));
+}
+
+int
+main (int argc,
+      char **argv)
+{
+  int ret;
+
+  g_test_init (&argc, &argv, NULL);
+  trace_init (&argc, &argv);
+  tmp_dir = g_dir_make_tmp ("tracepipe-json-threads-XXXXXX", NULL);
+  g_assert_nonnull (tmp_dir);
+  g_test_add_func ("/json-threads/default", test_default);
+  g_test_add_func ("/json-threads/corpus", test_corpus);
+  g_test_add_func ("/json-threads/generated", test_generated);
+  ret = g_test_run ();
+  for (const char *const *f = (const char *const[]){ "gen.json", "cut.json", "gen.json.gz", NULL }; *f; f++)
+    {
+      g_autofree char *path = g_build_filename (tmp_dir, *f, NULL);
+
+      g_unlink (path);
+    }
+  g_rmdir (tmp_dir);
+  g_free (tmp_dir);
+  return ret;
+}
