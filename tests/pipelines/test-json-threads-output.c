@@ -1,10 +1,10 @@
 /* Pipelines: json-src threads=1, 2 and 5 write byte-identical Perfetto
  * and JSON files, for every file of tests/data/json and for generated
  * inputs (plain and gzip), with chunks small enough that every file is
- * split (TRACEPIPE_JSON_CHUNK_SIZE). The sinks write on the pipeline's
- * thread (writer-thread=false): perfetto-sink's writer thread interns
- * arg key parts into the shared string pool, which makes its interned
- * ids depend on timing whatever the source (docs/performance.md). */
+ * split (TRACEPIPE_JSON_CHUNK_SIZE). The sinks write on their own
+ * thread, as by default: perfetto-sink's interning ids follow the order
+ * it first uses strings, not the pool's ids, which depend on which
+ * thread interned a string first (docs/event-model.md). */
 #include <string.h>
 
 #include <glib/gstdio.h>
@@ -22,7 +22,7 @@ convert (const char *input,
 {
   g_autofree char *out = g_build_filename (tmp_dir, "out", NULL);
   g_autofree char *description =
-      g_strdup_printf ("json-src location=\"%s\" threads=%u ! %s location=\"%s\" writer-thread=false", input, threads,
+      g_strdup_printf ("json-src location=\"%s\" threads=%u ! %s location=\"%s\"", input, threads,
                        sink, out);
   g_autoptr (GError) error = NULL;
   g_autoptr (TraceElement) p = trace_parse_launch (description, &error);
