@@ -504,7 +504,8 @@ sample_row (ArktsHeapSummary *s,
   s->last_sample_us = MAX (s->last_sample_us, ts_us);
   if (m->s_last_id < 0)
     return;
-  ev = arkts_append (out, TRACE_EVENT_COUNTER, s->start_ts + ts_us * 1000, s->env->pid, TRACE_ID_UNKNOWN,
+  ev = arkts_append (out, TRACE_EVENT_COUNTER, trace_time_add_saturated (s->start_ts, arkts_us_to_ns ((double) ts_us)),
+                     s->env->pid, TRACE_ID_UNKNOWN,
                      trace_string_pool_intern (s->env->pool, "JS heap last assigned id"));
   ev->flags = TRACE_EVENT_FLAG_COUNTER_INT;
   ev->u.counter.value = (double) s->row[m->s_last_id];
@@ -953,7 +954,8 @@ void
 arkts_heap_summary_emit (ArktsHeapSummary *s,
                          TraceBatch *out)
 {
-  gint64 ts = s->start_ts + s->last_sample_us * 1000;
+  /* the sample's time is the input's: clamped, and added saturated */
+  gint64 ts = trace_time_add_saturated (s->start_ts, arkts_us_to_ns ((double) s->last_sample_us));
 
   choose_top (s);
   check_counts (s);
