@@ -114,7 +114,7 @@ filter_parse_kinds (const char *text,
         {
           g_set_error (error, TRACE_PARSE_ERROR, TRACE_PARSE_ERROR_BAD_VALUE,
                        "invalid kind \"%s\": expected slices, async, flows, "
-                       "counters, metadata, sched, cpu, ftrace, samples or clock",
+                       "counters, metadata, sched, cpu, ftrace, samples, clock or records",
                        word);
           return FALSE;
         }

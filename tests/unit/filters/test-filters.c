@@ -447,12 +447,13 @@ test_kinds (Fixture *fx,
   add_async (fx, TRACE_EVENT_ASYNC_END, 5, 1, 1, "a", 9);
   E (6, 1, 1);
   PROCESS_NAME (1, "p"); /* metadata passes even when not asked for */
+  add (fx, TRACE_EVENT_RECORD, 7, -1, -1, "perfetto_packet_38"); /* a record does not */
   check_process (fx,
                  "B 1 1/1 s\n"
                  "C 2 1/1 c\n"
                  "E 6 1/1\n"
                  "PN 0 1/-1 p\n");
-  g_assert_cmpuint (stats (fx).dropped[FILTER_DROP_KIND], ==, 3);
+  g_assert_cmpuint (stats (fx).dropped[FILTER_DROP_KIND], ==, 4);
 }
 
 static void
@@ -704,10 +705,12 @@ test_parse_kinds_and_tid (void)
 
   g_assert_true (filter_parse_kinds ("sched,cpu|ftrace", &kinds, NULL));
   g_assert_cmpuint (kinds, ==, TRACE_EVENT_GROUP_SCHED | TRACE_EVENT_GROUP_CPU | TRACE_EVENT_GROUP_FTRACE);
+  g_assert_true (filter_parse_kinds ("records", &kinds, NULL));
+  g_assert_cmpuint (kinds, ==, TRACE_EVENT_GROUP_RECORDS);
   g_assert_false (filter_parse_kinds ("slices+slises", &kinds, &error));
   g_assert_cmpstr (error->message, ==,
                    "invalid kind \"slises\": expected slices, async, flows, counters, "
-                   "metadata, sched, cpu, ftrace, samples or clock");
+                   "metadata, sched, cpu, ftrace, samples, clock or records");
   g_clear_error (&error);
   g_assert_true (filter_set_tid_from_string (filter, "main", NULL));
   g_assert_true (filter_set_tid_from_string (filter, "1234", NULL));
