@@ -93,6 +93,33 @@ keep_names_of (GPtrArray *got,
       g_ptr_array_remove_index (got, i);
 }
 
+/* The Perfetto packet of the every-kind stream went out as a metadata
+ * event and comes back as the record it was: its name and both args. */
+static void
+check_record_came_back (TraceBatch *back)
+{
+  guint records = 0;
+
+  for (guint i = 0; i < back->n_events; i++)
+    {
+      const TraceEvent *ev = &back->events[i];
+      const TraceArg *args;
+
+      if (ev->kind != TRACE_EVENT_RECORD)
+        continue;
+      records++;
+      args = trace_batch_get_args (back, ev);
+      g_assert_cmpstr (trace_string_pool_get (back->pool, ev->name), ==, "perfetto_packet_38");
+      g_assert_cmpint (ev->ts, ==, 9200);
+      g_assert_cmpuint (ev->n_args, ==, 2);
+      g_assert_cmpstr (trace_string_pool_get (back->pool, args[0].key), ==, "perfetto.field");
+      g_assert_cmpint (args[0].type == TRACE_ARG_UINT ? (gint64) args[0].v.u : args[0].v.i, ==, 38);
+      g_assert_cmpstr (trace_string_pool_get (back->pool, args[1].key), ==, "perfetto.bytes");
+      g_assert_cmpstr (trace_string_pool_get (back->pool, args[1].v.s), ==, "AggF");
+    }
+  g_assert_cmpuint (records, ==, 1);
+}
+
 static void
 test_all_kinds (void)
 {
@@ -122,6 +149,7 @@ test_all_kinds (void)
    * may be more, never fewer. */
   keep_names_of (got, want);
   rt_assert_same_view ("all kinds", want, got);
+  check_record_came_back (back);
   rt_rmtree (dir);
 }
 
