@@ -311,6 +311,12 @@ arkts_heap_summary_set_meta (ArktsHeapSummary *s,
   JsonObject *snapshot, *meta;
   g_autoptr (GError) local = NULL;
 
+  /* the nodes read so far were laid out by the first one */
+  if (s->have_meta)
+    {
+      g_set_error (error, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_FORMAT, "a second \"snapshot\" object");
+      return FALSE;
+    }
   if (!json_parser_load_from_data (parser, json, len, &local))
     {
       g_set_error (error, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_FORMAT,

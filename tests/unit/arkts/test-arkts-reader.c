@@ -446,6 +446,10 @@ test_bad_input (void)
     { "nometa.heapsnapshot", no_meta, -1, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_FORMAT, no_meta_message },
     { "meta.heapsnapshot", "{\"snapshot\":{\"meta\":{}},\"nodes\":[]}", -1, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_FORMAT,
       "meta.heapsnapshot: snapshot.meta.node_fields is missing or has more than 32 fields" },
+    { "twice.heapsnapshot",
+      "{\"snapshot\":{\"meta\":{\"node_fields\":[\"type\",\"self_size\"],\"node_types\":[[\"hidden\"]]}},"
+      "\"snapshot\":{\"meta\":{\"node_fields\":[\"type\",\"self_size\"],\"node_types\":[[\"hidden\"]]}},\"nodes\":[0,1]}",
+      -1, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_FORMAT, "twice.heapsnapshot: a second \"snapshot\" object" },
     { "x.json", "{\"foo\": }", -1, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_FORMAT, "x.json: not valid JSON: …" },
     { "x.gz", broken_gzip, sizeof broken_gzip - 1, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_DECODE, "x.gz: gzip data is corrupt after 0 bytes: …" },
   };
