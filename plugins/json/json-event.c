@@ -819,7 +819,14 @@ phase_is_unsupported (char ph)
   /* (a switch: strchr on every event showed in the profile) */
   switch (ph)
     {
-    case 'O': case 'N': case 'D': case 'v': case 'V': case '(': case ')': case 'z':
+    case 'O':
+    case 'N':
+    case 'D':
+    case 'v':
+    case 'V':
+    case '(':
+    case ')':
+    case 'z':
       return TRUE;
     default:
       return FALSE;

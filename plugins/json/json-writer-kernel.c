@@ -32,8 +32,8 @@ text_writer (ChromeWriter *w)
 
 void
 chrome_writer_note_thread_name (ChromeWriter *w,
-                              gint64 tid,
-                              guint32 name)
+                                gint64 tid,
+                                guint32 name)
 {
   ftrace_text_writer_note_thread_name (text_writer (w), tid, name);
 }
@@ -58,9 +58,9 @@ ensure_kernel_text (ChromeWriter *w,
  */
 gboolean
 chrome_writer_kernel_event (ChromeWriter *w,
-                          TraceBatch *batch,
-                          const TraceEvent *ev,
-                          GError **error)
+                            TraceBatch *batch,
+                            const TraceEvent *ev,
+                            GError **error)
 {
   FtraceTextWriter *text = text_writer (w);
 
@@ -99,9 +99,9 @@ chrome_writer_kernel_event (ChromeWriter *w,
  */
 gboolean
 chrome_writer_kernel_counter (ChromeWriter *w,
-                            const TraceEvent *ev,
-                            gboolean *written,
-                            GError **error)
+                              const TraceEvent *ev,
+                              gboolean *written,
+                              GError **error)
 {
   FtraceTextWriter *text = text_writer (w);
 
@@ -141,7 +141,7 @@ complete_utf8_prefix (const char *p,
  */
 gboolean
 chrome_writer_kernel_suffix (ChromeWriter *w,
-                           GError **error)
+                             GError **error)
 {
   g_autoptr (GInputStream) in = NULL;
   char chunk[64 * 1024];

@@ -446,8 +446,9 @@ test_kinds (Fixture *fx,
   add (fx, TRACE_EVENT_CPU_FREQUENCY, 4, -1, -1, NULL);
   add_async (fx, TRACE_EVENT_ASYNC_END, 5, 1, 1, "a", 9);
   E (6, 1, 1);
-  PROCESS_NAME (1, "p"); /* metadata passes even when not asked for */
-  add (fx, TRACE_EVENT_RECORD, 7, -1, -1, "perfetto_packet_38"); /* a record does not */
+  /* metadata passes even when not asked for, a record does not */
+  PROCESS_NAME (1, "p");
+  add (fx, TRACE_EVENT_RECORD, 7, -1, -1, "perfetto_packet_38");
   check_process (fx,
                  "B 1 1/1 s\n"
                  "C 2 1/1 c\n"
