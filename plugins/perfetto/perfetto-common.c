@@ -375,3 +375,28 @@ perfetto_oneof_get (const ProtobufCMessage *msg,
     }
   return NULL;
 }
+
+/**
+ * perfetto_pack_length_delimited:
+ * @msg: a message
+ * @out: (out): the number of bytes
+ *
+ * Packs @msg as the value of a length-delimited field: its length as a
+ * varint, then its bytes (the payload form records carry packets in).
+ *
+ * Returns: (transfer full): the bytes
+ */
+guint8 *
+perfetto_pack_length_delimited (const ProtobufCMessage *msg,
+                                gsize *out)
+{
+  gsize len = protobuf_c_message_get_packed_size (msg);
+  guint8 *buf = g_malloc (len + 10);
+  gsize prefix = 0;
+
+  for (guint64 v = len; prefix == 0 || v > 0; v >>= 7)
+    buf[prefix++] = (guint8) ((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+  protobuf_c_message_pack (msg, buf + prefix);
+  *out = prefix + len;
+  return buf;
+}

@@ -127,6 +127,8 @@ const char *perfetto_message_get_string (const ProtobufCMessage *msg,
 void perfetto_oneof_set (ProtobufCMessage *msg,
                          guint32 field_number,
                          ProtobufCMessage *value);
+guint8 *perfetto_pack_length_delimited (const ProtobufCMessage *msg,
+                                        gsize *out);
 ProtobufCMessage *perfetto_oneof_get (const ProtobufCMessage *msg,
                                       guint32 *field_number);
 

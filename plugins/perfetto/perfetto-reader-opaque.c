@@ -138,20 +138,17 @@ perfetto_reader_system_info (PerfettoReader *r,
                              gint64 ts)
 {
   guint32 version = perfetto_system_info_version (info);
-  gsize len = protobuf_c_message_get_packed_size (&info->base);
-  g_autofree guint8 *buf = g_malloc (len + 10);
-  gsize prefix = 0;
+  g_autofree guint8 *buf = NULL;
+  gsize len;
 
   if (r->states_read && version != r->kernel_version)
     perfetto_reader_skip (r, &r->stats.late_system_info, 1,
                           "system_info naming another kernel after sched switches were read (those read as before)");
   r->kernel_version = version;
-  for (guint64 v = len; prefix == 0 || v > 0; v >>= 7)
-    buf[prefix++] = (guint8) ((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
-  protobuf_c_message_pack (&info->base, buf + prefix);
+  buf = perfetto_pack_length_delimited (&info->base, &len);
   kind_count (r, PERFETTO__PROTOS__TRACE_PACKET__DATA_SYSTEM_INFO)->carried++;
   perfetto_reader_skip (r, &r->stats.opaque_packets, 1, "packet of a kind the schema does not declare (carried as opaque bytes)");
-  emit_record (r, PERFETTO__PROTOS__TRACE_PACKET__DATA_SYSTEM_INFO, buf, prefix + len, ts);
+  emit_record (r, PERFETTO__PROTOS__TRACE_PACKET__DATA_SYSTEM_INFO, buf, len, ts);
 }
 
 /**

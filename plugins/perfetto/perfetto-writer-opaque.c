@@ -144,6 +144,7 @@ declare_kernel_version (PerfettoWriter *w,
   const guint8 *data = (const guint8 *) payload->data;
   gsize prefix = 0;
   Perfetto__Protos__SystemInfo *info;
+  g_autofree guint8 *packed = NULL;
   guint32 version;
   gsize len;
 
@@ -162,17 +163,9 @@ declare_kernel_version (PerfettoWriter *w,
                             "utsname of a system_info naming another kernel after states were written dropped");
       perfetto__protos__utsname__free_unpacked (info->utsname, NULL);
       info->utsname = NULL;
-      len = protobuf_c_message_get_packed_size (&info->base);
+      packed = perfetto_pack_length_delimited (&info->base, &len);
       g_array_set_size (payload, 0);
-      for (guint64 v = len; payload->len == 0 || v > 0; v >>= 7)
-        {
-          guint8 byte = (guint8) ((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
-
-          g_array_append_val (payload, byte);
-        }
-      prefix = payload->len;
-      g_array_set_size (payload, prefix + len);
-      protobuf_c_message_pack (&info->base, (guint8 *) payload->data + prefix);
+      g_array_append_vals (payload, packed, len);
     }
   perfetto__protos__system_info__free_unpacked (info, NULL);
 }
