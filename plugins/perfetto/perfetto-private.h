@@ -983,6 +983,7 @@ struct _PerfettoWriter
   GArray *order_run;
   guint order_run_head;
   TraceBatch *order_store; /* copies of the events that wait */
+  GArray *order_remap;     /* guint32: compact_store()'s new index of each stored event */
   guint64 order_seq;
   gint64 order_last_ts;
   gboolean order_released;
@@ -996,6 +997,8 @@ struct _PerfettoWriter
 
 /* How many events wait at most for their place in a JSON stream's order. */
 #define PERFETTO_ORDER_WINDOW 65536
+/* events the store of waiting events holds before it is compacted */
+#define PERFETTO_ORDER_STORE_SIZE (2 * PERFETTO_ORDER_WINDOW)
 
 /* perfetto-writer.c */
 void perfetto_writer_drop (PerfettoWriter *w,

@@ -23,11 +23,14 @@
  * that stays sorted by taking only an event not before its last one;
  * the others wait in a binary heap, and the next to write is the first
  * of the run or the heap's top (a heap of every event cost 5 % of a
- * conversion's instructions, for events that were mostly in order). Waiting events (with their
- * args) are copied into a store of the writer, compacted when it holds
- * twice what waits, so memory is bounded by the window whatever the
+ * conversion's instructions, for events that were mostly in order).
+ * Waiting events (with their args) are copied into a store of the
+ * writer, allocated once for twice the window and compacted in place
+ * when full (written events are marked and squeezed out, the others
+ * keep their order), so memory is bounded by the window whatever the
  * batches (a reference on each batch would keep whole batches alive for
- * one late event each). An event
+ * one late event each; compacting into a new store had both stores
+ * alive at once, 12 MiB more at the peak). An event
  * that arrives after later events were already written (disorder deeper
  * than the window) is written at once, where it comes, and counted as
  * `late_events`.
@@ -231,31 +234,48 @@ perfetto_order_follow (PerfettoWriter *w,
 }
 
 static void
-copy_held (TraceBatch *store,
-           TraceBatch *old,
-           GArray *held,
-           guint from)
+remap_held (GArray *held,
+            guint from,
+            const guint32 *remap)
 {
   for (guint i = from; i < held->len; i++)
     {
       PerfettoHeld *h = &g_array_index (held, PerfettoHeld, i);
 
-      trace_batch_append_event (store, &old->events[h->index], old);
-      h->index = store->n_events - 1;
+      h->index = remap[h->index];
     }
 }
 
-/* Copies the waiting events to a fresh store, dropping the written ones. */
+/* Squeezes the written events (marked TRACE_EVENT_NONE by write_held())
+ * and their args out of the store, in place and in order, and points
+ * the waiting events at their new places. */
 static void
 compact_store (PerfettoWriter *w)
 {
-  TraceBatch *old = w->order_store;
-  TraceBatch *store = trace_batch_new (old->pool, held_count (w));
+  TraceBatch *store = w->order_store;
+  guint32 *remap;
+  guint out = 0, out_arg = 0;
 
-  copy_held (store, old, w->order_heap, 0);
-  copy_held (store, old, w->order_run, w->order_run_head);
-  trace_batch_unref (old);
-  w->order_store = store;
+  g_array_set_size (w->order_remap, store->n_events);
+  remap = (guint32 *) w->order_remap->data;
+  for (guint i = 0; i < store->n_events; i++)
+    {
+      TraceEvent *ev = &store->events[i];
+
+      if (ev->kind == TRACE_EVENT_NONE)
+        continue;
+      if (ev->n_args > 0 && ev->first_arg != out_arg)
+        memmove (&store->args[out_arg], &store->args[ev->first_arg], ev->n_args * sizeof (TraceArg));
+      ev->first_arg = out_arg;
+      out_arg += ev->n_args;
+      if (out != i)
+        store->events[out] = *ev;
+      remap[i] = out++;
+    }
+  store->n_events = out;
+  store->n_args = out_arg;
+  remap_held (w->order_heap, 0, remap);
+  remap_held (w->order_run, w->order_run_head, remap);
 }
 
 static void
@@ -265,6 +285,7 @@ write_held (PerfettoWriter *w,
   w->order_last_ts = held->ts;
   w->order_released = TRUE;
   perfetto_write_track_event (w, w->order_store, &w->order_store->events[held->index]);
+  w->order_store->events[held->index].kind = TRACE_EVENT_NONE;
 }
 
 /**
@@ -306,8 +327,8 @@ perfetto_order_write (PerfettoWriter *w,
       return;
     }
   if (w->order_store == NULL)
-    w->order_store = trace_batch_new (batch->pool, 0);
-  else if (w->order_store->n_events >= 2 * PERFETTO_ORDER_WINDOW)
+    w->order_store = trace_batch_new (batch->pool, PERFETTO_ORDER_STORE_SIZE);
+  else if (w->order_store->n_events >= PERFETTO_ORDER_STORE_SIZE)
     compact_store (w);
   held.index = w->order_store->n_events;
   trace_batch_append_event (w->order_store, ev, batch);

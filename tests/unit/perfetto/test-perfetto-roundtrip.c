@@ -274,6 +274,81 @@ test_json_order (void)
   g_assert_cmpuint (ws.late_events, ==, 1);
 }
 
+/* Past twice the window the writer compacts its store of waiting events
+ * in place, several times over this stream: every event must come out
+ * with its own args, in order, whether it waited in the run (in order),
+ * in the heap (a little early or late) or all along (a slice at a time
+ * after every other event's, written last). */
+static void
+test_json_order_compaction (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  g_autoptr (TraceBatch) in = trace_batch_new (pool, 0);
+  g_autoptr (TraceBatch) out = NULL;
+  g_autoptr (GBytes) bytes = NULL;
+  g_autoptr (GError) error = NULL;
+  const guint n = 5 * PERFETTO_ORDER_WINDOW;
+  PerfettoWriterOptions opts;
+  PerfettoWriterStats ws;
+  TraceEvent *ev;
+  gint64 last_ts = G_MININT64;
+  guint n_ticks = 0;
+
+  ev = pt_add (in, TRACE_EVENT_SLICE_BEGIN, G_GINT64_CONSTANT (1000000000), 1, 1, "waits");
+  trace_batch_add_arg_int (in, ev, "held", 42);
+  trace_batch_add_arg_string (in, ev, "why", "after all");
+  for (guint i = 0; i < n; i++)
+    {
+      /* every seventh event 3 ns early: the heap takes it */
+      gint64 ts = 1000 + 10 * (gint64) i - (i % 7 == 0 ? 13 : 0);
+
+      ev = pt_add (in, TRACE_EVENT_INSTANT, ts, 1, 2, "tick");
+      trace_batch_add_arg_int (in, ev, "ts", ts);
+      if (i % 5 == 0)
+        {
+          g_autofree char *v = g_strdup_printf ("v%" G_GINT64_FORMAT, ts);
+
+          trace_batch_add_arg_string (in, ev, "s", v);
+        }
+    }
+  perfetto_writer_options_init (&opts);
+  opts.json_order = TRUE;
+  bytes = pt_write (&in, 1, &opts, &ws);
+  g_assert_cmpuint (ws.late_events, ==, 0);
+  out = pt_read (bytes, pool, NULL, NULL, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < out->n_events; i++)
+    {
+      g_autofree char *line = NULL;
+      g_autofree char *want_ts = NULL;
+      g_autofree char *want_s = NULL;
+
+      ev = &out->events[i];
+      if (ev->kind == TRACE_EVENT_SLICE_BEGIN)
+        {
+          line = pt_event_string (out, ev);
+          g_assert_nonnull (strstr (line, "held=i:42"));
+          g_assert_nonnull (strstr (line, "why=s:'after all'"));
+          g_assert_cmpuint (n_ticks, ==, n);
+          continue;
+        }
+      if (ev->kind != TRACE_EVENT_INSTANT)
+        continue;
+      g_assert_cmpint (ev->ts, >=, last_ts);
+      last_ts = ev->ts;
+      line = pt_event_string (out, ev);
+      want_ts = g_strdup_printf ("ts=i:%" G_GINT64_FORMAT, ev->ts);
+      g_assert_nonnull (strstr (line, want_ts));
+      if (((ev->ts - 1000) % 10 == 0 ? (ev->ts - 1000) / 10 : (ev->ts - 1000 + 13) / 10) % 5 == 0)
+        {
+          want_s = g_strdup_printf ("s=s:'v%" G_GINT64_FORMAT "'", ev->ts);
+          g_assert_nonnull (strstr (line, want_s));
+        }
+      n_ticks++;
+    }
+  g_assert_cmpuint (n_ticks, ==, n);
+}
+
 static void
 test_async_ends_without_begin (void)
 {
@@ -472,6 +547,7 @@ main (int argc,
   g_test_add_func ("/perfetto/roundtrip/same-bytes-whatever-the-pool-ids", test_same_bytes_whatever_the_pool_ids);
   g_test_add_func ("/perfetto/roundtrip/thread-time", test_thread_time);
   g_test_add_func ("/perfetto/roundtrip/json-order", test_json_order);
+  g_test_add_func ("/perfetto/roundtrip/json-order-compaction", test_json_order_compaction);
   g_test_add_func ("/perfetto/roundtrip/not-interned", test_all_kinds_not_interned);
   g_test_add_func ("/perfetto/roundtrip/many-batches", test_many_batches);
   g_test_add_func ("/perfetto/roundtrip/thread-order", test_thread_order);
