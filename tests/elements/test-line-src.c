@@ -126,7 +126,7 @@ run_lines (Run *run,
 
 static guint64
 get_stat (Run *run,
-      const char *key)
+          const char *key)
 {
   g_autoptr (GVariant) stats = trace_element_get_stats (trace_harness_get_element (run->harness));
   guint64 value = 0;

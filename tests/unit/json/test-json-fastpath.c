@@ -99,6 +99,7 @@ random_token (GString *s,
 static void
 test_double_edges (void)
 {
+  /* clang-format off */
   static const char *const cases[] = {
     "0", "-0", "0.0", "-0.0", "-0e5", "0e-400", "00", "007", "-007.50", "1", "-1",
     "0.1", "0.2", "0.3", "1.5e-7", "2.5", "1e22", "1e23", "-1e22", "1e-22", "1e-23",
@@ -113,6 +114,7 @@ test_double_edges (void)
     "", "-", "+1", ".5", "-.5", "1.", "1.e5", "1e", "1e+", "1e-", "--1", "1-2",
     "1..2", "1e5e5", "1+", "-e5", "e5", "1.5.5", "0.e1", "1E", "1ee5",
   };
+  /* clang-format on */
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     check_double (cases[i]);
@@ -154,7 +156,7 @@ static const guint64 ref_pow10[20] = {
 /* Whether mant * 10 + digit still fits in 64 bits. */
 static inline gboolean
 ref_fits_digit (guint64 mant,
-            char digit)
+                char digit)
 {
   return mant < G_MAXUINT64 / 10 ||
          (mant == G_MAXUINT64 / 10 && (guint64) (digit - '0') <= G_MAXUINT64 % 10);
@@ -163,10 +165,10 @@ ref_fits_digit (guint64 mant,
 /* Parses a JSON number into mantissa and decimal exponent. */
 static gboolean
 ref_split (const char *p,
-               const char *end,
-               gboolean *neg,
-               guint64 *mant,
-               int *exp10)
+           const char *end,
+           gboolean *neg,
+           guint64 *mant,
+           int *exp10)
 {
   gboolean any = FALSE;
 
@@ -220,9 +222,9 @@ ref_split (const char *p,
 /* mant * 10^exp10, rounded half away from zero or truncated. */
 static gboolean
 ref_scale (guint64 mant,
-               int exp10,
-               gboolean truncate,
-               guint64 *out)
+           int exp10,
+           gboolean truncate,
+           guint64 *out)
 {
   if (mant == 0)
     exp10 = 0;
@@ -254,10 +256,10 @@ ref_scale (guint64 mant,
 
 static gboolean
 ref_to_int64 (const char *p,
-                  const char *end,
-                  int scale,
-                  gboolean truncate,
-                  gint64 *out)
+              const char *end,
+              int scale,
+              gboolean truncate,
+              gint64 *out)
 {
   gboolean neg;
   guint64 mant, mag;
@@ -442,10 +444,12 @@ random_body (char *buf,
              gsize cap,
              GRand *rand)
 {
+  /* clang-format off */
   static const char *const pieces[] = {
     "a", "b", "xyz", "0123456789", "\"", "\\", "\\\"", "\\\\", "\xc3\xa9", "\xe4\xb8\xad",
     "\xff", "\x80", "\x01", "\x1f", "\\u00e9", " ",
   };
+  /* clang-format on */
   int n = g_rand_int_range (rand, 0, 12);
   gsize len = 0;
 

@@ -8,15 +8,15 @@
 #include "json-private.h"
 
 static const char nested_json[] =
-  "[{\"ph\":\"X\",\"name\":\"a\",\"ts\":1,\"dur\":5,\"pid\":1,\"tid\":1,\"args\":"
-  "{\"p\":1,\"obj\":{\"x\":1,\"y\":[2,3],\"z\":{\"w\":\"s\",\"v\":[[1,2],[3]]}},"
-  "\"arr\":[{\"a\":1,\"b\":2.5},{\"a\":true}],\"q\":\"t\",\"k.dot\":5}},"
-  "{\"ph\":\"i\",\"name\":\"g\",\"ts\":2,\"pid\":1,\"tid\":1,\"s\":\"t\",\"args\":{\"y\":[1,null,3]}}]";
+    "[{\"ph\":\"X\",\"name\":\"a\",\"ts\":1,\"dur\":5,\"pid\":1,\"tid\":1,\"args\":"
+    "{\"p\":1,\"obj\":{\"x\":1,\"y\":[2,3],\"z\":{\"w\":\"s\",\"v\":[[1,2],[3]]}},"
+    "\"arr\":[{\"a\":1,\"b\":2.5},{\"a\":true}],\"q\":\"t\",\"k.dot\":5}},"
+    "{\"ph\":\"i\",\"name\":\"g\",\"ts\":2,\"pid\":1,\"tid\":1,\"s\":\"t\",\"args\":{\"y\":[1,null,3]}}]";
 
 /* The args of the slice, as pt_event_strings() writes them */
 static const char nested_args[] =
-  " p=i:1 obj.x=i:1 obj.y[0]=i:2 obj.y[1]=i:3 obj.z.w=s:'s' obj.z.v[0][0]=i:1"
-  " obj.z.v[0][1]=i:2 obj.z.v[1][0]=i:3 arr[0].a=i:1 arr[0].b=d:2.5 arr[1].a=b:1 q=s:'t' k.dot=i:5";
+    " p=i:1 obj.x=i:1 obj.y[0]=i:2 obj.y[1]=i:3 obj.z.w=s:'s' obj.z.v[0][0]=i:1"
+    " obj.z.v[0][1]=i:2 obj.z.v[1][0]=i:3 arr[0].a=i:1 arr[0].b=d:2.5 arr[1].a=b:1 q=s:'t' k.dot=i:5";
 
 static TraceBatch *
 read_json (TraceStringPool *pool)
