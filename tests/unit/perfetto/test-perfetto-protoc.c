@@ -368,7 +368,7 @@ test_samples (void)
   g_autoptr (TraceBatch) in = trace_batch_new (pool, 0);
   g_autoptr (GPtrArray) packets = NULL;
   g_autoptr (GHashTable) seqs = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr (GHashTable) callstacks = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) callstacks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   gint64 us[2] = { 0, 0 };
   guint n[2] = { 0, 0 }, tied = 0;
   TraceEvent *ev;
