@@ -274,6 +274,32 @@ test_generated (void)
   set_chunk_size (0);
 }
 
+/* Chrome's stackTrace args are arrays of objects: `},{` inside an event.
+ * A worker whose first guess falls in one sees its events end at the
+ * array's ']' and guesses again after it, so every chunk is taken and
+ * none is left to the reader's thread alone. */
+static void
+test_arrays_of_objects (void)
+{
+  g_autoptr (GString) s = g_string_new ("[");
+  ChunkCounts counts = { 0 };
+
+  for (guint i = 0; s->len < 256 * 1024; i++)
+    g_string_append_printf (s,
+                            "%s{\"ph\":\"X\",\"name\":\"f%u\",\"ts\":%u,\"dur\":1,\"pid\":1,\"tid\":1,"
+                            "\"args\":{\"data\":{\"stackTrace\":[{\"line\":%u},{\"line\":2},{\"line\":3}]}}}",
+                            i ? "," : "", i % 13, i, i);
+  g_string_append (s, "]");
+  set_chunk_size (1000);
+  assert_same_as_one_thread (s->str, s->len, "arrays of objects", &counts);
+  set_chunk_size (0);
+  g_test_message ("arrays of objects, chunks of 1000: %" G_GUINT64_FORMAT " chunks taken, %" G_GUINT64_FORMAT
+                  " missed",
+                  counts.taken, counts.missed);
+  g_assert_cmpuint (counts.missed, ==, 0);
+  g_assert_cmpuint (counts.taken, >, 400);
+}
+
 /* Strings holding `},{`, `}, {` and escaped quotes across the chunk
  * boundaries: the guesses inside them are seen as wrong, the chunks read
  * on one thread, and the output is still the same. */
@@ -378,6 +404,7 @@ main (int argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/json/threads/generated", test_generated);
   g_test_add_func ("/json/threads/traps", test_traps);
+  g_test_add_func ("/json/threads/arrays-of-objects", test_arrays_of_objects);
   g_test_add_func ("/json/threads/dense", test_dense);
   g_test_add_func ("/json/threads/small-and-odd", test_small_and_odd);
   g_test_add_func ("/json/threads/corpus", test_corpus);
