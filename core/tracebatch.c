@@ -109,6 +109,21 @@ is_shape_arg (const TraceArg *arg)
   return arg->type == TRACE_ARG_NULL || arg->type == TRACE_ARG_EMPTY_ARRAY || arg->type == TRACE_ARG_EMPTY_OBJECT;
 }
 
+/* Whether each event's args come after the previous event's. */
+static gboolean
+args_in_event_order (TraceBatch *batch)
+{
+  guint next = 0;
+
+  for (guint e = 0; e < batch->n_events; e++)
+    {
+      if (batch->events[e].first_arg < next)
+        return FALSE;
+      next = batch->events[e].first_arg + batch->events[e].n_args;
+    }
+  return TRUE;
+}
+
 /**
  * trace_batch_drop_shape_args:
  * @batch: (transfer full): a #TraceBatch
@@ -117,13 +132,14 @@ is_shape_arg (const TraceArg *arg)
  * (%TRACE_ARG_NULL, %TRACE_ARG_EMPTY_ARRAY, %TRACE_ARG_EMPTY_OBJECT): see
  * trace_base_sink_class_set_keeps_arg_shape().
  *
- * Returns: (transfer full): @batch itself when it has none (nearly
- *   always), else a copy without them (one copy per batch, not per event)
+ * Returns: (transfer full): @batch itself when it has none, or when it
+ *   is writable (they are dropped in place), else a copy without them
+ *   (one copy per batch, not per event)
  */
 TraceBatch *
 trace_batch_drop_shape_args (TraceBatch *batch)
 {
-  TraceBatch *copy;
+  TraceBatch *out;
   guint i = 0;
 
   g_return_val_if_fail (batch != NULL, NULL);
@@ -132,22 +148,29 @@ trace_batch_drop_shape_args (TraceBatch *batch)
     i++;
   if (i == batch->n_args)
     return batch;
-  copy = trace_batch_copy (batch);
-  copy->n_args = 0;
-  for (guint e = 0; e < copy->n_events; e++)
+  /* When args are in event order (as every source writes them), kept
+   * args only move down, so a batch no one else holds is filtered where
+   * it is: a sink of a JSON stream with nulls had every batch copied. */
+  out = trace_batch_is_writable (batch) && args_in_event_order (batch) ? batch : trace_batch_copy (batch);
+  out->n_args = 0;
+  for (guint e = 0; e < out->n_events; e++)
     {
-      TraceEvent *ev = &copy->events[e];
-      const TraceArg *args = &batch->args[ev->first_arg];
-      guint n = ev->n_args;
+      TraceEvent *ev = &out->events[e];
+      guint first = ev->first_arg, n = ev->n_args;
 
-      ev->first_arg = copy->n_args;
+      ev->first_arg = out->n_args;
       ev->n_args = 0;
       for (guint a = 0; a < n; a++)
-        if (!is_shape_arg (&args[a]))
-          copy->args[copy->n_args++] = args[a], ev->n_args++;
+        {
+          TraceArg arg = batch->args[first + a];
+
+          if (!is_shape_arg (&arg))
+            out->args[out->n_args++] = arg, ev->n_args++;
+        }
     }
-  trace_batch_unref (batch);
-  return copy;
+  if (out != batch)
+    trace_batch_unref (batch);
+  return out;
 }
 
 /**

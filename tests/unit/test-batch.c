@@ -102,6 +102,92 @@ test_append_event_copies_args (void)
 }
 
 /* The by-index accessors bindings use read the same fields as C. */
+/* Three events with null, [] and {} args among kept ones. */
+static TraceBatch *
+batch_with_shape_args (void)
+{
+  TraceBatch *batch = trace_batch_new (NULL, 0);
+  TraceEvent *ev;
+
+  ev = trace_batch_append (batch, TRACE_EVENT_INSTANT, 1);
+  trace_batch_add_arg (batch, ev, trace_string_pool_intern (batch->pool, "n"), TRACE_ARG_NULL);
+  trace_batch_add_arg_int (batch, ev, "a", 1);
+  ev = trace_batch_append (batch, TRACE_EVENT_INSTANT, 2);
+  trace_batch_add_arg (batch, ev, trace_string_pool_intern (batch->pool, "e"), TRACE_ARG_EMPTY_ARRAY);
+  ev = trace_batch_append (batch, TRACE_EVENT_INSTANT, 3);
+  trace_batch_add_arg_int (batch, ev, "b", 2);
+  trace_batch_add_arg (batch, ev, trace_string_pool_intern (batch->pool, "o"), TRACE_ARG_EMPTY_OBJECT);
+  trace_batch_add_arg_int (batch, ev, "c", 3);
+  return batch;
+}
+
+/* The kept args of each event, as "key=value" joined by spaces. */
+static char *
+kept_args (TraceBatch *batch)
+{
+  GString *s = g_string_new (NULL);
+
+  for (guint e = 0; e < batch->n_events; e++)
+    {
+      const TraceEvent *ev = &batch->events[e];
+
+      g_string_append_printf (s, "%s%" G_GINT64_FORMAT ":", e ? " | " : "", ev->ts);
+      for (guint a = 0; a < ev->n_args; a++)
+        {
+          const TraceArg *arg = &batch->args[ev->first_arg + a];
+
+          g_string_append_printf (s, " %s=%" G_GINT64_FORMAT, trace_string_pool_get (batch->pool, arg->key),
+                                  arg->type == TRACE_ARG_INT ? arg->v.i : -1);
+        }
+    }
+  return g_string_free (s, FALSE);
+}
+
+/* A writable batch loses its value-less args in place; a shared one, or
+ * one whose args are not in event order, is copied and left as it was. */
+static void
+test_drop_shape_args (void)
+{
+  const char *want = "1: a=1 | 2: | 3: b=2 c=3";
+  TraceBatch *batch = batch_with_shape_args ();
+  TraceBatch *shared, *out;
+  g_autofree char *got = NULL, *got_shared = NULL, *got_unordered = NULL, *before = NULL, *after = NULL;
+
+  out = trace_batch_drop_shape_args (batch);
+  g_assert_true (out == batch);
+  got = kept_args (out);
+  g_assert_cmpstr (got, ==, want);
+  g_assert_cmpuint (out->n_args, ==, 3);
+  trace_batch_unref (out);
+
+  batch = batch_with_shape_args ();
+  shared = trace_batch_ref (batch);
+  before = kept_args (shared);
+  out = trace_batch_drop_shape_args (batch);
+  g_assert_true (out != shared);
+  got_shared = kept_args (out);
+  g_assert_cmpstr (got_shared, ==, want);
+  after = kept_args (shared);
+  g_assert_cmpstr (after, ==, before);
+  g_assert_cmpuint (shared->n_args, ==, 6);
+  trace_batch_unref (out);
+  trace_batch_unref (shared);
+
+  /* events swapped: the third's args now come first, before the first's */
+  batch = batch_with_shape_args ();
+  {
+    TraceEvent tmp = batch->events[0];
+
+    batch->events[0] = batch->events[2];
+    batch->events[2] = tmp;
+  }
+  out = trace_batch_drop_shape_args (batch);
+  g_assert_true (out != batch);
+  got_unordered = kept_args (out);
+  g_assert_cmpstr (got_unordered, ==, "3: b=2 c=3 | 2: | 1: a=1");
+  trace_batch_unref (out);
+}
+
 static void
 test_accessors (void)
 {
@@ -158,6 +244,7 @@ main (int argc, char **argv)
   g_test_add_func ("/batch/writable-copy", test_writable_copy);
   g_test_add_func ("/batch/remove-none", test_remove_none);
   g_test_add_func ("/batch/append-event-copies-args", test_append_event_copies_args);
+  g_test_add_func ("/batch/drop-shape-args", test_drop_shape_args);
   g_test_add_func ("/batch/accessors", test_accessors);
   g_test_add_func ("/event/kind-names", test_kind_names);
   return g_test_run ();
