@@ -927,7 +927,7 @@ struct _PerfettoWriter
   /* the TrackEvent being built */
   PerfettoTrackEvent te;
   PerfettoVec annotations;   /* DebugAnnotation */
-  GArray *ann_parents;       /* guint per annotation: its parent's index + 1, 0 (or none) at top level */
+  PerfettoVec ann_parents;   /* guint per annotation: its parent's index + 1, 0 (or none) at top level */
   PerfettoArgKeys *arg_keys; /* split keys (perfetto-writer-args.c) */
   guint64 category_iid;
   char *category_str;

@@ -287,9 +287,11 @@ push_node (PerfettoWriter *w,
       else
         pa->n_dict_entries++;
     }
-  /* Earlier flat annotations read 0 (top level): the array clears. */
-  g_array_set_size (w->ann_parents, node);
-  g_array_append_val (w->ann_parents, parent_plus_one);
+  /* Earlier flat annotations read 0 (top level): pushed slots are zeroed. */
+  while (w->ann_parents.len < node)
+    perfetto_vec_push (&w->ann_parents);
+  w->ann_parents.len = node;
+  *(guint *) perfetto_vec_push (&w->ann_parents) = parent_plus_one;
   return node;
 }
 
@@ -355,8 +357,8 @@ link_tree (PerfettoWriter *w,
            gpointer *slots)
 {
   guint n = w->annotations.len;
-  const guint *parents = (const guint *) w->ann_parents->data;
-  guint n_parents = w->ann_parents->len;
+  const guint *parents = (const guint *) w->ann_parents.data;
+  guint n_parents = w->ann_parents.len;
   gsize n_top = 0;
   gsize next;
 
@@ -414,7 +416,7 @@ perfetto_args_attach (PerfettoWriter *w)
   if (w->annotations.len == 0)
     return;
   slots = perfetto_vec_ptrs (&w->annotations);
-  if (w->ann_parents->len == 0)
+  if (w->ann_parents.len == 0)
     w->te.n_debug_annotations = w->annotations.len;
   else
     w->te.n_debug_annotations = link_tree (w, slots);
@@ -426,5 +428,5 @@ void
 perfetto_args_reset (PerfettoWriter *w)
 {
   w->annotations.len = 0;
-  g_array_set_size (w->ann_parents, 0);
+  w->ann_parents.len = 0;
 }

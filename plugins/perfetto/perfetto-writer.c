@@ -677,7 +677,7 @@ perfetto_init_vecs (PerfettoWriter *w)
   perfetto_vec_init (&w->new_frames, sizeof (Perfetto__Protos__Frame));
   perfetto_vec_init (&w->new_callstacks, sizeof (Perfetto__Protos__Callstack));
   perfetto_vec_init (&w->annotations, sizeof (PerfettoAnnotation));
-  w->ann_parents = g_array_new (FALSE, TRUE, sizeof (guint));
+  perfetto_vec_init (&w->ann_parents, sizeof (guint));
   w->callstack_frames = g_array_new (FALSE, FALSE, sizeof (guint64));
   w->mapping_paths = g_array_new (FALSE, FALSE, sizeof (guint64));
 }
@@ -767,7 +767,7 @@ perfetto_writer_free (PerfettoWriter *w)
     perfetto_vec_clear (vecs[i]);
   for (guint i = 0; i < G_N_ELEMENTS (sets); i++)
     perfetto_id_set_free (sets[i]);
-  g_array_unref (w->ann_parents);
+  perfetto_vec_clear (&w->ann_parents);
   perfetto_args_free (w);
   g_array_unref (w->callstack_frames);
   g_array_unref (w->mapping_paths);
