@@ -788,6 +788,32 @@ decimal_scale (guint64 mant,
   return TRUE;
 }
 
+/* The common case, a plain integer (pids, tids, microseconds) whose
+ * digits and @scale make at most 18 digits: nothing to round, no
+ * overflow. FALSE, with nothing set, for anything else. */
+static inline gboolean
+small_integer (const char *p,
+               const char *end,
+               int scale,
+               gint64 *out)
+{
+  gboolean neg = p < end && *p == '-';
+  guint64 m = 0;
+
+  p += neg;
+  if (p == end || end - p + scale > 18)
+    return FALSE;
+  for (; p < end; p++)
+    {
+      if (!is_digit (*p))
+        return FALSE;
+      m = m * 10 + (guint64) (*p - '0');
+    }
+  m *= pow10_table[scale];
+  *out = neg ? -(gint64) m : (gint64) m;
+  return TRUE;
+}
+
 static gboolean
 decimal_to_int64 (const char *p,
                   const char *end,
@@ -799,6 +825,8 @@ decimal_to_int64 (const char *p,
   guint64 mant, mag;
   int exp10;
 
+  if (scale >= 0 && small_integer (p, end, scale, out))
+    return TRUE;
   if (!decimal_split (p, end, &neg, &mant, &exp10) ||
       !decimal_scale (mant, exp10 + scale, truncate, &mag))
     return FALSE;
