@@ -5,18 +5,20 @@
  * or not: for a TrackEvent packet of a slice begin, end or counter that is
  * some forty fields for the five or six that are set, and it was a third
  * of the time of systrace → Perfetto (issue 19). The packets that dominate
- * a trace (TracePacket with a TrackEvent or an ftrace event bundle, with
- * its events and compact sched arrays) are written here field by field in
- * protobuf-c's own order (field number) and with its own rules (proto2
- * presence: has_ flags, non-NULL pointers, oneof cases; int32 negatives as
- * ten-byte varints; unpacked repeated scalars), so the bytes are the
- * same as protobuf-c's. Sub-messages of
- * other types (debug annotations, interned data, typed ftrace events but
- * sched_switch, sched_wakeup, sched_waking and print) are still packed by
- * protobuf-c, which stays the schema, the generated
- * code and the decoder; packets with another payload go to protobuf-c
- * whole. tests/unit/perfetto/test-perfetto-wire.c packs random messages
- * both ways and compares the bytes.
+ * a trace (TracePacket with a TrackEvent, its debug annotations and
+ * Chrome legacy fields, or an ftrace event bundle, with its events and
+ * compact sched arrays; the interned names and strings they refer to) are
+ * written here field by field in protobuf-c's own order (field number)
+ * and with its own rules (proto2 presence: has_ flags, non-NULL pointers,
+ * oneof cases; int32 negatives as ten-byte varints; unpacked repeated
+ * scalars), so the bytes are the same as protobuf-c's. Sub-messages of
+ * other types (interned frames, callstacks and mappings, typed ftrace
+ * events but sched_switch, sched_wakeup, sched_waking and print) are
+ * still packed by protobuf-c, which stays the schema, the generated code
+ * and the decoder; packets with another payload go to protobuf-c whole.
+ * perfetto-writer-wire-schema.c checks the field numbers against
+ * protobuf-c's descriptors; tests/unit/perfetto/test-perfetto-wire.c packs
+ * random messages both ways and compares the bytes.
  *
  * A length-delimited field is written with a one-byte length slot, which
  * is enough below 128 bytes (most TrackEvents); a longer body is moved by
@@ -28,69 +30,7 @@
 
 #include <string.h>
 
-/* Field numbers of the fields that are not members of a oneof (those
- * are the generated *_CASE values), from the .proto files in protos/; the test checks
- * each against protobuf-c's descriptor (perfetto_wire_check_schema). */
-#define F_TRACE_PACKET 1
-#define F_PACKET_TIMESTAMP 8
-#define F_PACKET_SEQUENCE_ID 10
-#define F_PACKET_INTERNED_DATA 12
-#define F_PACKET_SEQUENCE_FLAGS 13
-#define F_PACKET_INCREMENTAL_STATE_CLEARED 41
-#define F_PACKET_PREVIOUS_PACKET_DROPPED 42
-#define F_PACKET_TIMESTAMP_CLOCK_ID 58
-#define F_PACKET_DEFAULTS 59
-#define F_PACKET_TRUSTED_PID 79
-#define F_PACKET_FIRST_ON_SEQUENCE 87
-#define F_TE_CATEGORY_IIDS 3
-#define F_TE_DEBUG_ANNOTATIONS 4
-#define F_TE_LEGACY_EVENT 6
-#define F_TE_TYPE 9
-#define F_TE_TRACK_UUID 11
-#define F_TE_EXTRA_COUNTER_VALUES 12
-#define F_TE_CATEGORIES 22
-#define F_TE_EXTRA_COUNTER_TRACK_UUIDS 31
-#define F_TE_FLOW_IDS 47
-#define F_TE_TERMINATING_FLOW_IDS 48
-#define F_DA_DICT_ENTRIES 11
-#define F_DA_ARRAY_VALUES 12
-#define F_TE_EXTRA_DOUBLE_COUNTER_TRACK_UUIDS 45
-#define F_TE_EXTRA_DOUBLE_COUNTER_VALUES 46
-#define F_BUNDLE_CPU 1
-#define F_BUNDLE_EVENT 2
-#define F_BUNDLE_LOST_EVENTS 3
-#define F_BUNDLE_COMPACT_SCHED 4
-#define F_BUNDLE_LAST_READ_EVENT_TIMESTAMP 9
-#define F_BUNDLE_PREVIOUS_BUNDLE_END_TIMESTAMP 10
-#define F_FEV_TIMESTAMP 1
-#define F_FEV_PID 2
-#define F_FEV_COMMON_FLAGS 5
-#define F_PRINT_IP 1
-#define F_PRINT_BUF 2
-#define F_SW_PREV_COMM 1
-#define F_SW_PREV_PID 2
-#define F_SW_PREV_PRIO 3
-#define F_SW_PREV_STATE 4
-#define F_SW_NEXT_COMM 5
-#define F_SW_NEXT_PID 6
-#define F_SW_NEXT_PRIO 7
-#define F_WK_COMM 1
-#define F_WK_PID 2
-#define F_WK_PRIO 3
-#define F_WK_SUCCESS 4
-#define F_WK_TARGET_CPU 5
-#define F_CS_SWITCH_TIMESTAMP 1
-#define F_CS_SWITCH_PREV_STATE 2
-#define F_CS_SWITCH_NEXT_PID 3
-#define F_CS_SWITCH_NEXT_PRIO 4
-#define F_CS_INTERN_TABLE 5
-#define F_CS_SWITCH_NEXT_COMM_INDEX 6
-#define F_CS_WAKING_TIMESTAMP 7
-#define F_CS_WAKING_PID 8
-#define F_CS_WAKING_TARGET_CPU 9
-#define F_CS_WAKING_PRIO 10
-#define F_CS_WAKING_COMM_INDEX 11
-#define F_CS_WAKING_COMMON_FLAGS 12
+#include "perfetto-wire-fields.h"
 
 #define W_VARINT PROTOBUF_C_WIRE_TYPE_VARINT
 #define W_64BIT PROTOBUF_C_WIRE_TYPE_64BIT
@@ -98,183 +38,6 @@
 
 /* A tag and a varint: 5 + 10 bytes at most. */
 #define WIRE_SCALAR_MAX 15
-
-static const struct
-{
-  const ProtobufCMessageDescriptor *desc;
-  const char *name;
-  guint32 number;
-} wire_numbers[] = {
-  { &perfetto__protos__trace__descriptor, "packet", F_TRACE_PACKET },
-  { &perfetto__protos__trace_packet__descriptor, "timestamp", F_PACKET_TIMESTAMP },
-  { &perfetto__protos__trace_packet__descriptor, "trusted_packet_sequence_id", F_PACKET_SEQUENCE_ID },
-  { &perfetto__protos__trace_packet__descriptor, "interned_data", F_PACKET_INTERNED_DATA },
-  { &perfetto__protos__trace_packet__descriptor, "sequence_flags", F_PACKET_SEQUENCE_FLAGS },
-  { &perfetto__protos__trace_packet__descriptor, "incremental_state_cleared", F_PACKET_INCREMENTAL_STATE_CLEARED },
-  { &perfetto__protos__trace_packet__descriptor, "previous_packet_dropped", F_PACKET_PREVIOUS_PACKET_DROPPED },
-  { &perfetto__protos__trace_packet__descriptor, "timestamp_clock_id", F_PACKET_TIMESTAMP_CLOCK_ID },
-  { &perfetto__protos__trace_packet__descriptor, "trace_packet_defaults", F_PACKET_DEFAULTS },
-  { &perfetto__protos__trace_packet__descriptor, "trusted_pid", F_PACKET_TRUSTED_PID },
-  { &perfetto__protos__trace_packet__descriptor, "first_packet_on_sequence", F_PACKET_FIRST_ON_SEQUENCE },
-  { &perfetto__protos__track_event__descriptor, "category_iids", F_TE_CATEGORY_IIDS },
-  { &perfetto__protos__track_event__descriptor, "debug_annotations", F_TE_DEBUG_ANNOTATIONS },
-  { &perfetto__protos__track_event__descriptor, "legacy_event", F_TE_LEGACY_EVENT },
-  { &perfetto__protos__track_event__descriptor, "type", F_TE_TYPE },
-  { &perfetto__protos__track_event__descriptor, "track_uuid", F_TE_TRACK_UUID },
-  { &perfetto__protos__track_event__descriptor, "extra_counter_values", F_TE_EXTRA_COUNTER_VALUES },
-  { &perfetto__protos__track_event__descriptor, "categories", F_TE_CATEGORIES },
-  { &perfetto__protos__track_event__descriptor, "extra_counter_track_uuids", F_TE_EXTRA_COUNTER_TRACK_UUIDS },
-  { &perfetto__protos__track_event__descriptor, "flow_ids", F_TE_FLOW_IDS },
-  { &perfetto__protos__track_event__descriptor, "terminating_flow_ids", F_TE_TERMINATING_FLOW_IDS },
-  { &perfetto__protos__debug_annotation__descriptor, "dict_entries", F_DA_DICT_ENTRIES },
-  { &perfetto__protos__debug_annotation__descriptor, "array_values", F_DA_ARRAY_VALUES },
-  { &perfetto__protos__track_event__descriptor, "extra_double_counter_track_uuids", F_TE_EXTRA_DOUBLE_COUNTER_TRACK_UUIDS },
-  { &perfetto__protos__track_event__descriptor, "extra_double_counter_values", F_TE_EXTRA_DOUBLE_COUNTER_VALUES },
-  { &perfetto__protos__ftrace_event_bundle__descriptor, "cpu", F_BUNDLE_CPU },
-  { &perfetto__protos__ftrace_event_bundle__descriptor, "event", F_BUNDLE_EVENT },
-  { &perfetto__protos__ftrace_event_bundle__descriptor, "lost_events", F_BUNDLE_LOST_EVENTS },
-  { &perfetto__protos__ftrace_event_bundle__descriptor, "compact_sched", F_BUNDLE_COMPACT_SCHED },
-  { &perfetto__protos__ftrace_event_bundle__descriptor, "last_read_event_timestamp", F_BUNDLE_LAST_READ_EVENT_TIMESTAMP },
-  { &perfetto__protos__ftrace_event_bundle__descriptor, "previous_bundle_end_timestamp",
-    F_BUNDLE_PREVIOUS_BUNDLE_END_TIMESTAMP },
-  { &perfetto__protos__ftrace_event__descriptor, "timestamp", F_FEV_TIMESTAMP },
-  { &perfetto__protos__ftrace_event__descriptor, "pid", F_FEV_PID },
-  { &perfetto__protos__ftrace_event__descriptor, "common_flags", F_FEV_COMMON_FLAGS },
-#define PRINT_DESC &perfetto__protos__print_ftrace_event__descriptor
-  { PRINT_DESC, "ip", F_PRINT_IP },
-  { PRINT_DESC, "buf", F_PRINT_BUF },
-#undef PRINT_DESC
-#define SW_DESC &perfetto__protos__sched_switch_ftrace_event__descriptor
-  { SW_DESC, "prev_comm", F_SW_PREV_COMM },
-  { SW_DESC, "prev_pid", F_SW_PREV_PID },
-  { SW_DESC, "prev_prio", F_SW_PREV_PRIO },
-  { SW_DESC, "prev_state", F_SW_PREV_STATE },
-  { SW_DESC, "next_comm", F_SW_NEXT_COMM },
-  { SW_DESC, "next_pid", F_SW_NEXT_PID },
-  { SW_DESC, "next_prio", F_SW_NEXT_PRIO },
-#undef SW_DESC
-#define WAKEUP_NUMBERS(desc)             \
-  { desc, "comm", F_WK_COMM },           \
-      { desc, "pid", F_WK_PID },         \
-      { desc, "prio", F_WK_PRIO },       \
-      { desc, "success", F_WK_SUCCESS }, \
-  {                                      \
-    desc, "target_cpu", F_WK_TARGET_CPU  \
-  }
-  WAKEUP_NUMBERS (&perfetto__protos__sched_wakeup_ftrace_event__descriptor),
-  WAKEUP_NUMBERS (&perfetto__protos__sched_waking_ftrace_event__descriptor),
-#undef WAKEUP_NUMBERS
-#define CS_DESC &perfetto__protos__ftrace_event_bundle__compact_sched__descriptor
-  { CS_DESC, "switch_timestamp", F_CS_SWITCH_TIMESTAMP },
-  { CS_DESC, "switch_prev_state", F_CS_SWITCH_PREV_STATE },
-  { CS_DESC, "switch_next_pid", F_CS_SWITCH_NEXT_PID },
-  { CS_DESC, "switch_next_prio", F_CS_SWITCH_NEXT_PRIO },
-  { CS_DESC, "intern_table", F_CS_INTERN_TABLE },
-  { CS_DESC, "switch_next_comm_index", F_CS_SWITCH_NEXT_COMM_INDEX },
-  { CS_DESC, "waking_timestamp", F_CS_WAKING_TIMESTAMP },
-  { CS_DESC, "waking_pid", F_CS_WAKING_PID },
-  { CS_DESC, "waking_target_cpu", F_CS_WAKING_TARGET_CPU },
-  { CS_DESC, "waking_prio", F_CS_WAKING_PRIO },
-  { CS_DESC, "waking_comm_index", F_CS_WAKING_COMM_INDEX },
-  { CS_DESC, "waking_common_flags", F_CS_WAKING_COMMON_FLAGS },
-#undef CS_DESC
-};
-
-/* The fields each streamed message has, all or outside its oneofs: a
- * field added to a .proto (and not here) turns streaming off rather than
- * being dropped. A new oneof member of TracePacket or FtraceEvent needs
- * nothing: other payloads go to protobuf-c and so do typed ftrace events
- * other than the four streamed. */
-static const struct
-{
-  const ProtobufCMessageDescriptor *desc;
-  gboolean outside_oneofs;
-  guint n_fields;
-} wire_field_counts[] = {
-  { &perfetto__protos__trace__descriptor, FALSE, 1 },
-  { &perfetto__protos__trace_packet__descriptor, TRUE, 10 },
-  { &perfetto__protos__track_event__descriptor, FALSE, 22 },
-  { &perfetto__protos__debug_annotation__descriptor, FALSE, 12 },
-  { &perfetto__protos__ftrace_event_bundle__descriptor, FALSE, 6 },
-  { &perfetto__protos__ftrace_event__descriptor, TRUE, 3 },
-  { &perfetto__protos__ftrace_event_bundle__compact_sched__descriptor, FALSE, 12 },
-  { &perfetto__protos__print_ftrace_event__descriptor, FALSE, 2 },
-  { &perfetto__protos__sched_switch_ftrace_event__descriptor, FALSE, 7 },
-  { &perfetto__protos__sched_wakeup_ftrace_event__descriptor, FALSE, 5 },
-  { &perfetto__protos__sched_waking_ftrace_event__descriptor, FALSE, 5 },
-};
-
-static guint
-count_fields (const ProtobufCMessageDescriptor *desc,
-              gboolean outside_oneofs)
-{
-  guint n = 0;
-
-  for (guint i = 0; i < desc->n_fields; i++)
-    if (!outside_oneofs || !(desc->fields[i].flags & PROTOBUF_C_FIELD_FLAG_ONEOF))
-      n++;
-  return n;
-}
-
-/**
- * perfetto_wire_check_schema:
- * @error: where to say what does not match
- *
- * Returns: whether each field number this file writes is the one
- *   protobuf-c's descriptor gives, and each streamed message has the
- *   fields this file knows of and no more
- */
-gboolean
-perfetto_wire_check_schema (GError **error)
-{
-  for (gsize i = 0; i < G_N_ELEMENTS (wire_numbers); i++)
-    {
-      const ProtobufCFieldDescriptor *f =
-          protobuf_c_message_descriptor_get_field_by_name (wire_numbers[i].desc, wire_numbers[i].name);
-
-      if (f == NULL || f->id != wire_numbers[i].number)
-        {
-          g_set_error (error, TRACE_CORE_ERROR, TRACE_CORE_ERROR_FAILED, "%s.%s: field number %u, written as %u",
-                       wire_numbers[i].desc->name, wire_numbers[i].name, f ? f->id : 0, wire_numbers[i].number);
-          return FALSE;
-        }
-    }
-  for (gsize i = 0; i < G_N_ELEMENTS (wire_field_counts); i++)
-    {
-      guint n = count_fields (wire_field_counts[i].desc, wire_field_counts[i].outside_oneofs);
-
-      if (n != wire_field_counts[i].n_fields)
-        {
-          g_set_error (error, TRACE_CORE_ERROR, TRACE_CORE_ERROR_FAILED, "%s: %u fields, the wire writer knows %u",
-                       wire_field_counts[i].desc->name, n, wire_field_counts[i].n_fields);
-          return FALSE;
-        }
-    }
-  return TRUE;
-}
-
-/**
- * perfetto_wire_usable:
- *
- * Returns: whether the compiled descriptors are the ones this file was
- *   written for (checked once; if not, a warning and protobuf-c for all)
- */
-gboolean
-perfetto_wire_usable (void)
-{
-  static gsize state = 0; /* 1: usable, 2: not */
-
-  if (g_once_init_enter (&state))
-    {
-      g_autoptr (GError) error = NULL;
-      gboolean ok = perfetto_wire_check_schema (&error);
-
-      if (!ok)
-        g_warning ("perfetto: the .proto files changed (%s): packing every packet with protobuf-c", error->message);
-      g_once_init_leave (&state, ok ? 1 : 2);
-    }
-  return state == 1;
-}
 
 /* ---- primitives ---- */
 
@@ -520,6 +283,40 @@ put_debug_annotation (PerfettoWireBuf *b,
 
 #undef DA
 
+/* Chrome's legacy fields (flows, ids, the phase of a flow event). */
+static void
+put_legacy_event (PerfettoWireBuf *b,
+                  const Perfetto__Protos__TrackEvent__LegacyEvent *le)
+{
+  gsize slot = wire_open (b, F_TE_LEGACY_EVENT);
+
+  if (le->has_name_iid)
+    put_varint (b, F_LE_NAME_IID, le->name_iid);
+  if (le->has_phase)
+    put_int32 (b, F_LE_PHASE, le->phase);
+  if (le->has_duration_us)
+    put_varint (b, F_LE_DURATION_US, (guint64) le->duration_us);
+  if (le->has_thread_duration_us)
+    put_varint (b, F_LE_THREAD_DURATION_US, (guint64) le->thread_duration_us);
+  if (le->has_unscoped_id)
+    put_varint (b, F_LE_UNSCOPED_ID, le->unscoped_id);
+  if (le->id_scope)
+    put_string (b, F_LE_ID_SCOPE, le->id_scope);
+  if (le->has_bind_id)
+    put_varint (b, F_LE_BIND_ID, le->bind_id);
+  if (le->has_local_id)
+    put_varint (b, F_LE_LOCAL_ID, le->local_id);
+  if (le->has_global_id)
+    put_varint (b, F_LE_GLOBAL_ID, le->global_id);
+  if (le->has_bind_to_enclosing)
+    put_varint (b, F_LE_BIND_TO_ENCLOSING, le->bind_to_enclosing ? 1 : 0);
+  if (le->has_flow_direction)
+    put_int32 (b, F_LE_FLOW_DIRECTION, le->flow_direction);
+  if (le->has_instant_event_scope)
+    put_int32 (b, F_LE_INSTANT_EVENT_SCOPE, le->instant_event_scope);
+  wire_close (b, slot);
+}
+
 static void
 put_track_event (PerfettoWireBuf *b,
                  const PerfettoTrackEvent *te)
@@ -530,7 +327,9 @@ put_track_event (PerfettoWireBuf *b,
   put_repeated_varint (b, F_TE_CATEGORY_IIDS, te->n_category_iids, te->category_iids);
   for (gsize i = 0; i < te->n_debug_annotations; i++)
     put_debug_annotation (b, F_TE_DEBUG_ANNOTATIONS, te->debug_annotations[i]);
-  if (te->legacy_event)
+  if (te->legacy_event && te->legacy_event->base.n_unknown_fields == 0)
+    put_legacy_event (b, te->legacy_event);
+  else if (te->legacy_event)
     put_message_pbc (b, F_TE_LEGACY_EVENT, &te->legacy_event->base);
   if (te->thread_instruction_count_case ==
       PERFETTO__PROTOS__TRACK_EVENT__THREAD_INSTRUCTION_COUNT_THREAD_INSTRUCTION_COUNT_DELTA)
@@ -750,6 +549,111 @@ put_ftrace_bundle (PerfettoWireBuf *b,
     put_varint (b, F_BUNDLE_PREVIOUS_BUNDLE_END_TIMESTAMP, bundle->previous_bundle_end_timestamp);
 }
 
+/* ---- interned data ---- */
+
+/* EventCategory, EventName and DebugAnnotationName have one layout;
+ * protobuf-c's structs for them differ only in their descriptor. */
+G_STATIC_ASSERT (sizeof (Perfetto__Protos__EventName) == sizeof (Perfetto__Protos__EventCategory));
+G_STATIC_ASSERT (sizeof (Perfetto__Protos__EventName) == sizeof (Perfetto__Protos__DebugAnnotationName));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (Perfetto__Protos__EventName, iid) ==
+                 G_STRUCT_OFFSET (Perfetto__Protos__EventCategory, iid));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (Perfetto__Protos__EventName, name) ==
+                 G_STRUCT_OFFSET (Perfetto__Protos__DebugAnnotationName, name));
+
+static void
+put_named_list (PerfettoWireBuf *b,
+                guint32 field,
+                gsize n,
+                Perfetto__Protos__EventName *const *entries)
+{
+  for (gsize i = 0; i < n; i++)
+    {
+      gsize slot = wire_open (b, field);
+
+      if (entries[i]->has_iid)
+        put_varint (b, F_NAMED_IID, entries[i]->iid);
+      if (entries[i]->name)
+        put_string (b, F_NAMED_NAME, entries[i]->name);
+      wire_close (b, slot);
+    }
+}
+
+static void
+put_string_list (PerfettoWireBuf *b,
+                 guint32 field,
+                 gsize n,
+                 Perfetto__Protos__InternedString *const *entries)
+{
+  for (gsize i = 0; i < n; i++)
+    {
+      gsize slot = wire_open (b, field);
+
+      if (entries[i]->has_iid)
+        put_varint (b, F_IS_IID, entries[i]->iid);
+      if (entries[i]->has_str)
+        {
+          wire_reserve (b, WIRE_SCALAR_MAX + entries[i]->str.len);
+          put_tag_raw (b, F_IS_STR, W_LEN);
+          put_varint_raw (b, entries[i]->str.len);
+          if (entries[i]->str.len)
+            memcpy (b->data + b->len, entries[i]->str.data, entries[i]->str.len);
+          b->len += entries[i]->str.len;
+        }
+      wire_close (b, slot);
+    }
+}
+
+static gboolean
+no_unknown_fields (gsize n,
+                   gpointer const *messages)
+{
+  for (gsize i = 0; i < n; i++)
+    if (((const ProtobufCMessage *) messages[i])->n_unknown_fields)
+      return FALSE;
+  return TRUE;
+}
+
+/* Names and strings only (what a TrackEvent stream interns): frames,
+ * callstacks and mappings go to protobuf-c with the rest of it. */
+static gboolean
+interned_streamable (const Perfetto__Protos__InternedData *d)
+{
+  return d->base.n_unknown_fields == 0 && d->n_frames == 0 && d->n_callstacks == 0 && d->n_build_ids == 0 &&
+         d->n_source_paths == 0 && d->n_mappings == 0 &&
+         no_unknown_fields (d->n_event_categories, (gpointer const *) d->event_categories) &&
+         no_unknown_fields (d->n_event_names, (gpointer const *) d->event_names) &&
+         no_unknown_fields (d->n_debug_annotation_names, (gpointer const *) d->debug_annotation_names) &&
+         no_unknown_fields (d->n_function_names, (gpointer const *) d->function_names) &&
+         no_unknown_fields (d->n_mapping_paths, (gpointer const *) d->mapping_paths) &&
+         no_unknown_fields (d->n_kernel_symbols, (gpointer const *) d->kernel_symbols) &&
+         no_unknown_fields (d->n_debug_annotation_string_values, (gpointer const *) d->debug_annotation_string_values);
+}
+
+static void
+put_interned_data (PerfettoWireBuf *b,
+                   const Perfetto__Protos__InternedData *d)
+{
+  gsize slot;
+
+  if (!interned_streamable (d))
+    {
+      put_message_pbc (b, F_PACKET_INTERNED_DATA, &d->base);
+      return;
+    }
+  slot = wire_open (b, F_PACKET_INTERNED_DATA);
+  put_named_list (b, F_ID_EVENT_CATEGORIES, d->n_event_categories,
+                  (Perfetto__Protos__EventName *const *) d->event_categories);
+  put_named_list (b, F_ID_EVENT_NAMES, d->n_event_names, d->event_names);
+  put_named_list (b, F_ID_DEBUG_ANNOTATION_NAMES, d->n_debug_annotation_names,
+                  (Perfetto__Protos__EventName *const *) d->debug_annotation_names);
+  put_string_list (b, F_ID_FUNCTION_NAMES, d->n_function_names, d->function_names);
+  put_string_list (b, F_ID_MAPPING_PATHS, d->n_mapping_paths, d->mapping_paths);
+  put_string_list (b, F_ID_KERNEL_SYMBOLS, d->n_kernel_symbols, d->kernel_symbols);
+  put_string_list (b, F_ID_DEBUG_ANNOTATION_STRING_VALUES, d->n_debug_annotation_string_values,
+                   d->debug_annotation_string_values);
+  wire_close (b, slot);
+}
+
 /* ---- TracePacket ---- */
 
 static void
@@ -775,7 +679,7 @@ put_packet_fields (PerfettoWireBuf *b,
       wire_close (b, slot);
     }
   if (pkt->interned_data)
-    put_message_pbc (b, F_PACKET_INTERNED_DATA, &pkt->interned_data->base);
+    put_interned_data (b, pkt->interned_data);
   if (pkt->has_sequence_flags)
     put_varint (b, F_PACKET_SEQUENCE_FLAGS, pkt->sequence_flags);
   if (pkt->has_incremental_state_cleared)

@@ -1,8 +1,9 @@
 /* Unit test: the streaming writer (perfetto-writer-wire.c) gives the same
  * bytes as protobuf-c for the packets it streams (issue 19). Random
  * packets of each hot type (TrackEvent slice begin/end, counters,
- * instants with every TrackEvent field; ftrace bundles with full events
- * and compact sched arrays; interned data and defaults on the packet),
+ * instants with every TrackEvent field and Chrome's legacy event; ftrace
+ * bundles with full events and compact sched arrays; interned names and
+ * strings, now and then with a frame, and defaults on the packet),
  * from a fixed seed and with edge values (0, negatives, maxima, empty,
  * NULL and long strings, absent optional fields, bodies long enough for
  * two- and three-byte lengths), are packed both ways and compared; so are
@@ -97,6 +98,39 @@ gen_u64s (Gen *g,
 }
 
 /* ---- TrackEvent packets ---- */
+
+/* Every field of Chrome's legacy event, each present or not. */
+static Perfetto__Protos__TrackEvent__LegacyEvent *
+gen_legacy_event (Gen *g)
+{
+  Perfetto__Protos__TrackEvent__LegacyEvent *le = gen_alloc (g, sizeof *le);
+
+  perfetto__protos__track_event__legacy_event__init (le);
+  le->has_name_iid = chance (g, 30);
+  le->name_iid = gen_u64 (g);
+  le->has_phase = chance (g, 60);
+  le->phase = gen_i32 (g);
+  le->has_duration_us = chance (g, 30);
+  le->duration_us = (gint64) gen_u64 (g);
+  le->has_thread_duration_us = chance (g, 30);
+  le->thread_duration_us = (gint64) gen_u64 (g);
+  le->has_unscoped_id = chance (g, 30);
+  le->unscoped_id = gen_u64 (g);
+  le->id_scope = chance (g, 30) ? gen_string (g, TRUE) : NULL;
+  le->has_bind_id = chance (g, 40);
+  le->bind_id = gen_u64 (g);
+  le->has_local_id = chance (g, 20);
+  le->local_id = gen_u64 (g);
+  le->has_global_id = chance (g, 20);
+  le->global_id = gen_u64 (g);
+  le->has_bind_to_enclosing = chance (g, 30);
+  le->bind_to_enclosing = chance (g, 50);
+  le->has_flow_direction = chance (g, 40);
+  le->flow_direction = (Perfetto__Protos__TrackEvent__LegacyEvent__FlowDirection) gen_i32 (g);
+  le->has_instant_event_scope = chance (g, 20);
+  le->instant_event_scope = (Perfetto__Protos__TrackEvent__LegacyEvent__InstantEventScope) gen_i32 (g);
+  return le;
+}
 
 #define DA(x) PERFETTO__PROTOS__DEBUG_ANNOTATION__##x
 
@@ -284,13 +318,8 @@ gen_track_event (Gen *g)
   te->debug_annotations = gen_alloc (g, MAX (te->n_debug_annotations, 1) * sizeof (gpointer));
   for (gsize i = 0; i < te->n_debug_annotations; i++)
     te->debug_annotations[i] = gen_annotation (g, 0);
-  if (chance (g, 10))
-    {
-      te->legacy_event = gen_alloc (g, sizeof *te->legacy_event);
-      perfetto__protos__track_event__legacy_event__init (te->legacy_event);
-      te->legacy_event->has_phase = TRUE;
-      te->legacy_event->phase = gen_i32 (g);
-    }
+  if (chance (g, 20))
+    te->legacy_event = gen_legacy_event (g);
   return te;
 }
 
@@ -463,23 +492,82 @@ gen_bundle (Gen *g)
 
 /* ---- packets ---- */
 
+/* @n entries of a name list (EventName, EventCategory and
+ * DebugAnnotationName share their layout), or of InternedStrings. */
+static gpointer *
+gen_named (Gen *g,
+           gsize *n,
+           void (*init) (gpointer))
+{
+  gpointer *list;
+
+  *n = chance (g, 50) ? 0 : g_rand_int_range (g->rand, 1, 4);
+  list = gen_alloc (g, MAX (*n, 1) * sizeof (gpointer));
+  for (gsize i = 0; i < *n; i++)
+    {
+      Perfetto__Protos__EventName *e = gen_alloc (g, sizeof *e);
+
+      init (e);
+      e->has_iid = chance (g, 90);
+      e->iid = gen_u64 (g);
+      e->name = chance (g, 90) ? gen_string (g, FALSE) : NULL;
+      list[i] = e;
+    }
+  return list;
+}
+
+static Perfetto__Protos__InternedString **
+gen_strings (Gen *g,
+             gsize *n)
+{
+  Perfetto__Protos__InternedString **list;
+
+  *n = chance (g, 60) ? 0 : g_rand_int_range (g->rand, 1, 4);
+  list = gen_alloc (g, MAX (*n, 1) * sizeof (gpointer));
+  for (gsize i = 0; i < *n; i++)
+    {
+      Perfetto__Protos__InternedString *s = gen_alloc (g, sizeof *s);
+      const char *text = gen_string (g, FALSE);
+
+      perfetto__protos__interned_string__init (s);
+      s->has_iid = chance (g, 90);
+      s->iid = gen_u64 (g);
+      s->has_str = chance (g, 90);
+      s->str.data = (guint8 *) text;
+      s->str.len = strlen (text);
+      list[i] = s;
+    }
+  return list;
+}
+
+/* The names and strings a TrackEvent stream interns (streamed), and now
+ * and then a frame, which sends the whole message to protobuf-c. */
 static Perfetto__Protos__InternedData *
 gen_interned (Gen *g)
 {
   Perfetto__Protos__InternedData *d = gen_alloc (g, sizeof *d);
 
   perfetto__protos__interned_data__init (d);
-  d->n_event_names = g_rand_int_range (g->rand, 0, 4);
-  d->event_names = gen_alloc (g, MAX (d->n_event_names, 1) * sizeof (gpointer));
-  for (gsize i = 0; i < d->n_event_names; i++)
+  d->event_categories = (Perfetto__Protos__EventCategory **) gen_named (
+      g, &d->n_event_categories, (void (*) (gpointer)) perfetto__protos__event_category__init);
+  d->event_names = (Perfetto__Protos__EventName **) gen_named (g, &d->n_event_names,
+                                                               (void (*) (gpointer)) perfetto__protos__event_name__init);
+  d->debug_annotation_names = (Perfetto__Protos__DebugAnnotationName **) gen_named (
+      g, &d->n_debug_annotation_names, (void (*) (gpointer)) perfetto__protos__debug_annotation_name__init);
+  d->function_names = gen_strings (g, &d->n_function_names);
+  d->mapping_paths = gen_strings (g, &d->n_mapping_paths);
+  d->kernel_symbols = gen_strings (g, &d->n_kernel_symbols);
+  d->debug_annotation_string_values = gen_strings (g, &d->n_debug_annotation_string_values);
+  if (chance (g, 10))
     {
-      Perfetto__Protos__EventName *n = gen_alloc (g, sizeof *n);
+      Perfetto__Protos__Frame *f = gen_alloc (g, sizeof *f);
 
-      perfetto__protos__event_name__init (n);
-      n->has_iid = TRUE;
-      n->iid = gen_u64 (g);
-      n->name = gen_string (g, TRUE);
-      d->event_names[i] = n;
+      perfetto__protos__frame__init (f);
+      f->has_iid = TRUE;
+      f->iid = gen_u64 (g);
+      d->n_frames = 1;
+      d->frames = gen_alloc (g, sizeof (gpointer));
+      d->frames[0] = f;
     }
   return d;
 }
@@ -506,7 +594,7 @@ gen_packet_fields (Gen *g,
   pkt->previous_packet_dropped = (guint32) gen_u64 (g);
   pkt->has_first_packet_on_sequence = chance (g, 5);
   pkt->first_packet_on_sequence = chance (g, 50);
-  if (chance (g, 15))
+  if (chance (g, 25))
     pkt->interned_data = gen_interned (g);
   if (chance (g, 5))
     {
