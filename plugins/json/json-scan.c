@@ -803,6 +803,13 @@ small_integer (const char *p,
   p += neg;
   if (p == end || end - p + scale > 18)
     return FALSE;
+  /* timestamps in µs have 10 to 16 digits: the first eight at once */
+  if (end - p >= 8)
+    {
+      if (!read_8_digits (p, &m))
+        return FALSE;
+      p += 8;
+    }
   for (; p < end; p++)
     {
       if (!is_digit (*p))
