@@ -984,7 +984,6 @@ struct _PerfettoWriter
   guint order_run_head;
   TraceBatch *order_store; /* copies of the events that wait */
   GArray *order_remap;     /* guint32: compact_store()'s new index of each stored event */
-  guint64 order_seq;
   gint64 order_last_ts;
   gboolean order_released;
   /* trace_processor's sorter state, followed (perfetto-writer-order.c) */
