@@ -355,6 +355,9 @@ dispatch (HtraceReader *r,
     count_skipped_plugin (r, ctx, name);
 }
 
+/* The first read of a record: most are a few shared-memory pages. */
+#define RECORD_READ_STEP (64 * 1024)
+
 /* Reads one record into r->record; returns 0 at the end, -1 on error,
  * else 1 (an empty record is one: an empty message). A record cut off by
  * the end of the file is counted. */
@@ -384,12 +387,24 @@ read_record (HtraceReader *r,
     }
   if (n == 4)
     {
-      g_byte_array_set_size (r->record, len);
-      if (len == 0)
-        return 1;
-      if ((n = read_full (r, r->record->data, len, error)) < 0)
-        return -1;
-      if ((gsize) n == len)
+      gsize got = 0;
+
+      /* The buffer grows with the bytes that arrive, doubling, not to
+       * what the length claims: a cut file, or a damaged length under the
+       * limit, costs the memory of what is there. */
+      while (got < len)
+        {
+          gsize want = MIN (len - got, MAX (got, RECORD_READ_STEP));
+
+          g_byte_array_set_size (r->record, got + want);
+          if ((n = read_full (r, r->record->data + got, want, error)) < 0)
+            return -1;
+          got += n;
+          if ((gsize) n < want)
+            break;
+        }
+      g_byte_array_set_size (r->record, got);
+      if (got == len)
         return 1;
     }
   /* cut off in the length or in the record */

@@ -4,8 +4,19 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <string.h>
+#include <sys/resource.h>
 
 #include "htrace-test-util.h"
+
+/* Built with AddressSanitizer, which cannot run under an address-space
+ * limit (gcc says so one way, clang another). */
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
 
 #define SEC 1000000000LL
 
@@ -52,6 +63,56 @@ test_record_too_large (void)
   g_byte_array_append (file, (const guint8 *) &len, 4);
   assert_error (file->data, file->len, TRACE_STREAM_ERROR_TOO_LARGE,
                 "test.htrace@1044: a record of 67108865 bytes, more than the 64 MiB limit: the file is damaged here");
+}
+
+/* This process's address space now, in bytes (VmSize). */
+static guint64
+address_space_now (void)
+{
+  g_autofree char *status = NULL;
+  const char *line;
+
+  g_assert_true (g_file_get_contents ("/proc/self/status", &status, NULL, NULL));
+  line = strstr (status, "\nVmSize:");
+  g_assert_nonnull (line);
+  return g_ascii_strtoull (line + strlen ("\nVmSize:"), NULL, 10) * 1024;
+}
+
+/* A record whose length claims the limit (64 MiB) in a file that ends 10
+ * bytes into it is read with the memory of those bytes: with 24 MiB of
+ * address space to spare, it is counted as cut off, not allocated whole
+ * (which aborted). In a subprocess, which the limit is set for. */
+static void
+test_claimed_length (void)
+{
+  if (g_test_subprocess ())
+    {
+      g_autoptr (GByteArray) file = wire_file_new (0, 0, 0);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (HtraceRun) run = NULL;
+      g_autofree char *summary = NULL;
+      guint32 len = GUINT32_TO_LE (HTRACE_MAX_RECORD);
+      guint64 room = address_space_now () + 24 * 1024 * 1024;
+      struct rlimit as = { room, room };
+
+      wire_file_add_record (file, "hiperf-plugin", 1, 0, NULL);
+      g_byte_array_append (file, (const guint8 *) &len, 4);
+      g_byte_array_append (file, (const guint8 *) "0123456789", 10);
+      g_assert_cmpint (setrlimit (RLIMIT_AS, &as), ==, 0);
+      run = htrace_run_bytes (file->data, file->len, &error);
+      g_assert_no_error (error);
+      summary = htrace_reader_get_summary (run->reader);
+      g_assert_cmpstr (summary, ==,
+                       "test.htrace: 1 records of plugins htrace-src does not read (the first at byte 1024): "
+                       "hiperf-plugin 1; 14 bytes of a record cut off at the end (the first at byte 1047)");
+      return;
+    }
+#ifdef UNDER_ASAN
+  g_test_skip ("AddressSanitizer cannot run under an address-space limit");
+  return;
+#endif
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
 }
 
 /* Records of plugins not read are counted by name; a record cut off by
@@ -191,6 +252,7 @@ main (int argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/htrace/container/refused", test_refused);
   g_test_add_func ("/htrace/container/record-too-large", test_record_too_large);
+  g_test_add_func ("/htrace/container/claimed-length", test_claimed_length);
   g_test_add_func ("/htrace/container/skipped-and-truncated", test_skipped_and_truncated);
   g_test_add_func ("/htrace/container/clocks", test_clocks);
   g_test_add_func ("/htrace/container/unplaceable-and-bad", test_unplaceable_and_bad);
