@@ -693,9 +693,12 @@ fill (PerfettoReader *r,
           r->len -= r->pos;
           r->pos = 0;
         }
-      if (r->cap < MAX (need, PERFETTO_READ_CHUNK))
+      /* The buffer grows with the bytes that arrive, doubling up to what
+       * is needed, not to a packet's length at once: a cut trace, or a
+       * damaged length under the limit, costs the memory of what is there. */
+      if (r->cap < PERFETTO_READ_CHUNK || r->len == r->cap)
         {
-          r->cap = MAX (need, PERFETTO_READ_CHUNK);
+          r->cap = MAX (PERFETTO_READ_CHUNK, MIN (r->cap * 2, MAX (need, r->cap + 1)));
           r->buf = g_realloc (r->buf, r->cap);
         }
       n = g_input_stream_read (r->in, r->buf + r->len, r->cap - r->len, NULL, &local);

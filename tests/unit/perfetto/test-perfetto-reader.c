@@ -3,6 +3,7 @@
 #include "perfetto-test-util.h"
 
 #include <string.h>
+#include <sys/resource.h>
 #include <zlib.h>
 
 #include "trace.pb-c.h"
@@ -173,6 +174,59 @@ test_cut_files (void)
         }
     }
   g_assert_cmpuint (previous, ==, full->len);
+}
+
+/* This process's address space now, in bytes (VmSize). */
+static guint64
+address_space_now (void)
+{
+  g_autofree char *status = NULL;
+  const char *line;
+
+  g_assert_true (g_file_get_contents ("/proc/self/status", &status, NULL, NULL));
+  line = strstr (status, "\nVmSize:");
+  g_assert_nonnull (line);
+  return g_ascii_strtoull (line + strlen ("\nVmSize:"), NULL, 10) * 1024;
+}
+
+/* A packet whose length claims 200 MiB (under the 256 MiB limit) in a
+ * file that ends 1 MiB into it (more than the first read) is read with
+ * the memory of that MiB: with 24 MiB of address space to spare it is
+ * counted as cut off, not allocated whole (which aborted). In a
+ * subprocess, which the limit is set for. */
+static void
+test_claimed_length (void)
+{
+  if (g_test_subprocess ())
+    {
+      static const guint8 head[] = { 0x0a, 0x80, 0x80, 0x80, 0x64 }; /* Trace.packet, 200 MiB */
+      g_autoptr (GByteArray) file = g_byte_array_new ();
+      g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+      g_autoptr (GBytes) bytes = NULL;
+      g_autoptr (GError) error = NULL;
+      g_autoptr (TraceBatch) out = NULL;
+      guint64 room = address_space_now () + 24 * 1024 * 1024;
+      struct rlimit as = { room, room };
+      PerfettoReaderStats rs;
+
+      g_byte_array_append (file, head, sizeof head);
+      g_byte_array_set_size (file, sizeof head + 1024 * 1024);
+      memset (file->data + sizeof head, 'x', 1024 * 1024);
+      bytes = g_byte_array_free_to_bytes (g_steal_pointer (&file));
+      g_assert_cmpint (setrlimit (RLIMIT_AS, &as), ==, 0);
+      out = pt_read (bytes, pool, &rs, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (out->n_events, ==, 0);
+      g_assert_cmpuint (rs.truncated_bytes, ==, sizeof head + 1024 * 1024);
+      g_assert_cmpuint (rs.truncated_offset, ==, 0);
+      return;
+    }
+#if defined(__SANITIZE_ADDRESS__)
+  g_test_skip ("AddressSanitizer cannot run under an address-space limit");
+  return;
+#endif
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
 }
 
 static void
@@ -430,6 +484,7 @@ main (int argc,
   g_test_add_func ("/perfetto/reader/sdk-style", test_sdk_style);
   g_test_add_func ("/perfetto/reader/print-markers", test_print_markers);
   g_test_add_func ("/perfetto/reader/cut-files", test_cut_files);
+  g_test_add_func ("/perfetto/reader/claimed-length", test_claimed_length);
   g_test_add_func ("/perfetto/reader/not-perfetto", test_not_perfetto);
   g_test_add_func ("/perfetto/reader/empty", test_empty);
   g_test_add_func ("/perfetto/reader/no-events", test_no_events);
