@@ -4,6 +4,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include <math.h>
 #include <string.h>
 
 #include "arkts-test-util.h"
@@ -558,6 +559,33 @@ test_old_format_without_timestamps (void)
   g_assert_cmpint (arkts_run_find (run, TRACE_EVENT_SLICE_END, "f", 0)->ts, ==, 2000000000);
 }
 
+/* A profile's other times (ArkTS's gcTime, …) go on its summary: a whole number in
+ * int64's range as an int, anything else (a fraction, 1e300, an exponent
+ * too large for a double) as a double, never an int cast out of range. */
+static void
+test_extra_fields (void)
+{
+  const char *text = "{\"nodes\":[{\"id\":1,\"callFrame\":{\"functionName\":\"(root)\"},\"children\":[]}],"
+                     "\"startTime\":1,\"endTime\":2,\"samples\":[1],\"timeDeltas\":[0],"
+                     "\"gcTime\":7,\"fracTime\":1.5,\"hugeTime\":1e300,\"infTime\":1631405e99286,"
+                     "\"edgeTime\":9.3e18}";
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ArktsRun) run = arkts_run_text (text, -1, "extras.cpuprofile", NULL, &error);
+  const TraceEvent *summary;
+
+  g_assert_no_error (error);
+  summary = arkts_run_find (run, TRACE_EVENT_INSTANT, "JS CPU profile", 0);
+  g_assert_nonnull (summary);
+  g_assert_cmpint (arkts_run_arg_int (run, summary, "gcTime"), ==, 7);
+  g_assert_cmpint (arkts_run_arg (run, summary, "fracTime")->type, ==, TRACE_ARG_DOUBLE);
+  g_assert_cmpfloat (arkts_run_arg (run, summary, "fracTime")->v.d, ==, 1.5);
+  g_assert_cmpint (arkts_run_arg (run, summary, "hugeTime")->type, ==, TRACE_ARG_DOUBLE);
+  g_assert_cmpfloat (arkts_run_arg (run, summary, "hugeTime")->v.d, ==, 1e300);
+  g_assert_cmpint (arkts_run_arg (run, summary, "infTime")->type, ==, TRACE_ARG_DOUBLE);
+  g_assert_true (isinf (arkts_run_arg (run, summary, "infTime")->v.d));
+  g_assert_cmpint (arkts_run_arg (run, summary, "edgeTime")->type, ==, TRACE_ARG_DOUBLE);
+}
+
 /* Broken trees and samples: counted, no hang, the rest converted. */
 static void
 test_broken_profile (void)
@@ -662,6 +690,7 @@ main (int argc,
   g_test_add_func ("/arkts/reader/cpu/negative-deltas", test_negative_deltas);
   g_test_add_func ("/arkts/reader/cpu/old-format-without-timestamps", test_old_format_without_timestamps);
   g_test_add_func ("/arkts/reader/cpu/broken-profile", test_broken_profile);
+  g_test_add_func ("/arkts/reader/cpu/extra-fields", test_extra_fields);
   g_test_add_func ("/arkts/reader/cpu/long-profile-batches", test_long_profile_batches);
   g_test_add_func ("/arkts/reader/heap/deep-trace-tree", test_deep_trace_tree);
   return g_test_run ();
