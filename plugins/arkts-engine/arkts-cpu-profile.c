@@ -744,16 +744,14 @@ emit_summary (ArktsCpuProfile *cp,
   for (guint i = 0; i < cp->extras->len; i++)
     {
       const ExtraField *f = &g_array_index (cp->extras, ExtraField, i);
+      gint64 whole;
+
       /* a whole number in int64's range is an int; anything else (a
        * fraction, 1e300, inf from an exponent too large) stays a double */
-      gboolean whole = f->value == floor (f->value) && f->value >= -9223372036854775808.0 &&
-                       f->value < 9223372036854775808.0;
-      TraceArg *arg = trace_batch_add_arg (out, ev, f->key, whole ? TRACE_ARG_INT : TRACE_ARG_DOUBLE);
-
-      if (arg->type == TRACE_ARG_INT)
-        arg->v.i = (gint64) f->value;
+      if (f->value == floor (f->value) && arkts_double_to_int (f->value, &whole))
+        trace_batch_add_arg (out, ev, f->key, TRACE_ARG_INT)->v.i = whole;
       else
-        arg->v.d = f->value;
+        trace_batch_add_arg (out, ev, f->key, TRACE_ARG_DOUBLE)->v.d = f->value;
     }
 }
 
