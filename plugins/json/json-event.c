@@ -2,11 +2,11 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * An event is parsed in two steps.  chrome_event_scan_fields() finds the
- * members the reader needs without any side effect, so a block that ends
- * inside the event can simply be scanned again once more data is read.
- * chrome_reader_convert_event() then turns the fields into events, parsing
- * the args object in place.  The mappings follow perfetto's JSON importer
+ * An event is parsed in two steps.  chrome_event_scan_fields()
+ * (json-scan.c) finds the members the reader needs without any side
+ * effect, so a block that ends inside the event can simply be scanned
+ * again once more data is read. chrome_reader_convert_event() then turns
+ * the fields into events, parsing the args object in place.  The mappings follow perfetto's JSON importer
  * (the reference for what a file means) except where docs/json.md says.
  */
 #include "config.h"
@@ -15,156 +15,6 @@
 #include <string.h>
 
 #include "json-private.h"
-
-/* ------------------------------------------------------------------ */
-/* Step 1: find the fields                                             */
-
-static ChromeValue *
-field_slot (ChromeEventFields *f,
-            const ChromeValue *key)
-{
-  gsize len = key->end - key->start;
-  const char *k = key->start;
-
-#define IS(lit) (memcmp (k, lit, sizeof (lit) - 1) == 0)
-  switch (len)
-    {
-    case 1:
-      return IS ("s") ? &f->s : NULL;
-    case 2:
-      if (IS ("ph"))
-        return &f->ph;
-      if (IS ("ts"))
-        return &f->ts;
-      if (IS ("id"))
-        return &f->id;
-      if (IS ("bp"))
-        return &f->bp;
-      return IS ("sf") ? &f->sf : NULL;
-    case 3:
-      if (IS ("pid"))
-        return &f->pid;
-      if (IS ("tid"))
-        return &f->tid;
-      if (IS ("cat"))
-        return &f->cat;
-      if (IS ("dur"))
-        return &f->dur;
-      if (IS ("tts"))
-        return &f->tts;
-      return IS ("cpu") ? &f->cpu : NULL;
-    case 4:
-      if (IS ("name"))
-        return &f->name;
-      if (IS ("tdur"))
-        return &f->tdur;
-      return IS ("args") ? &f->args : NULL;
-    case 5:
-      return IS ("scope") ? &f->scope : NULL;
-    case 6:
-      return IS ("weight") ? &f->weight : NULL;
-    case 7:
-      return IS ("bind_id") ? &f->bind_id : NULL;
-    default:
-      return NULL;
-    }
-#undef IS
-}
-
-static ChromeScanResult
-scan_id2 (ChromeScanner *s,
-          int depth,
-          ChromeEventFields *f)
-{
-  gboolean first = TRUE;
-  ChromeValue key, other;
-  ChromeScanResult res;
-
-  if (depth + 1 > CHROME_SCAN_MAX_DEPTH)
-    {
-      s->error_at = s->p;
-      return CHROME_SCAN_TOO_DEEP;
-    }
-  res = chrome_scan_enter (s, '{');
-  if (res != CHROME_SCAN_OK)
-    return res;
-  while ((res = chrome_scan_member (s, &first, &key)) == CHROME_SCAN_OK)
-    {
-      ChromeValue *slot = &other;
-
-      if (chrome_value_is (&key, "local"))
-        slot = &f->id2_local;
-      else if (chrome_value_is (&key, "global"))
-        slot = &f->id2_global;
-      res = chrome_scan_value (s, slot, depth + 1);
-      if (res != CHROME_SCAN_OK)
-        return res;
-    }
-  return res == CHROME_SCAN_END ? CHROME_SCAN_OK : res;
-}
-
-static ChromeScanResult
-scan_other_member (ChromeScanner *s,
-                   const ChromeValue *key,
-                   int depth,
-                   ChromeEventFields *f)
-{
-  ChromeValue v;
-  ChromeScanResult res;
-
-  if (*s->p == '{' && chrome_value_is (key, "id2"))
-    return scan_id2 (s, depth, f);
-  res = chrome_scan_value (s, &v, depth);
-  if (res == CHROME_SCAN_OK && v.type == CHROME_VALUE_TRUE)
-    {
-      if (chrome_value_is (key, "flow_in"))
-        f->flow_in = TRUE;
-      else if (chrome_value_is (key, "flow_out"))
-        f->flow_out = TRUE;
-    }
-  return res;
-}
-
-/**
- * chrome_event_scan_fields:
- * @s: a scanner standing at the event's '{'
- * @depth: the depth of the event object (the top-level value is 1)
- *
- * Finds the members the reader uses; other members are skipped.  Leaves
- * the scanner after the closing '}'.
- */
-ChromeScanResult
-chrome_event_scan_fields (ChromeScanner *s,
-                          int depth,
-                          ChromeEventFields *f)
-{
-  gboolean first = TRUE;
-  ChromeValue key;
-  ChromeScanResult res;
-
-  memset (f, 0, sizeof *f);
-  if (depth > CHROME_SCAN_MAX_DEPTH)
-    {
-      s->error_at = s->p;
-      return CHROME_SCAN_TOO_DEEP;
-    }
-  res = chrome_scan_enter (s, '{');
-  if (res != CHROME_SCAN_OK)
-    return res;
-  while ((res = chrome_scan_member (s, &first, &key)) == CHROME_SCAN_OK)
-    {
-      ChromeValue *slot = field_slot (f, &key);
-
-      f->n_members++;
-      if (slot != NULL)
-        res = chrome_scan_value (s, slot, depth);
-      else
-        res = scan_other_member (s, &key, depth, f);
-      if (res != CHROME_SCAN_OK)
-        return res;
-    }
-  return res == CHROME_SCAN_END ? CHROME_SCAN_OK : res;
-}
 
 /* ------------------------------------------------------------------ */
 /* Value helpers                                                       */
@@ -446,20 +296,10 @@ counter_string_value (const char *p,
                       double *value,
                       gboolean *is_int)
 {
-  char stack_buf[64];
-  g_autofree char *heap_buf = NULL;
-  char *text, *stop;
+  gsize used;
 
-  if (len < sizeof stack_buf)
-    {
-      memcpy (stack_buf, p, len);
-      stack_buf[len] = '\0';
-      text = stack_buf;
-    }
-  else
-    text = heap_buf = g_strndup (p, len);
-  *value = g_ascii_strtod (text, &stop);
-  if (stop == text || *stop != '\0')
+  *value = chrome_strtod_len (p, len, &used);
+  if (used == 0 || used != len)
     return FALSE;
   *is_int = isfinite (*value) && text_is_integer (p, len);
   return TRUE;

@@ -154,6 +154,9 @@ void chrome_utf8_repair_append (GString *out, const char *p, gsize len);
 gboolean chrome_decimal_to_scaled (const char *p, const char *end, int scale, gint64 *out);
 gboolean chrome_decimal_to_int64 (const char *p, const char *end, gint64 *out);
 gboolean chrome_decimal_to_uint64 (const char *p, const char *end, guint64 *out);
+double chrome_strtod_len (const char *p,
+                          gsize len,
+                          gsize *used);
 gboolean chrome_decimal_to_double (const char *p, const char *end, double *out);
 gboolean chrome_decimal_is_integer (const char *p, const char *end);
 gboolean chrome_hex_to_uint64 (const char *p, const char *end, guint64 *out);

@@ -1,5 +1,11 @@
 /* tracepipe - json plugin: an in-place pull scanner over a JSON buffer
  *
+ * Values are returned as slices of the buffer, decoded only when a
+ * caller wants them (strings: chrome_string_decode(); numbers:
+ * json-number.c). An event's own members are found here too
+ * (chrome_event_scan_fields()), with the member and value scanners
+ * inlined into its loop.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "config.h"
@@ -295,10 +301,10 @@ scan_number (ChromeScanner *s,
  *
  * Scans one value of any type; containers are skipped whole.
  */
-ChromeScanResult
-chrome_scan_value (ChromeScanner *s,
-                   ChromeValue *v,
-                   int depth)
+static G_ALWAYS_INLINE inline ChromeScanResult
+scan_value (ChromeScanner *s,
+            ChromeValue *v,
+            int depth)
 {
   const char *p = chrome_skip_ws (s->p, s->end);
   ChromeScanResult res;
@@ -333,6 +339,14 @@ chrome_scan_value (ChromeScanner *s,
         return scan_number (s, p, v);
       return scan_fail (s, p, "unexpected character");
     }
+}
+
+ChromeScanResult
+chrome_scan_value (ChromeScanner *s,
+                   ChromeValue *v,
+                   int depth)
+{
+  return scan_value (s, v, depth);
 }
 
 /**
@@ -399,10 +413,10 @@ scan_separator (ChromeScanner *s,
  * On INCOMPLETE or ERROR the scanner position is unspecified: callers
  * scan again from a position they saved.
  */
-ChromeScanResult
-chrome_scan_member (ChromeScanner *s,
-                    gboolean *first,
-                    ChromeValue *key)
+static G_ALWAYS_INLINE inline ChromeScanResult
+scan_member (ChromeScanner *s,
+             gboolean *first,
+             ChromeValue *key)
 {
   const char *p = NULL;
   ChromeScanResult res = scan_separator (s, *first, '}', &p);
@@ -426,6 +440,14 @@ chrome_scan_member (ChromeScanner *s,
   return CHROME_SCAN_OK;
 }
 
+ChromeScanResult
+chrome_scan_member (ChromeScanner *s,
+                    gboolean *first,
+                    ChromeValue *key)
+{
+  return scan_member (s, first, key);
+}
+
 /**
  * chrome_scan_element:
  * @first: (inout): TRUE before the first element; cleared on success
@@ -445,6 +467,158 @@ chrome_scan_element (ChromeScanner *s,
   s->p = p;
   *first = FALSE;
   return CHROME_SCAN_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* An event's fields (the first step of json-event.c)                   */
+
+static ChromeValue *
+field_slot (ChromeEventFields *f,
+            const ChromeValue *key)
+{
+  gsize len = key->end - key->start;
+  const char *k = key->start;
+
+#define IS(lit) (memcmp (k, lit, sizeof (lit) - 1) == 0)
+  switch (len)
+    {
+    case 1:
+      return IS ("s") ? &f->s : NULL;
+    case 2:
+      if (IS ("ph"))
+        return &f->ph;
+      if (IS ("ts"))
+        return &f->ts;
+      if (IS ("id"))
+        return &f->id;
+      if (IS ("bp"))
+        return &f->bp;
+      return IS ("sf") ? &f->sf : NULL;
+    case 3:
+      if (IS ("pid"))
+        return &f->pid;
+      if (IS ("tid"))
+        return &f->tid;
+      if (IS ("cat"))
+        return &f->cat;
+      if (IS ("dur"))
+        return &f->dur;
+      if (IS ("tts"))
+        return &f->tts;
+      return IS ("cpu") ? &f->cpu : NULL;
+    case 4:
+      if (IS ("name"))
+        return &f->name;
+      if (IS ("tdur"))
+        return &f->tdur;
+      return IS ("args") ? &f->args : NULL;
+    case 5:
+      return IS ("scope") ? &f->scope : NULL;
+    case 6:
+      return IS ("weight") ? &f->weight : NULL;
+    case 7:
+      return IS ("bind_id") ? &f->bind_id : NULL;
+    default:
+      return NULL;
+    }
+#undef IS
+}
+
+static ChromeScanResult
+scan_id2 (ChromeScanner *s,
+          int depth,
+          ChromeEventFields *f)
+{
+  gboolean first = TRUE;
+  ChromeValue key, other;
+  ChromeScanResult res;
+
+  if (depth + 1 > CHROME_SCAN_MAX_DEPTH)
+    {
+      s->error_at = s->p;
+      return CHROME_SCAN_TOO_DEEP;
+    }
+  res = chrome_scan_enter (s, '{');
+  if (res != CHROME_SCAN_OK)
+    return res;
+  while ((res = chrome_scan_member (s, &first, &key)) == CHROME_SCAN_OK)
+    {
+      ChromeValue *slot = &other;
+
+      if (chrome_value_is (&key, "local"))
+        slot = &f->id2_local;
+      else if (chrome_value_is (&key, "global"))
+        slot = &f->id2_global;
+      res = chrome_scan_value (s, slot, depth + 1);
+      if (res != CHROME_SCAN_OK)
+        return res;
+    }
+  return res == CHROME_SCAN_END ? CHROME_SCAN_OK : res;
+}
+
+static ChromeScanResult
+scan_other_member (ChromeScanner *s,
+                   const ChromeValue *key,
+                   int depth,
+                   ChromeEventFields *f)
+{
+  ChromeValue v;
+  ChromeScanResult res;
+
+  if (*s->p == '{' && chrome_value_is (key, "id2"))
+    return scan_id2 (s, depth, f);
+  res = chrome_scan_value (s, &v, depth);
+  if (res == CHROME_SCAN_OK && v.type == CHROME_VALUE_TRUE)
+    {
+      if (chrome_value_is (key, "flow_in"))
+        f->flow_in = TRUE;
+      else if (chrome_value_is (key, "flow_out"))
+        f->flow_out = TRUE;
+    }
+  return res;
+}
+
+/**
+ * chrome_event_scan_fields:
+ * @s: a scanner standing at the event's '{'
+ * @depth: the depth of the event object (the top-level value is 1)
+ *
+ * Finds the members the reader uses; other members are skipped.  Leaves
+ * the scanner after the closing '}'.
+ */
+ChromeScanResult
+chrome_event_scan_fields (ChromeScanner *s,
+                          int depth,
+                          ChromeEventFields *f)
+{
+  gboolean first = TRUE;
+  ChromeValue key;
+  ChromeScanResult res;
+
+  memset (f, 0, sizeof *f);
+  if (depth > CHROME_SCAN_MAX_DEPTH)
+    {
+      s->error_at = s->p;
+      return CHROME_SCAN_TOO_DEEP;
+    }
+  res = chrome_scan_enter (s, '{');
+  if (res != CHROME_SCAN_OK)
+    return res;
+  /* the scanners inlined: this loop reads every member of every event,
+   * and their calls' register saves were a fifth of their cost */
+  while ((res = scan_member (s, &first, &key)) == CHROME_SCAN_OK)
+    {
+      ChromeValue *slot = field_slot (f, &key);
+
+      f->n_members++;
+      if (slot != NULL)
+        res = scan_value (s, slot, depth);
+      else
+        res = scan_other_member (s, &key, depth, f);
+      if (res != CHROME_SCAN_OK)
+        return res;
+    }
+  return res == CHROME_SCAN_END ? CHROME_SCAN_OK : res;
 }
 
 /**
@@ -624,405 +798,6 @@ chrome_string_decode (const ChromeValue *v,
     }
   *len = scratch->len;
   return scratch->str;
-}
-
-static const guint64 pow10_table[20] = {
-  1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
-  100000000ull, 1000000000ull, 10000000000ull, 100000000000ull,
-  1000000000000ull, 10000000000000ull, 100000000000000ull,
-  1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
-  1000000000000000000ull, 10000000000000000000ull
-};
-
-/* Whether mant * 10 + digit still fits in 64 bits. */
-static inline gboolean
-fits_digit (guint64 mant,
-            char digit)
-{
-  return mant < G_MAXUINT64 / 10 ||
-         (mant == G_MAXUINT64 / 10 && (guint64) (digit - '0') <= G_MAXUINT64 % 10);
-}
-
-static inline gboolean
-is_digit (char c)
-{
-  return (guchar) (c - '0') < 10;
-}
-
-/* Eight digits at once (little-endian words): timestamps have 10 to 16
- * digits.  Returns FALSE, with nothing read, unless all 8 bytes at @p
- * are digits. */
-static inline gboolean
-read_8_digits (const char *p,
-               guint64 *value)
-{
-#if G_BYTE_ORDER == G_LITTLE_ENDIAN
-  guint64 w;
-
-  memcpy (&w, p, 8);
-  if (((w & G_GUINT64_CONSTANT (0xF0F0F0F0F0F0F0F0)) |
-       (((w + G_GUINT64_CONSTANT (0x0606060606060606)) & G_GUINT64_CONSTANT (0xF0F0F0F0F0F0F0F0)) >> 4)) !=
-      G_GUINT64_CONSTANT (0x3333333333333333))
-    return FALSE;
-  w -= G_GUINT64_CONSTANT (0x3030303030303030);
-  w = w * 10 + (w >> 8); /* pairs of digits */
-  w = ((w & G_GUINT64_CONSTANT (0x000000FF000000FF)) * G_GUINT64_CONSTANT (0x000F424000000064) +
-       ((w >> 16) & G_GUINT64_CONSTANT (0x000000FF000000FF)) * G_GUINT64_CONSTANT (0x0000271000000001)) >>
-      32;
-  *value = (guint32) w;
-  return TRUE;
-#else
-  return FALSE;
-#endif
-}
-
-/* Below this, 8 more digits always fit, each on its own too (the
- * per-digit rule of fits_digit() never drops one of them). */
-#define ROOM_FOR_8_DIGITS G_GUINT64_CONSTANT (10000000000)
-
-/* Parses a JSON number into mantissa and decimal exponent.  (Locals, not
- * the out parameters, in the loops: a store through a pointer may alias
- * the text, which would make the compiler reload everything.) */
-static gboolean
-decimal_split (const char *p,
-               const char *end,
-               gboolean *neg,
-               guint64 *mant,
-               int *exp10)
-{
-  const char *digits;
-  guint64 m = 0;
-  int x = 0;
-
-  *neg = p < end && *p == '-';
-  p += *neg;
-  for (digits = p; end - p >= 8 && m < ROOM_FOR_8_DIGITS; p += 8)
-    {
-      guint64 eight;
-
-      if (!read_8_digits (p, &eight))
-        break;
-      m = m * 100000000 + eight;
-    }
-  for (; p < end && is_digit (*p); p++)
-    {
-      if (fits_digit (m, *p))
-        m = m * 10 + (guint64) (*p - '0');
-      else
-        x++;
-    }
-  if (p == digits)
-    return FALSE;
-  if (p < end && *p == '.')
-    {
-      if (++p == end || !is_digit (*p))
-        return FALSE;
-      for (; end - p >= 8 && m < ROOM_FOR_8_DIGITS; p += 8, x -= 8)
-        {
-          guint64 eight;
-
-          if (!read_8_digits (p, &eight))
-            break;
-          m = m * 100000000 + eight;
-        }
-      for (; p < end && is_digit (*p); p++)
-        {
-          if (fits_digit (m, *p))
-            {
-              m = m * 10 + (guint64) (*p - '0');
-              x--;
-            }
-        }
-    }
-  if (p < end && (*p == 'e' || *p == 'E'))
-    {
-      gboolean eneg = FALSE;
-      int e = 0;
-
-      p++;
-      if (p < end && (*p == '+' || *p == '-'))
-        eneg = *p++ == '-';
-      if (p == end || !is_digit (*p))
-        return FALSE;
-      for (; p < end && is_digit (*p); p++)
-        e = MIN (e * 10 + (*p - '0'), 100000);
-      x += eneg ? -e : e;
-    }
-  *mant = m;
-  *exp10 = x;
-  return p == end;
-}
-
-/* mant * 10^exp10, rounded half away from zero or truncated. */
-static gboolean
-decimal_scale (guint64 mant,
-               int exp10,
-               gboolean truncate,
-               guint64 *out)
-{
-  if (mant == 0)
-    exp10 = 0;
-  for (; exp10 > 0; exp10--)
-    {
-      if (mant > G_MAXUINT64 / 10)
-        return FALSE;
-      mant *= 10;
-    }
-  if (exp10 < 0)
-    {
-      int k = -exp10;
-
-      if (k > 19)
-        mant = 0; /* mant < 10^19, so less than half of 10^k */
-      else
-        {
-          guint64 pw = pow10_table[k];
-          guint64 r = mant % pw;
-
-          mant /= pw;
-          if (!truncate && r >= pw - r)
-            mant++;
-        }
-    }
-  *out = mant;
-  return TRUE;
-}
-
-/* The common case, a plain integer (pids, tids, microseconds) whose
- * digits and @scale make at most 18 digits: nothing to round, no
- * overflow. FALSE, with nothing set, for anything else. */
-static inline gboolean
-small_integer (const char *p,
-               const char *end,
-               int scale,
-               gint64 *out)
-{
-  gboolean neg = p < end && *p == '-';
-  guint64 m = 0;
-
-  p += neg;
-  if (p == end || end - p + scale > 18)
-    return FALSE;
-  /* timestamps in µs have 10 to 16 digits: the first eight at once */
-  if (end - p >= 8)
-    {
-      if (!read_8_digits (p, &m))
-        return FALSE;
-      p += 8;
-    }
-  for (; p < end; p++)
-    {
-      if (!is_digit (*p))
-        return FALSE;
-      m = m * 10 + (guint64) (*p - '0');
-    }
-  m *= pow10_table[scale];
-  *out = neg ? -(gint64) m : (gint64) m;
-  return TRUE;
-}
-
-static gboolean
-decimal_to_int64 (const char *p,
-                  const char *end,
-                  int scale,
-                  gboolean truncate,
-                  gint64 *out)
-{
-  gboolean neg;
-  guint64 mant, mag;
-  int exp10;
-
-  if (scale >= 0 && small_integer (p, end, scale, out))
-    return TRUE;
-  if (!decimal_split (p, end, &neg, &mant, &exp10) ||
-      !decimal_scale (mant, exp10 + scale, truncate, &mag))
-    return FALSE;
-  if (mag > (guint64) G_MAXINT64 + (neg ? 1 : 0))
-    return FALSE;
-  *out = neg ? (gint64) (0 - mag) : (gint64) mag;
-  return TRUE;
-}
-
-/**
- * chrome_decimal_to_scaled:
- * @scale: a power of ten to multiply by (3 turns µs into ns)
- *
- * Converts the number text [p, end) exactly, rounding the digits beyond
- * the scale half away from zero (what llround() does, without the error
- * of going through a double).
- */
-gboolean
-chrome_decimal_to_scaled (const char *p,
-                          const char *end,
-                          int scale,
-                          gint64 *out)
-{
-  return decimal_to_int64 (p, end, scale, FALSE, out);
-}
-
-/**
- * chrome_decimal_to_int64:
- *
- * Converts the number text, truncating a fraction (as a C cast does).
- */
-gboolean
-chrome_decimal_to_int64 (const char *p,
-                         const char *end,
-                         gint64 *out)
-{
-  return decimal_to_int64 (p, end, 0, TRUE, out);
-}
-
-/**
- * chrome_decimal_to_uint64:
- *
- * Converts an integer that may exceed %G_MAXINT64; negative integers wrap
- * (as perfetto's asUInt64 of an id does).
- */
-gboolean
-chrome_decimal_to_uint64 (const char *p,
-                          const char *end,
-                          guint64 *out)
-{
-  gboolean neg;
-  guint64 mant, mag;
-  int exp10;
-
-  if (!decimal_split (p, end, &neg, &mant, &exp10) ||
-      !decimal_scale (mant, exp10, TRUE, &mag))
-    return FALSE;
-  *out = neg ? 0 - mag : mag;
-  return TRUE;
-}
-
-#if defined(__FLT_EVAL_METHOD__) && __FLT_EVAL_METHOD__ == 0
-#define FAST_DOUBLE 1
-#else
-#define FAST_DOUBLE 0 /* x87 double rounding: leave it all to strtod */
-#endif
-
-static const double exact_pow10[23] = {
-  1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-  1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22
-};
-
-/* Reads digits into *mant; returns the position after them. */
-static inline const char *
-read_digits (const char *p,
-             const char *end,
-             guint64 *mant,
-             int *n)
-{
-  for (; p < end && (guchar) (*p - '0') < 10; p++, (*n)++)
-    *mant = *mant * 10 + (guint64) (*p - '0');
-  return p;
-}
-
-/* Clinger's fast path: when the digits make an integer of at most 2^53
- * and the power of ten is at most 22, both are exact doubles and one
- * IEEE multiplication or division rounds correctly, to the very double
- * strtod gives.  Only the strict JSON grammar is taken; FALSE for
- * anything else (then strtod decides). */
-static gboolean
-fast_decimal_to_double (const char *p,
-                        const char *end,
-                        double *out)
-{
-  gboolean neg = FALSE;
-  guint64 mant = 0;
-  int n_digits = 0, n_int, exp10 = 0;
-  double d;
-
-  if (p < end && *p == '-')
-    {
-      neg = TRUE;
-      p++;
-    }
-  p = read_digits (p, end, &mant, &n_digits);
-  if (n_digits == 0)
-    return FALSE;
-  n_int = n_digits;
-  if (p < end && *p == '.')
-    {
-      p = read_digits (p + 1, end, &mant, &n_digits);
-      if (n_digits == n_int)
-        return FALSE;
-      exp10 = n_int - n_digits;
-    }
-  if (p < end && (*p == 'e' || *p == 'E'))
-    {
-      gboolean eneg = FALSE;
-      int e = 0;
-
-      p++;
-      if (p < end && (*p == '+' || *p == '-'))
-        eneg = *p++ == '-';
-      if (p == end || (guchar) (*p - '0') >= 10)
-        return FALSE;
-      for (; p < end && (guchar) (*p - '0') < 10; p++)
-        e = MIN (e * 10 + (*p - '0'), 100000);
-      exp10 += eneg ? -e : e;
-    }
-  /* (more than 19 digits may have wrapped mant: refused before use) */
-  if (p != end || n_digits > 19 || mant > G_GUINT64_CONSTANT (1) << 53 ||
-      exp10 < -22 || exp10 > 22)
-    return FALSE;
-  d = (double) mant;
-  d = exp10 < 0 ? d / exact_pow10[-exp10] : d * exact_pow10[exp10];
-  *out = neg ? -d : d;
-  return TRUE;
-}
-
-/**
- * chrome_decimal_to_double:
- *
- * Converts the number text: the common short forms exactly without
- * strtod, the rest with g_ascii_strtod() (correctly rounded, locale
- * independent); the results are the same (tests/unit/json).
- */
-gboolean
-chrome_decimal_to_double (const char *p,
-                          const char *end,
-                          double *out)
-{
-  char stack_buf[64];
-  g_autofree char *heap_buf = NULL;
-  gsize len = end - p;
-  char *text, *stop;
-
-  if (len == 0)
-    return FALSE;
-  if (FAST_DOUBLE && fast_decimal_to_double (p, end, out))
-    return TRUE;
-  if (len < sizeof stack_buf)
-    {
-      memcpy (stack_buf, p, len);
-      stack_buf[len] = '\0';
-      text = stack_buf;
-    }
-  else
-    text = heap_buf = g_strndup (p, len);
-  /* strtod accepts more than JSON ("inf", hex, leading space): refuse
-   * anything that does not start like a JSON number. */
-  if (!(g_ascii_isdigit (text[0]) || (text[0] == '-' && g_ascii_isdigit (text[1]))))
-    return FALSE;
-  *out = g_ascii_strtod (text, &stop);
-  return *stop == '\0';
-}
-
-/**
- * chrome_decimal_is_integer:
- *
- * Returns: whether the number text has neither fraction nor exponent
- */
-gboolean
-chrome_decimal_is_integer (const char *p,
-                           const char *end)
-{
-  for (; p < end; p++)
-    if (*p == '.' || *p == 'e' || *p == 'E')
-      return FALSE;
-  return TRUE;
 }
 
 /**
