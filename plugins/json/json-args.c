@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include "json-private.h"
+#include "json-scan-inline.h"
 
 /* ------------------------------------------------------------------ */
 /* Args: nested objects and arrays flattened to dotted keys            */
@@ -136,7 +137,7 @@ parse_arg_object (ChromeReader *r,
   res = chrome_scan_enter (s, '{');
   if (res != CHROME_SCAN_OK)
     return res;
-  while ((res = chrome_scan_member (s, &first, &key)) == CHROME_SCAN_OK)
+  while ((res = scan_member (s, &first, &key)) == CHROME_SCAN_OK)
     {
       gsize len;
       const char *k = chrome_string_decode (&key, r->scratch, &len);
@@ -215,7 +216,7 @@ parse_arg_value (ChromeReader *r,
     return parse_arg_object (r, ev, s, depth + 1);
   if (p < s->end && *p == '[')
     return parse_arg_array (r, ev, s, depth + 1);
-  res = chrome_scan_value (s, &v, depth);
+  res = scan_value (s, &v, depth);
   if (res != CHROME_SCAN_OK)
     return res;
   return add_scalar_arg (r, ev, &v) ? CHROME_SCAN_OK : CHROME_SCAN_ERROR;

@@ -3,177 +3,17 @@
  * Values are returned as slices of the buffer, decoded only when a
  * caller wants them (strings: chrome_string_decode(); numbers:
  * json-number.c). An event's own members are found here too
- * (chrome_event_scan_fields()), with the member and value scanners
- * inlined into its loop.
+ * (chrome_event_scan_fields()), with the member and value scanners of
+ * json-scan-inline.h inlined into its loop (as into the args parser's).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "config.h"
 
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 #include "json-private.h"
-
-static ChromeScanResult
-scan_fail (ChromeScanner *s,
-           const char *at,
-           const char *msg)
-{
-  s->error_at = at;
-  s->error_msg = msg;
-  return CHROME_SCAN_ERROR;
-}
-
-/* SWAR over 8 bytes at a time: most strings of a trace (keys, names,
- * categories) are short plain ASCII, where a memchr call per string and a
- * separate UTF-8 validation cost more than the string itself. */
-#define ONES G_GUINT64_CONSTANT (0x0101010101010101)
-#define HIGHS G_GUINT64_CONSTANT (0x8080808080808080)
-
-/* The high bit of the first zero byte is exact; bits above it may not be. */
-static inline guint64
-zero_bytes (guint64 w)
-{
-  return (w - ONES) & ~w & HIGHS;
-}
-
-/* A mask whose lowest set byte is the first '"' or '\\' of @w, or (when
- * @clean) the first NUL or non-ASCII byte. */
-static inline guint64
-special_bytes (guint64 w,
-               gboolean clean)
-{
-  guint64 m = zero_bytes (w ^ (ONES * '"')) | zero_bytes (w ^ (ONES * '\\'));
-
-  if (clean)
-    m |= zero_bytes (w) | (w & HIGHS);
-  return m;
-}
-
-static inline gboolean
-is_special (guchar c,
-            gboolean clean)
-{
-  return c == '"' || c == '\\' || (clean && (c == 0 || c >= 0x80));
-}
-
-#ifdef __SSE2__
-/* 16 bytes at a time where SSE2 is (every x86-64): the bit of each byte
- * that is '"' or '\\', or (when @clean) NUL or non-ASCII. */
-static inline guint
-special_mask16 (const char *p,
-                gboolean clean)
-{
-  __m128i v = _mm_loadu_si128 ((const __m128i *) p);
-  guint m = (guint) _mm_movemask_epi8 (_mm_or_si128 (_mm_cmpeq_epi8 (v, _mm_set1_epi8 ('"')),
-                                                     _mm_cmpeq_epi8 (v, _mm_set1_epi8 ('\\'))));
-
-  if (clean)
-    m |= (guint) _mm_movemask_epi8 (v) | (guint) _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, _mm_setzero_si128 ()));
-  return m;
-}
-#endif
-
-/* Finds the closing quote of a string whose text starts at @p.  Returns
- * NULL when the buffer ends first.  Sets *escaped if a backslash occurs,
- * clears *clean if a NUL or a non-ASCII byte does (text that may need
- * repair as UTF-8). */
-static G_ALWAYS_INLINE inline const char *
-find_string_end (const char *p,
-                 const char *end,
-                 gboolean *escaped,
-                 gboolean *clean)
-{
-  for (;;)
-    {
-      guchar c;
-
-#ifdef __SSE2__
-      while (end - p >= 16)
-        {
-          guint m = special_mask16 (p, *clean);
-
-          if (m != 0)
-            {
-              p += __builtin_ctz (m);
-              goto found;
-            }
-          p += 16;
-        }
-#endif
-      while (end - p >= 8)
-        {
-          guint64 w, m;
-
-          memcpy (&w, p, 8);
-          m = special_bytes (w, *clean);
-          if (m != 0)
-            {
-#if G_BYTE_ORDER == G_LITTLE_ENDIAN && defined(__GNUC__)
-              p += __builtin_ctzll (m) >> 3;
-#else
-              while (!is_special (*p, *clean))
-                p++;
-#endif
-              break;
-            }
-          p += 8;
-        }
-      while (p < end && !is_special (*p, *clean))
-        p++;
-#ifdef __SSE2__
-    found:
-#endif
-      if (p == end)
-        return NULL;
-      c = *p;
-      if (c == '"')
-        return p;
-      if (c == '\\')
-        {
-          /* the escaped character is never the end, whatever it is */
-          *escaped = TRUE;
-          *clean = FALSE;
-          if (end - p < 2)
-            return NULL;
-          p += 2;
-        }
-      else
-        {
-          *clean = FALSE;
-          p++;
-        }
-    }
-}
-
-/* The string at @p (after any whitespace), inlined where keys are read:
- * a call per key showed in the profile. */
-static G_ALWAYS_INLINE inline ChromeScanResult
-scan_string_at (ChromeScanner *s,
-                const char *p,
-                ChromeValue *v)
-{
-  const char *q;
-  gboolean escaped = FALSE, clean = TRUE;
-
-  if (p == s->end)
-    return CHROME_SCAN_INCOMPLETE;
-  if (*p != '"')
-    return scan_fail (s, p, "expected a string");
-  q = find_string_end (p + 1, s->end, &escaped, &clean);
-  if (q == NULL)
-    return CHROME_SCAN_INCOMPLETE;
-  v->type = CHROME_VALUE_STRING;
-  v->start = p + 1;
-  v->end = q;
-  v->escaped = escaped;
-  v->clean = clean;
-  s->p = q + 1;
-  return CHROME_SCAN_OK;
-}
+#include "json-scan-inline.h"
 
 ChromeScanResult
 chrome_scan_string (ChromeScanner *s,
@@ -184,10 +24,10 @@ chrome_scan_string (ChromeScanner *s,
 
 /* Skips an object or array starting at @p without validating its inside
  * beyond bracket depth: the values we skip are never interpreted. */
-static ChromeScanResult
-skip_container (ChromeScanner *s,
-                const char *p,
-                int depth)
+ChromeScanResult
+chrome_scan_skip_container (ChromeScanner *s,
+                            const char *p,
+                            int depth)
 {
   static const guint8 structural[256] = {
     ['"'] = 1,
@@ -236,111 +76,12 @@ skip_container (ChromeScanner *s,
   return CHROME_SCAN_INCOMPLETE;
 }
 
-static ChromeScanResult
-scan_literal (ChromeScanner *s,
-              const char *p,
-              const char *word,
-              ChromeValueType type,
-              ChromeValue *v)
-{
-  gsize len = strlen (word);
-  gsize avail = s->end - p;
-
-  if (memcmp (p, word, MIN (len, avail)) != 0)
-    return scan_fail (s, p, "unexpected character");
-  if (avail < len)
-    return CHROME_SCAN_INCOMPLETE;
-  v->type = type;
-  v->start = p;
-  v->end = p + len;
-  v->escaped = v->clean = FALSE;
-  s->p = p + len;
-  return CHROME_SCAN_OK;
-}
-
-static ChromeScanResult
-scan_number (ChromeScanner *s,
-             const char *p,
-             ChromeValue *v)
-{
-  static const guint8 number_char[256] = {
-    ['+'] = 1,
-    ['-'] = 1,
-    ['.'] = 1,
-    ['0'] = 1,
-    ['1'] = 1,
-    ['2'] = 1,
-    ['3'] = 1,
-    ['4'] = 1,
-    ['5'] = 1,
-    ['6'] = 1,
-    ['7'] = 1,
-    ['8'] = 1,
-    ['9'] = 1,
-    ['E'] = 1,
-    ['e'] = 1,
-  };
-  const char *q = p;
-
-  while (q < s->end && number_char[(guchar) *q])
-    q++;
-  /* A number is only known to be complete when something follows it. */
-  if (q == s->end)
-    return CHROME_SCAN_INCOMPLETE;
-  v->type = CHROME_VALUE_NUMBER;
-  v->start = p;
-  v->end = q;
-  v->escaped = v->clean = FALSE;
-  s->p = q;
-  return CHROME_SCAN_OK;
-}
-
 /**
  * chrome_scan_value:
  * @depth: the depth of the container holding the value
  *
  * Scans one value of any type; containers are skipped whole.
  */
-static G_ALWAYS_INLINE inline ChromeScanResult
-scan_value (ChromeScanner *s,
-            ChromeValue *v,
-            int depth)
-{
-  const char *p = chrome_skip_ws (s->p, s->end);
-  ChromeScanResult res;
-
-  if (p == s->end)
-    return CHROME_SCAN_INCOMPLETE;
-  switch (*p)
-    {
-    case '"':
-      s->p = p;
-      return scan_string_at (s, p, v);
-    case '{':
-    case '[':
-      res = skip_container (s, p, depth);
-      if (res == CHROME_SCAN_OK)
-        {
-          v->type = *p == '{' ? CHROME_VALUE_OBJECT : CHROME_VALUE_ARRAY;
-          v->start = p;
-          v->end = s->p;
-          v->escaped = FALSE;
-          v->clean = FALSE;
-        }
-      return res;
-    case 't':
-      return scan_literal (s, p, "true", CHROME_VALUE_TRUE, v);
-    case 'f':
-      return scan_literal (s, p, "false", CHROME_VALUE_FALSE, v);
-    case 'n':
-      return scan_literal (s, p, "null", CHROME_VALUE_NULL, v);
-    default:
-      if (*p == '-' || g_ascii_isdigit (*p))
-        return scan_number (s, p, v);
-      return scan_fail (s, p, "unexpected character");
-    }
-}
-
 ChromeScanResult
 chrome_scan_value (ChromeScanner *s,
                    ChromeValue *v,
@@ -369,40 +110,6 @@ chrome_scan_enter (ChromeScanner *s,
   return CHROME_SCAN_OK;
 }
 
-/* Consumes the ',' between items or the closing bracket.  A comma right
- * before the closing bracket is tolerated. */
-static G_ALWAYS_INLINE inline ChromeScanResult
-scan_separator (ChromeScanner *s,
-                gboolean first,
-                char close,
-                const char **out)
-{
-  const char *p = chrome_skip_ws (s->p, s->end);
-
-  if (p == s->end)
-    return CHROME_SCAN_INCOMPLETE;
-  if (*p == close)
-    {
-      s->p = p + 1;
-      return CHROME_SCAN_END;
-    }
-  if (!first)
-    {
-      if (*p != ',')
-        return scan_fail (s, p, close == '}' ? "expected ',' or '}'" : "expected ',' or ']'");
-      p = chrome_skip_ws (p + 1, s->end);
-      if (p == s->end)
-        return CHROME_SCAN_INCOMPLETE;
-      if (*p == close)
-        {
-          s->p = p + 1;
-          return CHROME_SCAN_END;
-        }
-    }
-  *out = p;
-  return CHROME_SCAN_OK;
-}
-
 /**
  * chrome_scan_member:
  * @first: (inout): TRUE before the first member; cleared on success
@@ -413,33 +120,6 @@ scan_separator (ChromeScanner *s,
  * On INCOMPLETE or ERROR the scanner position is unspecified: callers
  * scan again from a position they saved.
  */
-static G_ALWAYS_INLINE inline ChromeScanResult
-scan_member (ChromeScanner *s,
-             gboolean *first,
-             ChromeValue *key)
-{
-  const char *p = NULL;
-  ChromeScanResult res = scan_separator (s, *first, '}', &p);
-
-  if (res != CHROME_SCAN_OK)
-    return res;
-  s->p = p;
-  res = scan_string_at (s, p, key);
-  if (res != CHROME_SCAN_OK)
-    return res == CHROME_SCAN_ERROR ? scan_fail (s, p, "expected a key string") : res;
-  p = chrome_skip_ws (s->p, s->end);
-  if (p == s->end)
-    return CHROME_SCAN_INCOMPLETE;
-  if (*p != ':')
-    return scan_fail (s, p, "expected ':'");
-  p = chrome_skip_ws (p + 1, s->end);
-  if (p == s->end)
-    return CHROME_SCAN_INCOMPLETE;
-  s->p = p;
-  *first = FALSE;
-  return CHROME_SCAN_OK;
-}
-
 ChromeScanResult
 chrome_scan_member (ChromeScanner *s,
                     gboolean *first,
