@@ -175,40 +175,47 @@ decimal_scale (guint64 mant,
   return TRUE;
 }
 
-/* The common case, a plain integer (pids, tids, microseconds) whose
- * digits and @scale make at most 18 digits: nothing to round, no
- * overflow. FALSE, with nothing set, for anything else. */
+/* The common cases: a plain integer (pids, tids, microseconds), or a
+ * decimal with at most @scale fraction digits (microseconds with their
+ * nanoseconds, as exporters write them), whose integer digits and @scale
+ * make at most 18 digits: exact, nothing to round, no overflow. FALSE,
+ * with nothing set, for anything else (the general path decides). */
 static inline gboolean
-small_integer (const char *p,
+small_decimal (const char *p,
                const char *end,
                int scale,
                gint64 *out)
 {
   gboolean neg = p < end && *p == '-';
+  const char *digits;
   guint64 m = 0;
+  int nfrac = 0;
 
   p += neg;
-  if (p == end || end - p + scale > 18)
-    return FALSE;
+  digits = p;
   /* timestamps in µs have 10 to 16 digits: the first eight at once */
-  if (end - p >= 8)
+  if (end - p >= 8 && read_8_digits (p, &m))
+    p += 8;
+  for (; p < end && is_digit (*p); p++)
+    m = m * 10 + (guint64) (*p - '0');
+  if (p == digits || (p - digits) + scale > 18)
+    return FALSE;
+  if (p < end)
     {
-      if (!read_8_digits (p, &m))
+      if (*p != '.')
         return FALSE;
-      p += 8;
-    }
-  for (; p < end; p++)
-    {
-      if (!is_digit (*p))
+      for (p++; p < end && is_digit (*p) && nfrac < scale; p++, nfrac++)
+        m = m * 10 + (guint64) (*p - '0');
+      if (p != end || nfrac == 0)
         return FALSE;
-      m = m * 10 + (guint64) (*p - '0');
     }
-  m *= pow10_table[scale];
+  m *= pow10_table[scale - nfrac];
   *out = neg ? -(gint64) m : (gint64) m;
   return TRUE;
 }
 
-static gboolean
+/* The general path: any JSON number, rounded or truncated to @scale. */
+static G_GNUC_NO_INLINE gboolean
 decimal_to_int64 (const char *p,
                   const char *end,
                   int scale,
@@ -219,8 +226,6 @@ decimal_to_int64 (const char *p,
   guint64 mant, mag;
   int exp10;
 
-  if (scale >= 0 && small_integer (p, end, scale, out))
-    return TRUE;
   if (!decimal_split (p, end, &neg, &mant, &exp10) ||
       !decimal_scale (mant, exp10 + scale, truncate, &mag))
     return FALSE;
@@ -244,6 +249,8 @@ chrome_decimal_to_scaled (const char *p,
                           int scale,
                           gint64 *out)
 {
+  if (scale >= 0 && small_decimal (p, end, scale, out))
+    return TRUE;
   return decimal_to_int64 (p, end, scale, FALSE, out);
 }
 
@@ -257,7 +264,7 @@ chrome_decimal_to_int64 (const char *p,
                          const char *end,
                          gint64 *out)
 {
-  return decimal_to_int64 (p, end, 0, TRUE, out);
+  return small_decimal (p, end, 0, out) || decimal_to_int64 (p, end, 0, TRUE, out);
 }
 
 /**
