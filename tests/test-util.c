@@ -1,6 +1,9 @@
 /* Helpers shared by the test programs. */
 #include "test-util.h"
 
+#include <string.h>
+#include <sys/resource.h>
+
 static TraceFlowReturn
 tsp_chain (TracePad *pad,
            TraceElement *parent,
@@ -181,4 +184,18 @@ void
 test_register_collect_sink (void)
 {
   trace_element_register (NULL, "collectsink", TRACE_RANK_NONE, TEST_TYPE_COLLECT_SINK);
+}
+
+void
+test_limit_address_space (gsize spare)
+{
+  g_autofree char *status = NULL;
+  const char *line;
+  struct rlimit as;
+
+  g_assert_true (g_file_get_contents ("/proc/self/status", &status, NULL, NULL));
+  line = strstr (status, "\nVmSize:");
+  g_assert_nonnull (line);
+  as.rlim_cur = as.rlim_max = g_ascii_strtoull (line + strlen ("\nVmSize:"), NULL, 10) * 1024 + spare;
+  g_assert_cmpint (setrlimit (RLIMIT_AS, &as), ==, 0);
 }

@@ -33,4 +33,19 @@ TraceBatch *test_make_slices (TraceStringPool *pool,
 
 void test_register_collect_sink (void);
 
+/* Built with AddressSanitizer (gcc says so one way, clang another),
+ * which cannot run under an address-space limit. */
+#if defined(__SANITIZE_ADDRESS__)
+#define TEST_UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TEST_UNDER_ASAN 1
+#endif
+#endif
+
+/* Limits this process's address space (RLIMIT_AS) to what it has now
+ * (VmSize) plus @spare bytes: for a test that runs in a subprocess and
+ * shows that an input does not make a reader allocate what it claims. */
+void test_limit_address_space (gsize spare);
+
 G_END_DECLS

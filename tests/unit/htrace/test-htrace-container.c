@@ -4,19 +4,10 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <string.h>
-#include <sys/resource.h>
 
 #include "htrace-test-util.h"
+#include "../../test-util.h"
 
-/* Built with AddressSanitizer, which cannot run under an address-space
- * limit (gcc says so one way, clang another). */
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
 
 #define SEC 1000000000LL
 
@@ -65,19 +56,6 @@ test_record_too_large (void)
                 "test.htrace@1044: a record of 67108865 bytes, more than the 64 MiB limit: the file is damaged here");
 }
 
-/* This process's address space now, in bytes (VmSize). */
-static guint64
-address_space_now (void)
-{
-  g_autofree char *status = NULL;
-  const char *line;
-
-  g_assert_true (g_file_get_contents ("/proc/self/status", &status, NULL, NULL));
-  line = strstr (status, "\nVmSize:");
-  g_assert_nonnull (line);
-  return g_ascii_strtoull (line + strlen ("\nVmSize:"), NULL, 10) * 1024;
-}
-
 /* A record whose length claims the limit (64 MiB) in a file that ends 10
  * bytes into it is read with the memory of those bytes: with 24 MiB of
  * address space to spare, it is counted as cut off, not allocated whole
@@ -92,13 +70,11 @@ test_claimed_length (void)
       g_autoptr (HtraceRun) run = NULL;
       g_autofree char *summary = NULL;
       guint32 len = GUINT32_TO_LE (HTRACE_MAX_RECORD);
-      guint64 room = address_space_now () + 24 * 1024 * 1024;
-      struct rlimit as = { room, room };
 
       wire_file_add_record (file, "hiperf-plugin", 1, 0, NULL);
       g_byte_array_append (file, (const guint8 *) &len, 4);
       g_byte_array_append (file, (const guint8 *) "0123456789", 10);
-      g_assert_cmpint (setrlimit (RLIMIT_AS, &as), ==, 0);
+      test_limit_address_space (24 * 1024 * 1024);
       run = htrace_run_bytes (file->data, file->len, &error);
       g_assert_no_error (error);
       summary = htrace_reader_get_summary (run->reader);
@@ -107,7 +83,7 @@ test_claimed_length (void)
                        "hiperf-plugin 1; 14 bytes of a record cut off at the end (the first at byte 1047)");
       return;
     }
-#ifdef UNDER_ASAN
+#ifdef TEST_UNDER_ASAN
   g_test_skip ("AddressSanitizer cannot run under an address-space limit");
   return;
 #endif

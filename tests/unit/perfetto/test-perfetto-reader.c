@@ -3,9 +3,9 @@
 #include "perfetto-test-util.h"
 
 #include <string.h>
-#include <sys/resource.h>
 #include <zlib.h>
 
+#include "../../test-util.h"
 #include "trace.pb-c.h"
 
 static GBytes *
@@ -176,19 +176,6 @@ test_cut_files (void)
   g_assert_cmpuint (previous, ==, full->len);
 }
 
-/* This process's address space now, in bytes (VmSize). */
-static guint64
-address_space_now (void)
-{
-  g_autofree char *status = NULL;
-  const char *line;
-
-  g_assert_true (g_file_get_contents ("/proc/self/status", &status, NULL, NULL));
-  line = strstr (status, "\nVmSize:");
-  g_assert_nonnull (line);
-  return g_ascii_strtoull (line + strlen ("\nVmSize:"), NULL, 10) * 1024;
-}
-
 /* A packet whose length claims 200 MiB (under the 256 MiB limit) in a
  * file that ends 1 MiB into it (more than the first read) is read with
  * the memory of that MiB: with 24 MiB of address space to spare it is
@@ -205,15 +192,13 @@ test_claimed_length (void)
       g_autoptr (GBytes) bytes = NULL;
       g_autoptr (GError) error = NULL;
       g_autoptr (TraceBatch) out = NULL;
-      guint64 room = address_space_now () + 24 * 1024 * 1024;
-      struct rlimit as = { room, room };
       PerfettoReaderStats rs;
 
       g_byte_array_append (file, head, sizeof head);
       g_byte_array_set_size (file, sizeof head + 1024 * 1024);
       memset (file->data + sizeof head, 'x', 1024 * 1024);
       bytes = g_byte_array_free_to_bytes (g_steal_pointer (&file));
-      g_assert_cmpint (setrlimit (RLIMIT_AS, &as), ==, 0);
+      test_limit_address_space (24 * 1024 * 1024);
       out = pt_read (bytes, pool, &rs, NULL, &error);
       g_assert_no_error (error);
       g_assert_cmpuint (out->n_events, ==, 0);
@@ -221,7 +206,7 @@ test_claimed_length (void)
       g_assert_cmpuint (rs.truncated_offset, ==, 0);
       return;
     }
-#if defined(__SANITIZE_ADDRESS__)
+#ifdef TEST_UNDER_ASAN
   g_test_skip ("AddressSanitizer cannot run under an address-space limit");
   return;
 #endif
