@@ -8,7 +8,6 @@
 #include "htrace-test-util.h"
 #include "../../test-util.h"
 
-
 #define SEC 1000000000LL
 
 static void
