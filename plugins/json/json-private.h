@@ -476,6 +476,7 @@ struct _ChromeReader
   guint64 top_start;
   int skip_depth;
   gboolean skip_scalar, skip_in_string, skip_escape;
+  guint64 skip_start; /* the byte where the value being skipped starts */
 
   ChromeSpill *system_trace;
   char *display_time_unit;

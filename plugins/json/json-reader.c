@@ -324,6 +324,7 @@ start_skip (ChromeReader *r,
 
   r->state = FRAME_SKIP;
   r->pos = pos;
+  r->skip_start = offset_of (r, r->buf + pos);
   r->skip_scalar = !(c == '"' || c == '{' || c == '[');
   r->skip_depth = 0;
   r->skip_in_string = FALSE;
@@ -478,8 +479,17 @@ step_skip (ChromeReader *r,
       else if (c == '{' || c == '[')
         {
           if (++r->skip_depth + 1 > CHROME_SCAN_MAX_DEPTH)
-            return fail (r, error, TRACE_STREAM_ERROR_TOO_LARGE, offset_of (r, p),
-                         "nesting deeper than %d levels", CHROME_SCAN_MAX_DEPTH);
+            {
+              StepResult res = fail (r, error, TRACE_STREAM_ERROR_TOO_LARGE, offset_of (r, p),
+                                     "nesting deeper than %d levels", CHROME_SCAN_MAX_DEPTH);
+
+              /* The skip spans many steps, which begin where the reads
+               * happened to end (with workers, where their chunks did):
+               * bytes-read is where the value began, the same with any
+               * threads. */
+              r->stats.bytes = r->skip_start;
+              return res;
+            }
         }
       else if ((c == '}' || c == ']') && --r->skip_depth == 0)
         break;
