@@ -417,6 +417,15 @@ typedef struct
   gsize start;
 } ChromeScannedEvent;
 
+/* Who scans a chunk's events. */
+typedef enum
+{
+  CHUNK_WORK_QUEUED,   /* read, no worker has started it */
+  CHUNK_WORK_SCANNING, /* a worker is at it */
+  CHUNK_WORK_DONE,     /* the worker is done: its events are in the chunk */
+  CHUNK_WORK_STOLEN,   /* the reader's thread needed it first: read alone */
+} ChromeChunkWork;
+
 typedef struct
 {
   /* filled by the reader's thread */
@@ -425,8 +434,8 @@ typedef struct
   guint64 offset; /* of data[0] in the input */
   GError *error;  /* reading failed after data */
   gboolean last;  /* the input ends after data */
+  ChromeChunkWork work; /* under the lock */
   /* filled by a worker */
-  gboolean prepared;
   gsize anchor;      /* just after the '}' of the first `} , {`, or G_MAXSIZE */
   gsize scanned_end; /* just after the last event scanned */
   ChromeScannedEvent *events;
@@ -443,6 +452,7 @@ typedef struct
   GThread **workers;
   guint n_workers;
   gboolean stop;
+  gboolean patient; /* the reader waits for every chunk's worker (tests) */
   gsize chunk_size;
   int depth; /* of the events */
 } ChromeChunks;
@@ -518,7 +528,8 @@ struct _ChromeReader
   gsize head_pos;            /* bytes of the oldest chunk copied to buf */
   ChromeChunkState head_state;
   guint next_event; /* of the oldest chunk, while taking */
-  guint64 chunks_taken, chunks_missed;
+  guint64 chunks_taken, chunks_missed, chunks_stolen;
+  gboolean chunks_patient; /* see chrome_reader_set_patient() */
 };
 
 /* json-reader.c */
@@ -531,7 +542,8 @@ gboolean chrome_reader_maybe_start_chunks (ChromeReader *r);
 gboolean chrome_reader_refill_chunks (ChromeReader *r, gsize want, GError **error);
 gboolean chrome_reader_take_scanned (ChromeReader *r);
 void chrome_reader_chunks_free (ChromeReader *r);
-void chrome_reader_get_chunk_counts (ChromeReader *r, guint64 *taken, guint64 *missed);
+void chrome_reader_set_patient (ChromeReader *r, gboolean patient);
+void chrome_reader_get_chunk_counts (ChromeReader *r, guint64 *taken, guint64 *missed, guint64 *stolen);
 
 void chrome_reader_skip (ChromeReader *r, ChromeSkipReason reason, guint64 offset);
 void chrome_reader_skip_n (ChromeReader *r, ChromeSkipReason reason, guint64 offset, guint64 n);

@@ -12,8 +12,12 @@
 
 typedef struct
 {
-  guint64 taken, missed;
+  guint64 taken, missed, stolen;
 } ChunkCounts;
+
+/* Whether the reader's thread waits for every chunk's worker, so the
+ * counts of taken chunks do not depend on the machine's load. */
+static gboolean patient = TRUE;
 
 static void
 describe_batch (GString *out,
@@ -69,6 +73,7 @@ describe_run (const void *data,
 
   r = chrome_reader_new (in, "input.json", pool);
   chrome_reader_set_threads (r, threads);
+  chrome_reader_set_patient (r, patient);
   while ((ok = chrome_reader_read_batch (r, &b, &error)) && b != NULL)
     {
       describe_batch (out, b);
@@ -91,7 +96,7 @@ describe_run (const void *data,
   for (guint k = 0; k < sizeof *stats; k++)
     g_string_append_printf (out, "%02x", ((const guint8 *) stats)[k]);
   if (counts)
-    chrome_reader_get_chunk_counts (r, &counts->taken, &counts->missed);
+    chrome_reader_get_chunk_counts (r, &counts->taken, &counts->missed, &counts->stolen);
   chrome_reader_free (r);
   return g_string_free (g_steal_pointer (&out), FALSE);
 }
@@ -114,6 +119,7 @@ assert_same_as_one_thread (const void *data,
         {
           counts->taken += c.taken;
           counts->missed += c.missed;
+          counts->stolen += c.stolen;
         }
       if (g_strcmp0 (one, many) != 0)
         {
@@ -274,6 +280,35 @@ test_generated (void)
   set_chunk_size (0);
 }
 
+/* As json-src reads: the reader's thread reads a chunk no worker has
+ * started yet itself instead of waiting. Which chunks that is depends on
+ * the load; the output does not, and every chunk is either a worker's
+ * or the reader's (none is missed: the input has no traps). */
+static void
+test_impatient (void)
+{
+  static const gsize chunk_sizes[] = { 0, 4096 };
+
+  patient = FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (chunk_sizes); i++)
+    {
+      gsize chunk = chunk_sizes[i] ? chunk_sizes[i] : 256 * 1024;
+      g_autoptr (GString) s = generate (chunk_sizes[i] ? 400 : 5 * 1024, 7, FALSE, TRUE, 0);
+      ChunkCounts counts = { 0 };
+
+      set_chunk_size (chunk_sizes[i]);
+      assert_same_as_one_thread (s->str, s->len, "impatient", &counts);
+      g_test_message ("impatient, chunks of %" G_GSIZE_FORMAT ": %" G_GUINT64_FORMAT " taken, %" G_GUINT64_FORMAT
+                      " read before a worker started them",
+                      chunk, counts.taken, counts.stolen);
+      g_assert_cmpuint (counts.missed, ==, 0);
+      /* two runs (threads=2 and 5), each of all but the first read */
+      g_assert_cmpuint (counts.taken + counts.stolen, >=, 2 * (s->len / chunk - 2));
+    }
+  set_chunk_size (0);
+  patient = TRUE;
+}
+
 /* Chrome's stackTrace args are arrays of objects: `},{` inside an event.
  * A worker whose first guess falls in one sees its events end at the
  * array's ']' and guesses again after it, so every chunk is taken and
@@ -405,6 +440,7 @@ main (int argc,
   g_test_add_func ("/json/threads/generated", test_generated);
   g_test_add_func ("/json/threads/traps", test_traps);
   g_test_add_func ("/json/threads/arrays-of-objects", test_arrays_of_objects);
+  g_test_add_func ("/json/threads/impatient", test_impatient);
   g_test_add_func ("/json/threads/dense", test_dense);
   g_test_add_func ("/json/threads/small-and-odd", test_small_and_odd);
   g_test_add_func ("/json/threads/corpus", test_corpus);
