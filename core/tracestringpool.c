@@ -37,15 +37,68 @@ struct _TraceStringPool
 
 G_DEFINE_BOXED_TYPE (TraceStringPool, trace_string_pool, trace_string_pool_ref, trace_string_pool_unref)
 
+static inline guint64
+load64 (const char *p)
+{
+  guint64 w;
+
+  memcpy (&w, p, 8);
+  return w;
+}
+
+static inline guint64
+load32 (const char *p)
+{
+  guint32 w;
+
+  memcpy (&w, p, 4);
+  return w;
+}
+
+/**
+ * trace_string_pool_hash:
+ * @str: (array length=len): bytes
+ * @len: the number of bytes
+ *
+ * The hash the pool files its strings by, read a word at a time (a byte
+ * at a time was a tenth of json-src's time when it had its own cache's
+ * hash so, and the pool's own hash of every new string 1.4 % of a Chrome
+ * trace's conversion). An element that keeps a cache of ids in front of
+ * the pool may use it for the cache's slots; what a string's id is never
+ * depends on it.
+ *
+ * Returns: the hash of the bytes
+ */
+guint32
+trace_string_pool_hash (const char *str,
+                        gsize len)
+{
+  const guint64 k = G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
+  guint64 h = len * k;
+
+  if (len >= 8)
+    {
+      const char *last = str + len - 8;
+
+      for (; str < last; str += 8)
+        h = ((h ^ load64 (str)) * k) ^ (h >> 29);
+      h = (h ^ load64 (last)) * k; /* overlaps the loop's last word */
+    }
+  else if (len >= 4)
+    h = (h ^ (load32 (str) << 32 | load32 (str + len - 4))) * k;
+  else if (len > 0)
+    h = (h ^ ((guint64) (guchar) str[0] << 16 | (guint64) (guchar) str[len / 2] << 8 | (guchar) str[len - 1])) * k;
+  h ^= h >> 32;
+  h *= k;
+  return (guint32) (h >> 32);
+}
+
 static guint
 entry_hash (gconstpointer key)
 {
   const PoolEntry *e = key;
-  guint32 h = 2166136261u;
 
-  for (guint32 i = 0; i < e->len; i++)
-    h = (h ^ (guchar) e->str[i]) * 16777619u;
-  return h;
+  return trace_string_pool_hash (e->str, e->len);
 }
 
 static gboolean

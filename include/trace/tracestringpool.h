@@ -59,6 +59,9 @@ gsize trace_string_pool_get_length (TraceStringPool *pool,
                                     guint32 id);
 TRACE_AVAILABLE_IN_ALL
 guint trace_string_pool_get_size (TraceStringPool *pool);
+TRACE_AVAILABLE_IN_ALL
+guint32 trace_string_pool_hash (const char *str,
+                                gsize len);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TraceStringPool, trace_string_pool_unref)
 

@@ -35,7 +35,7 @@ chrome_reader_intern (ChromeReader *r,
 
   if (len == 0)
     return 0;
-  slot = &r->intern_cache[chrome_cache_hash (p, len) & (CHROME_READER_INTERN_CACHE - 1)];
+  slot = &r->intern_cache[trace_string_pool_hash (p, len) & (CHROME_READER_INTERN_CACHE - 1)];
   if (slot->str != NULL && slot->len == len && chrome_text_equal (slot->str, p, len))
     return slot->id;
   id = trace_string_pool_intern_len (r->pool, p, len);

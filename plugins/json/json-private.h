@@ -161,7 +161,6 @@ gboolean chrome_decimal_to_double (const char *p, const char *end, double *out);
 gboolean chrome_decimal_is_integer (const char *p, const char *end);
 gboolean chrome_hex_to_uint64 (const char *p, const char *end, guint64 *out);
 guint64 chrome_hash64 (const char *p, gsize len);
-guint32 chrome_cache_hash (const char *p, gsize len);
 
 /* ------------------------------------------------------------------ */
 /* The spill: bytes that move to a temporary file past a limit       */

@@ -508,57 +508,6 @@ chrome_hex_to_uint64 (const char *p,
   return TRUE;
 }
 
-static inline guint64
-load64 (const char *p)
-{
-  guint64 w;
-
-  memcpy (&w, p, 8);
-  return w;
-}
-
-static inline guint64
-load32 (const char *p)
-{
-  guint32 w;
-
-  memcpy (&w, p, 4);
-  return w;
-}
-
-/**
- * chrome_cache_hash:
- *
- * A hash for the reader's intern cache, read a word at a time (a byte at
- * a time cost a tenth of the reader's time).  Only where a string is
- * cached depends on it, never what it becomes.
- */
-guint32
-chrome_cache_hash (const char *p,
-                   gsize len)
-{
-  const guint64 k = G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
-  guint64 h = len * k;
-
-  if (len >= 8)
-    {
-      const char *last = p + len - 8;
-
-      for (; p < last; p += 8)
-        h = ((h ^ load64 (p)) * k) ^ (h >> 29);
-      h = (h ^ load64 (last)) * k; /* overlaps the loop's last word */
-    }
-  else if (len >= 4)
-    h = (h ^ (load32 (p) << 32 | load32 (p + len - 4))) * k;
-  else if (len > 0)
-    h = (h ^ ((guint64) (guchar) p[0] << 16 | (guint64) (guchar) p[len / 2] << 8 |
-              (guchar) p[len - 1])) *
-        k;
-  h ^= h >> 32;
-  h *= k;
-  return (guint32) (h >> 32);
-}
-
 /**
  * chrome_hash64:
  *
