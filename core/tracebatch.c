@@ -258,12 +258,18 @@ trace_batch_append_event (TraceBatch *batch,
   ev = &batch->events[batch->n_events++];
   *ev = *event;
   ev->first_arg = batch->n_args;
-  ev->n_args = 0;
-  for (guint i = 0; i < n_args; i++)
+  ev->n_args = n_args;
+  if (n_args > 0)
     {
-      const TraceArg *src = &args_from->args[event->first_arg + i];
-      TraceArg *dst = trace_batch_add_arg (batch, ev, src->key, src->type);
-      dst->v = src->v;
+      /* in one copy (perfetto-sink's ordering window copies every event);
+       * the source is found after growing, since @args_from may be @batch */
+      if (G_UNLIKELY (batch->n_args + n_args > batch->args_capacity))
+        {
+          batch->args_capacity = MAX (MAX (64, batch->args_capacity * 2), batch->n_args + n_args);
+          batch->args = g_renew (TraceArg, batch->args, batch->args_capacity);
+        }
+      memcpy (&batch->args[batch->n_args], &args_from->args[event->first_arg], n_args * sizeof (TraceArg));
+      batch->n_args += n_args;
     }
   return ev;
 }

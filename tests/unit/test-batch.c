@@ -101,6 +101,34 @@ test_append_event_copies_args (void)
   g_assert_cmpint (hi, ==, 3);
 }
 
+/* An event of the batch itself, appended when its args fill the
+ * batch's array: the copy is read after the array grows. */
+static void
+test_append_event_from_itself (void)
+{
+  g_autoptr (TraceBatch) b = trace_batch_new (NULL, 0);
+  TraceEvent *ev = trace_batch_append (b, TRACE_EVENT_INSTANT, 1);
+  const TraceArg *args;
+
+  for (gint64 i = 0; i < 64; i++)
+    trace_batch_add_arg_int (b, ev, "n", i);
+  g_assert_cmpuint (b->n_args, ==, b->args_capacity);
+  ev = trace_batch_append_event (b, &b->events[0], b);
+  g_assert_cmpuint (ev->first_arg, ==, 64);
+  g_assert_cmpuint (ev->n_args, ==, 64);
+  g_assert_cmpuint (b->n_args, ==, 128);
+  args = trace_batch_get_args (b, ev);
+  for (guint i = 0; i < 64; i++)
+    {
+      g_assert_cmpstr (trace_string_pool_get (b->pool, args[i].key), ==, "n");
+      g_assert_cmpint (args[i].type, ==, TRACE_ARG_INT);
+      g_assert_cmpint (args[i].v.i, ==, i);
+    }
+  /* and args still go to the last event */
+  trace_batch_add_arg_int (b, ev, "m", 7);
+  g_assert_cmpuint (ev->n_args, ==, 65);
+}
+
 /* The by-index accessors bindings use read the same fields as C. */
 /* Three events with null, [] and {} args among kept ones. */
 static TraceBatch *
@@ -244,6 +272,7 @@ main (int argc, char **argv)
   g_test_add_func ("/batch/writable-copy", test_writable_copy);
   g_test_add_func ("/batch/remove-none", test_remove_none);
   g_test_add_func ("/batch/append-event-copies-args", test_append_event_copies_args);
+  g_test_add_func ("/batch/append-event-from-itself", test_append_event_from_itself);
   g_test_add_func ("/batch/drop-shape-args", test_drop_shape_args);
   g_test_add_func ("/batch/accessors", test_accessors);
   g_test_add_func ("/event/kind-names", test_kind_names);
