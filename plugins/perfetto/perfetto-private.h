@@ -5,6 +5,8 @@
  */
 #pragma once
 
+#include <string.h>
+
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 #include <trace/trace.h>
@@ -720,8 +722,26 @@ typedef struct
 
 void perfetto_vec_init (PerfettoVec *v, gsize elt_size);
 void perfetto_vec_clear (PerfettoVec *v);
-gpointer perfetto_vec_push (PerfettoVec *v);
+void perfetto_vec_grow (PerfettoVec *v);
 gpointer *perfetto_vec_ptrs (PerfettoVec *v);
+
+/* Returns: an uninitialised slot at the end of @v, for a struct the
+ * caller initialises whole (a protobuf-c __init()); valid until the next
+ * push. Inline: annotations are pushed per arg. */
+static inline gpointer
+perfetto_vec_push_uninit (PerfettoVec *v)
+{
+  if (G_UNLIKELY (v->len == v->cap))
+    perfetto_vec_grow (v);
+  return v->data + v->len++ * v->elt_size;
+}
+
+/* Returns: a zeroed slot at the end of @v; valid until the next push */
+static inline gpointer
+perfetto_vec_push (PerfettoVec *v)
+{
+  return memset (perfetto_vec_push_uninit (v), 0, v->elt_size);
+}
 #define perfetto_vec_at(v, type, i) (&((type *) (v)->data)[i])
 
 /* A set of string ids, one bit each. */

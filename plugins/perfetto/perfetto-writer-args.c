@@ -83,7 +83,7 @@ PerfettoAnnotation *
 perfetto_annotation_push (PerfettoWriter *w,
                           guint32 key)
 {
-  PerfettoAnnotation *a = perfetto_vec_push (&w->annotations);
+  PerfettoAnnotation *a = perfetto_vec_push_uninit (&w->annotations);
 
   perfetto__protos__debug_annotation__init (a);
   if (perfetto_intern_enabled (w))
@@ -277,7 +277,7 @@ push_node (PerfettoWriter *w,
   if (!comp->is_index)
     perfetto_annotation_push (w, comp->name);
   else
-    perfetto__protos__debug_annotation__init (perfetto_vec_push (&w->annotations));
+    perfetto__protos__debug_annotation__init (perfetto_vec_push_uninit (&w->annotations));
   if (parent != G_MAXUINT)
     {
       PerfettoAnnotation *pa = perfetto_vec_at (&w->annotations, PerfettoAnnotation, parent);

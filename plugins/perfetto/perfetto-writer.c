@@ -49,20 +49,12 @@ perfetto_vec_clear (PerfettoVec *v)
   perfetto_vec_init (v, v->elt_size);
 }
 
-/* Returns: a zeroed slot at the end of @v; valid until the next push */
-gpointer
-perfetto_vec_push (PerfettoVec *v)
+/* Makes room for more slots: perfetto_vec_push()'s rare path. */
+void
+perfetto_vec_grow (PerfettoVec *v)
 {
-  gpointer slot;
-
-  if (G_UNLIKELY (v->len == v->cap))
-    {
-      v->cap = MAX (16, v->cap * 2);
-      v->data = g_realloc_n (v->data, v->cap, v->elt_size);
-    }
-  slot = v->data + v->len++ * v->elt_size;
-  memset (slot, 0, v->elt_size);
-  return slot;
+  v->cap = MAX (16, v->cap * 2);
+  v->data = g_realloc_n (v->data, v->cap, v->elt_size);
 }
 
 /* Returns: pointers to the structs of @v, as repeated message fields
@@ -179,7 +171,7 @@ perfetto_intern_string_into (PerfettoWriter *w,
 
   if (perfetto_id_set_test_and_add (seen, id))
     return iid;
-  s = perfetto_vec_push (vec);
+  s = perfetto_vec_push_uninit (vec);
   perfetto__protos__interned_string__init (s);
   s->has_iid = TRUE;
   s->iid = iid;
@@ -199,7 +191,7 @@ perfetto_intern_string_into (PerfettoWriter *w,
     guint64 iid = perfetto_iid (w, id);                                          \
     if (perfetto_id_set_test_and_add (&w->seen_field, id))                       \
       return iid;                                                                \
-    e = perfetto_vec_push (&w->vec_field);                                       \
+    e = perfetto_vec_push_uninit (&w->vec_field);                                \
     type_init (e);                                                               \
     e->has_iid = TRUE;                                                           \
     e->iid = iid;                                                                \
