@@ -337,6 +337,19 @@ ftrace_split_fields (const char *s,
   return n;
 }
 
+/**
+ * ftrace_field_starts_at:
+ *
+ * Whether a field (`key=`) or sched_switch's `==>` starts at @q: where
+ * ftrace_split_fields() ends the value before it.
+ */
+gboolean
+ftrace_field_starts_at (const char *q,
+                        const char *end)
+{
+  return key_chars[(guchar) *q] ? key_length_at (q, end) > 0 : (end - q >= 3 && memcmp (q, "==>", 3) == 0);
+}
+
 /* `7778999 [ns]` -> `7778999`: the unit trace-cmd appends. */
 void
 ftrace_strip_unit (const char **value,

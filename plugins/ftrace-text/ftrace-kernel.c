@@ -6,7 +6,7 @@
  * records; every other event becomes a TRACE_EVENT_FTRACE record named
  * after the event, its key=value fields as args.
  */
-#include "ftrace-text-private.h"
+#include "ftrace-fields-inline.h"
 
 static const FtraceField *
 find_field_len (const FtraceField *fields,
@@ -25,6 +25,44 @@ find_field_len (const FtraceField *fields,
 }
 
 #define find_field(fields, n, key, consumed) find_field_len ((fields), (n), key, sizeof (key) - 1, (consumed))
+
+/* Splits @line's payload into @fields and finds @keys there (*@found:
+ * each one's field or NULL, *@used: the fields found), the first
+ * @n_usual keys in one pass when they are the payload, in order, as the
+ * kernel writes it (inline: the keys are the caller's constants).
+ * Returns the number of fields. */
+static G_ALWAYS_INLINE inline guint
+find_fields (const FtraceLine *line,
+             const FtraceKey *keys,
+             guint n_keys,
+             guint n_usual,
+             FtraceField *fields,
+             const FtraceField **found,
+             guint64 *used,
+             const char **positional,
+             gsize *positional_len)
+{
+  guint n;
+
+  *used = 0;
+  if (ftrace_split_usual (line->payload, line->payload_len, keys, n_usual, fields))
+    {
+      for (guint i = 0; i < n_keys; i++)
+        found[i] = i < n_usual ? &fields[i] : NULL;
+      *used = (G_GUINT64_CONSTANT (1) << n_usual) - 1;
+      *positional = NULL;
+      *positional_len = 0;
+      return n_usual;
+    }
+  n = ftrace_split_fields (line->payload, line->payload_len, fields, FTRACE_MAX_FIELDS, positional, positional_len);
+  for (guint i = 0; i < n_keys; i++)
+    {
+      gsize skip = keys[i].text[0] == '=' ? FTRACE_ARROW_LEN : 0;
+
+      found[i] = find_field_len (fields, n, keys[i].text + skip, keys[i].len - skip, used);
+    }
+  return n;
+}
 
 static gboolean
 field_int (const FtraceField *f,
@@ -258,18 +296,18 @@ parse_sched_switch (FtraceParser *p,
                     TraceBatch *batch,
                     FtraceLine *line)
 {
+  static const FtraceKey keys[] = {
+    FTRACE_KEY ("prev_comm"),  FTRACE_KEY ("prev_pid"), FTRACE_KEY ("prev_prio"), FTRACE_KEY ("prev_state"),
+    FTRACE_KEY ("==> next_comm"), FTRACE_KEY ("next_pid"), FTRACE_KEY ("next_prio"),
+  };
   FtraceField f[FTRACE_MAX_FIELDS];
+  const FtraceField *found[G_N_ELEMENTS (keys)];
   const char *pos, *names[2] = { NULL, NULL };
   gsize pos_len, name_lens[2] = { 0, 0 };
-  guint64 used = 0;
-  guint n = ftrace_split_fields (line->payload, line->payload_len, f, FTRACE_MAX_FIELDS, &pos, &pos_len);
-  const FtraceField *prev_pid = find_field (f, n, "prev_pid", &used);
-  const FtraceField *next_pid = find_field (f, n, "next_pid", &used);
-  const FtraceField *prev_comm = find_field (f, n, "prev_comm", &used);
-  const FtraceField *next_comm = find_field (f, n, "next_comm", &used);
-  const FtraceField *prev_state = find_field (f, n, "prev_state", &used);
-  const FtraceField *prev_prio = find_field (f, n, "prev_prio", &used);
-  const FtraceField *next_prio = find_field (f, n, "next_prio", &used);
+  guint64 used;
+  guint n = find_fields (line, keys, G_N_ELEMENTS (keys), G_N_ELEMENTS (keys), f, found, &used, &pos, &pos_len);
+  const FtraceField *prev_comm = found[0], *prev_pid = found[1], *prev_prio = found[2], *prev_state = found[3];
+  const FtraceField *next_comm = found[4], *next_pid = found[5], *next_prio = found[6];
   gint64 ppid, npid;
   TraceEvent *ev;
 
@@ -319,16 +357,17 @@ parse_wakeup (FtraceParser *p,
               FtraceLine *line,
               TraceEventKind kind)
 {
+  /* the kernel's order since 4.x; older ones add success=1 */
+  static const FtraceKey keys[] = {
+    FTRACE_KEY ("comm"), FTRACE_KEY ("pid"), FTRACE_KEY ("prio"), FTRACE_KEY ("target_cpu"), FTRACE_KEY ("success"),
+  };
   FtraceField f[FTRACE_MAX_FIELDS];
+  const FtraceField *found[G_N_ELEMENTS (keys)];
   const char *pos, *comm = NULL;
   gsize pos_len, comm_len = 0;
-  guint64 used = 0;
-  guint n = ftrace_split_fields (line->payload, line->payload_len, f, FTRACE_MAX_FIELDS, &pos, &pos_len);
-  const FtraceField *fpid = find_field (f, n, "pid", &used);
-  const FtraceField *fcomm = find_field (f, n, "comm", &used);
-  const FtraceField *prio = find_field (f, n, "prio", &used);
-  const FtraceField *target = find_field (f, n, "target_cpu", &used);
-  const FtraceField *success = find_field (f, n, "success", &used);
+  guint64 used;
+  guint n = find_fields (line, keys, G_N_ELEMENTS (keys), 4, f, found, &used, &pos, &pos_len);
+  const FtraceField *fcomm = found[0], *fpid = found[1], *prio = found[2], *target = found[3], *success = found[4];
   gint64 pid, sprio = -1;
   gint32 target_cpu;
   TraceEvent *ev;

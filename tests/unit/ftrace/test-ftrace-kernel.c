@@ -2,6 +2,7 @@
  * "Special line situations", §1.4) and their typed records. */
 #include <string.h>
 
+#include "ftrace-fields-inline.h"
 #include "ftrace-test-util.h"
 
 #define SEC(s, us) ((gint64) (s) *1000000000 + (gint64) (us) *1000)
@@ -340,6 +341,97 @@ test_equals_values (void)
     }
 }
 
+static const FtraceKey switch_keys[] = {
+  FTRACE_KEY ("prev_comm"),     FTRACE_KEY ("prev_pid"), FTRACE_KEY ("prev_prio"), FTRACE_KEY ("prev_state"),
+  FTRACE_KEY ("==> next_comm"), FTRACE_KEY ("next_pid"), FTRACE_KEY ("next_prio"),
+};
+
+/* Whether ftrace_split_usual() took @payload; when it did, that it gave
+ * what ftrace_split_fields() gives, field for field. */
+static gboolean
+split_usual_as_general (const char *payload)
+{
+  FtraceField usual[FTRACE_MAX_FIELDS], general[FTRACE_MAX_FIELDS];
+  const char *pos;
+  gsize pos_len, len = strlen (payload);
+  guint n;
+
+  if (!ftrace_split_usual (payload, len, switch_keys, G_N_ELEMENTS (switch_keys), usual))
+    return FALSE;
+  n = ftrace_split_fields (payload, len, general, FTRACE_MAX_FIELDS, &pos, &pos_len);
+  g_assert_null (pos);
+  g_assert_cmpuint (n, ==, G_N_ELEMENTS (switch_keys));
+  for (guint i = 0; i < n; i++)
+    {
+      g_assert_true (usual[i].key == general[i].key);
+      g_assert_cmpuint (usual[i].key_len, ==, general[i].key_len);
+      g_assert_true (usual[i].value == general[i].value);
+      g_assert_cmpuint (usual[i].value_len, ==, general[i].value_len);
+    }
+  return TRUE;
+}
+
+/* sched_switch in the kernel's order is split in one pass
+ * (ftrace-fields-inline.h); anything else goes the general way, and what
+ * the pass gives is what the general way gives: on chosen payloads, and
+ * on 20 000 made of the pieces that make values end early. */
+static void
+test_usual_fields (void)
+{
+  static const struct
+  {
+    const char *payload;
+    gboolean usual;
+  } cases[] = {
+    { "prev_comm=a prev_pid=1 prev_prio=120 prev_state=S ==> next_comm=b next_pid=2 next_prio=120", TRUE },
+    { "prev_comm=Jit thread pool prev_pid=1 prev_prio=120 prev_state=R+ ==> next_comm=Binder 1 next_pid=2 next_prio=9",
+      TRUE },
+    { "prev_comm=a  prev_pid=1 prev_prio=120 prev_state=S   ==> next_comm=b next_pid=2 next_prio=120  ", TRUE },
+    /* a comm holding ` x=`: the general way makes it a field */
+    { "prev_comm=a x=y prev_pid=1 prev_prio=120 prev_state=S ==> next_comm=b next_pid=2 next_prio=120", FALSE },
+    { "prev_comm=a prev_pid=1 prev_prio=120 prev_state=S ==>  next_comm=b next_pid=2 next_prio=120", FALSE },
+    { "prev_comm=a prev_pid=1 prev_prio=120 prev_state=S next_comm=b next_pid=2 next_prio=120", FALSE },
+    { "prev_comm=a prev_pid=1 prev_prio=120 prev_state=S ==> next_comm=b next_pid=2 next_prio=120 extra=1", FALSE },
+    { "prev_comm=a prev_pid=1 prev_prio=120 prev_state=S ==> next_comm=b next_pid=2", FALSE },
+    { "prev_pid=1 prev_comm=a prev_prio=120 prev_state=S ==> next_comm=b next_pid=2 next_prio=120", FALSE },
+    { " prev_comm=a prev_pid=1 prev_prio=120 prev_state=S ==> next_comm=b next_pid=2 next_prio=120", FALSE },
+    { "trace-cmd:1234 [120] S ==> swapper/0:0 [120]", FALSE },
+    { "prev_comm", FALSE },
+    { "", FALSE },
+  };
+  static const char *const pieces[] = {
+    "prev_comm=", "prev_pid=", "prev_prio=", "prev_state=", "==>", "next_comm=", "next_pid=", "next_prio=",
+    " ", "  ", "a", "1", "x=y", "=", "==> ", "R+",
+  };
+  g_autoptr (GRand) rand = g_rand_new_with_seed (7);
+  g_autoptr (GString) s = g_string_new (NULL);
+  guint taken = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_test_message ("%s", cases[i].payload);
+      g_assert_cmpint (split_usual_as_general (cases[i].payload), ==, cases[i].usual);
+    }
+  for (guint i = 0; i < 20000; i++)
+    {
+      /* mostly the usual payload, a piece changed or put in here and there */
+      g_string_assign (s, "");
+      for (guint k = 0; k < G_N_ELEMENTS (switch_keys); k++)
+        {
+          if (g_rand_int_range (rand, 0, 8) == 0)
+            g_string_append (s, pieces[g_rand_int_range (rand, 0, G_N_ELEMENTS (pieces))]);
+          if (k > 0)
+            g_string_append_c (s, ' ');
+          g_string_append_printf (s, "%s=", switch_keys[k].text);
+          g_string_append (s, g_rand_int_range (rand, 0, 3) ? "v" : pieces[g_rand_int_range (rand, 0, G_N_ELEMENTS (pieces))]);
+        }
+      taken += split_usual_as_general (s->str);
+    }
+  g_test_message ("%u of 20000 taken in one pass", taken);
+  g_assert_cmpuint (taken, >, 2000);
+  g_assert_cmpuint (taken, <, 19000);
+}
+
 int
 main (int argc,
       char **argv)
@@ -348,6 +440,7 @@ main (int argc,
   g_test_add_func ("/ftrace/kernel/prev-state", test_prev_state);
   g_test_add_func ("/ftrace/kernel/sched-switch-forms", test_sched_switch_forms);
   g_test_add_func ("/ftrace/kernel/sched-switch-incomplete", test_sched_switch_incomplete);
+  g_test_add_func ("/ftrace/kernel/usual-fields", test_usual_fields);
   g_test_add_func ("/ftrace/kernel/wakeups", test_wakeups);
   g_test_add_func ("/ftrace/kernel/switch-comms-rename", test_switch_comms_rename);
   g_test_add_func ("/ftrace/kernel/task-events", test_task_events);
