@@ -999,8 +999,8 @@ struct _PerfettoWriter
   /* JSON streams: track events wait here for trace_processor's order:
    * those that come in order in a run (a FIFO from order_run_head),
    * the others in a heap */
-  GArray *order_heap;
-  GArray *order_run;
+  PerfettoVec order_heap; /* PerfettoHeld */
+  PerfettoVec order_run;  /* PerfettoHeld */
   guint order_run_head;
   TraceBatch *order_store; /* copies of the events that wait */
   GArray *order_remap;     /* guint32: compact_store()'s new index of each stored event */
@@ -1072,7 +1072,6 @@ void perfetto_write_track_event (PerfettoWriter *w,
 void perfetto_close_open_slices (PerfettoWriter *w);
 
 /* perfetto-writer-order.c */
-GArray *perfetto_order_new_heap (void);
 void perfetto_order_write (PerfettoWriter *w,
                            TraceBatch *batch,
                            const TraceEvent *ev);
@@ -1082,6 +1081,7 @@ gboolean perfetto_order_drain (PerfettoWriter *w,
                                GError **error);
 gboolean perfetto_writer_flush_output (PerfettoWriter *w,
                                        GError **error);
+void perfetto_order_init (PerfettoWriter *w);
 void perfetto_order_clear (PerfettoWriter *w);
 
 /* perfetto-writer-tracks.c */

@@ -89,7 +89,7 @@ static void
 heap_sift_down (PerfettoWriter *w,
                 guint i)
 {
-  GArray *heap = w->order_heap;
+  PerfettoVec *heap = &w->order_heap;
   PerfettoHeld *h = (PerfettoHeld *) heap->data;
 
   for (;;)
@@ -111,11 +111,11 @@ static void
 heap_push (PerfettoWriter *w,
            const PerfettoHeld *item)
 {
-  GArray *heap = w->order_heap;
+  PerfettoVec *heap = &w->order_heap;
   PerfettoHeld *h;
   guint i;
 
-  g_array_append_vals (heap, item, 1);
+  *(PerfettoHeld *) perfetto_vec_push_uninit (heap) = *item;
   h = (PerfettoHeld *) heap->data;
   for (i = heap->len - 1; i > 0 && held_before (w, &h[i], &h[(i - 1) / 2]); i = (i - 1) / 2)
     heap_swap (h, i, (i - 1) / 2);
@@ -124,12 +124,12 @@ heap_push (PerfettoWriter *w,
 static PerfettoHeld
 heap_pop (PerfettoWriter *w)
 {
-  GArray *heap = w->order_heap;
+  PerfettoVec *heap = &w->order_heap;
   PerfettoHeld *h = (PerfettoHeld *) heap->data;
   PerfettoHeld top = h[0];
 
   h[0] = h[heap->len - 1];
-  g_array_set_size (heap, heap->len - 1);
+  heap->len--;
   heap_sift_down (w, 0);
   return top;
 }
@@ -139,31 +139,32 @@ heap_pop (PerfettoWriter *w)
 static void
 heap_rebuild (PerfettoWriter *w)
 {
-  GArray *run = w->order_run;
+  PerfettoVec *run = &w->order_run;
 
-  g_array_append_vals (w->order_heap, &g_array_index (run, PerfettoHeld, w->order_run_head),
-                       run->len - w->order_run_head);
-  g_array_set_size (run, 0);
+  for (guint i = w->order_run_head; i < run->len; i++)
+    *(PerfettoHeld *) perfetto_vec_push_uninit (&w->order_heap) = *perfetto_vec_at (run, PerfettoHeld, i);
+  run->len = 0;
   w->order_run_head = 0;
-  for (guint i = w->order_heap->len / 2; i-- > 0;)
+  for (guint i = w->order_heap.len / 2; i-- > 0;)
     heap_sift_down (w, i);
 }
 
 static guint
 held_count (PerfettoWriter *w)
 {
-  return w->order_heap->len + w->order_run->len - w->order_run_head;
+  return w->order_heap.len + w->order_run.len - w->order_run_head;
 }
 
 static void
 hold (PerfettoWriter *w,
       const PerfettoHeld *held)
 {
-  GArray *run = w->order_run;
+  PerfettoVec *run = &w->order_run;
 
-  if (run->len == w->order_run_head ||
-      !held_before (w, held, &g_array_index (run, PerfettoHeld, run->len - 1)))
-    g_array_append_vals (run, held, 1);
+  /* per event: an inline push (g_array_append_vals() was 1.5 % of a JSON
+   * conversion) */
+  if (run->len == w->order_run_head || !held_before (w, held, perfetto_vec_at (run, PerfettoHeld, run->len - 1)))
+    *(PerfettoHeld *) perfetto_vec_push_uninit (run) = *held;
   else
     heap_push (w, held);
 }
@@ -172,24 +173,26 @@ hold (PerfettoWriter *w,
 static PerfettoHeld
 take_first (PerfettoWriter *w)
 {
-  GArray *run = w->order_run;
+  PerfettoVec *run = &w->order_run;
   PerfettoHeld first;
 
   if (run->len == w->order_run_head ||
-      (w->order_heap->len > 0 &&
-       held_before (w, &g_array_index (w->order_heap, PerfettoHeld, 0),
-                    &g_array_index (run, PerfettoHeld, w->order_run_head))))
+      (w->order_heap.len > 0 &&
+       held_before (w, perfetto_vec_at (&w->order_heap, PerfettoHeld, 0),
+                    perfetto_vec_at (run, PerfettoHeld, w->order_run_head))))
     return heap_pop (w);
-  first = g_array_index (run, PerfettoHeld, w->order_run_head++);
+  first = *perfetto_vec_at (run, PerfettoHeld, w->order_run_head++);
   if (w->order_run_head == run->len)
     {
-      g_array_set_size (run, 0);
+      run->len = 0;
       w->order_run_head = 0;
     }
   else if (w->order_run_head >= 4096 && w->order_run_head * 2 >= run->len)
     {
       /* what was taken is dropped in one move, not one per event */
-      g_array_remove_range (run, 0, w->order_run_head);
+      memmove (run->data, perfetto_vec_at (run, PerfettoHeld, w->order_run_head),
+               (run->len - w->order_run_head) * sizeof (PerfettoHeld));
+      run->len -= w->order_run_head;
       w->order_run_head = 0;
     }
   return first;
@@ -236,13 +239,13 @@ perfetto_order_follow (PerfettoWriter *w,
 }
 
 static void
-remap_held (GArray *held,
+remap_held (PerfettoVec *held,
             guint from,
             const guint32 *remap)
 {
   for (guint i = from; i < held->len; i++)
     {
-      PerfettoHeld *h = &g_array_index (held, PerfettoHeld, i);
+      PerfettoHeld *h = perfetto_vec_at (held, PerfettoHeld, i);
 
       h->index = remap[h->index];
     }
@@ -276,8 +279,8 @@ compact_store (PerfettoWriter *w)
     }
   store->n_events = out;
   store->n_args = out_arg;
-  remap_held (w->order_heap, 0, remap);
-  remap_held (w->order_run, w->order_run_head, remap);
+  remap_held (&w->order_heap, 0, remap);
+  remap_held (&w->order_run, w->order_run_head, remap);
 }
 
 static void
@@ -372,6 +375,19 @@ perfetto_order_drain (PerfettoWriter *w,
 }
 
 /**
+ * perfetto_order_init:
+ * @w: a new #PerfettoWriter
+ *
+ * Sets up the lists of waiting events (the heap and the run).
+ */
+void
+perfetto_order_init (PerfettoWriter *w)
+{
+  perfetto_vec_init (&w->order_heap, sizeof (PerfettoHeld));
+  perfetto_vec_init (&w->order_run, sizeof (PerfettoHeld));
+}
+
+/**
  * perfetto_order_clear:
  * @w: a #PerfettoWriter
  *
@@ -380,20 +396,9 @@ perfetto_order_drain (PerfettoWriter *w,
 void
 perfetto_order_clear (PerfettoWriter *w)
 {
-  g_array_set_size (w->order_heap, 0);
-  g_array_set_size (w->order_run, 0);
+  w->order_heap.len = 0;
+  w->order_run.len = 0;
   w->order_run_head = 0;
   g_clear_pointer (&w->order_store, trace_batch_unref);
 }
 
-/**
- * perfetto_order_new_heap:
- *
- * Returns: (transfer full): an empty list of waiting events (the heap or
- *   the run)
- */
-GArray *
-perfetto_order_new_heap (void)
-{
-  return g_array_new (FALSE, FALSE, sizeof (PerfettoHeld));
-}

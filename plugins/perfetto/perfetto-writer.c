@@ -715,8 +715,7 @@ perfetto_writer_new (GOutputStream *out,
   perfetto_init_vecs (w);
   perfetto_packet_reset (w);
   perfetto_tracks_init (w);
-  w->order_heap = perfetto_order_new_heap ();
-  w->order_run = perfetto_order_new_heap ();
+  perfetto_order_init (w);
   w->order_remap = g_array_new (FALSE, FALSE, sizeof (guint32));
   w->order_sort_min_ts = G_MAXINT64;
   perfetto_ftrace_init (w);
@@ -751,8 +750,8 @@ perfetto_writer_free (PerfettoWriter *w)
   perfetto_samples_free (w);
   perfetto_ftrace_free (w);
   perfetto_order_clear (w);
-  g_array_unref (w->order_heap);
-  g_array_unref (w->order_run);
+  perfetto_vec_clear (&w->order_heap);
+  perfetto_vec_clear (&w->order_run);
   g_array_unref (w->order_remap);
   perfetto_tracks_free (w);
   for (guint i = 0; i < G_N_ELEMENTS (vecs); i++)

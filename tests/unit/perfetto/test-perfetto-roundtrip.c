@@ -349,6 +349,47 @@ test_json_order_compaction (void)
   g_assert_cmpuint (n_ticks, ==, n);
 }
 
+/* Events in order go to the run, a FIFO; once half of it or more has
+ * been taken (the window is full), the taken part is dropped in one
+ * move. Every event comes out once, in order, with its own args. */
+static void
+test_json_order_run (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  g_autoptr (TraceBatch) in = trace_batch_new (pool, 0);
+  g_autoptr (TraceBatch) out = NULL;
+  g_autoptr (GBytes) bytes = NULL;
+  g_autoptr (GError) error = NULL;
+  const guint n = 3 * PERFETTO_ORDER_WINDOW + 1000;
+  PerfettoWriterOptions opts;
+  PerfettoWriterStats ws;
+  guint seen = 0;
+
+  for (guint i = 0; i < n; i++)
+    trace_batch_add_arg_int (in, pt_add (in, TRACE_EVENT_INSTANT, 1000 + 10 * (gint64) i, 1, 2, "tick"), "i", i);
+  perfetto_writer_options_init (&opts);
+  opts.json_order = TRUE;
+  bytes = pt_write (&in, 1, &opts, &ws);
+  g_assert_cmpuint (ws.late_events, ==, 0);
+  out = pt_read (bytes, pool, NULL, NULL, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < out->n_events; i++)
+    {
+      const TraceEvent *ev = &out->events[i];
+      g_autofree char *line = NULL;
+      g_autofree char *want = NULL;
+
+      if (ev->kind != TRACE_EVENT_INSTANT)
+        continue;
+      g_assert_cmpint (ev->ts, ==, 1000 + 10 * (gint64) seen);
+      line = pt_event_string (out, ev);
+      want = g_strdup_printf ("i=i:%u", seen);
+      g_assert_nonnull (strstr (line, want));
+      seen++;
+    }
+  g_assert_cmpuint (seen, ==, n);
+}
+
 static void
 test_async_ends_without_begin (void)
 {
@@ -548,6 +589,7 @@ main (int argc,
   g_test_add_func ("/perfetto/roundtrip/thread-time", test_thread_time);
   g_test_add_func ("/perfetto/roundtrip/json-order", test_json_order);
   g_test_add_func ("/perfetto/roundtrip/json-order-compaction", test_json_order_compaction);
+  g_test_add_func ("/perfetto/roundtrip/json-order-run", test_json_order_run);
   g_test_add_func ("/perfetto/roundtrip/not-interned", test_all_kinds_not_interned);
   g_test_add_func ("/perfetto/roundtrip/many-batches", test_many_batches);
   g_test_add_func ("/perfetto/roundtrip/thread-order", test_thread_order);
