@@ -26,7 +26,10 @@ typedef struct
   gsize len;
 } FtraceKey;
 
-#define FTRACE_KEY(literal) { literal, sizeof (literal) - 1 }
+#define FTRACE_KEY(literal)       \
+  {                               \
+    literal, sizeof (literal) - 1 \
+  }
 #define FTRACE_ARROW_LEN 4 /* "==> " */
 
 /* Where the value at @v ends, when @next (a key's text, then '=')

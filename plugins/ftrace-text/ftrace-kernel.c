@@ -297,8 +297,13 @@ parse_sched_switch (FtraceParser *p,
                     FtraceLine *line)
 {
   static const FtraceKey keys[] = {
-    FTRACE_KEY ("prev_comm"),  FTRACE_KEY ("prev_pid"), FTRACE_KEY ("prev_prio"), FTRACE_KEY ("prev_state"),
-    FTRACE_KEY ("==> next_comm"), FTRACE_KEY ("next_pid"), FTRACE_KEY ("next_prio"),
+    FTRACE_KEY ("prev_comm"),
+    FTRACE_KEY ("prev_pid"),
+    FTRACE_KEY ("prev_prio"),
+    FTRACE_KEY ("prev_state"),
+    FTRACE_KEY ("==> next_comm"),
+    FTRACE_KEY ("next_pid"),
+    FTRACE_KEY ("next_prio"),
   };
   FtraceField f[FTRACE_MAX_FIELDS];
   const FtraceField *found[G_N_ELEMENTS (keys)];
@@ -359,7 +364,11 @@ parse_wakeup (FtraceParser *p,
 {
   /* the kernel's order since 4.x; older ones add success=1 */
   static const FtraceKey keys[] = {
-    FTRACE_KEY ("comm"), FTRACE_KEY ("pid"), FTRACE_KEY ("prio"), FTRACE_KEY ("target_cpu"), FTRACE_KEY ("success"),
+    FTRACE_KEY ("comm"),
+    FTRACE_KEY ("pid"),
+    FTRACE_KEY ("prio"),
+    FTRACE_KEY ("target_cpu"),
+    FTRACE_KEY ("success"),
   };
   FtraceField f[FTRACE_MAX_FIELDS];
   const FtraceField *found[G_N_ELEMENTS (keys)];

@@ -430,9 +430,9 @@ typedef struct
   /* filled by the reader's thread */
   char *data;
   gsize len;
-  guint64 offset; /* of data[0] in the input */
-  GError *error;  /* reading failed after data */
-  gboolean last;  /* the input ends after data */
+  guint64 offset;       /* of data[0] in the input */
+  GError *error;        /* reading failed after data */
+  gboolean last;        /* the input ends after data */
   ChromeChunkWork work; /* under the lock */
   /* filled by a worker */
   gsize anchor;      /* just after the '}' of the first `} , {`, or G_MAXSIZE */

@@ -401,4 +401,3 @@ perfetto_order_clear (PerfettoWriter *w)
   w->order_run_head = 0;
   g_clear_pointer (&w->order_store, trace_batch_unref);
 }
-

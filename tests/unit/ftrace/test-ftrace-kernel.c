@@ -342,8 +342,13 @@ test_equals_values (void)
 }
 
 static const FtraceKey switch_keys[] = {
-  FTRACE_KEY ("prev_comm"),     FTRACE_KEY ("prev_pid"), FTRACE_KEY ("prev_prio"), FTRACE_KEY ("prev_state"),
-  FTRACE_KEY ("==> next_comm"), FTRACE_KEY ("next_pid"), FTRACE_KEY ("next_prio"),
+  FTRACE_KEY ("prev_comm"),
+  FTRACE_KEY ("prev_pid"),
+  FTRACE_KEY ("prev_prio"),
+  FTRACE_KEY ("prev_state"),
+  FTRACE_KEY ("==> next_comm"),
+  FTRACE_KEY ("next_pid"),
+  FTRACE_KEY ("next_prio"),
 };
 
 /* Whether ftrace_split_usual() took @payload; when it did, that it gave
@@ -400,8 +405,22 @@ test_usual_fields (void)
     { "", FALSE },
   };
   static const char *const pieces[] = {
-    "prev_comm=", "prev_pid=", "prev_prio=", "prev_state=", "==>", "next_comm=", "next_pid=", "next_prio=",
-    " ", "  ", "a", "1", "x=y", "=", "==> ", "R+",
+    "prev_comm=",
+    "prev_pid=",
+    "prev_prio=",
+    "prev_state=",
+    "==>",
+    "next_comm=",
+    "next_pid=",
+    "next_prio=",
+    " ",
+    "  ",
+    "a",
+    "1",
+    "x=y",
+    "=",
+    "==> ",
+    "R+",
   };
   g_autoptr (GRand) rand = g_rand_new_with_seed (7);
   g_autoptr (GString) s = g_string_new (NULL);
