@@ -378,7 +378,9 @@ test_pids_and_tids (void)
       "{\"ph\":\"i\",\"ts\":4,\"pid\":12.7,\"name\":\"d\"},"
       "{\"ph\":\"i\",\"ts\":5,\"pid\":5,\"tid\":0,\"name\":\"e\"},"
       "{\"ph\":\"i\",\"ts\":6,\"pid\":\"42\",\"tid\":\"43\",\"name\":\"f\"},"
-      "{\"ph\":\"i\",\"ts\":7,\"name\":\"g\"}]";
+      "{\"ph\":\"i\",\"ts\":7,\"name\":\"g\"},"
+      "{\"ph\":\"i\",\"ts\":8,\"pid\":999999999,\"tid\":1000000000,\"name\":\"h\"},"
+      "{\"ph\":\"i\",\"ts\":9,\"pid\":007,\"tid\":1e2,\"name\":\"i\"}]";
   const TraceEvent *ev;
   Read rd;
 
@@ -411,6 +413,14 @@ test_pids_and_tids (void)
   ev = test_find (rd.batch, TRACE_EVENT_INSTANT, "g", 0);
   g_assert_cmpint (ev->pid, ==, TRACE_ID_UNKNOWN);
   g_assert_cmpint (ev->tid, ==, TRACE_ID_UNKNOWN);
+  /* nine digits are read by the short path, ten and other forms by the
+   * general one: the same numbers either way */
+  ev = test_find (rd.batch, TRACE_EVENT_INSTANT, "h", 0);
+  g_assert_cmpint (ev->pid, ==, 999999999);
+  g_assert_cmpint (ev->tid, ==, 1000000000);
+  ev = test_find (rd.batch, TRACE_EVENT_INSTANT, "i", 0);
+  g_assert_cmpint (ev->pid, ==, 7);
+  g_assert_cmpint (ev->tid, ==, 100);
   read_clear (&rd);
 }
 
