@@ -38,31 +38,6 @@ string_id (ChromeReader *r,
   return sid;
 }
 
-/* Most pids and tids are plain integers of a few digits: read here, in
- * one loop (chrome_decimal_to_int64() and its general checks were 4 % of
- * a JSON conversion, two calls an event); anything else the general way,
- * which gives the same for these. */
-static inline gboolean
-short_id (const char *p,
-          const char *end,
-          gint64 *out)
-{
-  gint64 v = 0;
-
-  if (p == end || end - p > 9)
-    return FALSE;
-  for (; p < end; p++)
-    {
-      guint digit = (guchar) *p - '0';
-
-      if (digit > 9)
-        return FALSE;
-      v = v * 10 + digit;
-    }
-  *out = v;
-  return TRUE;
-}
-
 /* A pid or tid: a number (a fraction is cut), or a string, which (any
  * string, "1" and "" too, as trace_processor reads it) becomes a name and
  * a made-up id. */
@@ -77,7 +52,7 @@ resolve_id (ChromeReader *r,
 
   *sid = NULL;
   if (v->type == CHROME_VALUE_NUMBER)
-    return short_id (v->start, v->end, out) || chrome_decimal_to_int64 (v->start, v->end, out);
+    return chrome_decimal_to_int64 (v->start, v->end, out);
   if (v->type != CHROME_VALUE_STRING)
     return FALSE;
   p = chrome_string_decode (v, r->scratch, &len);

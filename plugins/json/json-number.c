@@ -264,6 +264,24 @@ chrome_decimal_to_int64 (const char *p,
                          const char *end,
                          gint64 *out)
 {
+  gint64 v = 0;
+
+  /* Most are plain integers of a few digits (every event's pid and tid):
+   * one loop, before small_decimal()'s checks for signs, fractions and
+   * long runs of digits (~90 instructions a call were 4 % of a JSON
+   * conversion). */
+  if (p < end && end - p <= 9)
+    {
+      const char *q = p;
+
+      while (q < end && is_digit (*q))
+        v = v * 10 + (*q++ - '0');
+      if (q == end)
+        {
+          *out = v;
+          return TRUE;
+        }
+    }
   return small_decimal (p, end, 0, out) || decimal_to_int64 (p, end, 0, TRUE, out);
 }
 
