@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "ftrace-text-private.h"
+#include "ftrace-fields-inline.h"
 
 /* A whole decimal integer, optionally signed. */
 gboolean
@@ -148,126 +148,6 @@ ftrace_hash_bytes (const char *s,
   return h;
 }
 
-/* [A-Za-z0-9_.]: the characters of a field name */
-static const guint8 key_chars[256] = {
-  ['.'] = 1,
-  ['_'] = 1,
-  ['0'] = 1,
-  ['1'] = 1,
-  ['2'] = 1,
-  ['3'] = 1,
-  ['4'] = 1,
-  ['5'] = 1,
-  ['6'] = 1,
-  ['7'] = 1,
-  ['8'] = 1,
-  ['9'] = 1,
-  ['A'] = 1,
-  ['B'] = 1,
-  ['C'] = 1,
-  ['D'] = 1,
-  ['E'] = 1,
-  ['F'] = 1,
-  ['G'] = 1,
-  ['H'] = 1,
-  ['I'] = 1,
-  ['J'] = 1,
-  ['K'] = 1,
-  ['L'] = 1,
-  ['M'] = 1,
-  ['N'] = 1,
-  ['O'] = 1,
-  ['P'] = 1,
-  ['Q'] = 1,
-  ['R'] = 1,
-  ['S'] = 1,
-  ['T'] = 1,
-  ['U'] = 1,
-  ['V'] = 1,
-  ['W'] = 1,
-  ['X'] = 1,
-  ['Y'] = 1,
-  ['Z'] = 1,
-  ['a'] = 1,
-  ['b'] = 1,
-  ['c'] = 1,
-  ['d'] = 1,
-  ['e'] = 1,
-  ['f'] = 1,
-  ['g'] = 1,
-  ['h'] = 1,
-  ['i'] = 1,
-  ['j'] = 1,
-  ['k'] = 1,
-  ['l'] = 1,
-  ['m'] = 1,
-  ['n'] = 1,
-  ['o'] = 1,
-  ['p'] = 1,
-  ['q'] = 1,
-  ['r'] = 1,
-  ['s'] = 1,
-  ['t'] = 1,
-  ['u'] = 1,
-  ['v'] = 1,
-  ['w'] = 1,
-  ['x'] = 1,
-  ['y'] = 1,
-  ['z'] = 1,
-};
-
-/* If a key (`[A-Za-z0-9_.]+=`) starts at @s, its length, else 0. */
-static inline gsize
-key_length_at (const char *s,
-               const char *end)
-{
-  const char *p = s;
-
-  while (p < end && key_chars[(guchar) *p])
-    p++;
-  if (p == s || p == end || *p != '=')
-    return 0;
-  return p - s;
-}
-
-/* Where the value starting at @s ends: before the next ` key=` or ` ==>`,
- * so values keep their spaces (`comm=Jit thread pool`) and their `=`
- * (`my_field=foo=bar`). *@next is where the next key (or `==>`) starts. */
-static const char *
-value_end (const char *s,
-           const char *end,
-           const char **next,
-           gsize *next_klen)
-{
-  const char *p = s;
-
-  for (;;)
-    {
-      const char *q;
-
-      /* values are short: a plain loop beats memchr's set-up */
-      while (p < end && *p != ' ')
-        p++;
-      if (p == end)
-        break;
-      q = p + 1;
-
-      while (q < end && *q == ' ')
-        q++;
-      if (q == end)
-        break;
-      if (key_chars[(guchar) *q] ? (*next_klen = key_length_at (q, end)) > 0
-                                 : (end - q >= 3 && memcmp (q, "==>", 3) == 0))
-        {
-          *next = q;
-          return p;
-        }
-      p = q;
-    }
-  *next = end;
-  return end;
-}
-
 /* Splits `positional key=value key=value ...`. Text before the first key
  * (`clock_set_rate: video_clk state=1`, `[FAILED TO PARSE] x=1`) is the
  * positional part. Returns the number of fields; extra fields past
@@ -318,36 +198,19 @@ ftrace_split_fields (const char *s,
       if (n + 1 == max_fields)
         ve = next = end;
       else
-        ve = value_end (v, end, &next, &next_klen);
+        ve = ftrace_value_end (v, end, NULL, 0, &next, &next_klen);
       fields[n].key = p;
       fields[n].key_len = klen;
       fields[n].value = v;
       fields[n].value_len = ve - v;
       n++;
-      p = next;
-      klen = next_klen;
-      if (end - p >= 3 && memcmp (p, "==>", 3) == 0)
-        {
-          p += 3;
-          while (p < end && *p == ' ')
-            p++;
-          klen = p < end ? key_length_at (p, end) : 0;
-        }
+      p = ftrace_skip_arrow (next, end);
+      if (p != next)
+        klen = p < end ? key_length_at (p, end) : 0;
+      else
+        klen = next_klen;
     }
   return n;
-}
-
-/**
- * ftrace_field_starts_at:
- *
- * Whether a field (`key=`) or sched_switch's `==>` starts at @q: where
- * ftrace_split_fields() ends the value before it.
- */
-gboolean
-ftrace_field_starts_at (const char *q,
-                        const char *end)
-{
-  return key_chars[(guchar) *q] ? key_length_at (q, end) > 0 : (end - q >= 3 && memcmp (q, "==>", 3) == 0);
 }
 
 /* `7778999 [ns]` -> `7778999`: the unit trace-cmd appends. */

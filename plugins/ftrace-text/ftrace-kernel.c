@@ -26,6 +26,16 @@ find_field_len (const FtraceField *fields,
 
 #define find_field(fields, n, key, consumed) find_field_len ((fields), (n), key, sizeof (key) - 1, (consumed))
 
+const FtraceKey ftrace_sched_switch_keys[7] = {
+  FTRACE_KEY ("prev_comm"),
+  FTRACE_KEY ("prev_pid"),
+  FTRACE_KEY ("prev_prio"),
+  FTRACE_KEY ("prev_state"),
+  FTRACE_KEY ("==> next_comm"),
+  FTRACE_KEY ("next_pid"),
+  FTRACE_KEY ("next_prio"),
+};
+
 /* Splits @line's payload into @fields and finds @keys there (*@found:
  * each one's field or NULL, *@used: the fields found), the first
  * @n_usual keys in one pass when they are the payload, in order, as the
@@ -296,21 +306,13 @@ parse_sched_switch (FtraceParser *p,
                     TraceBatch *batch,
                     FtraceLine *line)
 {
-  static const FtraceKey keys[] = {
-    FTRACE_KEY ("prev_comm"),
-    FTRACE_KEY ("prev_pid"),
-    FTRACE_KEY ("prev_prio"),
-    FTRACE_KEY ("prev_state"),
-    FTRACE_KEY ("==> next_comm"),
-    FTRACE_KEY ("next_pid"),
-    FTRACE_KEY ("next_prio"),
-  };
   FtraceField f[FTRACE_MAX_FIELDS];
-  const FtraceField *found[G_N_ELEMENTS (keys)];
+  const FtraceField *found[G_N_ELEMENTS (ftrace_sched_switch_keys)];
   const char *pos, *names[2] = { NULL, NULL };
   gsize pos_len, name_lens[2] = { 0, 0 };
   guint64 used;
-  guint n = find_fields (line, keys, G_N_ELEMENTS (keys), G_N_ELEMENTS (keys), f, found, &used, &pos, &pos_len);
+  guint n = find_fields (line, ftrace_sched_switch_keys, G_N_ELEMENTS (found), G_N_ELEMENTS (found), f, found, &used,
+                         &pos, &pos_len);
   const FtraceField *prev_comm = found[0], *prev_pid = found[1], *prev_prio = found[2], *prev_state = found[3];
   const FtraceField *next_comm = found[4], *next_pid = found[5], *next_prio = found[6];
   gint64 ppid, npid;

@@ -249,8 +249,6 @@ guint ftrace_split_fields (const char *s,
                            guint max_fields,
                            const char **positional,
                            gsize *positional_len);
-gboolean ftrace_field_starts_at (const char *q,
-                                 const char *end);
 void ftrace_skip_caller (const char **s,
                          gsize *len);
 void ftrace_strip_unit (const char **value,

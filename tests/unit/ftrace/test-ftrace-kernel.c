@@ -341,16 +341,6 @@ test_equals_values (void)
     }
 }
 
-static const FtraceKey switch_keys[] = {
-  FTRACE_KEY ("prev_comm"),
-  FTRACE_KEY ("prev_pid"),
-  FTRACE_KEY ("prev_prio"),
-  FTRACE_KEY ("prev_state"),
-  FTRACE_KEY ("==> next_comm"),
-  FTRACE_KEY ("next_pid"),
-  FTRACE_KEY ("next_prio"),
-};
-
 /* Whether ftrace_split_usual() took @payload; when it did, that it gave
  * what ftrace_split_fields() gives, field for field. */
 static gboolean
@@ -361,11 +351,11 @@ split_usual_as_general (const char *payload)
   gsize pos_len, len = strlen (payload);
   guint n;
 
-  if (!ftrace_split_usual (payload, len, switch_keys, G_N_ELEMENTS (switch_keys), usual))
+  if (!ftrace_split_usual (payload, len, ftrace_sched_switch_keys, G_N_ELEMENTS (ftrace_sched_switch_keys), usual))
     return FALSE;
   n = ftrace_split_fields (payload, len, general, FTRACE_MAX_FIELDS, &pos, &pos_len);
   g_assert_null (pos);
-  g_assert_cmpuint (n, ==, G_N_ELEMENTS (switch_keys));
+  g_assert_cmpuint (n, ==, G_N_ELEMENTS (ftrace_sched_switch_keys));
   for (guint i = 0; i < n; i++)
     {
       g_assert_true (usual[i].key == general[i].key);
@@ -435,13 +425,13 @@ test_usual_fields (void)
     {
       /* mostly the usual payload, a piece changed or put in here and there */
       g_string_assign (s, "");
-      for (guint k = 0; k < G_N_ELEMENTS (switch_keys); k++)
+      for (guint k = 0; k < G_N_ELEMENTS (ftrace_sched_switch_keys); k++)
         {
           if (g_rand_int_range (rand, 0, 8) == 0)
             g_string_append (s, pieces[g_rand_int_range (rand, 0, G_N_ELEMENTS (pieces))]);
           if (k > 0)
             g_string_append_c (s, ' ');
-          g_string_append_printf (s, "%s=", switch_keys[k].text);
+          g_string_append_printf (s, "%s=", ftrace_sched_switch_keys[k].text);
           g_string_append (s, g_rand_int_range (rand, 0, 3) ? "v" : pieces[g_rand_int_range (rand, 0, G_N_ELEMENTS (pieces))]);
         }
       taken += split_usual_as_general (s->str);
