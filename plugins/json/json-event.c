@@ -232,7 +232,8 @@ convert_slice (ChromeReader *r,
                       chrome_reader_value_to_id (r, &f->bind_id, &bind_id);
   TraceEvent *ev;
 
-  if (kind == TRACE_EVENT_SLICE_COMPLETE && !chrome_reader_value_to_ns (&f->dur, &dur))
+  if (kind == TRACE_EVENT_SLICE_COMPLETE && !chrome_fields_number (f, CHROME_NUMBER_DUR, &dur) &&
+      !chrome_reader_value_to_ns (&f->dur, &dur))
     return CHROME_SKIP_BAD_DURATION;
   ev = append_named (r, f, c, kind);
   ev->u.slice.dur = dur;
@@ -713,7 +714,7 @@ chrome_reader_convert_event (ChromeReader *r,
       return;
     }
   /* Metadata needs no time (perfetto uses 0); everything else does. */
-  if (!chrome_reader_value_to_ns (&f->ts, &c.ts) && ph != 'M')
+  if (!chrome_fields_number (f, CHROME_NUMBER_TS, &c.ts) && !chrome_reader_value_to_ns (&f->ts, &c.ts) && ph != 'M')
     {
       chrome_reader_skip (r, strchr ("BEXiIRCbenSTpFstfcP", ph) && ph ? CHROME_SKIP_BAD_TIMESTAMP : CHROME_SKIP_UNKNOWN_PHASE,
                           offset);

@@ -43,6 +43,8 @@ string_id (ChromeReader *r,
  * a made-up id. */
 static gboolean
 resolve_id (ChromeReader *r,
+            const ChromeEventFields *f,
+            ChromeFieldNumber which,
             const ChromeValue *v,
             gint64 *out,
             ChromeStringId **sid)
@@ -51,6 +53,8 @@ resolve_id (ChromeReader *r,
   gsize len;
 
   *sid = NULL;
+  if (chrome_fields_number (f, which, out))
+    return TRUE;
   if (v->type == CHROME_VALUE_NUMBER)
     return chrome_decimal_to_int64 (v->start, v->end, out);
   if (v->type != CHROME_VALUE_STRING)
@@ -161,8 +165,8 @@ chrome_reader_resolve_ids (ChromeReader *r,
                            gint64 *tid,
                            ChromeStringId *sids[2])
 {
-  gboolean has_pid = resolve_id (r, &f->pid, pid, &sids[0]);
-  gboolean has_tid = resolve_id (r, &f->tid, tid, &sids[1]);
+  gboolean has_pid = resolve_id (r, f, CHROME_NUMBER_PID, &f->pid, pid, &sids[0]);
+  gboolean has_tid = resolve_id (r, f, CHROME_NUMBER_TID, &f->tid, tid, &sids[1]);
 
   if (!has_pid)
     *pid = TRACE_ID_UNKNOWN;

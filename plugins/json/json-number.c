@@ -11,6 +11,7 @@
 
 #include <string.h>
 
+#include "json-number-inline.h"
 #include "json-private.h"
 
 static const guint64 pow10_table[20] = {
@@ -28,39 +29,6 @@ fits_digit (guint64 mant,
 {
   return mant < G_MAXUINT64 / 10 ||
          (mant == G_MAXUINT64 / 10 && (guint64) (digit - '0') <= G_MAXUINT64 % 10);
-}
-
-static inline gboolean
-is_digit (char c)
-{
-  return (guchar) (c - '0') < 10;
-}
-
-/* Eight digits at once (little-endian words): timestamps have 10 to 16
- * digits.  Returns FALSE, with nothing read, unless all 8 bytes at @p
- * are digits. */
-static inline gboolean
-read_8_digits (const char *p,
-               guint64 *value)
-{
-#if G_BYTE_ORDER == G_LITTLE_ENDIAN
-  guint64 w;
-
-  memcpy (&w, p, 8);
-  if (((w & G_GUINT64_CONSTANT (0xF0F0F0F0F0F0F0F0)) |
-       (((w + G_GUINT64_CONSTANT (0x0606060606060606)) & G_GUINT64_CONSTANT (0xF0F0F0F0F0F0F0F0)) >> 4)) !=
-      G_GUINT64_CONSTANT (0x3333333333333333))
-    return FALSE;
-  w -= G_GUINT64_CONSTANT (0x3030303030303030);
-  w = w * 10 + (w >> 8); /* pairs of digits */
-  w = ((w & G_GUINT64_CONSTANT (0x000000FF000000FF)) * G_GUINT64_CONSTANT (0x000F424000000064) +
-       ((w >> 16) & G_GUINT64_CONSTANT (0x000000FF000000FF)) * G_GUINT64_CONSTANT (0x0000271000000001)) >>
-      32;
-  *value = (guint32) w;
-  return TRUE;
-#else
-  return FALSE;
-#endif
 }
 
 /* Below this, 8 more digits always fit, each on its own too (the
@@ -87,11 +55,11 @@ decimal_split (const char *p,
     {
       guint64 eight;
 
-      if (!read_8_digits (p, &eight))
+      if (!chrome_read_8_digits (p, &eight))
         break;
       m = m * 100000000 + eight;
     }
-  for (; p < end && is_digit (*p); p++)
+  for (; p < end && chrome_is_digit (*p); p++)
     {
       if (fits_digit (m, *p))
         m = m * 10 + (guint64) (*p - '0');
@@ -102,17 +70,17 @@ decimal_split (const char *p,
     return FALSE;
   if (p < end && *p == '.')
     {
-      if (++p == end || !is_digit (*p))
+      if (++p == end || !chrome_is_digit (*p))
         return FALSE;
       for (; end - p >= 8 && m < ROOM_FOR_8_DIGITS; p += 8, x -= 8)
         {
           guint64 eight;
 
-          if (!read_8_digits (p, &eight))
+          if (!chrome_read_8_digits (p, &eight))
             break;
           m = m * 100000000 + eight;
         }
-      for (; p < end && is_digit (*p); p++)
+      for (; p < end && chrome_is_digit (*p); p++)
         {
           if (fits_digit (m, *p))
             {
@@ -129,9 +97,9 @@ decimal_split (const char *p,
       p++;
       if (p < end && (*p == '+' || *p == '-'))
         eneg = *p++ == '-';
-      if (p == end || !is_digit (*p))
+      if (p == end || !chrome_is_digit (*p))
         return FALSE;
-      for (; p < end && is_digit (*p); p++)
+      for (; p < end && chrome_is_digit (*p); p++)
         e = MIN (e * 10 + (*p - '0'), 100000);
       x += eneg ? -e : e;
     }
@@ -194,9 +162,9 @@ small_decimal (const char *p,
   p += neg;
   digits = p;
   /* timestamps in µs have 10 to 16 digits: the first eight at once */
-  if (end - p >= 8 && read_8_digits (p, &m))
+  if (end - p >= 8 && chrome_read_8_digits (p, &m))
     p += 8;
-  for (; p < end && is_digit (*p); p++)
+  for (; p < end && chrome_is_digit (*p); p++)
     m = m * 10 + (guint64) (*p - '0');
   if (p == digits || (p - digits) + scale > 18)
     return FALSE;
@@ -204,7 +172,7 @@ small_decimal (const char *p,
     {
       if (*p != '.')
         return FALSE;
-      for (p++; p < end && is_digit (*p) && nfrac < scale; p++, nfrac++)
+      for (p++; p < end && chrome_is_digit (*p) && nfrac < scale; p++, nfrac++)
         m = m * 10 + (guint64) (*p - '0');
       if (p != end || nfrac == 0)
         return FALSE;
@@ -274,7 +242,7 @@ chrome_decimal_to_int64 (const char *p,
     {
       const char *q = p;
 
-      while (q < end && is_digit (*q))
+      while (q < end && chrome_is_digit (*q))
         v = v * 10 + (*q++ - '0');
       if (q == end)
         {

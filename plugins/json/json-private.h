@@ -390,6 +390,17 @@ typedef struct
   gboolean has_line, has_column;
 } ChunkNode;
 
+/* The numbers every event has, which the field scan reads as it meets
+ * them when they are plain (chrome_event_scan_fields()). */
+typedef enum
+{
+  CHROME_NUMBER_TS,  /* ns */
+  CHROME_NUMBER_DUR, /* ns */
+  CHROME_NUMBER_PID,
+  CHROME_NUMBER_TID,
+  CHROME_N_NUMBERS,
+} ChromeFieldNumber;
+
 /* The members of one event object that the reader looks at. */
 typedef struct
 {
@@ -397,7 +408,26 @@ typedef struct
   ChromeValue scope, s, bp, bind_id, args, sf, weight, cpu, tts, tdur;
   gboolean flow_in, flow_out;
   guint n_members;
+  /* numbers[n] is the value of its member when bit n of numbers_read is
+   * set: what chrome_decimal_to_scaled() (ts, dur; scale 3) or
+   * chrome_decimal_to_int64() (pid, tid) give for its text */
+  guint numbers_read;
+  gint64 numbers[CHROME_N_NUMBERS];
 } ChromeEventFields;
+
+/* A number the field scan already read: TRUE and its value, or FALSE
+ * when the caller reads the member's text itself (not plain, a string,
+ * absent). */
+static inline gboolean
+chrome_fields_number (const ChromeEventFields *f,
+                      ChromeFieldNumber n,
+                      gint64 *out)
+{
+  if (!(f->numbers_read & (1u << n)))
+    return FALSE;
+  *out = f->numbers[n];
+  return TRUE;
+}
 
 /* ------------------------------------------------------------------ */
 /* json-reader-chunks.c: events scanned on worker threads             */

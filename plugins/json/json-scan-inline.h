@@ -15,6 +15,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "json-number-inline.h"
 #include "json-private.h"
 
 ChromeScanResult chrome_scan_skip_container (ChromeScanner *s,
@@ -201,31 +202,34 @@ scan_literal (ChromeScanner *s,
   return CHROME_SCAN_OK;
 }
 
+/* The characters a number's text runs over (a sign only leads in valid
+ * JSON; the converters of json-number.c judge the run). */
+static const guint8 chrome_number_char[256] = {
+  ['+'] = 1,
+  ['-'] = 1,
+  ['.'] = 1,
+  ['0'] = 1,
+  ['1'] = 1,
+  ['2'] = 1,
+  ['3'] = 1,
+  ['4'] = 1,
+  ['5'] = 1,
+  ['6'] = 1,
+  ['7'] = 1,
+  ['8'] = 1,
+  ['9'] = 1,
+  ['E'] = 1,
+  ['e'] = 1,
+};
+
 static inline ChromeScanResult
 scan_number (ChromeScanner *s,
              const char *p,
              ChromeValue *v)
 {
-  static const guint8 number_char[256] = {
-    ['+'] = 1,
-    ['-'] = 1,
-    ['.'] = 1,
-    ['0'] = 1,
-    ['1'] = 1,
-    ['2'] = 1,
-    ['3'] = 1,
-    ['4'] = 1,
-    ['5'] = 1,
-    ['6'] = 1,
-    ['7'] = 1,
-    ['8'] = 1,
-    ['9'] = 1,
-    ['E'] = 1,
-    ['e'] = 1,
-  };
   const char *q = p;
 
-  while (q < s->end && number_char[(guchar) *q])
+  while (q < s->end && chrome_number_char[(guchar) *q])
     q++;
   /* A number is only known to be complete when something follows it. */
   if (q == s->end)
@@ -236,6 +240,55 @@ scan_number (ChromeScanner *s,
   v->escaped = v->clean = FALSE;
   s->p = q;
   return CHROME_SCAN_OK;
+}
+
+/* A plain number at the scanner (which stands after the ':'), scanned
+ * and converted in one pass: digits, then at most @scale (0 to 3)
+ * fraction digits after a '.', at most 18 digits with @scale; exactly
+ * the text on which chrome_decimal_to_scaled() (or, with @scale 0,
+ * chrome_decimal_to_int64()) takes its one-loop path, so *@out is what
+ * it gives.  Anything else (a sign, more fraction digits, an exponent,
+ * a string, the end of the buffer) returns FALSE with nothing consumed: the caller scans the value as before and converts it later.
+ * Every event's ts, pid and tid, and most durations, are read so: their
+ * text was walked twice before (scan, then convert). */
+static G_ALWAYS_INLINE inline gboolean
+scan_plain_number (ChromeScanner *s,
+                   int scale,
+                   ChromeValue *v,
+                   gint64 *out)
+{
+  static const guint16 scale_up[4] = { 1, 10, 100, 1000 };
+  const char *p = s->p;
+  const char *end = s->end;
+  const char *digits = p;
+  guint64 m = 0;
+  int nfrac = 0;
+
+  if (end - p >= 8 && chrome_read_8_digits (p, &m))
+    p += 8;
+  while (p < end && chrome_is_digit (*p))
+    m = m * 10 + (guint64) (*p++ - '0');
+  if (p == digits || p == end || (p - digits) + scale > 18)
+    return FALSE;
+  if (*p == '.')
+    {
+      const char *frac = ++p;
+
+      while (p < end && chrome_is_digit (*p) && p - frac < scale)
+        m = m * 10 + (guint64) (*p++ - '0');
+      nfrac = p - frac;
+      if (nfrac == 0 || p == end)
+        return FALSE;
+    }
+  if (chrome_number_char[(guchar) *p])
+    return FALSE;
+  v->type = CHROME_VALUE_NUMBER;
+  v->start = digits;
+  v->end = p;
+  v->escaped = v->clean = FALSE;
+  s->p = p;
+  *out = (gint64) (m * scale_up[scale - nfrac]);
+  return TRUE;
 }
 
 static G_ALWAYS_INLINE inline ChromeScanResult

@@ -152,14 +152,18 @@ chrome_scan_element (ChromeScanner *s,
 /* ------------------------------------------------------------------ */
 /* An event's fields (the first step of json-event.c)                   */
 
+/* The slot of a member the reader uses, NULL for the others; *@number
+ * is its ChromeFieldNumber if it is one of those (else left alone). */
 static ChromeValue *
 field_slot (ChromeEventFields *f,
-            const ChromeValue *key)
+            const ChromeValue *key,
+            int *number)
 {
   gsize len = key->end - key->start;
   const char *k = key->start;
 
 #define IS(lit) (memcmp (k, lit, sizeof (lit) - 1) == 0)
+#define NUMBER(slot, n) (*number = (n), &f->slot)
   switch (len)
     {
     case 1:
@@ -168,7 +172,7 @@ field_slot (ChromeEventFields *f,
       if (IS ("ph"))
         return &f->ph;
       if (IS ("ts"))
-        return &f->ts;
+        return NUMBER (ts, CHROME_NUMBER_TS);
       if (IS ("id"))
         return &f->id;
       if (IS ("bp"))
@@ -176,13 +180,13 @@ field_slot (ChromeEventFields *f,
       return IS ("sf") ? &f->sf : NULL;
     case 3:
       if (IS ("pid"))
-        return &f->pid;
+        return NUMBER (pid, CHROME_NUMBER_PID);
       if (IS ("tid"))
-        return &f->tid;
+        return NUMBER (tid, CHROME_NUMBER_TID);
       if (IS ("cat"))
         return &f->cat;
       if (IS ("dur"))
-        return &f->dur;
+        return NUMBER (dur, CHROME_NUMBER_DUR);
       if (IS ("tts"))
         return &f->tts;
       return IS ("cpu") ? &f->cpu : NULL;
@@ -201,6 +205,7 @@ field_slot (ChromeEventFields *f,
     default:
       return NULL;
     }
+#undef NUMBER
 #undef IS
 }
 
@@ -258,13 +263,22 @@ scan_other_member (ChromeScanner *s,
   return res;
 }
 
+/* µs become ns; ids stay as they are */
+static const int number_scale[CHROME_N_NUMBERS] = {
+  [CHROME_NUMBER_TS] = 3,
+  [CHROME_NUMBER_DUR] = 3,
+  [CHROME_NUMBER_PID] = 0,
+  [CHROME_NUMBER_TID] = 0,
+};
+
 /**
  * chrome_event_scan_fields:
  * @s: a scanner standing at the event's '{'
  * @depth: the depth of the event object (the top-level value is 1)
  *
  * Finds the members the reader uses; other members are skipped.  Leaves
- * the scanner after the closing '}'.
+ * the scanner after the closing '}'.  Plain ts, dur, pid and tid numbers
+ * are converted on the way (chrome_fields_number()).
  */
 ChromeScanResult
 chrome_event_scan_fields (ChromeScanner *s,
@@ -288,9 +302,20 @@ chrome_event_scan_fields (ChromeScanner *s,
    * and their calls' register saves were a fifth of their cost */
   while ((res = scan_member (s, &first, &key)) == CHROME_SCAN_OK)
     {
-      ChromeValue *slot = field_slot (f, &key);
+      int number = -1;
+      ChromeValue *slot = field_slot (f, &key, &number);
 
       f->n_members++;
+      if (number >= 0)
+        {
+          /* a repeated member's last value counts, read or not */
+          f->numbers_read &= ~(1u << number);
+          if (scan_plain_number (s, number_scale[number], slot, &f->numbers[number]))
+            {
+              f->numbers_read |= 1u << number;
+              continue;
+            }
+        }
       if (slot != NULL)
         res = scan_value (s, slot, depth);
       else

@@ -404,6 +404,185 @@ test_timestamp_random (void)
 }
 
 /* ------------------------------------------------------------------ */
+/* Event numbers read while their event is scanned                     */
+
+static const struct
+{
+  const char *key;
+  ChromeFieldNumber n;
+  int scale;
+} event_numbers[] = {
+  { "ts", CHROME_NUMBER_TS, 3 },
+  { "dur", CHROME_NUMBER_DUR, 3 },
+  { "pid", CHROME_NUMBER_PID, 0 },
+  { "tid", CHROME_NUMBER_TID, 0 },
+};
+
+static ChromeValue *
+event_number_slot (ChromeEventFields *f,
+                   ChromeFieldNumber n)
+{
+  ChromeValue *slots[] = { &f->ts, &f->dur, &f->pid, &f->tid };
+
+  return slots[n];
+}
+
+/* What the reader did before the field scan read numbers: scan the text
+ * as a value (in @buf, which the caller frees), convert it when it is
+ * used. */
+static gboolean
+number_before (const char *text,
+               int scale,
+               char **buf_out,
+               ChromeValue *v,
+               gint64 *out)
+{
+  char *buf = *buf_out = g_strconcat (text, "}", NULL);
+  ChromeScanner s;
+
+  chrome_scanner_init (&s, buf, buf + strlen (buf));
+  if (chrome_scan_value (&s, v, 1) != CHROME_SCAN_OK || v->type != CHROME_VALUE_NUMBER)
+    return FALSE;
+  return scale ? chrome_decimal_to_scaled (v->start, v->end, scale, out)
+               : chrome_decimal_to_int64 (v->start, v->end, out);
+}
+
+static gboolean
+text_is_value (const char *text)
+{
+  g_autofree char *buf = g_strconcat (text, "}", NULL);
+  ChromeScanner s;
+  ChromeValue v;
+
+  chrome_scanner_init (&s, buf, buf + strlen (buf));
+  return chrome_scan_value (&s, &v, 1) == CHROME_SCAN_OK;
+}
+
+/* Scans `{"ph":"X",KEY:TEXT,...}` (@text is the value of every number
+ * member) and checks each number against number_before(): same slot,
+ * and a value read by the scan is the one converting the slot gives. */
+static guint
+check_event_numbers (const char *text,
+                     const char *space)
+{
+  g_autoptr (GString) ev = g_string_new ("{\"ph\":\"X\"");
+  ChromeEventFields f;
+  ChromeScanner s;
+  guint n_read = 0;
+
+  for (gsize i = 0; i < G_N_ELEMENTS (event_numbers); i++)
+    g_string_append_printf (ev, ",\"%s\":%s%s%s", event_numbers[i].key, space, text, space);
+  g_string_append_c (ev, '}');
+  chrome_scanner_init (&s, ev->str, ev->str + ev->len);
+  if (!text_is_value (text))
+    {
+      /* not a value (".5", "+1"): the event is an error, as it was */
+      g_assert_cmpint (chrome_event_scan_fields (&s, 1, &f), ==, CHROME_SCAN_ERROR);
+      return 0;
+    }
+  g_assert_cmpint (chrome_event_scan_fields (&s, 1, &f), ==, CHROME_SCAN_OK);
+  g_assert_true (s.p == ev->str + ev->len);
+  for (gsize i = 0; i < G_N_ELEMENTS (event_numbers); i++)
+    {
+      ChromeFieldNumber n = event_numbers[i].n;
+      ChromeValue *slot = event_number_slot (&f, n), want_v;
+      gint64 got = 0, want = 0;
+      g_autofree char *buf = NULL;
+      gboolean want_ok = number_before (text, event_numbers[i].scale, &buf, &want_v, &want);
+
+      g_assert_cmpint (slot->type, ==, want_v.type);
+      g_assert_cmpint (slot->end - slot->start, ==, want_v.end - want_v.start);
+      g_assert_true (memcmp (slot->start, want_v.start, slot->end - slot->start) == 0);
+      if (chrome_fields_number (&f, n, &got))
+        {
+          if (!want_ok)
+            g_error ("%s %s: read as %" G_GINT64_FORMAT ", which the converter refuses", event_numbers[i].key, text, got);
+          g_assert_cmpint (got, ==, want);
+          n_read++;
+        }
+    }
+  return n_read;
+}
+
+/* The usual forms are read by the scan; every form it reads is read as
+ * the converters read it; the rest are left to them. */
+static void
+test_event_numbers (void)
+{
+  /* clang-format off */
+  static const char *const plain[] = {
+    "0", "7", "612", "14318", "352187923", "352187923.041", "352187923.5", "1.25", "007",
+    "123456789012345", "999999999999999", "12345678.123",
+  };
+  static const char *const others[] = {
+    "-1", "-352187923.041", "1.2345", "1e3", "1E+2", "1.", ".5", "1..2", "--1", "1-2",
+    "1234567890123456789", "12345678901234567890", "\"612\"", "\"0x2a\"", "true", "null",
+    "[1]", "{\"a\":1}", "123456789012345678", "0.0001",
+  };
+  /* clang-format on */
+  static const char *const cut[] = {
+    "{\"ts\":123",
+    "{\"ts\":123.",
+    "{\"ts\":123.4",
+    "{\"ts\":12345678",
+    "{\"pid\":1,\"tid\":22",
+  };
+  g_autoptr (GRand) rand = g_rand_new_with_seed (26);
+  g_autoptr (GString) s = g_string_new (NULL);
+  ChromeEventFields f;
+  ChromeScanner sc;
+  gint64 v = 0;
+  const char *twice;
+
+  for (gsize i = 0; i < G_N_ELEMENTS (plain); i++)
+    {
+      /* a pid or tid with a fraction is left to the converter */
+      guint want = strchr (plain[i], '.') ? 2 : 4;
+
+      g_assert_cmpuint (check_event_numbers (plain[i], ""), ==, want);
+      g_assert_cmpuint (check_event_numbers (plain[i], " "), ==, want);
+    }
+  for (gsize i = 0; i < G_N_ELEMENTS (others); i++)
+    {
+      check_event_numbers (others[i], "");
+      check_event_numbers (others[i], "\n");
+    }
+  for (int i = 0; i < 200000; i++)
+    {
+      if (i % 2)
+        random_json_number (s, rand);
+      else
+        random_token (s, rand);
+      check_event_numbers (s->str, "");
+    }
+
+  /* a repeated member: its last value counts, read or not */
+  twice = "{\"ts\":5,\"pid\":3,\"ts\":\"x\",\"pid\":-4}";
+  chrome_scanner_init (&sc, twice, twice + strlen (twice));
+  g_assert_cmpint (chrome_event_scan_fields (&sc, 1, &f), ==, CHROME_SCAN_OK);
+  g_assert_false (chrome_fields_number (&f, CHROME_NUMBER_TS, &v));
+  g_assert_false (chrome_fields_number (&f, CHROME_NUMBER_PID, &v));
+  g_assert_cmpint (f.ts.type, ==, CHROME_VALUE_STRING);
+  twice = "{\"ts\":\"x\",\"ts\":5}";
+  chrome_scanner_init (&sc, twice, twice + strlen (twice));
+  g_assert_cmpint (chrome_event_scan_fields (&sc, 1, &f), ==, CHROME_SCAN_OK);
+  g_assert_true (chrome_fields_number (&f, CHROME_NUMBER_TS, &v));
+  g_assert_cmpint (v, ==, 5000);
+
+  /* a number the buffer cuts is incomplete, never read short, and
+   * nothing past the buffer is looked at (heap copies of the exact size,
+   * for AddressSanitizer) */
+  for (gsize i = 0; i < G_N_ELEMENTS (cut); i++)
+    {
+      gsize len = strlen (cut[i]);
+      g_autofree char *exact = g_memdup2 (cut[i], len);
+
+      chrome_scanner_init (&sc, exact, exact + len);
+      g_assert_cmpint (chrome_event_scan_fields (&sc, 1, &f), ==, CHROME_SCAN_INCOMPLETE);
+    }
+}
+
+/* ------------------------------------------------------------------ */
 /* Strings                                                             */
 
 /* What find_string_end() did before the SWAR pass: memchr for the quote,
@@ -559,6 +738,7 @@ main (int argc,
   g_test_add_func ("/json/fastpath/decimal-random", test_decimal_random);
   g_test_add_func ("/json/fastpath/integer-random", test_integer_random);
   g_test_add_func ("/json/fastpath/timestamp-random", test_timestamp_random);
+  g_test_add_func ("/json/fastpath/event-numbers", test_event_numbers);
   g_test_add_func ("/json/fastpath/string-random", test_string_random);
   g_test_add_func ("/json/fastpath/text-equal", test_text_equal);
   return g_test_run ();
