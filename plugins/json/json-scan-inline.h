@@ -365,28 +365,45 @@ scan_separator (ChromeScanner *s,
   return CHROME_SCAN_OK;
 }
 
+/* The usual, compact form of a member, `,"key":value` (`"key":value`
+ * for the first), takes two tests instead of the whitespace skips and
+ * end checks of the general path (four skips a member were 6 % of a JSON
+ * conversion); anything else goes the general way, which it matches. */
 static G_ALWAYS_INLINE inline ChromeScanResult
 scan_member (ChromeScanner *s,
              gboolean *first,
              ChromeValue *key)
 {
-  const char *p = NULL;
-  ChromeScanResult res = scan_separator (s, *first, '}', &p);
+  const char *p = s->p;
+  ChromeScanResult res;
 
-  if (res != CHROME_SCAN_OK)
-    return res;
+  if (!*first && G_LIKELY (s->end - p >= 2 && p[0] == ',' && p[1] == '"'))
+    p++;
+  else if (!(*first && s->end - p >= 1 && p[0] == '"'))
+    {
+      res = scan_separator (s, *first, '}', &p);
+      if (res != CHROME_SCAN_OK)
+        return res;
+    }
   s->p = p;
   res = scan_string_at (s, p, key);
   if (res != CHROME_SCAN_OK)
     return res == CHROME_SCAN_ERROR ? scan_fail (s, p, "expected a key string") : res;
-  p = chrome_skip_ws (s->p, s->end);
-  if (p == s->end)
-    return CHROME_SCAN_INCOMPLETE;
-  if (*p != ':')
-    return scan_fail (s, p, "expected ':'");
-  p = chrome_skip_ws (p + 1, s->end);
-  if (p == s->end)
-    return CHROME_SCAN_INCOMPLETE;
+  p = s->p;
+  /* whitespace is at most ' ' */
+  if (G_LIKELY (s->end - p >= 2 && p[0] == ':' && (guchar) p[1] > ' '))
+    p++;
+  else
+    {
+      p = chrome_skip_ws (p, s->end);
+      if (p == s->end)
+        return CHROME_SCAN_INCOMPLETE;
+      if (*p != ':')
+        return scan_fail (s, p, "expected ':'");
+      p = chrome_skip_ws (p + 1, s->end);
+      if (p == s->end)
+        return CHROME_SCAN_INCOMPLETE;
+    }
   s->p = p;
   *first = FALSE;
   return CHROME_SCAN_OK;

@@ -163,6 +163,102 @@ test_scanner (void)
   g_assert_cmpint (chrome_scan_value (&s, &v, 0), ==, CHROME_SCAN_TOO_DEEP);
 }
 
+/* Scans the members of the object in @text (values skipped whole) into
+ * "key=value;" pairs, or the result that stopped the scan. */
+static char *
+scan_members (const char *text,
+              gsize len)
+{
+  g_autofree char *exact = g_memdup2 (text, len);
+  GString *out = g_string_new (NULL);
+  gboolean first = TRUE;
+  ChromeScanResult res;
+  ChromeScanner s;
+  ChromeValue key, v;
+
+  chrome_scanner_init (&s, exact, exact + len);
+  res = chrome_scan_enter (&s, '{');
+  while (res == CHROME_SCAN_OK && (res = chrome_scan_member (&s, &first, &key)) == CHROME_SCAN_OK &&
+         (res = chrome_scan_value (&s, &v, 1)) == CHROME_SCAN_OK)
+    g_string_append_printf (out, "%.*s=%.*s;", (int) (key.end - key.start), key.start, (int) (v.end - v.start),
+                            v.start);
+  if (res == CHROME_SCAN_ERROR)
+    g_string_append_printf (out, "error at %d: %s", (int) (s.error_at - exact), s.error_msg);
+  else if (res != CHROME_SCAN_END)
+    g_string_append_printf (out, "result %d", res);
+  return g_string_free (out, FALSE);
+}
+
+/* Members in the compact form (`{"a":1,"b":2}`, which the member scan
+ * takes on a short path) and with whitespace in every gap give the same
+ * members; every cut of either is INCOMPLETE, read in a buffer of its
+ * exact size (AddressSanitizer catches a look past it); malformed
+ * members give the errors they gave. */
+static void
+test_compact_members (void)
+{
+  static const char *const members[][2] = {
+    { "a", "1" },
+    { "ts", "352187923.041" },
+    { "name", "\"x\\\"y\"" },
+    { "args", "{\"k\":[1,{\"j\":2}]}" },
+    { "e", "\"\"" },
+    { "t", "true" },
+    { "n", "null" },
+    { "arr", "[]" },
+  };
+  static const char *const gaps[] = { " ", "\n", "\t", "\r", "  \n " };
+  static const struct
+  {
+    const char *text, *want;
+  } malformed[] = {
+    { "{\"a\" 1}", "error at 5: expected ':'" },
+    { "{\"a\":1 \"b\":2}", "a=1;error at 7: expected ',' or '}'" },
+    { "{\"a\":1,,\"b\":2}", "a=1;error at 7: expected a key string" },
+    { "{\"a\":1,}", "a=1;" },
+    { "{1:2}", "error at 1: expected a key string" },
+    { "{\"a\"::1}", "error at 5: unexpected character" },
+    { "{\"a\":1,\"b\"}", "a=1;error at 10: expected ':'" },
+    { "{\"a\":}", "error at 5: unexpected character" },
+  };
+  g_autofree char *incomplete = g_strdup_printf ("result %d", CHROME_SCAN_INCOMPLETE);
+
+  for (gsize n = 1; n <= G_N_ELEMENTS (members); n++)
+    for (gsize g = 0; g <= G_N_ELEMENTS (gaps); g++)
+      {
+        /* g == 0: compact; else whitespace before and after each token */
+        const char *ws = g == 0 ? "" : gaps[g - 1];
+        g_autoptr (GString) text = g_string_new (NULL);
+        g_autoptr (GString) want = g_string_new (NULL);
+        g_autofree char *got = NULL;
+
+        g_string_append_printf (text, "%s{", ws);
+        for (gsize i = 0; i < n; i++)
+          {
+            g_string_append_printf (text, "%s%s\"%s\"%s:%s%s%s", i ? "," : "", ws, members[i][0], ws, ws, members[i][1], ws);
+            g_string_append_printf (want, "%s=%s;", members[i][0],
+                                    members[i][1][0] == '"' ? members[i][1] + 1 : members[i][1]);
+            if (members[i][1][0] == '"')
+              g_string_truncate (want, want->len - 2), g_string_append (want, ";");
+          }
+        g_string_append (text, "}");
+        got = scan_members (text->str, text->len);
+        g_assert_cmpstr (got, ==, want->str);
+        for (gsize cut = 0; cut < text->len; cut++)
+          {
+            g_autofree char *part = scan_members (text->str, cut);
+
+            g_assert_true (g_str_has_suffix (part, incomplete));
+          }
+      }
+  for (gsize i = 0; i < G_N_ELEMENTS (malformed); i++)
+    {
+      g_autofree char *got = scan_members (malformed[i].text, strlen (malformed[i].text));
+
+      g_assert_cmpstr (got, ==, malformed[i].want);
+    }
+}
+
 static char *
 fmt_us (gint64 ns)
 {
@@ -273,6 +369,7 @@ main (int argc,
   g_test_add_func ("/json/scan/integers", test_integers);
   g_test_add_func ("/json/scan/string-decode", test_string_decode);
   g_test_add_func ("/json/scan/scanner", test_scanner);
+  g_test_add_func ("/json/scan/compact-members", test_compact_members);
   g_test_add_func ("/json/format/numbers", test_format_numbers);
   g_test_add_func ("/json/format/escape", test_escape);
   return g_test_run ();
