@@ -188,7 +188,7 @@ bench (const char *name,
       t1 = g_get_monotonic_time ();
       wire.len = 0;
       for (guint i = 0; i < n; i++)
-        perfetto_wire_append_record (&wire, packets[i], TRUE);
+        perfetto_wire_append_record (&wire, packets[i], NULL, TRUE);
       t2 = g_get_monotonic_time ();
       if (wire.len != len || memcmp (wire.data, pbc, len) != 0)
         {

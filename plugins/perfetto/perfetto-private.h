@@ -285,6 +285,8 @@ typedef enum
  *   events trace_processor reads only from their typed message (interrupt
  *   entries and exits, which it shows as slices) are written typed;
  *   otherwise as generic events, since from ftrace text it ignores them
+ * @protobuf_c_only: pack every packet with protobuf-c, none streamed by
+ *   perfetto-writer-wire.c (tests compare the bytes of the two)
  *
  * How a #PerfettoWriter writes. Initialise with
  * perfetto_writer_options_init().
@@ -302,6 +304,7 @@ typedef struct
   gboolean compress;
   guint max_threads;
   gboolean proto_kernel_events;
+  gboolean protobuf_c_only;
 } PerfettoWriterOptions;
 
 /**
@@ -885,6 +888,7 @@ typedef struct
 
 gboolean perfetto_wire_append_record (PerfettoWireBuf *b,
                                       const PerfettoPacket *pkt,
+                                      const PerfettoWireBuf *annotations,
                                       gboolean stream);
 gboolean perfetto_wire_check_schema (GError **error);
 gboolean perfetto_wire_usable (void);
@@ -948,6 +952,7 @@ struct _PerfettoWriter
   PerfettoTrackEvent te;
   PerfettoVec annotations;   /* DebugAnnotation */
   PerfettoVec ann_parents;   /* guint per annotation: its parent's index + 1, 0 (or none) at top level */
+  PerfettoWireBuf ann_wire;  /* args already in wire format (streaming): they come before annotations */
   PerfettoArgKeys *arg_keys; /* split keys (perfetto-writer-args.c) */
   guint64 category_iid;
   char *category_str;

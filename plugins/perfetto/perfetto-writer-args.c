@@ -21,13 +21,18 @@
  * each with the index of its parent; the pointer arrays that protobuf-c
  * wants are laid out in the array's own pointer buffer right before the
  * packet is packed (perfetto_args_attach), so an event costs no
- * allocation once the buffers have grown.
+ * allocation once the buffers have grown. When the packet is streamed
+ * (perfetto-writer-wire.c, the usual case), the same annotations are
+ * written in wire format as the args come instead, with no struct.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "perfetto-private.h"
 
 #include <string.h>
+
+#include "perfetto-wire-fields.h"
+#include "perfetto-wire-inline.h"
 
 /* Deeper keys are written flat: enough for real args, and it bounds the
  * stack of open nodes. */
@@ -322,8 +327,172 @@ write_nested (PerfettoWriter *w,
   annotation_set_value (w, perfetto_vec_at (&w->annotations, PerfettoAnnotation, leaf), arg);
 }
 
+/* ---- straight to wire format ----
+ *
+ * When the packet is streamed (perfetto-writer-wire.c), the annotations
+ * are written as the args come, into w->ann_wire, with no struct, tree
+ * or pointer array in between (building and walking those was a tenth of
+ * a Chrome trace's conversion): the same nodes, fields, field order
+ * (protobuf-c's, as put_debug_annotation() writes a struct) and interning
+ * calls, in the same order, as the structs above. */
+
+#define DA(x) PERFETTO__PROTOS__DEBUG_ANNOTATION__##x
+
+/* An open node, by the length slot of its message. */
+typedef struct
+{
+  ArgCompId comp;
+  gboolean is_array;
+  gsize slot;
+} WireNode;
+
+/* The field of a child of @parent (NULL: top level). */
+static guint32
+wire_child_field (const WireNode *parent)
+{
+  if (parent == NULL)
+    return F_TE_DEBUG_ANNOTATIONS;
+  return parent->is_array ? F_DA_ARRAY_VALUES : F_DA_DICT_ENTRIES;
+}
+
+static void
+wire_value (PerfettoWriter *w,
+            const TraceArg *arg,
+            guint64 *str_iid)
+{
+  PerfettoWireBuf *b = &w->ann_wire;
+
+  switch ((TraceArgType) arg->type)
+    {
+    case TRACE_ARG_INT:
+      put_varint (b, DA (VALUE_INT_VALUE), (guint64) arg->v.i);
+      break;
+    case TRACE_ARG_UINT:
+      put_varint (b, DA (VALUE_UINT_VALUE), arg->v.u);
+      break;
+    case TRACE_ARG_DOUBLE:
+      put_double (b, DA (VALUE_DOUBLE_VALUE), arg->v.d);
+      break;
+    case TRACE_ARG_BOOL:
+      put_varint (b, DA (VALUE_BOOL_VALUE), arg->v.b != 0);
+      break;
+    case TRACE_ARG_POINTER:
+      put_varint (b, DA (VALUE_POINTER_VALUE), arg->v.u);
+      break;
+    case TRACE_ARG_STRING:
+    default:
+      if (perfetto_intern_enabled (w))
+        *str_iid = perfetto_intern_str_value (w, arg->v.s); /* field 17: last */
+      else if (perfetto_str (w, arg->v.s) != NULL)
+        put_string (b, DA (VALUE_STRING_VALUE), perfetto_str (w, arg->v.s));
+      break;
+    }
+}
+
+/* A leaf: named @name unless it is an array element (@name 0). */
+static void
+wire_leaf (PerfettoWriter *w,
+           guint32 field,
+           guint32 name,
+           const TraceArg *arg)
+{
+  PerfettoWireBuf *b = &w->ann_wire;
+  gboolean interned = perfetto_intern_enabled (w);
+  gsize slot = wire_open (b, field);
+  guint64 str_iid = 0;
+
+  if (name != 0 && interned)
+    put_varint (b, DA (NAME_FIELD_NAME_IID), perfetto_intern_ann_name (w, name));
+  wire_value (w, arg, &str_iid);
+  if (name != 0 && !interned && perfetto_str (w, name) != NULL)
+    put_string (b, DA (NAME_FIELD_NAME), perfetto_str (w, name));
+  if (interned && (arg->type == TRACE_ARG_STRING || arg->type > TRACE_ARG_POINTER))
+    put_varint (b, DA (VALUE_STRING_VALUE_IID), str_iid);
+  wire_close (b, slot);
+}
+
+/* Opens a node: its name (before its children in field order). */
+static gsize
+wire_node_open (PerfettoWriter *w,
+                guint32 field,
+                const ArgCompId *comp)
+{
+  PerfettoWireBuf *b = &w->ann_wire;
+  gsize slot = wire_open (b, field);
+
+  if (comp->is_index)
+    return slot;
+  if (perfetto_intern_enabled (w))
+    put_varint (b, DA (NAME_FIELD_NAME_IID), perfetto_intern_ann_name (w, comp->name));
+  else if (perfetto_str (w, comp->name) != NULL)
+    put_string (b, DA (NAME_FIELD_NAME), perfetto_str (w, comp->name));
+  return slot;
+}
+
+/* Closes the open nodes deeper than @keep, innermost first. */
+static void
+wire_close_nodes (PerfettoWriter *w,
+                  const WireNode *open,
+                  guint keep,
+                  guint *depth)
+{
+  while (*depth > keep)
+    wire_close (&w->ann_wire, open[--*depth].slot);
+}
+
+/* write_nested(), straight to wire format. */
+static void
+wire_nested (PerfettoWriter *w,
+             const TraceArg *arg,
+             const ArgCompId *comps,
+             guint n,
+             WireNode *open,
+             guint *depth)
+{
+  guint d = 0;
+
+  while (d < *depth && d < n - 1 && comp_equal (&open[d].comp, &comps[d]) && open[d].is_array == comps[d + 1].is_index)
+    d++;
+  wire_close_nodes (w, open, d, depth);
+  for (; d < n - 1; d++)
+    {
+      open[d].comp = comps[d];
+      open[d].is_array = comps[d + 1].is_index;
+      open[d].slot = wire_node_open (w, wire_child_field (d == 0 ? NULL : &open[d - 1]), &comps[d]);
+      *depth = d + 1;
+    }
+  wire_leaf (w, wire_child_field (&open[n - 2]), comps[n - 1].is_index ? 0 : comps[n - 1].name, arg);
+}
+
+static void
+wire_args (PerfettoWriter *w,
+           const TraceArg *args,
+           guint n_args)
+{
+  WireNode open[PERFETTO_ARG_MAX_DEPTH];
+  guint depth = 0;
+
+  for (guint i = 0; i < n_args; i++)
+    {
+      const TraceArg *arg = &args[i];
+      const ArgKeySlot *key = key_lookup (w, arg->key);
+
+      if (key->n < 2)
+        {
+          wire_close_nodes (w, open, 0, &depth);
+          wire_leaf (w, F_TE_DEBUG_ANNOTATIONS, arg->key, arg);
+          continue;
+        }
+      wire_nested (w, arg, &g_array_index (w->arg_keys->comps, ArgCompId, key->first), key->n, open, &depth);
+    }
+  wire_close_nodes (w, open, 0, &depth);
+}
+
+#undef DA
+
 /* Args become debug annotations: plain names as one each, dotted keys as
- * trees (see the top of the file). */
+ * trees (see the top of the file); straight to wire format when the
+ * packet is streamed and no annotation is pushed before them. */
 void
 perfetto_args_write (PerfettoWriter *w,
                      TraceBatch *batch,
@@ -333,6 +502,11 @@ perfetto_args_write (PerfettoWriter *w,
   OpenNode open[PERFETTO_ARG_MAX_DEPTH];
   guint depth = 0;
 
+  if (w->wire && w->annotations.len == 0)
+    {
+      wire_args (w, args, ev->n_args);
+      return;
+    }
   for (guint i = 0; i < ev->n_args; i++)
     {
       const TraceArg *arg = &args[i];
@@ -429,4 +603,5 @@ perfetto_args_reset (PerfettoWriter *w)
 {
   w->annotations.len = 0;
   w->ann_parents.len = 0;
+  w->ann_wire.len = 0;
 }

@@ -20,6 +20,11 @@
  * protobuf-c's descriptors; tests/unit/perfetto/test-perfetto-wire.c packs
  * random messages both ways and compares the bytes.
  *
+ * An event's args skip the structs altogether: perfetto-writer-args.c
+ * writes their annotations in wire format as it reads them, and they are
+ * copied in here before the TrackEvent's own annotations
+ * (test-perfetto-nested-args.c compares whole files both ways).
+ *
  * A length-delimited field is written with a one-byte length slot, which
  * is enough below 128 bytes (most TrackEvents); a longer body is moved by
  * the extra bytes when it is closed, since the size is only known then.
@@ -31,121 +36,7 @@
 #include <string.h>
 
 #include "perfetto-wire-fields.h"
-
-#define W_VARINT PROTOBUF_C_WIRE_TYPE_VARINT
-#define W_64BIT PROTOBUF_C_WIRE_TYPE_64BIT
-#define W_LEN PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED
-
-/* A tag and a varint: 5 + 10 bytes at most. */
-#define WIRE_SCALAR_MAX 15
-
-/* ---- primitives ---- */
-
-static inline void
-wire_reserve (PerfettoWireBuf *b,
-              gsize n)
-{
-  if (G_UNLIKELY (b->len + n > b->cap))
-    {
-      b->cap = MAX (b->len + n, b->cap * 2);
-      b->data = g_realloc (b->data, b->cap);
-    }
-}
-
-static inline guint
-varint_size (guint64 v)
-{
-  guint n = 1;
-
-  while (v >= 0x80)
-    {
-      v >>= 7;
-      n++;
-    }
-  return n;
-}
-
-/* Room reserved by the caller. */
-static inline void
-put_varint_raw (PerfettoWireBuf *b,
-                guint64 v)
-{
-  guint8 *p = b->data + b->len;
-
-  while (v >= 0x80)
-    {
-      *p++ = (guint8) (v | 0x80);
-      v >>= 7;
-    }
-  *p++ = (guint8) v;
-  b->len = p - b->data;
-}
-
-static inline void
-put_tag_raw (PerfettoWireBuf *b,
-             guint32 field,
-             guint wire_type)
-{
-  put_varint_raw (b, ((guint64) field << 3) | wire_type);
-}
-
-static inline void
-put_varint (PerfettoWireBuf *b,
-            guint32 field,
-            guint64 v)
-{
-  wire_reserve (b, WIRE_SCALAR_MAX);
-  put_tag_raw (b, field, W_VARINT);
-  put_varint_raw (b, v);
-}
-
-/* int32 and enums: a negative value is sign-extended to ten bytes. */
-static inline void
-put_int32 (PerfettoWireBuf *b,
-           guint32 field,
-           gint32 v)
-{
-  put_varint (b, field, (guint64) (gint64) v);
-}
-
-static inline void
-put_fixed64 (PerfettoWireBuf *b,
-             guint32 field,
-             guint64 v)
-{
-  wire_reserve (b, WIRE_SCALAR_MAX);
-  put_tag_raw (b, field, W_64BIT);
-  v = GUINT64_TO_LE (v);
-  memcpy (b->data + b->len, &v, 8);
-  b->len += 8;
-}
-
-static inline void
-put_double (PerfettoWireBuf *b,
-            guint32 field,
-            double d)
-{
-  guint64 v;
-
-  memcpy (&v, &d, 8);
-  put_fixed64 (b, field, v);
-}
-
-/* A present string (protobuf-c cannot pack a NULL repeated one). */
-static inline void
-put_string (PerfettoWireBuf *b,
-            guint32 field,
-            const char *s)
-{
-  gsize n = s ? strlen (s) : 0;
-
-  wire_reserve (b, WIRE_SCALAR_MAX + n);
-  put_tag_raw (b, field, W_LEN);
-  put_varint_raw (b, n);
-  if (n)
-    memcpy (b->data + b->len, s, n);
-  b->len += n;
-}
+#include "perfetto-wire-inline.h"
 
 /* A message of a type this file does not stream, by protobuf-c. */
 static void
@@ -159,35 +50,6 @@ put_message_pbc (PerfettoWireBuf *b,
   put_tag_raw (b, field, W_LEN);
   put_varint_raw (b, n);
   b->len += protobuf_c_message_pack (msg, b->data + b->len);
-}
-
-/* Returns: where the one-byte length slot of a length-delimited field is */
-static inline gsize
-wire_open (PerfettoWireBuf *b,
-           guint32 field)
-{
-  wire_reserve (b, WIRE_SCALAR_MAX);
-  put_tag_raw (b, field, W_LEN);
-  return b->len++;
-}
-
-static inline void
-wire_close (PerfettoWireBuf *b,
-            gsize slot)
-{
-  gsize body = b->len - slot - 1;
-  guint n = varint_size (body);
-  gsize end = b->len;
-
-  if (G_UNLIKELY (n > 1))
-    {
-      wire_reserve (b, n - 1);
-      memmove (b->data + slot + n, b->data + slot + 1, body);
-      end += n - 1;
-    }
-  b->len = slot;
-  put_varint_raw (b, body);
-  b->len = end;
 }
 
 /* ---- TrackEvent ---- */
@@ -317,14 +179,19 @@ put_legacy_event (PerfettoWireBuf *b,
   wire_close (b, slot);
 }
 
+/* @annotations: debug annotations already in wire format (the args of
+ * the event, perfetto-writer-args.c), which come before those of @te */
 static void
 put_track_event (PerfettoWireBuf *b,
-                 const PerfettoTrackEvent *te)
+                 const PerfettoTrackEvent *te,
+                 const PerfettoWireBuf *annotations)
 {
   /* in field number order, as protobuf-c packs them */
   if (te->thread_time_case == PERFETTO__PROTOS__TRACK_EVENT__THREAD_TIME_THREAD_TIME_DELTA_US)
     put_varint (b, PERFETTO__PROTOS__TRACK_EVENT__THREAD_TIME_THREAD_TIME_DELTA_US, (guint64) te->thread_time_delta_us);
   put_repeated_varint (b, F_TE_CATEGORY_IIDS, te->n_category_iids, te->category_iids);
+  if (annotations != NULL && annotations->len > 0)
+    put_bytes (b, annotations->data, annotations->len);
   for (gsize i = 0; i < te->n_debug_annotations; i++)
     put_debug_annotation (b, F_TE_DEBUG_ANNOTATIONS, te->debug_annotations[i]);
   if (te->legacy_event && te->legacy_event->base.n_unknown_fields == 0)
@@ -658,7 +525,8 @@ put_interned_data (PerfettoWireBuf *b,
 
 static void
 put_packet_fields (PerfettoWireBuf *b,
-                   const PerfettoPacket *pkt)
+                   const PerfettoPacket *pkt,
+                   const PerfettoWireBuf *annotations)
 {
   gsize slot;
 
@@ -675,7 +543,7 @@ put_packet_fields (PerfettoWireBuf *b,
   if (pkt->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT && pkt->track_event)
     {
       slot = wire_open (b, PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT);
-      put_track_event (b, pkt->track_event);
+      put_track_event (b, pkt->track_event, annotations);
       wire_close (b, slot);
     }
   if (pkt->interned_data)
@@ -716,6 +584,8 @@ streamed (const PerfettoPacket *pkt)
  * perfetto_wire_append_record:
  * @b: the output
  * @pkt: a packet
+ * @annotations: (nullable): debug annotations of @pkt's TrackEvent
+ *   already in wire format, written before its own (only with @stream)
  * @stream: whether the hot packets may be streamed (perfetto_wire_usable())
  *
  * Appends the `Trace.packet` record of @pkt to @b, the same bytes as
@@ -728,17 +598,20 @@ streamed (const PerfettoPacket *pkt)
 gboolean
 perfetto_wire_append_record (PerfettoWireBuf *b,
                              const PerfettoPacket *pkt,
+                             const PerfettoWireBuf *annotations,
                              gboolean stream)
 {
   gsize slot;
 
   if (!stream || !streamed (pkt))
     {
+      /* only a streamed TrackEvent can carry them */
+      g_return_val_if_fail (annotations == NULL || annotations->len == 0, FALSE);
       put_message_pbc (b, F_TRACE_PACKET, &pkt->base);
       return FALSE;
     }
   slot = wire_open (b, F_TRACE_PACKET);
-  put_packet_fields (b, pkt);
+  put_packet_fields (b, pkt, annotations);
   wire_close (b, slot);
   return TRUE;
 }

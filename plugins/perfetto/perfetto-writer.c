@@ -351,6 +351,7 @@ static void
 perfetto_packet_reset (PerfettoWriter *w)
 {
   perfetto__protos__trace_packet__init (&w->pkt);
+  w->ann_wire.len = 0;
   w->packet_has_interned = FALSE;
   w->new_names.len = w->new_categories.len = w->new_ann_names.len = 0;
   w->new_str_values.len = w->new_ksyms.len = w->new_functions.len = 0;
@@ -425,7 +426,7 @@ perfetto_packet_emit (PerfettoWriter *w,
   out.data = w->obuf;
   out.len = w->olen;
   out.cap = w->ocap;
-  perfetto_wire_append_record (&out, pkt, w->wire);
+  perfetto_wire_append_record (&out, pkt, &w->ann_wire, w->wire);
   w->obuf = out.data;
   w->ocap = out.cap;
   w->stats.packets++;
@@ -703,7 +704,7 @@ perfetto_writer_new (GOutputStream *out,
     w->opts.max_threads = DEFAULT_MAX_THREADS;
   w->builtin_clock = perfetto_clock_domain_to_builtin (w->opts.clock);
   w->need_clear = TRUE;
-  w->wire = perfetto_wire_usable ();
+  w->wire = !w->opts.protobuf_c_only && perfetto_wire_usable ();
   w->generation = 1;
   w->ocap = 2 * PERFETTO_FLUSH_THRESHOLD;
   w->obuf = g_malloc (w->ocap);
@@ -759,6 +760,7 @@ perfetto_writer_free (PerfettoWriter *w)
   for (guint i = 0; i < G_N_ELEMENTS (sets); i++)
     perfetto_id_set_free (sets[i]);
   perfetto_vec_clear (&w->ann_parents);
+  g_clear_pointer (&w->ann_wire.data, g_free);
   perfetto_args_free (w);
   g_array_unref (w->callstack_frames);
   g_array_unref (w->mapping_paths);

@@ -1,7 +1,9 @@
 /* Unit test: JSON args with nested objects and arrays (dotted keys in
  * the event model) written by the Perfetto writer as nested debug
  * annotations (dict_entries, array_values), which the Perfetto reader
- * reads back to the same dotted keys and values (issue 20). */
+ * reads back to the same dotted keys and values (issue 20); and written
+ * straight to wire format when packets are streamed, the same bytes as
+ * protobuf-c packing the annotation structs (issue 19). */
 #include "perfetto-test-util.h"
 #include "trace.pb-c.h"
 
@@ -118,6 +120,173 @@ test_not_interned (void)
   round_trip (FALSE);
 }
 
+/* ---- streamed args: the bytes protobuf-c packs ---- */
+
+/* Keys of every shape perfetto-writer-args.c tells apart: plain, nested
+ * objects and arrays sharing prefixes or not, a name used both as an
+ * object and an array, keys that do not parse (written flat), deeper
+ * than the node stack. */
+static const char *const arg_keys[] = {
+  "p",
+  "q",
+  "obj",
+  "obj.x",
+  "obj.y[0]",
+  "obj.y[1]",
+  "obj.z.w",
+  "obj.z.v[0][0]",
+  "obj.z.v[0][1]",
+  "obj.z.v[1][0]",
+  "arr[0].a",
+  "arr[0].b",
+  "arr[1].a",
+  "arr[1]",
+  "k.dot",
+  "data.frame",
+  "data.initiator.url",
+  "data.initiator.lineNumber",
+  "data.initiator[0]",
+  "a..b",
+  "a[",
+  "a[x]",
+  "[0]",
+  "a.",
+  ".a",
+  "a[0",
+  "a[0]x",
+  "x[123456789]",
+  "x[0].y",
+  "x[0]",
+  "d.a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p.q",
+  "d.a.b.c.d.e.f.g.h.i.j.k.l.m.n",
+};
+
+static void
+add_random_arg (TraceBatch *b,
+                TraceEvent *ev,
+                GRand *rand,
+                const char *long_text)
+{
+  guint32 key = pt_str (b, arg_keys[g_rand_int_range (rand, 0, G_N_ELEMENTS (arg_keys))]);
+  TraceArgType type = g_rand_int_range (rand, TRACE_ARG_INT, TRACE_ARG_POINTER + 1);
+  TraceArg *arg = trace_batch_add_arg (b, ev, key, type);
+  /* short and long strings: one-, two- and three-byte lengths */
+  gsize lens[] = { 0, 1, 5, 120, 200, 20000 };
+
+  switch (type)
+    {
+    case TRACE_ARG_INT:
+      arg->v.i = g_rand_boolean (rand) ? -g_rand_int (rand) : ((gint64) g_rand_int (rand) << 20);
+      break;
+    case TRACE_ARG_UINT:
+    case TRACE_ARG_POINTER:
+      arg->v.u = ((guint64) g_rand_int (rand) << 32) | g_rand_int (rand);
+      break;
+    case TRACE_ARG_DOUBLE:
+      arg->v.d = g_rand_double_range (rand, -1e9, 1e9);
+      break;
+    case TRACE_ARG_BOOL:
+      arg->v.b = g_rand_boolean (rand);
+      break;
+    default:
+      arg->v.s = trace_string_pool_intern_len (b->pool, long_text, lens[g_rand_int_range (rand, 0, G_N_ELEMENTS (lens))] + g_rand_int_range (rand, 0, 3));
+      break;
+    }
+}
+
+/* Slices, instants and async steps (whose step name is an annotation
+ * pushed after the args) of a few threads, 0 to 40 random args each. */
+static TraceBatch *
+random_args_batch (TraceStringPool *pool,
+                   GRand *rand)
+{
+  static const TraceEventKind kinds[] = {
+    TRACE_EVENT_SLICE_BEGIN,
+    TRACE_EVENT_SLICE_END,
+    TRACE_EVENT_SLICE_COMPLETE,
+    TRACE_EVENT_INSTANT,
+    TRACE_EVENT_ASYNC_BEGIN,
+    TRACE_EVENT_ASYNC_STEP,
+    TRACE_EVENT_ASYNC_END,
+  };
+  g_autofree char *long_text = g_malloc (20003);
+  TraceBatch *b = trace_batch_new (pool, 0);
+
+  for (gsize i = 0; i < 20002; i++)
+    long_text[i] = 'a' + i % 26;
+  long_text[20002] = '\0';
+  for (int i = 0; i < 3000; i++)
+    {
+      TraceEventKind kind = kinds[g_rand_int_range (rand, 0, G_N_ELEMENTS (kinds))];
+      TraceEvent *ev = pt_add (b, kind, 1000 + i * 10, 1, 1 + i % 3, g_rand_boolean (rand) ? "s" : "t");
+      int n_args = g_rand_int_range (rand, 0, 4) == 0 ? g_rand_int_range (rand, 0, 41) : g_rand_int_range (rand, 0, 4);
+
+      ev->category = pt_str (b, "cat");
+      if (kind == TRACE_EVENT_SLICE_COMPLETE)
+        ev->u.slice.dur = 5;
+      if (kind >= TRACE_EVENT_ASYNC_BEGIN && kind <= TRACE_EVENT_ASYNC_END)
+        {
+          ev->u.async.id = 7;
+          ev->u.async.step = kind == TRACE_EVENT_ASYNC_STEP ? pt_str (b, "step") : 0;
+        }
+      for (int k = 0; k < n_args; k++)
+        add_random_arg (b, ev, rand, long_text);
+    }
+  return b;
+}
+
+/* Where the args of an event go: wire format when streamed, structs
+ * when protobuf-c packs the packet. */
+static void
+assert_args_path (TraceBatch *batch,
+                  gboolean protobuf_c_only)
+{
+  g_autoptr (GOutputStream) out = g_memory_output_stream_new_resizable ();
+  g_autoptr (PerfettoWriter) w = NULL;
+  PerfettoWriterOptions opts;
+
+  perfetto_writer_options_init (&opts);
+  opts.protobuf_c_only = protobuf_c_only;
+  w = perfetto_writer_new (out, &opts);
+  /* the pool the writer takes from its first batch */
+  g_assert_true (perfetto_writer_write_batch (w, batch, NULL));
+  perfetto_args_reset (w);
+  perfetto_args_write (w, batch, find_event (batch, TRACE_EVENT_SLICE_COMPLETE));
+  g_assert_cmpuint (w->ann_wire.len > 0, ==, !protobuf_c_only);
+  g_assert_cmpuint (w->annotations.len > 0, ==, protobuf_c_only);
+  perfetto_args_reset (w);
+}
+
+/* Streamed or packed by protobuf-c, interned or not, with the interning
+ * state cleared now and then: the same file. */
+static void
+test_streamed_same_bytes (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (19);
+
+  for (int round = 0; round < 4; round++)
+    {
+      g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+      g_autoptr (TraceBatch) json = read_json (pool);
+      g_autoptr (TraceBatch) random = random_args_batch (pool, rand);
+      TraceBatch *batches[] = { json, random };
+      g_autoptr (GBytes) streamed = NULL;
+      g_autoptr (GBytes) packed = NULL;
+      PerfettoWriterOptions opts;
+
+      perfetto_writer_options_init (&opts);
+      opts.intern = round % 2 == 0;
+      opts.max_interned = round < 2 ? 0 : 50;
+      streamed = pt_write (batches, 2, &opts, NULL);
+      opts.protobuf_c_only = TRUE;
+      packed = pt_write (batches, 2, &opts, NULL);
+      g_assert_cmpuint (g_bytes_get_size (streamed), >, 100000);
+      g_assert_true (g_bytes_equal (streamed, packed));
+      assert_args_path (json, FALSE);
+      assert_args_path (json, TRUE);
+    }
+}
+
 int
 main (int argc,
       char **argv)
@@ -125,5 +294,6 @@ main (int argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/perfetto/nested-args/interned", test_interned);
   g_test_add_func ("/perfetto/nested-args/not-interned", test_not_interned);
+  g_test_add_func ("/perfetto/nested-args/streamed-same-bytes", test_streamed_same_bytes);
   return g_test_run ();
 }

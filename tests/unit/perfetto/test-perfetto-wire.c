@@ -623,7 +623,7 @@ check_packet (PerfettoWireBuf *stream,
   size = perfetto__protos__trace__get_packed_size (&trace);
   expected = g_malloc (size);
   g_assert_cmpuint (perfetto__protos__trace__pack (&trace, expected), ==, size);
-  was_streamed = perfetto_wire_append_record (stream, pkt, TRUE);
+  was_streamed = perfetto_wire_append_record (stream, pkt, NULL, TRUE);
   g_assert_cmpint (was_streamed, ==, expect_streamed);
   g_assert_cmpmem (stream->data + start, stream->len - start, expected, size);
   g_free (expected);
