@@ -145,7 +145,31 @@ ChromeScanResult chrome_scan_element (ChromeScanner *s, gboolean *first);
 
 /* Strings */
 gboolean chrome_value_is (const ChromeValue *v, const char *literal);
-const char *chrome_string_decode (const ChromeValue *v, GString *scratch, gsize *len);
+const char *chrome_string_decode_copy (const ChromeValue *v, GString *scratch, gsize *len);
+
+/**
+ * chrome_string_decode:
+ * @v: a string value
+ * @scratch: where a decoded copy goes when one is needed
+ * @len: (out): the length of the result
+ *
+ * Returns: the string's text, unescaped and valid UTF-8: either a pointer
+ *   into the buffer (no copy when nothing needs changing) or @scratch->str
+ */
+static inline const char *
+chrome_string_decode (const ChromeValue *v,
+                      GString *scratch,
+                      gsize *len)
+{
+  /* inline for the usual plain ASCII (every key of every arg): the call
+   * cost more than the test */
+  if (G_LIKELY (v->clean))
+    {
+      *len = v->end - v->start;
+      return v->start;
+    }
+  return chrome_string_decode_copy (v, scratch, len);
+}
 const char *chrome_decode_escape (const char *p, const char *end, GString *out);
 void chrome_utf8_repair_append (GString *out, const char *p, gsize len);
 

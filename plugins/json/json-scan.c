@@ -454,27 +454,20 @@ chrome_decode_escape (const char *p,
 }
 
 /**
- * chrome_string_decode:
- * @v: a string value
- * @scratch: where a decoded copy goes when one is needed
- * @len: (out): the length of the result
+ * chrome_string_decode_copy:
  *
- * Returns: the string's text, unescaped and valid UTF-8: either a pointer
- *   into the buffer (no copy when nothing needs changing) or @scratch->str
+ * chrome_string_decode() of a string that is not known to be clean:
+ * validated, and decoded into @scratch when it has escapes or bytes that
+ * are not UTF-8.
  */
 const char *
-chrome_string_decode (const ChromeValue *v,
-                      GString *scratch,
-                      gsize *len)
+chrome_string_decode_copy (const ChromeValue *v,
+                           GString *scratch,
+                           gsize *len)
 {
   const char *p = v->start;
   const char *end = v->end;
 
-  if (v->clean)
-    {
-      *len = end - p;
-      return p;
-    }
   if (!v->escaped)
     {
       const char *valid_end;
