@@ -806,6 +806,7 @@ typedef struct
   gboolean has_rank; /* a sort index coming later in the batch */
   gint64 rank;
   GArray *open;             /* PerfettoOpenSlice, innermost last */
+  guint n_complete;         /* of them complete: none, nothing to close */
   guint untracked;          /* begins past the depth limit */
   GArray *lanes;            /* PerfettoLane, created on the first overlap */
   guint64 thread_time_uuid; /* its thread_time counter track, 0: none yet */

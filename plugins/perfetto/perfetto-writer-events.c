@@ -293,6 +293,7 @@ pop_top (PerfettoWriter *w,
 
   if (s->needs_end)
     write_open_end (w, t, top, s->complete ? s->end_ts : cut_ts);
+  t->n_complete -= s->complete;
   g_array_set_size (t->open, top);
 }
 
@@ -311,6 +312,10 @@ close_stack (PerfettoWriter *w,
 {
   gboolean begun_above = FALSE;
 
+  /* Only complete slices are closed: a stack of begun slices (B/E
+   * traces) is left as it is, without a walk over it per event. */
+  if (t->n_complete == 0)
+    return TRUE;
   for (gint i = t->open ? (gint) t->open->len - 1 : -1; i >= 0; i--)
     {
       PerfettoOpenSlice s = *open_at (t, (guint) i);
@@ -357,6 +362,7 @@ thread_push (PerfettoThread *t,
   if (t->open->len >= PERFETTO_MAX_TRACKED_DEPTH)
     return FALSE;
   g_array_append_val (t->open, s);
+  t->n_complete += complete != FALSE;
   return TRUE;
 }
 
@@ -524,6 +530,8 @@ write_thread_end (PerfettoWriter *w,
       s->end_ts = ev->ts;
       if ((guint) i == t->open->len - 1)
         g_array_set_size (t->open, (guint) i);
+      else
+        t->n_complete++;
     }
   perfetto_args_write (w, batch, ev);
   te_flows (w, ev);

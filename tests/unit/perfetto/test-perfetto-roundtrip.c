@@ -182,6 +182,49 @@ test_thread_order (void)
   g_assert_cmpuint (ws.dropped_unmatched_end, ==, 1);
 }
 
+/* An end naming a begun slice below the top ends that one (it stays on
+ * the stack, complete); the next event of the thread then cuts the slice
+ * begun inside it at its end, as trace_processor does. */
+static void
+test_end_below_top (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  g_autoptr (TraceBatch) in = trace_batch_new (pool, 0);
+  g_autoptr (TraceBatch) out = NULL;
+  g_autoptr (GBytes) bytes = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) got = g_ptr_array_new_with_free_func (g_free);
+  PerfettoWriterStats ws;
+  const char *want[] = {
+    "slice-begin 0 a",
+    "slice-begin 10 b",
+    "slice-end 20 a",
+    "slice-end 20 ",
+    "instant 30 c",
+  };
+
+  pt_add (in, TRACE_EVENT_SLICE_BEGIN, 0, 1, 1, "a");
+  pt_add (in, TRACE_EVENT_SLICE_BEGIN, 10, 1, 1, "b");
+  pt_add (in, TRACE_EVENT_SLICE_END, 20, 1, 1, "a");
+  pt_add (in, TRACE_EVENT_INSTANT, 30, 1, 1, "c");
+  bytes = pt_write (&in, 1, NULL, &ws);
+  out = pt_read (bytes, pool, NULL, NULL, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < out->n_events; i++)
+    {
+      const TraceEvent *ev = &out->events[i];
+
+      g_ptr_array_add (got, g_strdup_printf ("%s %" G_GINT64_FORMAT " %s", trace_event_kind_to_string (ev->kind), ev->ts,
+                                             trace_batch_get_string (out, ev->name)));
+    }
+  for (guint i = 0; i < got->len; i++)
+    g_test_message ("%s", (char *) got->pdata[i]);
+  g_assert_cmpuint (got->len, ==, G_N_ELEMENTS (want));
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+    g_assert_cmpstr (got->pdata[i], ==, want[i]);
+  g_assert_cmpuint (ws.closed_open_slices, ==, 1);
+}
+
 /* With thread-time, a slice's thread time goes with its begin and end
  * as a value of the thread's `thread_time` counter track: the begin
  * carries tts, the end tts + tdur (trace_processor's thread_dur). */
@@ -593,6 +636,7 @@ main (int argc,
   g_test_add_func ("/perfetto/roundtrip/not-interned", test_all_kinds_not_interned);
   g_test_add_func ("/perfetto/roundtrip/many-batches", test_many_batches);
   g_test_add_func ("/perfetto/roundtrip/thread-order", test_thread_order);
+  g_test_add_func ("/perfetto/roundtrip/end-below-top", test_end_below_top);
   g_test_add_func ("/perfetto/roundtrip/async-unmatched", test_async_ends_without_begin);
   g_test_add_func ("/perfetto/roundtrip/interning-reset", test_interning_reset);
   g_test_add_func ("/perfetto/roundtrip/monotonic", test_monotonic_stream);
