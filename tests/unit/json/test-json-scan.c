@@ -259,6 +259,163 @@ test_compact_members (void)
     }
 }
 
+/* The fields of an event as text: each member the reader uses, its
+ * value's text and type; the numbers read; the members counted. */
+static char *
+event_fields_text (const char *text,
+                   gsize len,
+                   ChromeScanResult *res)
+{
+  g_autofree char *exact = g_memdup2 (text, len);
+  GString *out = g_string_new (NULL);
+  ChromeEventFields f;
+  ChromeScanner s;
+  const ChromeValue *slots[] = { &f.ph, &f.name, &f.cat, &f.ts, &f.dur, &f.pid, &f.tid, &f.id, &f.id2_local,
+                                 &f.id2_global, &f.scope, &f.s, &f.bp, &f.bind_id, &f.args, &f.sf, &f.weight,
+                                 &f.cpu, &f.tts, &f.tdur };
+
+  chrome_scanner_init (&s, exact, exact + len);
+  *res = chrome_event_scan_fields (&s, 1, &f);
+  if (*res != CHROME_SCAN_OK)
+    return g_string_free (out, FALSE);
+  for (gsize i = 0; i < G_N_ELEMENTS (slots); i++)
+    g_string_append_printf (out, "%d:%.*s;", slots[i]->type, (int) (slots[i]->end - slots[i]->start),
+                            slots[i]->start);
+  /* the numbers as the reader takes them: read by the scan, or else
+   * converted from the slot's text */
+  for (int n = 0; n < CHROME_N_NUMBERS; n++)
+    {
+      const ChromeValue *v = n == CHROME_NUMBER_TS ? &f.ts : n == CHROME_NUMBER_DUR ? &f.dur
+                                                         : n == CHROME_NUMBER_PID   ? &f.pid
+                                                                                    : &f.tid;
+      gboolean ok;
+      gint64 value;
+
+      if (!(ok = chrome_fields_number (&f, n, &value)) && v->type == CHROME_VALUE_NUMBER)
+        ok = n <= CHROME_NUMBER_DUR ? chrome_decimal_to_scaled (v->start, v->end, 3, &value)
+                                    : chrome_decimal_to_int64 (v->start, v->end, &value);
+      if (ok)
+        g_string_append_printf (out, "n%d=%" G_GINT64_FORMAT ";", n, value);
+    }
+  g_string_append_printf (out, "flows %d %d, %u members", f.flow_in, f.flow_out, f.n_members);
+  return g_string_free (out, FALSE);
+}
+
+/* Every key the event scan knows, keys that look like them, and keys it
+ * skips, in the compact form (matched a word at a time) and with
+ * whitespace around the colon or the comma (the member scan): the same
+ * fields; every cut of them is INCOMPLETE, read in a buffer of its exact
+ * size; look-alike keys are not read, a missing comma is an error. */
+static void
+test_event_members (void)
+{
+  static const char *const members[] = {
+    "\"args\":{\"a\":[1,2]}",
+    "\"bp\":\"e\"",
+    "\"bind_id\":\"0x1\"",
+    "\"cat\":\"c,d\"",
+    "\"cpu\":3",
+    "\"dur\":12.5",
+    "\"id\":\"0x2a\"",
+    "\"name\":\"n\\\"q\"",
+    "\"ph\":\"X\"",
+    "\"pid\":612",
+    "\"s\":\"g\"",
+    "\"sf\":7",
+    "\"scope\":\"sc\"",
+    "\"ts\":352187923.041",
+    "\"tid\":-1",
+    "\"tts\":5",
+    "\"tdur\":2",
+    "\"weight\":4",
+    "\"id2\":{\"local\":\"0x5\"}",
+    "\"flow_in\":true",
+    "\"flow_out\":true",
+    /* look alike, or not read */
+    "\"tss\":1",
+    "\"p\":2",
+    "\"pidx\":3",
+    "\"nam\":4",
+    "\"names\":5",
+    "\"args2\":6",
+    "\"t\":7",
+    "\"\":8",
+    "\"p\\u0068\":\"Y\"",
+    "\"tdurx\":9",
+    "\"weights\":10",
+    "\"ts\":\"s\"",
+    "\"pid\":\"app\"",
+    "\"ts\":1e3",
+  };
+  static const char *const look_alike[] = {
+    "{\"p\":\"Z\",\"tss\":1,\"pidx\":3}",
+    "{\"t\":1,\"nam\":\"n\",\"args2\":{}}",
+    "{\"p\\u0068\":\"Y\",\"tdurx\":9,\"\":8}",
+  };
+  static const char *const no_comma[] = {
+    "{\"a\":1 \"ts\":2,\"name\":\"padding\"}",
+    "{\"ph\":\"X\"\"ts\":2,\"name\":\"padding\"}",
+    "{\"ph\":\"X\" \"pid\":2,\"name\":\"padding\"}",
+  };
+  for (gsize start = 0; start < G_N_ELEMENTS (members); start++)
+    {
+      g_autoptr (GString) compact = g_string_new ("{");
+      g_autoptr (GString) spaced = g_string_new ("{ ");
+      g_autoptr (GString) colon_spaced = g_string_new ("{");
+      g_autofree char *want = NULL;
+      g_autofree char *got = NULL;
+      g_autofree char *got_colon = NULL;
+      ChromeScanResult res;
+
+      /* every member first once, and each with the one before it */
+      for (gsize i = 0; i < G_N_ELEMENTS (members); i++)
+        {
+          const char *m = members[(start + i) % G_N_ELEMENTS (members)];
+          const char *colon = strstr (m, "\":") + 1;
+
+          g_string_append_printf (compact, "%s%s", i ? "," : "", m);
+          g_string_append_printf (spaced, "%s%.*s : %s", i ? " ,\n" : "", (int) (colon - m), m, colon + 1);
+          g_string_append_printf (colon_spaced, "%s%.*s%s%s", i ? "," : "", (int) (colon - m), m,
+                                  i % 2 ? " :" : ": ", colon + 1);
+        }
+      g_string_append (compact, "}");
+      g_string_append (spaced, " }");
+      g_string_append (colon_spaced, "}");
+      got_colon = event_fields_text (colon_spaced->str, colon_spaced->len, &res);
+      g_assert_cmpint (res, ==, CHROME_SCAN_OK);
+      want = event_fields_text (spaced->str, spaced->len, &res);
+      g_assert_cmpint (res, ==, CHROME_SCAN_OK);
+      got = event_fields_text (compact->str, compact->len, &res);
+      g_assert_cmpint (res, ==, CHROME_SCAN_OK);
+      g_assert_cmpstr (got, ==, want);
+      g_assert_cmpstr (got_colon, ==, want);
+      for (gsize cut = 0; cut < compact->len; cut++)
+        {
+          g_autofree char *part = event_fields_text (compact->str, cut, &res);
+
+          g_assert_cmpint (res, ==, CHROME_SCAN_INCOMPLETE);
+        }
+    }
+  for (gsize i = 0; i < G_N_ELEMENTS (look_alike); i++)
+    {
+      ChromeEventFields f;
+      ChromeScanner s;
+
+      chrome_scanner_init (&s, look_alike[i], look_alike[i] + strlen (look_alike[i]));
+      g_assert_cmpint (chrome_event_scan_fields (&s, 1, &f), ==, CHROME_SCAN_OK);
+      g_assert_cmpint (f.ph.type + f.ts.type + f.pid.type + f.name.type + f.args.type + f.tdur.type, ==, 0);
+      g_assert_cmpuint (f.n_members, ==, 3);
+    }
+  for (gsize i = 0; i < G_N_ELEMENTS (no_comma); i++)
+    {
+      ChromeEventFields f;
+      ChromeScanner s;
+
+      chrome_scanner_init (&s, no_comma[i], no_comma[i] + strlen (no_comma[i]));
+      g_assert_cmpint (chrome_event_scan_fields (&s, 1, &f), ==, CHROME_SCAN_ERROR);
+    }
+}
+
 static char *
 fmt_us (gint64 ns)
 {
@@ -370,6 +527,7 @@ main (int argc,
   g_test_add_func ("/json/scan/string-decode", test_string_decode);
   g_test_add_func ("/json/scan/scanner", test_scanner);
   g_test_add_func ("/json/scan/compact-members", test_compact_members);
+  g_test_add_func ("/json/scan/event-members", test_event_members);
   g_test_add_func ("/json/format/numbers", test_format_numbers);
   g_test_add_func ("/json/format/escape", test_escape);
   return g_test_run ();
