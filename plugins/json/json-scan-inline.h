@@ -248,9 +248,10 @@ scan_number (ChromeScanner *s,
  * the text on which chrome_decimal_to_scaled() (or, with @scale 0,
  * chrome_decimal_to_int64()) takes its one-loop path, so *@out is what
  * it gives.  Anything else (a sign, more fraction digits, an exponent,
- * a string, the end of the buffer) returns FALSE with nothing consumed: the caller scans the value as before and converts it later.
- * Every event's ts, pid and tid, and most durations, are read so: their
- * text was walked twice before (scan, then convert). */
+ * a string, the end of the buffer) returns FALSE with nothing consumed:
+ * the caller scans the value as before and converts it later.  Every
+ * event's ts, pid and tid, and most durations, are read so: their text
+ * was walked twice before (scan, then convert). */
 static G_ALWAYS_INLINE inline gboolean
 scan_plain_number (ChromeScanner *s,
                    int scale,
