@@ -53,11 +53,14 @@ typedef struct
   gboolean is_index;
 } ArgCompId;
 
+/* A node of the nested arg being written, open for the args after it
+ * that share its prefix. */
 typedef struct
 {
   ArgCompId comp;
   gboolean is_array; /* its children are indices */
-  guint node;        /* in w->annotations */
+  gsize at;          /* its annotation in w->annotations, or (streamed)
+                      * the length slot of its message in w->ann_wire */
 } OpenNode;
 
 /* Keys repeat from event to event: each one's components are split and
@@ -300,9 +303,24 @@ push_node (PerfettoWriter *w,
   return node;
 }
 
-/* Writes one nested arg, reusing the open nodes it shares a prefix with
- * (same components, and the same kind of children: an object and an
- * array of the same name cannot share a node). */
+/* How many of the @depth open nodes the nested arg of @comps (@n of
+ * them) shares: same components, and the same kind of children (an
+ * object and an array of the same name cannot share a node). Both ways
+ * of writing args keep this one rule, so they write the same trees. */
+static guint
+shared_prefix (const OpenNode *open,
+               guint depth,
+               const ArgCompId *comps,
+               guint n)
+{
+  guint d = 0;
+
+  while (d < depth && d < n - 1 && comp_equal (&open[d].comp, &comps[d]) && open[d].is_array == comps[d + 1].is_index)
+    d++;
+  return d;
+}
+
+/* Writes one nested arg, reusing the open nodes it shares a prefix with. */
 static void
 write_nested (PerfettoWriter *w,
               const TraceArg *arg,
@@ -311,19 +329,17 @@ write_nested (PerfettoWriter *w,
               OpenNode *open,
               guint *depth)
 {
-  guint d = 0;
+  guint d = shared_prefix (open, *depth, comps, n);
   guint leaf;
 
-  while (d < *depth && d < n - 1 && comp_equal (&open[d].comp, &comps[d]) && open[d].is_array == comps[d + 1].is_index)
-    d++;
   for (*depth = d; d < n - 1; d++)
     {
       open[d].comp = comps[d];
       open[d].is_array = comps[d + 1].is_index;
-      open[d].node = push_node (w, d == 0 ? G_MAXUINT : open[d - 1].node, &comps[d]);
+      open[d].at = push_node (w, d == 0 ? G_MAXUINT : (guint) open[d - 1].at, &comps[d]);
       *depth = d + 1;
     }
-  leaf = push_node (w, open[n - 2].node, &comps[n - 1]);
+  leaf = push_node (w, (guint) open[n - 2].at, &comps[n - 1]);
   annotation_set_value (w, perfetto_vec_at (&w->annotations, PerfettoAnnotation, leaf), arg);
 }
 
@@ -338,17 +354,9 @@ write_nested (PerfettoWriter *w,
 
 #define DA(x) PERFETTO__PROTOS__DEBUG_ANNOTATION__##x
 
-/* An open node, by the length slot of its message. */
-typedef struct
-{
-  ArgCompId comp;
-  gboolean is_array;
-  gsize slot;
-} WireNode;
-
 /* The field of a child of @parent (NULL: top level). */
 static guint32
-wire_child_field (const WireNode *parent)
+wire_child_field (const OpenNode *parent)
 {
   if (parent == NULL)
     return F_TE_DEBUG_ANNOTATIONS;
@@ -432,12 +440,12 @@ wire_node_open (PerfettoWriter *w,
 /* Closes the open nodes deeper than @keep, innermost first. */
 static void
 wire_close_nodes (PerfettoWriter *w,
-                  const WireNode *open,
+                  const OpenNode *open,
                   guint keep,
                   guint *depth)
 {
   while (*depth > keep)
-    wire_close (&w->ann_wire, open[--*depth].slot);
+    wire_close (&w->ann_wire, open[--*depth].at);
 }
 
 /* write_nested(), straight to wire format. */
@@ -446,19 +454,17 @@ wire_nested (PerfettoWriter *w,
              const TraceArg *arg,
              const ArgCompId *comps,
              guint n,
-             WireNode *open,
+             OpenNode *open,
              guint *depth)
 {
-  guint d = 0;
+  guint d = shared_prefix (open, *depth, comps, n);
 
-  while (d < *depth && d < n - 1 && comp_equal (&open[d].comp, &comps[d]) && open[d].is_array == comps[d + 1].is_index)
-    d++;
   wire_close_nodes (w, open, d, depth);
   for (; d < n - 1; d++)
     {
       open[d].comp = comps[d];
       open[d].is_array = comps[d + 1].is_index;
-      open[d].slot = wire_node_open (w, wire_child_field (d == 0 ? NULL : &open[d - 1]), &comps[d]);
+      open[d].at = wire_node_open (w, wire_child_field (d == 0 ? NULL : &open[d - 1]), &comps[d]);
       *depth = d + 1;
     }
   wire_leaf (w, wire_child_field (&open[n - 2]), comps[n - 1].is_index ? 0 : comps[n - 1].name, arg);
@@ -469,7 +475,7 @@ wire_args (PerfettoWriter *w,
            const TraceArg *args,
            guint n_args)
 {
-  WireNode open[PERFETTO_ARG_MAX_DEPTH];
+  OpenNode open[PERFETTO_ARG_MAX_DEPTH];
   guint depth = 0;
 
   for (guint i = 0; i < n_args; i++)
