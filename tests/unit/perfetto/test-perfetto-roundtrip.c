@@ -106,6 +106,29 @@ test_many_batches (void)
   pt_assert_same_events (want, got);
 }
 
+/* The slices and instants of thread @tid in @out, as "kind ts name", are
+ * @want, in order. */
+static void
+assert_thread_slices (TraceBatch *out,
+                      gint64 tid,
+                      const char *const *want,
+                      gsize n_want)
+{
+  g_autoptr (GPtrArray) got = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < out->n_events; i++)
+    {
+      const TraceEvent *ev = &out->events[i];
+
+      if (ev->tid == tid && trace_event_is_slice_like (ev->kind))
+        g_ptr_array_add (got, g_strdup_printf ("%s %" G_GINT64_FORMAT " %s", trace_event_kind_to_string (ev->kind),
+                                               ev->ts, trace_batch_get_string (out, ev->name)));
+    }
+  g_assert_cmpuint (got->len, ==, n_want);
+  for (guint i = 0; i < n_want; i++)
+    g_assert_cmpstr (got->pdata[i], ==, want[i]);
+}
+
 /* The order of one thread's events: complete slices end when due, one
  * that partially overlaps its parent stays whole (on an overflow track of
  * the thread, read back as the thread's), begun slices left inside an
@@ -140,7 +163,6 @@ test_thread_order (void)
     "slice-begin 2000 z",
     "slice-end 2050 ",
   };
-  TraceEvent *ev;
 
   pt_add (in, TRACE_EVENT_SLICE_COMPLETE, 0, 1, 1, "a")->u.slice.dur = 100;
   pt_add (in, TRACE_EVENT_SLICE_COMPLETE, 10, 1, 1, "b")->u.slice.dur = 20;
@@ -161,21 +183,7 @@ test_thread_order (void)
   bytes = pt_write (&in, 1, NULL, &ws);
   out = pt_read (bytes, pool, NULL, NULL, &error);
   g_assert_no_error (error);
-  {
-    g_autoptr (GPtrArray) got = g_ptr_array_new_with_free_func (g_free);
-
-    for (guint i = 0; i < out->n_events; i++)
-      {
-        ev = &out->events[i];
-        if (ev->tid == 1 && trace_event_is_slice_like (ev->kind))
-          g_ptr_array_add (got, g_strdup_printf ("%s %" G_GINT64_FORMAT " %s",
-                                                 trace_event_kind_to_string (ev->kind), ev->ts,
-                                                 trace_batch_get_string (out, ev->name)));
-      }
-    g_assert_cmpuint (got->len, ==, G_N_ELEMENTS (want));
-    for (guint i = 0; i < G_N_ELEMENTS (want); i++)
-      g_assert_cmpstr (got->pdata[i], ==, want[i]);
-  }
+  assert_thread_slices (out, 1, want, G_N_ELEMENTS (want));
   g_assert_cmpuint (ws.truncated_complete, ==, 0);
   g_assert_cmpuint (ws.spilled_complete, ==, 1);
   g_assert_cmpuint (ws.closed_open_slices, ==, 1);
@@ -193,7 +201,6 @@ test_end_below_top (void)
   g_autoptr (TraceBatch) out = NULL;
   g_autoptr (GBytes) bytes = NULL;
   g_autoptr (GError) error = NULL;
-  g_autoptr (GPtrArray) got = g_ptr_array_new_with_free_func (g_free);
   PerfettoWriterStats ws;
   const char *want[] = {
     "slice-begin 0 a",
@@ -210,18 +217,9 @@ test_end_below_top (void)
   bytes = pt_write (&in, 1, NULL, &ws);
   out = pt_read (bytes, pool, NULL, NULL, &error);
   g_assert_no_error (error);
-  for (guint i = 0; i < out->n_events; i++)
-    {
-      const TraceEvent *ev = &out->events[i];
-
-      g_ptr_array_add (got, g_strdup_printf ("%s %" G_GINT64_FORMAT " %s", trace_event_kind_to_string (ev->kind), ev->ts,
-                                             trace_batch_get_string (out, ev->name)));
-    }
-  for (guint i = 0; i < got->len; i++)
-    g_test_message ("%s", (char *) got->pdata[i]);
-  g_assert_cmpuint (got->len, ==, G_N_ELEMENTS (want));
-  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
-    g_assert_cmpstr (got->pdata[i], ==, want[i]);
+  /* every event read back is one of these */
+  g_assert_cmpuint (out->n_events, ==, G_N_ELEMENTS (want));
+  assert_thread_slices (out, 1, want, G_N_ELEMENTS (want));
   g_assert_cmpuint (ws.closed_open_slices, ==, 1);
 }
 
@@ -284,7 +282,6 @@ test_json_order (void)
   g_autoptr (TraceBatch) out = NULL;
   g_autoptr (GBytes) bytes = NULL;
   g_autoptr (GError) error = NULL;
-  g_autoptr (GPtrArray) got = g_ptr_array_new_with_free_func (g_free);
   const char *want[] = { "slice-begin 100 long", "slice-begin 100 short", "slice-end 110 ", "slice-end 150 ",
                          "slice-begin 200 b", "slice-end 300 ", "slice-begin 300 c" };
   PerfettoWriterOptions opts;
@@ -303,17 +300,7 @@ test_json_order (void)
   bytes = pt_write (&in, 1, &opts, &ws);
   out = pt_read (bytes, pool, NULL, NULL, &error);
   g_assert_no_error (error);
-  for (guint i = 0; i < out->n_events; i++)
-    {
-      const TraceEvent *ev = &out->events[i];
-
-      if (ev->tid == 1 && trace_event_is_slice_like (ev->kind))
-        g_ptr_array_add (got, g_strdup_printf ("%s %" G_GINT64_FORMAT " %s", trace_event_kind_to_string (ev->kind),
-                                               ev->ts, trace_batch_get_string (out, ev->name)));
-    }
-  g_assert_cmpuint (got->len, ==, G_N_ELEMENTS (want));
-  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
-    g_assert_cmpstr (got->pdata[i], ==, want[i]);
+  assert_thread_slices (out, 1, want, G_N_ELEMENTS (want));
   g_assert_cmpuint (ws.late_events, ==, 1);
 }
 
