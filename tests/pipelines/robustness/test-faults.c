@@ -122,7 +122,11 @@ test_interrupt_file (gconstpointer data)
   RbChild *child;
   GStatBuf st;
 
-  child = rb_start (100, (const char *const[]){ "--stats", "ftrace-src", in_location, "!", c->sink, location, NULL });
+  /* 25 ms after PLAYING: the first batches are through (a few ms), and
+   * 64 MiB are far from read (~130 ms into perfetto-sink on this
+   * project's machines; at 100 ms a faster writer finished reading 1 run
+   * in 4) */
+  child = rb_start (25, (const char *const[]){ "--stats", "ftrace-src", in_location, "!", c->sink, location, NULL });
   rb_child_signal (child, SIGINT);
   r = rb_child_finish (child);
   g_assert_cmpint (r->status, ==, 130);
