@@ -903,11 +903,10 @@ struct _PerfettoWriter
   gboolean finished;
   guint32 builtin_clock;
 
-  /* output: whole Trace.packet records, written out in large chunks */
-  guint8 *obuf;
-  gsize olen;
-  gsize ocap;
-  gsize flush_at; /* write out once olen reaches this */
+  /* output: whole Trace.packet records, written out in large chunks
+   * (the wire writer appends to it in place) */
+  PerfettoWireBuf obuf;
+  gsize flush_at; /* write out once obuf.len reaches this */
   /* compress=true: the deflated run and the packet that carries it */
   GByteArray *zbuf;
   GByteArray *zpacket;

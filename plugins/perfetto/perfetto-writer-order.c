@@ -366,7 +366,7 @@ perfetto_order_drain (PerfettoWriter *w,
       write_held (w, &first);
       /* the window's events would otherwise all be in the output buffer
        * at once (8 MiB for 65 536 events with args) */
-      if (G_UNLIKELY (w->olen >= w->flush_at) && !perfetto_writer_flush_output (w, error))
+      if (G_UNLIKELY (w->obuf.len >= w->flush_at) && !perfetto_writer_flush_output (w, error))
         return FALSE;
     }
   if (w->order_store)

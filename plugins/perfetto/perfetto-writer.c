@@ -384,7 +384,7 @@ perfetto_packet_emit (PerfettoWriter *w,
   Perfetto__Protos__TracePacketDefaults defaults = PERFETTO__PROTOS__TRACE_PACKET_DEFAULTS__INIT;
   PerfettoPacket *pkt = &w->pkt;
   guint32 flags = needs_state ? PERFETTO_SEQ_NEEDS : 0;
-  PerfettoWireBuf out;
+  gsize len;
 
   /* A packet of a sample sequence comes with its id and flags set. */
   if (pkt->has_trusted_packet_sequence_id)
@@ -423,15 +423,10 @@ perfetto_packet_emit (PerfettoWriter *w,
 
   /* The hot packets are streamed, the rest packed by protobuf-c: the
    * same bytes as a one-packet Trace (perfetto-writer-wire.c). */
-  out.data = w->obuf;
-  out.len = w->olen;
-  out.cap = w->ocap;
-  perfetto_wire_append_record (&out, pkt, &w->ann_wire, w->wire);
-  w->obuf = out.data;
-  w->ocap = out.cap;
+  len = w->obuf.len;
+  perfetto_wire_append_record (&w->obuf, pkt, &w->ann_wire, w->wire);
   w->stats.packets++;
-  w->stats.bytes += out.len - w->olen;
-  w->olen = out.len;
+  w->stats.bytes += w->obuf.len - len;
   perfetto_packet_reset (w);
 }
 
@@ -444,10 +439,10 @@ perfetto_compress_output (PerfettoWriter *w)
   Perfetto__Protos__Trace trace = PERFETTO__PROTOS__TRACE__INIT;
   PerfettoPacket outer = PERFETTO__PROTOS__TRACE_PACKET__INIT;
   PerfettoPacket *outer_ptr = &outer;
-  uLongf zlen = compressBound (w->olen);
+  uLongf zlen = compressBound (w->obuf.len);
 
   g_byte_array_set_size (w->zbuf, zlen);
-  if (compress2 (w->zbuf->data, &zlen, w->obuf, w->olen, Z_DEFAULT_COMPRESSION) != Z_OK)
+  if (compress2 (w->zbuf->data, &zlen, w->obuf.data, w->obuf.len, Z_DEFAULT_COMPRESSION) != Z_OK)
     return FALSE;
   outer.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_COMPRESSED_PACKETS;
   outer.compressed_packets.data = w->zbuf->data;
@@ -457,7 +452,7 @@ perfetto_compress_output (PerfettoWriter *w)
   g_byte_array_set_size (w->zpacket, perfetto__protos__trace__get_packed_size (&trace));
   perfetto__protos__trace__pack (&trace, w->zpacket->data);
   /* bytes-written is what reaches the file */
-  w->stats.bytes = w->stats.bytes - w->olen + w->zpacket->len;
+  w->stats.bytes = w->stats.bytes - w->obuf.len + w->zpacket->len;
   return TRUE;
 }
 
@@ -466,10 +461,10 @@ perfetto_writer_flush_output (PerfettoWriter *w,
                               GError **error)
 {
   g_autoptr (GError) local = NULL;
-  const guint8 *data = w->obuf;
-  gsize len = w->olen;
+  const guint8 *data = w->obuf.data;
+  gsize len = w->obuf.len;
 
-  if (w->olen == 0)
+  if (w->obuf.len == 0)
     return TRUE;
   if (w->opts.compress)
     {
@@ -492,7 +487,7 @@ perfetto_writer_flush_output (PerfettoWriter *w,
                    "Could not write the Perfetto trace: %s", local->message);
       return FALSE;
     }
-  w->olen = 0;
+  w->obuf.len = 0;
   return TRUE;
 }
 
@@ -706,8 +701,8 @@ perfetto_writer_new (GOutputStream *out,
   w->need_clear = TRUE;
   w->wire = !w->opts.protobuf_c_only && perfetto_wire_usable ();
   w->generation = 1;
-  w->ocap = 2 * PERFETTO_FLUSH_THRESHOLD;
-  w->obuf = g_malloc (w->ocap);
+  w->obuf.cap = 2 * PERFETTO_FLUSH_THRESHOLD;
+  w->obuf.data = g_malloc (w->obuf.cap);
   w->flush_at = w->opts.compress ? PERFETTO_COMPRESS_THRESHOLD : PERFETTO_FLUSH_THRESHOLD;
   w->zbuf = g_byte_array_new ();
   w->zpacket = g_byte_array_new ();
@@ -764,7 +759,7 @@ perfetto_writer_free (PerfettoWriter *w)
   perfetto_args_free (w);
   g_array_unref (w->callstack_frames);
   g_array_unref (w->mapping_paths);
-  g_free (w->obuf);
+  g_free (w->obuf.data);
   g_free (w->metadata);
   g_byte_array_unref (w->zbuf);
   g_byte_array_unref (w->zpacket);
@@ -899,13 +894,13 @@ perfetto_writer_write_batch (PerfettoWriter *w,
       w->stats.events_in++;
       perfetto_order_follow (w, &batch->events[i]);
       perfetto_write_event (w, batch, &batch->events[i]);
-      if (G_UNLIKELY (w->olen >= w->flush_at) && !perfetto_writer_flush_output (w, error))
+      if (G_UNLIKELY (w->obuf.len >= w->flush_at) && !perfetto_writer_flush_output (w, error))
         return FALSE;
     }
   perfetto_tree_flush (w);
   perfetto_ftrace_flush (w);
   perfetto_samples_flush (w);
-  if (w->olen >= w->flush_at)
+  if (w->obuf.len >= w->flush_at)
     return perfetto_writer_flush_output (w, error);
   return TRUE;
 }
