@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "json-private.h"
+#include "json-test-util.h"
 
 /* What chrome_decimal_to_double() did before its fast path. */
 static gboolean
@@ -582,6 +583,87 @@ test_event_numbers (void)
     }
 }
 
+/* What an arg's number reads as before its plain-integer path: the
+ * converters, as add_number_arg() calls them. FALSE: the text is no
+ * number the reader takes (the event is malformed). */
+static gboolean
+reference_number_arg (const char *text,
+                      TraceArg *out)
+{
+  const char *end = text + strlen (text);
+
+  if (chrome_decimal_is_integer (text, end))
+    {
+      if (chrome_decimal_to_int64 (text, end, &out->v.i))
+        return (out->type = TRACE_ARG_INT), TRUE;
+      if (*text != '-' && chrome_decimal_to_uint64 (text, end, &out->v.u))
+        return (out->type = TRACE_ARG_UINT), TRUE;
+    }
+  out->type = TRACE_ARG_DOUBLE;
+  return chrome_decimal_to_double (text, end, &out->v.d);
+}
+
+/* @text as the value of two args (one before a comma, one before
+ * whitespace) reads as the reference reads it. */
+static void
+check_number_arg (const char *text)
+{
+  g_autofree char *json = g_strdup_printf ("[{\"ph\":\"i\",\"ts\":1,\"args\":{\"k\":%s,\"z\":%s }}]", text, text);
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  g_autoptr (GError) error = NULL;
+  ChromeReader *reader = NULL;
+  TraceBatch *batch = test_read_data (json, -1, "t.json", pool, &reader, &error);
+  TraceArg want = { 0 };
+  gboolean number = reference_number_arg (text, &want);
+
+  g_assert_no_error (error);
+  if (!number || !text_is_value (text))
+    g_assert_cmpuint (batch->n_events, ==, 0); /* skipped as malformed */
+  else
+    {
+      g_assert_cmpuint (batch->n_events, ==, 1);
+      g_assert_cmpuint (batch->events[0].n_args, ==, 2);
+      for (guint i = 0; i < 2; i++)
+        {
+          const TraceArg *got = &trace_batch_get_args (batch, &batch->events[0])[i];
+
+          if (got->type != want.type || memcmp (&got->v, &want.v, sizeof want.v) != 0)
+            g_error ("\"%s\": arg %u is type %d 0x%" G_GINT64_MODIFIER "x, want type %d 0x%" G_GINT64_MODIFIER "x",
+                     text, i, got->type, got->v.u, want.type, want.v.u);
+        }
+    }
+  trace_batch_unref (batch);
+  chrome_reader_free (reader);
+}
+
+/* Args' plain integers are read as they are scanned; every number reads
+ * as the converters read it. */
+static void
+test_arg_numbers (void)
+{
+  /* clang-format off */
+  static const char *const cases[] = {
+    "0", "7", "007", "5004", "123456789012345678", "1234567890123456789",
+    "9223372036854775807", "9223372036854775808", "18446744073709551615",
+    "18446744073709551616", "-1", "-9223372036854775808", "1.5", "1.", "1e3",
+    "1E+2", "-0", "0.0", "1-2", "--1", "1..2",
+  };
+  /* clang-format on */
+  g_autoptr (GRand) rand = g_rand_new_with_seed (27);
+  g_autoptr (GString) s = g_string_new (NULL);
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    check_number_arg (cases[i]);
+  for (int i = 0; i < 20000; i++)
+    {
+      if (i % 2)
+        random_json_number (s, rand);
+      else
+        random_token (s, rand);
+      check_number_arg (s->str);
+    }
+}
+
 /* ------------------------------------------------------------------ */
 /* Strings                                                             */
 
@@ -739,6 +821,7 @@ main (int argc,
   g_test_add_func ("/json/fastpath/integer-random", test_integer_random);
   g_test_add_func ("/json/fastpath/timestamp-random", test_timestamp_random);
   g_test_add_func ("/json/fastpath/event-numbers", test_event_numbers);
+  g_test_add_func ("/json/fastpath/arg-numbers", test_arg_numbers);
   g_test_add_func ("/json/fastpath/string-random", test_string_random);
   g_test_add_func ("/json/fastpath/text-equal", test_text_equal);
   return g_test_run ();
