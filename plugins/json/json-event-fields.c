@@ -52,8 +52,8 @@ static const EventKey event_keys[] = {
   KEY ("scope", scope, -1),
   KEY ("ts", ts, CHROME_NUMBER_TS),
   KEY ("tid", tid, CHROME_NUMBER_TID),
-  KEY ("tts", tts, -1),
-  KEY ("tdur", tdur, -1),
+  KEY ("tts", tts, CHROME_NUMBER_TTS),
+  KEY ("tdur", tdur, CHROME_NUMBER_TDUR),
   KEY ("weight", weight, -1),
 };
 
@@ -67,6 +67,8 @@ static const int number_scale[CHROME_N_NUMBERS] = {
   [CHROME_NUMBER_DUR] = 3,
   [CHROME_NUMBER_PID] = 0,
   [CHROME_NUMBER_TID] = 0,
+  [CHROME_NUMBER_TTS] = 3,
+  [CHROME_NUMBER_TDUR] = 3,
 };
 
 /* What the table gives at run time, built once. */
@@ -246,7 +248,7 @@ scan_known_value (ChromeScanner *s,
  * @depth: the depth of the event object (the top-level value is 1)
  *
  * Finds the members the reader uses; other members are skipped.  Leaves
- * the scanner after the closing '}'.  Plain ts, dur, pid and tid numbers
+ * the scanner after the closing '}'.  Plain ts, dur, pid, tid, tts and tdur numbers
  * are converted on the way (chrome_fields_number()).
  */
 ChromeScanResult

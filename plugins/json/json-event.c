@@ -208,10 +208,11 @@ add_thread_time (const ChromeEventFields *f,
 {
   gint64 tts = -1, tdur = -1;
 
-  if (f->tts.type != CHROME_VALUE_NONE && !chrome_reader_value_to_ns (&f->tts, &tts))
+  if (f->tts.type != CHROME_VALUE_NONE && !chrome_fields_number (f, CHROME_NUMBER_TTS, &tts) &&
+      !chrome_reader_value_to_ns (&f->tts, &tts))
     tts = -1;
   if (ev->kind == TRACE_EVENT_SLICE_COMPLETE && f->tdur.type != CHROME_VALUE_NONE &&
-      !chrome_reader_value_to_ns (&f->tdur, &tdur))
+      !chrome_fields_number (f, CHROME_NUMBER_TDUR, &tdur) && !chrome_reader_value_to_ns (&f->tdur, &tdur))
     tdur = -1;
   if (tts < 0 && tdur < 0)
     return;

@@ -422,6 +422,8 @@ typedef enum
   CHROME_NUMBER_DUR, /* ns */
   CHROME_NUMBER_PID,
   CHROME_NUMBER_TID,
+  CHROME_NUMBER_TTS,  /* ns */
+  CHROME_NUMBER_TDUR, /* ns */
   CHROME_N_NUMBERS,
 } ChromeFieldNumber;
 
@@ -433,8 +435,8 @@ typedef struct
   gboolean flow_in, flow_out;
   guint n_members;
   /* numbers[n] is the value of its member when bit n of numbers_read is
-   * set: what chrome_decimal_to_scaled() (ts, dur; scale 3) or
-   * chrome_decimal_to_int64() (pid, tid) give for its text */
+   * set: what chrome_decimal_to_scaled() (ts, dur, tts, tdur; scale 3)
+   * or chrome_decimal_to_int64() (pid, tid) give for its text */
   guint numbers_read;
   gint64 numbers[CHROME_N_NUMBERS];
 } ChromeEventFields;

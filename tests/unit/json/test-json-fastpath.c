@@ -417,13 +417,15 @@ static const struct
   { "dur", CHROME_NUMBER_DUR, 3 },
   { "pid", CHROME_NUMBER_PID, 0 },
   { "tid", CHROME_NUMBER_TID, 0 },
+  { "tts", CHROME_NUMBER_TTS, 3 },
+  { "tdur", CHROME_NUMBER_TDUR, 3 },
 };
 
 static ChromeValue *
 event_number_slot (ChromeEventFields *f,
                    ChromeFieldNumber n)
 {
-  ChromeValue *slots[] = { &f->ts, &f->dur, &f->pid, &f->tid };
+  ChromeValue *slots[] = { &f->ts, &f->dur, &f->pid, &f->tid, &f->tts, &f->tdur };
 
   return slots[n];
 }
@@ -534,11 +536,14 @@ test_event_numbers (void)
   ChromeScanner sc;
   gint64 v = 0;
   const char *twice;
+  guint n_times = 0;
 
+  for (gsize i = 0; i < G_N_ELEMENTS (event_numbers); i++)
+    n_times += event_numbers[i].scale > 0;
   for (gsize i = 0; i < G_N_ELEMENTS (plain); i++)
     {
       /* a pid or tid with a fraction is left to the converter */
-      guint want = strchr (plain[i], '.') ? 2 : 4;
+      guint want = strchr (plain[i], '.') ? n_times : G_N_ELEMENTS (event_numbers);
 
       g_assert_cmpuint (check_event_numbers (plain[i], ""), ==, want);
       g_assert_cmpuint (check_event_numbers (plain[i], " "), ==, want);
