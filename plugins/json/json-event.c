@@ -208,11 +208,10 @@ add_thread_time (const ChromeEventFields *f,
 {
   gint64 tts = -1, tdur = -1;
 
-  if (f->tts.type != CHROME_VALUE_NONE && !chrome_fields_number (f, CHROME_NUMBER_TTS, &tts) &&
-      !chrome_reader_value_to_ns (&f->tts, &tts))
+  if (f->tts.type != CHROME_VALUE_NONE && !chrome_fields_time (f, CHROME_NUMBER_TTS, &f->tts, &tts))
     tts = -1;
   if (ev->kind == TRACE_EVENT_SLICE_COMPLETE && f->tdur.type != CHROME_VALUE_NONE &&
-      !chrome_fields_number (f, CHROME_NUMBER_TDUR, &tdur) && !chrome_reader_value_to_ns (&f->tdur, &tdur))
+      !chrome_fields_time (f, CHROME_NUMBER_TDUR, &f->tdur, &tdur))
     tdur = -1;
   if (tts < 0 && tdur < 0)
     return;
@@ -233,8 +232,7 @@ convert_slice (ChromeReader *r,
                       chrome_reader_value_to_id (r, &f->bind_id, &bind_id);
   TraceEvent *ev;
 
-  if (kind == TRACE_EVENT_SLICE_COMPLETE && !chrome_fields_number (f, CHROME_NUMBER_DUR, &dur) &&
-      !chrome_reader_value_to_ns (&f->dur, &dur))
+  if (kind == TRACE_EVENT_SLICE_COMPLETE && !chrome_fields_time (f, CHROME_NUMBER_DUR, &f->dur, &dur))
     return CHROME_SKIP_BAD_DURATION;
   ev = append_named (r, f, c, kind);
   ev->u.slice.dur = dur;
@@ -715,7 +713,7 @@ chrome_reader_convert_event (ChromeReader *r,
       return;
     }
   /* Metadata needs no time (perfetto uses 0); everything else does. */
-  if (!chrome_fields_number (f, CHROME_NUMBER_TS, &c.ts) && !chrome_reader_value_to_ns (&f->ts, &c.ts) && ph != 'M')
+  if (!chrome_fields_time (f, CHROME_NUMBER_TS, &f->ts, &c.ts) && ph != 'M')
     {
       chrome_reader_skip (r, strchr ("BEXiIRCbenSTpFstfcP", ph) && ph ? CHROME_SKIP_BAD_TIMESTAMP : CHROME_SKIP_UNKNOWN_PHASE,
                           offset);

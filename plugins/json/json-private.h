@@ -613,6 +613,17 @@ gboolean chrome_reader_value_to_int (const ChromeValue *v, gint64 *out);
 gboolean chrome_reader_value_to_id (ChromeReader *r, const ChromeValue *v, guint64 *id);
 gboolean chrome_reader_find_member (const ChromeValue *object, const char *key, ChromeValue *out);
 
+/* A time member of an event (ts, dur, tts, tdur: @n and its value @v) in
+ * ns: as the field scan read it, else converted from its text. */
+static inline gboolean
+chrome_fields_time (const ChromeEventFields *f,
+                    ChromeFieldNumber n,
+                    const ChromeValue *v,
+                    gint64 *ns)
+{
+  return chrome_fields_number (f, n, ns) || chrome_reader_value_to_ns (v, ns);
+}
+
 /* json-ids.c */
 gboolean chrome_reader_resolve_thread (ChromeReader *r, const ChromeEventFields *f, gint64 ts, gboolean names, gint64 *pid, gint64 *tid);
 gboolean chrome_reader_resolve_ids (ChromeReader *r, const ChromeEventFields *f, gint64 ts, gboolean names, gint64 *pid, gint64 *tid, ChromeStringId *sids[2]);

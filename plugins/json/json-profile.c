@@ -477,7 +477,7 @@ chrome_reader_convert_top_sample (ChromeReader *r,
   guint32 name;
   TraceEvent *ev;
 
-  if (!chrome_fields_number (f, CHROME_NUMBER_TS, &ts) && !chrome_reader_value_to_ns (&f->ts, &ts))
+  if (!chrome_fields_time (f, CHROME_NUMBER_TS, &f->ts, &ts))
     {
       chrome_reader_skip (r, CHROME_SKIP_BAD_TIMESTAMP, offset);
       return;
