@@ -248,8 +248,8 @@ scan_known_value (ChromeScanner *s,
  * @depth: the depth of the event object (the top-level value is 1)
  *
  * Finds the members the reader uses; other members are skipped.  Leaves
- * the scanner after the closing '}'.  Plain ts, dur, pid, tid, tts and tdur numbers
- * are converted on the way (chrome_fields_number()).
+ * the scanner after the closing '}'.  Plain ts, dur, pid, tid, tts and
+ * tdur numbers are converted on the way (chrome_fields_number()).
  */
 ChromeScanResult
 chrome_event_scan_fields (ChromeScanner *s,
