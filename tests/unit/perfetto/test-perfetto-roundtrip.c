@@ -13,21 +13,33 @@
 
 /* ---- tests ---- */
 
+/* @in written (with @opts; the writer's counts in @ws, the reader's in
+ * @rs, both optional) and read back. */
+static TraceBatch *
+write_read (TraceBatch *in,
+            const PerfettoWriterOptions *opts,
+            PerfettoWriterStats *ws,
+            PerfettoReaderStats *rs)
+{
+  g_autoptr (GBytes) bytes = pt_write (&in, 1, opts, ws);
+  g_autoptr (GError) error = NULL;
+  TraceBatch *out = pt_read (bytes, in->pool, rs, NULL, &error);
+
+  g_assert_no_error (error);
+  return out;
+}
+
 static void
 assert_round_trip (TraceBatch *in,
                    const PerfettoWriterOptions *opts,
                    PerfettoWriterStats *wstats,
                    PerfettoReaderStats *rstats)
 {
-  g_autoptr (GBytes) bytes = pt_write (&in, 1, opts, wstats);
-  g_autoptr (GError) error = NULL;
-  g_autoptr (TraceBatch) out = pt_read (bytes, in->pool, rstats, NULL, &error);
+  g_autoptr (TraceBatch) out = write_read (in, opts, wstats, rstats);
   g_autoptr (TraceBatch) expected = pt_expected_events (in, FALSE, NULL);
   g_autoptr (GPtrArray) want = pt_event_strings (expected, TRUE);
-  g_autoptr (GPtrArray) got = NULL;
+  g_autoptr (GPtrArray) got = pt_event_strings (out, TRUE);
 
-  g_assert_no_error (error);
-  got = pt_event_strings (out, TRUE);
   pt_assert_same_events (want, got);
 }
 
@@ -140,8 +152,6 @@ test_thread_order (void)
   g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
   g_autoptr (TraceBatch) in = trace_batch_new (pool, 0);
   g_autoptr (TraceBatch) out = NULL;
-  g_autoptr (GBytes) bytes = NULL;
-  g_autoptr (GError) error = NULL;
   PerfettoWriterStats ws;
   const char *want[] = {
     "slice-begin 0 a",
@@ -180,9 +190,7 @@ test_thread_order (void)
   pt_add (in, TRACE_EVENT_SLICE_END, 1300, 1, 1, NULL);
   pt_add (in, TRACE_EVENT_SLICE_COMPLETE, 2000, 1, 1, "z")->u.slice.dur = 50;
 
-  bytes = pt_write (&in, 1, NULL, &ws);
-  out = pt_read (bytes, pool, NULL, NULL, &error);
-  g_assert_no_error (error);
+  out = write_read (in, NULL, &ws, NULL);
   assert_thread_slices (out, 1, want, G_N_ELEMENTS (want));
   g_assert_cmpuint (ws.truncated_complete, ==, 0);
   g_assert_cmpuint (ws.spilled_complete, ==, 1);
@@ -199,8 +207,6 @@ test_end_below_top (void)
   g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
   g_autoptr (TraceBatch) in = trace_batch_new (pool, 0);
   g_autoptr (TraceBatch) out = NULL;
-  g_autoptr (GBytes) bytes = NULL;
-  g_autoptr (GError) error = NULL;
   PerfettoWriterStats ws;
   const char *want[] = {
     "slice-begin 0 a",
@@ -214,9 +220,7 @@ test_end_below_top (void)
   pt_add (in, TRACE_EVENT_SLICE_BEGIN, 10, 1, 1, "b");
   pt_add (in, TRACE_EVENT_SLICE_END, 20, 1, 1, "a");
   pt_add (in, TRACE_EVENT_INSTANT, 30, 1, 1, "c");
-  bytes = pt_write (&in, 1, NULL, &ws);
-  out = pt_read (bytes, pool, NULL, NULL, &error);
-  g_assert_no_error (error);
+  out = write_read (in, NULL, &ws, NULL);
   /* every event read back is one of these */
   g_assert_cmpuint (out->n_events, ==, G_N_ELEMENTS (want));
   assert_thread_slices (out, 1, want, G_N_ELEMENTS (want));
@@ -280,8 +284,6 @@ test_json_order (void)
   g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
   g_autoptr (TraceBatch) in = trace_batch_new (pool, 0);
   g_autoptr (TraceBatch) out = NULL;
-  g_autoptr (GBytes) bytes = NULL;
-  g_autoptr (GError) error = NULL;
   const char *want[] = { "slice-begin 100 long", "slice-begin 100 short", "slice-end 110 ", "slice-end 150 ",
                          "slice-begin 200 b", "slice-end 300 ", "slice-begin 300 c" };
   PerfettoWriterOptions opts;
@@ -297,9 +299,7 @@ test_json_order (void)
   pt_add (in, TRACE_EVENT_INSTANT, 500, 1, 2, "late");
   perfetto_writer_options_init (&opts);
   opts.json_order = TRUE;
-  bytes = pt_write (&in, 1, &opts, &ws);
-  out = pt_read (bytes, pool, NULL, NULL, &error);
-  g_assert_no_error (error);
+  out = write_read (in, &opts, &ws, NULL);
   assert_thread_slices (out, 1, want, G_N_ELEMENTS (want));
   g_assert_cmpuint (ws.late_events, ==, 1);
 }
@@ -315,8 +315,6 @@ test_json_order_compaction (void)
   g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
   g_autoptr (TraceBatch) in = trace_batch_new (pool, 0);
   g_autoptr (TraceBatch) out = NULL;
-  g_autoptr (GBytes) bytes = NULL;
-  g_autoptr (GError) error = NULL;
   const guint n = 5 * PERFETTO_ORDER_WINDOW;
   PerfettoWriterOptions opts;
   PerfettoWriterStats ws;
@@ -343,10 +341,8 @@ test_json_order_compaction (void)
     }
   perfetto_writer_options_init (&opts);
   opts.json_order = TRUE;
-  bytes = pt_write (&in, 1, &opts, &ws);
+  out = write_read (in, &opts, &ws, NULL);
   g_assert_cmpuint (ws.late_events, ==, 0);
-  out = pt_read (bytes, pool, NULL, NULL, &error);
-  g_assert_no_error (error);
   for (guint i = 0; i < out->n_events; i++)
     {
       g_autofree char *line = NULL;
@@ -388,8 +384,6 @@ test_json_order_run (void)
   g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
   g_autoptr (TraceBatch) in = trace_batch_new (pool, 0);
   g_autoptr (TraceBatch) out = NULL;
-  g_autoptr (GBytes) bytes = NULL;
-  g_autoptr (GError) error = NULL;
   const guint n = 3 * PERFETTO_ORDER_WINDOW + 1000;
   PerfettoWriterOptions opts;
   PerfettoWriterStats ws;
@@ -399,10 +393,8 @@ test_json_order_run (void)
     trace_batch_add_arg_int (in, pt_add (in, TRACE_EVENT_INSTANT, 1000 + 10 * (gint64) i, 1, 2, "tick"), "i", i);
   perfetto_writer_options_init (&opts);
   opts.json_order = TRUE;
-  bytes = pt_write (&in, 1, &opts, &ws);
+  out = write_read (in, &opts, &ws, NULL);
   g_assert_cmpuint (ws.late_events, ==, 0);
-  out = pt_read (bytes, pool, NULL, NULL, &error);
-  g_assert_no_error (error);
   for (guint i = 0; i < out->n_events; i++)
     {
       const TraceEvent *ev = &out->events[i];
@@ -426,8 +418,6 @@ test_async_ends_without_begin (void)
   g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
   g_autoptr (TraceBatch) in = trace_batch_new (pool, 0);
   g_autoptr (TraceBatch) out = NULL;
-  g_autoptr (GBytes) bytes = NULL;
-  g_autoptr (GError) error = NULL;
   PerfettoWriterStats ws;
   TraceEvent *ev;
 
@@ -443,9 +433,7 @@ test_async_ends_without_begin (void)
   ev = pt_add (in, TRACE_EVENT_ASYNC_END, 40, 1, 1, "wl");
   ev->flags = TRACE_EVENT_FLAG_ASYNC_LEGACY;
   ev->u.async.id = 4;
-  bytes = pt_write (&in, 1, NULL, &ws);
-  out = pt_read (bytes, pool, NULL, NULL, &error);
-  g_assert_no_error (error);
+  out = write_read (in, NULL, &ws, NULL);
   g_assert_cmpuint (ws.dropped_unmatched_async_end, ==, 1);
   g_assert_cmpuint (ws.dropped_repeated_legacy_begin, ==, 1);
   g_assert_cmpuint (out->n_events, ==, 2);
@@ -519,9 +507,7 @@ test_no_ftrace (void)
 {
   g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
   g_autoptr (TraceBatch) in = pt_all_kinds_batch (pool);
-  g_autoptr (GBytes) bytes = NULL;
   g_autoptr (TraceBatch) out = NULL;
-  g_autoptr (GError) error = NULL;
   PerfettoWriterOptions opts;
   PerfettoWriterStats ws;
   guint kernel = 0, print_markers = 0;
@@ -535,9 +521,7 @@ test_no_ftrace (void)
     }
   perfetto_writer_options_init (&opts);
   opts.emit_ftrace = FALSE;
-  bytes = pt_write (&in, 1, &opts, &ws);
-  out = pt_read (bytes, pool, NULL, NULL, &error);
-  g_assert_no_error (error);
+  out = write_read (in, &opts, &ws, NULL);
   g_assert_cmpuint (ws.dropped_kernel, ==, kernel);
   g_assert_cmpuint (ws.dropped_clock_marker, ==, print_markers);
   g_assert_cmpuint (ws.ftrace_events, ==, 0);
