@@ -381,7 +381,7 @@ perfetto_packet_emit (PerfettoWriter *w,
                       gboolean has_ts,
                       gboolean needs_state)
 {
-  Perfetto__Protos__TracePacketDefaults defaults = PERFETTO__PROTOS__TRACE_PACKET_DEFAULTS__INIT;
+  Perfetto__Protos__TracePacketDefaults defaults; /* set where the state is cleared */
   PerfettoPacket *pkt = &w->pkt;
   guint32 flags = needs_state ? PERFETTO_SEQ_NEEDS : 0;
   gsize len;
@@ -398,6 +398,7 @@ perfetto_packet_emit (PerfettoWriter *w,
        * and on this packet itself, whose timestamp a reader may convert
        * before it applies the defaults. */
       flags |= PERFETTO_SEQ_CLEARED;
+      perfetto__protos__trace_packet_defaults__init (&defaults);
       defaults.has_timestamp_clock_id = TRUE;
       defaults.timestamp_clock_id = w->builtin_clock;
       pkt->trace_packet_defaults = &defaults;
