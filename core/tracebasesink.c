@@ -73,6 +73,33 @@ trace_base_sink_class_set_keeps_arg_shape (TraceBaseSinkClass *klass,
   g_type_set_qdata (G_TYPE_FROM_CLASS (klass), keeps_arg_shape_quark (), GINT_TO_POINTER (keeps));
 }
 
+static GQuark
+reads_arg_text_quark (void)
+{
+  return g_quark_from_static_string ("trace-base-sink-reads-arg-text");
+}
+
+/**
+ * trace_base_sink_class_set_reads_arg_text:
+ * @klass: a sink class
+ * @reads: whether its render() is given %TRACE_ARG_TEXT args as they are
+ *
+ * By default a sink sees every string arg interned (%TRACE_ARG_STRING):
+ * a sink written before text args existed would take their value for a
+ * pool id. A sink that reads string values through
+ * trace_batch_get_arg_string(), and keeps none past its batch, asks for
+ * them as they are: interning a value seen once only makes the
+ * pipeline's string pool grow with the input.
+ */
+void
+trace_base_sink_class_set_reads_arg_text (TraceBaseSinkClass *klass,
+                                          gboolean reads)
+{
+  g_return_if_fail (TRACE_IS_BASE_SINK_CLASS (klass));
+
+  g_type_set_qdata (G_TYPE_FROM_CLASS (klass), reads_arg_text_quark (), GINT_TO_POINTER (reads));
+}
+
 /* Renders @batch (taken) on whichever thread renders; posts the error. */
 static TraceFlowReturn
 render_batch (TraceBaseSink *self,
@@ -84,6 +111,8 @@ render_batch (TraceBaseSink *self,
 
   if (!g_type_get_qdata (G_TYPE_FROM_CLASS (klass), keeps_arg_shape_quark ()))
     batch = trace_batch_drop_shape_args (batch);
+  if (!g_type_get_qdata (G_TYPE_FROM_CLASS (klass), reads_arg_text_quark ()))
+    batch = trace_batch_intern_text_args (batch);
   if (klass->render)
     ret = klass->render (self, batch, &error);
   trace_batch_unref (batch);

@@ -61,6 +61,7 @@ trace_batch_unref (TraceBatch *batch)
     return;
   g_free (batch->events);
   g_free (batch->args);
+  g_free (batch->text);
   trace_string_pool_unref (batch->pool);
   g_free (batch);
 }
@@ -99,6 +100,11 @@ trace_batch_copy (TraceBatch *batch)
     {
       copy->args = g_memdup2 (batch->args, batch->n_args * sizeof (TraceArg));
       copy->n_args = copy->args_capacity = batch->n_args;
+    }
+  if (batch->text_len > 0)
+    {
+      copy->text = g_memdup2 (batch->text, batch->text_len);
+      copy->text_len = copy->text_capacity = batch->text_len;
     }
   return copy;
 }
@@ -233,6 +239,70 @@ trace_batch_append (TraceBatch *batch,
   return ev;
 }
 
+/* Makes room for @len more bytes of text. */
+static void
+reserve_text (TraceBatch *batch,
+              gsize len)
+{
+  gsize need = (gsize) batch->text_len + len;
+
+  if (G_LIKELY (need <= batch->text_capacity))
+    return;
+  batch->text_capacity = (guint) MIN (MAX (MAX (4096, (gsize) batch->text_capacity * 2), need), G_MAXUINT32);
+  batch->text = g_realloc (batch->text, batch->text_capacity);
+}
+
+/* Whether @len bytes and their NUL still fit the 32-bit offsets. */
+static gboolean
+text_fits (const TraceBatch *batch,
+           gsize len)
+{
+  return len < G_MAXUINT32 && batch->text_len <= G_MAXUINT32 - 1 - len;
+}
+
+/* Appends @len bytes and a NUL; returns their offset. */
+static guint32
+append_text (TraceBatch *batch,
+             const char *str,
+             gsize len)
+{
+  guint32 offset = batch->text_len;
+
+  reserve_text (batch, len + 1);
+  memcpy (batch->text + offset, str, len);
+  batch->text[offset + len] = '\0';
+  batch->text_len += len + 1;
+  return offset;
+}
+
+/* The text args among @args (just copied into @batch from @from, which
+ * may be @batch) get their bytes copied too; a text that no longer fits
+ * @batch's offsets is interned instead. */
+static void
+copy_arg_texts (TraceBatch *batch,
+                TraceArg *args,
+                guint n_args,
+                TraceBatch *from)
+{
+  for (guint a = 0; a < n_args; a++)
+    {
+      TraceArg *arg = &args[a];
+      guint32 len = arg->v.text.len;
+
+      if (arg->type != TRACE_ARG_TEXT)
+        continue;
+      if (!text_fits (batch, len))
+        {
+          arg->v.s = trace_string_pool_intern_len (batch->pool, from->text + arg->v.text.offset, len);
+          arg->type = TRACE_ARG_STRING;
+          continue;
+        }
+      /* room first: when @from is @batch, the source moves with it */
+      reserve_text (batch, (gsize) len + 1);
+      arg->v.text.offset = append_text (batch, from->text + arg->v.text.offset, len);
+    }
+}
+
 /**
  * trace_batch_append_event:
  * @batch: a writable #TraceBatch
@@ -269,6 +339,8 @@ trace_batch_append_event (TraceBatch *batch,
           batch->args = g_renew (TraceArg, batch->args, batch->args_capacity);
         }
       memcpy (&batch->args[batch->n_args], &args_from->args[event->first_arg], n_args * sizeof (TraceArg));
+      if (args_from->text_len > 0)
+        copy_arg_texts (batch, &batch->args[batch->n_args], n_args, args_from);
       batch->n_args += n_args;
     }
   return ev;
@@ -309,6 +381,104 @@ trace_batch_add_arg (TraceBatch *batch,
   arg->type = type;
   arg->v.u = 0;
   return arg;
+}
+
+/**
+ * trace_batch_add_arg_text:
+ * @batch: a writable #TraceBatch
+ * @event: the last event of @batch
+ * @key: interned key
+ * @str: (array length=len): the value's bytes
+ * @len: their number
+ *
+ * Adds a string arg whose bytes are kept in @batch, not interned: for a
+ * value the source has not seen before and may never see again (see
+ * %TRACE_ARG_TEXT). An empty value, or one past what a batch's 32-bit
+ * offsets can reach (4 GiB of text in one batch), is interned instead
+ * (%TRACE_ARG_STRING), so the arg is always added.
+ *
+ * Returns: (transfer none): the arg
+ */
+TraceArg *
+trace_batch_add_arg_text (TraceBatch *batch,
+                          TraceEvent *event,
+                          guint32 key,
+                          const char *str,
+                          gsize len)
+{
+  TraceArg *arg;
+
+  if (len == 0 || !text_fits (batch, len))
+    {
+      guint32 id = trace_string_pool_intern_len (batch->pool, str, len);
+
+      arg = trace_batch_add_arg (batch, event, key, TRACE_ARG_STRING);
+      if (arg != NULL)
+        arg->v.s = id;
+      return arg;
+    }
+  arg = trace_batch_add_arg (batch, event, key, TRACE_ARG_TEXT);
+  if (arg == NULL)
+    return NULL;
+  arg->v.text.offset = append_text (batch, str, len);
+  arg->v.text.len = (guint32) len;
+  return arg;
+}
+
+/**
+ * trace_batch_intern_arg:
+ * @batch: a #TraceBatch
+ * @arg: a %TRACE_ARG_STRING or %TRACE_ARG_TEXT arg of @batch
+ *
+ * For a consumer that needs a string arg's value as a pool id (to keep
+ * it past the batch, or to use it as a key). A text arg's value is
+ * interned: the pool keeps it to the end of the pipeline.
+ *
+ * Returns: the pool id of the arg's value (0 for an arg of another type)
+ */
+guint32
+trace_batch_intern_arg (TraceBatch *batch,
+                        const TraceArg *arg)
+{
+  g_return_val_if_fail (batch != NULL, 0);
+  g_return_val_if_fail (arg != NULL, 0);
+
+  if (arg->type == TRACE_ARG_TEXT)
+    return trace_string_pool_intern_len (batch->pool, batch->text + arg->v.text.offset, arg->v.text.len);
+  return arg->type == TRACE_ARG_STRING ? arg->v.s : 0;
+}
+
+/**
+ * trace_batch_intern_text_args:
+ * @batch: (transfer full): a #TraceBatch
+ *
+ * Turns every %TRACE_ARG_TEXT arg into a %TRACE_ARG_STRING with the same
+ * value, for consumers written before text args existed (see
+ * trace_base_sink_class_set_reads_arg_text()).
+ *
+ * Returns: (transfer full): @batch itself when it has no text args or is
+ *   writable (changed in place), else a changed copy
+ */
+TraceBatch *
+trace_batch_intern_text_args (TraceBatch *batch)
+{
+  g_return_val_if_fail (batch != NULL, NULL);
+
+  if (batch->text_len == 0)
+    return batch;
+  batch = trace_batch_make_writable (batch);
+  for (guint a = 0; a < batch->n_args; a++)
+    {
+      TraceArg *arg = &batch->args[a];
+
+      if (arg->type == TRACE_ARG_TEXT)
+        {
+          arg->v.s = trace_batch_intern_arg (batch, arg);
+          arg->type = TRACE_ARG_STRING;
+        }
+    }
+  batch->text_len = 0;
+  return batch;
 }
 
 /**
@@ -432,6 +602,60 @@ trace_batch_remove_none (TraceBatch *batch)
 }
 
 /**
+ * trace_batch_squeeze:
+ * @batch: a writable #TraceBatch whose args are in event order
+ * @remap: (array) (out caller-allocates) (nullable): room for the
+ *   batch's `n_events` indices, or %NULL
+ *
+ * Drops the events whose kind was set to %TRACE_EVENT_NONE together with
+ * their args and texts, in place and keeping the order of the rest: for
+ * a batch used as a store that events pass through (perfetto-sink's
+ * ordering window), whose memory must not grow with what passed.
+ * @remap[i] becomes the new index of a kept event i (the dropped ones'
+ * entries are left as they were).
+ */
+void
+trace_batch_squeeze (TraceBatch *batch,
+                     guint32 *remap)
+{
+  guint out = 0, out_arg = 0, out_text = 0;
+
+  g_return_if_fail (batch != NULL);
+
+  for (guint i = 0; i < batch->n_events; i++)
+    {
+      TraceEvent *ev = &batch->events[i];
+
+      if (ev->kind == TRACE_EVENT_NONE)
+        continue;
+      if (ev->n_args > 0 && ev->first_arg != out_arg)
+        memmove (&batch->args[out_arg], &batch->args[ev->first_arg], ev->n_args * sizeof (TraceArg));
+      ev->first_arg = out_arg;
+      /* texts come in the order of their args, so they only move down */
+      for (guint a = out_arg; batch->text_len > 0 && a < out_arg + ev->n_args; a++)
+        {
+          TraceArg *arg = &batch->args[a];
+
+          if (arg->type != TRACE_ARG_TEXT)
+            continue;
+          if (arg->v.text.offset != out_text)
+            memmove (batch->text + out_text, batch->text + arg->v.text.offset, arg->v.text.len + 1);
+          arg->v.text.offset = out_text;
+          out_text += arg->v.text.len + 1;
+        }
+      out_arg += ev->n_args;
+      if (out != i)
+        batch->events[out] = *ev;
+      if (remap != NULL)
+        remap[i] = out;
+      out++;
+    }
+  batch->n_events = out;
+  batch->n_args = out_arg;
+  batch->text_len = out_text;
+}
+
+/**
  * trace_batch_clear:
  * @batch: a writable #TraceBatch
  *
@@ -444,6 +668,7 @@ trace_batch_clear (TraceBatch *batch)
 
   batch->n_events = 0;
   batch->n_args = 0;
+  batch->text_len = 0;
 }
 
 /**

@@ -88,6 +88,9 @@ TRACE_AVAILABLE_IN_ALL
 void trace_base_sink_class_set_keeps_arg_shape (TraceBaseSinkClass *klass,
                                                 gboolean keeps);
 TRACE_AVAILABLE_IN_ALL
+void trace_base_sink_class_set_reads_arg_text (TraceBaseSinkClass *klass,
+                                               gboolean reads);
+TRACE_AVAILABLE_IN_ALL
 const TraceStreamInfo *trace_base_sink_get_stream_info (TraceBaseSink *sink);
 
 G_END_DECLS

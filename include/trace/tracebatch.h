@@ -29,6 +29,9 @@ G_BEGIN_DECLS
  * @args: (array length=n_args): the args of all events
  * @n_args: how many args are in use
  * @pool: the string pool the ids of this batch refer to
+ * @text: the bytes of the batch's %TRACE_ARG_TEXT args, each followed by
+ *   a NUL; %NULL while it has none
+ * @text_len: how many bytes of @text are in use
  *
  * The unit of data that travels between pads: thousands of events and
  * their args, stored by value. A batch is writable while only one
@@ -41,12 +44,15 @@ typedef struct
   TraceArg *args;
   guint n_args;
   TraceStringPool *pool;
+  char *text;
+  guint text_len;
 
   /*< private >*/
   guint events_capacity;
   guint args_capacity;
+  guint text_capacity;
   gint ref_count;
-  gpointer _reserved[4];
+  gpointer _reserved[3];
 } TraceBatch;
 
 #define TRACE_TYPE_BATCH (trace_batch_get_type ())
@@ -82,6 +88,20 @@ TraceArg *trace_batch_add_arg (TraceBatch *batch,
                                TraceEvent *event,
                                guint32 key,
                                TraceArgType type);
+TRACE_AVAILABLE_IN_ALL
+TraceArg *trace_batch_add_arg_text (TraceBatch *batch,
+                                    TraceEvent *event,
+                                    guint32 key,
+                                    const char *str,
+                                    gsize len);
+TRACE_AVAILABLE_IN_ALL
+guint32 trace_batch_intern_arg (TraceBatch *batch,
+                                const TraceArg *arg);
+TRACE_AVAILABLE_IN_ALL
+TraceBatch *trace_batch_intern_text_args (TraceBatch *batch);
+TRACE_AVAILABLE_IN_ALL
+void trace_batch_squeeze (TraceBatch *batch,
+                          guint32 *remap);
 TRACE_AVAILABLE_IN_ALL
 void trace_batch_add_arg_int (TraceBatch *batch,
                               TraceEvent *event,
@@ -159,6 +179,28 @@ trace_batch_get_args (const TraceBatch *batch,
  *
  * Returns: (transfer none): the string
  */
+/**
+ * trace_batch_get_arg_string:
+ * @batch: a #TraceBatch
+ * @arg: an arg of @batch
+ *
+ * The value of a string arg, interned (%TRACE_ARG_STRING) or stored in
+ * the batch (%TRACE_ARG_TEXT).
+ *
+ * Returns: (nullable) (transfer none): the NUL-terminated value, valid as
+ *   long as @batch is; %NULL for an arg of another type
+ */
+static inline const char *
+trace_batch_get_arg_string (const TraceBatch *batch,
+                            const TraceArg *arg)
+{
+  if (arg->type == TRACE_ARG_TEXT)
+    return batch->text + arg->v.text.offset;
+  if (arg->type == TRACE_ARG_STRING)
+    return trace_string_pool_get (batch->pool, arg->v.s);
+  return NULL;
+}
+
 #define trace_batch_get_string(batch, id) \
   trace_string_pool_get ((batch)->pool, (id))
 

@@ -293,11 +293,22 @@ typedef enum
  * @TRACE_ARG_NULL: a JSON `null` (no value)
  * @TRACE_ARG_EMPTY_ARRAY: an empty array `[]` (no value)
  * @TRACE_ARG_EMPTY_OBJECT: an empty object `{}` (no value)
+ * @TRACE_ARG_TEXT: a string stored in the arg's batch, not interned
+ *   (`v.text`): read it with trace_batch_get_arg_string()
  *
- * The type of a #TraceArg value.  The last three hold no value: they keep
- * a JSON args object's shape (array indices after them, `"w":null`) for
- * the sinks that can write it back; the others skip them, as
- * trace_processor shows no row for them.
+ * The type of a #TraceArg value.  %TRACE_ARG_NULL, %TRACE_ARG_EMPTY_ARRAY
+ * and %TRACE_ARG_EMPTY_OBJECT hold no value: they keep a JSON args
+ * object's shape (array indices after them, `"w":null`) for the sinks
+ * that can write it back; the others skip them, as trace_processor shows
+ * no row for them.
+ *
+ * %TRACE_ARG_TEXT is for values a source sees once (request ids, frame
+ * ids, urls with a query): interned, each would stay in the pipeline's
+ * pool to the end, so memory would grow with the input. Its bytes live in
+ * the batch (copied with the event by trace_batch_append_event()); a sink
+ * sees it only when its class asks for it
+ * (trace_base_sink_class_set_reads_arg_text()), the others get the value
+ * interned, as %TRACE_ARG_STRING.
  */
 typedef enum
 {
@@ -310,6 +321,7 @@ typedef enum
   TRACE_ARG_NULL,
   TRACE_ARG_EMPTY_ARRAY,
   TRACE_ARG_EMPTY_OBJECT,
+  TRACE_ARG_TEXT,
 } TraceArgType;
 
 /**
@@ -330,6 +342,11 @@ typedef struct
     double d;
     guint32 s;
     gboolean b;
+    struct
+    {
+      guint32 offset; /* in the batch's text, where a NUL follows */
+      guint32 len;
+    } text;
   } v;
 } TraceArg;
 
