@@ -657,9 +657,11 @@ void perfetto_reader_thread_name (PerfettoReader *r,
 
 /* perfetto-writer-kargs.c */
 gboolean perfetto_karg_to_int (PerfettoWriter *w,
+                               TraceBatch *batch,
                                const TraceArg *arg,
                                gint64 *out);
 guint32 perfetto_karg_to_symbol (PerfettoWriter *w,
+                                 TraceBatch *batch,
                                  const TraceArg *arg);
 
 /* perfetto-writer-opaque.c */

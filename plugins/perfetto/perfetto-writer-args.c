@@ -124,10 +124,12 @@ perfetto_annotation_set_string (PerfettoWriter *w,
     }
 }
 
+/* @text: the text of the arg's batch */
 static void
 annotation_set_value (PerfettoWriter *w,
                       PerfettoAnnotation *a,
-                      const TraceArg *arg)
+                      const TraceArg *arg,
+                      const char *text)
 {
   switch ((TraceArgType) arg->type)
     {
@@ -150,6 +152,11 @@ annotation_set_value (PerfettoWriter *w,
     case TRACE_ARG_POINTER:
       a->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_POINTER_VALUE;
       a->pointer_value = arg->v.u;
+      break;
+    case TRACE_ARG_TEXT:
+      /* a value seen once: inline, an interned copy would be read once */
+      a->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE;
+      a->string_value = (char *) text + arg->v.text.offset;
       break;
     case TRACE_ARG_STRING:
     default:
@@ -324,6 +331,7 @@ shared_prefix (const OpenNode *open,
 static void
 write_nested (PerfettoWriter *w,
               const TraceArg *arg,
+              const char *text,
               const ArgCompId *comps,
               guint n,
               OpenNode *open,
@@ -340,7 +348,7 @@ write_nested (PerfettoWriter *w,
       *depth = d + 1;
     }
   leaf = push_node (w, (guint) open[n - 2].at, &comps[n - 1]);
-  annotation_set_value (w, perfetto_vec_at (&w->annotations, PerfettoAnnotation, leaf), arg);
+  annotation_set_value (w, perfetto_vec_at (&w->annotations, PerfettoAnnotation, leaf), arg, text);
 }
 
 /* ---- straight to wire format ----
@@ -363,9 +371,12 @@ wire_child_field (const OpenNode *parent)
   return parent->is_array ? F_DA_ARRAY_VALUES : F_DA_DICT_ENTRIES;
 }
 
-static void
+/* Returns: whether the value is a string_value_iid, stored in @str_iid
+ * for the caller to write last (field 17) */
+static gboolean
 wire_value (PerfettoWriter *w,
             const TraceArg *arg,
+            const char *text,
             guint64 *str_iid)
 {
   PerfettoWireBuf *b = &w->ann_wire;
@@ -387,14 +398,21 @@ wire_value (PerfettoWriter *w,
     case TRACE_ARG_POINTER:
       put_varint (b, DA (VALUE_POINTER_VALUE), arg->v.u);
       break;
+    case TRACE_ARG_TEXT:
+      put_string (b, DA (VALUE_STRING_VALUE), text + arg->v.text.offset);
+      break;
     case TRACE_ARG_STRING:
     default:
       if (perfetto_intern_enabled (w))
-        *str_iid = perfetto_intern_str_value (w, arg->v.s); /* field 17: last */
-      else if (perfetto_str (w, arg->v.s) != NULL)
+        {
+          *str_iid = perfetto_intern_str_value (w, arg->v.s);
+          return TRUE;
+        }
+      if (perfetto_str (w, arg->v.s) != NULL)
         put_string (b, DA (VALUE_STRING_VALUE), perfetto_str (w, arg->v.s));
       break;
     }
+  return FALSE;
 }
 
 /* A leaf: named @name unless it is an array element (@name 0). */
@@ -402,19 +420,21 @@ static void
 wire_leaf (PerfettoWriter *w,
            guint32 field,
            guint32 name,
-           const TraceArg *arg)
+           const TraceArg *arg,
+           const char *text)
 {
   PerfettoWireBuf *b = &w->ann_wire;
   gboolean interned = perfetto_intern_enabled (w);
   gsize slot = wire_open (b, field);
   guint64 str_iid = 0;
+  gboolean has_iid;
 
   if (name != 0 && interned)
     put_varint (b, DA (NAME_FIELD_NAME_IID), perfetto_intern_ann_name (w, name));
-  wire_value (w, arg, &str_iid);
+  has_iid = wire_value (w, arg, text, &str_iid);
   if (name != 0 && !interned && perfetto_str (w, name) != NULL)
     put_string (b, DA (NAME_FIELD_NAME), perfetto_str (w, name));
-  if (interned && (arg->type == TRACE_ARG_STRING || arg->type > TRACE_ARG_POINTER))
+  if (has_iid)
     put_varint (b, DA (VALUE_STRING_VALUE_IID), str_iid);
   wire_close (b, slot);
 }
@@ -452,6 +472,7 @@ wire_close_nodes (PerfettoWriter *w,
 static void
 wire_nested (PerfettoWriter *w,
              const TraceArg *arg,
+             const char *text,
              const ArgCompId *comps,
              guint n,
              OpenNode *open,
@@ -467,13 +488,14 @@ wire_nested (PerfettoWriter *w,
       open[d].at = wire_node_open (w, wire_child_field (d == 0 ? NULL : &open[d - 1]), &comps[d]);
       *depth = d + 1;
     }
-  wire_leaf (w, wire_child_field (&open[n - 2]), comps[n - 1].is_index ? 0 : comps[n - 1].name, arg);
+  wire_leaf (w, wire_child_field (&open[n - 2]), comps[n - 1].is_index ? 0 : comps[n - 1].name, arg, text);
 }
 
 static void
 wire_args (PerfettoWriter *w,
            const TraceArg *args,
-           guint n_args)
+           guint n_args,
+           const char *text)
 {
   OpenNode open[PERFETTO_ARG_MAX_DEPTH];
   guint depth = 0;
@@ -486,10 +508,10 @@ wire_args (PerfettoWriter *w,
       if (key->n < 2)
         {
           wire_close_nodes (w, open, 0, &depth);
-          wire_leaf (w, F_TE_DEBUG_ANNOTATIONS, arg->key, arg);
+          wire_leaf (w, F_TE_DEBUG_ANNOTATIONS, arg->key, arg, text);
           continue;
         }
-      wire_nested (w, arg, &g_array_index (w->arg_keys->comps, ArgCompId, key->first), key->n, open, &depth);
+      wire_nested (w, arg, text, &g_array_index (w->arg_keys->comps, ArgCompId, key->first), key->n, open, &depth);
     }
   wire_close_nodes (w, open, 0, &depth);
 }
@@ -510,7 +532,7 @@ perfetto_args_write (PerfettoWriter *w,
 
   if (w->wire && w->annotations.len == 0)
     {
-      wire_args (w, args, ev->n_args);
+      wire_args (w, args, ev->n_args, batch->text);
       return;
     }
   for (guint i = 0; i < ev->n_args; i++)
@@ -520,11 +542,11 @@ perfetto_args_write (PerfettoWriter *w,
 
       if (key->n < 2)
         {
-          annotation_set_value (w, perfetto_annotation_push (w, arg->key), arg);
+          annotation_set_value (w, perfetto_annotation_push (w, arg->key), arg, batch->text);
           depth = 0;
           continue;
         }
-      write_nested (w, arg, &g_array_index (w->arg_keys->comps, ArgCompId, key->first), key->n, open, &depth);
+      write_nested (w, arg, batch->text, &g_array_index (w->arg_keys->comps, ArgCompId, key->first), key->n, open, &depth);
     }
 }
 

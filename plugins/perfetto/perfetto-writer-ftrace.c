@@ -632,14 +632,15 @@ write_mapped (PerfettoWriter *w,
       if (i == map->n_fields || set[i])
         return FALSE;
       set[i] = TRUE;
-      if (map->fields[i].kind == PERFETTO_FTRACE_NUMBER && !perfetto_karg_to_int (w, &args[a], &values[i]))
+      if (map->fields[i].kind == PERFETTO_FTRACE_NUMBER && !perfetto_karg_to_int (w, batch, &args[a], &values[i]))
         return FALSE;
-      if (map->fields[i].kind == PERFETTO_FTRACE_STRING && args[a].type != TRACE_ARG_STRING)
+      if (map->fields[i].kind == PERFETTO_FTRACE_STRING && args[a].type != TRACE_ARG_STRING &&
+          args[a].type != TRACE_ARG_TEXT)
         return FALSE;
       if (map->fields[i].kind == PERFETTO_FTRACE_STRING)
-        values[i] = args[a].v.s;
+        values[i] = trace_batch_intern_arg (batch, &args[a]);
       if (map->fields[i].kind == PERFETTO_FTRACE_KSYM)
-        values[i] = perfetto_karg_to_symbol (w, &args[a]);
+        values[i] = perfetto_karg_to_symbol (w, batch, &args[a]);
     }
   slot = bundle_add_full (w, b, ev, ev->tid, map->event_field, map->descriptor);
   for (guint i = 0; i < map->n_fields; i++)
@@ -780,6 +781,11 @@ write_generic (PerfettoWriter *w,
           f->value_case = PERFETTO__PROTOS__GENERIC_FTRACE_EVENT__FIELD__VALUE_STR_VALUE;
           f->str_value = (char *) perfetto_str (w, trace_string_pool_intern (w->pool, buf));
           break;
+        case TRACE_ARG_TEXT:
+          /* interned: the bundle is packed after its batches are gone */
+          f->value_case = PERFETTO__PROTOS__GENERIC_FTRACE_EVENT__FIELD__VALUE_STR_VALUE;
+          f->str_value = (char *) perfetto_str (w, trace_batch_intern_arg (batch, &args[a]));
+          break;
         case TRACE_ARG_STRING:
         default:
           f->value_case = PERFETTO__PROTOS__GENERIC_FTRACE_EVENT__FIELD__VALUE_STR_VALUE;
@@ -806,7 +812,7 @@ typed_args (PerfettoWriter *w,
     {
       gint64 v;
 
-      if (oom && g_str_equal (perfetto_str (w, args[a].key), "oom_score_adj") && perfetto_karg_to_int (w, &args[a], &v))
+      if (oom && g_str_equal (perfetto_str (w, args[a].key), "oom_score_adj") && perfetto_karg_to_int (w, batch, &args[a], &v))
         perfetto_message_set_int (msg, oom, v);
       else
         perfetto_writer_drop (w, &w->stats.dropped_kernel_args, 1, ev->ts, "kernel event arg with no field to go to dropped");

@@ -45,6 +45,7 @@ parse_int_string (const char *s,
 /**
  * perfetto_karg_to_int:
  * @w: a #PerfettoWriter
+ * @batch: the batch of @arg
  * @arg: an arg of a kernel event
  * @out: (out): its value as an integer
  *
@@ -54,6 +55,7 @@ parse_int_string (const char *s,
  */
 gboolean
 perfetto_karg_to_int (PerfettoWriter *w,
+                      TraceBatch *batch,
                       const TraceArg *arg,
                       gint64 *out)
 {
@@ -75,6 +77,8 @@ perfetto_karg_to_int (PerfettoWriter *w,
       *out = (gint64) arg->v.d;
       return TRUE;
     case TRACE_ARG_STRING:
+    case TRACE_ARG_TEXT:
+      return parse_int_string (trace_batch_get_arg_string (batch, arg), out);
     default:
       return parse_int_string (perfetto_str (w, arg->v.s), out);
     }
@@ -83,6 +87,7 @@ perfetto_karg_to_int (PerfettoWriter *w,
 /**
  * perfetto_karg_to_symbol:
  * @w: a #PerfettoWriter
+ * @batch: the batch of @arg
  * @arg: an arg of a kernel event naming a kernel symbol
  *
  * A kernel symbol travels as a string id: numbers become hex text.
@@ -91,12 +96,13 @@ perfetto_karg_to_int (PerfettoWriter *w,
  */
 guint32
 perfetto_karg_to_symbol (PerfettoWriter *w,
+                         TraceBatch *batch,
                          const TraceArg *arg)
 {
   char buf[32];
 
-  if (arg->type == TRACE_ARG_STRING)
-    return arg->v.s;
+  if (arg->type == TRACE_ARG_STRING || arg->type == TRACE_ARG_TEXT)
+    return trace_batch_intern_arg (batch, arg);
   g_snprintf (buf, sizeof buf, "0x%" G_GINT64_MODIFIER "x", arg->v.u);
   return trace_string_pool_intern (w->pool, buf);
 }

@@ -91,9 +91,9 @@ opaque_payload (PerfettoWriter *w,
     return FALSE;
   *field = payload_field (find_arg (batch, ev, trace_string_pool_intern (w->pool, PERFETTO_OPAQUE_FIELD_ARG)), desc);
   bytes = find_arg (batch, ev, trace_string_pool_intern (w->pool, PERFETTO_OPAQUE_BYTES_ARG));
-  if (*field == 0 || bytes == NULL || bytes->type != TRACE_ARG_STRING)
+  text = bytes != NULL ? trace_batch_get_arg_string (batch, bytes) : NULL;
+  if (*field == 0 || text == NULL)
     return FALSE;
-  text = trace_string_pool_get (w->pool, bytes->v.s);
   len = strlen (text);
   g_array_set_size (out, start + (len / 4) * 3 + 3);
   len = g_base64_decode_step (text, len, (guchar *) out->data + start, &state, &save);

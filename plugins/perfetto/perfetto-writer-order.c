@@ -24,7 +24,7 @@
  * the others wait in a binary heap, and the next to write is the first
  * of the run or the heap's top (a heap of every event cost 5 % of a
  * conversion's instructions, for events that were mostly in order).
- * Waiting events (with their args) are copied into a store of the
+ * Waiting events (with their args and texts) are copied into a store of the
  * writer, allocated once for twice the window and compacted in place
  * when full (written events are marked and squeezed out, the others
  * keep their order), so memory is bounded by the window whatever the
@@ -252,33 +252,16 @@ remap_held (PerfettoVec *held,
 }
 
 /* Squeezes the written events (marked TRACE_EVENT_NONE by write_held())
- * and their args out of the store, in place and in order, and points
- * the waiting events at their new places. */
+ * with their args and texts out of the store, in place and in order,
+ * and points the waiting events at their new places. */
 static void
 compact_store (PerfettoWriter *w)
 {
-  TraceBatch *store = w->order_store;
   guint32 *remap;
-  guint out = 0, out_arg = 0;
 
-  g_array_set_size (w->order_remap, store->n_events);
+  g_array_set_size (w->order_remap, w->order_store->n_events);
   remap = (guint32 *) w->order_remap->data;
-  for (guint i = 0; i < store->n_events; i++)
-    {
-      TraceEvent *ev = &store->events[i];
-
-      if (ev->kind == TRACE_EVENT_NONE)
-        continue;
-      if (ev->n_args > 0 && ev->first_arg != out_arg)
-        memmove (&store->args[out_arg], &store->args[ev->first_arg], ev->n_args * sizeof (TraceArg));
-      ev->first_arg = out_arg;
-      out_arg += ev->n_args;
-      if (out != i)
-        store->events[out] = *ev;
-      remap[i] = out++;
-    }
-  store->n_events = out;
-  store->n_args = out_arg;
+  trace_batch_squeeze (w->order_store, remap);
   remap_held (&w->order_heap, 0, remap);
   remap_held (&w->order_run, w->order_run_head, remap);
 }

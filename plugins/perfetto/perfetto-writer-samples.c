@@ -91,8 +91,8 @@ perfetto_write_stack_node (PerfettoWriter *w,
     {
       const char *key = perfetto_str (w, args[i].key);
 
-      if (g_str_equal (key, "url") && args[i].type == TRACE_ARG_STRING)
-        url = args[i].v.s;
+      if (g_str_equal (key, "url") && (args[i].type == TRACE_ARG_STRING || args[i].type == TRACE_ARG_TEXT))
+        url = trace_batch_intern_arg (batch, &args[i]);
       else if (g_str_equal (key, "line") && args[i].type == TRACE_ARG_INT)
         line = args[i].v.i;
     }

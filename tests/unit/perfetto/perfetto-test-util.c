@@ -101,7 +101,8 @@ append_arg (GString *s,
       g_string_append_printf (s, "b:%d", arg->v.b);
       break;
     case TRACE_ARG_STRING:
-      g_string_append_printf (s, "s:'%s'", trace_batch_get_string (batch, arg->v.s));
+    case TRACE_ARG_TEXT: /* where a value is kept is no part of it */
+      g_string_append_printf (s, "s:'%s'", trace_batch_get_arg_string (batch, arg));
       break;
     case TRACE_ARG_NULL:
       g_string_append (s, "null");

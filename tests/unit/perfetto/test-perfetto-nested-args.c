@@ -169,9 +169,18 @@ add_random_arg (TraceBatch *b,
 {
   guint32 key = pt_str (b, arg_keys[g_rand_int_range (rand, 0, G_N_ELEMENTS (arg_keys))]);
   TraceArgType type = g_rand_int_range (rand, TRACE_ARG_INT, TRACE_ARG_POINTER + 1);
-  TraceArg *arg = trace_batch_add_arg (b, ev, key, type);
   /* short and long strings: one-, two- and three-byte lengths */
   gsize lens[] = { 0, 1, 5, 120, 200, 20000 };
+  gsize len = lens[g_rand_int_range (rand, 0, G_N_ELEMENTS (lens))] + g_rand_int_range (rand, 0, 3);
+  TraceArg *arg;
+
+  /* half of the strings kept in the batch, as json-src keeps new values */
+  if (type == TRACE_ARG_STRING && g_rand_boolean (rand))
+    {
+      trace_batch_add_arg_text (b, ev, key, long_text, len);
+      return;
+    }
+  arg = trace_batch_add_arg (b, ev, key, type);
 
   switch (type)
     {
@@ -189,7 +198,7 @@ add_random_arg (TraceBatch *b,
       arg->v.b = g_rand_boolean (rand);
       break;
     default:
-      arg->v.s = trace_string_pool_intern_len (b->pool, long_text, lens[g_rand_int_range (rand, 0, G_N_ELEMENTS (lens))] + g_rand_int_range (rand, 0, 3));
+      arg->v.s = trace_string_pool_intern_len (b->pool, long_text, len);
       break;
     }
 }
