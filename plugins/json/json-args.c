@@ -96,8 +96,13 @@ add_scalar_arg (ChromeReader *r,
   switch (v->type)
     {
     case CHROME_VALUE_STRING:
-      trace_batch_add_arg (r->batch, ev, key, TRACE_ARG_STRING)->v.s = chrome_reader_intern_value (r, v);
-      return TRUE;
+      {
+        gsize len;
+        const char *p = chrome_string_decode (v, r->scratch, &len);
+
+        chrome_reader_add_string_arg (r, ev, key, p, len);
+        return TRUE;
+      }
     case CHROME_VALUE_NUMBER:
       return add_number_arg (r, ev, key, v);
     case CHROME_VALUE_TRUE:

@@ -339,6 +339,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (ChromeReader, chrome_reader_free)
  * the fuzz targets, a mapping of 1 MiB per input). */
 #define CHROME_READER_FIRST_BLOCK_SIZE (64 * 1024)
 #define CHROME_READER_INTERN_CACHE 4096
+/* Hashes of the string arg values seen once (a direct-mapped table):
+ * a value is interned from its second sighting on. */
+#define CHROME_READER_SEEN_VALUES 16384
 #define CHROME_READER_SYSTEM_TRACE_MEMORY (8 * 1024 * 1024)
 
 /* Samples of V8 profiles whose Profile event (with the start time) has
@@ -553,6 +556,7 @@ struct _ChromeReader
   GString *scratch;
   GString *key_buf;
   InternSlot intern_cache[CHROME_READER_INTERN_CACHE];
+  guint32 seen_values[CHROME_READER_SEEN_VALUES];
   GHashTable *string_ids; /* made-up id → ChromeStringId */
   gint64 last_ts;
   gboolean args_dropped;
@@ -608,6 +612,7 @@ ChromeScanResult chrome_event_scan_fields (ChromeScanner *s, int depth, ChromeEv
 void chrome_reader_convert_event (ChromeReader *r, const ChromeEventFields *f, guint64 offset, int depth);
 guint32 chrome_reader_intern (ChromeReader *r, const char *p, gsize len);
 guint32 chrome_reader_intern_value (ChromeReader *r, const ChromeValue *v);
+void chrome_reader_add_string_arg (ChromeReader *r, TraceEvent *ev, guint32 key, const char *p, gsize len);
 gboolean chrome_reader_value_to_ns (const ChromeValue *v, gint64 *ns);
 gboolean chrome_reader_value_to_int (const ChromeValue *v, gint64 *out);
 gboolean chrome_reader_value_to_id (ChromeReader *r, const ChromeValue *v, guint64 *id);

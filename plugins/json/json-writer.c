@@ -918,6 +918,26 @@ check_usable (ChromeWriter *w,
   return TRUE;
 }
 
+static gboolean
+write_events (ChromeWriter *w,
+              TraceBatch *batch,
+              GError **error)
+{
+  if (!w->started)
+    write_header (w);
+  for (guint i = 0; i < batch->n_events; i++)
+    {
+      if (!write_event (w, batch, &batch->events[i], error))
+        {
+          w->failed = TRUE;
+          return FALSE;
+        }
+      if (w->buf->len >= CHROME_WRITER_FLUSH_SIZE && !chrome_writer_flush (w, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
 /**
  * chrome_writer_write_batch:
  *
@@ -942,19 +962,17 @@ chrome_writer_write_batch (ChromeWriter *w,
       w->str_clock_sync = trace_string_pool_intern (w->pool, "clock_sync");
     }
   g_return_val_if_fail (batch->pool == w->pool, FALSE);
-  if (!w->started)
-    write_header (w);
-  for (guint i = 0; i < batch->n_events; i++)
+  if (batch->text_len > 0)
     {
-      if (!write_event (w, batch, &batch->events[i], error))
-        {
-          w->failed = TRUE;
-          return FALSE;
-        }
-      if (w->buf->len >= CHROME_WRITER_FLUSH_SIZE && !chrome_writer_flush (w, error))
-        return FALSE;
+      /* The writer keeps args past their batch (a begin waits for its
+       * end) and hands kernel events to the ftrace text writer, so it
+       * reads every string value from the pool. json-sink gets batches
+       * interned already (it does not ask for text args). */
+      g_autoptr (TraceBatch) interned = trace_batch_intern_text_args (trace_batch_ref (batch));
+
+      return write_events (w, interned, error);
     }
-  return TRUE;
+  return write_events (w, batch, error);
 }
 
 /* ------------------------------------------------------------------ */

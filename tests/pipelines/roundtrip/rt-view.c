@@ -141,7 +141,9 @@ rt_arg_value (TraceBatch *b,
     case TRACE_ARG_BOOL:
       return g_strdup (a->v.b ? "1" : "0");
     default:
-      s = trace_string_pool_get (b->pool, a->v.s);
+      s = trace_batch_get_arg_string (b, a);
+      if (s == NULL)
+        s = trace_string_pool_get (b->pool, a->v.s);
       if (parse_int_text (s, &i))
         return g_strdup_printf ("%" G_GINT64_FORMAT, i);
       d = g_ascii_strtod (s, &end);

@@ -127,6 +127,20 @@ test_str (TraceBatch *batch,
   return trace_string_pool_get (batch->pool, id);
 }
 
+/* The value of @ev's string arg @key, interned or kept in the batch
+ * (where json-src keeps it is no part of the value). */
+const char *
+test_arg_str (TraceBatch *batch,
+              const TraceEvent *ev,
+              const char *key)
+{
+  const TraceArg *arg = test_arg (batch, ev, key);
+
+  g_assert_nonnull (arg);
+  g_assert_true (arg->type == TRACE_ARG_STRING || arg->type == TRACE_ARG_TEXT);
+  return trace_batch_get_arg_string (batch, arg);
+}
+
 /* The @nth (from 0) event of @kind named @name (any name when NULL). */
 const TraceEvent *
 test_find (TraceBatch *batch,

@@ -19,6 +19,7 @@ guint test_count_kind (TraceBatch *batch, TraceEventKind kind);
 const TraceEvent *test_find (TraceBatch *batch, TraceEventKind kind, const char *name, guint nth);
 const char *test_str (TraceBatch *batch, guint32 id);
 const TraceArg *test_arg (TraceBatch *batch, const TraceEvent *ev, const char *key);
+const char *test_arg_str (TraceBatch *batch, const TraceEvent *ev, const char *key);
 char *test_write (TraceBatch *batch, const ChromeWriterOptions *opts, gsize *len);
 JsonNode *test_parse_json (const char *text, gsize len);
 JsonArray *test_trace_events (JsonNode *root);

@@ -328,9 +328,8 @@ test_instant_events (void)
   for (guint i = 0; i < G_N_ELEMENTS (scopes); i++)
     g_assert_cmpuint (fx.batch->events[i].flags, ==, scopes[i]);
   assert_event (fx.batch, 1, TRACE_EVENT_INSTANT, 510075907469000, 36092, 28163, "Process size event");
-  arg = test_arg (fx.batch, &fx.batch->events[0], "state.global_state.memory_limit_policy");
-  g_assert_nonnull (arg);
-  g_assert_cmpstr (test_str (fx.batch, arg->v.s), ==, "ALLOW_PREPAINT_ONLY");
+  g_assert_cmpstr (test_arg_str (fx.batch, &fx.batch->events[0], "state.global_state.memory_limit_policy"), ==,
+                   "ALLOW_PREPAINT_ONLY");
   arg = test_arg (fx.batch, &fx.batch->events[0], "state.tile_count");
   g_assert_cmpint (arg->type, ==, TRACE_ARG_INT);
   g_assert_cmpint (arg->v.i, ==, 151);
@@ -492,7 +491,7 @@ check_partial (const char *file,
   g_assert_cmpuint (fx.batch->n_events, ==, 5);
   assert_event (fx.batch, 2, TRACE_EVENT_SLICE_COMPLETE, 2000, 0, 0, "gamma");
   g_assert_cmpint (fx.batch->events[2].u.slice.dur, ==, 5000);
-  g_assert_cmpstr (test_str (fx.batch, test_arg (fx.batch, &fx.batch->events[2], "detail")->v.s), ==, "foobar");
+  g_assert_cmpstr (test_arg_str (fx.batch, &fx.batch->events[2], "detail"), ==, "foobar");
   assert_event (fx.batch, 4, TRACE_EVENT_SLICE_END, 14000, 0, 0, "alpha");
   g_assert_cmpuint (stats->skipped[CHROME_SKIP_TRUNCATED].count, ==, 1);
   g_assert_cmpuint (stats->skipped[CHROME_SKIP_TRUNCATED].offsets[0], ==, truncated_at);

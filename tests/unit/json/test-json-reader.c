@@ -643,7 +643,7 @@ test_args (void)
   ev = &rd.batch->events[0];
   g_assert_cmpuint (ev->kind, ==, TRACE_EVENT_SLICE_END);
   g_assert_cmpuint (ev->n_args, ==, 11);
-  g_assert_cmpstr (test_str (rd.batch, test_arg (rd.batch, ev, "s")->v.s), ==, "té\n");
+  g_assert_cmpstr (test_arg_str (rd.batch, ev, "s"), ==, "té\n");
   g_assert_cmpint (test_arg (rd.batch, ev, "neg")->v.i, ==, -1);
   arg = test_arg (rd.batch, ev, "big");
   g_assert_cmpint (arg->type, ==, TRACE_ARG_UINT);
@@ -656,7 +656,7 @@ test_args (void)
   g_assert_cmpint (test_arg (rd.batch, ev, "n")->type, ==, TRACE_ARG_NULL);
   g_assert_cmpint (test_arg (rd.batch, ev, "e")->type, ==, TRACE_ARG_EMPTY_OBJECT);
   g_assert_cmpint (test_arg (rd.batch, ev, "a[0]")->v.i, ==, 1);
-  g_assert_cmpstr (test_str (rd.batch, test_arg (rd.batch, ev, "a[1].b")->v.s), ==, "x");
+  g_assert_cmpstr (test_arg_str (rd.batch, ev, "a[1].b"), ==, "x");
   g_assert_cmpint (test_arg (rd.batch, ev, "o.p.q")->v.i, ==, 0);
   g_assert_cmpint (test_arg (rd.batch, ev, "a.b")->v.i, ==, 2);
   read_clear (&rd);
@@ -765,7 +765,7 @@ test_large_input (void)
       g_assert_cmpint (ev->ts, ==, (gint64) i * 1000 + i % 1000);
       g_assert_cmpint (test_arg (rd.batch, ev, "i")->v.i, ==, i);
     }
-  g_assert_cmpuint (strlen (test_str (rd.batch, test_arg (rd.batch, &rd.batch->events[n_events], "blob")->v.s)),
+  g_assert_cmpuint (strlen (test_arg_str (rd.batch, &rd.batch->events[n_events], "blob")),
                     ==, big->len);
   sys = chrome_reader_open_system_trace (rd.reader, NULL);
   sys_text = g_malloc (expected_sys->len + 16);

@@ -40,8 +40,8 @@ describe_batch (GString *out,
           const TraceArg *arg = &b->args[first_arg + a];
 
           g_string_append_printf (out, " %s:%u:", trace_string_pool_get (b->pool, arg->key), arg->type);
-          if (arg->type == TRACE_ARG_STRING)
-            g_string_append (out, arg->v.s ? trace_string_pool_get (b->pool, arg->v.s) : "");
+          if (trace_batch_get_arg_string (b, arg) != NULL)
+            g_string_append (out, trace_batch_get_arg_string (b, arg));
           else
             g_string_append_printf (out, "%" G_GINT64_MODIFIER "x", arg->v.i);
         }

@@ -78,6 +78,10 @@ assert_tree (GBytes *bytes)
   g_assert_cmpuint (arr->array_values[0]->n_dict_entries, ==, 2);
   g_assert_cmpuint (arr->array_values[1]->n_dict_entries, ==, 1);
   g_assert_cmpuint (te->debug_annotations[4]->n_dict_entries, ==, 1);
+  /* "q":"t", a value json-src saw once, is written where it is used, not
+   * interned: the writer keeps nothing of it */
+  g_assert_cmpint (te->debug_annotations[3]->value_case, ==, PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE);
+  g_assert_cmpstr (te->debug_annotations[3]->string_value, ==, "t");
   perfetto__protos__trace__free_unpacked (trace, NULL);
 }
 
