@@ -339,9 +339,9 @@ trace_batch_append_event (TraceBatch *batch,
           batch->args = g_renew (TraceArg, batch->args, batch->args_capacity);
         }
       memcpy (&batch->args[batch->n_args], &args_from->args[event->first_arg], n_args * sizeof (TraceArg));
-      if (args_from->text_len > 0)
-        copy_arg_texts (batch, &batch->args[batch->n_args], n_args, args_from);
       batch->n_args += n_args;
+      if (G_UNLIKELY (args_from->text_len > 0))
+        copy_arg_texts (batch, &batch->args[batch->n_args - n_args], n_args, args_from);
     }
   return ev;
 }
@@ -619,9 +619,11 @@ trace_batch_squeeze (TraceBatch *batch,
                      guint32 *remap)
 {
   guint out = 0, out_arg = 0, out_text = 0;
+  gboolean has_text;
 
   g_return_if_fail (batch != NULL);
 
+  has_text = batch->text_len > 0;
   for (guint i = 0; i < batch->n_events; i++)
     {
       TraceEvent *ev = &batch->events[i];
@@ -632,7 +634,7 @@ trace_batch_squeeze (TraceBatch *batch,
         memmove (&batch->args[out_arg], &batch->args[ev->first_arg], ev->n_args * sizeof (TraceArg));
       ev->first_arg = out_arg;
       /* texts come in the order of their args, so they only move down */
-      for (guint a = out_arg; batch->text_len > 0 && a < out_arg + ev->n_args; a++)
+      for (guint a = out_arg; has_text && a < out_arg + ev->n_args; a++)
         {
           TraceArg *arg = &batch->args[a];
 
