@@ -342,6 +342,7 @@ append_task_state (GString *line,
 static void
 append_arg_value (FtraceTextWriter *w,
                   GString *line,
+                  TraceBatch *batch,
                   const TraceArg *arg)
 {
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
@@ -360,12 +361,21 @@ append_arg_value (FtraceTextWriter *w,
     case TRACE_ARG_STRING:
       append_pool_string (w, line, arg->v.s);
       break;
+    case TRACE_ARG_TEXT:
+      append_clean (line, trace_batch_get_arg_string (batch, arg), arg->v.text.len);
+      break;
     case TRACE_ARG_BOOL:
       g_string_append_c (line, arg->v.b ? '1' : '0');
       break;
     default:
       g_string_append_printf (line, "0x%" G_GINT64_MODIFIER "x", arg->v.u);
     }
+}
+
+static gboolean
+is_string (const TraceArg *arg)
+{
+  return arg->type == TRACE_ARG_STRING || arg->type == TRACE_ARG_TEXT;
 }
 
 /* The event's args as " key=value" fields.  An arg "name" is the parser's
@@ -382,9 +392,9 @@ append_args (FtraceTextWriter *w,
   gboolean any = FALSE;
 
   for (guint i = 0; i < ev->n_args && positional_name; i++)
-    if (args[i].key == name_key && args[i].type == TRACE_ARG_STRING)
+    if (args[i].key == name_key && is_string (&args[i]))
       {
-        append_arg_value (w, line, &args[i]);
+        append_arg_value (w, line, batch, &args[i]);
         any = TRUE;
       }
   for (guint i = 0; i < ev->n_args; i++)
@@ -392,14 +402,14 @@ append_args (FtraceTextWriter *w,
       gsize len;
       const char *key;
 
-      if (positional_name && args[i].key == name_key && args[i].type == TRACE_ARG_STRING)
+      if (positional_name && args[i].key == name_key && is_string (&args[i]))
         continue;
       key = pool_str (w, args[i].key, &len);
       if (any)
         g_string_append_c (line, ' ');
       append_clean (line, key, len);
       g_string_append_c (line, '=');
-      append_arg_value (w, line, &args[i]);
+      append_arg_value (w, line, batch, &args[i]);
       any = TRUE;
     }
 }

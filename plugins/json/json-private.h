@@ -855,6 +855,10 @@ struct _ChromeWriter
   WriterThread *last_thread;
   guint64 n_held;
   GArray *merged_args;
+  /* the text of the batch being written: its text args' bytes (the args
+   * a begin keeps until its end are interned, so every arg written
+   * reads its text from here) */
+  const char *batch_text;
 
   ChromeSpill *kernel;
   FtraceTextWriter *text; /* formats the lines, knows the comms */

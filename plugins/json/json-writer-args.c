@@ -48,6 +48,9 @@ chrome_writer_put_arg_value (ChromeWriter *w,
     case TRACE_ARG_STRING:
       chrome_writer_put_string (w, arg->v.s);
       break;
+    case TRACE_ARG_TEXT:
+      chrome_fmt_string (w->buf, w->batch_text + arg->v.text.offset, arg->v.text.len);
+      break;
     case TRACE_ARG_BOOL:
       g_string_append (w->buf, arg->v.b ? "true" : "false");
       break;

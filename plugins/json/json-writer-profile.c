@@ -79,8 +79,8 @@ read_node_args (ChromeWriter *w,
       gsize len;
       const char *key = chrome_writer_str (w, args[i].key, &len);
 
-      if (strcmp (key, "url") == 0 && args[i].type == TRACE_ARG_STRING)
-        node->url = args[i].v.s;
+      if (strcmp (key, "url") == 0 && (args[i].type == TRACE_ARG_STRING || args[i].type == TRACE_ARG_TEXT))
+        node->url = trace_batch_intern_arg (batch, &args[i]); /* kept past the batch */
       else if (strcmp (key, "line") == 0 && args[i].type == TRACE_ARG_INT)
         node->line = args[i].v.i, node->has_line = TRUE;
       else if (strcmp (key, "column") == 0 && args[i].type == TRACE_ARG_INT)

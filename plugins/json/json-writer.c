@@ -444,6 +444,28 @@ release_thread (ChromeWriter *w,
   g_array_set_size (t->args, 0);
 }
 
+/* Keeps a begin's args until its end: a text arg's value is interned,
+ * as its batch will be gone. */
+static void
+hold_args (WriterThread *t,
+           TraceBatch *batch,
+           const TraceEvent *ev)
+{
+  guint first = t->args->len;
+
+  g_array_append_vals (t->args, trace_batch_get_args (batch, ev), ev->n_args);
+  for (guint i = first; i < t->args->len && batch->text_len > 0; i++)
+    {
+      TraceArg *arg = &g_array_index (t->args, TraceArg, i);
+
+      if (arg->type == TRACE_ARG_TEXT)
+        {
+          arg->v.s = trace_batch_intern_arg (batch, arg);
+          arg->type = TRACE_ARG_STRING;
+        }
+    }
+}
+
 static void
 slice_begin (ChromeWriter *w,
              TraceBatch *batch,
@@ -467,7 +489,7 @@ slice_begin (ChromeWriter *w,
   h.ev = *ev;
   h.arg_start = t->args->len;
   if (ev->n_args > 0)
-    g_array_append_vals (t->args, trace_batch_get_args (batch, ev), ev->n_args);
+    hold_args (t, batch, ev);
   g_array_append_val (t->stack, h);
   /* Memory is bounded by the open slices: past the limit, the slices of
    * this thread are written as B now. */
@@ -918,26 +940,6 @@ check_usable (ChromeWriter *w,
   return TRUE;
 }
 
-static gboolean
-write_events (ChromeWriter *w,
-              TraceBatch *batch,
-              GError **error)
-{
-  if (!w->started)
-    write_header (w);
-  for (guint i = 0; i < batch->n_events; i++)
-    {
-      if (!write_event (w, batch, &batch->events[i], error))
-        {
-          w->failed = TRUE;
-          return FALSE;
-        }
-      if (w->buf->len >= CHROME_WRITER_FLUSH_SIZE && !chrome_writer_flush (w, error))
-        return FALSE;
-    }
-  return TRUE;
-}
-
 /**
  * chrome_writer_write_batch:
  *
@@ -962,17 +964,20 @@ chrome_writer_write_batch (ChromeWriter *w,
       w->str_clock_sync = trace_string_pool_intern (w->pool, "clock_sync");
     }
   g_return_val_if_fail (batch->pool == w->pool, FALSE);
-  if (batch->text_len > 0)
+  if (!w->started)
+    write_header (w);
+  w->batch_text = batch->text;
+  for (guint i = 0; i < batch->n_events; i++)
     {
-      /* The writer keeps args past their batch (a begin waits for its
-       * end) and hands kernel events to the ftrace text writer, so it
-       * reads every string value from the pool. json-sink gets batches
-       * interned already (it does not ask for text args). */
-      g_autoptr (TraceBatch) interned = trace_batch_intern_text_args (trace_batch_ref (batch));
-
-      return write_events (w, interned, error);
+      if (!write_event (w, batch, &batch->events[i], error))
+        {
+          w->failed = TRUE;
+          return FALSE;
+        }
+      if (w->buf->len >= CHROME_WRITER_FLUSH_SIZE && !chrome_writer_flush (w, error))
+        return FALSE;
     }
-  return write_events (w, batch, error);
+  return TRUE;
 }
 
 /* ------------------------------------------------------------------ */

@@ -268,6 +268,7 @@ trace_json_sink_class_init (TraceJsonSinkClass *klass)
   sink_class->render = trace_json_sink_render;
   /* null and empty args written back, array indices kept */
   trace_base_sink_class_set_keeps_arg_shape (sink_class, TRUE);
+  trace_base_sink_class_set_reads_arg_text (sink_class, TRUE);
   sink_class->stop = trace_json_sink_stop;
   TRACE_FILE_SINK_CLASS (klass)->end = trace_json_sink_end;
   TRACE_ELEMENT_CLASS (klass)->collect_stats = trace_json_sink_collect_stats;

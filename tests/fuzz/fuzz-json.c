@@ -57,7 +57,8 @@ fuzz_json_reader (const guint8 *data,
 }
 
 /* What one read gave, as a digest: the batches (events and args as
- * bytes: both reads intern into one pool, so equal strings have equal
+ * bytes, and the texts of its text args: both reads intern into one
+ * pool, so equal strings have equal
  * ids), the counters, the summary, the error. */
 static char *
 read_digest (const guint8 *data,
@@ -82,6 +83,8 @@ read_digest (const guint8 *data,
       g_checksum_update (sum, (const guchar *) &b->n_events, sizeof b->n_events);
       g_checksum_update (sum, (const guchar *) b->events, b->n_events * sizeof *b->events);
       g_checksum_update (sum, (const guchar *) b->args, b->n_args * sizeof *b->args);
+      /* the values kept as text, and so which ones were interned */
+      g_checksum_update (sum, (const guchar *) b->text, b->text_len);
       trace_batch_unref (b);
     }
   summary = chrome_reader_get_summary (r, TRUE);

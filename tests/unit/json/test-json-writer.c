@@ -68,6 +68,16 @@ add (Out *o,
   return test_add (o->batch, kind, ts, 10, 11, name);
 }
 
+/* A string arg kept in the batch, as json-src keeps a value seen once. */
+static void
+add_text_arg (TraceBatch *batch,
+              TraceEvent *ev,
+              const char *key,
+              const char *value)
+{
+  trace_batch_add_arg_text (batch, ev, trace_string_pool_intern (batch->pool, key), value, strlen (value));
+}
+
 /* ------------------------------------------------------------------ */
 
 /* A begin waits for its end and becomes one X with both events' args. */
@@ -513,11 +523,11 @@ test_kernel_text (void)
   ev->u.cpu.cpu_id = 3;
   ev->u.cpu.state = 1800000;
   ev = test_add (o.batch, TRACE_EVENT_FTRACE, 13200000000, 643, 651, "tracing_mark_write");
-  trace_batch_add_arg_string (o.batch, ev, "buf", "B|643|draw");
+  add_text_arg (o.batch, ev, "buf", "B|643|draw");
   ev = test_add (o.batch, TRACE_EVENT_FTRACE, 13500000000, 643, 651, "clock_set_rate");
   ev->cpu = 2;
   trace_batch_add_arg_int (o.batch, ev, "state", 5);
-  trace_batch_add_arg_string (o.batch, ev, "name", "video_clk");
+  add_text_arg (o.batch, ev, "name", "video_clk");
   trace_batch_add_arg_double (o.batch, ev, "rate", 1.5);
   out_write (&o, NULL);
   sys = json_object_get_string_member (json_node_get_object (o.root), "systemTraceEvents");
@@ -537,6 +547,42 @@ test_kernel_text (void)
     g_assert_cmpuint (json_array_get_length (o.events), ==, 0);
     out_clear (&o);
   }
+}
+
+/* A begin's text args outlive its batch: the slice is written (as X)
+ * when its end comes, in another batch. */
+static void
+test_text_args_across_batches (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  g_autoptr (GOutputStream) out = g_memory_output_stream_new_resizable ();
+  g_autoptr (ChromeWriter) writer = chrome_writer_new (out, NULL);
+  g_autoptr (JsonNode) root = NULL;
+  TraceBatch *first = trace_batch_new (pool, 0);
+  g_autoptr (TraceBatch) second = trace_batch_new (pool, 0);
+  JsonObject *slice;
+  TraceEvent *ev;
+
+  ev = test_add (first, TRACE_EVENT_SLICE_BEGIN, 1000, 1, 2, "draw");
+  add_text_arg (first, ev, "frame", "F6917E5E");
+  ev = test_add (first, TRACE_EVENT_SLICE_COMPLETE, 1500, 1, 3, "swap");
+  ev->u.slice.dur = 100;
+  add_text_arg (first, ev, "url", "https://example.com/?q=1");
+  g_assert_true (chrome_writer_write_batch (writer, first, NULL));
+  memset (first->text, '#', first->text_len);
+  trace_batch_unref (first);
+  ev = test_add (second, TRACE_EVENT_SLICE_END, 2000, 1, 2, NULL);
+  add_text_arg (second, ev, "result", "ok");
+  g_assert_true (chrome_writer_write_batch (writer, second, NULL));
+  g_assert_true (chrome_writer_finish (writer, NULL));
+  g_assert_true (g_output_stream_close (out, NULL, NULL));
+  root = test_parse_json (g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (out)),
+                          g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (out)));
+  slice = test_json_event (test_trace_events (root), "X", "draw", 0);
+  g_assert_cmpstr (json_object_get_string_member (args_of (slice), "frame"), ==, "F6917E5E");
+  g_assert_cmpstr (json_object_get_string_member (args_of (slice), "result"), ==, "ok");
+  slice = test_json_event (test_trace_events (root), "X", "swap", 0);
+  g_assert_cmpstr (json_object_get_string_member (args_of (slice), "url"), ==, "https://example.com/?q=1");
 }
 
 static void
@@ -700,6 +746,7 @@ main (int argc,
   g_test_add_func ("/json/writer/escaping", test_escaping);
   g_test_add_func ("/json/writer/metadata-events", test_metadata_events);
   g_test_add_func ("/json/writer/kernel-text", test_kernel_text);
+  g_test_add_func ("/json/writer/text-args-across-batches", test_text_args_across_batches);
   g_test_add_func ("/json/writer/object-members", test_object_members);
   g_test_add_func ("/json/writer/suffix", test_suffix);
   g_test_add_func ("/json/writer/empty", test_empty);
