@@ -34,6 +34,37 @@ trace_batch_new (TraceStringPool *pool,
 }
 
 /**
+ * trace_batch_reserve:
+ * @batch: a writable #TraceBatch
+ * @n_args: how many args to make room for
+ * @text_len: how many bytes of text (%TRACE_ARG_TEXT values and their
+ *   NULs) to make room for
+ *
+ * Makes room up front, for a source that knows about how much its
+ * batches take (the last one's size): growing by doubling copies each
+ * array half a dozen times a batch, and arrays this size are mapped and
+ * unmapped by malloc each time.
+ */
+void
+trace_batch_reserve (TraceBatch *batch,
+                     guint n_args,
+                     gsize text_len)
+{
+  g_return_if_fail (batch != NULL);
+
+  if (n_args > batch->args_capacity)
+    {
+      batch->args_capacity = n_args;
+      batch->args = g_renew (TraceArg, batch->args, batch->args_capacity);
+    }
+  if (text_len > batch->text_capacity && text_len <= G_MAXUINT32)
+    {
+      batch->text_capacity = (guint) text_len;
+      batch->text = g_realloc (batch->text, batch->text_capacity);
+    }
+}
+
+/**
  * trace_batch_ref:
  * @batch: a #TraceBatch
  *

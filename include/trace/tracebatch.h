@@ -63,6 +63,10 @@ TRACE_AVAILABLE_IN_ALL
 TraceBatch *trace_batch_new (TraceStringPool *pool,
                              guint reserve);
 TRACE_AVAILABLE_IN_ALL
+void trace_batch_reserve (TraceBatch *batch,
+                          guint n_args,
+                          gsize text_len);
+TRACE_AVAILABLE_IN_ALL
 TraceBatch *trace_batch_ref (TraceBatch *batch);
 TRACE_AVAILABLE_IN_ALL
 void trace_batch_unref (TraceBatch *batch);

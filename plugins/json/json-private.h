@@ -557,6 +557,8 @@ struct _ChromeReader
   GString *key_buf;
   InternSlot intern_cache[CHROME_READER_INTERN_CACHE];
   guint32 seen_values[CHROME_READER_SEEN_VALUES];
+  guint last_n_args; /* what the last batch took, reserved in the next */
+  gsize last_text_len;
   GHashTable *string_ids; /* made-up id → ChromeStringId */
   gint64 last_ts;
   gboolean args_dropped;

@@ -925,7 +925,11 @@ chrome_reader_read_batch (ChromeReader *r,
 
   *out = NULL;
   if (r->batch == NULL)
-    r->batch = trace_batch_new (r->pool, 0);
+    {
+      r->batch = trace_batch_new (r->pool, 0);
+      /* the next batch takes about what the last one took */
+      trace_batch_reserve (r->batch, r->last_n_args, r->last_text_len);
+    }
   while (r->batch->n_events < TRACE_BATCH_DEFAULT_SIZE && r->state != FRAME_DONE)
     {
       StepResult res;
@@ -950,6 +954,8 @@ chrome_reader_read_batch (ChromeReader *r,
   if (r->batch->n_events == 0)
     return TRUE;
   r->stats.events += r->batch->n_events;
+  r->last_n_args = r->batch->n_args;
+  r->last_text_len = r->batch->text_len;
   *out = g_steal_pointer (&r->batch);
   return TRUE;
 }

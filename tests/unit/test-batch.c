@@ -216,6 +216,31 @@ test_drop_shape_args (void)
   trace_batch_unref (out);
 }
 
+/* Room made up front is used: adding that many args or that much text
+ * moves neither array. */
+static void
+test_reserve (void)
+{
+  g_autoptr (TraceBatch) batch = trace_batch_new (NULL, 0);
+  TraceEvent *ev = trace_batch_append (batch, TRACE_EVENT_INSTANT, 1);
+  guint32 key = trace_string_pool_intern (batch->pool, "k");
+  const TraceArg *args;
+  const char *text;
+
+  trace_batch_reserve (batch, 1000, 1000 * 4);
+  args = batch->args;
+  text = batch->text;
+  for (guint i = 0; i < 1000; i++)
+    trace_batch_add_arg_text (batch, ev, key, "abc", 3);
+  g_assert_true (batch->args == args);
+  g_assert_true (batch->text == text);
+  g_assert_cmpuint (ev->n_args, ==, 1000);
+  g_assert_cmpstr (trace_batch_get_arg_string (batch, &batch->args[999]), ==, "abc");
+  /* less than it has is no change */
+  trace_batch_reserve (batch, 10, 10);
+  g_assert_true (batch->args == args);
+}
+
 static void
 test_accessors (void)
 {
@@ -274,6 +299,7 @@ main (int argc, char **argv)
   g_test_add_func ("/batch/append-event-copies-args", test_append_event_copies_args);
   g_test_add_func ("/batch/append-event-from-itself", test_append_event_from_itself);
   g_test_add_func ("/batch/drop-shape-args", test_drop_shape_args);
+  g_test_add_func ("/batch/reserve", test_reserve);
   g_test_add_func ("/batch/accessors", test_accessors);
   g_test_add_func ("/event/kind-names", test_kind_names);
   return g_test_run ();
