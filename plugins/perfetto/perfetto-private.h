@@ -1009,7 +1009,12 @@ struct _PerfettoWriter
   PerfettoVec order_heap; /* PerfettoHeld */
   PerfettoVec order_run;  /* PerfettoHeld */
   guint order_run_head;
-  TraceBatch *order_store; /* copies of the events that wait */
+  /* the batches whose events wait in the run where they are (a FIFO of
+   * PerfettoHeldBatch from order_batches_head) */
+  PerfettoVec order_batches;
+  guint order_batches_head;
+  guint32 order_seq;       /* arrival number of the next event held */
+  TraceBatch *order_store; /* copies of the other events that wait */
   GArray *order_remap;     /* guint32: compact_store()'s new index of each stored event */
   gint64 order_last_ts;
   gboolean order_released;
@@ -1025,6 +1030,11 @@ struct _PerfettoWriter
 #define PERFETTO_ORDER_WINDOW 65536
 /* events the store of waiting events holds before it is compacted */
 #define PERFETTO_ORDER_STORE_SIZE (2 * PERFETTO_ORDER_WINDOW)
+/* batches kept for their waiting events at most: a window's worth of
+ * json-src's batches, and some */
+#define PERFETTO_ORDER_MAX_BATCHES 24
+/* a batch with fewer events is copied from (a batch is kept whole) */
+#define PERFETTO_ORDER_MIN_BATCH 1024
 
 /* perfetto-writer.c */
 void perfetto_writer_drop (PerfettoWriter *w,

@@ -24,13 +24,20 @@
  * the others wait in a binary heap, and the next to write is the first
  * of the run or the heap's top (a heap of every event cost 5 % of a
  * conversion's instructions, for events that were mostly in order).
- * Waiting events (with their args and texts) are copied into a store of the
- * writer, allocated once for twice the window and compacted in place
- * when full (written events are marked and squeezed out, the others
- * keep their order), so memory is bounded by the window whatever the
- * batches (a reference on each batch would keep whole batches alive for
- * one late event each; compacting into a new store had both stores
- * alive at once, 12 MiB more at the peak). An event
+ * An event that waits in the run stays in its batch, which the writer
+ * keeps (a reference) until the batch's last such event is written: the
+ * run is a FIFO and batches come in order, so the event the run gives is
+ * always in the oldest batch kept, and the batches kept are about a
+ * window's worth (PERFETTO_ORDER_MAX_BATCHES at most). The other waiting
+ * events (those of the heap, of small batches, past that many batches)
+ * are copied with their args and texts into a store of the writer,
+ * compacted in place when full (written events are marked and squeezed
+ * out, the others keep their order), so memory stays bounded by the
+ * window whatever the batches: a reference per heap event would keep a
+ * whole batch alive for one late event, and compacting into a new store
+ * had both stores alive at once, 12 MiB more at the peak. Copying every
+ * event into the store and moving it once more when compacting was a
+ * fifth of the writer's thread on plain JSON. An event
  * that arrives after later events were already written (disorder deeper
  * than the window) is written at once, where it comes, and counted as
  * `late_events`.
@@ -39,15 +46,26 @@
  */
 #include "perfetto-private.h"
 
-/* A waiting event. Its index in the store is its place in the stream
- * too: events are stored as they come and compacting keeps their order,
- * so it breaks ties (24 bytes an entry, not 32 with a sequence number). */
+/* A waiting event: where it is, and its arrival number, which breaks
+ * ties. The number is compared modulo 2^32, right while the events
+ * waiting at once arrived less than 2^31 events apart (one that waits
+ * longer can only be misplaced among events of its own timestamp). */
 typedef struct
 {
   gint64 ts;
   gint64 rank;
-  guint index; /* in w->order_store */
+  guint32 seq;
+  guint32 index; /* with HELD_STORED: in w->order_store; else in its batch */
 } PerfettoHeld;
+
+#define HELD_STORED 0x80000000u
+
+/* A batch kept for its events waiting in the run. */
+typedef struct
+{
+  TraceBatch *batch;
+  guint n_run; /* its events in the run */
+} PerfettoHeldBatch;
 
 /* trace_processor's order at one timestamp: ends, then complete slices
  * longest first, then the rest (a zero-length complete slice ranks with
@@ -71,7 +89,7 @@ held_before (PerfettoWriter *w,
     return a->ts < b->ts;
   if (w->order_slow && a->ts >= w->order_sort_min_ts && a->rank != b->rank)
     return a->rank < b->rank;
-  return a->index < b->index;
+  return (gint32) (a->seq - b->seq) < 0;
 }
 
 static void
@@ -134,6 +152,55 @@ heap_pop (PerfettoWriter *w)
   return top;
 }
 
+static guint32 store_event (PerfettoWriter *w, TraceBatch *batch, const TraceEvent *ev);
+
+static PerfettoHeldBatch *
+oldest_batch (PerfettoWriter *w)
+{
+  return perfetto_vec_at (&w->order_batches, PerfettoHeldBatch, w->order_batches_head);
+}
+
+/* One of the oldest batch's events left the run. */
+static void
+batch_event_done (PerfettoWriter *w)
+{
+  PerfettoHeldBatch *hb = oldest_batch (w);
+
+  if (--hb->n_run > 0)
+    return;
+  trace_batch_unref (hb->batch);
+  if (++w->order_batches_head == w->order_batches.len)
+    w->order_batches.len = w->order_batches_head = 0;
+  else if (w->order_batches_head >= 64)
+    {
+      /* a stream never without a batch kept: drop the taken part */
+      memmove (w->order_batches.data, oldest_batch (w),
+               (w->order_batches.len - w->order_batches_head) * sizeof (PerfettoHeldBatch));
+      w->order_batches.len -= w->order_batches_head;
+      w->order_batches_head = 0;
+    }
+}
+
+/* The run's events still in their batches are copied into the store,
+ * and the batches let go: the heap only holds stored events. */
+static void
+store_run (PerfettoWriter *w)
+{
+  PerfettoVec *run = &w->order_run;
+
+  for (guint i = w->order_run_head; i < run->len; i++)
+    {
+      PerfettoHeld *h = perfetto_vec_at (run, PerfettoHeld, i);
+      TraceBatch *batch;
+
+      if (h->index & HELD_STORED)
+        continue;
+      batch = oldest_batch (w)->batch;
+      h->index = store_event (w, batch, &batch->events[h->index]);
+      batch_event_done (w);
+    }
+}
+
 /* The order of same-timestamp events changed: the run may no longer be
  * sorted, so everything goes to the heap, which is heapified again. */
 static void
@@ -141,6 +208,7 @@ heap_rebuild (PerfettoWriter *w)
 {
   PerfettoVec *run = &w->order_run;
 
+  store_run (w);
   for (guint i = w->order_run_head; i < run->len; i++)
     *(PerfettoHeld *) perfetto_vec_push_uninit (&w->order_heap) = *perfetto_vec_at (run, PerfettoHeld, i);
   run->len = 0;
@@ -155,18 +223,38 @@ held_count (PerfettoWriter *w)
   return w->order_heap.len + w->order_run.len - w->order_run_head;
 }
 
-static void
-hold (PerfettoWriter *w,
-      const PerfettoHeld *held)
+/* Whether @held goes to the run: it comes not before the run's last. */
+static gboolean
+goes_to_run (PerfettoWriter *w,
+             const PerfettoHeld *held)
 {
   PerfettoVec *run = &w->order_run;
 
-  /* per event: an inline push (g_array_append_vals() was 1.5 % of a JSON
-   * conversion) */
-  if (run->len == w->order_run_head || !held_before (w, held, perfetto_vec_at (run, PerfettoHeld, run->len - 1)))
-    *(PerfettoHeld *) perfetto_vec_push_uninit (run) = *held;
-  else
-    heap_push (w, held);
+  return run->len == w->order_run_head || !held_before (w, held, perfetto_vec_at (run, PerfettoHeld, run->len - 1));
+}
+
+/* Keeps @ev where it is, in @batch, for the run. Returns: its index
+ * there, or HELD_STORED when the batch is not kept (too small, or too
+ * many batches kept already). */
+static guint32
+keep_in_batch (PerfettoWriter *w,
+               TraceBatch *batch,
+               const TraceEvent *ev)
+{
+  PerfettoVec *batches = &w->order_batches;
+  PerfettoHeldBatch *last = batches->len > w->order_batches_head ? perfetto_vec_at (batches, PerfettoHeldBatch, batches->len - 1) : NULL;
+
+  if (last == NULL || last->batch != batch)
+    {
+      if (batch->n_events < PERFETTO_ORDER_MIN_BATCH ||
+          batches->len - w->order_batches_head >= PERFETTO_ORDER_MAX_BATCHES)
+        return HELD_STORED;
+      last = perfetto_vec_push_uninit (batches);
+      last->batch = trace_batch_ref (batch);
+      last->n_run = 0;
+    }
+  last->n_run++;
+  return (guint32) (ev - batch->events);
 }
 
 /* Takes the first waiting event: the run's first or the heap's top. */
@@ -247,7 +335,8 @@ remap_held (PerfettoVec *held,
     {
       PerfettoHeld *h = perfetto_vec_at (held, PerfettoHeld, i);
 
-      h->index = remap[h->index];
+      if (h->index & HELD_STORED)
+        h->index = remap[h->index & ~HELD_STORED] | HELD_STORED;
     }
 }
 
@@ -266,14 +355,41 @@ compact_store (PerfettoWriter *w)
   remap_held (&w->order_run, w->order_run_head, remap);
 }
 
+/* Copies @ev (with its args and texts) into the store.
+ * Returns: its index there, with HELD_STORED */
+static guint32
+store_event (PerfettoWriter *w,
+             TraceBatch *batch,
+             const TraceEvent *ev)
+{
+  guint32 index;
+
+  if (w->order_store == NULL)
+    w->order_store = trace_batch_new (batch->pool, 0);
+  else if (w->order_store->n_events >= PERFETTO_ORDER_STORE_SIZE)
+    compact_store (w);
+  index = w->order_store->n_events;
+  trace_batch_append_event (w->order_store, ev, batch);
+  return index | HELD_STORED;
+}
+
 static void
 write_held (PerfettoWriter *w,
             PerfettoHeld *held)
 {
   w->order_last_ts = held->ts;
   w->order_released = TRUE;
-  perfetto_write_track_event (w, w->order_store, &w->order_store->events[held->index]);
-  w->order_store->events[held->index].kind = TRACE_EVENT_NONE;
+  if (held->index & HELD_STORED)
+    {
+      TraceEvent *ev = &w->order_store->events[held->index & ~HELD_STORED];
+
+      perfetto_write_track_event (w, w->order_store, ev);
+      ev->kind = TRACE_EVENT_NONE;
+      return;
+    }
+  /* from the run: the oldest batch kept holds it */
+  perfetto_write_track_event (w, oldest_batch (w)->batch, &oldest_batch (w)->batch->events[held->index]);
+  batch_event_done (w);
 }
 
 /**
@@ -313,13 +429,21 @@ perfetto_order_write (PerfettoWriter *w,
       perfetto_write_track_event (w, batch, ev);
       return;
     }
-  if (w->order_store == NULL)
-    w->order_store = trace_batch_new (batch->pool, PERFETTO_ORDER_STORE_SIZE);
-  else if (w->order_store->n_events >= PERFETTO_ORDER_STORE_SIZE)
-    compact_store (w);
-  held.index = w->order_store->n_events;
-  trace_batch_append_event (w->order_store, ev, batch);
-  hold (w, &held);
+  held.seq = w->order_seq++;
+  if (goes_to_run (w, &held))
+    {
+      held.index = keep_in_batch (w, batch, ev);
+      if (held.index == HELD_STORED)
+        held.index = store_event (w, batch, ev);
+      /* per event: an inline push (g_array_append_vals() was 1.5 % of a
+       * JSON conversion) */
+      *(PerfettoHeld *) perfetto_vec_push_uninit (&w->order_run) = held;
+    }
+  else
+    {
+      held.index = store_event (w, batch, ev);
+      heap_push (w, &held);
+    }
   if (held_count (w) > PERFETTO_ORDER_WINDOW)
     {
       PerfettoHeld first = take_first (w);
@@ -368,6 +492,7 @@ perfetto_order_init (PerfettoWriter *w)
 {
   perfetto_vec_init (&w->order_heap, sizeof (PerfettoHeld));
   perfetto_vec_init (&w->order_run, sizeof (PerfettoHeld));
+  perfetto_vec_init (&w->order_batches, sizeof (PerfettoHeldBatch));
 }
 
 /**
@@ -382,5 +507,8 @@ perfetto_order_clear (PerfettoWriter *w)
   w->order_heap.len = 0;
   w->order_run.len = 0;
   w->order_run_head = 0;
+  for (guint i = w->order_batches_head; i < w->order_batches.len; i++)
+    trace_batch_unref (perfetto_vec_at (&w->order_batches, PerfettoHeldBatch, i)->batch);
+  w->order_batches.len = w->order_batches_head = 0;
   g_clear_pointer (&w->order_store, trace_batch_unref);
 }

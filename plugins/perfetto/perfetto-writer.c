@@ -749,6 +749,7 @@ perfetto_writer_free (PerfettoWriter *w)
   perfetto_order_clear (w);
   perfetto_vec_clear (&w->order_heap);
   perfetto_vec_clear (&w->order_run);
+  perfetto_vec_clear (&w->order_batches);
   g_array_unref (w->order_remap);
   perfetto_tracks_free (w);
   for (guint i = 0; i < G_N_ELEMENTS (vecs); i++)
@@ -860,7 +861,10 @@ perfetto_write_event (PerfettoWriter *w,
  *
  * Writes the events of @batch. Kernel events and process-tree entries
  * collected from the batch are written at its end, so everything the
- * batch produced is in the output buffer when this returns.
+ * batch produced is in the output buffer when this returns, except, for
+ * a JSON stream (`json_order`), the events that wait for their place in
+ * trace_processor's order: for those the writer may keep a reference to
+ * @batch, which must not change afterwards (as any batch shared).
  *
  * Returns: %FALSE if writing failed
  */

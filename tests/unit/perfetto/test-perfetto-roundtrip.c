@@ -422,6 +422,155 @@ test_json_order_run (void)
   g_assert_cmpuint (seen, ==, n);
 }
 
+/* A JSON stream's events (json_order), written in batches of @sizes
+ * (in turn) copied from @stream, each let go by the caller once
+ * written: the writer keeps what it needs. */
+static GBytes *
+write_split (TraceBatch *stream,
+             const guint *sizes,
+             guint n_sizes,
+             PerfettoWriterStats *ws)
+{
+  g_autoptr (GOutputStream) out = g_memory_output_stream_new_resizable ();
+  g_autoptr (PerfettoWriter) w = NULL;
+  PerfettoWriterOptions opts;
+  guint i = 0;
+
+  perfetto_writer_options_init (&opts);
+  opts.json_order = TRUE;
+  w = perfetto_writer_new (out, &opts);
+  for (guint b = 0; i < stream->n_events; b++)
+    {
+      TraceBatch *batch = trace_batch_new (stream->pool, 0);
+
+      for (guint k = 0; k < sizes[b % n_sizes] && i < stream->n_events; k++, i++)
+        trace_batch_append_event (batch, &stream->events[i], stream);
+      g_assert_true (perfetto_writer_write_batch (w, batch, NULL));
+      trace_batch_unref (batch);
+    }
+  g_assert_true (perfetto_writer_finish (w, NULL));
+  perfetto_writer_get_stats (w, ws);
+  g_assert_true (g_output_stream_close (out, NULL, NULL));
+  return g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (out));
+}
+
+/* An event of the streams below, with an int and a text arg. */
+static TraceEvent *
+add_stream_event (TraceBatch *stream,
+                  TraceEventKind kind,
+                  gint64 ts,
+                  guint i,
+                  GRand *rand)
+{
+  TraceEvent *ev = pt_add (stream, kind, ts, 1, 2 + i % 3, kind == TRACE_EVENT_SLICE_COMPLETE ? "s" : "tick");
+  g_autofree char *text = g_strdup_printf ("v%u-%u", i, g_rand_int (rand));
+
+  if (kind == TRACE_EVENT_SLICE_COMPLETE)
+    ev->u.slice.dur = 5 + i % 4;
+  trace_batch_add_arg_int (stream, ev, "i", i);
+  add_text_arg (stream, ev, "t", text);
+  return ev;
+}
+
+/* Instants of one timestamp are written in the order they came (as
+ * trace_processor's sorter keeps them): their "i" args ascend. */
+static void
+assert_ties_in_stream_order (GBytes *bytes)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TraceBatch) back = pt_read (bytes, pool, NULL, NULL, &error);
+  const TraceEvent *prev = NULL;
+  gint64 prev_i = -1;
+  guint ties = 0;
+
+  g_assert_no_error (error);
+  for (guint e = 0; e < back->n_events; e++)
+    {
+      const TraceEvent *ev = &back->events[e];
+      const TraceArg *args = trace_batch_get_args (back, ev);
+      gint64 i = -1;
+
+      if (ev->kind != TRACE_EVENT_INSTANT)
+        continue;
+      for (guint a = 0; a < ev->n_args; a++)
+        if (g_str_equal (trace_batch_get_string (back, args[a].key), "i"))
+          i = args[a].v.i;
+      g_assert_cmpint (i, >=, 0);
+      if (prev != NULL && prev->ts == ev->ts)
+        {
+          g_assert_cmpint (prev_i, <, i);
+          ties++;
+        }
+      prev = ev;
+      prev_i = i;
+    }
+  g_assert_cmpuint (ties, >, 10000);
+}
+
+/* Waiting events stay in their batch (large batches, up to
+ * PERFETTO_ORDER_MAX_BATCHES of them) or are copied into the store (the
+ * heap's, small batches', past that many batches): where they wait
+ * changes nothing in the file. Batches of 500 events are all copied;
+ * 1 100 and 300 in turn mix both, and pass the limit of batches kept.
+ * Two events a timestamp, in order; from a third on, complete slices
+ * among them (the sorter's slow order: the run moves to the heap); from
+ * two thirds on, every 13th a little early (the first disorder: the run
+ * moves to the heap again, its ties now ordered by rank). */
+static void
+test_json_order_batches (void)
+{
+  static const guint copied[] = { 500 };
+  static const guint mixed[] = { 1100, 300, 1100, 1100 };
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  g_autoptr (TraceBatch) stream = trace_batch_new (pool, 0);
+  g_autoptr (GRand) rand = g_rand_new_with_seed (7);
+  g_autoptr (GBytes) all_copied = NULL;
+  g_autoptr (GBytes) some_kept = NULL;
+  const guint n = 3 * PERFETTO_ORDER_WINDOW;
+  PerfettoWriterStats ws_copied, ws_mixed;
+
+  for (guint i = 0; i < n; i++)
+    add_stream_event (stream, i > n / 3 && i % 7 == 0 ? TRACE_EVENT_SLICE_COMPLETE : TRACE_EVENT_INSTANT,
+                      1000 + 10 * (gint64) (i / 2) - (i > 2 * n / 3 && i % 13 == 0 ? 25 : 0), i, rand);
+  all_copied = write_split (stream, copied, G_N_ELEMENTS (copied), &ws_copied);
+  some_kept = write_split (stream, mixed, G_N_ELEMENTS (mixed), &ws_mixed);
+  g_assert_cmpuint (ws_copied.track_events, >=, n);
+  g_assert_cmpuint (ws_mixed.track_events, ==, ws_copied.track_events);
+  g_assert_cmpuint (ws_mixed.late_events, ==, 0);
+  g_assert_cmpuint (g_bytes_get_size (all_copied), >, 1000000);
+  g_assert_true (g_bytes_equal (all_copied, some_kept));
+  assert_ties_in_stream_order (some_kept);
+}
+
+/* The run moves to the heap (the first complete slice) while its events
+ * are in a kept batch; the slice, at the timestamp of that batch's last
+ * instant, comes first in the slow order, from the next batch. */
+static void
+test_json_order_rebuild_kept (void)
+{
+  static const guint copied[] = { 100 };
+  static const guint kept[] = { 1100 };
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  g_autoptr (TraceBatch) stream = trace_batch_new (pool, 0);
+  g_autoptr (GRand) rand = g_rand_new_with_seed (7);
+  g_autoptr (GBytes) all_copied = NULL;
+  g_autoptr (GBytes) with_kept = NULL;
+  PerfettoWriterStats ws;
+
+  for (guint i = 0; i < 2200; i++)
+    {
+      /* the 6th early: the sort starts there; the 1 101st a complete
+       * slice at the 1 100th's timestamp */
+      gint64 ts = 1000 + 10 * (gint64) MIN (i, 1099) - (i == 5 ? 30 : 0) + (i > 1100 ? 10 * (gint64) (i - 1100) : 0);
+
+      add_stream_event (stream, i == 1100 ? TRACE_EVENT_SLICE_COMPLETE : TRACE_EVENT_INSTANT, ts, i, rand);
+    }
+  all_copied = write_split (stream, copied, G_N_ELEMENTS (copied), &ws);
+  with_kept = write_split (stream, kept, G_N_ELEMENTS (kept), &ws);
+  g_assert_true (g_bytes_equal (all_copied, with_kept));
+}
+
 static void
 test_async_ends_without_begin (void)
 {
@@ -613,6 +762,8 @@ main (int argc,
   g_test_add_func ("/perfetto/roundtrip/thread-time", test_thread_time);
   g_test_add_func ("/perfetto/roundtrip/json-order", test_json_order);
   g_test_add_func ("/perfetto/roundtrip/json-order-compaction", test_json_order_compaction);
+  g_test_add_func ("/perfetto/roundtrip/json-order-batches", test_json_order_batches);
+  g_test_add_func ("/perfetto/roundtrip/json-order-rebuild-kept", test_json_order_rebuild_kept);
   g_test_add_func ("/perfetto/roundtrip/json-order-run", test_json_order_run);
   g_test_add_func ("/perfetto/roundtrip/not-interned", test_all_kinds_not_interned);
   g_test_add_func ("/perfetto/roundtrip/many-batches", test_many_batches);
