@@ -634,7 +634,10 @@ trace_batch_remove_none (TraceBatch *batch)
 
 /**
  * trace_batch_squeeze:
- * @batch: a writable #TraceBatch whose args are in event order
+ * @batch: a writable #TraceBatch whose args, and the texts of its text
+ *   args, are in event order (as trace_batch_append() and
+ *   trace_batch_append_event() leave them; not after events were
+ *   reordered in place)
  * @remap: (array) (out caller-allocates) (nullable): room for the
  *   batch's `n_events` indices, or %NULL
  *
