@@ -144,6 +144,15 @@ test_make_slices (TraceStringPool *pool,
   return batch;
 }
 
+void
+test_add_arg_text (TraceBatch *batch,
+                   TraceEvent *event,
+                   const char *key,
+                   const char *value)
+{
+  trace_batch_add_arg_text (batch, event, trace_string_pool_intern (batch->pool, key), value, strlen (value));
+}
+
 /* collectsink: a sink that appends every event it receives to the batch
  * set as the object data "collect" (a test reads it after EOS). */
 #define TEST_TYPE_COLLECT_SINK (test_collect_sink_get_type ())

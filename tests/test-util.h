@@ -31,6 +31,13 @@ TraceBatch *test_make_slices (TraceStringPool *pool,
                               gint64 first_ts,
                               guint n_pairs);
 
+/* A string arg kept in the batch (TRACE_ARG_TEXT), as json-src keeps a
+ * value seen once. */
+void test_add_arg_text (TraceBatch *batch,
+                        TraceEvent *event,
+                        const char *key,
+                        const char *value);
+
 void test_register_collect_sink (void);
 
 /* Built with AddressSanitizer (gcc says so one way, clang another),

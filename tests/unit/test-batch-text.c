@@ -12,14 +12,12 @@ batch_with_texts (TraceStringPool *pool,
                   guint n)
 {
   TraceBatch *batch = trace_batch_new (pool, 0);
-  guint32 key = trace_string_pool_intern (batch->pool, "v");
 
   for (guint i = 0; i < n; i++)
     {
-      TraceEvent *ev = trace_batch_append (batch, TRACE_EVENT_INSTANT, i);
       g_autofree char *value = g_strdup_printf ("value-%u", i);
 
-      g_assert_nonnull (trace_batch_add_arg_text (batch, ev, key, value, strlen (value)));
+      test_add_arg_text (batch, trace_batch_append (batch, TRACE_EVENT_INSTANT, i), "v", value);
     }
   return batch;
 }

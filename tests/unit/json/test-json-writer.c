@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "json-test-util.h"
+#include "../../test-util.h"
 
 typedef struct
 {
@@ -66,16 +67,6 @@ add (Out *o,
      const char *name)
 {
   return test_add (o->batch, kind, ts, 10, 11, name);
-}
-
-/* A string arg kept in the batch, as json-src keeps a value seen once. */
-static void
-add_text_arg (TraceBatch *batch,
-              TraceEvent *ev,
-              const char *key,
-              const char *value)
-{
-  trace_batch_add_arg_text (batch, ev, trace_string_pool_intern (batch->pool, key), value, strlen (value));
 }
 
 /* ------------------------------------------------------------------ */
@@ -523,11 +514,11 @@ test_kernel_text (void)
   ev->u.cpu.cpu_id = 3;
   ev->u.cpu.state = 1800000;
   ev = test_add (o.batch, TRACE_EVENT_FTRACE, 13200000000, 643, 651, "tracing_mark_write");
-  add_text_arg (o.batch, ev, "buf", "B|643|draw");
+  test_add_arg_text (o.batch, ev, "buf", "B|643|draw");
   ev = test_add (o.batch, TRACE_EVENT_FTRACE, 13500000000, 643, 651, "clock_set_rate");
   ev->cpu = 2;
   trace_batch_add_arg_int (o.batch, ev, "state", 5);
-  add_text_arg (o.batch, ev, "name", "video_clk");
+  test_add_arg_text (o.batch, ev, "name", "video_clk");
   trace_batch_add_arg_double (o.batch, ev, "rate", 1.5);
   out_write (&o, NULL);
   sys = json_object_get_string_member (json_node_get_object (o.root), "systemTraceEvents");
@@ -564,15 +555,15 @@ test_text_args_across_batches (void)
   TraceEvent *ev;
 
   ev = test_add (first, TRACE_EVENT_SLICE_BEGIN, 1000, 1, 2, "draw");
-  add_text_arg (first, ev, "frame", "F6917E5E");
+  test_add_arg_text (first, ev, "frame", "F6917E5E");
   ev = test_add (first, TRACE_EVENT_SLICE_COMPLETE, 1500, 1, 3, "swap");
   ev->u.slice.dur = 100;
-  add_text_arg (first, ev, "url", "https://example.com/?q=1");
+  test_add_arg_text (first, ev, "url", "https://example.com/?q=1");
   g_assert_true (chrome_writer_write_batch (writer, first, NULL));
   memset (first->text, '#', first->text_len);
   trace_batch_unref (first);
   ev = test_add (second, TRACE_EVENT_SLICE_END, 2000, 1, 2, NULL);
-  add_text_arg (second, ev, "result", "ok");
+  test_add_arg_text (second, ev, "result", "ok");
   g_assert_true (chrome_writer_write_batch (writer, second, NULL));
   g_assert_true (chrome_writer_finish (writer, NULL));
   g_assert_true (g_output_stream_close (out, NULL, NULL));

@@ -7,6 +7,7 @@
  * ...): pt_expected_events() is that document as code. */
 #include "perfetto-test-util.h"
 #include "trace.pb-c.h"
+#include "../../test-util.h"
 
 #include <math.h>
 #include <string.h>
@@ -304,16 +305,6 @@ test_json_order (void)
   g_assert_cmpuint (ws.late_events, ==, 1);
 }
 
-/* A string arg kept in the batch, as json-src keeps a value seen once. */
-static void
-add_text_arg (TraceBatch *batch,
-              TraceEvent *ev,
-              const char *key,
-              const char *value)
-{
-  trace_batch_add_arg_text (batch, ev, trace_string_pool_intern (batch->pool, key), value, strlen (value));
-}
-
 /* Past twice the window the writer compacts its store of waiting events
  * in place, several times over this stream: every event must come out
  * with its own args and their texts, in order, whether it waited in the
@@ -334,7 +325,7 @@ test_json_order_compaction (void)
 
   ev = pt_add (in, TRACE_EVENT_SLICE_BEGIN, G_GINT64_CONSTANT (1000000000), 1, 1, "waits");
   trace_batch_add_arg_int (in, ev, "held", 42);
-  add_text_arg (in, ev, "why", "after all");
+  test_add_arg_text (in, ev, "why", "after all");
   for (guint i = 0; i < n; i++)
     {
       /* every seventh event 3 ns early: the heap takes it */
@@ -346,7 +337,7 @@ test_json_order_compaction (void)
         {
           g_autofree char *v = g_strdup_printf ("v%" G_GINT64_FORMAT, ts);
 
-          add_text_arg (in, ev, "s", v);
+          test_add_arg_text (in, ev, "s", v);
         }
     }
   perfetto_writer_options_init (&opts);
@@ -468,7 +459,7 @@ add_stream_event (TraceBatch *stream,
   if (kind == TRACE_EVENT_SLICE_COMPLETE)
     ev->u.slice.dur = 5 + i % 4;
   trace_batch_add_arg_int (stream, ev, "i", i);
-  add_text_arg (stream, ev, "t", text);
+  test_add_arg_text (stream, ev, "t", text);
   return ev;
 }
 
