@@ -306,6 +306,16 @@ append_text (TraceBatch *batch,
   return offset;
 }
 
+/* Turns text arg @arg, whose bytes are in @from's text, into an
+ * interned string. */
+static void
+intern_text_arg (TraceArg *arg,
+                 TraceBatch *from)
+{
+  arg->v.s = trace_string_pool_intern_len (from->pool, from->text + arg->v.text.offset, arg->v.text.len);
+  arg->type = TRACE_ARG_STRING;
+}
+
 /* The text args among @args (just copied into @batch from @from, which
  * may be @batch) get their bytes copied too; a text that no longer fits
  * @batch's offsets is interned instead. */
@@ -318,19 +328,21 @@ copy_arg_texts (TraceBatch *batch,
   for (guint a = 0; a < n_args; a++)
     {
       TraceArg *arg = &args[a];
-      guint32 len = arg->v.text.len;
+      guint32 offset;
 
       if (arg->type != TRACE_ARG_TEXT)
         continue;
-      if (!text_fits (batch, len))
+      if (!text_fits (batch, arg->v.text.len))
         {
-          arg->v.s = trace_string_pool_intern_len (batch->pool, from->text + arg->v.text.offset, len);
-          arg->type = TRACE_ARG_STRING;
+          intern_text_arg (arg, from);
           continue;
         }
       /* room first: when @from is @batch, the source moves with it */
-      reserve_text (batch, (gsize) len + 1);
-      arg->v.text.offset = append_text (batch, from->text + arg->v.text.offset, len);
+      offset = batch->text_len;
+      reserve_text (batch, (gsize) arg->v.text.len + 1);
+      memcpy (batch->text + offset, from->text + arg->v.text.offset, arg->v.text.len + 1);
+      batch->text_len += arg->v.text.len + 1;
+      arg->v.text.offset = offset;
     }
 }
 
@@ -503,10 +515,7 @@ trace_batch_intern_text_args (TraceBatch *batch)
       TraceArg *arg = &batch->args[a];
 
       if (arg->type == TRACE_ARG_TEXT)
-        {
-          arg->v.s = trace_batch_intern_arg (batch, arg);
-          arg->type = TRACE_ARG_STRING;
-        }
+        intern_text_arg (arg, batch);
     }
   batch->text_len = 0;
   return batch;

@@ -454,7 +454,9 @@ hold_args (WriterThread *t,
   guint first = t->args->len;
 
   g_array_append_vals (t->args, trace_batch_get_args (batch, ev), ev->n_args);
-  for (guint i = first; i < t->args->len && batch->text_len > 0; i++)
+  if (batch->text_len == 0)
+    return;
+  for (guint i = first; i < t->args->len; i++)
     {
       TraceArg *arg = &g_array_index (t->args, TraceArg, i);
 
