@@ -31,6 +31,14 @@ GInputStream *_trace_wait_stream_new (GInputStream *base,
                                       GCancellable *cancel,
                                       GMainContext *context);
 
+/* tracefilemap.c: a regular file mapped, safe when it shrinks */
+typedef struct _TraceFileMap TraceFileMap;
+TraceFileMap *_trace_file_map_new (int fd);
+const guint8 *_trace_file_map_get_data (TraceFileMap *map,
+                                        gsize *size);
+gboolean _trace_file_map_check (TraceFileMap *map);
+void _trace_file_map_free (TraceFileMap *map);
+
 /* tracegzipdecoder.c: gzip, every member; how the input ended */
 typedef enum
 {

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
+#include <gio/gfiledescriptorbased.h>
 #include <gio/gunixinputstream.h>
 #include <glib/gstdio.h>
 
@@ -23,6 +24,10 @@ typedef struct
   GCancellable *cancel; /* ends a read waiting on an idle pipe: send_eos, stop */
   GInputStream *stream; /* what the subclass reads: decompressed */
   guint64 size;
+  gboolean decompressed;
+  gboolean map_tried;
+  TraceFileMap *map;    /* the file in place, once a reader asked */
+  guint64 map_position; /* how far the reader got in it */
 } TraceFileSrcPrivate;
 
 enum
@@ -161,6 +166,7 @@ maybe_decompress (TraceFileSrc *self,
       g_autoptr (TraceGzipDecoder) dec = _trace_gzip_decoder_new (on_gzip_end, self);
       GInputStream *conv = g_converter_input_stream_new (G_INPUT_STREAM (buffered), G_CONVERTER (dec));
       g_object_unref (buffered);
+      PRIV (self)->decompressed = TRUE;
       return conv;
     }
   return G_INPUT_STREAM (buffered);
@@ -190,6 +196,7 @@ trace_file_src_start (TraceBaseSrc *src,
       return FALSE;
     }
   g_cancellable_reset (priv->cancel);
+  priv->decompressed = FALSE;
   priv->raw = open_raw (self, &priv->size, error);
   if (priv->raw == NULL)
     return FALSE;
@@ -232,6 +239,27 @@ trace_file_src_announce_stream (TraceFileSrc *src)
                                   info.clock_source);
 }
 
+/* FALSE, with @error set (or replaced), when the file shrank under its
+ * mapping: the reader read zeros where its bytes were. */
+static gboolean
+check_map (TraceFileSrc *self,
+           GError **error)
+{
+  TraceFileSrcPrivate *priv = PRIV (self);
+  g_autofree char *quoted = NULL;
+  gsize size;
+
+  if (priv->map == NULL || _trace_file_map_check (priv->map))
+    return TRUE;
+  _trace_file_map_get_data (priv->map, &size);
+  quoted = _trace_quote_value (priv->location);
+  g_clear_error (error);
+  g_set_error (error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_READ,
+               "could not read %s: the file was cut short while it was read (it had %" G_GSIZE_FORMAT " bytes)",
+               quoted, size);
+  return FALSE;
+}
+
 /* The steps every format source took by hand: the reader gives a batch;
  * the stream is described with the first one, progress after each. */
 static TraceFlowReturn
@@ -250,7 +278,16 @@ trace_file_src_create (TraceBaseSrc *src,
       return TRACE_FLOW_ERROR;
     }
   if (!klass->read_batch (self, out, error))
-    return TRACE_FLOW_ERROR;
+    {
+      /* zeros where the file shrank may have been the reader's trouble */
+      check_map (self, error);
+      return TRACE_FLOW_ERROR;
+    }
+  if (!check_map (self, error))
+    {
+      g_clear_pointer (out, trace_batch_unref);
+      return TRACE_FLOW_ERROR;
+    }
   if (first)
     trace_file_src_announce_stream (self);
   trace_file_src_update_progress (self);
@@ -326,6 +363,9 @@ trace_file_src_stop (TraceBaseSrc *src,
   TraceFileSrcPrivate *priv = PRIV (TRACE_FILE_SRC (src));
 
   close_reader (TRACE_FILE_SRC (src));
+  g_clear_pointer (&priv->map, _trace_file_map_free);
+  priv->map_tried = FALSE;
+  priv->map_position = 0;
   g_cancellable_cancel (priv->cancel);
   g_clear_object (&priv->stream);
   g_clear_object (&priv->raw);
@@ -382,6 +422,7 @@ trace_file_src_dispose (GObject *object)
 {
   /* before any finalize: the subclass's reader still holds its fields */
   close_reader (TRACE_FILE_SRC (object));
+  g_clear_pointer (&PRIV (TRACE_FILE_SRC (object))->map, _trace_file_map_free);
   G_OBJECT_CLASS (trace_file_src_parent_class)->dispose (object);
 }
 
@@ -497,6 +538,8 @@ trace_file_src_get_bytes_read (TraceFileSrc *src)
   g_return_val_if_fail (TRACE_IS_FILE_SRC (src), 0);
 
   raw = PRIV (src)->raw;
+  if (PRIV (src)->map != NULL)
+    return MAX (PRIV (src)->map_position, raw ? (guint64) g_seekable_tell (G_SEEKABLE (raw)) : 0);
   if (raw && G_IS_SEEKABLE (raw) && g_seekable_can_seek (G_SEEKABLE (raw)))
     return g_seekable_tell (G_SEEKABLE (raw));
   return 0;
@@ -528,4 +571,69 @@ trace_file_src_update_progress (TraceFileSrc *src)
   g_return_if_fail (TRACE_IS_FILE_SRC (src));
 
   trace_base_src_set_progress (TRACE_BASE_SRC (src), trace_file_src_get_bytes_read (src), PRIV (src)->size);
+}
+
+/**
+ * trace_file_src_map_input:
+ * @src: a #TraceFileSrc, between #TraceFileSrcClass.open and the end
+ *   of the input
+ * @size: (out): the bytes mapped
+ *
+ * The input file mapped into memory, for a reader that reads a large
+ * file in chunks on several threads: the bytes are read where the
+ * system keeps them, without the copy a read makes. Only a regular file
+ * read as it is has a mapping (not standard input, a pipe or a gzip
+ * file), and only when the system gives one; otherwise the reader goes
+ * on with the stream of #TraceFileSrcClass.open.
+ *
+ * The mapping holds the file's first @size bytes, from offset 0, which
+ * is also the offset of the stream's bytes: a reader that read N bytes
+ * from the stream continues at byte N of the mapping (and no longer
+ * reads the stream). If the file grows meanwhile, what it gained is not
+ * read; if it shrinks, the bytes it lost read as zeros, and the next
+ * batch ends the source with a #TRACE_RESOURCE_ERROR_READ error saying
+ * the file was cut short (instead of a crash: see docs/robustness.md).
+ * Call trace_file_src_set_mapped_position() as reading goes on, for the
+ * progress.
+ *
+ * Returns: (transfer none) (nullable) (array length=size): the bytes,
+ *   valid until the source stops; %NULL when there is no mapping
+ */
+const guint8 *
+trace_file_src_map_input (TraceFileSrc *src,
+                          gsize *size)
+{
+  TraceFileSrcPrivate *priv;
+
+  g_return_val_if_fail (TRACE_IS_FILE_SRC (src), NULL);
+  g_return_val_if_fail (size != NULL, NULL);
+
+  priv = PRIV (src);
+  *size = 0;
+  if (!priv->map_tried)
+    {
+      priv->map_tried = TRUE;
+      if (!priv->decompressed && G_IS_FILE_DESCRIPTOR_BASED (priv->raw))
+        priv->map = _trace_file_map_new (g_file_descriptor_based_get_fd (G_FILE_DESCRIPTOR_BASED (priv->raw)));
+      g_debug ("%s: %s", trace_file_src_get_display_name (src),
+               priv->map ? "read in place (mapped)" : "no mapping: read through the stream");
+    }
+  return priv->map ? _trace_file_map_get_data (priv->map, size) : NULL;
+}
+
+/**
+ * trace_file_src_set_mapped_position:
+ * @src: a #TraceFileSrc
+ * @position: the byte of the mapping the reader got to
+ *
+ * For the progress (trace_file_src_get_bytes_read()) of a reader that
+ * reads through trace_file_src_map_input().
+ */
+void
+trace_file_src_set_mapped_position (TraceFileSrc *src,
+                                    guint64 position)
+{
+  g_return_if_fail (TRACE_IS_FILE_SRC (src));
+
+  PRIV (src)->map_position = position;
 }

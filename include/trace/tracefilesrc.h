@@ -101,4 +101,11 @@ guint64 trace_file_src_get_size (TraceFileSrc *src);
 TRACE_AVAILABLE_IN_ALL
 void trace_file_src_update_progress (TraceFileSrc *src);
 
+TRACE_AVAILABLE_IN_ALL
+const guint8 *trace_file_src_map_input (TraceFileSrc *src,
+                                        gsize *size);
+TRACE_AVAILABLE_IN_ALL
+void trace_file_src_set_mapped_position (TraceFileSrc *src,
+                                         guint64 position);
+
 G_END_DECLS

@@ -86,6 +86,17 @@ test_element (void)
   g_assert_null (trace_file_src_get_location ((TraceFileSrc *) element));
   g_test_assert_expected_messages ();
 
+  {
+    gsize size = 1;
+
+    EXPECT_CRITICAL ("trace_file_src_map_input");
+    g_assert_null (trace_file_src_map_input ((TraceFileSrc *) element, &size));
+    g_test_assert_expected_messages ();
+    EXPECT_CRITICAL ("trace_file_src_set_mapped_position");
+    trace_file_src_set_mapped_position ((TraceFileSrc *) element, 1);
+    g_test_assert_expected_messages ();
+  }
+
   EXPECT_CRITICAL ("trace_aggregator_get_sink_pads");
   g_assert_null (trace_aggregator_get_sink_pads ((TraceAggregator *) element));
   g_test_assert_expected_messages ();
