@@ -487,7 +487,8 @@ typedef enum
 typedef struct
 {
   /* filled by the reader's thread */
-  char *data;
+  const char *data; /* buffer, or the input's mapping */
+  char *buffer;     /* what the input is read into when not mapped */
   gsize len;
   guint64 offset;       /* of data[0] in the input */
   GError *error;        /* reading failed after data */
@@ -591,6 +592,9 @@ struct _ChromeReader
   guint next_event; /* of the oldest chunk, while taking */
   guint64 chunks_taken, chunks_missed, chunks_stolen;
   gboolean chunks_patient; /* see chrome_reader_set_patient() */
+  TraceFileSrc *file_src;  /* for the mapping; unowned, may be NULL */
+  const char *map;         /* the input in place, while chunks read it */
+  gsize map_size;
 };
 
 /* json-reader.c */
@@ -604,6 +608,7 @@ gboolean chrome_reader_refill_chunks (ChromeReader *r, gsize want, GError **erro
 gboolean chrome_reader_take_scanned (ChromeReader *r);
 void chrome_reader_chunks_free (ChromeReader *r);
 void chrome_reader_set_patient (ChromeReader *r, gboolean patient);
+void chrome_reader_set_file_src (ChromeReader *r, TraceFileSrc *src);
 void chrome_reader_get_chunk_counts (ChromeReader *r, guint64 *taken, guint64 *missed, guint64 *stolen);
 
 void chrome_reader_skip (ChromeReader *r, ChromeSkipReason reason, guint64 offset);

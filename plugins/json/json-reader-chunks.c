@@ -224,7 +224,7 @@ chunks_free (ChromeChunks *cs)
     g_thread_join (cs->workers[i]);
   for (guint i = 0; i < cs->n_ring; i++)
     {
-      g_free (cs->ring[i].data);
+      g_free (cs->ring[i].buffer);
       g_free (cs->ring[i].events);
       g_clear_error (&cs->ring[i].error);
     }
@@ -315,14 +315,26 @@ read_chunk (ChromeReader *r)
   if (cs->submitted - cs->taken == cs->n_ring)
     return FALSE;
   c = &cs->ring[cs->submitted % cs->n_ring];
-  if (c->data == NULL)
-    c->data = g_malloc (cs->chunk_size);
   c->offset = r->chunks_offset;
   g_clear_error (&c->error);
   c->last = FALSE;
   c->n_events = 0;
   c->anchor = G_MAXSIZE;
-  if (!g_input_stream_read_all (r->in, c->data, cs->chunk_size, &n, NULL, &io_error))
+  if (r->map != NULL)
+    {
+      /* in place: no copy, and no read to fail (a file cut short reads
+       * as zeros, and the source says so) */
+      n = MIN (cs->chunk_size, r->map_size - r->chunks_offset);
+      c->data = r->map + r->chunks_offset;
+      trace_file_src_set_mapped_position (r->file_src, r->chunks_offset + n);
+    }
+  else
+    {
+      if (c->buffer == NULL)
+        c->buffer = g_malloc (cs->chunk_size);
+      c->data = c->buffer;
+    }
+  if (r->map == NULL && !g_input_stream_read_all (r->in, c->buffer, cs->chunk_size, &n, NULL, &io_error))
     {
       /* what one thread does: a cut gzip stream keeps what it gave, any
        * other error drops the read it happened in */
@@ -349,6 +361,29 @@ read_chunk (ChromeReader *r)
   return TRUE;
 }
 
+/* The rest of the input is read in place when the source has it mapped
+ * (a regular file read as it is): the copy of every byte into the chunks
+ * was a seventh of the reader's thread, where the kernel copies into a
+ * buffer another core read last (docs/performance.md). The stream's
+ * offsets are the file's then: the chunks go on from where the reader
+ * is. */
+static void
+map_input (ChromeReader *r)
+{
+  gsize size = 0;
+  const char *map;
+
+  if (r->file_src == NULL)
+    return;
+  map = (const char *) trace_file_src_map_input (r->file_src, &size);
+  if (map == NULL || r->chunks_offset > size)
+    return;
+  r->map = map;
+  r->map_size = size;
+  g_debug ("%s: byte %" G_GUINT64_FORMAT ": the rest of the input (to byte %" G_GSIZE_FORMAT ") read in place",
+           r->location, r->chunks_offset, size);
+}
+
 /**
  * chrome_reader_maybe_start_chunks:
  *
@@ -372,6 +407,7 @@ chrome_reader_maybe_start_chunks (ChromeReader *r)
     return FALSE;
   r->chunks->patient = r->chunks_patient;
   r->chunks_offset = r->base + r->len;
+  map_input (r);
   r->head_pos = 0;
   r->head_state = CHUNK_PENDING;
   g_debug ("%s: byte %" G_GUINT64_FORMAT ": traceEvents scanned by %u worker thread%s in chunks of %" G_GSIZE_FORMAT
@@ -571,6 +607,7 @@ chrome_reader_chunks_free (ChromeReader *r)
            " read on one thread after a wrong guess, %" G_GUINT64_FORMAT " before a worker started them",
            r->location, r->chunks_taken, r->chunks_missed, r->chunks_stolen);
   chunks_free (g_steal_pointer (&r->chunks));
+  r->map = NULL;
 }
 
 /**
@@ -609,4 +646,19 @@ chrome_reader_get_chunk_counts (ChromeReader *r,
   *taken = r->chunks_taken;
   *missed = r->chunks_missed;
   *stolen = r->chunks_stolen;
+}
+
+/**
+ * chrome_reader_set_file_src:
+ * @src: (nullable): the source whose input the reader reads
+ *
+ * Lets the reader read the input in place through the source's mapping
+ * (trace_file_src_map_input()) once it reads in chunks. Call before the
+ * first batch.
+ */
+void
+chrome_reader_set_file_src (ChromeReader *r,
+                            TraceFileSrc *src)
+{
+  r->file_src = src;
 }

@@ -135,6 +135,26 @@ generate (void)
   return s;
 }
 
+/* json-src's debug message for a file read in place (through its
+ * mapping: trace_file_src_map_input()), counted; other debug messages
+ * dropped. */
+static guint mapped_reads;
+
+static GLogWriterOutput
+count_mapped_reads (GLogLevelFlags level,
+                    const GLogField *fields,
+                    gsize n_fields,
+                    gpointer user_data)
+{
+  if (!(level & G_LOG_LEVEL_DEBUG))
+    return g_log_writer_default (level, fields, n_fields, user_data);
+  for (gsize i = 0; i < n_fields; i++)
+    if (g_str_equal (fields[i].key, "MESSAGE") && fields[i].length < 0 &&
+        strstr (fields[i].value, ") read in place") != NULL)
+      g_atomic_int_inc (&mapped_reads);
+  return G_LOG_WRITER_HANDLED;
+}
+
 static void
 test_generated (void)
 {
@@ -154,9 +174,14 @@ test_generated (void)
       /* chunks of 256 KiB, and of 4 KiB */
       if (i == 1)
         g_setenv ("TRACEPIPE_JSON_CHUNK_SIZE", "4096", TRUE);
+      /* a file read in place with threads (same bytes as read with
+       * one); a gzip file never */
+      g_atomic_int_set (&mapped_reads, 0);
       assert_identical_outputs (plain);
       assert_identical_outputs (cut);
+      g_assert_cmpuint (g_atomic_int_get (&mapped_reads), ==, 8);
       assert_identical_outputs (gz);
+      g_assert_cmpuint (g_atomic_int_get (&mapped_reads), ==, 8);
     }
   g_unsetenv ("TRACEPIPE_JSON_CHUNK_SIZE");
 }
@@ -184,6 +209,8 @@ main (int argc,
 
   g_test_init (&argc, &argv, NULL);
   trace_init (&argc, &argv);
+  g_log_set_writer_func (count_mapped_reads, NULL, NULL);
+  g_log_set_debug_enabled (TRUE);
   tmp_dir = g_dir_make_tmp ("tracepipe-json-threads-XXXXXX", NULL);
   g_assert_nonnull (tmp_dir);
   g_test_add_func ("/json-threads/default", test_default);
