@@ -208,3 +208,41 @@ test_limit_address_space (gsize spare)
   as.rlim_cur = as.rlim_max = g_ascii_strtoull (line + strlen ("\nVmSize:"), NULL, 10) * 1024 + spare;
   g_assert_cmpint (setrlimit (RLIMIT_AS, &as), ==, 0);
 }
+
+static const char *watched_needle;
+static guint watched_count;
+
+static GLogWriterOutput
+watch_debug_messages (GLogLevelFlags level,
+                      const GLogField *fields,
+                      gsize n_fields,
+                      gpointer user_data)
+{
+  if (!(level & G_LOG_LEVEL_DEBUG))
+    return g_log_writer_default (level, fields, n_fields, user_data);
+  for (gsize i = 0; i < n_fields; i++)
+    if (g_str_equal (fields[i].key, "MESSAGE") && fields[i].length < 0 &&
+        strstr (fields[i].value, watched_needle) != NULL)
+      g_atomic_int_inc (&watched_count);
+  return G_LOG_WRITER_HANDLED;
+}
+
+void
+test_watch_debug_messages (const char *needle)
+{
+  watched_needle = needle;
+  g_log_set_writer_func (watch_debug_messages, NULL, NULL);
+  g_log_set_debug_enabled (TRUE);
+}
+
+guint
+test_get_watched_debug_messages (void)
+{
+  return g_atomic_int_get (&watched_count);
+}
+
+void
+test_reset_watched_debug_messages (void)
+{
+  g_atomic_int_set (&watched_count, 0);
+}

@@ -40,6 +40,13 @@ void test_add_arg_text (TraceBatch *batch,
 
 void test_register_collect_sink (void);
 
+/* From now on, counts the debug messages whose text holds @needle
+ * (a source's "read in place", say) and drops every debug message;
+ * others go to GLib's default writer. Once per process. */
+void test_watch_debug_messages (const char *needle);
+guint test_get_watched_debug_messages (void);
+void test_reset_watched_debug_messages (void);
+
 /* Built with AddressSanitizer (gcc says so one way, clang another),
  * which cannot run under an address-space limit. */
 #if defined(__SANITIZE_ADDRESS__)

@@ -499,6 +499,7 @@ ftrace_reader_read_batch (FtraceReader *r,
                           GError **error)
 {
   GError *local = NULL;
+  gboolean ok;
 
   g_return_val_if_fail (r != NULL, FALSE);
   g_return_val_if_fail (out != NULL, FALSE);
@@ -527,7 +528,10 @@ ftrace_reader_read_batch (FtraceReader *r,
     return TRUE;
   if (r->batch == NULL)
     r->batch = trace_batch_new (r->pool, TRACE_BATCH_DEFAULT_SIZE + 64);
-  if (!(r->parallel ? ftrace_reader_fill_batch_chunks (r, &local) : ftrace_reader_fill_batch (r, &local)))
+  ok = r->parallel ? ftrace_reader_fill_batch_chunks (r, &local) : ftrace_reader_fill_batch (r, &local);
+  if (r->mapped)
+    trace_file_src_set_mapped_position (r->file_src, ftrace_input_get_raw_bytes (r->input));
+  if (!ok)
     {
       if (local == NULL)
         local = g_steal_pointer (&r->error);

@@ -1,10 +1,15 @@
-/* Pipelines: json-src threads=1, 2 and 5 write byte-identical Perfetto
- * and JSON files, for every file of tests/data/json and for generated
- * inputs (plain and gzip), with chunks small enough that every file is
- * split (TRACEPIPE_JSON_CHUNK_SIZE). The sinks write on their own
- * thread, as by default: perfetto-sink's interning ids follow the order
- * it first uses strings, not the pool's ids, which depend on which
- * thread interned a string first (docs/event-model.md). */
+/* Pipelines: json-src and ftrace-src with threads=1, 2 and 5 write
+ * byte-identical Perfetto and JSON files, for every file of
+ * tests/data/json and tests/data/ftrace and for generated inputs (plain
+ * and gzip; for ftrace also with a byte-order mark, a NUL run and a line
+ * over the maximum in the middle, where the workers hand over to one
+ * thread). JSON chunks are made small enough that every file is split
+ * (TRACEPIPE_JSON_CHUNK_SIZE). With threads, a regular file is read in
+ * place (its mapping); the outputs show it gives the same bytes as a
+ * read. The sinks write on their own thread, as by default:
+ * perfetto-sink's interning ids follow the order it first uses strings,
+ * not the pool's ids, which depend on which thread interned a string
+ * first (docs/event-model.md). */
 #include <string.h>
 
 #include <glib/gstdio.h>
@@ -15,15 +20,15 @@ static char *tmp_dir;
 
 /* The bytes one conversion wrote. */
 static char *
-convert (const char *input,
+convert (const char *src,
+         const char *input,
          guint threads,
          const char *sink,
          gsize *len)
 {
   g_autofree char *out = g_build_filename (tmp_dir, "out", NULL);
   g_autofree char *description =
-      g_strdup_printf ("json-src location=\"%s\" threads=%u ! %s location=\"%s\"", input, threads,
-                       sink, out);
+      g_strdup_printf ("%s location=\"%s\" threads=%u ! %s location=\"%s\"", src, input, threads, sink, out);
   g_autoptr (GError) error = NULL;
   g_autoptr (TraceElement) p = trace_parse_launch (description, &error);
   g_autoptr (TraceMessage) end = NULL;
@@ -45,25 +50,26 @@ convert (const char *input,
 }
 
 static void
-assert_identical_outputs (const char *input)
+assert_identical_outputs (const char *src,
+                          const char *input)
 {
   static const char *const sinks[] = { "perfetto-sink", "json-sink" };
 
   for (guint s = 0; s < G_N_ELEMENTS (sinks); s++)
     {
       gsize len1;
-      g_autofree char *one = convert (input, 1, sinks[s], &len1);
+      g_autofree char *one = convert (src, input, 1, sinks[s], &len1);
 
       for (guint threads = 2; threads <= 5; threads += 3)
         {
           gsize len;
-          g_autofree char *many = convert (input, threads, sinks[s], &len);
+          g_autofree char *many = convert (src, input, threads, sinks[s], &len);
 
           if (len != len1 || memcmp (one, many, len) != 0)
             {
-              g_test_message ("%s into %s: threads=%u wrote %" G_GSIZE_FORMAT " bytes, threads=1 %" G_GSIZE_FORMAT
+              g_test_message ("%s %s into %s: threads=%u wrote %" G_GSIZE_FORMAT " bytes, threads=1 %" G_GSIZE_FORMAT
                               ", not the same",
-                              input, sinks[s], threads, len, len1);
+                              src, input, sinks[s], threads, len, len1);
               g_test_fail ();
             }
         }
@@ -86,7 +92,7 @@ test_corpus (void)
 
       if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
         continue;
-      assert_identical_outputs (path);
+      assert_identical_outputs ("json-src", path);
       n++;
     }
   g_unsetenv ("TRACEPIPE_JSON_CHUNK_SIZE");
@@ -135,26 +141,6 @@ generate (void)
   return s;
 }
 
-/* json-src's debug message for a file read in place (through its
- * mapping: trace_file_src_map_input()), counted; other debug messages
- * dropped. */
-static guint mapped_reads;
-
-static GLogWriterOutput
-count_mapped_reads (GLogLevelFlags level,
-                    const GLogField *fields,
-                    gsize n_fields,
-                    gpointer user_data)
-{
-  if (!(level & G_LOG_LEVEL_DEBUG))
-    return g_log_writer_default (level, fields, n_fields, user_data);
-  for (gsize i = 0; i < n_fields; i++)
-    if (g_str_equal (fields[i].key, "MESSAGE") && fields[i].length < 0 &&
-        strstr (fields[i].value, ") read in place") != NULL)
-      g_atomic_int_inc (&mapped_reads);
-  return G_LOG_WRITER_HANDLED;
-}
-
 static void
 test_generated (void)
 {
@@ -176,14 +162,107 @@ test_generated (void)
         g_setenv ("TRACEPIPE_JSON_CHUNK_SIZE", "4096", TRUE);
       /* a file read in place with threads (same bytes as read with
        * one); a gzip file never */
-      g_atomic_int_set (&mapped_reads, 0);
-      assert_identical_outputs (plain);
-      assert_identical_outputs (cut);
-      g_assert_cmpuint (g_atomic_int_get (&mapped_reads), ==, 8);
-      assert_identical_outputs (gz);
-      g_assert_cmpuint (g_atomic_int_get (&mapped_reads), ==, 8);
+      test_reset_watched_debug_messages ();
+      assert_identical_outputs ("json-src", plain);
+      assert_identical_outputs ("json-src", cut);
+      g_assert_cmpuint (test_get_watched_debug_messages (), ==, 8);
+      assert_identical_outputs ("json-src", gz);
+      g_assert_cmpuint (test_get_watched_debug_messages (), ==, 8);
     }
   g_unsetenv ("TRACEPIPE_JSON_CHUNK_SIZE");
+}
+
+static void
+test_ftrace_corpus (void)
+{
+  g_autofree char *dir_path = g_build_filename (TEST_DATA_DIR, "ftrace", NULL);
+  g_autoptr (GDir) dir = g_dir_open (dir_path, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir_path, name, NULL);
+
+      if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+        continue;
+      assert_identical_outputs ("ftrace-src", path);
+      n++;
+    }
+  g_assert_cmpuint (n, >, 20);
+}
+
+/* Writes @len bytes of @data with @insert put in at byte @at (a line's
+ * start), to the temporary folder's @name; returns the path. */
+static char *
+write_variant (const char *name,
+               const char *data,
+               gsize len,
+               gsize at,
+               const char *insert,
+               gsize insert_len)
+{
+  g_autoptr (GString) s = g_string_new_len (data, at);
+  char *path = g_build_filename (tmp_dir, name, NULL);
+
+  g_string_append_len (s, insert, insert_len);
+  g_string_append_len (s, data + at, len - at);
+  g_assert_true (g_file_set_contents (path, s->str, s->len, NULL));
+  return path;
+}
+
+/* 3 MiB of the bench's systrace (blocks of 1 MiB), as it is and with
+ * what makes the workers hand the rest over to one thread, read in
+ * place; and gzip, read through the stream. */
+static void
+test_ftrace_generated (void)
+{
+  g_autofree char *plain = g_build_filename (tmp_dir, "gen.txt", NULL);
+  g_autofree char *gz = g_build_filename (tmp_dir, "gen.txt.gz", NULL);
+  g_autofree char *gen = g_strdup_printf ("\"%s\" --mb=3 systrace \"%s\"", g_getenv ("GEN_SYNTH"), plain);
+  g_autofree char *zip = g_strdup_printf ("gzip -k -f \"%s\"", plain);
+  g_autofree char *data = NULL;
+  g_autofree char *long_line = NULL;
+  g_autofree char *nul = g_malloc0 (300);
+  char *variants[5];
+  gsize len = 0, middle, first_event = 0;
+  int status = 0;
+
+  if (g_getenv ("GEN_SYNTH") == NULL)
+    {
+      g_test_skip ("GEN_SYNTH (the bench input generator) is not set: run through meson test");
+      return;
+    }
+  g_assert_true (g_spawn_command_line_sync (gen, NULL, NULL, &status, NULL));
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_assert_true (g_spawn_command_line_sync (zip, NULL, NULL, &status, NULL));
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_assert_true (g_file_get_contents (plain, &data, &len, NULL));
+  middle = (const char *) memchr (data + len / 2, '\n', len / 2) + 1 - data;
+  while (data[first_event] == '#')
+    first_event = (const char *) memchr (data + first_event, '\n', len - first_event) + 1 - data;
+  long_line = g_strnfill (70 * 1024, 'x');
+  long_line[70 * 1024 - 1] = '\n';
+  variants[0] = g_strdup (plain);
+  /* the first event's line right after the mark: read from the wrong
+   * offset, it would hold the mark and be lost */
+  variants[1] = write_variant ("bom.txt", data + first_event, len - first_event, 0, "\xef\xbb\xbf", 3);
+  variants[2] = write_variant ("nul.txt", data, len, middle + 10, nul, 300);
+  variants[3] = write_variant ("long.txt", data, len, middle, long_line, 70 * 1024);
+  variants[4] = write_variant ("cut.txt", data, len - 30, len - 30, "", 0);
+  test_reset_watched_debug_messages ();
+  for (guint i = 0; i < G_N_ELEMENTS (variants); i++)
+    {
+      assert_identical_outputs ("ftrace-src", variants[i]);
+      g_unlink (variants[i]);
+      g_free (variants[i]);
+    }
+  /* each variant, two sinks, threads 2 and 5 */
+  g_assert_cmpuint (test_get_watched_debug_messages (), ==, 5 * 2 * 2);
+  assert_identical_outputs ("ftrace-src", gz);
+  g_assert_cmpuint (test_get_watched_debug_messages (), ==, 5 * 2 * 2);
+  g_unlink (gz);
 }
 
 /* The default is the number of cores, as ftrace-src's. */
@@ -209,13 +288,15 @@ main (int argc,
 
   g_test_init (&argc, &argv, NULL);
   trace_init (&argc, &argv);
-  g_log_set_writer_func (count_mapped_reads, NULL, NULL);
-  g_log_set_debug_enabled (TRUE);
-  tmp_dir = g_dir_make_tmp ("tracepipe-json-threads-XXXXXX", NULL);
+  /* the sources' message for a file read in place, through its mapping */
+  test_watch_debug_messages (") read in place");
+  tmp_dir = g_dir_make_tmp ("tracepipe-threads-XXXXXX", NULL);
   g_assert_nonnull (tmp_dir);
   g_test_add_func ("/json-threads/default", test_default);
   g_test_add_func ("/json-threads/corpus", test_corpus);
   g_test_add_func ("/json-threads/generated", test_generated);
+  g_test_add_func ("/ftrace-threads/corpus", test_ftrace_corpus);
+  g_test_add_func ("/ftrace-threads/generated", test_ftrace_generated);
   ret = g_test_run ();
   for (const char *const *f = (const char *const[]){ "gen.json", "cut.json", "gen.json.gz", NULL }; *f; f++)
     {
