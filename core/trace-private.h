@@ -36,6 +36,8 @@ typedef struct _TraceFileMap TraceFileMap;
 TraceFileMap *_trace_file_map_new (int fd);
 const guint8 *_trace_file_map_get_data (TraceFileMap *map,
                                         gsize *size);
+void _trace_file_map_release (TraceFileMap *map,
+                              guint64 done);
 gboolean _trace_file_map_check (TraceFileMap *map);
 void _trace_file_map_free (TraceFileMap *map);
 

@@ -52,8 +52,12 @@ struct _TraceFileMap
   int fd;
   guint8 *data;
   gsize size;
+  gsize released; /* the pages before are no longer resident */
   MapSlot *slot;
 };
+
+/* Pages given back at a time: a syscall per MiB read. */
+#define RELEASE_STEP (1024 * 1024)
 
 /* Async-signal-safe: atomics, mmap(2) and sigaction(2) only. */
 static void
@@ -174,6 +178,29 @@ _trace_file_map_get_data (TraceFileMap *map,
 {
   *size = map->size;
   return map->data;
+}
+
+/**
+ * _trace_file_map_release:
+ * @done: the reader needs no byte before this one any more
+ *
+ * Takes the pages before @done out of the process's resident memory
+ * (they stay in the page cache): a mapped page the reader touched
+ * counts in its RSS until it is unmapped, so reading a 200 MB file in
+ * place showed a peak RSS of 230 MiB. Were a byte needed again, reading
+ * it would fault the page back in, unchanged.
+ */
+void
+_trace_file_map_release (TraceFileMap *map,
+                         guint64 done)
+{
+  gsize end = MIN (done, map->size) & ~(page_size - 1);
+
+  if (end < map->released + RELEASE_STEP && end < (map->size & ~(page_size - 1)))
+    return;
+  if (end > map->released)
+    madvise (map->data + map->released, end - map->released, MADV_DONTNEED);
+  map->released = MAX (map->released, end);
 }
 
 /**

@@ -594,7 +594,7 @@ trace_file_src_update_progress (TraceFileSrc *src)
  * batch ends the source with a #TRACE_RESOURCE_ERROR_READ error saying
  * the file was cut short (instead of a crash: see docs/robustness.md).
  * Call trace_file_src_set_mapped_position() as reading goes on, for the
- * progress.
+ * progress and the memory.
  *
  * Returns: (transfer none) (nullable) (array length=size): the bytes,
  *   valid until the source stops; %NULL when there is no mapping
@@ -624,16 +624,25 @@ trace_file_src_map_input (TraceFileSrc *src,
 /**
  * trace_file_src_set_mapped_position:
  * @src: a #TraceFileSrc
- * @position: the byte of the mapping the reader got to
+ * @position: the reader is done with the bytes of the mapping before
+ *   this one
  *
- * For the progress (trace_file_src_get_bytes_read()) of a reader that
- * reads through trace_file_src_map_input().
+ * For a reader that reads through trace_file_src_map_input(): gives the
+ * progress (trace_file_src_get_bytes_read()), and lets the pages before
+ * @position leave the process's resident memory (they stay in the
+ * system's page cache), so the peak RSS does not grow with the file.
+ * A byte before @position read again is still there, only slower.
  */
 void
 trace_file_src_set_mapped_position (TraceFileSrc *src,
                                     guint64 position)
 {
+  TraceFileSrcPrivate *priv;
+
   g_return_if_fail (TRACE_IS_FILE_SRC (src));
 
-  PRIV (src)->map_position = position;
+  priv = PRIV (src);
+  priv->map_position = position;
+  if (priv->map != NULL)
+    _trace_file_map_release (priv->map, position);
 }

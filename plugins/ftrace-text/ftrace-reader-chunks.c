@@ -38,6 +38,7 @@ map_input (FtraceReader *r)
     return;
   r->input = ftrace_input_new_mapped (r->input, map, size);
   r->mapped = TRUE;
+  r->map_base = (const char *) map;
   g_debug ("%s: byte %" G_GUINT64_FORMAT ": the rest of the input (to byte %" G_GSIZE_FORMAT ") read in place",
            r->location, ftrace_input_get_raw_bytes (r->input), size);
 }
@@ -258,6 +259,9 @@ ftrace_reader_fill_batch_chunks (FtraceReader *r,
         case FTRACE_CHUNK_LINES:
           if (!take_lines (r, c))
             return TRUE;
+          /* its lines are parsed; its unfinished one is the next chunk's */
+          if (r->mapped)
+            trace_file_src_set_mapped_position (r->file_src, (c->data + c->len) - r->map_base);
           ftrace_chunks_release (r->chunks);
           break;
         case FTRACE_CHUNK_END:

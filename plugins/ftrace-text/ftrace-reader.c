@@ -529,7 +529,8 @@ ftrace_reader_read_batch (FtraceReader *r,
   if (r->batch == NULL)
     r->batch = trace_batch_new (r->pool, TRACE_BATCH_DEFAULT_SIZE + 64);
   ok = r->parallel ? ftrace_reader_fill_batch_chunks (r, &local) : ftrace_reader_fill_batch (r, &local);
-  if (r->mapped)
+  /* once handed over to one thread, reads copy out of the mapping */
+  if (r->mapped && !r->parallel)
     trace_file_src_set_mapped_position (r->file_src, ftrace_input_get_raw_bytes (r->input));
   if (!ok)
     {

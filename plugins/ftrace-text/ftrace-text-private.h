@@ -530,6 +530,7 @@ struct _FtraceReader
   guint64 lines;          /* line number of the last line taken */
   TraceFileSrc *file_src; /* for the mapping; unowned, may be NULL */
   gboolean mapped;        /* input is the mapping: chunks point into it */
+  const char *map_base;   /* its first byte */
 };
 
 /* ftrace-reader.c */

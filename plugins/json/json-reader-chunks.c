@@ -326,7 +326,6 @@ read_chunk (ChromeReader *r)
        * as zeros, and the source says so) */
       n = MIN (cs->chunk_size, r->map_size - r->chunks_offset);
       c->data = r->map + r->chunks_offset;
-      trace_file_src_set_mapped_position (r->file_src, r->chunks_offset + n);
     }
   else
     {
@@ -460,6 +459,11 @@ miss (ChromeReader *r,
 static void
 release_head (ChromeReader *r)
 {
+  ChromeChunk *c = &r->chunks->ring[r->chunks->taken % r->chunks->n_ring];
+
+  /* the bytes before its end are copied or converted: done with */
+  if (r->map != NULL)
+    trace_file_src_set_mapped_position (r->file_src, c->offset + c->len);
   r->chunks->taken++;
   r->head_pos = 0;
   r->head_state = CHUNK_PENDING;

@@ -4,7 +4,8 @@
  *
  * A subclass reads its file in place (trace_file_src_map_input()), a
  * page per batch, into one instant whose timestamp is the sum of the
- * page's bytes. It can cut its own file short after a batch, as another
+ * page's bytes, saying how far it got after each
+ * (trace_file_src_set_mapped_position()). It can cut its own file short after a batch, as another
  * process might while a conversion runs: the source must end with an
  * error that says so, not die of SIGBUS; and a SIGBUS that is not about
  * a mapping must still end the process.
@@ -175,6 +176,44 @@ test_in_place (void)
   g_unlink (path);
 }
 
+/* The process's resident file-backed pages (kB), -1 where unknown. */
+static gint64
+rss_file_kb (void)
+{
+  g_autofree char *status = NULL;
+  const char *line;
+
+  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL) || (line = strstr (status, "RssFile:")) == NULL)
+    return -1;
+  return g_ascii_strtoll (line + strlen ("RssFile:"), NULL, 10);
+}
+
+/* Reading a file in place does not keep it resident: the pages the
+ * reader is done with are given back as it goes (16 MiB read, a page a
+ * batch; without that the whole file stayed in the RSS). */
+static void
+test_not_resident (void)
+{
+  g_autofree char *path = write_pages (4096);
+  gint64 before = rss_file_kb (), after;
+  TestPageSrc *src;
+  g_autoptr (TraceHarness) h = NULL;
+
+  if (before < 0)
+    {
+      g_test_skip ("no RssFile in /proc/self/status");
+      g_unlink (path);
+      return;
+    }
+  h = play (path, 0, 0, &src);
+  g_assert_true (trace_harness_run_until_eos (h, 60000));
+  g_assert_true (src->mapped);
+  after = rss_file_kb ();
+  g_test_message ("RssFile %" G_GINT64_FORMAT " kB before, %" G_GINT64_FORMAT " kB after", before, after);
+  g_assert_cmpint (after - before, <, 4 * 1024);
+  g_unlink (path);
+}
+
 /* No mapping where the bytes are not the file's: gzip. */
 static void
 test_gzip_not_mapped (void)
@@ -293,6 +332,7 @@ main (int argc,
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/file-src/map/in-place", test_in_place);
+  g_test_add_func ("/file-src/map/not-resident", test_not_resident);
   g_test_add_func ("/file-src/map/gzip-not-mapped", test_gzip_not_mapped);
   g_test_add_func ("/file-src/map/cut-short", test_cut_short);
   g_test_add_func ("/file-src/map/cut-to-nothing", test_cut_to_nothing);
