@@ -162,8 +162,6 @@ _trace_file_map_new (int fd)
       munmap (data, st.st_size);
       return NULL;
     }
-  /* read once, front to back: the kernel reads ahead and drops behind */
-  madvise (data, st.st_size, MADV_SEQUENTIAL);
   map = g_new0 (TraceFileMap, 1);
   map->fd = fd;
   map->data = data;

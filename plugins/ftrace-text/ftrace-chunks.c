@@ -115,7 +115,7 @@ ftrace_chunks_free (FtraceChunks *cs)
     g_thread_join (cs->workers[i]);
   for (guint i = 0; i < cs->n_ring; i++)
     {
-      g_free (cs->ring[i].buffer);
+      g_free (cs->ring[i].data);
       g_free (cs->ring[i].lines);
       g_clear_error (&cs->ring[i].error);
     }

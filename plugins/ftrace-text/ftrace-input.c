@@ -18,7 +18,6 @@ typedef enum
   STAGE_PREFIX,
   STAGE_INFLATE,
   STAGE_UTF16,
-  STAGE_MAP,
 } StageKind;
 
 struct _FtraceInput
@@ -31,7 +30,6 @@ struct _FtraceInput
   GInputStream *stream;
 
   /* STAGE_PREFIX */
-  guint64 prefix_start; /* where the prefix was in the file, if plain */
   guint8 *prefix;
   gsize prefix_len;
   gsize prefix_pos;
@@ -42,10 +40,6 @@ struct _FtraceInput
   guint64 base_offset;
   gboolean up_eof;
   gboolean z_end;
-
-  /* STAGE_MAP */
-  const guint8 *map;
-  gsize map_size;
 
   /* STAGE_UTF16 */
   gboolean big_endian;
@@ -69,14 +63,6 @@ stage_new (StageKind kind,
   return in;
 }
 
-/* The offset in the file of the next byte a plain stage (stream or
- * prefix) hands out. */
-static guint64
-file_offset (FtraceInput *in)
-{
-  return in->kind == STAGE_PREFIX ? in->prefix_start + in->produced : in->produced;
-}
-
 FtraceInput *
 ftrace_input_new_stream (GInputStream *stream)
 {
@@ -94,7 +80,6 @@ ftrace_input_new_prefixed (FtraceInput *upstream,
 {
   FtraceInput *in = stage_new (STAGE_PREFIX, upstream);
 
-  in->prefix_start = file_offset (upstream) - len;
   in->prefix = g_memdup2 (data, len);
   in->prefix_len = len;
   return in;
@@ -126,48 +111,6 @@ ftrace_input_new_utf16 (FtraceInput *upstream,
 
   in->big_endian = big_endian;
   return in;
-}
-
-/* Whether the bytes handed out are the file's: no stage but the stream
- * and the sniffed prefix given back (after a UTF-8 byte-order mark). */
-gboolean
-ftrace_input_is_plain (FtraceInput *in)
-{
-  for (; in != NULL; in = in->up)
-    if (in->kind != STAGE_STREAM && in->kind != STAGE_PREFIX)
-      return FALSE;
-  return TRUE;
-}
-
-/* Reads on from where @plain (freed; ftrace_input_is_plain()) got, in
- * @map, the whole file mapped: ftrace_input_read() copies from it,
- * ftrace_input_read_in_place() does not. */
-FtraceInput *
-ftrace_input_new_mapped (FtraceInput *plain,
-                         const guint8 *map,
-                         gsize size)
-{
-  FtraceInput *in = stage_new (STAGE_MAP, NULL);
-
-  in->map = map;
-  in->map_size = size;
-  in->produced = MIN (file_offset (plain), size);
-  ftrace_input_free (plain);
-  return in;
-}
-
-/* The next up to @size bytes of a mapped input, in place. */
-const guint8 *
-ftrace_input_read_in_place (FtraceInput *in,
-                            gsize size,
-                            gsize *got)
-{
-  const guint8 *p = in->map + in->produced;
-
-  g_assert (in->kind == STAGE_MAP);
-  *got = MIN (size, in->map_size - in->produced);
-  in->produced += *got;
-  return p;
 }
 
 void
@@ -379,10 +322,6 @@ ftrace_input_read (FtraceInput *in,
       break;
     case STAGE_UTF16:
       n = utf16_read (in, buf, size, error);
-      break;
-    case STAGE_MAP:
-      n = MIN (size, in->map_size - in->produced);
-      memcpy (buf, in->map + in->produced, n);
       break;
     }
   if (n > 0)

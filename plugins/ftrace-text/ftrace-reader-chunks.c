@@ -20,36 +20,12 @@
 
 #define SLICE_KEY_END G_MAXUINT64
 
-/* The rest of the input is read in place when the source has the file
- * mapped and the text is the file's bytes (not inflated, not UTF-16):
- * the kernel's copy of every block was a third of the reader's thread on
- * plain text (docs/performance.md). A chunk is then the unfinished line
- * and the block as they lie in the file. */
-static void
-map_input (FtraceReader *r)
-{
-  const guint8 *map;
-  gsize size = 0;
-
-  if (r->file_src == NULL || !ftrace_input_is_plain (r->input))
-    return;
-  map = trace_file_src_map_input (r->file_src, &size);
-  if (map == NULL)
-    return;
-  r->input = ftrace_input_new_mapped (r->input, map, size);
-  r->mapped = TRUE;
-  r->map_base = (const char *) map;
-  g_debug ("%s: byte %" G_GUINT64_FORMAT ": the rest of the input (to byte %" G_GSIZE_FORMAT ") read in place",
-           r->location, ftrace_input_get_raw_bytes (r->input), size);
-}
-
 void
 ftrace_reader_start_chunks (FtraceReader *r)
 {
   r->chunks = ftrace_chunks_new (MIN (r->n_threads - 1, FTRACE_MAX_WORKERS));
   if (r->chunks == NULL)
     return;
-  map_input (r);
   r->carry = g_malloc (FTRACE_MAX_LINE_LENGTH);
   r->parallel = TRUE;
   r->slice_key = SLICE_KEY_END - 1;
@@ -115,27 +91,15 @@ read_chunk (FtraceReader *r)
 
   if (c == NULL)
     return FALSE;
+  if (c->cap < FTRACE_MAX_LINE_LENGTH + FTRACE_BLOCK_SIZE)
+    {
+      c->cap = FTRACE_MAX_LINE_LENGTH + FTRACE_BLOCK_SIZE;
+      c->data = g_realloc (c->data, c->cap);
+    }
+  memcpy (c->data, r->carry, r->carry_len);
   c->block_offset = r->carry_len;
   c->block_seq = r->block_seq++;
-  if (r->mapped)
-    {
-      /* the unfinished line is the bytes before the block */
-      gsize n;
-
-      c->data = (const char *) ftrace_input_read_in_place (r->input, FTRACE_BLOCK_SIZE, &n) - r->carry_len;
-      got = n;
-    }
-  else
-    {
-      if (c->cap < FTRACE_MAX_LINE_LENGTH + FTRACE_BLOCK_SIZE)
-        {
-          c->cap = FTRACE_MAX_LINE_LENGTH + FTRACE_BLOCK_SIZE;
-          c->buffer = g_realloc (c->buffer, c->cap);
-        }
-      memcpy (c->buffer, r->carry, r->carry_len);
-      c->data = c->buffer;
-      got = ftrace_input_read (r->input, (guint8 *) c->buffer + r->carry_len, FTRACE_BLOCK_SIZE, &c->error);
-    }
+  got = ftrace_input_read (r->input, (guint8 *) c->data + r->carry_len, FTRACE_BLOCK_SIZE, &c->error);
   if (got <= 0)
     {
       c->kind = got < 0 ? FTRACE_CHUNK_ERROR : FTRACE_CHUNK_END;
@@ -259,9 +223,6 @@ ftrace_reader_fill_batch_chunks (FtraceReader *r,
         case FTRACE_CHUNK_LINES:
           if (!take_lines (r, c))
             return TRUE;
-          /* its lines are parsed; its unfinished one is the next chunk's */
-          if (r->mapped)
-            trace_file_src_set_mapped_position (r->file_src, (c->data + c->len) - r->map_base);
           ftrace_chunks_release (r->chunks);
           break;
         case FTRACE_CHUNK_END:
@@ -283,19 +244,4 @@ ftrace_reader_fill_batch_chunks (FtraceReader *r,
         }
     }
   return TRUE;
-}
-
-/**
- * ftrace_reader_set_file_src:
- * @src: (nullable): the source whose input the reader reads
- *
- * Lets the reader read plain text in place through the source's mapping
- * (trace_file_src_map_input()) once workers prepare its lines. Call
- * before the first batch.
- */
-void
-ftrace_reader_set_file_src (FtraceReader *r,
-                            TraceFileSrc *src)
-{
-  r->file_src = src;
 }

@@ -499,7 +499,6 @@ ftrace_reader_read_batch (FtraceReader *r,
                           GError **error)
 {
   GError *local = NULL;
-  gboolean ok;
 
   g_return_val_if_fail (r != NULL, FALSE);
   g_return_val_if_fail (out != NULL, FALSE);
@@ -528,11 +527,7 @@ ftrace_reader_read_batch (FtraceReader *r,
     return TRUE;
   if (r->batch == NULL)
     r->batch = trace_batch_new (r->pool, TRACE_BATCH_DEFAULT_SIZE + 64);
-  ok = r->parallel ? ftrace_reader_fill_batch_chunks (r, &local) : ftrace_reader_fill_batch (r, &local);
-  /* once handed over to one thread, reads copy out of the mapping */
-  if (r->mapped && !r->parallel)
-    trace_file_src_set_mapped_position (r->file_src, ftrace_input_get_raw_bytes (r->input));
-  if (!ok)
+  if (!(r->parallel ? ftrace_reader_fill_batch_chunks (r, &local) : ftrace_reader_fill_batch (r, &local)))
     {
       if (local == NULL)
         local = g_steal_pointer (&r->error);

@@ -333,13 +333,6 @@ gssize ftrace_input_read_full (FtraceInput *input,
                                gsize size,
                                GError **error);
 guint64 ftrace_input_get_raw_bytes (FtraceInput *input);
-gboolean ftrace_input_is_plain (FtraceInput *input);
-FtraceInput *ftrace_input_new_mapped (FtraceInput *plain,
-                                      const guint8 *map,
-                                      gsize size);
-const guint8 *ftrace_input_read_in_place (FtraceInput *input,
-                                          gsize size,
-                                          gsize *got);
 void ftrace_input_free (FtraceInput *input);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FtraceInput, ftrace_input_free)
@@ -454,8 +447,7 @@ typedef struct
 typedef struct
 {
   FtraceChunkKind kind;
-  const char *data; /* the previous block's unfinished line, then a block */
-  char *buffer;     /* what data points into, unless the file is mapped */
+  char *data; /* the previous block's unfinished line, then a block */
   gsize cap;
   gsize len;          /* LINES: up to and with the last newline */
   gsize block_offset; /* where the block starts in @data */
@@ -525,12 +517,9 @@ struct _FtraceReader
   gsize carry_len;
   guint64 read_offset; /* decoded bytes read */
   guint64 block_seq;
-  guint64 slice_key;      /* the slice whose lines were taken last */
-  guint next_line;        /* in the head chunk */
-  guint64 lines;          /* line number of the last line taken */
-  TraceFileSrc *file_src; /* for the mapping; unowned, may be NULL */
-  gboolean mapped;        /* input is the mapping: chunks point into it */
-  const char *map_base;   /* its first byte */
+  guint64 slice_key; /* the slice whose lines were taken last */
+  guint next_line;   /* in the head chunk */
+  guint64 lines;     /* line number of the last line taken */
 };
 
 /* ftrace-reader.c */

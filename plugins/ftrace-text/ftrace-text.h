@@ -234,8 +234,6 @@ FtraceReader *ftrace_reader_new (GInputStream *in,
                                  const FtraceReaderOptions *opts);
 void ftrace_reader_free (FtraceReader *reader);
 
-void ftrace_reader_set_file_src (FtraceReader *reader,
-                                 TraceFileSrc *src);
 gboolean ftrace_reader_read_batch (FtraceReader *reader,
                                    TraceBatch **out,
                                    GError **error);

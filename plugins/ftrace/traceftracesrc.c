@@ -89,7 +89,6 @@ trace_ftrace_src_open (TraceFileSrc *src,
     }
   self->reader = ftrace_reader_new (stream, trace_file_src_get_display_name (src),
                                     trace_element_get_string_pool (TRACE_ELEMENT (src)), &self->opts);
-  ftrace_reader_set_file_src (self->reader, src);
   return TRUE;
 }
 
