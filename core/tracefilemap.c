@@ -22,7 +22,6 @@
 
 #include <errno.h>
 #include <signal.h>
-#include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -66,6 +65,7 @@ on_sigbus (int sig,
            void *context)
 {
   gsize addr = (gsize) info->si_addr;
+  int saved_errno = errno; /* mmap(2) may set it under the faulting code */
 
   for (guint i = 0; i < MAX_MAPS; i++)
     {
@@ -80,6 +80,7 @@ on_sigbus (int sig,
       if (mmap ((void *) page, end - page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
         break;
       g_atomic_int_set (&slots[i].lost, 1);
+      errno = saved_errno;
       return;
     }
   if ((previous_action.sa_flags & SA_SIGINFO) && previous_action.sa_sigaction != NULL)
@@ -94,6 +95,7 @@ on_sigbus (int sig,
       dfl.sa_handler = SIG_DFL;
       sigaction (SIGBUS, &dfl, NULL);
     }
+  errno = saved_errno;
 }
 
 static gboolean
