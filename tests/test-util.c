@@ -246,3 +246,11 @@ test_reset_watched_debug_messages (void)
 {
   g_atomic_int_set (&watched_count, 0);
 }
+
+gboolean
+test_under_valgrind (void)
+{
+  const char *preload = g_getenv ("LD_PRELOAD");
+
+  return preload != NULL && strstr (preload, "vgpreload") != NULL;
+}

@@ -40,6 +40,10 @@ void test_add_arg_text (TraceBatch *batch,
 
 void test_register_collect_sink (void);
 
+/* Whether the test runs under valgrind (its preload libraries are in
+ * LD_PRELOAD), which cannot resume an access after a SIGBUS handler. */
+gboolean test_under_valgrind (void);
+
 /* From now on, counts the debug messages whose text holds @needle
  * (a source's "read in place", say) and drops every debug message;
  * others go to GLib's default writer. Once per process. */
