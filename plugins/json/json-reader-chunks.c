@@ -302,15 +302,41 @@ chrome_reader_set_threads (ChromeReader *r,
     }
 }
 
+/* Reads the next bytes of the input into @c's buffer; returns how many. */
+static gsize
+read_into_buffer (ChromeReader *r,
+                  ChromeChunk *c)
+{
+  gsize chunk_size = r->chunks->chunk_size;
+  GError *io_error = NULL;
+  gsize n = 0;
+
+  if (c->buffer == NULL)
+    c->buffer = g_malloc (chunk_size);
+  c->data = c->buffer;
+  if (g_input_stream_read_all (r->in, c->buffer, chunk_size, &n, NULL, &io_error))
+    return n;
+  /* what one thread does: a cut gzip stream keeps what it gave, any
+   * other error drops the read it happened in */
+  if (g_error_matches (io_error, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT))
+    g_error_free (io_error);
+  else
+    {
+      c->error = io_error;
+      n = 0;
+    }
+  c->last = TRUE;
+  return n;
+}
+
 /* Reads the next chunk of the input and hands it to the workers; FALSE
  * when every chunk is in use. */
 static gboolean
 read_chunk (ChromeReader *r)
 {
   ChromeChunks *cs = r->chunks;
-  GError *io_error = NULL;
   ChromeChunk *c;
-  gsize n = 0;
+  gsize n;
 
   if (cs->submitted - cs->taken == cs->n_ring)
     return FALSE;
@@ -328,24 +354,7 @@ read_chunk (ChromeReader *r)
       c->data = r->map + r->chunks_offset;
     }
   else
-    {
-      if (c->buffer == NULL)
-        c->buffer = g_malloc (cs->chunk_size);
-      c->data = c->buffer;
-    }
-  if (r->map == NULL && !g_input_stream_read_all (r->in, c->buffer, cs->chunk_size, &n, NULL, &io_error))
-    {
-      /* what one thread does: a cut gzip stream keeps what it gave, any
-       * other error drops the read it happened in */
-      if (g_error_matches (io_error, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT))
-        g_error_free (io_error);
-      else
-        {
-          c->error = io_error;
-          n = 0;
-        }
-      c->last = TRUE;
-    }
+    n = read_into_buffer (r, c);
   if (n < cs->chunk_size)
     c->last = TRUE;
   c->len = MIN (n, cs->chunk_size);

@@ -77,27 +77,36 @@ assert_identical_outputs (const char *src,
     }
 }
 
+/* Every file of tests/data/@folder through @src: more than @min of them. */
 static void
-test_corpus (void)
+assert_identical_corpus (const char *src,
+                         const char *folder,
+                         guint min)
 {
-  g_autofree char *dir_path = g_build_filename (TEST_DATA_DIR, "json", NULL);
+  g_autofree char *dir_path = g_build_filename (TEST_DATA_DIR, folder, NULL);
   g_autoptr (GDir) dir = g_dir_open (dir_path, 0, NULL);
   const char *name;
   guint n = 0;
 
   g_assert_nonnull (dir);
-  g_setenv ("TRACEPIPE_JSON_CHUNK_SIZE", "1000", TRUE);
   while ((name = g_dir_read_name (dir)) != NULL)
     {
       g_autofree char *path = g_build_filename (dir_path, name, NULL);
 
       if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
         continue;
-      assert_identical_outputs ("json-src", path);
+      assert_identical_outputs (src, path);
       n++;
     }
+  g_assert_cmpuint (n, >, min);
+}
+
+static void
+test_corpus (void)
+{
+  g_setenv ("TRACEPIPE_JSON_CHUNK_SIZE", "1000", TRUE);
+  assert_identical_corpus ("json-src", "json", 30);
   g_unsetenv ("TRACEPIPE_JSON_CHUNK_SIZE");
-  g_assert_cmpuint (n, >, 30);
 }
 
 /* ~1.5 MiB: slices, counters, flows v2 with string pids, dotted and
@@ -176,22 +185,7 @@ test_generated (void)
 static void
 test_ftrace_corpus (void)
 {
-  g_autofree char *dir_path = g_build_filename (TEST_DATA_DIR, "ftrace", NULL);
-  g_autoptr (GDir) dir = g_dir_open (dir_path, 0, NULL);
-  const char *name;
-  guint n = 0;
-
-  g_assert_nonnull (dir);
-  while ((name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir_path, name, NULL);
-
-      if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
-        continue;
-      assert_identical_outputs ("ftrace-src", path);
-      n++;
-    }
-  g_assert_cmpuint (n, >, 20);
+  assert_identical_corpus ("ftrace-src", "ftrace", 20);
 }
 
 /* Writes @len bytes of @data with @insert put in at byte @at (a line's
