@@ -1,6 +1,8 @@
 /* Element tests: the file sink base class writes through a temporary
  * file and renames it only on EOS. */
 #include <glib/gstdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "../test-util.h"
 #include <trace/check/traceharness.h>
@@ -81,6 +83,51 @@ test_complete_on_eos (void)
   g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
   g_assert_cmpstr (contents, ==, "[4,6,]");
   g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* Over an old output (put in place by an exchange where the system has
+ * one): the target has the new bytes and a new file's mode, a hard link
+ * to the old file keeps the old bytes, and nothing else is left beside
+ * them (neither the temporary nor the old file). */
+static void
+test_over_an_old_file (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tracepipe-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "out.txt", NULL);
+  g_autofree char *old_link = g_build_filename (dir, "old.txt", NULL);
+  g_autoptr (TraceHarness) h = trace_harness_new_with_element (
+      g_object_new (TEST_TYPE_TEXT_SINK, "location", path, NULL), "sink", NULL);
+  g_autofree char *contents = NULL, *old = NULL;
+  g_autoptr (GDir) listing = NULL;
+  const char *name;
+  guint n_names = 0;
+  GStatBuf st;
+  mode_t mask;
+
+  g_assert_true (g_file_set_contents (path, "old bytes", -1, NULL));
+  g_assert_cmpint (g_chmod (path, 0400), ==, 0);
+  g_assert_cmpint (link (path, old_link), ==, 0);
+  trace_harness_push (h, test_make_slices (trace_harness_get_string_pool (h), 1, 1, 0, 2));
+  trace_harness_push_eos (h);
+
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "[4,]");
+  g_assert_true (g_file_get_contents (old_link, &old, NULL, NULL));
+  g_assert_cmpstr (old, ==, "old bytes");
+  mask = umask (0);
+  umask (mask);
+  g_assert_cmpint (g_stat (path, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 0777, ==, 0666 & ~mask);
+  listing = g_dir_open (dir, 0, NULL);
+  while ((name = g_dir_read_name (listing)) != NULL)
+    {
+      g_assert_true (g_str_equal (name, "out.txt") || g_str_equal (name, "old.txt"));
+      n_names++;
+    }
+  g_assert_cmpuint (n_names, ==, 2);
+  g_unlink (path);
+  g_unlink (old_link);
   g_rmdir (dir);
 }
 
@@ -212,6 +259,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   trace_init (&argc, &argv);
   g_test_add_func ("/filesink/complete-on-eos", test_complete_on_eos);
+  g_test_add_func ("/filesink/over-an-old-file", test_over_an_old_file);
   g_test_add_func ("/filesink/stopped-before-eos-leaves-nothing", test_stopped_before_eos_leaves_nothing);
   g_test_add_func ("/filesink/unwritable-directory", test_unwritable_directory);
   g_test_add_func ("/filesink/no-location", test_no_location);
