@@ -254,3 +254,75 @@ test_under_valgrind (void)
 
   return preload != NULL && strstr (preload, "vgpreload") != NULL;
 }
+
+struct _TestLender
+{
+  GMutex lock;
+  GCond cond;
+  gboolean stop;
+  guint pieces;
+  GThread *thread;
+};
+
+static gpointer
+lender_loop (gpointer data)
+{
+  TestLender *l = data;
+
+  g_mutex_lock (&l->lock);
+  while (!l->stop)
+    {
+      guint serial = trace_spare_work_get_serial ();
+      gboolean did;
+
+      g_mutex_unlock (&l->lock);
+      did = trace_spare_work_run ();
+      g_mutex_lock (&l->lock);
+      l->pieces += did;
+      if (!did && !l->stop && serial == trace_spare_work_get_serial ())
+        g_cond_wait (&l->cond, &l->lock);
+    }
+  g_mutex_unlock (&l->lock);
+  return NULL;
+}
+
+TestLender *
+test_lender_start (void)
+{
+  TestLender *l = g_new0 (TestLender, 1);
+
+  g_mutex_init (&l->lock);
+  g_cond_init (&l->cond);
+  trace_spare_work_lend (&l->lock, &l->cond);
+  l->thread = g_thread_new ("test-lender", lender_loop, l);
+  return l;
+}
+
+guint
+test_lender_get_pieces (TestLender *l)
+{
+  guint n;
+
+  g_mutex_lock (&l->lock);
+  n = l->pieces;
+  g_mutex_unlock (&l->lock);
+  return n;
+}
+
+guint
+test_lender_stop (TestLender *l)
+{
+  guint n;
+
+  trace_spare_work_unlend (&l->cond);
+  g_mutex_lock (&l->lock);
+  l->stop = TRUE;
+  g_cond_broadcast (&l->cond);
+  g_mutex_unlock (&l->lock);
+  g_thread_join (l->thread);
+  n = l->pieces;
+  g_mutex_clear (&l->lock);
+  g_cond_clear (&l->cond);
+  g_free (l);
+  return n;
+}

@@ -44,6 +44,14 @@ void test_register_collect_sink (void);
  * LD_PRELOAD), which cannot resume an access after a SIGBUS handler. */
 gboolean test_under_valgrind (void);
 
+/* A thread that lends its spare time (trace_spare_work_lend()), as a
+ * file sink's writer thread does between batches; stopping it returns
+ * how many pieces of work it did. */
+typedef struct _TestLender TestLender;
+TestLender *test_lender_start (void);
+guint test_lender_get_pieces (TestLender *l);
+guint test_lender_stop (TestLender *l);
+
 /* From now on, counts the debug messages whose text holds @needle
  * (a source's "read in place", say) and drops every debug message;
  * others go to GLib's default writer. Once per process. */

@@ -10,6 +10,7 @@
 #include <trace/traceerror.h>
 #include <trace/traceevent.h>
 #include <trace/tracestringpool.h>
+#include <trace/tracesparework.h>
 #include <trace/tracebatch.h>
 #include <trace/tracestreamevent.h>
 #include <trace/tracemessage.h>

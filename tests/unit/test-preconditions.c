@@ -341,6 +341,30 @@ test_registry (void)
 }
 
 static void
+test_spare_work (void)
+{
+  GMutex lock;
+  GCond cond;
+
+  EXPECT_CRITICAL ("trace_spare_work_add");
+  g_assert_cmpuint (trace_spare_work_add (NULL, NULL), ==, 0);
+  g_test_assert_expected_messages ();
+
+  /* an id never given (or removed already) */
+  EXPECT_CRITICAL ("trace_spare_work_remove");
+  trace_spare_work_remove (12345);
+  g_test_assert_expected_messages ();
+
+  EXPECT_CRITICAL ("trace_spare_work_lend");
+  trace_spare_work_lend (NULL, &cond);
+  g_test_assert_expected_messages ();
+  EXPECT_CRITICAL ("trace_spare_work_lend");
+  trace_spare_work_lend (&lock, NULL);
+  g_test_assert_expected_messages ();
+  g_assert_cmpuint (trace_spare_work_get_n_lenders (), ==, 0);
+}
+
+static void
 test_harness (void)
 {
   TraceHarness *h = trace_harness_new ("identity");
@@ -377,6 +401,7 @@ main (int argc, char **argv)
   g_test_add_func ("/preconditions/batch-and-pool", test_batch_and_pool);
   g_test_add_func ("/preconditions/messages-and-events", test_messages_and_events);
   g_test_add_func ("/preconditions/registry", test_registry);
+  g_test_add_func ("/preconditions/spare-work", test_spare_work);
   g_test_add_func ("/preconditions/harness", test_harness);
   return g_test_run ();
 }
