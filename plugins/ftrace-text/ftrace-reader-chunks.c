@@ -23,14 +23,19 @@
 void
 ftrace_reader_start_chunks (FtraceReader *r)
 {
-  r->chunks = ftrace_chunks_new (MIN (r->n_threads - 1, FTRACE_MAX_WORKERS));
+  /* the threads that parse: the reader's, those lending their spare time
+   * (a file sink's writer thread), workers of our own for the rest */
+  guint n_lenders = MIN (trace_spare_work_get_n_lenders (), r->n_threads - 1);
+  guint n_workers = MIN (r->n_threads - 1 - n_lenders, FTRACE_MAX_WORKERS);
+
+  r->chunks = ftrace_chunks_new (n_workers, n_lenders);
   if (r->chunks == NULL)
     return;
   r->carry = g_malloc (FTRACE_MAX_LINE_LENGTH);
   r->parallel = TRUE;
   r->slice_key = SLICE_KEY_END - 1;
-  g_debug ("%s: plain text: lines prepared by %u worker thread%s", r->location, r->chunks->n_workers,
-           r->chunks->n_workers > 1 ? "s" : "");
+  g_debug ("%s: plain text: lines prepared by %u worker thread%s and %u thread%s lending spare time", r->location,
+           n_workers, n_workers != 1 ? "s" : "", n_lenders, n_lenders != 1 ? "s" : "");
 }
 
 /* The chunk is the whole rest of the input from its start: the splitter

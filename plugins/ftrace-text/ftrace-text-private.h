@@ -466,15 +466,18 @@ typedef struct
   GCond cond;
   GThread **workers;
   guint n_workers;
+  guint n_lenders; /* threads lending their spare time, at the start */
+  guint spare_id;  /* chunks offered to them (trace_spare_work_add()) */
   FtraceChunk *ring;
   guint n_ring;
   guint64 submitted; /* written under the lock, by the reader's thread */
-  guint64 claimed;   /* under the lock, by the workers */
+  guint64 claimed;   /* under the lock: by the workers, lenders, reader */
   guint64 taken;     /* the reader's thread only */
   gboolean stop;
 } FtraceChunks;
 
-FtraceChunks *ftrace_chunks_new (guint n_workers);
+FtraceChunks *ftrace_chunks_new (guint n_workers,
+                                 guint n_lenders);
 void ftrace_chunks_free (FtraceChunks *cs);
 FtraceChunk *ftrace_chunks_get_free (FtraceChunks *cs);
 void ftrace_chunks_submit (FtraceChunks *cs,

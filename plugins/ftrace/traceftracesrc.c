@@ -257,12 +257,14 @@ trace_ftrace_src_class_init (TraceFtraceSrcClass *klass)
    * TraceFtraceSrc:threads:
    *
    * Threads that parse plain text (ftrace, atrace, `atrace -z` once
-   * inflated): with more than one, worker threads cut the text into
+   * inflated): with more than one, other threads cut the text into
    * lines and read each line's prefix while this element's thread turns
    * the lines into events in file order; the events are the same as with
-   * one. HTML, and the rest of a file from a NUL byte or an overlong line
-   * on, are parsed on one thread. At most 8 are used. The default is the
-   * number of cores.
+   * one. Threads that lend their spare time (trace_spare_work_lend(): a
+   * file sink's writer thread, between its batches) count among them;
+   * worker threads of this element's own make up the rest. HTML, and the
+   * rest of a file from a NUL byte or an overlong line on, are parsed on
+   * one thread. At most 8 are used. The default is the number of cores.
    */
   properties[PROP_THREADS] =
       g_param_spec_uint ("threads", "Threads", "Threads that parse plain text (the events are the same with 1)", 1,

@@ -188,6 +188,20 @@ next_queued (ChromeChunks *cs)
   return NULL;
 }
 
+/* Scans @c, which the caller just claimed; called and returns with the
+ * lock held. */
+static void
+scan_claimed (ChromeChunks *cs,
+              ChromeChunk *c)
+{
+  c->work = CHUNK_WORK_SCANNING;
+  g_mutex_unlock (&cs->lock);
+  scan_chunk (c, cs->depth, cs->chunk_size);
+  g_mutex_lock (&cs->lock);
+  c->work = CHUNK_WORK_DONE;
+  g_cond_broadcast (&cs->cond);
+}
+
 static gpointer
 worker_loop (gpointer data)
 {
@@ -202,15 +216,26 @@ worker_loop (gpointer data)
         g_cond_wait (&cs->cond, &cs->lock);
       if (cs->stop)
         break;
-      c->work = CHUNK_WORK_SCANNING;
-      g_mutex_unlock (&cs->lock);
-      scan_chunk (c, cs->depth, cs->chunk_size);
-      g_mutex_lock (&cs->lock);
-      c->work = CHUNK_WORK_DONE;
-      g_cond_broadcast (&cs->cond);
+      scan_claimed (cs, c);
     }
   g_mutex_unlock (&cs->lock);
   return NULL;
+}
+
+/* The piece of work offered to threads that lend their spare time
+ * (perfetto-sink's writer thread): one queued chunk scanned. */
+static gboolean
+scan_for_lender (gpointer data)
+{
+  ChromeChunks *cs = data;
+  ChromeChunk *c;
+
+  g_mutex_lock (&cs->lock);
+  c = cs->stop ? NULL : next_queued (cs);
+  if (c != NULL)
+    scan_claimed (cs, c);
+  g_mutex_unlock (&cs->lock);
+  return c != NULL;
 }
 
 static void
@@ -220,6 +245,8 @@ chunks_free (ChromeChunks *cs)
   cs->stop = TRUE;
   g_cond_broadcast (&cs->cond);
   g_mutex_unlock (&cs->lock);
+  /* waits for a lender's scan under way */
+  trace_spare_work_remove (cs->spare_id);
   for (guint i = 0; i < cs->n_workers; i++)
     g_thread_join (cs->workers[i]);
   for (guint i = 0; i < cs->n_ring; i++)
@@ -238,6 +265,7 @@ chunks_free (ChromeChunks *cs)
 /* NULL when the system gives no thread: the reader reads on alone. */
 static ChromeChunks *
 chunks_new (guint n_workers,
+            guint n_lenders,
             gsize chunk_size,
             int depth)
 {
@@ -245,12 +273,14 @@ chunks_new (guint n_workers,
 
   g_mutex_init (&cs->lock);
   g_cond_init (&cs->cond);
-  /* one chunk per worker, one being copied, one more being read */
-  cs->n_ring = n_workers + 2;
+  /* one chunk per scanning thread, one being copied, one more being read */
+  cs->n_ring = MAX (n_workers + n_lenders, 1) + 2;
   cs->ring = g_new0 (ChromeChunk, cs->n_ring);
   cs->workers = g_new0 (GThread *, n_workers);
   cs->chunk_size = chunk_size;
   cs->depth = depth;
+  cs->n_lenders = n_lenders;
+  cs->spare_id = trace_spare_work_add (scan_for_lender, cs);
   for (guint i = 0; i < n_workers; i++)
     {
       g_autoptr (GError) error = NULL;
@@ -366,6 +396,8 @@ read_chunk (ChromeReader *r)
   cs->submitted++;
   g_cond_broadcast (&cs->cond);
   g_mutex_unlock (&cs->lock);
+  if (cs->n_lenders > 0)
+    trace_spare_work_notify ();
   return TRUE;
 }
 
@@ -404,13 +436,19 @@ map_input (ChromeReader *r)
 gboolean
 chrome_reader_maybe_start_chunks (ChromeReader *r)
 {
-  guint n_workers;
+  guint n_lenders, n_workers;
 
   if (r->n_threads < 2 || r->state != FRAME_CONTAINER || r->role != ROLE_EVENTS || r->stats.bytes == 0)
     return FALSE;
-  n_workers = MIN (r->n_threads - 1, CHROME_MAX_WORKERS);
+  /* The threads that parse: the reader's, those lending their spare
+   * time (a file sink's writer thread, between its batches), and
+   * workers of our own for the rest. A worker more than the cores was
+   * worse than none: on two cores, the reader and a worker took turns on
+   * one core while the writer's idled (docs/performance.md). */
+  n_lenders = MIN (trace_spare_work_get_n_lenders (), r->n_threads - 1);
+  n_workers = MIN (r->n_threads - 1 - n_lenders, CHROME_MAX_WORKERS);
   r->n_threads = 1;
-  r->chunks = chunks_new (n_workers, r->chunk_size, r->top_is_object ? 3 : 2);
+  r->chunks = chunks_new (n_workers, n_lenders, r->chunk_size, r->top_is_object ? 3 : 2);
   if (r->chunks == NULL)
     return FALSE;
   r->chunks->patient = r->chunks_patient;
@@ -418,9 +456,10 @@ chrome_reader_maybe_start_chunks (ChromeReader *r)
   map_input (r);
   r->head_pos = 0;
   r->head_state = CHUNK_PENDING;
-  g_debug ("%s: byte %" G_GUINT64_FORMAT ": traceEvents scanned by %u worker thread%s in chunks of %" G_GSIZE_FORMAT
-           " bytes",
-           r->location, r->chunks_offset, n_workers, n_workers > 1 ? "s" : "", r->chunk_size);
+  g_debug ("%s: byte %" G_GUINT64_FORMAT ": traceEvents scanned by %u worker thread%s and %u thread%s lending spare "
+           "time, in chunks of %" G_GSIZE_FORMAT " bytes",
+           r->location, r->chunks_offset, n_workers, n_workers != 1 ? "s" : "", n_lenders, n_lenders != 1 ? "s" : "",
+           r->chunk_size);
   return TRUE;
 }
 

@@ -274,12 +274,15 @@ trace_json_src_class_init (TraceJsonSrcClass *klass)
    * TraceJsonSrc:threads:
    *
    * Threads that parse the events of an uncompressed trace: with more
-   * than one, worker threads scan the events of the traceEvents array
+   * than one, other threads scan the events of the traceEvents array
    * (each into its fields) while this element's thread turns them into
-   * events in file order; the events are the same as with one. A gzip
-   * file, a file of one first block (64 KiB) and everything outside
-   * traceEvents are parsed on one thread. At most 8 are used. The
-   * default is the number of cores.
+   * events in file order; the events are the same as with one. Threads
+   * that lend their spare time (trace_spare_work_lend(): a file sink's
+   * writer thread, between its batches) count among them; worker
+   * threads of this element's own make up the rest. A gzip file, a file
+   * of one first block (64 KiB) and everything outside traceEvents are
+   * parsed on one thread. At most 8 are used. The default is the number
+   * of cores.
    */
   properties[PROP_THREADS] =
       g_param_spec_uint ("threads", "Threads", "Threads that parse the events (the events are the same with 1)", 1,

@@ -3,6 +3,7 @@
  * the errors are those of the single-threaded reader. */
 #include <string.h>
 
+#include "../../test-util.h"
 #include "ftrace-test-util.h"
 
 /* A stream whose reads return at most a few bytes to 100 KB, in the
@@ -220,6 +221,23 @@ test_generated (void)
   assert_same_as_one_thread (s->str, 3 * 1024 * 1024 + 17, "generated, cut inside a line");
 }
 
+/* With a thread lending its time, threads=2 starts no worker of its own:
+ * the lender and the reader's thread prepare the chunks between them,
+ * and the batches are those of one thread. */
+static void
+test_lent (void)
+{
+  g_autoptr (GString) s = generate (6, 23);
+  TestLender *lender = test_lender_start ();
+  g_autofree char *one = describe_run (s->str, s->len, 1);
+  g_autofree char *two = describe_run (s->str, s->len, 2);
+  guint pieces = test_lender_stop (lender);
+
+  g_test_message ("lent: %u chunks prepared by the lender", pieces);
+  g_assert_cmpstr (two, ==, one);
+  g_assert_cmpuint (pieces, >, 0);
+}
+
 /* A run of NUL bytes in the third block: from there the splitter reads. */
 static void
 test_nul_run (void)
@@ -309,6 +327,7 @@ main (int argc,
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/ftrace/threads/generated", test_generated);
+  g_test_add_func ("/ftrace/threads/lent", test_lent);
   g_test_add_func ("/ftrace/threads/nul-run", test_nul_run);
   g_test_add_func ("/ftrace/threads/huge-line", test_huge_line);
   g_test_add_func ("/ftrace/threads/short-reads", test_short_reads);

@@ -8,6 +8,7 @@
  * used, and that a guess inside a string was seen as wrong. */
 #include <string.h>
 
+#include "../../test-util.h"
 #include "json-test-util.h"
 
 typedef struct
@@ -432,6 +433,30 @@ test_corpus (void)
   g_assert_cmpuint (counts.taken, >, 100);
 }
 
+/* With a thread lending its time, threads=2 starts no worker of its own:
+ * the lender scans every chunk (the patient reader waits for it), and the
+ * output is that of one thread; threads=5 adds three workers to it. */
+static void
+test_lent (void)
+{
+  g_autoptr (GString) s = generate (5 * 1024, 11, FALSE, TRUE, 0);
+  TestLender *lender = test_lender_start ();
+  ChunkCounts counts = { 0 };
+  g_autofree char *one = NULL, *two = NULL;
+  guint pieces;
+
+  one = describe_run (s->str, s->len, 1, NULL);
+  two = describe_run (s->str, s->len, 2, &counts);
+  g_assert_cmpstr (two, ==, one);
+  pieces = test_lender_get_pieces (lender);
+  g_test_message ("lent: %" G_GUINT64_FORMAT " chunks taken, %u scanned by the lender", counts.taken, pieces);
+  g_assert_cmpuint (counts.missed, ==, 0);
+  g_assert_cmpuint (counts.taken, >=, s->len / (256 * 1024) - 2);
+  g_assert_cmpuint (pieces, >=, counts.taken);
+  assert_same_as_one_thread (s->str, s->len, "lent", NULL);
+  test_lender_stop (lender);
+}
+
 int
 main (int argc,
       char **argv)
@@ -441,6 +466,7 @@ main (int argc,
   g_test_add_func ("/json/threads/traps", test_traps);
   g_test_add_func ("/json/threads/arrays-of-objects", test_arrays_of_objects);
   g_test_add_func ("/json/threads/impatient", test_impatient);
+  g_test_add_func ("/json/threads/lent", test_lent);
   g_test_add_func ("/json/threads/dense", test_dense);
   g_test_add_func ("/json/threads/small-and-odd", test_small_and_odd);
   g_test_add_func ("/json/threads/corpus", test_corpus);
