@@ -47,6 +47,20 @@ typedef Perfetto__Protos__FtraceEventBundle PerfettoFtraceBundle;
  * as a FTRACE event named PREFIX<field number>, with these two args: the
  * FtraceEvent field number and the payload's bytes in base64. */
 #define PERFETTO_OPAQUE_FTRACE_PREFIX "perfetto_ftrace_"
+
+/* A time in µs, as TrackEvent's thread times, legacy durations and
+ * streaming profile deltas give it, in ns: saturated at the ends of
+ * gint64 (a µs value past ±9.2·10¹⁵ overflowed the product, which C
+ * leaves undefined; tests/data/fuzz-regressions/perfetto). */
+static inline gint64
+perfetto_us_to_ns (gint64 us)
+{
+  if (us > G_MAXINT64 / 1000)
+    return G_MAXINT64;
+  if (us < G_MININT64 / 1000)
+    return G_MININT64;
+  return us * 1000;
+}
 #define PERFETTO_OPAQUE_FIELD_ARG "perfetto.field"
 #define PERFETTO_OPAQUE_BYTES_ARG "perfetto.bytes"
 /* Records carrying a packet of a kind the subset does not declare. */

@@ -663,10 +663,10 @@ event_thread_ts (PerfettoSeq *seq,
   switch (te->thread_time_case)
     {
     case PERFETTO__PROTOS__TRACK_EVENT__THREAD_TIME_THREAD_TIME_DELTA_US:
-      seq->thread_time_us += te->thread_time_delta_us;
-      return seq->thread_time_us * 1000;
+      seq->thread_time_us = trace_time_add_saturated (seq->thread_time_us, te->thread_time_delta_us);
+      return perfetto_us_to_ns (seq->thread_time_us);
     case PERFETTO__PROTOS__TRACK_EVENT__THREAD_TIME_THREAD_TIME_ABSOLUTE_US:
-      return te->thread_time_absolute_us * 1000;
+      return perfetto_us_to_ns (te->thread_time_absolute_us);
     default:
       return -1;
     }

@@ -200,7 +200,8 @@ read_task (PerfettoReader *r,
 }
 
 /* `trace_event_clock_sync: ...` prints are clock markers (as written from
- * atrace text); anything else is a print event.
+ * atrace text); anything else is a print event, as is a realtime_ts whose
+ * ms do not fit in ns (as ftrace-src reads the same line).
  * Returns: whether @buf was a marker */
 static gboolean
 read_clock_sync (PerfettoReader *r,
@@ -210,12 +211,19 @@ read_clock_sync (PerfettoReader *r,
 {
   const char *s;
   TraceEvent *ev;
+  gint64 ms = 0;
 
   if (buf == NULL || !g_str_has_prefix (buf, PERFETTO_CLOCK_SYNC_PREFIX))
     return FALSE;
   s = buf + strlen (PERFETTO_CLOCK_SYNC_PREFIX);
   if (!g_str_has_prefix (s, "parent_ts=") && !g_str_has_prefix (s, "realtime_ts=") && !g_str_has_prefix (s, "name="))
     return FALSE;
+  if (g_str_has_prefix (s, "realtime_ts="))
+    {
+      ms = g_ascii_strtoll (s + 12, NULL, 10);
+      if (ms < G_MININT64 / 1000000 || ms > G_MAXINT64 / 1000000)
+        return FALSE;
+    }
   ev = kernel_event (r, TRACE_EVENT_CLOCK_MARKER, (gint64) fev->timestamp, cpu, fev->pid, 0);
   if (g_str_has_prefix (s, "parent_ts="))
     {
@@ -227,7 +235,7 @@ read_clock_sync (PerfettoReader *r,
     {
       ev->u.clock.marker = TRACE_CLOCK_MARKER_REALTIME_TS;
       ev->u.clock.domain = TRACE_CLOCK_REALTIME;
-      ev->u.clock.other_ts = g_ascii_strtoll (s + 12, NULL, 10) * 1000000;
+      ev->u.clock.other_ts = ms * 1000000;
     }
   else
     {

@@ -87,10 +87,10 @@ read_slice (PerfettoReader *r,
   perfetto_reader_event_thread_time (r, seq, ev, te);
   if (kind == TRACE_EVENT_SLICE_COMPLETE)
     {
-      ev->u.slice.dur = legacy->duration_us * 1000;
+      ev->u.slice.dur = perfetto_us_to_ns (legacy->duration_us);
       if (legacy->has_thread_duration_us)
         {
-          ev->u.slice.thread_dur = legacy->thread_duration_us * 1000;
+          ev->u.slice.thread_dur = perfetto_us_to_ns (legacy->thread_duration_us);
           ev->flags |= TRACE_EVENT_FLAG_THREAD_TIME;
         }
     }

@@ -173,9 +173,9 @@ perfetto_reader_streaming_profile (PerfettoReader *r,
     }
   for (gsize i = 0; i < sp->n_callstack_iid; i++)
     {
-      seq->time_us += sp->timestamp_delta_us[i];
-      emit_sample (r, seq, sp->callstack_iid[i], seq->pid, seq->tid, seq->time_us * 1000);
+      seq->time_us = trace_time_add_saturated (seq->time_us, sp->timestamp_delta_us[i]);
+      emit_sample (r, seq, sp->callstack_iid[i], seq->pid, seq->tid, perfetto_us_to_ns (seq->time_us));
     }
   for (gsize i = sp->n_callstack_iid; i < sp->n_timestamp_delta_us; i++)
-    seq->time_us += sp->timestamp_delta_us[i];
+    seq->time_us = trace_time_add_saturated (seq->time_us, sp->timestamp_delta_us[i]);
 }
