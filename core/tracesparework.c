@@ -41,7 +41,7 @@ static gint serial;       /* atomic: one more at every notify */
 
 /**
  * trace_spare_work_add:
- * @func: does one piece of the work
+ * @func: (scope forever) (closure data): does one piece of the work
  * @data: for @func
  *
  * Offers work to the threads that lend their spare time (a file sink's
