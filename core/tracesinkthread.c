@@ -29,22 +29,13 @@ struct _TraceSinkThread
   GThread *thread;
 };
 
-/* Called with the lock held and no batch waiting: does a piece of the
- * work other elements offer (trace_spare_work_add()), or waits for a
- * batch or an offer. On two cores the writer's thread idled a fifth of a
- * JSON conversion waiting for batches, while json-src's reader and
- * worker took turns on the other core (docs/performance.md). */
-static void
-idle (TraceSinkThread *t)
+/* Whether the thread has a batch to render, or is to stop. */
+static gboolean
+has_own_work (gpointer data)
 {
-  guint serial = trace_spare_work_get_serial ();
-  gboolean did;
+  TraceSinkThread *t = data;
 
-  g_mutex_unlock (&t->lock);
-  did = trace_spare_work_run ();
-  g_mutex_lock (&t->lock);
-  if (!did && g_queue_is_empty (&t->batches) && !t->flushing && serial == trace_spare_work_get_serial ())
-    g_cond_wait (&t->cond, &t->lock);
+  return !g_queue_is_empty (&t->batches) || t->flushing;
 }
 
 static gpointer
@@ -61,8 +52,13 @@ sink_thread_loop (gpointer data)
       g_mutex_lock (&t->lock);
       t->busy = FALSE;
       g_cond_broadcast (&t->cond);
-      while (g_queue_is_empty (&t->batches) && !t->flushing)
-        idle (t);
+      /* Between batches the thread does a piece of the work other
+       * elements offer (trace_spare_work_add()): on two cores it idled a
+       * fifth of a JSON conversion waiting for batches, while json-src's
+       * reader and worker took turns on the other core
+       * (docs/performance.md). */
+      while (!has_own_work (t))
+        trace_spare_work_idle (&t->lock, &t->cond, has_own_work, t);
       if (t->flushing)
         {
           g_mutex_unlock (&t->lock);

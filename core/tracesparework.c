@@ -38,6 +38,7 @@ static guint next_id = 1; /* under spare_lock */
 static guint next_work;   /* where run() starts: turns, under spare_lock */
 static gint n_works;      /* atomic: run() without the lock when 0 */
 static gint serial;       /* atomic: one more at every notify */
+static gint n_lenders;    /* atomic: notify() without the lock when 0 */
 
 /**
  * trace_spare_work_add:
@@ -148,10 +149,9 @@ trace_spare_work_run (void)
  * @lock: the mutex @cond is waited on with
  * @cond: what the thread waits on when it has nothing to do
  *
- * Says that the calling thread runs trace_spare_work_run() whenever it
- * would wait, and waits on @cond (with @lock held) otherwise:
- * trace_spare_work_notify() wakes it. Elements count the lenders when
- * they decide how many threads of their own to start.
+ * Says that the calling thread calls trace_spare_work_idle() with @lock
+ * and @cond whenever it has nothing to do of its own. Elements count the
+ * lenders when they decide how many threads of their own to start.
  */
 void
 trace_spare_work_lend (GMutex *lock,
@@ -165,6 +165,7 @@ trace_spare_work_lend (GMutex *lock,
   if (lenders == NULL)
     lenders = g_array_new (FALSE, FALSE, sizeof (Lender));
   g_array_append_val (lenders, l);
+  g_atomic_int_inc (&n_lenders);
   g_mutex_unlock (&spare_lock);
 }
 
@@ -182,6 +183,7 @@ trace_spare_work_unlend (GCond *cond)
     if (g_array_index (lenders, Lender, i).cond == cond)
       {
         g_array_remove_index_fast (lenders, i);
+        g_atomic_int_dec_and_test (&n_lenders);
         break;
       }
   g_mutex_unlock (&spare_lock);
@@ -191,12 +193,14 @@ trace_spare_work_unlend (GCond *cond)
  * trace_spare_work_notify:
  *
  * Wakes the lenders that wait: a piece of work was just offered (a lender
- * that is busy finds it when it next has nothing to do). Lenders must
- * not hold their lock while they call trace_spare_work_run().
+ * that is busy finds it when it next has nothing to do). Without lenders
+ * it takes no lock, so an element may call it for every piece it queues.
  */
 void
 trace_spare_work_notify (void)
 {
+  if (g_atomic_int_get (&n_lenders) == 0)
+    return;
   g_atomic_int_inc (&serial);
   g_mutex_lock (&spare_lock);
   for (guint i = 0; lenders != NULL && i < lenders->len; i++)
@@ -218,26 +222,38 @@ trace_spare_work_notify (void)
 guint
 trace_spare_work_get_n_lenders (void)
 {
-  guint n;
-
-  g_mutex_lock (&spare_lock);
-  n = lenders != NULL ? lenders->len : 0;
-  g_mutex_unlock (&spare_lock);
-  return n;
+  return (guint) g_atomic_int_get (&n_lenders);
 }
 
 /**
- * trace_spare_work_get_serial:
+ * trace_spare_work_idle:
+ * @lock: the lender's mutex, held
+ * @cond: the lender's condition (as given to trace_spare_work_lend())
+ * @has_own_work: (scope call): whether the lender has work of its own
+ *   again; called with @lock held
+ * @data: for @has_own_work
  *
- * What a lender reads before it calls trace_spare_work_run() and again,
- * with its lock held, before it waits: when the two differ, work was
- * offered in between (its notification came before the wait) and it
- * runs again instead of waiting.
+ * What a lender calls when it has nothing to do of its own: with @lock
+ * released, one piece of the work offered; if there was none, it waits
+ * on @cond, unless its own work came or work was offered while @lock was
+ * released (so neither wake-up is lost). Returns with @lock held; the
+ * caller looks at its own work again.
  *
- * Returns: a number that changes at every trace_spare_work_notify()
+ * Returns: whether a piece was done
  */
-guint
-trace_spare_work_get_serial (void)
+gboolean
+trace_spare_work_idle (GMutex *lock,
+                       GCond *cond,
+                       gboolean (*has_own_work) (gpointer data),
+                       gpointer data)
 {
-  return (guint) g_atomic_int_get (&serial);
+  gint before = g_atomic_int_get (&serial);
+  gboolean did;
+
+  g_mutex_unlock (lock);
+  did = trace_spare_work_run ();
+  g_mutex_lock (lock);
+  if (!did && !has_own_work (data) && before == g_atomic_int_get (&serial))
+    g_cond_wait (cond, lock);
+  return did;
 }

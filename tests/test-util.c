@@ -264,6 +264,12 @@ struct _TestLender
   GThread *thread;
 };
 
+static gboolean
+lender_stopping (gpointer data)
+{
+  return ((TestLender *) data)->stop;
+}
+
 static gpointer
 lender_loop (gpointer data)
 {
@@ -271,17 +277,7 @@ lender_loop (gpointer data)
 
   g_mutex_lock (&l->lock);
   while (!l->stop)
-    {
-      guint serial = trace_spare_work_get_serial ();
-      gboolean did;
-
-      g_mutex_unlock (&l->lock);
-      did = trace_spare_work_run ();
-      g_mutex_lock (&l->lock);
-      l->pieces += did;
-      if (!did && !l->stop && serial == trace_spare_work_get_serial ())
-        g_cond_wait (&l->cond, &l->lock);
-    }
+    l->pieces += trace_spare_work_idle (&l->lock, &l->cond, lender_stopping, l);
   g_mutex_unlock (&l->lock);
   return NULL;
 }

@@ -44,6 +44,9 @@ void trace_spare_work_unlend (GCond *cond);
 TRACE_AVAILABLE_IN_ALL
 guint trace_spare_work_get_n_lenders (void);
 TRACE_AVAILABLE_IN_ALL
-guint trace_spare_work_get_serial (void);
+gboolean trace_spare_work_idle (GMutex *lock,
+                                GCond *cond,
+                                gboolean (*has_own_work) (gpointer data),
+                                gpointer data);
 
 G_END_DECLS

@@ -112,7 +112,6 @@ ftrace_chunks_new (guint n_workers,
   cs->n_ring = MAX (n_workers + n_lenders, 1) + 2;
   cs->ring = g_new0 (FtraceChunk, cs->n_ring);
   cs->workers = g_new0 (GThread *, n_workers);
-  cs->n_lenders = n_lenders;
   cs->spare_id = trace_spare_work_add (prepare_for_lender, cs);
   for (guint i = 0; i < n_workers; i++)
     {
@@ -183,8 +182,7 @@ ftrace_chunks_submit (FtraceChunks *cs,
   cs->submitted++;
   g_cond_broadcast (&cs->cond);
   g_mutex_unlock (&cs->lock);
-  if (cs->n_lenders > 0)
-    trace_spare_work_notify ();
+  trace_spare_work_notify ();
 }
 
 /* The oldest chunk submitted, once prepared; NULL when none is in use.

@@ -466,8 +466,7 @@ typedef struct
   GCond cond;
   GThread **workers;
   guint n_workers;
-  guint n_lenders; /* threads lending their spare time, at the start */
-  guint spare_id;  /* chunks offered to them (trace_spare_work_add()) */
+  guint spare_id; /* chunks offered to lenders (trace_spare_work_add()) */
   FtraceChunk *ring;
   guint n_ring;
   guint64 submitted; /* written under the lock, by the reader's thread */

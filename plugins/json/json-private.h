@@ -510,8 +510,7 @@ typedef struct
   guint64 submitted, claimed, taken;
   GThread **workers;
   guint n_workers;
-  guint n_lenders; /* threads lending their spare time, at the start */
-  guint spare_id;  /* chunks offered to them (trace_spare_work_add()) */
+  guint spare_id; /* chunks offered to lenders (trace_spare_work_add()) */
   gboolean stop;
   gboolean patient; /* the reader waits for every chunk's scan (tests) */
   gsize chunk_size;

@@ -279,7 +279,6 @@ chunks_new (guint n_workers,
   cs->workers = g_new0 (GThread *, n_workers);
   cs->chunk_size = chunk_size;
   cs->depth = depth;
-  cs->n_lenders = n_lenders;
   cs->spare_id = trace_spare_work_add (scan_for_lender, cs);
   for (guint i = 0; i < n_workers; i++)
     {
@@ -396,8 +395,7 @@ read_chunk (ChromeReader *r)
   cs->submitted++;
   g_cond_broadcast (&cs->cond);
   g_mutex_unlock (&cs->lock);
-  if (cs->n_lenders > 0)
-    trace_spare_work_notify ();
+  trace_spare_work_notify ();
   return TRUE;
 }
 

@@ -117,24 +117,27 @@ typedef struct
 {
   GMutex lock;
   GCond cond;
-  gboolean waiting;
-  gboolean woken;
+  gint waiting;
+  gint returned;
 } Lender;
 
+static gboolean
+no_own_work (gpointer data)
+{
+  return FALSE;
+}
+
+/* A lender with nothing to do and nothing offered: it waits in
+ * trace_spare_work_idle() until a notification. */
 static gpointer
 wait_for_notify (gpointer data)
 {
   Lender *l = data;
-  gint64 deadline = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
-  guint serial;
 
   g_mutex_lock (&l->lock);
-  serial = trace_spare_work_get_serial ();
-  l->waiting = TRUE;
-  g_cond_broadcast (&l->cond);
-  while (serial == trace_spare_work_get_serial () && g_get_monotonic_time () < deadline)
-    g_cond_wait_until (&l->cond, &l->lock, deadline);
-  l->woken = serial != trace_spare_work_get_serial ();
+  g_atomic_int_set (&l->waiting, 1);
+  g_assert_false (trace_spare_work_idle (&l->lock, &l->cond, no_own_work, NULL));
+  g_atomic_int_set (&l->returned, 1);
   g_mutex_unlock (&l->lock);
   return NULL;
 }
@@ -144,20 +147,31 @@ test_notify_wakes_lenders (void)
 {
   Lender l = { 0 };
   guint before = trace_spare_work_get_n_lenders ();
+  gint64 deadline = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
   GThread *thread;
+  gboolean woken;
 
   g_mutex_init (&l.lock);
   g_cond_init (&l.cond);
   trace_spare_work_lend (&l.lock, &l.cond);
   g_assert_cmpuint (trace_spare_work_get_n_lenders (), ==, before + 1);
   thread = g_thread_new ("lender", wait_for_notify, &l);
-  g_mutex_lock (&l.lock);
-  while (!l.waiting)
-    g_cond_wait (&l.cond, &l.lock);
-  g_mutex_unlock (&l.lock);
+  while (!g_atomic_int_get (&l.waiting))
+    g_usleep (1000);
+  g_usleep (20 * 1000); /* most likely in its wait by now; either way it must return */
   trace_spare_work_notify ();
+  while (!g_atomic_int_get (&l.returned) && g_get_monotonic_time () < deadline)
+    g_usleep (1000);
+  woken = g_atomic_int_get (&l.returned);
+  if (!woken)
+    {
+      /* let it go, then fail */
+      g_mutex_lock (&l.lock);
+      g_cond_broadcast (&l.cond);
+      g_mutex_unlock (&l.lock);
+    }
   g_thread_join (thread);
-  g_assert_true (l.woken);
+  g_assert_true (woken);
   trace_spare_work_unlend (&l.cond);
   g_assert_cmpuint (trace_spare_work_get_n_lenders (), ==, before);
   g_mutex_clear (&l.lock);
