@@ -140,6 +140,9 @@ chrome_text_equal (const char *a,
 ChromeScanResult chrome_scan_string (ChromeScanner *s, ChromeValue *v);
 ChromeScanResult chrome_scan_value (ChromeScanner *s, ChromeValue *v, int depth);
 ChromeScanResult chrome_scan_enter (ChromeScanner *s, char open);
+/* json-skip.c: a container skipped whole, from its opening bracket @p */
+ChromeScanResult chrome_scan_skip_container (ChromeScanner *s, const char *p, int depth);
+ChromeScanResult chrome_scan_skip_container_bytes (ChromeScanner *s, const char *p, int depth);
 ChromeScanResult chrome_scan_member (ChromeScanner *s, gboolean *first, ChromeValue *key);
 ChromeScanResult chrome_scan_element (ChromeScanner *s, gboolean *first);
 

@@ -18,10 +18,6 @@
 #include "json-number-inline.h"
 #include "json-private.h"
 
-ChromeScanResult chrome_scan_skip_container (ChromeScanner *s,
-                                             const char *p,
-                                             int depth);
-
 static inline ChromeScanResult
 scan_fail (ChromeScanner *s,
            const char *at,

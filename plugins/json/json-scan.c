@@ -22,60 +22,6 @@ chrome_scan_string (ChromeScanner *s,
   return scan_string_at (s, chrome_skip_ws (s->p, s->end), v);
 }
 
-/* Skips an object or array starting at @p without validating its inside
- * beyond bracket depth: the values we skip are never interpreted. */
-ChromeScanResult
-chrome_scan_skip_container (ChromeScanner *s,
-                            const char *p,
-                            int depth)
-{
-  static const guint8 structural[256] = {
-    ['"'] = 1,
-    ['{'] = 1,
-    ['}'] = 1,
-    ['['] = 1,
-    [']'] = 1,
-  };
-  const char *end = s->end;
-  int d = 0;
-
-  while (p < end)
-    {
-      char c;
-
-      while (!structural[(guchar) *p])
-        if (++p == end)
-          return CHROME_SCAN_INCOMPLETE;
-      c = *p;
-
-      if (c == '"')
-        {
-          gboolean escaped = FALSE, clean = FALSE;
-          const char *q = find_string_end (p + 1, end, &escaped, &clean);
-
-          if (q == NULL)
-            return CHROME_SCAN_INCOMPLETE;
-          p = q + 1;
-          continue;
-        }
-      if (c == '{' || c == '[')
-        {
-          if (depth + ++d > CHROME_SCAN_MAX_DEPTH)
-            {
-              s->error_at = p;
-              return CHROME_SCAN_TOO_DEEP;
-            }
-        }
-      else if ((c == '}' || c == ']') && --d == 0)
-        {
-          s->p = p + 1;
-          return CHROME_SCAN_OK;
-        }
-      p++;
-    }
-  return CHROME_SCAN_INCOMPLETE;
-}
-
 /**
  * chrome_scan_value:
  * @depth: the depth of the container holding the value

@@ -517,6 +517,75 @@ test_escape (void)
     }
 }
 
+/* What a container skip gives: the result, and where the scanner or the
+ * error stands. */
+static char *
+skip_outcome (ChromeScanResult (*skip) (ChromeScanner *, const char *, int),
+              const char *text,
+              gsize len,
+              int depth)
+{
+  ChromeScanner s;
+  ChromeScanResult res;
+
+  chrome_scanner_init (&s, text, text + len);
+  res = skip (&s, text, depth);
+  if (res == CHROME_SCAN_OK)
+    return g_strdup_printf ("ok, next at %d", (int) (s.p - text));
+  if (res == CHROME_SCAN_TOO_DEEP)
+    return g_strdup_printf ("too deep at %d", (int) (s.error_at - text));
+  return g_strdup_printf ("result %d", res);
+}
+
+/* The 32-byte skip gives what the byte loop gives, on containers made of
+ * the bytes that matter to it (brackets, quotes, backslashes) placed at
+ * every offset of its blocks, each in a buffer of its exact size
+ * (AddressSanitizer catches a load past it); and on a few whose answer
+ * is known. */
+static void
+test_skip_container (void)
+{
+  static const char alphabet[] = "{}[]\"\"\\\\aa :,";
+  static const struct
+  {
+    const char *text;
+    const char *outcome;
+  } known[] = {
+    { "{\"a\":\"}]\\\"{\",\"b\":[1,{\"c\":\"]\"}]} tail after it", "ok, next at 31" },
+    { "[\"\\\\\"]                                   ", "ok, next at 6" },
+    { "{\"a\":\"                    \\\"            }\"}  ", "ok, next at 43" },
+    { "{\"a\":[1,2,3]                           ", "result 2" },
+    { "{\"unclosed string                       \\", "result 2" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (known); i++)
+    {
+      gsize len = strlen (known[i].text);
+      g_autofree char *exact = g_memdup2 (known[i].text, len);
+      g_autofree char *fast = skip_outcome (chrome_scan_skip_container, exact, len, 1);
+      g_autofree char *bytes = skip_outcome (chrome_scan_skip_container_bytes, exact, len, 1);
+
+      g_assert_cmpstr (fast, ==, known[i].outcome);
+      g_assert_cmpstr (bytes, ==, known[i].outcome);
+    }
+  for (guint round = 0; round < 20000; round++)
+    {
+      gsize len = (gsize) g_test_rand_int_range (1, 160);
+      int depth = g_test_rand_int_range (0, 2) ? 1 : CHROME_SCAN_MAX_DEPTH - g_test_rand_int_range (0, 4);
+      g_autofree char *text = g_malloc (len);
+      g_autofree char *fast = NULL, *bytes = NULL;
+
+      text[0] = g_test_rand_bit () ? '{' : '[';
+      for (gsize i = 1; i < len; i++)
+        text[i] = alphabet[g_test_rand_int_range (0, sizeof alphabet - 1)];
+      fast = skip_outcome (chrome_scan_skip_container, text, len, depth);
+      bytes = skip_outcome (chrome_scan_skip_container_bytes, text, len, depth);
+      if (g_strcmp0 (fast, bytes) != 0)
+        g_test_message ("%.*s", (int) len, text);
+      g_assert_cmpstr (fast, ==, bytes);
+    }
+}
+
 int
 main (int argc,
       char **argv)
@@ -528,6 +597,7 @@ main (int argc,
   g_test_add_func ("/json/scan/scanner", test_scanner);
   g_test_add_func ("/json/scan/compact-members", test_compact_members);
   g_test_add_func ("/json/scan/event-members", test_event_members);
+  g_test_add_func ("/json/scan/skip-container", test_skip_container);
   g_test_add_func ("/json/format/numbers", test_format_numbers);
   g_test_add_func ("/json/format/escape", test_escape);
   return g_test_run ();
