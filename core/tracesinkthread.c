@@ -43,7 +43,6 @@ sink_thread_loop (gpointer data)
 {
   TraceSinkThread *t = data;
 
-  trace_spare_work_lend (&t->lock, &t->cond);
   for (;;)
     {
       TraceBatch *batch;
@@ -115,9 +114,14 @@ _trace_sink_thread_new (TraceBaseSink *sink,
   g_mutex_init (&t->lock);
   g_cond_init (&t->cond);
   g_queue_init (&t->batches);
+  /* Counted before the thread runs: a source that starts right after
+   * the sink must see it (the thread's own first step came too late one
+   * run in six, and the source then started a worker of its own). */
+  trace_spare_work_lend (&t->lock, &t->cond);
   t->thread = g_thread_try_new (name, sink_thread_loop, t, error);
   if (t->thread == NULL)
     {
+      trace_spare_work_unlend (&t->cond);
       g_mutex_clear (&t->lock);
       g_cond_clear (&t->cond);
       g_free (t);

@@ -149,9 +149,11 @@ trace_spare_work_run (void)
  * @lock: the mutex @cond is waited on with
  * @cond: what the thread waits on when it has nothing to do
  *
- * Says that the calling thread calls trace_spare_work_idle() with @lock
- * and @cond whenever it has nothing to do of its own. Elements count the
- * lenders when they decide how many threads of their own to start.
+ * Says that a thread calls trace_spare_work_idle() with @lock and @cond
+ * whenever it has nothing to do of its own: the calling thread, or one
+ * it is about to start (call this before starting it, so that an element
+ * started right after counts it). Elements count the lenders when they
+ * decide how many threads of their own to start.
  */
 void
 trace_spare_work_lend (GMutex *lock,

@@ -253,6 +253,36 @@ test_writer_thread_error (void)
   g_rmdir (dir);
 }
 
+/* The writer thread lends its spare time (trace_spare_work_lend()) from
+ * the moment the sink starts, before the thread first runs: a source
+ * started right after it counts it when it decides how many threads of
+ * its own to start (json-src started one too many in one run in six). */
+static void
+test_writer_thread_lends_from_the_start (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tracepipe-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "out.txt", NULL);
+
+  if (g_get_num_processors () < 2)
+    {
+      g_test_skip ("the writer thread is used with two cores or more");
+      return;
+    }
+  for (guint round = 0; round < 50; round++)
+    {
+      TraceHarness *h = trace_harness_new_with_element (
+          g_object_new (TEST_TYPE_TEXT_SINK, "location", path, "writer-thread", TRUE, NULL), "sink", NULL);
+
+      g_assert_true (trace_harness_play (h));
+      g_assert_cmpuint (trace_spare_work_get_n_lenders (), ==, 1);
+      trace_harness_push_eos (h);
+      trace_harness_free (h);
+      g_assert_cmpuint (trace_spare_work_get_n_lenders (), ==, 0);
+    }
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -265,5 +295,6 @@ main (int argc, char **argv)
   g_test_add_func ("/filesink/no-location", test_no_location);
   g_test_add_func ("/filesink/writer-thread-same-bytes", test_writer_thread_same_bytes);
   g_test_add_func ("/filesink/writer-thread-error", test_writer_thread_error);
+  g_test_add_func ("/filesink/writer-thread-lends-from-the-start", test_writer_thread_lends_from_the_start);
   return g_test_run ();
 }
