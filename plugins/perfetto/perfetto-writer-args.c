@@ -503,8 +503,11 @@ wire_args (PerfettoWriter *w,
   for (guint i = 0; i < n_args; i++)
     {
       const TraceArg *arg = &args[i];
-      const ArgKeySlot *key = key_lookup (w, arg->key);
+      const ArgKeySlot *key;
 
+      if (perfetto_arg_is_shape (arg))
+        continue;
+      key = key_lookup (w, arg->key);
       if (key->n < 2)
         {
           wire_close_nodes (w, open, 0, &depth);
@@ -538,8 +541,11 @@ perfetto_args_write (PerfettoWriter *w,
   for (guint i = 0; i < ev->n_args; i++)
     {
       const TraceArg *arg = &args[i];
-      const ArgKeySlot *key = key_lookup (w, arg->key);
+      const ArgKeySlot *key;
 
+      if (perfetto_arg_is_shape (arg))
+        continue;
+      key = key_lookup (w, arg->key);
       if (key->n < 2)
         {
           annotation_set_value (w, perfetto_annotation_push (w, arg->key), arg, batch->text);

@@ -26,9 +26,23 @@ find_arg (TraceBatch *batch,
   const TraceArg *args = ev->n_args ? trace_batch_get_args (batch, ev) : NULL;
 
   for (guint i = 0; i < ev->n_args; i++)
-    if (args[i].key == key)
+    if (args[i].key == key && !perfetto_arg_is_shape (&args[i]))
       return &args[i];
   return NULL;
+}
+
+/* The args that hold a value (a carried record read back from JSON may
+ * have null ones too). */
+static guint
+count_valued_args (TraceBatch *batch,
+                   const TraceEvent *ev)
+{
+  const TraceArg *args = ev->n_args ? trace_batch_get_args (batch, ev) : NULL;
+  guint n = 0;
+
+  for (guint i = 0; i < ev->n_args; i++)
+    n += !perfetto_arg_is_shape (&args[i]);
+  return n;
 }
 
 /* Returns: the field number @arg names, 0 if none a payload may use
@@ -87,7 +101,7 @@ opaque_payload (PerfettoWriter *w,
   gint state = 0;
   guint save = 0;
 
-  if (ev->n_args != 2)
+  if (count_valued_args (batch, ev) != 2)
     return FALSE;
   *field = payload_field (find_arg (batch, ev, trace_string_pool_intern (w->pool, PERFETTO_OPAQUE_FIELD_ARG)), desc);
   bytes = find_arg (batch, ev, trace_string_pool_intern (w->pool, PERFETTO_OPAQUE_BYTES_ARG));
