@@ -117,6 +117,11 @@ scan_from_anchor (ChromeChunk *c,
 
       if (ev == NULL)
         return FALSE;
+      /* the slot a few events on, last read by the reader's thread on
+       * the other core: taken back for writing now, not at its memset */
+      if (c->n_events + 4 < c->events_cap)
+        for (gsize line = 0; line < sizeof (ChromeScannedEvent); line += 64)
+          __builtin_prefetch ((const char *) &c->events[c->n_events + 4] + line, 1);
       chrome_scanner_init (&s, p, end);
       res = chrome_event_scan_fields (&s, depth, &ev->f);
       if (res != CHROME_SCAN_OK)
