@@ -586,6 +586,31 @@ test_skip_container (void)
     }
 }
 
+/* chrome_text_equal(), which the intern cache's hits rely on: equal for
+ * a copy, unequal for a change of any one byte, at every length around
+ * its word-at-a-time forms (up to 32 bytes at once, a loop past them),
+ * each text in a buffer of its exact size. */
+static void
+test_text_equal (void)
+{
+  for (gsize len = 0; len <= 48; len++)
+    {
+      g_autofree char *a = g_malloc (MAX (len, 1));
+      g_autofree char *b = NULL;
+
+      for (gsize i = 0; i < len; i++)
+        a[i] = (char) ('a' + i % 26);
+      b = g_memdup2 (a, MAX (len, 1));
+      g_assert_true (chrome_text_equal (a, b, len));
+      for (gsize at = 0; at < len; at++)
+        {
+          b[at] ^= 0x20;
+          g_assert_false (chrome_text_equal (a, b, len));
+          b[at] ^= 0x20;
+        }
+    }
+}
+
 int
 main (int argc,
       char **argv)
@@ -598,6 +623,7 @@ main (int argc,
   g_test_add_func ("/json/scan/compact-members", test_compact_members);
   g_test_add_func ("/json/scan/event-members", test_event_members);
   g_test_add_func ("/json/scan/skip-container", test_skip_container);
+  g_test_add_func ("/json/scan/text-equal", test_text_equal);
   g_test_add_func ("/json/format/numbers", test_format_numbers);
   g_test_add_func ("/json/format/escape", test_escape);
   return g_test_run ();
