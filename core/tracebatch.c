@@ -140,12 +140,6 @@ trace_batch_copy (TraceBatch *batch)
   return copy;
 }
 
-static gboolean
-is_shape_arg (const TraceArg *arg)
-{
-  return arg->type == TRACE_ARG_NULL || arg->type == TRACE_ARG_EMPTY_ARRAY || arg->type == TRACE_ARG_EMPTY_OBJECT;
-}
-
 /* Whether each event's args come after the previous event's. */
 static gboolean
 args_in_event_order (TraceBatch *batch)
@@ -181,7 +175,7 @@ trace_batch_drop_shape_args (TraceBatch *batch)
 
   g_return_val_if_fail (batch != NULL, NULL);
 
-  while (i < batch->n_args && !is_shape_arg (&batch->args[i]))
+  while (i < batch->n_args && !trace_arg_is_shape (&batch->args[i]))
     i++;
   if (i == batch->n_args)
     return batch;
@@ -201,7 +195,7 @@ trace_batch_drop_shape_args (TraceBatch *batch)
         {
           TraceArg arg = batch->args[first + a];
 
-          if (!is_shape_arg (&arg))
+          if (!trace_arg_is_shape (&arg))
             out->args[out->n_args++] = arg, ev->n_args++;
         }
     }

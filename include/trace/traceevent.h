@@ -351,6 +351,20 @@ typedef struct
 } TraceArg;
 
 /**
+ * trace_arg_is_shape:
+ * @arg: a #TraceArg
+ *
+ * Returns: whether @arg holds no value: %TRACE_ARG_NULL,
+ *   %TRACE_ARG_EMPTY_ARRAY or %TRACE_ARG_EMPTY_OBJECT, which keep a JSON
+ *   args object's shape (trace_base_sink_class_set_keeps_arg_shape())
+ */
+static inline gboolean
+trace_arg_is_shape (const TraceArg *arg)
+{
+  return arg->type == TRACE_ARG_NULL || arg->type == TRACE_ARG_EMPTY_ARRAY || arg->type == TRACE_ARG_EMPTY_OBJECT;
+}
+
+/**
  * TraceEvent:
  * @ts: timestamp in nanoseconds, in the stream's clock domain
  * @pid: process id, or %TRACE_ID_UNKNOWN

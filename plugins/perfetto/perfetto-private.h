@@ -1057,19 +1057,6 @@ void perfetto_writer_drop (PerfettoWriter *w,
                            gint64 ts,
                            const char *what);
 gboolean perfetto_intern_enabled (PerfettoWriter *w);
-
-/* An arg that holds no value (a JSON null, [] or {}). perfetto-sink
- * keeps them in the batches it reads (trace_base_sink_class_set_keeps_
- * arg_shape(): dropping them was a pass over every arg of every batch,
- * 2 % of a Chrome-shaped conversion) and passes over them wherever args
- * are written or looked up, as trace_processor shows no row for them.
- * Only json-src makes them, on the events of its args objects: slices,
- * instants, async events, flows and carried records. */
-static inline gboolean
-perfetto_arg_is_shape (const TraceArg *arg)
-{
-  return arg->type == TRACE_ARG_NULL || arg->type == TRACE_ARG_EMPTY_ARRAY || arg->type == TRACE_ARG_EMPTY_OBJECT;
-}
 void perfetto_packet_begin (PerfettoWriter *w);
 void perfetto_packet_emit (PerfettoWriter *w,
                            gint64 ts,

@@ -505,7 +505,7 @@ wire_args (PerfettoWriter *w,
       const TraceArg *arg = &args[i];
       const ArgKeySlot *key;
 
-      if (perfetto_arg_is_shape (arg))
+      if (trace_arg_is_shape (arg))
         continue;
       key = key_lookup (w, arg->key);
       if (key->n < 2)
@@ -543,7 +543,7 @@ perfetto_args_write (PerfettoWriter *w,
       const TraceArg *arg = &args[i];
       const ArgKeySlot *key;
 
-      if (perfetto_arg_is_shape (arg))
+      if (trace_arg_is_shape (arg))
         continue;
       key = key_lookup (w, arg->key);
       if (key->n < 2)

@@ -91,7 +91,7 @@ args_have_key (TraceBatch *batch,
   const TraceArg *args = trace_batch_get_args (batch, ev);
 
   for (guint i = 0; i < ev->n_args; i++)
-    if (args[i].key == key && !perfetto_arg_is_shape (&args[i]))
+    if (args[i].key == key && !trace_arg_is_shape (&args[i]))
       return TRUE;
   return FALSE;
 }

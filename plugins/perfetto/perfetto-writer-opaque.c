@@ -26,7 +26,7 @@ find_arg (TraceBatch *batch,
   const TraceArg *args = ev->n_args ? trace_batch_get_args (batch, ev) : NULL;
 
   for (guint i = 0; i < ev->n_args; i++)
-    if (args[i].key == key && !perfetto_arg_is_shape (&args[i]))
+    if (args[i].key == key && !trace_arg_is_shape (&args[i]))
       return &args[i];
   return NULL;
 }
@@ -41,7 +41,7 @@ count_valued_args (TraceBatch *batch,
   guint n = 0;
 
   for (guint i = 0; i < ev->n_args; i++)
-    n += !perfetto_arg_is_shape (&args[i]);
+    n += !trace_arg_is_shape (&args[i]);
   return n;
 }
 
