@@ -100,6 +100,32 @@ typedef struct
   gboolean in_string; /* the last byte read was inside a string */
 } SkipState;
 
+/* A bracket outside strings, at @at: one more open (past the limit, the
+ * skip ends TOO_DEEP), or one fewer (at none, the container is over).
+ * Returns: TRUE when the skip is decided (*res says how) */
+static inline gboolean
+skip_bracket (ChromeScanner *s,
+              SkipState *st,
+              const char *at,
+              gboolean opens,
+              int depth,
+              ChromeScanResult *res)
+{
+  if (opens)
+    {
+      if (depth + ++st->open <= CHROME_SCAN_MAX_DEPTH)
+        return FALSE;
+      s->error_at = at;
+      *res = CHROME_SCAN_TOO_DEEP;
+      return TRUE;
+    }
+  if (--st->open != 0)
+    return FALSE;
+  s->p = at + 1;
+  *res = CHROME_SCAN_OK;
+  return TRUE;
+}
+
 /* The byte loop, over [*p, @stop) (and the byte after @stop when the
  * last one is a backslash in a string).
  * Returns: TRUE when the skip is decided (*res says how); else FALSE,
@@ -127,19 +153,8 @@ skip_bytes (ChromeScanner *s,
         }
       else if (c == '"')
         st->in_string = TRUE;
-      else if (c == '{' || c == '[')
-        {
-          if (depth + ++st->open > CHROME_SCAN_MAX_DEPTH)
-            {
-              s->error_at = q;
-              return *res = CHROME_SCAN_TOO_DEEP, TRUE;
-            }
-        }
-      else if ((c == '}' || c == ']') && --st->open == 0)
-        {
-          s->p = q + 1;
-          return *res = CHROME_SCAN_OK, TRUE;
-        }
+      else if ((c == '{' || c == '[' || c == '}' || c == ']') && skip_bracket (s, st, q, c == '{' || c == '[', depth, res))
+        return TRUE;
     }
   *p = q;
   return FALSE;
@@ -185,19 +200,8 @@ skip_brackets (ChromeScanner *s,
     {
       guint i = (guint) __builtin_ctz (brackets);
 
-      if (open & (1u << i))
-        {
-          if (depth + ++st->open > CHROME_SCAN_MAX_DEPTH)
-            {
-              s->error_at = p + i;
-              return *res = CHROME_SCAN_TOO_DEEP, TRUE;
-            }
-        }
-      else if (--st->open == 0)
-        {
-          s->p = p + i + 1;
-          return *res = CHROME_SCAN_OK, TRUE;
-        }
+      if (skip_bracket (s, st, p + i, (open >> i) & 1, depth, res))
+        return TRUE;
     }
   return FALSE;
 }
