@@ -608,35 +608,51 @@ reference_number_arg (const char *text,
   return chrome_decimal_to_double (text, end, &out->v.d);
 }
 
-/* @text as the value of two args (one before a comma, one before
- * whitespace) reads as the reference reads it. */
+/* Each text of @texts as the value of two args of its own event (one
+ * before a comma, one before whitespace) reads as the reference reads
+ * it; an event whose text is no number the reader takes is skipped, and
+ * the events after it are read.  One document for all of them, so the
+ * reader's buffers are set up once, not once per text. */
 static void
-check_number_arg (const char *text)
+check_number_args (const char *const *texts,
+                   guint n_texts)
 {
-  g_autofree char *json = g_strdup_printf ("[{\"ph\":\"i\",\"ts\":1,\"args\":{\"k\":%s,\"z\":%s }}]", text, text);
+  g_autoptr (GString) json = g_string_new ("[");
   g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
   g_autoptr (GError) error = NULL;
   ChromeReader *reader = NULL;
-  TraceBatch *batch = test_read_data (json, -1, "t.json", pool, &reader, &error);
-  TraceArg want = { 0 };
-  gboolean number = reference_number_arg (text, &want);
+  TraceBatch *batch;
+  guint next = 0;
 
+  /* the event's ts is its text's index, so a skipped event shows */
+  for (guint i = 0; i < n_texts; i++)
+    g_string_append_printf (json, "%s{\"ph\":\"i\",\"ts\":%u,\"args\":{\"k\":%s,\"z\":%s }}", i ? "," : "", i,
+                            texts[i], texts[i]);
+  g_string_append_c (json, ']');
+  batch = test_read_data (json->str, json->len, "t.json", pool, &reader, &error);
   g_assert_no_error (error);
-  if (!number || !text_is_value (text))
-    g_assert_cmpuint (batch->n_events, ==, 0); /* skipped as malformed */
-  else
+  for (guint i = 0; i < n_texts; i++)
     {
-      g_assert_cmpuint (batch->n_events, ==, 1);
-      g_assert_cmpuint (batch->events[0].n_args, ==, 2);
-      for (guint i = 0; i < 2; i++)
+      TraceArg want = { 0 };
+      const TraceEvent *ev;
+
+      if (!reference_number_arg (texts[i], &want) || !text_is_value (texts[i]))
+        continue; /* skipped as malformed: checked by the index below */
+      g_assert_cmpuint (next, <, batch->n_events);
+      ev = &batch->events[next++];
+      if (ev->ts != (gint64) i * 1000)
+        g_error ("\"%s\": its event is missing (the next one read is text %" G_GINT64_FORMAT ")", texts[i], ev->ts / 1000);
+      g_assert_cmpuint (ev->n_args, ==, 2);
+      for (guint k = 0; k < 2; k++)
         {
-          const TraceArg *got = &trace_batch_get_args (batch, &batch->events[0])[i];
+          const TraceArg *got = &trace_batch_get_args (batch, ev)[k];
 
           if (got->type != want.type || memcmp (&got->v, &want.v, sizeof want.v) != 0)
             g_error ("\"%s\": arg %u is type %d 0x%" G_GINT64_MODIFIER "x, want type %d 0x%" G_GINT64_MODIFIER "x",
-                     text, i, got->type, got->v.u, want.type, want.v.u);
+                     texts[i], k, got->type, got->v.u, want.type, want.v.u);
         }
     }
+  g_assert_cmpuint (next, ==, batch->n_events);
   trace_batch_unref (batch);
   chrome_reader_free (reader);
 }
@@ -656,17 +672,21 @@ test_arg_numbers (void)
   /* clang-format on */
   g_autoptr (GRand) rand = g_rand_new_with_seed (27);
   g_autoptr (GString) s = g_string_new (NULL);
+  g_autoptr (GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
 
+  /* one by one too: a malformed text alone in its document */
   for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
-    check_number_arg (cases[i]);
+    check_number_args (&cases[i], 1);
+  check_number_args (cases, G_N_ELEMENTS (cases));
   for (int i = 0; i < 20000; i++)
     {
       if (i % 2)
         random_json_number (s, rand);
       else
         random_token (s, rand);
-      check_number_arg (s->str);
+      g_ptr_array_add (texts, g_strdup (s->str));
     }
+  check_number_args ((const char *const *) texts->pdata, texts->len);
 }
 
 /* ------------------------------------------------------------------ */
