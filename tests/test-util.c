@@ -91,6 +91,27 @@ on_timeout (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+typedef struct
+{
+  TraceElement *pipeline;
+  TraceMessage *result;
+} RunResult;
+
+/* A bus watch, not polling after each iteration: a message posted from a
+ * streaming thread wakes the context only through a watch. */
+static gboolean
+on_bus_message (TraceBus *bus,
+                TraceMessage *msg,
+                gpointer data)
+{
+  RunResult *run = data;
+
+  if (run->result == NULL &&
+      (msg->type == TRACE_MESSAGE_ERROR || (msg->type == TRACE_MESSAGE_EOS && msg->src == G_OBJECT (run->pipeline))))
+    run->result = trace_message_ref (msg);
+  return G_SOURCE_CONTINUE;
+}
+
 TraceMessage *
 test_run_pipeline (TraceElement *pipeline,
                    guint timeout_ms)
@@ -99,29 +120,22 @@ test_run_pipeline (TraceElement *pipeline,
   GMainContext *ctx = trace_pipeline_get_context (p);
   gboolean timed_out = FALSE;
   GSource *timer = g_timeout_source_new (timeout_ms);
-  TraceMessage *result = NULL;
+  GSource *watch = trace_bus_create_watch (trace_pipeline_get_bus (p));
+  RunResult run = { pipeline, NULL };
 
   g_source_set_callback (timer, on_timeout, &timed_out, NULL);
   g_source_attach (timer, ctx);
+  g_source_set_callback (watch, (GSourceFunc) on_bus_message, &run, NULL);
+  g_source_attach (watch, ctx);
   if (trace_element_set_state (pipeline, TRACE_STATE_PLAYING) != TRACE_STATE_CHANGE_SUCCESS)
-    result = trace_bus_pop_filtered (trace_pipeline_get_bus (p), TRACE_MESSAGE_ERROR);
-  while (result == NULL && !timed_out)
-    {
-      TraceMessage *msg;
-
-      g_main_context_iteration (ctx, TRUE);
-      while (result == NULL && (msg = trace_bus_pop (trace_pipeline_get_bus (p))) != NULL)
-        {
-          if (msg->type == TRACE_MESSAGE_ERROR ||
-              (msg->type == TRACE_MESSAGE_EOS && msg->src == G_OBJECT (pipeline)))
-            result = msg;
-          else
-            trace_message_unref (msg);
-        }
-    }
+    run.result = trace_bus_pop_filtered (trace_pipeline_get_bus (p), TRACE_MESSAGE_ERROR);
+  while (run.result == NULL && !timed_out)
+    g_main_context_iteration (ctx, TRUE);
+  g_source_destroy (watch);
+  g_source_unref (watch);
   g_source_destroy (timer);
   g_source_unref (timer);
-  return result;
+  return run.result;
 }
 
 TraceBatch *
