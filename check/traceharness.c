@@ -343,16 +343,40 @@ trace_harness_set_stream_start (TraceHarness *harness,
                                 const char *format,
                                 TraceClockDomain domain)
 {
+  TraceStreamInfo info = { .format = (char *) format, .clock_domain = domain, .clock_source = "harness" };
+
+  trace_harness_set_stream_info (harness, input, &info);
+}
+
+/**
+ * trace_harness_set_stream_info:
+ * @harness: a #TraceHarness
+ * @input: an input index
+ * @info: what the stream is: its format, location, clock, metadata and
+ *   flags
+ *
+ * Sends a stream-start describing @info on @input.
+ */
+void
+trace_harness_set_stream_info (TraceHarness *harness,
+                               guint input,
+                               const TraceStreamInfo *info)
+{
+  TraceStreamEvent *start;
   TracePad *pad;
 
   g_return_if_fail (harness != NULL);
   g_return_if_fail (input < harness->inputs->len);
+  g_return_if_fail (info != NULL);
 
   pad = harness->inputs->pdata[input];
   /* Going to READY clears the pads' stream-starts: play first. */
   if (trace_element_get_state (harness->pipeline) != TRACE_STATE_PLAYING)
     trace_harness_play (harness);
-  trace_pad_push_event (pad, trace_stream_event_new_stream_start (format, NULL, domain, "harness"));
+  start = trace_stream_event_new_stream_start (info->format, info->location, info->clock_domain, info->clock_source);
+  start->info.metadata = g_strdup (info->metadata);
+  start->info.flags = info->flags;
+  trace_pad_push_event (pad, start);
   harness->started->pdata[input] = GINT_TO_POINTER (TRUE);
 }
 

@@ -185,6 +185,7 @@ store_info (TraceBaseSink *self,
   priv->info.location = g_strdup (info->location);
   priv->info.clock_domain = info->clock_domain;
   priv->info.clock_source = g_strdup (info->clock_source);
+  priv->info.flags = info->flags;
   priv->have_info = TRUE;
 }
 

@@ -19,7 +19,8 @@ typedef struct
   gboolean stream_started;
   gboolean done;
   TraceStreamEvent *stream_start;
-  char *metadata; /* TraceStreamInfo.metadata of the stream-starts */
+  char *metadata;         /* TraceStreamInfo.metadata of the stream-starts */
+  TraceStreamFlags flags; /* TraceStreamInfo.flags of the stream-starts */
   guint64 events;
   gint64 last_progress;
   guint64 last_done;
@@ -237,6 +238,7 @@ trace_base_src_change_state (TraceElement *element,
       start_or_stop (self, FALSE);
       g_clear_pointer (&priv->stream_start, trace_stream_event_unref);
       g_clear_pointer (&priv->metadata, g_free);
+      priv->flags = TRACE_STREAM_FLAG_NONE;
       break;
     }
   return TRACE_ELEMENT_CLASS (trace_base_src_parent_class)->change_state (element, transition);
@@ -369,6 +371,7 @@ trace_base_src_set_stream_info (TraceBaseSrc *src,
   /* made before the old one goes: the arguments may be its own strings */
   priv->stream_start = trace_stream_event_new_stream_start (format, location, domain, clock_source);
   priv->stream_start->info.metadata = g_strdup (priv->metadata);
+  priv->stream_start->info.flags = priv->flags;
   g_clear_pointer (&old, trace_stream_event_unref);
   if (priv->stream_started)
     send_stream_start (src);
@@ -398,6 +401,34 @@ trace_base_src_set_stream_metadata (TraceBaseSrc *src,
     return;
   g_free (priv->metadata);
   priv->metadata = g_strdup (metadata);
+  if (priv->stream_start == NULL)
+    return;
+  info = &priv->stream_start->info;
+  trace_base_src_set_stream_info (src, info->format, info->location, info->clock_domain, info->clock_source);
+}
+
+/**
+ * trace_base_src_set_stream_flags:
+ * @src: a #TraceBaseSrc
+ * @flags: facts about the stream
+ *
+ * Sets #TraceStreamInfo.flags of the stream-start, sent again at once
+ * when the stream has started and the flags changed.
+ */
+void
+trace_base_src_set_stream_flags (TraceBaseSrc *src,
+                                 TraceStreamFlags flags)
+{
+  TraceBaseSrcPrivate *priv;
+  TraceStreamInfo *info;
+
+  g_return_if_fail (TRACE_IS_BASE_SRC (src));
+
+  priv = PRIV (src);
+
+  if (priv->flags == flags)
+    return;
+  priv->flags = flags;
   if (priv->stream_start == NULL)
     return;
   info = &priv->stream_start->info;

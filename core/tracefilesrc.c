@@ -235,6 +235,7 @@ trace_file_src_announce_stream (TraceFileSrc *src)
   klass->get_stream_info (src, &info);
   g_debug ("%s: %s, clock %s (from %s)", trace_file_src_get_display_name (src), info.format,
            trace_clock_domain_to_string (info.clock_domain), info.clock_source);
+  trace_base_src_set_stream_flags (TRACE_BASE_SRC (src), info.flags);
   trace_base_src_set_stream_info (TRACE_BASE_SRC (src), info.format, PRIV (src)->location, info.clock_domain,
                                   info.clock_source);
 }

@@ -8,6 +8,21 @@
 
 G_DEFINE_BOXED_TYPE (TraceStreamEvent, trace_stream_event, trace_stream_event_ref, trace_stream_event_unref)
 
+GType
+trace_stream_flags_get_type (void)
+{
+  static gsize type;
+  static const GFlagsValue values[] = {
+    { TRACE_STREAM_FLAG_NONE, "TRACE_STREAM_FLAG_NONE", "none" },
+    { TRACE_STREAM_FLAG_MAIN_THREADS_NAMED, "TRACE_STREAM_FLAG_MAIN_THREADS_NAMED", "main-threads-named" },
+    { 0, NULL, NULL },
+  };
+
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_flags_register_static ("TraceStreamFlags", values));
+  return type;
+}
+
 /**
  * trace_stream_event_new_stream_start:
  * @format: (nullable): the input format; %NULL says `unknown`

@@ -68,6 +68,9 @@ TRACE_AVAILABLE_IN_ALL
 void trace_base_src_set_stream_metadata (TraceBaseSrc *src,
                                          const char *metadata);
 TRACE_AVAILABLE_IN_ALL
+void trace_base_src_set_stream_flags (TraceBaseSrc *src,
+                                      TraceStreamFlags flags);
+TRACE_AVAILABLE_IN_ALL
 void trace_base_src_set_progress (TraceBaseSrc *src,
                                   guint64 done,
                                   guint64 total);

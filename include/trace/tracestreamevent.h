@@ -27,6 +27,27 @@ typedef enum
 } TraceStreamEventType;
 
 /**
+ * TraceStreamFlags:
+ * @TRACE_STREAM_FLAG_NONE: no flag
+ * @TRACE_STREAM_FLAG_MAIN_THREADS_NAMED: a process's main thread is the
+ *   thread its name marks as one (Chrome's `CrBrowserMain`,
+ *   `CrRendererMain`, `CrGpuMain`…), not the thread whose tid is the pid,
+ *   and the names may come anywhere in the stream (Chrome JSON's
+ *   metadata events, Perfetto's descriptors)
+ *
+ * Facts about a stream that elements downstream act on.
+ */
+typedef enum /*< flags >*/
+{
+  TRACE_STREAM_FLAG_NONE = 0,
+  TRACE_STREAM_FLAG_MAIN_THREADS_NAMED = 1 << 0,
+} TraceStreamFlags;
+
+#define TRACE_TYPE_STREAM_FLAGS (trace_stream_flags_get_type ())
+TRACE_AVAILABLE_IN_ALL
+GType trace_stream_flags_get_type (void) G_GNUC_CONST;
+
+/**
  * TraceStreamInfo:
  * @format: the input format (`ftrace`, `systrace-html`, `chrome-json`, …)
  * @location: (nullable): where the stream comes from, as the user gave it
@@ -36,6 +57,7 @@ typedef enum
  * @metadata: (nullable): what the input says of the whole trace, as the
  *   text of a JSON object (Chrome JSON's top-level `"metadata"`); sinks
  *   with a place for it write it back
+ * @flags: facts about the stream
  *
  * What a stream is, carried by its stream-start event.
  */
@@ -46,6 +68,7 @@ typedef struct
   TraceClockDomain clock_domain;
   char *clock_source;
   char *metadata;
+  TraceStreamFlags flags;
 } TraceStreamInfo;
 
 /**

@@ -133,6 +133,8 @@ push_stream_start (TraceClockSync *self,
   g_autoptr (GString) summary = g_string_new ("clock-sync:");
   const char *format = NULL, *location = NULL;
   gboolean same_format = TRUE;
+  TraceStreamFlags flags = TRACE_STREAM_FLAG_NONE;
+  TraceStreamEvent *start;
 
   for (GList *l = pads; l; l = l->next)
     {
@@ -147,12 +149,17 @@ push_stream_start (TraceClockSync *self,
         format = info->format;
       if (info && l == pads && l->next == NULL)
         location = info->location;
+      if (info)
+        flags |= info->flags;
       g_string_append_printf (summary, "%s %s %s %s (%s)", l == pads ? "" : ";", pad_name (pad),
                               trace_clock_domain_to_string (d->domain), offset,
                               clocksync_source_to_string (d->source));
     }
-  trace_pad_push_event (src, trace_stream_event_new_stream_start (same_format ? format : "merged", location,
-                                                                  self->opts.target, summary->str));
+  start = trace_stream_event_new_stream_start (same_format ? format : "merged", location, self->opts.target,
+                                               summary->str);
+  /* what holds of one input's threads holds of them in the merged stream */
+  start->info.flags = flags;
+  trace_pad_push_event (src, start);
 }
 
 /* One exact pair per input on a shared clock other than the target:

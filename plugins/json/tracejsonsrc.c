@@ -71,6 +71,7 @@ trace_json_src_get_stream_info (TraceFileSrc *src,
   info->format = "chrome-json";
   info->clock_domain = chrome_reader_get_clock_domain (reader);
   info->clock_source = chrome_reader_get_clock_domain_name (reader) ? "metadata.clock-domain" : "json-src";
+  info->flags = TRACE_STREAM_FLAG_MAIN_THREADS_NAMED;
 }
 
 /* The top-level "metadata" travels with the stream (sinks write it back):

@@ -79,6 +79,8 @@ trace_perfetto_src_get_stream_info (TraceFileSrc *src,
   info->format = "perfetto";
   info->clock_domain = perfetto_reader_get_clock_domain (TRACE_PERFETTO_SRC (src)->reader);
   info->clock_source = "timestamp_clock_id";
+  /* Chrome's traces name their main threads in thread descriptors */
+  info->flags = TRACE_STREAM_FLAG_MAIN_THREADS_NAMED;
 }
 
 static gconstpointer

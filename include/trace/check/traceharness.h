@@ -57,6 +57,10 @@ void trace_harness_set_stream_start (TraceHarness *harness,
                                      const char *format,
                                      TraceClockDomain domain);
 TRACE_CHECK_API
+void trace_harness_set_stream_info (TraceHarness *harness,
+                                    guint input,
+                                    const TraceStreamInfo *info);
+TRACE_CHECK_API
 TraceFlowReturn trace_harness_push (TraceHarness *harness,
                                     TraceBatch *batch);
 TRACE_CHECK_API
