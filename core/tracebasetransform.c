@@ -33,7 +33,6 @@ trace_base_transform_chain (TracePad *pad,
   TraceBaseTransformPrivate *priv = PRIV (self);
   TraceBaseTransformClass *klass = TRACE_BASE_TRANSFORM_GET_CLASS (self);
   TraceFlowReturn ret;
-  guint before;
 
   if (priv->passthrough || klass->transform_ip == NULL)
     return trace_pad_push (priv->srcpad, batch);
@@ -43,8 +42,35 @@ trace_base_transform_chain (TracePad *pad,
   if (ret != TRACE_FLOW_OK)
     {
       trace_batch_unref (batch);
-      return ret;
+      return ret == TRACE_BASE_TRANSFORM_FLOW_DROPPED ? TRACE_FLOW_OK : ret;
     }
+  return trace_base_transform_push (self, batch);
+}
+
+/**
+ * trace_base_transform_push:
+ * @trans: a #TraceBaseTransform
+ * @batch: (transfer full): a writable batch its @transform_ip went over
+ *
+ * Pushes @batch downstream as the base pushes what @transform_ip
+ * returns: without its %TRACE_EVENT_NONE events (counted as dropped),
+ * and not at all when none is left.  For a subclass that kept batches
+ * (%TRACE_BASE_TRANSFORM_FLOW_DROPPED) and pushes them later, from
+ * @transform_ip or @drain.
+ *
+ * Returns: what downstream returned, %TRACE_FLOW_OK for an empty batch
+ */
+TraceFlowReturn
+trace_base_transform_push (TraceBaseTransform *trans,
+                           TraceBatch *batch)
+{
+  TraceBaseTransformPrivate *priv;
+  guint before;
+
+  g_return_val_if_fail (TRACE_IS_BASE_TRANSFORM (trans), TRACE_FLOW_ERROR);
+  g_return_val_if_fail (batch != NULL, TRACE_FLOW_ERROR);
+
+  priv = PRIV (trans);
   before = batch->n_events;
   trace_batch_remove_none (batch);
   priv->dropped += before - batch->n_events;

@@ -581,6 +581,8 @@ trace_flow_return_to_string (TraceFlowReturn ret)
       return "eos";
     case TRACE_FLOW_ERROR:
       return "error";
+    case TRACE_FLOW_CUSTOM_SUCCESS:
+      return "custom-success";
     }
   return "unknown";
 }

@@ -17,6 +17,16 @@ TRACE_AVAILABLE_IN_ALL
 G_DECLARE_DERIVABLE_TYPE (TraceBaseTransform, trace_base_transform, TRACE, BASE_TRANSFORM, TraceElement)
 
 /**
+ * TRACE_BASE_TRANSFORM_FLOW_DROPPED:
+ *
+ * What @transform_ip returns when it took a reference to the batch to
+ * push it later (a filter that must see more of the stream before it can
+ * decide), or dropped it whole: the base pushes nothing and tells
+ * upstream %TRACE_FLOW_OK.
+ */
+#define TRACE_BASE_TRANSFORM_FLOW_DROPPED TRACE_FLOW_CUSTOM_SUCCESS
+
+/**
  * TraceBaseTransformClass:
  * @parent_class: the parent class
  * @start: prepares for a stream (NULL→READY), e.g. checks properties
@@ -24,7 +34,8 @@ G_DECLARE_DERIVABLE_TYPE (TraceBaseTransform, trace_base_transform, TRACE, BASE_
  * @transform_ip: changes a writable batch in place. To drop events, set
  *   their kind to %TRACE_EVENT_NONE (the base removes them and counts
  *   them as dropped); to add events, append them. A batch left empty is
- *   not pushed.
+ *   not pushed. Return %TRACE_BASE_TRANSFORM_FLOW_DROPPED when the batch
+ *   is kept to be pushed later with trace_base_transform_push().
  * @drain: at EOS, returns (transfer full) events still held (open slices
  *   to close, say) or %NULL; they are pushed before EOS
  * @stream_start: sees each stream-start on its way through
@@ -58,5 +69,8 @@ TRACE_AVAILABLE_IN_ALL
 TraceStringPool *trace_base_transform_get_string_pool (TraceBaseTransform *trans);
 TRACE_AVAILABLE_IN_ALL
 guint64 trace_base_transform_get_dropped (TraceBaseTransform *trans);
+TRACE_AVAILABLE_IN_ALL
+TraceFlowReturn trace_base_transform_push (TraceBaseTransform *trans,
+                                           TraceBatch *batch);
 
 G_END_DECLS

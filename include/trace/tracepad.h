@@ -63,6 +63,9 @@ typedef enum
  * @TRACE_FLOW_NOT_LINKED: the pad has no peer
  * @TRACE_FLOW_EOS: downstream wants no more data
  * @TRACE_FLOW_ERROR: a fatal error happened; an ERROR message is on the bus
+ * @TRACE_FLOW_CUSTOM_SUCCESS: elements use it, and values above it, for
+ *   successes of their own; a pad never returns it (see
+ *   %TRACE_BASE_TRANSFORM_FLOW_DROPPED)
  *
  * What a push returns, travelling back upstream.
  */
@@ -72,6 +75,7 @@ typedef enum
   TRACE_FLOW_NOT_LINKED = -1,
   TRACE_FLOW_EOS = -3,
   TRACE_FLOW_ERROR = -5,
+  TRACE_FLOW_CUSTOM_SUCCESS = 100,
 } TraceFlowReturn;
 
 TRACE_AVAILABLE_IN_ALL
