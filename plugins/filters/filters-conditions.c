@@ -280,6 +280,8 @@ check_tid (Filter *f,
            const TraceEvent *ev,
            gint64 pid)
 {
+  gint64 main_tid;
+
   if (ev->tid < 0)
     return MATCH_NO; /* not a thread's event */
   if (!f->tid_main)
@@ -288,6 +290,8 @@ check_tid (Filter *f,
    * the main thread of a process, though its tid equals its "pid". */
   if (ev->tid == 0)
     return MATCH_NO;
+  if (filter_lookup_named_main_thread (f, pid, &main_tid))
+    return match_of (ev->tid == main_tid);
   if (pid >= 0)
     return match_of (ev->tid == pid);
   /* A tid some event used as a pid is a main thread (the thread-group

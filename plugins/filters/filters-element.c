@@ -8,10 +8,20 @@
  * each batch. A subclass installs its properties and reads and writes the
  * options between filter_element_lock_options() and
  * filter_element_unlock_options().
+ *
+ * `tid=main` in a stream whose main threads are told by name
+ * (filters-main-threads.c) is decided only once the names are known: the
+ * element holds the batches back, learning the names, until EOS or until
+ * it holds FILTER_MAX_HELD_EVENTS events; then it filters and pushes
+ * them in order, and streams from there on.
  */
 #include "config.h"
 
 #include "filters-private.h"
+
+/* What holding a stream back may cost: about 100 bytes an event with its
+ * args, so some 800 MiB (docs/robustness.md). */
+#define FILTER_MAX_HELD_EVENTS (8u * 1024 * 1024)
 
 typedef struct
 {
@@ -20,6 +30,10 @@ typedef struct
   FilterOptions opts;    /* the properties */
   gboolean opts_changed; /* since the engine last took them */
   Filter *filter;
+  gboolean main_threads_named; /* the stream's TRACE_STREAM_FLAG_MAIN_THREADS_NAMED */
+  GQueue held;                 /* TraceBatch*, not filtered yet */
+  guint64 n_held;              /* events in `held` */
+  gboolean held_enough;        /* held once up to the limit: streams now */
 } FilterElementPrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (FilterElement, filter_element, TRACE_TYPE_BASE_TRANSFORM)
@@ -42,17 +56,78 @@ filter_element_start (TraceBaseTransform *trans,
     return FALSE;
   g_clear_pointer (&priv->filter, filter_free);
   priv->filter = f;
+  filter_set_main_threads_named (f, priv->main_threads_named);
+  priv->held_enough = FALSE;
   conditions = filter_describe (f);
   g_debug ("%s: %s", trace_element_get_name (TRACE_ELEMENT (trans)), conditions);
   return TRUE;
+}
+
+static void
+clear_held (FilterElementPrivate *priv)
+{
+  g_queue_clear_full (&priv->held, (GDestroyNotify) trace_batch_unref);
+  priv->n_held = 0;
 }
 
 static gboolean
 filter_element_stop (TraceBaseTransform *trans,
                      GError **error)
 {
-  g_clear_pointer (&PRIV (FILTER_ELEMENT (trans))->filter, filter_free);
+  FilterElementPrivate *priv = PRIV (FILTER_ELEMENT (trans));
+
+  clear_held (priv);
+  g_clear_pointer (&priv->filter, filter_free);
   return TRUE;
+}
+
+static void
+filter_element_stream_start (TraceBaseTransform *trans,
+                             const TraceStreamInfo *info)
+{
+  FilterElementPrivate *priv = PRIV (FILTER_ELEMENT (trans));
+
+  priv->main_threads_named = (info->flags & TRACE_STREAM_FLAG_MAIN_THREADS_NAMED) != 0;
+  if (priv->filter)
+    filter_set_main_threads_named (priv->filter, priv->main_threads_named);
+}
+
+/* Filters and pushes the batches held back, in order. */
+static TraceFlowReturn
+push_held (FilterElement *self)
+{
+  FilterElementPrivate *priv = PRIV (self);
+  TraceFlowReturn ret = TRACE_FLOW_OK;
+  TraceBatch *batch;
+
+  while (ret == TRACE_FLOW_OK && (batch = g_queue_pop_head (&priv->held)) != NULL)
+    {
+      filter_process (priv->filter, batch);
+      ret = trace_base_transform_push (TRACE_BASE_TRANSFORM (self), batch);
+    }
+  clear_held (priv);
+  return ret;
+}
+
+/* Holds @batch back while the main threads' names may still come. */
+static TraceFlowReturn
+hold (FilterElement *self,
+      TraceBatch *batch)
+{
+  FilterElementPrivate *priv = PRIV (self);
+  TraceFlowReturn ret;
+
+  g_queue_push_tail (&priv->held, trace_batch_ref (batch));
+  priv->n_held += batch->n_events;
+  if (priv->n_held < FILTER_MAX_HELD_EVENTS)
+    return TRACE_BASE_TRANSFORM_FLOW_DROPPED;
+  priv->held_enough = TRUE;
+  trace_element_post_warning (TRACE_ELEMENT (self), NULL,
+                              "main threads told by the names of the first %" G_GUINT64_FORMAT " events: "
+                              "a thread named as a main thread later on is not one",
+                              priv->n_held);
+  ret = push_held (self);
+  return ret == TRACE_FLOW_OK ? TRACE_BASE_TRANSFORM_FLOW_DROPPED : ret;
 }
 
 /* A property changed while playing: the engine takes the new conditions
@@ -82,8 +157,21 @@ filter_element_transform_ip (TraceBaseTransform *trans,
 {
   FilterElement *self = FILTER_ELEMENT (trans);
 
+  FilterElementPrivate *priv = PRIV (self);
+
   take_changed_options (self);
-  filter_process (PRIV (self)->filter, batch);
+  filter_learn_main_threads (priv->filter, batch);
+  if (!priv->held_enough && filter_waits_for_main_threads (priv->filter))
+    return hold (self, batch);
+  if (!g_queue_is_empty (&priv->held))
+    {
+      /* tid=main changed while holding: what was held goes first */
+      TraceFlowReturn ret = push_held (self);
+
+      if (ret != TRACE_FLOW_OK)
+        return ret;
+    }
+  filter_process (priv->filter, batch);
   return TRACE_FLOW_OK;
 }
 
@@ -96,7 +184,8 @@ filter_element_drain (TraceBaseTransform *trans)
   g_mutex_lock (&priv->lock);
   keep_unknown = priv->opts.keep_unknown;
   g_mutex_unlock (&priv->lock);
-  filter_warn_undecidable (TRACE_ELEMENT (trans), priv->filter, keep_unknown);
+  push_held (FILTER_ELEMENT (trans));
+  filter_warn_at_eos (TRACE_ELEMENT (trans), priv->filter, keep_unknown);
   return filter_drain (priv->filter);
 }
 
@@ -113,6 +202,7 @@ filter_element_finalize (GObject *object)
 {
   FilterElementPrivate *priv = PRIV (FILTER_ELEMENT (object));
 
+  clear_held (priv);
   g_clear_pointer (&priv->filter, filter_free);
   filter_options_clear (&priv->opts);
   g_mutex_clear (&priv->lock);
@@ -129,6 +219,7 @@ filter_element_class_init (FilterElementClass *klass)
   trans_class->stop = filter_element_stop;
   trans_class->transform_ip = filter_element_transform_ip;
   trans_class->drain = filter_element_drain;
+  trans_class->stream_start = filter_element_stream_start;
   TRACE_ELEMENT_CLASS (klass)->collect_stats = filter_element_collect_stats;
 }
 

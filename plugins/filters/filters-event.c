@@ -70,6 +70,7 @@ filter_free (Filter *f)
   filter_glob_clear (&f->name);
   filter_glob_clear (&f->category);
   filter_knowledge_clear (&f->k);
+  g_clear_pointer (&f->named_main, g_hash_table_unref);
   g_array_unref (f->inserts);
   g_array_unref (f->scratch);
   trace_string_pool_unref (f->pool);
@@ -268,6 +269,8 @@ handle_begin (Filter *f,
     ev->ts = f->start; /* a late event: clip like the others */
   g_array_append_val (stack, entry);
 
+  f->stats.slices_in++;
+  f->stats.slices_kept += entry.keep;
   if (entry.state == ENTRY_EMITTED)
     f->stats.kept++;
   else
@@ -321,6 +324,7 @@ handle_complete (Filter *f,
   guint8 reason = 0;
   gint64 s = ev->ts, e = ev->ts + MAX (ev->u.slice.dur, 0);
 
+  f->stats.slices_in++;
   if (!filter_decide (f, ev, thread, TRUE, &reason))
     {
       drop_event (f, ev, reason);
@@ -337,6 +341,7 @@ handle_complete (Filter *f,
       ev->u.slice.dur = clamp_to_window (f, e) - ev->ts;
       f->stats.clipped++;
     }
+  f->stats.slices_kept++;
   f->stats.kept++;
 }
 

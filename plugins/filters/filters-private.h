@@ -64,6 +64,8 @@ typedef enum
  * @metadata: metadata events passed whatever the conditions
  * @synthesized: slice begins and ends made at the window's edges
  * @clipped: complete slices shortened to fit the window
+ * @slices_in: slices (begins and complete slices) given to the filter
+ * @slices_kept: those the conditions keep (the window aside)
  */
 typedef struct
 {
@@ -74,6 +76,8 @@ typedef struct
   guint64 metadata;
   guint64 synthesized;
   guint64 clipped;
+  guint64 slices_in;
+  guint64 slices_kept;
 } FilterStats;
 
 /* The `tid` values that are not a thread id. */
@@ -168,6 +172,17 @@ void filter_set_keep_unknown (Filter *filter,
 
 void filter_process (Filter *filter,
                      TraceBatch *batch);
+
+/* filters-main-threads.c */
+gboolean filter_is_main_thread_name (const char *name);
+void filter_set_main_threads_named (Filter *filter,
+                                    gboolean named);
+gboolean filter_waits_for_main_threads (Filter *filter);
+void filter_learn_main_threads (Filter *filter,
+                                const TraceBatch *batch);
+gboolean filter_lookup_named_main_thread (Filter *filter,
+                                          gint64 pid,
+                                          gint64 *tid);
 TraceBatch *filter_drain (Filter *filter);
 
 char *filter_explain_empty_window (Filter *filter);
@@ -218,9 +233,9 @@ TRACE_ELEMENT_REGISTER_DECLARE (main_thread_filter)
 /* filters-report.c: what both elements say at EOS and in their STATS */
 void filter_collect_stats (Filter *filter,
                            GVariantDict *dict);
-void filter_warn_undecidable (TraceElement *element,
-                              Filter *filter,
-                              gboolean keep_unknown);
+void filter_warn_at_eos (TraceElement *element,
+                         Filter *filter,
+                         gboolean keep_unknown);
 
 /* ---- engine internals ---------------------------------------------------- */
 
@@ -400,6 +415,11 @@ struct _Filter
   gboolean want_names;
 
   FilterKnowledge k;
+  /* tid=main in a stream whose main threads are told by their names
+   * (TRACE_STREAM_FLAG_MAIN_THREADS_NAMED): pid -> tid of the thread
+   * named as its main thread, see filter_learn_main_threads() */
+  gboolean main_threads_named;
+  GHashTable *named_main;
   gboolean live; /* an element's: conditions may change between batches */
   gboolean started;
   WindowPhase phase;

@@ -149,12 +149,13 @@ filter_describe (Filter *f)
   return g_string_free (s, FALSE);
 }
 
-/* At EOS, both elements say what they could not decide, and a window
- * that missed the trace says where the trace was. */
+/* At EOS, both elements say what they could not decide and when they
+ * kept no slice at all, and a window that missed the trace says where
+ * the trace was. */
 void
-filter_warn_undecidable (TraceElement *element,
-                         Filter *filter,
-                         gboolean keep_unknown)
+filter_warn_at_eos (TraceElement *element,
+                    Filter *filter,
+                    gboolean keep_unknown)
 {
   FilterStats stats;
   g_autofree char *empty = filter_explain_empty_window (filter);
@@ -162,6 +163,14 @@ filter_warn_undecidable (TraceElement *element,
   if (empty)
     trace_element_post_warning (element, NULL, "%s", empty);
   filter_get_stats (filter, &stats);
+  if (filter->has_conditions && stats.slices_in > 0 && stats.slices_kept == 0)
+    {
+      g_autofree char *conditions = filter_describe (filter);
+
+      /* an empty output that exits 0 is easy to miss in a script */
+      trace_element_post_warning (element, NULL, "no slice matched the conditions (%s): the %" G_GUINT64_FORMAT " slices read were all dropped",
+                                  conditions, stats.slices_in);
+    }
   if (stats.undecidable > 0)
     trace_element_post_warning (element, NULL,
                                 "%" G_GUINT64_FORMAT " events of threads whose process could not be "

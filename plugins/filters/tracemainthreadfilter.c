@@ -16,10 +16,11 @@
 /**
  * TraceMainThreadFilter:
  *
- * Keeps only the events of main threads (tid equal to pid): the same
- * result as `filter tid=main`, with `pid` or `process-name` to keep the
- * main thread of one app only. RheaTrace's main-thread-only mode, for any
- * source.
+ * Keeps only the events of main threads: the same result as `filter
+ * tid=main`, with `pid` or `process-name` to keep the main thread of one
+ * app only. RheaTrace's main-thread-only mode, for any source.  A main
+ * thread is the thread whose tid is the pid, or in Chrome's traces the
+ * one named `CrBrowserMain`, `CrRendererMain`… (docs/filters.md).
  *
  * ```
  * trace-launch ftrace-src location=trace.html ! main-thread-filter process-name='com.example.*' ! \
@@ -119,7 +120,7 @@ trace_main_thread_filter_class_init (TraceMainThreadFilterClass *klass)
                                                         "Keep events whose process cannot be told", DEFAULT_KEEP_UNKNOWN, MUTABLE);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   trace_element_class_set_metadata (TRACE_ELEMENT_CLASS (klass), "Main thread filter", "Filter/Trace",
-                                    "Keeps the events of main threads (tid equal to pid)", "tracepipe");
+                                    "Keeps the events of main threads (tid equal to pid, or named as one)", "tracepipe");
 }
 
 static void

@@ -1,6 +1,9 @@
 /* Pipelines: ftrace-src ! filter / main-thread-filter on generated and
- * corpus systraces, checked against the text itself. */
+ * corpus systraces, and json-src ! main-thread-filter on real Chrome
+ * traces, checked against the text itself. */
 #include <stdio.h>
+
+#include <json-glib/json-glib.h>
 
 #include "../test-util.h"
 
@@ -135,6 +138,93 @@ test_main_thread_generated (gconstpointer data)
   g_hash_table_unref (facts.main_tids);
 }
 
+/* Chrome's main threads as a person finds them in the JSON: the threads
+ * its thread_name metadata names CrBrowserMain, CrRendererMain… (the
+ * first one of a process), else the thread whose tid is the pid.  Counts
+ * the slices they wrote (B, X). */
+static guint
+count_chrome_main_slices (JsonArray *events,
+                          GHashTable *main_of_pid)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    {
+      JsonObject *ev = json_array_get_object_element (events, i);
+      const char *ph = json_object_get_string_member_with_default (ev, "ph", "");
+      gint64 pid = json_object_get_int_member_with_default (ev, "pid", -1);
+      gint64 tid = json_object_get_int_member_with_default (ev, "tid", -1);
+      JsonObject *args = json_object_get_object_member (ev, "args");
+      const char *name = args ? json_object_get_string_member_with_default (args, "name", "") : "";
+
+      if (g_str_equal (ph, "M") && g_str_equal (json_object_get_string_member (ev, "name"), "thread_name") &&
+          g_str_has_prefix (name, "Cr") && g_str_has_suffix (name, "Main") &&
+          !g_hash_table_contains (main_of_pid, GINT_TO_POINTER (pid)))
+        g_hash_table_insert (main_of_pid, GINT_TO_POINTER (pid), GINT_TO_POINTER (tid));
+    }
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    {
+      JsonObject *ev = json_array_get_object_element (events, i);
+      const char *ph = json_object_get_string_member_with_default (ev, "ph", "");
+      gint64 pid = json_object_get_int_member_with_default (ev, "pid", -1);
+      gint64 tid = json_object_get_int_member_with_default (ev, "tid", -1);
+      gpointer main_tid;
+
+      /* an X without dur is no slice (trace_processor makes none either) */
+      if (!g_str_equal (ph, "B") && !(g_str_equal (ph, "X") && json_object_has_member (ev, "dur")))
+        continue;
+      if (g_hash_table_lookup_extended (main_of_pid, GINT_TO_POINTER (pid), NULL, &main_tid))
+        n += tid == GPOINTER_TO_INT (main_tid);
+      else
+        n += tid == pid;
+    }
+  return n;
+}
+
+/* Real Chrome traces, one naming its threads first (Lighthouse), one
+ * naming its renderer's main thread in its very last event (DevTools):
+ * main-thread-filter keeps exactly the slices of the main threads. */
+static void
+test_main_thread_chrome (gconstpointer data)
+{
+  g_autofree char *path = g_build_filename (TEST_DATA_DIR, "json", (const char *) data, NULL);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GHashTable) main_of_pid = g_hash_table_new (NULL, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *desc = NULL;
+  g_autoptr (TraceBatch) all = NULL;
+  JsonNode *root;
+  JsonArray *events;
+  guint want, got = 0;
+
+  g_assert_true (json_parser_load_from_file (parser, path, &error));
+  root = json_parser_get_root (parser);
+  events = JSON_NODE_HOLDS_ARRAY (root) ? json_node_get_array (root)
+                                        : json_object_get_array_member (json_node_get_object (root), "traceEvents");
+  want = count_chrome_main_slices (events, main_of_pid);
+  g_assert_cmpuint (g_hash_table_size (main_of_pid), >, 0);
+  g_assert_cmpuint (want, >, 0);
+
+  desc = g_strdup_printf ("json-src location=\"%s\" ! main-thread-filter ! collectsink name=out", path);
+  all = run_to_batch (desc);
+  for (guint i = 0; i < all->n_events; i++)
+    {
+      const TraceEvent *ev = &all->events[i];
+      gpointer main_tid;
+
+      /* the call tree's nodes pass, as metadata does: samples name them */
+      if (trace_event_kind_get_group (ev->kind) == TRACE_EVENT_GROUP_METADATA || ev->kind == TRACE_EVENT_STACK_NODE ||
+          ev->tid < 0)
+        continue;
+      if (g_hash_table_lookup_extended (main_of_pid, GINT_TO_POINTER (ev->pid), NULL, &main_tid))
+        g_assert_cmpint (ev->tid, ==, GPOINTER_TO_INT (main_tid));
+      else
+        g_assert_cmpint (ev->tid, ==, ev->pid);
+      got += ev->kind == TRACE_EVENT_SLICE_BEGIN || ev->kind == TRACE_EVENT_SLICE_COMPLETE;
+    }
+  g_assert_cmpuint (got, ==, want);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -143,5 +233,9 @@ main (int argc, char **argv)
   test_register_collect_sink ();
   g_test_add_data_func ("/filter/tid-main/generated", "filter tid=main", test_main_thread_generated);
   g_test_add_data_func ("/main-thread-filter/generated", "main-thread-filter", test_main_thread_generated);
+  g_test_add_data_func ("/main-thread-filter/chrome-names-first", "lighthouse_tracingstarted-after-navstart.json",
+                        test_main_thread_chrome);
+  g_test_add_data_func ("/main-thread-filter/chrome-names-last", "speedscope_chrome70_worker.json",
+                        test_main_thread_chrome);
   return g_test_run ();
 }

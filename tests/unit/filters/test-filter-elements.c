@@ -155,6 +155,94 @@ test_main_thread_pid_while_playing (void)
   g_assert_cmpstr (text2, ==, "p2@400");
 }
 
+static void
+add_thread_name (TraceHarness *h,
+                 TraceBatch *batch,
+                 gint64 pid,
+                 gint64 tid,
+                 const char *name)
+{
+  TraceEvent *ev = trace_batch_append (batch, TRACE_EVENT_THREAD_NAME, 0);
+
+  ev->pid = pid;
+  ev->tid = tid;
+  ev->name = trace_harness_intern (h, name);
+}
+
+/* Chrome's main threads are told by name, and the name may come last:
+ * the batches before it wait.  A process with no named main thread keeps
+ * tid == pid. */
+static void
+test_main_thread_named_late (gconstpointer data)
+{
+  const char *element = data;
+  g_autoptr (TraceHarness) h = trace_harness_new_parse (element);
+  TraceStreamInfo info = { .format = "chrome-json", .flags = TRACE_STREAM_FLAG_MAIN_THREADS_NAMED };
+  TraceBatch *in;
+  g_autoptr (TraceBatch) early = NULL, out = NULL;
+  g_autofree char *text = NULL;
+
+  trace_harness_set_stream_info (h, 0, &info);
+  in = trace_harness_new_batch (h);
+  add_slice (h, in, TRACE_EVENT_SLICE_COMPLETE, 100, "renderer-main", 10, 775);
+  add_slice (h, in, TRACE_EVENT_SLICE_COMPLETE, 200, "renderer-io", 10, 10);
+  add_slice (h, in, TRACE_EVENT_SLICE_COMPLETE, 300, "tool-main", 20, 20);
+  add_slice (h, in, TRACE_EVENT_SLICE_COMPLETE, 400, "tool-worker", 20, 21);
+  g_assert_cmpint (trace_harness_push (h, in), ==, TRACE_FLOW_OK);
+  early = trace_harness_take_all (h);
+  g_assert_true (early == NULL || early->n_events == 0); /* held back */
+
+  in = trace_harness_new_batch (h);
+  add_thread_name (h, in, 10, 10, "Chrome_ChildIOThread");
+  add_thread_name (h, in, 10, 775, "CrRendererMain");
+  g_assert_cmpint (trace_harness_push (h, in), ==, TRACE_FLOW_OK);
+  g_assert_true (trace_harness_push_eos (h));
+  out = trace_harness_take_all (h);
+  text = describe_out (h, out);
+  g_assert_cmpstr (text, ==, "renderer-main@100 tool-main@300 Chrome_ChildIOThread@0 CrRendererMain@0");
+}
+
+/* Where the stream does not say that names tell the main threads (the
+ * kernel's view: ftrace, atrace), tid == pid decides, whatever the names,
+ * and nothing is held back. */
+static void
+test_main_thread_by_tid_without_flag (void)
+{
+  g_autoptr (TraceHarness) h = trace_harness_new_parse ("main-thread-filter");
+  TraceBatch *in;
+  g_autoptr (TraceBatch) out = NULL;
+  g_autofree char *text = NULL;
+
+  trace_harness_set_stream_start (h, 0, "ftrace", TRACE_CLOCK_BOOTTIME);
+  in = trace_harness_new_batch (h);
+  add_thread_name (h, in, 10, 11, "CrRendererMain");
+  add_slice (h, in, TRACE_EVENT_SLICE_COMPLETE, 100, "leader", 10, 10);
+  add_slice (h, in, TRACE_EVENT_SLICE_COMPLETE, 200, "named", 10, 11);
+  g_assert_cmpint (trace_harness_push (h, in), ==, TRACE_FLOW_OK);
+  out = trace_harness_take_all (h);
+  text = describe_out (h, out);
+  g_assert_cmpstr (text, ==, "CrRendererMain@0 leader@100");
+}
+
+/* A filter that keeps no slice at all says so: an empty output with
+ * exit 0 is easy to miss. */
+static void
+test_no_slice_kept_warns (void)
+{
+  g_autoptr (TraceHarness) h = trace_harness_new_parse ("filter tid=99");
+  TraceBatch *in;
+  g_autoptr (TraceMessage) warning = NULL;
+
+  in = trace_harness_new_batch (h);
+  add_slice (h, in, TRACE_EVENT_SLICE_COMPLETE, 100, "a", 1, 1);
+  add_slice (h, in, TRACE_EVENT_SLICE_COMPLETE, 200, "b", 1, 2);
+  g_assert_cmpint (trace_harness_push (h, in), ==, TRACE_FLOW_OK);
+  g_assert_true (trace_harness_push_eos (h));
+  warning = trace_harness_pop_message (h, TRACE_MESSAGE_WARNING);
+  g_assert_nonnull (warning);
+  g_assert_cmpstr (warning->error->message, ==, "no slice matched the conditions (tid=99): the 2 slices read were all dropped");
+}
+
 /* The window cannot move while playing: the change is refused, said in a
  * WARNING, and the window stays where it was. */
 static void
@@ -199,5 +287,9 @@ main (int argc,
   g_test_add_func ("/filter/thread-name-set-while-playing", test_thread_name_set_while_playing);
   g_test_add_func ("/filter/main-thread-pid-while-playing", test_main_thread_pid_while_playing);
   g_test_add_func ("/filter/start-refused-while-playing", test_start_refused_while_playing);
+  g_test_add_data_func ("/main-thread-filter/named-late", "main-thread-filter", test_main_thread_named_late);
+  g_test_add_data_func ("/filter/tid-main-named-late", "filter tid=main", test_main_thread_named_late);
+  g_test_add_func ("/main-thread-filter/by-tid-without-flag", test_main_thread_by_tid_without_flag);
+  g_test_add_func ("/filter/no-slice-kept-warns", test_no_slice_kept_warns);
   return g_test_run ();
 }
