@@ -1,0 +1,122 @@
+/* Detection: what auto-src finds in a file, decided by each plugin's
+ * detector, each looking as far as its format needs and no further.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "../test-util.h"
+
+/* `auto-src location=PATH` taken to READY: the format it detected, or
+ * NULL and the text of the error it posted in *error_text. */
+static char *
+auto_detect (const char *path,
+             char **error_text)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TraceElement) p = trace_parse_launch ("auto-src name=a ! fakesink", &error);
+  TraceElement *a;
+  char *format = NULL;
+
+  g_assert_no_error (error);
+  a = trace_bin_get_by_name (TRACE_BIN (p), "a");
+  g_object_set (a, "location", path, NULL);
+  if (trace_element_set_state (p, TRACE_STATE_READY) == TRACE_STATE_CHANGE_FAILURE)
+    {
+      g_autoptr (TraceMessage) msg = trace_bus_pop_filtered (trace_pipeline_get_bus (TRACE_PIPELINE (p)),
+                                                             TRACE_MESSAGE_ERROR);
+
+      g_assert_nonnull (msg);
+      *error_text = g_strdup (msg->error->message);
+    }
+  else
+    g_object_get (a, "detected-format", &format, NULL);
+  trace_element_set_state (p, TRACE_STATE_NULL);
+  return format;
+}
+
+static char *
+write_temp (const char *name,
+            const guint8 *data,
+            gsize size)
+{
+  g_autoptr (GError) error = NULL;
+  char *path = g_build_filename (g_get_tmp_dir (), name, NULL);
+
+  g_file_set_contents (path, (const char *) data, size, &error);
+  g_assert_no_error (error);
+  return path;
+}
+
+/* Nothing recognises it: the error names every source a detector picks,
+ * without reading further than the first 64 KiB. */
+static void
+test_unrecognised_names_sources (void)
+{
+  guint8 noise[100 * 1024];
+  g_autofree char *path = NULL, *format = NULL, *err = NULL;
+  g_autoptr (GList) finders = trace_registry_get_type_finders ();
+
+  for (gsize i = 0; i < sizeof noise; i++)
+    noise[i] = (guint8) (i * 7 + 1);
+  path = write_temp ("tracepipe-detect-noise.bin", noise, sizeof noise);
+  format = auto_detect (path, &err);
+  g_assert_null (format);
+  g_assert_nonnull (strstr (err, "tracepipe-detect-noise.bin: no plugin recognises this format; "
+                                 "name the source that reads it: "));
+  for (GList *l = finders; l; l = l->next)
+    {
+      const char *element = strchr (l->data, ' ') + 1;
+
+      g_assert_nonnull (strstr (err, element));
+    }
+  g_list_free_full (g_steal_pointer (&finders), g_free);
+  g_unlink (path);
+}
+
+/* A detector registered without a look-ahead is shown the first 64 KiB
+ * of a larger input, one registered with one is shown up to it. */
+static gsize seen_plain, seen_full;
+
+static guint
+record_plain (const guint8 *data,
+              gsize size,
+              gpointer user_data)
+{
+  seen_plain = MAX (seen_plain, size);
+  return 0;
+}
+
+static guint
+record_full (const guint8 *data,
+             gsize size,
+             gpointer user_data)
+{
+  seen_full = MAX (seen_full, size);
+  return 0;
+}
+
+static void
+test_look_ahead_per_detector (void)
+{
+  g_autofree guint8 *big = g_malloc0 (512 * 1024);
+
+  trace_type_find_register (NULL, "test-plain", "fakesrc", record_plain, NULL);
+  trace_type_find_register_full (NULL, "test-full", "fakesrc", 256 * 1024, record_full, NULL);
+  g_assert_null (trace_type_find_best (big, 512 * 1024, NULL, NULL));
+  g_assert_cmpuint (seen_plain, ==, TRACE_TYPE_FIND_LOOK_AHEAD);
+  g_assert_cmpuint (seen_full, ==, 256 * 1024);
+}
+
+int
+main (int argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  trace_init (&argc, &argv);
+  g_test_add_func ("/detect/error/unrecognised-names-sources", test_unrecognised_names_sources);
+  /* last: it registers detectors of its own */
+  g_test_add_func ("/detect/registry/look-ahead-per-detector", test_look_ahead_per_detector);
+  return g_test_run ();
+}
