@@ -13,6 +13,7 @@
 #define HTML_LOOK_AHEAD (8 * 1024 * 1024)
 
 #define FULL_EXPORT TEST_DATA_DIR "/ftrace/gtechoogle_systrace_full_export.html"
+#define LEGACY_CPUPROFILE TEST_DATA_DIR "/arkts/cp2cg_busy_legacy.cpuprofile"
 
 static gboolean
 have (const char *element)
@@ -138,6 +139,22 @@ test_html_full_export (void)
   g_assert_cmpstr (format, ==, "ftrace");
 }
 
+/* The legacy CPU profile of node's v8-profiler starts with `typeId`. */
+static void
+test_legacy_cpuprofile (void)
+{
+  g_autofree char *contents = NULL, *format = NULL, *err = NULL;
+  gsize length = 0;
+
+  if (!have ("arkts-src"))
+    return;
+  g_assert_true (g_file_get_contents (LEGACY_CPUPROFILE, &contents, &length, NULL));
+  g_assert_cmpstr (trace_type_find_best ((const guint8 *) contents, length, NULL, NULL), ==, "arkts-src");
+  format = auto_detect (LEGACY_CPUPROFILE, &err);
+  g_assert_null (err);
+  g_assert_cmpstr (format, ==, "arkts");
+}
+
 /* Nothing recognises it: the error names every source a detector picks,
  * without reading further than the first 64 KiB. */
 static void
@@ -206,6 +223,7 @@ main (int argc,
   trace_init (&argc, &argv);
   g_test_add_func ("/detect/html/block-at-limit", test_html_block_at_limit);
   g_test_add_func ("/detect/html/full-export", test_html_full_export);
+  g_test_add_func ("/detect/arkts/legacy-cpuprofile", test_legacy_cpuprofile);
   g_test_add_func ("/detect/error/unrecognised-names-sources", test_unrecognised_names_sources);
   /* last: it registers detectors of its own */
   g_test_add_func ("/detect/registry/look-ahead-per-detector", test_look_ahead_per_detector);

@@ -221,7 +221,7 @@ test_convert_batch_collision (void)
 
 /* trace-convert detects what a named source reads, and writes what
  * that source would: a systrace export whose first data block is 1.1 MiB
- * in. */
+ * in, a legacy V8 CPU profile. */
 static void
 test_convert_detects_what_sources_read (void)
 {
@@ -230,6 +230,7 @@ test_convert_detects_what_sources_read (void)
     const char *path, *element;
   } files[] = {
     { TEST_DATA_DIR "/ftrace/gtechoogle_systrace_full_export.html", "ftrace-src" },
+    { TEST_DATA_DIR "/arkts/cp2cg_busy_legacy.cpuprofile", "arkts-src" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (files); i++)

@@ -288,7 +288,8 @@ test_info_usage (void)
 
 /* Files a named source reads and the start of which shows nothing:
  * trace-info detects them and reads the same events the source does (a
- * systrace export whose first data block is 1.1 MiB in). */
+ * systrace export whose first data block is 1.1 MiB in, a legacy V8 CPU
+ * profile). */
 static void
 test_info_detects_what_sources_read (void)
 {
@@ -297,6 +298,7 @@ test_info_detects_what_sources_read (void)
     const char *path, *element, *detected;
   } files[] = {
     { TEST_DATA_DIR "/ftrace/gtechoogle_systrace_full_export.html", "ftrace-src", "ftrace" },
+    { TEST_DATA_DIR "/arkts/cp2cg_busy_legacy.cpuprofile", "arkts-src", "arkts" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (files); i++)
