@@ -134,4 +134,14 @@ void _trace_class_set_table (GType type,
 const TraceClassTable *_trace_class_find_table (GType type,
                                                 GType base,
                                                 GQuark quark);
+
+/* Detection over a head that may grow (auto-src): each detector is shown
+ * up to its look-ahead; *want is how far to read before asking again (0:
+ * the answer is final). */
+const char *_trace_type_find_head (const guint8 *data,
+                                   gsize size,
+                                   gboolean complete,
+                                   const char **format,
+                                   gsize *want);
+char *_trace_type_find_list_elements (void);
 G_END_DECLS

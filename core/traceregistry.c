@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdlib.h>
+#include <string.h>
 #include <gmodule.h>
 
 #include "trace/trace.h"
@@ -21,6 +22,7 @@ typedef struct
 {
   char *format;
   char *element_name;
+  gsize look_ahead;
   TraceTypeFindFunc func;
   gpointer user_data;
 } TypeFinder;
@@ -106,7 +108,8 @@ trace_element_factory_find (const char *name)
  * @func: (scope forever) (closure user_data): recognises the format
  * @user_data: data for @func
  *
- * Registers a content detector, used by `auto-src`.
+ * Registers a content detector, used by `auto-src`, that is shown the
+ * first %TRACE_TYPE_FIND_LOOK_AHEAD bytes of an input.
  *
  * Returns: %TRUE
  */
@@ -116,6 +119,35 @@ trace_type_find_register (TracePlugin *plugin,
                           const char *element_name,
                           TraceTypeFindFunc func,
                           gpointer user_data)
+{
+  return trace_type_find_register_full (plugin, format, element_name, TRACE_TYPE_FIND_LOOK_AHEAD, func, user_data);
+}
+
+/**
+ * trace_type_find_register_full:
+ * @plugin: (nullable): the registering plugin
+ * @format: the format's name (`ftrace`, `chrome-json`)
+ * @element_name: the source element that reads it
+ * @look_ahead: the most bytes from the start of an input @func needs to
+ *   see (at least %TRACE_TYPE_FIND_LOOK_AHEAD)
+ * @func: (scope forever) (closure user_data): recognises the format
+ * @user_data: data for @func
+ *
+ * Registers a content detector for a format that may only show itself
+ * past the first 64 KiB. @func is shown the first 64 KiB like every
+ * detector; when it answers %TRACE_TYPE_FIND_MORE, `auto-src` reads
+ * further (doubling) and asks again, never past @look_ahead: detection
+ * reads at most that much of a file.
+ *
+ * Returns: %TRUE
+ */
+gboolean
+trace_type_find_register_full (TracePlugin *plugin,
+                               const char *format,
+                               const char *element_name,
+                               gsize look_ahead,
+                               TraceTypeFindFunc func,
+                               gpointer user_data)
 {
   TypeFinder *tf;
 
@@ -127,6 +159,7 @@ trace_type_find_register (TracePlugin *plugin,
   tf = g_new0 (TypeFinder, 1);
   tf->format = g_strdup (format);
   tf->element_name = g_strdup (element_name);
+  tf->look_ahead = MAX (look_ahead, TRACE_TYPE_FIND_LOOK_AHEAD);
   tf->func = func;
   tf->user_data = user_data;
   g_mutex_lock (&registry_lock);
@@ -135,12 +168,71 @@ trace_type_find_register (TracePlugin *plugin,
   return TRUE;
 }
 
+/* Asks every detector about the first @size bytes of an input, each up
+ * to its look-ahead, and returns the most probable. @complete: @size
+ * bytes are all there is, or all that will be read. A detector answering
+ * TRACE_TYPE_FIND_MORE with bytes left to show it sets *want to its
+ * look-ahead (the largest such), unless another detector is certain. */
+static TypeFinder *
+ask_detectors (const guint8 *data,
+               gsize size,
+               gboolean complete,
+               guint *probability,
+               gsize *want)
+{
+  TypeFinder *best = NULL;
+  guint best_p = 0;
+  gsize further = 0;
+
+  g_mutex_lock (&registry_lock);
+  for (guint i = 0; i < type_finders->len; i++)
+    {
+      TypeFinder *tf = type_finders->pdata[i];
+      guint p = tf->func (data, MIN (size, tf->look_ahead), tf->user_data);
+
+      if (p == TRACE_TYPE_FIND_MORE)
+        {
+          if (!complete && size < tf->look_ahead)
+            further = MAX (further, tf->look_ahead);
+        }
+      else if (p > best_p)
+        best = tf, best_p = MIN (p, 100);
+    }
+  g_mutex_unlock (&registry_lock);
+  *probability = best_p;
+  *want = best_p == 100 ? 0 : further;
+  return best;
+}
+
+/* auto-src's detection over a head that grows: *want is how far to read
+ * before asking again, 0 when the answer is final. */
+const char *
+_trace_type_find_head (const guint8 *data,
+                       gsize size,
+                       gboolean complete,
+                       const char **format,
+                       gsize *want)
+{
+  guint probability;
+  TypeFinder *best;
+
+  g_return_val_if_fail (data != NULL || size == 0, NULL);
+
+  best = ask_detectors (data, size, complete, &probability, want);
+  if (format)
+    *format = best ? best->format : NULL;
+  return best ? best->element_name : NULL;
+}
+
 /**
  * trace_type_find_best:
  * @data: (array length=size): the first bytes of an input
  * @size: how many
  * @format: (out) (optional) (transfer none): the format recognised
  * @probability: (out) (optional): how sure, 1 to 100
+ *
+ * Asks every detector about the first @size bytes, each up to its
+ * look-ahead; @size bytes are taken to be all there is.
  *
  * Returns: (nullable): the name of the source element for the most
  *   probable format, %NULL if no detector recognised it
@@ -151,26 +243,49 @@ trace_type_find_best (const guint8 *data,
                       const char **format,
                       guint *probability)
 {
-  TypeFinder *best = NULL;
-  guint best_p = 0;
+  guint p;
+  gsize want;
+  TypeFinder *best;
 
   g_return_val_if_fail (data != NULL || size == 0, NULL);
+
+  best = ask_detectors (data, size, TRUE, &p, &want);
+  if (format)
+    *format = best ? best->format : NULL;
+  if (probability)
+    *probability = p;
+  return best ? best->element_name : NULL;
+}
+
+static gint
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+/* The source elements the detectors pick, each once, in alphabetical
+ * order (plugins load in directory order): "arkts-src, ftrace-src, …"
+ * for an error that asks the user to name one. */
+char *
+_trace_type_find_list_elements (void)
+{
+  g_autoptr (GPtrArray) names = g_ptr_array_new ();
+  GString *list = g_string_new (NULL);
 
   g_mutex_lock (&registry_lock);
   for (guint i = 0; i < type_finders->len; i++)
     {
       TypeFinder *tf = type_finders->pdata[i];
-      guint p = tf->func (data, size, tf->user_data);
 
-      if (p > best_p)
-        best = tf, best_p = p;
+      if (!g_ptr_array_find_with_equal_func (names, tf->element_name, g_str_equal, NULL))
+        g_ptr_array_add (names, tf->element_name);
     }
+  g_ptr_array_sort (names, compare_names);
+  for (guint i = 0; i < names->len; i++)
+    g_string_append_printf (list, "%s%s", i ? ", " : "", (const char *) names->pdata[i]);
   g_mutex_unlock (&registry_lock);
-  if (format)
-    *format = best ? best->format : NULL;
-  if (probability)
-    *probability = best_p;
-  return best ? best->element_name : NULL;
+  return g_string_free (list, FALSE);
 }
 
 /**

@@ -10,9 +10,6 @@
 
 #define DEFAULT_LOCATION NULL
 
-/* Type finders see this much of the start of the input. */
-#define SNIFF_SIZE (64 * 1024)
-
 /**
  * TraceAutoSrc:
  *
@@ -21,6 +18,11 @@
  * typefind does), makes the source element that reads that format and
  * runs it inside itself, so its events leave through auto-src's own `src`
  * pad.
+ *
+ * Detection reads the first 64 KiB; only when a detector asks to see more
+ * (%TRACE_TYPE_FIND_MORE) does it read further, doubling, up to that
+ * detector's look-ahead (trace_type_find_register_full()). When nothing
+ * recognises the input the error names the sources that could read it.
  *
  * ```
  * trace-launch auto-src location=ANY ! perfetto-sink location=out.pftrace
@@ -81,54 +83,133 @@ proxy_ready (TracePad *pad,
   return trace_pad_peer_is_ready (self->srcpad);
 }
 
-/* The first bytes, decompressed when the file is gzip (detectors see the
- * format, not the compression). */
-static GBytes *
-read_head (const char *location,
-           GError **error)
+/* What detection has read of the input: the first bytes, decompressed
+ * when the file is gzip (detectors see the format, not the compression),
+ * and the stream the rest comes from. */
+typedef struct
+{
+  GInputStream *in;
+  GByteArray *bytes;
+  gboolean ended;
+} DetectHead;
+
+static void
+detect_head_clear (DetectHead *head)
+{
+  g_clear_object (&head->in);
+  g_clear_pointer (&head->bytes, g_byte_array_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (DetectHead, detect_head_clear)
+
+static gboolean
+detect_head_open (DetectHead *head,
+                  const char *location,
+                  GError **error)
 {
   g_autoptr (GFile) file = g_file_new_for_commandline_arg (location);
-  g_autoptr (GInputStream) in = NULL;
   g_autoptr (GError) local = NULL;
-  guint8 *buf = g_malloc (SNIFF_SIZE);
+  guint8 magic[2];
   gsize got = 0;
 
-  in = G_INPUT_STREAM (g_file_read (file, NULL, &local));
-  if (in == NULL)
+  head->in = G_INPUT_STREAM (g_file_read (file, NULL, &local));
+  if (head->in == NULL)
     {
       g_autofree char *quoted = _trace_quote_value (location);
       g_autofree char *reason = _trace_cut_middle (local->message, 2 * TRACE_QUOTED_VALUE_MAX);
 
-      g_free (buf);
       g_set_error (error, TRACE_RESOURCE_ERROR,
                    g_error_matches (local, G_IO_ERROR, G_IO_ERROR_NOT_FOUND) ? TRACE_RESOURCE_ERROR_NOT_FOUND
                                                                              : TRACE_RESOURCE_ERROR_OPEN_READ,
                    "could not open %s for reading: %s", quoted, reason);
-      return NULL;
+      return FALSE;
     }
-  g_input_stream_read_all (in, buf, 2, &got, NULL, NULL);
-  if (got == 2 && buf[0] == 0x1f && buf[1] == 0x8b)
+  head->bytes = g_byte_array_new ();
+  g_input_stream_read_all (head->in, magic, 2, &got, NULL, NULL);
+  if (got == 2 && magic[0] == 0x1f && magic[1] == 0x8b)
     {
       g_autoptr (GZlibDecompressor) dec = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
-      g_seekable_seek (G_SEEKABLE (in), 0, G_SEEK_SET, NULL, NULL);
-      GInputStream *conv = g_converter_input_stream_new (in, G_CONVERTER (dec));
-      g_object_unref (in);
-      in = conv;
-      got = 0;
+      GInputStream *conv;
+
+      g_seekable_seek (G_SEEKABLE (head->in), 0, G_SEEK_SET, NULL, NULL);
+      conv = g_converter_input_stream_new (head->in, G_CONVERTER (dec));
+      g_object_unref (head->in);
+      head->in = conv;
     }
-  /* A truncated gzip still has a readable head: keep what was read. */
-  g_input_stream_read_all (in, buf + got, SNIFF_SIZE - got, &got, NULL, NULL);
-  return g_bytes_new_take (buf, got);
+  else
+    g_byte_array_append (head->bytes, magic, got);
+  return TRUE;
+}
+
+/* Reads until the head holds @size bytes or the input ends. A truncated
+ * gzip still has a readable head: what was read is kept. */
+static void
+detect_head_fill (DetectHead *head,
+                  gsize size)
+{
+  gsize had = head->bytes->len, got = 0;
+
+  if (head->ended || size <= had)
+    return;
+  g_byte_array_set_size (head->bytes, size);
+  g_input_stream_read_all (head->in, head->bytes->data + had, size - had, &got, NULL, NULL);
+  g_byte_array_set_size (head->bytes, had + got);
+  head->ended = had + got < size;
+}
+
+/* Asks the detectors about the first 64 KiB, and again about twice as
+ * much for as long as one asks to see more, up to its look-ahead. */
+static const char *
+detect_format (DetectHead *head,
+               const char **format)
+{
+  gsize want = TRACE_TYPE_FIND_LOOK_AHEAD;
+  const char *factory;
+
+  for (;;)
+    {
+      detect_head_fill (head, want);
+      factory = _trace_type_find_head (head->bytes->data, head->bytes->len, head->ended, format, &want);
+      if (want <= head->bytes->len)
+        return factory;
+      want = MIN (want, 2 * head->bytes->len);
+    }
+}
+
+static void
+set_unrecognised_error (TraceAutoSrc *self,
+                        const DetectHead *head,
+                        GError **error)
+{
+  g_autofree char *shown = _trace_cut_middle (self->location, 2 * TRACE_QUOTED_VALUE_MAX);
+  g_autofree char *sources = _trace_type_find_list_elements ();
+  g_autofree char *looked = NULL;
+
+  if (head->bytes->len == 0)
+    {
+      g_set_error (error, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_EMPTY, "%s: the file is empty", shown);
+      return;
+    }
+  /* A detector looked further than the first 64 KiB and still found no
+   * sign of its format: say how far, the data may lie beyond. */
+  if (!head->ended && head->bytes->len > TRACE_TYPE_FIND_LOOK_AHEAD)
+    {
+      gsize len = head->bytes->len;
+
+      looked = len % (1024 * 1024) == 0 ? g_strdup_printf (" in its first %" G_GSIZE_FORMAT " MiB", len >> 20)
+                                        : g_strdup_printf (" in its first %" G_GSIZE_FORMAT " KiB", len >> 10);
+    }
+  g_set_error (error, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_WRONG_TYPE,
+               "%s: no plugin recognises this format%s; name the source that reads it: %s", shown,
+               looked ? looked : "", sources);
 }
 
 static gboolean
 create_inner (TraceAutoSrc *self,
               GError **error)
 {
-  g_autoptr (GBytes) head = NULL;
+  g_auto (DetectHead) head = { 0 };
   const char *format = NULL, *factory;
-  gsize size;
-  const guint8 *data;
 
   if (self->location == NULL)
     {
@@ -145,17 +226,12 @@ create_inner (TraceAutoSrc *self,
                    "name the source instead (ftrace-src, json-src, perfetto-src, arkts-src location=-)");
       return FALSE;
     }
-  if ((head = read_head (self->location, error)) == NULL)
+  if (!detect_head_open (&head, self->location, error))
     return FALSE;
-  data = g_bytes_get_data (head, &size);
-  factory = trace_type_find_best (data, size, &format, NULL);
+  factory = detect_format (&head, &format);
   if (factory == NULL || trace_element_factory_find (factory) == NULL)
     {
-      g_autofree char *shown = _trace_cut_middle (self->location, 2 * TRACE_QUOTED_VALUE_MAX);
-
-      g_set_error (error, TRACE_STREAM_ERROR, size == 0 ? TRACE_STREAM_ERROR_EMPTY : TRACE_STREAM_ERROR_WRONG_TYPE,
-                   "%s: %s", shown,
-                   size == 0 ? "the file is empty" : "no plugin recognises this format (trace-inspect lists the detectors)");
+      set_unrecognised_error (self, &head, error);
       return FALSE;
     }
   self->inner = g_object_ref_sink (trace_element_factory_make (factory, NULL));

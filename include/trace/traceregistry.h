@@ -201,15 +201,38 @@ GList *trace_element_factory_get_pad_templates (TraceElementFactory *factory);
 #define TRACE_ELEMENT_REGISTER(e, plugin) trace_element_register_##e (plugin)
 
 /**
+ * TRACE_TYPE_FIND_LOOK_AHEAD:
+ *
+ * How many bytes from the start of an input a detector registered with
+ * trace_type_find_register() is shown: 64 KiB.
+ */
+#define TRACE_TYPE_FIND_LOOK_AHEAD (64 * 1024)
+
+/**
+ * TRACE_TYPE_FIND_MORE:
+ *
+ * What a #TraceTypeFindFunc returns when the bytes it was shown may be
+ * its format but only bytes further on can tell (a systrace HTML export
+ * whose data block comes after the viewer's code). `auto-src` then reads
+ * further, up to the look-ahead the detector was registered with, and
+ * asks again; when there is no more to read it counts as 0.
+ */
+#define TRACE_TYPE_FIND_MORE 1000
+
+/**
  * TraceTypeFindFunc:
  * @data: (array length=size): the first bytes of the input, already
  *   decompressed when it was gzip or zlib
- * @size: how many bytes (up to 64 KiB; less for a short input)
+ * @size: how many bytes: at most the detector's look-ahead
+ *   (%TRACE_TYPE_FIND_LOOK_AHEAD unless registered with
+ *   trace_type_find_register_full()); less for a short input, or when
+ *   `auto-src` has not read that far yet
  * @user_data: data given at registration
  *
  * Recognises a format from the start of an input.
  *
- * Returns: a probability from 0 (not this format) to 100 (certainly)
+ * Returns: a probability from 0 (not this format) to 100 (certainly), or
+ *   %TRACE_TYPE_FIND_MORE
  */
 typedef guint (*TraceTypeFindFunc) (const guint8 *data,
                                     gsize size,
@@ -221,6 +244,13 @@ gboolean trace_type_find_register (TracePlugin *plugin,
                                    const char *element_name,
                                    TraceTypeFindFunc func,
                                    gpointer user_data);
+TRACE_AVAILABLE_IN_ALL
+gboolean trace_type_find_register_full (TracePlugin *plugin,
+                                        const char *format,
+                                        const char *element_name,
+                                        gsize look_ahead,
+                                        TraceTypeFindFunc func,
+                                        gpointer user_data);
 TRACE_AVAILABLE_IN_ALL
 const char *trace_type_find_best (const guint8 *data,
                                   gsize size,

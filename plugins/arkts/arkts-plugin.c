@@ -18,7 +18,9 @@ has (const guint8 *data,
 }
 
 /* The first key of the first object: V8 documents and DevTools messages
- * start with keys a Chrome trace never starts with. */
+ * start with keys a Chrome trace never starts with. `typeId` opens the
+ * legacy CPU profile node's v8-profiler exports (`typeId`, `uid`,
+ * `title`, then the `head` call tree). */
 static gboolean
 first_key_is (const guint8 *data,
               gsize size,
@@ -46,7 +48,7 @@ arkts_type_find (const guint8 *data,
                  gsize size,
                  gpointer user_data)
 {
-  static const char *const doc_keys[] = { "nodes", "head", "snapshot", "startTime", "samples", NULL };
+  static const char *const doc_keys[] = { "nodes", "head", "snapshot", "startTime", "samples", "typeId", NULL };
   static const char *const msg_keys[] = { "id", "method", NULL };
 
   if (has (data, size, "\"traceEvents\""))

@@ -261,12 +261,20 @@ legacy_line (FtraceReader *r,
     r->h.state = FTRACE_HTML_OUTSIDE;
 }
 
-static void
-outside_line (FtraceReader *r,
-              const char *line,
-              gsize len,
-              guint flags,
-              guint64 line_no)
+/* What a line outside any block opens, if anything; *body: where the
+ * block's own text starts on that line. */
+typedef enum
+{
+  OPENS_NOTHING,
+  OPENS_TRACE_DATA,
+  OPENS_VIEWER_DATA,
+  OPENS_LINUX_PERF_DATA,
+} HtmlOpener;
+
+static HtmlOpener
+line_opens (const char *line,
+            gsize len,
+            const char **body)
 {
   const char *end = line + len, *t = skip_spaces (line, end), *gt;
   gsize n = end - t;
@@ -275,34 +283,84 @@ outside_line (FtraceReader *r,
     {
       gt = memchr (t, '>', n);
       if (gt == NULL)
-        return;
+        return OPENS_NOTHING;
+      *body = gt + 1;
       if (memmem (t, gt - t, "class=\"trace-data\"", 18) != NULL)
-        {
-          r->h.state = FTRACE_HTML_BLOCK_FIRST;
-          r->h.n_blocks++;
-        }
-      else if (memmem (t, gt - t, "id=\"viewer-data\"", 16) != NULL)
-        {
-          r->h.state = FTRACE_HTML_VIEWER;
-          r->h.n_blocks++;
-          viewer_start (r);
-        }
-      else
-        return;
-      if (gt + 1 < end)
-        ftrace_html_line (r, gt + 1, end - gt - 1, flags, line_no);
-      return;
+        return OPENS_TRACE_DATA;
+      if (memmem (t, gt - t, "id=\"viewer-data\"", 16) != NULL)
+        return OPENS_VIEWER_DATA;
+      return OPENS_NOTHING;
     }
   if (n >= 21 && memcmp (t, "var linuxPerfData = \"", 21) == 0)
     {
-      const char *rest = t + 21;
+      *body = t + 21;
+      return OPENS_LINUX_PERF_DATA;
+    }
+  return OPENS_NOTHING;
+}
 
+static void
+outside_line (FtraceReader *r,
+              const char *line,
+              gsize len,
+              guint flags,
+              guint64 line_no)
+{
+  const char *end = line + len, *body = end;
+
+  switch (line_opens (line, len, &body))
+    {
+    case OPENS_NOTHING:
+      return;
+    case OPENS_TRACE_DATA:
+      r->h.state = FTRACE_HTML_BLOCK_FIRST;
+      r->h.n_blocks++;
+      break;
+    case OPENS_VIEWER_DATA:
+      r->h.state = FTRACE_HTML_VIEWER;
+      r->h.n_blocks++;
+      viewer_start (r);
+      break;
+    case OPENS_LINUX_PERF_DATA:
       r->h.state = FTRACE_HTML_LEGACY;
       r->h.n_blocks++;
       ftrace_parser_begin_block (r->parser);
-      if (rest < end && !(end - rest == 1 && *rest == '\\'))
-        legacy_line (r, rest, end - rest, flags, line_no);
+      if (body < end && !(end - body == 1 && *body == '\\'))
+        legacy_line (r, body, end - body, flags, line_no);
+      return;
     }
+  if (body < end)
+    ftrace_html_line (r, body, end - body, flags, line_no);
+}
+
+/**
+ * ftrace_html_has_data_block:
+ * @data: the first bytes of an HTML file
+ * @size: how many
+ *
+ * Whether a line of @data opens a data block as the reader recognises
+ * one (the line's start up to the tag's `>`, or `var linuxPerfData = "`,
+ * within @data). Detection's question: the viewer's code before the first
+ * block is about a megabyte in a systrace export.
+ *
+ * Returns: %TRUE if the reader would find a data block there
+ */
+gboolean
+ftrace_html_has_data_block (const guint8 *data,
+                            gsize size)
+{
+  const char *p = (const char *) data, *end = p + size;
+
+  while (p < end)
+    {
+      const char *nl = memchr (p, '\n', end - p), *body;
+      gsize len = (nl ? nl : end) - p;
+
+      if (line_opens (p, len, &body) != OPENS_NOTHING)
+        return TRUE;
+      p += len + 1;
+    }
+  return FALSE;
 }
 
 void

@@ -167,9 +167,11 @@ sniff_json (const guint8 *d,
   return "JSON that is not a trace";
 }
 
-static gboolean
-sniff_html (const guint8 *d,
-            gsize n)
+/* Starts (after blanks) with `<!DOCTYPE html` or `<html`: the reader
+ * then reads only the data blocks. */
+gboolean
+ftrace_is_html (const guint8 *d,
+                gsize n)
 {
   gsize i = 0;
 
@@ -248,7 +250,7 @@ choose_container (FtraceReader *r,
   if (g_strcmp0 (r->forced_format, "ctrace") == 0 && g_strcmp0 (r->format, "ctrace") != 0)
     return fail_wrong_type (r, "no `TRACE:` line followed by zlib data (forced format ctrace)", error);
   if (g_strcmp0 (r->forced_format, "systrace-html") == 0 ||
-      (r->forced_format == NULL && sniff_html (head, n)))
+      (r->forced_format == NULL && ftrace_is_html (head, n)))
     {
       r->html = TRUE;
       r->format = "systrace-html";

@@ -252,6 +252,10 @@ FtraceParser *ftrace_reader_get_parser (FtraceReader *reader);
 const char *const *ftrace_reader_get_formats (void);
 gboolean ftrace_is_bare_zlib (const guint8 *d,
                               gsize n);
+gboolean ftrace_is_html (const guint8 *d,
+                         gsize n);
+gboolean ftrace_html_has_data_block (const guint8 *data,
+                                     gsize size);
 gboolean ftrace_reader_is_format (const char *format);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FtraceReader, ftrace_reader_free)

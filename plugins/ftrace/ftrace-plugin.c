@@ -40,9 +40,8 @@ looks_like_event_line (const guint8 *data,
   return FALSE;
 }
 
-static guint ftrace_type_find (const guint8 *data,
-                               gsize size,
-                               gpointer user_data);
+static guint text_type_find (const guint8 *data,
+                             gsize size);
 
 /* What a bare zlib stream (hitrace's compressed text) starts with:
  * inflated into @out as far as @data and @out allow. */
@@ -78,13 +77,13 @@ zlib_type_find (const guint8 *data,
 
   if (n == 0 || ftrace_is_bare_zlib (text, n))
     return 0;
-  return MIN (ftrace_type_find (text, n, NULL), 90);
+  return MIN (text_type_find (text, n), 90);
 }
 
+/* What the first 64 KiB show. */
 static guint
-ftrace_type_find (const guint8 *data,
-                  gsize size,
-                  gpointer user_data)
+text_type_find (const guint8 *data,
+                gsize size)
 {
   if (ftrace_is_bare_zlib (data, size))
     return zlib_type_find (data, size);
@@ -105,11 +104,28 @@ ftrace_type_find (const guint8 *data,
   return 0;
 }
 
+/* Past what the first 64 KiB show: an HTML file (as the reader tells
+ * one) is systrace when a line opens a data block, which comes after
+ * the viewer's code, so further on than the other detectors look. */
+static guint
+ftrace_type_find (const guint8 *data,
+                  gsize size,
+                  gpointer user_data)
+{
+  guint p = text_type_find (data, MIN (size, TRACE_TYPE_FIND_LOOK_AHEAD));
+
+  if (p > 0 || !ftrace_is_html (data, size))
+    return p;
+  if (ftrace_html_has_data_block (data, size))
+    return 100;
+  return size < FTRACE_HTML_LOOK_AHEAD ? TRACE_TYPE_FIND_MORE : 0;
+}
+
 static gboolean
 plugin_init (TracePlugin *plugin,
              GError **error)
 {
-  trace_type_find_register (plugin, "ftrace", "ftrace-src", ftrace_type_find, NULL);
+  trace_type_find_register_full (plugin, "ftrace", "ftrace-src", FTRACE_HTML_LOOK_AHEAD, ftrace_type_find, NULL);
   return TRACE_ELEMENT_REGISTER (ftrace_src, plugin);
 }
 

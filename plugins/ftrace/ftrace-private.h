@@ -8,6 +8,11 @@
 
 G_BEGIN_DECLS
 
+/* How far into an HTML file auto-src's detector looks for the first data
+ * block: catapult's viewer code before it is about 1 MB in a systrace
+ * export. */
+#define FTRACE_HTML_LOOK_AHEAD (8 * 1024 * 1024)
+
 #define TRACE_TYPE_FTRACE_SRC (trace_ftrace_src_get_type ())
 G_DECLARE_FINAL_TYPE (TraceFtraceSrc, trace_ftrace_src, TRACE, FTRACE_SRC, TraceFileSrc)
 

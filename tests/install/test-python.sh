@@ -79,8 +79,10 @@ slices_reference () {
          END { for (k in n) print k, n[k] }' | sort -n -k1,1 -k2,2
 }
 script=$source_root/examples/python/slices-per-thread.py
+# (a full systrace export: auto-src finds its data block 1.1 MiB in)
 for input in "$source_root/tests/data/json/speedscope_chrome69_simple.json" \
-             "$source_root/tests/data/ftrace/catapult_decompressed_atrace_data.txt"; do
+             "$source_root/tests/data/ftrace/catapult_decompressed_atrace_data.txt" \
+             "$source_root/tests/data/ftrace/gtechoogle_systrace_full_export.html"; do
   want=$(slices_reference "$input")
   [ -n "$want" ] || fail "trace-launch found no slices in $input: the reference is empty"
   out=$tmp/slices-$(basename "$input")

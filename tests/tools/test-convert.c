@@ -219,6 +219,44 @@ test_convert_batch_collision (void)
   g_assert_nonnull (strstr (same->err, "would both be written to catapult_atrace_data.pftrace"));
 }
 
+/* trace-convert detects what a named source reads, and writes what
+ * that source would: a systrace export whose first data block is 1.1 MiB
+ * in, a legacy V8 CPU profile. */
+static void
+test_convert_detects_what_sources_read (void)
+{
+  static const struct
+  {
+    const char *path, *element;
+  } files[] = {
+    { TEST_DATA_DIR "/ftrace/gtechoogle_systrace_full_export.html", "ftrace-src" },
+    { TEST_DATA_DIR "/arkts/cp2cg_busy_legacy.cpuprofile", "arkts-src" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autofree char *converted = scratch ("detected.json");
+      g_autofree char *named = scratch ("named.json");
+      g_autofree char *in_location = g_strdup_printf ("location=%s", files[i].path);
+      g_autofree char *out_location = g_strdup_printf ("location=%s", named);
+      g_autoptr (Run) r = NULL, launched = NULL;
+      g_autoptr (GBytes) a = NULL, b = NULL;
+
+      if (trace_element_factory_find (files[i].element) == NULL || trace_element_factory_find ("json-sink") == NULL)
+        continue;
+      r = RUN ("trace-convert", NULL, files[i].path, converted);
+      g_assert_cmpstr (r->err, ==, "");
+      g_assert_cmpint (r->status, ==, 0);
+      launched = RUN ("trace-launch", NULL, "-q", files[i].element, in_location, "!", "json-sink", out_location);
+      g_assert_cmpint (launched->status, ==, 0);
+      a = read_bytes (converted);
+      b = read_bytes (named);
+      g_assert_cmpuint (g_bytes_get_size (a), >, 10000);
+      g_assert_true (g_bytes_equal (a, b));
+      g_unlink (converted), g_unlink (named);
+    }
+}
+
 void
 add_convert_tests (void)
 {
@@ -227,4 +265,5 @@ add_convert_tests (void)
   g_test_add_func ("/tools/convert/usage", test_convert_usage);
   g_test_add_func ("/tools/convert/batch", test_convert_batch);
   g_test_add_func ("/tools/convert/batch-collision", test_convert_batch_collision);
+  g_test_add_func ("/tools/convert/detects-what-sources-read", test_convert_detects_what_sources_read);
 }

@@ -286,6 +286,43 @@ test_info_usage (void)
   g_assert_nonnull (strstr (missing->err, "/nonexistent/trace.txt"));
 }
 
+/* Files a named source reads and the start of which shows nothing:
+ * trace-info detects them and reads the same events the source does (a
+ * systrace export whose first data block is 1.1 MiB in, a legacy V8 CPU
+ * profile). */
+static void
+test_info_detects_what_sources_read (void)
+{
+  static const struct
+  {
+    const char *path, *element, *detected;
+  } files[] = {
+    { TEST_DATA_DIR "/ftrace/gtechoogle_systrace_full_export.html", "ftrace-src", "ftrace" },
+    { TEST_DATA_DIR "/arkts/cp2cg_busy_legacy.cpuprofile", "arkts-src", "arkts" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autofree char *location = g_strdup_printf ("location=%s", files[i].path);
+      g_autoptr (Run) r = NULL, named = NULL;
+      g_autoptr (JsonObject) o = NULL;
+      g_auto (GStrv) lines = NULL;
+
+      if (trace_element_factory_find (files[i].element) == NULL)
+        continue;
+      r = RUN ("trace-info", NULL, "--json", files[i].path);
+      g_assert_cmpstr (r->err, ==, "");
+      g_assert_cmpint (r->status, ==, 0);
+      o = parse_object (r->out);
+      g_assert_cmpstr (json_object_get_string_member (o, "detected-format"), ==, files[i].detected);
+      named = RUN ("trace-launch", NULL, "-q", files[i].element, location, "!", "fakesink", "dump=true");
+      g_assert_cmpint (named->status, ==, 0);
+      lines = g_strsplit (named->out, "\n", -1);
+      g_assert_cmpint (json_object_get_int_member (o, "events"), ==, g_strv_length (lines) - 1);
+      g_assert_cmpint (json_object_get_int_member (o, "events"), >, 1000);
+    }
+}
+
 void
 add_info_tests (void)
 {
@@ -295,4 +332,5 @@ add_info_tests (void)
   g_test_add_func ("/tools/info/bounded-tables", test_info_bounded);
   g_test_add_func ("/tools/info/skipped-matches-stats", test_info_skipped_matches_stats);
   g_test_add_func ("/tools/info/usage", test_info_usage);
+  g_test_add_func ("/tools/info/detects-what-sources-read", test_info_detects_what_sources_read);
 }

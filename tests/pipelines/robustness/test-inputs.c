@@ -148,8 +148,10 @@ static const BadCase bad_cases[] = {
   { "arkts-src", BAD_RANDOM, "not ArkTS/V8 profiler data: found binary data (starting fa 00 01 02 03 04 05 06)" },
   { "arkts-src", BAD_CUT_GZIP, NULL },
   { "auto-src", BAD_EMPTY, "the file is empty" },
-  { "auto-src", BAD_PNG, "no plugin recognises this format (trace-inspect lists the detectors)" },
-  { "auto-src", BAD_RANDOM, "no plugin recognises this format (trace-inspect lists the detectors)" },
+  { "auto-src", BAD_PNG, "no plugin recognises this format; name the source that reads it: "
+                         "arkts-src, ftrace-src, htrace-src, json-src, perfetto-src" },
+  { "auto-src", BAD_RANDOM, "no plugin recognises this format; name the source that reads it: "
+                            "arkts-src, ftrace-src, htrace-src, json-src, perfetto-src" },
 };
 
 /* The first half of a gzip'd file of the source's own format. */

@@ -105,6 +105,24 @@ unescape_lines (GStrv lines)
   return lines;
 }
 
+/* The first place @tag opens a line (after blanks): a full export's
+ * viewer code holds the same text inside its JavaScript. */
+static char *
+line_starting_with (char *text,
+                    const char *tag)
+{
+  for (char *p = strstr (text, tag); p != NULL; p = strstr (p + 1, tag))
+    {
+      char *q = p;
+
+      while (q > text && (q[-1] == ' ' || q[-1] == '\t'))
+        q--;
+      if (q == text || q[-1] == '\n')
+        return p;
+    }
+  return NULL;
+}
+
 /* The ftrace lines of a systrace/atrace file: HTML's trace-data script or
  * linuxPerfData string, atrace -z's zlib after TRACE:, hitrace's zlib. */
 static GStrv
@@ -130,7 +148,7 @@ ftrace_lines (const char *path)
       inner = g_memory_output_stream_steal_data (G_MEMORY_OUTPUT_STREAM (out));
       return rt_split_lines (inner);
     }
-  if ((start = strstr (raw, "<script class=\"trace-data\"")) != NULL)
+  if ((start = line_starting_with (raw, "<script class=\"trace-data\"")) != NULL)
     {
       start = strchr (start, '>') + 1;
       end = strstr (start, "</script>");

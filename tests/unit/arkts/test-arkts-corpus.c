@@ -31,7 +31,7 @@ test_every_file_converts (void)
       g_assert_cmpint (arkts_reader_get_input_kind (run->reader), !=, ARKTS_INPUT_UNKNOWN);
       files++;
     }
-  g_assert_cmpuint (files, ==, 11);
+  g_assert_cmpuint (files, ==, 12);
 }
 
 /* ---- CPU profiles ---- */
@@ -755,6 +755,7 @@ main (int argc,
   g_test_add_data_func ("/arkts/corpus/cpuprofile/node20", "node20_inspector.cpuprofile", test_cpuprofile_file);
   g_test_add_data_func ("/arkts/corpus/cpuprofile/chrome65", "speedscope_chrome65_simple.cpuprofile", test_cpuprofile_file);
   g_test_add_data_func ("/arkts/corpus/cpuprofile/node10-old-format", "speedscope_node10_example_oldformat.cpuprofile", test_cpuprofile_file);
+  g_test_add_data_func ("/arkts/corpus/cpuprofile/v8-profiler-legacy", "cp2cg_busy_legacy.cpuprofile", test_cpuprofile_file);
   g_test_add_func ("/arkts/corpus/cpuprofile/old-format-matches-modern", test_old_format_matches_modern);
   g_test_add_func ("/arkts/corpus/cpuprofile/cdp-result", test_cdp_result);
   g_test_add_func ("/arkts/corpus/cpuprofile/arkts", test_arkts_cpu_profiler);

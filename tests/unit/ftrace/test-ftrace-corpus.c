@@ -32,6 +32,9 @@ static const CorpusFile corpus[] = {
   { "catapult_counter_tracks.html", "systrace-html", 0, 0, 1611, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 10, 0, 0 },
   { "catapult_decompressed_atrace_data.txt", "ftrace", 463, 463, 88, 17, 9, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0 },
   { "catapult_trivial_systrace.html", "systrace-html", 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0 },
+  /* a full systrace export: the data block after 1.1 MiB of viewer code;
+   * 104 tids with a name in the text, less the idle task (tid 0) */
+  { "gtechoogle_systrace_full_export.html", "systrace-html", 521, 521, 1, 0, 0, 2, 2623, 1727, 0, 0, 40, 0, 0, 218, 0, 103, 0, 0 },
   /* hitrace text as a bare zlib stream; `S|pid|H:name cookie` async markers */
   { "ohos_zlib_hitrace.htrace", "ftrace", 3052, 3052, 0, 20, 12, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
   { "ohos_ut_bytrace_input_thread.txt", "ftrace", 0, 0, 0, 0, 0, 0, 15, 8, 7, 0, 0, 0, 0, 0, 0, 6, 0, 0 },
