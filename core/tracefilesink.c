@@ -469,15 +469,14 @@ trace_file_sink_get_location (TraceFileSink *sink)
   return PRIV (sink)->location;
 }
 
-/* The file @sink writes, the same string however its path is written
+/* The file at @location, the same string however its path is written
  * (`X.json`, `./X.json`, `../d/X.json`, a symlink to it): the folder's
- * real path and the name after symlinks. "-" is standard output. NULL for
- * no location and for what is not a regular file (two sinks may both
- * write /dev/null). */
+ * real path and the name after symlinks. "-" is standard input or output.
+ * NULL for no location and for what is not a regular file (two sinks may
+ * both write /dev/null). */
 static char *
-output_key (TraceFileSink *sink)
+file_key (const char *location)
 {
-  const char *location = PRIV (sink)->location;
   g_autofree char *target = NULL, *dir = NULL, *base = NULL, *real_dir = NULL;
   GStatBuf st;
 
@@ -494,6 +493,12 @@ output_key (TraceFileSink *sink)
   if (real_dir == NULL) /* the folder is missing: starting will say so */
     real_dir = g_canonicalize_filename (dir, NULL);
   return g_build_filename (real_dir, base, NULL);
+}
+
+static char *
+output_key (TraceFileSink *sink)
+{
+  return file_key (PRIV (sink)->location);
 }
 
 static void
@@ -521,21 +526,94 @@ set_shared_output_error (GError **error,
                  nb, na, qb, qa);
 }
 
+/* The file an element reads: the `location` of one that is not a file
+ * sink (every source of a file, auto-src too); NULL for any other. */
+static char *
+input_location (TraceElement *element)
+{
+  GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (element), "location");
+  char *location = NULL;
+
+  if (pspec == NULL || pspec->value_type != G_TYPE_STRING || TRACE_IS_FILE_SINK (element))
+    return NULL;
+  g_object_get (element, "location", &location, NULL);
+  return location;
+}
+
 static void
-find_file_sinks (TraceBin *bin,
-                 GPtrArray *sinks)
+find_files (TraceBin *bin,
+            GPtrArray *sinks,
+            GPtrArray *inputs)
 {
   for (const GList *l = trace_bin_get_children (bin); l; l = l->next)
     if (TRACE_IS_BIN (l->data))
-      find_file_sinks (l->data, sinks);
+      find_files (l->data, sinks, inputs);
     else if (TRACE_IS_FILE_SINK (l->data))
       g_ptr_array_add (sinks, l->data);
+    else
+      {
+        g_autofree char *location = input_location (l->data);
+
+        if (location != NULL)
+          g_ptr_array_add (inputs, l->data);
+      }
+}
+
+/* The same file: the same key, or (a hard link) the same inode. */
+static gboolean
+same_file (const char *key_a,
+           const char *a,
+           const char *key_b,
+           const char *b)
+{
+  GStatBuf sa, sb;
+
+  if (g_str_equal (key_a, key_b))
+    return TRUE;
+  return g_stat (a, &sa) == 0 && g_stat (b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* A sink whose output is one of the inputs would replace the file it is
+ * still reading: the input destroyed, with exit 0. */
+static gboolean
+find_output_read (GPtrArray *sinks,
+                  GPtrArray *inputs,
+                  TraceElement **source,
+                  TraceElement **sink,
+                  GError **error)
+{
+  for (guint i = 0; i < sinks->len; i++)
+    {
+      TraceFileSink *s = g_ptr_array_index (sinks, i);
+      g_autofree char *out = output_key (s);
+
+      for (guint j = 0; out && !g_str_equal (out, "-") && j < inputs->len; j++)
+        {
+          g_autofree char *location = input_location (g_ptr_array_index (inputs, j));
+          g_autofree char *in = file_key (location);
+          g_autofree char *qo = NULL, *qi = NULL;
+
+          if (in == NULL || !same_file (out, PRIV (s)->location, in, location))
+            continue;
+          *source = g_ptr_array_index (inputs, j);
+          *sink = TRACE_ELEMENT (s);
+          qo = _trace_quote_value (PRIV (s)->location);
+          qi = _trace_quote_value (location);
+          g_set_error (error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_SETTINGS,
+                       "%s would write %s, the file %s reads (%s): the input would be destroyed "
+                       "(write the output elsewhere)",
+                       trace_element_get_name (*sink), qo, trace_element_get_name (*source), qi);
+          return TRUE;
+        }
+    }
+  return FALSE;
 }
 
 /* Two sinks with one output would both write it, and the second rename
- * would silently replace the first's file: one output lost. This finds
- * the first such pair in @bin (and the bins it holds), in the order the
- * sinks were added, and says which. */
+ * would silently replace the first's file: one output lost; a sink that
+ * writes a file a source reads destroys its input.  This finds the first
+ * such pair in @bin (and the bins it holds), in the order the elements
+ * were added, and says which: @second is the sink. */
 gboolean
 _trace_file_sink_find_shared_output (TraceBin *bin,
                                      TraceElement **first,
@@ -543,9 +621,12 @@ _trace_file_sink_find_shared_output (TraceBin *bin,
                                      GError **error)
 {
   g_autoptr (GPtrArray) sinks = g_ptr_array_new ();
+  g_autoptr (GPtrArray) inputs = g_ptr_array_new ();
   g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
-  find_file_sinks (bin, sinks);
+  find_files (bin, sinks, inputs);
+  if (find_output_read (sinks, inputs, first, second, error))
+    return TRUE;
   for (guint i = 0; i < sinks->len; i++)
     {
       TraceFileSink *sink = g_ptr_array_index (sinks, i);

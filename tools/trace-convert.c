@@ -195,6 +195,17 @@ convert_one (const ConvertOptions *o,
   s.verbose = o->verbose, s.stats = o->stats;
   s.progress = s.progress_tty = !o->quiet && isatty (STDERR_FILENO);
   s.pipeline = trace_parse_launch (description, &error);
+  if (g_error_matches (error, TRACE_PARSE_ERROR, TRACE_PARSE_ERROR_SAME_OUTPUT))
+    {
+      /* the only sink writes a file the source reads: OUT is IN */
+      g_autofree char *qin = g_strescape (in, NULL), *qout = g_strescape (out, NULL);
+
+      g_printerr ("trace-convert: \"%s\" is the input \"%s\": writing it would destroy the input "
+                  "(write the output elsewhere)\n",
+                  qout, qin);
+      launch_state_clear (&s);
+      return LAUNCH_EXIT_USAGE;
+    }
   if (s.pipeline == NULL || !check_element_count (s.pipeline, n_elements, &error))
     {
       g_printerr ("trace-convert: invalid options: %s\n", error->message);

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <glib/gstdio.h>
+#include <unistd.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
 
@@ -170,6 +171,54 @@ test_perfetto_compress (void)
   g_unlink (plain), g_unlink (packed), g_unlink (plain_json), g_unlink (packed_json);
 }
 
+/* An output that is the input, by any path to it (itself, a symlink, a
+ * hard link, `sub/../`), is refused with exit 2 before anything is
+ * written: the input stays as it was. */
+static void
+test_output_is_input (void)
+{
+  g_autofree char *in = scratch ("keep.json");
+  g_autofree char *sym = scratch ("keep-link.json");
+  g_autofree char *hard = scratch ("keep-hard.json");
+  g_autofree char *sub = scratch ("keep-sub");
+  g_autofree char *via_sub = g_build_filename (sub, "..", "keep.json", NULL);
+  g_autofree char *src = g_strdup_printf ("location=%s", in);
+  g_autofree char *dst = g_strdup_printf ("location=%s", via_sub);
+  g_autoptr (GBytes) before = NULL;
+  const char *outs[] = { in, sym, hard };
+
+  if (!HAVE ("json-src", "json-sink"))
+    return;
+  {
+    g_autoptr (GBytes) sample = read_bytes (TEST_DATA_DIR "/json/catapult_simple_trace.json");
+
+    g_assert_true (g_file_set_contents (in, g_bytes_get_data (sample, NULL), g_bytes_get_size (sample), NULL));
+  }
+  g_unlink (sym), g_unlink (hard);
+  g_assert_cmpint (symlink (in, sym), ==, 0);
+  g_assert_cmpint (link (in, hard), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (sub, 0700), ==, 0);
+  before = read_bytes (in);
+  for (guint i = 0; i < G_N_ELEMENTS (outs); i++)
+    {
+      g_autoptr (Run) r = RUN ("trace-convert", NULL, in, outs[i]);
+      g_autoptr (GBytes) after = read_bytes (in);
+
+      g_assert_cmpint (r->status, ==, 2);
+      g_assert_nonnull (strstr (r->err, "writing it would destroy the input"));
+      g_assert_true (g_bytes_equal (before, after));
+    }
+  {
+    g_autoptr (Run) r = RUN ("trace-launch", NULL, "json-src", src, "!", "json-sink", dst);
+    g_autoptr (GBytes) after = read_bytes (in);
+
+    g_assert_cmpint (r->status, ==, 2);
+    g_assert_nonnull (strstr (r->err, "json-sink0 would write"));
+    g_assert_nonnull (strstr (r->err, "the input would be destroyed"));
+    g_assert_true (g_bytes_equal (before, after));
+  }
+}
+
 void
 add_output_tests (void)
 {
@@ -177,4 +226,5 @@ add_output_tests (void)
   g_test_add_func ("/tools/output/gzip/perfetto", test_gzip_perfetto);
   g_test_add_func ("/tools/output/gzip/only-for-suffix", test_gzip_only_for_suffix);
   g_test_add_func ("/tools/output/perfetto-compress", test_perfetto_compress);
+  g_test_add_func ("/tools/output/is-input", test_output_is_input);
 }

@@ -1,5 +1,6 @@
 /* Unit tests: pads, elements, bins, the bus and the registry. */
 #include <glib/gstdio.h>
+#include <unistd.h>
 
 #include "../test-util.h"
 
@@ -394,6 +395,38 @@ test_same_output_refused (void)
   g_assert_cmpint (g_rmdir (dir), ==, 0); /* nothing was created in it */
 }
 
+/* A sink that would write the file a source reads (here through a
+ * symlink) is refused at NULL->READY: the input is not touched. */
+static void
+test_output_is_input_refused (void)
+{
+  g_autoptr (TraceElement) pipeline = g_object_ref_sink (trace_pipeline_new ("p"));
+  g_autofree char *dir = g_dir_make_tmp ("tracepipe-core-XXXXXX", NULL);
+  g_autofree char *in = g_build_filename (dir, "in.json", NULL);
+  g_autofree char *sym = g_build_filename (dir, "link.json", NULL);
+  g_autofree char *expected = g_strdup_printf ("out would write \"%s\", the file src reads (\"%s\"): the input would be "
+                                               "destroyed (write the output elsewhere)",
+                                               sym, in);
+  TraceElement *src, *out;
+  g_autoptr (TraceMessage) msg = NULL;
+  g_autofree char *after = NULL;
+
+  g_assert_true (g_file_set_contents (in, "[]", -1, NULL));
+  g_assert_cmpint (symlink (in, sym), ==, 0);
+  src = trace_element_factory_make ("auto-src", "src");
+  g_object_set (src, "location", in, NULL);
+  out = g_object_new (test_file_sink_get_type (), "name", "out", "location", sym, NULL);
+  trace_bin_add_many (TRACE_BIN (pipeline), src, out, NULL);
+  g_assert_cmpint (trace_element_set_state (pipeline, TRACE_STATE_READY), ==, TRACE_STATE_CHANGE_FAILURE);
+  msg = trace_bus_pop_filtered (trace_pipeline_get_bus (TRACE_PIPELINE (pipeline)), TRACE_MESSAGE_ERROR);
+  g_assert_nonnull (msg);
+  g_assert_cmpstr (msg->src_path, ==, "/p/out");
+  g_assert_cmpstr (msg->error->message, ==, expected);
+  g_assert_true (g_file_get_contents (in, &after, NULL, NULL));
+  g_assert_cmpstr (after, ==, "[]");
+  g_unlink (sym), g_unlink (in), g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -412,5 +445,6 @@ main (int argc, char **argv)
   g_test_add_func ("/bin/cannot-hold-itself", test_bin_cannot_hold_itself);
   g_test_add_func ("/bin/child-renamed", test_bin_child_renamed);
   g_test_add_func ("/pipeline/same-output-refused", test_same_output_refused);
+  g_test_add_func ("/pipeline/output-is-input-refused", test_output_is_input_refused);
   return g_test_run ();
 }
