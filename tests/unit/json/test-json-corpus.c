@@ -44,6 +44,8 @@ static const CorpusCase corpus[] = {
     "process-name=1 slice-begin=18 slice-end=18 thread-name=2" },
   { "catapult_trivial_trace.json",
     "slice-begin=2 slice-end=2" },
+  { "catapult_x_event_trace.json",
+    "unsupported-phase=4 async-begin=53 async-end=53 async-step=124 counter=42 instant=59 process-label=1 process-name=1 process-sort-index=1 slice-begin=442 slice-complete=2799 slice-end=442 thread-name=5 thread-sort-index=1" },
   { "lighthouse_bad-nav-start-ts.json",
     "bad-duration=2 unsupported-phase=29 async-begin=1 instant=694 process-label=1 process-name=1 process-sort-index=1 slice-begin=152 slice-complete=2298 slice-end=152 thread-name=1 thread-sort-index=1" },
   { "lighthouse_lcp-m78.json",
