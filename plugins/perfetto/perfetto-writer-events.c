@@ -780,10 +780,17 @@ write_async (PerfettoWriter *w,
   PerfettoAsyncSlot *slot = perfetto_async_slot_lookup (w, ev);
   gboolean transient = FALSE;
 
+  if (slot != NULL && !slot->open)
+    {
+      /* A JSON id again after as many ends as begins: its track if still
+       * free (an end may have matched no slice, whose own end comes now) */
+      perfetto_async_slot_reopen (w, slot, ev->ts);
+      transient = ev->kind != TRACE_EVENT_ASYNC_BEGIN;
+    }
   switch (ev->kind)
     {
     case TRACE_EVENT_ASYNC_BEGIN:
-      if (slot && (ev->flags & TRACE_EVENT_FLAG_ASYNC_LEGACY))
+      if (slot && slot->depth > 0 && (ev->flags & TRACE_EVENT_FLAG_ASYNC_LEGACY))
         {
           /* Unnestable families (atrace S/F): a repeated begin is
            * ignored, as Perfetto does. */
@@ -833,7 +840,7 @@ write_async (PerfettoWriter *w,
     }
   te_correlation (w, ev->u.async.id);
   te_emit (w, ev->ts);
-  if (ev->kind == TRACE_EVENT_ASYNC_END && --slot->depth == 0)
+  if (ev->kind == TRACE_EVENT_ASYNC_END && slot->depth > 0 && --slot->depth == 0)
     perfetto_async_slot_close (w, slot);
   else if (transient)
     perfetto_async_slot_close (w, slot);

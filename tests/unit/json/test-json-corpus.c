@@ -36,6 +36,8 @@ static const CorpusCase corpus[] = {
     "instant=5" },
   { "catapult_nanoseconds.json",
     "slice-begin=8 slice-end=8" },
+  { "catapult_nestable_async.json",
+    "async-begin=9 async-end=9 async-instant=2 stack-node=3" },
   { "catapult_profile-chrome_systrace_perf_chrome_data.json",
     "unsupported-phase=4 sample=280 slice-complete=6 stack-node=117" },
   { "catapult_simple_trace.json",
