@@ -871,8 +871,20 @@ write_flow (PerfettoWriter *w,
   legacy.phase = ev->kind == TRACE_EVENT_FLOW_START  ? 's'
                  : ev->kind == TRACE_EVENT_FLOW_STEP ? 't'
                                                      : 'f';
-  legacy.has_unscoped_id = TRUE;
-  legacy.unscoped_id = ev->u.async.id;
+  if (w->opts.json_order && !(ev->flags & TRACE_EVENT_FLAG_ID_GLOBAL))
+    {
+      /* A JSON id2.local: trace_processor's JSON importer keys v1 flows
+       * by "id" alone (flow_invalid_id otherwise), its TrackEvent
+       * importer by unscoped_id alone: as local_id it is refused alike,
+       * not linked to the slices of another process's same id. */
+      legacy.has_local_id = TRUE;
+      legacy.local_id = ev->u.async.id;
+    }
+  else
+    {
+      legacy.has_unscoped_id = TRUE;
+      legacy.unscoped_id = ev->u.async.id;
+    }
   if (ev->kind == TRACE_EVENT_FLOW_END)
     {
       legacy.has_bind_to_enclosing = TRUE;
