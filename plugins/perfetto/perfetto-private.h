@@ -841,13 +841,10 @@ typedef struct
 {
   guint64 uuid;
   gboolean busy;
-  PerfettoKey last; /* the family that had it last */
 } PerfettoAsyncTrack;
 
 /* The async tracks of one (process, track name): as many as async slices
- * ever overlapped, reused when free so that each track's slices nest
- * (the track a family had last first, as trace_processor keeps a track
- * for its id until another id takes it). */
+ * ever overlapped, reused when free so that each track's slices nest. */
 typedef struct
 {
   PerfettoKey key; /* pid, track name */
@@ -862,7 +859,6 @@ typedef struct
   guint index;
   guint depth;
   guint32 track_name;
-  gboolean open; /* FALSE: a JSON stream's closed family, kept for its track */
 } PerfettoAsyncSlot;
 
 typedef struct
@@ -1160,9 +1156,6 @@ PerfettoAsyncSlot *perfetto_async_slot_lookup (PerfettoWriter *w,
                                                const TraceEvent *ev);
 PerfettoAsyncSlot *perfetto_async_slot_open (PerfettoWriter *w,
                                              const TraceEvent *ev);
-void perfetto_async_slot_reopen (PerfettoWriter *w,
-                                 PerfettoAsyncSlot *slot,
-                                 gint64 ts);
 void perfetto_async_slot_close (PerfettoWriter *w,
                                 PerfettoAsyncSlot *slot);
 guint64 perfetto_async_slot_uuid (PerfettoAsyncSlot *slot);

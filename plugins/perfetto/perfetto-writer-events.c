@@ -772,25 +772,65 @@ perfetto_close_open_slices (PerfettoWriter *w)
 
 /* ---- async slices ---- */
 
+/* A JSON stream's nestable async event (`b`, `e`, `n`) as a legacy event
+ * of that phase on its thread's track, keyed by its id (`local_id` for
+ * an id2.local): trace_processor's TrackEvent importer hands it to the
+ * same track compressor as its JSON importer hands the JSON event, so
+ * the slices land on the same tracks (of the same types, named after
+ * the id's first event), however the ids' ends match their names. */
+static void
+write_legacy_async (PerfettoWriter *w,
+                    TraceBatch *batch,
+                    const TraceEvent *ev)
+{
+  Perfetto__Protos__TrackEvent__LegacyEvent *legacy = &w->legacy;
+  PerfettoThread *t = perfetto_thread_get (w, ev->pid, ev->tid, ev->ts);
+
+  if (t == NULL)
+    {
+      perfetto_writer_drop (w, &w->stats.dropped_thread_table, 1, ev->ts, "event of a thread past the thread table (max-threads) dropped");
+      return;
+    }
+  te_begin (w, t->uuid, PERFETTO_TYPE_NONE);
+  te_name (w, ev->name);
+  te_category (w, ev->category);
+  perfetto_args_write (w, batch, ev);
+  perfetto__protos__track_event__legacy_event__init (legacy);
+  legacy->has_phase = TRUE;
+  legacy->phase = ev->kind == TRACE_EVENT_ASYNC_BEGIN ? 'b' : ev->kind == TRACE_EVENT_ASYNC_END ? 'e'
+                                                                                                : 'n';
+  if (ev->flags & TRACE_EVENT_FLAG_ID_GLOBAL)
+    {
+      legacy->has_unscoped_id = TRUE;
+      legacy->unscoped_id = ev->u.async.id;
+    }
+  else
+    {
+      legacy->has_local_id = TRUE;
+      legacy->local_id = ev->u.async.id;
+    }
+  w->te.legacy_event = legacy;
+  te_emit (w, ev->ts);
+}
+
 static void
 write_async (PerfettoWriter *w,
              TraceBatch *batch,
              const TraceEvent *ev)
 {
-  PerfettoAsyncSlot *slot = perfetto_async_slot_lookup (w, ev);
+  PerfettoAsyncSlot *slot;
   gboolean transient = FALSE;
 
-  if (slot != NULL && !slot->open)
+  if (w->opts.json_order && ev->kind != TRACE_EVENT_ASYNC_STEP && !(ev->flags & TRACE_EVENT_FLAG_ASYNC_LEGACY))
     {
-      /* A JSON id again after as many ends as begins: its track if still
-       * free (an end may have matched no slice, whose own end comes now) */
-      perfetto_async_slot_reopen (w, slot, ev->ts);
-      transient = ev->kind != TRACE_EVENT_ASYNC_BEGIN;
+      write_legacy_async (w, batch, ev);
+      return;
     }
+  slot = perfetto_async_slot_lookup (w, ev);
   switch (ev->kind)
     {
     case TRACE_EVENT_ASYNC_BEGIN:
-      if (slot && slot->depth > 0 && (ev->flags & TRACE_EVENT_FLAG_ASYNC_LEGACY))
+      if (slot && (ev->flags & TRACE_EVENT_FLAG_ASYNC_LEGACY))
         {
           /* Unnestable families (atrace S/F): a repeated begin is
            * ignored, as Perfetto does. */
@@ -811,13 +851,6 @@ write_async (PerfettoWriter *w,
           return;
         }
       te_begin (w, perfetto_async_slot_uuid (slot), PERFETTO_TYPE_END);
-      if (w->opts.json_order)
-        {
-          /* trace_processor closes the slice a JSON `e` names (as for
-           * `E`): two slices of one id end by name, not innermost first */
-          te_name (w, ev->name);
-          te_category (w, ev->category);
-        }
       break;
     default: /* STEP, INSTANT */
       if (slot == NULL)
@@ -840,7 +873,7 @@ write_async (PerfettoWriter *w,
     }
   te_correlation (w, ev->u.async.id);
   te_emit (w, ev->ts);
-  if (ev->kind == TRACE_EVENT_ASYNC_END && slot->depth > 0 && --slot->depth == 0)
+  if (ev->kind == TRACE_EVENT_ASYNC_END && --slot->depth == 0)
     perfetto_async_slot_close (w, slot);
   else if (transient)
     perfetto_async_slot_close (w, slot);

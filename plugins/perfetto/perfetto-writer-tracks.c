@@ -661,49 +661,14 @@ perfetto_async_slot_lookup (PerfettoWriter *w,
   return g_hash_table_lookup (w->async_slots, &key);
 }
 
-/* Takes the free track of @pool that the family @key had last, else the
- * first free one, or adds a track to the pool when all are busy: slices
- * that overlap go to different tracks, so each track's slices nest.
- * Returns: its index */
-static guint
-take_async_track (PerfettoWriter *w,
-                  PerfettoAsyncPool *pool,
-                  const PerfettoKey *key,
-                  gint64 ts)
-{
-  PerfettoAsyncTrack *track;
-  guint i;
-
-  for (i = 0; i < pool->tracks->len; i++)
-    {
-      track = &g_array_index (pool->tracks, PerfettoAsyncTrack, i);
-      if (!track->busy && perfetto_key_equal (&track->last, key))
-        break;
-    }
-  if (i == pool->tracks->len)
-    for (i = 0; i < pool->tracks->len; i++)
-      if (!g_array_index (pool->tracks, PerfettoAsyncTrack, i).busy)
-        break;
-  if (i == pool->tracks->len)
-    {
-      PerfettoAsyncTrack fresh = { 0 };
-
-      fresh.uuid = new_named_track (w, pool->key.a, perfetto_str (w, (guint32) pool->key.b), NULL, ts);
-      g_array_append_val (pool->tracks, fresh);
-    }
-  track = &g_array_index (pool->tracks, PerfettoAsyncTrack, i);
-  track->busy = TRUE;
-  track->last = *key;
-  return i;
-}
-
 /**
  * perfetto_async_slot_open:
  * @w: a #PerfettoWriter
  * @ev: the event opening an async family
  *
- * Opens the family of @ev on a track of the pool of (process, track
- * name) (take_async_track()).
+ * Takes the first free track of the pool of (process, track name), or
+ * adds a track to the pool when all are busy: slices that overlap go to
+ * different tracks, so each track's slices nest.
  *
  * Returns: (transfer none): the new slot, with depth 0
  */
@@ -715,6 +680,8 @@ perfetto_async_slot_open (PerfettoWriter *w,
   PerfettoAsyncSlot *slot = g_new0 (PerfettoAsyncSlot, 1);
   PerfettoKey pool_key;
   PerfettoAsyncPool *pool;
+  PerfettoAsyncTrack *track = NULL;
+  guint i;
 
   slot->key = async_key (ev);
   pool_key = (PerfettoKey){ slot->key.a, track_name, 0, 0 };
@@ -726,49 +693,31 @@ perfetto_async_slot_open (PerfettoWriter *w,
       pool->tracks = g_array_new (FALSE, TRUE, sizeof (PerfettoAsyncTrack));
       g_hash_table_insert (w->async_pools, &pool->key, pool);
     }
+  for (i = 0; i < pool->tracks->len; i++)
+    if (!g_array_index (pool->tracks, PerfettoAsyncTrack, i).busy)
+      break;
+  if (i == pool->tracks->len)
+    {
+      PerfettoAsyncTrack fresh = { 0, FALSE };
+
+      fresh.uuid = new_named_track (w, slot->key.a, perfetto_str (w, track_name), NULL, ev->ts);
+      g_array_append_val (pool->tracks, fresh);
+    }
+  track = &g_array_index (pool->tracks, PerfettoAsyncTrack, i);
+  track->busy = TRUE;
   slot->pool = pool;
-  slot->index = take_async_track (w, pool, &slot->key, ev->ts);
+  slot->index = i;
   slot->track_name = track_name;
-  slot->open = TRUE;
   g_hash_table_insert (w->async_slots, &slot->key, slot);
   return slot;
 }
 
-/**
- * perfetto_async_slot_reopen:
- * @w: a #PerfettoWriter
- * @slot: a slot closed by perfetto_async_slot_close() (a JSON stream's)
- * @ts: the time of the event that opens it again
- *
- * Opens @slot's family again in the pool it had: trace_processor keeps a
- * JSON id's track, named after the first event of the id, and gives it
- * back to the id unless another id took it while it had no open slice.
- */
-void
-perfetto_async_slot_reopen (PerfettoWriter *w,
-                            PerfettoAsyncSlot *slot,
-                            gint64 ts)
-{
-  slot->index = take_async_track (w, slot->pool, &slot->key, ts);
-  slot->open = TRUE;
-}
-
-/**
- * perfetto_async_slot_close:
- * @w: a #PerfettoWriter
- * @slot: an open slot
- *
- * Frees @slot's track for other families. A JSON stream's slot stays,
- * closed, for perfetto_async_slot_reopen(); others are forgotten.
- */
 void
 perfetto_async_slot_close (PerfettoWriter *w,
                            PerfettoAsyncSlot *slot)
 {
   g_array_index (slot->pool->tracks, PerfettoAsyncTrack, slot->index).busy = FALSE;
-  slot->open = FALSE;
-  if (!w->opts.json_order)
-    g_hash_table_remove (w->async_slots, &slot->key);
+  g_hash_table_remove (w->async_slots, &slot->key);
 }
 
 guint64

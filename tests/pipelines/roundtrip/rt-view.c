@@ -606,55 +606,29 @@ has_arg (View *v,
   return FALSE;
 }
 
-/* An async family as the writer keeps it: its open slices, the name of
- * its first event (a JSON stream's family keeps its track, named so), the
- * track name its open slices read back with. */
-typedef struct
-{
-  guint depth;
-  guint32 root;
-  guint32 track;
-} AsyncFamily;
-
 /* The writer's drops (docs/perfetto.md "Async slices"): an end without an
- * open family and an unnestable begin repeated while open. A JSON
- * stream's family stays known once its slices ended: an end then still
- * goes to its track (its name may close a slice another end missed).
- * Sets @track to the track name @ev reads back with (perfetto-src names
- * a family's events after its track when the track is not named after
- * the begin that opened them). */
+ * open family and an unnestable begin repeated while open. */
 static gboolean
 perfetto_drops_async (View *v,
-                      const TraceEvent *ev,
-                      guint32 *track)
+                      const TraceEvent *ev)
 {
   gboolean legacy = (ev->flags & TRACE_EVENT_FLAG_ASYNC_LEGACY) != 0;
-  gboolean json_in = (v->flags & RT_VIEW_PERFETTO_JSON_IN) != 0;
   g_autofree char *key = g_strdup_printf ("%" G_GINT64_FORMAT "/%" G_GUINT64_FORMAT "/%u/%c%u",
                                           (ev->flags & TRACE_EVENT_FLAG_ID_GLOBAL) ? -1 : ev->pid, ev->u.async.id,
                                           ev->u.async.scope, legacy ? 'n' : 'c',
                                           legacy ? (ev->u.async.track ? ev->u.async.track : ev->name) : ev->category);
-  AsyncFamily *f = g_hash_table_lookup (v->async, key);
-  gboolean known = f != NULL && (f->depth > 0 || json_in);
+  gpointer n = g_hash_table_lookup (v->async, key);
+  guint depth = GPOINTER_TO_UINT (n);
 
-  *track = 0;
-  if (ev->kind == TRACE_EVENT_ASYNC_END && !(known && (f->depth > 0 || json_in)))
+  if (ev->kind == TRACE_EVENT_ASYNC_END && depth == 0)
     return TRUE;
-  if (ev->kind == TRACE_EVENT_ASYNC_BEGIN && legacy && known && f->depth > 0)
+  if (ev->kind == TRACE_EVENT_ASYNC_BEGIN && legacy && depth > 0)
     return TRUE;
-  if (f == NULL)
-    {
-      f = g_new0 (AsyncFamily, 1);
-      f->root = ev->u.async.track ? ev->u.async.track : ev->name;
-      g_hash_table_replace (v->async, g_steal_pointer (&key), f);
-    }
-  else if (!known)
-    f->root = ev->u.async.track ? ev->u.async.track : ev->name;
-  if (ev->kind == TRACE_EVENT_ASYNC_BEGIN && f->depth++ == 0)
-    f->track = f->root != ev->name ? f->root : 0;
-  else if (ev->kind == TRACE_EVENT_ASYNC_END && f->depth > 0)
-    f->depth--;
-  *track = ev->kind == TRACE_EVENT_ASYNC_END || f->depth > 0 ? f->track : (f->root != ev->name ? f->root : 0);
+  if (ev->kind == TRACE_EVENT_ASYNC_BEGIN)
+    depth++;
+  else if (ev->kind == TRACE_EVENT_ASYNC_END)
+    depth--;
+  g_hash_table_replace (v->async, g_steal_pointer (&key), GUINT_TO_POINTER (depth));
   return FALSE;
 }
 
@@ -665,12 +639,10 @@ static gboolean
 json_drops_atrace_async (View *v,
                          const TraceEvent *ev)
 {
-  guint32 track;
-
   if (!(ev->flags & TRACE_EVENT_FLAG_ASYNC_LEGACY) || ev->cpu < 0 || ev->kind == TRACE_EVENT_ASYNC_STEP ||
       ev->kind == TRACE_EVENT_ASYNC_INSTANT)
     return FALSE;
-  return perfetto_drops_async (v, ev, &track);
+  return perfetto_drops_async (v, ev);
 }
 
 static void
@@ -685,14 +657,13 @@ async_event (View *v,
   guint32 name = ev->name, cat = ev->category, track = ev->u.async.track, step = ev->u.async.step;
   guint kind = ev->kind;
   gint64 pid = ev->pid;
-  guint32 family_track = 0;
 
   if ((v->flags & RT_VIEW_PERFETTO_JSON_IN) && (ev->flags & TRACE_EVENT_FLAG_ASYNC_LEGACY))
     return;
-  if ((v->flags & RT_VIEW_PERFETTO_DROPS) && perfetto_drops_async (v, ev, &family_track))
+  /* a JSON stream's nestable events are written as they come, as legacy
+   * events trace_processor reads as it reads the JSON (docs/perfetto.md) */
+  if ((v->flags & RT_VIEW_PERFETTO_DROPS) && !(v->flags & RT_VIEW_PERFETTO_JSON_IN) && perfetto_drops_async (v, ev))
     return;
-  if ((v->flags & RT_VIEW_PERFETTO_DROPS) && track == 0)
-    track = family_track;
   if ((v->flags & RT_VIEW_JSON) && !(v->flags & RT_VIEW_PERFETTO_DROPS) && json_drops_atrace_async (v, ev))
     return;
   args = rt_args_text (v->b, ev);
@@ -1059,7 +1030,7 @@ rt_view (TraceBatch *events,
   v.assoc = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   v.stacks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
   v.flowing = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  v.async = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  v.async = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   v.nodes = g_hash_table_new (g_int64_hash, g_int64_equal);
   v.names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   /* Stack nodes first: a stream may define them after their samples. */

@@ -66,6 +66,8 @@ static const CorpusCase corpus[] = {
     "bad-duration=1 bad-timestamp=1" },
   { "perfetto_flow_events_json_v1.json",
     "flow-end=2 flow-start=2 flow-step=1 slice-complete=5 stack-node=3" },
+  { "perfetto_json_async.json",
+    "async-begin=3 async-end=3" },
   { "perfetto_string_ts_trailing_chars.json",
     "bad-duration=1 bad-timestamp=1" },
   { "speedscope_chrome141_no-arg-data.json",
