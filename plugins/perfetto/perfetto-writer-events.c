@@ -698,6 +698,37 @@ write_named_slice (PerfettoWriter *w,
     }
 }
 
+/* A JSON stream's process- or global-scoped instant of a known thread:
+ * a legacy `i` with its scope on the thread's track, which
+ * trace_processor's TrackEvent importer puts on the tracks its JSON
+ * importer uses (`chrome_process_instant`, `legacy_chrome_global_instants`).
+ * Returns: %FALSE when it is not such an instant */
+static gboolean
+write_legacy_scoped_instant (PerfettoWriter *w,
+                             TraceBatch *batch,
+                             const TraceEvent *ev)
+{
+  Perfetto__Protos__TrackEvent__LegacyEvent *legacy = &w->legacy;
+  PerfettoThread *t;
+
+  if (!w->opts.json_order || ev->pid == TRACE_ID_UNKNOWN || ev->tid == TRACE_ID_UNKNOWN ||
+      (t = perfetto_thread_get (w, ev->pid, ev->tid, ev->ts)) == NULL)
+    return FALSE;
+  te_begin (w, t->uuid, PERFETTO_TYPE_NONE);
+  te_name (w, ev->name);
+  te_category (w, ev->category);
+  perfetto_args_write (w, batch, ev);
+  perfetto__protos__track_event__legacy_event__init (legacy);
+  legacy->has_phase = legacy->has_instant_event_scope = TRUE;
+  legacy->phase = 'i';
+  legacy->instant_event_scope = (ev->flags & TRACE_EVENT_FLAG_SCOPE_GLOBAL)
+                                    ? PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__INSTANT_EVENT_SCOPE__SCOPE_GLOBAL
+                                    : PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__INSTANT_EVENT_SCOPE__SCOPE_PROCESS;
+  w->te.legacy_event = legacy;
+  te_emit (w, ev->ts);
+  return TRUE;
+}
+
 static void
 write_slice (PerfettoWriter *w,
              TraceBatch *batch,
@@ -710,6 +741,9 @@ write_slice (PerfettoWriter *w,
       write_named_slice (w, batch, ev);
       return;
     }
+  if (ev->kind == TRACE_EVENT_INSTANT && (ev->flags & (TRACE_EVENT_FLAG_SCOPE_GLOBAL | TRACE_EVENT_FLAG_SCOPE_PROCESS)) &&
+      write_legacy_scoped_instant (w, batch, ev))
+    return;
   if (ev->kind == TRACE_EVENT_INSTANT && (ev->flags & TRACE_EVENT_FLAG_SCOPE_GLOBAL))
     {
       te_emit_full (w, batch, ev, perfetto_global_track (w, ev->ts), PERFETTO_TYPE_INSTANT);
