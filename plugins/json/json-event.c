@@ -467,20 +467,38 @@ convert_counter (ChromeReader *r,
   return CONV_OK;
 }
 
-/* The identity of an async slice: "id" (global, as perfetto and catapult
- * treat it), or id2.global, or id2.local (scoped to the process). */
+/* An id as chrome_reader_value_to_id() reads it; with @empty_is_id, the
+ * empty string too, which trace_processor takes as an id of its own for
+ * async events (not for flows, whose ids it reads as hex). */
+static gboolean
+value_to_id (ChromeReader *r,
+             const ChromeValue *v,
+             gboolean empty_is_id,
+             guint64 *id)
+{
+  if (empty_is_id && v->type == CHROME_VALUE_STRING && v->start == v->end)
+    {
+      *id = chrome_hash64 (v->start, 0);
+      return TRUE;
+    }
+  return chrome_reader_value_to_id (r, v, id);
+}
+
+/* The identity of an async slice or flow: "id" (global, as perfetto and
+ * catapult treat it), or id2.global, or id2.local (scoped to the
+ * process). */
 static gboolean
 async_id (ChromeReader *r,
           const ChromeEventFields *f,
+          gboolean empty_is_id,
           guint64 *id,
           gboolean *global)
 {
   *global = TRUE;
-  if (chrome_reader_value_to_id (r, &f->id, id) ||
-      chrome_reader_value_to_id (r, &f->id2_global, id))
+  if (value_to_id (r, &f->id, empty_is_id, id) || value_to_id (r, &f->id2_global, empty_is_id, id))
     return TRUE;
   *global = FALSE;
-  return chrome_reader_value_to_id (r, &f->id2_local, id);
+  return value_to_id (r, &f->id2_local, empty_is_id, id);
 }
 
 /* perfetto binds flow v2 ids of 'b' and 'n' events to the async slice;
@@ -521,7 +539,7 @@ convert_async (ChromeReader *r,
   TraceEvent *ev;
   int res;
 
-  if (!async_id (r, f, &id, &global))
+  if (!async_id (r, f, TRUE, &id, &global))
     return CHROME_SKIP_BAD_ID;
   scope = chrome_reader_intern_value (r, &f->scope);
   if (kind == TRACE_EVENT_ASYNC_STEP && chrome_reader_find_member (&f->args, "step", &v))
@@ -548,7 +566,7 @@ convert_flow (ChromeReader *r,
   gboolean global;
   TraceEvent *ev;
 
-  if (!async_id (r, f, &id, &global))
+  if (!async_id (r, f, FALSE, &id, &global))
     return CHROME_SKIP_BAD_ID;
   ev = append_named (r, f, c, kind);
   ev->u.async.id = id;

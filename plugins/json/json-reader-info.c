@@ -301,20 +301,38 @@ chrome_reader_get_unsupported_summary (ChromeReader *r)
   return summarize (r, CHROME_SKIP_N_DAMAGE, CHROME_SKIP_N_REASONS, "");
 }
 
+/* Whether the JSON itself is broken: an event that is no object, does not
+ * parse or is cut off, or bytes after the trace. An event refused for a
+ * value (a timestamp that is no number, an unknown phase…) is valid JSON
+ * that trace_processor skips too, reading the rest. */
+static gboolean
+has_broken_json (ChromeReader *r)
+{
+  static const ChromeSkipReason broken[] = { CHROME_SKIP_MALFORMED, CHROME_SKIP_TRUNCATED, CHROME_SKIP_NOT_AN_OBJECT,
+                                             CHROME_SKIP_TRAILING_DATA };
+
+  for (guint i = 0; i < G_N_ELEMENTS (broken); i++)
+    if (r->stats.skipped[broken[i]].count > 0)
+      return TRUE;
+  return FALSE;
+}
+
 /**
  * chrome_reader_get_failure:
  *
  * Returns: (transfer full) (nullable): the error for a damaged input that
  *   yielded no event at all, e.g. "t.json: damaged, no event could be
  *   read: skipped 1: 1 malformed (at byte 22)"; %NULL when an event was
- *   read or nothing is damaged (a file of only `{}` is valid)
+ *   read or the JSON is not broken (a file of only `{}`, or of events
+ *   all refused for their values, is a trace with no event, which
+ *   trace_processor reads too)
  */
 char *
 chrome_reader_get_failure (ChromeReader *r)
 {
   g_return_val_if_fail (r != NULL, NULL);
 
-  if (r->stats.events > 0 || !chrome_reader_has_damage (r))
+  if (r->stats.events > 0 || !has_broken_json (r))
     return NULL;
   return summarize (r, 0, CHROME_SKIP_N_DAMAGE, "damaged, no event could be read: ");
 }

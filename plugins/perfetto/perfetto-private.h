@@ -788,7 +788,8 @@ typedef struct
  * it for a JSON trace: begun (end unknown) or complete (its end known:
  * a complete slice, an instant, or a begun slice ended below the top).
  * @needs_end: its end TrackEvent is not written yet (begun slices, and
- * complete slices longer than 0, which are written as begin + end). */
+ * complete slices longer than 0 written as begin + end, not as a legacy
+ * `X`). */
 typedef struct
 {
   gint64 ts;
@@ -823,6 +824,7 @@ typedef struct
   gint64 rank;
   GArray *open;             /* PerfettoOpenSlice, innermost last */
   guint n_complete;         /* of them complete: none, nothing to close */
+  guint n_paired;           /* of them complete, written as begin + end, the end not yet */
   guint untracked;          /* begins past the depth limit */
   GArray *lanes;            /* PerfettoLane, created on the first overlap */
   guint64 thread_time_uuid; /* its thread_time counter track, 0: none yet */
@@ -974,8 +976,9 @@ struct _PerfettoWriter
   char *category_str;
   guint64 flow_out;
   guint64 flow_in;
-  Perfetto__Protos__TrackEvent__LegacyEvent legacy_flow;
-  guint64 thread_time_uuid; /* extra counter of the TrackEvent being built */
+  Perfetto__Protos__TrackEvent__LegacyEvent legacy; /* of the TrackEvent being built: flow v2, X, b e n */
+  PerfettoVec owed_ends;                            /* PerfettoOpenSlice: cut ends close_stack() left to trace_processor */
+  guint64 thread_time_uuid;                         /* extra counter of the TrackEvent being built */
   gint64 thread_time_value;
 
   /* tracks */

@@ -1,12 +1,15 @@
 /* tracepipe - Perfetto writer: slices, instants, async slices, flows and
  * counters as TrackEvents
  *
- * Complete slices (a begin with a known duration) become a begin and an
- * end. The end is held on a per-thread stack of open slices and written
- * when the thread's next event comes at or after it (or at the end of the
- * stream), so that children and later slices of the thread come in the
- * order Perfetto's slice stack expects. Ends without an open slice are
- * dropped and counted, so trace_processor never sees an unmatched end.
+ * Complete slices (a begin with a known duration) of a JSON stream that
+ * last whole microseconds are legacy `X` events; others become a begin
+ * and an end. The end is held on a per-thread stack of open slices and
+ * written when the thread's next event comes at or after it (or at the
+ * end of the stream), so that children and later slices of the thread
+ * come in the order Perfetto's slice stack expects. Ends without an open
+ * slice are dropped and counted, so trace_processor never sees an
+ * unmatched end, except a JSON stream's while its stack for the output
+ * is the one it keeps for the JSON (close_stack()).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -107,7 +110,7 @@ te_flows_v2 (PerfettoWriter *w,
              guint64 flow_out,
              guint64 flow_in)
 {
-  Perfetto__Protos__TrackEvent__LegacyEvent *legacy = &w->legacy_flow;
+  Perfetto__Protos__TrackEvent__LegacyEvent *legacy = &w->legacy;
 
   if (!(w->opts.json_order || v2) || (flow_out != 0 && flow_in != 0 && flow_out != flow_in))
     return FALSE;
@@ -279,28 +282,63 @@ write_open_end (PerfettoWriter *w,
       te_category (w, s->category);
     }
   te_emit (w, ts);
+  t->n_paired -= s->complete;
   s->needs_end = FALSE;
 }
 
-/* Pops the innermost slice; a begun one still open ends at @cut_ts. */
+/* Pops the innermost slice; a begun one still open ends at @cut_ts, or,
+ * with @owe, is owed that end (close_stack() leaves it to
+ * trace_processor). */
 static void
 pop_top (PerfettoWriter *w,
          PerfettoThread *t,
-         gint64 cut_ts)
+         gint64 cut_ts,
+         gboolean owe)
 {
   guint top = t->open->len - 1;
   PerfettoOpenSlice *s = open_at (t, top);
 
-  if (s->needs_end)
+  if (owe && s->needs_end && !s->complete)
+    {
+      PerfettoOpenSlice *owed = perfetto_vec_push_uninit (&w->owed_ends);
+
+      *owed = *s;
+      owed->end_ts = cut_ts;
+    }
+  else if (s->needs_end)
     write_open_end (w, t, top, s->complete ? s->end_ts : cut_ts);
   t->n_complete -= s->complete;
   g_array_set_size (t->open, top);
+}
+
+/* The cut ends close_stack() owed, written after all: the event that
+ * would make trace_processor cut them goes to another track. */
+static void
+write_owed_ends (PerfettoWriter *w,
+                 PerfettoThread *t)
+{
+  for (guint i = 0; i < w->owed_ends.len; i++)
+    {
+      const PerfettoOpenSlice *s = perfetto_vec_at (&w->owed_ends, PerfettoOpenSlice, i);
+
+      te_thread_time (w, t, -1, s->end_ts);
+      te_emit_end (w, t->uuid, s->end_ts);
+    }
+  w->owed_ends.len = 0;
 }
 
 /* Before a slice at @ts lasting @dur (PERFETTO_PENDING: begun) goes on the
  * stack: pops what ended before it (a slice ending at @ts too, unless
  * both last 0), and cuts slices begun inside a complete slice that ended
  * before @ts at its end, as trace_processor does.
+ *
+ * While no complete slice of the thread waits for its end TrackEvent
+ * (n_paired), trace_processor's stack for the output is the one it
+ * keeps for the JSON file, and the event about to be written on the
+ * thread's track makes it cut the same slices at the same time: their
+ * ends are owed, not written, which also cuts what trace_processor cuts
+ * with them (complete slices begun inside them included). They are
+ * written after all when the event goes to an overflow track instead.
  *
  * Returns: %FALSE if the new complete slice partially overlaps an open
  *   complete slice (trace_processor spills it to an overflow track) */
@@ -311,7 +349,9 @@ close_stack (PerfettoWriter *w,
              gint64 dur)
 {
   gboolean begun_above = FALSE;
+  gboolean owe = w->opts.json_order && t->n_paired == 0;
 
+  w->owed_ends.len = 0;
   /* Only complete slices are closed: a stack of begun slices (B/E
    * traces) is left as it is, without a walk over it per event. */
   if (t->n_complete == 0)
@@ -331,13 +371,13 @@ close_stack (PerfettoWriter *w,
             continue;
           perfetto_writer_drop (w, &w->stats.closed_open_slices, t->open->len - 1 - (guint) i, s.end_ts, "slice still open inside a complete slice, closed at its end");
           while (t->open->len > (guint) i)
-            pop_top (w, t, s.end_ts);
+            pop_top (w, t, s.end_ts, owe);
           begun_above = FALSE;
           continue;
         }
       if (s.end_ts < ts || (s.end_ts == ts && !(s.end_ts == s.ts && dur == 0)))
         {
-          pop_top (w, t, s.end_ts);
+          pop_top (w, t, s.end_ts, owe);
           continue;
         }
       if (dur != PERFETTO_PENDING && ts < s.end_ts && ts + dur > s.end_ts)
@@ -363,6 +403,7 @@ thread_push (PerfettoThread *t,
     return FALSE;
   g_array_append_val (t->open, s);
   t->n_complete += complete != FALSE;
+  t->n_paired += complete && needs_end;
   return TRUE;
 }
 
@@ -379,10 +420,51 @@ write_thread_begin (PerfettoWriter *w,
     t->untracked++; /* its end is written as it comes */
 }
 
+/* Whether a complete slice of a JSON stream goes as a legacy `X` event
+ * (TrackEvent's legacy phase with duration_us). trace_processor reads
+ * that as it reads a JSON `X`: complete from the start, so an end of the
+ * thread never closes it and a slice begun inside it stays open at the
+ * end of the stream. A begin + end pair is the same only until its end
+ * is written. duration_us is in whole microseconds: a finer duration,
+ * or a thread time that goes with the begin + end pair's two counter
+ * values (opts.thread_time), is a begin + end pair. */
+static gboolean
+complete_as_legacy_x (PerfettoWriter *w,
+                      const TraceEvent *ev)
+{
+  return w->opts.json_order && ev->u.slice.dur % 1000 == 0 &&
+         !(w->opts.thread_time && (ev->flags & TRACE_EVENT_FLAG_THREAD_TIME));
+}
+
+static void
+write_legacy_x (PerfettoWriter *w,
+                TraceBatch *batch,
+                const TraceEvent *ev,
+                guint64 uuid)
+{
+  Perfetto__Protos__TrackEvent__LegacyEvent *legacy = &w->legacy;
+
+  te_begin (w, uuid, PERFETTO_TYPE_NONE);
+  te_name (w, ev->name);
+  te_category (w, ev->category);
+  perfetto_args_write (w, batch, ev);
+  te_flows (w, ev);
+  if (w->te.legacy_event == NULL)
+    {
+      perfetto__protos__track_event__legacy_event__init (legacy);
+      w->te.legacy_event = legacy;
+    }
+  legacy->has_phase = legacy->has_duration_us = TRUE;
+  legacy->phase = 'X';
+  legacy->duration_us = ev->u.slice.dur / 1000;
+  te_emit (w, ev->ts);
+}
+
 /* A complete slice that partially overlaps the thread's open slices goes
  * whole, begin and end, on the first overflow track where it nests or
  * follows (a new one if none), as trace_processor places such a JSON
- * slice. */
+ * slice. Never as a legacy `X`: trace_processor takes one only on a
+ * thread's own track (an overflow track has no thread of its own). */
 static void
 write_spilled_complete (PerfettoWriter *w,
                         TraceBatch *batch,
@@ -419,9 +501,10 @@ write_spilled_complete (PerfettoWriter *w,
   perfetto_writer_drop (w, &w->stats.spilled_complete, 1, ev->ts, "complete slice partially overlapping an open one, spilled to an overflow track");
 }
 
-/* A complete slice is never shortened: longer than 0 it is a begin now
- * and an end when trace_processor would pop it; of length 0 it is an
- * instant, which trace_processor nests exactly as a JSON one. */
+/* A complete slice is never shortened: longer than 0 it is a legacy `X`
+ * event (complete_as_legacy_x()) or a begin now and an end when
+ * trace_processor would pop it; of length 0 it is an instant, which
+ * trace_processor nests exactly as a JSON one. */
 static void
 write_thread_complete (PerfettoWriter *w,
                        TraceBatch *batch,
@@ -438,6 +521,7 @@ write_thread_complete (PerfettoWriter *w,
     }
   if (!close_stack (w, t, ev->ts, ev->u.slice.dur))
     {
+      write_owed_ends (w, t);
       write_spilled_complete (w, batch, ev, t);
       return;
     }
@@ -445,6 +529,12 @@ write_thread_complete (PerfettoWriter *w,
   if (ev->u.slice.dur == 0)
     {
       te_emit_full (w, batch, ev, t->uuid, PERFETTO_TYPE_INSTANT);
+      thread_push (t, ev, end, TRUE, FALSE);
+      return;
+    }
+  if (complete_as_legacy_x (w, ev))
+    {
+      write_legacy_x (w, batch, ev, t->uuid);
       thread_push (t, ev, end, TRUE, FALSE);
       return;
     }
@@ -491,6 +581,44 @@ matching_begun (PerfettoThread *t,
   return -1;
 }
 
+/* Marks the begun slice at @i ended at @ts: ended below the top, it
+ * stays on the stack as a complete slice until something after it pops
+ * it. */
+static void
+end_begun (PerfettoThread *t,
+           guint i,
+           gint64 ts)
+{
+  PerfettoOpenSlice *s = open_at (t, i);
+
+  s->needs_end = FALSE;
+  s->complete = TRUE;
+  s->end_ts = ts;
+  if (i == t->open->len - 1)
+    g_array_set_size (t->open, i);
+  else
+    t->n_complete++;
+}
+
+/* An end of a JSON stream, while trace_processor's stack for the output
+ * is the one it keeps for the file (see close_stack()): written as the
+ * file gives it, name and category, matched or not, so that
+ * trace_processor closes the same slice (or none) and pops and cuts the
+ * same slices before it. */
+static void
+write_thread_end_as_given (PerfettoWriter *w,
+                           PerfettoThread *t,
+                           const TraceEvent *ev)
+{
+  gint i = matching_begun (t, ev->name, ev->category);
+
+  te_begin (w, t->uuid, PERFETTO_TYPE_END);
+  te_name (w, ev->name);
+  te_category (w, ev->category);
+  if (i >= 0)
+    end_begun (t, (guint) i, ev->ts);
+}
+
 static void
 write_thread_end (PerfettoWriter *w,
                   TraceBatch *batch,
@@ -506,6 +634,8 @@ write_thread_end (PerfettoWriter *w,
       t->untracked--;
       te_begin (w, t->uuid, PERFETTO_TYPE_END);
     }
+  else if (w->opts.json_order && t->n_paired == 0)
+    write_thread_end_as_given (w, t, ev);
   else if ((i = matching_begun (t, ev->name, ev->category)) < 0)
     {
       /* trace_processor ignores an end that matches no begun slice */
@@ -515,23 +645,13 @@ write_thread_end (PerfettoWriter *w,
     }
   else
     {
-      PerfettoOpenSlice *s = open_at (t, (guint) i);
-
       te_begin (w, t->uuid, PERFETTO_TYPE_END);
       if (end_needs_name (t, (guint) i))
         {
-          te_name (w, s->name);
-          te_category (w, s->category);
+          te_name (w, open_at (t, (guint) i)->name);
+          te_category (w, open_at (t, (guint) i)->category);
         }
-      s->needs_end = FALSE;
-      /* Ended below the top, it stays on the stack as a complete slice
-       * until something after it pops it. */
-      s->complete = TRUE;
-      s->end_ts = ev->ts;
-      if ((guint) i == t->open->len - 1)
-        g_array_set_size (t->open, (guint) i);
-      else
-        t->n_complete++;
+      end_begun (t, (guint) i, ev->ts);
     }
   perfetto_args_write (w, batch, ev);
   te_flows (w, ev);
@@ -578,6 +698,37 @@ write_named_slice (PerfettoWriter *w,
     }
 }
 
+/* A JSON stream's process- or global-scoped instant of a known thread:
+ * a legacy `i` with its scope on the thread's track, which
+ * trace_processor's TrackEvent importer puts on the tracks its JSON
+ * importer uses (`chrome_process_instant`, `legacy_chrome_global_instants`).
+ * Returns: %FALSE when it is not such an instant */
+static gboolean
+write_legacy_scoped_instant (PerfettoWriter *w,
+                             TraceBatch *batch,
+                             const TraceEvent *ev)
+{
+  Perfetto__Protos__TrackEvent__LegacyEvent *legacy = &w->legacy;
+  PerfettoThread *t;
+
+  if (!w->opts.json_order || ev->pid == TRACE_ID_UNKNOWN || ev->tid == TRACE_ID_UNKNOWN ||
+      (t = perfetto_thread_get (w, ev->pid, ev->tid, ev->ts)) == NULL)
+    return FALSE;
+  te_begin (w, t->uuid, PERFETTO_TYPE_NONE);
+  te_name (w, ev->name);
+  te_category (w, ev->category);
+  perfetto_args_write (w, batch, ev);
+  perfetto__protos__track_event__legacy_event__init (legacy);
+  legacy->has_phase = legacy->has_instant_event_scope = TRUE;
+  legacy->phase = 'i';
+  legacy->instant_event_scope = (ev->flags & TRACE_EVENT_FLAG_SCOPE_GLOBAL)
+                                    ? PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__INSTANT_EVENT_SCOPE__SCOPE_GLOBAL
+                                    : PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__INSTANT_EVENT_SCOPE__SCOPE_PROCESS;
+  w->te.legacy_event = legacy;
+  te_emit (w, ev->ts);
+  return TRUE;
+}
+
 static void
 write_slice (PerfettoWriter *w,
              TraceBatch *batch,
@@ -590,6 +741,9 @@ write_slice (PerfettoWriter *w,
       write_named_slice (w, batch, ev);
       return;
     }
+  if (ev->kind == TRACE_EVENT_INSTANT && (ev->flags & (TRACE_EVENT_FLAG_SCOPE_GLOBAL | TRACE_EVENT_FLAG_SCOPE_PROCESS)) &&
+      write_legacy_scoped_instant (w, batch, ev))
+    return;
   if (ev->kind == TRACE_EVENT_INSTANT && (ev->flags & TRACE_EVENT_FLAG_SCOPE_GLOBAL))
     {
       te_emit_full (w, batch, ev, perfetto_global_track (w, ev->ts), PERFETTO_TYPE_INSTANT);
@@ -652,14 +806,61 @@ perfetto_close_open_slices (PerfettoWriter *w)
 
 /* ---- async slices ---- */
 
+/* A JSON stream's nestable async event (`b`, `e`, `n`) as a legacy event
+ * of that phase on its thread's track, keyed by its id (`local_id` for
+ * an id2.local): trace_processor's TrackEvent importer hands it to the
+ * same track compressor as its JSON importer hands the JSON event, so
+ * the slices land on the same tracks (of the same types, named after
+ * the id's first event), however the ids' ends match their names. */
+static void
+write_legacy_async (PerfettoWriter *w,
+                    TraceBatch *batch,
+                    const TraceEvent *ev)
+{
+  Perfetto__Protos__TrackEvent__LegacyEvent *legacy = &w->legacy;
+  PerfettoThread *t = perfetto_thread_get (w, ev->pid, ev->tid, ev->ts);
+
+  if (t == NULL)
+    {
+      perfetto_writer_drop (w, &w->stats.dropped_thread_table, 1, ev->ts, "event of a thread past the thread table (max-threads) dropped");
+      return;
+    }
+  te_begin (w, t->uuid, PERFETTO_TYPE_NONE);
+  te_name (w, ev->name);
+  te_category (w, ev->category);
+  perfetto_args_write (w, batch, ev);
+  perfetto__protos__track_event__legacy_event__init (legacy);
+  legacy->has_phase = TRUE;
+  legacy->phase = ev->kind == TRACE_EVENT_ASYNC_BEGIN ? 'b' : ev->kind == TRACE_EVENT_ASYNC_END ? 'e'
+                                                                                                : 'n';
+  if (ev->flags & TRACE_EVENT_FLAG_ID_GLOBAL)
+    {
+      legacy->has_unscoped_id = TRUE;
+      legacy->unscoped_id = ev->u.async.id;
+    }
+  else
+    {
+      legacy->has_local_id = TRUE;
+      legacy->local_id = ev->u.async.id;
+    }
+  w->te.legacy_event = legacy;
+  te_emit (w, ev->ts);
+}
+
 static void
 write_async (PerfettoWriter *w,
              TraceBatch *batch,
              const TraceEvent *ev)
 {
-  PerfettoAsyncSlot *slot = perfetto_async_slot_lookup (w, ev);
+  PerfettoAsyncSlot *slot;
   gboolean transient = FALSE;
 
+  if (w->opts.json_order && ev->kind != TRACE_EVENT_ASYNC_STEP && !(ev->flags & TRACE_EVENT_FLAG_ASYNC_LEGACY))
+    {
+      write_legacy_async (w, batch, ev);
+      return;
+    }
+  slot = perfetto_async_slot_lookup (w, ev);
   switch (ev->kind)
     {
     case TRACE_EVENT_ASYNC_BEGIN:
@@ -684,13 +885,6 @@ write_async (PerfettoWriter *w,
           return;
         }
       te_begin (w, perfetto_async_slot_uuid (slot), PERFETTO_TYPE_END);
-      if (w->opts.json_order)
-        {
-          /* trace_processor closes the slice a JSON `e` names (as for
-           * `E`): two slices of one id end by name, not innermost first */
-          te_name (w, ev->name);
-          te_category (w, ev->category);
-        }
       break;
     default: /* STEP, INSTANT */
       if (slot == NULL)
@@ -744,8 +938,20 @@ write_flow (PerfettoWriter *w,
   legacy.phase = ev->kind == TRACE_EVENT_FLOW_START  ? 's'
                  : ev->kind == TRACE_EVENT_FLOW_STEP ? 't'
                                                      : 'f';
-  legacy.has_unscoped_id = TRUE;
-  legacy.unscoped_id = ev->u.async.id;
+  if (w->opts.json_order && !(ev->flags & TRACE_EVENT_FLAG_ID_GLOBAL))
+    {
+      /* A JSON id2.local: trace_processor's JSON importer keys v1 flows
+       * by "id" alone (flow_invalid_id otherwise), its TrackEvent
+       * importer by unscoped_id alone: as local_id it is refused alike,
+       * not linked to the slices of another process's same id. */
+      legacy.has_local_id = TRUE;
+      legacy.local_id = ev->u.async.id;
+    }
+  else
+    {
+      legacy.has_unscoped_id = TRUE;
+      legacy.unscoped_id = ev->u.async.id;
+    }
   if (ev->kind == TRACE_EVENT_FLOW_END)
     {
       legacy.has_bind_to_enclosing = TRUE;

@@ -667,6 +667,7 @@ perfetto_init_vecs (PerfettoWriter *w)
   perfetto_vec_init (&w->new_callstacks, sizeof (Perfetto__Protos__Callstack));
   perfetto_vec_init (&w->annotations, sizeof (PerfettoAnnotation));
   perfetto_vec_init (&w->ann_parents, sizeof (guint));
+  perfetto_vec_init (&w->owed_ends, sizeof (PerfettoOpenSlice));
   w->callstack_frames = g_array_new (FALSE, FALSE, sizeof (guint64));
   w->mapping_paths = g_array_new (FALSE, FALSE, sizeof (guint64));
 }
@@ -757,6 +758,7 @@ perfetto_writer_free (PerfettoWriter *w)
   for (guint i = 0; i < G_N_ELEMENTS (sets); i++)
     perfetto_id_set_free (sets[i]);
   perfetto_vec_clear (&w->ann_parents);
+  perfetto_vec_clear (&w->owed_ends);
   g_clear_pointer (&w->ann_wire.data, g_free);
   perfetto_args_free (w);
   g_array_unref (w->callstack_frames);

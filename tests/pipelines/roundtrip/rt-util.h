@@ -24,6 +24,12 @@ typedef enum
    * JSON: its legacy async events (S T p F) are not written, as
    * trace_processor ignores them in JSON (docs/perfetto.md) */
   RT_VIEW_PERFETTO_JSON_IN = 1 << 4,
+  /* a thread's slices nest as trace_processor's slice stack nests them
+   * (implied by RT_VIEW_PERFETTO_DROPS); read back from a Chrome JSON
+   * stream's Perfetto output, whose begun slices left inside an ended
+   * complete slice have no end: trace_processor cuts them
+   * (docs/perfetto.md) */
+  RT_VIEW_TP_STACK = 1 << 5,
 } RtViewFlags;
 
 /* The stream as a sorted list of facts, one string per event (per slice

@@ -21,6 +21,7 @@ typedef struct
   GHashTable *async;   /* family → open count (RT_VIEW_PERFETTO_DROPS) */
   GHashTable *nodes;   /* stack node id → event */
   GHashTable *names;   /* name facts already given */
+  gboolean skip_next;  /* the next event is the end of a spilled pair */
 } View;
 
 /* A slice open on a thread: begun (end unknown) or complete (end known).
@@ -396,6 +397,30 @@ static void instant_fact (View *v,
                           const TraceEvent *ev,
                           const char *where);
 
+/* Read back (RT_VIEW_TP_STACK), a complete slice spilled to an overflow
+ * track comes as the thread's begin and, next in the stream, a nameless
+ * end (docs/perfetto.md): the pair is that slice, which partially
+ * overlaps an open complete slice of the stack. */
+static gboolean
+spilled_pair (View *v,
+              GArray *stack,
+              const TraceEvent *ev)
+{
+  const TraceEvent *end = ev + 1;
+
+  if (!(v->flags & RT_VIEW_TP_STACK) || end >= v->b->events + v->b->n_events || end->kind != TRACE_EVENT_SLICE_END ||
+      end->name != 0 || end->tid != ev->tid || end->pid != ev->pid)
+    return FALSE;
+  for (guint i = 0; i < stack->len; i++)
+    {
+      Open *o = OPEN (stack, i);
+
+      if (o->complete && ev->ts < o->end && end->ts > o->end)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 /* Through Perfetto a thread's slices nest as trace_processor nests the
  * stream that went in: complete slices keep their duration (one that
  * partially overlaps an open one stays whole, on an overflow track; one
@@ -412,6 +437,12 @@ nested_slice_event (View *v,
   switch (ev->kind)
     {
     case TRACE_EVENT_SLICE_BEGIN:
+      if (spilled_pair (v, stack, ev))
+        {
+          slice_fact (v, where, ev, NULL, ev[1].ts - ev->ts);
+          v->skip_next = TRUE;
+          break;
+        }
       tp_close_stack (v, where, stack, ev->ts, -1);
       g_array_append_val (stack, open);
       break;
@@ -463,7 +494,7 @@ slice_event (View *v,
   if (ev->u.slice.track == 0)
     slice_flows (v, ev, pid, tid);
   stack = stack_of (v, where);
-  if ((v->flags & RT_VIEW_PERFETTO_DROPS) && ev->u.slice.track == 0)
+  if ((v->flags & (RT_VIEW_PERFETTO_DROPS | RT_VIEW_TP_STACK)) && ev->u.slice.track == 0)
     {
       nested_slice_event (v, where, stack, ev);
       return;
@@ -523,7 +554,7 @@ instant_event (View *v,
       thread_of (v, ev, &pid, &tid);
       assoc_learn (v, ev);
       where = g_strdup_printf ("%" G_GINT64_FORMAT "/%" G_GINT64_FORMAT, pid, tid);
-      if (v->flags & RT_VIEW_PERFETTO_DROPS)
+      if (v->flags & (RT_VIEW_PERFETTO_DROPS | RT_VIEW_TP_STACK))
         {
           Open open = { ev - v->b->events, TRUE, ev->ts, TRUE };
           GArray *stack = stack_of (v, where);
@@ -629,7 +660,9 @@ async_event (View *v,
 
   if ((v->flags & RT_VIEW_PERFETTO_JSON_IN) && (ev->flags & TRACE_EVENT_FLAG_ASYNC_LEGACY))
     return;
-  if ((v->flags & RT_VIEW_PERFETTO_DROPS) && perfetto_drops_async (v, ev))
+  /* a JSON stream's nestable events are written as they come, as legacy
+   * events trace_processor reads as it reads the JSON (docs/perfetto.md) */
+  if ((v->flags & RT_VIEW_PERFETTO_DROPS) && !(v->flags & RT_VIEW_PERFETTO_JSON_IN) && perfetto_drops_async (v, ev))
     return;
   if ((v->flags & RT_VIEW_JSON) && !(v->flags & RT_VIEW_PERFETTO_DROPS) && json_drops_atrace_async (v, ev))
     return;
@@ -954,6 +987,11 @@ view_event (View *v,
 {
   TraceEventGroup group = trace_event_kind_get_group (ev->kind);
 
+  if (v->skip_next)
+    {
+      v->skip_next = FALSE;
+      return;
+    }
   if (group & (TRACE_EVENT_GROUP_SCHED | TRACE_EVENT_GROUP_CPU | TRACE_EVENT_GROUP_FTRACE))
     kernel_event (v, ev);
   else if (v->flags & RT_VIEW_KERNEL_ONLY)

@@ -630,11 +630,13 @@ test_json_file (gconstpointer data)
   g_autoptr (TraceBatch) back = NULL;
   Facts want, got;
 
-  /* Its begun slices are left open inside a complete slice that comes
-   * later in the file but earlier in time: trace_processor cuts them at
-   * that slice's end (docs/perfetto.md, misplaced ends), which a count by
-   * hand does not; rt-perfetto checks that file against the rule. */
-  if (g_str_equal (base, "catapult_simple_trace.json"))
+  /* Their begun slices are left open inside a complete slice that comes
+   * later in the file but earlier in time (simple_trace), or their ends
+   * come first at the time of their begins (x_event_trace):
+   * trace_processor cuts the slices at that complete slice's end or
+   * leaves them open (docs/perfetto.md, misplaced ends), which a count by
+   * hand does not; rt-perfetto checks these files against the rule. */
+  if (g_str_equal (base, "catapult_simple_trace.json") || g_str_equal (base, "catapult_x_event_trace.json"))
     {
       g_test_skip ("nesting decided by trace_processor's order, see rt-perfetto");
       return;

@@ -78,7 +78,7 @@ round_trip_file (const char *source,
   rt_run (write_desc, FALSE);
   back = rt_run (read_desc, TRUE);
   want = rt_view (direct, VIEW_IN | in_flags);
-  got = rt_view (back, RT_VIEW_PERFETTO);
+  got = rt_view (back, RT_VIEW_PERFETTO | ((in_flags & RT_VIEW_PERFETTO_JSON_IN) ? RT_VIEW_TP_STACK : 0));
   g_test_message ("%s: %u events, %u facts; %u events read back", base, direct->n_events, want->len, back->n_events);
   rt_assert_same_view (base, want, got);
   rt_rmtree (dir);
