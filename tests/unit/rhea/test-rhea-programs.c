@@ -803,6 +803,7 @@ enum
 typedef struct
 {
   guint n[N_ENDS];
+  guint exact[N_ENDS];
   guint within_1us[N_ENDS];
   double error_sum[N_RULES][N_ENDS];
 } Score;
@@ -874,6 +875,7 @@ score_model (const Shape *shape,
       for (guint r = 0; r < N_RULES; r++)
         sc->error_sum[r][c->how] += ABS (end_of (ends[r], c) - c->end);
       sc->within_1us[c->how] += ABS (end_of (ends[RULE_OURS], c) - c->end) <= US;
+      sc->exact[c->how] += end_of (ends[RULE_OURS], c) == c->end;
     }
   for (guint r = 0; r < N_RULES; r++)
     g_hash_table_unref (ends[r]);
@@ -904,6 +906,7 @@ add_score (Score *to,
     {
       to->n[c] += sc->n[c];
       to->within_1us[c] += sc->within_1us[c];
+      to->exact[c] += sc->exact[c];
       for (guint r = 0; r < N_RULES; r++)
         to->error_sum[r][c] += sc->error_sum[r][c];
     }
@@ -923,11 +926,13 @@ static const Shape shapes[] = {
 };
 
 /* Every shape with seeds @first to @first + 2: each model's output is
- * balanced and in order with one slice per call (score_model()); returns
- * and own throws end exactly, with the few calls closed on a wrong guess
- * that nothing undid; summed over the models, frames unwound without a
- * marker end closer than with btrace's rule, and every frame an
- * exception ended at less than half of btrace's rule's error. */
+ * balanced and in order with one slice per call (score_model()), and a
+ * call that returned or threw ends where its E: or T: is.
+ * Summed over the models: frames an exception left end far closer than
+ * with btrace's documented rule (the enclosing frame's end), and most of
+ * those a T: exception left within 1 us of the truth.  Against
+ * trace_doctor's pairing they are not closer on every shape: see
+ * docs/rhea-repair.md for the figures. */
 static void
 check_family (guint32 first)
 {
@@ -941,14 +946,15 @@ check_family (guint32 first)
 
         score_model (&shapes[i], seed, &sc);
         print_score (what, &sc);
-        g_assert_cmpfloat (share_within_1us (&sc, END_RETURNED), >=, 0.98);
-        g_assert_cmpfloat (share_within_1us (&sc, END_THREW), >=, 0.95);
-        g_assert_cmpfloat (mean_unwound_us (&sc, RULE_OURS), <, mean_unwound_us (&sc, RULE_BTRACE));
+        g_assert_cmpuint (sc.exact[END_RETURNED], ==, sc.n[END_RETURNED]);
+        /* at its T: (the model's end comes after the unwinding) */
+        g_assert_cmpuint (sc.within_1us[END_THREW], ==, sc.n[END_THREW]);
         add_score (&all, &sc);
       }
   print_score ("all", &all);
-  g_assert_cmpfloat (mean_us (&all, RULE_OURS, END_UNWOUND_PLAIN), <, mean_us (&all, RULE_BTRACE, END_UNWOUND_PLAIN));
-  g_assert_cmpfloat (mean_unwound_us (&all, RULE_OURS), <, mean_unwound_us (&all, RULE_BTRACE) / 2);
+  g_assert_cmpfloat (mean_us (&all, RULE_OURS, END_UNWOUND_PLAIN), <,
+                     mean_us (&all, RULE_CALLER_RETURN, END_UNWOUND_PLAIN) * 0.7);
+  g_assert_cmpfloat (mean_unwound_us (&all, RULE_OURS), <, mean_unwound_us (&all, RULE_CALLER_RETURN) / 2);
   g_assert_cmpfloat (share_within_1us (&all, END_UNWOUND_T), >=, 0.9);
 }
 
