@@ -821,7 +821,8 @@ note_call (RheaRepair *r,
     g_array_append_val (th->calls, c);
 }
 
-/* The frame at @index returned: the calls it made were its calls. */
+/* The frame at @index returned or threw: it was running, so the calls
+ * made while it was the innermost were its calls. */
 void
 rhea_thread_learn_calls (RheaRepair *r,
                          RheaThread *th,

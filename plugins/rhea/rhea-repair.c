@@ -314,6 +314,8 @@ handle_throw (RheaRepair *r,
       return;
     }
   rhea_thread_close_above (r, th, at);
+  if (th->calls->len > 0)
+    rhea_thread_learn_calls (r, th, at); /* it ran until its T: */
   rhea_thread_throw (r, th, at, ts);
 }
 
