@@ -10,8 +10,12 @@
  * right after the T:, before the events that follow, or later.  So from a
  * T: on, a thread's slice events are held until every throw on its stack
  * is settled: a return or throw of a frame below (the exception left m),
- * m's own return (m caught it), EOS, or the hold limit.  See
- * docs/rhea-repair.md.
+ * m's own return (m caught it), EOS, or the hold limit.  A thread is
+ * held too while frames are suspended: a call that the innermost frame
+ * was never seen making but a frame below it (or the thread's loop) was
+ * says the frames above that one had ended; their ends wait in the hold
+ * until a frame below returns or throws, EOS, or a later E:/T: of one
+ * of them undoes it.  See docs/rhea-repair.md.
  */
 #include "rhea-private.h"
 
@@ -26,6 +30,7 @@ rhea_thread_free (gpointer data)
   g_clear_pointer (&th->hold, trace_batch_unref);
   g_clear_pointer (&th->spare, trace_batch_unref);
   g_array_unref (th->pending);
+  g_array_unref (th->calls);
   g_free (th);
 }
 
@@ -41,6 +46,7 @@ rhea_thread_new (RheaRepair *r,
   th->last_marker = MARKER_NONE;
   th->frames = g_array_new (FALSE, FALSE, sizeof (Frame));
   th->pending = g_array_new (FALSE, FALSE, sizeof (PendingEnd));
+  th->calls = g_array_new (FALSE, FALSE, sizeof (RheaCall));
   g_ptr_array_add (r->thread_list, th);
   return th;
 }
@@ -292,6 +298,18 @@ end_frame (RheaRepair *r,
     }
 }
 
+static void
+end_suspended (RheaRepair *r,
+               RheaThread *th,
+               Frame *f)
+{
+  if (f->state == FRAME_THROWN)
+    th->n_thrown--;
+  th->n_suspended--;
+  end_frame (r, th, f, f->guess_ts, (gint) f->guess_pos, f->guess_kind);
+  count_repair (r, th, f->guess_kind, f->guess_ts);
+}
+
 /* Ends the frames from @top down to @bottom (indices, innermost first),
  * each at the best estimate of when it really ended: a frame that threw
  * at its T:; one that an exception left without a marker at its callee's
@@ -315,6 +333,27 @@ end_frames (RheaRepair *r,
       Frame *f = &g_array_index (th->frames, Frame, i);
       RepairKind kind = open_kind;
 
+      if (f->suspended)
+        {
+          /* its end was placed when a later call showed it had ended */
+          if (f->state == FRAME_THROWN)
+            {
+              callee_ts = f->throw_ts;
+              callee_pos = f->throw_pos;
+              open_kind = REPAIR_UNWOUND;
+            }
+          else if (callee_pos >= 0 && !g_array_index (th->frames, Frame, i + 1).suspended)
+            {
+              /* a frame begun after it was suspended (so, as the stack
+               * has it, a call it made) was left by a T: exception
+               * that is still unwinding here: as for a frame not
+               * suspended, that T: is its end */
+              f->guess_ts = callee_ts;
+              f->guess_pos = callee_pos;
+            }
+          end_suspended (r, th, f);
+          continue;
+        }
       if (f->state == FRAME_THROWN)
         {
           callee_ts = f->throw_ts;
@@ -437,6 +476,9 @@ release_before (RheaRepair *r,
        * came after @upto (the lowest such T:) */
       if (f->state == FRAME_THROWN)
         f->throw_pos = f->throw_pos > upto ? f->throw_pos - upto : 0;
+      /* and so is a suspension (overflow()) */
+      if (f->suspended)
+        f->guess_pos -= MIN (f->guess_pos, upto);
     }
 }
 
@@ -449,30 +491,73 @@ release (RheaRepair *r,
   th->holding = FALSE;
 }
 
-/* Too many events held for one thread: nothing below the oldest throws
- * has returned or thrown to say it caught them, so they are taken to have
- * escaped every instrumented frame to an uninstrumented catcher (a
- * message loop, a thread pool), as at EOS: the frames up to the innermost
- * of them end at the T: that left them; the calls made since stay open.
- * Only the throws in the older half of the hold are decided (at least
- * one), so a recent throw whose catcher is about to return is not, and
- * the hold shrinks by half at least (each event is copied O(1) times).
- * The events before the oldest throw still open go out.  A later E: of a
- * frame closed here is an unmatched return. */
+/* The hold limit: the suspensions whose ends would go before held event
+ * @before are undone, so that those events can go out: the frames are
+ * open again, as if never suspended (a later E: or T: of one of them
+ * still pairs with it), and end as any open frame does. */
 static void
-overflow (RheaRepair *r,
-          RheaThread *th)
+undo_suspensions (RheaRepair *r,
+                  RheaThread *th,
+                  guint before)
 {
-  gint decided = -1;
-  guint n_before = th->n_thrown;
+  for (guint i = 0; i < th->frames->len && th->n_suspended > 0; i++)
+    {
+      Frame *f = &g_array_index (th->frames, Frame, i);
+
+      if (!f->suspended || f->guess_pos >= before)
+        continue;
+      f->suspended = FALSE;
+      th->n_suspended--;
+      r->stats.resumed++;
+    }
+}
+
+/* The first held event an end of a frame still open may have to go
+ * before (a T: or a suspension), or G_MAXUINT. */
+static guint
+first_needed (RheaThread *th)
+{
+  guint first = G_MAXUINT;
 
   for (guint i = 0; i < th->frames->len; i++)
     {
       const Frame *f = &g_array_index (th->frames, Frame, i);
 
-      if (f->state != FRAME_THROWN)
+      if (f->suspended)
+        first = MIN (first, f->guess_pos);
+      else if (f->state == FRAME_THROWN)
+        first = MIN (first, f->throw_pos);
+    }
+  return first;
+}
+
+/* Too many events held for one thread: nothing below the oldest throws
+ * has returned or thrown to say it caught them, so they are taken to have
+ * escaped every instrumented frame to an uninstrumented catcher (a
+ * message loop, a thread pool), as at EOS: the frames up to the innermost
+ * of them end at the T: that left them; the calls made since stay open.
+ * Suspensions in the older half of the hold are undone first.  Only the
+ * throws in the older half of the hold are decided (at least one), so a recent throw whose catcher is about to return is not,
+ * and the hold shrinks by half at least (each event is copied O(1)
+ * times).  The events before the oldest left open go out. */
+static void
+overflow (RheaRepair *r,
+          RheaThread *th)
+{
+  guint half = r->opts.max_hold / 2;
+  guint n_before;
+  gint decided = -1;
+  guint upto;
+
+  undo_suspensions (r, th, half);
+  n_before = th->n_thrown;
+  for (guint i = 0; i < th->frames->len; i++)
+    {
+      const Frame *f = &g_array_index (th->frames, Frame, i);
+
+      if (f->state != FRAME_THROWN || f->suspended)
         continue;
-      if (decided >= 0 && f->throw_pos >= r->opts.max_hold / 2)
+      if (decided >= 0 && f->throw_pos >= half)
         break;
       decided = i;
     }
@@ -483,15 +568,16 @@ overflow (RheaRepair *r,
              " (max-hold %u): oldest throws taken as escaped",
              th->tid, th->last_ts, r->opts.max_hold);
   r->stats.hold_overflows += MAX (n_before - th->n_thrown, 1);
-  if (th->n_thrown > 0)
+  upto = first_needed (th);
+  if (upto == 0)
     {
-      /* the oldest throw left is the lowest thrown frame */
-      for (guint i = 0; i < th->frames->len; i++)
-        if (g_array_index (th->frames, Frame, i).state == FRAME_THROWN)
-          {
-            release_before (r, th, g_array_index (th->frames, Frame, i).throw_pos);
-            return;
-          }
+      undo_suspensions (r, th, G_MAXUINT); /* max-hold 1 */
+      upto = first_needed (th);
+    }
+  if (upto != G_MAXUINT)
+    {
+      release_before (r, th, upto);
+      return;
     }
   release (r, th);
   if (r->opts.crash_tag && th->frames->len > 0)
@@ -506,7 +592,7 @@ rhea_thread_settle (RheaRepair *r,
   if (!th->holding)
     return;
   r->stats.max_held = MAX (r->stats.max_held, th->hold->n_events);
-  if (th->n_thrown == 0 && !(r->opts.crash_tag && th->frames->len > 0))
+  if (th->n_thrown == 0 && th->n_suspended == 0 && !(r->opts.crash_tag && th->frames->len > 0))
     release (r, th);
   else if (th->hold->n_events >= r->opts.max_hold)
     overflow (r, th);
@@ -524,4 +610,317 @@ rhea_thread_close_at_eos (RheaRepair *r,
   close_frames (r, th, -1, REPAIR_CLOSED_AT_EOS);
   if (th->holding)
     release (r, th);
+}
+
+/* ---- which frame a call was made from ---------------------------------- */
+
+/* The caller of a call made with no frame open: the thread's loop. */
+#define CALLER_LOOP G_MAXUINT32
+
+static inline guint64
+call_key (guint32 caller,
+          guint32 callee)
+{
+  return (((guint64) caller << 32) | callee) + 1;
+}
+
+/* The slot of @key in the call set: where it is, or the free one where
+ * it would go. */
+static inline guint
+call_slot (RheaRepair *r,
+           guint64 key)
+{
+  guint i = (guint) ((key * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> 40) & r->call_mask;
+
+  while (r->call_keys[i] != 0 && r->call_keys[i] != key)
+    i = (i + 1) & r->call_mask;
+  return i;
+}
+
+/* What the capture says of a call: seen made by a frame (which may have
+ * been one an exception had already left), or certain: made while the
+ * caller was running (it returned later, or it is the loop). */
+enum
+{
+  CALL_SEEN = 1,
+  CALL_CERTAIN = 2,
+};
+
+static inline guint
+makes_call (RheaRepair *r,
+            guint32 caller,
+            guint32 callee)
+{
+  return r->call_flags[call_slot (r, call_key (caller, callee))];
+}
+
+static void
+grow_calls (RheaRepair *r)
+{
+  guint64 *keys = r->call_keys;
+  guint8 *flags = r->call_flags;
+  guint n = r->call_mask + 1;
+
+  r->call_mask = 2 * n - 1;
+  r->call_keys = g_new0 (guint64, 2 * n);
+  r->call_flags = g_new0 (guint8, 2 * n);
+  for (guint i = 0; i < n; i++)
+    if (keys[i] != 0)
+      {
+        guint slot = call_slot (r, keys[i]);
+
+        r->call_keys[slot] = keys[i];
+        r->call_flags[slot] = flags[i];
+      }
+  g_free (keys);
+  g_free (flags);
+}
+
+static void
+learn_call (RheaRepair *r,
+            guint32 caller,
+            guint32 callee,
+            guint how)
+{
+  guint64 key = call_key (caller, callee);
+  guint slot = call_slot (r, key);
+
+  if (r->call_keys[slot] == 0)
+    {
+      if (2 * (r->n_calls + 1) > r->call_mask + 1)
+        {
+          grow_calls (r);
+          slot = call_slot (r, key);
+        }
+      r->call_keys[slot] = key;
+      r->n_calls++;
+    }
+  r->call_flags[slot] |= how;
+}
+
+/* The innermost frame below @from that is not suspended, or -1. */
+static gint
+active_below (RheaThread *th,
+              gint from)
+{
+  gint i = from - 1;
+
+  while (i >= 0 && g_array_index (th->frames, Frame, i).suspended)
+    i--;
+  return i;
+}
+
+static guint
+n_thrown_suspended (RheaThread *th)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < th->frames->len; i++)
+    {
+      const Frame *f = &g_array_index (th->frames, Frame, i);
+
+      n += f->suspended && f->state == FRAME_THROWN;
+    }
+  return n;
+}
+
+/* Whether the frames above @caller, up to the top, may be taken to have
+ * ended before a call of @method made by @caller: each is a method frame
+ * that was never seen making that call. */
+static gint
+known_caller_below (RheaRepair *r,
+                    RheaThread *th,
+                    gint top,
+                    guint32 method)
+{
+  gint found = -2;
+  gboolean after_throw = th->n_thrown > n_thrown_suspended (th);
+  guint how = after_throw ? CALL_CERTAIN : CALL_SEEN | CALL_CERTAIN;
+
+  for (gint i = active_below (th, top); i >= 0; i = active_below (th, i))
+    {
+      const Frame *f = &g_array_index (th->frames, Frame, i);
+
+      if (!f->is_method)
+        return -2;
+      if (!(makes_call (r, f->name, method) & how))
+        continue;
+      if (found != -2)
+        return -2; /* two frames make that call: either may have */
+      found = i;
+      if (!after_throw)
+        return found;
+    }
+  if (makes_call (r, CALLER_LOOP, method) & how)
+    return found == -2 ? -1 : -2;
+  return found;
+}
+
+/* The frames above @caller (not already suspended) ended before the call
+ * of @method about to begin: each ends at the nearest T: above it among
+ * them (that exception left it), or, with none, at the thread's latest
+ * time, before the call.  Their ends wait in the hold, so that a later
+ * E: or T: of one of them can undo this (rhea_thread_resume()). */
+static void
+suspend_above (RheaRepair *r,
+               RheaThread *th,
+               gint caller,
+               guint32 method)
+{
+  gint64 ts = th->last_ts;
+  guint pos;
+  RepairKind kind = REPAIR_UNWOUND;
+
+  hold_start (r, th);
+  pos = th->hold->n_events;
+  for (gint i = (gint) th->frames->len - 1; i > caller; i--)
+    {
+      Frame *f = &g_array_index (th->frames, Frame, i);
+
+      if (f->suspended)
+        continue;
+      if (f->state == FRAME_THROWN)
+        {
+          ts = f->throw_ts;
+          pos = f->throw_pos;
+        }
+      f->guess_kind = f->state == FRAME_THROWN ? REPAIR_EXITED_BY_THROW : kind;
+      f->guess_ts = ts;
+      f->guess_pos = pos;
+      f->guess_call = method;
+      f->suspended = TRUE;
+      th->n_suspended++;
+      r->stats.suspended++;
+    }
+}
+
+/* A call made by the frame at @caller: learnt when that frame returns (a
+ * frame an exception left may have been taken for the caller of calls
+ * made after it ended), at once when made by the loop.  The calls of the
+ * frames no longer on the stack are dropped first. */
+static void
+note_call (RheaRepair *r,
+           RheaThread *th,
+           gint caller,
+           guint32 method)
+{
+  RheaCall c = { caller, method };
+  guint n = th->calls->len;
+
+  if (caller < 0)
+    {
+      learn_call (r, CALLER_LOOP, method, CALL_CERTAIN);
+      return;
+    }
+  while (n > 0 && g_array_index (th->calls, RheaCall, n - 1).caller >= (gint) th->frames->len)
+    n--;
+  g_array_set_size (th->calls, n);
+  if (n > 0 && g_array_index (th->calls, RheaCall, n - 1).caller == caller && g_array_index (th->calls, RheaCall, n - 1).method == method)
+    return;
+  if (n < RHEA_MAX_CALLS_PENDING)
+    g_array_append_val (th->calls, c);
+}
+
+/* The frame at @index returned or threw: it was running, so the calls
+ * made while it was the innermost were its calls. */
+void
+rhea_thread_learn_calls (RheaRepair *r,
+                         RheaThread *th,
+                         gint index)
+{
+  guint32 name = g_array_index (th->frames, Frame, index).name;
+  guint n = th->calls->len;
+
+  for (; n > 0 && g_array_index (th->calls, RheaCall, n - 1).caller >= index; n--)
+    {
+      const RheaCall *c = &g_array_index (th->calls, RheaCall, n - 1);
+
+      if (c->caller == index)
+        learn_call (r, name, c->method, CALL_CERTAIN);
+    }
+  g_array_set_size (th->calls, n);
+}
+
+/**
+ * rhea_thread_begin_method:
+ * @method: the method of the `B:` about to be pushed
+ *
+ * Learns which method makes which call, and uses it: a call that the
+ * innermost frame never made but a frame below it (or the thread's loop)
+ * did was made by that one, so the frames above it had ended, left by an
+ * exception (a `T:` among them, or none).  They are suspended: their
+ * ends go before the call unless a later `E:` or `T:` of one of them
+ * shows it was still running.
+ */
+void
+rhea_thread_begin_method (RheaRepair *r,
+                          RheaThread *th,
+                          guint32 method)
+{
+  gint top = active_below (th, (gint) th->frames->len);
+  guint32 caller = CALLER_LOOP;
+  gint found;
+
+  if (top >= 0)
+    {
+      const Frame *f = &g_array_index (th->frames, Frame, top);
+
+      if (!f->is_method)
+        return;
+      caller = f->name;
+    }
+  if (makes_call (r, caller, method))
+    {
+      if (top >= 0)
+        g_array_index (th->frames, Frame, top).last_call = method;
+      return;
+    }
+  found = top >= 0 ? known_caller_below (r, th, top, method) : -2;
+  if (found == -2)
+    {
+      note_call (r, th, top, method);
+      learn_call (r, caller, method, CALL_SEEN);
+    }
+  else
+    {
+      suspend_above (r, th, found, method);
+      note_call (r, th, found, method);
+    }
+}
+
+/**
+ * rhea_thread_resume:
+ * @index: the frame an `E:` or `T:` names, or -1
+ *
+ * A suspended frame that returns or throws was still running, and so were
+ * the frames below it: they are no longer suspended, and the call that
+ * suspended them is learnt as one the frame makes.
+ *
+ * Returns: @index
+ */
+gint
+rhea_thread_resume (RheaRepair *r,
+                    RheaThread *th,
+                    gint index)
+{
+  Frame *f;
+
+  if (index < 0 || th->n_suspended == 0)
+    return index;
+  f = &g_array_index (th->frames, Frame, index);
+  if (!f->suspended)
+    return index;
+  learn_call (r, f->name, f->guess_call, CALL_CERTAIN);
+  r->stats.resumed++;
+  for (gint i = index; i >= 0; i--)
+    {
+      Frame *below = &g_array_index (th->frames, Frame, i);
+
+      if (below->suspended)
+        {
+          below->suspended = FALSE;
+          th->n_suspended--;
+        }
+    }
+  return index;
 }

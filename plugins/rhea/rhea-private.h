@@ -59,6 +59,10 @@ typedef enum
  *   limit without a throw)
  * @too_deep: slice begins dropped because their thread's stack was
  *   already %RHEA_REPAIR_MAX_DEPTH deep (with their ends)
+ * @suspended: frames taken to have ended before a call that a frame below
+ *   them (or the thread's loop) makes and they never made
+ * @resumed: suspended frames whose own `E:` or `T:` came later (they were
+ *   still running), or whose suspension was undone at the hold limit
  * @max_depth: the deepest stack seen
  * @max_held: the most events held for one thread at once
  */
@@ -80,6 +84,8 @@ typedef struct
   guint64 crash_tagged;
   guint64 hold_overflows;
   guint64 too_deep;
+  guint64 suspended;
+  guint64 resumed;
   guint max_depth;
   guint max_held;
 } RheaRepairStats;
@@ -196,8 +202,15 @@ typedef struct
   guint8 is_method;
   guint8 state;
   gint64 throw_ts;
-  guint throw_pos; /* hold position after its T:, where its end goes */
-  gint hold_index; /* its begin in the hold (crash-tag renaming), or -1 */
+  guint throw_pos;   /* hold position after its T:, where its end goes */
+  gint hold_index;   /* its begin in the hold (crash-tag renaming), or -1 */
+  guint8 suspended;  /* taken to have ended before a later call (see
+                      * rhea_thread_begin_method()); its end is guess_* */
+  guint8 guess_kind; /* RepairKind */
+  guint guess_pos;
+  gint64 guess_ts;
+  guint32 guess_call; /* the call that suspended it */
+  guint32 last_call;  /* a call it is known to make (a shortcut) */
 } Frame;
 
 /* An end to put into the hold before held event `pos`. */
@@ -209,6 +222,16 @@ typedef struct
   guint8 repair;
 } PendingEnd;
 
+/* A call seen made by the frame at index @caller (-1: the loop). */
+typedef struct
+{
+  gint caller;
+  guint32 method;
+} RheaCall;
+
+/* At most so many calls wait per thread for their caller's return. */
+#define RHEA_MAX_CALLS_PENDING 1024
+
 typedef struct _RheaThread RheaThread;
 struct _RheaThread
 {
@@ -217,6 +240,9 @@ struct _RheaThread
   GArray *frames;     /* Frame, innermost last */
   guint n_thrown;     /* THROWN frames on the stack */
   guint n_plain;      /* plain (non-method) frames on the stack */
+  guint n_suspended;  /* suspended frames on the stack */
+  GArray *calls;      /* RheaCall: calls made by the open frames, learnt
+                       * when their caller returns */
   guint n_untracked;  /* plain begins dropped for depth, whose ends are
                        * dropped too */
   gint64 last_ts;     /* the thread's latest slice time so far */
@@ -258,6 +284,12 @@ struct _RheaRepair
   guint32 repair_key;
   guint32 repair_values[N_REPAIRS];
   GHashTable *crash_names; /* name id -> "name: CrashTag" id */
+  /* which method was seen calling which: an open-addressing set of
+   * caller << 32 | callee (+ 1, so 0 is free), with what is known */
+  guint64 *call_keys;
+  guint8 *call_flags;
+  guint call_mask;
+  guint n_calls;
 };
 
 /* rhea-frames.c */
@@ -283,6 +315,15 @@ void rhea_thread_throw (RheaRepair *r,
                         gint index,
                         gint64 ts);
 void rhea_thread_pop (RheaThread *th);
+void rhea_thread_begin_method (RheaRepair *r,
+                               RheaThread *th,
+                               guint32 method);
+void rhea_thread_learn_calls (RheaRepair *r,
+                              RheaThread *th,
+                              gint index);
+gint rhea_thread_resume (RheaRepair *r,
+                         RheaThread *th,
+                         gint index);
 void rhea_thread_settle (RheaRepair *r,
                          RheaThread *th);
 void rhea_thread_close_at_eos (RheaRepair *r,

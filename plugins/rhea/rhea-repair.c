@@ -82,6 +82,9 @@ rhea_repair_new_with_options (TraceStringPool *pool,
   r->last_tid = G_MININT64;
   r->spill = trace_batch_new (r->pool, 256);
   r->crash_names = g_hash_table_new (NULL, NULL);
+  r->call_mask = 1023;
+  r->call_keys = g_new0 (guint64, r->call_mask + 1);
+  r->call_flags = g_new0 (guint8, r->call_mask + 1);
   r->repair_key = trace_string_pool_intern (r->pool, "repair");
   for (guint i = 0; i < N_REPAIRS; i++)
     r->repair_values[i] = trace_string_pool_intern (r->pool, repair_names[i]);
@@ -98,6 +101,8 @@ rhea_repair_free (RheaRepair *r)
   g_ptr_array_unref (r->thread_list);
   trace_batch_unref (r->spill);
   g_hash_table_unref (r->crash_names);
+  g_free (r->call_keys);
+  g_free (r->call_flags);
   trace_string_pool_unref (r->pool);
   g_free (r);
 }
@@ -271,6 +276,8 @@ handle_return (RheaRepair *r,
   TraceEvent *ev = &r->out.batch->events[index];
   gint at = rhea_thread_find_method (th, method);
 
+  if (th->n_suspended > 0)
+    rhea_thread_resume (r, th, at);
   if (at < 0)
     {
       rhea_count (&r->stats.unmatched_returns, "unmatched E: dropped", ev->ts, th->tid);
@@ -285,6 +292,8 @@ handle_return (RheaRepair *r,
   ev->kind = TRACE_EVENT_SLICE_END;
   ev->name = method;
   rhea_thread_emit_current (r, th, index);
+  if (th->calls->len > 0)
+    rhea_thread_learn_calls (r, th, at);
   rhea_thread_pop (th);
   r->stats.returns++;
 }
@@ -297,12 +306,16 @@ handle_throw (RheaRepair *r,
 {
   gint at = rhea_thread_find_method (th, method);
 
+  if (th->n_suspended > 0)
+    rhea_thread_resume (r, th, at);
   if (at < 0)
     {
       rhea_count (&r->stats.unmatched_throws, "unmatched T: dropped", ts, th->tid);
       return;
     }
   rhea_thread_close_above (r, th, at);
+  if (th->calls->len > 0)
+    rhea_thread_learn_calls (r, th, at); /* it ran until its T: */
   rhea_thread_throw (r, th, at, ts);
 }
 
@@ -359,6 +372,8 @@ handle_begin (RheaRepair *r,
     case MARKER_BEGIN:
       ev->name = info.stripped;
       r->stats.methods++;
+      if (th->frames->len == 0 || th->n_suspended > 0 || g_array_index (th->frames, Frame, th->frames->len - 1).last_call != info.stripped)
+        rhea_thread_begin_method (r, th, info.stripped);
       rhea_thread_push (r, th, index, TRUE);
       break;
     case MARKER_RETURN:
@@ -478,11 +493,13 @@ rhea_repair_stats_to_string (const RheaRepairStats *s)
                           " unmatched-T=%" G_GUINT64_FORMAT " unmatched-end=%" G_GUINT64_FORMAT
                           " marker-ends=%" G_GUINT64_FORMAT " crash-tagged=%" G_GUINT64_FORMAT
                           " hold-overflows=%" G_GUINT64_FORMAT " too-deep=%" G_GUINT64_FORMAT
+                          " suspended=%" G_GUINT64_FORMAT " resumed=%" G_GUINT64_FORMAT
                           " max-depth=%u max-held=%u",
                           s->events_in, s->events_out, s->methods, s->returns, s->throws,
                           s->throws_caught, s->unwound, s->missing_ends, s->closed_at_eos,
                           s->unmatched_returns, s->unmatched_throws, s->unmatched_ends,
-                          s->marker_ends, s->crash_tagged, s->hold_overflows, s->too_deep, s->max_depth,
+                          s->marker_ends, s->crash_tagged, s->hold_overflows, s->too_deep, s->suspended,
+                          s->resumed, s->max_depth,
                           s->max_held);
 }
 

@@ -631,6 +631,99 @@ test_too_deep (Fixture *fx,
   check_drain (fx, "");
 }
 
+/* ---- which frame made a call ------------------------------------------------ */
+
+/* r is a message the thread's loop handles (seen begun with nothing
+ * open).  An exception without a marker leaves a; the loop's next call
+ * of r shows it: a ends at the last time known inside it, before r, and
+ * r is not nested in it. */
+static void
+test_exception_escaped_to_loop (Fixture *fx,
+                                gconstpointer data)
+{
+  M (1, "B:r");
+  M (2, "E:r");
+  M (3, "B:a");
+  M (4, "B:x");
+  M (5, "E:x");
+  M (6, "B:r");
+  M (7, "E:r");
+  check_process (fx,
+                 "B 1 100 r\n"
+                 "E 2 100 r\n"
+                 "B 3 100 a\n"
+                 "B 4 100 x\n"
+                 "E 5 100 x\n");
+  check_drain (fx,
+               "E 5 100 a repair=unwound-by-exception [repaired]\n"
+               "B 6 100 r\n"
+               "E 7 100 r\n");
+  g_assert_cmpuint (stats (fx).suspended, ==, 1);
+  g_assert_cmpuint (stats (fx).closed_at_eos, ==, 0);
+}
+
+/* The same guess, but a calls r too (first time seen): its own E: shows
+ * it was running, the guess is undone and every end is the input's. */
+static void
+test_suspended_frame_returns (Fixture *fx,
+                              gconstpointer data)
+{
+  M (1, "B:r");
+  M (2, "E:r");
+  M (3, "B:a");
+  M (4, "B:r");
+  M (5, "E:r");
+  M (6, "E:a");
+  check_process (fx,
+                 "B 1 100 r\n"
+                 "E 2 100 r\n"
+                 "B 3 100 a\n"
+                 "B 4 100 r\n"
+                 "E 5 100 r\n"
+                 "E 6 100 a\n");
+  check_drain (fx, "");
+  g_assert_cmpuint (stats (fx).suspended, ==, 1);
+  g_assert_cmpuint (stats (fx).resumed, ==, 1);
+  g_assert_null (rhea_repair_get_summary (fx->repair));
+}
+
+/* c is known to call x (it returned after calling it).  t throws; the
+ * next call is x, made by c alone of the open frames: c caught the
+ * exception and called x; t ends at its T:.  Then the loop calls c
+ * again: an exception without a marker had left c, after x. */
+static void
+test_catcher_found_by_its_call (Fixture *fx,
+                                gconstpointer data)
+{
+  M (1, "B:c");
+  M (2, "B:x");
+  M (3, "E:x");
+  M (4, "E:c");
+  M (5, "B:c");
+  M (6, "B:t");
+  M (7, "T:t");
+  M (8, "B:x");
+  M (9, "E:x");
+  M (10, "B:c");
+  M (11, "E:c");
+  check_process (fx,
+                 "B 1 100 c\n"
+                 "B 2 100 x\n"
+                 "E 3 100 x\n"
+                 "E 4 100 c\n"
+                 "B 5 100 c\n"
+                 "B 6 100 t\n");
+  check_drain (fx,
+               "E 7 100 t repair=exited-by-throw [repaired]\n"
+               "B 8 100 x\n"
+               "E 9 100 x\n"
+               "E 9 100 c repair=unwound-by-exception [repaired]\n"
+               "B 10 100 c\n"
+               "E 11 100 c\n");
+  g_assert_cmpuint (stats (fx).suspended, ==, 2);
+  g_assert_cmpuint (stats (fx).resumed, ==, 0);
+}
+
 static void
 test_stats_and_summary (Fixture *fx,
                         gconstpointer data)
@@ -655,7 +748,8 @@ test_stats_and_summary (Fixture *fx,
   g_assert_cmpstr (line, ==,
                    "in=7 out=6 methods=3 returns=1 throws=1 throws-caught=0 unwound=1 "
                    "missing-end=0 closed-at-eos=0 unmatched-E=1 unmatched-T=0 unmatched-end=1 "
-                   "marker-ends=0 crash-tagged=0 hold-overflows=0 too-deep=0 max-depth=3 max-held=1");
+                   "marker-ends=0 crash-tagged=0 hold-overflows=0 too-deep=0 suspended=0 resumed=0 "
+                   "max-depth=3 max-held=1");
   summary = rhea_repair_get_summary (fx->repair);
   g_assert_cmpstr (summary, ==,
                    "rhea-repair: 1 method unwound by an exception (closed at the last time "
@@ -675,6 +769,9 @@ main (int argc,
   ADD ("unwinding-several-frames", test_unwinding_several_frames);
   ADD ("throw-from-uninstrumented-code", test_throw_from_uninstrumented_code);
   ADD ("recursion", test_recursion);
+  ADD ("calls/escaped-to-loop", test_exception_escaped_to_loop);
+  ADD ("calls/suspended-frame-returns", test_suspended_frame_returns);
+  ADD ("calls/catcher-found-by-its-call", test_catcher_found_by_its_call);
   ADD ("recursion-with-throw", test_recursion_with_throw);
   ADD ("throw-then-return-same-method", test_throw_then_return_same_method);
   ADD ("unmatched-markers", test_unmatched_markers);
