@@ -121,6 +121,42 @@ process_labels (PerfettoReader *r,
     }
 }
 
+/* The kernel's threads (children of kthreadd, pid 2) have no cmdline:
+ * traced_probes lists their comm, and trace_processor names a kworker by
+ * its comm up to the work it runs (`kworker/1:0-events` is `kworker/1:0`). */
+#define KTHREADD_PID 2
+
+static gsize
+tree_name_length (const Perfetto__Protos__ProcessTree__Process *p,
+                  const char *name)
+{
+  gsize len = strlen (name);
+
+  if (p->has_ppid && p->ppid == KTHREADD_PID && g_str_has_prefix (name, "kworker/"))
+    len = MIN (len, MIN (strcspn (name + 8, "+-") + 8, len));
+  return len;
+}
+
+/* A process of a process_tree packet: named by its cmdline's first part
+ * (a kworker's cut as trace_processor cuts it, system_probes_parser.cc).
+ * `cmdline_is_comm` (a kernel thread, or a zombie) says the cmdline is the
+ * main thread's comm: that thread gets the whole of it as its name. */
+static void
+tree_process (PerfettoReader *r,
+              const Perfetto__Protos__ProcessTree__Process *p,
+              gint64 ts)
+{
+  const char *argv0 = p->cmdline[0];
+  gsize len = tree_name_length (p, argv0);
+  g_autoptr (GString) joined = g_string_new_len (argv0, len);
+
+  for (gsize i = 1; len == strlen (argv0) && i < p->n_cmdline; i++)
+    g_string_append_printf (joined, " %s", p->cmdline[i]);
+  process_name (r, p->pid, trace_string_pool_intern_len (r->pool, argv0, len), ts);
+  if (p->has_cmdline_is_comm && p->cmdline_is_comm)
+    perfetto_reader_thread_name (r, p->pid, p->pid, perfetto_reader_intern (r, joined->str), ts);
+}
+
 /**
  * perfetto_reader_process_tree:
  * @r: a #PerfettoReader
@@ -137,7 +173,7 @@ perfetto_reader_process_tree (PerfettoReader *r,
       const Perfetto__Protos__ProcessTree__Process *p = tree->processes[i];
 
       if (p->has_pid && p->n_cmdline > 0)
-        process_name (r, p->pid, perfetto_reader_intern (r, p->cmdline[0]), ts);
+        tree_process (r, p, ts);
     }
   for (gsize i = 0; i < tree->n_threads; i++)
     {

@@ -149,6 +149,46 @@ test_process_stats (void)
   g_assert_cmpuint (rs.unknown_packets, ==, 0);
 }
 
+/* process_stats' run times and smaps: counters of the process, named as
+ * trace_processor names them, the times in ns as they are. */
+static void
+test_process_stats_runtime (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  PerfettoReaderStats rs;
+  g_autoptr (TraceBatch) out = read_difftest (pool, "process_stats_process_runtime", &rs);
+  const TraceEvent *ev;
+  guint n = 0;
+
+  ev = find_event (out, TRACE_EVENT_COUNTER, 1088821520899054, "runtime.user_ns");
+  g_assert_cmpint (ev->pid, ==, 9301);
+  g_assert_cmpfloat (ev->u.counter.value, ==, 16637390000000.0);
+  ev = find_event (out, TRACE_EVENT_COUNTER, 1088821786436938, "runtime.kernel_ns");
+  g_assert_cmpfloat (ev->u.counter.value, ==, 1327860000000.0);
+  for (guint i = 0; i < out->n_events; i++)
+    n += out->events[i].kind == TRACE_EVENT_COUNTER;
+  g_assert_cmpuint (n, ==, 22);
+  g_assert_cmpuint (rs.unsupported_events, ==, 0);
+}
+
+/* A kernel thread's process lists its comm as cmdline (cmdline_is_comm):
+ * it names the main thread too, a kworker up to its work's name. */
+static void
+test_cmdline_is_comm (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  PerfettoReaderStats rs;
+  g_autoptr (TraceBatch) out = read_difftest (pool, "cmdline_is_comm_for_kthreads", &rs);
+  const char *want[] = {
+    "process-name ts=1088821452006028 pid=27 tid=-1 cpu=-1 name='ksoftirqd/1' cat='' flags=0x0",
+    "thread-name ts=1088821452006028 pid=27 tid=27 cpu=-1 name='ksoftirqd/1' cat='' flags=0x0",
+    "process-name ts=1088821452006028 pid=28 tid=-1 cpu=-1 name='kworker/1:0' cat='' flags=0x0",
+    "thread-name ts=1088821452006028 pid=28 tid=28 cpu=-1 name='kworker/1:0' cat='' flags=0x0",
+  };
+
+  assert_events (out, want, G_N_ELEMENTS (want));
+}
+
 /* wakeup_source events, which tracepipe's .proto subset does not declare:
  * carried as opaque bytes, counted, and written back byte for byte. */
 static void
@@ -535,6 +575,8 @@ main (int argc,
   g_test_add_func ("/perfetto/difftests/opaque-ftrace-bad-args", test_opaque_ftrace_bad_args);
   g_test_add_func ("/perfetto/difftests/cpu-data-start", test_cpu_data_start);
   g_test_add_func ("/perfetto/difftests/process-stats", test_process_stats);
+  g_test_add_func ("/perfetto/difftests/process-stats-runtime", test_process_stats_runtime);
+  g_test_add_func ("/perfetto/difftests/cmdline-is-comm", test_cmdline_is_comm);
   g_test_add_func ("/perfetto/difftests/opaque-packets", test_opaque_packets);
   g_test_add_func ("/perfetto/difftests/unread-fields", test_unread_fields);
   g_test_add_func ("/perfetto/difftests/chrome-thread-type", test_chrome_thread_type);
