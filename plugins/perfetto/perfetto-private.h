@@ -601,6 +601,10 @@ void perfetto_reader_count_unread_payload (PerfettoReader *r,
 void perfetto_reader_system_info (PerfettoReader *r,
                                   const Perfetto__Protos__SystemInfo *info,
                                   gint64 ts);
+void perfetto_reader_carry_unread_members (PerfettoReader *r,
+                                           guint32 kind,
+                                           const ProtobufCMessage *payload,
+                                           gint64 ts);
 
 /* perfetto-chrome-threads.c */
 const char *perfetto_chrome_thread_name (gint32 thread_type);
@@ -609,6 +613,7 @@ const char *perfetto_chrome_thread_name (gint32 thread_type);
 const char *perfetto_packet_kind_name (guint32 field,
                                        char *buf,
                                        gsize size);
+gboolean perfetto_packet_kind_carries_unread (guint32 field);
 
 /* perfetto-reader.c */
 void perfetto_reader_skip (PerfettoReader *r,

@@ -529,6 +529,34 @@ test_opaque_packets (void)
   g_assert_cmpuint (again_rs.opaque_packets, ==, 3);
 }
 
+/* The members of sys_stats other than the totals (here cpuidle states)
+ * go on as a sys_stats record of their own, written back as it was. */
+static void
+test_sys_stats_unread_members (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  PerfettoReaderStats rs, again_rs;
+  g_autoptr (TraceBatch) out = read_difftest (pool, "cpuidle_stats", &rs);
+  g_autoptr (GPtrArray) first = pt_event_strings (out, FALSE);
+  g_autoptr (GBytes) written = NULL;
+  g_autoptr (TraceBatch) again = NULL;
+  g_autoptr (GPtrArray) second = NULL;
+  g_autoptr (GError) error = NULL;
+
+  g_assert_cmpuint (rs.opaque_packets, ==, 2);
+  g_assert_cmpuint (rs.unsupported_events, ==, 0);
+  g_assert_cmpuint (rs.unread_fields, ==, 0);
+  g_assert_cmpuint (first->len, ==, 2);
+  g_assert_cmpstr (first->pdata[0], ==,
+                   "record ts=71625871363623 pid=-1 tid=-1 cpu=-1 name='perfetto_packet_7' cat='' flags=0x0 "
+                   "perfetto.field=u:7 perfetto.bytes=s:'EYIBDggAEgoKAkM4EKSmhegB'");
+  written = pt_write (&out, 1, NULL, NULL);
+  again = pt_read (written, pool, &again_rs, NULL, &error);
+  g_assert_no_error (error);
+  second = pt_event_strings (again, FALSE);
+  pt_assert_same_events (first, second);
+}
+
 /* What is not carried is counted: a packet of an unknown kind that needs
  * its sequence's interned data (which the record would not carry). */
 static void
@@ -578,6 +606,7 @@ main (int argc,
   g_test_add_func ("/perfetto/difftests/process-stats-runtime", test_process_stats_runtime);
   g_test_add_func ("/perfetto/difftests/cmdline-is-comm", test_cmdline_is_comm);
   g_test_add_func ("/perfetto/difftests/opaque-packets", test_opaque_packets);
+  g_test_add_func ("/perfetto/difftests/sys-stats-unread-members", test_sys_stats_unread_members);
   g_test_add_func ("/perfetto/difftests/unread-fields", test_unread_fields);
   g_test_add_func ("/perfetto/difftests/chrome-thread-type", test_chrome_thread_type);
   g_test_add_func ("/perfetto/difftests/other-clocks", test_other_clocks);
