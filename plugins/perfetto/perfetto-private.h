@@ -239,6 +239,7 @@ void perfetto_reader_get_stats (PerfettoReader *r,
 void perfetto_reader_foreach_packet_kind (PerfettoReader *r,
                                           PerfettoPacketKindFunc func,
                                           gpointer user_data);
+char *perfetto_reader_describe_unsupported (PerfettoReader *r);
 void perfetto_reader_free (PerfettoReader *r);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PerfettoReader, perfetto_reader_free)
@@ -537,6 +538,7 @@ struct _PerfettoReader
   GArray *cpus;             /* PerfettoRCpu */
   GHashTable *ftrace_names; /* FtraceEvent field number → string id */
   GHashTable *packet_kinds; /* TracePacket field number → PerfettoPacketKindCount */
+  GHashTable *unsupported;  /* reason (a static string) → count, of unsupported_events */
   GHashTable *clocks;       /* clock key → PerfettoClock (perfetto-reader-clocks.c) */
   guint32 kernel_version;   /* of system_info (perfetto_kernel_version()), 0 for none */
   gboolean states_read;     /* whether a sched switch's prev_state was read */

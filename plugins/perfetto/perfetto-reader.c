@@ -113,6 +113,55 @@ perfetto_reader_skip (PerfettoReader *r,
     g_debug ("%s: byte offset %" G_GUINT64_FORMAT ": first %s (the rest are counted)", r->location,
              r->packet_offset, what);
   *counter += n;
+  if (counter == &r->stats.unsupported_events && n > 0)
+    {
+      guint64 *count = g_hash_table_lookup (r->unsupported, what);
+
+      if (count == NULL)
+        g_hash_table_insert (r->unsupported, (gpointer) what, count = g_new0 (guint64, 1));
+      *count += n;
+    }
+}
+
+static gint
+compare_reasons (gconstpointer a,
+                 gconstpointer b,
+                 gpointer table)
+{
+  guint64 na = *(guint64 *) g_hash_table_lookup (table, *(gconstpointer *) a);
+  guint64 nb = *(guint64 *) g_hash_table_lookup (table, *(gconstpointer *) b);
+
+  return na != nb ? (na < nb ? 1 : -1) : g_strcmp0 (*(const char *const *) a, *(const char *const *) b);
+}
+
+/**
+ * perfetto_reader_describe_unsupported:
+ * @r: a #PerfettoReader
+ *
+ * Returns: (transfer full) (nullable): what the events counted in
+ *   `unsupported_events` were, with how many of each, most first
+ *   (`4 process_stats field the reader does not read`), or %NULL for none
+ */
+char *
+perfetto_reader_describe_unsupported (PerfettoReader *r)
+{
+  g_autoptr (GPtrArray) reasons = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer reason;
+  GString *text;
+
+  g_hash_table_iter_init (&iter, r->unsupported);
+  while (g_hash_table_iter_next (&iter, &reason, NULL))
+    g_ptr_array_add (reasons, reason);
+  if (reasons->len == 0)
+    return NULL;
+  g_ptr_array_sort_with_data (reasons, compare_reasons, r->unsupported);
+  text = g_string_new (NULL);
+  for (guint i = 0; i < reasons->len; i++)
+    g_string_append_printf (text, "%s%" G_GUINT64_FORMAT " %s", i ? ", " : "",
+                            *(guint64 *) g_hash_table_lookup (r->unsupported, reasons->pdata[i]),
+                            (const char *) reasons->pdata[i]);
+  return g_string_free (text, FALSE);
 }
 
 /**
@@ -834,6 +883,7 @@ perfetto_reader_new (GInputStream *in,
   r->cpus = g_array_new (FALSE, TRUE, sizeof (PerfettoRCpu));
   r->ftrace_names = g_hash_table_new (NULL, NULL);
   r->packet_kinds = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  r->unsupported = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
   r->clocks = perfetto_clocks_new ();
   r->comm_ids = g_array_new (FALSE, FALSE, sizeof (guint32));
   r->markers = ftrace_parser_new (r->pool);
@@ -936,6 +986,7 @@ perfetto_reader_free (PerfettoReader *r)
   for (guint i = 0; i < G_N_ELEMENTS (tables); i++)
     g_hash_table_unref (tables[i]);
   g_hash_table_unref (r->packet_kinds);
+  g_hash_table_unref (r->unsupported);
   g_hash_table_unref (r->clocks);
   g_array_unref (r->cpus);
   g_array_unref (r->comm_ids);
