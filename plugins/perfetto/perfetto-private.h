@@ -941,6 +941,9 @@ struct _PerfettoWriter
 
   /* sequence state */
   gboolean started;
+  gboolean header_has_pair; /* the header holds the pair header_pair_ts/_other: not written again */
+  gint64 header_pair_ts;
+  gint64 header_pair_other;
   gboolean need_clear;
   gboolean wire; /* stream the hot packets (perfetto-writer-wire.c) */
   guint generation;

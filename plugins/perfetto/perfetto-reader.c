@@ -326,10 +326,35 @@ seq_intern (PerfettoReader *r,
 
 /* ---- clocks ---- */
 
+/* Whether a snapshot's clock goes on as a clock marker: a builtin clock
+ * of a domain other than the stream's, read exactly (a coarse clock's
+ * value would be taken for the exact one's), and in a header not one
+ * reading the same as the stream's: that is perfetto-sink's own
+ * one-to-one tie of its kernel events' or samples' clock to the stream's,
+ * which it writes again. */
+static gboolean
+snapshot_clock_is_marker (PerfettoReader *r,
+                          const Perfetto__Protos__ClockSnapshot *snap,
+                          const Perfetto__Protos__ClockSnapshot__Clock *clock,
+                          const Perfetto__Protos__ClockSnapshot__Clock *mine)
+{
+  TraceClockDomain domain = perfetto_builtin_to_clock_domain (clock->clock_id);
+
+  if (clock == mine || domain == TRACE_CLOCK_UNKNOWN || domain == perfetto_builtin_to_clock_domain (r->stream_clock))
+    return FALSE;
+  if (clock->clock_id != perfetto_clock_domain_to_builtin (domain))
+    return FALSE;
+  return !(snap->has_primary_trace_clock && clock->timestamp == mine->timestamp);
+}
+
 /* A snapshot ties the clocks it holds to the stream's (for the packets
  * timestamped on them: perfetto-reader-clocks.c), and goes on as clock
  * markers: a pair of the stream's clock and each other builtin clock it
- * holds (one per domain), which clock-sync and perfetto-sink use. */
+ * holds, which clock-sync and perfetto-sink use (perfetto-sink writes
+ * them back as snapshots, so that trace_processor converts what is
+ * timestamped on them: an Android log's REALTIME). One that states the
+ * trace's clock (`primary_trace_clock`, in every snapshot traced writes)
+ * sets the stream's clock first. */
 static void
 handle_clock_snapshot (PerfettoReader *r,
                        PerfettoSeq *seq,
@@ -340,10 +365,8 @@ handle_clock_snapshot (PerfettoReader *r,
 
   if (snap->has_primary_trace_clock)
     {
-      /* A header: it states the stream's clock, it is no marker. */
       r->stream_clock = snap->primary_trace_clock;
       r->clock_stated = TRUE;
-      return;
     }
   tied = perfetto_reader_clock_snapshot (r, snap, seq->id);
   for (gsize i = 0; i < snap->n_clocks && mine == NULL; i++)
@@ -354,8 +377,7 @@ handle_clock_snapshot (PerfettoReader *r,
       TraceClockDomain domain = perfetto_builtin_to_clock_domain (snap->clocks[i]->clock_id);
       TraceEvent *ev;
 
-      if (snap->clocks[i] == mine || domain == TRACE_CLOCK_UNKNOWN ||
-          domain == perfetto_builtin_to_clock_domain (r->stream_clock) || (domains_paired & (1u << domain)))
+      if (!snapshot_clock_is_marker (r, snap, snap->clocks[i], mine) || (domains_paired & (1u << domain)))
         continue;
       domains_paired |= 1u << domain;
       ev = perfetto_reader_emit (r, TRACE_EVENT_CLOCK_MARKER, (gint64) mine->timestamp);
@@ -363,7 +385,7 @@ handle_clock_snapshot (PerfettoReader *r,
       ev->u.clock.domain = domain;
       ev->u.clock.other_ts = (gint64) snap->clocks[i]->timestamp;
     }
-  if (tied == 0)
+  if (tied == 0 && !snap->has_primary_trace_clock)
     perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "clock snapshot without the stream's clock");
 }
 

@@ -557,6 +557,38 @@ test_sys_stats_unread_members (void)
   pt_assert_same_events (first, second);
 }
 
+/* traced states the trace's clock in every snapshot it writes, with all
+ * six builtin clocks: each still ties the exact clocks to the stream's
+ * as markers (a coarse clock is not taken for its exact one), which
+ * perfetto-sink writes back, so an Android log's REALTIME converts. */
+static void
+test_traced_clock_snapshots (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  PerfettoReaderStats rs;
+  g_autoptr (TraceBatch) out = pt_read_data_file (pool, "traced_clocks_android_log.pftrace", &rs);
+  g_autoptr (GPtrArray) got = pt_event_strings (out, FALSE);
+  guint markers = 0;
+
+  for (guint i = 0; i < out->n_events; i++)
+    {
+      const TraceEvent *ev = &out->events[i];
+
+      if (ev->kind != TRACE_EVENT_CLOCK_MARKER)
+        continue;
+      markers++;
+      g_assert_cmpint (ev->u.clock.marker, ==, TRACE_CLOCK_MARKER_PAIR);
+      g_assert_cmpint (ev->u.clock.domain, !=, TRACE_CLOCK_BOOTTIME);
+      if (ev->ts == 3958478998600 && ev->u.clock.domain == TRACE_CLOCK_REALTIME)
+        g_assert_cmpint (ev->u.clock.other_ts, ==, 1634072190407884200);
+    }
+  /* REALTIME, MONOTONIC and MONOTONIC_RAW of each snapshot */
+  g_assert_cmpuint (markers, ==, 6);
+  g_assert_cmpuint (rs.opaque_packets, ==, 1);
+  g_assert_cmpuint (rs.unsupported_events, ==, 0);
+  g_assert_cmpuint (rs.other_clock, ==, 0);
+}
+
 /* What is not carried is counted: a packet of an unknown kind that needs
  * its sequence's interned data (which the record would not carry). */
 static void
@@ -610,6 +642,7 @@ main (int argc,
   g_test_add_func ("/perfetto/difftests/unread-fields", test_unread_fields);
   g_test_add_func ("/perfetto/difftests/chrome-thread-type", test_chrome_thread_type);
   g_test_add_func ("/perfetto/difftests/other-clocks", test_other_clocks);
+  g_test_add_func ("/perfetto/difftests/traced-clock-snapshots", test_traced_clock_snapshots);
   g_test_add_func ("/perfetto/difftests/full-switch-after-data-start", test_full_switch_after_data_start);
   g_test_add_func ("/perfetto/difftests/opaque-packet-needing-state", test_opaque_packet_needing_state);
   return g_test_run ();
