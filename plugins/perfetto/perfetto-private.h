@@ -300,6 +300,11 @@ typedef enum
  *   events trace_processor reads only from their typed message (interrupt
  *   entries and exits, which it shows as slices) are written typed;
  *   otherwise as generic events, since from ftrace text it ignores them
+ * @perfetto_order: the stream came from a Perfetto trace, in the order
+ *   of its file, not of time (each producer's chunks come in turn): an
+ *   async family keeps one track of its own for good, so that
+ *   trace_processor, which sorts by time, pairs its begins and ends as
+ *   in the original whatever order they come in
  * @protobuf_c_only: pack every packet with protobuf-c, none streamed by
  *   perfetto-writer-wire.c (tests compare the bytes of the two)
  *
@@ -319,6 +324,7 @@ typedef struct
   gboolean compress;
   guint max_threads;
   gboolean proto_kernel_events;
+  gboolean perfetto_order;
   gboolean protobuf_c_only;
 } PerfettoWriterOptions;
 
@@ -437,12 +443,13 @@ typedef struct
   gint64 pid; /* TRACE_ID_UNKNOWN for root tracks */
   gint64 tid;
   guint32 name;
-  guint32 unit;         /* counters */
-  guint64 id;           /* counters: the instance id in the name */
-  guint32 async_track;  /* the async.track of the slice open on it */
-  guint async_depth;    /* async slices open on it */
-  gint64 multiplier;    /* counters: unit_multiplier, 0 for none */
-  gboolean incremental; /* counters: values are deltas on total */
+  guint32 unit;           /* counters */
+  guint64 id;             /* counters: the instance id in the name */
+  guint32 async_track;    /* the async.track of the slice open on it */
+  guint32 async_category; /* the category of the outermost slice open on it */
+  guint async_depth;      /* async slices open on it */
+  gint64 multiplier;      /* counters: unit_multiplier, 0 for none */
+  gboolean incremental;   /* counters: values are deltas on total */
   double total;
   gboolean thread_time; /* counters: a thread's CPU time */
 } PerfettoRTrack;
@@ -564,6 +571,10 @@ struct _PerfettoReader
   JsonObject *metadata; /* Chrome bundles' metadata, NULL until some */
   PerfettoReaderStats stats;
 
+  /* descriptors declared ahead of their place (perfetto_reader_declare_ahead()) */
+  guint64 record_end;    /* file offset where the record being read ends */
+  guint64 ahead_scanned; /* file offset up to which records were scanned for them */
+
   /* for the debug messages */
   guint64 packet_offset; /* of the record being read (the outer one of compressed packets) */
   guint8 kinds_seen[32]; /* a bit per TracePacket data field seen */
@@ -618,6 +629,9 @@ const char *perfetto_packet_kind_name (guint32 field,
 gboolean perfetto_packet_kind_carries_unread (guint32 field);
 
 /* perfetto-reader.c */
+gboolean perfetto_reader_declare_ahead (PerfettoReader *r,
+                                        guint64 uuid,
+                                        gint64 ts);
 void perfetto_reader_skip (PerfettoReader *r,
                            guint64 *counter,
                            guint64 n,

@@ -854,6 +854,7 @@ next_record (PerfettoReader *r,
     return FALSE;
   if (r->len - r->pos < hlen + blen)
     return note_truncated (r), r->done = TRUE, TRUE;
+  r->record_end = at + hlen + blen;
   if (kind == PERFETTO_RECORD_SKIP)
     perfetto_reader_skip (r, &r->stats.unknown_fields, 1, "top-level record other than Trace.packet");
   else if (!handle_packet (r, r->buf + r->pos + hlen, blen, FALSE, at, error))
@@ -861,6 +862,140 @@ next_record (PerfettoReader *r,
   arena_reset (&r->arena);
   r->pos += hlen + blen;
   return TRUE;
+}
+
+/* ---- track descriptors ahead of their place ---- */
+
+/* How far past the record being read the reader looks for the descriptor
+ * of a track used before it. */
+#define PERFETTO_LOOKAHEAD (4u * 1024 * 1024)
+
+/* TracePacket.track_descriptor and TrackDescriptor.uuid */
+#define TRACK_DESCRIPTOR_FIELD 60u
+#define UUID_FIELD 1u
+
+/* Walks the fields of the message @p[0..len): returns the next one's
+ * field number and wire type, its value's bytes in @value (a varint's
+ * own bytes, a length-delimited one's body), 0 at the end or on damage. */
+static guint32
+next_field (const guint8 **p,
+            const guint8 *end,
+            guint *wire,
+            const guint8 **value,
+            guint64 *value_len)
+{
+  guint64 tag, len = 0;
+  int n = read_varint (*p, (gsize) (end - *p), &tag), m;
+
+  if (n <= 0)
+    return 0;
+  *p += n;
+  *wire = tag & 7;
+  switch (*wire)
+    {
+    case 0:
+      m = read_varint (*p, (gsize) (end - *p), &len);
+      len = (guint64) m;
+      m = 0;
+      break;
+    case 1:
+      m = 0, len = 8;
+      break;
+    case 5:
+      m = 0, len = 4;
+      break;
+    case 2:
+      m = read_varint (*p, (gsize) (end - *p), &len);
+      break;
+    default:
+      return 0;
+    }
+  if (m < 0 || len > (guint64) (end - *p - m))
+    return 0;
+  *value = *p + m;
+  *value_len = len;
+  *p += (gsize) m + len;
+  return (guint32) (tag >> 3);
+}
+
+/* Declares the track of a descriptor found ahead, if no descriptor
+ * declared its uuid yet (one declared already may be declared again
+ * later on purpose). */
+static void
+declare_ahead_descriptor (PerfettoReader *r,
+                          const guint8 *body,
+                          guint64 len,
+                          gint64 ts)
+{
+  const guint8 *p = body, *value;
+  guint64 value_len, uuid = 0;
+  guint wire;
+  guint32 field;
+  PerfettoTrackDescriptor *desc;
+
+  while ((field = next_field (&p, body + len, &wire, &value, &value_len)) != 0)
+    if (field == UUID_FIELD && wire == 0)
+      read_varint (value, value_len, &uuid);
+  if (uuid == 0 || g_hash_table_contains (r->tracks, &uuid))
+    return;
+  desc = perfetto__protos__track_descriptor__unpack (&r->allocator, len, body);
+  if (desc != NULL)
+    perfetto_reader_track_descriptor (r, desc, ts);
+}
+
+/**
+ * perfetto_reader_declare_ahead:
+ * @r: a #PerfettoReader
+ * @uuid: a track a TrackEvent uses that no descriptor declared yet
+ * @ts: the event's time
+ *
+ * Producers may write a track's descriptor after the first event that
+ * uses it (Chrome does for its async tracks: the descriptor is the next
+ * packet). trace_processor reads descriptors as it tokenizes and events
+ * after sorting, so it places such an event on its track. So does the
+ * reader: it scans the records after the one being read, up to
+ * %PERFETTO_LOOKAHEAD bytes, and declares the tracks of the descriptors
+ * it finds there whose uuids are not declared yet; each byte is scanned
+ * once. Records inside compressed packets are not scanned.
+ *
+ * Returns: whether @uuid is declared now
+ */
+gboolean
+perfetto_reader_declare_ahead (PerfettoReader *r,
+                               guint64 uuid,
+                               gint64 ts)
+{
+  guint64 at = MAX (r->record_end, r->ahead_scanned);
+  guint64 limit = r->record_end + PERFETTO_LOOKAHEAD;
+
+  while (at < limit && !g_hash_table_contains (r->tracks, &uuid))
+    {
+      gsize hlen;
+      guint64 blen;
+      PerfettoRecordKind kind;
+      const guint8 *p, *end, *value;
+      guint64 value_len;
+      guint wire;
+      guint32 field;
+
+      /* the record being read stays at r->pos whatever fill() moves */
+      if (!fill (r, (gsize) (at - (r->offset + r->pos)) + 20, NULL))
+        break;
+      if (at >= r->offset + r->len)
+        break;
+      kind = parse_record_header (r->buf + (at - r->offset), r->offset + r->len - at, &hlen, &blen);
+      if (kind == PERFETTO_RECORD_BAD || kind == PERFETTO_RECORD_INCOMPLETE || blen > PERFETTO_LOOKAHEAD ||
+          !fill (r, (gsize) (at - (r->offset + r->pos) + hlen + blen), NULL) || at + hlen + blen > r->offset + r->len)
+        break;
+      p = r->buf + (at - r->offset) + hlen;
+      end = p + blen;
+      while (kind == PERFETTO_RECORD_PACKET && (field = next_field (&p, end, &wire, &value, &value_len)) != 0)
+        if (field == TRACK_DESCRIPTOR_FIELD && wire == 2)
+          declare_ahead_descriptor (r, value, value_len, ts);
+      at += hlen + blen;
+      r->ahead_scanned = at;
+    }
+  return g_hash_table_contains (r->tracks, &uuid);
 }
 
 /* ---- public API ---- */

@@ -589,6 +589,29 @@ test_traced_clock_snapshots (void)
   g_assert_cmpuint (rs.other_clock, ==, 0);
 }
 
+/* Chrome describes an async track (a uuid, maybe a parent process, no
+ * name) in the packet after its first event: the reader declares it
+ * ahead, and its slices are async slices of its own id; an end takes the
+ * category of the slice it closes. */
+static void
+test_tracks_described_late (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  PerfettoReaderStats rs;
+  g_autoptr (TraceBatch) out = pt_read_data_file (pool, "chrome_async_tracks_described_late.pftrace", &rs);
+  g_autoptr (GPtrArray) got = pt_event_strings (out, FALSE);
+  const char *want[] = {
+    "async-begin ts=2000 pid=5 tid=-1 cpu=-1 name='PipelineReporter' cat='cc' flags=0x0 id=11 scope='' track='' step=''",
+    "async-end ts=3000 pid=5 tid=-1 cpu=-1 name='' cat='cc' flags=0x0 id=11 scope='' track='' step=''",
+    "async-begin ts=6000 pid=-1 tid=-1 cpu=-1 name='InputLatency::MouseMove' cat='input' flags=0x20 id=20 scope='' track='' step=''",
+    "async-end ts=7000 pid=-1 tid=-1 cpu=-1 name='' cat='input' flags=0x20 id=20 scope='' track='' step=''",
+  };
+
+  g_assert_cmpuint (rs.unknown_track, ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+    g_assert_true (g_ptr_array_find_with_equal_func (got, want[i], g_str_equal, NULL));
+}
+
 /* What is not carried is counted: a packet of an unknown kind that needs
  * its sequence's interned data (which the record would not carry). */
 static void
@@ -641,6 +664,7 @@ main (int argc,
   g_test_add_func ("/perfetto/difftests/sys-stats-unread-members", test_sys_stats_unread_members);
   g_test_add_func ("/perfetto/difftests/unread-fields", test_unread_fields);
   g_test_add_func ("/perfetto/difftests/chrome-thread-type", test_chrome_thread_type);
+  g_test_add_func ("/perfetto/difftests/tracks-described-late", test_tracks_described_late);
   g_test_add_func ("/perfetto/difftests/other-clocks", test_other_clocks);
   g_test_add_func ("/perfetto/difftests/traced-clock-snapshots", test_traced_clock_snapshots);
   g_test_add_func ("/perfetto/difftests/full-switch-after-data-start", test_full_switch_after_data_start);
