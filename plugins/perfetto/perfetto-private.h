@@ -76,6 +76,8 @@ perfetto_us_to_ns (gint64 us)
 #define PERFETTO_CLOCK_SYNC_PREFIX "trace_event_clock_sync: "
 
 /* The largest packet the reader accepts. */
+/* cpus perfetto-src keeps state for (cpu_state()) */
+#define PERFETTO_READER_MAX_CPUS 4096u
 #define PERFETTO_MAX_PACKET_SIZE (256u * 1024 * 1024)
 
 /* The key of the writer's and reader's tables: up to four numbers. */
@@ -502,6 +504,8 @@ typedef struct
   gint32 next_prio;
   guint32 next_comm;
   gboolean bundle_seen; /* its first bundle was read */
+  gboolean expected;    /* bundles with events of it come (perfetto_reader_expect_cpus()) */
+  gint64 last_ts;       /* of the last event of its bundles, 0 before any */
 } PerfettoRCpu;
 
 typedef struct
@@ -551,6 +555,12 @@ struct _PerfettoReader
   gboolean states_read;     /* whether a sched switch's prev_state was read */
   GArray *comm_ids;         /* string ids of a compact intern_table */
   FtraceParser *markers;    /* atrace markers in print events: their stacks */
+  GPtrArray *prints;        /* PerfettoPendingPrint: print events waiting for time order */
+  guint64 prints_seen;      /* print events deferred so far (their order at equal times) */
+  gboolean releasing_prints;
+  gboolean cpus_expected;      /* perfetto_reader_expect_cpus() was called */
+  const guint8 *inflated_rest; /* the compressed packets after the one being read */
+  gsize inflated_rest_len;
 
   TraceBatch *batch;
   guint32 stream_clock;
@@ -629,6 +639,9 @@ const char *perfetto_packet_kind_name (guint32 field,
 gboolean perfetto_packet_kind_carries_unread (guint32 field);
 
 /* perfetto-reader.c */
+void perfetto_reader_release_prints (PerfettoReader *r,
+                                     gint64 upto);
+void perfetto_reader_expect_cpus (PerfettoReader *r);
 gboolean perfetto_reader_declare_ahead (PerfettoReader *r,
                                         guint64 uuid,
                                         gint64 ts);

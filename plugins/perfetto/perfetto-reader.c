@@ -737,8 +737,11 @@ handle_compressed_records (PerfettoReader *r,
                        r->location, offset, PERFETTO_MAX_COMPRESSED_PACKETS);
           return FALSE;
         }
+      r->inflated_rest = data + pos + hlen + blen;
+      r->inflated_rest_len = len - pos - hlen - blen;
       if (kind == PERFETTO_RECORD_PACKET && !handle_packet (r, data + pos + hlen, blen, TRUE, offset, error))
-        return FALSE;
+        return r->inflated_rest = NULL, FALSE;
+      r->inflated_rest = NULL;
       arena_reset (&r->arena);
       pos += hlen + blen;
     }
@@ -943,6 +946,35 @@ declare_ahead_descriptor (PerfettoReader *r,
     perfetto_reader_track_descriptor (r, desc, ts);
 }
 
+/* The body of the next record at file offset *@at, as long as it ends
+ * before @limit; *@at moves past it. Returns: %NULL at the end of what
+ * may be scanned (the input, @limit, a damaged record) */
+static const guint8 *
+next_record_ahead (PerfettoReader *r,
+                   guint64 *at,
+                   guint64 limit,
+                   guint64 *len,
+                   gboolean *is_packet)
+{
+  gsize hlen;
+  guint64 blen;
+  PerfettoRecordKind kind;
+  const guint8 *body;
+
+  /* the record being read stays at r->pos whatever fill() moves */
+  if (*at >= limit || !fill (r, (gsize) (*at - (r->offset + r->pos)) + 20, NULL) || *at >= r->offset + r->len)
+    return NULL;
+  kind = parse_record_header (r->buf + (*at - r->offset), r->offset + r->len - *at, &hlen, &blen);
+  if (kind == PERFETTO_RECORD_BAD || kind == PERFETTO_RECORD_INCOMPLETE || blen > PERFETTO_LOOKAHEAD ||
+      !fill (r, (gsize) (*at - (r->offset + r->pos) + hlen + blen), NULL) || *at + hlen + blen > r->offset + r->len)
+    return NULL;
+  body = r->buf + (*at - r->offset) + hlen;
+  *at += hlen + blen;
+  *len = blen;
+  *is_packet = kind == PERFETTO_RECORD_PACKET;
+  return body;
+}
+
 /**
  * perfetto_reader_declare_ahead:
  * @r: a #PerfettoReader
@@ -966,36 +998,109 @@ perfetto_reader_declare_ahead (PerfettoReader *r,
                                gint64 ts)
 {
   guint64 at = MAX (r->record_end, r->ahead_scanned);
-  guint64 limit = r->record_end + PERFETTO_LOOKAHEAD;
+  guint64 limit = r->record_end + PERFETTO_LOOKAHEAD, len, value_len;
+  const guint8 *p, *value;
+  gboolean is_packet;
+  guint wire;
+  guint32 field;
 
-  while (at < limit && !g_hash_table_contains (r->tracks, &uuid))
+  while (!g_hash_table_contains (r->tracks, &uuid) && (p = next_record_ahead (r, &at, limit, &len, &is_packet)) != NULL)
     {
-      gsize hlen;
-      guint64 blen;
-      PerfettoRecordKind kind;
-      const guint8 *p, *end, *value;
-      guint64 value_len;
-      guint wire;
-      guint32 field;
+      const guint8 *end = p + len;
 
-      /* the record being read stays at r->pos whatever fill() moves */
-      if (!fill (r, (gsize) (at - (r->offset + r->pos)) + 20, NULL))
-        break;
-      if (at >= r->offset + r->len)
-        break;
-      kind = parse_record_header (r->buf + (at - r->offset), r->offset + r->len - at, &hlen, &blen);
-      if (kind == PERFETTO_RECORD_BAD || kind == PERFETTO_RECORD_INCOMPLETE || blen > PERFETTO_LOOKAHEAD ||
-          !fill (r, (gsize) (at - (r->offset + r->pos) + hlen + blen), NULL) || at + hlen + blen > r->offset + r->len)
-        break;
-      p = r->buf + (at - r->offset) + hlen;
-      end = p + blen;
-      while (kind == PERFETTO_RECORD_PACKET && (field = next_field (&p, end, &wire, &value, &value_len)) != 0)
+      while (is_packet && (field = next_field (&p, end, &wire, &value, &value_len)) != 0)
         if (field == TRACK_DESCRIPTOR_FIELD && wire == 2)
           declare_ahead_descriptor (r, value, value_len, ts);
-      at += hlen + blen;
       r->ahead_scanned = at;
     }
   return g_hash_table_contains (r->tracks, &uuid);
+}
+
+/* Trace.packet; TracePacket.ftrace_events; FtraceEventBundle.cpu, .event,
+ * .compact_sched */
+#define TRACE_PACKET_FIELD 1u
+#define FTRACE_EVENTS_FIELD 1u
+#define BUNDLE_CPU_FIELD 1u
+#define BUNDLE_EVENT_FIELD 2u
+#define BUNDLE_COMPACT_FIELD 4u
+
+static void
+expect_bundle_cpu (PerfettoReader *r,
+                   const guint8 *body,
+                   guint64 len)
+{
+  const guint8 *p = body, *value;
+  guint64 value_len, cpu = G_MAXUINT64;
+  gboolean has_events = FALSE;
+  guint wire;
+  guint32 field;
+
+  while ((field = next_field (&p, body + len, &wire, &value, &value_len)) != 0)
+    {
+      if (field == BUNDLE_CPU_FIELD && wire == 0)
+        read_varint (value, value_len, &cpu);
+      has_events |= wire == 2 && (field == BUNDLE_EVENT_FIELD || field == BUNDLE_COMPACT_FIELD);
+    }
+  if (has_events && cpu < PERFETTO_READER_MAX_CPUS)
+    {
+      if (cpu >= r->cpus->len)
+        g_array_set_size (r->cpus, (guint) cpu + 1);
+      g_array_index (r->cpus, PerfettoRCpu, cpu).expected = TRUE;
+    }
+}
+
+/**
+ * perfetto_reader_expect_cpus:
+ * @r: a #PerfettoReader
+ *
+ * Notes the cpus whose ftrace bundles with events come in the records
+ * after the one being read, up to %PERFETTO_LOOKAHEAD bytes (and in the
+ * rest of the compressed packets being read, if any): print events
+ * wait for their bundles too (perfetto_reader_release_prints()), since a
+ * cpu's first bundle may come late. Done once, at the first bundle.
+ */
+static void
+expect_cpus_in (PerfettoReader *r,
+                const guint8 *records,
+                gsize len)
+{
+  const guint8 *p = records, *value;
+  guint64 value_len;
+  guint wire;
+  guint32 field;
+
+  while ((field = next_field (&p, records + len, &wire, &value, &value_len)) != 0)
+    if (field == TRACE_PACKET_FIELD && wire == 2)
+      {
+        const guint8 *q = value, *body;
+        guint64 body_len;
+
+        while ((field = next_field (&q, value + value_len, &wire, &body, &body_len)) != 0)
+          if (field == FTRACE_EVENTS_FIELD && wire == 2)
+            expect_bundle_cpu (r, body, body_len);
+      }
+}
+
+void
+perfetto_reader_expect_cpus (PerfettoReader *r)
+{
+  guint64 at = r->record_end, limit = r->record_end + PERFETTO_LOOKAHEAD, len, value_len;
+  const guint8 *p, *value;
+  gboolean is_packet;
+  guint wire;
+  guint32 field;
+
+  /* the rest of the compressed packets being read, then the file's */
+  if (r->inflated_rest != NULL)
+    expect_cpus_in (r, r->inflated_rest, r->inflated_rest_len);
+  while ((p = next_record_ahead (r, &at, limit, &len, &is_packet)) != NULL)
+    {
+      const guint8 *end = p + len;
+
+      while (is_packet && (field = next_field (&p, end, &wire, &value, &value_len)) != 0)
+        if (field == FTRACE_EVENTS_FIELD && wire == 2)
+          expect_bundle_cpu (r, value, value_len);
+    }
 }
 
 /* ---- public API ---- */
@@ -1038,6 +1143,7 @@ perfetto_reader_new (GInputStream *in,
   r->active_flows = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   r->stack_nodes = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   r->cpus = g_array_new (FALSE, TRUE, sizeof (PerfettoRCpu));
+  r->prints = g_ptr_array_new_with_free_func (g_free);
   r->ftrace_names = g_hash_table_new (NULL, NULL);
   r->packet_kinds = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   r->unsupported = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
@@ -1089,6 +1195,8 @@ perfetto_reader_read_batch (PerfettoReader *r,
       if (g_hash_table_size (r->active_flows) > PERFETTO_MAX_ACTIVE_FLOWS)
         g_hash_table_remove_all (r->active_flows);
     }
+  if (r->done)
+    perfetto_reader_release_prints (r, G_MAXINT64);
   if (r->done)
     g_debug ("%s: read to the end: %" G_GUINT64_FORMAT " bytes, %" G_GUINT64_FORMAT " packets in %u sequences, %" G_GUINT64_FORMAT " events",
              r->location, r->stats.bytes, r->stats.packets, g_hash_table_size (r->sequences), r->stats.events);
@@ -1146,6 +1254,7 @@ perfetto_reader_free (PerfettoReader *r)
   g_hash_table_unref (r->unsupported);
   g_hash_table_unref (r->clocks);
   g_array_unref (r->cpus);
+  g_ptr_array_unref (r->prints);
   g_array_unref (r->comm_ids);
   ftrace_parser_free (r->markers);
   g_clear_pointer (&r->batch, trace_batch_unref);

@@ -612,6 +612,26 @@ test_tracks_described_late (void)
     g_assert_true (g_ptr_array_find_with_equal_func (got, want[i], g_str_equal, NULL));
 }
 
+/* atrace markers are read in time order across the cpus' bundles: an end
+ * in a bundle before its begin's still closes the begin's slice. */
+static void
+test_atrace_end_in_earlier_bundle (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  PerfettoReaderStats rs;
+  g_autoptr (TraceBatch) out = pt_read_data_file (pool, "atrace_end_in_earlier_bundle.pftrace", &rs);
+  g_autoptr (GPtrArray) got = pt_event_strings (out, FALSE);
+  const char *want[] = {
+    "slice-begin ts=1000 pid=9305 tid=9305 cpu=5 name='fire-cls' cat='' flags=0x0 dur=0 out=0 in=0 track=''",
+    "slice-begin ts=1500 pid=9305 tid=9305 cpu=5 name='inner' cat='' flags=0x0 dur=0 out=0 in=0 track=''",
+    "slice-end ts=2000 pid=9305 tid=9305 cpu=5 name='' cat='' flags=0x0 dur=0 out=0 in=0 track=''",
+    "slice-end ts=3000 pid=9305 tid=9305 cpu=0 name='' cat='' flags=0x0 dur=0 out=0 in=0 track=''",
+  };
+
+  assert_events (out, want, G_N_ELEMENTS (want));
+  g_assert_cmpuint (rs.atrace_markers, ==, 4);
+}
+
 /* What is not carried is counted: a packet of an unknown kind that needs
  * its sequence's interned data (which the record would not carry). */
 static void
@@ -665,6 +685,7 @@ main (int argc,
   g_test_add_func ("/perfetto/difftests/unread-fields", test_unread_fields);
   g_test_add_func ("/perfetto/difftests/chrome-thread-type", test_chrome_thread_type);
   g_test_add_func ("/perfetto/difftests/tracks-described-late", test_tracks_described_late);
+  g_test_add_func ("/perfetto/difftests/atrace-end-in-earlier-bundle", test_atrace_end_in_earlier_bundle);
   g_test_add_func ("/perfetto/difftests/other-clocks", test_other_clocks);
   g_test_add_func ("/perfetto/difftests/traced-clock-snapshots", test_traced_clock_snapshots);
   g_test_add_func ("/perfetto/difftests/full-switch-after-data-start", test_full_switch_after_data_start);
