@@ -632,6 +632,41 @@ test_atrace_end_in_earlier_bundle (void)
   g_assert_cmpuint (rs.atrace_markers, ==, 4);
 }
 
+/* A cropped compact stream: each cpu's first switch after its data start
+ * names no previous task. It is written compact again (trace_processor
+ * skips it, as in the original), never as a full switch of task -1. */
+static void
+test_cropped_compact_sched (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  PerfettoReaderStats rs;
+  g_autoptr (TraceBatch) out = pt_read_data_file (pool, "cropped_compact_sched.pftrace", &rs);
+  PerfettoWriterStats ws;
+  g_autoptr (GBytes) written = NULL;
+
+  Perfetto__Protos__Trace *trace;
+  guint full_without_prev = 0;
+
+  written = pt_write (&out, 1, NULL, &ws);
+  trace = perfetto__protos__trace__unpack (NULL, g_bytes_get_size (written), g_bytes_get_data (written, NULL));
+  g_assert_nonnull (trace);
+  for (gsize i = 0; i < trace->n_packet; i++)
+    {
+      const Perfetto__Protos__FtraceEventBundle *b = trace->packet[i]->ftrace_events;
+
+      for (gsize e = 0; b != NULL && e < b->n_event; e++)
+        full_without_prev += b->event[e]->event_case == PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_SWITCH &&
+                             b->event[e]->sched_switch->prev_pid == -1;
+    }
+  perfetto__protos__trace__free_unpacked (trace, NULL);
+  g_assert_cmpuint (full_without_prev, ==, 0);
+  /* the two first switches compact; after them, each cpu's first switch
+   * that names its previous task in full (the data-start rule), the
+   * rest compact */
+  g_assert_cmpuint (ws.compact_sched, ==, 3);
+  g_assert_cmpuint (ws.dropped_kernel, ==, 0);
+}
+
 /* What is not carried is counted: a packet of an unknown kind that needs
  * its sequence's interned data (which the record would not carry). */
 static void
@@ -686,6 +721,7 @@ main (int argc,
   g_test_add_func ("/perfetto/difftests/chrome-thread-type", test_chrome_thread_type);
   g_test_add_func ("/perfetto/difftests/tracks-described-late", test_tracks_described_late);
   g_test_add_func ("/perfetto/difftests/atrace-end-in-earlier-bundle", test_atrace_end_in_earlier_bundle);
+  g_test_add_func ("/perfetto/difftests/cropped-compact-sched", test_cropped_compact_sched);
   g_test_add_func ("/perfetto/difftests/other-clocks", test_other_clocks);
   g_test_add_func ("/perfetto/difftests/traced-clock-snapshots", test_traced_clock_snapshots);
   g_test_add_func ("/perfetto/difftests/full-switch-after-data-start", test_full_switch_after_data_start);
