@@ -1234,6 +1234,10 @@ void perfetto_ftrace_prescan (PerfettoWriter *w,
 gboolean perfetto_write_sys_stats (PerfettoWriter *w,
                                    const TraceEvent *ev);
 
+/* perfetto-process-stats.c */
+gboolean perfetto_write_process_stats (PerfettoWriter *w,
+                                       const TraceEvent *ev);
+
 /* perfetto-writer-samples.c */
 void perfetto_samples_init (PerfettoWriter *w);
 void perfetto_samples_free (PerfettoWriter *w);

@@ -822,7 +822,7 @@ perfetto_write_event (PerfettoWriter *w,
       perfetto_order_write (w, batch, ev);
       break;
     case TRACE_EVENT_COUNTER:
-      if (!perfetto_write_sys_stats (w, ev))
+      if (!perfetto_write_sys_stats (w, ev) && !perfetto_write_process_stats (w, ev))
         perfetto_order_write (w, batch, ev);
       break;
     case TRACE_EVENT_PROCESS_NAME:

@@ -157,6 +157,8 @@ test_process_stats_runtime (void)
   g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
   PerfettoReaderStats rs;
   g_autoptr (TraceBatch) out = read_difftest (pool, "process_stats_process_runtime", &rs);
+  g_autoptr (GBytes) written = NULL;
+  Perfetto__Protos__Trace *trace;
   const TraceEvent *ev;
   guint n = 0;
 
@@ -169,6 +171,24 @@ test_process_stats_runtime (void)
     n += out->events[i].kind == TRACE_EVENT_COUNTER;
   g_assert_cmpuint (n, ==, 22);
   g_assert_cmpuint (rs.unsupported_events, ==, 0);
+  /* written back as process_stats packets, one a counter, on the tracks
+   * trace_processor made of the original */
+  written = pt_write (&out, 1, NULL, NULL);
+  trace = perfetto__protos__trace__unpack (NULL, g_bytes_get_size (written), g_bytes_get_data (written, NULL));
+  g_assert_nonnull (trace);
+  n = 0;
+  for (gsize i = 0; i < trace->n_packet; i++)
+    if (trace->packet[i]->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_STATS)
+      {
+        const Perfetto__Protos__ProcessStats__Process *p = trace->packet[i]->process_stats->processes[0];
+
+        n++;
+        g_assert_cmpint (p->pid, ==, 9301);
+        if (p->has_runtime_user_mode)
+          g_assert_true (p->runtime_user_mode == 16637390000000 || p->runtime_user_mode == 16638280000000);
+      }
+  perfetto__protos__trace__free_unpacked (trace, NULL);
+  g_assert_cmpuint (n, ==, 22);
 }
 
 /* A kernel thread's process lists its comm as cmdline (cmdline_is_comm):
@@ -274,7 +294,9 @@ data_start_of_cpu (GBytes *bytes,
   g_assert_nonnull (trace);
   for (gsize i = 0; i < trace->n_packet; i++)
     {
-      const Perfetto__Protos__FtraceEventBundle *b = trace->packet[i]->ftrace_events;
+      const Perfetto__Protos__FtraceEventBundle *b =
+          trace->packet[i]->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_EVENTS ? trace->packet[i]->ftrace_events
+                                                                                            : NULL;
 
       if (b != NULL && b->cpu == cpu)
         {
@@ -652,7 +674,9 @@ test_cropped_compact_sched (void)
   g_assert_nonnull (trace);
   for (gsize i = 0; i < trace->n_packet; i++)
     {
-      const Perfetto__Protos__FtraceEventBundle *b = trace->packet[i]->ftrace_events;
+      const Perfetto__Protos__FtraceEventBundle *b =
+          trace->packet[i]->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_EVENTS ? trace->packet[i]->ftrace_events
+                                                                                            : NULL;
 
       for (gsize e = 0; b != NULL && e < b->n_event; e++)
         full_without_prev += b->event[e]->event_case == PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_SWITCH &&
