@@ -100,3 +100,19 @@ perfetto_packet_kind_name (guint32 field,
   g_snprintf (buf, size, "field_%u", field);
   return buf;
 }
+
+/**
+ * perfetto_packet_kind_carries_unread:
+ * @field: a field number of TracePacket's `data`
+ *
+ * Returns: whether a record of this kind, though the subset declares it,
+ *   carries what the reader does not read of such a packet:
+ *   `system_info` whole, `sys_stats` the members other than the totals
+ *   (perfetto-reader-opaque.c)
+ */
+gboolean
+perfetto_packet_kind_carries_unread (guint32 field)
+{
+  return field == PERFETTO__PROTOS__TRACE_PACKET__DATA_SYSTEM_INFO ||
+         field == PERFETTO__PROTOS__TRACE_PACKET__DATA_SYS_STATS;
+}

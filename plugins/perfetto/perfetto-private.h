@@ -76,6 +76,8 @@ perfetto_us_to_ns (gint64 us)
 #define PERFETTO_CLOCK_SYNC_PREFIX "trace_event_clock_sync: "
 
 /* The largest packet the reader accepts. */
+/* cpus perfetto-src keeps state for (cpu_state()) */
+#define PERFETTO_READER_MAX_CPUS 4096u
 #define PERFETTO_MAX_PACKET_SIZE (256u * 1024 * 1024)
 
 /* The key of the writer's and reader's tables: up to four numbers. */
@@ -239,6 +241,7 @@ void perfetto_reader_get_stats (PerfettoReader *r,
 void perfetto_reader_foreach_packet_kind (PerfettoReader *r,
                                           PerfettoPacketKindFunc func,
                                           gpointer user_data);
+char *perfetto_reader_describe_unsupported (PerfettoReader *r);
 void perfetto_reader_free (PerfettoReader *r);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PerfettoReader, perfetto_reader_free)
@@ -299,6 +302,11 @@ typedef enum
  *   events trace_processor reads only from their typed message (interrupt
  *   entries and exits, which it shows as slices) are written typed;
  *   otherwise as generic events, since from ftrace text it ignores them
+ * @perfetto_order: the stream came from a Perfetto trace, in the order
+ *   of its file, not of time (each producer's chunks come in turn): an
+ *   async family keeps one track of its own for good, so that
+ *   trace_processor, which sorts by time, pairs its begins and ends as
+ *   in the original whatever order they come in
  * @protobuf_c_only: pack every packet with protobuf-c, none streamed by
  *   perfetto-writer-wire.c (tests compare the bytes of the two)
  *
@@ -318,6 +326,7 @@ typedef struct
   gboolean compress;
   guint max_threads;
   gboolean proto_kernel_events;
+  gboolean perfetto_order;
   gboolean protobuf_c_only;
 } PerfettoWriterOptions;
 
@@ -436,12 +445,13 @@ typedef struct
   gint64 pid; /* TRACE_ID_UNKNOWN for root tracks */
   gint64 tid;
   guint32 name;
-  guint32 unit;         /* counters */
-  guint64 id;           /* counters: the instance id in the name */
-  guint32 async_track;  /* the async.track of the slice open on it */
-  guint async_depth;    /* async slices open on it */
-  gint64 multiplier;    /* counters: unit_multiplier, 0 for none */
-  gboolean incremental; /* counters: values are deltas on total */
+  guint32 unit;           /* counters */
+  guint64 id;             /* counters: the instance id in the name */
+  guint32 async_track;    /* the async.track of the slice open on it */
+  guint32 async_category; /* the category of the outermost slice open on it */
+  guint async_depth;      /* async slices open on it */
+  gint64 multiplier;      /* counters: unit_multiplier, 0 for none */
+  gboolean incremental;   /* counters: values are deltas on total */
   double total;
   gboolean thread_time; /* counters: a thread's CPU time */
 } PerfettoRTrack;
@@ -494,6 +504,8 @@ typedef struct
   gint32 next_prio;
   guint32 next_comm;
   gboolean bundle_seen; /* its first bundle was read */
+  gboolean expected;    /* bundles with events of it come (perfetto_reader_expect_cpus()) */
+  gint64 last_ts;       /* of the last event of its bundles, 0 before any */
 } PerfettoRCpu;
 
 typedef struct
@@ -537,11 +549,18 @@ struct _PerfettoReader
   GArray *cpus;             /* PerfettoRCpu */
   GHashTable *ftrace_names; /* FtraceEvent field number → string id */
   GHashTable *packet_kinds; /* TracePacket field number → PerfettoPacketKindCount */
+  GHashTable *unsupported;  /* reason (a static string) → count, of unsupported_events */
   GHashTable *clocks;       /* clock key → PerfettoClock (perfetto-reader-clocks.c) */
   guint32 kernel_version;   /* of system_info (perfetto_kernel_version()), 0 for none */
   gboolean states_read;     /* whether a sched switch's prev_state was read */
   GArray *comm_ids;         /* string ids of a compact intern_table */
   FtraceParser *markers;    /* atrace markers in print events: their stacks */
+  GPtrArray *prints;        /* PerfettoPendingPrint: print events waiting for time order */
+  guint64 prints_seen;      /* print events deferred so far (their order at equal times) */
+  gboolean releasing_prints;
+  gboolean cpus_expected;      /* perfetto_reader_expect_cpus() was called */
+  const guint8 *inflated_rest; /* the compressed packets after the one being read */
+  gsize inflated_rest_len;
 
   TraceBatch *batch;
   guint32 stream_clock;
@@ -561,6 +580,10 @@ struct _PerfettoReader
 
   JsonObject *metadata; /* Chrome bundles' metadata, NULL until some */
   PerfettoReaderStats stats;
+
+  /* descriptors declared ahead of their place (perfetto_reader_declare_ahead()) */
+  guint64 record_end;    /* file offset where the record being read ends */
+  guint64 ahead_scanned; /* file offset up to which records were scanned for them */
 
   /* for the debug messages */
   guint64 packet_offset; /* of the record being read (the outer one of compressed packets) */
@@ -601,6 +624,10 @@ void perfetto_reader_count_unread_payload (PerfettoReader *r,
 void perfetto_reader_system_info (PerfettoReader *r,
                                   const Perfetto__Protos__SystemInfo *info,
                                   gint64 ts);
+void perfetto_reader_carry_unread_members (PerfettoReader *r,
+                                           guint32 kind,
+                                           const ProtobufCMessage *payload,
+                                           gint64 ts);
 
 /* perfetto-chrome-threads.c */
 const char *perfetto_chrome_thread_name (gint32 thread_type);
@@ -609,8 +636,15 @@ const char *perfetto_chrome_thread_name (gint32 thread_type);
 const char *perfetto_packet_kind_name (guint32 field,
                                        char *buf,
                                        gsize size);
+gboolean perfetto_packet_kind_carries_unread (guint32 field);
 
 /* perfetto-reader.c */
+void perfetto_reader_release_prints (PerfettoReader *r,
+                                     gint64 upto);
+void perfetto_reader_expect_cpus (PerfettoReader *r);
+gboolean perfetto_reader_declare_ahead (PerfettoReader *r,
+                                        guint64 uuid,
+                                        gint64 ts);
 void perfetto_reader_skip (PerfettoReader *r,
                            guint64 *counter,
                            guint64 n,
@@ -936,6 +970,9 @@ struct _PerfettoWriter
 
   /* sequence state */
   gboolean started;
+  gboolean header_has_pair; /* the header holds the pair header_pair_ts/_other: not written again */
+  gint64 header_pair_ts;
+  gint64 header_pair_other;
   gboolean need_clear;
   gboolean wire; /* stream the hot packets (perfetto-writer-wire.c) */
   guint generation;
@@ -1199,6 +1236,10 @@ void perfetto_ftrace_prescan (PerfettoWriter *w,
 /* perfetto-sys-stats.c */
 gboolean perfetto_write_sys_stats (PerfettoWriter *w,
                                    const TraceEvent *ev);
+
+/* perfetto-process-stats.c */
+gboolean perfetto_write_process_stats (PerfettoWriter *w,
+                                       const TraceEvent *ev);
 
 /* perfetto-writer-samples.c */
 void perfetto_samples_init (PerfettoWriter *w);

@@ -121,6 +121,42 @@ process_labels (PerfettoReader *r,
     }
 }
 
+/* The kernel's threads (children of kthreadd, pid 2) have no cmdline:
+ * traced_probes lists their comm, and trace_processor names a kworker by
+ * its comm up to the work it runs (`kworker/1:0-events` is `kworker/1:0`). */
+#define KTHREADD_PID 2
+
+static gsize
+tree_name_length (const Perfetto__Protos__ProcessTree__Process *p,
+                  const char *name)
+{
+  gsize len = strlen (name);
+
+  if (p->has_ppid && p->ppid == KTHREADD_PID && g_str_has_prefix (name, "kworker/"))
+    len = MIN (len, MIN (strcspn (name + 8, "+-") + 8, len));
+  return len;
+}
+
+/* A process of a process_tree packet: named by its cmdline's first part
+ * (a kworker's cut as trace_processor cuts it, system_probes_parser.cc).
+ * `cmdline_is_comm` (a kernel thread, or a zombie) says the cmdline is the
+ * main thread's comm: that thread gets the whole of it as its name. */
+static void
+tree_process (PerfettoReader *r,
+              const Perfetto__Protos__ProcessTree__Process *p,
+              gint64 ts)
+{
+  const char *argv0 = p->cmdline[0];
+  gsize len = tree_name_length (p, argv0);
+  g_autoptr (GString) joined = g_string_new_len (argv0, len);
+
+  for (gsize i = 1; len == strlen (argv0) && i < p->n_cmdline; i++)
+    g_string_append_printf (joined, " %s", p->cmdline[i]);
+  process_name (r, p->pid, trace_string_pool_intern_len (r->pool, argv0, len), ts);
+  if (p->has_cmdline_is_comm && p->cmdline_is_comm)
+    perfetto_reader_thread_name (r, p->pid, p->pid, perfetto_reader_intern (r, joined->str), ts);
+}
+
 /**
  * perfetto_reader_process_tree:
  * @r: a #PerfettoReader
@@ -137,7 +173,7 @@ perfetto_reader_process_tree (PerfettoReader *r,
       const Perfetto__Protos__ProcessTree__Process *p = tree->processes[i];
 
       if (p->has_pid && p->n_cmdline > 0)
-        process_name (r, p->pid, perfetto_reader_intern (r, p->cmdline[0]), ts);
+        tree_process (r, p, ts);
     }
   for (gsize i = 0; i < tree->n_threads; i++)
     {
@@ -581,11 +617,19 @@ read_async (PerfettoReader *r,
   /* The track is named after the slice unless the slice named a track;
    * events inside an open slice share the slice's. */
   if (kind == TRACE_EVENT_ASYNC_BEGIN && track->async_depth++ == 0)
-    track->async_track = ev->name != track->name ? track->name : 0;
+    {
+      track->async_track = ev->name != track->name ? track->name : 0;
+      track->async_category = ev->category;
+    }
   if (kind == TRACE_EVENT_ASYNC_END || track->async_depth > 0)
     ev->u.async.track = track->async_track;
   else
     ev->u.async.track = ev->name != track->name ? track->name : 0;
+  /* A TrackEvent end names no category; an async family is keyed by its
+   * category (perfetto-sink keys them as trace_processor keys JSON ones):
+   * the end gets the category of the slice open on the track. */
+  if (kind == TRACE_EVENT_ASYNC_END && ev->category == 0 && track->async_depth > 0)
+    ev->category = track->async_category;
   if (kind == TRACE_EVENT_ASYNC_END && track->async_depth > 0)
     track->async_depth--;
   perfetto_reader_event_args (r, seq, ev, te);
@@ -782,7 +826,8 @@ extra_thread_ts (PerfettoReader *r,
 static PerfettoRTrack *
 event_track (PerfettoReader *r,
              PerfettoSeq *seq,
-             const PerfettoTrackEvent *te)
+             const PerfettoTrackEvent *te,
+             gint64 ts)
 {
   guint64 uuid = te->has_track_uuid ? te->track_uuid : seq->default_track;
   PerfettoRTrack *track;
@@ -792,6 +837,8 @@ event_track (PerfettoReader *r,
   track = g_hash_table_lookup (r->tracks, &uuid);
   if (track != NULL)
     return track;
+  if (perfetto_reader_declare_ahead (r, uuid, ts))
+    return g_hash_table_lookup (r->tracks, &uuid);
   perfetto_reader_skip (r, &r->stats.unknown_track, 1, "TrackEvent on a track no descriptor declared");
   if (te->type == PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_COUNTER)
     return NULL;
@@ -820,9 +867,12 @@ read_typed (PerfettoReader *r,
         perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "slice on a counter track");
       else if (track->kind == PERFETTO_RTRACK_NAMED && correlated)
         read_async (r, seq, track, te, te->correlation_id, ts);
-      else if (track->kind != PERFETTO_RTRACK_THREAD && te->type != PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT && track->kind != PERFETTO_RTRACK_NAMED)
-        /* Slices on a process or the global track: async slices of
-         * their own track. */
+      else if (track->kind != PERFETTO_RTRACK_THREAD && te->type != PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT &&
+               (track->kind != PERFETTO_RTRACK_NAMED || track->name == 0))
+        /* Slices on a process, the global track or a track that has no
+         * name (Chrome's async tracks: a uuid, maybe a parent, no
+         * more): async slices of their own track, which
+         * trace_processor keeps apart from the other tracks' slices. */
         read_async (r, seq, track, te, track->uuid, ts);
       else
         read_slice (r, seq, track, te, ts);
@@ -883,7 +933,7 @@ perfetto_reader_track_event (PerfettoReader *r,
                              PerfettoTrackEvent *te,
                              gint64 ts)
 {
-  PerfettoRTrack *track = event_track (r, seq, te);
+  PerfettoRTrack *track = event_track (r, seq, te, ts);
 
   r->event_thread_ts = event_thread_ts (seq, te);
   if (r->event_thread_ts < 0)

@@ -21,7 +21,7 @@ static PerfettoRCpu *
 cpu_state (PerfettoReader *r,
            gint32 cpu)
 {
-  if (cpu < 0 || cpu >= 4096)
+  if (cpu < 0 || (guint) cpu >= PERFETTO_READER_MAX_CPUS)
     return NULL;
   if ((guint) cpu >= r->cpus->len)
     g_array_set_size (r->cpus, (guint) cpu + 1);
@@ -394,6 +394,137 @@ read_data_start (PerfettoReader *r,
                 r->k_cpu_data_start);
 }
 
+/* ---- print events in time order ---- */
+
+/* Print events waiting past this many are read without waiting longer. */
+#define PERFETTO_MAX_PENDING_PRINTS 65536u
+
+typedef struct
+{
+  gint64 ts;
+  guint64 order;
+  gint32 cpu;
+  gsize len;
+  guint8 bytes[];
+} PerfettoPendingPrint;
+
+/* atrace markers pair by time: an `E|pid` closes the slice its thread
+ * began last, whichever cpu each was written on. Each cpu's bundles are
+ * in time order, but the bundles of the cpus come in turn (a cpu's first
+ * bundle may come late in the file), so a thread that moved to another
+ * cpu may have its end in a bundle that comes before its begin's.
+ * trace_processor sorts all events by time first; the reader holds print
+ * events back until the bundles of every cpu with events went past their
+ * time (those seen so far, and those whose bundles come in the next
+ * records: perfetto_reader_expect_cpus()), up to
+ * %PERFETTO_MAX_PENDING_PRINTS, and reads them in time order
+ * (perfetto_reader_release_prints()); so they stay among the TrackEvents
+ * of their time. Clock-sync prints are read at once: clock-sync wants
+ * them first. */
+static void
+defer_print (PerfettoReader *r,
+             gint32 cpu,
+             const PerfettoFtraceEvent *fev)
+{
+  gsize len = protobuf_c_message_get_packed_size (&fev->base);
+  PerfettoPendingPrint *p = g_malloc (sizeof *p + len);
+
+  p->ts = (gint64) fev->timestamp;
+  p->order = r->prints_seen++;
+  p->cpu = cpu;
+  p->len = protobuf_c_message_pack (&fev->base, p->bytes);
+  g_ptr_array_add (r->prints, p);
+}
+
+static gint
+compare_prints (gconstpointer a,
+                gconstpointer b)
+{
+  const PerfettoPendingPrint *x = *(PerfettoPendingPrint *const *) a;
+  const PerfettoPendingPrint *y = *(PerfettoPendingPrint *const *) b;
+
+  if (x->ts != y->ts)
+    return x->ts < y->ts ? -1 : 1;
+  return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static gboolean
+is_clock_sync_print (const ProtobufCMessage *msg)
+{
+  const char *buf = msg ? ((const Perfetto__Protos__PrintFtraceEvent *) msg)->buf : NULL;
+
+  return buf != NULL && g_str_has_prefix (buf, PERFETTO_CLOCK_SYNC_PREFIX);
+}
+
+static void read_full (PerfettoReader *r,
+                       PerfettoSeq *seq,
+                       gint32 cpu,
+                       const PerfettoFtraceEvent *fev);
+
+static void
+note_bundle_end (PerfettoReader *r,
+                 gint32 cpu,
+                 gint64 last)
+{
+  PerfettoRCpu *state = cpu_state (r, cpu);
+
+  if (state != NULL)
+    state->last_ts = MAX (state->last_ts, MAX (last, 1));
+}
+
+/* The time up to which the bundles of every cpu that has events were
+ * read: those seen, and those expected (G_MININT64 until their first). */
+static gint64
+prints_watermark (PerfettoReader *r)
+{
+  gint64 mark = G_MAXINT64;
+
+  for (guint i = 0; i < r->cpus->len; i++)
+    {
+      const PerfettoRCpu *c = &g_array_index (r->cpus, PerfettoRCpu, i);
+
+      if (c->last_ts > 0)
+        mark = MIN (mark, c->last_ts);
+      else if (c->expected)
+        mark = G_MININT64;
+    }
+  return mark;
+}
+
+/**
+ * perfetto_reader_release_prints:
+ * @r: a #PerfettoReader
+ * @upto: read the print events held back up to this time (%G_MAXINT64:
+ *   all, at the end of the input)
+ *
+ * Reads the print events held back, in time order, up to @upto and, past
+ * %PERFETTO_MAX_PENDING_PRINTS waiting, the earliest others.
+ */
+void
+perfetto_reader_release_prints (PerfettoReader *r,
+                                gint64 upto)
+{
+  guint n = 0;
+
+  if (r->prints->len == 0)
+    return;
+  g_ptr_array_sort (r->prints, compare_prints);
+  r->releasing_prints = TRUE;
+  for (; n < r->prints->len; n++)
+    {
+      const PerfettoPendingPrint *p = g_ptr_array_index (r->prints, n);
+      PerfettoFtraceEvent *fev;
+
+      if (p->ts > upto && r->prints->len - n <= PERFETTO_MAX_PENDING_PRINTS)
+        break;
+      fev = perfetto__protos__ftrace_event__unpack (&r->allocator, p->len, p->bytes);
+      if (fev != NULL)
+        read_full (r, NULL, p->cpu, fev);
+    }
+  r->releasing_prints = FALSE;
+  g_ptr_array_remove_range (r->prints, 0, n);
+}
+
 static void
 read_full (PerfettoReader *r,
            PerfettoSeq *seq,
@@ -405,6 +536,11 @@ read_full (PerfettoReader *r,
   const PerfettoFtraceEventMap *map;
   TraceEvent *ev;
 
+  if (field == PERFETTO__PROTOS__FTRACE_EVENT__EVENT_PRINT && !r->releasing_prints && !is_clock_sync_print (msg))
+    {
+      defer_print (r, cpu, fev);
+      return;
+    }
   if (msg != NULL && msg->n_unknown_fields > 0)
     perfetto_reader_unread_fields (r, PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_EVENTS, msg->n_unknown_fields);
   switch (field)
@@ -555,6 +691,11 @@ perfetto_reader_ftrace_bundle (PerfettoReader *r,
       perfetto_reader_skip (r, &r->stats.no_cpu_events, bundle->n_event + n_sw + n_wk, "ftrace bundle without a cpu");
       return;
     }
+  if (!r->cpus_expected)
+    {
+      r->cpus_expected = TRUE;
+      perfetto_reader_expect_cpus (r);
+    }
   if (n_sw != cs->n_switch_timestamp || n_wk != cs->n_waking_timestamp)
     perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "compact sched with arrays of unequal lengths");
   read_data_start (r, bundle, cpu);
@@ -585,4 +726,7 @@ perfetto_reader_ftrace_bundle (PerfettoReader *r,
       else
         read_full (r, seq, cpu, bundle->event[fi++]);
     }
+  if (n_sw + n_wk + bundle->n_event > 0)
+    note_bundle_end (r, cpu, MAX (MAX (sw_ts, wk_ts), bundle->n_event ? (gint64) bundle->event[bundle->n_event - 1]->timestamp : 0));
+  perfetto_reader_release_prints (r, prints_watermark (r));
 }

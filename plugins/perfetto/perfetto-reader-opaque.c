@@ -152,6 +152,41 @@ perfetto_reader_system_info (PerfettoReader *r,
 }
 
 /**
+ * perfetto_reader_carry_unread_members:
+ * @r: a #PerfettoReader
+ * @kind: the TracePacket field of @payload
+ * @payload: a packet's payload the reader reads in part
+ * @ts: the packet's time
+ *
+ * Carries the members of @payload the subset does not declare (protobuf-c
+ * keeps them as unknown fields) on as a record of @kind, a payload of
+ * their own: perfetto-sink writes it back as a second packet of that kind,
+ * from which trace_processor reads what it read of them in the original.
+ * Only for kinds whose members need no interned data (sys_stats).
+ */
+void
+perfetto_reader_carry_unread_members (PerfettoReader *r,
+                                      guint32 kind,
+                                      const ProtobufCMessage *payload,
+                                      gint64 ts)
+{
+  const ProtobufCMessageDescriptor *desc = payload->descriptor;
+  g_autofree ProtobufCMessage *rest = g_malloc0 (desc->sizeof_message);
+  g_autofree guint8 *buf = NULL;
+  gsize len;
+
+  if (payload->n_unknown_fields == 0)
+    return;
+  desc->message_init (rest);
+  rest->n_unknown_fields = payload->n_unknown_fields;
+  rest->unknown_fields = payload->unknown_fields;
+  buf = perfetto_pack_length_delimited (rest, &len);
+  kind_count (r, kind)->carried++;
+  perfetto_reader_skip (r, &r->stats.opaque_packets, 1, "packet of a kind the schema does not declare (carried as opaque bytes)");
+  emit_record (r, kind, buf, len, ts);
+}
+
+/**
  * perfetto_reader_unread_fields:
  * @r: a #PerfettoReader
  * @kind: the TracePacket field of the packet they are in
@@ -179,8 +214,9 @@ perfetto_reader_count_unread_payload (PerfettoReader *r,
   guint32 field;
   const ProtobufCMessage *payload = perfetto_oneof_get (&pkt->base, &field);
 
-  /* system_info goes on whole, with the fields it does not read */
-  if (payload != NULL && payload->n_unknown_fields > 0 && field != PERFETTO__PROTOS__TRACE_PACKET__DATA_SYSTEM_INFO)
+  /* system_info goes on whole, with the fields it does not read, and the
+   * members of sys_stats it does not read on their own */
+  if (payload != NULL && payload->n_unknown_fields > 0 && !perfetto_packet_kind_carries_unread (field))
     perfetto_reader_unread_fields (r, field, payload->n_unknown_fields);
 }
 

@@ -113,6 +113,55 @@ perfetto_reader_skip (PerfettoReader *r,
     g_debug ("%s: byte offset %" G_GUINT64_FORMAT ": first %s (the rest are counted)", r->location,
              r->packet_offset, what);
   *counter += n;
+  if (counter == &r->stats.unsupported_events && n > 0)
+    {
+      guint64 *count = g_hash_table_lookup (r->unsupported, what);
+
+      if (count == NULL)
+        g_hash_table_insert (r->unsupported, (gpointer) what, count = g_new0 (guint64, 1));
+      *count += n;
+    }
+}
+
+static gint
+compare_reasons (gconstpointer a,
+                 gconstpointer b,
+                 gpointer table)
+{
+  guint64 na = *(guint64 *) g_hash_table_lookup (table, *(gconstpointer *) a);
+  guint64 nb = *(guint64 *) g_hash_table_lookup (table, *(gconstpointer *) b);
+
+  return na != nb ? (na < nb ? 1 : -1) : g_strcmp0 (*(const char *const *) a, *(const char *const *) b);
+}
+
+/**
+ * perfetto_reader_describe_unsupported:
+ * @r: a #PerfettoReader
+ *
+ * Returns: (transfer full) (nullable): what the events counted in
+ *   `unsupported_events` were, with how many of each, most first
+ *   (`4 process_stats field the reader does not read`), or %NULL for none
+ */
+char *
+perfetto_reader_describe_unsupported (PerfettoReader *r)
+{
+  g_autoptr (GPtrArray) reasons = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer reason;
+  GString *text;
+
+  g_hash_table_iter_init (&iter, r->unsupported);
+  while (g_hash_table_iter_next (&iter, &reason, NULL))
+    g_ptr_array_add (reasons, reason);
+  if (reasons->len == 0)
+    return NULL;
+  g_ptr_array_sort_with_data (reasons, compare_reasons, r->unsupported);
+  text = g_string_new (NULL);
+  for (guint i = 0; i < reasons->len; i++)
+    g_string_append_printf (text, "%s%" G_GUINT64_FORMAT " %s", i ? ", " : "",
+                            *(guint64 *) g_hash_table_lookup (r->unsupported, reasons->pdata[i]),
+                            (const char *) reasons->pdata[i]);
+  return g_string_free (text, FALSE);
 }
 
 /**
@@ -277,10 +326,35 @@ seq_intern (PerfettoReader *r,
 
 /* ---- clocks ---- */
 
+/* Whether a snapshot's clock goes on as a clock marker: a builtin clock
+ * of a domain other than the stream's, read exactly (a coarse clock's
+ * value would be taken for the exact one's), and in a header not one
+ * reading the same as the stream's: that is perfetto-sink's own
+ * one-to-one tie of its kernel events' or samples' clock to the stream's,
+ * which it writes again. */
+static gboolean
+snapshot_clock_is_marker (PerfettoReader *r,
+                          const Perfetto__Protos__ClockSnapshot *snap,
+                          const Perfetto__Protos__ClockSnapshot__Clock *clock,
+                          const Perfetto__Protos__ClockSnapshot__Clock *mine)
+{
+  TraceClockDomain domain = perfetto_builtin_to_clock_domain (clock->clock_id);
+
+  if (clock == mine || domain == TRACE_CLOCK_UNKNOWN || domain == perfetto_builtin_to_clock_domain (r->stream_clock))
+    return FALSE;
+  if (clock->clock_id != perfetto_clock_domain_to_builtin (domain))
+    return FALSE;
+  return !(snap->has_primary_trace_clock && clock->timestamp == mine->timestamp);
+}
+
 /* A snapshot ties the clocks it holds to the stream's (for the packets
  * timestamped on them: perfetto-reader-clocks.c), and goes on as clock
  * markers: a pair of the stream's clock and each other builtin clock it
- * holds (one per domain), which clock-sync and perfetto-sink use. */
+ * holds, which clock-sync and perfetto-sink use (perfetto-sink writes
+ * them back as snapshots, so that trace_processor converts what is
+ * timestamped on them: an Android log's REALTIME). One that states the
+ * trace's clock (`primary_trace_clock`, in every snapshot traced writes)
+ * sets the stream's clock first. */
 static void
 handle_clock_snapshot (PerfettoReader *r,
                        PerfettoSeq *seq,
@@ -291,10 +365,8 @@ handle_clock_snapshot (PerfettoReader *r,
 
   if (snap->has_primary_trace_clock)
     {
-      /* A header: it states the stream's clock, it is no marker. */
       r->stream_clock = snap->primary_trace_clock;
       r->clock_stated = TRUE;
-      return;
     }
   tied = perfetto_reader_clock_snapshot (r, snap, seq->id);
   for (gsize i = 0; i < snap->n_clocks && mine == NULL; i++)
@@ -305,8 +377,7 @@ handle_clock_snapshot (PerfettoReader *r,
       TraceClockDomain domain = perfetto_builtin_to_clock_domain (snap->clocks[i]->clock_id);
       TraceEvent *ev;
 
-      if (snap->clocks[i] == mine || domain == TRACE_CLOCK_UNKNOWN ||
-          domain == perfetto_builtin_to_clock_domain (r->stream_clock) || (domains_paired & (1u << domain)))
+      if (!snapshot_clock_is_marker (r, snap, snap->clocks[i], mine) || (domains_paired & (1u << domain)))
         continue;
       domains_paired |= 1u << domain;
       ev = perfetto_reader_emit (r, TRACE_EVENT_CLOCK_MARKER, (gint64) mine->timestamp);
@@ -314,7 +385,7 @@ handle_clock_snapshot (PerfettoReader *r,
       ev->u.clock.domain = domain;
       ev->u.clock.other_ts = (gint64) snap->clocks[i]->timestamp;
     }
-  if (tied == 0)
+  if (tied == 0 && !snap->has_primary_trace_clock)
     perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "clock snapshot without the stream's clock");
 }
 
@@ -666,8 +737,11 @@ handle_compressed_records (PerfettoReader *r,
                        r->location, offset, PERFETTO_MAX_COMPRESSED_PACKETS);
           return FALSE;
         }
+      r->inflated_rest = data + pos + hlen + blen;
+      r->inflated_rest_len = len - pos - hlen - blen;
       if (kind == PERFETTO_RECORD_PACKET && !handle_packet (r, data + pos + hlen, blen, TRUE, offset, error))
-        return FALSE;
+        return r->inflated_rest = NULL, FALSE;
+      r->inflated_rest = NULL;
       arena_reset (&r->arena);
       pos += hlen + blen;
     }
@@ -783,6 +857,7 @@ next_record (PerfettoReader *r,
     return FALSE;
   if (r->len - r->pos < hlen + blen)
     return note_truncated (r), r->done = TRUE, TRUE;
+  r->record_end = at + hlen + blen;
   if (kind == PERFETTO_RECORD_SKIP)
     perfetto_reader_skip (r, &r->stats.unknown_fields, 1, "top-level record other than Trace.packet");
   else if (!handle_packet (r, r->buf + r->pos + hlen, blen, FALSE, at, error))
@@ -790,6 +865,242 @@ next_record (PerfettoReader *r,
   arena_reset (&r->arena);
   r->pos += hlen + blen;
   return TRUE;
+}
+
+/* ---- track descriptors ahead of their place ---- */
+
+/* How far past the record being read the reader looks for the descriptor
+ * of a track used before it. */
+#define PERFETTO_LOOKAHEAD (4u * 1024 * 1024)
+
+/* TracePacket.track_descriptor and TrackDescriptor.uuid */
+#define TRACK_DESCRIPTOR_FIELD 60u
+#define UUID_FIELD 1u
+
+/* Walks the fields of the message @p[0..len): returns the next one's
+ * field number and wire type, its value's bytes in @value (a varint's
+ * own bytes, a length-delimited one's body), 0 at the end or on damage. */
+static guint32
+next_field (const guint8 **p,
+            const guint8 *end,
+            guint *wire,
+            const guint8 **value,
+            guint64 *value_len)
+{
+  guint64 tag, len = 0;
+  int n = read_varint (*p, (gsize) (end - *p), &tag), m;
+
+  if (n <= 0)
+    return 0;
+  *p += n;
+  *wire = tag & 7;
+  switch (*wire)
+    {
+    case 0:
+      m = read_varint (*p, (gsize) (end - *p), &len);
+      len = (guint64) m;
+      m = 0;
+      break;
+    case 1:
+      m = 0, len = 8;
+      break;
+    case 5:
+      m = 0, len = 4;
+      break;
+    case 2:
+      m = read_varint (*p, (gsize) (end - *p), &len);
+      break;
+    default:
+      return 0;
+    }
+  if (m < 0 || len > (guint64) (end - *p - m))
+    return 0;
+  *value = *p + m;
+  *value_len = len;
+  *p += (gsize) m + len;
+  return (guint32) (tag >> 3);
+}
+
+/* Declares the track of a descriptor found ahead, if no descriptor
+ * declared its uuid yet (one declared already may be declared again
+ * later on purpose). */
+static void
+declare_ahead_descriptor (PerfettoReader *r,
+                          const guint8 *body,
+                          guint64 len,
+                          gint64 ts)
+{
+  const guint8 *p = body, *value;
+  guint64 value_len, uuid = 0;
+  guint wire;
+  guint32 field;
+  PerfettoTrackDescriptor *desc;
+
+  while ((field = next_field (&p, body + len, &wire, &value, &value_len)) != 0)
+    if (field == UUID_FIELD && wire == 0)
+      read_varint (value, value_len, &uuid);
+  if (uuid == 0 || g_hash_table_contains (r->tracks, &uuid))
+    return;
+  desc = perfetto__protos__track_descriptor__unpack (&r->allocator, len, body);
+  if (desc != NULL)
+    perfetto_reader_track_descriptor (r, desc, ts);
+}
+
+/* The body of the next record at file offset *@at, as long as it ends
+ * before @limit; *@at moves past it. Returns: %NULL at the end of what
+ * may be scanned (the input, @limit, a damaged record) */
+static const guint8 *
+next_record_ahead (PerfettoReader *r,
+                   guint64 *at,
+                   guint64 limit,
+                   guint64 *len,
+                   gboolean *is_packet)
+{
+  gsize hlen;
+  guint64 blen;
+  PerfettoRecordKind kind;
+  const guint8 *body;
+
+  /* the record being read stays at r->pos whatever fill() moves */
+  if (*at >= limit || !fill (r, (gsize) (*at - (r->offset + r->pos)) + 20, NULL) || *at >= r->offset + r->len)
+    return NULL;
+  kind = parse_record_header (r->buf + (*at - r->offset), r->offset + r->len - *at, &hlen, &blen);
+  if (kind == PERFETTO_RECORD_BAD || kind == PERFETTO_RECORD_INCOMPLETE || blen > PERFETTO_LOOKAHEAD ||
+      !fill (r, (gsize) (*at - (r->offset + r->pos) + hlen + blen), NULL) || *at + hlen + blen > r->offset + r->len)
+    return NULL;
+  body = r->buf + (*at - r->offset) + hlen;
+  *at += hlen + blen;
+  *len = blen;
+  *is_packet = kind == PERFETTO_RECORD_PACKET;
+  return body;
+}
+
+/**
+ * perfetto_reader_declare_ahead:
+ * @r: a #PerfettoReader
+ * @uuid: a track a TrackEvent uses that no descriptor declared yet
+ * @ts: the event's time
+ *
+ * Producers may write a track's descriptor after the first event that
+ * uses it (Chrome does for its async tracks: the descriptor is the next
+ * packet). trace_processor reads descriptors as it tokenizes and events
+ * after sorting, so it places such an event on its track. So does the
+ * reader: it scans the records after the one being read, up to
+ * %PERFETTO_LOOKAHEAD bytes, and declares the tracks of the descriptors
+ * it finds there whose uuids are not declared yet; each byte is scanned
+ * once. Records inside compressed packets are not scanned.
+ *
+ * Returns: whether @uuid is declared now
+ */
+gboolean
+perfetto_reader_declare_ahead (PerfettoReader *r,
+                               guint64 uuid,
+                               gint64 ts)
+{
+  guint64 at = MAX (r->record_end, r->ahead_scanned);
+  guint64 limit = r->record_end + PERFETTO_LOOKAHEAD, len, value_len;
+  const guint8 *p, *value;
+  gboolean is_packet;
+  guint wire;
+  guint32 field;
+
+  while (!g_hash_table_contains (r->tracks, &uuid) && (p = next_record_ahead (r, &at, limit, &len, &is_packet)) != NULL)
+    {
+      const guint8 *end = p + len;
+
+      while (is_packet && (field = next_field (&p, end, &wire, &value, &value_len)) != 0)
+        if (field == TRACK_DESCRIPTOR_FIELD && wire == 2)
+          declare_ahead_descriptor (r, value, value_len, ts);
+      r->ahead_scanned = at;
+    }
+  return g_hash_table_contains (r->tracks, &uuid);
+}
+
+/* Trace.packet; TracePacket.ftrace_events; FtraceEventBundle.cpu, .event,
+ * .compact_sched */
+#define TRACE_PACKET_FIELD 1u
+#define FTRACE_EVENTS_FIELD 1u
+#define BUNDLE_CPU_FIELD 1u
+#define BUNDLE_EVENT_FIELD 2u
+#define BUNDLE_COMPACT_FIELD 4u
+
+static void
+expect_bundle_cpu (PerfettoReader *r,
+                   const guint8 *body,
+                   guint64 len)
+{
+  const guint8 *p = body, *value;
+  guint64 value_len, cpu = G_MAXUINT64;
+  gboolean has_events = FALSE;
+  guint wire;
+  guint32 field;
+
+  while ((field = next_field (&p, body + len, &wire, &value, &value_len)) != 0)
+    {
+      if (field == BUNDLE_CPU_FIELD && wire == 0)
+        read_varint (value, value_len, &cpu);
+      has_events |= wire == 2 && (field == BUNDLE_EVENT_FIELD || field == BUNDLE_COMPACT_FIELD);
+    }
+  if (has_events && cpu < PERFETTO_READER_MAX_CPUS)
+    {
+      if (cpu >= r->cpus->len)
+        g_array_set_size (r->cpus, (guint) cpu + 1);
+      g_array_index (r->cpus, PerfettoRCpu, cpu).expected = TRUE;
+    }
+}
+
+/**
+ * perfetto_reader_expect_cpus:
+ * @r: a #PerfettoReader
+ *
+ * Notes the cpus whose ftrace bundles with events come in the records
+ * after the one being read, up to %PERFETTO_LOOKAHEAD bytes (and in the
+ * rest of the compressed packets being read, if any): print events
+ * wait for their bundles too (perfetto_reader_release_prints()), since a
+ * cpu's first bundle may come late. Done once, at the first bundle.
+ */
+static void
+expect_cpus_in (PerfettoReader *r,
+                const guint8 *records,
+                gsize len)
+{
+  const guint8 *p = records, *value;
+  guint64 value_len;
+  guint wire;
+  guint32 field;
+
+  while ((field = next_field (&p, records + len, &wire, &value, &value_len)) != 0)
+    if (field == TRACE_PACKET_FIELD && wire == 2)
+      {
+        const guint8 *q = value, *body;
+        guint64 body_len;
+
+        while ((field = next_field (&q, value + value_len, &wire, &body, &body_len)) != 0)
+          if (field == FTRACE_EVENTS_FIELD && wire == 2)
+            expect_bundle_cpu (r, body, body_len);
+      }
+}
+
+void
+perfetto_reader_expect_cpus (PerfettoReader *r)
+{
+  guint64 at = r->record_end, limit = r->record_end + PERFETTO_LOOKAHEAD, len, value_len;
+  const guint8 *p, *value;
+  gboolean is_packet;
+  guint wire;
+  guint32 field;
+
+  /* the rest of the compressed packets being read, then the file's */
+  if (r->inflated_rest != NULL)
+    expect_cpus_in (r, r->inflated_rest, r->inflated_rest_len);
+  while ((p = next_record_ahead (r, &at, limit, &len, &is_packet)) != NULL)
+    {
+      const guint8 *end = p + len;
+
+      while (is_packet && (field = next_field (&p, end, &wire, &value, &value_len)) != 0)
+        if (field == FTRACE_EVENTS_FIELD && wire == 2)
+          expect_bundle_cpu (r, value, value_len);
+    }
 }
 
 /* ---- public API ---- */
@@ -832,8 +1143,10 @@ perfetto_reader_new (GInputStream *in,
   r->active_flows = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   r->stack_nodes = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   r->cpus = g_array_new (FALSE, TRUE, sizeof (PerfettoRCpu));
+  r->prints = g_ptr_array_new_with_free_func (g_free);
   r->ftrace_names = g_hash_table_new (NULL, NULL);
   r->packet_kinds = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  r->unsupported = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
   r->clocks = perfetto_clocks_new ();
   r->comm_ids = g_array_new (FALSE, FALSE, sizeof (guint32));
   r->markers = ftrace_parser_new (r->pool);
@@ -882,6 +1195,8 @@ perfetto_reader_read_batch (PerfettoReader *r,
       if (g_hash_table_size (r->active_flows) > PERFETTO_MAX_ACTIVE_FLOWS)
         g_hash_table_remove_all (r->active_flows);
     }
+  if (r->done)
+    perfetto_reader_release_prints (r, G_MAXINT64);
   if (r->done)
     g_debug ("%s: read to the end: %" G_GUINT64_FORMAT " bytes, %" G_GUINT64_FORMAT " packets in %u sequences, %" G_GUINT64_FORMAT " events",
              r->location, r->stats.bytes, r->stats.packets, g_hash_table_size (r->sequences), r->stats.events);
@@ -936,8 +1251,10 @@ perfetto_reader_free (PerfettoReader *r)
   for (guint i = 0; i < G_N_ELEMENTS (tables); i++)
     g_hash_table_unref (tables[i]);
   g_hash_table_unref (r->packet_kinds);
+  g_hash_table_unref (r->unsupported);
   g_hash_table_unref (r->clocks);
   g_array_unref (r->cpus);
+  g_ptr_array_unref (r->prints);
   g_array_unref (r->comm_ids);
   ftrace_parser_free (r->markers);
   g_clear_pointer (&r->batch, trace_batch_unref);

@@ -10,7 +10,8 @@
  * trace_processor files it on the same kind of track as in the original
  * (a TrackEvent counter track of that name would read the same values,
  * but as a track event counter). The per-key tables (meminfo, vmstat, cpu
- * times, ...) are not read: counted unsupported.
+ * times, ...) are not read: they go on as a record of a sys_stats packet
+ * of their own, which perfetto-sink writes back as it was.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -80,7 +81,7 @@ read_irq_counts (PerfettoReader *r,
  * @ts: the packet's timestamp
  *
  * Each total and per-irq count of @stats becomes a global integer counter
- * of category `sys_stats`; the other members are counted unsupported.
+ * of category `sys_stats`; the other members go on as a record.
  */
 void
 perfetto_reader_sys_stats (PerfettoReader *r,
@@ -95,9 +96,7 @@ perfetto_reader_sys_stats (PerfettoReader *r,
                     G_STRUCT_MEMBER (guint64, stats, sys_stats_totals[i].value_offset));
   read_irq_counts (r, ts, category, NUM_IRQ_FORMAT, stats->num_irq, stats->n_num_irq);
   read_irq_counts (r, ts, category, NUM_SOFTIRQ_FORMAT, stats->num_softirq, stats->n_num_softirq);
-  if (stats->base.n_unknown_fields > 0)
-    perfetto_reader_skip (r, &r->stats.unsupported_events, stats->base.n_unknown_fields,
-                          "sys_stats member other than the totals (meminfo, vmstat, cpu times, ...)");
+  perfetto_reader_carry_unread_members (r, PERFETTO__PROTOS__TRACE_PACKET__DATA_SYS_STATS, &stats->base, ts);
 }
 
 /* `num_irq (id: 3)`: the irq number of a per-irq count's name.

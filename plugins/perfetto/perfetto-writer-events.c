@@ -861,10 +861,15 @@ write_async (PerfettoWriter *w,
       return;
     }
   slot = perfetto_async_slot_lookup (w, ev);
+  /* From a Perfetto trace, ends may come before their begins (another
+   * producer's chunk): a family's track is its own for good, and
+   * trace_processor pairs its events by time. */
+  if (slot == NULL && w->opts.perfetto_order)
+    slot = perfetto_async_slot_open (w, ev);
   switch (ev->kind)
     {
     case TRACE_EVENT_ASYNC_BEGIN:
-      if (slot && (ev->flags & TRACE_EVENT_FLAG_ASYNC_LEGACY))
+      if (slot && slot->depth > 0 && (ev->flags & TRACE_EVENT_FLAG_ASYNC_LEGACY))
         {
           /* Unnestable families (atrace S/F): a repeated begin is
            * ignored, as Perfetto does. */
@@ -907,7 +912,9 @@ write_async (PerfettoWriter *w,
     }
   te_correlation (w, ev->u.async.id);
   te_emit (w, ev->ts);
-  if (ev->kind == TRACE_EVENT_ASYNC_END && --slot->depth == 0)
+  if (w->opts.perfetto_order)
+    slot->depth -= ev->kind == TRACE_EVENT_ASYNC_END && slot->depth > 0;
+  else if (ev->kind == TRACE_EVENT_ASYNC_END && --slot->depth == 0)
     perfetto_async_slot_close (w, slot);
   else if (transient)
     perfetto_async_slot_close (w, slot);

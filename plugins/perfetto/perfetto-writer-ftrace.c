@@ -469,16 +469,24 @@ write_sched_switch (PerfettoWriter *w,
   gint32 next_prio = ev->u.sched_switch.next_prio;
   guint32 next_comm = ev->u.sched_switch.next_comm;
   gint64 prev_state = perfetto_task_state_to_raw (ev->u.sched_switch.prev_state, w->kernel_version);
+  /* A cpu's first compact switch, whose previous task nobody knows:
+   * compact again, trace_processor skips it as in the original and takes
+   * the next task from it (also as the first switch after the cpu's data
+   * start, which it would skip written compact anyway); a full switch
+   * would make a sched slice and a thread of task -1. */
+  gboolean unknown_prev = prev_tid == TRACE_ID_UNKNOWN && cs && !cs->valid;
   gboolean compact = w->opts.compact_sched && cs && cpu_sched_in_order (cs, ev->ts) && ev->n_args == 0 &&
                      ev->ts >= 0 && ev->ts != b->last_cw_ts && ev->ts != b->last_fs_ts &&
-                     cs->full_ts >= w->max_data_start &&
-                     (cs->valid ? prev_tid == cs->next_tid && prev_prio == cs->next_prio && prev_comm == cs->next_comm && ev->tid == prev_tid
-                                /* A cpu's first compact switch, whose previous task nobody knows:
-                                 * compact again, trace_processor skips it as in the original and
-                                 * takes the next task from it; a full switch would make a sched
-                                 * slice of a task -1. */
-                                : prev_tid == TRACE_ID_UNKNOWN);
+                     (unknown_prev || (cs->full_ts >= w->max_data_start && cs->valid && prev_tid == cs->next_tid &&
+                                       prev_prio == cs->next_prio && prev_comm == cs->next_comm && ev->tid == prev_tid));
 
+  if (!compact && prev_tid == TRACE_ID_UNKNOWN)
+    {
+      /* no full form without a previous task: the next switch names it */
+      perfetto_writer_drop (w, &w->stats.dropped_kernel, 1, ev->ts,
+                            "sched switch without a previous task that cannot be compact dropped");
+      return;
+    }
   w->states_written = TRUE;
   if (compact)
     {

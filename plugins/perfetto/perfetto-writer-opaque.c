@@ -59,8 +59,9 @@ payload_field (const TraceArg *arg,
   field = arg->type == TRACE_ARG_UINT ? arg->v.u : (guint64) MAX (arg->v.i, 0);
   if (field == 0 || field > PROTOBUF_MAX_FIELD)
     return 0;
-  /* system_info is declared (its kernel version is read) and carried */
-  if (desc == &perfetto__protos__trace_packet__descriptor && field == PERFETTO__PROTOS__TRACE_PACKET__DATA_SYSTEM_INFO)
+  /* system_info is declared (its kernel version is read) and carried;
+   * sys_stats' unread members are carried as a payload of their own */
+  if (desc == &perfetto__protos__trace_packet__descriptor && perfetto_packet_kind_carries_unread ((guint32) field))
     return (guint32) field;
   if (protobuf_c_message_descriptor_get_field (desc, (unsigned) field) != NULL)
     return 0;

@@ -534,6 +534,9 @@ perfetto_write_header (PerfettoWriter *w,
     {
       values[0] = ts = pair->ts;
       values[1] = pair->u.clock.other_ts;
+      w->header_has_pair = TRUE;
+      w->header_pair_ts = pair->ts;
+      w->header_pair_other = pair->u.clock.other_ts;
     }
   for (guint i = 0; i < 2; i++)
     {
@@ -589,6 +592,13 @@ perfetto_write_clock_pair (PerfettoWriter *w,
   if (other == 0 || other == w->builtin_clock)
     {
       perfetto_writer_drop (w, &w->stats.dropped_clock_marker, 1, ev->ts, "clock pair with no second builtin clock dropped");
+      return;
+    }
+  /* the header holds it already (a reader takes it from there) */
+  if (w->header_has_pair && ev->u.clock.domain == TRACE_CLOCK_BOOTTIME && ev->ts == w->header_pair_ts &&
+      ev->u.clock.other_ts == w->header_pair_other)
+    {
+      w->header_has_pair = FALSE;
       return;
     }
   for (guint i = 0; i < 2; i++)
@@ -814,7 +824,7 @@ perfetto_write_event (PerfettoWriter *w,
       perfetto_order_write (w, batch, ev);
       break;
     case TRACE_EVENT_COUNTER:
-      if (!perfetto_write_sys_stats (w, ev))
+      if (!perfetto_write_sys_stats (w, ev) && !perfetto_write_process_stats (w, ev))
         perfetto_order_write (w, batch, ev);
       break;
     case TRACE_EVENT_PROCESS_NAME:

@@ -92,6 +92,8 @@ trace_perfetto_sink_stream_start (TraceBaseSink *sink,
                            (self->thread_time == PERFETTO_THREAD_TIME_AUTO && g_strcmp0 (info->format, "perfetto") == 0);
   /* it makes IRQ slices of typed interrupt events only, never of text */
   self->opts.proto_kernel_events = g_strcmp0 (info->format, "perfetto") == 0;
+  /* its events come in file order, which trace_processor sorts by time */
+  self->opts.perfetto_order = g_strcmp0 (info->format, "perfetto") == 0;
   /* kept for the end: metadata may come with a late stream-start */
   g_free (self->metadata);
   self->metadata = g_strdup (info->metadata);
@@ -157,6 +159,7 @@ trace_perfetto_sink_stop (TraceBaseSink *sink,
   self->opts.clock = TRACE_CLOCK_UNKNOWN;
   self->opts.json_order = FALSE;
   self->opts.proto_kernel_events = FALSE;
+  self->opts.perfetto_order = FALSE;
   return TRACE_BASE_SINK_CLASS (trace_perfetto_sink_parent_class)->stop (sink, error);
 }
 

@@ -126,6 +126,7 @@ trace_perfetto_src_finish (TraceBaseSrc *src)
   const PerfettoReaderStats *s;
   g_autoptr (GString) skipped = g_string_new (NULL);
   g_autoptr (GString) kept = g_string_new (NULL);
+  g_autofree char *unsupported = NULL;
 
   TRACE_BASE_SRC_CLASS (trace_perfetto_src_parent_class)->finish (src);
   s = trace_perfetto_src_get_stats (TRACE_FILE_SRC (src));
@@ -134,6 +135,9 @@ trace_perfetto_src_finish (TraceBaseSrc *src)
   append_count (skipped, s->unknown_packets, "unknown packets");
   append_count (skipped, s->unknown_iid, "events with unknown interned ids");
   append_count (skipped, s->unsupported_events, "events of unsupported kinds");
+  /* which kinds: a count alone tells a user nothing to act on */
+  if ((unsupported = perfetto_reader_describe_unsupported (TRACE_PERFETTO_SRC (src)->reader)) != NULL)
+    g_string_append_printf (skipped, " (%s)", unsupported);
   append_count (skipped, s->no_cpu_events, "ftrace events of bundles without a cpu");
   append_count (kept, s->unknown_track, "events on unknown tracks (as global ones)");
   append_count (kept, s->other_clock, "packets on a clock no snapshot ties to the trace's (their times as they are)");

@@ -183,7 +183,7 @@ test_no_drops_no_warning (void)
 static void
 test_perfetto_src_warning (void)
 {
-  g_autoptr (Run) skipped = NULL, kept = NULL, quiet = NULL;
+  g_autoptr (Run) skipped = NULL, unsupported = NULL, kept = NULL, quiet = NULL;
 
   if (!have_plugins () || trace_element_factory_find ("perfetto-src") == NULL)
     return;
@@ -194,6 +194,14 @@ test_perfetto_src_warning (void)
                    "WARNING: from /pipeline0/perfetto-src0: " TEST_DATA_DIR
                    "/perfetto/difftest_android_auto_multiuser.pftrace: skipped 2 ftrace events of bundles without a "
                    "cpu\n");
+  /* the events of unsupported kinds are named, by what they were */
+  unsupported = RUN ("trace-launch", NULL, "-q", "perfetto-src",
+                     "location=" TEST_DATA_DIR "/perfetto/difftest_track_event_state.pftrace", "!", "fakesink");
+  g_assert_cmpint (unsupported->status, ==, 0);
+  g_assert_cmpstr (unsupported->err, ==,
+                   "WARNING: from /pipeline0/perfetto-src0: " TEST_DATA_DIR
+                   "/perfetto/difftest_track_event_state.pftrace: skipped 3 events of unsupported kinds (3 TrackEvent "
+                   "of an unknown type)\n");
   kept = RUN ("trace-launch", NULL, "-q", "perfetto-src", "location=" TEST_DATA_DIR "/perfetto/sdk_style.pftrace", "!",
               "fakesink");
   g_assert_cmpint (kept->status, ==, 0);

@@ -19,6 +19,7 @@ typedef struct
   GHashTable *stacks;       /* "pid/tid" → ThreadStack */
   GHashTable *flows;        /* flow ids flowing */
   GHashTable *async;        /* family key → open slices */
+  GHashTable *async_cat;    /* family key → the category of its outermost open begin */
   GHashTable *nodes_out;    /* stack node ids already given back */
   PtExpectStats *stats;
 } Model;
@@ -645,8 +646,8 @@ expect_async (Model *m,
       m->stats->dropped_legacy_begins++;
       return;
     }
-  if (src->kind == TRACE_EVENT_ASYNC_BEGIN)
-    (*depth)++;
+  if (src->kind == TRACE_EVENT_ASYNC_BEGIN && (*depth)++ == 0)
+    g_hash_table_replace (m->async_cat, g_strdup (key), GUINT_TO_POINTER (src->category));
   if (src->kind == TRACE_EVENT_ASYNC_END)
     (*depth)--;
   ev = copy (m, src, TRUE);
@@ -657,8 +658,12 @@ expect_async (Model *m,
   ev->u.async.scope = 0;
   if (ev->u.async.track == ev->name)
     ev->u.async.track = 0;
+  /* an end comes back without a name, with its family's category */
   if (src->kind == TRACE_EVENT_ASYNC_END)
-    ev->name = ev->category = 0;
+    {
+      ev->name = 0;
+      ev->category = GPOINTER_TO_UINT (g_hash_table_lookup (m->async_cat, key));
+    }
   if (src->kind == TRACE_EVENT_ASYNC_STEP && src->u.async.step != 0 && !has_arg (m, src, "step"))
     trace_batch_add_arg (m->out, ev, trace_string_pool_intern (m->in->pool, "step"), TRACE_ARG_STRING)->v.s =
         src->u.async.step;
@@ -853,6 +858,7 @@ pt_expected_events (TraceBatch *in,
   m.stacks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, thread_stack_free);
   m.flows = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   m.async = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  m.async_cat = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   m.nodes_out = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   for (guint i = 0; i < in->n_events; i++)
     {
@@ -896,6 +902,7 @@ pt_expected_events (TraceBatch *in,
   g_hash_table_unref (m.processes);
   g_hash_table_unref (m.depth);
   g_hash_table_unref (m.async);
+  g_hash_table_unref (m.async_cat);
   g_hash_table_unref (m.nodes_out);
   return m.out;
 }

@@ -149,6 +149,66 @@ test_process_stats (void)
   g_assert_cmpuint (rs.unknown_packets, ==, 0);
 }
 
+/* process_stats' run times and smaps: counters of the process, named as
+ * trace_processor names them, the times in ns as they are. */
+static void
+test_process_stats_runtime (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  PerfettoReaderStats rs;
+  g_autoptr (TraceBatch) out = read_difftest (pool, "process_stats_process_runtime", &rs);
+  g_autoptr (GBytes) written = NULL;
+  Perfetto__Protos__Trace *trace;
+  const TraceEvent *ev;
+  guint n = 0;
+
+  ev = find_event (out, TRACE_EVENT_COUNTER, 1088821520899054, "runtime.user_ns");
+  g_assert_cmpint (ev->pid, ==, 9301);
+  g_assert_cmpfloat (ev->u.counter.value, ==, 16637390000000.0);
+  ev = find_event (out, TRACE_EVENT_COUNTER, 1088821786436938, "runtime.kernel_ns");
+  g_assert_cmpfloat (ev->u.counter.value, ==, 1327860000000.0);
+  for (guint i = 0; i < out->n_events; i++)
+    n += out->events[i].kind == TRACE_EVENT_COUNTER;
+  g_assert_cmpuint (n, ==, 22);
+  g_assert_cmpuint (rs.unsupported_events, ==, 0);
+  /* written back as process_stats packets, one a counter, on the tracks
+   * trace_processor made of the original */
+  written = pt_write (&out, 1, NULL, NULL);
+  trace = perfetto__protos__trace__unpack (NULL, g_bytes_get_size (written), g_bytes_get_data (written, NULL));
+  g_assert_nonnull (trace);
+  n = 0;
+  for (gsize i = 0; i < trace->n_packet; i++)
+    if (trace->packet[i]->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_STATS)
+      {
+        const Perfetto__Protos__ProcessStats__Process *p = trace->packet[i]->process_stats->processes[0];
+
+        n++;
+        g_assert_cmpint (p->pid, ==, 9301);
+        if (p->has_runtime_user_mode)
+          g_assert_true (p->runtime_user_mode == 16637390000000 || p->runtime_user_mode == 16638280000000);
+      }
+  perfetto__protos__trace__free_unpacked (trace, NULL);
+  g_assert_cmpuint (n, ==, 22);
+}
+
+/* A kernel thread's process lists its comm as cmdline (cmdline_is_comm):
+ * it names the main thread too, a kworker up to its work's name. */
+static void
+test_cmdline_is_comm (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  PerfettoReaderStats rs;
+  g_autoptr (TraceBatch) out = read_difftest (pool, "cmdline_is_comm_for_kthreads", &rs);
+  const char *want[] = {
+    "process-name ts=1088821452006028 pid=27 tid=-1 cpu=-1 name='ksoftirqd/1' cat='' flags=0x0",
+    "thread-name ts=1088821452006028 pid=27 tid=27 cpu=-1 name='ksoftirqd/1' cat='' flags=0x0",
+    "process-name ts=1088821452006028 pid=28 tid=-1 cpu=-1 name='kworker/1:0' cat='' flags=0x0",
+    "thread-name ts=1088821452006028 pid=28 tid=28 cpu=-1 name='kworker/1:0' cat='' flags=0x0",
+  };
+
+  assert_events (out, want, G_N_ELEMENTS (want));
+}
+
 /* wakeup_source events, which tracepipe's .proto subset does not declare:
  * carried as opaque bytes, counted, and written back byte for byte. */
 static void
@@ -234,7 +294,9 @@ data_start_of_cpu (GBytes *bytes,
   g_assert_nonnull (trace);
   for (gsize i = 0; i < trace->n_packet; i++)
     {
-      const Perfetto__Protos__FtraceEventBundle *b = trace->packet[i]->ftrace_events;
+      const Perfetto__Protos__FtraceEventBundle *b =
+          trace->packet[i]->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_EVENTS ? trace->packet[i]->ftrace_events
+                                                                                            : NULL;
 
       if (b != NULL && b->cpu == cpu)
         {
@@ -489,6 +551,146 @@ test_opaque_packets (void)
   g_assert_cmpuint (again_rs.opaque_packets, ==, 3);
 }
 
+/* The members of sys_stats other than the totals (here cpuidle states)
+ * go on as a sys_stats record of their own, written back as it was. */
+static void
+test_sys_stats_unread_members (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  PerfettoReaderStats rs, again_rs;
+  g_autoptr (TraceBatch) out = read_difftest (pool, "cpuidle_stats", &rs);
+  g_autoptr (GPtrArray) first = pt_event_strings (out, FALSE);
+  g_autoptr (GBytes) written = NULL;
+  g_autoptr (TraceBatch) again = NULL;
+  g_autoptr (GPtrArray) second = NULL;
+  g_autoptr (GError) error = NULL;
+
+  g_assert_cmpuint (rs.opaque_packets, ==, 2);
+  g_assert_cmpuint (rs.unsupported_events, ==, 0);
+  g_assert_cmpuint (rs.unread_fields, ==, 0);
+  g_assert_cmpuint (first->len, ==, 2);
+  g_assert_cmpstr (first->pdata[0], ==,
+                   "record ts=71625871363623 pid=-1 tid=-1 cpu=-1 name='perfetto_packet_7' cat='' flags=0x0 "
+                   "perfetto.field=u:7 perfetto.bytes=s:'EYIBDggAEgoKAkM4EKSmhegB'");
+  written = pt_write (&out, 1, NULL, NULL);
+  again = pt_read (written, pool, &again_rs, NULL, &error);
+  g_assert_no_error (error);
+  second = pt_event_strings (again, FALSE);
+  pt_assert_same_events (first, second);
+}
+
+/* traced states the trace's clock in every snapshot it writes, with all
+ * six builtin clocks: each still ties the exact clocks to the stream's
+ * as markers (a coarse clock is not taken for its exact one), which
+ * perfetto-sink writes back, so an Android log's REALTIME converts. */
+static void
+test_traced_clock_snapshots (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  PerfettoReaderStats rs;
+  g_autoptr (TraceBatch) out = pt_read_data_file (pool, "traced_clocks_android_log.pftrace", &rs);
+  g_autoptr (GPtrArray) got = pt_event_strings (out, FALSE);
+  guint markers = 0;
+
+  for (guint i = 0; i < out->n_events; i++)
+    {
+      const TraceEvent *ev = &out->events[i];
+
+      if (ev->kind != TRACE_EVENT_CLOCK_MARKER)
+        continue;
+      markers++;
+      g_assert_cmpint (ev->u.clock.marker, ==, TRACE_CLOCK_MARKER_PAIR);
+      g_assert_cmpint (ev->u.clock.domain, !=, TRACE_CLOCK_BOOTTIME);
+      if (ev->ts == 3958478998600 && ev->u.clock.domain == TRACE_CLOCK_REALTIME)
+        g_assert_cmpint (ev->u.clock.other_ts, ==, 1634072190407884200);
+    }
+  /* REALTIME, MONOTONIC and MONOTONIC_RAW of each snapshot */
+  g_assert_cmpuint (markers, ==, 6);
+  g_assert_cmpuint (rs.opaque_packets, ==, 1);
+  g_assert_cmpuint (rs.unsupported_events, ==, 0);
+  g_assert_cmpuint (rs.other_clock, ==, 0);
+}
+
+/* Chrome describes an async track (a uuid, maybe a parent process, no
+ * name) in the packet after its first event: the reader declares it
+ * ahead, and its slices are async slices of its own id; an end takes the
+ * category of the slice it closes. */
+static void
+test_tracks_described_late (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  PerfettoReaderStats rs;
+  g_autoptr (TraceBatch) out = pt_read_data_file (pool, "chrome_async_tracks_described_late.pftrace", &rs);
+  g_autoptr (GPtrArray) got = pt_event_strings (out, FALSE);
+  const char *want[] = {
+    "async-begin ts=2000 pid=5 tid=-1 cpu=-1 name='PipelineReporter' cat='cc' flags=0x0 id=11 scope='' track='' step=''",
+    "async-end ts=3000 pid=5 tid=-1 cpu=-1 name='' cat='cc' flags=0x0 id=11 scope='' track='' step=''",
+    "async-begin ts=6000 pid=-1 tid=-1 cpu=-1 name='InputLatency::MouseMove' cat='input' flags=0x20 id=20 scope='' track='' step=''",
+    "async-end ts=7000 pid=-1 tid=-1 cpu=-1 name='' cat='input' flags=0x20 id=20 scope='' track='' step=''",
+  };
+
+  g_assert_cmpuint (rs.unknown_track, ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+    g_assert_true (g_ptr_array_find_with_equal_func (got, want[i], g_str_equal, NULL));
+}
+
+/* atrace markers are read in time order across the cpus' bundles: an end
+ * in a bundle before its begin's still closes the begin's slice. */
+static void
+test_atrace_end_in_earlier_bundle (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  PerfettoReaderStats rs;
+  g_autoptr (TraceBatch) out = pt_read_data_file (pool, "atrace_end_in_earlier_bundle.pftrace", &rs);
+  g_autoptr (GPtrArray) got = pt_event_strings (out, FALSE);
+  const char *want[] = {
+    "slice-begin ts=1000 pid=9305 tid=9305 cpu=5 name='fire-cls' cat='' flags=0x0 dur=0 out=0 in=0 track=''",
+    "slice-begin ts=1500 pid=9305 tid=9305 cpu=5 name='inner' cat='' flags=0x0 dur=0 out=0 in=0 track=''",
+    "slice-end ts=2000 pid=9305 tid=9305 cpu=5 name='' cat='' flags=0x0 dur=0 out=0 in=0 track=''",
+    "slice-end ts=3000 pid=9305 tid=9305 cpu=0 name='' cat='' flags=0x0 dur=0 out=0 in=0 track=''",
+  };
+
+  assert_events (out, want, G_N_ELEMENTS (want));
+  g_assert_cmpuint (rs.atrace_markers, ==, 4);
+}
+
+/* A cropped compact stream: each cpu's first switch after its data start
+ * names no previous task. It is written compact again (trace_processor
+ * skips it, as in the original), never as a full switch of task -1. */
+static void
+test_cropped_compact_sched (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  PerfettoReaderStats rs;
+  g_autoptr (TraceBatch) out = pt_read_data_file (pool, "cropped_compact_sched.pftrace", &rs);
+  PerfettoWriterStats ws;
+  g_autoptr (GBytes) written = NULL;
+
+  Perfetto__Protos__Trace *trace;
+  guint full_without_prev = 0;
+
+  written = pt_write (&out, 1, NULL, &ws);
+  trace = perfetto__protos__trace__unpack (NULL, g_bytes_get_size (written), g_bytes_get_data (written, NULL));
+  g_assert_nonnull (trace);
+  for (gsize i = 0; i < trace->n_packet; i++)
+    {
+      const Perfetto__Protos__FtraceEventBundle *b =
+          trace->packet[i]->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_EVENTS ? trace->packet[i]->ftrace_events
+                                                                                            : NULL;
+
+      for (gsize e = 0; b != NULL && e < b->n_event; e++)
+        full_without_prev += b->event[e]->event_case == PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_SWITCH &&
+                             b->event[e]->sched_switch->prev_pid == -1;
+    }
+  perfetto__protos__trace__free_unpacked (trace, NULL);
+  g_assert_cmpuint (full_without_prev, ==, 0);
+  /* the two first switches compact; after them, each cpu's first switch
+   * that names its previous task in full (the data-start rule), the
+   * rest compact */
+  g_assert_cmpuint (ws.compact_sched, ==, 3);
+  g_assert_cmpuint (ws.dropped_kernel, ==, 0);
+}
+
 /* What is not carried is counted: a packet of an unknown kind that needs
  * its sequence's interned data (which the record would not carry). */
 static void
@@ -535,10 +737,17 @@ main (int argc,
   g_test_add_func ("/perfetto/difftests/opaque-ftrace-bad-args", test_opaque_ftrace_bad_args);
   g_test_add_func ("/perfetto/difftests/cpu-data-start", test_cpu_data_start);
   g_test_add_func ("/perfetto/difftests/process-stats", test_process_stats);
+  g_test_add_func ("/perfetto/difftests/process-stats-runtime", test_process_stats_runtime);
+  g_test_add_func ("/perfetto/difftests/cmdline-is-comm", test_cmdline_is_comm);
   g_test_add_func ("/perfetto/difftests/opaque-packets", test_opaque_packets);
+  g_test_add_func ("/perfetto/difftests/sys-stats-unread-members", test_sys_stats_unread_members);
   g_test_add_func ("/perfetto/difftests/unread-fields", test_unread_fields);
   g_test_add_func ("/perfetto/difftests/chrome-thread-type", test_chrome_thread_type);
+  g_test_add_func ("/perfetto/difftests/tracks-described-late", test_tracks_described_late);
+  g_test_add_func ("/perfetto/difftests/atrace-end-in-earlier-bundle", test_atrace_end_in_earlier_bundle);
+  g_test_add_func ("/perfetto/difftests/cropped-compact-sched", test_cropped_compact_sched);
   g_test_add_func ("/perfetto/difftests/other-clocks", test_other_clocks);
+  g_test_add_func ("/perfetto/difftests/traced-clock-snapshots", test_traced_clock_snapshots);
   g_test_add_func ("/perfetto/difftests/full-switch-after-data-start", test_full_switch_after_data_start);
   g_test_add_func ("/perfetto/difftests/opaque-packet-needing-state", test_opaque_packet_needing_state);
   return g_test_run ();

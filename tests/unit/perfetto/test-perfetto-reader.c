@@ -123,7 +123,8 @@ test_print_markers (void)
 }
 
 /* A file cut at any record boundary reads without error or warning and
- * gives the events of the records before the cut; a file cut inside a
+ * gives the events of the records before the cut (print events, which the
+ * reader reads in time order at the end, included); a file cut inside a
  * record gives the same plus a warning naming where the record began. */
 static void
 test_cut_files (void)
@@ -158,7 +159,7 @@ test_cut_files (void)
           got = pt_event_strings (out, FALSE);
           g_assert_cmpuint (got->len, <=, full->len);
           for (guint i = 0; i < got->len; i++)
-            g_assert_cmpstr (got->pdata[i], ==, full->pdata[i]);
+            g_assert_true (g_ptr_array_find_with_equal_func (full, got->pdata[i], g_str_equal, NULL));
           if (cuts[c] == at)
             {
               g_assert_cmpuint (rs.truncated_bytes, ==, 0);
