@@ -693,6 +693,9 @@ void chrome_reader_profiles_free (ChromeReader *r);
 /* Threads held for X slices: a few hundred bytes each, tens of MB at the
  * cap, which real traces (tens of thousands of threads) never reach. */
 #define CHROME_WRITER_DEFAULT_MAX_THREADS (1u << 18)
+/* The pseudo process of the per-cpu interrupt threads: above any Linux
+ * pid (at most 2^22), within the 32 bits trace_processor reads. */
+#define CHROME_IRQ_PID G_GINT64_CONSTANT (0xFFFF0000)
 
 typedef enum
 {
@@ -738,6 +741,9 @@ typedef enum
  * @chrome_json: the events come from a Chrome JSON trace (the stream's
  *   format is `chrome-json`): what %CHROME_SLICES_AUTO and
  *   %CHROME_FLOWS_AUTO become
+ * @perfetto_kernel_events: the kernel events come from a Perfetto trace
+ *   (the stream's format is `perfetto`), typed: its interrupts go as
+ *   slices (chrome_writer_kernel_irq_slice())
  *
  * A zeroed struct means the defaults.
  */
@@ -755,6 +761,7 @@ typedef struct
   gsize system_trace_memory;
   guint max_threads;
   gboolean chrome_json;
+  gboolean perfetto_kernel_events;
 } ChromeWriterOptions;
 
 /**
@@ -872,6 +879,10 @@ struct _ChromeWriter
   gboolean failed;
   TraceStringPool *pool;
   guint32 str_flow, str_step, str_name, str_clock_sync; /* interned once */
+  struct
+  {
+    guint32 k_irq_entry, k_irq_exit, k_softirq_entry, k_softirq_exit, k_vec, category;
+  } irq; /* interned at the first kernel event of a Perfetto stream */
 
   GHashTable *threads; /* ChromeThreadKey* → WriterThread* */
   WriterThread *last_thread;
@@ -916,6 +927,7 @@ void chrome_writer_put_arg_value (ChromeWriter *w, const TraceArg *arg);
 /* json-writer-kernel.c */
 gboolean chrome_writer_kernel_event (ChromeWriter *w, TraceBatch *batch, const TraceEvent *ev, GError **error);
 gboolean chrome_writer_kernel_counter (ChromeWriter *w, const TraceEvent *ev, gboolean *written, GError **error);
+gboolean chrome_writer_kernel_irq_slice (ChromeWriter *w, TraceBatch *batch, const TraceEvent *ev, TraceEvent *slice);
 void chrome_writer_note_thread_name (ChromeWriter *w, gint64 tid, guint32 name);
 gboolean chrome_writer_kernel_suffix (ChromeWriter *w, GError **error);
 void chrome_writer_kernel_free (ChromeWriter *w);

@@ -116,6 +116,107 @@ chrome_writer_kernel_counter (ChromeWriter *w,
   return chrome_spill_write (w->kernel, w->line->str, w->line->len, error);
 }
 
+/* softirq vectors as trace_processor names their slices
+ * (src/trace_processor/types/softirq_action.h) */
+static const char *const softirq_actions[] = { "HI", "TIMER", "NET_TX", "NET_RX", "BLOCK",
+                                               "BLOCK_IOPOLL", "TASKLET", "SCHED", "HRTIMER", "RCU" };
+
+static guint32
+intern (ChromeWriter *w,
+        const char *s)
+{
+  return trace_string_pool_intern (w->pool, s);
+}
+
+static const TraceArg *
+find_arg (TraceBatch *batch,
+          const TraceEvent *ev,
+          guint32 key)
+{
+  const TraceArg *args = ev->n_args ? trace_batch_get_args (batch, ev) : NULL;
+
+  for (guint i = 0; i < ev->n_args; i++)
+    if (args[i].key == key)
+      return &args[i];
+  return NULL;
+}
+
+/* The slice name of an irq_handler_entry (`IRQ (timer)`) or a
+ * softirq_entry (its action); 0 for a vector trace_processor has no
+ * name for, which it makes no slice of. */
+static guint32
+irq_slice_name (ChromeWriter *w,
+                TraceBatch *batch,
+                const TraceEvent *ev,
+                gboolean soft)
+{
+  const TraceArg *arg;
+  g_autofree char *name = NULL;
+
+  if (soft)
+    {
+      arg = find_arg (batch, ev, w->irq.k_vec);
+      if (arg == NULL || (arg->type != TRACE_ARG_INT && arg->type != TRACE_ARG_UINT) || arg->v.u >= G_N_ELEMENTS (softirq_actions))
+        return 0;
+      return intern (w, softirq_actions[arg->v.u]);
+    }
+  arg = find_arg (batch, ev, w->str_name);
+  name = g_strdup_printf ("IRQ (%s)", arg && trace_batch_get_arg_string (batch, arg) ? trace_batch_get_arg_string (batch, arg) : "");
+  return intern (w, name);
+}
+
+/**
+ * chrome_writer_kernel_irq_slice:
+ * @slice: (out caller-allocates): the slice event to write for @ev
+ *
+ * An interrupt of a Perfetto trace goes as a JSON slice: trace_processor
+ * makes slices of the typed irq_handler_entry/exit and softirq_entry/exit
+ * (`IRQ (timer)` on a per-cpu track `Irq Cpu N`, the softirq's action on
+ * `SoftIrq Cpu N`), but of their ftrace text lines none. JSON has no cpu
+ * track: the slices go on a thread per cpu and kind of an unnamed pseudo
+ * process, ids no Linux task has (CHROME_IRQ_PID). A stream of another
+ * format keeps its interrupt lines, as trace_processor made no slices of
+ * them there either.
+ *
+ * Returns: whether @ev is such an interrupt (then @slice is set, or its
+ *   kind is %TRACE_EVENT_NONE for a softirq vector without a name)
+ */
+gboolean
+chrome_writer_kernel_irq_slice (ChromeWriter *w,
+                                TraceBatch *batch,
+                                const TraceEvent *ev,
+                                TraceEvent *slice)
+{
+  gboolean soft, begin;
+
+  if (!w->opts.perfetto_kernel_events || ev->kind != TRACE_EVENT_FTRACE || ev->cpu < 0)
+    return FALSE;
+  if (w->irq.k_irq_entry == 0)
+    {
+      w->irq.k_irq_entry = intern (w, "irq_handler_entry");
+      w->irq.k_irq_exit = intern (w, "irq_handler_exit");
+      w->irq.k_softirq_entry = intern (w, "softirq_entry");
+      w->irq.k_softirq_exit = intern (w, "softirq_exit");
+      w->irq.k_vec = intern (w, "vec");
+      w->irq.category = intern (w, "irq");
+    }
+  soft = ev->name == w->irq.k_softirq_entry || ev->name == w->irq.k_softirq_exit;
+  begin = ev->name == w->irq.k_irq_entry || ev->name == w->irq.k_softirq_entry;
+  if (!soft && !begin && ev->name != w->irq.k_irq_exit)
+    return FALSE;
+  *slice = *ev;
+  memset (&slice->u, 0, sizeof slice->u);
+  slice->kind = begin ? TRACE_EVENT_SLICE_BEGIN : TRACE_EVENT_SLICE_END;
+  slice->flags = 0;
+  slice->category = w->irq.category;
+  slice->name = begin ? irq_slice_name (w, batch, ev, soft) : 0;
+  slice->pid = CHROME_IRQ_PID;
+  slice->tid = CHROME_IRQ_PID + 1 + 2 * (gint64) ev->cpu + (soft ? 1 : 0);
+  if (begin && slice->name == 0)
+    slice->kind = TRACE_EVENT_NONE;
+  return TRUE;
+}
+
 /* The length of @p's prefix that ends on a whole UTF-8 character, so a
  * character split between two reads is escaped whole. */
 static gsize

@@ -835,7 +835,18 @@ write_kernel_event (ChromeWriter *w,
 {
   gboolean no_kernel_drop = w->stats.dropped_kernel == 0;
   gboolean no_marker_drop = w->stats.dropped_markers == 0;
+  TraceEvent slice;
 
+  if (chrome_writer_kernel_irq_slice (w, batch, ev, &slice))
+    {
+      if (slice.kind == TRACE_EVENT_SLICE_BEGIN)
+        slice_begin (w, batch, &slice);
+      else if (slice.kind == TRACE_EVENT_SLICE_END)
+        slice_end (w, batch, &slice);
+      else
+        chrome_writer_count_drop (w, &w->stats.dropped_other, "softirq of a vector without a name dropped");
+      return TRUE;
+    }
   if (!chrome_writer_kernel_event (w, batch, ev, error))
     return FALSE;
   if (no_kernel_drop && w->stats.dropped_kernel > 0)

@@ -540,6 +540,74 @@ test_kernel_text (void)
   }
 }
 
+/* The interrupts of a Perfetto stream: slices on a pseudo thread per cpu
+ * and kind (trace_processor makes slices of typed ones, none of their
+ * text lines); an unmatched exit is an E that ends nothing, a softirq
+ * vector without a name no slice. Of another stream they stay lines. */
+static void
+add_irq_events (Out *o)
+{
+  TraceEvent *ev;
+
+  ev = test_add (o->batch, TRACE_EVENT_FTRACE, 500, TRACE_ID_UNKNOWN, 10, "irq_handler_exit");
+  ev->cpu = 1;
+  trace_batch_add_arg_int (o->batch, ev, "irq", 3);
+  ev = test_add (o->batch, TRACE_EVENT_FTRACE, 1000, TRACE_ID_UNKNOWN, 10, "irq_handler_entry");
+  ev->cpu = 1;
+  trace_batch_add_arg_int (o->batch, ev, "irq", 3);
+  test_add_arg_text (o->batch, ev, "name", "timer");
+  ev = test_add (o->batch, TRACE_EVENT_FTRACE, 1200, TRACE_ID_UNKNOWN, 10, "softirq_entry");
+  ev->cpu = 1;
+  trace_batch_add_arg_int (o->batch, ev, "vec", 1);
+  ev = test_add (o->batch, TRACE_EVENT_FTRACE, 1300, TRACE_ID_UNKNOWN, 10, "softirq_entry");
+  ev->cpu = 1;
+  trace_batch_add_arg_int (o->batch, ev, "vec", 12);
+  ev = test_add (o->batch, TRACE_EVENT_FTRACE, 1400, TRACE_ID_UNKNOWN, 10, "softirq_exit");
+  ev->cpu = 1;
+  trace_batch_add_arg_int (o->batch, ev, "vec", 1);
+  ev = test_add (o->batch, TRACE_EVENT_FTRACE, 1500, TRACE_ID_UNKNOWN, 10, "irq_handler_exit");
+  ev->cpu = 1;
+  trace_batch_add_arg_int (o->batch, ev, "irq", 3);
+}
+
+static void
+test_kernel_irq_slices (void)
+{
+  ChromeWriterOptions perfetto = { .perfetto_kernel_events = TRUE };
+  const char *names[] = { "", "TIMER", "IRQ (timer)" };
+  const char *phases[] = { "E", "X", "X" };
+  const gint64 tids[] = { 0xFFFF0003, 0xFFFF0004, 0xFFFF0003 };
+  const gint64 ts[] = { 500, 1200, 1000 }, dur[] = { 0, 200, 500 };
+  Out o;
+
+  out_init (&o);
+  add_irq_events (&o);
+  out_write (&o, &perfetto);
+  g_assert_false (json_object_has_member (json_node_get_object (o.root), "systemTraceEvents"));
+  g_assert_cmpuint (json_array_get_length (o.events), ==, G_N_ELEMENTS (names));
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      JsonObject *e = json_array_get_object_element (o.events, i);
+
+      g_assert_cmpstr (json_object_get_string_member (e, "ph"), ==, phases[i]);
+      g_assert_cmpstr (json_object_get_string_member (e, "name"), ==, names[i]);
+      g_assert_cmpint (json_object_get_int_member (e, "pid"), ==, 0xFFFF0000);
+      g_assert_cmpint (json_object_get_int_member (e, "tid"), ==, tids[i]);
+      g_assert_cmpint (ns_of (e, "ts"), ==, ts[i]);
+      if (dur[i] > 0)
+        g_assert_cmpint (ns_of (e, "dur"), ==, dur[i]);
+    }
+  out_clear (&o);
+
+  out_init (&o);
+  add_irq_events (&o);
+  out_write (&o, NULL);
+  g_assert_nonnull (strstr (json_object_get_string_member (json_node_get_object (o.root), "systemTraceEvents"),
+                            "irq_handler_entry: timer irq=3"));
+  g_assert_cmpuint (json_array_get_length (o.events), ==, 0);
+  out_clear (&o);
+}
+
 /* A begin's text args outlive its batch: the slice is written (as X)
  * when its end comes, in another batch. */
 static void
@@ -737,6 +805,7 @@ main (int argc,
   g_test_add_func ("/json/writer/escaping", test_escaping);
   g_test_add_func ("/json/writer/metadata-events", test_metadata_events);
   g_test_add_func ("/json/writer/kernel-text", test_kernel_text);
+  g_test_add_func ("/json/writer/kernel-irq-slices", test_kernel_irq_slices);
   g_test_add_func ("/json/writer/text-args-across-batches", test_text_args_across_batches);
   g_test_add_func ("/json/writer/object-members", test_object_members);
   g_test_add_func ("/json/writer/suffix", test_suffix);
