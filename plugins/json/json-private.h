@@ -899,6 +899,8 @@ struct _ChromeWriter
 
   GArray *clock_markers;         /* TraceEvent */
   GHashTable *open_legacy_async; /* ChromeLegacyAsyncKey* of atrace S| families open */
+  GHashTable *open_async;        /* ChromeLegacyAsyncKey* (no name) → GArray of the
+                                  * (name, category) of its open begins */
 
   GHashTable *nodes;    /* stack node id → WriterNode */
   GHashTable *sessions; /* ChromeThreadKey* → WriterSession */

@@ -114,6 +114,7 @@ chrome_writer_new (GOutputStream *out,
   w->merged_args = g_array_new (FALSE, FALSE, sizeof (TraceArg));
   w->clock_markers = g_array_new (FALSE, FALSE, sizeof (TraceEvent));
   w->open_legacy_async = g_hash_table_new_full (legacy_key_hash, legacy_key_equal, g_free, NULL);
+  w->open_async = g_hash_table_new_full (legacy_key_hash, legacy_key_equal, g_free, (GDestroyNotify) g_array_unref);
   g_debug ("writer opened: %s form, %s slices, flows %s, clock %s",
            w->opts.form == CHROME_FORM_ARRAY ? "array" : "object",
            w->opts.slices == CHROME_SLICES_BEGIN_END ? "B/E" : "X", w->opts.flows == CHROME_FLOWS_V2 ? "v2" : "v1",
@@ -134,6 +135,7 @@ chrome_writer_free (ChromeWriter *w)
   g_array_unref (w->merged_args);
   g_array_unref (w->clock_markers);
   g_hash_table_unref (w->open_legacy_async);
+  g_hash_table_unref (w->open_async);
   chrome_writer_kernel_free (w);
   chrome_writer_profiles_free (w);
   if (w->pool)
@@ -646,7 +648,11 @@ async_phase (ChromeWriter *w,
     case TRACE_EVENT_ASYNC_END:
       return *legacy ? "F" : "e";
     case TRACE_EVENT_ASYNC_STEP:
-      return *legacy ? "T" : "n";
+      if (!*legacy)
+        return "n";
+      /* trace_processor reads a JSON `T` as a thread state, which
+       * without a duration it rejects, and ignores `p` */
+      return (ev->flags & TRACE_EVENT_FLAG_STEP_PAST) ? "p" : "T";
     default:
       return "n";
     }
@@ -706,6 +712,61 @@ track_legacy_family (ChromeWriter *w,
   return TRUE;
 }
 
+/* trace_processor rejects an async event without pid
+ * (json_parser_failure). One of no process (a Perfetto slice on a global
+ * track with a correlation id) goes with pid 0, as Perfetto's own JSON
+ * export writes it; one of a Chrome JSON stream stays without, as its
+ * original was rejected. */
+static gint64
+async_pid (ChromeWriter *w,
+           const TraceEvent *ev)
+{
+  return ev->pid == TRACE_ID_UNKNOWN && !w->opts.chrome_json ? 0 : ev->pid;
+}
+
+/* A nestable async end of a Perfetto stream has no name (a TrackEvent
+ * slice end names nothing), but trace_processor finds a JSON `e`'s slice
+ * by name, category and id: the end takes the name and category of the
+ * innermost begin open on its id. A Chrome JSON stream's ends keep their
+ * own (trace_processor matched them as they are in the original). */
+static void
+name_async_end (ChromeWriter *w,
+                const TraceEvent *ev,
+                guint32 *name,
+                guint32 *category)
+{
+  ChromeLegacyAsyncKey key = { (ev->flags & TRACE_EVENT_FLAG_ID_GLOBAL) ? TRACE_ID_UNKNOWN : ev->pid,
+                               ev->u.async.id, 0 };
+  GArray *open;
+  guint32 pair[2] = { ev->name, ev->category };
+
+  *name = ev->name;
+  *category = ev->category;
+  if (w->opts.chrome_json || (ev->kind != TRACE_EVENT_ASYNC_BEGIN && ev->kind != TRACE_EVENT_ASYNC_END))
+    return;
+  open = g_hash_table_lookup (w->open_async, &key);
+  if (ev->kind == TRACE_EVENT_ASYNC_BEGIN)
+    {
+      if (open == NULL)
+        {
+          open = g_array_new (FALSE, FALSE, sizeof pair);
+          g_hash_table_insert (w->open_async, g_memdup2 (&key, sizeof key), open);
+        }
+      g_array_append_val (open, pair);
+      return;
+    }
+  if (open == NULL || open->len == 0)
+    return;
+  if (ev->name == 0)
+    {
+      *name = g_array_index (open, guint32, 2 * (open->len - 1));
+      *category = g_array_index (open, guint32, 2 * (open->len - 1) + 1);
+    }
+  g_array_set_size (open, open->len - 1);
+  if (open->len == 0)
+    g_hash_table_remove (w->open_async, &key);
+}
+
 static void
 write_async (ChromeWriter *w,
              TraceBatch *batch,
@@ -713,13 +774,16 @@ write_async (ChromeWriter *w,
 {
   gboolean legacy, global = (ev->flags & TRACE_EVENT_FLAG_ID_GLOBAL) != 0;
   const char *ph = async_phase (w, ev, &legacy);
+  guint32 name = ev->name, category = ev->category;
   const TraceArg *args;
   guint n_args;
 
   if ((ev->flags & TRACE_EVENT_FLAG_ASYNC_LEGACY) && !legacy && !w->opts.nestable_legacy_async &&
       !track_legacy_family (w, ev))
     return;
-  chrome_writer_event_open (w, ph, ev->name, ev->category, ev->ts, ev->pid, ev->tid);
+  if (!legacy)
+    name_async_end (w, ev, &name, &category);
+  chrome_writer_event_open (w, ph, name, category, ev->ts, async_pid (w, ev), ev->tid);
   if (legacy && global)
     put_id_member (w, "id", ev->u.async.id);
   else

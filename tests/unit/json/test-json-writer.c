@@ -304,6 +304,56 @@ test_async (void)
   out_clear (&o);
 }
 
+/* A Chrome `p` step stays `p` (trace_processor ignores it, and rejects a
+ * `T` without a duration as a thread state). A nestable async slice of
+ * no process (a Perfetto global track) goes with pid 0, which
+ * trace_processor needs, and its nameless end takes its begin's name and
+ * category, by which trace_processor finds the slice; from a Chrome JSON
+ * stream both stay as they came. */
+static void
+test_async_step_past_and_global (void)
+{
+  ChromeWriterOptions chrome = { .chrome_json = TRUE };
+  JsonObject *e;
+  TraceEvent *ev;
+  Out o;
+
+  out_init (&o);
+  ev = add (&o, TRACE_EVENT_ASYNC_STEP, 1, "legacy");
+  ev->u.async.id = 7;
+  ev->flags = TRACE_EVENT_FLAG_ASYNC_LEGACY | TRACE_EVENT_FLAG_STEP_PAST;
+  ev = test_add (o.batch, TRACE_EVENT_ASYNC_BEGIN, 2, TRACE_ID_UNKNOWN, TRACE_ID_UNKNOWN, "outer");
+  ev->category = trace_string_pool_intern (o.pool, "c");
+  ev->flags = TRACE_EVENT_FLAG_ID_GLOBAL;
+  ev->u.async.id = 9;
+  ev = test_add (o.batch, TRACE_EVENT_ASYNC_BEGIN, 3, TRACE_ID_UNKNOWN, TRACE_ID_UNKNOWN, "inner");
+  ev->flags = TRACE_EVENT_FLAG_ID_GLOBAL;
+  ev->u.async.id = 9;
+  for (gint64 ts = 4; ts <= 5; ts++)
+    {
+      ev = test_add (o.batch, TRACE_EVENT_ASYNC_END, ts, TRACE_ID_UNKNOWN, TRACE_ID_UNKNOWN, NULL);
+      ev->flags = TRACE_EVENT_FLAG_ID_GLOBAL;
+      ev->u.async.id = 9;
+    }
+  out_write (&o, NULL);
+  g_assert_nonnull (test_json_event (o.events, "p", "legacy", 0));
+  e = json_array_get_object_element (o.events, 3);
+  g_assert_cmpstr (json_object_get_string_member (e, "name"), ==, "inner");
+  g_assert_false (json_object_has_member (e, "cat"));
+  e = json_array_get_object_element (o.events, 4);
+  g_assert_cmpstr (json_object_get_string_member (e, "ph"), ==, "e");
+  g_assert_cmpstr (json_object_get_string_member (e, "name"), ==, "outer");
+  g_assert_cmpstr (json_object_get_string_member (e, "cat"), ==, "c");
+  g_assert_cmpint (json_object_get_int_member (e, "pid"), ==, 0);
+  g_free (o.text);
+  json_node_unref (o.root);
+  out_write (&o, &chrome);
+  e = json_array_get_object_element (o.events, 4);
+  g_assert_cmpstr (json_object_get_string_member (e, "name"), ==, "");
+  g_assert_false (json_object_has_member (e, "pid"));
+  out_clear (&o);
+}
+
 static void
 test_flows (void)
 {
@@ -800,6 +850,7 @@ main (int argc,
   g_test_add_func ("/json/writer/thread-time", test_thread_time);
   g_test_add_func ("/json/writer/instants-and-counters", test_instants_and_counters);
   g_test_add_func ("/json/writer/async", test_async);
+  g_test_add_func ("/json/writer/async-step-past-and-global", test_async_step_past_and_global);
   g_test_add_func ("/json/writer/flows", test_flows);
   g_test_add_func ("/json/writer/args", test_args);
   g_test_add_func ("/json/writer/escaping", test_escaping);
