@@ -696,6 +696,8 @@ void chrome_reader_profiles_free (ChromeReader *r);
 /* The pseudo process of the per-cpu interrupt threads: above any Linux
  * pid (at most 2^22), within the 32 bits trace_processor reads. */
 #define CHROME_IRQ_PID G_GINT64_CONSTANT (0xFFFF0000)
+/* Vendor trace points written as atrace lines (json-writer-kernel.c). */
+#define CHROME_KERNEL_ATRACE_FORMS 6
 
 typedef enum
 {
@@ -882,7 +884,8 @@ struct _ChromeWriter
   struct
   {
     guint32 k_irq_entry, k_irq_exit, k_softirq_entry, k_softirq_exit, k_vec, category;
-  } irq; /* interned at the first kernel event of a Perfetto stream */
+    guint32 k_atrace[CHROME_KERNEL_ATRACE_FORMS]; /* vendor atrace trace points */
+  } irq;                                          /* interned at the first kernel event (of a Perfetto stream) */
 
   GHashTable *threads; /* ChromeThreadKey* → WriterThread* */
   WriterThread *last_thread;
@@ -896,6 +899,7 @@ struct _ChromeWriter
   ChromeSpill *kernel;
   FtraceTextWriter *text; /* formats the lines, knows the comms */
   GString *line;
+  GString *payload; /* a vendor trace point's atrace payload */
 
   GArray *clock_markers;         /* TraceEvent */
   GHashTable *open_legacy_async; /* ChromeLegacyAsyncKey* of atrace S| families open */

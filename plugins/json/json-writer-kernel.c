@@ -20,6 +20,29 @@
 
 #include "json-private.h"
 
+static guint32 intern (ChromeWriter *w, const char *s);
+static const TraceArg *find_arg (TraceBatch *batch, const TraceEvent *ev, guint32 key);
+
+/* Vendor kernel trace points in atrace's form, which trace_processor
+ * reads from a Perfetto trace as atrace points (ftrace_parser.cc,
+ * Parse*TracingMarkWrite): where each keeps the slice or counter name and
+ * the phase (B, E, I or C); @begin_key: a begin flag read when the type is
+ * 0; @zero_type_ends: a type of 0 is an end (Samsung's); @tgid_of_counters:
+ * the pid field is the process of counters only, of other phases 0
+ * (DPU's). The order is that of ChromeWriter's irq.k_atrace. */
+static const struct
+{
+  const char *event, *name_key, *type_key, *begin_key;
+  gboolean zero_type_ends, tgid_of_counters;
+} kernel_atrace_forms[CHROME_KERNEL_ATRACE_FORMS] = {
+  { "g2d_tracing_mark_write", "name", "type", NULL, FALSE, FALSE },
+  { "dpu_tracing_mark_write", "name", "type", NULL, FALSE, TRUE },
+  { "mali_tracing_mark_write", "name", "type", NULL, FALSE, FALSE },
+  { "lwis_tracing_mark_write", "func_name", "type", NULL, FALSE, FALSE },
+  { "sde_tracing_mark_write", "trace_name", "trace_type", "trace_begin", FALSE, FALSE },
+  { "samsung_tracing_mark_write", "trace_name", "trace_type", NULL, TRUE, FALSE },
+};
+
 /* The engine that formats the lines and remembers the comms, made with
  * the first thread name or kernel record. */
 static FtraceTextWriter *
@@ -48,7 +71,66 @@ ensure_kernel_text (ChromeWriter *w,
     return TRUE;
   w->kernel = chrome_spill_new (w->opts.system_trace_memory);
   w->line = g_string_sized_new (256);
+  w->payload = g_string_sized_new (64);
+  for (guint i = 0; i < CHROME_KERNEL_ATRACE_FORMS; i++)
+    w->irq.k_atrace[i] = intern (w, kernel_atrace_forms[i].event);
   return chrome_spill_write (w->kernel, header, sizeof header - 1, error);
+}
+
+static gint64
+int_arg (ChromeWriter *w,
+         TraceBatch *batch,
+         const TraceEvent *ev,
+         const char *key,
+         gboolean *found)
+{
+  const TraceArg *arg = key ? find_arg (batch, ev, intern (w, key)) : NULL;
+
+  *found = arg != NULL && (arg->type == TRACE_ARG_INT || arg->type == TRACE_ARG_UINT);
+  return *found ? arg->v.i : 0;
+}
+
+/* The atrace payload of a vendor trace point (`C|237|g2d_frame_hw#15|0`)
+ * into @payload. Returns: whether @ev is one (FALSE also for a phase
+ * trace_processor rejects, which then stays a generic line) */
+static gboolean
+kernel_atrace_payload (ChromeWriter *w,
+                       TraceBatch *batch,
+                       const TraceEvent *ev,
+                       GString *payload)
+{
+  guint i;
+  gboolean has_type, has_begin, has_pid;
+  gint64 type, tgid;
+  const TraceArg *name;
+  char phase;
+
+  for (i = 0; i < CHROME_KERNEL_ATRACE_FORMS && ev->name != w->irq.k_atrace[i]; i++)
+    ;
+  if (i == CHROME_KERNEL_ATRACE_FORMS)
+    return FALSE;
+  type = int_arg (w, batch, ev, kernel_atrace_forms[i].type_key, &has_type);
+  phase = (char) type;
+  if (type == 0 && kernel_atrace_forms[i].begin_key)
+    phase = int_arg (w, batch, ev, kernel_atrace_forms[i].begin_key, &has_begin) ? 'B' : 'E';
+  else if (type == 0 && has_type && kernel_atrace_forms[i].zero_type_ends)
+    phase = 'E';
+  if (phase != 'B' && phase != 'E' && phase != 'I' && phase != 'C')
+    return FALSE;
+  tgid = int_arg (w, batch, ev, "pid", &has_pid);
+  if (kernel_atrace_forms[i].tgid_of_counters && phase != 'C')
+    tgid = 0;
+  name = find_arg (batch, ev, intern (w, kernel_atrace_forms[i].name_key));
+  g_string_printf (payload, "%c|%" G_GINT64_FORMAT, phase, tgid);
+  if (phase != 'E')
+    {
+      g_string_append_c (payload, '|');
+      if (name && trace_batch_get_arg_string (batch, name))
+        g_string_append (payload, trace_batch_get_arg_string (batch, name));
+    }
+  if (phase == 'C')
+    g_string_append_printf (payload, "|%" G_GINT64_FORMAT, int_arg (w, batch, ev, "value", &has_pid));
+  return TRUE;
 }
 
 /**
@@ -82,7 +164,11 @@ chrome_writer_kernel_event (ChromeWriter *w,
     }
   if (!ensure_kernel_text (w, error))
     return FALSE;
-  ftrace_text_write_record (text, w->line, batch, ev);
+  if (w->opts.perfetto_kernel_events && ev->kind == TRACE_EVENT_FTRACE &&
+      kernel_atrace_payload (w, batch, ev, w->payload))
+    ftrace_text_write_marker (text, w->line, ev, w->payload->str, w->payload->len);
+  else
+    ftrace_text_write_record (text, w->line, batch, ev);
   w->stats.kernel_lines++;
   return chrome_spill_write (w->kernel, w->line->str, w->line->len, error);
 }
@@ -283,4 +369,7 @@ chrome_writer_kernel_free (ChromeWriter *w)
   if (w->line)
     g_string_free (w->line, TRUE);
   w->line = NULL;
+  if (w->payload)
+    g_string_free (w->payload, TRUE);
+  w->payload = NULL;
 }

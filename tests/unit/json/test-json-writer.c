@@ -658,6 +658,52 @@ test_kernel_irq_slices (void)
   out_clear (&o);
 }
 
+/* Vendor trace points of a Perfetto stream in atrace's form go as the
+ * atrace lines trace_processor's systrace parser reads (it reads the
+ * typed events as those); a phase it rejects stays a generic line. */
+static TraceEvent *
+add_vendor_point (Out *o,
+                  const char *event,
+                  const char *name_key,
+                  const char *type_key,
+                  gint64 type,
+                  const char *name)
+{
+  TraceEvent *ev = test_add (o->batch, TRACE_EVENT_FTRACE, 1000, TRACE_ID_UNKNOWN, 40, event);
+
+  ev->cpu = 2;
+  trace_batch_add_arg_int (o->batch, ev, "pid", 237);
+  test_add_arg_text (o->batch, ev, name_key, name);
+  trace_batch_add_arg_int (o->batch, ev, type_key, type);
+  trace_batch_add_arg_int (o->batch, ev, "value", 3);
+  return ev;
+}
+
+static void
+test_kernel_vendor_atrace (void)
+{
+  ChromeWriterOptions perfetto = { .perfetto_kernel_events = TRUE };
+  const char *prefix = "<...>-40 (-----) [002] .... 0.000001: ";
+  const char *lines[] = { "tracing_mark_write: C|237|g2d_frame|3", "tracing_mark_write: B|0|dpu_work",
+                          "tracing_mark_write: B|237|sde_kick", "mali_tracing_mark_write: mali_x pid=237 type=88 value=3" };
+  g_autoptr (GString) expected = g_string_new ("# tracer: nop\n");
+  TraceEvent *ev;
+  Out o;
+
+  out_init (&o);
+  add_vendor_point (&o, "g2d_tracing_mark_write", "name", "type", 'C', "g2d_frame");
+  add_vendor_point (&o, "dpu_tracing_mark_write", "name", "type", 'B', "dpu_work");
+  ev = add_vendor_point (&o, "sde_tracing_mark_write", "trace_name", "trace_type", 0, "sde_kick");
+  trace_batch_add_arg_int (o.batch, ev, "trace_begin", 1);
+  add_vendor_point (&o, "mali_tracing_mark_write", "name", "type", 'X', "mali_x");
+  out_write (&o, &perfetto);
+  for (guint i = 0; i < G_N_ELEMENTS (lines); i++)
+    g_string_append_printf (expected, "%s%s\n", prefix, lines[i]);
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (o.root), "systemTraceEvents"), ==,
+                   expected->str);
+  out_clear (&o);
+}
+
 /* A begin's text args outlive its batch: the slice is written (as X)
  * when its end comes, in another batch. */
 static void
@@ -857,6 +903,7 @@ main (int argc,
   g_test_add_func ("/json/writer/metadata-events", test_metadata_events);
   g_test_add_func ("/json/writer/kernel-text", test_kernel_text);
   g_test_add_func ("/json/writer/kernel-irq-slices", test_kernel_irq_slices);
+  g_test_add_func ("/json/writer/kernel-vendor-atrace", test_kernel_vendor_atrace);
   g_test_add_func ("/json/writer/text-args-across-batches", test_text_args_across_batches);
   g_test_add_func ("/json/writer/object-members", test_object_members);
   g_test_add_func ("/json/writer/suffix", test_suffix);
