@@ -903,6 +903,7 @@ struct _ChromeWriter
 
   GArray *clock_markers;         /* TraceEvent */
   GHashTable *open_legacy_async; /* ChromeLegacyAsyncKey* of atrace S| families open */
+  GHashTable *ended_flows;       /* guint64 v1 flow id → flows of it ended */
   GHashTable *open_async;        /* ChromeLegacyAsyncKey* (no name) → GArray of the
                                   * (name, category) of its open begins */
 

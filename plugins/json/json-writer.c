@@ -114,6 +114,7 @@ chrome_writer_new (GOutputStream *out,
   w->merged_args = g_array_new (FALSE, FALSE, sizeof (TraceArg));
   w->clock_markers = g_array_new (FALSE, FALSE, sizeof (TraceEvent));
   w->open_legacy_async = g_hash_table_new_full (legacy_key_hash, legacy_key_equal, g_free, NULL);
+  w->ended_flows = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   w->open_async = g_hash_table_new_full (legacy_key_hash, legacy_key_equal, g_free, (GDestroyNotify) g_array_unref);
   g_debug ("writer opened: %s form, %s slices, flows %s, clock %s",
            w->opts.form == CHROME_FORM_ARRAY ? "array" : "object",
@@ -136,6 +137,7 @@ chrome_writer_free (ChromeWriter *w)
   g_array_unref (w->clock_markers);
   g_hash_table_unref (w->open_legacy_async);
   g_hash_table_unref (w->open_async);
+  g_hash_table_unref (w->ended_flows);
   chrome_writer_kernel_free (w);
   chrome_writer_profiles_free (w);
   if (w->pool)
@@ -302,35 +304,58 @@ slice_flows_v2 (const ChromeWriter *w,
   return w->opts.flows == CHROME_FLOWS_V2 || (w->flows_auto && (ev->flags & TRACE_EVENT_FLAG_FLOW_V2));
 }
 
+/* trace_processor never closes a flow of a JSON file (a v1 `f` and a v2
+ * `flow_in` leave its id bound), so an id used again after its flow ended
+ * (a TrackEvent terminating_flow_ids, then flow_ids) is a
+ * flow_duplicate_id to it. A v1 flow is keyed by id, category and name:
+ * each later flow of an ended id gets a name of its own, `flow#N`. */
+static guint32
+v1_flow_name (ChromeWriter *w,
+              guint64 id)
+{
+  guint generation = GPOINTER_TO_UINT (g_hash_table_lookup (w->ended_flows, &id));
+  g_autofree char *name = NULL;
+
+  if (generation == 0)
+    return w->str_flow;
+  name = g_strdup_printf ("flow#%u", generation);
+  return trace_string_pool_intern (w->pool, name);
+}
+
+static void
+put_v1_flow_event (ChromeWriter *w,
+                   const char *ph,
+                   guint64 id,
+                   const TraceEvent *ev)
+{
+  chrome_writer_event_open (w, ph, v1_flow_name (w, id), 0, ev->ts, ev->pid, ev->tid);
+  put_id_member (w, "id", id);
+  g_string_append (w->buf, ",\"bp\":\"e\"}");
+}
+
 /* flow v1 events standing for the flow ids bound to a slice */
 static void
 put_slice_flows_v1 (ChromeWriter *w,
                     const TraceEvent *ev)
 {
   guint64 in = ev->u.slice.flow_in, out = ev->u.slice.flow_out;
-  guint32 flow = w->str_flow;
 
   if (slice_flows_v2 (w, ev) || (in == 0 && out == 0))
     return;
   if (in != 0 && in == out)
     {
-      chrome_writer_event_open (w, "t", flow, 0, ev->ts, ev->pid, ev->tid);
-      put_id_member (w, "id", in);
-      g_string_append (w->buf, ",\"bp\":\"e\"}");
+      put_v1_flow_event (w, "t", in, ev);
       return;
     }
   if (in != 0)
     {
-      chrome_writer_event_open (w, "f", flow, 0, ev->ts, ev->pid, ev->tid);
-      put_id_member (w, "id", in);
-      g_string_append (w->buf, ",\"bp\":\"e\"}");
+      guint generation = GPOINTER_TO_UINT (g_hash_table_lookup (w->ended_flows, &in));
+
+      put_v1_flow_event (w, "f", in, ev);
+      g_hash_table_insert (w->ended_flows, g_memdup2 (&in, sizeof in), GUINT_TO_POINTER (generation + 1));
     }
   if (out != 0)
-    {
-      chrome_writer_event_open (w, "s", flow, 0, ev->ts, ev->pid, ev->tid);
-      put_id_member (w, "id", out);
-      g_string_append (w->buf, ",\"bp\":\"e\"}");
-    }
+    put_v1_flow_event (w, "s", out, ev);
 }
 
 static void
@@ -566,6 +591,15 @@ slice_end (ChromeWriter *w,
               event_args (batch, ev), ev->n_args);
   g_array_set_size (t->args, h.arg_start);
   dur = ev->ts - h.ev.ts;
+  /* Flow ids on a slice's end (a TrackEvent end may carry them) bind to
+   * the slice, as in trace_processor: written as if the begin had them. */
+  if (h.ev.u.slice.flow_in == 0 && h.ev.u.slice.flow_out == 0 &&
+      (ev->u.slice.flow_in != 0 || ev->u.slice.flow_out != 0))
+    {
+      h.ev.u.slice.flow_in = ev->u.slice.flow_in;
+      h.ev.u.slice.flow_out = ev->u.slice.flow_out;
+      put_slice_flows_v1 (w, &h.ev);
+    }
   /* A pair's thread duration: the end's thread time less the begin's. */
   h.ev.u.slice.thread_dur = (h.ev.flags & ev->flags & TRACE_EVENT_FLAG_THREAD_TIME) &&
                                     h.ev.u.slice.thread_ts >= 0 && ev->u.slice.thread_ts >= 0
@@ -607,9 +641,16 @@ write_flow (ChromeWriter *w,
  * unknown (an ArkTS profile's summary) widens to the process or the whole
  * trace, where the viewers still show it. */
 static const char *
-instant_scope (const TraceEvent *ev)
+instant_scope (ChromeWriter *w,
+               const TraceEvent *ev)
 {
   gboolean thread = !(ev->flags & (TRACE_EVENT_FLAG_SCOPE_GLOBAL | TRACE_EVENT_FLAG_SCOPE_PROCESS));
+
+  /* flow events bind to the enclosing slice of their thread: an instant
+   * with flow v1 ids goes on its thread (with neither pid nor tid,
+   * trace_processor's thread 0, where slices of no thread go too) */
+  if ((ev->u.slice.flow_in != 0 || ev->u.slice.flow_out != 0) && !slice_flows_v2 (w, ev))
+    return "t";
 
   if (thread && ev->tid != TRACE_ID_UNKNOWN)
     return "t";
@@ -623,13 +664,23 @@ write_instant (ChromeWriter *w,
                TraceBatch *batch,
                const TraceEvent *ev)
 {
-  const char *scope = instant_scope (ev);
+  const char *scope = instant_scope (w, ev);
 
-  chrome_writer_event_open (w, "i", ev->name, ev->category, ev->ts, ev->pid, ev->tid);
+  /* flow events bind to the enclosing slice of their thread: only a
+   * thread instant can have them */
+  gint64 tid = ev->tid;
+
+  /* a thread instant needs a tid: the one trace_processor gives the
+   * instant's flow events, which have none (the pid, else 0) */
+  if (*scope == 't' && tid == TRACE_ID_UNKNOWN)
+    tid = ev->pid != TRACE_ID_UNKNOWN ? ev->pid : 0;
+  chrome_writer_event_open (w, "i", ev->name, ev->category, ev->ts, ev->pid, tid);
   g_string_append_printf (w->buf, ",\"s\":\"%s\"", scope);
   put_thread_time (w, "i", ev);
   chrome_writer_put_args (w, event_args (batch, ev), ev->n_args);
   event_close (w);
+  if (*scope == 't')
+    put_slice_flows_v1 (w, ev);
 }
 
 static const char *

@@ -354,6 +354,48 @@ test_async_step_past_and_global (void)
   out_clear (&o);
 }
 
+/* Flow ids as a TrackEvent binds them, in v1 events trace_processor
+ * reads alike: an id flowing again after its flow ended gets a name of
+ * its own (trace_processor never closes a JSON flow); flow ids on a
+ * slice's end bind to the slice; an instant of a process with a flow
+ * goes on a thread (flow events bind to thread slices), its flow events
+ * after it. */
+static void
+test_flows_of_track_events (void)
+{
+  JsonObject *e;
+  TraceEvent *ev;
+  Out o;
+
+  out_init (&o);
+  ev = add (&o, TRACE_EVENT_SLICE_COMPLETE, 1000, "end");
+  ev->u.slice.dur = 1000;
+  ev->u.slice.flow_in = 5;
+  ev = add (&o, TRACE_EVENT_SLICE_COMPLETE, 3000, "again");
+  ev->u.slice.dur = 1000;
+  ev->u.slice.flow_out = 5;
+  add (&o, TRACE_EVENT_SLICE_BEGIN, 5000, "step-on-end");
+  ev = add (&o, TRACE_EVENT_SLICE_END, 6000, NULL);
+  ev->u.slice.flow_in = ev->u.slice.flow_out = 5;
+  ev = test_add (o.batch, TRACE_EVENT_INSTANT, 7000, 3, TRACE_ID_UNKNOWN, "process-mark");
+  ev->flags = TRACE_EVENT_FLAG_SCOPE_PROCESS;
+  ev->u.slice.flow_in = 5;
+  out_write (&o, NULL);
+  g_assert_nonnull (test_json_event (o.events, "f", "flow", 0));
+  e = test_json_event (o.events, "s", "flow#1", 0);
+  g_assert_cmpint (ns_of (e, "ts"), ==, 3000);
+  e = test_json_event (o.events, "t", "flow#1", 0);
+  g_assert_cmpint (ns_of (e, "ts"), ==, 5000);
+  e = test_json_event (o.events, "i", "process-mark", 0);
+  g_assert_cmpstr (json_object_get_string_member (e, "s"), ==, "t");
+  g_assert_cmpint (json_object_get_int_member (e, "tid"), ==, 3);
+  e = json_array_get_object_element (o.events, json_array_get_length (o.events) - 1);
+  g_assert_cmpstr (json_object_get_string_member (e, "ph"), ==, "f");
+  g_assert_cmpstr (json_object_get_string_member (e, "name"), ==, "flow#1");
+  g_assert_cmpint (json_object_get_int_member (e, "pid"), ==, 3);
+  out_clear (&o);
+}
+
 static void
 test_flows (void)
 {
@@ -898,6 +940,7 @@ main (int argc,
   g_test_add_func ("/json/writer/async", test_async);
   g_test_add_func ("/json/writer/async-step-past-and-global", test_async_step_past_and_global);
   g_test_add_func ("/json/writer/flows", test_flows);
+  g_test_add_func ("/json/writer/flows-of-track-events", test_flows_of_track_events);
   g_test_add_func ("/json/writer/args", test_args);
   g_test_add_func ("/json/writer/escaping", test_escaping);
   g_test_add_func ("/json/writer/metadata-events", test_metadata_events);
