@@ -857,6 +857,8 @@ typedef struct
 {
   TraceEvent ev;
   guint arg_start; /* its args, in the thread's args array */
+  gboolean ended;  /* written (as X, ev.u.slice.dur set), kept while
+                    * slices above it are open, as trace_processor does */
 } HeldSlice;
 
 typedef struct

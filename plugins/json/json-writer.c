@@ -462,10 +462,12 @@ release_thread (ChromeWriter *w,
     {
       HeldSlice *h = &g_array_index (t->stack, HeldSlice, i);
 
+      if (h->ended)
+        continue;
       write_slice (w, "B", &h->ev, 0, &g_array_index (t->args, TraceArg, h->arg_start),
                    h->ev.n_args);
+      t->written_below++;
     }
-  t->written_below += t->stack->len;
   w->n_held -= t->stack->len;
   g_array_set_size (t->stack, 0);
   g_array_set_size (t->args, 0);
@@ -495,6 +497,8 @@ hold_args (WriterThread *t,
     }
 }
 
+static void close_past_ended (ChromeWriter *w, WriterThread *t, gint64 ts);
+
 static void
 slice_begin (ChromeWriter *w,
              TraceBatch *batch,
@@ -515,7 +519,9 @@ slice_begin (ChromeWriter *w,
       write_slice (w, "B", ev, 0, event_args (batch, ev), ev->n_args);
       return;
     }
+  close_past_ended (w, t, ev->ts);
   h.ev = *ev;
+  h.ended = FALSE;
   h.arg_start = t->args->len;
   if (ev->n_args > 0)
     hold_args (t, batch, ev);
@@ -555,14 +561,118 @@ merge_args (ChromeWriter *w,
     }
 }
 
+/* Writes held slice @h as X, ended by @ev (its args merged in). */
+static void
+write_ended (ChromeWriter *w,
+             WriterThread *t,
+             HeldSlice *h,
+             TraceBatch *batch,
+             const TraceEvent *ev)
+{
+  gint64 dur = ev->ts - h->ev.ts;
+
+  merge_args (w, &g_array_index (t->args, TraceArg, h->arg_start), h->ev.n_args, event_args (batch, ev),
+              ev->n_args);
+  /* Flow ids on a slice's end (a TrackEvent end may carry them) bind to
+   * the slice, as in trace_processor: written as if the begin had them. */
+  if (h->ev.u.slice.flow_in == 0 && h->ev.u.slice.flow_out == 0 &&
+      (ev->u.slice.flow_in != 0 || ev->u.slice.flow_out != 0))
+    {
+      h->ev.u.slice.flow_in = ev->u.slice.flow_in;
+      h->ev.u.slice.flow_out = ev->u.slice.flow_out;
+      put_slice_flows_v1 (w, &h->ev);
+    }
+  /* A pair's thread duration: the end's thread time less the begin's. */
+  h->ev.u.slice.thread_dur = (h->ev.flags & ev->flags & TRACE_EVENT_FLAG_THREAD_TIME) &&
+                                     h->ev.u.slice.thread_ts >= 0 && ev->u.slice.thread_ts >= 0
+                                 ? ev->u.slice.thread_ts - h->ev.u.slice.thread_ts
+                                 : -1;
+  if (dur < 0)
+    {
+      /* an end before its begin (unsorted input): keep both times */
+      write_slice (w, "B", &h->ev, 0, (TraceArg *) w->merged_args->data, w->merged_args->len);
+      write_slice (w, "E", ev, 0, NULL, 0);
+      return;
+    }
+  write_slice (w, "X", &h->ev, dur, (TraceArg *) w->merged_args->data, w->merged_args->len);
+}
+
+static void
+pop_held (ChromeWriter *w,
+          WriterThread *t)
+{
+  HeldSlice *h = &g_array_index (t->stack, HeldSlice, t->stack->len - 1);
+
+  g_array_set_size (t->args, h->arg_start);
+  g_array_set_size (t->stack, t->stack->len - 1);
+  w->n_held--;
+}
+
+/* The held slice an end ends, as trace_processor finds it
+ * (SliceTracker::MatchingIncompleteSliceIndex): the innermost one not
+ * ended whose name and category match the end's, a name or category of 0
+ * matching any. Returns: its index, or -1 */
+static gint
+matching_held (WriterThread *t,
+               const TraceEvent *ev)
+{
+  for (gint i = (gint) t->stack->len - 1; i >= 0; i--)
+    {
+      const HeldSlice *h = &g_array_index (t->stack, HeldSlice, i);
+
+      if (h->ended || (ev->category != 0 && h->ev.category != ev->category) ||
+          (ev->name != 0 && h->ev.name != 0 && h->ev.name != ev->name))
+        continue;
+      return i;
+    }
+  return -1;
+}
+
+/* A slice ended while slices above it were open stays on the stack, as
+ * in trace_processor: at the first event of the thread after its end,
+ * the open slices above it end with it (SliceTracker::MaybeCloseStack);
+ * an ended slice with none open above it goes at its end. */
+static void
+close_past_ended (ChromeWriter *w,
+                  WriterThread *t,
+                  gint64 ts)
+{
+  gboolean open_above = FALSE;
+
+  for (gint i = (gint) t->stack->len - 1; i >= 0; i--)
+    {
+      HeldSlice *h = &g_array_index (t->stack, HeldSlice, i);
+      gint64 end = h->ev.ts + h->ev.u.slice.dur;
+
+      if (!h->ended)
+        {
+          open_above = TRUE;
+          continue;
+        }
+      if (open_above && ts <= end)
+        continue;
+      while ((gint) t->stack->len - 1 > i)
+        {
+          HeldSlice *above = &g_array_index (t->stack, HeldSlice, t->stack->len - 1);
+
+          if (!above->ended)
+            write_slice (w, "X", &above->ev, end - above->ev.ts,
+                         &g_array_index (t->args, TraceArg, above->arg_start), above->ev.n_args);
+          pop_held (w, t);
+        }
+      if (ts >= end)
+        pop_held (w, t);
+      open_above = FALSE;
+    }
+}
+
 static void
 slice_end (ChromeWriter *w,
            TraceBatch *batch,
            const TraceEvent *ev)
 {
   WriterThread *t;
-  HeldSlice h;
-  gint64 dur;
+  gint i;
 
   if (w->opts.slices == CHROME_SLICES_BEGIN_END)
     {
@@ -575,8 +685,12 @@ slice_end (ChromeWriter *w,
       write_slice (w, "E", ev, 0, event_args (batch, ev), ev->n_args);
       return;
     }
-  if (t->stack->len == 0)
+  close_past_ended (w, t, ev->ts);
+  i = matching_held (t, ev);
+  if (i < 0)
     {
+      /* trace_processor pairs an end with the slices written as B itself,
+       * and ignores one that ends no open slice */
       if (t->written_below > 0)
         t->written_below--;
       else
@@ -584,35 +698,16 @@ slice_end (ChromeWriter *w,
       write_slice (w, "E", ev, 0, event_args (batch, ev), ev->n_args);
       return;
     }
-  h = g_array_index (t->stack, HeldSlice, t->stack->len - 1);
-  g_array_set_size (t->stack, t->stack->len - 1);
-  w->n_held--;
-  merge_args (w, &g_array_index (t->args, TraceArg, h.arg_start), h.ev.n_args,
-              event_args (batch, ev), ev->n_args);
-  g_array_set_size (t->args, h.arg_start);
-  dur = ev->ts - h.ev.ts;
-  /* Flow ids on a slice's end (a TrackEvent end may carry them) bind to
-   * the slice, as in trace_processor: written as if the begin had them. */
-  if (h.ev.u.slice.flow_in == 0 && h.ev.u.slice.flow_out == 0 &&
-      (ev->u.slice.flow_in != 0 || ev->u.slice.flow_out != 0))
+  write_ended (w, t, &g_array_index (t->stack, HeldSlice, i), batch, ev);
+  if (i == (gint) t->stack->len - 1)
+    pop_held (w, t);
+  else
     {
-      h.ev.u.slice.flow_in = ev->u.slice.flow_in;
-      h.ev.u.slice.flow_out = ev->u.slice.flow_out;
-      put_slice_flows_v1 (w, &h.ev);
+      HeldSlice *h = &g_array_index (t->stack, HeldSlice, i);
+
+      h->ended = TRUE;
+      h->ev.u.slice.dur = ev->ts - h->ev.ts;
     }
-  /* A pair's thread duration: the end's thread time less the begin's. */
-  h.ev.u.slice.thread_dur = (h.ev.flags & ev->flags & TRACE_EVENT_FLAG_THREAD_TIME) &&
-                                    h.ev.u.slice.thread_ts >= 0 && ev->u.slice.thread_ts >= 0
-                                ? ev->u.slice.thread_ts - h.ev.u.slice.thread_ts
-                                : -1;
-  if (dur < 0)
-    {
-      /* an end before its begin (unsorted input): keep both times */
-      write_slice (w, "B", &h.ev, 0, (TraceArg *) w->merged_args->data, w->merged_args->len);
-      write_slice (w, "E", ev, 0, NULL, 0);
-      return;
-    }
-  write_slice (w, "X", &h.ev, dur, (TraceArg *) w->merged_args->data, w->merged_args->len);
 }
 
 static void
@@ -1120,8 +1215,10 @@ release_all_threads (ChromeWriter *w)
   g_hash_table_iter_init (&iter, w->threads);
   while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &t))
     {
-      w->stats.open_slices += t->stack->len;
+      guint64 below = t->written_below;
+
       release_thread (w, t);
+      w->stats.open_slices += t->written_below - below;
     }
 }
 

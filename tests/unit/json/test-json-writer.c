@@ -127,7 +127,7 @@ test_open_and_unmatched (void)
   add (&o, TRACE_EVENT_SLICE_END, 500, "stray");
   add (&o, TRACE_EVENT_SLICE_BEGIN, 1000, "open");
   test_add (o.batch, TRACE_EVENT_SLICE_BEGIN, 5000, 10, 12, "late");
-  test_add (o.batch, TRACE_EVENT_SLICE_END, 4000, 10, 12, "early");
+  test_add (o.batch, TRACE_EVENT_SLICE_END, 4000, 10, 12, "late");
   w = chrome_writer_new (mem, NULL);
   g_assert_true (chrome_writer_write_batch (w, o.batch, &error));
   g_assert_true (chrome_writer_finish (w, &error));
@@ -139,9 +139,40 @@ test_open_and_unmatched (void)
   g_assert_nonnull (test_json_event (events, "B", "open", 0));
   /* an end before its begin (unsorted input) keeps both times */
   g_assert_cmpint (ns_of (test_json_event (events, "B", "late", 0), "ts"), ==, 5000);
-  g_assert_cmpint (ns_of (test_json_event (events, "E", "early", 0), "ts"), ==, 4000);
+  g_assert_cmpint (ns_of (test_json_event (events, "E", "late", 0), "ts"), ==, 4000);
   g_assert_cmpuint (chrome_writer_get_stats (w)->open_slices, ==, 1);
   g_assert_cmpuint (chrome_writer_get_stats (w)->unmatched_ends, ==, 1);
+  out_clear (&o);
+}
+
+/* Slice ends with a name pair as trace_processor pairs them: with the
+ * innermost open slice of that name; one naming none is ignored; the
+ * slices open above an ended one end with it at the next event of the
+ * thread, or stay open without one. */
+static void
+test_named_ends (void)
+{
+  const char *const begins[] = { "s1", "s2", "s3", "s4" };
+  const char *const names[] = { "s4", "s3", "s2", "s1", "a" };
+  const gint64 durs[] = { 87, 89, 90, 93, 8 };
+  Out o;
+
+  out_init (&o);
+  for (guint i = 0; i < G_N_ELEMENTS (begins); i++)
+    add (&o, TRACE_EVENT_SLICE_BEGIN, 10000 + 1000 * i, begins[i]);
+  add (&o, TRACE_EVENT_SLICE_END, 100000, "s4");
+  add (&o, TRACE_EVENT_SLICE_END, 101000, "s2");
+  add (&o, TRACE_EVENT_SLICE_END, 102000, "s2");
+  add (&o, TRACE_EVENT_SLICE_END, 103000, "s1");
+  test_add (o.batch, TRACE_EVENT_SLICE_BEGIN, 6000, 10, 20, "a");
+  test_add (o.batch, TRACE_EVENT_SLICE_BEGIN, 9000, 10, 20, "b");
+  test_add (o.batch, TRACE_EVENT_SLICE_END, 13000, 10, 20, "zzz");
+  test_add (o.batch, TRACE_EVENT_SLICE_END, 14000, 10, 20, "a");
+  out_write (&o, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    g_assert_cmpint (ns_of (test_json_event (o.events, "X", names[i], 0), "dur"), ==, durs[i] * 1000);
+  g_assert_nonnull (test_json_event (o.events, "B", "b", 0));
+  g_assert_null (test_json_event (o.events, "X", "b", 0));
   out_clear (&o);
 }
 
@@ -933,6 +964,7 @@ main (int argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/json/writer/complete-slices", test_complete_slices);
   g_test_add_func ("/json/writer/open-and-unmatched", test_open_and_unmatched);
+  g_test_add_func ("/json/writer/named-ends", test_named_ends);
   g_test_add_func ("/json/writer/max-open-slices", test_max_open_slices);
   g_test_add_func ("/json/writer/begin-end-style", test_begin_end_style);
   g_test_add_func ("/json/writer/thread-time", test_thread_time);
