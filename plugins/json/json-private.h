@@ -745,7 +745,7 @@ typedef enum
  *   %CHROME_FLOWS_AUTO become
  * @perfetto_kernel_events: the kernel events come from a Perfetto trace
  *   (the stream's format is `perfetto`), typed: its interrupts go as
- *   slices (chrome_writer_kernel_irq_slice())
+ *   slices (chrome_writer_kernel_as_event())
  *
  * A zeroed struct means the defaults.
  */
@@ -887,7 +887,8 @@ struct _ChromeWriter
   {
     guint32 k_irq_entry, k_irq_exit, k_softirq_entry, k_softirq_exit, k_vec, category;
     guint32 k_atrace[CHROME_KERNEL_ATRACE_FORMS]; /* vendor atrace trace points */
-  } irq;                                          /* interned at the first kernel event (of a Perfetto stream) */
+    guint32 k_gpu_frequency;
+  } irq; /* interned at the first kernel event (of a Perfetto stream) */
 
   GHashTable *threads; /* ChromeThreadKey* → WriterThread* */
   WriterThread *last_thread;
@@ -936,7 +937,7 @@ void chrome_writer_put_arg_value (ChromeWriter *w, const TraceArg *arg);
 /* json-writer-kernel.c */
 gboolean chrome_writer_kernel_event (ChromeWriter *w, TraceBatch *batch, const TraceEvent *ev, GError **error);
 gboolean chrome_writer_kernel_counter (ChromeWriter *w, const TraceEvent *ev, gboolean *written, GError **error);
-gboolean chrome_writer_kernel_irq_slice (ChromeWriter *w, TraceBatch *batch, const TraceEvent *ev, TraceEvent *slice);
+gboolean chrome_writer_kernel_as_event (ChromeWriter *w, TraceBatch *batch, const TraceEvent *ev, TraceEvent *slice);
 void chrome_writer_note_thread_name (ChromeWriter *w, gint64 tid, guint32 name);
 gboolean chrome_writer_kernel_suffix (ChromeWriter *w, GError **error);
 void chrome_writer_kernel_free (ChromeWriter *w);

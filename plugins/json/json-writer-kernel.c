@@ -251,11 +251,40 @@ irq_slice_name (ChromeWriter *w,
   return intern (w, name);
 }
 
+/* A GPU's frequency: trace_processor makes a counter track `gpufreq` per
+ * GPU of the typed event, nothing of its text line. It goes as a JSON
+ * counter of no process, `gpufreq` with the key `gpu<N>` (a JSON counter
+ * track is named by event and key: one track per GPU). */
+static gboolean
+gpu_frequency_counter (ChromeWriter *w,
+                       TraceBatch *batch,
+                       const TraceEvent *ev,
+                       TraceEvent *counter)
+{
+  gboolean has_gpu, has_state;
+  gint64 gpu = int_arg (w, batch, ev, "gpu_id", &has_gpu);
+  gint64 state = int_arg (w, batch, ev, "state", &has_state);
+  g_autofree char *name = g_strdup_printf ("gpufreq gpu%" G_GINT64_FORMAT, gpu);
+
+  memset (counter, 0, sizeof *counter);
+  counter->kind = has_state ? TRACE_EVENT_COUNTER : TRACE_EVENT_NONE;
+  counter->ts = ev->ts;
+  counter->pid = counter->tid = TRACE_ID_UNKNOWN;
+  counter->cpu = -1;
+  counter->name = intern (w, name);
+  counter->flags = TRACE_EVENT_FLAG_COUNTER_INT;
+  counter->u.counter.value = (double) state;
+  return TRUE;
+}
+
 /**
- * chrome_writer_kernel_irq_slice:
- * @slice: (out caller-allocates): the slice event to write for @ev
+ * chrome_writer_kernel_as_event:
+ * @slice: (out caller-allocates): the event to write for @ev
  *
- * An interrupt of a Perfetto trace goes as a JSON slice: trace_processor
+ * Kernel events of a Perfetto trace of which trace_processor makes
+ * slices or counters from the typed event but nothing from its ftrace
+ * text line go as JSON events: a `gpu_frequency` as a counter
+ * (gpu_frequency_counter()), an interrupt as a slice. trace_processor
  * makes slices of the typed irq_handler_entry/exit and softirq_entry/exit
  * (`IRQ (timer)` on a per-cpu track `Irq Cpu N`, the softirq's action on
  * `SoftIrq Cpu N`), but of their ftrace text lines none. JSON has no cpu
@@ -264,14 +293,15 @@ irq_slice_name (ChromeWriter *w,
  * format keeps its interrupt lines, as trace_processor made no slices of
  * them there either.
  *
- * Returns: whether @ev is such an interrupt (then @slice is set, or its
- *   kind is %TRACE_EVENT_NONE for a softirq vector without a name)
+ * Returns: whether @ev is such an event (then @slice is set, or its
+ *   kind is %TRACE_EVENT_NONE for a softirq vector without a name or a
+ *   gpu_frequency without a state)
  */
 gboolean
-chrome_writer_kernel_irq_slice (ChromeWriter *w,
-                                TraceBatch *batch,
-                                const TraceEvent *ev,
-                                TraceEvent *slice)
+chrome_writer_kernel_as_event (ChromeWriter *w,
+                               TraceBatch *batch,
+                               const TraceEvent *ev,
+                               TraceEvent *slice)
 {
   gboolean soft, begin;
 
@@ -279,6 +309,7 @@ chrome_writer_kernel_irq_slice (ChromeWriter *w,
     return FALSE;
   if (w->irq.k_irq_entry == 0)
     {
+      w->irq.k_gpu_frequency = intern (w, "gpu_frequency");
       w->irq.k_irq_entry = intern (w, "irq_handler_entry");
       w->irq.k_irq_exit = intern (w, "irq_handler_exit");
       w->irq.k_softirq_entry = intern (w, "softirq_entry");
@@ -286,6 +317,8 @@ chrome_writer_kernel_irq_slice (ChromeWriter *w,
       w->irq.k_vec = intern (w, "vec");
       w->irq.category = intern (w, "irq");
     }
+  if (ev->name == w->irq.k_gpu_frequency)
+    return gpu_frequency_counter (w, batch, ev, slice);
   soft = ev->name == w->irq.k_softirq_entry || ev->name == w->irq.k_softirq_exit;
   begin = ev->name == w->irq.k_irq_entry || ev->name == w->irq.k_softirq_entry;
   if (!soft && !begin && ev->name != w->irq.k_irq_exit)

@@ -1047,14 +1047,18 @@ write_kernel_event (ChromeWriter *w,
   gboolean no_marker_drop = w->stats.dropped_markers == 0;
   TraceEvent slice;
 
-  if (chrome_writer_kernel_irq_slice (w, batch, ev, &slice))
+  if (chrome_writer_kernel_as_event (w, batch, ev, &slice))
     {
       if (slice.kind == TRACE_EVENT_SLICE_BEGIN)
         slice_begin (w, batch, &slice);
       else if (slice.kind == TRACE_EVENT_SLICE_END)
         slice_end (w, batch, &slice);
+      else if (slice.kind == TRACE_EVENT_COUNTER)
+        write_counter (w, &slice);
       else
-        chrome_writer_count_drop (w, &w->stats.dropped_other, "softirq of a vector without a name dropped");
+        chrome_writer_count_drop (w, &w->stats.dropped_other,
+                                  "kernel event trace_processor makes nothing of dropped (a softirq vector "
+                                  "without a name, a gpu_frequency without a state)");
       return TRUE;
     }
   if (!chrome_writer_kernel_event (w, batch, ev, error))

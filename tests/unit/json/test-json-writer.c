@@ -777,6 +777,29 @@ test_kernel_vendor_atrace (void)
   out_clear (&o);
 }
 
+/* A GPU frequency of a Perfetto stream: a counter per GPU, as
+ * trace_processor reads the typed event (of its text line nothing). */
+static void
+test_kernel_gpu_frequency (void)
+{
+  ChromeWriterOptions perfetto = { .perfetto_kernel_events = TRUE };
+  JsonObject *e;
+  TraceEvent *ev;
+  Out o;
+
+  out_init (&o);
+  ev = test_add (o.batch, TRACE_EVENT_FTRACE, 2000, TRACE_ID_UNKNOWN, 527, "gpu_frequency");
+  ev->cpu = 0;
+  trace_batch_add_arg_int (o.batch, ev, "gpu_id", 1);
+  trace_batch_add_arg_int (o.batch, ev, "state", 400000);
+  out_write (&o, &perfetto);
+  g_assert_false (json_object_has_member (json_node_get_object (o.root), "systemTraceEvents"));
+  e = test_json_event (o.events, "C", "gpufreq", 0);
+  g_assert_cmpint (json_object_get_int_member (args_of (e), "gpu1"), ==, 400000);
+  g_assert_false (json_object_has_member (e, "pid"));
+  out_clear (&o);
+}
+
 /* A begin's text args outlive its batch: the slice is written (as X)
  * when its end comes, in another batch. */
 static void
@@ -979,6 +1002,7 @@ main (int argc,
   g_test_add_func ("/json/writer/kernel-text", test_kernel_text);
   g_test_add_func ("/json/writer/kernel-irq-slices", test_kernel_irq_slices);
   g_test_add_func ("/json/writer/kernel-vendor-atrace", test_kernel_vendor_atrace);
+  g_test_add_func ("/json/writer/kernel-gpu-frequency", test_kernel_gpu_frequency);
   g_test_add_func ("/json/writer/text-args-across-batches", test_text_args_across_batches);
   g_test_add_func ("/json/writer/object-members", test_object_members);
   g_test_add_func ("/json/writer/suffix", test_suffix);
