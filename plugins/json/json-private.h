@@ -867,6 +867,7 @@ typedef struct
   GArray *stack;         /* HeldSlice: the open slices not written yet */
   GArray *args;          /* TraceArg of the held slices */
   guint64 written_below; /* open slices already written as B, under the stack */
+  guint n_ended;         /* slices of the stack ended under open ones */
 } WriterThread;
 
 struct _ChromeWriter

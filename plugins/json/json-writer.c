@@ -469,6 +469,7 @@ release_thread (ChromeWriter *w,
       t->written_below++;
     }
   w->n_held -= t->stack->len;
+  t->n_ended = 0;
   g_array_set_size (t->stack, 0);
   g_array_set_size (t->args, 0);
 }
@@ -603,6 +604,8 @@ pop_held (ChromeWriter *w,
 {
   HeldSlice *h = &g_array_index (t->stack, HeldSlice, t->stack->len - 1);
 
+  if (h->ended)
+    t->n_ended--;
   g_array_set_size (t->args, h->arg_start);
   g_array_set_size (t->stack, t->stack->len - 1);
   w->n_held--;
@@ -639,6 +642,8 @@ close_past_ended (ChromeWriter *w,
 {
   gboolean open_above = FALSE;
 
+  if (t->n_ended == 0)
+    return;
   for (gint i = (gint) t->stack->len - 1; i >= 0; i--)
     {
       HeldSlice *h = &g_array_index (t->stack, HeldSlice, i);
@@ -706,6 +711,7 @@ slice_end (ChromeWriter *w,
       HeldSlice *h = &g_array_index (t->stack, HeldSlice, i);
 
       h->ended = TRUE;
+      t->n_ended++;
       h->ev.u.slice.dur = ev->ts - h->ev.ts;
     }
 }
