@@ -888,7 +888,7 @@ struct _ChromeWriter
   {
     guint32 k_irq_entry, k_irq_exit, k_softirq_entry, k_softirq_exit, k_vec, category;
     guint32 k_atrace[CHROME_KERNEL_ATRACE_FORMS]; /* vendor atrace trace points */
-    guint32 k_gpu_frequency;
+    guint32 k_gpu_frequency, k_wake_activate, k_wake_deactivate, k_wakesource;
   } irq; /* interned at the first kernel event (of a Perfetto stream) */
 
   GHashTable *threads; /* ChromeThreadKey* → WriterThread* */
@@ -907,6 +907,7 @@ struct _ChromeWriter
 
   GArray *clock_markers;         /* TraceEvent */
   GHashTable *open_legacy_async; /* ChromeLegacyAsyncKey* of atrace S| families open */
+  GHashTable *wakelocks;         /* wakeup source name → activations held */
   GHashTable *ended_flows;       /* guint64 v1 flow id → flows of it ended */
   GHashTable *open_async;        /* ChromeLegacyAsyncKey* (no name) → GArray of the
                                   * (name, category) of its open begins */

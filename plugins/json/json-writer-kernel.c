@@ -277,6 +277,46 @@ gpu_frequency_counter (ChromeWriter *w,
   return TRUE;
 }
 
+/* A wakeup source: trace_processor makes a slice `Wakelock(NAME)` on a
+ * track of the name from its first activation to the deactivation that
+ * releases the last one (activations nest), nothing of the text lines.
+ * It goes as a nestable async slice of no process, id the name's hash. */
+static gboolean
+wakelock_slice (ChromeWriter *w,
+                TraceBatch *batch,
+                const TraceEvent *ev,
+                gboolean activate,
+                TraceEvent *slice)
+{
+  const TraceArg *arg = find_arg (batch, ev, w->str_name);
+  const char *name = arg ? trace_batch_get_arg_string (batch, arg) : NULL;
+  g_autofree char *title = NULL;
+  guint32 key;
+  guint count;
+
+  memset (slice, 0, sizeof *slice);
+  slice->kind = TRACE_EVENT_NONE;
+  if (name == NULL)
+    return TRUE;
+  key = intern (w, name);
+  count = GPOINTER_TO_UINT (g_hash_table_lookup (w->wakelocks, GUINT_TO_POINTER (key)));
+  g_hash_table_insert (w->wakelocks, GUINT_TO_POINTER (key),
+                       GUINT_TO_POINTER (activate ? count + 1 : count > 0 ? count - 1
+                                                                          : 0));
+  if (activate ? count != 0 : count != 1)
+    return TRUE;
+  title = g_strdup_printf ("Wakelock(%s)", name);
+  slice->kind = activate ? TRACE_EVENT_ASYNC_BEGIN : TRACE_EVENT_ASYNC_END;
+  slice->ts = ev->ts;
+  slice->pid = slice->tid = TRACE_ID_UNKNOWN;
+  slice->cpu = -1;
+  slice->flags = TRACE_EVENT_FLAG_ID_GLOBAL;
+  slice->name = intern (w, title);
+  slice->category = w->irq.k_wakesource;
+  slice->u.async.id = g_str_hash (name);
+  return TRUE;
+}
+
 /**
  * chrome_writer_kernel_as_event:
  * @slice: (out caller-allocates): the event to write for @ev
@@ -284,7 +324,8 @@ gpu_frequency_counter (ChromeWriter *w,
  * Kernel events of a Perfetto trace of which trace_processor makes
  * slices or counters from the typed event but nothing from its ftrace
  * text line go as JSON events: a `gpu_frequency` as a counter
- * (gpu_frequency_counter()), an interrupt as a slice. trace_processor
+ * (gpu_frequency_counter()), a wakeup source as an async slice
+ * (wakelock_slice()), an interrupt as a slice. trace_processor
  * makes slices of the typed irq_handler_entry/exit and softirq_entry/exit
  * (`IRQ (timer)` on a per-cpu track `Irq Cpu N`, the softirq's action on
  * `SoftIrq Cpu N`), but of their ftrace text lines none. JSON has no cpu
@@ -310,6 +351,9 @@ chrome_writer_kernel_as_event (ChromeWriter *w,
   if (w->irq.k_irq_entry == 0)
     {
       w->irq.k_gpu_frequency = intern (w, "gpu_frequency");
+      w->irq.k_wake_activate = intern (w, "wakeup_source_activate");
+      w->irq.k_wake_deactivate = intern (w, "wakeup_source_deactivate");
+      w->irq.k_wakesource = intern (w, "wakesource");
       w->irq.k_irq_entry = intern (w, "irq_handler_entry");
       w->irq.k_irq_exit = intern (w, "irq_handler_exit");
       w->irq.k_softirq_entry = intern (w, "softirq_entry");
@@ -319,6 +363,8 @@ chrome_writer_kernel_as_event (ChromeWriter *w,
     }
   if (ev->name == w->irq.k_gpu_frequency)
     return gpu_frequency_counter (w, batch, ev, slice);
+  if (ev->name == w->irq.k_wake_activate || ev->name == w->irq.k_wake_deactivate)
+    return wakelock_slice (w, batch, ev, ev->name == w->irq.k_wake_activate, slice);
   soft = ev->name == w->irq.k_softirq_entry || ev->name == w->irq.k_softirq_exit;
   begin = ev->name == w->irq.k_irq_entry || ev->name == w->irq.k_softirq_entry;
   if (!soft && !begin && ev->name != w->irq.k_irq_exit)

@@ -114,6 +114,7 @@ chrome_writer_new (GOutputStream *out,
   w->merged_args = g_array_new (FALSE, FALSE, sizeof (TraceArg));
   w->clock_markers = g_array_new (FALSE, FALSE, sizeof (TraceEvent));
   w->open_legacy_async = g_hash_table_new_full (legacy_key_hash, legacy_key_equal, g_free, NULL);
+  w->wakelocks = g_hash_table_new (NULL, NULL);
   w->ended_flows = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   w->open_async = g_hash_table_new_full (legacy_key_hash, legacy_key_equal, g_free, (GDestroyNotify) g_array_unref);
   g_debug ("writer opened: %s form, %s slices, flows %s, clock %s",
@@ -138,6 +139,7 @@ chrome_writer_free (ChromeWriter *w)
   g_hash_table_unref (w->open_legacy_async);
   g_hash_table_unref (w->open_async);
   g_hash_table_unref (w->ended_flows);
+  g_hash_table_unref (w->wakelocks);
   chrome_writer_kernel_free (w);
   chrome_writer_profiles_free (w);
   if (w->pool)
@@ -1061,10 +1063,12 @@ write_kernel_event (ChromeWriter *w,
         slice_end (w, batch, &slice);
       else if (slice.kind == TRACE_EVENT_COUNTER)
         write_counter (w, &slice);
+      else if (slice.kind == TRACE_EVENT_ASYNC_BEGIN || slice.kind == TRACE_EVENT_ASYNC_END)
+        write_async (w, batch, &slice);
       else
         chrome_writer_count_drop (w, &w->stats.dropped_other,
-                                  "kernel event trace_processor makes nothing of dropped (a softirq vector "
-                                  "without a name, a gpu_frequency without a state)");
+                                  "kernel event of which trace_processor makes nothing dropped (a softirq vector without a name, "
+                                  "a gpu_frequency without a state, a wakeup source held again)");
       return TRUE;
     }
   if (!chrome_writer_kernel_event (w, batch, ev, error))

@@ -111,6 +111,8 @@ static PerfettoFtraceEventMap ftrace_maps[] = {
   { "irq_handler_exit", 37, DESC (irq_handler_exit), { { "irq", NULL, "irq", NUM }, { "ret", NULL, "ret", NUM } }, TRUE },
   { "softirq_entry", 24, DESC (softirq_entry), { { "vec", NULL, "vec", NUM } }, TRUE },
   { "softirq_exit", 25, DESC (softirq_exit), { { "vec", NULL, "vec", NUM } }, TRUE },
+  { "wakeup_source_activate", 404, DESC (wakeup_source_activate), { { "name", NULL, "name", STR }, { "state", NULL, "state", NUM } }, TRUE },
+  { "wakeup_source_deactivate", 405, DESC (wakeup_source_deactivate), { { "name", NULL, "name", STR }, { "state", NULL, "state", NUM } }, TRUE },
   { "gpu_frequency", 332, DESC (gpu_frequency), { { "gpu_id", NULL, "gpu_id", NUM }, { "state", NULL, "state", NUM } }, TRUE },
   /* Vendor trace points the kernel prints as atrace (`C|237|name|0`):
    * their fields under their own names. */

@@ -800,6 +800,35 @@ test_kernel_gpu_frequency (void)
   out_clear (&o);
 }
 
+/* Wakeup sources of a Perfetto stream: a slice per name while one is
+ * held (activations nest), as trace_processor reads the typed events. */
+static void
+test_kernel_wakelocks (void)
+{
+  ChromeWriterOptions perfetto = { .perfetto_kernel_events = TRUE };
+  const char *const kinds[] = { "wakeup_source_activate", "wakeup_source_activate", "wakeup_source_deactivate",
+                                "wakeup_source_deactivate" };
+  JsonObject *b, *e;
+  Out o;
+
+  out_init (&o);
+  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+    {
+      TraceEvent *ev = test_add (o.batch, TRACE_EVENT_FTRACE, 1000 * (i + 1), TRACE_ID_UNKNOWN, 5, kinds[i]);
+
+      ev->cpu = 0;
+      test_add_arg_text (o.batch, ev, "name", "keys");
+    }
+  out_write (&o, &perfetto);
+  g_assert_cmpuint (json_array_get_length (o.events), ==, 2);
+  b = test_json_event (o.events, "b", "Wakelock(keys)", 0);
+  e = test_json_event (o.events, "e", "Wakelock(keys)", 0);
+  g_assert_cmpint (ns_of (b, "ts"), ==, 1000);
+  g_assert_cmpint (ns_of (e, "ts"), ==, 4000);
+  g_assert_cmpint (json_object_get_int_member (e, "pid"), ==, 0);
+  out_clear (&o);
+}
+
 /* A begin's text args outlive its batch: the slice is written (as X)
  * when its end comes, in another batch. */
 static void
@@ -1003,6 +1032,7 @@ main (int argc,
   g_test_add_func ("/json/writer/kernel-irq-slices", test_kernel_irq_slices);
   g_test_add_func ("/json/writer/kernel-vendor-atrace", test_kernel_vendor_atrace);
   g_test_add_func ("/json/writer/kernel-gpu-frequency", test_kernel_gpu_frequency);
+  g_test_add_func ("/json/writer/kernel-wakelocks", test_kernel_wakelocks);
   g_test_add_func ("/json/writer/text-args-across-batches", test_text_args_across_batches);
   g_test_add_func ("/json/writer/object-members", test_object_members);
   g_test_add_func ("/json/writer/suffix", test_suffix);
