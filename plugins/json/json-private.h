@@ -889,7 +889,11 @@ struct _ChromeWriter
     guint32 k_irq_entry, k_irq_exit, k_softirq_entry, k_softirq_exit, k_vec, category;
     guint32 k_atrace[CHROME_KERNEL_ATRACE_FORMS]; /* vendor atrace trace points */
     guint32 k_gpu_frequency, k_wake_activate, k_wake_deactivate, k_wakesource;
-  } irq; /* interned at the first kernel event (of a Perfetto stream) */
+    guint32 k_suspend_resume, k_action, k_suspend;
+    guint suspend_state;   /* 0, in suspend_enter (1), in freeze_processes (2) */
+    guint32 suspend_enter; /* the open suspend_enter slice's name */
+    TraceEvent pending;    /* a second event to write, or kind NONE */
+  } irq;                   /* interned at the first kernel event (of a Perfetto stream) */
 
   GHashTable *threads; /* ChromeThreadKey* → WriterThread* */
   WriterThread *last_thread;

@@ -317,6 +317,68 @@ wakelock_slice (ChromeWriter *w,
   return TRUE;
 }
 
+static void
+global_async (ChromeWriter *w,
+              TraceEventKind kind,
+              const TraceEvent *ev,
+              guint32 name,
+              guint32 category,
+              TraceEvent *slice)
+{
+  memset (slice, 0, sizeof *slice);
+  slice->kind = kind;
+  slice->ts = ev->ts;
+  slice->pid = slice->tid = TRACE_ID_UNKNOWN;
+  slice->cpu = -1;
+  slice->flags = TRACE_EVENT_FLAG_ID_GLOBAL;
+  slice->name = name;
+  slice->category = category;
+  slice->u.async.id = g_str_hash (trace_string_pool_get (w->pool, name));
+}
+
+/* A suspend/resume step: trace_processor makes a slice `ACTION(VAL)`
+ * (VAL 0 for timekeeping_freeze, whose value is a cpu) from its start to
+ * its end, on a track of that name, nothing of the text lines; and ends
+ * a suspend_enter left open by a failed suspend_prepare (thaw_processes
+ * ending inside freeze_processes inside suspend_enter). Nestable async
+ * slices of no process, id the name's hash; the second end of that case
+ * in @w->irq.pending. */
+static gboolean
+suspend_resume_slice (ChromeWriter *w,
+                      TraceBatch *batch,
+                      const TraceEvent *ev,
+                      TraceEvent *slice)
+{
+  const TraceArg *arg = find_arg (batch, ev, w->irq.k_action);
+  const char *action = arg ? trace_batch_get_arg_string (batch, arg) : NULL;
+  gboolean has_val, has_start;
+  gint64 val = int_arg (w, batch, ev, "val", &has_val);
+  gboolean start = int_arg (w, batch, ev, "start", &has_start) != 0;
+  g_autofree char *title = NULL;
+  guint32 name;
+
+  if (action == NULL)
+    action = "";
+  title = g_strdup_printf ("%s(%d)", action, strcmp (action, "timekeeping_freeze") == 0 ? 0 : (gint32) val);
+  name = intern (w, title);
+  global_async (w, start ? TRACE_EVENT_ASYNC_BEGIN : TRACE_EVENT_ASYNC_END, ev, name, w->irq.k_suspend, slice);
+  if (start && strcmp (action, "suspend_enter") == 0)
+    {
+      w->irq.suspend_state = 1;
+      w->irq.suspend_enter = name;
+    }
+  else if (start && strcmp (action, "freeze_processes") == 0 && w->irq.suspend_state == 1)
+    w->irq.suspend_state = 2;
+  else if (!start && strcmp (action, "suspend_enter") == 0)
+    w->irq.suspend_state = 0;
+  else if (!start && strcmp (action, "thaw_processes") == 0 && w->irq.suspend_state == 2)
+    {
+      global_async (w, TRACE_EVENT_ASYNC_END, ev, w->irq.suspend_enter, w->irq.k_suspend, &w->irq.pending);
+      w->irq.suspend_state = 0;
+    }
+  return TRUE;
+}
+
 /**
  * chrome_writer_kernel_as_event:
  * @slice: (out caller-allocates): the event to write for @ev
@@ -324,8 +386,9 @@ wakelock_slice (ChromeWriter *w,
  * Kernel events of a Perfetto trace of which trace_processor makes
  * slices or counters from the typed event but nothing from its ftrace
  * text line go as JSON events: a `gpu_frequency` as a counter
- * (gpu_frequency_counter()), a wakeup source as an async slice
- * (wakelock_slice()), an interrupt as a slice. trace_processor
+ * (gpu_frequency_counter()), a wakeup source or a suspend/resume step
+ * as an async slice (wakelock_slice(), suspend_resume_slice()), an
+ * interrupt as a slice. trace_processor
  * makes slices of the typed irq_handler_entry/exit and softirq_entry/exit
  * (`IRQ (timer)` on a per-cpu track `Irq Cpu N`, the softirq's action on
  * `SoftIrq Cpu N`), but of their ftrace text lines none. JSON has no cpu
@@ -354,6 +417,9 @@ chrome_writer_kernel_as_event (ChromeWriter *w,
       w->irq.k_wake_activate = intern (w, "wakeup_source_activate");
       w->irq.k_wake_deactivate = intern (w, "wakeup_source_deactivate");
       w->irq.k_wakesource = intern (w, "wakesource");
+      w->irq.k_suspend_resume = intern (w, "suspend_resume");
+      w->irq.k_action = intern (w, "action");
+      w->irq.k_suspend = intern (w, "suspend");
       w->irq.k_irq_entry = intern (w, "irq_handler_entry");
       w->irq.k_irq_exit = intern (w, "irq_handler_exit");
       w->irq.k_softirq_entry = intern (w, "softirq_entry");
@@ -363,6 +429,8 @@ chrome_writer_kernel_as_event (ChromeWriter *w,
     }
   if (ev->name == w->irq.k_gpu_frequency)
     return gpu_frequency_counter (w, batch, ev, slice);
+  if (ev->name == w->irq.k_suspend_resume)
+    return suspend_resume_slice (w, batch, ev, slice);
   if (ev->name == w->irq.k_wake_activate || ev->name == w->irq.k_wake_deactivate)
     return wakelock_slice (w, batch, ev, ev->name == w->irq.k_wake_activate, slice);
   soft = ev->name == w->irq.k_softirq_entry || ev->name == w->irq.k_softirq_exit;

@@ -1067,8 +1067,11 @@ write_kernel_event (ChromeWriter *w,
         write_async (w, batch, &slice);
       else
         chrome_writer_count_drop (w, &w->stats.dropped_other,
-                                  "kernel event of which trace_processor makes nothing dropped (a softirq vector without a name, "
-                                  "a gpu_frequency without a state, a wakeup source held again)");
+                                  "kernel event of which trace_processor makes nothing dropped (a softirq vector "
+                                  "without a name, a gpu_frequency without a state, a wakeup source held again)");
+      if (w->irq.pending.kind == TRACE_EVENT_ASYNC_END)
+        write_async (w, batch, &w->irq.pending);
+      w->irq.pending.kind = TRACE_EVENT_NONE;
       return TRUE;
     }
   if (!chrome_writer_kernel_event (w, batch, ev, error))

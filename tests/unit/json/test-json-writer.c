@@ -829,6 +829,38 @@ test_kernel_wakelocks (void)
   out_clear (&o);
 }
 
+/* Suspend/resume steps of a Perfetto stream: a slice per action and
+ * value; a thaw_processes ending inside freeze_processes inside
+ * suspend_enter (a failed suspend) also ends suspend_enter, as in
+ * trace_processor. */
+static void
+test_kernel_suspend_resume (void)
+{
+  ChromeWriterOptions perfetto = { .perfetto_kernel_events = TRUE };
+  const char *const actions[] = { "suspend_enter", "freeze_processes", "thaw_processes", "thaw_processes" };
+  const gint64 starts[] = { 1, 1, 1, 0 };
+  JsonObject *e;
+  Out o;
+
+  out_init (&o);
+  for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
+    {
+      TraceEvent *ev = test_add (o.batch, TRACE_EVENT_FTRACE, 1000 * (i + 1), TRACE_ID_UNKNOWN, 0, "suspend_resume");
+
+      ev->cpu = 0;
+      test_add_arg_text (o.batch, ev, "action", actions[i]);
+      trace_batch_add_arg_int (o.batch, ev, "val", 3);
+      trace_batch_add_arg_int (o.batch, ev, "start", starts[i]);
+    }
+  out_write (&o, &perfetto);
+  g_assert_nonnull (test_json_event (o.events, "b", "freeze_processes(3)", 0));
+  g_assert_nonnull (test_json_event (o.events, "e", "thaw_processes(3)", 0));
+  e = test_json_event (o.events, "e", "suspend_enter(3)", 0);
+  g_assert_cmpint (ns_of (e, "ts"), ==, 4000);
+  g_assert_null (test_json_event (o.events, "e", "freeze_processes(3)", 0));
+  out_clear (&o);
+}
+
 /* A begin's text args outlive its batch: the slice is written (as X)
  * when its end comes, in another batch. */
 static void
@@ -1033,6 +1065,7 @@ main (int argc,
   g_test_add_func ("/json/writer/kernel-vendor-atrace", test_kernel_vendor_atrace);
   g_test_add_func ("/json/writer/kernel-gpu-frequency", test_kernel_gpu_frequency);
   g_test_add_func ("/json/writer/kernel-wakelocks", test_kernel_wakelocks);
+  g_test_add_func ("/json/writer/kernel-suspend-resume", test_kernel_suspend_resume);
   g_test_add_func ("/json/writer/text-args-across-batches", test_text_args_across_batches);
   g_test_add_func ("/json/writer/object-members", test_object_members);
   g_test_add_func ("/json/writer/suffix", test_suffix);

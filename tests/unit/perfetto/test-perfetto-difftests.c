@@ -149,15 +149,14 @@ test_process_stats (void)
   g_assert_cmpuint (rs.unknown_packets, ==, 0);
 }
 
-/* suspend_resume events, which tracepipe's .proto subset does not
- * declare: carried as opaque bytes, counted, and written back byte for
- * byte. */
+/* funcgraph events, which tracepipe's .proto subset does not declare:
+ * carried as opaque bytes, counted, and written back byte for byte. */
 static void
 test_opaque_ftrace (void)
 {
   g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
   PerfettoReaderStats rs, again_rs;
-  g_autoptr (TraceBatch) out = read_difftest (pool, "suspend_resume", &rs);
+  g_autoptr (TraceBatch) out = read_difftest (pool, "funcgraph_trace", &rs);
   g_autoptr (GPtrArray) first = pt_event_strings (out, FALSE);
   g_autoptr (GPtrArray) by_time = NULL;
   g_autoptr (GBytes) written = NULL;
@@ -165,11 +164,11 @@ test_opaque_ftrace (void)
   g_autoptr (GPtrArray) second = NULL;
   g_autoptr (GError) error = NULL;
 
-  g_assert_cmpuint (rs.opaque_ftrace, ==, 11);
+  g_assert_cmpuint (rs.opaque_ftrace, ==, 4);
   g_assert_cmpuint (rs.unsupported_events, ==, 0);
   g_assert_cmpstr (first->pdata[0], ==,
-                   "ftrace ts=10000 pid=-1 tid=0 cpu=0 name='perfetto_ftrace_113' cat='' flags=0x0 "
-                   "perfetto.field=u:113 perfetto.bytes=s:'EwoNc3VzcGVuZF9lbnRlchADGAE='");
+                   "ftrace ts=679375600673065 pid=-1 tid=385482 cpu=0 name='perfetto_ftrace_437' cat='' "
+                   "flags=0x0 perfetto.field=u:437 perfetto.bytes=s:'BAgAEAE='");
   written = pt_write (&out, 1, NULL, NULL);
   again = pt_read (written, pool, &again_rs, NULL, &error);
   g_assert_no_error (error);
@@ -178,7 +177,7 @@ test_opaque_ftrace (void)
   by_time = pt_event_strings (out, TRUE);
   second = pt_event_strings (again, TRUE);
   pt_assert_same_events (by_time, second);
-  g_assert_cmpuint (again_rs.opaque_ftrace, ==, 11);
+  g_assert_cmpuint (again_rs.opaque_ftrace, ==, 4);
 }
 
 /* Args that only look like an opaque event (a payload whose length does
