@@ -696,6 +696,9 @@ void chrome_reader_profiles_free (ChromeReader *r);
 /* The pseudo process of the per-cpu interrupt threads: above any Linux
  * pid (at most 2^22), within the 32 bits trace_processor reads. */
 #define CHROME_IRQ_PID G_GINT64_CONSTANT (0xFFFF0000)
+/* The pseudo process of the idle task's function_graph calls, a thread
+ * per cpu (tid pid + 1 + cpu). */
+#define CHROME_FUNCGRAPH_IDLE_PID G_GINT64_CONSTANT (0xFFFE0000)
 /* Vendor trace points written as atrace lines (json-writer-kernel.c). */
 #define CHROME_KERNEL_ATRACE_FORMS 6
 
@@ -890,6 +893,7 @@ struct _ChromeWriter
     guint32 k_atrace[CHROME_KERNEL_ATRACE_FORMS]; /* vendor atrace trace points */
     guint32 k_gpu_frequency, k_wake_activate, k_wake_deactivate, k_wakesource;
     guint32 k_suspend_resume, k_action, k_suspend;
+    guint32 k_funcgraph_entry, k_funcgraph_exit, k_func;
     guint suspend_state;   /* 0, in suspend_enter (1), in freeze_processes (2) */
     guint32 suspend_enter; /* the open suspend_enter slice's name */
     TraceEvent pending;    /* a second event to write, or kind NONE */

@@ -379,6 +379,35 @@ suspend_resume_slice (ChromeWriter *w,
   return TRUE;
 }
 
+/* A function_graph call: trace_processor makes a slice named by the
+ * function from entry to exit on a funcgraph track of the thread (of the
+ * cpu for the idle task, tid 0, whose instances run on several cpus at
+ * once), nothing of the text lines. It goes as a slice of the thread; of
+ * the idle task, of a pseudo thread per cpu (CHROME_FUNCGRAPH_IDLE_PID). */
+static gboolean
+funcgraph_slice (ChromeWriter *w,
+                 TraceBatch *batch,
+                 const TraceEvent *ev,
+                 gboolean entry,
+                 TraceEvent *slice)
+{
+  const TraceArg *arg = find_arg (batch, ev, w->irq.k_func);
+  const char *func = arg ? trace_batch_get_arg_string (batch, arg) : NULL;
+
+  *slice = *ev;
+  memset (&slice->u, 0, sizeof slice->u);
+  slice->kind = entry ? TRACE_EVENT_SLICE_BEGIN : TRACE_EVENT_SLICE_END;
+  slice->flags = 0;
+  slice->category = 0;
+  slice->name = intern (w, func ? func : "");
+  if (ev->tid == 0 || ev->tid == TRACE_ID_UNKNOWN)
+    {
+      slice->pid = CHROME_FUNCGRAPH_IDLE_PID;
+      slice->tid = CHROME_FUNCGRAPH_IDLE_PID + 1 + ev->cpu;
+    }
+  return TRUE;
+}
+
 /**
  * chrome_writer_kernel_as_event:
  * @slice: (out caller-allocates): the event to write for @ev
@@ -387,8 +416,9 @@ suspend_resume_slice (ChromeWriter *w,
  * slices or counters from the typed event but nothing from its ftrace
  * text line go as JSON events: a `gpu_frequency` as a counter
  * (gpu_frequency_counter()), a wakeup source or a suspend/resume step
- * as an async slice (wakelock_slice(), suspend_resume_slice()), an
- * interrupt as a slice. trace_processor
+ * as an async slice (wakelock_slice(), suspend_resume_slice()), a
+ * function_graph call as a slice (funcgraph_slice()), an interrupt as a
+ * slice. trace_processor
  * makes slices of the typed irq_handler_entry/exit and softirq_entry/exit
  * (`IRQ (timer)` on a per-cpu track `Irq Cpu N`, the softirq's action on
  * `SoftIrq Cpu N`), but of their ftrace text lines none. JSON has no cpu
@@ -420,6 +450,9 @@ chrome_writer_kernel_as_event (ChromeWriter *w,
       w->irq.k_suspend_resume = intern (w, "suspend_resume");
       w->irq.k_action = intern (w, "action");
       w->irq.k_suspend = intern (w, "suspend");
+      w->irq.k_funcgraph_entry = intern (w, "funcgraph_entry");
+      w->irq.k_funcgraph_exit = intern (w, "funcgraph_exit");
+      w->irq.k_func = intern (w, "func");
       w->irq.k_irq_entry = intern (w, "irq_handler_entry");
       w->irq.k_irq_exit = intern (w, "irq_handler_exit");
       w->irq.k_softirq_entry = intern (w, "softirq_entry");
@@ -429,6 +462,8 @@ chrome_writer_kernel_as_event (ChromeWriter *w,
     }
   if (ev->name == w->irq.k_gpu_frequency)
     return gpu_frequency_counter (w, batch, ev, slice);
+  if (ev->name == w->irq.k_funcgraph_entry || ev->name == w->irq.k_funcgraph_exit)
+    return funcgraph_slice (w, batch, ev, ev->name == w->irq.k_funcgraph_entry, slice);
   if (ev->name == w->irq.k_suspend_resume)
     return suspend_resume_slice (w, batch, ev, slice);
   if (ev->name == w->irq.k_wake_activate || ev->name == w->irq.k_wake_deactivate)

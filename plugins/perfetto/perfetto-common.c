@@ -111,6 +111,8 @@ static PerfettoFtraceEventMap ftrace_maps[] = {
   { "irq_handler_exit", 37, DESC (irq_handler_exit), { { "irq", NULL, "irq", NUM }, { "ret", NULL, "ret", NUM } }, TRUE },
   { "softirq_entry", 24, DESC (softirq_entry), { { "vec", NULL, "vec", NUM } }, TRUE },
   { "softirq_exit", 25, DESC (softirq_exit), { { "vec", NULL, "vec", NUM } }, TRUE },
+  { "funcgraph_entry", 437, DESC (funcgraph_entry), { { "depth", NULL, "depth", NUM }, { "func", NULL, "func", KSYM } }, TRUE },
+  { "funcgraph_exit", 438, DESC (funcgraph_exit), { { "calltime", NULL, "calltime", NUM }, { "depth", NULL, "depth", NUM }, { "func", NULL, "func", KSYM }, { "overrun", NULL, "overrun", NUM }, { "rettime", NULL, "rettime", NUM } }, TRUE },
   { "suspend_resume", 113, DESC (suspend_resume), { { "action", NULL, "action", STR }, { "val", NULL, "val", NUM }, { "start", NULL, "start", NUM } }, TRUE },
   { "wakeup_source_activate", 404, DESC (wakeup_source_activate), { { "name", NULL, "name", STR }, { "state", NULL, "state", NUM } }, TRUE },
   { "wakeup_source_deactivate", 405, DESC (wakeup_source_deactivate), { { "name", NULL, "name", STR }, { "state", NULL, "state", NUM } }, TRUE },

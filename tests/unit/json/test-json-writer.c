@@ -861,6 +861,38 @@ test_kernel_suspend_resume (void)
   out_clear (&o);
 }
 
+/* function_graph calls of a Perfetto stream: a slice per call on the
+ * thread; the idle task's on a pseudo thread per cpu. */
+static void
+test_kernel_funcgraph (void)
+{
+  ChromeWriterOptions perfetto = { .perfetto_kernel_events = TRUE };
+  const gint64 tids[] = { 7, 0 };
+  JsonObject *e;
+  Out o;
+
+  out_init (&o);
+  for (guint i = 0; i < G_N_ELEMENTS (tids); i++)
+    {
+      TraceEvent *ev = test_add (o.batch, TRACE_EVENT_FTRACE, 1000, TRACE_ID_UNKNOWN, tids[i], "funcgraph_entry");
+
+      ev->cpu = 2;
+      test_add_arg_text (o.batch, ev, "func", "do_fault");
+      ev = test_add (o.batch, TRACE_EVENT_FTRACE, 3000, TRACE_ID_UNKNOWN, tids[i], "funcgraph_exit");
+      ev->cpu = 2;
+      test_add_arg_text (o.batch, ev, "func", "do_fault");
+    }
+  out_write (&o, &perfetto);
+  e = test_json_event (o.events, "X", "do_fault", 0);
+  g_assert_cmpint (json_object_get_int_member (e, "tid"), ==, 7);
+  g_assert_cmpint (ns_of (e, "dur"), ==, 2000);
+  e = test_json_event (o.events, "X", "do_fault", 1);
+  g_assert_cmpint (json_object_get_int_member (e, "pid"), ==, 0xFFFE0000);
+  g_assert_cmpint (json_object_get_int_member (e, "tid"), ==, 0xFFFE0003);
+  g_assert_false (json_object_has_member (json_node_get_object (o.root), "systemTraceEvents"));
+  out_clear (&o);
+}
+
 /* A begin's text args outlive its batch: the slice is written (as X)
  * when its end comes, in another batch. */
 static void
@@ -1066,6 +1098,7 @@ main (int argc,
   g_test_add_func ("/json/writer/kernel-gpu-frequency", test_kernel_gpu_frequency);
   g_test_add_func ("/json/writer/kernel-wakelocks", test_kernel_wakelocks);
   g_test_add_func ("/json/writer/kernel-suspend-resume", test_kernel_suspend_resume);
+  g_test_add_func ("/json/writer/kernel-funcgraph", test_kernel_funcgraph);
   g_test_add_func ("/json/writer/text-args-across-batches", test_text_args_across_batches);
   g_test_add_func ("/json/writer/object-members", test_object_members);
   g_test_add_func ("/json/writer/suffix", test_suffix);
