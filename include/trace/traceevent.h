@@ -218,6 +218,8 @@ typedef enum
  *   Sources of Chrome JSON imply it for all their slices (their stream
  *   says `chrome-json`); perfetto-src sets it on the slices of TrackEvents
  *   whose legacy event binds a flow.
+ * @TRACE_EVENT_FLAG_STEP_PAST: an unnestable async step that ends the
+ *   step before it (Chrome `p`), not one that begins a step (`T`)
  *
  * Flags of a #TraceEvent.
  */
@@ -234,6 +236,7 @@ typedef enum
   TRACE_EVENT_FLAG_REPAIRED = 1 << 6,
   TRACE_EVENT_FLAG_THREAD_TIME = 1 << 7,
   TRACE_EVENT_FLAG_FLOW_V2 = 1 << 8,
+  TRACE_EVENT_FLAG_STEP_PAST = 1 << 9,
 } TraceEventFlags;
 
 /**

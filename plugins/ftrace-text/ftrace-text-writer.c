@@ -592,6 +592,30 @@ ftrace_text_write_record (FtraceTextWriter *w,
 }
 
 /**
+ * ftrace_text_write_marker:
+ * @line: replaced by the line, with its '\n'
+ * @ev: the record the marker stands for: its task, cpu and time
+ * @payload: the atrace payload (`C|237|name|0`), without '\n'
+ *
+ * Formats `tracing_mark_write: PAYLOAD` with the prefix of @ev, the line
+ * by which trace_processor's systrace parser reads an atrace point.
+ */
+void
+ftrace_text_write_marker (FtraceTextWriter *w,
+                          GString *line,
+                          const TraceEvent *ev,
+                          const char *payload,
+                          gsize len)
+{
+  g_return_if_fail (w != NULL);
+  g_return_if_fail (line != NULL);
+
+  append_prefix (w, line, ev, "tracing_mark_write");
+  append_clean (line, payload, len);
+  g_string_append_c (line, '\n');
+}
+
+/**
  * ftrace_text_can_write_counter:
  *
  * Returns: whether @ev (a TRACE_EVENT_COUNTER) has what an atrace counter

@@ -280,6 +280,11 @@ void ftrace_text_write_record (FtraceTextWriter *writer,
                                GString *line,
                                TraceBatch *batch,
                                const TraceEvent *ev);
+void ftrace_text_write_marker (FtraceTextWriter *writer,
+                               GString *line,
+                               const TraceEvent *ev,
+                               const char *payload,
+                               gsize len);
 gboolean ftrace_text_can_write_counter (FtraceTextWriter *writer,
                                         const TraceEvent *ev);
 void ftrace_text_write_counter (FtraceTextWriter *writer,

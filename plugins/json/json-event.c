@@ -715,7 +715,7 @@ convert_phase (ChromeReader *r,
     case 'T':
       return convert_step_or_thread_state (r, f, c);
     case 'p':
-      return convert_async (r, f, c, TRACE_EVENT_ASYNC_STEP, TRACE_EVENT_FLAG_ASYNC_LEGACY);
+      return convert_async (r, f, c, TRACE_EVENT_ASYNC_STEP, TRACE_EVENT_FLAG_ASYNC_LEGACY | TRACE_EVENT_FLAG_STEP_PAST);
     case 's':
       return convert_flow (r, f, c, TRACE_EVENT_FLOW_START);
     case 't':

@@ -693,6 +693,14 @@ void chrome_reader_profiles_free (ChromeReader *r);
 /* Threads held for X slices: a few hundred bytes each, tens of MB at the
  * cap, which real traces (tens of thousands of threads) never reach. */
 #define CHROME_WRITER_DEFAULT_MAX_THREADS (1u << 18)
+/* The pseudo process of the per-cpu interrupt threads: above any Linux
+ * pid (at most 2^22), within the 32 bits trace_processor reads. */
+#define CHROME_IRQ_PID G_GINT64_CONSTANT (0xFFFF0000)
+/* The pseudo process of the idle task's function_graph calls, a thread
+ * per cpu (tid pid + 1 + cpu). */
+#define CHROME_FUNCGRAPH_IDLE_PID G_GINT64_CONSTANT (0xFFFE0000)
+/* Vendor trace points written as atrace lines (json-writer-kernel.c). */
+#define CHROME_KERNEL_ATRACE_FORMS 6
 
 typedef enum
 {
@@ -738,6 +746,9 @@ typedef enum
  * @chrome_json: the events come from a Chrome JSON trace (the stream's
  *   format is `chrome-json`): what %CHROME_SLICES_AUTO and
  *   %CHROME_FLOWS_AUTO become
+ * @perfetto_kernel_events: the kernel events come from a Perfetto trace
+ *   (the stream's format is `perfetto`), typed: its interrupts go as
+ *   slices (chrome_writer_kernel_as_event())
  *
  * A zeroed struct means the defaults.
  */
@@ -755,6 +766,7 @@ typedef struct
   gsize system_trace_memory;
   guint max_threads;
   gboolean chrome_json;
+  gboolean perfetto_kernel_events;
 } ChromeWriterOptions;
 
 /**
@@ -848,6 +860,8 @@ typedef struct
 {
   TraceEvent ev;
   guint arg_start; /* its args, in the thread's args array */
+  gboolean ended;  /* written (as X, ev.u.slice.dur set), kept while
+                    * slices above it are open, as trace_processor does */
 } HeldSlice;
 
 typedef struct
@@ -856,6 +870,7 @@ typedef struct
   GArray *stack;         /* HeldSlice: the open slices not written yet */
   GArray *args;          /* TraceArg of the held slices */
   guint64 written_below; /* open slices already written as B, under the stack */
+  guint n_ended;         /* slices of the stack ended under open ones */
 } WriterThread;
 
 struct _ChromeWriter
@@ -872,6 +887,17 @@ struct _ChromeWriter
   gboolean failed;
   TraceStringPool *pool;
   guint32 str_flow, str_step, str_name, str_clock_sync; /* interned once */
+  struct
+  {
+    guint32 k_irq_entry, k_irq_exit, k_softirq_entry, k_softirq_exit, k_vec, category;
+    guint32 k_atrace[CHROME_KERNEL_ATRACE_FORMS]; /* vendor atrace trace points */
+    guint32 k_gpu_frequency, k_wake_activate, k_wake_deactivate, k_wakesource;
+    guint32 k_suspend_resume, k_action, k_suspend;
+    guint32 k_funcgraph_entry, k_funcgraph_exit, k_func;
+    guint suspend_state;   /* 0, in suspend_enter (1), in freeze_processes (2) */
+    guint32 suspend_enter; /* the open suspend_enter slice's name */
+    TraceEvent pending;    /* a second event to write, or kind NONE */
+  } irq;                   /* interned at the first kernel event (of a Perfetto stream) */
 
   GHashTable *threads; /* ChromeThreadKey* → WriterThread* */
   WriterThread *last_thread;
@@ -885,9 +911,14 @@ struct _ChromeWriter
   ChromeSpill *kernel;
   FtraceTextWriter *text; /* formats the lines, knows the comms */
   GString *line;
+  GString *payload; /* a vendor trace point's atrace payload */
 
   GArray *clock_markers;         /* TraceEvent */
   GHashTable *open_legacy_async; /* ChromeLegacyAsyncKey* of atrace S| families open */
+  GHashTable *wakelocks;         /* wakeup source name → activations held */
+  GHashTable *ended_flows;       /* guint64 v1 flow id → flows of it ended */
+  GHashTable *open_async;        /* ChromeLegacyAsyncKey* (no name) → GArray of the
+                                  * (name, category) of its open begins */
 
   GHashTable *nodes;    /* stack node id → WriterNode */
   GHashTable *sessions; /* ChromeThreadKey* → WriterSession */
@@ -916,6 +947,7 @@ void chrome_writer_put_arg_value (ChromeWriter *w, const TraceArg *arg);
 /* json-writer-kernel.c */
 gboolean chrome_writer_kernel_event (ChromeWriter *w, TraceBatch *batch, const TraceEvent *ev, GError **error);
 gboolean chrome_writer_kernel_counter (ChromeWriter *w, const TraceEvent *ev, gboolean *written, GError **error);
+gboolean chrome_writer_kernel_as_event (ChromeWriter *w, TraceBatch *batch, const TraceEvent *ev, TraceEvent *slice);
 void chrome_writer_note_thread_name (ChromeWriter *w, gint64 tid, guint32 name);
 gboolean chrome_writer_kernel_suffix (ChromeWriter *w, GError **error);
 void chrome_writer_kernel_free (ChromeWriter *w);

@@ -20,6 +20,29 @@
 
 #include "json-private.h"
 
+static guint32 intern (ChromeWriter *w, const char *s);
+static const TraceArg *find_arg (TraceBatch *batch, const TraceEvent *ev, guint32 key);
+
+/* Vendor kernel trace points in atrace's form, which trace_processor
+ * reads from a Perfetto trace as atrace points (ftrace_parser.cc,
+ * Parse*TracingMarkWrite): where each keeps the slice or counter name and
+ * the phase (B, E, I or C); @begin_key: a begin flag read when the type is
+ * 0; @zero_type_ends: a type of 0 is an end (Samsung's); @tgid_of_counters:
+ * the pid field is the process of counters only, of other phases 0
+ * (DPU's). The order is that of ChromeWriter's irq.k_atrace. */
+static const struct
+{
+  const char *event, *name_key, *type_key, *begin_key;
+  gboolean zero_type_ends, tgid_of_counters;
+} kernel_atrace_forms[CHROME_KERNEL_ATRACE_FORMS] = {
+  { "g2d_tracing_mark_write", "name", "type", NULL, FALSE, FALSE },
+  { "dpu_tracing_mark_write", "name", "type", NULL, FALSE, TRUE },
+  { "mali_tracing_mark_write", "name", "type", NULL, FALSE, FALSE },
+  { "lwis_tracing_mark_write", "func_name", "type", NULL, FALSE, FALSE },
+  { "sde_tracing_mark_write", "trace_name", "trace_type", "trace_begin", FALSE, FALSE },
+  { "samsung_tracing_mark_write", "trace_name", "trace_type", NULL, TRUE, FALSE },
+};
+
 /* The engine that formats the lines and remembers the comms, made with
  * the first thread name or kernel record. */
 static FtraceTextWriter *
@@ -48,7 +71,66 @@ ensure_kernel_text (ChromeWriter *w,
     return TRUE;
   w->kernel = chrome_spill_new (w->opts.system_trace_memory);
   w->line = g_string_sized_new (256);
+  w->payload = g_string_sized_new (64);
+  for (guint i = 0; i < CHROME_KERNEL_ATRACE_FORMS; i++)
+    w->irq.k_atrace[i] = intern (w, kernel_atrace_forms[i].event);
   return chrome_spill_write (w->kernel, header, sizeof header - 1, error);
+}
+
+static gint64
+int_arg (ChromeWriter *w,
+         TraceBatch *batch,
+         const TraceEvent *ev,
+         const char *key,
+         gboolean *found)
+{
+  const TraceArg *arg = key ? find_arg (batch, ev, intern (w, key)) : NULL;
+
+  *found = arg != NULL && (arg->type == TRACE_ARG_INT || arg->type == TRACE_ARG_UINT);
+  return *found ? arg->v.i : 0;
+}
+
+/* The atrace payload of a vendor trace point (`C|237|g2d_frame_hw#15|0`)
+ * into @payload. Returns: whether @ev is one (FALSE also for a phase
+ * trace_processor rejects, which then stays a generic line) */
+static gboolean
+kernel_atrace_payload (ChromeWriter *w,
+                       TraceBatch *batch,
+                       const TraceEvent *ev,
+                       GString *payload)
+{
+  guint i;
+  gboolean has_type, has_begin, has_pid;
+  gint64 type, tgid;
+  const TraceArg *name;
+  char phase;
+
+  for (i = 0; i < CHROME_KERNEL_ATRACE_FORMS && ev->name != w->irq.k_atrace[i]; i++)
+    ;
+  if (i == CHROME_KERNEL_ATRACE_FORMS)
+    return FALSE;
+  type = int_arg (w, batch, ev, kernel_atrace_forms[i].type_key, &has_type);
+  phase = (char) type;
+  if (type == 0 && kernel_atrace_forms[i].begin_key)
+    phase = int_arg (w, batch, ev, kernel_atrace_forms[i].begin_key, &has_begin) ? 'B' : 'E';
+  else if (type == 0 && has_type && kernel_atrace_forms[i].zero_type_ends)
+    phase = 'E';
+  if (phase != 'B' && phase != 'E' && phase != 'I' && phase != 'C')
+    return FALSE;
+  tgid = int_arg (w, batch, ev, "pid", &has_pid);
+  if (kernel_atrace_forms[i].tgid_of_counters && phase != 'C')
+    tgid = 0;
+  name = find_arg (batch, ev, intern (w, kernel_atrace_forms[i].name_key));
+  g_string_printf (payload, "%c|%" G_GINT64_FORMAT, phase, tgid);
+  if (phase != 'E')
+    {
+      g_string_append_c (payload, '|');
+      if (name && trace_batch_get_arg_string (batch, name))
+        g_string_append (payload, trace_batch_get_arg_string (batch, name));
+    }
+  if (phase == 'C')
+    g_string_append_printf (payload, "|%" G_GINT64_FORMAT, int_arg (w, batch, ev, "value", &has_pid));
+  return TRUE;
 }
 
 /**
@@ -82,7 +164,11 @@ chrome_writer_kernel_event (ChromeWriter *w,
     }
   if (!ensure_kernel_text (w, error))
     return FALSE;
-  ftrace_text_write_record (text, w->line, batch, ev);
+  if (w->opts.perfetto_kernel_events && ev->kind == TRACE_EVENT_FTRACE &&
+      kernel_atrace_payload (w, batch, ev, w->payload))
+    ftrace_text_write_marker (text, w->line, ev, w->payload->str, w->payload->len);
+  else
+    ftrace_text_write_record (text, w->line, batch, ev);
   w->stats.kernel_lines++;
   return chrome_spill_write (w->kernel, w->line->str, w->line->len, error);
 }
@@ -114,6 +200,289 @@ chrome_writer_kernel_counter (ChromeWriter *w,
   w->stats.kernel_lines++;
   *written = TRUE;
   return chrome_spill_write (w->kernel, w->line->str, w->line->len, error);
+}
+
+/* softirq vectors as trace_processor names their slices
+ * (src/trace_processor/types/softirq_action.h) */
+static const char *const softirq_actions[] = { "HI", "TIMER", "NET_TX", "NET_RX", "BLOCK",
+                                               "BLOCK_IOPOLL", "TASKLET", "SCHED", "HRTIMER", "RCU" };
+
+static guint32
+intern (ChromeWriter *w,
+        const char *s)
+{
+  return trace_string_pool_intern (w->pool, s);
+}
+
+static const TraceArg *
+find_arg (TraceBatch *batch,
+          const TraceEvent *ev,
+          guint32 key)
+{
+  const TraceArg *args = ev->n_args ? trace_batch_get_args (batch, ev) : NULL;
+
+  for (guint i = 0; i < ev->n_args; i++)
+    if (args[i].key == key)
+      return &args[i];
+  return NULL;
+}
+
+/* The slice name of an irq_handler_entry (`IRQ (timer)`) or a
+ * softirq_entry (its action); 0 for a vector trace_processor has no
+ * name for, which it makes no slice of. */
+static guint32
+irq_slice_name (ChromeWriter *w,
+                TraceBatch *batch,
+                const TraceEvent *ev,
+                gboolean soft)
+{
+  const TraceArg *arg;
+  g_autofree char *name = NULL;
+
+  if (soft)
+    {
+      arg = find_arg (batch, ev, w->irq.k_vec);
+      if (arg == NULL || (arg->type != TRACE_ARG_INT && arg->type != TRACE_ARG_UINT) || arg->v.u >= G_N_ELEMENTS (softirq_actions))
+        return 0;
+      return intern (w, softirq_actions[arg->v.u]);
+    }
+  arg = find_arg (batch, ev, w->str_name);
+  name = g_strdup_printf ("IRQ (%s)", arg && trace_batch_get_arg_string (batch, arg) ? trace_batch_get_arg_string (batch, arg) : "");
+  return intern (w, name);
+}
+
+/* A GPU's frequency: trace_processor makes a counter track `gpufreq` per
+ * GPU of the typed event, nothing of its text line. It goes as a JSON
+ * counter of no process, `gpufreq` with the key `gpu<N>` (a JSON counter
+ * track is named by event and key: one track per GPU). */
+static gboolean
+gpu_frequency_counter (ChromeWriter *w,
+                       TraceBatch *batch,
+                       const TraceEvent *ev,
+                       TraceEvent *counter)
+{
+  gboolean has_gpu, has_state;
+  gint64 gpu = int_arg (w, batch, ev, "gpu_id", &has_gpu);
+  gint64 state = int_arg (w, batch, ev, "state", &has_state);
+  g_autofree char *name = g_strdup_printf ("gpufreq gpu%" G_GINT64_FORMAT, gpu);
+
+  memset (counter, 0, sizeof *counter);
+  counter->kind = has_state ? TRACE_EVENT_COUNTER : TRACE_EVENT_NONE;
+  counter->ts = ev->ts;
+  counter->pid = counter->tid = TRACE_ID_UNKNOWN;
+  counter->cpu = -1;
+  counter->name = intern (w, name);
+  counter->flags = TRACE_EVENT_FLAG_COUNTER_INT;
+  counter->u.counter.value = (double) state;
+  return TRUE;
+}
+
+/* A wakeup source: trace_processor makes a slice `Wakelock(NAME)` on a
+ * track of the name from its first activation to the deactivation that
+ * releases the last one (activations nest), nothing of the text lines.
+ * It goes as a nestable async slice of no process, id the name's hash. */
+static gboolean
+wakelock_slice (ChromeWriter *w,
+                TraceBatch *batch,
+                const TraceEvent *ev,
+                gboolean activate,
+                TraceEvent *slice)
+{
+  const TraceArg *arg = find_arg (batch, ev, w->str_name);
+  const char *name = arg ? trace_batch_get_arg_string (batch, arg) : NULL;
+  g_autofree char *title = NULL;
+  guint32 key;
+  guint count;
+
+  memset (slice, 0, sizeof *slice);
+  slice->kind = TRACE_EVENT_NONE;
+  if (name == NULL)
+    return TRUE;
+  key = intern (w, name);
+  count = GPOINTER_TO_UINT (g_hash_table_lookup (w->wakelocks, GUINT_TO_POINTER (key)));
+  g_hash_table_insert (w->wakelocks, GUINT_TO_POINTER (key),
+                       GUINT_TO_POINTER (activate ? count + 1 : count > 0 ? count - 1
+                                                                          : 0));
+  if (activate ? count != 0 : count != 1)
+    return TRUE;
+  title = g_strdup_printf ("Wakelock(%s)", name);
+  slice->kind = activate ? TRACE_EVENT_ASYNC_BEGIN : TRACE_EVENT_ASYNC_END;
+  slice->ts = ev->ts;
+  slice->pid = slice->tid = TRACE_ID_UNKNOWN;
+  slice->cpu = -1;
+  slice->flags = TRACE_EVENT_FLAG_ID_GLOBAL;
+  slice->name = intern (w, title);
+  slice->category = w->irq.k_wakesource;
+  slice->u.async.id = g_str_hash (name);
+  return TRUE;
+}
+
+static void
+global_async (ChromeWriter *w,
+              TraceEventKind kind,
+              const TraceEvent *ev,
+              guint32 name,
+              guint32 category,
+              TraceEvent *slice)
+{
+  memset (slice, 0, sizeof *slice);
+  slice->kind = kind;
+  slice->ts = ev->ts;
+  slice->pid = slice->tid = TRACE_ID_UNKNOWN;
+  slice->cpu = -1;
+  slice->flags = TRACE_EVENT_FLAG_ID_GLOBAL;
+  slice->name = name;
+  slice->category = category;
+  slice->u.async.id = g_str_hash (trace_string_pool_get (w->pool, name));
+}
+
+/* A suspend/resume step: trace_processor makes a slice `ACTION(VAL)`
+ * (VAL 0 for timekeeping_freeze, whose value is a cpu) from its start to
+ * its end, on a track of that name, nothing of the text lines; and ends
+ * a suspend_enter left open by a failed suspend_prepare (thaw_processes
+ * ending inside freeze_processes inside suspend_enter). Nestable async
+ * slices of no process, id the name's hash; the second end of that case
+ * in @w->irq.pending. */
+static gboolean
+suspend_resume_slice (ChromeWriter *w,
+                      TraceBatch *batch,
+                      const TraceEvent *ev,
+                      TraceEvent *slice)
+{
+  const TraceArg *arg = find_arg (batch, ev, w->irq.k_action);
+  const char *action = arg ? trace_batch_get_arg_string (batch, arg) : NULL;
+  gboolean has_val, has_start;
+  gint64 val = int_arg (w, batch, ev, "val", &has_val);
+  gboolean start = int_arg (w, batch, ev, "start", &has_start) != 0;
+  g_autofree char *title = NULL;
+  guint32 name;
+
+  if (action == NULL)
+    action = "";
+  title = g_strdup_printf ("%s(%d)", action, strcmp (action, "timekeeping_freeze") == 0 ? 0 : (gint32) val);
+  name = intern (w, title);
+  global_async (w, start ? TRACE_EVENT_ASYNC_BEGIN : TRACE_EVENT_ASYNC_END, ev, name, w->irq.k_suspend, slice);
+  if (start && strcmp (action, "suspend_enter") == 0)
+    {
+      w->irq.suspend_state = 1;
+      w->irq.suspend_enter = name;
+    }
+  else if (start && strcmp (action, "freeze_processes") == 0 && w->irq.suspend_state == 1)
+    w->irq.suspend_state = 2;
+  else if (!start && strcmp (action, "suspend_enter") == 0)
+    w->irq.suspend_state = 0;
+  else if (!start && strcmp (action, "thaw_processes") == 0 && w->irq.suspend_state == 2)
+    {
+      global_async (w, TRACE_EVENT_ASYNC_END, ev, w->irq.suspend_enter, w->irq.k_suspend, &w->irq.pending);
+      w->irq.suspend_state = 0;
+    }
+  return TRUE;
+}
+
+/* A function_graph call: trace_processor makes a slice named by the
+ * function from entry to exit on a funcgraph track of the thread (of the
+ * cpu for the idle task, tid 0, whose instances run on several cpus at
+ * once), nothing of the text lines. It goes as a slice of the thread; of
+ * the idle task, of a pseudo thread per cpu (CHROME_FUNCGRAPH_IDLE_PID). */
+static gboolean
+funcgraph_slice (ChromeWriter *w,
+                 TraceBatch *batch,
+                 const TraceEvent *ev,
+                 gboolean entry,
+                 TraceEvent *slice)
+{
+  const TraceArg *arg = find_arg (batch, ev, w->irq.k_func);
+  const char *func = arg ? trace_batch_get_arg_string (batch, arg) : NULL;
+
+  *slice = *ev;
+  memset (&slice->u, 0, sizeof slice->u);
+  slice->kind = entry ? TRACE_EVENT_SLICE_BEGIN : TRACE_EVENT_SLICE_END;
+  slice->flags = 0;
+  slice->category = 0;
+  slice->name = intern (w, func ? func : "");
+  if (ev->tid == 0 || ev->tid == TRACE_ID_UNKNOWN)
+    {
+      slice->pid = CHROME_FUNCGRAPH_IDLE_PID;
+      slice->tid = CHROME_FUNCGRAPH_IDLE_PID + 1 + ev->cpu;
+    }
+  return TRUE;
+}
+
+/**
+ * chrome_writer_kernel_as_event:
+ * @slice: (out caller-allocates): the event to write for @ev
+ *
+ * Kernel events of a Perfetto trace of which trace_processor makes
+ * slices or counters from the typed event but nothing from its ftrace
+ * text line go as JSON events: a `gpu_frequency` as a counter
+ * (gpu_frequency_counter()), a wakeup source or a suspend/resume step
+ * as an async slice (wakelock_slice(), suspend_resume_slice()), a
+ * function_graph call as a slice (funcgraph_slice()), an interrupt as a
+ * slice. trace_processor
+ * makes slices of the typed irq_handler_entry/exit and softirq_entry/exit
+ * (`IRQ (timer)` on a per-cpu track `Irq Cpu N`, the softirq's action on
+ * `SoftIrq Cpu N`), but of their ftrace text lines none. JSON has no cpu
+ * track: the slices go on a thread per cpu and kind of an unnamed pseudo
+ * process, ids no Linux task has (CHROME_IRQ_PID). A stream of another
+ * format keeps its interrupt lines, as trace_processor made no slices of
+ * them there either.
+ *
+ * Returns: whether @ev is such an event (then @slice is set, or its
+ *   kind is %TRACE_EVENT_NONE for a softirq vector without a name or a
+ *   gpu_frequency without a state)
+ */
+gboolean
+chrome_writer_kernel_as_event (ChromeWriter *w,
+                               TraceBatch *batch,
+                               const TraceEvent *ev,
+                               TraceEvent *slice)
+{
+  gboolean soft, begin;
+
+  if (!w->opts.perfetto_kernel_events || ev->kind != TRACE_EVENT_FTRACE || ev->cpu < 0)
+    return FALSE;
+  if (w->irq.k_irq_entry == 0)
+    {
+      w->irq.k_gpu_frequency = intern (w, "gpu_frequency");
+      w->irq.k_wake_activate = intern (w, "wakeup_source_activate");
+      w->irq.k_wake_deactivate = intern (w, "wakeup_source_deactivate");
+      w->irq.k_wakesource = intern (w, "wakesource");
+      w->irq.k_suspend_resume = intern (w, "suspend_resume");
+      w->irq.k_action = intern (w, "action");
+      w->irq.k_suspend = intern (w, "suspend");
+      w->irq.k_funcgraph_entry = intern (w, "funcgraph_entry");
+      w->irq.k_funcgraph_exit = intern (w, "funcgraph_exit");
+      w->irq.k_func = intern (w, "func");
+      w->irq.k_irq_entry = intern (w, "irq_handler_entry");
+      w->irq.k_irq_exit = intern (w, "irq_handler_exit");
+      w->irq.k_softirq_entry = intern (w, "softirq_entry");
+      w->irq.k_softirq_exit = intern (w, "softirq_exit");
+      w->irq.k_vec = intern (w, "vec");
+      w->irq.category = intern (w, "irq");
+    }
+  if (ev->name == w->irq.k_gpu_frequency)
+    return gpu_frequency_counter (w, batch, ev, slice);
+  if (ev->name == w->irq.k_funcgraph_entry || ev->name == w->irq.k_funcgraph_exit)
+    return funcgraph_slice (w, batch, ev, ev->name == w->irq.k_funcgraph_entry, slice);
+  if (ev->name == w->irq.k_suspend_resume)
+    return suspend_resume_slice (w, batch, ev, slice);
+  if (ev->name == w->irq.k_wake_activate || ev->name == w->irq.k_wake_deactivate)
+    return wakelock_slice (w, batch, ev, ev->name == w->irq.k_wake_activate, slice);
+  soft = ev->name == w->irq.k_softirq_entry || ev->name == w->irq.k_softirq_exit;
+  begin = ev->name == w->irq.k_irq_entry || ev->name == w->irq.k_softirq_entry;
+  if (!soft && !begin && ev->name != w->irq.k_irq_exit)
+    return FALSE;
+  *slice = *ev;
+  memset (&slice->u, 0, sizeof slice->u);
+  slice->kind = begin ? TRACE_EVENT_SLICE_BEGIN : TRACE_EVENT_SLICE_END;
+  slice->flags = 0;
+  slice->category = w->irq.category;
+  slice->name = begin ? irq_slice_name (w, batch, ev, soft) : 0;
+  slice->pid = CHROME_IRQ_PID;
+  slice->tid = CHROME_IRQ_PID + 1 + 2 * (gint64) ev->cpu + (soft ? 1 : 0);
+  if (begin && slice->name == 0)
+    slice->kind = TRACE_EVENT_NONE;
+  return TRUE;
 }
 
 /* The length of @p's prefix that ends on a whole UTF-8 character, so a
@@ -182,4 +551,7 @@ chrome_writer_kernel_free (ChromeWriter *w)
   if (w->line)
     g_string_free (w->line, TRUE);
   w->line = NULL;
+  if (w->payload)
+    g_string_free (w->payload, TRUE);
+  w->payload = NULL;
 }

@@ -114,6 +114,9 @@ chrome_writer_new (GOutputStream *out,
   w->merged_args = g_array_new (FALSE, FALSE, sizeof (TraceArg));
   w->clock_markers = g_array_new (FALSE, FALSE, sizeof (TraceEvent));
   w->open_legacy_async = g_hash_table_new_full (legacy_key_hash, legacy_key_equal, g_free, NULL);
+  w->wakelocks = g_hash_table_new (NULL, NULL);
+  w->ended_flows = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  w->open_async = g_hash_table_new_full (legacy_key_hash, legacy_key_equal, g_free, (GDestroyNotify) g_array_unref);
   g_debug ("writer opened: %s form, %s slices, flows %s, clock %s",
            w->opts.form == CHROME_FORM_ARRAY ? "array" : "object",
            w->opts.slices == CHROME_SLICES_BEGIN_END ? "B/E" : "X", w->opts.flows == CHROME_FLOWS_V2 ? "v2" : "v1",
@@ -134,6 +137,9 @@ chrome_writer_free (ChromeWriter *w)
   g_array_unref (w->merged_args);
   g_array_unref (w->clock_markers);
   g_hash_table_unref (w->open_legacy_async);
+  g_hash_table_unref (w->open_async);
+  g_hash_table_unref (w->ended_flows);
+  g_hash_table_unref (w->wakelocks);
   chrome_writer_kernel_free (w);
   chrome_writer_profiles_free (w);
   if (w->pool)
@@ -300,35 +306,58 @@ slice_flows_v2 (const ChromeWriter *w,
   return w->opts.flows == CHROME_FLOWS_V2 || (w->flows_auto && (ev->flags & TRACE_EVENT_FLAG_FLOW_V2));
 }
 
+/* trace_processor never closes a flow of a JSON file (a v1 `f` and a v2
+ * `flow_in` leave its id bound), so an id used again after its flow ended
+ * (a TrackEvent terminating_flow_ids, then flow_ids) is a
+ * flow_duplicate_id to it. A v1 flow is keyed by id, category and name:
+ * each later flow of an ended id gets a name of its own, `flow#N`. */
+static guint32
+v1_flow_name (ChromeWriter *w,
+              guint64 id)
+{
+  guint generation = GPOINTER_TO_UINT (g_hash_table_lookup (w->ended_flows, &id));
+  g_autofree char *name = NULL;
+
+  if (generation == 0)
+    return w->str_flow;
+  name = g_strdup_printf ("flow#%u", generation);
+  return trace_string_pool_intern (w->pool, name);
+}
+
+static void
+put_v1_flow_event (ChromeWriter *w,
+                   const char *ph,
+                   guint64 id,
+                   const TraceEvent *ev)
+{
+  chrome_writer_event_open (w, ph, v1_flow_name (w, id), 0, ev->ts, ev->pid, ev->tid);
+  put_id_member (w, "id", id);
+  g_string_append (w->buf, ",\"bp\":\"e\"}");
+}
+
 /* flow v1 events standing for the flow ids bound to a slice */
 static void
 put_slice_flows_v1 (ChromeWriter *w,
                     const TraceEvent *ev)
 {
   guint64 in = ev->u.slice.flow_in, out = ev->u.slice.flow_out;
-  guint32 flow = w->str_flow;
 
   if (slice_flows_v2 (w, ev) || (in == 0 && out == 0))
     return;
   if (in != 0 && in == out)
     {
-      chrome_writer_event_open (w, "t", flow, 0, ev->ts, ev->pid, ev->tid);
-      put_id_member (w, "id", in);
-      g_string_append (w->buf, ",\"bp\":\"e\"}");
+      put_v1_flow_event (w, "t", in, ev);
       return;
     }
   if (in != 0)
     {
-      chrome_writer_event_open (w, "f", flow, 0, ev->ts, ev->pid, ev->tid);
-      put_id_member (w, "id", in);
-      g_string_append (w->buf, ",\"bp\":\"e\"}");
+      guint generation = GPOINTER_TO_UINT (g_hash_table_lookup (w->ended_flows, &in));
+
+      put_v1_flow_event (w, "f", in, ev);
+      g_hash_table_insert (w->ended_flows, g_memdup2 (&in, sizeof in), GUINT_TO_POINTER (generation + 1));
     }
   if (out != 0)
-    {
-      chrome_writer_event_open (w, "s", flow, 0, ev->ts, ev->pid, ev->tid);
-      put_id_member (w, "id", out);
-      g_string_append (w->buf, ",\"bp\":\"e\"}");
-    }
+    put_v1_flow_event (w, "s", out, ev);
 }
 
 static void
@@ -435,11 +464,14 @@ release_thread (ChromeWriter *w,
     {
       HeldSlice *h = &g_array_index (t->stack, HeldSlice, i);
 
+      if (h->ended)
+        continue;
       write_slice (w, "B", &h->ev, 0, &g_array_index (t->args, TraceArg, h->arg_start),
                    h->ev.n_args);
+      t->written_below++;
     }
-  t->written_below += t->stack->len;
   w->n_held -= t->stack->len;
+  t->n_ended = 0;
   g_array_set_size (t->stack, 0);
   g_array_set_size (t->args, 0);
 }
@@ -468,6 +500,8 @@ hold_args (WriterThread *t,
     }
 }
 
+static void close_past_ended (ChromeWriter *w, WriterThread *t, gint64 ts);
+
 static void
 slice_begin (ChromeWriter *w,
              TraceBatch *batch,
@@ -488,7 +522,9 @@ slice_begin (ChromeWriter *w,
       write_slice (w, "B", ev, 0, event_args (batch, ev), ev->n_args);
       return;
     }
+  close_past_ended (w, t, ev->ts);
   h.ev = *ev;
+  h.ended = FALSE;
   h.arg_start = t->args->len;
   if (ev->n_args > 0)
     hold_args (t, batch, ev);
@@ -528,14 +564,122 @@ merge_args (ChromeWriter *w,
     }
 }
 
+/* Writes held slice @h as X, ended by @ev (its args merged in). */
+static void
+write_ended (ChromeWriter *w,
+             WriterThread *t,
+             HeldSlice *h,
+             TraceBatch *batch,
+             const TraceEvent *ev)
+{
+  gint64 dur = ev->ts - h->ev.ts;
+
+  merge_args (w, &g_array_index (t->args, TraceArg, h->arg_start), h->ev.n_args, event_args (batch, ev),
+              ev->n_args);
+  /* Flow ids on a slice's end (a TrackEvent end may carry them) bind to
+   * the slice, as in trace_processor: written as if the begin had them. */
+  if (h->ev.u.slice.flow_in == 0 && h->ev.u.slice.flow_out == 0 &&
+      (ev->u.slice.flow_in != 0 || ev->u.slice.flow_out != 0))
+    {
+      h->ev.u.slice.flow_in = ev->u.slice.flow_in;
+      h->ev.u.slice.flow_out = ev->u.slice.flow_out;
+      put_slice_flows_v1 (w, &h->ev);
+    }
+  /* A pair's thread duration: the end's thread time less the begin's. */
+  h->ev.u.slice.thread_dur = (h->ev.flags & ev->flags & TRACE_EVENT_FLAG_THREAD_TIME) &&
+                                     h->ev.u.slice.thread_ts >= 0 && ev->u.slice.thread_ts >= 0
+                                 ? ev->u.slice.thread_ts - h->ev.u.slice.thread_ts
+                                 : -1;
+  if (dur < 0)
+    {
+      /* an end before its begin (unsorted input): keep both times */
+      write_slice (w, "B", &h->ev, 0, (TraceArg *) w->merged_args->data, w->merged_args->len);
+      write_slice (w, "E", ev, 0, NULL, 0);
+      return;
+    }
+  write_slice (w, "X", &h->ev, dur, (TraceArg *) w->merged_args->data, w->merged_args->len);
+}
+
+static void
+pop_held (ChromeWriter *w,
+          WriterThread *t)
+{
+  HeldSlice *h = &g_array_index (t->stack, HeldSlice, t->stack->len - 1);
+
+  if (h->ended)
+    t->n_ended--;
+  g_array_set_size (t->args, h->arg_start);
+  g_array_set_size (t->stack, t->stack->len - 1);
+  w->n_held--;
+}
+
+/* The held slice an end ends, as trace_processor finds it
+ * (SliceTracker::MatchingIncompleteSliceIndex): the innermost one not
+ * ended whose name and category match the end's, a name or category of 0
+ * matching any. Returns: its index, or -1 */
+static gint
+matching_held (WriterThread *t,
+               const TraceEvent *ev)
+{
+  for (gint i = (gint) t->stack->len - 1; i >= 0; i--)
+    {
+      const HeldSlice *h = &g_array_index (t->stack, HeldSlice, i);
+
+      if (h->ended || (ev->category != 0 && h->ev.category != ev->category) ||
+          (ev->name != 0 && h->ev.name != 0 && h->ev.name != ev->name))
+        continue;
+      return i;
+    }
+  return -1;
+}
+
+/* A slice ended while slices above it were open stays on the stack, as
+ * in trace_processor: at the first event of the thread after its end,
+ * the open slices above it end with it (SliceTracker::MaybeCloseStack);
+ * an ended slice with none open above it goes at its end. */
+static void
+close_past_ended (ChromeWriter *w,
+                  WriterThread *t,
+                  gint64 ts)
+{
+  gboolean open_above = FALSE;
+
+  if (t->n_ended == 0)
+    return;
+  for (gint i = (gint) t->stack->len - 1; i >= 0; i--)
+    {
+      HeldSlice *h = &g_array_index (t->stack, HeldSlice, i);
+      gint64 end = h->ev.ts + h->ev.u.slice.dur;
+
+      if (!h->ended)
+        {
+          open_above = TRUE;
+          continue;
+        }
+      if (open_above && ts <= end)
+        continue;
+      while ((gint) t->stack->len - 1 > i)
+        {
+          HeldSlice *above = &g_array_index (t->stack, HeldSlice, t->stack->len - 1);
+
+          if (!above->ended)
+            write_slice (w, "X", &above->ev, end - above->ev.ts,
+                         &g_array_index (t->args, TraceArg, above->arg_start), above->ev.n_args);
+          pop_held (w, t);
+        }
+      if (ts >= end)
+        pop_held (w, t);
+      open_above = FALSE;
+    }
+}
+
 static void
 slice_end (ChromeWriter *w,
            TraceBatch *batch,
            const TraceEvent *ev)
 {
   WriterThread *t;
-  HeldSlice h;
-  gint64 dur;
+  gint i;
 
   if (w->opts.slices == CHROME_SLICES_BEGIN_END)
     {
@@ -548,8 +692,12 @@ slice_end (ChromeWriter *w,
       write_slice (w, "E", ev, 0, event_args (batch, ev), ev->n_args);
       return;
     }
-  if (t->stack->len == 0)
+  close_past_ended (w, t, ev->ts);
+  i = matching_held (t, ev);
+  if (i < 0)
     {
+      /* trace_processor pairs an end with the slices written as B itself,
+       * and ignores one that ends no open slice */
       if (t->written_below > 0)
         t->written_below--;
       else
@@ -557,26 +705,17 @@ slice_end (ChromeWriter *w,
       write_slice (w, "E", ev, 0, event_args (batch, ev), ev->n_args);
       return;
     }
-  h = g_array_index (t->stack, HeldSlice, t->stack->len - 1);
-  g_array_set_size (t->stack, t->stack->len - 1);
-  w->n_held--;
-  merge_args (w, &g_array_index (t->args, TraceArg, h.arg_start), h.ev.n_args,
-              event_args (batch, ev), ev->n_args);
-  g_array_set_size (t->args, h.arg_start);
-  dur = ev->ts - h.ev.ts;
-  /* A pair's thread duration: the end's thread time less the begin's. */
-  h.ev.u.slice.thread_dur = (h.ev.flags & ev->flags & TRACE_EVENT_FLAG_THREAD_TIME) &&
-                                    h.ev.u.slice.thread_ts >= 0 && ev->u.slice.thread_ts >= 0
-                                ? ev->u.slice.thread_ts - h.ev.u.slice.thread_ts
-                                : -1;
-  if (dur < 0)
+  write_ended (w, t, &g_array_index (t->stack, HeldSlice, i), batch, ev);
+  if (i == (gint) t->stack->len - 1)
+    pop_held (w, t);
+  else
     {
-      /* an end before its begin (unsorted input): keep both times */
-      write_slice (w, "B", &h.ev, 0, (TraceArg *) w->merged_args->data, w->merged_args->len);
-      write_slice (w, "E", ev, 0, NULL, 0);
-      return;
+      HeldSlice *h = &g_array_index (t->stack, HeldSlice, i);
+
+      h->ended = TRUE;
+      t->n_ended++;
+      h->ev.u.slice.dur = ev->ts - h->ev.ts;
     }
-  write_slice (w, "X", &h.ev, dur, (TraceArg *) w->merged_args->data, w->merged_args->len);
 }
 
 static void
@@ -605,9 +744,16 @@ write_flow (ChromeWriter *w,
  * unknown (an ArkTS profile's summary) widens to the process or the whole
  * trace, where the viewers still show it. */
 static const char *
-instant_scope (const TraceEvent *ev)
+instant_scope (ChromeWriter *w,
+               const TraceEvent *ev)
 {
   gboolean thread = !(ev->flags & (TRACE_EVENT_FLAG_SCOPE_GLOBAL | TRACE_EVENT_FLAG_SCOPE_PROCESS));
+
+  /* flow events bind to the enclosing slice of their thread: an instant
+   * with flow v1 ids goes on its thread (with neither pid nor tid,
+   * trace_processor's thread 0, where slices of no thread go too) */
+  if ((ev->u.slice.flow_in != 0 || ev->u.slice.flow_out != 0) && !slice_flows_v2 (w, ev))
+    return "t";
 
   if (thread && ev->tid != TRACE_ID_UNKNOWN)
     return "t";
@@ -621,13 +767,23 @@ write_instant (ChromeWriter *w,
                TraceBatch *batch,
                const TraceEvent *ev)
 {
-  const char *scope = instant_scope (ev);
+  const char *scope = instant_scope (w, ev);
 
-  chrome_writer_event_open (w, "i", ev->name, ev->category, ev->ts, ev->pid, ev->tid);
+  /* flow events bind to the enclosing slice of their thread: only a
+   * thread instant can have them */
+  gint64 tid = ev->tid;
+
+  /* a thread instant needs a tid: the one trace_processor gives the
+   * instant's flow events, which have none (the pid, else 0) */
+  if (*scope == 't' && tid == TRACE_ID_UNKNOWN)
+    tid = ev->pid != TRACE_ID_UNKNOWN ? ev->pid : 0;
+  chrome_writer_event_open (w, "i", ev->name, ev->category, ev->ts, ev->pid, tid);
   g_string_append_printf (w->buf, ",\"s\":\"%s\"", scope);
   put_thread_time (w, "i", ev);
   chrome_writer_put_args (w, event_args (batch, ev), ev->n_args);
   event_close (w);
+  if (*scope == 't')
+    put_slice_flows_v1 (w, ev);
 }
 
 static const char *
@@ -646,7 +802,11 @@ async_phase (ChromeWriter *w,
     case TRACE_EVENT_ASYNC_END:
       return *legacy ? "F" : "e";
     case TRACE_EVENT_ASYNC_STEP:
-      return *legacy ? "T" : "n";
+      if (!*legacy)
+        return "n";
+      /* trace_processor reads a JSON `T` as a thread state, which
+       * without a duration it rejects, and ignores `p` */
+      return (ev->flags & TRACE_EVENT_FLAG_STEP_PAST) ? "p" : "T";
     default:
       return "n";
     }
@@ -706,6 +866,61 @@ track_legacy_family (ChromeWriter *w,
   return TRUE;
 }
 
+/* trace_processor rejects an async event without pid
+ * (json_parser_failure). One of no process (a Perfetto slice on a global
+ * track with a correlation id) goes with pid 0, as Perfetto's own JSON
+ * export writes it; one of a Chrome JSON stream stays without, as its
+ * original was rejected. */
+static gint64
+async_pid (ChromeWriter *w,
+           const TraceEvent *ev)
+{
+  return ev->pid == TRACE_ID_UNKNOWN && !w->opts.chrome_json ? 0 : ev->pid;
+}
+
+/* A nestable async end of a Perfetto stream has no name (a TrackEvent
+ * slice end names nothing), but trace_processor finds a JSON `e`'s slice
+ * by name, category and id: the end takes the name and category of the
+ * innermost begin open on its id. A Chrome JSON stream's ends keep their
+ * own (trace_processor matched them as they are in the original). */
+static void
+name_async_end (ChromeWriter *w,
+                const TraceEvent *ev,
+                guint32 *name,
+                guint32 *category)
+{
+  ChromeLegacyAsyncKey key = { (ev->flags & TRACE_EVENT_FLAG_ID_GLOBAL) ? TRACE_ID_UNKNOWN : ev->pid,
+                               ev->u.async.id, 0 };
+  GArray *open;
+  guint32 pair[2] = { ev->name, ev->category };
+
+  *name = ev->name;
+  *category = ev->category;
+  if (w->opts.chrome_json || (ev->kind != TRACE_EVENT_ASYNC_BEGIN && ev->kind != TRACE_EVENT_ASYNC_END))
+    return;
+  open = g_hash_table_lookup (w->open_async, &key);
+  if (ev->kind == TRACE_EVENT_ASYNC_BEGIN)
+    {
+      if (open == NULL)
+        {
+          open = g_array_new (FALSE, FALSE, sizeof pair);
+          g_hash_table_insert (w->open_async, g_memdup2 (&key, sizeof key), open);
+        }
+      g_array_append_val (open, pair);
+      return;
+    }
+  if (open == NULL || open->len == 0)
+    return;
+  if (ev->name == 0)
+    {
+      *name = g_array_index (open, guint32, 2 * (open->len - 1));
+      *category = g_array_index (open, guint32, 2 * (open->len - 1) + 1);
+    }
+  g_array_set_size (open, open->len - 1);
+  if (open->len == 0)
+    g_hash_table_remove (w->open_async, &key);
+}
+
 static void
 write_async (ChromeWriter *w,
              TraceBatch *batch,
@@ -713,13 +928,16 @@ write_async (ChromeWriter *w,
 {
   gboolean legacy, global = (ev->flags & TRACE_EVENT_FLAG_ID_GLOBAL) != 0;
   const char *ph = async_phase (w, ev, &legacy);
+  guint32 name = ev->name, category = ev->category;
   const TraceArg *args;
   guint n_args;
 
   if ((ev->flags & TRACE_EVENT_FLAG_ASYNC_LEGACY) && !legacy && !w->opts.nestable_legacy_async &&
       !track_legacy_family (w, ev))
     return;
-  chrome_writer_event_open (w, ph, ev->name, ev->category, ev->ts, ev->pid, ev->tid);
+  if (!legacy)
+    name_async_end (w, ev, &name, &category);
+  chrome_writer_event_open (w, ph, name, category, ev->ts, async_pid (w, ev), ev->tid);
   if (legacy && global)
     put_id_member (w, "id", ev->u.async.id);
   else
@@ -835,7 +1053,27 @@ write_kernel_event (ChromeWriter *w,
 {
   gboolean no_kernel_drop = w->stats.dropped_kernel == 0;
   gboolean no_marker_drop = w->stats.dropped_markers == 0;
+  TraceEvent slice;
 
+  if (chrome_writer_kernel_as_event (w, batch, ev, &slice))
+    {
+      if (slice.kind == TRACE_EVENT_SLICE_BEGIN)
+        slice_begin (w, batch, &slice);
+      else if (slice.kind == TRACE_EVENT_SLICE_END)
+        slice_end (w, batch, &slice);
+      else if (slice.kind == TRACE_EVENT_COUNTER)
+        write_counter (w, &slice);
+      else if (slice.kind == TRACE_EVENT_ASYNC_BEGIN || slice.kind == TRACE_EVENT_ASYNC_END)
+        write_async (w, batch, &slice);
+      else
+        chrome_writer_count_drop (w, &w->stats.dropped_other,
+                                  "kernel event of which trace_processor makes nothing dropped (a softirq vector "
+                                  "without a name, a gpu_frequency without a state, a wakeup source held again)");
+      if (w->irq.pending.kind == TRACE_EVENT_ASYNC_END)
+        write_async (w, batch, &w->irq.pending);
+      w->irq.pending.kind = TRACE_EVENT_NONE;
+      return TRUE;
+    }
   if (!chrome_writer_kernel_event (w, batch, ev, error))
     return FALSE;
   if (no_kernel_drop && w->stats.dropped_kernel > 0)
@@ -994,8 +1232,10 @@ release_all_threads (ChromeWriter *w)
   g_hash_table_iter_init (&iter, w->threads);
   while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &t))
     {
-      w->stats.open_slices += t->stack->len;
+      guint64 below = t->written_below;
+
       release_thread (w, t);
+      w->stats.open_slices += t->written_below - below;
     }
 }
 

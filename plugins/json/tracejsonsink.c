@@ -92,6 +92,7 @@ trace_json_sink_stream_start (TraceBaseSink *sink,
 
   self->opts.clock_domain = info->clock_domain;
   self->opts.chrome_json = g_strcmp0 (info->format, "chrome-json") == 0;
+  self->opts.perfetto_kernel_events = g_strcmp0 (info->format, "perfetto") == 0;
   g_clear_pointer (&self->opts.metadata, json_object_unref);
   self->opts.metadata = parse_metadata (info->metadata);
   /* metadata may come with a stream-start sent at the input's end */

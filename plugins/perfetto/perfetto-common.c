@@ -111,6 +111,20 @@ static PerfettoFtraceEventMap ftrace_maps[] = {
   { "irq_handler_exit", 37, DESC (irq_handler_exit), { { "irq", NULL, "irq", NUM }, { "ret", NULL, "ret", NUM } }, TRUE },
   { "softirq_entry", 24, DESC (softirq_entry), { { "vec", NULL, "vec", NUM } }, TRUE },
   { "softirq_exit", 25, DESC (softirq_exit), { { "vec", NULL, "vec", NUM } }, TRUE },
+  { "funcgraph_entry", 437, DESC (funcgraph_entry), { { "depth", NULL, "depth", NUM }, { "func", NULL, "func", KSYM } }, TRUE },
+  { "funcgraph_exit", 438, DESC (funcgraph_exit), { { "calltime", NULL, "calltime", NUM }, { "depth", NULL, "depth", NUM }, { "func", NULL, "func", KSYM }, { "overrun", NULL, "overrun", NUM }, { "rettime", NULL, "rettime", NUM } }, TRUE },
+  { "suspend_resume", 113, DESC (suspend_resume), { { "action", NULL, "action", STR }, { "val", NULL, "val", NUM }, { "start", NULL, "start", NUM } }, TRUE },
+  { "wakeup_source_activate", 404, DESC (wakeup_source_activate), { { "name", NULL, "name", STR }, { "state", NULL, "state", NUM } }, TRUE },
+  { "wakeup_source_deactivate", 405, DESC (wakeup_source_deactivate), { { "name", NULL, "name", STR }, { "state", NULL, "state", NUM } }, TRUE },
+  { "gpu_frequency", 332, DESC (gpu_frequency), { { "gpu_id", NULL, "gpu_id", NUM }, { "state", NULL, "state", NUM } }, TRUE },
+  /* Vendor trace points the kernel prints as atrace (`C|237|name|0`):
+   * their fields under their own names. */
+  { "g2d_tracing_mark_write", 349, DESC (g2d_tracing_mark_write), { { "pid", NULL, "pid", NUM }, { "name", NULL, "name", STR }, { "type", NULL, "type", NUM }, { "value", NULL, "value", NUM } }, TRUE },
+  { "dpu_tracing_mark_write", 348, DESC (dpu_tracing_mark_write), { { "pid", NULL, "pid", NUM }, { "trace_name", NULL, "trace_name", STR }, { "trace_begin", NULL, "trace_begin", NUM }, { "name", NULL, "name", STR }, { "type", NULL, "type", NUM }, { "value", NULL, "value", NUM } }, TRUE },
+  { "mali_tracing_mark_write", 350, DESC (mali_tracing_mark_write), { { "name", NULL, "name", STR }, { "pid", NULL, "pid", NUM }, { "type", NULL, "type", NUM }, { "value", NULL, "value", NUM } }, TRUE },
+  { "lwis_tracing_mark_write", 467, DESC (lwis_tracing_mark_write), { { "lwis_name", NULL, "lwis_name", STR }, { "type", NULL, "type", NUM }, { "pid", NULL, "pid", NUM }, { "func_name", NULL, "func_name", STR }, { "value", NULL, "value", NUM } }, TRUE },
+  { "sde_tracing_mark_write", 333, DESC (sde_tracing_mark_write), { { "pid", NULL, "pid", NUM }, { "trace_name", NULL, "trace_name", STR }, { "trace_type", NULL, "trace_type", NUM }, { "value", NULL, "value", NUM }, { "trace_begin", NULL, "trace_begin", NUM } }, TRUE },
+  { "samsung_tracing_mark_write", 484, DESC (samsung_tracing_mark_write), { { "pid", NULL, "pid", NUM }, { "trace_name", NULL, "trace_name", STR }, { "trace_begin", NULL, "trace_begin", NUM }, { "trace_type", NULL, "trace_type", NUM }, { "value", NULL, "value", NUM } }, TRUE },
 };
 
 #undef NUM

@@ -127,7 +127,7 @@ test_open_and_unmatched (void)
   add (&o, TRACE_EVENT_SLICE_END, 500, "stray");
   add (&o, TRACE_EVENT_SLICE_BEGIN, 1000, "open");
   test_add (o.batch, TRACE_EVENT_SLICE_BEGIN, 5000, 10, 12, "late");
-  test_add (o.batch, TRACE_EVENT_SLICE_END, 4000, 10, 12, "early");
+  test_add (o.batch, TRACE_EVENT_SLICE_END, 4000, 10, 12, "late");
   w = chrome_writer_new (mem, NULL);
   g_assert_true (chrome_writer_write_batch (w, o.batch, &error));
   g_assert_true (chrome_writer_finish (w, &error));
@@ -139,9 +139,40 @@ test_open_and_unmatched (void)
   g_assert_nonnull (test_json_event (events, "B", "open", 0));
   /* an end before its begin (unsorted input) keeps both times */
   g_assert_cmpint (ns_of (test_json_event (events, "B", "late", 0), "ts"), ==, 5000);
-  g_assert_cmpint (ns_of (test_json_event (events, "E", "early", 0), "ts"), ==, 4000);
+  g_assert_cmpint (ns_of (test_json_event (events, "E", "late", 0), "ts"), ==, 4000);
   g_assert_cmpuint (chrome_writer_get_stats (w)->open_slices, ==, 1);
   g_assert_cmpuint (chrome_writer_get_stats (w)->unmatched_ends, ==, 1);
+  out_clear (&o);
+}
+
+/* Slice ends with a name pair as trace_processor pairs them: with the
+ * innermost open slice of that name; one naming none is ignored; the
+ * slices open above an ended one end with it at the next event of the
+ * thread, or stay open without one. */
+static void
+test_named_ends (void)
+{
+  const char *const begins[] = { "s1", "s2", "s3", "s4" };
+  const char *const names[] = { "s4", "s3", "s2", "s1", "a" };
+  const gint64 durs[] = { 87, 89, 90, 93, 8 };
+  Out o;
+
+  out_init (&o);
+  for (guint i = 0; i < G_N_ELEMENTS (begins); i++)
+    add (&o, TRACE_EVENT_SLICE_BEGIN, 10000 + 1000 * i, begins[i]);
+  add (&o, TRACE_EVENT_SLICE_END, 100000, "s4");
+  add (&o, TRACE_EVENT_SLICE_END, 101000, "s2");
+  add (&o, TRACE_EVENT_SLICE_END, 102000, "s2");
+  add (&o, TRACE_EVENT_SLICE_END, 103000, "s1");
+  test_add (o.batch, TRACE_EVENT_SLICE_BEGIN, 6000, 10, 20, "a");
+  test_add (o.batch, TRACE_EVENT_SLICE_BEGIN, 9000, 10, 20, "b");
+  test_add (o.batch, TRACE_EVENT_SLICE_END, 13000, 10, 20, "zzz");
+  test_add (o.batch, TRACE_EVENT_SLICE_END, 14000, 10, 20, "a");
+  out_write (&o, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    g_assert_cmpint (ns_of (test_json_event (o.events, "X", names[i], 0), "dur"), ==, durs[i] * 1000);
+  g_assert_nonnull (test_json_event (o.events, "B", "b", 0));
+  g_assert_null (test_json_event (o.events, "X", "b", 0));
   out_clear (&o);
 }
 
@@ -301,6 +332,98 @@ test_async (void)
   out_write (&o, &nestable);
   g_assert_nonnull (test_json_event (o.events, "b", "legacy", 0));
   g_assert_nonnull (test_json_event (o.events, "n", "legacy", 0));
+  out_clear (&o);
+}
+
+/* A Chrome `p` step stays `p` (trace_processor ignores it, and rejects a
+ * `T` without a duration as a thread state). A nestable async slice of
+ * no process (a Perfetto global track) goes with pid 0, which
+ * trace_processor needs, and its nameless end takes its begin's name and
+ * category, by which trace_processor finds the slice; from a Chrome JSON
+ * stream both stay as they came. */
+static void
+test_async_step_past_and_global (void)
+{
+  ChromeWriterOptions chrome = { .chrome_json = TRUE };
+  JsonObject *e;
+  TraceEvent *ev;
+  Out o;
+
+  out_init (&o);
+  ev = add (&o, TRACE_EVENT_ASYNC_STEP, 1, "legacy");
+  ev->u.async.id = 7;
+  ev->flags = TRACE_EVENT_FLAG_ASYNC_LEGACY | TRACE_EVENT_FLAG_STEP_PAST;
+  ev = test_add (o.batch, TRACE_EVENT_ASYNC_BEGIN, 2, TRACE_ID_UNKNOWN, TRACE_ID_UNKNOWN, "outer");
+  ev->category = trace_string_pool_intern (o.pool, "c");
+  ev->flags = TRACE_EVENT_FLAG_ID_GLOBAL;
+  ev->u.async.id = 9;
+  ev = test_add (o.batch, TRACE_EVENT_ASYNC_BEGIN, 3, TRACE_ID_UNKNOWN, TRACE_ID_UNKNOWN, "inner");
+  ev->flags = TRACE_EVENT_FLAG_ID_GLOBAL;
+  ev->u.async.id = 9;
+  for (gint64 ts = 4; ts <= 5; ts++)
+    {
+      ev = test_add (o.batch, TRACE_EVENT_ASYNC_END, ts, TRACE_ID_UNKNOWN, TRACE_ID_UNKNOWN, NULL);
+      ev->flags = TRACE_EVENT_FLAG_ID_GLOBAL;
+      ev->u.async.id = 9;
+    }
+  out_write (&o, NULL);
+  g_assert_nonnull (test_json_event (o.events, "p", "legacy", 0));
+  e = json_array_get_object_element (o.events, 3);
+  g_assert_cmpstr (json_object_get_string_member (e, "name"), ==, "inner");
+  g_assert_false (json_object_has_member (e, "cat"));
+  e = json_array_get_object_element (o.events, 4);
+  g_assert_cmpstr (json_object_get_string_member (e, "ph"), ==, "e");
+  g_assert_cmpstr (json_object_get_string_member (e, "name"), ==, "outer");
+  g_assert_cmpstr (json_object_get_string_member (e, "cat"), ==, "c");
+  g_assert_cmpint (json_object_get_int_member (e, "pid"), ==, 0);
+  g_free (o.text);
+  json_node_unref (o.root);
+  out_write (&o, &chrome);
+  e = json_array_get_object_element (o.events, 4);
+  g_assert_cmpstr (json_object_get_string_member (e, "name"), ==, "");
+  g_assert_false (json_object_has_member (e, "pid"));
+  out_clear (&o);
+}
+
+/* Flow ids as a TrackEvent binds them, in v1 events trace_processor
+ * reads alike: an id flowing again after its flow ended gets a name of
+ * its own (trace_processor never closes a JSON flow); flow ids on a
+ * slice's end bind to the slice; an instant of a process with a flow
+ * goes on a thread (flow events bind to thread slices), its flow events
+ * after it. */
+static void
+test_flows_of_track_events (void)
+{
+  JsonObject *e;
+  TraceEvent *ev;
+  Out o;
+
+  out_init (&o);
+  ev = add (&o, TRACE_EVENT_SLICE_COMPLETE, 1000, "end");
+  ev->u.slice.dur = 1000;
+  ev->u.slice.flow_in = 5;
+  ev = add (&o, TRACE_EVENT_SLICE_COMPLETE, 3000, "again");
+  ev->u.slice.dur = 1000;
+  ev->u.slice.flow_out = 5;
+  add (&o, TRACE_EVENT_SLICE_BEGIN, 5000, "step-on-end");
+  ev = add (&o, TRACE_EVENT_SLICE_END, 6000, NULL);
+  ev->u.slice.flow_in = ev->u.slice.flow_out = 5;
+  ev = test_add (o.batch, TRACE_EVENT_INSTANT, 7000, 3, TRACE_ID_UNKNOWN, "process-mark");
+  ev->flags = TRACE_EVENT_FLAG_SCOPE_PROCESS;
+  ev->u.slice.flow_in = 5;
+  out_write (&o, NULL);
+  g_assert_nonnull (test_json_event (o.events, "f", "flow", 0));
+  e = test_json_event (o.events, "s", "flow#1", 0);
+  g_assert_cmpint (ns_of (e, "ts"), ==, 3000);
+  e = test_json_event (o.events, "t", "flow#1", 0);
+  g_assert_cmpint (ns_of (e, "ts"), ==, 5000);
+  e = test_json_event (o.events, "i", "process-mark", 0);
+  g_assert_cmpstr (json_object_get_string_member (e, "s"), ==, "t");
+  g_assert_cmpint (json_object_get_int_member (e, "tid"), ==, 3);
+  e = json_array_get_object_element (o.events, json_array_get_length (o.events) - 1);
+  g_assert_cmpstr (json_object_get_string_member (e, "ph"), ==, "f");
+  g_assert_cmpstr (json_object_get_string_member (e, "name"), ==, "flow#1");
+  g_assert_cmpint (json_object_get_int_member (e, "pid"), ==, 3);
   out_clear (&o);
 }
 
@@ -540,6 +663,236 @@ test_kernel_text (void)
   }
 }
 
+/* The interrupts of a Perfetto stream: slices on a pseudo thread per cpu
+ * and kind (trace_processor makes slices of typed ones, none of their
+ * text lines); an unmatched exit is an E that ends nothing, a softirq
+ * vector without a name no slice. Of another stream they stay lines. */
+static void
+add_irq_events (Out *o)
+{
+  TraceEvent *ev;
+
+  ev = test_add (o->batch, TRACE_EVENT_FTRACE, 500, TRACE_ID_UNKNOWN, 10, "irq_handler_exit");
+  ev->cpu = 1;
+  trace_batch_add_arg_int (o->batch, ev, "irq", 3);
+  ev = test_add (o->batch, TRACE_EVENT_FTRACE, 1000, TRACE_ID_UNKNOWN, 10, "irq_handler_entry");
+  ev->cpu = 1;
+  trace_batch_add_arg_int (o->batch, ev, "irq", 3);
+  test_add_arg_text (o->batch, ev, "name", "timer");
+  ev = test_add (o->batch, TRACE_EVENT_FTRACE, 1200, TRACE_ID_UNKNOWN, 10, "softirq_entry");
+  ev->cpu = 1;
+  trace_batch_add_arg_int (o->batch, ev, "vec", 1);
+  ev = test_add (o->batch, TRACE_EVENT_FTRACE, 1300, TRACE_ID_UNKNOWN, 10, "softirq_entry");
+  ev->cpu = 1;
+  trace_batch_add_arg_int (o->batch, ev, "vec", 12);
+  ev = test_add (o->batch, TRACE_EVENT_FTRACE, 1400, TRACE_ID_UNKNOWN, 10, "softirq_exit");
+  ev->cpu = 1;
+  trace_batch_add_arg_int (o->batch, ev, "vec", 1);
+  ev = test_add (o->batch, TRACE_EVENT_FTRACE, 1500, TRACE_ID_UNKNOWN, 10, "irq_handler_exit");
+  ev->cpu = 1;
+  trace_batch_add_arg_int (o->batch, ev, "irq", 3);
+}
+
+static void
+test_kernel_irq_slices (void)
+{
+  ChromeWriterOptions perfetto = { .perfetto_kernel_events = TRUE };
+  const char *names[] = { "", "TIMER", "IRQ (timer)" };
+  const char *phases[] = { "E", "X", "X" };
+  const gint64 tids[] = { 0xFFFF0003, 0xFFFF0004, 0xFFFF0003 };
+  const gint64 ts[] = { 500, 1200, 1000 }, dur[] = { 0, 200, 500 };
+  Out o;
+
+  out_init (&o);
+  add_irq_events (&o);
+  out_write (&o, &perfetto);
+  g_assert_false (json_object_has_member (json_node_get_object (o.root), "systemTraceEvents"));
+  g_assert_cmpuint (json_array_get_length (o.events), ==, G_N_ELEMENTS (names));
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      JsonObject *e = json_array_get_object_element (o.events, i);
+
+      g_assert_cmpstr (json_object_get_string_member (e, "ph"), ==, phases[i]);
+      g_assert_cmpstr (json_object_get_string_member (e, "name"), ==, names[i]);
+      g_assert_cmpint (json_object_get_int_member (e, "pid"), ==, 0xFFFF0000);
+      g_assert_cmpint (json_object_get_int_member (e, "tid"), ==, tids[i]);
+      g_assert_cmpint (ns_of (e, "ts"), ==, ts[i]);
+      if (dur[i] > 0)
+        g_assert_cmpint (ns_of (e, "dur"), ==, dur[i]);
+    }
+  out_clear (&o);
+
+  out_init (&o);
+  add_irq_events (&o);
+  out_write (&o, NULL);
+  g_assert_nonnull (strstr (json_object_get_string_member (json_node_get_object (o.root), "systemTraceEvents"),
+                            "irq_handler_entry: timer irq=3"));
+  g_assert_cmpuint (json_array_get_length (o.events), ==, 0);
+  out_clear (&o);
+}
+
+/* Vendor trace points of a Perfetto stream in atrace's form go as the
+ * atrace lines trace_processor's systrace parser reads (it reads the
+ * typed events as those); a phase it rejects stays a generic line. */
+static TraceEvent *
+add_vendor_point (Out *o,
+                  const char *event,
+                  const char *name_key,
+                  const char *type_key,
+                  gint64 type,
+                  const char *name)
+{
+  TraceEvent *ev = test_add (o->batch, TRACE_EVENT_FTRACE, 1000, TRACE_ID_UNKNOWN, 40, event);
+
+  ev->cpu = 2;
+  trace_batch_add_arg_int (o->batch, ev, "pid", 237);
+  test_add_arg_text (o->batch, ev, name_key, name);
+  trace_batch_add_arg_int (o->batch, ev, type_key, type);
+  trace_batch_add_arg_int (o->batch, ev, "value", 3);
+  return ev;
+}
+
+static void
+test_kernel_vendor_atrace (void)
+{
+  ChromeWriterOptions perfetto = { .perfetto_kernel_events = TRUE };
+  const char *prefix = "<...>-40 (-----) [002] .... 0.000001: ";
+  const char *lines[] = { "tracing_mark_write: C|237|g2d_frame|3", "tracing_mark_write: B|0|dpu_work",
+                          "tracing_mark_write: B|237|sde_kick", "mali_tracing_mark_write: mali_x pid=237 type=88 value=3" };
+  g_autoptr (GString) expected = g_string_new ("# tracer: nop\n");
+  TraceEvent *ev;
+  Out o;
+
+  out_init (&o);
+  add_vendor_point (&o, "g2d_tracing_mark_write", "name", "type", 'C', "g2d_frame");
+  add_vendor_point (&o, "dpu_tracing_mark_write", "name", "type", 'B', "dpu_work");
+  ev = add_vendor_point (&o, "sde_tracing_mark_write", "trace_name", "trace_type", 0, "sde_kick");
+  trace_batch_add_arg_int (o.batch, ev, "trace_begin", 1);
+  add_vendor_point (&o, "mali_tracing_mark_write", "name", "type", 'X', "mali_x");
+  out_write (&o, &perfetto);
+  for (guint i = 0; i < G_N_ELEMENTS (lines); i++)
+    g_string_append_printf (expected, "%s%s\n", prefix, lines[i]);
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (o.root), "systemTraceEvents"), ==,
+                   expected->str);
+  out_clear (&o);
+}
+
+/* A GPU frequency of a Perfetto stream: a counter per GPU, as
+ * trace_processor reads the typed event (of its text line nothing). */
+static void
+test_kernel_gpu_frequency (void)
+{
+  ChromeWriterOptions perfetto = { .perfetto_kernel_events = TRUE };
+  JsonObject *e;
+  TraceEvent *ev;
+  Out o;
+
+  out_init (&o);
+  ev = test_add (o.batch, TRACE_EVENT_FTRACE, 2000, TRACE_ID_UNKNOWN, 527, "gpu_frequency");
+  ev->cpu = 0;
+  trace_batch_add_arg_int (o.batch, ev, "gpu_id", 1);
+  trace_batch_add_arg_int (o.batch, ev, "state", 400000);
+  out_write (&o, &perfetto);
+  g_assert_false (json_object_has_member (json_node_get_object (o.root), "systemTraceEvents"));
+  e = test_json_event (o.events, "C", "gpufreq", 0);
+  g_assert_cmpint (json_object_get_int_member (args_of (e), "gpu1"), ==, 400000);
+  g_assert_false (json_object_has_member (e, "pid"));
+  out_clear (&o);
+}
+
+/* Wakeup sources of a Perfetto stream: a slice per name while one is
+ * held (activations nest), as trace_processor reads the typed events. */
+static void
+test_kernel_wakelocks (void)
+{
+  ChromeWriterOptions perfetto = { .perfetto_kernel_events = TRUE };
+  const char *const kinds[] = { "wakeup_source_activate", "wakeup_source_activate", "wakeup_source_deactivate",
+                                "wakeup_source_deactivate" };
+  JsonObject *b, *e;
+  Out o;
+
+  out_init (&o);
+  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+    {
+      TraceEvent *ev = test_add (o.batch, TRACE_EVENT_FTRACE, 1000 * (i + 1), TRACE_ID_UNKNOWN, 5, kinds[i]);
+
+      ev->cpu = 0;
+      test_add_arg_text (o.batch, ev, "name", "keys");
+    }
+  out_write (&o, &perfetto);
+  g_assert_cmpuint (json_array_get_length (o.events), ==, 2);
+  b = test_json_event (o.events, "b", "Wakelock(keys)", 0);
+  e = test_json_event (o.events, "e", "Wakelock(keys)", 0);
+  g_assert_cmpint (ns_of (b, "ts"), ==, 1000);
+  g_assert_cmpint (ns_of (e, "ts"), ==, 4000);
+  g_assert_cmpint (json_object_get_int_member (e, "pid"), ==, 0);
+  out_clear (&o);
+}
+
+/* Suspend/resume steps of a Perfetto stream: a slice per action and
+ * value; a thaw_processes ending inside freeze_processes inside
+ * suspend_enter (a failed suspend) also ends suspend_enter, as in
+ * trace_processor. */
+static void
+test_kernel_suspend_resume (void)
+{
+  ChromeWriterOptions perfetto = { .perfetto_kernel_events = TRUE };
+  const char *const actions[] = { "suspend_enter", "freeze_processes", "thaw_processes", "thaw_processes" };
+  const gint64 starts[] = { 1, 1, 1, 0 };
+  JsonObject *e;
+  Out o;
+
+  out_init (&o);
+  for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
+    {
+      TraceEvent *ev = test_add (o.batch, TRACE_EVENT_FTRACE, 1000 * (i + 1), TRACE_ID_UNKNOWN, 0, "suspend_resume");
+
+      ev->cpu = 0;
+      test_add_arg_text (o.batch, ev, "action", actions[i]);
+      trace_batch_add_arg_int (o.batch, ev, "val", 3);
+      trace_batch_add_arg_int (o.batch, ev, "start", starts[i]);
+    }
+  out_write (&o, &perfetto);
+  g_assert_nonnull (test_json_event (o.events, "b", "freeze_processes(3)", 0));
+  g_assert_nonnull (test_json_event (o.events, "e", "thaw_processes(3)", 0));
+  e = test_json_event (o.events, "e", "suspend_enter(3)", 0);
+  g_assert_cmpint (ns_of (e, "ts"), ==, 4000);
+  g_assert_null (test_json_event (o.events, "e", "freeze_processes(3)", 0));
+  out_clear (&o);
+}
+
+/* function_graph calls of a Perfetto stream: a slice per call on the
+ * thread; the idle task's on a pseudo thread per cpu. */
+static void
+test_kernel_funcgraph (void)
+{
+  ChromeWriterOptions perfetto = { .perfetto_kernel_events = TRUE };
+  const gint64 tids[] = { 7, 0 };
+  JsonObject *e;
+  Out o;
+
+  out_init (&o);
+  for (guint i = 0; i < G_N_ELEMENTS (tids); i++)
+    {
+      TraceEvent *ev = test_add (o.batch, TRACE_EVENT_FTRACE, 1000, TRACE_ID_UNKNOWN, tids[i], "funcgraph_entry");
+
+      ev->cpu = 2;
+      test_add_arg_text (o.batch, ev, "func", "do_fault");
+      ev = test_add (o.batch, TRACE_EVENT_FTRACE, 3000, TRACE_ID_UNKNOWN, tids[i], "funcgraph_exit");
+      ev->cpu = 2;
+      test_add_arg_text (o.batch, ev, "func", "do_fault");
+    }
+  out_write (&o, &perfetto);
+  e = test_json_event (o.events, "X", "do_fault", 0);
+  g_assert_cmpint (json_object_get_int_member (e, "tid"), ==, 7);
+  g_assert_cmpint (ns_of (e, "dur"), ==, 2000);
+  e = test_json_event (o.events, "X", "do_fault", 1);
+  g_assert_cmpint (json_object_get_int_member (e, "pid"), ==, 0xFFFE0000);
+  g_assert_cmpint (json_object_get_int_member (e, "tid"), ==, 0xFFFE0003);
+  g_assert_false (json_object_has_member (json_node_get_object (o.root), "systemTraceEvents"));
+  out_clear (&o);
+}
+
 /* A begin's text args outlive its batch: the slice is written (as X)
  * when its end comes, in another batch. */
 static void
@@ -727,16 +1080,25 @@ main (int argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/json/writer/complete-slices", test_complete_slices);
   g_test_add_func ("/json/writer/open-and-unmatched", test_open_and_unmatched);
+  g_test_add_func ("/json/writer/named-ends", test_named_ends);
   g_test_add_func ("/json/writer/max-open-slices", test_max_open_slices);
   g_test_add_func ("/json/writer/begin-end-style", test_begin_end_style);
   g_test_add_func ("/json/writer/thread-time", test_thread_time);
   g_test_add_func ("/json/writer/instants-and-counters", test_instants_and_counters);
   g_test_add_func ("/json/writer/async", test_async);
+  g_test_add_func ("/json/writer/async-step-past-and-global", test_async_step_past_and_global);
   g_test_add_func ("/json/writer/flows", test_flows);
+  g_test_add_func ("/json/writer/flows-of-track-events", test_flows_of_track_events);
   g_test_add_func ("/json/writer/args", test_args);
   g_test_add_func ("/json/writer/escaping", test_escaping);
   g_test_add_func ("/json/writer/metadata-events", test_metadata_events);
   g_test_add_func ("/json/writer/kernel-text", test_kernel_text);
+  g_test_add_func ("/json/writer/kernel-irq-slices", test_kernel_irq_slices);
+  g_test_add_func ("/json/writer/kernel-vendor-atrace", test_kernel_vendor_atrace);
+  g_test_add_func ("/json/writer/kernel-gpu-frequency", test_kernel_gpu_frequency);
+  g_test_add_func ("/json/writer/kernel-wakelocks", test_kernel_wakelocks);
+  g_test_add_func ("/json/writer/kernel-suspend-resume", test_kernel_suspend_resume);
+  g_test_add_func ("/json/writer/kernel-funcgraph", test_kernel_funcgraph);
   g_test_add_func ("/json/writer/text-args-across-batches", test_text_args_across_batches);
   g_test_add_func ("/json/writer/object-members", test_object_members);
   g_test_add_func ("/json/writer/suffix", test_suffix);
