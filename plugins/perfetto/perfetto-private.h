@@ -40,6 +40,21 @@ typedef Perfetto__Protos__FtraceEventBundle PerfettoFtraceBundle;
 #define PERFETTO_GLOBAL_TRACK_NAME "Global events"
 /* The debug annotation that carries an async step's name. */
 #define PERFETTO_STEP_ANNOTATION "step"
+
+/* The PerfSample fields a sample event carries as integer args, by
+ * these names: a sample with any of them (or a cpu) is written back as
+ * a PerfSample, whose timebase count makes trace_processor's per-cpu
+ * counter. */
+typedef enum
+{
+  PERFETTO_PERF_TIMEBASE_COUNT,
+  PERFETTO_PERF_CPU_MODE,
+  PERFETTO_PERF_UNWIND_ERROR,
+  PERFETTO_PERF_SKIPPED_REASON,
+  PERFETTO_PERF_N_ARGS
+} PerfettoPerfArg;
+
+extern const char *const perfetto_perf_arg_names[PERFETTO_PERF_N_ARGS];
 /* What a counter track's name appends for a counter instance id, as
  * trace_processor's JSON importer names them. */
 #define PERFETTO_COUNTER_ID_SEPARATOR " id: "
@@ -572,6 +587,7 @@ struct _PerfettoReader
   guint32 k_step;
   guint32 k_url;
   guint32 k_line;
+  guint32 k_perf_args[PERFETTO_PERF_N_ARGS];
   guint32 k_global_track;
   guint32 k_opaque_field;
   guint32 k_opaque_bytes;
@@ -1053,7 +1069,8 @@ struct _PerfettoWriter
   /* CPU-profile stacks */
   GHashTable *stack_nodes; /* guint64 id → PerfettoStackNode */
   guint64 next_frame_iid;
-  GHashTable *sample_seqs; /* PerfettoKey (pid, tid) → PerfettoSampleSeq */
+  GHashTable *sample_seqs;     /* PerfettoKey (pid, tid) → PerfettoSampleSeq */
+  PerfettoSampleSeq *perf_seq; /* the sequence of the PerfSample packets */
   guint32 next_sample_seq;
   gboolean sample_clock_tied; /* MONOTONIC tied to the stream's clock */
 
@@ -1249,6 +1266,7 @@ void perfetto_write_stack_node (PerfettoWriter *w,
                                 TraceBatch *batch,
                                 const TraceEvent *ev);
 void perfetto_write_sample (PerfettoWriter *w,
+                            TraceBatch *batch,
                             const TraceEvent *ev);
 
 /* ---- The elements: traceperfettosink.c, traceperfettosrc.c ---- */

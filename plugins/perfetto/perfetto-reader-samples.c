@@ -2,9 +2,9 @@
  *
  * Callstack samples become the stack nodes of their frames (each node
  * once, when first sampled) and a sample of the leaf: Chrome's
- * StreamingProfilePacket (what tracepipe writes, the thread from the
- * sequence's ThreadDescriptor, microsecond deltas) and PerfSample (what
- * older tracepipe versions wrote: pid, tid, cpu in the sample).
+ * StreamingProfilePacket (the thread from the sequence's
+ * ThreadDescriptor, microsecond deltas) and PerfSample (traced_perf's:
+ * pid, tid, cpu, timebase count in the sample, kept as args).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -50,7 +50,8 @@ perfetto_reader_intern_profiling (PerfettoReader *r,
 
 /* A stack node's id is the frame's rel_pc (tracepipe writes node ids
  * there); a rel_pc seen under another parent (native frames of foreign
- * traces) gets an id of its own made of parent and frame. */
+ * traces), or 0 (which names no node), gets an id of its own made of
+ * parent and frame. */
 static guint64
 sample_node (PerfettoReader *r,
              PerfettoSeq *seq,
@@ -71,7 +72,7 @@ sample_node (PerfettoReader *r,
     }
   id = frame->rel_pc;
   known_parent = g_hash_table_lookup (r->stack_nodes, &id);
-  if (known_parent && *known_parent != parent)
+  if (id == 0 || (known_parent && *known_parent != parent))
     {
       id = (parent * 0x9E3779B97F4A7C15ull ^ frame_iid) | (G_GUINT64_CONSTANT (1) << 63);
       known_parent = g_hash_table_lookup (r->stack_nodes, &id);
@@ -125,6 +126,26 @@ emit_sample (PerfettoReader *r,
   return ev;
 }
 
+const char *const perfetto_perf_arg_names[PERFETTO_PERF_N_ARGS] = {
+  [PERFETTO_PERF_TIMEBASE_COUNT] = "timebase_count",
+  [PERFETTO_PERF_CPU_MODE] = "cpu_mode",
+  [PERFETTO_PERF_UNWIND_ERROR] = "unwind_error",
+  [PERFETTO_PERF_SKIPPED_REASON] = "sample_skipped_reason",
+};
+
+static void
+add_perf_arg (PerfettoReader *r,
+              TraceEvent *ev,
+              PerfettoPerfArg arg,
+              gboolean has,
+              guint64 value)
+{
+  if (has)
+    trace_batch_add_arg (r->batch, ev, r->k_perf_args[arg], TRACE_ARG_INT)->v.i = (gint64) value;
+}
+
+/* A sample without a callstack (its unwinding failed or was skipped)
+ * still counts its timebase: a sample event of no stack node (0). */
 void
 perfetto_reader_perf_sample (PerfettoReader *r,
                              PerfettoSeq *seq,
@@ -133,14 +154,28 @@ perfetto_reader_perf_sample (PerfettoReader *r,
 {
   TraceEvent *ev;
 
-  if (!s->has_callstack_iid)
+  if (s->has_producer_event || s->kernel_records_lost > 0)
     {
-      perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "perf sample without a callstack");
+      perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "perf sample of a producer event or of lost kernel records");
       return;
     }
-  ev = emit_sample (r, seq, s->callstack_iid, s->pid, s->tid, ts);
-  if (ev && s->has_cpu)
+  if (s->has_callstack_iid)
+    ev = emit_sample (r, seq, s->callstack_iid, s->pid, s->tid, ts);
+  else
+    {
+      ev = perfetto_reader_emit (r, TRACE_EVENT_SAMPLE, ts);
+      ev->pid = s->pid;
+      ev->tid = s->tid;
+      ev->u.sample.node_id = 0;
+    }
+  if (ev == NULL)
+    return;
+  if (s->has_cpu)
     ev->cpu = (gint32) s->cpu;
+  add_perf_arg (r, ev, PERFETTO_PERF_TIMEBASE_COUNT, s->has_timebase_count, s->timebase_count);
+  add_perf_arg (r, ev, PERFETTO_PERF_CPU_MODE, s->has_cpu_mode, s->cpu_mode);
+  add_perf_arg (r, ev, PERFETTO_PERF_UNWIND_ERROR, s->has_unwind_error, s->unwind_error);
+  add_perf_arg (r, ev, PERFETTO_PERF_SKIPPED_REASON, s->has_sample_skipped_reason, s->sample_skipped_reason);
 }
 
 void

@@ -1154,6 +1154,8 @@ perfetto_reader_new (GInputStream *in,
   r->k_step = trace_string_pool_intern (r->pool, PERFETTO_STEP_ANNOTATION);
   r->k_url = trace_string_pool_intern (r->pool, "url");
   r->k_line = trace_string_pool_intern (r->pool, "line");
+  for (guint i = 0; i < PERFETTO_PERF_N_ARGS; i++)
+    r->k_perf_args[i] = trace_string_pool_intern (r->pool, perfetto_perf_arg_names[i]);
   r->k_global_track = trace_string_pool_intern (r->pool, PERFETTO_GLOBAL_TRACK_NAME);
   r->k_opaque_field = trace_string_pool_intern (r->pool, PERFETTO_OPAQUE_FIELD_ARG);
   r->k_opaque_bytes = trace_string_pool_intern (r->pool, PERFETTO_OPAQUE_BYTES_ARG);

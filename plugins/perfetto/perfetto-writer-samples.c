@@ -5,8 +5,11 @@
  * first) and samples StreamingProfilePacket entries referring to it: what
  * Chrome writes, and what trace_processor imports into the same table
  * (cpu_profile_stack_sample) as the samples of a Chrome JSON trace.
- * (PerfSample, written before, also gets a `cpu-clock` perf counter track
- * the JSON original has not.)
+ * Samples of traced_perf (PerfSample: with a timebase count, cpu mode,
+ * unwind error or skip reason) go back as PerfSample packets, on a
+ * sequence of their own, with the same interned frames and callstacks;
+ * a Chrome JSON sample as a PerfSample would get a `cpu-clock` counter
+ * track its original has not.
  *
  * StreamingProfilePacket names no thread: each sampled thread gets a
  * packet sequence of its own, opened by a ThreadDescriptor packet (pid,
@@ -67,6 +70,7 @@ perfetto_samples_free (PerfettoWriter *w)
 {
   g_hash_table_unref (w->stack_nodes);
   g_hash_table_unref (w->sample_seqs);
+  g_clear_pointer (&w->perf_seq, sample_seq_free);
 }
 
 /**
@@ -330,6 +334,23 @@ seq_describe (PerfettoWriter *w,
 }
 
 static PerfettoSampleSeq *
+sample_seq_new (PerfettoWriter *w,
+                gint64 pid,
+                gint64 tid)
+{
+  PerfettoSampleSeq *seq = g_new0 (PerfettoSampleSeq, 1);
+
+  seq->key = (PerfettoKey){ pid, tid, 0, 0 };
+  seq->pid = pid;
+  seq->tid = tid;
+  seq->seq_id = w->next_sample_seq++;
+  seq->sent = g_hash_table_new (NULL, NULL);
+  seq->iids = g_array_new (FALSE, FALSE, sizeof (guint64));
+  seq->deltas = g_array_new (FALSE, FALSE, sizeof (gint64));
+  return seq;
+}
+
+static PerfettoSampleSeq *
 sample_seq (PerfettoWriter *w,
             gint64 pid,
             gint64 tid)
@@ -339,41 +360,144 @@ sample_seq (PerfettoWriter *w,
 
   if (seq || g_hash_table_size (w->sample_seqs) >= w->opts.max_threads)
     return seq;
-  seq = g_new0 (PerfettoSampleSeq, 1);
-  seq->key = key;
-  seq->pid = pid;
-  seq->tid = tid;
-  seq->seq_id = w->next_sample_seq++;
-  seq->sent = g_hash_table_new (NULL, NULL);
-  seq->iids = g_array_new (FALSE, FALSE, sizeof (guint64));
-  seq->deltas = g_array_new (FALSE, FALSE, sizeof (gint64));
+  seq = sample_seq_new (w, pid, tid);
   g_hash_table_insert (w->sample_seqs, &seq->key, seq);
   return seq;
+}
+
+/* Returns: whether @ev carries PerfSample fields (args named as
+ * perfetto_perf_arg_names: a cpu alone, which samples of other sources
+ * have too, is not one); their values in @values, -1 where absent */
+static gboolean
+perf_sample_fields (PerfettoWriter *w,
+                    TraceBatch *batch,
+                    const TraceEvent *ev,
+                    gint64 values[PERFETTO_PERF_N_ARGS])
+{
+  const TraceArg *args;
+  gboolean any = FALSE;
+
+  for (guint f = 0; f < PERFETTO_PERF_N_ARGS; f++)
+    values[f] = -1;
+  if (ev->n_args == 0)
+    return any;
+  args = trace_batch_get_args (batch, ev);
+  for (guint i = 0; i < ev->n_args; i++)
+    {
+      const char *key;
+
+      if (args[i].type != TRACE_ARG_INT || args[i].v.i < 0)
+        continue;
+      key = perfetto_str (w, args[i].key);
+      for (guint f = 0; f < PERFETTO_PERF_N_ARGS; f++)
+        if (g_str_equal (key, perfetto_perf_arg_names[f]))
+          {
+            values[f] = args[i].v.i;
+            any = TRUE;
+          }
+    }
+  return any;
+}
+
+/* Fills the optional fields of @ps from @values (-1: absent). */
+static void
+perf_sample_set_fields (Perfetto__Protos__PerfSample *ps,
+                        const gint64 values[PERFETTO_PERF_N_ARGS])
+{
+  ps->has_timebase_count = values[PERFETTO_PERF_TIMEBASE_COUNT] >= 0;
+  ps->timebase_count = (guint64) values[PERFETTO_PERF_TIMEBASE_COUNT];
+  ps->has_cpu_mode = values[PERFETTO_PERF_CPU_MODE] >= 0;
+  ps->cpu_mode = (guint32) values[PERFETTO_PERF_CPU_MODE];
+  ps->has_unwind_error = values[PERFETTO_PERF_UNWIND_ERROR] >= 0;
+  ps->unwind_error = (guint32) values[PERFETTO_PERF_UNWIND_ERROR];
+  ps->has_sample_skipped_reason = values[PERFETTO_PERF_SKIPPED_REASON] >= 0;
+  ps->sample_skipped_reason = (guint32) values[PERFETTO_PERF_SKIPPED_REASON];
+}
+
+/* A sample of traced_perf goes back as a PerfSample, on one sequence
+ * for all (trace_processor makes one profiling session, with a timebase
+ * counter track per cpu, of each sequence). Without defaults on the
+ * sequence, trace_processor names the timebase `cpu-clock`. A sample of
+ * no stack node (0) has no callstack: its timebase count still counts. */
+static void
+write_perf_sample (PerfettoWriter *w,
+                   const TraceEvent *ev,
+                   PerfettoStackNode *leaf,
+                   const gint64 values[PERFETTO_PERF_N_ARGS])
+{
+  Perfetto__Protos__PerfSample ps = PERFETTO__PROTOS__PERF_SAMPLE__INIT;
+  PerfettoSampleSeq *seq;
+  guint32 flags = 0;
+
+  if (w->perf_seq == NULL)
+    w->perf_seq = sample_seq_new (w, -1, -1);
+  seq = w->perf_seq;
+  if (!seq->described || g_hash_table_size (seq->sent) >= PERFETTO_SAMPLE_SEQ_MAX_SENT)
+    {
+      if (seq->described)
+        w->stats.sample_state_resets++;
+      g_hash_table_remove_all (seq->sent);
+      flags = PERFETTO_SEQ_CLEARED;
+      w->pkt.has_first_packet_on_sequence = w->pkt.first_packet_on_sequence = !seq->described;
+      seq->described = TRUE;
+    }
+  if (leaf)
+    {
+      seq_callstack (w, seq, leaf);
+      ps.has_callstack_iid = TRUE;
+      ps.callstack_iid = leaf->frame_iid;
+    }
+  ps.has_pid = ev->pid >= 0;
+  ps.pid = (guint32) ev->pid;
+  ps.has_tid = ev->tid >= 0;
+  ps.tid = (guint32) ev->tid;
+  ps.has_cpu = ev->cpu >= 0;
+  ps.cpu = (guint32) ev->cpu;
+  perf_sample_set_fields (&ps, values);
+  w->pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_PERF_SAMPLE;
+  w->pkt.perf_sample = &ps;
+  w->pkt.has_timestamp_clock_id = TRUE;
+  w->pkt.timestamp_clock_id = w->builtin_clock;
+  w->pkt.has_trusted_packet_sequence_id = TRUE;
+  w->pkt.trusted_packet_sequence_id = seq->seq_id;
+  w->pkt.sequence_flags = flags;
+  perfetto_packet_emit (w, ev->ts, TRUE, leaf != NULL);
+  w->stats.samples++;
 }
 
 /**
  * perfetto_write_sample:
  * @w: a #PerfettoWriter
+ * @batch: the batch of @ev
  * @ev: a CPU-profile sample
  *
- * The sample waits on its thread's sequence for its packet. Its weight
- * and cpu are not written (no field: Perfetto's flame graph counts
- * samples, the interval of a sample is the distance to the next), its
- * time is rounded to the microsecond.
+ * A sample with PerfSample args (perfetto_perf_arg_names) is written at
+ * once as a PerfSample, with its cpu. Any other waits on its thread's
+ * sequence for its StreamingProfilePacket; its weight and cpu are not
+ * written (no field: Perfetto's flame graph counts samples, the interval
+ * of a sample is the distance to the next), its time is rounded to the
+ * microsecond.
  */
 void
 perfetto_write_sample (PerfettoWriter *w,
+                       TraceBatch *batch,
                        const TraceEvent *ev)
 {
   guint64 id = ev->u.sample.node_id;
-  PerfettoStackNode *leaf = g_hash_table_lookup (w->stack_nodes, &id);
+  PerfettoStackNode *leaf = id != 0 ? g_hash_table_lookup (w->stack_nodes, &id) : NULL;
   gint64 tid = ev->tid >= 0 ? ev->tid : 0;
   gint64 us = ((gint64) perfetto_timestamp (w, ev->ts) + 500) / 1000;
+  gint64 perf_values[PERFETTO_PERF_N_ARGS];
   PerfettoSampleSeq *seq;
 
-  if (leaf == NULL)
+  if (leaf == NULL && (id != 0 || !perf_sample_fields (w, batch, ev, perf_values)))
     {
       perfetto_writer_drop (w, &w->stats.dropped_unknown_stack_node, 1, ev->ts, "sample on a stack node never defined dropped");
+      return;
+    }
+  if (leaf == NULL || perf_sample_fields (w, batch, ev, perf_values))
+    {
+      write_perf_sample (w, ev, leaf, perf_values);
       return;
     }
   seq = sample_seq (w, ev->pid >= 0 ? ev->pid : tid, tid);

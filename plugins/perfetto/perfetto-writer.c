@@ -851,7 +851,7 @@ perfetto_write_event (PerfettoWriter *w,
       perfetto_write_stack_node (w, batch, ev);
       break;
     case TRACE_EVENT_SAMPLE:
-      perfetto_write_sample (w, ev);
+      perfetto_write_sample (w, batch, ev);
       break;
     case TRACE_EVENT_CLOCK_MARKER:
       perfetto_write_clock_marker (w, ev);

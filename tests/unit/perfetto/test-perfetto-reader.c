@@ -374,9 +374,62 @@ test_compressed (void)
   g_assert_cmpuint (rs.packets, ==, offsets->len - 1 + 1);
 }
 
-/* A file of older tracepipe versions: samples as PerfSample (pid, tid,
- * cpu and nanosecond time in the packet) still read back, with their
- * stack nodes before them. */
+/* @in (test_perf_sample's events) written out: PerfSample packets on
+ * one sequence, the callstack interned with the first, which read back
+ * as @in. */
+static void
+assert_perf_samples_written (TraceBatch *in)
+{
+  TraceBatch *batches[] = { in };
+  g_autoptr (GBytes) bytes = pt_write (batches, 1, NULL, NULL);
+  g_autoptr (TraceBatch) back = NULL;
+  g_autoptr (GError) error = NULL;
+  Perfetto__Protos__Trace *trace = perfetto__protos__trace__unpack (NULL, g_bytes_get_size (bytes), g_bytes_get_data (bytes, NULL));
+  const Perfetto__Protos__PerfSample *got[2];
+  guint n = 0;
+
+  g_assert_nonnull (trace);
+  for (gsize i = 0; i < trace->n_packet; i++)
+    {
+      const Perfetto__Protos__TracePacket *p = trace->packet[i];
+
+      g_assert_cmpint (p->data_case, !=, PERFETTO__PROTOS__TRACE_PACKET__DATA_STREAMING_PROFILE_PACKET);
+      if (p->data_case != PERFETTO__PROTOS__TRACE_PACKET__DATA_PERF_SAMPLE)
+        continue;
+      g_assert_cmpuint (n, <, 2);
+      if (n == 0)
+        {
+          g_assert_nonnull (p->interned_data);
+          g_assert_cmpuint (p->interned_data->n_callstacks, ==, 1);
+          g_assert_cmpuint (p->interned_data->callstacks[0]->iid, ==, p->perf_sample->callstack_iid);
+        }
+      got[n++] = p->perf_sample;
+    }
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_true (got[0]->has_callstack_iid && got[0]->has_cpu_mode && !got[0]->has_sample_skipped_reason);
+  g_assert_cmpuint (got[0]->timebase_count, ==, 250000);
+  g_assert_false (got[1]->has_callstack_iid);
+  g_assert_cmpuint (got[1]->sample_skipped_reason, ==, 2);
+  g_assert_cmpuint (got[1]->timebase_count, ==, 251000);
+  for (guint i = 0; i < 2; i++)
+    g_assert_true (got[i]->has_cpu && got[i]->cpu == 3 && got[i]->pid == 7);
+  perfetto__protos__trace__free_unpacked (trace, NULL);
+
+  back = pt_read (bytes, in->pool, NULL, NULL, &error);
+  g_assert_no_error (error);
+  {
+    g_autoptr (GPtrArray) want = pt_event_strings (in, FALSE);
+    g_autoptr (GPtrArray) got_events = pt_event_strings (back, FALSE);
+
+    pt_assert_same_events (want, got_events);
+  }
+}
+
+/* Samples of traced_perf: PerfSample packets (pid, tid, cpu and
+ * nanosecond time in the packet), one with a callstack, one whose
+ * unwinding was skipped (no callstack). They read back with their stack
+ * nodes before them and their timebase counts, and are written back as
+ * PerfSample packets with the same fields, which read back the same. */
 static void
 test_perf_sample (void)
 {
@@ -389,12 +442,15 @@ test_perf_sample (void)
   const char *strs[] = { "main", "work" };
   Perfetto__Protos__InternedData idata = PERFETTO__PROTOS__INTERNED_DATA__INIT;
   Perfetto__Protos__PerfSample sample = PERFETTO__PROTOS__PERF_SAMPLE__INIT;
-  Perfetto__Protos__TracePacket pkt = PERFETTO__PROTOS__TRACE_PACKET__INIT, *pkts[] = { &pkt };
+  Perfetto__Protos__PerfSample skipped = PERFETTO__PROTOS__PERF_SAMPLE__INIT;
+  Perfetto__Protos__TracePacket pkt = PERFETTO__PROTOS__TRACE_PACKET__INIT;
+  Perfetto__Protos__TracePacket pkt2 = PERFETTO__PROTOS__TRACE_PACKET__INIT, *pkts[] = { &pkt, &pkt2 };
   Perfetto__Protos__Trace trace = PERFETTO__PROTOS__TRACE__INIT;
   g_autofree guint8 *record = NULL;
   g_autoptr (GBytes) bytes = NULL;
   g_autoptr (TraceBatch) out = NULL;
   g_autoptr (GError) error = NULL;
+  g_autofree char *text = NULL;
   const TraceEvent *ev;
 
   for (guint i = 0; i < 2; i++)
@@ -430,6 +486,16 @@ test_perf_sample (void)
   sample.tid = 8;
   sample.cpu = 3;
   sample.callstack_iid = 5;
+  sample.has_timebase_count = sample.has_cpu_mode = TRUE;
+  sample.timebase_count = 250000;
+  sample.cpu_mode = 1;
+  skipped.has_pid = skipped.has_tid = skipped.has_cpu = TRUE;
+  skipped.pid = 7;
+  skipped.tid = 9;
+  skipped.cpu = 3;
+  skipped.has_timebase_count = skipped.has_sample_skipped_reason = TRUE;
+  skipped.timebase_count = 251000;
+  skipped.sample_skipped_reason = 2;
   pkt.has_trusted_packet_sequence_id = pkt.has_sequence_flags = pkt.has_timestamp = TRUE;
   pkt.trusted_packet_sequence_id = 1;
   pkt.sequence_flags = 1;
@@ -437,14 +503,19 @@ test_perf_sample (void)
   pkt.interned_data = &idata;
   pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_PERF_SAMPLE;
   pkt.perf_sample = &sample;
-  trace.n_packet = 1;
+  pkt2.has_trusted_packet_sequence_id = pkt2.has_timestamp = TRUE;
+  pkt2.trusted_packet_sequence_id = 1;
+  pkt2.timestamp = 22345;
+  pkt2.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_PERF_SAMPLE;
+  pkt2.perf_sample = &skipped;
+  trace.n_packet = 2;
   trace.packet = pkts;
   record = g_malloc (perfetto__protos__trace__get_packed_size (&trace));
   bytes = g_bytes_new (record, perfetto__protos__trace__pack (&trace, record));
 
   out = pt_read (bytes, pool, NULL, NULL, &error);
   g_assert_no_error (error);
-  g_assert_cmpuint (out->n_events, ==, 3);
+  g_assert_cmpuint (out->n_events, ==, 4);
   for (guint i = 0; i < 2; i++)
     {
       ev = &out->events[i];
@@ -460,6 +531,13 @@ test_perf_sample (void)
   g_assert_cmpint (ev->tid, ==, 8);
   g_assert_cmpint (ev->cpu, ==, 3);
   g_assert_cmpuint (ev->u.sample.node_id, ==, 11);
+  text = pt_event_string (out, ev);
+  g_assert_cmpstr (text, ==, "sample ts=12345 pid=7 tid=8 cpu=3 name='' cat='' flags=0x0 node=11 weight=0 timebase_count=i:250000 cpu_mode=i:1");
+  g_free (text);
+  text = pt_event_string (out, &out->events[3]);
+  g_assert_cmpstr (text, ==, "sample ts=22345 pid=7 tid=9 cpu=3 name='' cat='' flags=0x0 node=0 weight=0 timebase_count=i:251000 sample_skipped_reason=i:2");
+
+  assert_perf_samples_written (out);
 }
 
 int
