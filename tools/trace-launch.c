@@ -104,23 +104,44 @@ parse_options (Options *o,
   return tool_parse_options (entries, SUMMARY, DESCRIPTION, argc, argv, error);
 }
 
+/* A description is text: a NUL byte would end it where C reads it, and
+ * the rest of the file would be ignored without a word. */
+static char *
+check_description_text (const char *path,
+                        char *contents,
+                        gsize len,
+                        GError **error)
+{
+  const char *nul = memchr (contents, '\0', len);
+
+  if (nul == NULL)
+    return contents;
+  g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: a NUL byte at byte offset %" G_GSIZE_FORMAT ": a description is text",
+               strcmp (path, "-") == 0 ? "standard input" : path, (gsize) (nul - contents));
+  g_free (contents);
+  return NULL;
+}
+
 static char *
 read_description_file (const char *path,
                        GError **error)
 {
   char *contents = NULL;
+  gsize len = 0;
 
   if (strcmp (path, "-") == 0)
     {
       g_autoptr (GIOChannel) in = g_io_channel_unix_new (STDIN_FILENO);
 
-      if (g_io_channel_read_to_end (in, &contents, NULL, error) != G_IO_STATUS_NORMAL)
+      /* as a file is read: bytes, checked by the parser like a file's */
+      g_io_channel_set_encoding (in, NULL, NULL);
+      if (g_io_channel_read_to_end (in, &contents, &len, error) != G_IO_STATUS_NORMAL)
         return NULL;
-      return contents;
+      return check_description_text (path, contents, len, error);
     }
-  if (!g_file_get_contents (path, &contents, NULL, error))
+  if (!g_file_get_contents (path, &contents, &len, error))
     return NULL;
-  return contents;
+  return check_description_text (path, contents, len, error);
 }
 
 /* Characters of the line shown on each side of the caret: a 100 MB

@@ -179,6 +179,28 @@ test_launch_file (void)
   g_unlink (bad);
 }
 
+/* A NUL byte in a description file would end it where C reads it and
+ * the rest would be ignored: the file is refused, naming the byte. */
+static void
+test_launch_file_with_nul (void)
+{
+  static const char text[] = "fakesrc num-events=3 ! fakesink\0 junk ! fakesnk";
+  g_autofree char *path = g_build_filename (scratch_dir, "nul.launch", NULL);
+  g_autofree char *expected = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (Run) r = NULL;
+
+  g_file_set_contents (path, text, sizeof text - 1, &error);
+  g_assert_no_error (error);
+  r = RUN ("trace-launch", isolated_env, "-q", "-f", path);
+  expected = g_strdup_printf ("ERROR: could not read the description: %s: a NUL byte at byte offset 31: a description is text\n",
+                              path);
+  g_assert_cmpint (r->status, ==, 2);
+  g_assert_cmpstr (r->out, ==, "");
+  g_assert_cmpstr (r->err, ==, expected);
+  g_unlink (path);
+}
+
 /* --- trace-launch: running --- */
 
 static void
@@ -397,6 +419,7 @@ main (int argc,
   g_test_add_func ("/tools/launch/usage-errors", test_launch_usage_errors);
   g_test_add_func ("/tools/launch/parse-error", test_launch_parse_error);
   g_test_add_func ("/tools/launch/file", test_launch_file);
+  g_test_add_func ("/tools/launch/file-with-nul", test_launch_file_with_nul);
   g_test_add_func ("/tools/launch/run", test_launch_run);
   g_test_add_func ("/tools/launch/stats-and-verbose", test_launch_stats_and_verbose);
   g_test_add_func ("/tools/launch/messages", test_launch_messages);
