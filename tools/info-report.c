@@ -9,14 +9,27 @@
 
 #include "info-report.h"
 
+static char *
+format_abs_seconds (gboolean negative,
+                    guint64 abs_ns)
+{
+  return g_strdup_printf ("%s%" G_GUINT64_FORMAT ".%09u", negative ? "-" : "", abs_ns / 1000000000,
+                          (guint) (abs_ns % 1000000000));
+}
+
 /* 1212465062000 -> "1212.465062000" (seconds, every nanosecond shown) */
 static char *
 format_seconds (gint64 ns)
 {
-  guint64 abs_ns = ns < 0 ? -(guint64) ns : (guint64) ns;
+  return format_abs_seconds (ns < 0, ns < 0 ? -(guint64) ns : (guint64) ns);
+}
 
-  return g_strdup_printf ("%s%" G_GUINT64_FORMAT ".%09u", ns < 0 ? "-" : "", abs_ns / 1000000000,
-                          (guint) (abs_ns % 1000000000));
+/* From the first event to the last: up to 2^64 - 1 ns when the times
+ * span the whole of int64, which a gint64 difference would overflow. */
+static guint64
+span_ns (const InfoSummary *s)
+{
+  return (guint64) s->last_ts - (guint64) s->first_ts;
 }
 
 static const char *
@@ -146,7 +159,7 @@ print_time (const InfoSummary *s)
     }
   first = format_seconds (s->first_ts);
   last = format_seconds (s->last_ts);
-  duration = format_seconds (s->last_ts - s->first_ts);
+  duration = format_abs_seconds (FALSE, span_ns (s));
   g_print ("  %-13s %s s  (ts %" G_GINT64_FORMAT " ns; relative +0 s)\n", "first event", first, s->first_ts);
   g_print ("  %-13s %s s  (ts %" G_GINT64_FORMAT " ns; relative +%s s)\n", "last event", last, s->last_ts, duration);
   g_print ("  %-13s %s s\n", "duration", duration);
@@ -349,7 +362,12 @@ add_time (JsonBuilder *b,
   json_builder_set_member_name (b, "last-ts");
   s->have_ts ? json_builder_add_int_value (b, s->last_ts) : json_builder_add_null_value (b);
   json_builder_set_member_name (b, "duration");
-  s->have_ts ? json_builder_add_int_value (b, s->last_ts - s->first_ts) : json_builder_add_null_value (b);
+  if (!s->have_ts)
+    json_builder_add_null_value (b);
+  else if (span_ns (s) <= G_MAXINT64)
+    json_builder_add_int_value (b, (gint64) span_ns (s));
+  else /* past int64: the nearest double, never a negative number */
+    json_builder_add_double_value (b, (double) span_ns (s));
 }
 
 /**

@@ -323,6 +323,33 @@ test_info_detects_what_sources_read (void)
     }
 }
 
+/* Times at both ends of int64: the duration is their whole span, never
+ * a negative number (the difference does not fit a gint64). */
+static void
+test_info_duration_spans_int64 (void)
+{
+  static const char text[] = "[{\"ph\":\"i\",\"ts\":-9223372036854775,\"pid\":1,\"tid\":1,\"name\":\"a\",\"s\":\"t\"},"
+                             "{\"ph\":\"i\",\"ts\":9223372036854775,\"pid\":1,\"tid\":1,\"name\":\"b\",\"s\":\"t\"}]";
+  g_autofree char *path = g_build_filename (tools_test_scratch_dir (), "int64-span.json", NULL);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (Run) plain = NULL, json = NULL;
+  JsonObject *o;
+
+  g_file_set_contents (path, text, -1, &error);
+  g_assert_no_error (error);
+  plain = RUN ("trace-info", NULL, path);
+  g_assert_cmpint (plain->status, ==, 0);
+  g_assert_nonnull (strstr (plain->out, "  duration      18446744073.709550000 s\n"));
+  json = RUN ("trace-info", NULL, "--json", path);
+  g_assert_cmpint (json->status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, json->out, -1, &error));
+  g_assert_no_error (error);
+  o = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpfloat (json_object_get_double_member (o, "duration"), ==, 18446744073709550000.0);
+  g_unlink (path);
+}
+
 void
 add_info_tests (void)
 {
@@ -332,5 +359,6 @@ add_info_tests (void)
   g_test_add_func ("/tools/info/bounded-tables", test_info_bounded);
   g_test_add_func ("/tools/info/skipped-matches-stats", test_info_skipped_matches_stats);
   g_test_add_func ("/tools/info/usage", test_info_usage);
+  g_test_add_func ("/tools/info/duration-spans-int64", test_info_duration_spans_int64);
   g_test_add_func ("/tools/info/detects-what-sources-read", test_info_detects_what_sources_read);
 }
