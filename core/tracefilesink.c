@@ -107,6 +107,28 @@ set_open_error (GError **error,
   return NULL;
 }
 
+/* mkstemp makes the file private.  A file that replaces another keeps
+ * its mode, and its owner where we may give it (a private output stays
+ * private); a new one gets the mode a plain create would. */
+static void
+keep_mode (int fd,
+           const char *target)
+{
+  GStatBuf st;
+  mode_t mask;
+
+  if (g_stat (target, &st) == 0 && S_ISREG (st.st_mode))
+    {
+      fchmod (fd, st.st_mode & 07777);
+      if ((st.st_uid != geteuid () || st.st_gid != getegid ()) && fchown (fd, st.st_uid, st.st_gid) != 0)
+        g_debug ("%s: the replaced file's owner is not kept: %s", target, g_strerror (errno));
+      return;
+    }
+  mask = umask (0);
+  umask (mask);
+  fchmod (fd, 0666 & ~mask);
+}
+
 /* The output goes to a temporary file beside the target (same folder,
  * so the final rename is atomic) and is renamed over the target only once
  * complete: the target path never holds a partial file, and a killed run
@@ -119,7 +141,6 @@ open_output (TraceFileSink *self,
   g_autofree char *dir = NULL;
   g_autofree char *base = NULL;
   GStatBuf st;
-  mode_t mask;
   int fd;
 
   if (g_str_equal (priv->location, "-"))
@@ -147,10 +168,7 @@ open_output (TraceFileSink *self,
       g_clear_pointer (&priv->temp_path, g_free);
       return set_open_error (error, priv->location, errno);
     }
-  /* mkstemp makes the file private; give it the mode a plain create would. */
-  mask = umask (0);
-  umask (mask);
-  fchmod (fd, 0666 & ~mask);
+  keep_mode (fd, priv->target);
   return g_unix_output_stream_new (fd, TRUE);
 }
 

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <glib/gstdio.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
@@ -219,6 +220,37 @@ test_output_is_input (void)
   }
 }
 
+/* An output that replaces a file keeps that file's mode (a private
+ * output stays private); a new one gets the umask's mode. */
+static void
+test_output_keeps_mode (void)
+{
+  g_autofree char *kept = scratch ("mode-600.json");
+  g_autofree char *fresh = scratch ("mode-new.json");
+  GStatBuf st;
+  mode_t mask;
+
+  if (!HAVE ("json-src", "json-sink"))
+    return;
+  g_assert_true (g_file_set_contents (kept, "old", -1, NULL));
+  g_assert_cmpint (g_chmod (kept, 0600), ==, 0);
+  g_unlink (fresh);
+  {
+    g_autoptr (Run) a = RUN ("trace-convert", NULL, TEST_DATA_DIR "/json/catapult_simple_trace.json", kept);
+    g_autoptr (Run) b = RUN ("trace-convert", NULL, TEST_DATA_DIR "/json/catapult_simple_trace.json", fresh);
+
+    g_assert_cmpint (a->status, ==, 0);
+    g_assert_cmpint (b->status, ==, 0);
+  }
+  g_assert_cmpint (g_stat (kept, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 07777, ==, 0600);
+  g_assert_cmpint (st.st_size, >, 3); /* replaced */
+  mask = umask (0);
+  umask (mask);
+  g_assert_cmpint (g_stat (fresh, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 07777, ==, 0666 & ~mask);
+}
+
 void
 add_output_tests (void)
 {
@@ -227,4 +259,5 @@ add_output_tests (void)
   g_test_add_func ("/tools/output/gzip/only-for-suffix", test_gzip_only_for_suffix);
   g_test_add_func ("/tools/output/perfetto-compress", test_perfetto_compress);
   g_test_add_func ("/tools/output/is-input", test_output_is_input);
+  g_test_add_func ("/tools/output/keeps-mode", test_output_keeps_mode);
 }
