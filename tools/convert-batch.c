@@ -8,6 +8,7 @@
 #include <glib-unix.h>
 #include <glib/gstdio.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -26,6 +27,7 @@ typedef struct
   guint next;
   guint running;
   guint failed;
+  guint jobs; /* at once: -j, within what the open-file limit allows */
   gboolean interrupted;
   GPtrArray *children; /* GSubprocess*, running */
   GMainLoop *loop;
@@ -169,12 +171,35 @@ start_job (Batch *b,
   g_subprocess_communicate_utf8_async (child, NULL, NULL, on_child_done, job);
 }
 
+/* Descriptors a running job holds in this process (its stderr pipe, and
+ * those spawning it takes for a moment), and those kept for the rest. */
+#define FDS_PER_JOB 4
+#define FDS_RESERVED 32
+
+/* -j (or the cores), capped by the open-file limit: past it, spawning
+ * fails with "Too many open files" for every job beyond. */
+static guint
+jobs_at_once (const ConvertOptions *o)
+{
+  guint want = o->jobs > 0 ? (guint) o->jobs : g_get_num_processors ();
+  struct rlimit lim;
+  guint64 cap;
+
+  if (getrlimit (RLIMIT_NOFILE, &lim) != 0 || lim.rlim_cur == RLIM_INFINITY)
+    return want;
+  cap = lim.rlim_cur > FDS_RESERVED + FDS_PER_JOB ? (lim.rlim_cur - FDS_RESERVED) / FDS_PER_JOB : 1;
+  if (want <= cap)
+    return want;
+  g_printerr ("trace-convert: running %" G_GUINT64_FORMAT " conversions at once, not %u: the open-file limit "
+              "(ulimit -n) is %" G_GUINT64_FORMAT "\n",
+              cap, want, (guint64) lim.rlim_cur);
+  return (guint) cap;
+}
+
 static void
 start_jobs (Batch *b)
 {
-  guint jobs = b->o->jobs > 0 ? (guint) b->o->jobs : g_get_num_processors ();
-
-  while (!b->interrupted && b->running < jobs && b->next < b->inputs->len)
+  while (!b->interrupted && b->running < b->jobs && b->next < b->inputs->len)
     start_job (b, b->inputs->pdata[b->next++]);
   if (b->running == 0)
     g_main_loop_quit (b->loop);
@@ -213,6 +238,7 @@ convert_batch (const ConvertOptions *o,
   b.self = g_file_read_link ("/proc/self/exe", NULL);
   if (b.self == NULL)
     b.self = g_strdup ("trace-convert");
+  b.jobs = jobs_at_once (o);
   b.children = g_ptr_array_new_with_free_func (g_object_unref);
   b.loop = g_main_loop_new (NULL, FALSE);
   sigint = g_unix_signal_add (SIGINT, on_sigint, &b);

@@ -5,6 +5,7 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include <trace/trace.h>
 
@@ -257,6 +258,46 @@ test_convert_detects_what_sources_read (void)
     }
 }
 
+/* -j beyond what the open-file limit allows: the jobs are capped and it
+ * is said, and every file converts (uncapped, most failed with "Too many
+ * open files"). */
+static void
+test_convert_jobs_within_fd_limit (void)
+{
+  g_autofree char *in_dir = g_build_filename (tools_test_scratch_dir (), "fd-limit-in", NULL);
+  g_autofree char *template = g_build_filename (tools_test_scratch_dir (), "fd-limit-out", "{name}.json", NULL);
+  g_autofree char *sample = NULL;
+  g_autoptr (Run) r = NULL;
+  struct rlimit old, low;
+  gsize len = 0;
+  guint converted = 0;
+
+  g_assert_true (g_file_get_contents (TEST_DATA_DIR "/json/catapult_simple_trace.json", &sample, &len, NULL));
+  g_assert_cmpint (g_mkdir_with_parents (in_dir, 0700), ==, 0);
+  for (guint i = 0; i < 40; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("%s/t%02u.json", in_dir, i);
+
+      g_assert_true (g_file_set_contents (name, sample, len, NULL));
+    }
+  g_assert_cmpint (getrlimit (RLIMIT_NOFILE, &old), ==, 0);
+  low = old;
+  low.rlim_cur = MIN (old.rlim_max, 64);
+  g_assert_cmpint (setrlimit (RLIMIT_NOFILE, &low), ==, 0); /* the child inherits it */
+  r = RUN ("trace-convert", NULL, "-j", "500", "-o", template, in_dir);
+  g_assert_cmpint (setrlimit (RLIMIT_NOFILE, &old), ==, 0);
+  g_assert_cmpint (r->status, ==, 0);
+  g_assert_nonnull (strstr (r->err, "trace-convert: running 8 conversions at once, not 500: the open-file limit (ulimit -n) is 64\n"));
+  g_assert_null (strstr (r->err, "Too many open files"));
+  for (guint i = 0; i < 40; i++)
+    {
+      g_autofree char *out = g_strdup_printf ("%s/fd-limit-out/t%02u.json", tools_test_scratch_dir (), i);
+
+      converted += g_file_test (out, G_FILE_TEST_IS_REGULAR);
+    }
+  g_assert_cmpuint (converted, ==, 40);
+}
+
 void
 add_convert_tests (void)
 {
@@ -265,5 +306,6 @@ add_convert_tests (void)
   g_test_add_func ("/tools/convert/usage", test_convert_usage);
   g_test_add_func ("/tools/convert/batch", test_convert_batch);
   g_test_add_func ("/tools/convert/batch-collision", test_convert_batch_collision);
+  g_test_add_func ("/tools/convert/jobs-within-fd-limit", test_convert_jobs_within_fd_limit);
   g_test_add_func ("/tools/convert/detects-what-sources-read", test_convert_detects_what_sources_read);
 }
