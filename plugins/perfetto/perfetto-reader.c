@@ -769,10 +769,13 @@ fill (PerfettoReader *r,
         }
       /* The buffer grows with the bytes that arrive, doubling up to what
        * is needed, not to a packet's length at once: a cut trace, or a
-       * damaged length under the limit, costs the memory of what is there. */
+       * damaged length under the limit, costs the memory of what is there.
+       * It grows by a read chunk at least: the look-ahead asks for a few
+       * more bytes at every record, and growing by those would copy the
+       * buffer (and read a few bytes) once a record. */
       if (r->cap < PERFETTO_READ_CHUNK || r->len == r->cap)
         {
-          r->cap = MAX (PERFETTO_READ_CHUNK, MIN (r->cap * 2, MAX (need, r->cap + 1)));
+          r->cap = MAX (PERFETTO_READ_CHUNK, MIN (r->cap * 2, MAX (need, r->cap + PERFETTO_READ_CHUNK)));
           r->buf = g_realloc (r->buf, r->cap);
         }
       n = g_input_stream_read (r->in, r->buf + r->len, r->cap - r->len, NULL, &local);
