@@ -128,7 +128,9 @@ detect_head_open (DetectHead *head,
   g_input_stream_read_all (head->in, magic, 2, &got, NULL, NULL);
   if (got == 2 && magic[0] == 0x1f && magic[1] == 0x8b)
     {
-      g_autoptr (GZlibDecompressor) dec = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
+      /* every member, as the sources read them: a first member may be
+       * empty (concatenated gzip files, a writer's empty flush) */
+      g_autoptr (TraceGzipDecoder) dec = _trace_gzip_decoder_new (NULL, NULL);
       GInputStream *conv;
 
       g_seekable_seek (G_SEEKABLE (head->in), 0, G_SEEK_SET, NULL, NULL);

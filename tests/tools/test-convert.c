@@ -298,6 +298,44 @@ test_convert_jobs_within_fd_limit (void)
   g_assert_cmpuint (converted, ==, 40);
 }
 
+/* A gzip file whose first member is empty (concatenated gzip files):
+ * detection reads every member, as the sources do. */
+static void
+test_convert_gzip_empty_first_member (void)
+{
+  g_autofree char *path = g_build_filename (tools_test_scratch_dir (), "empty-first.txt.gz", NULL);
+  g_autofree char *out = g_build_filename (tools_test_scratch_dir (), "empty-first.json", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr (GByteArray) gz = g_byte_array_new ();
+  g_autoptr (Run) r = NULL;
+  gsize len = 0;
+
+  g_assert_true (g_file_get_contents (TEST_DATA_DIR "/ftrace/catapult_atrace_data.txt", &text, &len, NULL));
+  for (guint member = 0; member < 2; member++)
+    {
+      g_autoptr (GZlibCompressor) z = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, 6);
+      guint8 buf[65536];
+      gsize read = 0, written = 0;
+      const char *in = member ? text : "";
+      gsize in_len = member ? len : 0;
+      GConverterResult res;
+
+      do
+        {
+          res = g_converter_convert (G_CONVERTER (z), in, in_len, buf, sizeof buf, G_CONVERTER_INPUT_AT_END, &read,
+                                     &written, NULL);
+          g_assert_cmpint (res, !=, G_CONVERTER_ERROR);
+          g_byte_array_append (gz, buf, written);
+          in += read, in_len -= read;
+        }
+      while (res != G_CONVERTER_FINISHED);
+    }
+  g_assert_true (g_file_set_contents (path, (const char *) gz->data, gz->len, NULL));
+  r = RUN ("trace-convert", NULL, path, out);
+  g_assert_cmpint (r->status, ==, 0);
+  g_assert_true (g_file_test (out, G_FILE_TEST_IS_REGULAR));
+}
+
 void
 add_convert_tests (void)
 {
@@ -307,5 +345,6 @@ add_convert_tests (void)
   g_test_add_func ("/tools/convert/batch", test_convert_batch);
   g_test_add_func ("/tools/convert/batch-collision", test_convert_batch_collision);
   g_test_add_func ("/tools/convert/jobs-within-fd-limit", test_convert_jobs_within_fd_limit);
+  g_test_add_func ("/tools/convert/gzip-empty-first-member", test_convert_gzip_empty_first_member);
   g_test_add_func ("/tools/convert/detects-what-sources-read", test_convert_detects_what_sources_read);
 }
