@@ -642,7 +642,6 @@ test_traced_clock_snapshots (void)
   g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
   PerfettoReaderStats rs;
   g_autoptr (TraceBatch) out = pt_read_data_file (pool, "traced_clocks_android_log.pftrace", &rs);
-  g_autoptr (GPtrArray) got = pt_event_strings (out, FALSE);
   guint markers = 0;
 
   for (guint i = 0; i < out->n_events; i++)
@@ -695,7 +694,6 @@ test_atrace_end_in_earlier_bundle (void)
   g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
   PerfettoReaderStats rs;
   g_autoptr (TraceBatch) out = pt_read_data_file (pool, "atrace_end_in_earlier_bundle.pftrace", &rs);
-  g_autoptr (GPtrArray) got = pt_event_strings (out, FALSE);
   const char *want[] = {
     "slice-begin ts=1000 pid=9305 tid=9305 cpu=5 name='fire-cls' cat='' flags=0x0 dur=0 out=0 in=0 track=''",
     "slice-begin ts=1500 pid=9305 tid=9305 cpu=5 name='inner' cat='' flags=0x0 dur=0 out=0 in=0 track=''",
