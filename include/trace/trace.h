@@ -11,6 +11,7 @@
 #include <trace/traceevent.h>
 #include <trace/tracestringpool.h>
 #include <trace/tracesparework.h>
+#include <trace/tracechunkring.h>
 #include <trace/tracebatch.h>
 #include <trace/tracestreamevent.h>
 #include <trace/tracemessage.h>

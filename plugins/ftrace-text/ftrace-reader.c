@@ -80,7 +80,7 @@ ftrace_reader_free (FtraceReader *r)
   if (r == NULL)
     return;
   ftrace_html_clear (r);
-  g_clear_pointer (&r->chunks, ftrace_chunks_free);
+  g_clear_pointer (&r->chunks, trace_chunk_ring_free);
   g_free (r->carry);
   ftrace_splitter_clear (&r->splitter);
   g_clear_pointer (&r->input, ftrace_input_free);

@@ -489,25 +489,15 @@ typedef struct
   gsize start;
 } ChromeScannedEvent;
 
-/* Who scans a chunk's events. */
-typedef enum
-{
-  CHUNK_WORK_QUEUED,   /* read, no worker has started it */
-  CHUNK_WORK_SCANNING, /* a worker is at it */
-  CHUNK_WORK_DONE,     /* the worker is done: its events are in the chunk */
-  CHUNK_WORK_STOLEN,   /* the reader's thread needed it first: read alone */
-} ChromeChunkWork;
-
 typedef struct
 {
   /* filled by the reader's thread */
   const char *data; /* buffer, or the input's mapping */
   char *buffer;     /* what the input is read into when not mapped */
   gsize len;
-  guint64 offset;       /* of data[0] in the input */
-  GError *error;        /* reading failed after data */
-  gboolean last;        /* the input ends after data */
-  ChromeChunkWork work; /* under the lock */
+  guint64 offset; /* of data[0] in the input */
+  GError *error;  /* reading failed after data */
+  gboolean last;  /* the input ends after data */
   /* filled by a worker */
   gsize anchor;      /* just after the '}' of the first `} , {`, or G_MAXSIZE */
   gsize scanned_end; /* just after the last event scanned */
@@ -515,18 +505,10 @@ typedef struct
   guint n_events, events_cap;
 } ChromeChunk;
 
+/* The ring of ChromeChunk and what its workers need besides a chunk. */
 typedef struct
 {
-  GMutex lock;
-  GCond cond;
-  ChromeChunk *ring;
-  guint n_ring;
-  guint64 submitted, claimed, taken;
-  GThread **workers;
-  guint n_workers;
-  guint spare_id; /* chunks offered to lenders (trace_spare_work_add()) */
-  gboolean stop;
-  gboolean patient; /* the reader waits for every chunk's scan (tests) */
+  TraceChunkRing *ring;
   gsize chunk_size;
   int depth; /* of the events */
 } ChromeChunks;
@@ -602,6 +584,7 @@ struct _ChromeReader
   ChromeChunks *chunks;
   gboolean chunks_read_done; /* the input is read into chunks to its end */
   guint64 chunks_offset;     /* of the next chunk read */
+  ChromeChunk *head;         /* the oldest chunk in use, once a worker is done with it */
   gsize head_pos;            /* bytes of the oldest chunk copied to buf */
   ChromeChunkState head_state;
   guint next_event; /* of the oldest chunk, while taking */
