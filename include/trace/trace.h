@@ -22,6 +22,7 @@
 #include <trace/tracepipeline.h>
 #include <trace/traceregistry.h>
 #include <trace/tracebasesrc.h>
+#include <trace/traceinputmap.h>
 #include <trace/tracefilesrc.h>
 #include <trace/tracelinesrc.h>
 #include <trace/tracebasetransform.h>

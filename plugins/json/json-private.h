@@ -589,9 +589,9 @@ struct _ChromeReader
   ChromeChunkState head_state;
   guint next_event; /* of the oldest chunk, while taking */
   guint64 chunks_taken, chunks_missed, chunks_stolen;
-  gboolean chunks_patient; /* see chrome_reader_set_patient() */
-  TraceFileSrc *file_src;  /* for the mapping; unowned, may be NULL */
-  const char *map;         /* the input in place, while chunks read it */
+  gboolean chunks_patient;  /* see chrome_reader_set_patient() */
+  TraceInputMap *input_map; /* the input in place; unowned, may be NULL */
+  const char *map;          /* the input in place, while chunks read it */
   gsize map_size;
 };
 
@@ -606,7 +606,7 @@ gboolean chrome_reader_refill_chunks (ChromeReader *r, gsize want, GError **erro
 gboolean chrome_reader_take_scanned (ChromeReader *r);
 void chrome_reader_chunks_free (ChromeReader *r);
 void chrome_reader_set_patient (ChromeReader *r, gboolean patient);
-void chrome_reader_set_file_src (ChromeReader *r, TraceFileSrc *src);
+void chrome_reader_set_input_map (ChromeReader *r, TraceInputMap *map);
 void chrome_reader_get_chunk_counts (ChromeReader *r, guint64 *taken, guint64 *missed, guint64 *stolen);
 
 void chrome_reader_skip (ChromeReader *r, ChromeSkipReason reason, guint64 offset);

@@ -339,9 +339,9 @@ map_input (ChromeReader *r)
   gsize size = 0;
   const char *map;
 
-  if (r->file_src == NULL)
+  if (r->input_map == NULL)
     return;
-  map = (const char *) trace_file_src_map_input (r->file_src, &size);
+  map = (const char *) trace_input_map_get_data (r->input_map, &size);
   if (map == NULL || r->chunks_offset > size)
     return;
   r->map = map;
@@ -427,7 +427,7 @@ release_head (ChromeReader *r)
 
   /* the bytes before its end are copied or converted: done with */
   if (r->map != NULL)
-    trace_file_src_set_mapped_position (r->file_src, c->offset + c->len);
+    trace_input_map_set_position (r->input_map, c->offset + c->len);
   trace_chunk_ring_release (r->chunks->ring);
   r->head_pos = 0;
   r->head_state = CHUNK_PENDING;
@@ -621,16 +621,16 @@ chrome_reader_get_chunk_counts (ChromeReader *r,
 }
 
 /**
- * chrome_reader_set_file_src:
- * @src: (nullable): the source whose input the reader reads
+ * chrome_reader_set_input_map:
+ * @map: (nullable): the input in place, as its source hands it over
+ *   (trace_file_src_get_input_map())
  *
- * Lets the reader read the input in place through the source's mapping
- * (trace_file_src_map_input()) once it reads in chunks. Call before the
- * first batch.
+ * Lets the reader read the input in place once it reads in chunks. Call
+ * before the first batch.
  */
 void
-chrome_reader_set_file_src (ChromeReader *r,
-                            TraceFileSrc *src)
+chrome_reader_set_input_map (ChromeReader *r,
+                             TraceInputMap *map)
 {
-  r->file_src = src;
+  r->input_map = map;
 }
