@@ -10,6 +10,7 @@
 #include <trace/traceerror.h>
 #include <trace/traceevent.h>
 #include <trace/tracestringpool.h>
+#include <trace/tracearena.h>
 #include <trace/tracesparework.h>
 #include <trace/tracechunkring.h>
 #include <trace/tracebatch.h>

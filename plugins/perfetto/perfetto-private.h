@@ -523,15 +523,6 @@ typedef struct
   gint64 last_ts;       /* of the last event of its bundles, 0 before any */
 } PerfettoRCpu;
 
-typedef struct
-{
-  guint8 *base;
-  gsize size;
-  gsize used;
-  GSList *extra;
-  gboolean overflowed;
-} PerfettoArena;
-
 struct _PerfettoReader
 {
   GInputStream *in;
@@ -548,7 +539,7 @@ struct _PerfettoReader
   gboolean eof;
   GByteArray *inflated;
 
-  PerfettoArena arena;
+  TraceArena *arena; /* what a packet unpacks to */
   ProtobufCAllocator allocator;
 
   GHashTable *sequences;    /* guint32 → PerfettoSeq */
