@@ -4,7 +4,7 @@
  */
 #include "config.h"
 
-#include "json-private.h"
+#include "json-elements.h"
 
 /* A Chrome trace: JSON whose start shows trace events, and not one of
  * the V8 profile documents arkts-src reads. */

@@ -31,7 +31,7 @@
 
 #include <string.h>
 
-#include "json-private.h"
+#include "json-reader-private.h"
 
 /* What a worker may record per chunk: events of 64 bytes on average
  * (~500 bytes of fields each). A chunk of smaller events is scanned up

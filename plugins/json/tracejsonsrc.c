@@ -5,7 +5,8 @@
 #include "config.h"
 
 #include "ftrace-text.h"
-#include "json-private.h"
+#include "json-elements.h"
+#include "json-reader.h"
 
 /**
  * TraceJsonSrc:

@@ -16,7 +16,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "json-private.h"
+#include "json-reader-private.h"
 #include "json-test-util.h"
 
 /* What chrome_decimal_to_double() did before its fast path. */
