@@ -20,7 +20,7 @@ struct _TraceArena
 };
 
 /**
- * trace_arena_new:
+ * trace_arena_new: (skip)
  * @size: the bytes of the arena's block
  * @max_size: what the block may grow to: an arena that overflowed grows
  *   fourfold at its reset, up to this (@size: it never grows)

@@ -120,7 +120,7 @@ work_for_lender (gpointer data)
 }
 
 /**
- * trace_chunk_ring_new:
+ * trace_chunk_ring_new: (skip)
  * @thread_name: the name of the worker threads
  * @chunk_struct_size: the size of the reader's chunk structure
  * @n_workers: threads of the ring's own that work on chunks
