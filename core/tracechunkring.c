@@ -207,18 +207,6 @@ trace_chunk_ring_free (TraceChunkRing *ring)
 }
 
 /**
- * trace_chunk_ring_get_n_workers:
- * @ring: a #TraceChunkRing
- *
- * Returns: how many threads of its own the ring started
- */
-guint
-trace_chunk_ring_get_n_workers (TraceChunkRing *ring)
-{
-  return ring->n_workers;
-}
-
-/**
  * trace_chunk_ring_get_free:
  * @ring: a #TraceChunkRing
  *

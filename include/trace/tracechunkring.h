@@ -63,8 +63,6 @@ TraceChunkRing *trace_chunk_ring_new (const char *thread_name,
                                       GError **error);
 TRACE_AVAILABLE_IN_ALL
 void trace_chunk_ring_free (TraceChunkRing *ring);
-TRACE_AVAILABLE_IN_ALL
-guint trace_chunk_ring_get_n_workers (TraceChunkRing *ring);
 
 TRACE_AVAILABLE_IN_ALL
 gpointer trace_chunk_ring_get_free (TraceChunkRing *ring);

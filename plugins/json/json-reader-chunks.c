@@ -392,7 +392,8 @@ chrome_reader_maybe_start_chunks (ChromeReader *r)
  * A chunk no worker has started yet is read by the reader's thread
  * alone rather than waited for: scanning it costs that thread what
  * waiting would, and the wait would leave a core idle (on two cores the
- * reader, a worker and perfetto-sink's writer take turns). */
+ * reader, a worker and perfetto-sink's writer take turns); a patient
+ * reader waits. */
 static ChromeChunk *
 head (ChromeReader *r)
 {
