@@ -107,6 +107,9 @@ gboolean _trace_file_sink_find_shared_output (TraceBin *bin,
  * value never becomes a 100 MB message. */
 #define TRACE_QUOTED_VALUE_MAX 256
 char *_trace_quote_value (const char *value);
+
+/* tracelocation.c */
+char *_trace_location_follow_symlinks (const char *path);
 /* A whole message built from several values is cut at this. */
 #define TRACE_MESSAGE_MAX 4096
 /* @text cut in the middle to @max bytes (a system message that holds a

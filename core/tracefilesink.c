@@ -20,8 +20,6 @@
 #include "trace-private.h"
 
 #define OUTPUT_BUFFER_SIZE (1 << 20)
-/* What the kernel follows at most in one path (Linux's MAXSYMLINKS). */
-#define MAX_SYMLINKS 40
 #define TEMP_PREFIX "."
 #define TEMP_SUFFIX ".XXXXXX.part"
 #define DEFAULT_WRITER_THREAD TRUE
@@ -49,30 +47,6 @@ static GParamSpec *properties[N_PROPS];
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (TraceFileSink, trace_file_sink, TRACE_TYPE_BASE_SINK)
 
 #define PRIV(s) ((TraceFileSinkPrivate *) trace_file_sink_get_instance_private (s))
-
-/* @path with the symlinks of its last component followed, as open()
- * would: writing "through" a link must replace the file it points to,
- * not the link. A relative link is relative to the link's folder. A loop
- * or a link that cannot be read stops the walk where it is (opening then
- * fails with the system's reason). */
-static char *
-follow_symlinks (const char *path)
-{
-  char *current = g_strdup (path);
-
-  for (guint i = 0; i < MAX_SYMLINKS && g_file_test (current, G_FILE_TEST_IS_SYMLINK); i++)
-    {
-      g_autofree char *link = g_file_read_link (current, NULL);
-      g_autofree char *dir = NULL;
-
-      if (link == NULL)
-        break;
-      dir = g_path_get_dirname (current);
-      g_free (current);
-      current = g_path_is_absolute (link) ? g_steal_pointer (&link) : g_build_filename (dir, link, NULL);
-    }
-  return current;
-}
 
 /* `DIR/.NAME.XXXXXX.part`, with NAME cut (at a character boundary) so
  * that the temporary's name fits NAME_MAX whenever NAME does: a legal
@@ -156,7 +130,7 @@ open_output (TraceFileSink *self,
       return g_unix_output_stream_new (fd, TRUE);
     }
   g_free (priv->target);
-  priv->target = follow_symlinks (priv->location);
+  priv->target = _trace_location_follow_symlinks (priv->location);
   if (g_file_test (priv->target, G_FILE_TEST_IS_SYMLINK)) /* a loop of links */
     return set_open_error (error, priv->location, ELOOP);
   dir = g_path_get_dirname (priv->target);
@@ -487,36 +461,10 @@ trace_file_sink_get_location (TraceFileSink *sink)
   return PRIV (sink)->location;
 }
 
-/* The file at @location, the same string however its path is written
- * (`X.json`, `./X.json`, `../d/X.json`, a symlink to it): the folder's
- * real path and the name after symlinks. "-" is standard input or output.
- * NULL for no location and for what is not a regular file (two sinks may
- * both write /dev/null). */
-static char *
-file_key (const char *location)
-{
-  g_autofree char *target = NULL, *dir = NULL, *base = NULL, *real_dir = NULL;
-  GStatBuf st;
-
-  if (location == NULL || *location == '\0')
-    return NULL;
-  if (g_str_equal (location, "-"))
-    return g_strdup ("-");
-  if (g_stat (location, &st) == 0 && !S_ISREG (st.st_mode))
-    return NULL;
-  target = follow_symlinks (location);
-  dir = g_path_get_dirname (target);
-  base = g_path_get_basename (target);
-  real_dir = realpath (dir, NULL);
-  if (real_dir == NULL) /* the folder is missing: starting will say so */
-    real_dir = g_canonicalize_filename (dir, NULL);
-  return g_build_filename (real_dir, base, NULL);
-}
-
 static char *
 output_key (TraceFileSink *sink)
 {
-  return file_key (PRIV (sink)->location);
+  return trace_location_get_key (PRIV (sink)->location);
 }
 
 static void
@@ -577,20 +525,6 @@ find_files (TraceBin *bin,
       }
 }
 
-/* The same file: the same key, or (a hard link) the same inode. */
-static gboolean
-same_file (const char *key_a,
-           const char *a,
-           const char *key_b,
-           const char *b)
-{
-  GStatBuf sa, sb;
-
-  if (g_str_equal (key_a, key_b))
-    return TRUE;
-  return g_stat (a, &sa) == 0 && g_stat (b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
 /* A sink whose output is one of the inputs would replace the file it is
  * still reading: the input destroyed, with exit 0. */
 static gboolean
@@ -608,10 +542,10 @@ find_output_read (GPtrArray *sinks,
       for (guint j = 0; out && !g_str_equal (out, "-") && j < inputs->len; j++)
         {
           g_autofree char *location = input_location (g_ptr_array_index (inputs, j));
-          g_autofree char *in = file_key (location);
+          g_autofree char *in = trace_location_get_key (location);
           g_autofree char *qo = NULL, *qi = NULL;
 
-          if (in == NULL || !same_file (out, PRIV (s)->location, in, location))
+          if (in == NULL || !g_str_equal (out, in))
             continue;
           *source = g_ptr_array_index (inputs, j);
           *sink = TRACE_ELEMENT (s);

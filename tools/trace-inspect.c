@@ -4,7 +4,6 @@
  */
 #include "config.h"
 
-#include <locale.h>
 #include <string.h>
 
 #include "inspect.h"
@@ -418,8 +417,7 @@ main (int argc,
   };
   g_autoptr (GError) error = NULL;
 
-  setlocale (LC_ALL, "");
-  setlocale (LC_NUMERIC, "C"); /* numbers are printed to be read back */
+  tool_init_process ();
   if (!tool_parse_options (entries, SUMMARY, DESCRIPTION, &argc, &argv, &error) ||
       (words != NULL && g_strv_length (words) > 1) || ((failed || formats) && words != NULL) || (failed && formats))
     {

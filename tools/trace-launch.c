@@ -4,7 +4,6 @@
  */
 #include "config.h"
 
-#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -248,8 +247,7 @@ main (int argc,
   g_autoptr (GError) error = NULL;
   int exit_code = LAUNCH_EXIT_OK;
 
-  setlocale (LC_ALL, "");
-  setlocale (LC_NUMERIC, "C"); /* numbers are printed to be read back */
+  tool_init_process ();
   if (!parse_options (&o, &argc, &argv, &error))
     {
       g_printerr ("trace-launch: %s\nTry \"trace-launch --help\".\n", error->message);

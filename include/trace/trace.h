@@ -23,6 +23,7 @@
 #include <trace/tracebasesrc.h>
 #include <trace/tracefilesrc.h>
 #include <trace/tracelinesrc.h>
+#include <trace/tracelocation.h>
 #include <trace/tracebasetransform.h>
 #include <trace/tracebasesink.h>
 #include <trace/tracefilesink.h>
