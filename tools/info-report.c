@@ -96,6 +96,27 @@ print_kinds (const InfoSummary *s)
   g_print ("  %-13s %s\n", "kinds", line->len ? line->str : "(none)");
 }
 
+/* An id the trace did not give is shown as "-". */
+static char *
+id_text (gint64 id)
+{
+  return id == TRACE_ID_UNKNOWN ? g_strdup ("-") : g_strdup_printf ("%" G_GINT64_FORMAT, id);
+}
+
+static void
+print_owner_row (const InfoResult *r,
+                 InfoTable table,
+                 const InfoThread *t)
+{
+  const char *name = owner_name (r, table, t);
+  g_autofree char *pid = id_text (t->pid), *tid = id_text (t->tid);
+
+  if (table == INFO_TABLE_THREADS)
+    g_print ("    %10s %10s %12" G_GUINT64_FORMAT "  %s\n", pid, tid, t->events, name ? name : "");
+  else
+    g_print ("    %10s %12" G_GUINT64_FORMAT "  %s\n", pid, t->events, name ? name : "");
+}
+
 static void
 print_owners (const InfoResult *r,
               InfoTable table,
@@ -111,15 +132,12 @@ print_owners (const InfoResult *r,
     g_print (", top %u by events:\n", top);
   else
     g_print ("%s\n", rows->len ? ":" : "");
+  if (rows->len > 0 && threads)
+    g_print ("    %10s %10s %12s  %s\n", "pid", "tid", "events", "name");
+  else if (rows->len > 0)
+    g_print ("    %10s %12s  %s\n", "pid", "events", "name");
   for (guint i = 0; i < rows->len && i < top; i++)
-    {
-      InfoThread *t = rows->pdata[i];
-
-      const char *name = owner_name (r, table, t);
-
-      g_print ("    %10" G_GINT64_FORMAT " %12" G_GUINT64_FORMAT "  %s\n", threads ? t->tid : t->pid, t->events,
-               name ? name : "");
-    }
+    print_owner_row (r, table, rows->pdata[i]);
 }
 
 static void
