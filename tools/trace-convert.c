@@ -122,6 +122,28 @@ sink_for (const char *out,
  *
  * Returns: (transfer full) (nullable): the launch description trace-launch would run
  */
+/* `name` is the element's own name (as in GStreamer), not a condition:
+ * `--filter name=performTraversals` would keep every event. */
+static gboolean
+check_filter_expression (const char *expr,
+                         GError **error)
+{
+  g_auto (GStrv) words = NULL;
+
+  if (expr == NULL || !g_shell_parse_argv (expr, NULL, &words, NULL))
+    return TRUE; /* the launch parser says what is wrong with it */
+  for (guint i = 0; words[i] != NULL; i++)
+    if (g_str_has_prefix (words[i], "name="))
+      {
+        g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                     "--filter: \"%s\" names the filter element itself; to keep events by their name, "
+                     "use event-name=%s",
+                     words[i], words[i] + strlen ("name="));
+        return FALSE;
+      }
+  return TRUE;
+}
+
 static char *
 convert_description (const ConvertOptions *o,
                      const char *in,
@@ -129,7 +151,7 @@ convert_description (const ConvertOptions *o,
                      guint *n_elements,
                      GError **error)
 {
-  const char *sink = sink_for (out, error);
+  const char *sink = check_filter_expression (o->filter, error) ? sink_for (out, error) : NULL;
   g_autofree char *qin = tool_quote_value (in);
   g_autofree char *qout = tool_quote_value (out);
   GString *d;
@@ -245,7 +267,7 @@ run_batch (ConvertOptions *o)
     }
   if (inputs->len > 1 && strstr (o->output_template, "{name}") == NULL)
     return usage_error ("with several inputs, the -o template needs {name}");
-  if (!sink_for (o->output_template, &error))
+  if (!sink_for (o->output_template, &error) || !check_filter_expression (o->filter, &error))
     return usage_error (error->message);
   if (!convert_batch_check_outputs (o->output_template, inputs))
     return LAUNCH_EXIT_USAGE;
