@@ -30,6 +30,7 @@ void _trace_bin_child_renamed (TraceBin *bin,
 GInputStream *_trace_wait_stream_new (GInputStream *base,
                                       GCancellable *cancel,
                                       GMainContext *context);
+guint64 _trace_wait_stream_get_bytes_read (GInputStream *stream);
 
 /* tracefilemap.c: a regular file mapped, safe when it shrinks */
 typedef struct _TraceFileMap TraceFileMap;
