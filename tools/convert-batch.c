@@ -35,7 +35,10 @@ typedef struct
   guint jobs;      /* at once: -j, within what the open-file limit allows */
   int stop_signal; /* the first SIGINT, SIGTERM or SIGHUP; 0 while none came */
   gint64 started;
-  GPtrArray *children; /* GSubprocess*, running */
+  GPtrArray *running_jobs; /* Job*, borrowed: what the status line shows */
+  guint status_timer;      /* on a terminal: the status line's redraw */
+  gboolean status_shown;   /* a status line is on the screen */
+  GPtrArray *children;     /* GSubprocess*, running */
   GMainLoop *loop;
 } Batch;
 
@@ -168,6 +171,45 @@ child_argv (Batch *b,
 
 static void start_jobs (Batch *b);
 
+/* --- the status line, on a terminal: what runs, how long it has --- */
+
+#define STATUS_INTERVAL_MS 500
+
+static void
+clear_status (Batch *b)
+{
+  if (!b->status_shown)
+    return;
+  fputs ("\r\033[K", stderr);
+  b->status_shown = FALSE;
+}
+
+static gboolean
+draw_status (gpointer user_data)
+{
+  Batch *b = user_data;
+  gint64 now = g_get_monotonic_time ();
+  g_autoptr (GString) line = g_string_new (NULL);
+  g_autofree char *elapsed = launch_format_duration (now - b->started);
+
+  g_string_append_printf (line, "%u of %u done", b->converted + b->stopped + b->failed, b->inputs->len);
+  if (b->failed > 0)
+    g_string_append_printf (line, ", %u failed", b->failed);
+  for (guint i = 0; i < b->running_jobs->len; i++)
+    {
+      Job *job = b->running_jobs->pdata[i];
+      g_autofree char *name = g_path_get_basename (job->in);
+      g_autofree char *took = launch_format_duration (now - job->started);
+
+      g_string_append_printf (line, "%s%s %s", i ? ", " : " | running: ", name, took);
+    }
+  g_string_append_printf (line, " | %s", elapsed);
+  fprintf (stderr, "\r%s\033[K", line->str);
+  fflush (stderr);
+  b->status_shown = TRUE;
+  return G_SOURCE_CONTINUE;
+}
+
 /* Prints what the child said (its warnings name the file), but its last
  * ERROR line, which the FAILED line carries instead: each error once.
  * Returns: (transfer full): why the child failed */
@@ -202,6 +244,8 @@ on_child_done (GObject *source,
 
   g_subprocess_communicate_utf8_finish (child, result, NULL, &err, &error);
   status = g_subprocess_get_if_exited (child) ? g_subprocess_get_exit_status (child) : 128 + g_subprocess_get_term_sig (child);
+  clear_status (b);
+  g_ptr_array_remove (b->running_jobs, job);
   reason = print_child_messages (err, status);
   if (status == 0)
     {
@@ -244,6 +288,7 @@ start_job (Batch *b,
     child = g_subprocess_launcher_spawnv (l, (const char *const *) argv, &error);
   if (child == NULL)
     {
+      clear_status (b);
       g_printerr ("FAILED  %s -> %s: %s\n", job->in, job->out, error->message);
       b->failed++;
       g_free (job->in), g_free (job->out), g_free (job);
@@ -251,6 +296,9 @@ start_job (Batch *b,
     }
   b->running++;
   g_ptr_array_add (b->children, child);
+  g_ptr_array_add (b->running_jobs, job);
+  if (b->status_timer != 0)
+    draw_status (b); /* at once: a file that takes a while shows from its start */
   g_subprocess_communicate_utf8_async (child, NULL, NULL, on_child_done, job);
 }
 
@@ -300,6 +348,7 @@ on_stop_signal (Batch *b,
 {
   if (b->stop_signal == 0)
     {
+      clear_status (b);
       g_printerr ("%s: finishing the running conversions; starting no more...\n", g_strsignal (signum));
       b->stop_signal = signum;
     }
@@ -361,12 +410,19 @@ convert_batch (const ConvertOptions *o,
   b.children = g_ptr_array_new_with_free_func (g_object_unref);
   b.loop = g_main_loop_new (NULL, FALSE);
   b.started = g_get_monotonic_time ();
+  b.running_jobs = g_ptr_array_new ();
+  if (!o->quiet && isatty (STDERR_FILENO))
+    b.status_timer = g_timeout_add (STATUS_INTERVAL_MS, draw_status, &b);
   watches[0] = g_unix_signal_add (SIGINT, on_sigint, &b);
   watches[1] = g_unix_signal_add (SIGTERM, on_sigterm, &b);
   watches[2] = g_unix_signal_add (SIGHUP, on_sighup, &b);
   start_jobs (&b);
   if (b.running > 0)
     g_main_loop_run (b.loop);
+  if (b.status_timer != 0)
+    g_source_remove (b.status_timer);
+  clear_status (&b);
+  g_ptr_array_unref (b.running_jobs);
   print_summary (&b);
   for (guint i = 0; i < G_N_ELEMENTS (watches); i++)
     g_source_remove (watches[i]);
