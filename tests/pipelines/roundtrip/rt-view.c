@@ -355,7 +355,7 @@ tp_close_stack (View *v,
 }
 
 /* The begun slice an end closes: the innermost whose name and category
- * match what the end gives (docs/json.md "Ends"). */
+ * match what the end gives (docs/json.md "Phases → event kinds"). */
 static gint
 matching_begun (View *v,
                 GArray *stack,
