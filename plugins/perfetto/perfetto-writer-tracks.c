@@ -319,9 +319,9 @@ perfetto_assoc_lookup (PerfettoWriter *w,
   return pid;
 }
 
-/* The pid is mixed in before the multiply: added after it, it only
- * reached the low bits, and the slot is taken from the high ones (on the
- * bench's 50 threads, 30 735 misses in 171 007 events, now 3 502). */
+/* The pid is mixed in before the multiply: added after it, it would only
+ * reach the low bits, and the slot is taken from the high ones (on the
+ * bench's 50 threads: 3 502 misses in 171 007 events, against 30 735). */
 static inline guint
 thread_cache_index (gint64 pid,
                     gint64 tid)

@@ -129,8 +129,8 @@ test_relative_after_metadata (void)
 }
 
 /* A window that misses the trace (start=1s on one that begins at
- * 683202 s) used to keep only metadata silently: now a WARNING says
- * where the trace is, with the times trace-info shows. */
+ * 683202 s) keeps only metadata, and a WARNING says where the trace is,
+ * with the times trace-info shows. */
 static void
 test_window_misses_trace (void)
 {

@@ -274,7 +274,7 @@ test_path_string (void)
                  trace_pipeline_get_string_pool (TRACE_PIPELINE (pipeline)));
 }
 
-/* Issue 17: a loop of links is refused where links are made, so no walk
+/* A loop of links is refused where links are made, so no walk
  * of the graph (push, events, the ready question, the state order) can
  * go round for ever. */
 static void

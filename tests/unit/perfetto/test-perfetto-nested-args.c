@@ -1,9 +1,9 @@
 /* Unit test: JSON args with nested objects and arrays (dotted keys in
  * the event model) written by the Perfetto writer as nested debug
  * annotations (dict_entries, array_values), which the Perfetto reader
- * reads back to the same dotted keys and values (issue 20); and written
+ * reads back to the same dotted keys and values; and written
  * straight to wire format when packets are streamed, the same bytes as
- * protobuf-c packing the annotation structs (issue 19). */
+ * protobuf-c packing the annotation structs. */
 #include "perfetto-test-util.h"
 #include "trace.pb-c.h"
 

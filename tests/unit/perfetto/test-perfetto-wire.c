@@ -1,5 +1,5 @@
 /* Unit test: the streaming writer (perfetto-writer-wire.c) gives the same
- * bytes as protobuf-c for the packets it streams (issue 19). Random
+ * bytes as protobuf-c for the packets it streams. Random
  * packets of each hot type (TrackEvent slice begin/end, counters,
  * instants with every TrackEvent field and Chrome's legacy event; ftrace
  * bundles with full events and compact sched arrays; interned names and
@@ -174,7 +174,7 @@ gen_annotation_value (Gen *g,
     }
 }
 
-/* Nested annotations (issue 20: perfetto-sink writes nested args as
+/* Nested annotations (perfetto-sink writes nested args as
  * dict_entries and array_values) are streamed by the wire writer too:
  * the bytes must be protobuf-c's, for every name and value case, and for
  * a value beside nested entries, which protobuf-c packs in field order. */
