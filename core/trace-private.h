@@ -111,6 +111,7 @@ char *_trace_quote_value (const char *value);
 
 /* tracelocation.c */
 char *_trace_location_follow_symlinks (const char *path);
+GFile *_trace_location_to_file (const char *location);
 /* A whole message built from several values is cut at this. */
 #define TRACE_MESSAGE_MAX 4096
 /* @text cut in the middle to @max bytes (a system message that holds a

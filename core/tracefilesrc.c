@@ -90,7 +90,7 @@ open_raw (TraceFileSrc *self,
                                    trace_element_get_main_context (TRACE_ELEMENT (self)));
   if (g_stat (priv->location, &st) == 0 && (S_ISFIFO (st.st_mode) || S_ISCHR (st.st_mode) || S_ISSOCK (st.st_mode)))
     return open_pollable_path (self, error);
-  file = g_file_new_for_commandline_arg (priv->location);
+  file = _trace_location_to_file (priv->location);
   in = g_file_read (file, NULL, &local);
   if (in == NULL)
     {

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
+#include <gio/gio.h>
 #include <glib/gstdio.h>
 
 #include "trace/trace.h"
@@ -43,6 +44,25 @@ _trace_location_follow_symlinks (const char *path)
       current = g_path_is_absolute (link) ? g_steal_pointer (&link) : g_build_filename (dir, link, NULL);
     }
   return current;
+}
+
+/* The GFile for a location a source reads. A path is a path: only a
+ * location with a URI scheme that GIO can open (`file:`, `http:` with
+ * gvfs, …) *and* no file of that name is taken as a URI, so that
+ * `host:trace.txt` is the file of that name, not the scheme `host`. */
+GFile *
+_trace_location_to_file (const char *location)
+{
+  g_autofree char *scheme = g_uri_parse_scheme (location);
+  const char *const *supported;
+
+  if (scheme == NULL || g_file_test (location, G_FILE_TEST_EXISTS))
+    return g_file_new_for_path (location);
+  supported = g_vfs_get_supported_uri_schemes (g_vfs_get_default ());
+  for (guint i = 0; supported != NULL && supported[i] != NULL; i++)
+    if (g_ascii_strcasecmp (supported[i], scheme) == 0)
+      return g_file_new_for_uri (location);
+  return g_file_new_for_path (location);
 }
 
 /**

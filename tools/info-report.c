@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <json-glib/json-glib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "info-report.h"
@@ -254,7 +255,12 @@ add_member_string (JsonBuilder *b,
                    const char *key,
                    const char *value)
 {
+  g_autofree char *valid = NULL;
+
   json_builder_set_member_name (b, key);
+  /* JSON is UTF-8; a file name need not be (its bytes become U+FFFD) */
+  if (value && !g_utf8_validate (value, -1, NULL))
+    value = valid = g_utf8_make_valid (value, -1);
   if (value)
     json_builder_add_string_value (b, value);
   else
@@ -429,5 +435,8 @@ info_print_json (const InfoResult *r,
   root = json_builder_get_root (b);
   json_generator_set_root (gen, root);
   text = json_generator_to_data (gen, NULL);
-  g_print ("%s\n", text);
+  /* data, not a message: its UTF-8 bytes as they are, whatever the
+   * locale (g_print would turn them into '?' under LC_ALL=C) */
+  fputs (text, stdout);
+  fputc ('\n', stdout);
 }

@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "inspect.h"
@@ -367,7 +368,9 @@ not_found (const char *name)
 static int
 print_json (char *json)
 {
-  g_print ("%s\n", json);
+  /* data: its UTF-8 bytes as they are, whatever the locale */
+  fputs (json, stdout);
+  fputc ('\n', stdout);
   g_free (json);
   return INSPECT_EXIT_OK;
 }

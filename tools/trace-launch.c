@@ -96,7 +96,7 @@ parse_options (Options *o,
     { "progress", 0, 0, G_OPTION_ARG_NONE, &o->progress,
       "Show progress even when standard error is not a terminal", NULL },
     { "version", 0, 0, G_OPTION_ARG_NONE, &o->version, "Print the version and exit", NULL },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->words, NULL, "PIPELINE-DESCRIPTION..." },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->words, NULL, "PIPELINE-DESCRIPTION..." },
     { NULL }
   };
 
