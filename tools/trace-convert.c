@@ -195,6 +195,40 @@ check_element_count (TraceElement *pipeline,
   return FALSE;
 }
 
+/* The format the sink was given (the stream-start's), NULL if none came. */
+static const char *
+stream_format (TraceElement *pipeline)
+{
+  for (const GList *l = trace_bin_get_children (TRACE_BIN (pipeline)); l; l = l->next)
+    if (TRACE_IS_BASE_SINK (l->data))
+      {
+        const TraceStreamInfo *info = trace_base_sink_get_stream_info (l->data);
+
+        return info ? info->format : NULL;
+      }
+  return NULL;
+}
+
+/* A RheaTrace capture converted as it is keeps its B:/E:/T: markers as
+ * nested slices that never end (a method left by an exception writes
+ * nothing): rhea-repair is what turns them into calls, and the user
+ * must hear of it. */
+static void
+hint_rhea_repair (TraceElement *pipeline,
+                  const char *in,
+                  const char *out)
+{
+  g_autofree char *qin = NULL, *qout = NULL;
+
+  if (g_strcmp0 (stream_format (pipeline), "rhea") != 0)
+    return;
+  qin = tool_quote_value (in), qout = tool_quote_value (out);
+  g_printerr ("WARNING: %s is a RheaTrace capture, written with its B:/E:/T: markers as slices; to rebuild the "
+              "calls (methods left by exceptions included), convert it with rhea-repair:\n"
+              "  trace-launch auto-src location=%s ! rhea-repair ! %s location=%s\n",
+              in, qin, sink_for (out, NULL), qout);
+}
+
 static int
 convert_one (const ConvertOptions *o,
              const char *in,
@@ -243,6 +277,8 @@ convert_one (const ConvertOptions *o,
       return LAUNCH_EXIT_RUNTIME_ERROR;
     }
   exit_code = launch_run (&s);
+  if (exit_code == LAUNCH_EXIT_OK)
+    hint_rhea_repair (s.pipeline, in, out);
   launch_state_clear (&s);
   return exit_code;
 }
