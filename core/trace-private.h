@@ -89,7 +89,7 @@ TraceSinkThread *_trace_sink_thread_new (TraceBaseSink *sink,
 TraceFlowReturn _trace_sink_thread_push (TraceSinkThread *t,
                                          TraceBatch *batch);
 gboolean _trace_sink_thread_is_ready (TraceSinkThread *t);
-TraceFlowReturn _trace_sink_thread_drain (TraceSinkThread *t);
+void _trace_sink_thread_drain (TraceSinkThread *t);
 void _trace_sink_thread_stop (TraceSinkThread *t);
 void _trace_sink_thread_free (TraceSinkThread *t);
 

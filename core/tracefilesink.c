@@ -32,6 +32,7 @@ typedef struct
   GOutputStream *stream; /* buffered; owns the file stream (through the gzip converter, if any) */
   GOutputStream *file;   /* the file stream itself, to abort without finishing the gzip stream */
   gboolean writer_thread;
+  gpointer writer; /* the subclass's, from the first batch to stop */
 } TraceFileSinkPrivate;
 
 enum
@@ -243,6 +244,73 @@ abort_output (TraceFileSink *self)
     }
 }
 
+/* The writer is made once the stream said what it is (its clock, its
+ * facts), at the first batch; at EOS for a stream without batches. */
+static gpointer
+ensure_writer (TraceFileSink *self)
+{
+  TraceFileSinkPrivate *priv = PRIV (self);
+
+  if (priv->writer == NULL)
+    priv->writer = TRACE_FILE_SINK_GET_CLASS (self)->new_writer (
+        self, priv->stream, trace_base_sink_get_stream_info (TRACE_BASE_SINK (self)));
+  return priv->writer;
+}
+
+static void
+free_writer (TraceFileSink *self)
+{
+  TraceFileSinkPrivate *priv = PRIV (self);
+
+  if (priv->writer)
+    TRACE_FILE_SINK_GET_CLASS (self)->free_writer (g_steal_pointer (&priv->writer));
+}
+
+/* What the writer dropped: with @dict into the stats, else the WARNING. */
+static void
+handle_drops (TraceFileSink *self,
+              GVariantDict *dict)
+{
+  TraceFileSinkClass *klass = TRACE_FILE_SINK_GET_CLASS (self);
+  g_autoptr (GArray) drops = NULL;
+
+  if (klass->get_drops == NULL || PRIV (self)->writer == NULL)
+    return;
+  drops = g_array_new (FALSE, FALSE, sizeof (TraceSinkDrop));
+  klass->get_drops (self, PRIV (self)->writer, drops);
+  trace_base_sink_handle_drops (TRACE_BASE_SINK (self), dict, (const TraceSinkDrop *) drops->data, drops->len);
+}
+
+static TraceFlowReturn
+trace_file_sink_render (TraceBaseSink *sink,
+                        TraceBatch *batch,
+                        GError **error)
+{
+  TraceFileSink *self = TRACE_FILE_SINK (sink);
+  TraceFileSinkClass *klass = TRACE_FILE_SINK_GET_CLASS (self);
+
+  if (klass->new_writer == NULL)
+    return TRACE_FLOW_OK;
+  return klass->write_batch (ensure_writer (self), batch, error) ? TRACE_FLOW_OK : TRACE_FLOW_ERROR;
+}
+
+/* The writer completes the output, then says what it dropped: the
+ * WARNING comes before the sink's STATS. */
+static gboolean
+finish_writer (TraceFileSink *self,
+               GError **error)
+{
+  TraceFileSinkClass *klass = TRACE_FILE_SINK_GET_CLASS (self);
+  const TraceStreamInfo *info = trace_base_sink_get_stream_info (TRACE_BASE_SINK (self));
+
+  if (klass->new_writer == NULL)
+    return TRUE;
+  if (!klass->finish_writer (self, ensure_writer (self), info, error))
+    return FALSE;
+  handle_drops (self, NULL);
+  return TRUE;
+}
+
 static gboolean
 trace_file_sink_start (TraceBaseSink *sink,
                        GError **error)
@@ -291,8 +359,11 @@ trace_file_sink_finish (TraceBaseSink *sink,
   TraceFileSink *self = TRACE_FILE_SINK (sink);
   TraceFileSinkPrivate *priv = PRIV (self);
   TraceFileSinkClass *klass = TRACE_FILE_SINK_GET_CLASS (self);
+
   if (priv->stream == NULL)
     return TRUE;
+  if (!finish_writer (self, error))
+    return FALSE;
   if (klass->end && !klass->end (self, priv->stream, error))
     return FALSE;
   return commit_output (self, error);
@@ -302,9 +373,25 @@ static gboolean
 trace_file_sink_stop (TraceBaseSink *sink,
                       GError **error)
 {
-  /* Stopped before EOS: drop the temporary file, keep the target. */
+  /* After EOS the output is complete; before, drop the temporary file
+   * and keep the target. */
+  free_writer (TRACE_FILE_SINK (sink));
   abort_output (TRACE_FILE_SINK (sink));
   return TRUE;
+}
+
+static const char *
+trace_file_sink_get_output_name (TraceBaseSink *sink)
+{
+  return PRIV (TRACE_FILE_SINK (sink))->location;
+}
+
+static void
+trace_file_sink_collect_stats (TraceElement *element,
+                               GVariantDict *dict)
+{
+  TRACE_ELEMENT_CLASS (trace_file_sink_parent_class)->collect_stats (element, dict);
+  handle_drops (TRACE_FILE_SINK (element), dict);
 }
 
 /* An error says what failed; the user also needs to know which file. */
@@ -375,6 +462,16 @@ trace_file_sink_get_property (GObject *object,
     }
 }
 
+/* The base sink's dispose stops the writer thread: the writer is freed
+ * after that, and before the subclass frees what the writer was made
+ * from. */
+static void
+trace_file_sink_dispose (GObject *object)
+{
+  G_OBJECT_CLASS (trace_file_sink_parent_class)->dispose (object);
+  free_writer (TRACE_FILE_SINK (object));
+}
+
 static void
 trace_file_sink_finalize (GObject *object)
 {
@@ -395,11 +492,15 @@ trace_file_sink_class_init (TraceFileSinkClass *klass)
 
   object_class->set_property = trace_file_sink_set_property;
   object_class->get_property = trace_file_sink_get_property;
+  object_class->dispose = trace_file_sink_dispose;
   object_class->finalize = trace_file_sink_finalize;
+  TRACE_ELEMENT_CLASS (klass)->collect_stats = trace_file_sink_collect_stats;
   sink_class->start = trace_file_sink_start;
+  sink_class->render = trace_file_sink_render;
   sink_class->finish = trace_file_sink_finish;
   sink_class->stop = trace_file_sink_stop;
   sink_class->explain_error = trace_file_sink_explain_error;
+  sink_class->get_output_name = trace_file_sink_get_output_name;
 
   /**
    * TraceFileSink:location:
@@ -459,6 +560,22 @@ trace_file_sink_get_location (TraceFileSink *sink)
   g_return_val_if_fail (TRACE_IS_FILE_SINK (sink), NULL);
 
   return PRIV (sink)->location;
+}
+
+/**
+ * trace_file_sink_get_writer:
+ * @sink: a #TraceFileSink
+ *
+ * Returns: (transfer none) (nullable): the writer
+ *   #TraceFileSinkClass.new_writer made, from the first batch until the
+ *   sink stops (for the subclass's stats)
+ */
+gpointer
+trace_file_sink_get_writer (TraceFileSink *sink)
+{
+  g_return_val_if_fail (TRACE_IS_FILE_SINK (sink), NULL);
+
+  return PRIV (sink)->writer;
 }
 
 static char *
