@@ -9,8 +9,9 @@
  * events; bundles of compact sched arrays), packs them all with
  * protobuf-c (perfetto__protos__trace__pack) and with
  * perfetto_wire_append_record(), checks the bytes are the same, and
- * prints the best of N times of each (issue 19: a type is streamed only
- * where this shows the wire writer beats protobuf-c). Not a test.
+ * prints the best of N times of each: a packet kind is streamed only
+ * where this shows the wire writer beats protobuf-c. Not a test (the
+ * bytes are compared by test-perfetto-wire.c).
  */
 #include "perfetto-private.h"
 
