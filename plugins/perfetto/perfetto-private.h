@@ -322,8 +322,6 @@ typedef enum
  *   async family keeps one track of its own for good, so that
  *   trace_processor, which sorts by time, pairs its begins and ends as
  *   in the original whatever order they come in
- * @protobuf_c_only: pack every packet with protobuf-c, none streamed by
- *   perfetto-writer-wire.c (tests compare the bytes of the two)
  *
  * How a #PerfettoWriter writes. Initialise with
  * perfetto_writer_options_init().
@@ -342,7 +340,6 @@ typedef struct
   guint max_threads;
   gboolean proto_kernel_events;
   gboolean perfetto_order;
-  gboolean protobuf_c_only;
 } PerfettoWriterOptions;
 
 /**
@@ -957,10 +954,8 @@ typedef struct
 
 gboolean perfetto_wire_append_record (PerfettoWireBuf *b,
                                       const PerfettoPacket *pkt,
-                                      const PerfettoWireBuf *annotations,
-                                      gboolean stream);
+                                      const PerfettoWireBuf *annotations);
 gboolean perfetto_wire_check_schema (GError **error);
-gboolean perfetto_wire_usable (void);
 
 struct _PerfettoWriter
 {
@@ -990,7 +985,6 @@ struct _PerfettoWriter
   gint64 header_pair_ts;
   gint64 header_pair_other;
   gboolean need_clear;
-  gboolean wire; /* stream the hot packets (perfetto-writer-wire.c) */
   guint generation;
   guint interned_in_generation;
   gint64 last_ts;
@@ -1021,9 +1015,7 @@ struct _PerfettoWriter
 
   /* the TrackEvent being built */
   PerfettoTrackEvent te;
-  PerfettoVec annotations;   /* DebugAnnotation */
-  PerfettoVec ann_parents;   /* guint per annotation: its parent's index + 1, 0 (or none) at top level */
-  PerfettoWireBuf ann_wire;  /* args already in wire format (streaming): they come before annotations */
+  PerfettoWireBuf ann_wire;  /* its debug annotations, in wire format (perfetto-writer-args.c) */
   PerfettoArgKeys *arg_keys; /* split keys (perfetto-writer-args.c) */
   guint64 category_iid;
   char *category_str;
@@ -1141,15 +1133,12 @@ const char *perfetto_str (PerfettoWriter *w,
                           guint32 id);
 
 /* perfetto-writer-args.c */
-PerfettoAnnotation *perfetto_annotation_push (PerfettoWriter *w,
-                                              guint32 key);
-void perfetto_annotation_set_string (PerfettoWriter *w,
-                                     PerfettoAnnotation *a,
-                                     guint32 value);
 void perfetto_args_write (PerfettoWriter *w,
                           TraceBatch *batch,
                           const TraceEvent *ev);
-void perfetto_args_attach (PerfettoWriter *w);
+void perfetto_args_write_string (PerfettoWriter *w,
+                                 guint32 key,
+                                 guint32 value);
 void perfetto_args_free (PerfettoWriter *w);
 void perfetto_args_reset (PerfettoWriter *w);
 

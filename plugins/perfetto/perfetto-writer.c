@@ -425,7 +425,7 @@ perfetto_packet_emit (PerfettoWriter *w,
   /* The hot packets are streamed, the rest packed by protobuf-c: the
    * same bytes as a one-packet Trace (perfetto-writer-wire.c). */
   len = w->obuf.len;
-  perfetto_wire_append_record (&w->obuf, pkt, &w->ann_wire, w->wire);
+  perfetto_wire_append_record (&w->obuf, pkt, &w->ann_wire);
   w->stats.packets++;
   w->stats.bytes += w->obuf.len - len;
   perfetto_packet_reset (w);
@@ -675,8 +675,6 @@ perfetto_init_vecs (PerfettoWriter *w)
   perfetto_vec_init (&w->new_mappings, sizeof (Perfetto__Protos__Mapping));
   perfetto_vec_init (&w->new_frames, sizeof (Perfetto__Protos__Frame));
   perfetto_vec_init (&w->new_callstacks, sizeof (Perfetto__Protos__Callstack));
-  perfetto_vec_init (&w->annotations, sizeof (PerfettoAnnotation));
-  perfetto_vec_init (&w->ann_parents, sizeof (guint));
   perfetto_vec_init (&w->owed_ends, sizeof (PerfettoOpenSlice));
   w->callstack_frames = g_array_new (FALSE, FALSE, sizeof (guint64));
   w->mapping_paths = g_array_new (FALSE, FALSE, sizeof (guint64));
@@ -711,7 +709,6 @@ perfetto_writer_new (GOutputStream *out,
     w->opts.max_threads = DEFAULT_MAX_THREADS;
   w->builtin_clock = perfetto_clock_domain_to_builtin (w->opts.clock);
   w->need_clear = TRUE;
-  w->wire = !w->opts.protobuf_c_only && perfetto_wire_usable ();
   w->generation = 1;
   w->obuf.cap = 2 * PERFETTO_FLUSH_THRESHOLD;
   w->obuf.data = g_malloc (w->obuf.cap);
@@ -750,7 +747,7 @@ perfetto_writer_free (PerfettoWriter *w)
   PerfettoVec *vecs[] = { &w->new_names, &w->new_categories, &w->new_ann_names,
                           &w->new_str_values, &w->new_ksyms, &w->new_functions,
                           &w->new_map_paths, &w->new_mappings, &w->new_frames,
-                          &w->new_callstacks, &w->annotations };
+                          &w->new_callstacks };
   PerfettoIdSet *sets[] = { &w->seen_names, &w->seen_categories, &w->seen_ann_names,
                             &w->seen_str_values, &w->seen_ksyms, &w->seen_functions,
                             &w->seen_map_paths };
@@ -767,7 +764,6 @@ perfetto_writer_free (PerfettoWriter *w)
     perfetto_vec_clear (vecs[i]);
   for (guint i = 0; i < G_N_ELEMENTS (sets); i++)
     perfetto_id_set_free (sets[i]);
-  perfetto_vec_clear (&w->ann_parents);
   perfetto_vec_clear (&w->owed_ends);
   g_clear_pointer (&w->ann_wire.data, g_free);
   perfetto_args_free (w);

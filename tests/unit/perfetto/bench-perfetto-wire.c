@@ -189,7 +189,7 @@ bench (const char *name,
       t1 = g_get_monotonic_time ();
       wire.len = 0;
       for (guint i = 0; i < n; i++)
-        perfetto_wire_append_record (&wire, packets[i], NULL, TRUE);
+        perfetto_wire_append_record (&wire, packets[i], NULL);
       t2 = g_get_monotonic_time ();
       if (wire.len != len || memcmp (wire.data, pbc, len) != 0)
         {
@@ -216,7 +216,7 @@ main (int argc,
 
   if (argc == 3 && strcmp (argv[1], "--reps") == 0)
     reps = MAX (1, atoi (argv[2]));
-  if (!perfetto_wire_usable ())
+  if (!perfetto_wire_check_schema (NULL))
     return 1;
   bench ("TrackEvent (begin/end/counter)", track_event_packet, N_TRACK_EVENTS, reps);
   bench ("ftrace bundle, 1000 sched_wakeup", full_bundle_packet, N_FULL_BUNDLES, reps);
