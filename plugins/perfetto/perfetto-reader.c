@@ -13,7 +13,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "perfetto-private.h"
+#include "perfetto-reader-private.h"
 
 #include <string.h>
 #include <zlib.h>

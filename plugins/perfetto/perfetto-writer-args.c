@@ -26,7 +26,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "perfetto-private.h"
+#include "perfetto-writer-private.h"
 
 #include <string.h>
 
@@ -186,11 +186,12 @@ key_lookup (PerfettoWriter *w,
  * perfetto_args_free:
  * @w: a #PerfettoWriter
  *
- * Frees the cache of split keys.
+ * Frees the annotations buffer and the cache of split keys.
  */
 void
 perfetto_args_free (PerfettoWriter *w)
 {
+  g_clear_pointer (&w->ann_wire.data, g_free);
   if (w->arg_keys == NULL)
     return;
   g_array_unref (w->arg_keys->comps);

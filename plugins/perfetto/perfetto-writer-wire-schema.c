@@ -10,7 +10,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "perfetto-private.h"
+#include "perfetto-wire.h"
 #include "perfetto-wire-fields.h"
 
 static const struct

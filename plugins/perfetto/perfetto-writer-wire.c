@@ -31,7 +31,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "perfetto-private.h"
+#include "perfetto-wire.h"
 
 #include <string.h>
 

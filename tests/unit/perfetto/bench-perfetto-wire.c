@@ -13,7 +13,7 @@
  * where this shows the wire writer beats protobuf-c. Not a test (the
  * bytes are compared by test-perfetto-wire.c).
  */
-#include "perfetto-private.h"
+#include "perfetto-wire.h"
 
 #include <stdio.h>
 #include <stdlib.h>
