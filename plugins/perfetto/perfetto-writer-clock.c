@@ -3,7 +3,8 @@
  * The trace's clock is stated in a ClockSnapshot ahead of every other
  * packet, and each exact pair of clock readings the stream carries
  * becomes one more; the other clock markers are written as atrace
- * clock-sync markers (perfetto-writer-ftrace.c), whose text is made here.
+ * clock-sync markers, whose text is made here and which
+ * perfetto-writer-ftrace.c writes as ftrace prints.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -93,7 +94,7 @@ strict_builtin_clock (TraceClockDomain domain)
  *
  * An exact pair of clock readings is what a ClockSnapshot is.
  */
-void
+static void
 perfetto_write_clock_pair (PerfettoWriter *w,
                            const TraceEvent *ev)
 {
@@ -131,7 +132,7 @@ perfetto_write_clock_pair (PerfettoWriter *w,
 }
 
 /* Returns: the atrace text of a clock-sync marker, or %NULL */
-char *
+static char *
 perfetto_clock_marker_text (PerfettoWriter *w,
                             const TraceEvent *ev)
 {
@@ -151,4 +152,27 @@ perfetto_clock_marker_text (PerfettoWriter *w,
     default:
       return NULL;
     }
+}
+
+/**
+ * perfetto_write_clock_marker:
+ * @w: a #PerfettoWriter
+ * @ev: a clock marker
+ *
+ * Exact pairs become ClockSnapshots; the other markers go back as the
+ * atrace clock-sync text they came from (perfetto-writer-ftrace.c).
+ */
+void
+perfetto_write_clock_marker (PerfettoWriter *w,
+                             const TraceEvent *ev)
+{
+  g_autofree char *text = NULL;
+
+  if (ev->u.clock.marker == TRACE_CLOCK_MARKER_PAIR)
+    {
+      perfetto_write_clock_pair (w, ev);
+      return;
+    }
+  text = perfetto_clock_marker_text (w, ev);
+  perfetto_write_clock_sync_print (w, ev, text);
 }

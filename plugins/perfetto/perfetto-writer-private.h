@@ -1,19 +1,21 @@
 /* tracepipe - the Perfetto writer's internals, shared by its source files
  *
- * The writer in layers, each using only those below it:
+ * The writer in layers, each using only those below it (and, among the
+ * event writers, the kernel-record writer for the records others hand it):
  *   perfetto-writer.c: the public API; hands each event to its writer
  *   the writers of each kind of event: perfetto-writer-order.c (the order
  *     of a JSON stream's TrackEvents), perfetto-writer-events.c
- *     (TrackEvents), perfetto-writer-ftrace.c and perfetto-writer-kargs.c
- *     (kernel events), perfetto-writer-samples.c (CPU profiles),
- *     perfetto-writer-clock.c, perfetto-writer-opaque.c (records), and the
- *     writer halves of perfetto-metadata.c, perfetto-sys-stats.c and
- *     perfetto-process-stats.c
+ *     (TrackEvents), perfetto-writer-names.c (process and thread names),
+ *     perfetto-writer-clock.c (clock markers), perfetto-writer-samples.c
+ *     (CPU profiles), perfetto-writer-opaque.c (records),
+ *     perfetto-writer-ftrace.c and perfetto-writer-kargs.c (kernel
+ *     records), and the writer halves of perfetto-metadata.c,
+ *     perfetto-sys-stats.c and perfetto-process-stats.c
  *   what they share: perfetto-writer-tracks.c (tracks, their descriptors,
- *     process and thread names), perfetto-writer-args.c (an event's args)
+ *     process_tree), perfetto-writer-args.c (an event's args)
  *   packets: perfetto-writer-output.c (a packet to its record, records to
  *     the stream), perfetto-writer-wire.c (the hot packets' bytes)
- *   interning: perfetto-writer-intern.c; perfetto-writer-vec.c
+ *   interning: perfetto-writer-intern.c, perfetto-writer-vec.c
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -26,6 +28,9 @@
 G_BEGIN_DECLS
 
 typedef struct _PerfettoArgKeys PerfettoArgKeys;
+
+/* A process keeps at most this many labels. */
+#define PERFETTO_MAX_LABELS 32
 
 /* A growable array of protobuf-c structs, with the array of pointers to
  * them that repeated message fields want. The pointers are only built
@@ -453,9 +458,11 @@ void perfetto_tree_add_process (PerfettoWriter *w,
 void perfetto_tree_flush (PerfettoWriter *w);
 void perfetto_ranks_prescan (PerfettoWriter *w,
                              const TraceBatch *batch);
-void perfetto_write_metadata (PerfettoWriter *w,
-                              TraceBatch *batch,
-                              const TraceEvent *ev);
+PerfettoThread *perfetto_thread_find (PerfettoWriter *w,
+                                      gint64 pid,
+                                      gint64 tid);
+gint64 perfetto_assoc_pid (PerfettoWriter *w,
+                           gint64 tid);
 
 /* ---- the writers of each kind of event ---- */
 
@@ -476,6 +483,11 @@ gboolean perfetto_order_drain (PerfettoWriter *w,
 void perfetto_order_init (PerfettoWriter *w);
 void perfetto_order_clear (PerfettoWriter *w);
 
+/* perfetto-writer-names.c */
+void perfetto_write_names (PerfettoWriter *w,
+                           TraceBatch *batch,
+                           const TraceEvent *ev);
+
 /* perfetto-writer-ftrace.c */
 void perfetto_ftrace_init (PerfettoWriter *w);
 void perfetto_ftrace_free (PerfettoWriter *w);
@@ -484,8 +496,9 @@ void perfetto_write_kernel_event (PerfettoWriter *w,
                                   const TraceEvent *ev);
 void perfetto_write_processless_thread_name (PerfettoWriter *w,
                                              const TraceEvent *ev);
-void perfetto_write_clock_marker (PerfettoWriter *w,
-                                  const TraceEvent *ev);
+void perfetto_write_clock_sync_print (PerfettoWriter *w,
+                                      const TraceEvent *ev,
+                                      const char *text);
 void perfetto_ftrace_flush (PerfettoWriter *w);
 void perfetto_ftrace_prescan (PerfettoWriter *w,
                               TraceBatch *batch);
@@ -502,9 +515,7 @@ guint32 perfetto_karg_to_symbol (PerfettoWriter *w,
 /* perfetto-writer-clock.c */
 void perfetto_write_header (PerfettoWriter *w,
                             TraceBatch *batch);
-void perfetto_write_clock_pair (PerfettoWriter *w,
-                                const TraceEvent *ev);
-char *perfetto_clock_marker_text (PerfettoWriter *w,
+void perfetto_write_clock_marker (PerfettoWriter *w,
                                   const TraceEvent *ev);
 
 /* perfetto-writer-samples.c */

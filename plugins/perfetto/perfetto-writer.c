@@ -3,13 +3,11 @@
  * A batch's events go one by one to the writer of their kind: slices,
  * instants, async slices, flows and counters to the TrackEvent writers
  * (through the ordering of perfetto-writer-order.c), names and sort
- * indexes to the tracks, kernel events to ftrace bundles, stack nodes
- * and samples to the CPU-profile writer, clock markers to clock
- * snapshots, records to the opaque writer. What a batch leaves pending
- * (process tree entries, ftrace bundles, samples) is written at its end.
- * The layers below the writers: tracks (perfetto-writer-tracks.c), args
- * (perfetto-writer-args.c), packets and output
- * (perfetto-writer-output.c), interning (perfetto-writer-intern.c).
+ * indexes to perfetto-writer-names.c, kernel events to ftrace bundles,
+ * stack nodes and samples to the CPU-profile writer, clock markers to
+ * perfetto-writer-clock.c, records to the opaque writer. What a batch
+ * leaves pending (process tree entries, ftrace bundles, samples) is
+ * written at its end. perfetto-writer-private.h lists the layers.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -164,7 +162,7 @@ perfetto_write_event (PerfettoWriter *w,
     case TRACE_EVENT_PROCESS_SORT_INDEX:
     case TRACE_EVENT_THREAD_SORT_INDEX:
     case TRACE_EVENT_PROCESS_LABEL:
-      perfetto_write_metadata (w, batch, ev);
+      perfetto_write_names (w, batch, ev);
       break;
     case TRACE_EVENT_SCHED_SWITCH:
     case TRACE_EVENT_SCHED_WAKEUP:
