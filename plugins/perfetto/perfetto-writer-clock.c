@@ -27,6 +27,34 @@ find_boottime_pair (TraceBatch *batch)
   return NULL;
 }
 
+/* A ClockSnapshot of two clocks (@ids) read at once (@values, the first
+ * the packet's time); with @primary, the first is the trace's clock. */
+static void
+write_snapshot (PerfettoWriter *w,
+                const guint32 ids[2],
+                const gint64 values[2],
+                gboolean primary)
+{
+  Perfetto__Protos__ClockSnapshot snap = PERFETTO__PROTOS__CLOCK_SNAPSHOT__INIT;
+  Perfetto__Protos__ClockSnapshot__Clock clocks[2];
+  Perfetto__Protos__ClockSnapshot__Clock *ptrs[2] = { &clocks[0], &clocks[1] };
+
+  for (guint i = 0; i < 2; i++)
+    {
+      perfetto__protos__clock_snapshot__clock__init (&clocks[i]);
+      clocks[i].has_clock_id = clocks[i].has_timestamp = TRUE;
+      clocks[i].clock_id = ids[i];
+      clocks[i].timestamp = perfetto_timestamp (w, values[i]);
+    }
+  snap.n_clocks = 2;
+  snap.clocks = ptrs;
+  snap.has_primary_trace_clock = primary;
+  snap.primary_trace_clock = primary ? ids[0] : 0;
+  w->pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_CLOCK_SNAPSHOT;
+  w->pkt.clock_snapshot = &snap;
+  perfetto_packet_emit (w, values[0], TRUE, FALSE);
+}
+
 /* The first packet of a stream not on BOOTTIME is a clock snapshot that
  * makes its clock the trace's clock. Kernel events are written as
  * BOOTTIME (the only clock ftrace bundles can state for a stream of
@@ -37,9 +65,6 @@ void
 perfetto_write_header (PerfettoWriter *w,
                        TraceBatch *batch)
 {
-  Perfetto__Protos__ClockSnapshot snap = PERFETTO__PROTOS__CLOCK_SNAPSHOT__INIT;
-  Perfetto__Protos__ClockSnapshot__Clock clocks[2];
-  Perfetto__Protos__ClockSnapshot__Clock *clock_ptrs[2] = { &clocks[0], &clocks[1] };
   guint32 ids[2] = { w->builtin_clock, PERFETTO_CLOCK_BOOTTIME };
   const TraceEvent *pair = find_boottime_pair (batch);
   gint64 ts = batch && batch->n_events ? batch->events[0].ts : 0;
@@ -50,26 +75,13 @@ perfetto_write_header (PerfettoWriter *w,
     return;
   if (pair)
     {
-      values[0] = ts = pair->ts;
+      values[0] = pair->ts;
       values[1] = pair->u.clock.other_ts;
       w->header_has_pair = TRUE;
       w->header_pair_ts = pair->ts;
       w->header_pair_other = pair->u.clock.other_ts;
     }
-  for (guint i = 0; i < 2; i++)
-    {
-      perfetto__protos__clock_snapshot__clock__init (&clocks[i]);
-      clocks[i].has_clock_id = clocks[i].has_timestamp = TRUE;
-      clocks[i].clock_id = ids[i];
-      clocks[i].timestamp = perfetto_timestamp (w, values[i]);
-    }
-  snap.n_clocks = 2;
-  snap.clocks = clock_ptrs;
-  snap.has_primary_trace_clock = TRUE;
-  snap.primary_trace_clock = w->builtin_clock;
-  w->pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_CLOCK_SNAPSHOT;
-  w->pkt.clock_snapshot = &snap;
-  perfetto_packet_emit (w, ts, TRUE, FALSE);
+  write_snapshot (w, ids, values, TRUE);
 }
 
 static guint32
@@ -98,9 +110,6 @@ static void
 perfetto_write_clock_pair (PerfettoWriter *w,
                            const TraceEvent *ev)
 {
-  Perfetto__Protos__ClockSnapshot snap = PERFETTO__PROTOS__CLOCK_SNAPSHOT__INIT;
-  Perfetto__Protos__ClockSnapshot__Clock clocks[2];
-  Perfetto__Protos__ClockSnapshot__Clock *ptrs[2] = { &clocks[0], &clocks[1] };
   guint32 other = strict_builtin_clock (ev->u.clock.domain);
   gint64 values[2] = { ev->ts, ev->u.clock.other_ts };
   guint32 ids[2] = { w->builtin_clock, other };
@@ -117,18 +126,7 @@ perfetto_write_clock_pair (PerfettoWriter *w,
       w->header_has_pair = FALSE;
       return;
     }
-  for (guint i = 0; i < 2; i++)
-    {
-      perfetto__protos__clock_snapshot__clock__init (&clocks[i]);
-      clocks[i].has_clock_id = clocks[i].has_timestamp = TRUE;
-      clocks[i].clock_id = ids[i];
-      clocks[i].timestamp = perfetto_timestamp (w, values[i]);
-    }
-  snap.n_clocks = 2;
-  snap.clocks = ptrs;
-  w->pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_CLOCK_SNAPSHOT;
-  w->pkt.clock_snapshot = &snap;
-  perfetto_packet_emit (w, ev->ts, TRUE, FALSE);
+  write_snapshot (w, ids, values, FALSE);
 }
 
 /* Returns: the atrace text of a clock-sync marker, or %NULL */
