@@ -27,13 +27,20 @@ find_boottime_pair (TraceBatch *batch)
   return NULL;
 }
 
-/* A ClockSnapshot of two clocks (@ids) read at once (@values, the first
- * the packet's time); with @primary, the first is the trace's clock. */
-static void
-write_snapshot (PerfettoWriter *w,
-                const guint32 ids[2],
-                const gint64 values[2],
-                gboolean primary)
+/**
+ * perfetto_write_clock_snapshot:
+ * @w: a #PerfettoWriter
+ * @ids: two builtin clocks
+ * @values: their readings at one moment, the first the packet's time
+ * @primary: whether the first is stated as the trace's clock
+ *
+ * Writes a ClockSnapshot of two clocks.
+ */
+void
+perfetto_write_clock_snapshot (PerfettoWriter *w,
+                               const guint32 ids[2],
+                               const gint64 values[2],
+                               gboolean primary)
 {
   Perfetto__Protos__ClockSnapshot snap = PERFETTO__PROTOS__CLOCK_SNAPSHOT__INIT;
   Perfetto__Protos__ClockSnapshot__Clock clocks[2];
@@ -81,7 +88,7 @@ perfetto_write_header (PerfettoWriter *w,
       w->header_pair_ts = pair->ts;
       w->header_pair_other = pair->u.clock.other_ts;
     }
-  write_snapshot (w, ids, values, TRUE);
+  perfetto_write_clock_snapshot (w, ids, values, TRUE);
 }
 
 static guint32
@@ -126,7 +133,7 @@ perfetto_write_clock_pair (PerfettoWriter *w,
       w->header_has_pair = FALSE;
       return;
     }
-  write_snapshot (w, ids, values, FALSE);
+  perfetto_write_clock_snapshot (w, ids, values, FALSE);
 }
 
 /* Returns: the atrace text of a clock-sync marker, or %NULL */

@@ -1,7 +1,8 @@
 /* tracepipe - the Perfetto writer's internals, shared by its source files
  *
  * The writer in layers, each using only those below it (and, among the
- * event writers, the kernel-record writer for the records others hand it):
+ * event writers, the kernel-record writer and the clock snapshots, for
+ * the records the others hand them):
  *   perfetto-writer.c: the public API; hands each event to its writer
  *   the writers of each kind of event: perfetto-writer-order.c (the order
  *     of a JSON stream's TrackEvents), perfetto-writer-events.c
@@ -517,6 +518,10 @@ void perfetto_write_header (PerfettoWriter *w,
                             TraceBatch *batch);
 void perfetto_write_clock_marker (PerfettoWriter *w,
                                   const TraceEvent *ev);
+void perfetto_write_clock_snapshot (PerfettoWriter *w,
+                                    const guint32 ids[2],
+                                    const gint64 values[2],
+                                    gboolean primary);
 
 /* perfetto-writer-samples.c */
 void perfetto_samples_init (PerfettoWriter *w);
