@@ -1,0 +1,331 @@
+/* tracepipe - ftrace engine: kernel events from typed fields
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The one mapping of a kernel event's fields into a TraceEvent, whichever
+ * format carried it: the text parser (ftrace-kernel.c) calls it with the
+ * fields it cut out of a line, htrace-src with the fields of OpenHarmony's
+ * protobuf records, perfetto-src with those of Perfetto's FtraceEvents.
+ * Each source turns its format's values into the typed structs of
+ * ftrace-text.h (a missing text field is -1, a missing protobuf field
+ * what the format reads for it) and this file decides the rest: which
+ * kind, which union fields, which args.
+ *
+ * What the sources differ in is who knows the threads, said by the
+ * record's #FtraceThreads:
+ * - %FTRACE_THREADS_LEARN (ftrace text, htrace): the record is one of the
+ *   parser's lines, its pid is what the record's tgid, its comm and the
+ *   parser's thread table say, and the comms an event names teach the
+ *   table (THREAD_NAME events when a name changes), as trace_processor
+ *   reads the same text. Names are the record's bytes, interned by the
+ *   parser (cut and made valid UTF-8, counted as problems).
+ * - %FTRACE_THREADS_GIVEN (Perfetto): the reader knows each thread's
+ *   process from its descriptors and names threads itself: the record's
+ *   tgid is the pid, the event teaches nothing, names come interned.
+ *
+ * Markers (the print event's atrace text) go through ftrace-marker.c's
+ * one reader of atrace payloads.
+ */
+#include "ftrace-text-private.h"
+
+static guint32
+name_id (FtraceParser *p,
+         const FtraceName *n)
+{
+  return n->str ? ftrace_intern (p, n->str, n->len) : n->id;
+}
+
+/* ------------------------------------------------------------- the mapping */
+
+/* sched_switch; @learn: whether the comms teach the thread table. */
+TraceEvent *
+ftrace_kernel_switch (FtraceParser *p,
+                      TraceBatch *batch,
+                      const FtraceLine *line,
+                      gboolean learn,
+                      const FtraceSwitch *sw)
+{
+  TraceEvent *ev;
+
+  if (learn && sw->prev_comm.str)
+    ftrace_learn_thread (p, batch, line->ts, sw->prev_tid, TRACE_ID_UNKNOWN, sw->prev_comm.str, sw->prev_comm.len,
+                         TRUE);
+  if (learn && sw->next_comm.str)
+    ftrace_learn_thread (p, batch, line->ts, sw->next_tid, TRACE_ID_UNKNOWN, sw->next_comm.str, sw->next_comm.len,
+                         TRUE);
+  ev = ftrace_emit (p, batch, TRACE_EVENT_SCHED_SWITCH, line);
+  ev->u.sched_switch.prev_tid = (gint32) sw->prev_tid;
+  ev->u.sched_switch.next_tid = (gint32) sw->next_tid;
+  ev->u.sched_switch.prev_prio = sw->prev_prio;
+  ev->u.sched_switch.next_prio = sw->next_prio;
+  ev->u.sched_switch.prev_state = sw->prev_state;
+  ev->u.sched_switch.prev_comm = name_id (p, &sw->prev_comm);
+  ev->u.sched_switch.next_comm = name_id (p, &sw->next_comm);
+  return ev;
+}
+
+/* sched_wakeup, sched_waking, sched_wakeup_new: one layout. Only
+ * sched_waking names its wakee, as trace_processor reads it. */
+TraceEvent *
+ftrace_kernel_wakeup (FtraceParser *p,
+                      TraceBatch *batch,
+                      const FtraceLine *line,
+                      gboolean learn,
+                      TraceEventKind kind,
+                      const FtraceWakeup *w)
+{
+  TraceEvent *ev;
+
+  if (learn && kind == TRACE_EVENT_SCHED_WAKING)
+    ftrace_learn_thread (p, batch, line->ts, w->tid, TRACE_ID_UNKNOWN, w->comm.str, w->comm.len, TRUE);
+  ev = ftrace_emit (p, batch, kind, line);
+  ev->u.wakeup.tid = (gint32) w->tid;
+  ev->u.wakeup.comm = name_id (p, &w->comm);
+  ev->u.wakeup.prio = w->prio;
+  ev->u.wakeup.target_cpu = w->target_cpu;
+  ev->u.wakeup.success = w->success;
+  return ev;
+}
+
+/* sched_process_exit/free, task_newtask, task_rename. A new task is a
+ * thread of the writer's process (CLONE_THREAD) or a new process. */
+TraceEvent *
+ftrace_kernel_task (FtraceParser *p,
+                    TraceBatch *batch,
+                    const FtraceLine *line,
+                    gboolean learn,
+                    TraceEventKind kind,
+                    const FtraceTask *t)
+{
+  TraceEvent *ev;
+
+  if (learn && kind == TRACE_EVENT_TASK_NEWTASK)
+    ftrace_learn_thread (p, batch, line->ts, t->tid, (t->clone_flags & TRACE_CLONE_THREAD) ? line->pid : t->tid,
+                         t->comm.str, t->comm.len, TRUE);
+  else if (learn && kind == TRACE_EVENT_TASK_RENAME && t->comm.str)
+    ftrace_learn_thread (p, batch, line->ts, t->tid, TRACE_ID_UNKNOWN, t->comm.str, t->comm.len, TRUE);
+  ev = ftrace_emit (p, batch, kind, line);
+  ev->u.task.tid = (gint32) t->tid;
+  ev->u.task.prio = t->prio;
+  ev->u.task.comm = name_id (p, &t->comm);
+  ev->u.task.old_comm = name_id (p, &t->old_comm);
+  ev->u.task.clone_flags = t->clone_flags;
+  if (t->has_oom_score_adj)
+    trace_batch_add_arg (batch, ev, trace_string_pool_intern (p->pool, "oom_score_adj"), TRACE_ARG_INT)->v.i =
+        t->oom_score_adj;
+  return ev;
+}
+
+/* cpu_frequency, cpu_idle */
+TraceEvent *
+ftrace_kernel_cpu (FtraceParser *p,
+                   TraceBatch *batch,
+                   const FtraceLine *line,
+                   TraceEventKind kind,
+                   gint64 state,
+                   gint32 cpu_id)
+{
+  TraceEvent *ev = ftrace_emit (p, batch, kind, line);
+
+  ev->u.cpu.cpu_id = cpu_id;
+  ev->u.cpu.state = state;
+  return ev;
+}
+
+/* ------------------------------------------------------- typed records */
+
+/* The record as the parser's line: a LEARN record is counted as a line
+ * and, unless it is a marker (whose pid may come from its text), its
+ * pid resolved now; a GIVEN record's tgid is its pid. */
+static void
+begin_record (FtraceParser *p,
+              TraceBatch *batch,
+              const FtraceRecord *rec,
+              FtraceLine *line,
+              gboolean marker)
+{
+  *line = (FtraceLine){ .task = rec->comm ? rec->comm : "",
+                        .task_len = rec->comm ? rec->comm_len : 0,
+                        .tid = rec->tid,
+                        .tgid = rec->tgid,
+                        .cpu = rec->cpu,
+                        .ts = rec->ts,
+                        .pid = rec->tgid };
+  if (rec->threads == FTRACE_THREADS_GIVEN)
+    return;
+  if (p->line_no_set)
+    p->line_no_set = FALSE;
+  else
+    p->line_no++;
+  p->stats.lines++;
+  p->stats.trace_lines++;
+  p->section = FTRACE_SECTION_TEXT;
+  p->seen |= FTRACE_SEEN_FTRACE_EVENT;
+  p->last_ts = rec->ts;
+  line->pid = TRACE_ID_UNKNOWN;
+  if (!marker)
+    ftrace_resolve_line (p, batch, line, TRACE_ID_UNKNOWN);
+}
+
+/**
+ * ftrace_parser_add_switch:
+ * @parser: a parser
+ * @batch: where the events go
+ * @rec: the record's time, place and task
+ * @sw: its fields
+ *
+ * Adds a sched_switch (and the THREAD_NAME events a LEARN record's comms
+ * teach).
+ *
+ * Returns: (transfer none): the SCHED_SWITCH event, for the caller's args
+ */
+TraceEvent *
+ftrace_parser_add_switch (FtraceParser *p,
+                          TraceBatch *batch,
+                          const FtraceRecord *rec,
+                          const FtraceSwitch *sw)
+{
+  FtraceLine line;
+  TraceEvent *ev;
+
+  begin_record (p, batch, rec, &line, FALSE);
+  ev = ftrace_kernel_switch (p, batch, &line, rec->threads == FTRACE_THREADS_LEARN, sw);
+  ev->name = rec->name;
+  return ev;
+}
+
+/* As ftrace_parser_add_switch() for a wakeup of @kind. */
+TraceEvent *
+ftrace_parser_add_wakeup (FtraceParser *p,
+                          TraceBatch *batch,
+                          const FtraceRecord *rec,
+                          TraceEventKind kind,
+                          const FtraceWakeup *w)
+{
+  FtraceLine line;
+  TraceEvent *ev;
+
+  begin_record (p, batch, rec, &line, FALSE);
+  ev = ftrace_kernel_wakeup (p, batch, &line, rec->threads == FTRACE_THREADS_LEARN, kind, w);
+  ev->name = rec->name;
+  return ev;
+}
+
+/* As ftrace_parser_add_switch() for a task event of @kind. */
+TraceEvent *
+ftrace_parser_add_task (FtraceParser *p,
+                        TraceBatch *batch,
+                        const FtraceRecord *rec,
+                        TraceEventKind kind,
+                        const FtraceTask *t)
+{
+  FtraceLine line;
+  TraceEvent *ev;
+
+  begin_record (p, batch, rec, &line, FALSE);
+  ev = ftrace_kernel_task (p, batch, &line, rec->threads == FTRACE_THREADS_LEARN, kind, t);
+  ev->name = rec->name;
+  return ev;
+}
+
+/* As ftrace_parser_add_switch() for cpu_frequency or cpu_idle (@kind). */
+TraceEvent *
+ftrace_parser_add_cpu (FtraceParser *p,
+                       TraceBatch *batch,
+                       const FtraceRecord *rec,
+                       TraceEventKind kind,
+                       gint64 state,
+                       gint32 cpu_id)
+{
+  FtraceLine line;
+  TraceEvent *ev;
+
+  begin_record (p, batch, rec, &line, FALSE);
+  ev = ftrace_kernel_cpu (p, batch, &line, kind, state, cpu_id);
+  ev->name = rec->name;
+  return ev;
+}
+
+/**
+ * ftrace_parser_add_print:
+ * @parser: a parser
+ * @batch: where the events go
+ * @rec: a LEARN record
+ * @buf: the print event's text (not NUL-terminated)
+ * @len: its length
+ *
+ * Reads a print event as ftrace-src reads a `tracing_mark_write` line:
+ * an atrace marker becomes its slice, counter or async event, a clock
+ * sync its clock marker; other text, and markers whose fields do not
+ * parse, are counted as problems.
+ */
+void
+ftrace_parser_add_print (FtraceParser *p,
+                         TraceBatch *batch,
+                         const FtraceRecord *rec,
+                         const char *buf,
+                         gsize len)
+{
+  FtraceLine line;
+
+  g_return_if_fail (rec->threads == FTRACE_THREADS_LEARN);
+
+  begin_record (p, batch, rec, &line, TRUE);
+  ftrace_parse_marker (p, batch, &line, buf, len, FALSE);
+}
+
+/**
+ * ftrace_parser_add_generic:
+ * @parser: a parser
+ * @batch: where the events go
+ * @rec: the record's time, place and task
+ * @event: the event's name (not NUL-terminated)
+ * @len: its length
+ *
+ * Adds a kernel event of a kind the event model has none for, as a
+ * TRACE_EVENT_FTRACE event named @event; its fields are the caller's to
+ * add (ftrace_parser_add_field(), or typed args with keys from
+ * ftrace_parser_intern()).
+ *
+ * Returns: (transfer none): the event
+ */
+TraceEvent *
+ftrace_parser_add_generic (FtraceParser *p,
+                           TraceBatch *batch,
+                           const FtraceRecord *rec,
+                           const char *event,
+                           gsize len)
+{
+  FtraceLine line;
+  guint32 name;
+  TraceEvent *ev;
+
+  begin_record (p, batch, rec, &line, FALSE);
+  name = ftrace_intern (p, event, len);
+  ev = ftrace_emit (p, batch, TRACE_EVENT_FTRACE, &line);
+  ev->name = name;
+  return ev;
+}
+
+/* A field's value as ftrace prints it, read as the text path reads one
+ * (a number is an INT, 0x... a UINT, anything else a STRING). */
+void
+ftrace_parser_add_field (FtraceParser *p,
+                         TraceBatch *batch,
+                         TraceEvent *ev,
+                         const char *key,
+                         gsize key_len,
+                         const char *value,
+                         gsize value_len)
+{
+  ftrace_add_value_arg (p, batch, ev, ftrace_intern (p, key, key_len), value, value_len);
+}
+
+/* A name interned as the parser interns it (cut, made valid UTF-8). */
+guint32
+ftrace_parser_intern (FtraceParser *p,
+                      const char *s,
+                      gsize len)
+{
+  return ftrace_intern (p, s, len);
+}
