@@ -2,29 +2,41 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * The one mapping of a kernel event's fields into a TraceEvent, whichever
- * format carried it: the text parser (ftrace-kernel.c) calls it with the
- * fields it cut out of a line, htrace-src with the fields of OpenHarmony's
- * protobuf records, perfetto-src with those of Perfetto's FtraceEvents.
- * Each source turns its format's values into the typed structs of
- * ftrace-text.h (a missing text field is -1, a missing protobuf field
- * what the format reads for it) and this file decides the rest: which
- * kind, which union fields, which args.
+ * The one mapping of a kernel event into TraceEvents, whichever format
+ * carried it: the text parser (ftrace-kernel.c) calls it with the fields
+ * it cut out of a line, htrace-src with those of OpenHarmony's protobuf
+ * records, perfetto-src with those of Perfetto's FtraceEvents. Each source
+ * turns its format's values into an #FtraceKernelEvent (a field missing
+ * from text is -1, one missing from protobuf what the format reads for
+ * it; prev_state as #TraceTaskState bits: text letters in the 4.4 layout,
+ * htrace's number as it is, Perfetto's by kernel version) and this file
+ * decides the rest: the kind, the union's fields, the args
+ * (oom_score_adj), which names teach the thread table.
  *
- * What the sources differ in is who knows the threads, said by the
- * record's #FtraceThreads:
+ * The sources differ in who knows the threads, the record's
+ * #FtraceThreads:
  * - %FTRACE_THREADS_LEARN (ftrace text, htrace): the record is one of the
- *   parser's lines, its pid is what the record's tgid, its comm and the
- *   parser's thread table say, and the comms an event names teach the
- *   table (THREAD_NAME events when a name changes), as trace_processor
- *   reads the same text. Names are the record's bytes, interned by the
- *   parser (cut and made valid UTF-8, counted as problems).
+ *   parser's lines (counted in its stats; problems name its number), its
+ *   pid is what its tgid, its comm and the thread table say, and the
+ *   comms the event names teach the table (sched_switch's both,
+ *   sched_waking's wakee, task_newtask's with its process, task_rename's
+ *   new name: THREAD_NAME events when a name changes), as trace_processor
+ *   reads the same text. Names are bytes the parser interns (cut and made
+ *   valid UTF-8, counted as problems).
  * - %FTRACE_THREADS_GIVEN (Perfetto): the reader knows each thread's
  *   process from its descriptors and names threads itself: the record's
- *   tgid is the pid, the event teaches nothing, names come interned.
+ *   tgid is its pid, it teaches and counts nothing but the event, names
+ *   come interned (the compact tables' ids), and the event keeps the
+ *   record's name (the FtraceEvent field's).
  *
- * Markers (the print event's atrace text) go through ftrace-marker.c's
- * one reader of atrace payloads.
+ * Events the model has no kind for are TRACE_EVENT_FTRACE events of their
+ * name with the source's args (ftrace_parser_add_generic()); kinds a
+ * format cannot even name stay the source's (htrace counts them by field
+ * number, Perfetto carries their bytes). A print's atrace text goes to
+ * ftrace-marker.c, the one reader of atrace payloads: a LEARN record's
+ * through ftrace_parser_add_print() (text that is no marker is a problem,
+ * as from text), Perfetto's through ftrace_parser_parse_print() (text
+ * that is no marker stays a print event, as trace_processor shows it).
  */
 #include "ftrace-text-private.h"
 
@@ -37,13 +49,13 @@ name_id (FtraceParser *p,
 
 /* ------------------------------------------------------------- the mapping */
 
-/* sched_switch; @learn: whether the comms teach the thread table. */
-TraceEvent *
-ftrace_kernel_switch (FtraceParser *p,
-                      TraceBatch *batch,
-                      const FtraceLine *line,
-                      gboolean learn,
-                      const FtraceSwitch *sw)
+/* @learn: whether the comms teach the thread table */
+static TraceEvent *
+add_switch (FtraceParser *p,
+            TraceBatch *batch,
+            const FtraceLine *line,
+            gboolean learn,
+            const FtraceSwitch *sw)
 {
   TraceEvent *ev;
 
@@ -66,13 +78,13 @@ ftrace_kernel_switch (FtraceParser *p,
 
 /* sched_wakeup, sched_waking, sched_wakeup_new: one layout. Only
  * sched_waking names its wakee, as trace_processor reads it. */
-TraceEvent *
-ftrace_kernel_wakeup (FtraceParser *p,
-                      TraceBatch *batch,
-                      const FtraceLine *line,
-                      gboolean learn,
-                      TraceEventKind kind,
-                      const FtraceWakeup *w)
+static TraceEvent *
+add_wakeup (FtraceParser *p,
+            TraceBatch *batch,
+            const FtraceLine *line,
+            gboolean learn,
+            TraceEventKind kind,
+            const FtraceWakeup *w)
 {
   TraceEvent *ev;
 
@@ -89,13 +101,13 @@ ftrace_kernel_wakeup (FtraceParser *p,
 
 /* sched_process_exit/free, task_newtask, task_rename. A new task is a
  * thread of the writer's process (CLONE_THREAD) or a new process. */
-TraceEvent *
-ftrace_kernel_task (FtraceParser *p,
-                    TraceBatch *batch,
-                    const FtraceLine *line,
-                    gboolean learn,
-                    TraceEventKind kind,
-                    const FtraceTask *t)
+static TraceEvent *
+add_task (FtraceParser *p,
+          TraceBatch *batch,
+          const FtraceLine *line,
+          gboolean learn,
+          TraceEventKind kind,
+          const FtraceTask *t)
 {
   TraceEvent *ev;
 
@@ -117,18 +129,70 @@ ftrace_kernel_task (FtraceParser *p,
 }
 
 /* cpu_frequency, cpu_idle */
-TraceEvent *
-ftrace_kernel_cpu (FtraceParser *p,
-                   TraceBatch *batch,
-                   const FtraceLine *line,
-                   TraceEventKind kind,
-                   gint64 state,
-                   gint32 cpu_id)
+static TraceEvent *
+add_cpu (FtraceParser *p,
+         TraceBatch *batch,
+         const FtraceLine *line,
+         TraceEventKind kind,
+         const FtraceCpu *c)
 {
   TraceEvent *ev = ftrace_emit (p, batch, kind, line);
 
-  ev->u.cpu.cpu_id = cpu_id;
-  ev->u.cpu.state = state;
+  ev->u.cpu.cpu_id = c->cpu_id;
+  ev->u.cpu.state = c->state;
+  return ev;
+}
+
+/**
+ * ftrace_kernel_event:
+ * @p: a parser
+ * @batch: where the events go
+ * @line: the event's time, place and task, its pid resolved
+ * @learn: whether the names the event carries teach the thread table
+ * @e: the event
+ *
+ * Returns: (transfer none): the event of @e's kind, for the caller's args
+ */
+TraceEvent *
+ftrace_kernel_event (FtraceParser *p,
+                     TraceBatch *batch,
+                     const FtraceLine *line,
+                     gboolean learn,
+                     const FtraceKernelEvent *e)
+{
+  switch (e->kind)
+    {
+    case TRACE_EVENT_SCHED_SWITCH:
+      return add_switch (p, batch, line, learn, &e->u.sched_switch);
+    case TRACE_EVENT_SCHED_WAKEUP:
+    case TRACE_EVENT_SCHED_WAKING:
+    case TRACE_EVENT_SCHED_WAKEUP_NEW:
+      return add_wakeup (p, batch, line, learn, e->kind, &e->u.wakeup);
+    case TRACE_EVENT_SCHED_PROCESS_EXIT:
+    case TRACE_EVENT_SCHED_PROCESS_FREE:
+    case TRACE_EVENT_TASK_NEWTASK:
+    case TRACE_EVENT_TASK_RENAME:
+      return add_task (p, batch, line, learn, e->kind, &e->u.task);
+    case TRACE_EVENT_CPU_FREQUENCY:
+    case TRACE_EVENT_CPU_IDLE:
+      return add_cpu (p, batch, line, e->kind, &e->u.cpu);
+    default:
+      g_return_val_if_reached (NULL);
+    }
+}
+
+/* A kernel event the event model has no kind for: a TRACE_EVENT_FTRACE
+ * event named @event, its fields the caller's to add as args. */
+TraceEvent *
+ftrace_kernel_generic (FtraceParser *p,
+                       TraceBatch *batch,
+                       const FtraceLine *line,
+                       const FtraceName *event)
+{
+  guint32 name = name_id (p, event);
+  TraceEvent *ev = ftrace_emit (p, batch, TRACE_EVENT_FTRACE, line);
+
+  ev->name = name;
   return ev;
 }
 
@@ -168,81 +232,30 @@ begin_record (FtraceParser *p,
 }
 
 /**
- * ftrace_parser_add_switch:
+ * ftrace_parser_add_kernel:
  * @parser: a parser
  * @batch: where the events go
  * @rec: the record's time, place and task
- * @sw: its fields
+ * @e: the event
  *
- * Adds a sched_switch (and the THREAD_NAME events a LEARN record's comms
- * teach).
+ * Adds a kernel event of a kind the event model has (and the
+ * THREAD_NAME events a LEARN record's names teach).
  *
- * Returns: (transfer none): the SCHED_SWITCH event, for the caller's args
+ * Returns: (transfer none): the event, for the caller's args
  */
 TraceEvent *
-ftrace_parser_add_switch (FtraceParser *p,
+ftrace_parser_add_kernel (FtraceParser *p,
                           TraceBatch *batch,
                           const FtraceRecord *rec,
-                          const FtraceSwitch *sw)
+                          const FtraceKernelEvent *e)
 {
   FtraceLine line;
   TraceEvent *ev;
 
   begin_record (p, batch, rec, &line, FALSE);
-  ev = ftrace_kernel_switch (p, batch, &line, rec->threads == FTRACE_THREADS_LEARN, sw);
-  ev->name = rec->name;
-  return ev;
-}
-
-/* As ftrace_parser_add_switch() for a wakeup of @kind. */
-TraceEvent *
-ftrace_parser_add_wakeup (FtraceParser *p,
-                          TraceBatch *batch,
-                          const FtraceRecord *rec,
-                          TraceEventKind kind,
-                          const FtraceWakeup *w)
-{
-  FtraceLine line;
-  TraceEvent *ev;
-
-  begin_record (p, batch, rec, &line, FALSE);
-  ev = ftrace_kernel_wakeup (p, batch, &line, rec->threads == FTRACE_THREADS_LEARN, kind, w);
-  ev->name = rec->name;
-  return ev;
-}
-
-/* As ftrace_parser_add_switch() for a task event of @kind. */
-TraceEvent *
-ftrace_parser_add_task (FtraceParser *p,
-                        TraceBatch *batch,
-                        const FtraceRecord *rec,
-                        TraceEventKind kind,
-                        const FtraceTask *t)
-{
-  FtraceLine line;
-  TraceEvent *ev;
-
-  begin_record (p, batch, rec, &line, FALSE);
-  ev = ftrace_kernel_task (p, batch, &line, rec->threads == FTRACE_THREADS_LEARN, kind, t);
-  ev->name = rec->name;
-  return ev;
-}
-
-/* As ftrace_parser_add_switch() for cpu_frequency or cpu_idle (@kind). */
-TraceEvent *
-ftrace_parser_add_cpu (FtraceParser *p,
-                       TraceBatch *batch,
-                       const FtraceRecord *rec,
-                       TraceEventKind kind,
-                       gint64 state,
-                       gint32 cpu_id)
-{
-  FtraceLine line;
-  TraceEvent *ev;
-
-  begin_record (p, batch, rec, &line, FALSE);
-  ev = ftrace_kernel_cpu (p, batch, &line, kind, state, cpu_id);
-  ev->name = rec->name;
+  ev = ftrace_kernel_event (p, batch, &line, rec->threads == FTRACE_THREADS_LEARN, e);
+  if (ev != NULL)
+    ev->name = rec->name;
   return ev;
 }
 
@@ -278,9 +291,8 @@ ftrace_parser_add_print (FtraceParser *p,
  * ftrace_parser_add_generic:
  * @parser: a parser
  * @batch: where the events go
- * @rec: the record's time, place and task
- * @event: the event's name (not NUL-terminated)
- * @len: its length
+ * @rec: the record's time, place and task (its name unused)
+ * @event: the event's name
  *
  * Adds a kernel event of a kind the event model has none for, as a
  * TRACE_EVENT_FTRACE event named @event; its fields are the caller's to
@@ -293,18 +305,12 @@ TraceEvent *
 ftrace_parser_add_generic (FtraceParser *p,
                            TraceBatch *batch,
                            const FtraceRecord *rec,
-                           const char *event,
-                           gsize len)
+                           const FtraceName *event)
 {
   FtraceLine line;
-  guint32 name;
-  TraceEvent *ev;
 
   begin_record (p, batch, rec, &line, FALSE);
-  name = ftrace_intern (p, event, len);
-  ev = ftrace_emit (p, batch, TRACE_EVENT_FTRACE, &line);
-  ev->name = name;
-  return ev;
+  return ftrace_kernel_generic (p, batch, &line, event);
 }
 
 /* A field's value as ftrace prints it, read as the text path reads one

@@ -294,31 +294,16 @@ void ftrace_add_fields_as_args (FtraceParser *p,
                                 guint n_fields,
                                 guint64 consumed_mask);
 
-/* ftrace-kernel-events.c: the mapping of typed fields into events;
- * @learn: whether the names teach the thread table */
-TraceEvent *ftrace_kernel_switch (FtraceParser *p,
-                                  TraceBatch *batch,
-                                  const FtraceLine *line,
-                                  gboolean learn,
-                                  const FtraceSwitch *sw);
-TraceEvent *ftrace_kernel_wakeup (FtraceParser *p,
-                                  TraceBatch *batch,
-                                  const FtraceLine *line,
-                                  gboolean learn,
-                                  TraceEventKind kind,
-                                  const FtraceWakeup *w);
-TraceEvent *ftrace_kernel_task (FtraceParser *p,
-                                TraceBatch *batch,
-                                const FtraceLine *line,
-                                gboolean learn,
-                                TraceEventKind kind,
-                                const FtraceTask *t);
-TraceEvent *ftrace_kernel_cpu (FtraceParser *p,
-                               TraceBatch *batch,
-                               const FtraceLine *line,
-                               TraceEventKind kind,
-                               gint64 state,
-                               gint32 cpu_id);
+/* ftrace-kernel-events.c: the mapping of typed fields into events */
+TraceEvent *ftrace_kernel_event (FtraceParser *p,
+                                 TraceBatch *batch,
+                                 const FtraceLine *line,
+                                 gboolean learn,
+                                 const FtraceKernelEvent *e);
+TraceEvent *ftrace_kernel_generic (FtraceParser *p,
+                                   TraceBatch *batch,
+                                   const FtraceLine *line,
+                                   const FtraceName *event);
 
 /* ftrace-dump.c */
 gboolean ftrace_parse_metadata_line (FtraceParser *p,

@@ -281,26 +281,38 @@ typedef struct
   gint32 oom_score_adj;
 } FtraceTask;
 
-TraceEvent *ftrace_parser_add_switch (FtraceParser *parser,
+/* cpu_frequency's and cpu_idle's fields. */
+typedef struct
+{
+  gint64 state;
+  gint32 cpu_id;
+} FtraceCpu;
+
+/**
+ * FtraceKernelEvent:
+ * @kind: one of the scheduler, task and cpu kinds of #TraceEventKind
+ * @u: the fields of @kind: @sched_switch; @wakeup for the three wakeups;
+ *   @task for sched_process_exit/free and task_newtask/rename; @cpu for
+ *   cpu_frequency and cpu_idle
+ *
+ * A kernel event of a kind the event model has, typed.
+ */
+typedef struct
+{
+  TraceEventKind kind;
+  union
+  {
+    FtraceSwitch sched_switch;
+    FtraceWakeup wakeup;
+    FtraceTask task;
+    FtraceCpu cpu;
+  } u;
+} FtraceKernelEvent;
+
+TraceEvent *ftrace_parser_add_kernel (FtraceParser *parser,
                                       TraceBatch *batch,
                                       const FtraceRecord *rec,
-                                      const FtraceSwitch *sw);
-TraceEvent *ftrace_parser_add_wakeup (FtraceParser *parser,
-                                      TraceBatch *batch,
-                                      const FtraceRecord *rec,
-                                      TraceEventKind kind,
-                                      const FtraceWakeup *w);
-TraceEvent *ftrace_parser_add_task (FtraceParser *parser,
-                                    TraceBatch *batch,
-                                    const FtraceRecord *rec,
-                                    TraceEventKind kind,
-                                    const FtraceTask *t);
-TraceEvent *ftrace_parser_add_cpu (FtraceParser *parser,
-                                   TraceBatch *batch,
-                                   const FtraceRecord *rec,
-                                   TraceEventKind kind,
-                                   gint64 state,
-                                   gint32 cpu_id);
+                                      const FtraceKernelEvent *e);
 void ftrace_parser_add_print (FtraceParser *parser,
                               TraceBatch *batch,
                               const FtraceRecord *rec,
@@ -309,8 +321,7 @@ void ftrace_parser_add_print (FtraceParser *parser,
 TraceEvent *ftrace_parser_add_generic (FtraceParser *parser,
                                        TraceBatch *batch,
                                        const FtraceRecord *rec,
-                                       const char *event,
-                                       gsize len);
+                                       const FtraceName *event);
 void ftrace_parser_add_field (FtraceParser *parser,
                               TraceBatch *batch,
                               TraceEvent *ev,

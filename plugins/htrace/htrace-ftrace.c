@@ -145,79 +145,100 @@ prev_state (guint64 raw)
   return raw > G_MAXINT64 ? -1 : (gint64) raw;
 }
 
-static TraceEvent *
+static void
 add_switch (HtraceRecords *t,
             TraceBatch *batch,
             const FtraceRecord *rec,
             const Htrace__SchedSwitchFormat *sw)
 {
-  FtraceSwitch fields = { .prev_comm = htrace_records_name (t, 0, sw->prev_comm, HTRACE_TRIM_TRAILING_SPACES),
-                          .prev_tid = sw->prev_pid,
-                          .prev_prio = sw->prev_prio,
-                          .prev_state = prev_state (sw->prev_state),
-                          .next_comm = htrace_records_name (t, 1, sw->next_comm, HTRACE_TRIM_TRAILING_SPACES),
-                          .next_tid = sw->next_pid,
-                          .next_prio = sw->next_prio };
+  FtraceKernelEvent e = { TRACE_EVENT_SCHED_SWITCH };
 
-  return ftrace_parser_add_switch (htrace_records_get_parser (t), batch, rec, &fields);
+  e.u.sched_switch = (FtraceSwitch){ .prev_comm = htrace_records_name (t, 0, sw->prev_comm, HTRACE_TRIM_TRAILING_SPACES),
+                                     .prev_tid = sw->prev_pid,
+                                     .prev_prio = sw->prev_prio,
+                                     .prev_state = prev_state (sw->prev_state),
+                                     .next_comm = htrace_records_name (t, 1, sw->next_comm, HTRACE_TRIM_TRAILING_SPACES),
+                                     .next_tid = sw->next_pid,
+                                     .next_prio = sw->next_prio };
+  ftrace_parser_add_kernel (htrace_records_get_parser (t), batch, rec, &e);
 }
 
-static TraceEvent *
+static void
 add_wakeup (HtraceRecords *t,
             TraceBatch *batch,
             const FtraceRecord *rec,
             TraceEventKind kind,
             const Htrace__SchedWakeupFormat *w)
 {
-  FtraceWakeup fields = { .comm = htrace_records_name (t, 0, w->comm, HTRACE_TRIM_TRAILING_SPACES),
-                          .tid = w->pid,
-                          .prio = w->prio,
-                          .target_cpu = w->target_cpu,
-                          .success = w->success };
+  FtraceKernelEvent e = { kind };
 
-  return ftrace_parser_add_wakeup (htrace_records_get_parser (t), batch, rec, kind, &fields);
+  e.u.wakeup = (FtraceWakeup){ .comm = htrace_records_name (t, 0, w->comm, HTRACE_TRIM_TRAILING_SPACES),
+                               .tid = w->pid,
+                               .prio = w->prio,
+                               .target_cpu = w->target_cpu,
+                               .success = w->success };
+  ftrace_parser_add_kernel (htrace_records_get_parser (t), batch, rec, &e);
 }
 
 /* sched_process_exit and _free: comm, pid, prio */
-static TraceEvent *
+static void
 add_process (HtraceRecords *t,
              TraceBatch *batch,
              const FtraceRecord *rec,
              TraceEventKind kind,
              const Htrace__SchedProcessFormat *p)
 {
-  FtraceTask fields = { .comm = htrace_records_name (t, 0, p->comm, HTRACE_TRIM_TRAILING_SPACES),
-                        .tid = p->pid,
-                        .prio = p->prio };
+  FtraceKernelEvent e = { kind };
 
-  return ftrace_parser_add_task (htrace_records_get_parser (t), batch, rec, kind, &fields);
+  e.u.task = (FtraceTask){ .comm = htrace_records_name (t, 0, p->comm, HTRACE_TRIM_TRAILING_SPACES),
+                           .tid = p->pid,
+                           .prio = p->prio };
+  ftrace_parser_add_kernel (htrace_records_get_parser (t), batch, rec, &e);
 }
 
 /* task_newtask and task_rename carry no prio (-1, as from text) and
  * their oom_score_adj as an arg. */
-static TraceEvent *
+static void
 add_task (HtraceRecords *t,
           TraceBatch *batch,
           const FtraceRecord *rec,
-          const Htrace__FtraceEvent *e)
+          const Htrace__FtraceEvent *ev)
 {
-  FtraceTask fields = { .prio = -1, .has_oom_score_adj = TRUE };
+  FtraceKernelEvent e = { TRACE_EVENT_TASK_RENAME, .u.task = { .prio = -1, .has_oom_score_adj = TRUE } };
 
-  if (e->event_case == HTRACE__FTRACE_EVENT__EVENT_TASK_NEWTASK_FORMAT)
+  if (ev->event_case == HTRACE__FTRACE_EVENT__EVENT_TASK_NEWTASK_FORMAT)
     {
-      const Htrace__TaskNewtaskFormat *n = e->task_newtask_format;
+      const Htrace__TaskNewtaskFormat *n = ev->task_newtask_format;
 
-      fields.comm = htrace_records_name (t, 0, n->comm, HTRACE_TRIM_TRAILING_SPACES);
-      fields.tid = n->pid;
-      fields.clone_flags = (guint64) n->clone_flags;
-      fields.oom_score_adj = n->oom_score_adj;
-      return ftrace_parser_add_task (htrace_records_get_parser (t), batch, rec, TRACE_EVENT_TASK_NEWTASK, &fields);
+      e.kind = TRACE_EVENT_TASK_NEWTASK;
+      e.u.task.comm = htrace_records_name (t, 0, n->comm, HTRACE_TRIM_TRAILING_SPACES);
+      e.u.task.tid = n->pid;
+      e.u.task.clone_flags = (guint64) n->clone_flags;
+      e.u.task.oom_score_adj = n->oom_score_adj;
     }
-  fields.old_comm = htrace_records_name (t, 0, e->task_rename_format->oldcomm, HTRACE_TRIM_TRAILING_SPACES);
-  fields.comm = htrace_records_name (t, 1, e->task_rename_format->newcomm, HTRACE_TRIM_TRAILING_SPACES);
-  fields.tid = e->task_rename_format->pid;
-  fields.oom_score_adj = e->task_rename_format->oom_score_adj;
-  return ftrace_parser_add_task (htrace_records_get_parser (t), batch, rec, TRACE_EVENT_TASK_RENAME, &fields);
+  else
+    {
+      const Htrace__TaskRenameFormat *r = ev->task_rename_format;
+
+      e.u.task.old_comm = htrace_records_name (t, 0, r->oldcomm, HTRACE_TRIM_TRAILING_SPACES);
+      e.u.task.comm = htrace_records_name (t, 1, r->newcomm, HTRACE_TRIM_TRAILING_SPACES);
+      e.u.task.tid = r->pid;
+      e.u.task.oom_score_adj = r->oom_score_adj;
+    }
+  ftrace_parser_add_kernel (htrace_records_get_parser (t), batch, rec, &e);
+}
+
+/* cpu_frequency and cpu_idle */
+static void
+add_cpu (HtraceRecords *t,
+         TraceBatch *batch,
+         const FtraceRecord *rec,
+         TraceEventKind kind,
+         const Htrace__CpuStateFormat *c)
+{
+  FtraceKernelEvent e = { kind, .u.cpu = { c->state, (gint32) c->cpu_id } };
+
+  ftrace_parser_add_kernel (htrace_records_get_parser (t), batch, rec, &e);
 }
 
 /* The print event's buffer is the marker text with its newline. */
@@ -338,7 +359,7 @@ add_generic (HtraceRecords *t,
   name_len = strlen (member->name);
   if (g_str_has_suffix (member->name, "_format"))
     name_len -= strlen ("_format");
-  ev = ftrace_parser_add_generic (htrace_records_get_parser (t), batch, rec, member->name, name_len);
+  ev = ftrace_parser_add_generic (htrace_records_get_parser (t), batch, rec, &(FtraceName){ member->name, name_len, 0 });
   left_out = msg->n_unknown_fields;
   for (guint i = 0; i < msg->descriptor->n_fields; i++)
     if (is_printable (&msg->descriptor->fields[i]))
@@ -362,8 +383,6 @@ add_event (HtraceRecords *t,
            const FtraceRecord *rec,
            const Htrace__FtraceEvent *e)
 {
-  FtraceParser *parser = htrace_records_get_parser (t);
-
   switch (e->event_case)
     {
     case HTRACE__FTRACE_EVENT__EVENT_PRINT_FORMAT:
@@ -388,12 +407,10 @@ add_event (HtraceRecords *t,
       add_process (t, batch, rec, TRACE_EVENT_SCHED_PROCESS_FREE, e->sched_process_free_format);
       break;
     case HTRACE__FTRACE_EVENT__EVENT_CPU_FREQUENCY_FORMAT:
-      ftrace_parser_add_cpu (parser, batch, rec, TRACE_EVENT_CPU_FREQUENCY, e->cpu_frequency_format->state,
-                             (gint32) e->cpu_frequency_format->cpu_id);
+      add_cpu (t, batch, rec, TRACE_EVENT_CPU_FREQUENCY, e->cpu_frequency_format);
       break;
     case HTRACE__FTRACE_EVENT__EVENT_CPU_IDLE_FORMAT:
-      ftrace_parser_add_cpu (parser, batch, rec, TRACE_EVENT_CPU_IDLE, e->cpu_idle_format->state,
-                             (gint32) e->cpu_idle_format->cpu_id);
+      add_cpu (t, batch, rec, TRACE_EVENT_CPU_IDLE, e->cpu_idle_format);
       break;
     case HTRACE__FTRACE_EVENT__EVENT_TASK_NEWTASK_FORMAT:
     case HTRACE__FTRACE_EVENT__EVENT_TASK_RENAME_FORMAT:

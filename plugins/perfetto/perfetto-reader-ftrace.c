@@ -49,20 +49,19 @@ ftrace_name (PerfettoReader *r,
   return GPOINTER_TO_UINT (id);
 }
 
+/* A clock marker a print event of @tid holds (no kernel event: the
+ * reader's own). */
 static TraceEvent *
-kernel_event (PerfettoReader *r,
-              TraceEventKind kind,
+clock_marker (PerfettoReader *r,
               gint64 ts,
               gint32 cpu,
-              gint64 tid,
-              guint32 name)
+              gint64 tid)
 {
-  TraceEvent *ev = perfetto_reader_emit (r, kind, ts);
+  TraceEvent *ev = perfetto_reader_emit (r, TRACE_EVENT_CLOCK_MARKER, ts);
 
   ev->cpu = cpu;
   ev->tid = tid;
   ev->pid = tid >= 0 ? perfetto_reader_pid_of (r, tid) : TRACE_ID_UNKNOWN;
-  ev->name = name;
   return ev;
 }
 
@@ -90,6 +89,22 @@ record (PerfettoReader *r,
                          .threads = FTRACE_THREADS_GIVEN };
 }
 
+/* A kernel event of a kind the event model has none for, named @name,
+ * its fields the caller's to add as args. */
+static TraceEvent *
+generic_event (PerfettoReader *r,
+               gint64 ts,
+               gint32 cpu,
+               gint64 tid,
+               guint32 name)
+{
+  FtraceRecord rec = record (r, ts, cpu, tid, 0);
+  TraceEvent *ev = ftrace_parser_add_generic (r->markers, r->batch, &rec, &(FtraceName){ NULL, 0, name });
+
+  r->stats.events++;
+  return ev;
+}
+
 /* ---- full events ---- */
 
 static void
@@ -100,20 +115,22 @@ read_switch (PerfettoReader *r,
 {
   FtraceRecord rec = record (r, (gint64) fev->timestamp, cpu, fev->pid,
                              ftrace_name (r, PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_SWITCH));
-  FtraceSwitch fields = { .prev_tid = sw->prev_pid,
-                          .prev_prio = sw->prev_prio,
-                          .prev_state = perfetto_task_state_from_raw (sw->prev_state, r->kernel_version),
-                          .next_tid = sw->next_pid,
-                          .next_prio = sw->next_prio };
+  FtraceKernelEvent e = { TRACE_EVENT_SCHED_SWITCH };
+  FtraceSwitch *fields = &e.u.sched_switch;
   PerfettoRCpu *state = cpu_state (r, cpu);
 
+  fields->prev_tid = sw->prev_pid;
+  fields->prev_prio = sw->prev_prio;
+  fields->prev_state = perfetto_task_state_from_raw (sw->prev_state, r->kernel_version);
   r->states_read = TRUE;
-  fields.prev_comm = comm (r, sw->prev_comm);
-  fields.next_comm = comm (r, sw->next_comm);
-  ftrace_parser_add_switch (r->markers, r->batch, &rec, &fields);
+  fields->prev_comm = comm (r, sw->prev_comm);
+  fields->next_tid = sw->next_pid;
+  fields->next_prio = sw->next_prio;
+  fields->next_comm = comm (r, sw->next_comm);
+  ftrace_parser_add_kernel (r->markers, r->batch, &rec, &e);
   r->stats.events++;
   if (state)
-    *state = (PerfettoRCpu){ TRUE, sw->next_pid, sw->next_prio, fields.next_comm.id };
+    *state = (PerfettoRCpu){ TRUE, sw->next_pid, sw->next_prio, fields->next_comm.id };
 }
 
 static void
@@ -128,11 +145,12 @@ read_wakeup (PerfettoReader *r,
                             ? TRACE_EVENT_SCHED_WAKEUP_NEW
                             : TRACE_EVENT_SCHED_WAKEUP;
   FtraceRecord rec = record (r, (gint64) fev->timestamp, cpu, fev->pid, ftrace_name (r, field));
-  FtraceWakeup fields = {
+  FtraceKernelEvent e = { kind };
+
+  e.u.wakeup = (FtraceWakeup){
     .comm = comm (r, wk->comm), .tid = wk->pid, .prio = wk->prio, .target_cpu = wk->target_cpu, .success = wk->success
   };
-
-  ftrace_parser_add_wakeup (r->markers, r->batch, &rec, kind, &fields);
+  ftrace_parser_add_kernel (r->markers, r->batch, &rec, &e);
   r->stats.events++;
 }
 
@@ -201,30 +219,29 @@ read_task (PerfettoReader *r,
            guint32 field,
            const ProtobufCMessage *msg)
 {
-  TraceEventKind kind;
+  FtraceKernelEvent e;
   FtraceRecord rec;
-  FtraceTask fields;
 
   switch (field)
     {
     case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_PROCESS_EXIT:
-      kind = TRACE_EVENT_SCHED_PROCESS_EXIT;
+      e.kind = TRACE_EVENT_SCHED_PROCESS_EXIT;
       break;
     case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_PROCESS_FREE:
-      kind = TRACE_EVENT_SCHED_PROCESS_FREE;
+      e.kind = TRACE_EVENT_SCHED_PROCESS_FREE;
       break;
     case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_TASK_NEWTASK:
-      kind = TRACE_EVENT_TASK_NEWTASK;
+      e.kind = TRACE_EVENT_TASK_NEWTASK;
       break;
     default:
       if (read_processless_thread_name (r, fev, (gconstpointer) msg))
         return;
-      kind = TRACE_EVENT_TASK_RENAME;
+      e.kind = TRACE_EVENT_TASK_RENAME;
       break;
     }
   rec = record (r, (gint64) fev->timestamp, cpu, fev->pid, ftrace_name (r, field));
-  fields = task_fields (r, kind, msg);
-  ftrace_parser_add_task (r->markers, r->batch, &rec, kind, &fields);
+  e.u.task = task_fields (r, e.kind, msg);
+  ftrace_parser_add_kernel (r->markers, r->batch, &rec, &e);
   r->stats.events++;
 }
 
@@ -253,7 +270,7 @@ read_clock_sync (PerfettoReader *r,
       if (ms < G_MININT64 / 1000000 || ms > G_MAXINT64 / 1000000)
         return FALSE;
     }
-  ev = kernel_event (r, TRACE_EVENT_CLOCK_MARKER, (gint64) fev->timestamp, cpu, fev->pid, 0);
+  ev = clock_marker (r, (gint64) fev->timestamp, cpu, fev->pid);
   if (g_str_has_prefix (s, "parent_ts="))
     {
       ev->u.clock.marker = TRACE_CLOCK_MARKER_PARENT_TS;
@@ -316,8 +333,7 @@ read_mapped (PerfettoReader *r,
   if (map->event_field == PERFETTO__PROTOS__FTRACE_EVENT__EVENT_PRINT &&
       read_print (r, fev, cpu, ((const Perfetto__Protos__PrintFtraceEvent *) msg)->buf))
     return;
-  ev = kernel_event (r, TRACE_EVENT_FTRACE, (gint64) fev->timestamp, cpu, fev->pid,
-                     perfetto_reader_intern (r, map->name));
+  ev = generic_event (r, (gint64) fev->timestamp, cpu, fev->pid, perfetto_reader_intern (r, map->name));
   for (guint i = 0; i < map->n_fields; i++)
     {
       guint32 key = perfetto_reader_intern (r, map->fields[i].key);
@@ -346,8 +362,7 @@ read_generic (PerfettoReader *r,
               gint32 cpu,
               const Perfetto__Protos__GenericFtraceEvent *g)
 {
-  TraceEvent *ev = kernel_event (r, TRACE_EVENT_FTRACE, (gint64) fev->timestamp, cpu, fev->pid,
-                                 perfetto_reader_intern (r, g->event_name));
+  TraceEvent *ev = generic_event (r, (gint64) fev->timestamp, cpu, fev->pid, perfetto_reader_intern (r, g->event_name));
 
   for (gsize i = 0; i < g->n_field; i++)
     {
@@ -394,7 +409,7 @@ read_opaque (PerfettoReader *r,
     return FALSE;
   name = g_strdup_printf (PERFETTO_OPAQUE_FTRACE_PREFIX "%u", payload->tag);
   raw = g_base64_encode (payload->data, payload->len);
-  ev = kernel_event (r, TRACE_EVENT_FTRACE, (gint64) fev->timestamp, cpu, fev->pid, perfetto_reader_intern (r, name));
+  ev = generic_event (r, (gint64) fev->timestamp, cpu, fev->pid, perfetto_reader_intern (r, name));
   trace_batch_add_arg (r->batch, ev, r->k_opaque_field, TRACE_ARG_UINT)->v.u = payload->tag;
   trace_batch_add_arg (r->batch, ev, r->k_opaque_bytes, TRACE_ARG_STRING)->v.s = perfetto_reader_intern (r, raw);
   return TRUE;
@@ -419,8 +434,7 @@ read_data_start (PerfettoReader *r,
     return;
   start = bundle->has_previous_bundle_end_timestamp ? bundle->previous_bundle_end_timestamp
                                                     : bundle->last_read_event_timestamp;
-  kernel_event (r, TRACE_EVENT_FTRACE, (gint64) MIN (start, (guint64) G_MAXINT64), cpu, TRACE_ID_UNKNOWN,
-                r->k_cpu_data_start);
+  generic_event (r, (gint64) MIN (start, (guint64) G_MAXINT64), cpu, TRACE_ID_UNKNOWN, r->k_cpu_data_start);
 }
 
 /* ---- print events in time order ---- */
@@ -594,11 +608,11 @@ read_full (PerfettoReader *r,
         /* the two messages share one layout */
         const Perfetto__Protos__CpuFrequencyFtraceEvent *f = (gconstpointer) msg;
         FtraceRecord rec = record (r, (gint64) fev->timestamp, cpu, fev->pid, ftrace_name (r, field));
+        FtraceKernelEvent e = { field == PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPU_IDLE ? TRACE_EVENT_CPU_IDLE
+                                                                                        : TRACE_EVENT_CPU_FREQUENCY,
+                                .u.cpu = { f->state, (gint32) f->cpu_id } };
 
-        ftrace_parser_add_cpu (r->markers, r->batch, &rec,
-                               field == PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPU_IDLE ? TRACE_EVENT_CPU_IDLE
-                                                                                       : TRACE_EVENT_CPU_FREQUENCY,
-                               f->state, (gint32) f->cpu_id);
+        ftrace_parser_add_kernel (r->markers, r->batch, &rec, &e);
         r->stats.events++;
       }
       break;
@@ -631,22 +645,24 @@ read_compact_switch (PerfettoReader *r,
   gboolean known = state && state->valid;
   FtraceRecord rec = record (r, ts, cpu, known ? state->next_tid : TRACE_ID_UNKNOWN,
                              ftrace_name (r, PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_SWITCH));
-  FtraceSwitch fields = { .prev_tid = known ? state->next_tid : TRACE_ID_UNKNOWN,
-                          .prev_prio = known ? state->next_prio : 0,
-                          .prev_comm = { NULL, 0, known ? state->next_comm : 0 },
-                          .prev_state = perfetto_task_state_from_raw (cs->switch_prev_state[i], r->kernel_version),
-                          .next_tid = cs->switch_next_pid[i],
-                          .next_prio = cs->switch_next_prio[i] };
+  FtraceKernelEvent e = { TRACE_EVENT_SCHED_SWITCH };
+  FtraceSwitch *fields = &e.u.sched_switch;
 
+  fields->prev_tid = known ? state->next_tid : TRACE_ID_UNKNOWN;
+  fields->prev_prio = known ? state->next_prio : 0;
+  fields->prev_comm.id = known ? state->next_comm : 0;
+  fields->prev_state = perfetto_task_state_from_raw (cs->switch_prev_state[i], r->kernel_version);
   r->states_read = TRUE;
+  fields->next_tid = cs->switch_next_pid[i];
+  fields->next_prio = cs->switch_next_prio[i];
   if (index < r->comm_ids->len)
-    fields.next_comm.id = g_array_index (r->comm_ids, guint32, index);
+    fields->next_comm.id = g_array_index (r->comm_ids, guint32, index);
   else
     perfetto_reader_skip (r, &r->stats.unknown_iid, 1, "compact sched_switch comm past the intern table");
-  ftrace_parser_add_switch (r->markers, r->batch, &rec, &fields);
+  ftrace_parser_add_kernel (r->markers, r->batch, &rec, &e);
   r->stats.events++;
   if (state)
-    *state = (PerfettoRCpu){ TRUE, (gint32) fields.next_tid, fields.next_prio, fields.next_comm.id };
+    *state = (PerfettoRCpu){ TRUE, (gint32) fields->next_tid, fields->next_prio, fields->next_comm.id };
 }
 
 static void
@@ -660,15 +676,16 @@ read_compact_waking (PerfettoReader *r,
   guint32 index = cs->waking_comm_index[i];
   gint64 waker = state && state->valid ? state->next_tid : TRACE_ID_UNKNOWN;
   FtraceRecord rec = record (r, ts, cpu, waker, ftrace_name (r, PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_WAKING));
-  FtraceWakeup fields = { .tid = cs->waking_pid[i],
-                          .target_cpu = cs->waking_target_cpu[i],
-                          .prio = cs->waking_prio[i] };
+  FtraceKernelEvent e = { TRACE_EVENT_SCHED_WAKING };
 
+  e.u.wakeup.tid = cs->waking_pid[i];
+  e.u.wakeup.target_cpu = cs->waking_target_cpu[i];
+  e.u.wakeup.prio = cs->waking_prio[i];
   if (index < r->comm_ids->len)
-    fields.comm.id = g_array_index (r->comm_ids, guint32, index);
+    e.u.wakeup.comm.id = g_array_index (r->comm_ids, guint32, index);
   else
     perfetto_reader_skip (r, &r->stats.unknown_iid, 1, "compact sched_waking comm past the intern table");
-  ftrace_parser_add_wakeup (r->markers, r->batch, &rec, TRACE_EVENT_SCHED_WAKING, &fields);
+  ftrace_parser_add_kernel (r->markers, r->batch, &rec, &e);
   r->stats.events++;
 }
 
