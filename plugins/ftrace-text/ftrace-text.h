@@ -2,14 +2,18 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * A static library shared by the ftrace plugin (ftrace-src) and the json
+ * A static library shared by the ftrace plugin (ftrace-src), the json
  * plugin (json-src reads `systemTraceEvents` with it, json-sink writes
- * kernel records as ftrace lines with it); it builds no module.
+ * kernel records as ftrace lines with it) and the htrace and perfetto
+ * plugins (their kernel events and atrace markers); it builds no module.
  *
  * FtraceParser turns one text line at a time into TraceEvents appended to
  * a caller's TraceBatch. It keeps the state that spans lines (tid -> pid
  * and thread name, which dump table is being read, RheaTrace pid) and the
  * statistics of what it could not use. It knows nothing of files or HTML.
+ * Binary formats give it their kernel events as typed records instead of
+ * lines (ftrace_parser_add_kernel() and the rest below): one mapping of
+ * kernel events into TraceEvents for every source.
  *
  * FtraceReader reads ftrace text (raw `trace` dumps, atrace output,
  * OpenHarmony dumps, trace-cmd reports), systrace HTML (modern, legacy,
