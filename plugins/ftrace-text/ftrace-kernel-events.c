@@ -33,10 +33,11 @@
  * name with the source's args (ftrace_parser_add_generic()); kinds a
  * format cannot even name stay the source's (htrace counts them by field
  * number, Perfetto carries their bytes). A print's atrace text goes to
- * ftrace-marker.c, the one reader of atrace payloads: a LEARN record's
- * through ftrace_parser_add_print() (text that is no marker is a problem,
- * as from text), Perfetto's through ftrace_parser_parse_print() (text
- * that is no marker stays a print event, as trace_processor shows it).
+ * ftrace-marker.c, the one reader of atrace payloads, through
+ * ftrace_parser_add_print(): for a LEARN record text that is no marker is
+ * a problem, as from text; for a GIVEN one it stays the reader's (a print
+ * event, as trace_processor shows it), and a marker of a record without
+ * tgid is of the process the thread's markers named, as from text.
  */
 #include "ftrace-text-private.h"
 
@@ -263,16 +264,20 @@ ftrace_parser_add_kernel (FtraceParser *p,
  * ftrace_parser_add_print:
  * @parser: a parser
  * @batch: where the events go
- * @rec: a LEARN record
+ * @rec: the record's time, place and task
  * @buf: the print event's text (not NUL-terminated)
  * @len: its length
  *
- * Reads a print event as ftrace-src reads a `tracing_mark_write` line:
- * an atrace marker becomes its slice, counter or async event, a clock
- * sync its clock marker; other text, and markers whose fields do not
- * parse, are counted as problems.
+ * Reads a print event as ftrace-src reads a `tracing_mark_write` line: an
+ * atrace marker becomes its slice, counter or async event, on the
+ * parser's begin/end stacks. For a LEARN record, a clock sync becomes its
+ * clock marker, and other text, and markers whose fields do not parse,
+ * are counted as problems. A GIVEN record's reader keeps all those itself
+ * (trace_processor shows a print that is no marker as a print).
+ *
+ * Returns: whether @buf was read (always, for a LEARN record)
  */
-void
+gboolean
 ftrace_parser_add_print (FtraceParser *p,
                          TraceBatch *batch,
                          const FtraceRecord *rec,
@@ -281,10 +286,13 @@ ftrace_parser_add_print (FtraceParser *p,
 {
   FtraceLine line;
 
-  g_return_if_fail (rec->threads == FTRACE_THREADS_LEARN);
+  g_return_val_if_fail (buf != NULL || len == 0, FALSE);
 
   begin_record (p, batch, rec, &line, TRUE);
+  if (rec->threads == FTRACE_THREADS_GIVEN)
+    return ftrace_parse_print_marker (p, batch, &line, buf, len);
   ftrace_parse_marker (p, batch, &line, buf, len, FALSE);
+  return TRUE;
 }
 
 /**

@@ -261,6 +261,11 @@ void ftrace_parse_marker (FtraceParser *p,
                           const char *payload,
                           gsize len,
                           gboolean rhea);
+gboolean ftrace_parse_print_marker (FtraceParser *p,
+                                    TraceBatch *batch,
+                                    FtraceLine *line,
+                                    const char *buf,
+                                    gsize len);
 
 /* ftrace-kernel.c */
 

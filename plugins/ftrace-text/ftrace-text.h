@@ -153,14 +153,6 @@ void ftrace_parser_parse_text (FtraceParser *parser,
                                TraceBatch *batch);
 void ftrace_parser_skip_line (FtraceParser *parser,
                               FtraceProblem problem);
-gboolean ftrace_parser_parse_print (FtraceParser *parser,
-                                    gint64 ts,
-                                    gint32 cpu,
-                                    gint64 tid,
-                                    gint64 tgid,
-                                    const char *buf,
-                                    gsize len,
-                                    TraceBatch *batch);
 void ftrace_parser_finish (FtraceParser *parser,
                            TraceBatch *batch);
 
@@ -199,7 +191,10 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (FtraceParser, ftrace_parser_free)
  *   comes from its tgid, its comm and the parser's thread table, and the
  *   comms the event names teach that table (ftrace text, htrace)
  * @FTRACE_THREADS_GIVEN: the caller knows the threads: the record's tgid
- *   is its pid and the event teaches the parser nothing (Perfetto)
+ *   is its pid and the event teaches the parser nothing (Perfetto). Only
+ *   atrace markers use the parser's thread table, as from text: one of a
+ *   record without tgid is of the process the thread's earlier markers
+ *   named, or the one it names
  *
  * Who knows the threads of a typed record (ftrace-kernel-events.c).
  */
@@ -317,11 +312,11 @@ TraceEvent *ftrace_parser_add_kernel (FtraceParser *parser,
                                       TraceBatch *batch,
                                       const FtraceRecord *rec,
                                       const FtraceKernelEvent *e);
-void ftrace_parser_add_print (FtraceParser *parser,
-                              TraceBatch *batch,
-                              const FtraceRecord *rec,
-                              const char *buf,
-                              gsize len);
+gboolean ftrace_parser_add_print (FtraceParser *parser,
+                                  TraceBatch *batch,
+                                  const FtraceRecord *rec,
+                                  const char *buf,
+                                  gsize len);
 TraceEvent *ftrace_parser_add_generic (FtraceParser *parser,
                                        TraceBatch *batch,
                                        const FtraceRecord *rec,

@@ -303,15 +303,14 @@ read_print (PerfettoReader *r,
             gint32 cpu,
             const char *buf)
 {
-  gint64 tid = fev->pid;
+  FtraceRecord rec = record (r, (gint64) fev->timestamp, cpu, fev->pid, 0);
   guint before = r->batch->n_events;
 
   if (buf == NULL)
     return FALSE;
   if (read_clock_sync (r, fev, cpu, buf))
     return TRUE;
-  if (!ftrace_parser_parse_print (r->markers, (gint64) fev->timestamp, cpu, tid, perfetto_reader_pid_of (r, tid), buf,
-                                  strlen (buf), r->batch))
+  if (!ftrace_parser_add_print (r->markers, r->batch, &rec, buf, strlen (buf)))
     return FALSE;
   r->stats.atrace_markers++;
   r->stats.events += r->batch->n_events - before;

@@ -174,6 +174,25 @@ test_print (void)
   g_assert_cmpuint (ftrace_parser_get_stats (p)->first_lines[FTRACE_PROBLEM_UNKNOWN_MARKER][0], ==, 2);
 }
 
+/* A reader that keeps its prints: what is no marker is left to it. */
+static void
+test_print_given (void)
+{
+  g_autoptr (FtraceParser) p = ftrace_parser_new (NULL);
+  g_autoptr (TraceBatch) b = trace_batch_new (NULL, 16);
+  FtraceRecord rec = { .ts = 1000, .cpu = 2, .tid = 41, .tgid = TRACE_ID_UNKNOWN, .threads = FTRACE_THREADS_GIVEN };
+
+  g_assert_true (ftrace_parser_add_print (p, b, &rec, "B|40|load", 9));
+  g_assert_false (ftrace_parser_add_print (p, b, &rec, "no marker", 9));
+  g_assert_false (ftrace_parser_add_print (p, b, &rec, "B|x|bad", 7));
+  g_assert_cmpuint (b->n_events, ==, 1);
+  /* the marker names the process of a thread the reader did not know */
+  check_event (b, 0, TRACE_EVENT_SLICE_BEGIN, 1000, 40, 41, "load");
+  g_assert_cmpuint (ftrace_parser_get_stats (p)->problems[FTRACE_PROBLEM_UNKNOWN_MARKER], ==, 0);
+  g_assert_cmpuint (ftrace_parser_get_stats (p)->problems[FTRACE_PROBLEM_MALFORMED_MARKER], ==, 0);
+  g_assert_cmpuint (ftrace_parser_get_stats (p)->lines, ==, 0);
+}
+
 int
 main (int argc,
       char **argv)
@@ -182,5 +201,6 @@ main (int argc,
   g_test_add_func ("/ftrace/records/learn-is-text", test_learn_is_text);
   g_test_add_func ("/ftrace/records/given", test_given);
   g_test_add_func ("/ftrace/records/print", test_print);
+  g_test_add_func ("/ftrace/records/print-given", test_print_given);
   return g_test_run ();
 }
