@@ -13,8 +13,8 @@
  *   threads, then B/E/X/C events with fractional microsecond timestamps.
  * chrome: a Chrome trace shaped like one Chrome saves (object form, args
  *   objects with nested values, X with dur and tts/tdur, instants, flows
- *   v1 and v2, counters, metadata); see gen_chrome().  Added for issue 19
- *   without changing the other two kinds' bytes (format version 1 still).
+ *   v1 and v2, counters, metadata); see gen_chrome().  A kind of its own,
+ *   so the other two kinds' bytes stay those of format version 1.
  *
  * Both outputs have strictly increasing timestamps, B/E properly nested per
  * thread (at most MAX_DEPTH deep), X slices that end before the next event

@@ -30,6 +30,7 @@ void _trace_bin_child_renamed (TraceBin *bin,
 GInputStream *_trace_wait_stream_new (GInputStream *base,
                                       GCancellable *cancel,
                                       GMainContext *context);
+guint64 _trace_wait_stream_get_bytes_read (GInputStream *stream);
 
 /* tracefilemap.c: a regular file mapped, safe when it shrinks */
 typedef struct _TraceFileMap TraceFileMap;
@@ -97,7 +98,7 @@ TraceSinkThread *_trace_sink_thread_new (TraceBaseSink *sink,
 TraceFlowReturn _trace_sink_thread_push (TraceSinkThread *t,
                                          TraceBatch *batch);
 gboolean _trace_sink_thread_is_ready (TraceSinkThread *t);
-TraceFlowReturn _trace_sink_thread_drain (TraceSinkThread *t);
+void _trace_sink_thread_drain (TraceSinkThread *t);
 void _trace_sink_thread_stop (TraceSinkThread *t);
 void _trace_sink_thread_free (TraceSinkThread *t);
 
@@ -116,6 +117,10 @@ gboolean _trace_file_sink_find_shared_output (TraceBin *bin,
  * value never becomes a 100 MB message. */
 #define TRACE_QUOTED_VALUE_MAX 256
 char *_trace_quote_value (const char *value);
+
+/* tracelocation.c */
+char *_trace_location_follow_symlinks (const char *path);
+GFile *_trace_location_to_file (const char *location);
 /* A whole message built from several values is cut at this. */
 #define TRACE_MESSAGE_MAX 4096
 /* @text cut in the middle to @max bytes (a system message that holds a

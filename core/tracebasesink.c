@@ -181,10 +181,12 @@ store_info (TraceBaseSink *self,
   g_free (priv->info.format);
   g_free (priv->info.location);
   g_free (priv->info.clock_source);
+  g_free (priv->info.metadata);
   priv->info.format = g_strdup (info->format);
   priv->info.location = g_strdup (info->location);
   priv->info.clock_domain = info->clock_domain;
   priv->info.clock_source = g_strdup (info->clock_source);
+  priv->info.metadata = g_strdup (info->metadata);
   priv->info.flags = info->flags;
   priv->have_info = TRUE;
 }
@@ -270,6 +272,7 @@ trace_base_sink_finalize (GObject *object)
   g_free (priv->info.format);
   g_free (priv->info.location);
   g_free (priv->info.clock_source);
+  g_free (priv->info.metadata);
   G_OBJECT_CLASS (trace_base_sink_parent_class)->finalize (object);
 }
 
@@ -332,13 +335,15 @@ trace_base_sink_get_stream_info (TraceBaseSink *sink)
  *   with its count (those at 0 are left out)
  * @n_drops: how many
  *
- * Posts one WARNING naming every reason with its count, and the file for
- * a #TraceFileSink (`out.pftrace: dropped 3 events: slice ends without an
- * open slice: 2; clock markers with nothing to map to: 1`), or nothing
- * when no event was dropped. The reasons are plural nouns and the count
- * follows, so the text reads right for any count. Sinks call it once, at the end of their `finish`,
- * so it comes before their STATS: a user who reads only the warnings
- * still learns that the output lacks events, and why.
+ * Posts one WARNING naming every reason with its count, after the name
+ * of the output (#TraceBaseSinkClass.get_output_name: a #TraceFileSink
+ * names its file), as in `out.pftrace: dropped 3 events: slice ends
+ * without an open slice: 2; clock markers with nothing to map to: 1`, or
+ * nothing when no event was dropped. The reasons are plural nouns and
+ * the count follows, so the text reads right for any count. Sinks call
+ * it once, at the end of their `finish` (a #TraceFileSink does it for
+ * its writer's drops), so it comes before their STATS: a user who reads
+ * only the warnings still learns that the output lacks events, and why.
  */
 void
 trace_base_sink_report_drops (TraceBaseSink *sink,
@@ -362,8 +367,8 @@ trace_base_sink_report_drops (TraceBaseSink *sink,
     }
   if (total == 0)
     return;
-  if (TRACE_IS_FILE_SINK (sink))
-    location = trace_file_sink_get_location (TRACE_FILE_SINK (sink));
+  if (TRACE_BASE_SINK_GET_CLASS (sink)->get_output_name)
+    location = TRACE_BASE_SINK_GET_CLASS (sink)->get_output_name (sink);
   trace_element_post_warning (TRACE_ELEMENT (sink), NULL, "%s%sdropped %" G_GUINT64_FORMAT " event%s: %s",
                               location ? location : "", location ? ": " : "", total, total == 1 ? "" : "s",
                               reasons->str);

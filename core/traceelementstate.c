@@ -75,6 +75,8 @@ trace_element_set_state (TraceElement *element,
       if (ret == TRACE_STATE_CHANGE_FAILURE)
         return ret;
       set_state (element, next);
+      g_debug ("%s: %s -> %s", trace_element_get_name (element), trace_state_to_string (current),
+               trace_state_to_string (next));
       trace_element_post_message (element,
                                   trace_message_new_state_changed (G_OBJECT (element), current, next));
     }

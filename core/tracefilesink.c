@@ -20,8 +20,6 @@
 #include "trace-private.h"
 
 #define OUTPUT_BUFFER_SIZE (1 << 20)
-/* What the kernel follows at most in one path (Linux's MAXSYMLINKS). */
-#define MAX_SYMLINKS 40
 #define TEMP_PREFIX "."
 #define TEMP_SUFFIX ".XXXXXX.part"
 #define DEFAULT_WRITER_THREAD TRUE
@@ -34,6 +32,7 @@ typedef struct
   GOutputStream *stream; /* buffered; owns the file stream (through the gzip converter, if any) */
   GOutputStream *file;   /* the file stream itself, to abort without finishing the gzip stream */
   gboolean writer_thread;
+  gpointer writer; /* the subclass's, from the first batch to stop */
 } TraceFileSinkPrivate;
 
 enum
@@ -49,30 +48,6 @@ static GParamSpec *properties[N_PROPS];
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (TraceFileSink, trace_file_sink, TRACE_TYPE_BASE_SINK)
 
 #define PRIV(s) ((TraceFileSinkPrivate *) trace_file_sink_get_instance_private (s))
-
-/* @path with the symlinks of its last component followed, as open()
- * would: writing "through" a link must replace the file it points to,
- * not the link. A relative link is relative to the link's folder. A loop
- * or a link that cannot be read stops the walk where it is (opening then
- * fails with the system's reason). */
-static char *
-follow_symlinks (const char *path)
-{
-  char *current = g_strdup (path);
-
-  for (guint i = 0; i < MAX_SYMLINKS && g_file_test (current, G_FILE_TEST_IS_SYMLINK); i++)
-    {
-      g_autofree char *link = g_file_read_link (current, NULL);
-      g_autofree char *dir = NULL;
-
-      if (link == NULL)
-        break;
-      dir = g_path_get_dirname (current);
-      g_free (current);
-      current = g_path_is_absolute (link) ? g_steal_pointer (&link) : g_build_filename (dir, link, NULL);
-    }
-  return current;
-}
 
 /* `DIR/.NAME.XXXXXX.part`, with NAME cut (at a character boundary) so
  * that the temporary's name fits NAME_MAX whenever NAME does: a legal
@@ -156,7 +131,7 @@ open_output (TraceFileSink *self,
       return g_unix_output_stream_new (fd, TRUE);
     }
   g_free (priv->target);
-  priv->target = follow_symlinks (priv->location);
+  priv->target = _trace_location_follow_symlinks (priv->location);
   if (g_file_test (priv->target, G_FILE_TEST_IS_SYMLINK)) /* a loop of links */
     return set_open_error (error, priv->location, ELOOP);
   dir = g_path_get_dirname (priv->target);
@@ -269,6 +244,73 @@ abort_output (TraceFileSink *self)
     }
 }
 
+/* The writer is made once the stream said what it is (its clock, its
+ * facts), at the first batch; at EOS for a stream without batches. */
+static gpointer
+ensure_writer (TraceFileSink *self)
+{
+  TraceFileSinkPrivate *priv = PRIV (self);
+
+  if (priv->writer == NULL)
+    priv->writer = TRACE_FILE_SINK_GET_CLASS (self)->new_writer (
+        self, priv->stream, trace_base_sink_get_stream_info (TRACE_BASE_SINK (self)));
+  return priv->writer;
+}
+
+static void
+free_writer (TraceFileSink *self)
+{
+  TraceFileSinkPrivate *priv = PRIV (self);
+
+  if (priv->writer)
+    TRACE_FILE_SINK_GET_CLASS (self)->free_writer (g_steal_pointer (&priv->writer));
+}
+
+/* What the writer dropped: with @dict into the stats, else the WARNING. */
+static void
+handle_drops (TraceFileSink *self,
+              GVariantDict *dict)
+{
+  TraceFileSinkClass *klass = TRACE_FILE_SINK_GET_CLASS (self);
+  g_autoptr (GArray) drops = NULL;
+
+  if (klass->get_drops == NULL || PRIV (self)->writer == NULL)
+    return;
+  drops = g_array_new (FALSE, FALSE, sizeof (TraceSinkDrop));
+  klass->get_drops (self, PRIV (self)->writer, drops);
+  trace_base_sink_handle_drops (TRACE_BASE_SINK (self), dict, (const TraceSinkDrop *) drops->data, drops->len);
+}
+
+static TraceFlowReturn
+trace_file_sink_render (TraceBaseSink *sink,
+                        TraceBatch *batch,
+                        GError **error)
+{
+  TraceFileSink *self = TRACE_FILE_SINK (sink);
+  TraceFileSinkClass *klass = TRACE_FILE_SINK_GET_CLASS (self);
+
+  if (klass->new_writer == NULL)
+    return TRACE_FLOW_OK;
+  return klass->write_batch (ensure_writer (self), batch, error) ? TRACE_FLOW_OK : TRACE_FLOW_ERROR;
+}
+
+/* The writer completes the output, then says what it dropped: the
+ * WARNING comes before the sink's STATS. */
+static gboolean
+finish_writer (TraceFileSink *self,
+               GError **error)
+{
+  TraceFileSinkClass *klass = TRACE_FILE_SINK_GET_CLASS (self);
+  const TraceStreamInfo *info = trace_base_sink_get_stream_info (TRACE_BASE_SINK (self));
+
+  if (klass->new_writer == NULL)
+    return TRUE;
+  if (!klass->finish_writer (self, ensure_writer (self), info, error))
+    return FALSE;
+  handle_drops (self, NULL);
+  return TRUE;
+}
+
 static gboolean
 trace_file_sink_start (TraceBaseSink *sink,
                        GError **error)
@@ -317,8 +359,11 @@ trace_file_sink_finish (TraceBaseSink *sink,
   TraceFileSink *self = TRACE_FILE_SINK (sink);
   TraceFileSinkPrivate *priv = PRIV (self);
   TraceFileSinkClass *klass = TRACE_FILE_SINK_GET_CLASS (self);
+
   if (priv->stream == NULL)
     return TRUE;
+  if (!finish_writer (self, error))
+    return FALSE;
   if (klass->end && !klass->end (self, priv->stream, error))
     return FALSE;
   return commit_output (self, error);
@@ -328,9 +373,25 @@ static gboolean
 trace_file_sink_stop (TraceBaseSink *sink,
                       GError **error)
 {
-  /* Stopped before EOS: drop the temporary file, keep the target. */
+  /* After EOS the output is complete; before, drop the temporary file
+   * and keep the target. */
+  free_writer (TRACE_FILE_SINK (sink));
   abort_output (TRACE_FILE_SINK (sink));
   return TRUE;
+}
+
+static const char *
+trace_file_sink_get_output_name (TraceBaseSink *sink)
+{
+  return PRIV (TRACE_FILE_SINK (sink))->location;
+}
+
+static void
+trace_file_sink_collect_stats (TraceElement *element,
+                               GVariantDict *dict)
+{
+  TRACE_ELEMENT_CLASS (trace_file_sink_parent_class)->collect_stats (element, dict);
+  handle_drops (TRACE_FILE_SINK (element), dict);
 }
 
 /* An error says what failed; the user also needs to know which file. */
@@ -401,6 +462,16 @@ trace_file_sink_get_property (GObject *object,
     }
 }
 
+/* The base sink's dispose stops the writer thread: the writer is freed
+ * after that, and before the subclass frees what the writer was made
+ * from. */
+static void
+trace_file_sink_dispose (GObject *object)
+{
+  G_OBJECT_CLASS (trace_file_sink_parent_class)->dispose (object);
+  free_writer (TRACE_FILE_SINK (object));
+}
+
 static void
 trace_file_sink_finalize (GObject *object)
 {
@@ -421,11 +492,15 @@ trace_file_sink_class_init (TraceFileSinkClass *klass)
 
   object_class->set_property = trace_file_sink_set_property;
   object_class->get_property = trace_file_sink_get_property;
+  object_class->dispose = trace_file_sink_dispose;
   object_class->finalize = trace_file_sink_finalize;
+  TRACE_ELEMENT_CLASS (klass)->collect_stats = trace_file_sink_collect_stats;
   sink_class->start = trace_file_sink_start;
+  sink_class->render = trace_file_sink_render;
   sink_class->finish = trace_file_sink_finish;
   sink_class->stop = trace_file_sink_stop;
   sink_class->explain_error = trace_file_sink_explain_error;
+  sink_class->get_output_name = trace_file_sink_get_output_name;
 
   /**
    * TraceFileSink:location:
@@ -487,36 +562,26 @@ trace_file_sink_get_location (TraceFileSink *sink)
   return PRIV (sink)->location;
 }
 
-/* The file at @location, the same string however its path is written
- * (`X.json`, `./X.json`, `../d/X.json`, a symlink to it): the folder's
- * real path and the name after symlinks. "-" is standard input or output.
- * NULL for no location and for what is not a regular file (two sinks may
- * both write /dev/null). */
-static char *
-file_key (const char *location)
+/**
+ * trace_file_sink_get_writer:
+ * @sink: a #TraceFileSink
+ *
+ * Returns: (transfer none) (nullable): the writer
+ *   #TraceFileSinkClass.new_writer made, from the first batch until the
+ *   sink stops (for the subclass's stats)
+ */
+gpointer
+trace_file_sink_get_writer (TraceFileSink *sink)
 {
-  g_autofree char *target = NULL, *dir = NULL, *base = NULL, *real_dir = NULL;
-  GStatBuf st;
+  g_return_val_if_fail (TRACE_IS_FILE_SINK (sink), NULL);
 
-  if (location == NULL || *location == '\0')
-    return NULL;
-  if (g_str_equal (location, "-"))
-    return g_strdup ("-");
-  if (g_stat (location, &st) == 0 && !S_ISREG (st.st_mode))
-    return NULL;
-  target = follow_symlinks (location);
-  dir = g_path_get_dirname (target);
-  base = g_path_get_basename (target);
-  real_dir = realpath (dir, NULL);
-  if (real_dir == NULL) /* the folder is missing: starting will say so */
-    real_dir = g_canonicalize_filename (dir, NULL);
-  return g_build_filename (real_dir, base, NULL);
+  return PRIV (sink)->writer;
 }
 
 static char *
 output_key (TraceFileSink *sink)
 {
-  return file_key (PRIV (sink)->location);
+  return trace_location_get_key (PRIV (sink)->location);
 }
 
 static void
@@ -577,20 +642,6 @@ find_files (TraceBin *bin,
       }
 }
 
-/* The same file: the same key, or (a hard link) the same inode. */
-static gboolean
-same_file (const char *key_a,
-           const char *a,
-           const char *key_b,
-           const char *b)
-{
-  GStatBuf sa, sb;
-
-  if (g_str_equal (key_a, key_b))
-    return TRUE;
-  return g_stat (a, &sa) == 0 && g_stat (b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
 /* A sink whose output is one of the inputs would replace the file it is
  * still reading: the input destroyed, with exit 0. */
 static gboolean
@@ -608,10 +659,10 @@ find_output_read (GPtrArray *sinks,
       for (guint j = 0; out && !g_str_equal (out, "-") && j < inputs->len; j++)
         {
           g_autofree char *location = input_location (g_ptr_array_index (inputs, j));
-          g_autofree char *in = file_key (location);
+          g_autofree char *in = trace_location_get_key (location);
           g_autofree char *qo = NULL, *qi = NULL;
 
-          if (in == NULL || !same_file (out, PRIV (s)->location, in, location))
+          if (in == NULL || !g_str_equal (out, in))
             continue;
           *source = g_ptr_array_index (inputs, j);
           *sink = TRACE_ELEMENT (s);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <gio/gfiledescriptorbased.h>
 #include <gio/gunixinputstream.h>
@@ -80,12 +81,14 @@ open_raw (TraceFileSrc *self,
   GStatBuf st;
 
   *size = 0;
+  if (g_str_equal (priv->location, "-") && fstat (STDIN_FILENO, &st) == 0 && S_ISREG (st.st_mode))
+    *size = st.st_size; /* `< file`: a file, whose size and position are known */
   if (g_str_equal (priv->location, "-"))
     return _trace_wait_stream_new (g_unix_input_stream_new (0, FALSE), priv->cancel,
                                    trace_element_get_main_context (TRACE_ELEMENT (self)));
   if (g_stat (priv->location, &st) == 0 && (S_ISFIFO (st.st_mode) || S_ISCHR (st.st_mode) || S_ISSOCK (st.st_mode)))
     return open_pollable_path (self, error);
-  file = g_file_new_for_commandline_arg (priv->location);
+  file = _trace_location_to_file (priv->location);
   in = g_file_read (file, NULL, &local);
   if (in == NULL)
     {
@@ -529,7 +532,7 @@ trace_file_src_get_display_name (TraceFileSrc *src)
  * @src: a #TraceFileSrc
  *
  * Returns: how far into the file (compressed bytes for a gzip file) the
- *   reading got, 0 when it cannot tell (a pipe)
+ *   reading got; for a pipe, the bytes read from it so far
  */
 guint64
 trace_file_src_get_bytes_read (TraceFileSrc *src)
@@ -547,7 +550,9 @@ trace_file_src_get_bytes_read (TraceFileSrc *src)
     return MAX (map_position, raw ? (guint64) g_seekable_tell (G_SEEKABLE (raw)) : 0);
   if (raw && G_IS_SEEKABLE (raw) && g_seekable_can_seek (G_SEEKABLE (raw)))
     return g_seekable_tell (G_SEEKABLE (raw));
-  return 0;
+  if (raw && G_IS_UNIX_INPUT_STREAM (raw)) /* standard input from a file */
+    return MAX (lseek (g_unix_input_stream_get_fd (G_UNIX_INPUT_STREAM (raw)), 0, SEEK_CUR), 0);
+  return raw ? _trace_wait_stream_get_bytes_read (raw) : 0;
 }
 
 /**

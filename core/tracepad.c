@@ -516,6 +516,15 @@ trace_pad_can_link (TracePad *srcpad,
   return _trace_graph_check_link (srcpad, sinkpad, error);
 }
 
+/* For the debug log: a pad may not be in an element yet. */
+static const char *
+pad_owner_name (TracePad *pad)
+{
+  TraceElement *owner = trace_pad_get_parent_element (pad);
+
+  return owner ? trace_element_get_name (owner) : "(none)";
+}
+
 /**
  * trace_pad_link:
  * @srcpad: a source pad
@@ -541,6 +550,8 @@ trace_pad_link (TracePad *srcpad,
     return FALSE;
   PRIV (srcpad)->peer = sinkpad;
   PRIV (sinkpad)->peer = srcpad;
+  g_debug ("linked %s:%s to %s:%s", pad_owner_name (srcpad), trace_pad_get_name (srcpad), pad_owner_name (sinkpad),
+           trace_pad_get_name (sinkpad));
   return TRUE;
 }
 

@@ -304,6 +304,19 @@ lex_value (Parser *p,
   return TRUE;
 }
 
+/* The character at @c for a message: the whole UTF-8 sequence (one byte
+ * of it is no text), or `\xNN` for a byte that starts none, since the
+ * description may hold any bytes (a file name) and messages are UTF-8. */
+static char *
+describe_char (const char *c)
+{
+  const char *next = g_utf8_next_char (c);
+
+  if (memchr (c, '\0', next - c) != NULL || !g_utf8_validate (c, next - c, NULL))
+    return g_strdup_printf ("\\x%02x", (guchar) *c);
+  return g_strndup (c, next - c);
+}
+
 static gboolean
 check_token_end (Parser *p,
                  gsize i,
@@ -315,8 +328,7 @@ check_token_end (Parser *p,
 
   if (*c == '\0' || is_space (*c) || *c == '!' || *c == '#')
     return TRUE;
-  /* the whole character: one byte of a UTF-8 sequence is no text */
-  ch = g_strndup (c, g_utf8_next_char (c) - c);
+  ch = describe_char (c);
   return parse_error (p, error, i, TRACE_PARSE_ERROR_SYNTAX,
                       "unexpected \"%s\" after %s", ch, what);
 }
@@ -403,7 +415,7 @@ lex_unexpected (Parser *p,
                 GError **error)
 {
   const char *c = p->text + i;
-  g_autofree char *ch = g_strndup (c, g_utf8_next_char (c) - c);
+  g_autofree char *ch = describe_char (c);
 
   if (*c == '"' || *c == '\'')
     return parse_error (p, error, i, TRACE_PARSE_ERROR_SYNTAX,
@@ -423,14 +435,8 @@ lex (Parser *p,
 {
   gsize i = 0;
 
-  if (!g_utf8_validate (p->text, -1, NULL))
-    {
-      const char *end;
-
-      g_utf8_validate (p->text, -1, &end);
-      return parse_error (p, error, end - p->text, TRACE_PARSE_ERROR_SYNTAX,
-                          "the description is not valid UTF-8");
-    }
+  /* Not checked for UTF-8: a value may be a file name, which is any
+   * bytes the filesystem takes; names and keywords are ASCII anyway. */
   for (;;)
     {
       i = skip_space_and_comments (p->text, i);

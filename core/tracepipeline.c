@@ -201,6 +201,10 @@ run_bus_func (TraceBus *bus,
       g_prefix_error (&run->error, "%s: ", message->src_path ? message->src_path : "pipeline");
       g_main_loop_quit (run->loop);
     }
+  else if (message->type == TRACE_MESSAGE_WARNING)
+    g_printerr ("WARNING: from %s: %s%s%s\n", message->src_path ? message->src_path : "pipeline",
+                message->location ? message->location : "", message->location ? ": " : "",
+                message->error ? message->error->message : "");
   else if (message->type == TRACE_MESSAGE_EOS && message->src == G_OBJECT (run->pipeline))
     g_main_loop_quit (run->loop);
   return G_SOURCE_CONTINUE;
@@ -215,7 +219,10 @@ run_bus_func (TraceBus *bus,
  * PLAYING, waits for EOS or an error, and sets it back to NULL. A
  * convenience for applications that need nothing else from the bus: it
  * watches the bus itself, so messages do not also reach a watch of the
- * application's.
+ * application's; the WARNINGs it carries (lines a source skipped, events
+ * a sink dropped) are printed to standard error as `trace-launch` prints
+ * them, `WARNING: from /pipeline0/src: FILE: …`. An application that
+ * wants them otherwise runs its own loop and bus watch.
  *
  * Returns: %TRUE when every sink finished
  */

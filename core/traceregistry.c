@@ -402,10 +402,12 @@ trace_registry_load_plugin (const char *filename,
     {
       /* Types registered by the module must outlive it. */
       g_module_make_resident (module);
+      g_debug ("loaded plugin %s", filename);
       return TRUE;
     }
   if (module)
     g_module_close (module);
+  g_debug ("could not load %s: %s", filename, local->message);
   record_failure (filename, local->message);
   g_propagate_error (error, g_steal_pointer (&local));
   return FALSE;

@@ -6,6 +6,7 @@
 
 #include "trace/trace.h"
 #include "trace-private.h"
+#include "tracebatchqueue.h"
 
 /* A bounded hand-off between the thread that pushes batches into a sink
  * (the source's, or a queue's) and one thread of the sink's own that
@@ -17,15 +18,7 @@ struct _TraceSinkThread
 {
   TraceBaseSink *sink; /* not owned: the sink owns us */
   TraceSinkThreadRenderFunc render;
-  guint max_batches;
-  GMainContext *context;
-
-  GMutex lock;
-  GCond cond;
-  GQueue batches;
-  gboolean busy;       /* a batch is being rendered */
-  gboolean flushing;   /* stopped: nothing more is taken */
-  TraceFlowReturn ret; /* the first render that was not OK */
+  TraceBatchQueue queue; /* closed: stopped, or a render failed */
   GThread *thread;
 };
 
@@ -33,59 +26,41 @@ struct _TraceSinkThread
 static gboolean
 has_own_work (gpointer data)
 {
-  TraceSinkThread *t = data;
+  TraceBatchQueue *queue = data;
 
-  return !g_queue_is_empty (&t->batches) || t->flushing;
+  return !g_queue_is_empty (&queue->items) || _trace_batch_queue_is_closed_locked (queue);
+}
+
+/* Between batches the thread does a piece of the work other elements
+ * offer (trace_spare_work_add()): on two cores it idled a fifth of a
+ * JSON conversion waiting for batches, while json-src's reader and
+ * worker took turns on the other core (docs/performance.md). */
+static void
+idle (TraceBatchQueue *queue)
+{
+  trace_spare_work_idle (&queue->lock, &queue->cond, has_own_work, queue);
 }
 
 static gpointer
 sink_thread_loop (gpointer data)
 {
   TraceSinkThread *t = data;
+  TraceBatchQueueItem item;
 
-  for (;;)
+  while (_trace_batch_queue_take (&t->queue, idle, &item))
     {
-      TraceBatch *batch;
-      TraceFlowReturn ret;
+      TraceFlowReturn ret = t->render (t->sink, item.batch);
 
-      g_mutex_lock (&t->lock);
-      t->busy = FALSE;
-      g_cond_broadcast (&t->cond);
-      /* Between batches the thread does a piece of the work other
-       * elements offer (trace_spare_work_add()): on two cores it idled a
-       * fifth of a JSON conversion waiting for batches, while json-src's
-       * reader and worker took turns on the other core
-       * (docs/performance.md). */
-      while (!has_own_work (t))
-        trace_spare_work_idle (&t->lock, &t->cond, has_own_work, t);
-      if (t->flushing)
-        {
-          g_mutex_unlock (&t->lock);
-          trace_spare_work_unlend (&t->cond);
-          return NULL;
-        }
-      batch = g_queue_pop_head (&t->batches);
-      t->busy = TRUE;
-      g_cond_broadcast (&t->cond);
-      g_mutex_unlock (&t->lock);
-      /* Room was made: a source in the main loop waiting for it may be
-       * scheduled again. */
-      g_main_context_wakeup (t->context);
-      ret = t->render (t->sink, batch);
       if (ret != TRACE_FLOW_OK)
         {
-          g_mutex_lock (&t->lock);
-          t->ret = ret;
-          t->flushing = TRUE;
-          t->busy = FALSE;
-          g_queue_clear_full (&t->batches, (GDestroyNotify) trace_batch_unref);
-          g_cond_broadcast (&t->cond);
-          g_mutex_unlock (&t->lock);
-          g_main_context_wakeup (t->context);
-          trace_spare_work_unlend (&t->cond);
-          return NULL;
+          _trace_batch_queue_fail (&t->queue, ret);
+          _trace_batch_queue_flush (&t->queue);
+          g_main_context_wakeup (t->queue.context);
+          break;
         }
     }
+  trace_spare_work_unlend (&t->queue.cond);
+  return NULL;
 }
 
 /**
@@ -108,22 +83,17 @@ _trace_sink_thread_new (TraceBaseSink *sink,
 
   t->sink = sink;
   t->render = render;
-  t->max_batches = MAX (max_batches, 1);
-  t->context = trace_element_get_main_context (TRACE_ELEMENT (sink));
-  t->ret = TRACE_FLOW_OK;
-  g_mutex_init (&t->lock);
-  g_cond_init (&t->cond);
-  g_queue_init (&t->batches);
+  _trace_batch_queue_init (&t->queue, max_batches);
+  t->queue.context = trace_element_get_main_context (TRACE_ELEMENT (sink));
   /* Counted before the thread runs: a source that starts right after
    * the sink must see it (the thread's own first step came too late one
    * run in six, and the source then started a worker of its own). */
-  trace_spare_work_lend (&t->lock, &t->cond);
+  trace_spare_work_lend (&t->queue.lock, &t->queue.cond);
   t->thread = g_thread_try_new (name, sink_thread_loop, t, error);
   if (t->thread == NULL)
     {
-      trace_spare_work_unlend (&t->cond);
-      g_mutex_clear (&t->lock);
-      g_cond_clear (&t->cond);
+      trace_spare_work_unlend (&t->queue.cond);
+      _trace_batch_queue_clear (&t->queue);
       g_free (t);
       return NULL;
     }
@@ -131,29 +101,13 @@ _trace_sink_thread_new (TraceBaseSink *sink,
 }
 
 /* Hands @batch (taken) to the thread, waiting while @max_batches wait
- * already; returns what the thread's last render returned. */
+ * already; once the thread stopped, drops it and returns why (EOS, or
+ * what the failed render returned). */
 TraceFlowReturn
 _trace_sink_thread_push (TraceSinkThread *t,
                          TraceBatch *batch)
 {
-  TraceFlowReturn ret;
-
-  g_mutex_lock (&t->lock);
-  while (g_queue_get_length (&t->batches) >= t->max_batches && !t->flushing)
-    g_cond_wait (&t->cond, &t->lock);
-  if (t->flushing)
-    {
-      ret = t->ret != TRACE_FLOW_OK ? t->ret : TRACE_FLOW_EOS;
-      trace_batch_unref (batch);
-    }
-  else
-    {
-      g_queue_push_tail (&t->batches, batch);
-      g_cond_broadcast (&t->cond);
-      ret = TRACE_FLOW_OK;
-    }
-  g_mutex_unlock (&t->lock);
-  return ret;
+  return _trace_batch_queue_push (&t->queue, batch, TRUE);
 }
 
 /* Whether a push would not wait (a source in the main loop is scheduled
@@ -161,27 +115,15 @@ _trace_sink_thread_push (TraceSinkThread *t,
 gboolean
 _trace_sink_thread_is_ready (TraceSinkThread *t)
 {
-  gboolean ready;
-
-  g_mutex_lock (&t->lock);
-  ready = t->flushing || g_queue_get_length (&t->batches) < t->max_batches;
-  g_mutex_unlock (&t->lock);
-  return ready;
+  return _trace_batch_queue_is_ready (&t->queue);
 }
 
 /* Waits until every batch handed over is rendered (or the thread stopped
- * on an error); returns the thread's flow return. */
-TraceFlowReturn
+ * on an error). */
+void
 _trace_sink_thread_drain (TraceSinkThread *t)
 {
-  TraceFlowReturn ret;
-
-  g_mutex_lock (&t->lock);
-  while ((t->busy || !g_queue_is_empty (&t->batches)) && !t->flushing)
-    g_cond_wait (&t->cond, &t->lock);
-  ret = t->ret;
-  g_mutex_unlock (&t->lock);
-  return ret;
+  _trace_batch_queue_drain (&t->queue);
 }
 
 /* Stops the thread: the batches not rendered yet are dropped (the sink
@@ -191,15 +133,10 @@ _trace_sink_thread_drain (TraceSinkThread *t)
 void
 _trace_sink_thread_stop (TraceSinkThread *t)
 {
-  g_mutex_lock (&t->lock);
-  t->flushing = TRUE;
-  g_cond_broadcast (&t->cond);
-  g_mutex_unlock (&t->lock);
+  _trace_batch_queue_close (&t->queue);
   if (t->thread)
     g_thread_join (g_steal_pointer (&t->thread));
-  g_mutex_lock (&t->lock);
-  g_queue_clear_full (&t->batches, (GDestroyNotify) trace_batch_unref);
-  g_mutex_unlock (&t->lock);
+  _trace_batch_queue_flush (&t->queue);
 }
 
 void
@@ -208,7 +145,6 @@ _trace_sink_thread_free (TraceSinkThread *t)
   if (t == NULL)
     return;
   _trace_sink_thread_stop (t);
-  g_mutex_clear (&t->lock);
-  g_cond_clear (&t->cond);
+  _trace_batch_queue_clear (&t->queue);
   g_free (t);
 }

@@ -15,6 +15,10 @@ trace_stream_flags_get_type (void)
   static const GFlagsValue values[] = {
     { TRACE_STREAM_FLAG_NONE, "TRACE_STREAM_FLAG_NONE", "none" },
     { TRACE_STREAM_FLAG_MAIN_THREADS_NAMED, "TRACE_STREAM_FLAG_MAIN_THREADS_NAMED", "main-threads-named" },
+    { TRACE_STREAM_FLAG_JSON_ORDER, "TRACE_STREAM_FLAG_JSON_ORDER", "json-order" },
+    { TRACE_STREAM_FLAG_SEQUENCE_ORDER, "TRACE_STREAM_FLAG_SEQUENCE_ORDER", "sequence-order" },
+    { TRACE_STREAM_FLAG_TYPED_KERNEL_EVENTS, "TRACE_STREAM_FLAG_TYPED_KERNEL_EVENTS", "typed-kernel-events" },
+    { TRACE_STREAM_FLAG_NATIVE_THREAD_TIME, "TRACE_STREAM_FLAG_NATIVE_THREAD_TIME", "native-thread-time" },
     { 0, NULL, NULL },
   };
 

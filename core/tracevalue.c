@@ -902,11 +902,15 @@ _trace_cut_quoted_segments (const char *message)
 char *
 _trace_quote_value (const char *value)
 {
+  g_autofree char *valid = NULL;
   gsize len;
   const char *cut;
 
   if (value == NULL)
     return g_strdup ("(none)");
+  /* a file name need not be UTF-8; what messages show of it must be */
+  if (!g_utf8_validate (value, -1, NULL))
+    value = valid = g_utf8_make_valid (value, -1);
   len = strlen (value);
   if (len <= TRACE_QUOTED_VALUE_MAX)
     return g_strdup_printf ("\"%s\"", value);

@@ -29,6 +29,7 @@ typedef struct
   GInputStream *base; /* a GPollableInputStream that can poll */
   GCancellable *cancel;
   GMainContext *context;
+  guint64 bytes_read; /* a pipe cannot tell its position: counted */
 } TraceWaitStream;
 
 typedef GInputStreamClass TraceWaitStreamClass;
@@ -94,6 +95,7 @@ trace_wait_stream_read (GInputStream *stream,
 {
   TraceWaitStream *self = (TraceWaitStream *) stream;
   GPollableInputStream *base = G_POLLABLE_INPUT_STREAM (self->base);
+  gssize n;
 
   while (!g_pollable_input_stream_is_readable (base))
     {
@@ -108,7 +110,9 @@ trace_wait_stream_read (GInputStream *stream,
         wait_in_poll (self);
     }
   /* readable: data or end of file, so this does not block */
-  return g_input_stream_read (self->base, buffer, count, cancellable, error);
+  n = g_input_stream_read (self->base, buffer, count, cancellable, error);
+  self->bytes_read += MAX (n, 0);
+  return n;
 }
 
 static gboolean
@@ -159,4 +163,14 @@ _trace_wait_stream_new (GInputStream *base,
   self->cancel = g_object_ref (cancel);
   self->context = g_main_context_ref (context);
   return G_INPUT_STREAM (self);
+}
+
+/* How many bytes the stream has given: the position, where a pipe has
+ * none. 0 for a stream that is not a wait stream. */
+guint64
+_trace_wait_stream_get_bytes_read (GInputStream *stream)
+{
+  if (!G_TYPE_CHECK_INSTANCE_TYPE (stream, trace_wait_stream_get_type ()))
+    return 0;
+  return ((TraceWaitStream *) stream)->bytes_read;
 }

@@ -21,6 +21,8 @@ typedef struct
 } ConvertOptions;
 
 /* convert-batch.c: many inputs, each converted by a child trace-convert */
+gboolean convert_batch_check_outputs (const char *template,
+                                      GPtrArray *inputs);
 int convert_batch (const ConvertOptions *o,
                    GPtrArray *inputs);
 char *convert_expand_template (const char *template,

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <json-glib/json-glib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "info-report.h"
@@ -96,6 +97,27 @@ print_kinds (const InfoSummary *s)
   g_print ("  %-13s %s\n", "kinds", line->len ? line->str : "(none)");
 }
 
+/* An id the trace did not give is shown as "-". */
+static char *
+id_text (gint64 id)
+{
+  return id == TRACE_ID_UNKNOWN ? g_strdup ("-") : g_strdup_printf ("%" G_GINT64_FORMAT, id);
+}
+
+static void
+print_owner_row (const InfoResult *r,
+                 InfoTable table,
+                 const InfoThread *t)
+{
+  const char *name = owner_name (r, table, t);
+  g_autofree char *pid = id_text (t->pid), *tid = id_text (t->tid);
+
+  if (table == INFO_TABLE_THREADS)
+    g_print ("    %10s %10s %12" G_GUINT64_FORMAT "  %s\n", pid, tid, t->events, name ? name : "");
+  else
+    g_print ("    %10s %12" G_GUINT64_FORMAT "  %s\n", pid, t->events, name ? name : "");
+}
+
 static void
 print_owners (const InfoResult *r,
               InfoTable table,
@@ -111,15 +133,12 @@ print_owners (const InfoResult *r,
     g_print (", top %u by events:\n", top);
   else
     g_print ("%s\n", rows->len ? ":" : "");
+  if (rows->len > 0 && threads)
+    g_print ("    %10s %10s %12s  %s\n", "pid", "tid", "events", "name");
+  else if (rows->len > 0)
+    g_print ("    %10s %12s  %s\n", "pid", "events", "name");
   for (guint i = 0; i < rows->len && i < top; i++)
-    {
-      InfoThread *t = rows->pdata[i];
-
-      const char *name = owner_name (r, table, t);
-
-      g_print ("    %10" G_GINT64_FORMAT " %12" G_GUINT64_FORMAT "  %s\n", threads ? t->tid : t->pid, t->events,
-               name ? name : "");
-    }
+    print_owner_row (r, table, rows->pdata[i]);
 }
 
 static void
@@ -236,7 +255,12 @@ add_member_string (JsonBuilder *b,
                    const char *key,
                    const char *value)
 {
+  g_autofree char *valid = NULL;
+
   json_builder_set_member_name (b, key);
+  /* JSON is UTF-8; a file name need not be (its bytes become U+FFFD) */
+  if (value && !g_utf8_validate (value, -1, NULL))
+    value = valid = g_utf8_make_valid (value, -1);
   if (value)
     json_builder_add_string_value (b, value);
   else
@@ -411,5 +435,8 @@ info_print_json (const InfoResult *r,
   root = json_builder_get_root (b);
   json_generator_set_root (gen, root);
   text = json_generator_to_data (gen, NULL);
-  g_print ("%s\n", text);
+  /* data, not a message: its UTF-8 bytes as they are, whatever the
+   * locale (g_print would turn them into '?' under LC_ALL=C) */
+  fputs (text, stdout);
+  fputc ('\n', stdout);
 }

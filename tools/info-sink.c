@@ -34,20 +34,24 @@ static const guint table_caps[INFO_N_TABLES] = {
   [INFO_TABLE_COUNTERS] = INFO_MAX_COUNTERS,
 };
 
-/* Threads are told apart by tid alone: a thread's name and its events do
- * not always agree on the pid (ftrace names threads before it knows their
- * process), and Linux tids are unique. Processes by pid. */
+/* Threads are told apart by (pid, tid): Chrome numbers threads within
+ * each process (tid 1 in five renderers is five threads), and Linux tids
+ * are unique anyway. Processes by pid. */
 static guint
-tid_hash (gconstpointer key)
+thread_hash (gconstpointer key)
 {
-  return g_int64_hash (&((const InfoThread *) key)->tid);
+  const InfoThread *t = key;
+
+  return g_int64_hash (&t->tid) * 31 + g_int64_hash (&t->pid);
 }
 
 static gboolean
-tid_equal (gconstpointer a,
-           gconstpointer b)
+thread_equal (gconstpointer a,
+              gconstpointer b)
 {
-  return ((const InfoThread *) a)->tid == ((const InfoThread *) b)->tid;
+  const InfoThread *x = a, *y = b;
+
+  return x->tid == y->tid && x->pid == y->pid;
 }
 
 static guint
@@ -66,13 +70,15 @@ pid_equal (gconstpointer a,
 static void
 summary_reset (InfoSummary *s)
 {
+  g_clear_pointer (&s->thread_by_tid, g_hash_table_unref);
   for (guint i = 0; i < INFO_N_TABLES; i++)
     g_clear_pointer (&s->tables[i], g_hash_table_unref);
   g_free (s->format);
   g_free (s->clock);
   g_free (s->clock_source);
   memset (s, 0, sizeof *s);
-  s->tables[INFO_TABLE_THREADS] = g_hash_table_new_full (tid_hash, tid_equal, g_free, NULL);
+  s->tables[INFO_TABLE_THREADS] = g_hash_table_new_full (thread_hash, thread_equal, g_free, NULL);
+  s->thread_by_tid = g_hash_table_new (g_int64_hash, g_int64_equal);
   s->tables[INFO_TABLE_PROCESSES] = g_hash_table_new_full (pid_hash, pid_equal, g_free, NULL);
   s->tables[INFO_TABLE_SLICE_NAMES] = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   s->tables[INFO_TABLE_COUNTERS] = g_hash_table_new_full (NULL, NULL, NULL, g_free);
@@ -80,20 +86,45 @@ summary_reset (InfoSummary *s)
 
 /* The row of @pid/@tid, made when there is room; NULL when the table is full. */
 static InfoThread *
-thread_row (InfoSummary *s,
-            InfoTable table,
-            gint64 pid,
-            gint64 tid)
+owner_row (InfoSummary *s,
+           InfoTable table,
+           gint64 pid,
+           gint64 tid)
 {
   InfoThread key = { .pid = pid, .tid = tid };
   InfoThread *row = g_hash_table_lookup (s->tables[table], &key);
 
-  if (row != NULL && row->pid == TRACE_ID_UNKNOWN)
-    row->pid = pid;
   if (row != NULL || g_hash_table_size (s->tables[table]) >= table_caps[table])
     return row;
   row = g_memdup2 (&key, sizeof key);
   g_hash_table_add (s->tables[table], row);
+  return row;
+}
+
+/* A thread's row. ftrace names a thread, and may show its events, before
+ * it knows the process: an event without a pid goes to the thread that
+ * tid last was, and a row made without a pid takes the first one its tid
+ * is seen with. */
+static InfoThread *
+thread_row (InfoSummary *s,
+            gint64 pid,
+            gint64 tid)
+{
+  GHashTable *threads = s->tables[INFO_TABLE_THREADS];
+  InfoThread key = { .pid = TRACE_ID_UNKNOWN, .tid = tid };
+  InfoThread *row = NULL;
+
+  if (pid == TRACE_ID_UNKNOWN)
+    row = g_hash_table_lookup (s->thread_by_tid, &tid);
+  else if ((row = g_hash_table_lookup (threads, &(InfoThread){ .pid = pid, .tid = tid })) == NULL &&
+           g_hash_table_steal_extended (threads, &key, (gpointer *) &row, NULL))
+    {
+      row->pid = pid; /* the pid it lacked: the key changes */
+      g_hash_table_add (threads, row);
+    }
+  if (row == NULL && (row = owner_row (s, INFO_TABLE_THREADS, pid, tid)) == NULL)
+    return NULL;
+  g_hash_table_replace (s->thread_by_tid, &row->tid, row);
   return row;
 }
 
@@ -122,10 +153,11 @@ count_owner (InfoSummary *s,
 
   if (ev->kind == TRACE_EVENT_PROCESS_NAME || ev->kind == TRACE_EVENT_THREAD_NAME)
     {
-      InfoTable table = ev->kind == TRACE_EVENT_PROCESS_NAME ? INFO_TABLE_PROCESSES : INFO_TABLE_THREADS;
-      gint64 tid = ev->kind == TRACE_EVENT_PROCESS_NAME ? TRACE_ID_UNKNOWN : ev->tid;
-
-      if ((row = thread_row (s, table, ev->pid, tid)) != NULL)
+      if (ev->kind == TRACE_EVENT_PROCESS_NAME)
+        row = owner_row (s, INFO_TABLE_PROCESSES, ev->pid, TRACE_ID_UNKNOWN);
+      else
+        row = thread_row (s, ev->pid, ev->tid);
+      if (row != NULL)
         row->name = ev->name;
       return;
     }
@@ -133,14 +165,14 @@ count_owner (InfoSummary *s,
     return;
   if (ev->pid != TRACE_ID_UNKNOWN)
     {
-      if ((row = thread_row (s, INFO_TABLE_PROCESSES, ev->pid, TRACE_ID_UNKNOWN)) != NULL)
+      if ((row = owner_row (s, INFO_TABLE_PROCESSES, ev->pid, TRACE_ID_UNKNOWN)) != NULL)
         row->events++;
       else
         s->overflow[INFO_TABLE_PROCESSES]++;
     }
   if (ev->tid != TRACE_ID_UNKNOWN)
     {
-      if ((row = thread_row (s, INFO_TABLE_THREADS, ev->pid, ev->tid)) != NULL)
+      if ((row = thread_row (s, ev->pid, ev->tid)) != NULL)
         row->events++;
       else
         s->overflow[INFO_TABLE_THREADS]++;

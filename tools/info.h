@@ -50,6 +50,7 @@ typedef struct
   char *clock;        /* clock domain name */
   char *clock_source; /* how the source learnt it */
   GHashTable *tables[INFO_N_TABLES];
+  GHashTable *thread_by_tid;       /* tid → the thread row that tid last was (rows of tables[THREADS]) */
   guint64 overflow[INFO_N_TABLES]; /* events not counted in a full table */
 } InfoSummary;
 

@@ -236,13 +236,25 @@ top_level_name (LaunchState *s,
   return trace_element_get_name (element);
 }
 
+/* A source of a file is shown by the file it reads (`<stdin>` for
+ * standard input), which is what the user named; any other by the name
+ * of its element in the pipeline. */
+static const char *
+progress_label (LaunchState *s,
+                TraceMessage *message)
+{
+  if (message->src == NULL || !TRACE_IS_ELEMENT (message->src))
+    return message->src_path;
+  if (TRACE_IS_FILE_SRC (message->src))
+    return trace_file_src_get_display_name (TRACE_FILE_SRC (message->src));
+  return top_level_name (s, TRACE_ELEMENT (message->src));
+}
+
 static void
 update_progress (LaunchState *s,
                  TraceMessage *message)
 {
-  const char *name = message->src && TRACE_IS_ELEMENT (message->src)
-                         ? top_level_name (s, TRACE_ELEMENT (message->src))
-                         : message->src_path;
+  const char *name = progress_label (s, message);
   LaunchProgress *p = NULL;
 
   if (name == NULL)

@@ -4,7 +4,12 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <locale.h>
+#include <signal.h>
 #include <string.h>
+
+#include <glib/gstdio.h>
 
 #include "tool-util.h"
 
@@ -308,6 +313,51 @@ tool_expand_inputs (char **args,
         return NULL;
     }
   return g_steal_pointer (&paths);
+}
+
+/**
+ * tool_make_output_folder:
+ * @output: an output file's path ("-" for standard output)
+ * @error: where to say why its folder cannot be made
+ *
+ * Creates the folder @output goes into, and the missing ones above it,
+ * for a single conversion as for a batch. The error gives the system's
+ * reason for the folder that failed (permission denied, a file in the
+ * way), not that the output's folder is missing.
+ *
+ * Returns: %TRUE when the folder is there
+ */
+gboolean
+tool_make_output_folder (const char *output,
+                         GError **error)
+{
+  g_autofree char *folder = g_path_get_dirname (output);
+  int saved;
+
+  if (g_str_equal (output, "-") || g_mkdir_with_parents (folder, 0777) == 0)
+    return TRUE;
+  saved = errno;
+  g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved), "cannot create the folder %s: %s", folder,
+               g_strerror (saved));
+  return FALSE;
+}
+
+/**
+ * tool_init_process:
+ *
+ * What every tool sets first. The user's locale for messages, but
+ * numbers printed to be read back always with a "." (LC_NUMERIC=C).
+ * SIGPIPE ignored: status goes to standard error, and a reader of it that
+ * went away (`2>&1 >/dev/null | head -c 10`) must not end a conversion
+ * half-written; a write to a closed standard output fails with EPIPE
+ * instead, which the sink reports as an error.
+ */
+void
+tool_init_process (void)
+{
+  setlocale (LC_ALL, "");
+  setlocale (LC_NUMERIC, "C");
+  signal (SIGPIPE, SIG_IGN);
 }
 
 /* Every tool's command line: the entries, a summary above them and a

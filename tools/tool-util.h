@@ -32,6 +32,8 @@ gboolean tool_write_dot (TraceElement *pipeline,
 void tool_dump_dot_to_env_dir (TraceElement *pipeline,
                                const char *tag);
 
+void tool_init_process (void);
+
 char *tool_quote_value (const char *value);
 
 gboolean tool_parse_options (const GOptionEntry *entries,
@@ -42,5 +44,7 @@ gboolean tool_parse_options (const GOptionEntry *entries,
                              GError **error);
 GPtrArray *tool_expand_inputs (char **args,
                                GError **error);
+gboolean tool_make_output_folder (const char *output,
+                                  GError **error);
 
 G_END_DECLS

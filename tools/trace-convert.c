@@ -4,7 +4,6 @@
  */
 #include "config.h"
 
-#include <locale.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -24,7 +23,9 @@
   "With -o TEMPLATE it converts every IN (a folder stands for the files in it)\n"   \
   "to TEMPLATE, where {name} is the input's file name without its extensions;\n"    \
   "missing folders are created. -j N conversions run at once, each in its own\n"    \
-  "process, and each file gets one line on standard error: ok or FAILED."
+  "process; each file gets one line on standard error (ok, stopped or FAILED)\n"    \
+  "and a last line counts them. No output may be an input or another's output:\n"   \
+  "the whole batch is checked before the first file is written."
 
 #define DESCRIPTION                                                                                \
   "Examples:\n"                                                                                    \
@@ -42,7 +43,8 @@
   "  0    every conversion finished\n"                                                             \
   "  1    a conversion failed (with -o: any of them; the others still ran)\n"                      \
   "  2    bad usage\n"                                                                             \
-  "  130  interrupted by Ctrl-C (the outputs were finished)"
+  "  130  interrupted by Ctrl-C (the outputs were finished)\n"                                     \
+  "  143  stopped by SIGTERM (with -o, SIGHUP gives 129), handled like Ctrl-C"
 
 static void
 options_clear (ConvertOptions *o)
@@ -120,6 +122,28 @@ sink_for (const char *out,
  *
  * Returns: (transfer full) (nullable): the launch description trace-launch would run
  */
+/* `name` is the element's own name (as in GStreamer), not a condition:
+ * `--filter name=performTraversals` would keep every event. */
+static gboolean
+check_filter_expression (const char *expr,
+                         GError **error)
+{
+  g_auto (GStrv) words = NULL;
+
+  if (expr == NULL || !g_shell_parse_argv (expr, NULL, &words, NULL))
+    return TRUE; /* the launch parser says what is wrong with it */
+  for (guint i = 0; words[i] != NULL; i++)
+    if (g_str_has_prefix (words[i], "name="))
+      {
+        g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                     "--filter: \"%s\" names the filter element itself; to keep events by their name, "
+                     "use event-name=%s",
+                     words[i], words[i] + strlen ("name="));
+        return FALSE;
+      }
+  return TRUE;
+}
+
 static char *
 convert_description (const ConvertOptions *o,
                      const char *in,
@@ -127,7 +151,7 @@ convert_description (const ConvertOptions *o,
                      guint *n_elements,
                      GError **error)
 {
-  const char *sink = sink_for (out, error);
+  const char *sink = check_filter_expression (o->filter, error) ? sink_for (out, error) : NULL;
   g_autofree char *qin = tool_quote_value (in);
   g_autofree char *qout = tool_quote_value (out);
   GString *d;
@@ -171,6 +195,40 @@ check_element_count (TraceElement *pipeline,
   return FALSE;
 }
 
+/* The format the sink was given (the stream-start's), NULL if none came. */
+static const char *
+stream_format (TraceElement *pipeline)
+{
+  for (const GList *l = trace_bin_get_children (TRACE_BIN (pipeline)); l; l = l->next)
+    if (TRACE_IS_BASE_SINK (l->data))
+      {
+        const TraceStreamInfo *info = trace_base_sink_get_stream_info (l->data);
+
+        return info ? info->format : NULL;
+      }
+  return NULL;
+}
+
+/* A RheaTrace capture converted as it is keeps its B:/E:/T: markers as
+ * nested slices that never end (a method left by an exception writes
+ * nothing): rhea-repair is what turns them into calls, and the user
+ * must hear of it. */
+static void
+hint_rhea_repair (TraceElement *pipeline,
+                  const char *in,
+                  const char *out)
+{
+  g_autofree char *qin = NULL, *qout = NULL;
+
+  if (g_strcmp0 (stream_format (pipeline), "rhea") != 0)
+    return;
+  qin = tool_quote_value (in), qout = tool_quote_value (out);
+  g_printerr ("WARNING: %s is a RheaTrace capture, written with its B:/E:/T: markers as slices; to rebuild the "
+              "calls (methods left by exceptions included), convert it with rhea-repair:\n"
+              "  trace-launch auto-src location=%s ! rhea-repair ! %s location=%s\n",
+              in, qin, sink_for (out, NULL), qout);
+}
+
 static int
 convert_one (const ConvertOptions *o,
              const char *in,
@@ -212,7 +270,15 @@ convert_one (const ConvertOptions *o,
       launch_state_clear (&s);
       return LAUNCH_EXIT_USAGE;
     }
+  if (!tool_make_output_folder (out, &error))
+    {
+      g_printerr ("ERROR: %s\n", error->message);
+      launch_state_clear (&s);
+      return LAUNCH_EXIT_RUNTIME_ERROR;
+    }
   exit_code = launch_run (&s);
+  if (exit_code == LAUNCH_EXIT_OK)
+    hint_rhea_repair (s.pipeline, in, out);
   launch_state_clear (&s);
   return exit_code;
 }
@@ -222,32 +288,6 @@ usage_error (const char *message)
 {
   g_printerr ("trace-convert: %s\nTry \"trace-convert --help\".\n", message);
   return LAUNCH_EXIT_USAGE;
-}
-
-/* a.txt and a.html would both become out/a.pftrace: refuse before
- * writing anything rather than keep whichever finished last. */
-static gboolean
-check_distinct_outputs (const char *template,
-                        GPtrArray *inputs,
-                        GError **error)
-{
-  g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-
-  for (guint i = 0; i < inputs->len; i++)
-    {
-      char *out = convert_expand_template (template, inputs->pdata[i]);
-      const char *other = g_hash_table_lookup (seen, out);
-
-      if (other != NULL)
-        {
-          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s and %s would both be written to %s",
-                       other, (char *) inputs->pdata[i], out);
-          g_free (out);
-          return FALSE;
-        }
-      g_hash_table_insert (seen, out, inputs->pdata[i]);
-    }
-  return TRUE;
 }
 
 static int
@@ -263,11 +303,29 @@ run_batch (ConvertOptions *o)
     }
   if (inputs->len > 1 && strstr (o->output_template, "{name}") == NULL)
     return usage_error ("with several inputs, the -o template needs {name}");
-  if (!sink_for (o->output_template, &error))
+  if (!sink_for (o->output_template, &error) || !check_filter_expression (o->filter, &error))
     return usage_error (error->message);
-  if (!check_distinct_outputs (o->output_template, inputs, &error))
-    return usage_error (error->message);
+  if (!convert_batch_check_outputs (o->output_template, inputs))
+    return LAUNCH_EXIT_USAGE;
   return convert_batch (o, inputs);
+}
+
+/* `trace-convert captures/ out.pftrace`: a folder is converted file by
+ * file, each to an output of its own, which only -o names. */
+static int
+usage_error_for_folder (const char *in,
+                        const char *out)
+{
+  g_autofree char *folder = g_path_get_dirname (out);
+  g_autofree char *base = g_path_get_basename (out);
+  const char *ext = strchr (base + (base[0] == '.'), '.');
+  g_autofree char *name = g_strconcat ("{name}", ext ? ext : ".pftrace", NULL);
+  g_autofree char *template = g_str_equal (folder, ".") ? g_strdup (name) : g_build_filename (folder, name, NULL);
+  g_autofree char *message = g_strdup_printf ("%s is a folder: to convert each file in it, name the outputs "
+                                              "with -o (trace-convert -o '%s' %s)",
+                                              in, template, in);
+
+  return usage_error (message);
 }
 
 int
@@ -279,8 +337,7 @@ main (int argc,
   guint n_files;
   int exit_code;
 
-  setlocale (LC_ALL, "");
-  setlocale (LC_NUMERIC, "C");
+  tool_init_process ();
   if (!parse_options (&o, &argc, &argv, &error))
     {
       exit_code = usage_error (error->message);
@@ -292,6 +349,8 @@ main (int argc,
     exit_code = (g_print ("trace-convert (tracepipe) %s\n", PACKAGE_VERSION), LAUNCH_EXIT_OK);
   else if (o.output_template == NULL && n_files != 2)
     exit_code = usage_error ("give IN and OUT, or -o TEMPLATE and the inputs");
+  else if (o.output_template == NULL && g_file_test (o.files[0], G_FILE_TEST_IS_DIR))
+    exit_code = usage_error_for_folder (o.files[0], o.files[1]);
   else if (o.output_template != NULL && n_files == 0)
     exit_code = usage_error ("no input given");
   else if (o.jobs < 0)

@@ -4,7 +4,6 @@
  */
 #include "config.h"
 
-#include <locale.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -165,8 +164,7 @@ main (int argc,
   g_autoptr (GPtrArray) paths = NULL;
   int exit_code;
 
-  setlocale (LC_ALL, "");
-  setlocale (LC_NUMERIC, "C"); /* numbers are printed to be read back */
+  tool_init_process ();
   if (!parse_options (&o, &argc, &argv, &error))
     return usage_error (error->message);
   if (o.version)

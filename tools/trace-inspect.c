@@ -4,7 +4,7 @@
  */
 #include "config.h"
 
-#include <locale.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "inspect.h"
@@ -368,7 +368,9 @@ not_found (const char *name)
 static int
 print_json (char *json)
 {
-  g_print ("%s\n", json);
+  /* data: its UTF-8 bytes as they are, whatever the locale */
+  fputs (json, stdout);
+  fputc ('\n', stdout);
   g_free (json);
   return INSPECT_EXIT_OK;
 }
@@ -418,8 +420,7 @@ main (int argc,
   };
   g_autoptr (GError) error = NULL;
 
-  setlocale (LC_ALL, "");
-  setlocale (LC_NUMERIC, "C"); /* numbers are printed to be read back */
+  tool_init_process ();
   if (!tool_parse_options (entries, SUMMARY, DESCRIPTION, &argc, &argv, &error) ||
       (words != NULL && g_strv_length (words) > 1) || ((failed || formats) && words != NULL) || (failed && formats))
     {

@@ -4,7 +4,6 @@
  */
 #include "config.h"
 
-#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,7 +96,7 @@ parse_options (Options *o,
     { "progress", 0, 0, G_OPTION_ARG_NONE, &o->progress,
       "Show progress even when standard error is not a terminal", NULL },
     { "version", 0, 0, G_OPTION_ARG_NONE, &o->version, "Print the version and exit", NULL },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->words, NULL, "PIPELINE-DESCRIPTION..." },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->words, NULL, "PIPELINE-DESCRIPTION..." },
     { NULL }
   };
 
@@ -248,8 +247,7 @@ main (int argc,
   g_autoptr (GError) error = NULL;
   int exit_code = LAUNCH_EXIT_OK;
 
-  setlocale (LC_ALL, "");
-  setlocale (LC_NUMERIC, "C"); /* numbers are printed to be read back */
+  tool_init_process ();
   if (!parse_options (&o, &argc, &argv, &error))
     {
       g_printerr ("trace-launch: %s\nTry \"trace-launch --help\".\n", error->message);

@@ -6,6 +6,7 @@
 
 #include "trace/trace.h"
 #include "trace-private.h"
+#include "tracebatchqueue.h"
 #include "tracecoreelements.h"
 
 #define DEFAULT_MAX_BATCHES 8
@@ -48,14 +49,11 @@ struct _TraceAppSink
   TraceElement parent_instance;
 
   TracePad *sinkpad;
-  guint max_batches;
-
-  GMutex lock;
-  GCond cond;
-  GQueue batches;
+  /* closed while not PLAYING and after EOS: pushes get EOS, and a pull
+   * that finds it empty returns NULL at once */
+  TraceBatchQueue queue;
   gboolean eos; /* EOS received; stays set until PLAYING again */
   gboolean eos_posted;
-  gboolean flushing; /* not PLAYING: pulls return NULL at once */
 };
 
 enum
@@ -97,20 +95,10 @@ trace_app_sink_chain (TracePad *pad,
                       TraceBatch *batch)
 {
   TraceAppSink *self = TRACE_APP_SINK (parent);
-  gboolean may_block = may_block_pusher (self);
+  TraceFlowReturn ret = _trace_batch_queue_push (&self->queue, batch, may_block_pusher (self));
 
-  g_mutex_lock (&self->lock);
-  while (may_block && self->batches.length >= self->max_batches && !self->flushing)
-    g_cond_wait (&self->cond, &self->lock);
-  if (self->flushing || self->eos)
-    {
-      g_mutex_unlock (&self->lock);
-      trace_batch_unref (batch);
-      return TRACE_FLOW_EOS;
-    }
-  g_queue_push_tail (&self->batches, batch);
-  g_cond_broadcast (&self->cond);
-  g_mutex_unlock (&self->lock);
+  if (ret != TRACE_FLOW_OK)
+    return ret;
   /* A pull driving the context from this thread sees the batch when the
    * dispatch returns; one in another thread's poll needs waking. */
   g_main_context_wakeup (trace_element_get_main_context (parent));
@@ -136,14 +124,14 @@ trace_app_sink_event (TracePad *pad,
 
   if (event->type == TRACE_STREAM_EVENT_EOS)
     {
-      g_mutex_lock (&self->lock);
-      if (!self->flushing && !self->eos)
+      g_mutex_lock (&self->queue.lock);
+      if (!_trace_batch_queue_is_closed_locked (&self->queue))
         {
           got_eos = self->eos = TRUE;
-          drained = self->eos_posted = g_queue_is_empty (&self->batches);
+          drained = self->eos_posted = g_queue_is_empty (&self->queue.items);
         }
-      g_cond_broadcast (&self->cond);
-      g_mutex_unlock (&self->lock);
+      _trace_batch_queue_close_locked (&self->queue);
+      g_mutex_unlock (&self->queue.lock);
       g_main_context_wakeup (trace_element_get_main_context (parent));
       if (got_eos)
         g_signal_emit (self, signals[SIGNAL_EOS], 0);
@@ -158,13 +146,7 @@ static gboolean
 trace_app_sink_ready (TracePad *pad,
                       TraceElement *parent)
 {
-  TraceAppSink *self = TRACE_APP_SINK (parent);
-  gboolean ready;
-
-  g_mutex_lock (&self->lock);
-  ready = self->batches.length < self->max_batches || self->flushing || self->eos;
-  g_mutex_unlock (&self->lock);
-  return ready;
+  return _trace_batch_queue_is_ready (&TRACE_APP_SINK (parent)->queue);
 }
 
 /* Takes the oldest batch; the caller holds the lock. Posts the sink's
@@ -173,12 +155,12 @@ static TraceBatch *
 pop_locked (TraceAppSink *self,
             gboolean *post)
 {
-  TraceBatch *batch = g_queue_pop_head (&self->batches);
+  TraceBatchQueueItem item;
 
-  if (self->eos && g_queue_is_empty (&self->batches) && !self->eos_posted)
+  _trace_batch_queue_pop_locked (&self->queue, &item);
+  if (self->eos && g_queue_is_empty (&self->queue.items) && !self->eos_posted)
     *post = self->eos_posted = TRUE;
-  g_cond_broadcast (&self->cond);
-  return batch;
+  return item.batch;
 }
 
 static gboolean
@@ -213,10 +195,10 @@ wait_step (TraceAppSink *self,
     until = MIN (until, w->deadline);
   if (!g_main_context_acquire (w->context))
     {
-      g_cond_wait_until (&self->cond, &self->lock, until);
+      g_cond_wait_until (&self->queue.cond, &self->queue.lock, until);
       return TRUE;
     }
-  g_mutex_unlock (&self->lock);
+  g_mutex_unlock (&self->queue.lock);
   if (w->timeout == NULL)
     {
       w->timeout = g_timeout_source_new (MIN (POLL_INTERVAL_MS, (until - now) / 1000 + 1));
@@ -225,7 +207,7 @@ wait_step (TraceAppSink *self,
     }
   g_main_context_iteration (w->context, TRUE);
   g_main_context_release (w->context);
-  g_mutex_lock (&self->lock);
+  g_mutex_lock (&self->queue.lock);
   return TRUE;
 }
 
@@ -242,18 +224,18 @@ pull (TraceAppSink *self,
     w.context = g_main_context_default ();
   if (timeout_us >= 0)
     w.deadline = g_get_monotonic_time () + timeout_us;
-  g_mutex_lock (&self->lock);
+  g_mutex_lock (&self->queue.lock);
   for (;;)
     {
-      if (!g_queue_is_empty (&self->batches))
+      if (!g_queue_is_empty (&self->queue.items))
         {
           batch = pop_locked (self, &post);
           break;
         }
-      if (self->eos || self->flushing || !wait_step (self, &w))
+      if (_trace_batch_queue_is_closed_locked (&self->queue) || !wait_step (self, &w))
         break;
     }
-  g_mutex_unlock (&self->lock);
+  g_mutex_unlock (&self->queue.lock);
   if (w.timeout)
     {
       g_source_destroy (w.timeout);
@@ -325,9 +307,9 @@ trace_app_sink_is_eos (TraceAppSink *sink)
 
   g_return_val_if_fail (TRACE_IS_APP_SINK (sink), FALSE);
 
-  g_mutex_lock (&sink->lock);
-  eos = sink->eos && g_queue_is_empty (&sink->batches);
-  g_mutex_unlock (&sink->lock);
+  g_mutex_lock (&sink->queue.lock);
+  eos = sink->eos && g_queue_is_empty (&sink->queue.items);
+  g_mutex_unlock (&sink->queue.lock);
   return eos;
 }
 
@@ -337,20 +319,19 @@ trace_app_sink_change_state (TraceElement *element,
 {
   TraceAppSink *self = TRACE_APP_SINK (element);
 
-  g_mutex_lock (&self->lock);
   if (transition == TRACE_STATE_CHANGE_READY_TO_PLAYING)
     {
-      self->flushing = FALSE;
+      g_mutex_lock (&self->queue.lock);
       self->eos = self->eos_posted = FALSE;
+      g_mutex_unlock (&self->queue.lock);
+      _trace_batch_queue_open (&self->queue);
     }
   else if (transition == TRACE_STATE_CHANGE_PLAYING_TO_READY)
     {
       /* Wakes a pull and a blocked push; what was not pulled is dropped. */
-      self->flushing = TRUE;
-      g_queue_clear_full (&self->batches, (GDestroyNotify) trace_batch_unref);
-      g_cond_broadcast (&self->cond);
+      _trace_batch_queue_close (&self->queue);
+      _trace_batch_queue_flush (&self->queue);
     }
-  g_mutex_unlock (&self->lock);
   return TRACE_ELEMENT_CLASS (trace_app_sink_parent_class)->change_state (element, transition);
 }
 
@@ -367,11 +348,8 @@ trace_app_sink_set_property (GObject *object,
   switch (prop_id)
     {
     case PROP_MAX_BATCHES:
-      /* read at each batch, under the lock: a waiting producer re-checks */
-      g_mutex_lock (&self->lock);
-      self->max_batches = g_value_get_uint (value);
-      g_cond_broadcast (&self->cond);
-      g_mutex_unlock (&self->lock);
+      /* read at each batch: a waiting producer re-checks */
+      _trace_batch_queue_set_max_batches (&self->queue, g_value_get_uint (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -389,12 +367,10 @@ trace_app_sink_get_property (GObject *object,
   switch (prop_id)
     {
     case PROP_MAX_BATCHES:
-      g_value_set_uint (value, self->max_batches);
+      g_value_set_uint (value, self->queue.max_batches);
       break;
     case PROP_CURRENT_LEVEL:
-      g_mutex_lock (&self->lock);
-      g_value_set_uint (value, self->batches.length);
-      g_mutex_unlock (&self->lock);
+      g_value_set_uint (value, _trace_batch_queue_get_level (&self->queue));
       break;
     case PROP_EOS:
       g_value_set_boolean (value, trace_app_sink_is_eos (self));
@@ -409,9 +385,7 @@ trace_app_sink_finalize (GObject *object)
 {
   TraceAppSink *self = TRACE_APP_SINK (object);
 
-  g_queue_clear_full (&self->batches, (GDestroyNotify) trace_batch_unref);
-  g_mutex_clear (&self->lock);
-  g_cond_clear (&self->cond);
+  _trace_batch_queue_clear (&self->queue);
   G_OBJECT_CLASS (trace_app_sink_parent_class)->finalize (object);
 }
 
@@ -470,11 +444,8 @@ trace_app_sink_init (TraceAppSink *self)
 {
   TraceElementClass *klass = TRACE_ELEMENT_GET_CLASS (self);
 
-  self->max_batches = DEFAULT_MAX_BATCHES;
-  g_mutex_init (&self->lock);
-  g_cond_init (&self->cond);
-  g_queue_init (&self->batches);
-  self->flushing = TRUE;
+  _trace_batch_queue_init (&self->queue, DEFAULT_MAX_BATCHES);
+  _trace_batch_queue_close (&self->queue);
   self->sinkpad = trace_pad_new_from_template (trace_element_class_get_pad_template (klass, "sink"), "sink");
   trace_pad_set_chain_function (self->sinkpad, trace_app_sink_chain);
   trace_pad_set_event_function (self->sinkpad, trace_app_sink_event);

@@ -107,7 +107,7 @@ detect_head_open (DetectHead *head,
                   const char *location,
                   GError **error)
 {
-  g_autoptr (GFile) file = g_file_new_for_commandline_arg (location);
+  g_autoptr (GFile) file = _trace_location_to_file (location);
   g_autoptr (GError) local = NULL;
   guint8 magic[2];
   gsize got = 0;

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "trace/trace.h"
+#include "tracebatchqueue.h"
 #include "tracecoreelements.h"
 
 #define DEFAULT_MAX_BATCHES 8
@@ -23,16 +24,8 @@ struct _TraceQueue
 
   TracePad *sinkpad;
   TracePad *srcpad;
-  guint max_batches;
-
-  GMutex lock;
-  GCond cond;
-  GQueue items; /* TraceBatch* or, tagged, TraceStreamEvent* */
-  guint n_batches;
-  gboolean flushing;
-  TraceFlowReturn last_ret;
+  TraceBatchQueue queue; /* closed: stopped, or downstream refused */
   GThread *thread;
-  GMainContext *context;
 };
 
 enum
@@ -52,44 +45,12 @@ static const TraceStaticPadTemplate src_template =
 
 G_DEFINE_FINAL_TYPE (TraceQueue, trace_queue, TRACE_TYPE_ELEMENT)
 
-/* Events and batches share the queue to keep their order; the low bit
- * of the pointer tells them apart (both are malloc-aligned). */
-#define EVENT_TAG ((guintptr) 1)
-#define IS_EVENT(p) (((guintptr) (p)) & EVENT_TAG)
-#define TAG_EVENT(e) ((gpointer) (((guintptr) (e)) | EVENT_TAG))
-#define UNTAG_EVENT(p) ((TraceStreamEvent *) (((guintptr) (p)) & ~EVENT_TAG))
-
-static void
-free_item (gpointer item)
-{
-  if (IS_EVENT (item))
-    trace_stream_event_unref (UNTAG_EVENT (item));
-  else
-    trace_batch_unref (item);
-}
-
 static TraceFlowReturn
 trace_queue_chain (TracePad *pad,
                    TraceElement *parent,
                    TraceBatch *batch)
 {
-  TraceQueue *self = TRACE_QUEUE (parent);
-  TraceFlowReturn ret;
-
-  g_mutex_lock (&self->lock);
-  while (self->n_batches >= self->max_batches && !self->flushing)
-    g_cond_wait (&self->cond, &self->lock);
-  ret = self->flushing ? self->last_ret : TRACE_FLOW_OK;
-  if (ret == TRACE_FLOW_OK)
-    {
-      g_queue_push_tail (&self->items, batch);
-      self->n_batches++;
-      g_cond_broadcast (&self->cond);
-    }
-  else
-    trace_batch_unref (batch);
-  g_mutex_unlock (&self->lock);
-  return ret;
+  return _trace_batch_queue_push (&TRACE_QUEUE (parent)->queue, batch, TRUE);
 }
 
 static gboolean
@@ -97,15 +58,7 @@ trace_queue_sink_event (TracePad *pad,
                         TraceElement *parent,
                         TraceStreamEvent *event)
 {
-  TraceQueue *self = TRACE_QUEUE (parent);
-
-  g_mutex_lock (&self->lock);
-  if (self->flushing)
-    trace_stream_event_unref (event);
-  else
-    g_queue_push_tail (&self->items, TAG_EVENT (event));
-  g_cond_broadcast (&self->cond);
-  g_mutex_unlock (&self->lock);
+  _trace_batch_queue_push_event (&TRACE_QUEUE (parent)->queue, event);
   return TRUE;
 }
 
@@ -113,13 +66,7 @@ static gboolean
 trace_queue_sink_ready (TracePad *pad,
                         TraceElement *parent)
 {
-  TraceQueue *self = TRACE_QUEUE (parent);
-  gboolean ready;
-
-  g_mutex_lock (&self->lock);
-  ready = self->n_batches < self->max_batches || self->flushing;
-  g_mutex_unlock (&self->lock);
-  return ready;
+  return _trace_batch_queue_is_ready (&TRACE_QUEUE (parent)->queue);
 }
 
 /* Downstream may itself be bounded (a merge); wait for it without
@@ -127,13 +74,15 @@ trace_queue_sink_ready (TracePad *pad,
 static void
 wait_downstream_ready (TraceQueue *self)
 {
+  TraceBatchQueue *queue = &self->queue;
+
   while (!trace_pad_peer_is_ready (self->srcpad))
     {
-      g_mutex_lock (&self->lock);
-      if (!self->flushing)
-        g_cond_wait_until (&self->cond, &self->lock, g_get_monotonic_time () + 5 * G_TIME_SPAN_MILLISECOND);
-      gboolean stop = self->flushing;
-      g_mutex_unlock (&self->lock);
+      g_mutex_lock (&queue->lock);
+      if (!_trace_batch_queue_is_closed_locked (queue))
+        g_cond_wait_until (&queue->cond, &queue->lock, g_get_monotonic_time () + 5 * G_TIME_SPAN_MILLISECOND);
+      gboolean stop = _trace_batch_queue_is_closed_locked (queue);
+      g_mutex_unlock (&queue->lock);
       if (stop)
         return;
     }
@@ -141,20 +90,19 @@ wait_downstream_ready (TraceQueue *self)
 
 static gboolean
 push_item (TraceQueue *self,
-           gpointer item)
+           const TraceBatchQueueItem *item)
 {
   TraceFlowReturn ret;
 
-  if (IS_EVENT (item))
+  if (item->event)
     {
-      TraceStreamEvent *event = UNTAG_EVENT (item);
-      gboolean eos = event->type == TRACE_STREAM_EVENT_EOS;
+      gboolean eos = item->event->type == TRACE_STREAM_EVENT_EOS;
 
-      trace_pad_push_event (self->srcpad, event);
+      trace_pad_push_event (self->srcpad, item->event);
       return !eos;
     }
   wait_downstream_ready (self);
-  ret = trace_pad_push (self->srcpad, item);
+  ret = trace_pad_push (self->srcpad, item->batch);
   if (ret == TRACE_FLOW_OK)
     return TRUE;
   /* Who returns NOT_LINKED (a tee without branches) posts nothing: the
@@ -164,12 +112,8 @@ push_item (TraceQueue *self,
     trace_element_post_error (TRACE_ELEMENT (self), TRACE_CORE_ERROR, TRACE_CORE_ERROR_NOT_LINKED, NULL,
                               "streaming stopped: the stream after the queue reaches an element with nowhere to "
                               "send it (not linked)");
-  g_mutex_lock (&self->lock);
   /* Tell upstream on its next push; an error is now on the bus. */
-  self->last_ret = ret == TRACE_FLOW_NOT_LINKED ? TRACE_FLOW_ERROR : ret;
-  self->flushing = TRUE;
-  g_cond_broadcast (&self->cond);
-  g_mutex_unlock (&self->lock);
+  _trace_batch_queue_fail (&self->queue, ret == TRACE_FLOW_NOT_LINKED ? TRACE_FLOW_ERROR : ret);
   return FALSE;
 }
 
@@ -177,57 +121,25 @@ static gpointer
 trace_queue_loop (gpointer data)
 {
   TraceQueue *self = data;
+  TraceBatchQueueItem item;
 
-  for (;;)
-    {
-      gpointer item;
-
-      g_mutex_lock (&self->lock);
-      while (g_queue_is_empty (&self->items) && !self->flushing)
-        g_cond_wait (&self->cond, &self->lock);
-      if (self->flushing)
-        {
-          g_mutex_unlock (&self->lock);
-          break;
-        }
-      item = g_queue_pop_head (&self->items);
-      if (!IS_EVENT (item))
-        self->n_batches--;
-      g_cond_broadcast (&self->cond);
-      g_mutex_unlock (&self->lock);
-      /* Room was made: a source that waited may be scheduled again. */
-      g_main_context_wakeup (self->context);
-      if (!push_item (self, item))
-        break;
-    }
+  while (_trace_batch_queue_take (&self->queue, NULL, &item))
+    if (!push_item (self, &item))
+      break;
   return NULL;
 }
 
 /* Upstream may still push while the queue stops: another queue's thread
  * is stopped after this one, since a state change goes downstream first.
  * A stopped queue takes nothing more (EOS, unless an error is already
- * what upstream hears), and what it holds is taken out under the lock:
- * emptying the list while a push appended to it lost batches (found by
- * the launch-graph fuzz target: LeakSanitizer, at the end of a run). */
+ * what upstream hears), and drops what it holds. */
 static void
 stop_thread (TraceQueue *self)
 {
-  GQueue held = G_QUEUE_INIT;
-
-  g_mutex_lock (&self->lock);
-  self->flushing = TRUE;
-  if (self->last_ret == TRACE_FLOW_OK)
-    self->last_ret = TRACE_FLOW_EOS;
-  g_cond_broadcast (&self->cond);
-  g_mutex_unlock (&self->lock);
+  _trace_batch_queue_close (&self->queue);
   if (self->thread)
     g_thread_join (g_steal_pointer (&self->thread));
-  g_mutex_lock (&self->lock);
-  held = self->items;
-  g_queue_init (&self->items);
-  self->n_batches = 0;
-  g_mutex_unlock (&self->lock);
-  g_queue_clear_full (&held, free_item);
+  _trace_batch_queue_flush (&self->queue);
 }
 
 /* g_thread_new() aborts the process when the system refuses a thread
@@ -241,9 +153,8 @@ start_thread (TraceQueue *self)
   g_autofree char *name = g_strdup_printf ("%.15s", trace_element_get_name (element));
   g_autoptr (GError) error = NULL;
 
-  self->flushing = FALSE;
-  self->last_ret = TRACE_FLOW_OK;
-  self->context = trace_element_get_main_context (element);
+  _trace_batch_queue_open (&self->queue);
+  self->queue.context = trace_element_get_main_context (element);
   self->thread = g_thread_try_new (name, trace_queue_loop, self, &error);
   if (self->thread == NULL)
     {
@@ -288,11 +199,8 @@ trace_queue_set_property (GObject *object,
   switch (prop_id)
     {
     case PROP_MAX_BATCHES:
-      /* read at each batch, under the lock: a waiting producer re-checks */
-      g_mutex_lock (&self->lock);
-      self->max_batches = g_value_get_uint (value);
-      g_cond_broadcast (&self->cond);
-      g_mutex_unlock (&self->lock);
+      /* read at each batch: a waiting producer re-checks */
+      _trace_batch_queue_set_max_batches (&self->queue, g_value_get_uint (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -310,12 +218,10 @@ trace_queue_get_property (GObject *object,
   switch (prop_id)
     {
     case PROP_MAX_BATCHES:
-      g_value_set_uint (value, self->max_batches);
+      g_value_set_uint (value, self->queue.max_batches);
       break;
     case PROP_CURRENT_LEVEL:
-      g_mutex_lock (&self->lock);
-      g_value_set_uint (value, self->n_batches);
-      g_mutex_unlock (&self->lock);
+      g_value_set_uint (value, _trace_batch_queue_get_level (&self->queue));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -328,8 +234,7 @@ trace_queue_finalize (GObject *object)
   TraceQueue *self = TRACE_QUEUE (object);
 
   stop_thread (self);
-  g_mutex_clear (&self->lock);
-  g_cond_clear (&self->cond);
+  _trace_batch_queue_clear (&self->queue);
   G_OBJECT_CLASS (trace_queue_parent_class)->finalize (object);
 }
 
@@ -364,10 +269,7 @@ trace_queue_init (TraceQueue *self)
 {
   TraceElementClass *klass = TRACE_ELEMENT_GET_CLASS (self);
 
-  g_mutex_init (&self->lock);
-  g_cond_init (&self->cond);
-  g_queue_init (&self->items);
-  self->max_batches = DEFAULT_MAX_BATCHES;
+  _trace_batch_queue_init (&self->queue, DEFAULT_MAX_BATCHES);
   self->sinkpad = trace_pad_new_from_template (trace_element_class_get_pad_template (klass, "sink"), "sink");
   trace_pad_set_chain_function (self->sinkpad, trace_queue_chain);
   trace_pad_set_event_function (self->sinkpad, trace_queue_sink_event);

@@ -26,6 +26,7 @@
 #include <trace/traceinputmap.h>
 #include <trace/tracefilesrc.h>
 #include <trace/tracelinesrc.h>
+#include <trace/tracelocation.h>
 #include <trace/tracebasetransform.h>
 #include <trace/tracebasesink.h>
 #include <trace/tracefilesink.h>

@@ -28,6 +28,8 @@ G_DECLARE_DERIVABLE_TYPE (TraceBaseSink, trace_base_sink, TRACE, BASE_SINK, Trac
  * @finish: at EOS, completes the output; the base posts EOS afterwards
  * @explain_error: adds to an error of @render or @finish what the user
  *   needs to act on it (the file it concerns), before the base posts it
+ * @get_output_name: (nullable): names what the sink writes (a file's
+ *   path as the user gave it) at the start of its warnings, or %NULL
  *
  * A sink with one `sink` pad. The base posts the sink's EOS message once
  * finish succeeded, so a pipeline's EOS means every output is complete.
@@ -49,9 +51,10 @@ struct _TraceBaseSinkClass
                       GError **error);
   void (*explain_error) (TraceBaseSink *sink,
                          GError *error);
+  const char *(*get_output_name) (TraceBaseSink *sink);
 
   /*< private >*/
-  gpointer _reserved[8];
+  gpointer _reserved[7];
 };
 
 /**

@@ -34,14 +34,46 @@ typedef enum
  *   `CrRendererMain`, `CrGpuMain`…), not the thread whose tid is the pid,
  *   and the names may come anywhere in the stream (Chrome JSON's
  *   metadata events, Perfetto's descriptors)
+ * @TRACE_STREAM_FLAG_JSON_ORDER: the events are a Chrome JSON trace's, in
+ *   the order of its file and in the forms it gave them (B/E pairs, flow
+ *   ids on slices): trace_processor reads a JSON trace in an order of its
+ *   own, which a writer follows to nest slices as it did
+ * @TRACE_STREAM_FLAG_SEQUENCE_ORDER: the events come in the order of a
+ *   Perfetto trace's file, each producer's chunks in turn, not in time
+ *   order (trace_processor sorts them by time)
+ * @TRACE_STREAM_FLAG_TYPED_KERNEL_EVENTS: the kernel events were decoded
+ *   from typed protobuf messages (Perfetto's ftrace events), not parsed
+ *   from text: those trace_processor reads only typed (interrupt entries
+ *   and exits) may be written typed again
+ * @TRACE_STREAM_FLAG_NATIVE_THREAD_TIME: the slices' thread time came from
+ *   thread-time counter tracks (Perfetto's), which trace_processor shows;
+ *   a Chrome JSON trace's `tts` makes no such track
  *
- * Facts about a stream that elements downstream act on.
+ * Facts about a stream that elements downstream act on. The sources that
+ * know them set them; a merge of streams (clock-sync) keeps
+ * %TRACE_STREAM_FLAG_MAIN_THREADS_NAMED when any input has it, and the
+ * flags of %TRACE_STREAM_FLAGS_OF_ORIGIN only when every input has them.
  */
 typedef enum /*< flags >*/
 {
   TRACE_STREAM_FLAG_NONE = 0,
   TRACE_STREAM_FLAG_MAIN_THREADS_NAMED = 1 << 0,
+  TRACE_STREAM_FLAG_JSON_ORDER = 1 << 1,
+  TRACE_STREAM_FLAG_SEQUENCE_ORDER = 1 << 2,
+  TRACE_STREAM_FLAG_TYPED_KERNEL_EVENTS = 1 << 3,
+  TRACE_STREAM_FLAG_NATIVE_THREAD_TIME = 1 << 4,
 } TraceStreamFlags;
+
+/**
+ * TRACE_STREAM_FLAGS_OF_ORIGIN:
+ *
+ * The flags that say how a stream was recorded and read (its order, its
+ * kernel events, its thread time): they hold of a merged stream only
+ * when they hold of each input.
+ */
+#define TRACE_STREAM_FLAGS_OF_ORIGIN                                                                         \
+  (TRACE_STREAM_FLAG_JSON_ORDER | TRACE_STREAM_FLAG_SEQUENCE_ORDER | TRACE_STREAM_FLAG_TYPED_KERNEL_EVENTS | \
+   TRACE_STREAM_FLAG_NATIVE_THREAD_TIME)
 
 #define TRACE_TYPE_STREAM_FLAGS (trace_stream_flags_get_type ())
 TRACE_AVAILABLE_IN_ALL

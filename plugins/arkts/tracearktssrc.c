@@ -103,6 +103,8 @@ trace_arkts_src_open (TraceFileSrc *src,
 
   self->reader = arkts_reader_new (stream, trace_file_src_get_display_name (src),
                                    trace_element_get_string_pool (TRACE_ELEMENT (src)), &self->opts);
+  g_debug ("%s: reading %s (%" G_GUINT64_FORMAT " bytes)", trace_element_get_name (TRACE_ELEMENT (src)),
+           trace_file_src_get_display_name (src), size);
   return TRUE;
 }
 
@@ -125,6 +127,8 @@ trace_arkts_src_get_stream_info (TraceFileSrc *src,
   info->format = (char *) arkts_input_kind_to_string (arkts_reader_get_input_kind (reader));
   info->clock_domain = arkts_reader_get_clock_domain (reader);
   info->clock_source = "arkts-src";
+  g_debug ("%s: found %s, clock %s", trace_element_get_name (TRACE_ELEMENT (src)), info->format,
+           trace_clock_domain_to_string (info->clock_domain));
 }
 
 static char *

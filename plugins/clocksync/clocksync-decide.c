@@ -133,7 +133,8 @@ push_stream_start (TraceClockSync *self,
   g_autoptr (GString) summary = g_string_new ("clock-sync:");
   const char *format = NULL, *location = NULL;
   gboolean same_format = TRUE;
-  TraceStreamFlags flags = TRACE_STREAM_FLAG_NONE;
+  TraceStreamFlags any = TRACE_STREAM_FLAG_NONE, every = TRACE_STREAM_FLAGS_OF_ORIGIN;
+  gboolean have_info = FALSE;
   TraceStreamEvent *start;
 
   for (GList *l = pads; l; l = l->next)
@@ -150,15 +151,20 @@ push_stream_start (TraceClockSync *self,
       if (info && l == pads && l->next == NULL)
         location = info->location;
       if (info)
-        flags |= info->flags;
+        {
+          any |= info->flags;
+          every &= info->flags;
+          have_info = TRUE;
+        }
       g_string_append_printf (summary, "%s %s %s %s (%s)", l == pads ? "" : ";", pad_name (pad),
                               trace_clock_domain_to_string (d->domain), offset,
                               clocksync_source_to_string (d->source));
     }
   start = trace_stream_event_new_stream_start (same_format ? format : "merged", location, self->opts.target,
                                                summary->str);
-  /* what holds of one input's threads holds of them in the merged stream */
-  start->info.flags = flags;
+  /* What holds of one input's threads holds of them in the merged stream;
+   * how the inputs were read holds of it only if it holds of each. */
+  start->info.flags = (any & ~TRACE_STREAM_FLAGS_OF_ORIGIN) | (have_info ? every : 0);
   trace_pad_push_event (src, start);
 }
 

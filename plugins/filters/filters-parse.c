@@ -49,8 +49,8 @@ filter_parse_time (const char *text,
  * @out_ns: (out): the time, or the offset
  * @relative: (out): whether @text was an offset
  *
- * A leading `+` used to be a no-op sign, which made `start=+1.5s` a time
- * near the clock's origin: it now always means "after the first event".
+ * A leading `+` always means "after the first event", never a sign:
+ * `start=+1.5s` is not a time near the clock's origin.
  */
 gboolean
 filter_parse_window_time (const char *text,

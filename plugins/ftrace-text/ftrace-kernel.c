@@ -90,22 +90,24 @@ field_int32_or (const FtraceField *f,
   return field_int (f, &v) ? (gint32) v : fallback;
 }
 
-static guint32
-field_string (FtraceParser *p,
-              const FtraceField *f)
+/* A field's value as a name the parser interns; none when absent. */
+static FtraceName
+field_name (const FtraceField *f)
 {
-  return f ? ftrace_intern (p, f->value, f->value_len) : 0;
+  return f ? (FtraceName){ f->value, f->value_len, 0 } : (FtraceName){ NULL, 0, 0 };
 }
 
 /* ------------------------------------------------------------ raw events */
 
-static void
-add_typed_arg (FtraceParser *p,
-               TraceBatch *batch,
-               TraceEvent *ev,
-               guint32 key,
-               const char *v,
-               gsize vlen)
+/* A value as text: decimal integers as INT, 0x... as UINT, anything
+ * else as STRING. */
+void
+ftrace_add_value_arg (FtraceParser *p,
+                      TraceBatch *batch,
+                      TraceEvent *ev,
+                      guint32 key,
+                      const char *v,
+                      gsize vlen)
 {
   gint64 i;
   guint64 u;
@@ -119,8 +121,7 @@ add_typed_arg (FtraceParser *p,
     trace_batch_add_arg (batch, ev, key, TRACE_ARG_STRING)->v.s = ftrace_intern (p, v, vlen);
 }
 
-/* Adds the fields not in @consumed_mask: decimal integers as INT, 0x...
- * as UINT, anything else as STRING. */
+/* Adds the fields not in @consumed_mask (ftrace_add_value_arg()). */
 void
 ftrace_add_fields_as_args (FtraceParser *p,
                            TraceBatch *batch,
@@ -133,8 +134,8 @@ ftrace_add_fields_as_args (FtraceParser *p,
     {
       if (i < 64 && (consumed_mask & (G_GUINT64_CONSTANT (1) << i)))
         continue;
-      add_typed_arg (p, batch, ev, ftrace_intern (p, fields[i].key, fields[i].key_len),
-                     fields[i].value, fields[i].value_len);
+      ftrace_add_value_arg (p, batch, ev, ftrace_intern (p, fields[i].key, fields[i].key_len),
+                            fields[i].value, fields[i].value_len);
     }
 }
 
@@ -151,10 +152,8 @@ emit_raw (FtraceParser *p,
   const char *pos;
   gsize pos_len;
   guint n = ftrace_split_fields (payload, len, fields, FTRACE_MAX_FIELDS, &pos, &pos_len);
-  guint32 name = ftrace_intern (p, line->event, line->event_len);
-  TraceEvent *ev = ftrace_emit (p, batch, TRACE_EVENT_FTRACE, line);
+  TraceEvent *ev = ftrace_kernel_generic (p, batch, line, &(FtraceName){ line->event, line->event_len, 0 });
 
-  ev->name = name;
   if (pos_len > 0)
     trace_batch_add_arg (batch, ev, p->key_name, TRACE_ARG_STRING)->v.s = ftrace_intern (p, pos, pos_len);
   ftrace_add_fields_as_args (p, batch, ev, fields, n, 0);
@@ -274,30 +273,29 @@ parse_short_task (const char *s,
   return TRUE;
 }
 
+/* trace-cmd: `prev:pid [prio] S ==> next:pid [prio]`. Only the next
+ * task's name teaches the thread table. */
 static gboolean
 parse_switch_short (FtraceParser *p,
-                    TraceEvent *ev,
                     const char *s,
                     gsize len,
-                    const char *names[2],
-                    gsize name_lens[2])
+                    FtraceSwitch *sw)
 {
-  const char *arrow = memmem (s, len, "==>", 3), *rest;
-  gsize rest_len;
+  const char *arrow = memmem (s, len, "==>", 3), *rest, *prev, *next;
+  gsize rest_len, prev_len, next_len;
   gint64 pid, prio;
 
-  if (arrow == NULL ||
-      !parse_short_task (s, arrow - s, &names[0], &name_lens[0], &pid, &prio, &rest, &rest_len))
+  if (arrow == NULL || !parse_short_task (s, arrow - s, &prev, &prev_len, &pid, &prio, &rest, &rest_len))
     return FALSE;
-  ev->u.sched_switch.prev_tid = (gint32) pid;
-  ev->u.sched_switch.prev_prio = (gint32) prio;
-  ev->u.sched_switch.prev_state = parse_prev_state (rest, rest_len);
-  if (!parse_short_task (arrow + 3, s + len - arrow - 3, &names[1], &name_lens[1], &pid, &prio, &rest, &rest_len))
+  sw->prev_tid = (gint32) pid;
+  sw->prev_prio = (gint32) prio;
+  sw->prev_state = parse_prev_state (rest, rest_len);
+  if (!parse_short_task (arrow + 3, s + len - arrow - 3, &next, &next_len, &pid, &prio, &rest, &rest_len))
     return FALSE;
-  ev->u.sched_switch.next_tid = (gint32) pid;
-  ev->u.sched_switch.next_prio = (gint32) prio;
-  ev->u.sched_switch.prev_comm = ftrace_intern (p, names[0], name_lens[0]);
-  ev->u.sched_switch.next_comm = ftrace_intern (p, names[1], name_lens[1]);
+  sw->next_tid = (gint32) pid;
+  sw->next_prio = (gint32) prio;
+  sw->prev_comm = (FtraceName){ NULL, 0, ftrace_intern (p, prev, prev_len) };
+  sw->next_comm = (FtraceName){ next, next_len, 0 };
   return TRUE;
 }
 
@@ -308,31 +306,24 @@ parse_sched_switch (FtraceParser *p,
 {
   FtraceField f[FTRACE_MAX_FIELDS];
   const FtraceField *found[G_N_ELEMENTS (ftrace_sched_switch_keys)];
-  const char *pos, *names[2] = { NULL, NULL };
-  gsize pos_len, name_lens[2] = { 0, 0 };
+  const char *pos;
+  gsize pos_len;
   guint64 used;
   guint n = find_fields (line, ftrace_sched_switch_keys, G_N_ELEMENTS (found), G_N_ELEMENTS (found), f, found, &used,
                          &pos, &pos_len);
   const FtraceField *prev_comm = found[0], *prev_pid = found[1], *prev_prio = found[2], *prev_state = found[3];
   const FtraceField *next_comm = found[4], *next_pid = found[5], *next_prio = found[6];
+  FtraceKernelEvent e = { TRACE_EVENT_SCHED_SWITCH };
+  FtraceSwitch *sw = &e.u.sched_switch;
   gint64 ppid, npid;
   TraceEvent *ev;
 
   if (n == 0)
     {
-      /* trace-cmd: `prev:pid [prio] S ==> next:pid [prio]`; learn the names
-       * first so that THREAD_NAME comes before the switch */
-      TraceEvent tmp = { 0 };
-
-      if (!parse_switch_short (p, &tmp, line->payload, line->payload_len, names, name_lens))
-        {
-          emit_incomplete (p, batch, line);
-          return;
-        }
-      ftrace_learn_thread (p, batch, line->ts, tmp.u.sched_switch.next_tid, TRACE_ID_UNKNOWN,
-                           names[1], name_lens[1], TRUE);
-      ev = ftrace_emit (p, batch, TRACE_EVENT_SCHED_SWITCH, line);
-      ev->u.sched_switch = tmp.u.sched_switch;
+      if (parse_switch_short (p, line->payload, line->payload_len, sw))
+        ftrace_kernel_event (p, batch, line, TRUE, &e);
+      else
+        emit_incomplete (p, batch, line);
       return;
     }
   if (!field_int (prev_pid, &ppid) || !field_int (next_pid, &npid))
@@ -340,18 +331,14 @@ parse_sched_switch (FtraceParser *p,
       emit_incomplete (p, batch, line);
       return;
     }
-  if (prev_comm)
-    ftrace_learn_thread (p, batch, line->ts, ppid, TRACE_ID_UNKNOWN, prev_comm->value, prev_comm->value_len, TRUE);
-  if (next_comm)
-    ftrace_learn_thread (p, batch, line->ts, npid, TRACE_ID_UNKNOWN, next_comm->value, next_comm->value_len, TRUE);
-  ev = ftrace_emit (p, batch, TRACE_EVENT_SCHED_SWITCH, line);
-  ev->u.sched_switch.prev_tid = (gint32) ppid;
-  ev->u.sched_switch.next_tid = (gint32) npid;
-  ev->u.sched_switch.prev_prio = field_int32_or (prev_prio, -1);
-  ev->u.sched_switch.next_prio = field_int32_or (next_prio, -1);
-  ev->u.sched_switch.prev_state = prev_state ? parse_prev_state (prev_state->value, prev_state->value_len) : -1;
-  ev->u.sched_switch.prev_comm = field_string (p, prev_comm);
-  ev->u.sched_switch.next_comm = field_string (p, next_comm);
+  sw->prev_comm = field_name (prev_comm);
+  sw->prev_tid = ppid;
+  sw->prev_prio = field_int32_or (prev_prio, -1);
+  sw->prev_state = prev_state ? parse_prev_state (prev_state->value, prev_state->value_len) : -1;
+  sw->next_comm = field_name (next_comm);
+  sw->next_tid = npid;
+  sw->next_prio = field_int32_or (next_prio, -1);
+  ev = ftrace_kernel_event (p, batch, line, TRUE, &e);
   if (used != (G_GUINT64_CONSTANT (1) << n) - 1)
     ftrace_add_fields_as_args (p, batch, ev, f, n, used);
 }
@@ -381,6 +368,8 @@ parse_wakeup (FtraceParser *p,
   const FtraceField *fcomm = found[0], *fpid = found[1], *prio = found[2], *target = found[3], *success = found[4];
   gint64 pid, sprio = -1;
   gint32 target_cpu;
+  FtraceKernelEvent e = { kind };
+  FtraceWakeup *w = &e.u.wakeup;
   TraceEvent *ev;
 
   target_cpu = field_int32_or (target, -1);
@@ -402,15 +391,12 @@ parse_wakeup (FtraceParser *p,
       if (cpu != NULL && ftrace_parse_int_prefix (cpu + 4, line->payload + line->payload_len - cpu - 4, &v))
         target_cpu = (gint32) v;
     }
-  /* Only sched_waking names its wakee, as trace_processor reads it. */
-  if (kind == TRACE_EVENT_SCHED_WAKING)
-    ftrace_learn_thread (p, batch, line->ts, pid, TRACE_ID_UNKNOWN, comm, comm_len, TRUE);
-  ev = ftrace_emit (p, batch, kind, line);
-  ev->u.wakeup.tid = (gint32) pid;
-  ev->u.wakeup.comm = comm ? ftrace_intern (p, comm, comm_len) : 0;
-  ev->u.wakeup.prio = prio ? field_int32_or (prio, -1) : (gint32) sprio;
-  ev->u.wakeup.target_cpu = target_cpu;
-  ev->u.wakeup.success = field_int32_or (success, -1);
+  w->comm = (FtraceName){ comm, comm_len, 0 };
+  w->tid = pid;
+  w->prio = prio ? field_int32_or (prio, -1) : (gint32) sprio;
+  w->target_cpu = target_cpu;
+  w->success = field_int32_or (success, -1);
+  ev = ftrace_kernel_event (p, batch, line, TRUE, &e);
   if (n > 0 && used != (G_GUINT64_CONSTANT (1) << n) - 1)
     ftrace_add_fields_as_args (p, batch, ev, f, n, used);
 }
@@ -436,6 +422,7 @@ parse_task (FtraceParser *p,
   const FtraceField *flags = find_field (f, n, "clone_flags", &used);
   guint64 clone_flags = 0;
   gint64 pid;
+  FtraceKernelEvent e = { kind };
   TraceEvent *ev;
 
   if (!field_int (fpid, &pid))
@@ -445,22 +432,12 @@ parse_task (FtraceParser *p,
     }
   if (flags)
     ftrace_parse_hex (flags->value, flags->value_len, &clone_flags);
-  if (kind == TRACE_EVENT_TASK_NEWTASK)
-    {
-      /* a new thread of the writer's process, or a new process */
-      gint64 owner = (clone_flags & TRACE_CLONE_THREAD) ? line->pid : pid;
-
-      ftrace_learn_thread (p, batch, line->ts, pid, owner, comm ? comm->value : NULL,
-                           comm ? comm->value_len : 0, TRUE);
-    }
-  else if (kind == TRACE_EVENT_TASK_RENAME && comm)
-    ftrace_learn_thread (p, batch, line->ts, pid, TRACE_ID_UNKNOWN, comm->value, comm->value_len, TRUE);
-  ev = ftrace_emit (p, batch, kind, line);
-  ev->u.task.tid = (gint32) pid;
-  ev->u.task.prio = field_int32_or (prio, -1);
-  ev->u.task.comm = field_string (p, comm);
-  ev->u.task.old_comm = field_string (p, old);
-  ev->u.task.clone_flags = clone_flags;
+  e.u.task = (FtraceTask){ .comm = field_name (comm),
+                           .old_comm = field_name (old),
+                           .tid = pid,
+                           .prio = field_int32_or (prio, -1),
+                           .clone_flags = clone_flags };
+  ev = ftrace_kernel_event (p, batch, line, TRUE, &e);
   if (used != (G_GUINT64_CONSTANT (1) << n) - 1)
     ftrace_add_fields_as_args (p, batch, ev, f, n, used);
 }
@@ -478,6 +455,7 @@ parse_cpu (FtraceParser *p,
   guint n = ftrace_split_fields (line->payload, line->payload_len, f, FTRACE_MAX_FIELDS, &pos, &pos_len);
   const FtraceField *state = find_field (f, n, "state", &used);
   const FtraceField *cpu_id = find_field (f, n, "cpu_id", &used);
+  FtraceKernelEvent e = { kind };
   gint64 st, cpu;
   TraceEvent *ev;
 
@@ -486,9 +464,8 @@ parse_cpu (FtraceParser *p,
       emit_incomplete (p, batch, line);
       return;
     }
-  ev = ftrace_emit (p, batch, kind, line);
-  ev->u.cpu.cpu_id = (gint32) cpu;
-  ev->u.cpu.state = st;
+  e.u.cpu = (FtraceCpu){ st, (gint32) cpu };
+  ev = ftrace_kernel_event (p, batch, line, TRUE, &e);
   if (used != (G_GUINT64_CONSTANT (1) << n) - 1)
     ftrace_add_fields_as_args (p, batch, ev, f, n, used);
 }
@@ -514,8 +491,7 @@ parse_workqueue (FtraceParser *p,
   if (s == ptr || !ftrace_parse_hex (ptr, s - ptr, &work))
     return FALSE;
   fn = memmem (s, end - s, "function ", 9);
-  ev = ftrace_emit (p, batch, TRACE_EVENT_FTRACE, line);
-  ev->name = ftrace_intern (p, line->event, line->event_len);
+  ev = ftrace_kernel_generic (p, batch, line, &(FtraceName){ line->event, line->event_len, 0 });
   trace_batch_add_arg (batch, ev, p->key_work, TRACE_ARG_POINTER)->v.u = work;
   if (fn != NULL)
     {

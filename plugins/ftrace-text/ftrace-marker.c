@@ -406,57 +406,27 @@ ftrace_parse_marker (FtraceParser *p,
   emit_marker (p, batch, line, &m);
 }
 
-/**
- * ftrace_parser_parse_print:
- * @p: a parser
- * @ts: the event's time (ns)
- * @cpu: its cpu
- * @tid: the thread that wrote it
- * @tgid: its process, or %TRACE_ID_UNKNOWN
- * @buf: the print event's text (not NUL-terminated)
- * @len: its length
- * @batch: where the events go
- *
- * Reads the text of an ftrace `print` event that a binary trace carries
- * (a Perfetto ftrace bundle) as the text path reads a `tracing_mark_write`
- * line: an atrace marker becomes its slice, counter or async event, on the
- * same stacks. Text that is no atrace marker, or one whose fields do not
- * parse, is left to the caller, which keeps the print as it is (so nothing
- * is lost that trace_processor would read from it). Clock-sync markers
- * too: the caller reads those with its own clock.
- *
- * Returns: whether @buf was a marker and its events were added
- */
+/* An atrace marker in a print event of a reader that keeps what is no
+ * marker (ftrace_parser_add_print() with FTRACE_THREADS_GIVEN): text
+ * that is no marker, or whose fields do not parse, is left to the caller,
+ * clock syncs too. @line's pid comes from its tgid, else from what the
+ * parser knows of the thread, else from the marker's pid, which it then
+ * remembers (the begin/end stacks are per process).
+ * Returns: whether @buf was a marker and its events were added */
 gboolean
-ftrace_parser_parse_print (FtraceParser *p,
-                           gint64 ts,
-                           gint32 cpu,
-                           gint64 tid,
-                           gint64 tgid,
+ftrace_parse_print_marker (FtraceParser *p,
+                           TraceBatch *batch,
+                           FtraceLine *line,
                            const char *buf,
-                           gsize len,
-                           TraceBatch *batch)
+                           gsize len)
 {
-  FtraceLine line = { 0 };
   FtraceMarker m;
   gboolean malformed;
-
-  g_return_val_if_fail (p != NULL, FALSE);
-  g_return_val_if_fail (buf != NULL || len == 0, FALSE);
 
   ftrace_trim (&buf, &len);
   if (!parse_marker_fields (buf, len, &m, &malformed) || malformed)
     return FALSE;
-  line.tid = tid;
-  line.tgid = tgid;
-  line.cpu = cpu;
-  line.ts = ts;
-  line.event = "tracing_mark_write";
-  line.event_len = strlen (line.event);
-  line.payload = buf;
-  line.payload_len = len;
-  line.pid = TRACE_ID_UNKNOWN;
-  ftrace_resolve_line (p, batch, &line, m.tag == 'C' ? TRACE_ID_UNKNOWN : m.pid);
-  emit_marker (p, batch, &line, &m);
+  ftrace_resolve_line (p, batch, line, m.tag == 'C' ? TRACE_ID_UNKNOWN : m.pid);
+  emit_marker (p, batch, line, &m);
   return TRUE;
 }

@@ -261,6 +261,11 @@ void ftrace_parse_marker (FtraceParser *p,
                           const char *payload,
                           gsize len,
                           gboolean rhea);
+gboolean ftrace_parse_print_marker (FtraceParser *p,
+                                    TraceBatch *batch,
+                                    FtraceLine *line,
+                                    const char *buf,
+                                    gsize len);
 
 /* ftrace-kernel.c */
 
@@ -281,12 +286,29 @@ extern const FtraceTaskState ftrace_task_states[FTRACE_N_TASK_STATES];
 void ftrace_parse_kernel_event (FtraceParser *p,
                                 TraceBatch *batch,
                                 FtraceLine *line);
+void ftrace_add_value_arg (FtraceParser *p,
+                           TraceBatch *batch,
+                           TraceEvent *ev,
+                           guint32 key,
+                           const char *value,
+                           gsize value_len);
 void ftrace_add_fields_as_args (FtraceParser *p,
                                 TraceBatch *batch,
                                 TraceEvent *ev,
                                 const FtraceField *fields,
                                 guint n_fields,
                                 guint64 consumed_mask);
+
+/* ftrace-kernel-events.c: the mapping of typed fields into events */
+TraceEvent *ftrace_kernel_event (FtraceParser *p,
+                                 TraceBatch *batch,
+                                 const FtraceLine *line,
+                                 gboolean learn,
+                                 const FtraceKernelEvent *e);
+TraceEvent *ftrace_kernel_generic (FtraceParser *p,
+                                   TraceBatch *batch,
+                                   const FtraceLine *line,
+                                   const FtraceName *event);
 
 /* ftrace-dump.c */
 gboolean ftrace_parse_metadata_line (FtraceParser *p,

@@ -2,14 +2,18 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * A static library shared by the ftrace plugin (ftrace-src) and the json
+ * A static library shared by the ftrace plugin (ftrace-src), the json
  * plugin (json-src reads `systemTraceEvents` with it, json-sink writes
- * kernel records as ftrace lines with it); it builds no module.
+ * kernel records as ftrace lines with it) and the htrace and perfetto
+ * plugins (their kernel events and atrace markers); it builds no module.
  *
  * FtraceParser turns one text line at a time into TraceEvents appended to
  * a caller's TraceBatch. It keeps the state that spans lines (tid -> pid
  * and thread name, which dump table is being read, RheaTrace pid) and the
  * statistics of what it could not use. It knows nothing of files or HTML.
+ * Binary formats give it their kernel events as typed records instead of
+ * lines (ftrace_parser_add_kernel() and the rest below): one mapping of
+ * kernel events into TraceEvents for every source.
  *
  * FtraceReader reads ftrace text (raw `trace` dumps, atrace output,
  * OpenHarmony dumps, trace-cmd reports), systrace HTML (modern, legacy,
@@ -149,14 +153,6 @@ void ftrace_parser_parse_text (FtraceParser *parser,
                                TraceBatch *batch);
 void ftrace_parser_skip_line (FtraceParser *parser,
                               FtraceProblem problem);
-gboolean ftrace_parser_parse_print (FtraceParser *parser,
-                                    gint64 ts,
-                                    gint32 cpu,
-                                    gint64 tid,
-                                    gint64 tgid,
-                                    const char *buf,
-                                    gsize len,
-                                    TraceBatch *batch);
 void ftrace_parser_finish (FtraceParser *parser,
                            TraceBatch *batch);
 
@@ -186,6 +182,155 @@ const char *ftrace_problem_get_key (FtraceProblem problem);
 char *ftrace_stats_to_summary (const FtraceStats *stats);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FtraceParser, ftrace_parser_free)
+
+/* ------------------------------------------- kernel events, typed fields */
+
+/**
+ * FtraceThreads:
+ * @FTRACE_THREADS_LEARN: the record is one of the parser's lines: its pid
+ *   comes from its tgid, its comm and the parser's thread table, and the
+ *   comms the event names teach that table (ftrace text, htrace)
+ * @FTRACE_THREADS_GIVEN: the caller knows the threads: the record's tgid
+ *   is its pid and the event teaches the parser nothing (Perfetto). Only
+ *   atrace markers use the parser's thread table, as from text: one of a
+ *   record without tgid is of the process the thread's earlier markers
+ *   named, or the one it names
+ *
+ * Who knows the threads of a typed record (ftrace-kernel-events.c).
+ */
+typedef enum
+{
+  FTRACE_THREADS_LEARN,
+  FTRACE_THREADS_GIVEN,
+} FtraceThreads;
+
+/**
+ * FtraceRecord:
+ * @ts: the event's time (ns, on the stream's clock)
+ * @cpu: the cpu that recorded it
+ * @tid: the thread it was recorded for
+ * @tgid: that thread's process, %TRACE_ID_UNKNOWN when not recorded
+ * @comm: (nullable): the thread's name as recorded (not NUL-terminated)
+ * @comm_len: its length
+ * @name: the event's name for the event model (0: none, as from text)
+ * @threads: who knows the threads
+ *
+ * What ftrace text's line prefix says of a kernel event, typed.
+ */
+typedef struct
+{
+  gint64 ts;
+  gint32 cpu;
+  gint64 tid;
+  gint64 tgid;
+  const char *comm;
+  gsize comm_len;
+  guint32 name;
+  FtraceThreads threads;
+} FtraceRecord;
+
+/**
+ * FtraceName:
+ * @str: (nullable): the name's bytes, which the parser interns (cut and
+ *   made valid UTF-8 as text names are); %NULL: the field is absent or
+ *   given as @id
+ * @len: their length
+ * @id: the name interned by the caller, when @str is %NULL (0: none)
+ */
+typedef struct
+{
+  const char *str;
+  gsize len;
+  guint32 id;
+} FtraceName;
+
+/* sched_switch's fields; a prio or state not known is -1 (text) or
+ * what the format reads for a missing field. */
+typedef struct
+{
+  FtraceName prev_comm;
+  gint64 prev_tid;
+  gint32 prev_prio;
+  gint64 prev_state; /* #TraceTaskState bits, -1: not a state */
+  FtraceName next_comm;
+  gint64 next_tid;
+  gint32 next_prio;
+} FtraceSwitch;
+
+/* sched_wakeup's, sched_waking's and sched_wakeup_new's fields. */
+typedef struct
+{
+  FtraceName comm;
+  gint64 tid;
+  gint32 prio;
+  gint32 target_cpu;
+  gint32 success;
+} FtraceWakeup;
+
+/* The fields of sched_process_exit/free and task_newtask/rename; @comm
+ * is a rename's new name. */
+typedef struct
+{
+  FtraceName comm;
+  FtraceName old_comm;
+  gint64 tid;
+  gint32 prio;
+  guint64 clone_flags;
+  gboolean has_oom_score_adj;
+  gint32 oom_score_adj;
+} FtraceTask;
+
+/* cpu_frequency's and cpu_idle's fields. */
+typedef struct
+{
+  gint64 state;
+  gint32 cpu_id;
+} FtraceCpu;
+
+/**
+ * FtraceKernelEvent:
+ * @kind: one of the scheduler, task and cpu kinds of #TraceEventKind
+ * @u: the fields of @kind: @sched_switch; @wakeup for the three wakeups;
+ *   @task for sched_process_exit/free and task_newtask/rename; @cpu for
+ *   cpu_frequency and cpu_idle
+ *
+ * A kernel event of a kind the event model has, typed.
+ */
+typedef struct
+{
+  TraceEventKind kind;
+  union
+  {
+    FtraceSwitch sched_switch;
+    FtraceWakeup wakeup;
+    FtraceTask task;
+    FtraceCpu cpu;
+  } u;
+} FtraceKernelEvent;
+
+TraceEvent *ftrace_parser_add_kernel (FtraceParser *parser,
+                                      TraceBatch *batch,
+                                      const FtraceRecord *rec,
+                                      const FtraceKernelEvent *e);
+gboolean ftrace_parser_add_print (FtraceParser *parser,
+                                  TraceBatch *batch,
+                                  const FtraceRecord *rec,
+                                  const char *buf,
+                                  gsize len);
+TraceEvent *ftrace_parser_add_generic (FtraceParser *parser,
+                                       TraceBatch *batch,
+                                       const FtraceRecord *rec,
+                                       const FtraceName *event);
+void ftrace_parser_add_field (FtraceParser *parser,
+                              TraceBatch *batch,
+                              TraceEvent *ev,
+                              const char *key,
+                              gsize key_len,
+                              const char *value,
+                              gsize value_len);
+guint32 ftrace_parser_intern (FtraceParser *parser,
+                              const char *s,
+                              gsize len);
 
 /* ------------------------------------------------------------ reader */
 

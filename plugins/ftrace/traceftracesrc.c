@@ -89,6 +89,8 @@ trace_ftrace_src_open (TraceFileSrc *src,
     }
   self->reader = ftrace_reader_new (stream, trace_file_src_get_display_name (src),
                                     trace_element_get_string_pool (TRACE_ELEMENT (src)), &self->opts);
+  g_debug ("%s: reading %s (%" G_GUINT64_FORMAT " bytes), format %s", trace_element_get_name (TRACE_ELEMENT (src)),
+           trace_file_src_get_display_name (src), size, format ? format : DEFAULT_FORMAT);
   return TRUE;
 }
 
@@ -109,6 +111,8 @@ trace_ftrace_src_get_stream_info (TraceFileSrc *src,
   info->format = (char *) ftrace_reader_get_format (reader); /* read, not kept */
   info->clock_domain = ftrace_reader_get_clock_domain (reader);
   info->clock_source = "ftrace-src";
+  g_debug ("%s: found %s, clock %s", trace_element_get_name (TRACE_ELEMENT (src)), info->format,
+           trace_clock_domain_to_string (info->clock_domain));
 }
 
 static char *

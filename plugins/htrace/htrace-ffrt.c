@@ -2,10 +2,11 @@
  *
  * The ffrt-profiler plugin records what FFRT's hitrace markers would
  * have written: a phase (`B`, `E`, `S`, `C`...), a label and a cookie,
- * with the time, pid and tid. They become the atrace marker line hitrace
- * text would hold (`B|pid|H:label`, as TraceStreamer rebuilds them) and
- * go through the ftrace text engine (htrace-text.c), so that they are the
- * same events as from hitrace text. Two kinds do not:
+ * with the time, pid and tid. They become the atrace marker hitrace text
+ * would hold (`B|pid|H:label`, as TraceStreamer rebuilds them), read by
+ * the ftrace engine as a print event of that thread (htrace-records.c),
+ * so that they are the same events as from hitrace text. Two kinds do
+ * not:
  *
  * - `F` records are FFRT's task-state changes (`F|pid|H:R|3`: task 3 is
  *   ready; P, R, Co, F in the captures); FFRT writes no `S`, so as async
@@ -22,13 +23,13 @@
 
 #include "htrace-private.h"
 
-/* Thread names remembered for the comm column of the lines. */
+/* Thread names remembered for the task of the marker records. */
 #define MAX_THREADS 65536
 
 struct _HtraceFfrt
 {
   TraceStringPool *pool;
-  GString *line; /* names, labels */
+  GString *line; /* names, labels, marker texts */
   TraceClockDomain clock;
   GHashTable *comms; /* tid → interned thread name */
   guint32 category;
@@ -150,28 +151,28 @@ task_state (HtraceFfrt *f,
   trace_batch_add_arg_string (ctx->batch, ev, "state", f->line->str);
 }
 
-/* `comm-tid (pid) [cpu] ..... s.ns: tracing_mark_write: B|pid|H:label|cookie` */
+/* `B|pid|H:label|cookie`, written by the task `comm-tid (pid)` on its cpu */
 static void
-marker_line (HtraceFfrt *f,
-             HtraceContext *ctx,
-             gint64 ts,
-             const Htrace__FfrtEvent *e)
+marker (HtraceFfrt *f,
+        HtraceContext *ctx,
+        gint64 ts,
+        const Htrace__FfrtEvent *e)
 {
   guint32 comm = GPOINTER_TO_UINT (g_hash_table_lookup (f->comms, &(gint64){ e->tid }));
-  GString *line = htrace_text_begin (ctx->text, comm ? trace_string_pool_get (f->pool, comm) : NULL, e->tid, e->pid,
-                                     e->trace->cpu, ts);
+  FtraceRecord rec = htrace_record (comm ? trace_string_pool_get (f->pool, comm) : NULL, e->tid,
+                                    e->pid, e->trace->cpu, ts);
 
-  g_string_append (line, "tracing_mark_write: ");
-  append_text (line, &e->trace->trace_type);
-  g_string_append_printf (line, "|%u", e->pid);
+  g_string_truncate (f->line, 0);
+  append_text (f->line, &e->trace->trace_type);
+  g_string_append_printf (f->line, "|%u", e->pid);
   if (e->trace->label.len > 0)
     {
-      g_string_append (line, "|H:");
-      append_text (line, &e->trace->label);
+      g_string_append (f->line, "|H:");
+      append_text (f->line, &e->trace->label);
     }
   if (e->trace->cookie != 0)
-    g_string_append_printf (line, "|%" G_GUINT64_FORMAT, e->trace->cookie);
-  htrace_text_end (ctx->text, ctx->batch);
+    g_string_append_printf (f->line, "|%" G_GUINT64_FORMAT, e->trace->cookie);
+  ftrace_parser_add_print (htrace_records_get_parser (ctx->records), ctx->batch, &rec, f->line->str, f->line->len);
 }
 
 static void
@@ -196,7 +197,7 @@ decode_event (HtraceFfrt *f,
   else if (is_task_state (e->trace))
     task_state (f, ctx, ts, e);
   else
-    marker_line (f, ctx, ts, e);
+    marker (f, ctx, ts, e);
 }
 
 void

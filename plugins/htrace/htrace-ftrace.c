@@ -2,18 +2,18 @@
  *
  * hiprofiler's ftrace plugin (hitrace's kernel side) reads the ftrace ring
  * buffers and records each event as protobuf, per cpu. Each event the
- * ftrace text engine models (sched_switch, sched_wakeup/waking/wakeup_new,
+ * ftrace engine models (sched_switch, sched_wakeup/waking/wakeup_new,
  * sched_process_exit/free, task_newtask/rename, cpu_frequency, cpu_idle,
- * and print: the atrace markers) is written as the line ftrace's text
- * output holds for it and parsed by that engine (htrace-text.c), so it
- * becomes exactly the event the text path makes. The other kinds the
- * subset declares (irq, softirq, ipi, workqueue, binder) are written from
- * their message's descriptor, `name: field=value ...`, the line the
- * engine keeps as a generic event with its fields as args: no code per
- * kind, so declaring a message in the .proto is all a new kind needs.
+ * and print: the atrace markers) goes to that engine as a typed record
+ * (htrace-records.c, ftrace-kernel-events.c), so it becomes exactly the
+ * event ftrace-src makes of the same event as text. The other kinds the
+ * subset declares (irq, softirq, ipi, workqueue, binder) are added from
+ * their message's descriptor, as the generic event the engine keeps for
+ * `name: field=value ...` with its fields as args: no code per kind, so
+ * declaring a message in the .proto is all a new kind needs.
  * Kinds the subset does not declare are counted (`skipped-ftrace-other`),
- * and so are fields a line cannot carry (`skipped-ftrace-fields`: fields
- * a newer writer added, repeated or nested ones; the event is kept
+ * and so are fields no kernel format prints (`skipped-ftrace-fields`:
+ * fields a newer writer added, repeated or nested ones; the event is kept
  * without them). Times are on the ring buffer's clock,
  * which FtraceCpuStatsMsg names (`boot` unless it says otherwise).
  *
@@ -43,7 +43,7 @@ htrace_ftrace_handles (const char *plugin)
 HtraceFtrace *
 htrace_ftrace_new (TraceStringPool *pool)
 {
-  HtraceFtrace *f = g_new0 (HtraceFtrace, 1);
+  HtraceFtrace *f = g_new0 (HtraceFtrace, HTRACE_TRIM_TRAILING_SPACES);
 
   f->pool = pool;
   f->clock = TRACE_CLOCK_BOOTTIME; /* hiprofiler's default trace_clock, `boot` */
@@ -78,7 +78,7 @@ count_undeclared (HtraceFtrace *f,
   if (count == NULL)
     {
       number = g_hash_table_size (f->undeclared) >= HTRACE_MAX_FTRACE_KINDS ? 0 : number;
-      count = g_new0 (guint64, 1);
+      count = g_new0 (guint64, HTRACE_TRIM_TRAILING_SPACES);
       g_hash_table_insert (f->undeclared, GUINT_TO_POINTER (number), count);
     }
   (*count)++;
@@ -137,73 +137,126 @@ clock_of (const char *name)
   return TRACE_CLOCK_UNKNOWN;
 }
 
-/* Names go into a line: no line ends, no NULs (protobuf strings may hold
- * either). */
-static void
-append_name (GString *s,
-             const char *name)
+/* The kernel's prev_state bits, as trace-cmd prints them and the engine
+ * reads a number: bits past gint64 are no state. */
+static gint64
+prev_state (guint64 raw)
 {
-  for (const char *p = name ? name : ""; *p; p++)
-    g_string_append_c (s, *p == '\n' || *p == '\r' ? ' ' : *p);
+  return raw > G_MAXINT64 ? -1 : (gint64) raw;
 }
 
 static void
-append_wakeup (GString *s,
-               const char *event,
-               const Htrace__SchedWakeupFormat *w)
+add_switch (HtraceRecords *t,
+            TraceBatch *batch,
+            const FtraceRecord *rec,
+            const Htrace__SchedSwitchFormat *sw)
 {
-  g_string_append_printf (s, "%s: comm=", event);
-  append_name (s, w->comm);
-  g_string_append_printf (s, " pid=%d prio=%d success=%d target_cpu=%03d", w->pid, w->prio, w->success,
-                          w->target_cpu);
+  FtraceKernelEvent e = { TRACE_EVENT_SCHED_SWITCH };
+
+  e.u.sched_switch = (FtraceSwitch){ .prev_comm = htrace_records_name (t, 0, sw->prev_comm, HTRACE_TRIM_TRAILING_SPACES),
+                                     .prev_tid = sw->prev_pid,
+                                     .prev_prio = sw->prev_prio,
+                                     .prev_state = prev_state (sw->prev_state),
+                                     .next_comm = htrace_records_name (t, 1, sw->next_comm, HTRACE_TRIM_TRAILING_SPACES),
+                                     .next_tid = sw->next_pid,
+                                     .next_prio = sw->next_prio };
+  ftrace_parser_add_kernel (htrace_records_get_parser (t), batch, rec, &e);
 }
 
 static void
-append_switch (GString *s,
-               const Htrace__SchedSwitchFormat *sw)
+add_wakeup (HtraceRecords *t,
+            TraceBatch *batch,
+            const FtraceRecord *rec,
+            TraceEventKind kind,
+            const Htrace__SchedWakeupFormat *w)
 {
-  g_string_append (s, "sched_switch: prev_comm=");
-  append_name (s, sw->prev_comm);
-  /* the kernel's state bits, as trace-cmd prints them: the engine reads
-   * a number as bits */
-  g_string_append_printf (s, " prev_pid=%d prev_prio=%d prev_state=%" G_GUINT64_FORMAT " ==> next_comm=",
-                          sw->prev_pid, sw->prev_prio, sw->prev_state);
-  append_name (s, sw->next_comm);
-  g_string_append_printf (s, " next_pid=%d next_prio=%d", sw->next_pid, sw->next_prio);
+  FtraceKernelEvent e = { kind };
+
+  e.u.wakeup = (FtraceWakeup){ .comm = htrace_records_name (t, 0, w->comm, HTRACE_TRIM_TRAILING_SPACES),
+                               .tid = w->pid,
+                               .prio = w->prio,
+                               .target_cpu = w->target_cpu,
+                               .success = w->success };
+  ftrace_parser_add_kernel (htrace_records_get_parser (t), batch, rec, &e);
 }
 
+/* sched_process_exit and _free: comm, pid, prio */
 static void
-append_process (GString *s,
-                const char *event,
-                const Htrace__SchedProcessFormat *p)
+add_process (HtraceRecords *t,
+             TraceBatch *batch,
+             const FtraceRecord *rec,
+             TraceEventKind kind,
+             const Htrace__SchedProcessFormat *p)
 {
-  g_string_append_printf (s, "%s: comm=", event);
-  append_name (s, p->comm);
-  g_string_append_printf (s, " pid=%d prio=%d", p->pid, p->prio);
+  FtraceKernelEvent e = { kind };
+
+  e.u.task = (FtraceTask){ .comm = htrace_records_name (t, 0, p->comm, HTRACE_TRIM_TRAILING_SPACES),
+                           .tid = p->pid,
+                           .prio = p->prio };
+  ftrace_parser_add_kernel (htrace_records_get_parser (t), batch, rec, &e);
+}
+
+/* task_newtask and task_rename carry no prio (-1, as from text) and
+ * their oom_score_adj as an arg. */
+static void
+add_task (HtraceRecords *t,
+          TraceBatch *batch,
+          const FtraceRecord *rec,
+          const Htrace__FtraceEvent *ev)
+{
+  FtraceKernelEvent e = { TRACE_EVENT_TASK_RENAME, .u.task = { .prio = -1, .has_oom_score_adj = TRUE } };
+
+  if (ev->event_case == HTRACE__FTRACE_EVENT__EVENT_TASK_NEWTASK_FORMAT)
+    {
+      const Htrace__TaskNewtaskFormat *n = ev->task_newtask_format;
+
+      e.kind = TRACE_EVENT_TASK_NEWTASK;
+      e.u.task.comm = htrace_records_name (t, 0, n->comm, HTRACE_TRIM_TRAILING_SPACES);
+      e.u.task.tid = n->pid;
+      e.u.task.clone_flags = (guint64) n->clone_flags;
+      e.u.task.oom_score_adj = n->oom_score_adj;
+    }
+  else
+    {
+      const Htrace__TaskRenameFormat *r = ev->task_rename_format;
+
+      e.u.task.old_comm = htrace_records_name (t, 0, r->oldcomm, HTRACE_TRIM_TRAILING_SPACES);
+      e.u.task.comm = htrace_records_name (t, 1, r->newcomm, HTRACE_TRIM_TRAILING_SPACES);
+      e.u.task.tid = r->pid;
+      e.u.task.oom_score_adj = r->oom_score_adj;
+    }
+  ftrace_parser_add_kernel (htrace_records_get_parser (t), batch, rec, &e);
+}
+
+/* cpu_frequency and cpu_idle */
+static void
+add_cpu (HtraceRecords *t,
+         TraceBatch *batch,
+         const FtraceRecord *rec,
+         TraceEventKind kind,
+         const Htrace__CpuStateFormat *c)
+{
+  FtraceKernelEvent e = { kind, .u.cpu = { c->state, (gint32) c->cpu_id } };
+
+  ftrace_parser_add_kernel (htrace_records_get_parser (t), batch, rec, &e);
 }
 
 /* The print event's buffer is the marker text with its newline. */
 static void
-append_print (GString *s,
-              const Htrace__PrintFormat *p)
+add_print (HtraceRecords *t,
+           TraceBatch *batch,
+           const FtraceRecord *rec,
+           const Htrace__PrintFormat *p)
 {
-  gsize start;
+  FtraceName buf = htrace_records_name (t, 0, p->buf, HTRACE_TRIM_NONE);
 
-  g_string_append (s, "tracing_mark_write: ");
-  start = s->len;
-  append_name (s, p->buf);
-  while (s->len > start && s->str[s->len - 1] == ' ')
-    g_string_truncate (s, s->len - 1);
+  ftrace_parser_add_print (htrace_records_get_parser (t), batch, rec, buf.str, buf.len);
 }
 
-/* One scalar or string field as `name=value`, or FALSE for a type a
- * line cannot carry. Integers in decimal, as the kernel prints most of
- * them; a uint64 past G_MAXINT64 (a kernel pointer) in hex, which the
- * engine still reads as a number. */
+/* Whether a field has a value a kernel format file would print: a
+ * scalar or a string. */
 static gboolean
-append_field (GString *s,
-              const ProtobufCFieldDescriptor *fd,
-              const void *member)
+is_printable (const ProtobufCFieldDescriptor *fd)
 {
   if (fd->label == PROTOBUF_C_LABEL_REPEATED)
     return FALSE;
@@ -213,35 +266,71 @@ append_field (GString *s,
     case PROTOBUF_C_TYPE_SINT32:
     case PROTOBUF_C_TYPE_SFIXED32:
     case PROTOBUF_C_TYPE_ENUM:
-      g_string_append_printf (s, " %s=%d", fd->name, *(const gint32 *) member);
-      return TRUE;
     case PROTOBUF_C_TYPE_UINT32:
     case PROTOBUF_C_TYPE_FIXED32:
-      g_string_append_printf (s, " %s=%u", fd->name, *(const guint32 *) member);
-      return TRUE;
     case PROTOBUF_C_TYPE_BOOL:
-      g_string_append_printf (s, " %s=%d", fd->name, *(const protobuf_c_boolean *) member ? 1 : 0);
-      return TRUE;
     case PROTOBUF_C_TYPE_INT64:
     case PROTOBUF_C_TYPE_SINT64:
     case PROTOBUF_C_TYPE_SFIXED64:
-      g_string_append_printf (s, " %s=%" G_GINT64_FORMAT, fd->name, *(const gint64 *) member);
-      return TRUE;
     case PROTOBUF_C_TYPE_UINT64:
     case PROTOBUF_C_TYPE_FIXED64:
-      {
-        guint64 v = *(const guint64 *) member;
-
-        g_string_append_printf (s, v > G_MAXINT64 ? " %s=0x%" G_GINT64_MODIFIER "x" : " %s=%" G_GUINT64_FORMAT,
-                                fd->name, v);
-        return TRUE;
-      }
     case PROTOBUF_C_TYPE_STRING:
-      g_string_append_printf (s, " %s=", fd->name);
-      append_name (s, *(const char *const *) member);
       return TRUE;
     default: /* bytes, floats, nested messages: no kernel format field */
       return FALSE;
+    }
+}
+
+/* One field as an arg: integers as INT, a uint64 past G_MAXINT64 (a
+ * kernel pointer) as UINT, strings read as the engine reads a printed
+ * value (@last: the event's last field, whose trailing blanks the
+ * line's end drops). */
+static void
+add_field (HtraceRecords *t,
+           TraceBatch *batch,
+           TraceEvent *ev,
+           const ProtobufCFieldDescriptor *fd,
+           const void *member,
+           gboolean last)
+{
+  FtraceParser *parser = htrace_records_get_parser (t);
+  guint32 key;
+
+  if (fd->type == PROTOBUF_C_TYPE_STRING)
+    {
+      FtraceName value = htrace_records_name (t, 0, *(const char *const *) member,
+                                              last ? HTRACE_TRIM_TRAILING_BLANKS : HTRACE_TRIM_TRAILING_SPACES);
+
+      ftrace_parser_add_field (parser, batch, ev, fd->name, strlen (fd->name), value.str, value.len);
+      return;
+    }
+  key = ftrace_parser_intern (parser, fd->name, strlen (fd->name));
+  switch (fd->type)
+    {
+    case PROTOBUF_C_TYPE_INT32:
+    case PROTOBUF_C_TYPE_SINT32:
+    case PROTOBUF_C_TYPE_SFIXED32:
+    case PROTOBUF_C_TYPE_ENUM:
+      trace_batch_add_arg (batch, ev, key, TRACE_ARG_INT)->v.i = *(const gint32 *) member;
+      break;
+    case PROTOBUF_C_TYPE_UINT32:
+    case PROTOBUF_C_TYPE_FIXED32:
+      trace_batch_add_arg (batch, ev, key, TRACE_ARG_INT)->v.i = *(const guint32 *) member;
+      break;
+    case PROTOBUF_C_TYPE_BOOL:
+      trace_batch_add_arg (batch, ev, key, TRACE_ARG_INT)->v.i = *(const protobuf_c_boolean *) member ? 1 : 0;
+      break;
+    case PROTOBUF_C_TYPE_UINT64:
+    case PROTOBUF_C_TYPE_FIXED64:
+      if (*(const guint64 *) member > G_MAXINT64)
+        {
+          trace_batch_add_arg (batch, ev, key, TRACE_ARG_UINT)->v.u = *(const guint64 *) member;
+          break;
+        }
+      /* fall through */
+    default:
+      trace_batch_add_arg (batch, ev, key, TRACE_ARG_INT)->v.i = *(const gint64 *) member;
+      break;
     }
 }
 
@@ -250,14 +339,17 @@ append_field (GString *s,
  * descriptor lists by number, are the kernel format file's in its order
  * (OpenHarmony numbers them so). Returns the fields left out. */
 static guint
-append_generic (GString *s,
-                const Htrace__FtraceEvent *e)
+add_generic (HtraceRecords *t,
+             TraceBatch *batch,
+             const FtraceRecord *rec,
+             const Htrace__FtraceEvent *e)
 {
   const ProtobufCFieldDescriptor *member =
       protobuf_c_message_descriptor_get_field (&htrace__ftrace_event__descriptor, e->event_case);
   const ProtobufCMessage *msg;
   gsize name_len;
-  guint left_out;
+  guint left_out, last = 0;
+  TraceEvent *ev;
 
   if (member == NULL || member->type != PROTOBUF_C_TYPE_MESSAGE)
     return 0;
@@ -267,14 +359,18 @@ append_generic (GString *s,
   name_len = strlen (member->name);
   if (g_str_has_suffix (member->name, "_format"))
     name_len -= strlen ("_format");
-  g_string_append_len (s, member->name, name_len);
-  g_string_append_c (s, ':');
+  ev = ftrace_parser_add_generic (htrace_records_get_parser (t), batch, rec, &(FtraceName){ member->name, name_len, 0 });
   left_out = msg->n_unknown_fields;
+  for (guint i = 0; i < msg->descriptor->n_fields; i++)
+    if (is_printable (&msg->descriptor->fields[i]))
+      last = i;
   for (guint i = 0; i < msg->descriptor->n_fields; i++)
     {
       const ProtobufCFieldDescriptor *fd = &msg->descriptor->fields[i];
 
-      if (!append_field (s, fd, (const char *) msg + fd->offset))
+      if (is_printable (fd))
+        add_field (t, batch, ev, fd, (const char *) msg + fd->offset, i == last);
+      else
         left_out++;
     }
   return left_out;
@@ -282,55 +378,46 @@ append_generic (GString *s,
 
 /* Returns the fields a generic event left out. */
 static guint
-append_event (GString *s,
-              const Htrace__FtraceEvent *e)
+add_event (HtraceRecords *t,
+           TraceBatch *batch,
+           const FtraceRecord *rec,
+           const Htrace__FtraceEvent *e)
 {
   switch (e->event_case)
     {
     case HTRACE__FTRACE_EVENT__EVENT_PRINT_FORMAT:
-      append_print (s, e->print_format);
+      add_print (t, batch, rec, e->print_format);
       break;
     case HTRACE__FTRACE_EVENT__EVENT_SCHED_SWITCH_FORMAT:
-      append_switch (s, e->sched_switch_format);
+      add_switch (t, batch, rec, e->sched_switch_format);
       break;
     case HTRACE__FTRACE_EVENT__EVENT_SCHED_WAKEUP_FORMAT:
-      append_wakeup (s, "sched_wakeup", e->sched_wakeup_format);
+      add_wakeup (t, batch, rec, TRACE_EVENT_SCHED_WAKEUP, e->sched_wakeup_format);
       break;
     case HTRACE__FTRACE_EVENT__EVENT_SCHED_WAKEUP_NEW_FORMAT:
-      append_wakeup (s, "sched_wakeup_new", e->sched_wakeup_new_format);
+      add_wakeup (t, batch, rec, TRACE_EVENT_SCHED_WAKEUP_NEW, e->sched_wakeup_new_format);
       break;
     case HTRACE__FTRACE_EVENT__EVENT_SCHED_WAKING_FORMAT:
-      append_wakeup (s, "sched_waking", e->sched_waking_format);
+      add_wakeup (t, batch, rec, TRACE_EVENT_SCHED_WAKING, e->sched_waking_format);
       break;
     case HTRACE__FTRACE_EVENT__EVENT_SCHED_PROCESS_EXIT_FORMAT:
-      append_process (s, "sched_process_exit", e->sched_process_exit_format);
+      add_process (t, batch, rec, TRACE_EVENT_SCHED_PROCESS_EXIT, e->sched_process_exit_format);
       break;
     case HTRACE__FTRACE_EVENT__EVENT_SCHED_PROCESS_FREE_FORMAT:
-      append_process (s, "sched_process_free", e->sched_process_free_format);
+      add_process (t, batch, rec, TRACE_EVENT_SCHED_PROCESS_FREE, e->sched_process_free_format);
       break;
     case HTRACE__FTRACE_EVENT__EVENT_CPU_FREQUENCY_FORMAT:
-      g_string_append_printf (s, "cpu_frequency: state=%u cpu_id=%u", e->cpu_frequency_format->state,
-                              e->cpu_frequency_format->cpu_id);
+      add_cpu (t, batch, rec, TRACE_EVENT_CPU_FREQUENCY, e->cpu_frequency_format);
       break;
     case HTRACE__FTRACE_EVENT__EVENT_CPU_IDLE_FORMAT:
-      g_string_append_printf (s, "cpu_idle: state=%u cpu_id=%u", e->cpu_idle_format->state,
-                              e->cpu_idle_format->cpu_id);
+      add_cpu (t, batch, rec, TRACE_EVENT_CPU_IDLE, e->cpu_idle_format);
       break;
     case HTRACE__FTRACE_EVENT__EVENT_TASK_NEWTASK_FORMAT:
-      g_string_append_printf (s, "task_newtask: pid=%d comm=", e->task_newtask_format->pid);
-      append_name (s, e->task_newtask_format->comm);
-      g_string_append_printf (s, " clone_flags=%" G_GINT64_MODIFIER "x oom_score_adj=%d",
-                              e->task_newtask_format->clone_flags, e->task_newtask_format->oom_score_adj);
-      break;
     case HTRACE__FTRACE_EVENT__EVENT_TASK_RENAME_FORMAT:
-      g_string_append_printf (s, "task_rename: pid=%d oldcomm=", e->task_rename_format->pid);
-      append_name (s, e->task_rename_format->oldcomm);
-      g_string_append (s, " newcomm=");
-      append_name (s, e->task_rename_format->newcomm);
-      g_string_append_printf (s, " oom_score_adj=%d", e->task_rename_format->oom_score_adj);
+      add_task (t, batch, rec, e);
       break;
     default:
-      return append_generic (s, e);
+      return add_generic (t, batch, rec, e);
     }
   return 0;
 }
@@ -342,26 +429,25 @@ decode_event (HtraceFtrace *f,
               const Htrace__FtraceEvent *e)
 {
   gint64 ts, tid = e->common_fields ? e->common_fields->pid : 0;
-  GString *line;
+  FtraceRecord rec;
   guint left_out;
 
   ctx->stats->ftrace_events++;
   if (e->event_case == HTRACE__FTRACE_EVENT__EVENT__NOT_SET)
     {
       count_undeclared (f, e);
-      htrace_context_skip (ctx, HTRACE_SKIP_FTRACE_OTHER, 1);
+      htrace_context_skip (ctx, HTRACE_SKIP_FTRACE_OTHER, HTRACE_TRIM_TRAILING_SPACES);
       return;
     }
   if (!htrace_context_time (ctx, f->clock, e->timestamp / 1000000000, e->timestamp % 1000000000, &ts))
     return;
   if (ts < 0)
     {
-      htrace_context_skip (ctx, HTRACE_SKIP_UNKNOWN_CLOCK, 1);
+      htrace_context_skip (ctx, HTRACE_SKIP_UNKNOWN_CLOCK, HTRACE_TRIM_TRAILING_SPACES);
       return;
     }
-  line = htrace_text_begin (ctx->text, e->comm, tid, e->tgid, cpu, ts);
-  left_out = append_event (line, e);
-  htrace_text_end (ctx->text, ctx->batch);
+  rec = htrace_record (e->comm, tid, e->tgid, cpu, ts);
+  left_out = add_event (ctx->records, ctx->batch, &rec, e);
   if (left_out > 0)
     htrace_context_skip (ctx, HTRACE_SKIP_FTRACE_FIELD, left_out);
 }
@@ -375,7 +461,7 @@ htrace_ftrace_decode (HtraceFtrace *f,
 
   if (res == NULL)
     {
-      htrace_context_skip (ctx, HTRACE_SKIP_BAD_RESULT, 1);
+      htrace_context_skip (ctx, HTRACE_SKIP_BAD_RESULT, HTRACE_TRIM_TRAILING_SPACES);
       return;
     }
   for (gsize i = 0; i < res->n_ftrace_cpu_stats; i++)

@@ -80,11 +80,11 @@ typedef struct
   guint64 skipped[HTRACE_SKIP_N];
   guint64 first_offset[HTRACE_SKIP_N]; /* byte of the first record skipped */
   guint64 ftrace_events;
-  FtraceStats ftrace; /* of the lines FFRT and ftrace records become */
+  FtraceStats ftrace; /* of the records FFRT and ftrace give the ftrace engine */
 } HtraceReaderStats;
 
 typedef struct _HtraceReader HtraceReader;
-typedef struct _HtraceText HtraceText;
+typedef struct _HtraceRecords HtraceRecords;
 
 /* htrace-container.c: the header, the records, the clocks */
 gboolean htrace_header_parse (HtraceHeader *header,
@@ -129,7 +129,7 @@ typedef struct
   HtraceReaderStats *stats;
   guint64 offset; /* of the record being decoded */
   ProtobufCAllocator *allocator;
-  HtraceText *text; /* the lines for the ftrace text engine */
+  HtraceRecords *records; /* the ftrace engine's, of FFRT and ftrace */
 } HtraceContext;
 
 void htrace_context_skip (HtraceContext *ctx,
@@ -152,7 +152,7 @@ void htrace_sysmon_decode (HtraceSysmon *s,
                            gint64 ts,
                            const ProtobufCBinaryData *data);
 
-/* htrace-ffrt.c: FFRT task markers through the ftrace text engine */
+/* htrace-ffrt.c: FFRT task markers through the ftrace engine */
 typedef struct _HtraceFfrt HtraceFfrt;
 HtraceFfrt *htrace_ffrt_new (TraceStringPool *pool);
 void htrace_ffrt_free (HtraceFfrt *f);
@@ -163,23 +163,39 @@ void htrace_ffrt_decode (HtraceFfrt *f,
                          HtraceContext *ctx,
                          const ProtobufCBinaryData *data);
 
-/* htrace-text.c: lines for the ftrace text engine */
-HtraceText *htrace_text_new (TraceStringPool *pool);
-void htrace_text_free (HtraceText *t);
-GString *htrace_text_begin (HtraceText *t,
-                            const char *comm,
+/* htrace-records.c: typed records for the ftrace engine */
+
+/* The names one record needs at once (two comms). */
+#define HTRACE_RECORD_NAMES 2
+
+/* The blanks hitrace text cannot hold after a field's value: spaces,
+ * blanks for an event's last field (which ends the line), none for a
+ * print's text (which the marker reader trims). */
+typedef enum
+{
+  HTRACE_TRIM_NONE,
+  HTRACE_TRIM_TRAILING_SPACES,
+  HTRACE_TRIM_TRAILING_BLANKS,
+} HtraceTrim;
+
+HtraceRecords *htrace_records_new (TraceStringPool *pool);
+void htrace_records_free (HtraceRecords *t);
+FtraceParser *htrace_records_get_parser (HtraceRecords *t);
+FtraceName htrace_records_name (HtraceRecords *t,
+                                guint slot,
+                                const char *s,
+                                HtraceTrim trim);
+FtraceRecord htrace_record (const char *comm,
                             gint64 tid,
                             gint64 pid,
                             guint cpu,
                             gint64 ts);
-void htrace_text_end (HtraceText *t,
-                      TraceBatch *batch);
-void htrace_text_finish (HtraceText *t,
-                         TraceBatch *batch);
-const FtraceStats *htrace_text_get_stats (HtraceText *t);
-guint64 htrace_text_get_lines (HtraceText *t);
+void htrace_records_finish (HtraceRecords *t,
+                            TraceBatch *batch);
+const FtraceStats *htrace_records_get_stats (HtraceRecords *t);
+guint64 htrace_records_get_count (HtraceRecords *t);
 
-/* htrace-ftrace.c: the ftrace plugin's kernel events as ftrace lines */
+/* htrace-ftrace.c: the ftrace plugin's kernel events as typed records */
 typedef struct _HtraceFtrace HtraceFtrace;
 HtraceFtrace *htrace_ftrace_new (TraceStringPool *pool);
 void htrace_ftrace_free (HtraceFtrace *f);

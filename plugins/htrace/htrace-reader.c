@@ -36,7 +36,7 @@ struct _HtraceReader
   HtraceHook *hook;
   HtraceArkts *arkts;
   HtraceFtrace *ftrace;
-  HtraceText *text;
+  HtraceRecords *records;
   char *arkts_error; /* why the ArkTS engine stopped, for the summary */
 };
 
@@ -159,7 +159,7 @@ htrace_reader_new (GInputStream *in,
   r->hook = htrace_hook_new (pool);
   r->arkts = htrace_arkts_new (pool, location);
   r->ftrace = htrace_ftrace_new (pool);
-  r->text = htrace_text_new (pool);
+  r->records = htrace_records_new (pool);
   return r;
 }
 
@@ -178,7 +178,7 @@ htrace_reader_free (HtraceReader *r)
   htrace_hook_free (r->hook);
   htrace_arkts_free (r->arkts);
   htrace_ftrace_free (r->ftrace);
-  htrace_text_free (r->text);
+  htrace_records_free (r->records);
   g_free (r->arkts_error);
   g_free (r);
 }
@@ -390,7 +390,7 @@ read_records (HtraceReader *r,
               TraceBatch *batch,
               GError **error)
 {
-  HtraceContext ctx = { batch, r->pool, &r->header, r->domain, &r->stats, 0, &r->allocator, r->text };
+  HtraceContext ctx = { batch, r->pool, &r->header, r->domain, &r->stats, 0, &r->allocator, r->records };
 
   while (batch->n_events < TRACE_BATCH_DEFAULT_SIZE)
     {
@@ -402,7 +402,7 @@ read_records (HtraceReader *r,
       if (got == 0)
         {
           r->records_done = TRUE;
-          htrace_text_finish (r->text, batch);
+          htrace_records_finish (r->records, batch);
           return TRUE;
         }
       r->stats.records++;
@@ -423,7 +423,7 @@ static gboolean
 read_arkts (HtraceReader *r,
             TraceBatch **out)
 {
-  HtraceContext ctx = { NULL, r->pool, &r->header, r->domain, &r->stats, r->stats.bytes_read, &r->allocator, r->text };
+  HtraceContext ctx = { NULL, r->pool, &r->header, r->domain, &r->stats, r->stats.bytes_read, &r->allocator, r->records };
   g_autoptr (GError) error = NULL;
 
   if (!htrace_arkts_read_batch (r->arkts, &ctx, out, &error))
@@ -485,7 +485,7 @@ htrace_reader_copy_stats (HtraceReader *r,
                           HtraceReaderStats *out)
 {
   *out = r->stats;
-  out->ftrace = *htrace_text_get_stats (r->text);
+  out->ftrace = *htrace_records_get_stats (r->records);
 }
 
 void
@@ -534,8 +534,8 @@ htrace_reader_get_summary (HtraceReader *r)
   g_autofree char *ftrace = NULL;
   g_autofree char *arkts = htrace_arkts_get_summary (r->arkts);
 
-  if (htrace_text_get_lines (r->text) > 0)
-    ftrace = ftrace_stats_to_summary (htrace_text_get_stats (r->text));
+  if (htrace_records_get_count (r->records) > 0)
+    ftrace = ftrace_stats_to_summary (htrace_records_get_stats (r->records));
   for (guint i = 0; i < HTRACE_SKIP_N; i++)
     {
       if (r->stats.skipped[i] == 0)

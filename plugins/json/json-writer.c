@@ -536,8 +536,8 @@ slice_begin (ChromeWriter *w,
 }
 
 /* The begin's args, with the end's args added (an end's value wins, an
- * end's null does not: it used to be dropped, and trace_processor shows
- * no row for it). */
+ * end's null does not: trace_processor shows no row for a null, so the
+ * begin's value stands). */
 static void
 merge_args (ChromeWriter *w,
             const TraceArg *begin,

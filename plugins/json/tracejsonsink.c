@@ -25,10 +25,8 @@ struct _TraceJsonSink
 {
   TraceFileSink parent_instance;
 
-  /* the properties, and what the stream says (clock domain, format,
-   * metadata: opts.metadata is a reference of the element's) */
+  /* the properties; the writer takes them with what the stream says */
   ChromeWriterOptions opts;
-  ChromeWriter *writer;
 };
 
 enum
@@ -66,62 +64,59 @@ DEFINE_ENUM (form_get_type, "TraceJsonForm", { CHROME_FORM_OBJECT, "JSON_TRACE_F
 DEFINE_ENUM (slices_get_type, "TraceJsonSlices", { CHROME_SLICES_COMPLETE, "JSON_TRACE_SLICES_COMPLETE", "complete" }, { CHROME_SLICES_BEGIN_END, "JSON_TRACE_SLICES_BEGIN_END", "begin-end" }, { CHROME_SLICES_AUTO, "JSON_TRACE_SLICES_AUTO", "auto" })
 DEFINE_ENUM (flows_get_type, "TraceJsonFlows", { CHROME_FLOWS_V1, "JSON_TRACE_FLOWS_V1", "v1" }, { CHROME_FLOWS_V2, "JSON_TRACE_FLOWS_V2", "v2" }, { CHROME_FLOWS_AUTO, "JSON_TRACE_FLOWS_AUTO", "auto" })
 
-/* The writer starts once the stream says what clock it is on. */
-static void
-ensure_writer (TraceJsonSink *self)
-{
-  if (self->writer == NULL)
-    self->writer = chrome_writer_new (trace_file_sink_get_stream (TRACE_FILE_SINK (self)), &self->opts);
-}
-
 /* Returns: (transfer full) (nullable): the stream's metadata object */
 static JsonObject *
-parse_metadata (const char *text)
+parse_metadata (const TraceStreamInfo *info)
 {
-  g_autoptr (JsonNode) node = text ? json_from_string (text, NULL) : NULL;
+  g_autoptr (JsonNode) node = info && info->metadata ? json_from_string (info->metadata, NULL) : NULL;
 
   if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
     return NULL;
   return json_object_ref (json_node_get_object (node));
 }
 
-static void
-trace_json_sink_stream_start (TraceBaseSink *sink,
-                              const TraceStreamInfo *info)
+/* The properties, and what the stream says: its clock, and whether its
+ * events are a Chrome JSON trace's or typed kernel events. */
+static gpointer
+trace_json_sink_new_writer (TraceFileSink *sink,
+                            GOutputStream *stream,
+                            const TraceStreamInfo *info)
 {
-  TraceJsonSink *self = TRACE_JSON_SINK (sink);
+  ChromeWriterOptions opts = TRACE_JSON_SINK (sink)->opts;
 
-  self->opts.clock_domain = info->clock_domain;
-  self->opts.chrome_json = g_strcmp0 (info->format, "chrome-json") == 0;
-  self->opts.perfetto_kernel_events = g_strcmp0 (info->format, "perfetto") == 0;
-  g_clear_pointer (&self->opts.metadata, json_object_unref);
-  self->opts.metadata = parse_metadata (info->metadata);
-  /* metadata may come with a stream-start sent at the input's end */
-  if (self->writer)
-    chrome_writer_set_metadata (self->writer, self->opts.metadata);
+  if (info)
+    {
+      opts.clock_domain = info->clock_domain;
+      opts.chrome_json = (info->flags & TRACE_STREAM_FLAG_JSON_ORDER) != 0;
+      opts.perfetto_kernel_events = (info->flags & TRACE_STREAM_FLAG_TYPED_KERNEL_EVENTS) != 0;
+    }
+  /* the metadata is set at the end, where it is written */
+  return chrome_writer_new (stream, &opts);
 }
 
-static TraceFlowReturn
-trace_json_sink_render (TraceBaseSink *sink,
-                        TraceBatch *batch,
-                        GError **error)
+/* The stream's metadata, which may have come after the events. */
+static gboolean
+trace_json_sink_finish_writer (TraceFileSink *sink,
+                               gpointer writer,
+                               const TraceStreamInfo *info,
+                               GError **error)
 {
-  TraceJsonSink *self = TRACE_JSON_SINK (sink);
+  g_autoptr (JsonObject) metadata = parse_metadata (info);
 
-  ensure_writer (self);
-  return chrome_writer_write_batch (self->writer, batch, error) ? TRACE_FLOW_OK : TRACE_FLOW_ERROR;
+  chrome_writer_set_metadata (writer, metadata);
+  return chrome_writer_finish (writer, error);
 }
 
 /* What the writer could not put in JSON, in the words of the WARNING
- * and as stats keys; with @dict, they go to the stats instead. Open
- * slices and unmatched ends are written (as B and E), markers are
- * written as events: neither is a drop. */
+ * and as stats keys. Open slices and unmatched ends are written (as B
+ * and E), markers are written as events: neither is a drop. */
 static void
-report_drops (TraceJsonSink *self,
-              GVariantDict *dict)
+trace_json_sink_get_drops (TraceFileSink *sink,
+                           gpointer writer,
+                           GArray *drops)
 {
-  const ChromeWriterStats *s = chrome_writer_get_stats (self->writer);
-  const TraceSinkDrop drops[] = {
+  const ChromeWriterStats *s = chrome_writer_get_stats (writer);
+  const TraceSinkDrop list[] = {
     { "kernel", "kernel events (the array form has no place for them)", s->dropped_kernel },
     { "flows", "flow ids of slices with two different ids", s->dropped_flows },
     { "other", "events with no JSON form", s->dropped_other },
@@ -134,52 +129,30 @@ report_drops (TraceJsonSink *self,
       s->dropped_samples_past_thread_table },
   };
 
-  trace_base_sink_handle_drops (TRACE_BASE_SINK (self), dict, drops, G_N_ELEMENTS (drops));
-}
-
-static gboolean
-trace_json_sink_end (TraceFileSink *sink,
-                     GOutputStream *stream,
-                     GError **error)
-{
-  TraceJsonSink *self = TRACE_JSON_SINK (sink);
-
-  ensure_writer (self);
-  if (!chrome_writer_finish (self->writer, error))
-    return FALSE;
-  report_drops (self, NULL);
-  return TRUE;
-}
-
-static gboolean
-trace_json_sink_stop (TraceBaseSink *sink,
-                      GError **error)
-{
-  g_clear_pointer (&TRACE_JSON_SINK (sink)->writer, chrome_writer_free);
-  return TRACE_BASE_SINK_CLASS (trace_json_sink_parent_class)->stop (sink, error);
+  g_array_append_vals (drops, list, G_N_ELEMENTS (list));
 }
 
 static void
 trace_json_sink_collect_stats (TraceElement *element,
                                GVariantDict *dict)
 {
-  TraceJsonSink *self = TRACE_JSON_SINK (element);
+  ChromeWriter *writer = trace_file_sink_get_writer (TRACE_FILE_SINK (element));
   const ChromeWriterStats *s;
 
+  /* the drops among them */
   TRACE_ELEMENT_CLASS (trace_json_sink_parent_class)->collect_stats (element, dict);
-  if (self->writer == NULL)
+  if (writer == NULL)
     return;
-  s = chrome_writer_get_stats (self->writer);
+  s = chrome_writer_get_stats (writer);
   g_variant_dict_insert (dict, "json-events", "t", s->events);
   if (s->records)
     g_variant_dict_insert (dict, "records", "t", s->records);
   g_variant_dict_insert (dict, "kernel-lines", "t", s->kernel_lines);
-  g_variant_dict_insert (dict, "bytes-written", "t", chrome_writer_get_bytes_written (self->writer));
+  g_variant_dict_insert (dict, "bytes-written", "t", chrome_writer_get_bytes_written (writer));
   if (s->unmatched_ends)
     g_variant_dict_insert (dict, "unmatched-ends", "t", s->unmatched_ends);
   if (s->slices_past_thread_table)
     g_variant_dict_insert (dict, "slices-past-thread-table", "t", s->slices_past_thread_table);
-  report_drops (self, dict);
 }
 
 static void
@@ -250,8 +223,6 @@ trace_json_sink_finalize (GObject *object)
 {
   TraceJsonSink *self = TRACE_JSON_SINK (object);
 
-  g_clear_pointer (&self->writer, chrome_writer_free);
-  g_clear_pointer (&self->opts.metadata, json_object_unref);
   g_free ((char *) self->opts.display_time_unit);
   G_OBJECT_CLASS (trace_json_sink_parent_class)->finalize (object);
 }
@@ -261,18 +232,20 @@ trace_json_sink_class_init (TraceJsonSinkClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   TraceBaseSinkClass *sink_class = TRACE_BASE_SINK_CLASS (klass);
+  TraceFileSinkClass *file_sink_class = TRACE_FILE_SINK_CLASS (klass);
   const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS;
 
   object_class->set_property = trace_json_sink_set_property;
   object_class->get_property = trace_json_sink_get_property;
   object_class->finalize = trace_json_sink_finalize;
-  sink_class->stream_start = trace_json_sink_stream_start;
-  sink_class->render = trace_json_sink_render;
+  file_sink_class->new_writer = trace_json_sink_new_writer;
+  file_sink_class->write_batch = (TraceFileSinkWriteFunc) chrome_writer_write_batch;
+  file_sink_class->finish_writer = trace_json_sink_finish_writer;
+  file_sink_class->free_writer = (GDestroyNotify) chrome_writer_free;
+  file_sink_class->get_drops = trace_json_sink_get_drops;
   /* null and empty args written back, array indices kept */
   trace_base_sink_class_set_keeps_arg_shape (sink_class, TRUE);
   trace_base_sink_class_set_reads_arg_text (sink_class, TRUE);
-  sink_class->stop = trace_json_sink_stop;
-  TRACE_FILE_SINK_CLASS (klass)->end = trace_json_sink_end;
   TRACE_ELEMENT_CLASS (klass)->collect_stats = trace_json_sink_collect_stats;
 
   properties[PROP_FORM] = g_param_spec_enum ("form", "Form", "The object form (with metadata) or a bare array",

@@ -72,7 +72,9 @@ trace_json_src_get_stream_info (TraceFileSrc *src,
   info->format = "chrome-json";
   info->clock_domain = chrome_reader_get_clock_domain (reader);
   info->clock_source = chrome_reader_get_clock_domain_name (reader) ? "metadata.clock-domain" : "json-src";
-  info->flags = TRACE_STREAM_FLAG_MAIN_THREADS_NAMED;
+  /* Chrome names its main threads in metadata events; the events keep
+   * the file's order and forms */
+  info->flags = TRACE_STREAM_FLAG_MAIN_THREADS_NAMED | TRACE_STREAM_FLAG_JSON_ORDER;
 }
 
 /* The top-level "metadata" travels with the stream (sinks write it back):

@@ -11,7 +11,8 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "perfetto-private.h"
+#include "perfetto-reader-private.h"
+#include "perfetto-writer-private.h"
 
 #include <json-glib/json-glib.h>
 #include <math.h>

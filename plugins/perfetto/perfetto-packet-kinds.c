@@ -9,7 +9,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "perfetto-private.h"
+#include "perfetto-common.h"
 
 static const struct
 {

@@ -17,7 +17,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "perfetto-private.h"
+#include "perfetto-reader-private.h"
 
 /* Sequence-scoped clock ids, as Perfetto reserves them. */
 #define SEQUENCE_CLOCK_FIRST 64

@@ -17,7 +17,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "perfetto-private.h"
+#include "perfetto-reader-private.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -6,11 +6,15 @@
  * next_* on the cpu and a compact waking's waker is the thread running on
  * it, so the reader keeps, per cpu, the last switch it replayed.
  * Kernel events carry no process: the pid comes from what descriptors and
- * process_tree packets said of the thread.
+ * process_tree packets said of the thread. The kinds the event model has
+ * go through the ftrace engine's mapping of typed kernel events
+ * (plugins/ftrace-text/ftrace-kernel-events.c), as records whose threads
+ * the reader knows (FTRACE_THREADS_GIVEN), so that they are the events
+ * ftrace-src and htrace-src make of the same kernel events.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "perfetto-private.h"
+#include "perfetto-reader-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -45,28 +49,60 @@ ftrace_name (PerfettoReader *r,
   return GPOINTER_TO_UINT (id);
 }
 
+/* A clock marker a print event of @tid holds (no kernel event: the
+ * reader's own). */
 static TraceEvent *
-kernel_event (PerfettoReader *r,
-              TraceEventKind kind,
+clock_marker (PerfettoReader *r,
               gint64 ts,
               gint32 cpu,
-              gint64 tid,
-              guint32 name)
+              gint64 tid)
 {
-  TraceEvent *ev = perfetto_reader_emit (r, kind, ts);
+  TraceEvent *ev = perfetto_reader_emit (r, TRACE_EVENT_CLOCK_MARKER, ts);
 
   ev->cpu = cpu;
   ev->tid = tid;
   ev->pid = tid >= 0 ? perfetto_reader_pid_of (r, tid) : TRACE_ID_UNKNOWN;
-  ev->name = name;
   return ev;
 }
 
-static guint32
+static FtraceName
 comm (PerfettoReader *r,
       const char *s)
 {
-  return s ? perfetto_reader_intern (r, s) : 0;
+  return (FtraceName){ NULL, 0, s ? perfetto_reader_intern (r, s) : 0 };
+}
+
+/* A kernel event of @tid on @cpu, for the ftrace engine: the reader knows
+ * the threads. The engine adds one event for it, which the reader counts. */
+static FtraceRecord
+record (PerfettoReader *r,
+        gint64 ts,
+        gint32 cpu,
+        gint64 tid,
+        guint32 name)
+{
+  return (FtraceRecord){ .ts = ts,
+                         .cpu = cpu,
+                         .tid = tid,
+                         .tgid = tid >= 0 ? perfetto_reader_pid_of (r, tid) : TRACE_ID_UNKNOWN,
+                         .name = name,
+                         .threads = FTRACE_THREADS_GIVEN };
+}
+
+/* A kernel event of a kind the event model has none for, named @name,
+ * its fields the caller's to add as args. */
+static TraceEvent *
+generic_event (PerfettoReader *r,
+               gint64 ts,
+               gint32 cpu,
+               gint64 tid,
+               guint32 name)
+{
+  FtraceRecord rec = record (r, ts, cpu, tid, 0);
+  TraceEvent *ev = ftrace_parser_add_generic (r->markers, r->batch, &rec, &(FtraceName){ NULL, 0, name });
+
+  r->stats.events++;
+  return ev;
 }
 
 /* ---- full events ---- */
@@ -77,20 +113,24 @@ read_switch (PerfettoReader *r,
              gint32 cpu,
              const Perfetto__Protos__SchedSwitchFtraceEvent *sw)
 {
-  TraceEvent *ev = kernel_event (r, TRACE_EVENT_SCHED_SWITCH, (gint64) fev->timestamp, cpu,
-                                 fev->pid, ftrace_name (r, PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_SWITCH));
+  FtraceRecord rec = record (r, (gint64) fev->timestamp, cpu, fev->pid,
+                             ftrace_name (r, PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_SWITCH));
+  FtraceKernelEvent e = { TRACE_EVENT_SCHED_SWITCH };
+  FtraceSwitch *fields = &e.u.sched_switch;
   PerfettoRCpu *state = cpu_state (r, cpu);
 
-  ev->u.sched_switch.prev_tid = sw->prev_pid;
-  ev->u.sched_switch.prev_prio = sw->prev_prio;
-  ev->u.sched_switch.prev_state = perfetto_task_state_from_raw (sw->prev_state, r->kernel_version);
+  fields->prev_tid = sw->prev_pid;
+  fields->prev_prio = sw->prev_prio;
+  fields->prev_state = perfetto_task_state_from_raw (sw->prev_state, r->kernel_version);
   r->states_read = TRUE;
-  ev->u.sched_switch.prev_comm = comm (r, sw->prev_comm);
-  ev->u.sched_switch.next_tid = sw->next_pid;
-  ev->u.sched_switch.next_prio = sw->next_prio;
-  ev->u.sched_switch.next_comm = comm (r, sw->next_comm);
+  fields->prev_comm = comm (r, sw->prev_comm);
+  fields->next_tid = sw->next_pid;
+  fields->next_prio = sw->next_prio;
+  fields->next_comm = comm (r, sw->next_comm);
+  ftrace_parser_add_kernel (r->markers, r->batch, &rec, &e);
+  r->stats.events++;
   if (state)
-    *state = (PerfettoRCpu){ TRUE, sw->next_pid, sw->next_prio, ev->u.sched_switch.next_comm };
+    *state = (PerfettoRCpu){ TRUE, sw->next_pid, sw->next_prio, fields->next_comm.id };
 }
 
 static void
@@ -104,23 +144,14 @@ read_wakeup (PerfettoReader *r,
                         : field == PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_WAKEUP_NEW
                             ? TRACE_EVENT_SCHED_WAKEUP_NEW
                             : TRACE_EVENT_SCHED_WAKEUP;
-  TraceEvent *ev = kernel_event (r, kind, (gint64) fev->timestamp, cpu, fev->pid, ftrace_name (r, field));
+  FtraceRecord rec = record (r, (gint64) fev->timestamp, cpu, fev->pid, ftrace_name (r, field));
+  FtraceKernelEvent e = { kind };
 
-  ev->u.wakeup.comm = comm (r, wk->comm);
-  ev->u.wakeup.tid = wk->pid;
-  ev->u.wakeup.prio = wk->prio;
-  ev->u.wakeup.success = wk->success;
-  ev->u.wakeup.target_cpu = wk->target_cpu;
-}
-
-static void
-oom_arg (PerfettoReader *r,
-         TraceEvent *ev,
-         gboolean has,
-         gint32 value)
-{
-  if (has)
-    trace_batch_add_arg (r->batch, ev, perfetto_reader_intern (r, "oom_score_adj"), TRACE_ARG_INT)->v.i = value;
+  e.u.wakeup = (FtraceWakeup){
+    .comm = comm (r, wk->comm), .tid = wk->pid, .prio = wk->prio, .target_cpu = wk->target_cpu, .success = wk->success
+  };
+  ftrace_parser_add_kernel (r->markers, r->batch, &rec, &e);
+  r->stats.events++;
 }
 
 /* A rename without `oldcomm` is how the writer names a thread of no known
@@ -141,6 +172,46 @@ read_processless_thread_name (PerfettoReader *r,
   return TRUE;
 }
 
+/* The fields of a task event (@kind) as the engine takes them; prio
+ * only for the process events, oom_score_adj when the record has it. */
+static FtraceTask
+task_fields (PerfettoReader *r,
+             TraceEventKind kind,
+             const ProtobufCMessage *msg)
+{
+  if (kind == TRACE_EVENT_SCHED_PROCESS_EXIT)
+    {
+      const Perfetto__Protos__SchedProcessExitFtraceEvent *e = (gconstpointer) msg;
+
+      return (FtraceTask){ .tid = e->pid, .prio = e->prio, .comm = comm (r, e->comm) };
+    }
+  if (kind == TRACE_EVENT_SCHED_PROCESS_FREE)
+    {
+      const Perfetto__Protos__SchedProcessFreeFtraceEvent *e = (gconstpointer) msg;
+
+      return (FtraceTask){ .tid = e->pid, .prio = e->prio, .comm = comm (r, e->comm) };
+    }
+  if (kind == TRACE_EVENT_TASK_NEWTASK)
+    {
+      const Perfetto__Protos__TaskNewtaskFtraceEvent *e = (gconstpointer) msg;
+
+      return (FtraceTask){ .tid = e->pid,
+                           .comm = comm (r, e->comm),
+                           .clone_flags = e->clone_flags,
+                           .has_oom_score_adj = e->has_oom_score_adj,
+                           .oom_score_adj = e->oom_score_adj };
+    }
+  {
+    const Perfetto__Protos__TaskRenameFtraceEvent *e = (gconstpointer) msg;
+    FtraceTask t = { .tid = e->pid, .comm = comm (r, e->newcomm) };
+
+    t.old_comm = comm (r, e->oldcomm);
+    t.has_oom_score_adj = e->has_oom_score_adj;
+    t.oom_score_adj = e->oom_score_adj;
+    return t;
+  }
+}
+
 static void
 read_task (PerfettoReader *r,
            const PerfettoFtraceEvent *fev,
@@ -148,55 +219,30 @@ read_task (PerfettoReader *r,
            guint32 field,
            const ProtobufCMessage *msg)
 {
-  TraceEvent *ev;
-  TraceEventKind kind;
+  FtraceKernelEvent e;
+  FtraceRecord rec;
 
   switch (field)
     {
     case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_PROCESS_EXIT:
-      kind = TRACE_EVENT_SCHED_PROCESS_EXIT;
+      e.kind = TRACE_EVENT_SCHED_PROCESS_EXIT;
       break;
     case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_PROCESS_FREE:
-      kind = TRACE_EVENT_SCHED_PROCESS_FREE;
+      e.kind = TRACE_EVENT_SCHED_PROCESS_FREE;
       break;
     case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_TASK_NEWTASK:
-      kind = TRACE_EVENT_TASK_NEWTASK;
+      e.kind = TRACE_EVENT_TASK_NEWTASK;
       break;
     default:
       if (read_processless_thread_name (r, fev, (gconstpointer) msg))
         return;
-      kind = TRACE_EVENT_TASK_RENAME;
+      e.kind = TRACE_EVENT_TASK_RENAME;
       break;
     }
-  ev = kernel_event (r, kind, (gint64) fev->timestamp, cpu, fev->pid, ftrace_name (r, field));
-  if (kind == TRACE_EVENT_SCHED_PROCESS_EXIT)
-    {
-      const Perfetto__Protos__SchedProcessExitFtraceEvent *e = (gconstpointer) msg;
-
-      ev->u.task.tid = e->pid, ev->u.task.prio = e->prio, ev->u.task.comm = comm (r, e->comm);
-    }
-  else if (kind == TRACE_EVENT_SCHED_PROCESS_FREE)
-    {
-      const Perfetto__Protos__SchedProcessFreeFtraceEvent *e = (gconstpointer) msg;
-
-      ev->u.task.tid = e->pid, ev->u.task.prio = e->prio, ev->u.task.comm = comm (r, e->comm);
-    }
-  else if (kind == TRACE_EVENT_TASK_NEWTASK)
-    {
-      const Perfetto__Protos__TaskNewtaskFtraceEvent *e = (gconstpointer) msg;
-
-      ev->u.task.tid = e->pid, ev->u.task.comm = comm (r, e->comm);
-      ev->u.task.clone_flags = e->clone_flags;
-      oom_arg (r, ev, e->has_oom_score_adj, e->oom_score_adj);
-    }
-  else
-    {
-      const Perfetto__Protos__TaskRenameFtraceEvent *e = (gconstpointer) msg;
-
-      ev->u.task.tid = e->pid, ev->u.task.comm = comm (r, e->newcomm);
-      ev->u.task.old_comm = comm (r, e->oldcomm);
-      oom_arg (r, ev, e->has_oom_score_adj, e->oom_score_adj);
-    }
+  rec = record (r, (gint64) fev->timestamp, cpu, fev->pid, ftrace_name (r, field));
+  e.u.task = task_fields (r, e.kind, msg);
+  ftrace_parser_add_kernel (r->markers, r->batch, &rec, &e);
+  r->stats.events++;
 }
 
 /* `trace_event_clock_sync: ...` prints are clock markers (as written from
@@ -224,7 +270,7 @@ read_clock_sync (PerfettoReader *r,
       if (ms < G_MININT64 / 1000000 || ms > G_MAXINT64 / 1000000)
         return FALSE;
     }
-  ev = kernel_event (r, TRACE_EVENT_CLOCK_MARKER, (gint64) fev->timestamp, cpu, fev->pid, 0);
+  ev = clock_marker (r, (gint64) fev->timestamp, cpu, fev->pid);
   if (g_str_has_prefix (s, "parent_ts="))
     {
       ev->u.clock.marker = TRACE_CLOCK_MARKER_PARENT_TS;
@@ -257,15 +303,14 @@ read_print (PerfettoReader *r,
             gint32 cpu,
             const char *buf)
 {
-  gint64 tid = fev->pid;
+  FtraceRecord rec = record (r, (gint64) fev->timestamp, cpu, fev->pid, 0);
   guint before = r->batch->n_events;
 
   if (buf == NULL)
     return FALSE;
   if (read_clock_sync (r, fev, cpu, buf))
     return TRUE;
-  if (!ftrace_parser_parse_print (r->markers, (gint64) fev->timestamp, cpu, tid, perfetto_reader_pid_of (r, tid), buf,
-                                  strlen (buf), r->batch))
+  if (!ftrace_parser_add_print (r->markers, r->batch, &rec, buf, strlen (buf)))
     return FALSE;
   r->stats.atrace_markers++;
   r->stats.events += r->batch->n_events - before;
@@ -287,8 +332,7 @@ read_mapped (PerfettoReader *r,
   if (map->event_field == PERFETTO__PROTOS__FTRACE_EVENT__EVENT_PRINT &&
       read_print (r, fev, cpu, ((const Perfetto__Protos__PrintFtraceEvent *) msg)->buf))
     return;
-  ev = kernel_event (r, TRACE_EVENT_FTRACE, (gint64) fev->timestamp, cpu, fev->pid,
-                     perfetto_reader_intern (r, map->name));
+  ev = generic_event (r, (gint64) fev->timestamp, cpu, fev->pid, perfetto_reader_intern (r, map->name));
   for (guint i = 0; i < map->n_fields; i++)
     {
       guint32 key = perfetto_reader_intern (r, map->fields[i].key);
@@ -317,8 +361,7 @@ read_generic (PerfettoReader *r,
               gint32 cpu,
               const Perfetto__Protos__GenericFtraceEvent *g)
 {
-  TraceEvent *ev = kernel_event (r, TRACE_EVENT_FTRACE, (gint64) fev->timestamp, cpu, fev->pid,
-                                 perfetto_reader_intern (r, g->event_name));
+  TraceEvent *ev = generic_event (r, (gint64) fev->timestamp, cpu, fev->pid, perfetto_reader_intern (r, g->event_name));
 
   for (gsize i = 0; i < g->n_field; i++)
     {
@@ -365,7 +408,7 @@ read_opaque (PerfettoReader *r,
     return FALSE;
   name = g_strdup_printf (PERFETTO_OPAQUE_FTRACE_PREFIX "%u", payload->tag);
   raw = g_base64_encode (payload->data, payload->len);
-  ev = kernel_event (r, TRACE_EVENT_FTRACE, (gint64) fev->timestamp, cpu, fev->pid, perfetto_reader_intern (r, name));
+  ev = generic_event (r, (gint64) fev->timestamp, cpu, fev->pid, perfetto_reader_intern (r, name));
   trace_batch_add_arg (r->batch, ev, r->k_opaque_field, TRACE_ARG_UINT)->v.u = payload->tag;
   trace_batch_add_arg (r->batch, ev, r->k_opaque_bytes, TRACE_ARG_STRING)->v.s = perfetto_reader_intern (r, raw);
   return TRUE;
@@ -390,8 +433,7 @@ read_data_start (PerfettoReader *r,
     return;
   start = bundle->has_previous_bundle_end_timestamp ? bundle->previous_bundle_end_timestamp
                                                     : bundle->last_read_event_timestamp;
-  kernel_event (r, TRACE_EVENT_FTRACE, (gint64) MIN (start, (guint64) G_MAXINT64), cpu, TRACE_ID_UNKNOWN,
-                r->k_cpu_data_start);
+  generic_event (r, (gint64) MIN (start, (guint64) G_MAXINT64), cpu, TRACE_ID_UNKNOWN, r->k_cpu_data_start);
 }
 
 /* ---- print events in time order ---- */
@@ -534,7 +576,6 @@ read_full (PerfettoReader *r,
   guint32 field;
   const ProtobufCMessage *msg = perfetto_oneof_get (&fev->base, &field);
   const PerfettoFtraceEventMap *map;
-  TraceEvent *ev;
 
   if (field == PERFETTO__PROTOS__FTRACE_EVENT__EVENT_PRINT && !r->releasing_prints && !is_clock_sync_print (msg))
     {
@@ -563,12 +604,15 @@ read_full (PerfettoReader *r,
     case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPU_FREQUENCY:
     case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPU_IDLE:
       {
+        /* the two messages share one layout */
         const Perfetto__Protos__CpuFrequencyFtraceEvent *f = (gconstpointer) msg;
+        FtraceRecord rec = record (r, (gint64) fev->timestamp, cpu, fev->pid, ftrace_name (r, field));
+        FtraceKernelEvent e = { field == PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPU_IDLE ? TRACE_EVENT_CPU_IDLE
+                                                                                        : TRACE_EVENT_CPU_FREQUENCY,
+                                .u.cpu = { f->state, (gint32) f->cpu_id } };
 
-        ev = kernel_event (r, field == PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPU_IDLE ? TRACE_EVENT_CPU_IDLE : TRACE_EVENT_CPU_FREQUENCY,
-                           (gint64) fev->timestamp, cpu, fev->pid, ftrace_name (r, field));
-        ev->u.cpu.cpu_id = (gint32) f->cpu_id;
-        ev->u.cpu.state = f->state;
+        ftrace_parser_add_kernel (r->markers, r->batch, &rec, &e);
+        r->stats.events++;
       }
       break;
     case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_GENERIC:
@@ -597,29 +641,27 @@ read_compact_switch (PerfettoReader *r,
 {
   PerfettoRCpu *state = cpu_state (r, cpu);
   guint32 index = cs->switch_next_comm_index[i];
-  gint64 prev = state && state->valid ? state->next_tid : TRACE_ID_UNKNOWN;
-  TraceEvent *ev = kernel_event (r, TRACE_EVENT_SCHED_SWITCH, ts, cpu, prev,
-                                 ftrace_name (r, PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_SWITCH));
+  gboolean known = state && state->valid;
+  FtraceRecord rec = record (r, ts, cpu, known ? state->next_tid : TRACE_ID_UNKNOWN,
+                             ftrace_name (r, PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_SWITCH));
+  FtraceKernelEvent e = { TRACE_EVENT_SCHED_SWITCH };
+  FtraceSwitch *fields = &e.u.sched_switch;
 
-  if (state && state->valid)
-    {
-      ev->u.sched_switch.prev_tid = (gint32) state->next_tid;
-      ev->u.sched_switch.prev_prio = state->next_prio;
-      ev->u.sched_switch.prev_comm = state->next_comm;
-    }
-  else
-    ev->u.sched_switch.prev_tid = TRACE_ID_UNKNOWN;
-  ev->u.sched_switch.prev_state = perfetto_task_state_from_raw (cs->switch_prev_state[i], r->kernel_version);
+  fields->prev_tid = known ? state->next_tid : TRACE_ID_UNKNOWN;
+  fields->prev_prio = known ? state->next_prio : 0;
+  fields->prev_comm.id = known ? state->next_comm : 0;
+  fields->prev_state = perfetto_task_state_from_raw (cs->switch_prev_state[i], r->kernel_version);
   r->states_read = TRUE;
-  ev->u.sched_switch.next_tid = cs->switch_next_pid[i];
-  ev->u.sched_switch.next_prio = cs->switch_next_prio[i];
+  fields->next_tid = cs->switch_next_pid[i];
+  fields->next_prio = cs->switch_next_prio[i];
   if (index < r->comm_ids->len)
-    ev->u.sched_switch.next_comm = g_array_index (r->comm_ids, guint32, index);
+    fields->next_comm.id = g_array_index (r->comm_ids, guint32, index);
   else
     perfetto_reader_skip (r, &r->stats.unknown_iid, 1, "compact sched_switch comm past the intern table");
+  ftrace_parser_add_kernel (r->markers, r->batch, &rec, &e);
+  r->stats.events++;
   if (state)
-    *state = (PerfettoRCpu){ TRUE, ev->u.sched_switch.next_tid, ev->u.sched_switch.next_prio,
-                             ev->u.sched_switch.next_comm };
+    *state = (PerfettoRCpu){ TRUE, (gint32) fields->next_tid, fields->next_prio, fields->next_comm.id };
 }
 
 static void
@@ -632,16 +674,18 @@ read_compact_waking (PerfettoReader *r,
   PerfettoRCpu *state = cpu_state (r, cpu);
   guint32 index = cs->waking_comm_index[i];
   gint64 waker = state && state->valid ? state->next_tid : TRACE_ID_UNKNOWN;
-  TraceEvent *ev = kernel_event (r, TRACE_EVENT_SCHED_WAKING, ts, cpu, waker,
-                                 ftrace_name (r, PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_WAKING));
+  FtraceRecord rec = record (r, ts, cpu, waker, ftrace_name (r, PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_WAKING));
+  FtraceKernelEvent e = { TRACE_EVENT_SCHED_WAKING };
 
-  ev->u.wakeup.tid = cs->waking_pid[i];
-  ev->u.wakeup.target_cpu = cs->waking_target_cpu[i];
-  ev->u.wakeup.prio = cs->waking_prio[i];
+  e.u.wakeup.tid = cs->waking_pid[i];
+  e.u.wakeup.target_cpu = cs->waking_target_cpu[i];
+  e.u.wakeup.prio = cs->waking_prio[i];
   if (index < r->comm_ids->len)
-    ev->u.wakeup.comm = g_array_index (r->comm_ids, guint32, index);
+    e.u.wakeup.comm.id = g_array_index (r->comm_ids, guint32, index);
   else
     perfetto_reader_skip (r, &r->stats.unknown_iid, 1, "compact sched_waking comm past the intern table");
+  ftrace_parser_add_kernel (r->markers, r->batch, &rec, &e);
+  r->stats.events++;
 }
 
 static gsize

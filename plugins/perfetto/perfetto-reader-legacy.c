@@ -19,7 +19,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "perfetto-private.h"
+#include "perfetto-reader-private.h"
 
 typedef Perfetto__Protos__TrackEvent__LegacyEvent PerfettoLegacyEvent;
 

@@ -19,7 +19,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "perfetto-private.h"
+#include "perfetto-reader-private.h"
 
 #define ZSTD_COMPRESSED_PACKETS 133u
 

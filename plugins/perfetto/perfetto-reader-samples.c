@@ -8,7 +8,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "perfetto-private.h"
+#include "perfetto-reader-private.h"
 
 /* Frames, callstacks and mappings of @d into @seq's tables. */
 void

@@ -13,7 +13,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "perfetto-private.h"
+#include "perfetto-reader-private.h"
 
 #include <string.h>
 #include <zlib.h>
@@ -624,6 +624,70 @@ read_varint (const guint8 *p,
 
 typedef enum
 {
+  PERFETTO_FIELD_OK,
+  PERFETTO_FIELD_INCOMPLETE, /* the bytes end inside its tag, length or varint value */
+  PERFETTO_FIELD_BAD,        /* no field: an overlong varint, a group, field number 0 */
+} PerfettoFieldStatus;
+
+/* A field of a message, as read_field() finds it. */
+typedef struct
+{
+  guint32 number;
+  guint wire;
+  gsize head;  /* bytes before its value: the tag, and a length-delimited field's length */
+  guint64 len; /* bytes of its value: a varint's own bytes, a fixed size, or a length */
+} PerfettoField;
+
+/* Reads the field at @p (its value's bytes are not checked against
+ * @avail): the one walker of protobuf fields, for the file's records
+ * and for the scans ahead of them. */
+static PerfettoFieldStatus
+read_field (const guint8 *p,
+            gsize avail,
+            PerfettoField *f)
+{
+  guint64 tag, len;
+  int n = read_varint (p, avail, &tag), m;
+
+  f->number = 0;
+  if (n <= 0)
+    return n < 0 ? PERFETTO_FIELD_BAD : PERFETTO_FIELD_INCOMPLETE;
+  f->number = (guint32) (tag >> 3);
+  f->wire = tag & 7;
+  f->head = (gsize) n;
+  f->len = 0;
+  switch (f->wire)
+    {
+    case 0:
+      if ((m = read_varint (p + n, avail - n, &len)) < 0)
+        return PERFETTO_FIELD_BAD;
+      f->len = (guint64) m; /* 0: cut inside it */
+      break;
+    case 1:
+      f->len = 8;
+      break;
+    case 5:
+      f->len = 4;
+      break;
+    case 2:
+      /* cut inside the length: incomplete, whatever the field number */
+      if ((m = read_varint (p + n, avail - n, &len)) == 0)
+        return PERFETTO_FIELD_INCOMPLETE;
+      if (m < 0)
+        return PERFETTO_FIELD_BAD;
+      f->head += (gsize) m;
+      f->len = len;
+      break;
+    default:
+      return PERFETTO_FIELD_BAD;
+    }
+  if (f->number == 0)
+    return PERFETTO_FIELD_BAD;
+  return f->wire == 0 && f->len == 0 ? PERFETTO_FIELD_INCOMPLETE : PERFETTO_FIELD_OK;
+}
+
+typedef enum
+{
   PERFETTO_RECORD_PACKET,
   PERFETTO_RECORD_SKIP,
   PERFETTO_RECORD_INCOMPLETE,
@@ -631,47 +695,28 @@ typedef enum
 } PerfettoRecordKind;
 
 /* Parses the header of the record at @p: a Trace.packet (field 1, length
- * delimited), another field to skip, not enough bytes, or no record. */
+ * delimited), another field to skip (a varint is all header), not enough
+ * bytes, or no record. */
 static PerfettoRecordKind
 parse_record_header (const guint8 *p,
                      gsize avail,
                      gsize *header_len,
                      guint64 *body_len)
 {
-  guint64 tag, len = 0;
-  int n = read_varint (p, avail, &tag), m = 0;
+  PerfettoField f;
 
-  if (n < 0)
-    return PERFETTO_RECORD_BAD;
-  if (n == 0)
-    return PERFETTO_RECORD_INCOMPLETE;
-  switch (tag & 7)
+  switch (read_field (p, avail, &f))
     {
-    case 0:
-      m = read_varint (p + n, avail - n, &len);
-      len = 0;
-      break;
-    case 1:
-      m = 0, len = 8;
-      break;
-    case 5:
-      m = 0, len = 4;
-      break;
-    case 2:
-      m = read_varint (p + n, avail - n, &len);
-      if (m == 0)
-        return PERFETTO_RECORD_INCOMPLETE;
-      break;
-    default:
+    case PERFETTO_FIELD_BAD:
       return PERFETTO_RECORD_BAD;
+    case PERFETTO_FIELD_INCOMPLETE:
+      return PERFETTO_RECORD_INCOMPLETE;
+    default:
+      break;
     }
-  if (m < 0 || (tag >> 3) == 0)
-    return PERFETTO_RECORD_BAD;
-  if ((tag & 7) == 0 && m == 0)
-    return PERFETTO_RECORD_INCOMPLETE;
-  *header_len = (gsize) n + (gsize) m;
-  *body_len = len;
-  return tag == 0x0a ? PERFETTO_RECORD_PACKET : PERFETTO_RECORD_SKIP;
+  *header_len = f.head + (f.wire == 0 ? f.len : 0);
+  *body_len = f.wire == 0 ? 0 : f.len;
+  return f.number == 1 && f.wire == 2 ? PERFETTO_RECORD_PACKET : PERFETTO_RECORD_SKIP;
 }
 
 /* The packets of one `compressed_packets` field. Each one is unpacked
@@ -853,7 +898,9 @@ next_record (PerfettoReader *r,
 
 /* Walks the fields of the message @p[0..len): returns the next one's
  * field number and wire type, its value's bytes in @value (a varint's
- * own bytes, a length-delimited one's body), 0 at the end or on damage. */
+ * own bytes, a length-delimited one's body), 0 at the end or on damage.
+ * A field cut inside its length or varint value, which can only be the
+ * last, reads as an empty one. */
 static guint32
 next_field (const guint8 **p,
             const guint8 *end,
@@ -861,38 +908,30 @@ next_field (const guint8 **p,
             const guint8 **value,
             guint64 *value_len)
 {
-  guint64 tag, len = 0;
-  int n = read_varint (*p, (gsize) (end - *p), &tag), m;
+  PerfettoField f;
 
-  if (n <= 0)
-    return 0;
-  *p += n;
-  *wire = tag & 7;
-  switch (*wire)
+  switch (read_field (*p, (gsize) (end - *p), &f))
     {
-    case 0:
-      m = read_varint (*p, (gsize) (end - *p), &len);
-      len = (guint64) m;
-      m = 0;
-      break;
-    case 1:
-      m = 0, len = 8;
-      break;
-    case 5:
-      m = 0, len = 4;
-      break;
-    case 2:
-      m = read_varint (*p, (gsize) (end - *p), &len);
-      break;
-    default:
+    case PERFETTO_FIELD_BAD:
       return 0;
+    case PERFETTO_FIELD_INCOMPLETE:
+      if (f.number == 0)
+        return 0;
+      *wire = f.wire;
+      *value = *p + f.head;
+      *value_len = 0;
+      *p = end;
+      return f.number;
+    default:
+      break;
     }
-  if (m < 0 || len > (guint64) (end - *p - m))
+  if (f.len > (guint64) (end - *p) - f.head)
     return 0;
-  *value = *p + m;
-  *value_len = len;
-  *p += (gsize) m + len;
-  return (guint32) (tag >> 3);
+  *wire = f.wire;
+  *value = *p + f.head;
+  *value_len = f.len;
+  *p += f.head + f.len;
+  return f.number;
 }
 
 /* Declares the track of a descriptor found ahead, if no descriptor

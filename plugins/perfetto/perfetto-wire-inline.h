@@ -13,7 +13,7 @@
 
 #include <string.h>
 
-#include "perfetto-private.h"
+#include "perfetto-wire.h"
 
 #define W_VARINT PROTOBUF_C_WIRE_TYPE_VARINT
 #define W_64BIT PROTOBUF_C_WIRE_TYPE_64BIT

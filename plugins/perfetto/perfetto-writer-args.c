@@ -17,17 +17,16 @@
  * (left by a null, which this sink never sees) closes up as it does when
  * trace_processor reads the JSON.
  *
- * The nodes are pushed on the writer's annotation array like flat ones,
- * each with the index of its parent; the pointer arrays that protobuf-c
- * wants are laid out in the array's own pointer buffer right before the
- * packet is packed (perfetto_args_attach), so an event costs no
- * allocation once the buffers have grown. When the packet is streamed
- * (perfetto-writer-wire.c, the usual case), the same annotations are
- * written in wire format as the args come instead, with no struct.
+ * The annotations are written in wire format as the args come, into
+ * w->ann_wire, which perfetto-writer-wire.c copies into the TrackEvent:
+ * no struct, tree or pointer array in between (building and walking
+ * those cost a tenth of a Chrome trace's conversion). The fields go in
+ * protobuf-c's order (field number), so the bytes are those protobuf-c
+ * packs for the same annotations.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "perfetto-private.h"
+#include "perfetto-writer-private.h"
 
 #include <string.h>
 
@@ -59,8 +58,7 @@ typedef struct
 {
   ArgCompId comp;
   gboolean is_array; /* its children are indices */
-  gsize at;          /* its annotation in w->annotations, or (streamed)
-                      * the length slot of its message in w->ann_wire */
+  gsize at;          /* the length slot of its message in w->ann_wire */
 } OpenNode;
 
 /* Keys repeat from event to event: each one's components are split and
@@ -85,85 +83,6 @@ struct _PerfettoArgKeys
   ArgKeySlot slots[ARG_KEY_SLOTS];
   GArray *comps; /* ArgCompId */
 };
-
-/* Returns: a new annotation named @key */
-PerfettoAnnotation *
-perfetto_annotation_push (PerfettoWriter *w,
-                          guint32 key)
-{
-  PerfettoAnnotation *a = perfetto_vec_push_uninit (&w->annotations);
-
-  perfetto__protos__debug_annotation__init (a);
-  if (perfetto_intern_enabled (w))
-    {
-      a->name_field_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME_IID;
-      a->name_iid = perfetto_intern_ann_name (w, key);
-    }
-  else
-    {
-      a->name_field_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME;
-      a->name = (char *) perfetto_str (w, key);
-    }
-  return a;
-}
-
-void
-perfetto_annotation_set_string (PerfettoWriter *w,
-                                PerfettoAnnotation *a,
-                                guint32 value)
-{
-  if (perfetto_intern_enabled (w))
-    {
-      a->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE_IID;
-      a->string_value_iid = perfetto_intern_str_value (w, value);
-    }
-  else
-    {
-      a->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE;
-      a->string_value = (char *) perfetto_str (w, value);
-    }
-}
-
-/* @text: the text of the arg's batch */
-static void
-annotation_set_value (PerfettoWriter *w,
-                      PerfettoAnnotation *a,
-                      const TraceArg *arg,
-                      const char *text)
-{
-  switch ((TraceArgType) arg->type)
-    {
-    case TRACE_ARG_INT:
-      a->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_INT_VALUE;
-      a->int_value = arg->v.i;
-      break;
-    case TRACE_ARG_UINT:
-      a->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_UINT_VALUE;
-      a->uint_value = arg->v.u;
-      break;
-    case TRACE_ARG_DOUBLE:
-      a->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_DOUBLE_VALUE;
-      a->double_value = arg->v.d;
-      break;
-    case TRACE_ARG_BOOL:
-      a->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_BOOL_VALUE;
-      a->bool_value = arg->v.b != 0;
-      break;
-    case TRACE_ARG_POINTER:
-      a->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_POINTER_VALUE;
-      a->pointer_value = arg->v.u;
-      break;
-    case TRACE_ARG_TEXT:
-      /* a value seen once: inline, an interned copy would be read once */
-      a->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE;
-      a->string_value = (char *) text + arg->v.text.offset;
-      break;
-    case TRACE_ARG_STRING:
-    default:
-      perfetto_annotation_set_string (w, a, arg->v.s);
-      break;
-    }
-}
 
 /* Splits @key into a name followed by `.name` and `[N]` components.
  * Returns: the number of components, 0 for a key to write flat: a plain
@@ -267,53 +186,21 @@ key_lookup (PerfettoWriter *w,
  * perfetto_args_free:
  * @w: a #PerfettoWriter
  *
- * Frees the cache of split keys.
+ * Frees the annotations buffer and the cache of split keys.
  */
 void
 perfetto_args_free (PerfettoWriter *w)
 {
+  g_clear_pointer (&w->ann_wire.data, g_free);
   if (w->arg_keys == NULL)
     return;
   g_array_unref (w->arg_keys->comps);
   g_clear_pointer (&w->arg_keys, g_free);
 }
 
-/* Pushes the node for @comp under @parent (G_MAXUINT: top level).
- * Returns: its index in w->annotations */
-static guint
-push_node (PerfettoWriter *w,
-           guint parent,
-           const ArgCompId *comp)
-{
-  guint node = w->annotations.len;
-  guint parent_plus_one = parent == G_MAXUINT ? 0 : parent + 1;
-
-  /* An array element has no name: trace_processor names it by position. */
-  if (!comp->is_index)
-    perfetto_annotation_push (w, comp->name);
-  else
-    perfetto__protos__debug_annotation__init (perfetto_vec_push_uninit (&w->annotations));
-  if (parent != G_MAXUINT)
-    {
-      PerfettoAnnotation *pa = perfetto_vec_at (&w->annotations, PerfettoAnnotation, parent);
-
-      if (comp->is_index)
-        pa->n_array_values++;
-      else
-        pa->n_dict_entries++;
-    }
-  /* Earlier flat annotations read 0 (top level): pushed slots are zeroed. */
-  while (w->ann_parents.len < node)
-    perfetto_vec_push (&w->ann_parents);
-  w->ann_parents.len = node;
-  *(guint *) perfetto_vec_push (&w->ann_parents) = parent_plus_one;
-  return node;
-}
-
 /* How many of the @depth open nodes the nested arg of @comps (@n of
  * them) shares: same components, and the same kind of children (an
- * object and an array of the same name cannot share a node). Both ways
- * of writing args keep this one rule, so they write the same trees. */
+ * object and an array of the same name cannot share a node). */
 static guint
 shared_prefix (const OpenNode *open,
                guint depth,
@@ -326,39 +213,6 @@ shared_prefix (const OpenNode *open,
     d++;
   return d;
 }
-
-/* Writes one nested arg, reusing the open nodes it shares a prefix with. */
-static void
-write_nested (PerfettoWriter *w,
-              const TraceArg *arg,
-              const char *text,
-              const ArgCompId *comps,
-              guint n,
-              OpenNode *open,
-              guint *depth)
-{
-  guint d = shared_prefix (open, *depth, comps, n);
-  guint leaf;
-
-  for (*depth = d; d < n - 1; d++)
-    {
-      open[d].comp = comps[d];
-      open[d].is_array = comps[d + 1].is_index;
-      open[d].at = push_node (w, d == 0 ? G_MAXUINT : (guint) open[d - 1].at, &comps[d]);
-      *depth = d + 1;
-    }
-  leaf = push_node (w, (guint) open[n - 2].at, &comps[n - 1]);
-  annotation_set_value (w, perfetto_vec_at (&w->annotations, PerfettoAnnotation, leaf), arg, text);
-}
-
-/* ---- straight to wire format ----
- *
- * When the packet is streamed (perfetto-writer-wire.c), the annotations
- * are written as the args come, into w->ann_wire, with no struct, tree
- * or pointer array in between (building and walking those was a tenth of
- * a Chrome trace's conversion): the same nodes, fields, field order
- * (protobuf-c's, as put_debug_annotation() writes a struct) and interning
- * calls, in the same order, as the structs above. */
 
 #define DA(x) PERFETTO__PROTOS__DEBUG_ANNOTATION__##x
 
@@ -468,7 +322,7 @@ wire_close_nodes (PerfettoWriter *w,
     wire_close (&w->ann_wire, open[--*depth].at);
 }
 
-/* write_nested(), straight to wire format. */
+/* Writes one nested arg, reusing the open nodes it shares a prefix with. */
 static void
 wire_nested (PerfettoWriter *w,
              const TraceArg *arg,
@@ -491,39 +345,10 @@ wire_nested (PerfettoWriter *w,
   wire_leaf (w, wire_child_field (&open[n - 2]), comps[n - 1].is_index ? 0 : comps[n - 1].name, arg, text);
 }
 
-static void
-wire_args (PerfettoWriter *w,
-           const TraceArg *args,
-           guint n_args,
-           const char *text)
-{
-  OpenNode open[PERFETTO_ARG_MAX_DEPTH];
-  guint depth = 0;
-
-  for (guint i = 0; i < n_args; i++)
-    {
-      const TraceArg *arg = &args[i];
-      const ArgKeySlot *key;
-
-      if (trace_arg_is_shape (arg))
-        continue;
-      key = key_lookup (w, arg->key);
-      if (key->n < 2)
-        {
-          wire_close_nodes (w, open, 0, &depth);
-          wire_leaf (w, F_TE_DEBUG_ANNOTATIONS, arg->key, arg, text);
-          continue;
-        }
-      wire_nested (w, arg, text, &g_array_index (w->arg_keys->comps, ArgCompId, key->first), key->n, open, &depth);
-    }
-  wire_close_nodes (w, open, 0, &depth);
-}
-
 #undef DA
 
 /* Args become debug annotations: plain names as one each, dotted keys as
- * trees (see the top of the file); straight to wire format when the
- * packet is streamed and no annotation is pushed before them. */
+ * trees (see the top of the file). */
 void
 perfetto_args_write (PerfettoWriter *w,
                      TraceBatch *batch,
@@ -533,11 +358,6 @@ perfetto_args_write (PerfettoWriter *w,
   OpenNode open[PERFETTO_ARG_MAX_DEPTH];
   guint depth = 0;
 
-  if (w->wire && w->annotations.len == 0)
-    {
-      wire_args (w, args, ev->n_args, batch->text);
-      return;
-    }
   for (guint i = 0; i < ev->n_args; i++)
     {
       const TraceArg *arg = &args[i];
@@ -548,94 +368,38 @@ perfetto_args_write (PerfettoWriter *w,
       key = key_lookup (w, arg->key);
       if (key->n < 2)
         {
-          annotation_set_value (w, perfetto_annotation_push (w, arg->key), arg, batch->text);
-          depth = 0;
+          wire_close_nodes (w, open, 0, &depth);
+          wire_leaf (w, F_TE_DEBUG_ANNOTATIONS, arg->key, arg, batch->text);
           continue;
         }
-      write_nested (w, arg, batch->text, &g_array_index (w->arg_keys->comps, ArgCompId, key->first), key->n, open, &depth);
+      wire_nested (w, arg, batch->text, &g_array_index (w->arg_keys->comps, ArgCompId, key->first), key->n, open,
+                   &depth);
     }
+  wire_close_nodes (w, open, 0, &depth);
 }
 
-/* Lays out the children of each node after the top-level annotations in
- * @slots (one slot per annotation: each is either top level or one
- * node's child), in the order they were pushed.
- * Returns: the number of top-level annotations */
-static gsize
-link_tree (PerfettoWriter *w,
-           gpointer *slots)
-{
-  guint n = w->annotations.len;
-  const guint *parents = (const guint *) w->ann_parents.data;
-  guint n_parents = w->ann_parents.len;
-  gsize n_top = 0;
-  gsize next;
-
-  for (guint i = 0; i < n; i++)
-    n_top += i >= n_parents || parents[i] == 0;
-  next = n_top;
-  /* Each node's child pointer starts at its first slot and is moved
-   * along as its children are placed, then moved back. */
-  for (guint i = 0; i < n; i++)
-    {
-      PerfettoAnnotation *a = perfetto_vec_at (&w->annotations, PerfettoAnnotation, i);
-
-      if (a->n_dict_entries > 0)
-        a->dict_entries = (PerfettoAnnotation **) &slots[next];
-      else if (a->n_array_values > 0)
-        a->array_values = (PerfettoAnnotation **) &slots[next];
-      next += a->n_dict_entries + a->n_array_values;
-    }
-  n_top = 0;
-  for (guint i = 0; i < n; i++)
-    {
-      PerfettoAnnotation *a = perfetto_vec_at (&w->annotations, PerfettoAnnotation, i);
-      PerfettoAnnotation *pa;
-
-      if (i >= n_parents || parents[i] == 0)
-        {
-          slots[n_top++] = a;
-          continue;
-        }
-      pa = perfetto_vec_at (&w->annotations, PerfettoAnnotation, parents[i] - 1);
-      if (pa->n_dict_entries > 0)
-        *pa->dict_entries++ = a;
-      else
-        *pa->array_values++ = a;
-    }
-  for (guint i = 0; i < n; i++)
-    {
-      PerfettoAnnotation *a = perfetto_vec_at (&w->annotations, PerfettoAnnotation, i);
-
-      if (a->n_dict_entries > 0)
-        a->dict_entries -= a->n_dict_entries;
-      else if (a->n_array_values > 0)
-        a->array_values -= a->n_array_values;
-    }
-  return n_top;
-}
-
-/* Hands the annotations pushed since te_begin to the TrackEvent; called
- * right before packing, once no annotation moves any more. */
+/**
+ * perfetto_args_write_string:
+ * @w: a #PerfettoWriter
+ * @key: the annotation's name, a pool id
+ * @value: its string value, a pool id
+ *
+ * Appends one more annotation to the args of the TrackEvent being built,
+ * after those of perfetto_args_write().
+ */
 void
-perfetto_args_attach (PerfettoWriter *w)
+perfetto_args_write_string (PerfettoWriter *w,
+                            guint32 key,
+                            guint32 value)
 {
-  gpointer *slots;
+  TraceArg arg = { .key = key, .type = TRACE_ARG_STRING, .v.s = value };
 
-  if (w->annotations.len == 0)
-    return;
-  slots = perfetto_vec_ptrs (&w->annotations);
-  if (w->ann_parents.len == 0)
-    w->te.n_debug_annotations = w->annotations.len;
-  else
-    w->te.n_debug_annotations = link_tree (w, slots);
-  w->te.debug_annotations = (PerfettoAnnotation **) slots;
+  wire_leaf (w, F_TE_DEBUG_ANNOTATIONS, key, &arg, NULL);
 }
 
 /* Starts the annotations of a new TrackEvent. */
 void
 perfetto_args_reset (PerfettoWriter *w)
 {
-  w->annotations.len = 0;
-  w->ann_parents.len = 0;
   w->ann_wire.len = 0;
 }

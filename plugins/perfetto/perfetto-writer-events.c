@@ -13,7 +13,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "perfetto-private.h"
+#include "perfetto-writer-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -200,7 +200,6 @@ te_emit (PerfettoWriter *w,
       w->te.extra_counter_values = &w->thread_time_value;
       w->te.extra_counter_track_uuids = &w->thread_time_uuid;
     }
-  perfetto_args_attach (w);
   w->pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
   w->pkt.track_event = &w->te;
   perfetto_packet_emit (w, ts, TRUE, perfetto_intern_enabled (w));
@@ -908,7 +907,7 @@ write_async (PerfettoWriter *w,
       guint32 key = trace_string_pool_intern (w->pool, PERFETTO_STEP_ANNOTATION);
 
       if (!args_have_key (batch, ev, key))
-        perfetto_annotation_set_string (w, perfetto_annotation_push (w, key), ev->u.async.step);
+        perfetto_args_write_string (w, key, ev->u.async.step);
     }
   te_correlation (w, ev->u.async.id);
   te_emit (w, ev->ts);

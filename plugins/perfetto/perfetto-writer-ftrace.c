@@ -16,7 +16,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "perfetto-private.h"
+#include "perfetto-writer-private.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -968,7 +968,7 @@ perfetto_write_kernel_event (PerfettoWriter *w,
     }
 }
 
-/* ---- thread names and clock markers as kernel records ---- */
+/* ---- thread names and clock-sync markers as kernel records ---- */
 
 /**
  * perfetto_write_processless_thread_name:
@@ -1005,27 +1005,23 @@ perfetto_write_processless_thread_name (PerfettoWriter *w,
 }
 
 /**
- * perfetto_write_clock_marker:
+ * perfetto_write_clock_sync_print:
  * @w: a #PerfettoWriter
- * @ev: a clock marker
+ * @ev: a clock marker other than an exact pair
+ * @text: (nullable): its atrace clock-sync text, %NULL for none
  *
- * Exact pairs become ClockSnapshots. atrace's clock-sync markers go back
- * as the ftrace print they came from: trace_processor ignores them, as it
- * does in text, and a reader gets them back.
+ * atrace's clock-sync markers go back as the ftrace print they came
+ * from: trace_processor ignores them, as it does in text, and a reader
+ * gets them back.
  */
 void
-perfetto_write_clock_marker (PerfettoWriter *w,
-                             const TraceEvent *ev)
+perfetto_write_clock_sync_print (PerfettoWriter *w,
+                                 const TraceEvent *ev,
+                                 const char *text)
 {
-  g_autofree char *text = NULL;
   PerfettoBundle *b;
   PerfettoSlot *slot;
 
-  if (ev->u.clock.marker == TRACE_CLOCK_MARKER_PAIR)
-    {
-      perfetto_write_clock_pair (w, ev);
-      return;
-    }
   /* A marker without a cpu comes from an input with no kernel data (a
    * JSON clock_sync event): trace_processor rejects a bundle without a
    * cpu (ftrace_bundle_tokenizer_errors), and the original's importer
@@ -1035,7 +1031,6 @@ perfetto_write_clock_marker (PerfettoWriter *w,
       perfetto_writer_drop (w, &w->stats.dropped_clock_marker, 1, ev->ts, "clock marker without a cpu dropped");
       return;
     }
-  text = perfetto_clock_marker_text (w, ev);
   if (text == NULL || !w->opts.emit_ftrace)
     {
       perfetto_writer_drop (w, &w->stats.dropped_clock_marker, 1, ev->ts, "clock marker with nothing to map to dropped");

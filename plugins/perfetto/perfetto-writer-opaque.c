@@ -11,7 +11,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "perfetto-private.h"
+#include "perfetto-writer-private.h"
 
 #include <string.h>
 

@@ -44,7 +44,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "perfetto-private.h"
+#include "perfetto-writer-private.h"
 
 /* A waiting event: where it is, and its arrival number, which breaks
  * ties. The number is compared modulo 2^32, right while the events

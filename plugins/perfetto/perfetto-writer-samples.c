@@ -26,7 +26,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "perfetto-private.h"
+#include "perfetto-writer-private.h"
 
 #include <string.h>
 
@@ -277,28 +277,13 @@ static void
 tie_monotonic (PerfettoWriter *w,
                gint64 ts)
 {
-  Perfetto__Protos__ClockSnapshot snap = PERFETTO__PROTOS__CLOCK_SNAPSHOT__INIT;
-  Perfetto__Protos__ClockSnapshot__Clock clocks[2];
-  Perfetto__Protos__ClockSnapshot__Clock *ptrs[2] = { &clocks[0], &clocks[1] };
   guint32 ids[2] = { w->builtin_clock, PERFETTO_CLOCK_MONOTONIC };
+  gint64 values[2] = { ts, ts };
 
   w->sample_clock_tied = TRUE;
   if (w->builtin_clock == PERFETTO_CLOCK_MONOTONIC)
     return;
-  for (guint i = 0; i < 2; i++)
-    {
-      perfetto__protos__clock_snapshot__clock__init (&clocks[i]);
-      clocks[i].has_clock_id = clocks[i].has_timestamp = TRUE;
-      clocks[i].clock_id = ids[i];
-      clocks[i].timestamp = perfetto_timestamp (w, ts);
-    }
-  snap.n_clocks = 2;
-  snap.clocks = ptrs;
-  snap.has_primary_trace_clock = TRUE;
-  snap.primary_trace_clock = w->builtin_clock;
-  w->pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_CLOCK_SNAPSHOT;
-  w->pkt.clock_snapshot = &snap;
-  perfetto_packet_emit (w, ts, TRUE, FALSE);
+  perfetto_write_clock_snapshot (w, ids, values, TRUE);
 }
 
 /* Clears @seq's state: its ThreadDescriptor, starting its times at @us. */

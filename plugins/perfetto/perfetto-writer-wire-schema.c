@@ -4,13 +4,13 @@
  * perfetto-writer-wire.c writes the hot packets field by field with the
  * numbers of perfetto-wire-fields.h. Each is checked here against the
  * descriptor protoc-c generated from protos/, and each streamed message's
- * field count against the fields the writer knows, so that a .proto
- * change turns streaming off (with a warning) rather than writing wrong
- * or missing fields.
+ * field count against the fields the writer knows: test-perfetto-wire.c
+ * runs the check, so that a .proto change fails the unit tests rather
+ * than writing wrong or missing fields.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "perfetto-private.h"
+#include "perfetto-wire.h"
 #include "perfetto-wire-fields.h"
 
 static const struct
@@ -203,27 +203,4 @@ perfetto_wire_check_schema (GError **error)
         }
     }
   return TRUE;
-}
-
-/**
- * perfetto_wire_usable:
- *
- * Returns: whether the compiled descriptors are the ones this file was
- *   written for (checked once; if not, a warning and protobuf-c for all)
- */
-gboolean
-perfetto_wire_usable (void)
-{
-  static gsize state = 0; /* 1: usable, 2: not */
-
-  if (g_once_init_enter (&state))
-    {
-      g_autoptr (GError) error = NULL;
-      gboolean ok = perfetto_wire_check_schema (&error);
-
-      if (!ok)
-        g_warning ("perfetto: the .proto files changed (%s): packing every packet with protobuf-c", error->message);
-      g_once_init_leave (&state, ok ? 1 : 2);
-    }
-  return state == 1;
 }

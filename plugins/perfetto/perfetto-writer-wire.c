@@ -3,8 +3,8 @@
  * protobuf-c packs a message by walking every field of its descriptor
  * twice (once for the size, once for the bytes), whether the field is set
  * or not: for a TrackEvent packet of a slice begin, end or counter that is
- * some forty fields for the five or six that are set, and it was a third
- * of the time of systrace → Perfetto (issue 19). The packets that dominate
+ * some forty fields for the five or six that are set, a third of the
+ * time of systrace → Perfetto when protobuf-c packs them. The packets that dominate
  * a trace (TracePacket with a TrackEvent, its debug annotations and
  * Chrome legacy fields, or an ftrace event bundle, with its events and
  * compact sched arrays; the interned names and strings they refer to) are
@@ -17,13 +17,13 @@
  * still packed by protobuf-c, which stays the schema, the generated code
  * and the decoder; packets with another payload go to protobuf-c whole.
  * perfetto-writer-wire-schema.c checks the field numbers against
- * protobuf-c's descriptors; tests/unit/perfetto/test-perfetto-wire.c packs
- * random messages both ways and compares the bytes.
+ * protobuf-c's descriptors (test-perfetto-wire.c runs the check, and
+ * packs random messages both ways and compares the bytes).
  *
  * An event's args skip the structs altogether: perfetto-writer-args.c
  * writes their annotations in wire format as it reads them, and they are
- * copied in here before the TrackEvent's own annotations
- * (test-perfetto-nested-args.c compares whole files both ways).
+ * copied in here. A packet kind is written one way only: a TrackEvent or
+ * an ftrace bundle always here, every other packet by protobuf-c.
  *
  * A length-delimited field is written with a one-byte length slot, which
  * is enough below 128 bytes (most TrackEvents); a longer body is moved by
@@ -31,7 +31,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "perfetto-private.h"
+#include "perfetto-wire.h"
 
 #include <string.h>
 
@@ -74,77 +74,6 @@ put_repeated_fixed64 (PerfettoWireBuf *b,
     put_fixed64 (b, field, v[i]);
 }
 
-#define DA(x) PERFETTO__PROTOS__DEBUG_ANNOTATION__##x
-
-/* The value oneof, in field order as protobuf-c packs it (the iid of
- * an interned string, field 17, comes after the nested fields). */
-static void
-put_annotation_value (PerfettoWireBuf *b,
-                      const Perfetto__Protos__DebugAnnotation *da)
-{
-  switch (da->value_case)
-    {
-    case DA (VALUE_BOOL_VALUE):
-      put_varint (b, DA (VALUE_BOOL_VALUE), da->bool_value ? 1 : 0);
-      break;
-    case DA (VALUE_UINT_VALUE):
-      put_varint (b, DA (VALUE_UINT_VALUE), da->uint_value);
-      break;
-    case DA (VALUE_INT_VALUE):
-      put_varint (b, DA (VALUE_INT_VALUE), (guint64) da->int_value);
-      break;
-    case DA (VALUE_DOUBLE_VALUE):
-      put_double (b, DA (VALUE_DOUBLE_VALUE), da->double_value);
-      break;
-    case DA (VALUE_STRING_VALUE):
-      if (da->string_value)
-        put_string (b, DA (VALUE_STRING_VALUE), da->string_value);
-      break;
-    case DA (VALUE_POINTER_VALUE):
-      put_varint (b, DA (VALUE_POINTER_VALUE), da->pointer_value);
-      break;
-    case DA (VALUE_LEGACY_JSON_VALUE):
-      if (da->legacy_json_value)
-        put_string (b, DA (VALUE_LEGACY_JSON_VALUE), da->legacy_json_value);
-      break;
-    default:
-      break;
-    }
-}
-
-/* Every event of a Chrome trace with args has a few of these: by
- * protobuf-c they cost two walks of the descriptor each (size, then
- * pack), a tenth of a JSON conversion's instructions. Nested values
- * recurse as deep as the reader let them nest (64 levels). */
-static void
-put_debug_annotation (PerfettoWireBuf *b,
-                      guint32 field,
-                      const Perfetto__Protos__DebugAnnotation *da)
-{
-  gsize slot;
-
-  if (G_UNLIKELY (da->base.n_unknown_fields))
-    {
-      put_message_pbc (b, field, &da->base);
-      return;
-    }
-  slot = wire_open (b, field);
-  if (da->name_field_case == DA (NAME_FIELD_NAME_IID))
-    put_varint (b, DA (NAME_FIELD_NAME_IID), da->name_iid);
-  put_annotation_value (b, da);
-  if (da->name_field_case == DA (NAME_FIELD_NAME) && da->name)
-    put_string (b, DA (NAME_FIELD_NAME), da->name);
-  for (gsize i = 0; i < da->n_dict_entries; i++)
-    put_debug_annotation (b, F_DA_DICT_ENTRIES, da->dict_entries[i]);
-  for (gsize i = 0; i < da->n_array_values; i++)
-    put_debug_annotation (b, F_DA_ARRAY_VALUES, da->array_values[i]);
-  if (da->value_case == DA (VALUE_STRING_VALUE_IID))
-    put_varint (b, DA (VALUE_STRING_VALUE_IID), da->string_value_iid);
-  wire_close (b, slot);
-}
-
-#undef DA
-
 /* Chrome's legacy fields (flows, ids, the phase of a flow event). */
 static void
 put_legacy_event (PerfettoWireBuf *b,
@@ -179,21 +108,20 @@ put_legacy_event (PerfettoWireBuf *b,
   wire_close (b, slot);
 }
 
-/* @annotations: debug annotations already in wire format (the args of
- * the event, perfetto-writer-args.c), which come before those of @te */
+/* @annotations: the TrackEvent's debug annotations, already in wire
+ * format (perfetto-writer-args.c): @te has none of its own */
 static void
 put_track_event (PerfettoWireBuf *b,
                  const PerfettoTrackEvent *te,
                  const PerfettoWireBuf *annotations)
 {
+  g_warn_if_fail (te->n_debug_annotations == 0);
   /* in field number order, as protobuf-c packs them */
   if (te->thread_time_case == PERFETTO__PROTOS__TRACK_EVENT__THREAD_TIME_THREAD_TIME_DELTA_US)
     put_varint (b, PERFETTO__PROTOS__TRACK_EVENT__THREAD_TIME_THREAD_TIME_DELTA_US, (guint64) te->thread_time_delta_us);
   put_repeated_varint (b, F_TE_CATEGORY_IIDS, te->n_category_iids, te->category_iids);
   if (annotations != NULL && annotations->len > 0)
     put_bytes (b, annotations->data, annotations->len);
-  for (gsize i = 0; i < te->n_debug_annotations; i++)
-    put_debug_annotation (b, F_TE_DEBUG_ANNOTATIONS, te->debug_annotations[i]);
   if (te->legacy_event && te->legacy_event->base.n_unknown_fields == 0)
     put_legacy_event (b, te->legacy_event);
   else if (te->legacy_event)
@@ -584,26 +512,24 @@ streamed (const PerfettoPacket *pkt)
  * perfetto_wire_append_record:
  * @b: the output
  * @pkt: a packet
- * @annotations: (nullable): debug annotations of @pkt's TrackEvent
- *   already in wire format, written before its own (only with @stream)
- * @stream: whether the hot packets may be streamed (perfetto_wire_usable())
+ * @annotations: (nullable): the debug annotations of @pkt's TrackEvent,
+ *   in wire format
  *
  * Appends the `Trace.packet` record of @pkt to @b, the same bytes as
  * perfetto__protos__trace__pack() of a one-packet Trace: written here if
- * @stream and its payload is a TrackEvent or an ftrace event bundle, by
- * protobuf-c otherwise.
+ * its payload is a TrackEvent or an ftrace event bundle, by protobuf-c
+ * otherwise.
  *
  * Returns: whether the packet was written here
  */
 gboolean
 perfetto_wire_append_record (PerfettoWireBuf *b,
                              const PerfettoPacket *pkt,
-                             const PerfettoWireBuf *annotations,
-                             gboolean stream)
+                             const PerfettoWireBuf *annotations)
 {
   gsize slot;
 
-  if (!stream || !streamed (pkt))
+  if (!streamed (pkt))
     {
       /* only a streamed TrackEvent can carry them */
       g_return_val_if_fail (annotations == NULL || annotations->len == 0, FALSE);

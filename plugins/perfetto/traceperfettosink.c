@@ -24,12 +24,9 @@ struct _TracePerfettoSink
 {
   TraceFileSink parent_instance;
 
-  /* the properties, and what the stream-start tells (clock, json_order):
-   * handed to the writer as they are at the first data */
+  /* the properties; the writer takes them with what the stream says */
   PerfettoWriterOptions opts;
-  PerfettoThreadTimeMode thread_time; /* decides opts.thread_time at stream-start */
-  char *metadata;                     /* the stream's, written at the end */
-  PerfettoWriter *writer;
+  PerfettoThreadTimeMode thread_time; /* decides the writer's thread_time */
 };
 
 enum
@@ -66,60 +63,59 @@ thread_time_mode_get_type (void)
 
 G_DEFINE_FINAL_TYPE (TracePerfettoSink, trace_perfetto_sink, TRACE_TYPE_FILE_SINK)
 
-/* Created at the first data, once the stream said its clock. */
-static void
-ensure_writer (TracePerfettoSink *self)
-{
-  if (self->writer)
-    return;
-  self->writer = perfetto_writer_new (trace_file_sink_get_stream (TRACE_FILE_SINK (self)), &self->opts);
-}
-
-static void
-trace_perfetto_sink_stream_start (TraceBaseSink *sink,
-                                  const TraceStreamInfo *info)
+/* The properties, and what the stream says: its clock and the facts the
+ * writer follows (trace_processor reads each kind of input its own way). */
+static gpointer
+trace_perfetto_sink_new_writer (TraceFileSink *sink,
+                                GOutputStream *stream,
+                                const TraceStreamInfo *info)
 {
   TracePerfettoSink *self = TRACE_PERFETTO_SINK (sink);
+  PerfettoWriterOptions opts = self->opts;
 
-  /* unknown is written as BOOTTIME, as the writer's default */
-  self->opts.clock = info->clock_domain;
-  /* trace_processor orders a JSON trace's slices its own way; the writer
-   * must decide nesting in that order to read the same. */
-  self->opts.json_order = g_strcmp0 (info->format, "chrome-json") == 0;
-  /* Thread time becomes counters trace_processor shows: as in a Perfetto
-   * original, not in a JSON one (docs/perfetto.md, "Thread time"). */
-  self->opts.thread_time = self->thread_time == PERFETTO_THREAD_TIME_TRUE ||
-                           (self->thread_time == PERFETTO_THREAD_TIME_AUTO && g_strcmp0 (info->format, "perfetto") == 0);
-  /* it makes IRQ slices of typed interrupt events only, never of text */
-  self->opts.proto_kernel_events = g_strcmp0 (info->format, "perfetto") == 0;
-  /* its events come in file order, which trace_processor sorts by time */
-  self->opts.perfetto_order = g_strcmp0 (info->format, "perfetto") == 0;
-  /* kept for the end: metadata may come with a late stream-start */
-  g_free (self->metadata);
-  self->metadata = g_strdup (info->metadata);
+  if (info)
+    {
+      /* unknown is written as BOOTTIME, as the writer's default */
+      opts.clock = info->clock_domain;
+      /* trace_processor orders a JSON trace's slices its own way; the
+       * writer must decide nesting in that order to read the same. */
+      opts.json_order = (info->flags & TRACE_STREAM_FLAG_JSON_ORDER) != 0;
+      /* Thread time becomes counters trace_processor shows: as in a
+       * Perfetto original, not in a JSON one (docs/perfetto.md, "Thread
+       * time"). */
+      opts.thread_time = self->thread_time == PERFETTO_THREAD_TIME_TRUE ||
+                         (self->thread_time == PERFETTO_THREAD_TIME_AUTO &&
+                          (info->flags & TRACE_STREAM_FLAG_NATIVE_THREAD_TIME));
+      /* it makes IRQ slices of typed interrupt events only, never of text */
+      opts.proto_kernel_events = (info->flags & TRACE_STREAM_FLAG_TYPED_KERNEL_EVENTS) != 0;
+      /* events in file order, which trace_processor sorts by time */
+      opts.perfetto_order = (info->flags & TRACE_STREAM_FLAG_SEQUENCE_ORDER) != 0;
+    }
+  return perfetto_writer_new (stream, &opts);
 }
 
-static TraceFlowReturn
-trace_perfetto_sink_render (TraceBaseSink *sink,
-                            TraceBatch *batch,
-                            GError **error)
+/* The stream's metadata, which may have come after the events. */
+static gboolean
+trace_perfetto_sink_finish_writer (TraceFileSink *sink,
+                                   gpointer writer,
+                                   const TraceStreamInfo *info,
+                                   GError **error)
 {
-  TracePerfettoSink *self = TRACE_PERFETTO_SINK (sink);
-
-  ensure_writer (self);
-  return perfetto_writer_write_batch (self->writer, batch, error) ? TRACE_FLOW_OK : TRACE_FLOW_ERROR;
+  perfetto_writer_set_metadata (writer, info ? info->metadata : NULL);
+  return perfetto_writer_finish (writer, error);
 }
 
-/* The writer's eight drop reasons, in the words of the WARNING, and
- * as stats keys; with @dict, they go to the stats instead. */
+/* The writer's drop reasons, in the words of the WARNING, and as stats
+ * keys. */
 static void
-report_drops (TracePerfettoSink *self,
-              GVariantDict *dict)
+trace_perfetto_sink_get_drops (TraceFileSink *sink,
+                               gpointer writer,
+                               GArray *drops)
 {
   PerfettoWriterStats s;
 
-  perfetto_writer_get_stats (self->writer, &s);
-  const TraceSinkDrop drops[] = {
+  perfetto_writer_get_stats (writer, &s);
+  const TraceSinkDrop list[] = {
     { "unmatched-end", "slice ends without an open slice", s.dropped_unmatched_end },
     { "unmatched-async-end", "async ends without an open async slice", s.dropped_unmatched_async_end },
     { "repeated-legacy-begin", "repeated begins of an open async slice (atrace S)", s.dropped_repeated_legacy_begin },
@@ -130,55 +126,25 @@ report_drops (TracePerfettoSink *self,
     { "thread-table-full", "events of threads past the thread table (max-threads)", s.dropped_thread_table },
   };
 
-  trace_base_sink_handle_drops (TRACE_BASE_SINK (self), dict, drops, G_N_ELEMENTS (drops));
-}
-
-static gboolean
-trace_perfetto_sink_end (TraceFileSink *sink,
-                         GOutputStream *stream,
-                         GError **error)
-{
-  TracePerfettoSink *self = TRACE_PERFETTO_SINK (sink);
-
-  ensure_writer (self);
-  perfetto_writer_set_metadata (self->writer, self->metadata);
-  if (!perfetto_writer_finish (self->writer, error))
-    return FALSE;
-  report_drops (self, NULL);
-  return TRUE;
-}
-
-static gboolean
-trace_perfetto_sink_stop (TraceBaseSink *sink,
-                          GError **error)
-{
-  TracePerfettoSink *self = TRACE_PERFETTO_SINK (sink);
-
-  g_clear_pointer (&self->writer, perfetto_writer_free);
-  g_clear_pointer (&self->metadata, g_free);
-  self->opts.clock = TRACE_CLOCK_UNKNOWN;
-  self->opts.json_order = FALSE;
-  self->opts.proto_kernel_events = FALSE;
-  self->opts.perfetto_order = FALSE;
-  return TRACE_BASE_SINK_CLASS (trace_perfetto_sink_parent_class)->stop (sink, error);
+  g_array_append_vals (drops, list, G_N_ELEMENTS (list));
 }
 
 static void
 trace_perfetto_sink_collect_stats (TraceElement *element,
                                    GVariantDict *dict)
 {
-  TracePerfettoSink *self = TRACE_PERFETTO_SINK (element);
+  PerfettoWriter *writer = trace_file_sink_get_writer (TRACE_FILE_SINK (element));
   PerfettoWriterStats s;
 
+  /* the drops among them */
   TRACE_ELEMENT_CLASS (trace_perfetto_sink_parent_class)->collect_stats (element, dict);
-  if (self->writer == NULL)
+  if (writer == NULL)
     return;
-  perfetto_writer_get_stats (self->writer, &s);
+  perfetto_writer_get_stats (writer, &s);
   g_variant_dict_insert (dict, "packets", "t", s.packets);
   g_variant_dict_insert (dict, "bytes-written", "t", s.bytes);
   g_variant_dict_insert (dict, "track-events", "t", s.track_events);
   g_variant_dict_insert (dict, "ftrace-events", "t", s.ftrace_events);
-  report_drops (self, dict);
   if (s.spilled_complete)
     g_variant_dict_insert (dict, "spilled-complete-slices", "t", s.spilled_complete);
   if (s.ignored_json_legacy_async)
@@ -262,28 +228,21 @@ trace_perfetto_sink_get_property (GObject *object,
 }
 
 static void
-trace_perfetto_sink_finalize (GObject *object)
-{
-  g_clear_pointer (&TRACE_PERFETTO_SINK (object)->writer, perfetto_writer_free);
-  g_clear_pointer (&TRACE_PERFETTO_SINK (object)->metadata, g_free);
-  G_OBJECT_CLASS (trace_perfetto_sink_parent_class)->finalize (object);
-}
-
-static void
 trace_perfetto_sink_class_init (TracePerfettoSinkClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   TraceBaseSinkClass *sink_class = TRACE_BASE_SINK_CLASS (klass);
+  TraceFileSinkClass *file_sink_class = TRACE_FILE_SINK_CLASS (klass);
   /* all read when the first data creates the writer */
   const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | TRACE_PARAM_MUTABLE_READY;
 
   object_class->set_property = trace_perfetto_sink_set_property;
   object_class->get_property = trace_perfetto_sink_get_property;
-  object_class->finalize = trace_perfetto_sink_finalize;
-  sink_class->stream_start = trace_perfetto_sink_stream_start;
-  sink_class->render = trace_perfetto_sink_render;
-  sink_class->stop = trace_perfetto_sink_stop;
-  TRACE_FILE_SINK_CLASS (klass)->end = trace_perfetto_sink_end;
+  file_sink_class->new_writer = trace_perfetto_sink_new_writer;
+  file_sink_class->write_batch = (TraceFileSinkWriteFunc) perfetto_writer_write_batch;
+  file_sink_class->finish_writer = trace_perfetto_sink_finish_writer;
+  file_sink_class->free_writer = (GDestroyNotify) perfetto_writer_free;
+  file_sink_class->get_drops = trace_perfetto_sink_get_drops;
   TRACE_ELEMENT_CLASS (klass)->collect_stats = trace_perfetto_sink_collect_stats;
   trace_base_sink_class_set_reads_arg_text (sink_class, TRUE);
   /* The value-less args are passed over where args are read

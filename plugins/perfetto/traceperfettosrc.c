@@ -79,8 +79,11 @@ trace_perfetto_src_get_stream_info (TraceFileSrc *src,
   info->format = "perfetto";
   info->clock_domain = perfetto_reader_get_clock_domain (TRACE_PERFETTO_SRC (src)->reader);
   info->clock_source = "timestamp_clock_id";
-  /* Chrome's traces name their main threads in thread descriptors */
-  info->flags = TRACE_STREAM_FLAG_MAIN_THREADS_NAMED;
+  /* Chrome's traces name their main threads in thread descriptors; the
+   * reader decodes ftrace events typed, thread time from its counter
+   * tracks, and hands the packets on in the file's order */
+  info->flags = TRACE_STREAM_FLAG_MAIN_THREADS_NAMED | TRACE_STREAM_FLAG_SEQUENCE_ORDER |
+                TRACE_STREAM_FLAG_TYPED_KERNEL_EVENTS | TRACE_STREAM_FLAG_NATIVE_THREAD_TIME;
 }
 
 static gconstpointer

@@ -188,9 +188,9 @@ test_queue_back_pressure (void)
 }
 
 /* A queue that has stopped takes nothing more: upstream (another queue's
- * thread, stopped after it) hears EOS and keeps ownership of nothing. It
- * used to accept the batch into the list it had just emptied (outside its
- * lock), where a concurrent push lost batches. */
+ * thread, stopped after it) hears EOS and keeps ownership of nothing. A
+ * batch accepted into the list it had just emptied (outside its lock)
+ * would be lost by a concurrent push. */
 static void
 test_queue_refuses_batches_once_stopped (void)
 {

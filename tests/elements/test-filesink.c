@@ -65,6 +65,158 @@ test_text_sink_init (TestTextSink *self)
 {
 }
 
+/* A sink that is its writer (TraceFileSinkClass's writer contract): the
+ * writer writes each batch's size, and at the end the metadata of the
+ * last stream-start; it drops (counts) the batches of an odd size. */
+#define TEST_TYPE_WRITER_SINK (test_writer_sink_get_type ())
+G_DECLARE_FINAL_TYPE (TestWriterSink, test_writer_sink, TEST, WRITER_SINK, TraceFileSink)
+struct _TestWriterSink
+{
+  TraceFileSink parent_instance;
+};
+G_DEFINE_FINAL_TYPE (TestWriterSink, test_writer_sink, TRACE_TYPE_FILE_SINK)
+
+typedef struct
+{
+  GOutputStream *out;
+  TraceStreamFlags flags; /* the stream's when the writer was made */
+  guint64 odd;
+} TestWriter;
+
+static gint writers_made, writers_freed;
+
+static gpointer
+test_writer_new (TraceFileSink *sink,
+                 GOutputStream *stream,
+                 const TraceStreamInfo *info)
+{
+  TestWriter *w = g_new0 (TestWriter, 1);
+
+  w->out = stream;
+  w->flags = info ? info->flags : TRACE_STREAM_FLAG_NONE;
+  writers_made++;
+  return w;
+}
+
+static gboolean
+test_writer_write_batch (gpointer writer,
+                         TraceBatch *batch,
+                         GError **error)
+{
+  TestWriter *w = writer;
+  g_autofree char *text = g_strdup_printf ("%u,", batch->n_events);
+
+  if (batch->n_events % 2)
+    {
+      w->odd++;
+      return TRUE;
+    }
+  return g_output_stream_write_all (w->out, text, strlen (text), NULL, NULL, error);
+}
+
+static gboolean
+test_writer_finish (TraceFileSink *sink,
+                    gpointer writer,
+                    const TraceStreamInfo *info,
+                    GError **error)
+{
+  TestWriter *w = writer;
+  g_autofree char *text = g_strdup_printf ("|%s", info && info->metadata ? info->metadata : "");
+
+  return g_output_stream_write_all (w->out, text, strlen (text), NULL, NULL, error);
+}
+
+static void
+test_writer_free (gpointer writer)
+{
+  writers_freed++;
+  g_free (writer);
+}
+
+static void
+test_writer_get_drops (TraceFileSink *sink,
+                       gpointer writer,
+                       GArray *drops)
+{
+  TraceSinkDrop odd = { "odd", "batches of an odd size", ((TestWriter *) writer)->odd };
+
+  g_array_append_val (drops, odd);
+}
+
+static void
+test_writer_sink_class_init (TestWriterSinkClass *klass)
+{
+  TraceFileSinkClass *file_sink_class = TRACE_FILE_SINK_CLASS (klass);
+
+  file_sink_class->new_writer = test_writer_new;
+  file_sink_class->write_batch = test_writer_write_batch;
+  file_sink_class->finish_writer = test_writer_finish;
+  file_sink_class->free_writer = test_writer_free;
+  file_sink_class->get_drops = test_writer_get_drops;
+}
+
+static void
+test_writer_sink_init (TestWriterSink *self)
+{
+}
+
+static TraceBatch *
+instants (TraceHarness *h,
+          guint n)
+{
+  TraceBatch *batch = trace_harness_new_batch (h);
+
+  for (guint i = 0; i < n; i++)
+    trace_batch_append (batch, TRACE_EVENT_INSTANT, i);
+  return batch;
+}
+
+/* The base makes the writer at the first batch with the stream's facts,
+ * hands it the batches, finishes it with the last stream-start (its
+ * metadata came after the events), reports its drops in a WARNING that
+ * names the file and in the stats, and frees it. */
+static void
+test_writer_contract (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tracepipe-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "out.txt", NULL);
+  g_autofree char *expected = g_strdup_printf ("%s: dropped 1 event: batches of an odd size: 1", path);
+  TraceElement *sink = g_object_new (TEST_TYPE_WRITER_SINK, "location", path, "writer-thread", FALSE, NULL);
+  TraceHarness *h = trace_harness_new_with_element (sink, "sink", NULL);
+  TraceStreamInfo info = { .format = "test", .flags = TRACE_STREAM_FLAG_JSON_ORDER };
+  g_autoptr (TraceMessage) warning = NULL;
+  g_autoptr (TraceMessage) stats = NULL;
+  g_autofree char *contents = NULL;
+  guint64 odd = 0;
+
+  writers_made = writers_freed = 0;
+  trace_harness_set_stream_info (h, 0, &info);
+  trace_harness_push (h, instants (h, 2));
+  g_assert_cmpint (writers_made, ==, 1);
+  g_assert_cmpint (((TestWriter *) trace_file_sink_get_writer (TRACE_FILE_SINK (sink)))->flags, ==,
+                   TRACE_STREAM_FLAG_JSON_ORDER);
+  trace_harness_push (h, instants (h, 3));
+  info.metadata = "{\"late\":1}";
+  trace_harness_set_stream_info (h, 0, &info);
+  trace_harness_push (h, instants (h, 4));
+  trace_harness_push_eos (h);
+
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "2,4,|{\"late\":1}");
+  warning = trace_harness_pop_message (h, TRACE_MESSAGE_WARNING);
+  g_assert_nonnull (warning);
+  g_assert_cmpstr (warning->error->message, ==, expected);
+  stats = trace_harness_pop_message (h, TRACE_MESSAGE_STATS);
+  g_assert_nonnull (stats);
+  g_assert_true (g_variant_lookup (stats->details, "dropped-odd", "t", &odd));
+  g_assert_cmpuint (odd, ==, 1);
+  g_assert_cmpint (writers_made, ==, 1);
+  trace_harness_free (h);
+  g_assert_cmpint (writers_freed, ==, 1);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 static void
 test_complete_on_eos (void)
 {
@@ -286,6 +438,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   trace_init (&argc, &argv);
   g_test_add_func ("/filesink/complete-on-eos", test_complete_on_eos);
+  g_test_add_func ("/filesink/writer-contract", test_writer_contract);
   g_test_add_func ("/filesink/over-an-old-file", test_over_an_old_file);
   g_test_add_func ("/filesink/stopped-before-eos-leaves-nothing", test_stopped_before_eos_leaves_nothing);
   g_test_add_func ("/filesink/unwritable-directory", test_unwritable_directory);

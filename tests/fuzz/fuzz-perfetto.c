@@ -8,7 +8,8 @@
 #include <zlib.h>
 
 #include "fuzz-targets.h"
-#include "perfetto-private.h"
+#include "perfetto-common.h"
+#include "perfetto-reader.h"
 
 /* Record framing, packet decoding (protobuf-c), interning and
  * incremental state, track resolution, compressed packets, ftrace

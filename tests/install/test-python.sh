@@ -106,3 +106,20 @@ status=$?
 [ "$status" = 1 ] && [ ! -s "$tmp/out" ] && grep -q 'missing.json' "$tmp/err" ||
   fail "slices-per-thread.py on a missing file: exit $status, stdout \"$(cat "$tmp/out")\", stderr \"$(cat "$tmp/err")\""
 echo "ok: a missing file fails with exit 1"
+
+# Pipeline.run() shows the bus's WARNINGs on stderr, as trace-launch does:
+# an input with one line that does not parse.
+if "$inspect" ftrace-src >/dev/null 2>&1; then
+  damaged=$tmp/damaged.txt
+  { head -n 20 "$source_root/tests/data/ftrace/catapult_atrace_data.txt"; echo "not an ftrace line"; } >"$damaged"
+  "$python" -c '
+import sys, gi
+gi.require_version("Tracepipe", "1.0")
+from gi.repository import Tracepipe
+Tracepipe.init_check(sys.argv)
+Tracepipe.parse_launch("ftrace-src location=" + sys.argv[1] + " ! fakesink").run()
+' "$damaged" 2>"$tmp/run.err" || fail "Pipeline.run() on $damaged failed: $(cat "$tmp/run.err")"
+  grep -q "^WARNING: from /pipeline0/ftrace-src0: .*damaged.txt: 1 unparsable lines (line 21)$" "$tmp/run.err" ||
+    fail "Pipeline.run() printed no WARNING: \"$(cat "$tmp/run.err")\""
+  echo "ok: Pipeline.run() prints the warnings"
+fi

@@ -336,6 +336,33 @@ test_convert_gzip_empty_first_member (void)
   g_assert_true (g_file_test (out, G_FILE_TEST_IS_REGULAR));
 }
 
+/* A RheaTrace capture (btrace's documented raw lines) converted as it is
+ * says how rhea-repair rebuilds its calls; another trace does not. */
+static void
+test_convert_rhea_hint (void)
+{
+  static const char capture[] = "24903.044390707 25135: B|25135|B:RheaApplication:onCreate\n"
+                                "24903.044400000 25135: B|25135|B:RheaApplication:init\n"
+                                "24903.044500000 25135: B|25135|E:RheaApplication:init\n"
+                                "24903.044600000 25135: B|25135|E:RheaApplication:onCreate\n";
+  g_autofree char *in = scratch ("rhea.txt");
+  g_autofree char *out = scratch ("rhea.json");
+  g_autofree char *other = scratch ("not-rhea.json");
+  g_autoptr (Run) r = NULL, plain = NULL;
+
+  if (!have_plugins ())
+    return;
+  g_assert_true (g_file_set_contents (in, capture, -1, NULL));
+  r = RUN ("trace-convert", NULL, in, out);
+  g_assert_cmpint (r->status, ==, 0);
+  g_assert_nonnull (strstr (r->err, "rhea.txt is a RheaTrace capture, written with its B:/E:/T: markers as slices"));
+  g_assert_nonnull (strstr (r->err, " ! rhea-repair ! json-sink location="));
+  plain = RUN ("trace-convert", NULL, SLICES, other);
+  g_assert_cmpint (plain->status, ==, 0);
+  g_assert_null (strstr (plain->err, "rhea-repair"));
+  g_unlink (in), g_unlink (out), g_unlink (other);
+}
+
 void
 add_convert_tests (void)
 {
@@ -343,6 +370,7 @@ add_convert_tests (void)
   g_test_add_func ("/tools/convert/options", test_convert_options);
   g_test_add_func ("/tools/convert/usage", test_convert_usage);
   g_test_add_func ("/tools/convert/batch", test_convert_batch);
+  g_test_add_func ("/tools/convert/rhea-hint", test_convert_rhea_hint);
   g_test_add_func ("/tools/convert/batch-collision", test_convert_batch_collision);
   g_test_add_func ("/tools/convert/jobs-within-fd-limit", test_convert_jobs_within_fd_limit);
   g_test_add_func ("/tools/convert/gzip-empty-first-member", test_convert_gzip_empty_first_member);

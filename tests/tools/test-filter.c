@@ -129,8 +129,8 @@ test_relative_after_metadata (void)
 }
 
 /* A window that misses the trace (start=1s on one that begins at
- * 683202 s) used to keep only metadata silently: now a WARNING says
- * where the trace is, with the times trace-info shows. */
+ * 683202 s) keeps only metadata, and a WARNING says where the trace is,
+ * with the times trace-info shows. */
 static void
 test_window_misses_trace (void)
 {
@@ -167,6 +167,27 @@ test_bad_relative_time (void)
   g_assert_nonnull (strstr (r->err, "filter0: start: invalid time \"+-1s\""));
 }
 
+/* `name=` names the filter element (as in GStreamer), so --filter
+ * refuses it, single or batch, pointing at event-name=; nothing written. */
+static void
+test_filter_name_is_refused (void)
+{
+  g_autofree char *out = g_build_filename (tools_test_scratch_dir (), "by-name.json", NULL);
+  g_autofree char *template = g_build_filename (tools_test_scratch_dir (), "by-name-batch", "{name}.json", NULL);
+  g_autoptr (Run) one = NULL, batch = NULL;
+
+  if (!have_plugins ())
+    return;
+  one = RUN ("trace-convert", NULL, "--filter", "kind=slices name=performTraversals", SLICES, out);
+  g_assert_cmpint (one->status, ==, 2);
+  g_assert_nonnull (strstr (one->err, "--filter: \"name=performTraversals\" names the filter element itself; to "
+                                      "keep events by their name, use event-name=performTraversals"));
+  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+  batch = RUN ("trace-convert", NULL, "--filter", "name=x", "-o", template, SLICES);
+  g_assert_cmpint (batch->status, ==, 2);
+  g_assert_nonnull (strstr (batch->err, "use event-name=x"));
+}
+
 void
 add_filter_tests (void)
 {
@@ -174,4 +195,5 @@ add_filter_tests (void)
   g_test_add_func ("/tools/filter/relative/after-metadata", test_relative_after_metadata);
   g_test_add_func ("/tools/filter/window-misses-trace", test_window_misses_trace);
   g_test_add_func ("/tools/filter/bad-relative-time", test_bad_relative_time);
+  g_test_add_func ("/tools/filter/name-is-refused", test_filter_name_is_refused);
 }

@@ -350,11 +350,81 @@ test_info_duration_spans_int64 (void)
   g_unlink (path);
 }
 
+/* The thread whose top-level JSON object has @pid and @tid. */
+static JsonObject *
+find_thread (JsonArray *top,
+             gint64 pid,
+             gint64 tid)
+{
+  for (guint i = 0; i < json_array_get_length (top); i++)
+    {
+      JsonObject *t = json_array_get_object_element (top, i);
+
+      if (json_object_get_int_member (t, "pid") == pid && json_object_get_int_member (t, "tid") == tid)
+        return t;
+    }
+  return NULL;
+}
+
+/* Chrome numbers threads within each process: thread 1 of two processes
+ * is two threads, each with its own name, and neither process takes the
+ * other's; the text tables say what each column is. */
+static void
+test_info_threads_by_process (void)
+{
+  static const char trace[] =
+      "{\"traceEvents\":["
+      "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":5,\"tid\":1,\"args\":{\"name\":\"Renderer A\"}},"
+      "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":5,\"tid\":1,\"args\":{\"name\":\"CrRendererMain\"}},"
+      "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":6,\"tid\":1,\"args\":{\"name\":\"Compositor\"}},"
+      "{\"ph\":\"X\",\"name\":\"a\",\"pid\":5,\"tid\":1,\"ts\":1,\"dur\":2},"
+      "{\"ph\":\"X\",\"name\":\"b\",\"pid\":6,\"tid\":1,\"ts\":1,\"dur\":2},"
+      "{\"ph\":\"X\",\"name\":\"c\",\"pid\":6,\"tid\":1,\"ts\":4,\"dur\":2}]}";
+  g_autofree char *path = g_build_filename (tools_test_scratch_dir (), "threads-by-process.json", NULL);
+  g_autoptr (Run) r = NULL, text = NULL;
+  g_autoptr (JsonObject) o = NULL;
+  JsonObject *threads, *a, *b;
+  JsonArray *top;
+
+  if (trace_element_factory_find ("json-src") == NULL)
+    {
+      g_test_skip ("json-src is not built");
+      return;
+    }
+  g_assert_true (g_file_set_contents (path, trace, -1, NULL));
+  r = RUN ("trace-info", NULL, "--json", path);
+  g_assert_cmpint (r->status, ==, 0);
+  o = parse_object (r->out);
+  threads = json_object_get_object_member (o, "threads");
+  g_assert_cmpint (json_object_get_int_member (threads, "count"), ==, 2);
+  top = json_object_get_array_member (threads, "top");
+  a = find_thread (top, 5, 1);
+  b = find_thread (top, 6, 1);
+  g_assert_nonnull (a);
+  g_assert_nonnull (b);
+  g_assert_cmpstr (json_object_get_string_member (a, "name"), ==, "CrRendererMain");
+  g_assert_cmpint (json_object_get_int_member (a, "events"), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (b, "name"), ==, "Compositor");
+  g_assert_cmpint (json_object_get_int_member (b, "events"), ==, 2);
+  text = RUN ("trace-info", NULL, path);
+  g_assert_cmpint (text->status, ==, 0);
+  g_assert_nonnull (strstr (text->out, "  processes     2:\n"
+                                       "           pid       events  name\n"
+                                       "             6            2  \n"
+                                       "             5            1  Renderer A\n"));
+  g_assert_nonnull (strstr (text->out, "  threads       2:\n"
+                                       "           pid        tid       events  name\n"
+                                       "             6          1            2  Compositor\n"
+                                       "             5          1            1  CrRendererMain\n"));
+  g_unlink (path);
+}
+
 void
 add_info_tests (void)
 {
   g_test_add_func ("/tools/info/json-matches-events", test_info_json_matches_events);
   g_test_add_func ("/tools/info/text", test_info_text);
+  g_test_add_func ("/tools/info/threads-by-process", test_info_threads_by_process);
   g_test_add_func ("/tools/info/many-files", test_info_many);
   g_test_add_func ("/tools/info/bounded-tables", test_info_bounded);
   g_test_add_func ("/tools/info/skipped-matches-stats", test_info_skipped_matches_stats);

@@ -432,6 +432,8 @@ main (int argc,
   add_readme_tests ();
   add_info_tests ();
   add_convert_tests ();
+  add_batch_tests ();
+  add_names_tests ();
   add_man_tests ();
   add_output_tests ();
   add_filter_tests ();

@@ -38,6 +38,8 @@ void add_pipe_tests (void);
 void add_readme_tests (void);
 void add_info_tests (void);
 void add_convert_tests (void);
+void add_batch_tests (void);
+void add_names_tests (void);
 void add_man_tests (void);
 void add_output_tests (void);
 void add_filter_tests (void);

@@ -183,6 +183,29 @@ test_state_failure_posts_error (void)
   g_string_free (state_log, TRUE);
 }
 
+/* trace_pipeline_run() watches the bus itself, where an application
+ * cannot: the warnings it carries go to standard error, as trace-launch
+ * prints them (a Python script's Pipeline.run() shows them too). */
+static void
+test_run_prints_warnings (void)
+{
+  if (g_test_subprocess ())
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (TraceElement) pipeline = trace_parse_launch ("fakesrc name=src num-events=3 ! fakesink", &error);
+
+      g_assert_no_error (error);
+      trace_element_post_warning (trace_bin_get_by_name (TRACE_BIN (pipeline), "src"), "in.txt", "%d lines skipped",
+                                  2);
+      g_assert_true (trace_pipeline_run (TRACE_PIPELINE (pipeline), &error));
+      g_assert_no_error (error);
+      return;
+    }
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+  g_test_trap_assert_stderr ("WARNING: from /pipeline*/src: in.txt: 2 lines skipped\n");
+}
+
 static gpointer
 post_from_thread (gpointer data)
 {
@@ -274,7 +297,7 @@ test_path_string (void)
                  trace_pipeline_get_string_pool (TRACE_PIPELINE (pipeline)));
 }
 
-/* Issue 17: a loop of links is refused where links are made, so no walk
+/* A loop of links is refused where links are made, so no walk
  * of the graph (push, events, the ready question, the state order) can
  * go round for ever. */
 static void
@@ -439,6 +462,7 @@ main (int argc, char **argv)
   g_test_add_func ("/element/path-string", test_path_string);
   g_test_add_func ("/bin/states-sinks-first", test_states_sinks_first);
   g_test_add_func ("/bin/state-failure-posts-error", test_state_failure_posts_error);
+  g_test_add_func ("/pipeline/run-prints-warnings", test_run_prints_warnings);
   g_test_add_func ("/bus/watch-across-threads", test_bus_watch_across_threads);
   g_test_add_func ("/registry/factories", test_registry);
   g_test_add_func ("/pad/link-cycle-refused", test_link_cycle_refused);

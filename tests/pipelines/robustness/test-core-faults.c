@@ -1,6 +1,6 @@
 /* tracepipe tests - faults of the core: threads, SIGTERM, outputs, long values
  *
- * Issue 17, items 3, 7, 13 and 14: what the user sees when the system
+ * What the user sees when the system
  * refuses a thread, when `timeout` or systemd sends SIGTERM, when two
  * sinks would write one file or a path is long or a symlink, and when a
  * value in a message is huge.
@@ -17,7 +17,7 @@
 #include "robustness.h"
 
 /* The system refuses the queues' threads: an ERROR naming the queue
- * (before: GLib's "creating thread" abort, SIGTRAP), exit 1, nothing
+ * (not GLib's "creating thread" abort, SIGTRAP), exit 1, nothing
  * written and no temporary left. */
 static void
 test_thread_refused (void)
@@ -49,8 +49,8 @@ static const char sigterm_message[] = "Terminated: stopping the sources and fini
                                       "(send SIGTERM or press Ctrl-C again to abort)...\n";
 
 /* SIGTERM, what `timeout`, systemd and CI runners send, is the first
- * Ctrl-C: the output is finished and complete, exit 143 (before: the
- * default action, exit 143 too but `.out.json.XXXXXX.part` left behind
+ * Ctrl-C: the output is finished and complete, exit 143 (the default
+ * action would exit 143 too but leave `.out.json.XXXXXX.part` behind
  * and no out.json). */
 static void
 test_sigterm (void)
@@ -126,8 +126,8 @@ test_start_failure_leaves_nothing (void)
 }
 
 /* Two sinks, one file, however the path is written: refused when the
- * pipeline is built (exit 2, naming the file), nothing written (before:
- * both exited 0 and one output was lost). */
+ * pipeline is built (exit 2, naming the file), nothing written (else
+ * both would exit 0 and one output be lost). */
 static void
 test_same_output (void)
 {
@@ -168,8 +168,8 @@ test_same_output (void)
 }
 
 /* Writing through a symlink writes the file it points to; the link stays
- * a link (before: it was replaced by a regular file). A dangling link
- * creates its target. */
+ * a link, not replaced by a regular file. A dangling link creates its
+ * target. */
 static void
 test_output_through_symlink (void)
 {
@@ -199,7 +199,7 @@ test_output_through_symlink (void)
 }
 
 /* Output names of 250 and 255 bytes (NAME_MAX) are legal: the
- * temporary's name is cut to fit (before: ENAMETOOLONG, exit 1). */
+ * temporary's name is cut to fit (uncut: ENAMETOOLONG, exit 1). */
 static void
 test_long_output_name (void)
 {
@@ -269,7 +269,7 @@ static const HugeValueCase huge_value_cases[] = {
 };
 
 /* A value of 16 MiB in the description: every message that quotes it
- * cuts it after 256 bytes and says how long it was (before: the whole
+ * cuts it after 256 bytes and says how long it was (not the whole
  * value, twice for a file GIO could not open, plus the caret line). */
 static void
 test_huge_value (gconstpointer data)
@@ -303,8 +303,8 @@ test_huge_value (gconstpointer data)
 /* A source reading an idle pipe (`(head FILE; sleep 100) | trace-launch
  * ftrace-src location=- ! …`): SIGINT or SIGTERM stops it at once, the
  * output holds what was read, while the pipe is still open and idle
- * (before: the read blocked the thread that runs the signal handlers,
- * and three Ctrl-Cs did nothing). The child runs under `timeout -s KILL`
+ * (a blocking read would block the thread that runs the signal
+ * handlers, and no Ctrl-C would do anything). The child runs under `timeout -s KILL`
  * (which forwards the signal), so a hang fails as 137 instead of
  * stalling the suite. */
 typedef struct
@@ -409,9 +409,9 @@ test_pipe_resumes (void)
   g_assert_cmpuint (rb_stat (stats, "ftrace-src0", "lines"), ==, rb_stat (direct->err, "ftrace-src0", "lines"));
 }
 
-/* A FIFO given by path that no writer ever opens: open(2) used to wait
- * for one, out of reach of Ctrl-C. Now SIGINT ends it: exit 130, an
- * empty valid output. */
+/* A FIFO given by path that no writer ever opens: a blocking open(2)
+ * would wait for one, out of reach of Ctrl-C. SIGINT ends the wait:
+ * exit 130, an empty valid output. */
 static void
 test_fifo_without_writer (void)
 {

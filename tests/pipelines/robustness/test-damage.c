@@ -1,4 +1,4 @@
-/* tracepipe tests - damaged inputs read honestly (issue 17, items 9-12)
+/* tracepipe tests - damaged inputs read honestly
  *
  * NUL runs left by a crash, JSON args with nulls and empty containers,
  * arrays of empty objects, garbage inside an event: each is read as far

@@ -1,6 +1,6 @@
 /* tracepipe tests - the shape of the pipeline: cycles, long chains, many pads
  *
- * Issue 17, items 1 and 2. A loop of links is a description error (exit
+ * A loop of links is a description error (exit
  * 2) naming its elements, never a crash or a hang. Descriptions of
  * thousands of elements or pads build and run in time linear in their
  * size: the /robustness/scale/ tests run under meson's default timeout
@@ -34,7 +34,7 @@ static const CycleCase cycle_cases[] = {
   { "identity name=a ! a.", "(a ! a)", "a:src to a:sink" },
 };
 
-/* Exit 2 at once (before: SIGSEGV, or a hang that ignored Ctrl-C), the
+/* Exit 2 at once (never SIGSEGV, or a hang that ignores Ctrl-C), the
  * message names the loop, nothing runs. */
 static void
 test_cycle (gconstpointer data)

@@ -582,7 +582,7 @@ test_limit_json_args (void)
   g_string_append (s, "}}]}");
   r = run_text (dir, "args.json", s->str, s->len, "json-src", &path);
   g_assert_cmpint (r->status, ==, 0);
-  /* data lost: a WARNING (issue 17, item 10), not only the stats key */
+  /* data lost: a WARNING, not only the stats key */
   expected = g_strdup_printf ("WARNING: from /pipeline0/json-src0: %s: skipped 1: 1 args dropped (at byte 16)\n", path);
   rb_assert_messages (r->err, expected);
   g_assert_cmpuint (rb_stat (r->err, "json-src0", "skipped-args-dropped"), ==, 1);

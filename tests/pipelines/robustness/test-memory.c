@@ -1,6 +1,6 @@
 /* tracepipe tests - the robustness suite: memory bounded by the limits, not the input
  *
- * Hostile inputs that are small on disk and huge once read (issue 17):
+ * Hostile inputs that are small on disk and huge once read:
  * each is generated here, run through trace-launch as a child, and the
  * child's peak RSS (wait4's ru_maxrss) is held to a bound.
  *
@@ -486,8 +486,7 @@ unique_values_peak (const char *input,
 /* Values a trace holds once each are kept in their batch, not interned
  * (docs/event-model.md): the peak is that of the same trace with one
  * value repeated. 300 000 values of their own are 19 MB of text, which
- * the string pool and perfetto-sink's interning kept to the end before
- * (issue 19). */
+ * the string pool and perfetto-sink's interning would keep to the end. */
 static void
 test_json_unique_values (void)
 {

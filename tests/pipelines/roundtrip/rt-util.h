@@ -7,7 +7,7 @@ G_BEGIN_DECLS
 
 /* What a view leaves out or reshapes, by the documented losses of the
  * format the events went through (docs/perfetto.md, docs/json.md,
- * docs/formats-mapping.md). */
+ * the README.md of this folder). */
 typedef enum
 {
   RT_VIEW_EXACT = 0,

@@ -355,7 +355,7 @@ tp_close_stack (View *v,
 }
 
 /* The begun slice an end closes: the innermost whose name and category
- * match what the end gives (docs/json.md "Ends"). */
+ * match what the end gives (docs/json.md "Phases → event kinds"). */
 static gint
 matching_begun (View *v,
                 GArray *stack,
@@ -540,7 +540,7 @@ instant_event (View *v,
   gint64 pid, tid;
 
   /* Chrome JSON has no named tracks: an instant on one is an instant
-   * of the process (docs/formats-mapping.md). */
+   * of the process (this folder's README.md). */
   if (ev->u.slice.track != 0 && (v->flags & RT_VIEW_JSON))
     where = g_strdup_printf ("%" G_GINT64_FORMAT " process", ev->pid);
   else if (ev->u.slice.track != 0)

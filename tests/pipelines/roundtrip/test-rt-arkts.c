@@ -1,4 +1,4 @@
-/* arkts-src end to end (issue 8): a CPU profile through `arkts-src !
+/* arkts-src end to end: a CPU profile through `arkts-src !
  * json-sink` and `arkts-src ! perfetto-sink`. The slices' names, their
  * number and the sum of their durations per function are computed here
  * from the profile itself (json-glib: nodes, samples, timeDeltas, with

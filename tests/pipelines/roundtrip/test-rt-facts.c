@@ -1,8 +1,8 @@
 /* What a person counts in an input file, against what the Perfetto file
  * written from it holds (read back with perfetto-src): per corpus file,
  * complete slices (B/E pairs per thread, X events), counter values, named
- * threads, sched_switch records. trace_processor, the reference issue 5
- * names, is not packaged by Debian and cannot be fetched or built here;
+ * threads, sched_switch records. trace_processor, the reference, is not
+ * packaged by Debian and these tests do not need it;
  * these counts are what its import of the original would show, derived
  * from the text (ftrace) or by json-glib (JSON), independently of the
  * sources' parsers. */

@@ -41,7 +41,7 @@ file_size (const char *path)
 }
 
 /* Interning and compact sched keep the file under a quarter of the text
- * (issue 5; docs/perfetto.md gives the 200 MB figure). */
+ * (docs/perfetto.md gives the 200 MB figure). */
 static void
 test_size (void)
 {

@@ -1,4 +1,4 @@
-/* Issue 9, end to end: inputs on different clocks merged by clock-sync
+/* End to end: inputs on different clocks merged by clock-sync
  * into one Perfetto trace, read back with perfetto-src, and every slice
  * checked at the time the inputs themselves say it belongs:
  *
@@ -533,7 +533,7 @@ test_rhea_and_systrace_to_monotonic (void)
   tl_tmp_cleanup ();
 }
 
-/* ---- RheaTrace + a Perfetto system trace (issue 20) ------------------------- */
+/* ---- RheaTrace + a Perfetto system trace ------------------------------------ */
 
 /* Encodes @text, a Trace in protobuf text format, with protoc and the
  * project's .proto files (an encoder that knows nothing of perfetto-sink)
@@ -600,7 +600,7 @@ write_perfetto_system_trace (const char *path)
   return TRUE;
 }
 
-/* Issue 20, item 3: a RheaTrace capture merged with the Perfetto system
+/* A RheaTrace capture merged with the Perfetto system
  * trace of the same device. Both are on boot time (the capture by its
  * TRACE_START line, the Perfetto trace by its ftrace clock): every method
  * lands on the app's pid and tid, inside the system slice that encloses
@@ -749,7 +749,7 @@ test_arkts_with_offset (void)
   tl_tmp_cleanup ();
 }
 
-/* Issue 20, item 3: the ArkTS profile merged with a Perfetto system trace
+/* The ArkTS profile merged with a Perfetto system trace
  * of the device, through the boot-time/monotonic pair its clock snapshot
  * carries (no offset given): every run of samples moved by that pair's
  * difference, the system's slice where the trace put it. The trace is

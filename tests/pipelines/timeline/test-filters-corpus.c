@@ -1,4 +1,4 @@
-/* Issue 7, end to end on the corpus: `filter tid=main` and
+/* End to end on the corpus: `filter tid=main` and
  * `main-thread-filter` keep exactly the events of main threads, as the
  * test reads them from the file itself (the TGID column, the pid in
  * atrace markers, the process dumps), keep every metadata event, and keep

@@ -1,4 +1,4 @@
-/* Issue 7, end to end: a RheaTrace (btrace 1.x) raw capture made by a
+/* End to end: a RheaTrace (btrace 1.x) raw capture made by a
  * seeded simulation goes through
  *
  *   ftrace-src location=CAPTURE ! rhea-repair ! json-sink location=OUT

@@ -589,6 +589,44 @@ test_empty_input_is_not_reported (void)
   g_assert_cmpuint (warnings->len, ==, 0);
 }
 
+/* The merged stream's flags, after @a and @b merged (both on boottime,
+ * so nothing else decides). */
+static TraceStreamFlags
+merged_flags (TraceStreamFlags a,
+              TraceStreamFlags b)
+{
+  g_autoptr (TraceHarness) h = cs_harness_new (2, NULL);
+  TraceStringPool *pool = trace_harness_get_string_pool (h);
+  TraceStreamInfo info = { .format = "test", .clock_domain = TRACE_CLOCK_BOOTTIME, .flags = a };
+
+  g_assert_true (trace_harness_play (h));
+  trace_harness_set_stream_info (h, 0, &info);
+  info.flags = b;
+  trace_harness_set_stream_info (h, 1, &info);
+  trace_harness_push_to (h, 0, cs_slices (pool, 10, S (1)));
+  trace_harness_push_to (h, 1, cs_slices (pool, 20, S (1)));
+  trace_harness_push_eos_to (h, 0);
+  trace_harness_push_eos_to (h, 1);
+  g_assert_true (trace_harness_got_eos (h));
+  return trace_harness_get_stream_info (h)->flags;
+}
+
+/* What holds of one input's threads holds of the merge; how an input was
+ * read (its order, its kernel events, its thread time) holds of the
+ * merge only when it holds of each input. */
+static void
+test_stream_flags_merged (void)
+{
+  const TraceStreamFlags json = TRACE_STREAM_FLAG_MAIN_THREADS_NAMED | TRACE_STREAM_FLAG_JSON_ORDER;
+  const TraceStreamFlags perfetto = TRACE_STREAM_FLAG_MAIN_THREADS_NAMED | TRACE_STREAM_FLAG_SEQUENCE_ORDER |
+                                    TRACE_STREAM_FLAG_TYPED_KERNEL_EVENTS | TRACE_STREAM_FLAG_NATIVE_THREAD_TIME;
+
+  g_assert_cmpint (merged_flags (json, json), ==, json);
+  g_assert_cmpint (merged_flags (perfetto, perfetto), ==, perfetto);
+  g_assert_cmpint (merged_flags (json, perfetto), ==, TRACE_STREAM_FLAG_MAIN_THREADS_NAMED);
+  g_assert_cmpint (merged_flags (TRACE_STREAM_FLAG_NONE, json), ==, TRACE_STREAM_FLAG_MAIN_THREADS_NAMED);
+}
+
 static void
 test_bad_target (void)
 {
@@ -668,6 +706,7 @@ main (int argc,
   g_test_add_func ("/clocksync/element/target-monotonic", test_target_monotonic);
   g_test_add_func ("/clocksync/element/late-stream-start", test_late_stream_start);
   g_test_add_func ("/clocksync/element/empty-input-is-not-reported", test_empty_input_is_not_reported);
+  g_test_add_func ("/clocksync/element/stream-flags-merged", test_stream_flags_merged);
   g_test_add_func ("/clocksync/element/bad-target", test_bad_target);
   g_test_add_func ("/clocksync/element/launch-pad-property", test_launch_pad_property);
   return g_test_run ();

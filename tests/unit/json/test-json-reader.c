@@ -208,7 +208,7 @@ test_lenient (void)
   g_assert_cmpuint (chrome_reader_get_stats (rd.reader)->empty_objects, ==, 2);
   g_assert_false (chrome_reader_has_damage (rd.reader));
   g_assert_null (chrome_reader_get_summary (rd.reader, FALSE));
-  /* not damage, but counted and said (issue 17, item 11) */
+  /* not damage, but counted and said */
   g_assert_cmpuint (skipped (&rd, CHROME_SKIP_EMPTY_OBJECT)->count, ==, 2);
   unsupported = chrome_reader_get_unsupported_summary (rd.reader);
   g_assert_cmpstr (unsupported, ==, "t.json: skipped 2: 2 empty object (at byte 1, 87)");
@@ -658,7 +658,7 @@ test_args (void)
   g_assert_cmpint (arg->type, ==, TRACE_ARG_DOUBLE);
   g_assert_cmpfloat (arg->v.d, ==, 1.5);
   g_assert_true (test_arg (rd.batch, ev, "t")->v.b);
-  /* null and {} kept without a value, for json-sink (issue 17, item 10) */
+  /* null and {} kept without a value, for json-sink */
   g_assert_cmpint (test_arg (rd.batch, ev, "n")->type, ==, TRACE_ARG_NULL);
   g_assert_cmpint (test_arg (rd.batch, ev, "e")->type, ==, TRACE_ARG_EMPTY_OBJECT);
   g_assert_cmpint (test_arg (rd.batch, ev, "a[0]")->v.i, ==, 1);
@@ -681,7 +681,7 @@ test_too_many_args (void)
   g_assert_no_error (rd.error);
   g_assert_cmpuint (rd.batch->events[0].n_args, ==, CHROME_MAX_ARGS);
   g_assert_cmpuint (skipped (&rd, CHROME_SKIP_ARGS_DROPPED)->count, ==, 1);
-  /* not damage, but data lost: warned (issue 17, item 10) */
+  /* not damage, but data lost: warned */
   g_assert_true (chrome_reader_has_damage (rd.reader));
   read_clear (&rd);
 }

@@ -256,7 +256,8 @@ static const InvalidCase invalid_cases[] = {
   { "test-mux sink_0:: ! fakesink", TRACE_PARSE_ERROR_SYNTAX, "1:18: expected a property name after \"sink_0::\"" },
   { "test-mux sink_0::offset ! fakesink", TRACE_PARSE_ERROR_SYNTAX,
     "1:10: expected \"=\" and a value after \"sink_0::offset\"" },
-  { "fakesrc\xff ! fakesink", TRACE_PARSE_ERROR_SYNTAX, "1:8: the description is not valid UTF-8" },
+  { "fakesrc\xff ! fakesink", TRACE_PARSE_ERROR_SYNTAX, "1:8: unexpected character \"\\xff\"" },
+  { "fakesrc ! \xe9t", TRACE_PARSE_ERROR_SYNTAX, "1:11: unexpected character \"\\xe9\"" },
   /* elements */
   { "fakesrc ! fakesnk", TRACE_PARSE_ERROR_NO_SUCH_ELEMENT, "1:11: no element \"fakesnk\" (did you mean \"fakesink\"?)" },
   { "test-prosp", TRACE_PARSE_ERROR_NO_SUCH_ELEMENT, "1:1: no element \"test-prosp\" (did you mean \"test-props\"?)" },

@@ -5,6 +5,8 @@
 #include <trace/trace.h>
 
 #include "perfetto-private.h"
+#include "perfetto-reader-private.h"
+#include "perfetto-writer-private.h"
 
 G_BEGIN_DECLS
 

@@ -1,5 +1,5 @@
 /* Unit test: the streaming writer (perfetto-writer-wire.c) gives the same
- * bytes as protobuf-c for the packets it streams (issue 19). Random
+ * bytes as protobuf-c for the packets it streams. Random
  * packets of each hot type (TrackEvent slice begin/end, counters,
  * instants with every TrackEvent field and Chrome's legacy event; ftrace
  * bundles with full events and compact sched arrays; interned names and
@@ -174,7 +174,7 @@ gen_annotation_value (Gen *g,
     }
 }
 
-/* Nested annotations (issue 20: perfetto-sink writes nested args as
+/* Nested annotations (perfetto-sink writes nested args as
  * dict_entries and array_values) are streamed by the wire writer too:
  * the bytes must be protobuf-c's, for every name and value case, and for
  * a value beside nested entries, which protobuf-c packs in field order. */
@@ -606,6 +606,33 @@ gen_packet_fields (Gen *g,
     }
 }
 
+/* The writer hands a TrackEvent's debug annotations to the wire writer
+ * already in wire format (perfetto-writer-args.c): each of @te's, packed
+ * by protobuf-c as field 4 of TrackEvent, into @out. */
+static void
+annotations_to_wire (const PerfettoTrackEvent *te,
+                     GByteArray *out)
+{
+  for (gsize i = 0; i < te->n_debug_annotations; i++)
+    {
+      const ProtobufCMessage *da = &te->debug_annotations[i]->base;
+      gsize n = protobuf_c_message_get_packed_size (da);
+      guint8 head[11] = { (4 << 3) | 2 };
+      guint h = 1;
+      gsize v = n;
+
+      while (v >= 0x80)
+        {
+          head[h++] = (guint8) (v | 0x80);
+          v >>= 7;
+        }
+      head[h++] = (guint8) v;
+      g_byte_array_append (out, head, h);
+      g_byte_array_set_size (out, out->len + n);
+      protobuf_c_message_pack (da, out->data + out->len - n);
+    }
+}
+
 /* Packs @pkt both ways, appending to @stream, and compares the records. */
 static void
 check_packet (PerfettoWireBuf *stream,
@@ -614,7 +641,10 @@ check_packet (PerfettoWireBuf *stream,
 {
   Perfetto__Protos__Trace trace = PERFETTO__PROTOS__TRACE__INIT;
   PerfettoPacket *ptr = (PerfettoPacket *) pkt;
-  gsize size, start = stream->len;
+  PerfettoTrackEvent *te = pkt->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT ? pkt->track_event : NULL;
+  g_autoptr (GByteArray) wire_annotations = g_byte_array_new ();
+  PerfettoWireBuf annotations = { NULL, 0, 0 };
+  gsize size, start = stream->len, n_annotations = 0;
   guint8 *expected;
   gboolean was_streamed;
 
@@ -623,7 +653,17 @@ check_packet (PerfettoWireBuf *stream,
   size = perfetto__protos__trace__get_packed_size (&trace);
   expected = g_malloc (size);
   g_assert_cmpuint (perfetto__protos__trace__pack (&trace, expected), ==, size);
-  was_streamed = perfetto_wire_append_record (stream, pkt, NULL, TRUE);
+  if (te != NULL)
+    {
+      annotations_to_wire (te, wire_annotations);
+      annotations.data = wire_annotations->data;
+      annotations.len = annotations.cap = wire_annotations->len;
+      n_annotations = te->n_debug_annotations;
+      te->n_debug_annotations = 0;
+    }
+  was_streamed = perfetto_wire_append_record (stream, pkt, &annotations);
+  if (te != NULL)
+    te->n_debug_annotations += n_annotations;
   g_assert_cmpint (was_streamed, ==, expect_streamed);
   g_assert_cmpmem (stream->data + start, stream->len - start, expected, size);
   g_free (expected);
@@ -687,7 +727,6 @@ test_schema (void)
 
   g_assert_true (perfetto_wire_check_schema (&error));
   g_assert_no_error (error);
-  g_assert_true (perfetto_wire_usable ());
 }
 
 int

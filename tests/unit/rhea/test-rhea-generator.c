@@ -11,7 +11,7 @@
  * and the end of unwound calls must be far closer to the truth than
  * btrace's rule (close an unwound frame at its caller's later return).
  *
- * A second model (issue 15) throws on purpose several frames deep, each
+ * A second model throws on purpose several frames deep, each
  * caller catching with probability 1/2 and a catcher sometimes calling
  * further methods before its E:; in a variant the exception may escape
  * to the uninstrumented message loop, which only the hold limit or EOS
@@ -177,7 +177,7 @@ mark_compare (gconstpointer a,
   return (gint) ma->thread - (gint) mb->thread;
 }
 
-/* ---- the propagation model (issue 15) ------------------------------------- */
+/* ---- the propagation model ------------------------------------------------ */
 
 /* Exceptions thrown several frames deep on purpose: the thrower writes
  * its `T:` or, now and then, is uninstrumented code that writes nothing;
