@@ -42,6 +42,15 @@ void _trace_file_map_release (TraceFileMap *map,
 gboolean _trace_file_map_check (TraceFileMap *map);
 void _trace_file_map_free (TraceFileMap *map);
 
+/* traceinputmap.c: the input in place, mapped when the reader asks */
+TraceInputMap *_trace_input_map_new (int fd,
+                                     const char *name);
+void _trace_input_map_free (TraceInputMap *map);
+guint64 _trace_input_map_get_position (TraceInputMap *map,
+                                       gboolean *mapped);
+gboolean _trace_input_map_check (TraceInputMap *map,
+                                 gsize *size);
+
 /* tracegzipdecoder.c: gzip, every member; how the input ended */
 typedef enum
 {

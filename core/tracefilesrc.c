@@ -26,9 +26,7 @@ typedef struct
   GInputStream *stream; /* what the subclass reads: decompressed */
   guint64 size;
   gboolean decompressed;
-  gboolean map_tried;
-  TraceFileMap *map;    /* the file in place, once a reader asked */
-  guint64 map_position; /* how far the reader got in it */
+  TraceInputMap *input_map; /* from the start to the stop */
 } TraceFileSrcPrivate;
 
 enum
@@ -212,6 +210,11 @@ trace_file_src_start (TraceBaseSrc *src,
       return FALSE;
     }
   close_reader (self);
+  g_clear_pointer (&priv->input_map, _trace_input_map_free);
+  priv->input_map = _trace_input_map_new (!priv->decompressed && G_IS_FILE_DESCRIPTOR_BASED (priv->raw)
+                                              ? g_file_descriptor_based_get_fd (G_FILE_DESCRIPTOR_BASED (priv->raw))
+                                              : -1,
+                                          trace_file_src_get_display_name (self));
   return klass->open == NULL || klass->open (self, priv->stream, priv->size, error);
 }
 
@@ -253,9 +256,8 @@ check_map (TraceFileSrc *self,
   g_autofree char *quoted = NULL;
   gsize size;
 
-  if (priv->map == NULL || _trace_file_map_check (priv->map))
+  if (priv->input_map == NULL || _trace_input_map_check (priv->input_map, &size))
     return TRUE;
-  _trace_file_map_get_data (priv->map, &size);
   quoted = _trace_quote_value (priv->location);
   g_clear_error (error);
   g_set_error (error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_READ,
@@ -367,9 +369,7 @@ trace_file_src_stop (TraceBaseSrc *src,
   TraceFileSrcPrivate *priv = PRIV (TRACE_FILE_SRC (src));
 
   close_reader (TRACE_FILE_SRC (src));
-  g_clear_pointer (&priv->map, _trace_file_map_free);
-  priv->map_tried = FALSE;
-  priv->map_position = 0;
+  g_clear_pointer (&priv->input_map, _trace_input_map_free);
   g_cancellable_cancel (priv->cancel);
   g_clear_object (&priv->stream);
   g_clear_object (&priv->raw);
@@ -426,7 +426,7 @@ trace_file_src_dispose (GObject *object)
 {
   /* before any finalize: the subclass's reader still holds its fields */
   close_reader (TRACE_FILE_SRC (object));
-  g_clear_pointer (&PRIV (TRACE_FILE_SRC (object))->map, _trace_file_map_free);
+  g_clear_pointer (&PRIV (TRACE_FILE_SRC (object))->input_map, _trace_input_map_free);
   G_OBJECT_CLASS (trace_file_src_parent_class)->dispose (object);
 }
 
@@ -538,12 +538,16 @@ guint64
 trace_file_src_get_bytes_read (TraceFileSrc *src)
 {
   GInputStream *raw;
+  gboolean mapped = FALSE;
+  guint64 map_position = 0;
 
   g_return_val_if_fail (TRACE_IS_FILE_SRC (src), 0);
 
   raw = PRIV (src)->raw;
-  if (PRIV (src)->map != NULL)
-    return MAX (PRIV (src)->map_position, raw ? (guint64) g_seekable_tell (G_SEEKABLE (raw)) : 0);
+  if (PRIV (src)->input_map != NULL)
+    map_position = _trace_input_map_get_position (PRIV (src)->input_map, &mapped);
+  if (mapped)
+    return MAX (map_position, raw ? (guint64) g_seekable_tell (G_SEEKABLE (raw)) : 0);
   if (raw && G_IS_SEEKABLE (raw) && g_seekable_can_seek (G_SEEKABLE (raw)))
     return g_seekable_tell (G_SEEKABLE (raw));
   if (raw && G_IS_UNIX_INPUT_STREAM (raw)) /* standard input from a file */
@@ -580,27 +584,31 @@ trace_file_src_update_progress (TraceFileSrc *src)
 }
 
 /**
+ * trace_file_src_get_input_map:
+ * @src: a #TraceFileSrc
+ *
+ * The input in place, for the reader #TraceFileSrcClass.open makes: the
+ * source hands it over so that the reader need not know the source.
+ *
+ * Returns: (transfer none) (nullable): the input's map, valid from
+ *   #TraceFileSrcClass.open until the source stops; %NULL outside
+ */
+TraceInputMap *
+trace_file_src_get_input_map (TraceFileSrc *src)
+{
+  g_return_val_if_fail (TRACE_IS_FILE_SRC (src), NULL);
+
+  return PRIV (src)->input_map;
+}
+
+/**
  * trace_file_src_map_input:
  * @src: a #TraceFileSrc, between #TraceFileSrcClass.open and the end
  *   of the input
  * @size: (out): the bytes mapped
  *
- * The input file mapped into memory, for a reader that reads a large
- * file in chunks on several threads: the bytes are read where the
- * system keeps them, without the copy a read makes. Only a regular file
- * read as it is has a mapping (not standard input, a pipe or a gzip
- * file), and only when the system gives one; otherwise the reader goes
- * on with the stream of #TraceFileSrcClass.open.
- *
- * The mapping holds the file's first @size bytes, from offset 0, which
- * is also the offset of the stream's bytes: a reader that read N bytes
- * from the stream continues at byte N of the mapping (and no longer
- * reads the stream). If the file grows meanwhile, what it gained is not
- * read; if it shrinks, the bytes it lost read as zeros, and the next
- * batch ends the source with a #TRACE_RESOURCE_ERROR_READ error saying
- * the file was cut short (instead of a crash: see docs/robustness.md).
- * Call trace_file_src_set_mapped_position() as reading goes on, for the
- * progress and the memory.
+ * trace_input_map_get_data() on the source's input map, for a subclass
+ * that reads the input itself.
  *
  * Returns: (transfer none) (nullable) (array length=size): the bytes,
  *   valid until the source stops; %NULL when there is no mapping
@@ -609,22 +617,13 @@ const guint8 *
 trace_file_src_map_input (TraceFileSrc *src,
                           gsize *size)
 {
-  TraceFileSrcPrivate *priv;
-
   g_return_val_if_fail (TRACE_IS_FILE_SRC (src), NULL);
   g_return_val_if_fail (size != NULL, NULL);
 
-  priv = PRIV (src);
   *size = 0;
-  if (!priv->map_tried)
-    {
-      priv->map_tried = TRUE;
-      if (!priv->decompressed && G_IS_FILE_DESCRIPTOR_BASED (priv->raw))
-        priv->map = _trace_file_map_new (g_file_descriptor_based_get_fd (G_FILE_DESCRIPTOR_BASED (priv->raw)));
-      g_debug ("%s: %s", trace_file_src_get_display_name (src),
-               priv->map ? "read in place (mapped)" : "no mapping: read through the stream");
-    }
-  return priv->map ? _trace_file_map_get_data (priv->map, size) : NULL;
+  if (PRIV (src)->input_map == NULL)
+    return NULL;
+  return trace_input_map_get_data (PRIV (src)->input_map, size);
 }
 
 /**
@@ -633,22 +632,14 @@ trace_file_src_map_input (TraceFileSrc *src,
  * @position: the reader is done with the bytes of the mapping before
  *   this one
  *
- * For a reader that reads through trace_file_src_map_input(): gives the
- * progress (trace_file_src_get_bytes_read()), and lets the pages before
- * @position leave the process's resident memory (they stay in the
- * system's page cache), so the peak RSS does not grow with the file.
- * A byte before @position read again is still there, only slower.
+ * trace_input_map_set_position() on the source's input map.
  */
 void
 trace_file_src_set_mapped_position (TraceFileSrc *src,
                                     guint64 position)
 {
-  TraceFileSrcPrivate *priv;
-
   g_return_if_fail (TRACE_IS_FILE_SRC (src));
 
-  priv = PRIV (src);
-  priv->map_position = position;
-  if (priv->map != NULL)
-    _trace_file_map_release (priv->map, position);
+  if (PRIV (src)->input_map != NULL)
+    trace_input_map_set_position (PRIV (src)->input_map, position);
 }

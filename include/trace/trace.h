@@ -10,7 +10,9 @@
 #include <trace/traceerror.h>
 #include <trace/traceevent.h>
 #include <trace/tracestringpool.h>
+#include <trace/tracearena.h>
 #include <trace/tracesparework.h>
+#include <trace/tracechunkring.h>
 #include <trace/tracebatch.h>
 #include <trace/tracestreamevent.h>
 #include <trace/tracemessage.h>
@@ -21,6 +23,7 @@
 #include <trace/tracepipeline.h>
 #include <trace/traceregistry.h>
 #include <trace/tracebasesrc.h>
+#include <trace/traceinputmap.h>
 #include <trace/tracefilesrc.h>
 #include <trace/tracelinesrc.h>
 #include <trace/tracelocation.h>

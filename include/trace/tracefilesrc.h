@@ -9,6 +9,7 @@
 #endif
 
 #include <trace/tracebasesrc.h>
+#include <trace/traceinputmap.h>
 
 G_BEGIN_DECLS
 
@@ -101,6 +102,8 @@ guint64 trace_file_src_get_size (TraceFileSrc *src);
 TRACE_AVAILABLE_IN_ALL
 void trace_file_src_update_progress (TraceFileSrc *src);
 
+TRACE_AVAILABLE_IN_ALL
+TraceInputMap *trace_file_src_get_input_map (TraceFileSrc *src);
 TRACE_AVAILABLE_IN_ALL
 const guint8 *trace_file_src_map_input (TraceFileSrc *src,
                                         gsize *size);

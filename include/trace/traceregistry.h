@@ -257,6 +257,34 @@ const char *trace_type_find_best (const guint8 *data,
                                   const char **format,
                                   guint *probability);
 
+/**
+ * TraceChromeJsonFlags:
+ * @TRACE_CHROME_JSON_IS_JSON: the bytes start (after blanks) with `{` or
+ *   `[`; the other flags are set only with this one
+ * @TRACE_CHROME_JSON_TRACE_EVENTS: a `"traceEvents"` key
+ * @TRACE_CHROME_JSON_SYSTEM_TRACE_EVENTS: a `"systemTraceEvents"` key
+ * @TRACE_CHROME_JSON_PH: a `"ph"` key, as every Chrome trace event has
+ *
+ * What the start of an input shows of Chrome's Trace Event Format, for
+ * the detectors that claim it (json-src) and those that must not
+ * (arkts-src, ftrace-src).
+ */
+typedef enum
+{
+  TRACE_CHROME_JSON_IS_JSON = 1 << 0,
+  TRACE_CHROME_JSON_TRACE_EVENTS = 1 << 1,
+  TRACE_CHROME_JSON_SYSTEM_TRACE_EVENTS = 1 << 2,
+  TRACE_CHROME_JSON_PH = 1 << 3,
+} TraceChromeJsonFlags;
+
+TRACE_AVAILABLE_IN_ALL
+gboolean trace_type_find_contains (const guint8 *data,
+                                   gsize size,
+                                   const char *needle);
+TRACE_AVAILABLE_IN_ALL
+TraceChromeJsonFlags trace_type_find_chrome_json (const guint8 *data,
+                                                  gsize size);
+
 TRACE_AVAILABLE_IN_ALL
 gboolean trace_init_check (int *argc,
                            char ***argv,

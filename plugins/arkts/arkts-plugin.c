@@ -2,20 +2,11 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#define _GNU_SOURCE
 #include "config.h"
 
 #include <string.h>
 
 #include "arkts-private.h"
-
-static gboolean
-has (const guint8 *data,
-     gsize size,
-     const char *needle)
-{
-  return memmem (data, size, needle, strlen (needle)) != NULL;
-}
 
 /* The first key of the first object: V8 documents and DevTools messages
  * start with keys a Chrome trace never starts with. `typeId` opens the
@@ -51,12 +42,12 @@ arkts_type_find (const guint8 *data,
   static const char *const doc_keys[] = { "nodes", "head", "snapshot", "startTime", "samples", "typeId", NULL };
   static const char *const msg_keys[] = { "id", "method", NULL };
 
-  if (has (data, size, "\"traceEvents\""))
+  if (trace_type_find_chrome_json (data, size) & TRACE_CHROME_JSON_TRACE_EVENTS)
     return 0;
   if (first_key_is (data, size, doc_keys))
     return 90;
   if (first_key_is (data, size, msg_keys) &&
-      (has (data, size, "HeapProfiler.") || has (data, size, "\"result\"")))
+      (trace_type_find_contains (data, size, "HeapProfiler.") || trace_type_find_contains (data, size, "\"result\"")))
     return 90;
   return 0;
 }

@@ -80,7 +80,7 @@ ftrace_reader_free (FtraceReader *r)
   if (r == NULL)
     return;
   ftrace_html_clear (r);
-  g_clear_pointer (&r->chunks, ftrace_chunks_free);
+  g_clear_pointer (&r->chunks, trace_chunk_ring_free);
   g_free (r->carry);
   ftrace_splitter_clear (&r->splitter);
   g_clear_pointer (&r->input, ftrace_input_free);
@@ -155,14 +155,11 @@ static const char *
 sniff_json (const guint8 *d,
             gsize n)
 {
-  gsize i = 0;
+  TraceChromeJsonFlags flags = trace_type_find_chrome_json (d, n);
 
-  while (i < n && g_ascii_isspace (d[i]))
-    i++;
-  if (i == n || (d[i] != '{' && d[i] != '['))
+  if (flags == 0)
     return NULL;
-  if (memmem (d, n, "\"traceEvents\"", 13) || memmem (d, n, "\"systemTraceEvents\"", 19) ||
-      memmem (d, n, "\"ph\"", 4))
+  if (flags & (TRACE_CHROME_JSON_TRACE_EVENTS | TRACE_CHROME_JSON_SYSTEM_TRACE_EVENTS | TRACE_CHROME_JSON_PH))
     return "a Chrome JSON trace (read it with json-src)";
   return "JSON that is not a trace";
 }

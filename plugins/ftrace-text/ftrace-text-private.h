@@ -478,34 +478,11 @@ typedef struct
   FtraceChunkLine *lines;
   guint n_lines;
   guint lines_cap;
-  gboolean prepared; /* under the lock */
   GError *error;
 } FtraceChunk;
 
-typedef struct
-{
-  GMutex lock;
-  GCond cond;
-  GThread **workers;
-  guint n_workers;
-  guint spare_id; /* chunks offered to lenders (trace_spare_work_add()) */
-  FtraceChunk *ring;
-  guint n_ring;
-  guint64 submitted; /* written under the lock, by the reader's thread */
-  guint64 claimed;   /* under the lock: by the workers, lenders, reader */
-  guint64 taken;     /* the reader's thread only */
-  gboolean stop;
-} FtraceChunks;
-
-FtraceChunks *ftrace_chunks_new (guint n_workers,
-                                 guint n_lenders);
-void ftrace_chunks_free (FtraceChunks *cs);
-FtraceChunk *ftrace_chunks_get_free (FtraceChunks *cs);
-void ftrace_chunks_submit (FtraceChunks *cs,
-                           FtraceChunk *c);
-FtraceChunk *ftrace_chunks_peek (FtraceChunks *cs);
-void ftrace_chunks_release (FtraceChunks *cs);
-gboolean ftrace_chunks_is_empty (FtraceChunks *cs);
+TraceChunkRing *ftrace_chunks_new (guint n_workers,
+                                   guint n_lenders);
 
 struct _FtraceReader
 {
@@ -534,10 +511,11 @@ struct _FtraceReader
 
   /* lines prepared on worker threads (ftrace-reader-chunks.c) */
   guint n_threads;
-  FtraceChunks *chunks; /* NULL: one thread */
-  gboolean parallel;    /* chunks are read; FALSE again after a SERIAL chunk */
-  gboolean read_done;   /* the END, ERROR or SERIAL chunk is submitted */
-  char *carry;          /* the unfinished line of the last block read */
+  TraceChunkRing *chunks;            /* of FtraceChunk; NULL: one thread */
+  TraceChunkRingUnstarted unstarted; /* what peeking does with a chunk no one started */
+  gboolean parallel;                 /* chunks are read; FALSE again after a SERIAL chunk */
+  gboolean read_done;                /* the END, ERROR or SERIAL chunk is submitted */
+  char *carry;                       /* the unfinished line of the last block read */
   gsize carry_len;
   guint64 read_offset; /* decoded bytes read */
   guint64 block_seq;

@@ -10,14 +10,6 @@
 
 #include "ftrace-private.h"
 
-static gboolean
-contains (const guint8 *data,
-          gsize size,
-          const char *needle)
-{
-  return memmem (data, size, needle, strlen (needle)) != NULL;
-}
-
 /* An ftrace event line: `task-123 ... [001] ... 12.345: name:`; enough
  * to tell a header-less dump from other text. */
 static gboolean
@@ -87,19 +79,19 @@ text_type_find (const guint8 *data,
 {
   if (ftrace_is_bare_zlib (data, size))
     return zlib_type_find (data, size);
-  if (contains (data, size, "# tracer:") || contains (data, size, "TRACE:\n"))
+  if (trace_type_find_contains (data, size, "# tracer:") || trace_type_find_contains (data, size, "TRACE:\n"))
     return 100;
-  if (contains (data, size, "<html") &&
-      (contains (data, size, "trace-data") || contains (data, size, "linuxPerfData") ||
-       contains (data, size, "viewer-data")))
+  if (trace_type_find_contains (data, size, "<html") &&
+      (trace_type_find_contains (data, size, "trace-data") || trace_type_find_contains (data, size, "linuxPerfData") ||
+       trace_type_find_contains (data, size, "viewer-data")))
     return 100;
   if (size > 0 && data[0] != '{' && data[0] != '[' && looks_like_event_line (data, size))
     return 80;
-  if (contains (data, size, ": B|") || contains (data, size, "|TRACE_START|"))
+  if (trace_type_find_contains (data, size, ": B|") || trace_type_find_contains (data, size, "|TRACE_START|"))
     return 60;
   /* Process listings alone (ps, /proc): names only, but ftrace-src reads them. */
-  if (size > 4 && (memcmp (data, "USER", 4) == 0 || contains (data, size, "PROCESS DUMP") ||
-                   contains (data, size, "/proc/")))
+  if (size > 4 && (memcmp (data, "USER", 4) == 0 || trace_type_find_contains (data, size, "PROCESS DUMP") ||
+                   trace_type_find_contains (data, size, "/proc/")))
     return 40;
   return 0;
 }

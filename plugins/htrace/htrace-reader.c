@@ -14,13 +14,6 @@
 #define ARENA_SIZE (256 * 1024)
 #define OTHER_PLUGINS "(other plugins)"
 
-typedef struct
-{
-  guint8 *base;
-  gsize used;
-  GSList *extra; /* blocks past base, freed at the reset */
-} HtraceArena;
-
 struct _HtraceReader
 {
   GInputStream *in;
@@ -32,7 +25,7 @@ struct _HtraceReader
   HtraceHeader header;
   TraceClockDomain domain;
   GByteArray *record;
-  HtraceArena arena;
+  TraceArena *arena; /* what a record unpacks to */
   ProtobufCAllocator allocator;
 
   HtraceReaderStats stats;
@@ -68,40 +61,20 @@ htrace_skip_get_key (HtraceSkip skip)
   return skip_reasons[skip].key;
 }
 
-/* ---- arena allocator for protobuf-c: no malloc per message field ---- */
+/* ---- protobuf-c's allocations in the reader's arena ---- */
 
 static void *
 arena_alloc (void *data,
              size_t size)
 {
-  HtraceArena *a = data;
-  gsize aligned = (size + 15) & ~(gsize) 15;
-  gpointer block;
-
-  if (aligned <= ARENA_SIZE - a->used)
-    {
-      block = a->base + a->used;
-      a->used += aligned;
-      return block;
-    }
-  block = g_malloc (MAX (aligned, 1));
-  a->extra = g_slist_prepend (a->extra, block);
-  return block;
+  return trace_arena_alloc (data, size);
 }
 
 static void
 arena_free (void *data,
             void *ptr)
 {
-  /* everything goes at once, in arena_reset() */
-}
-
-static void
-arena_reset (HtraceArena *a)
-{
-  g_slist_free_full (a->extra, g_free);
-  a->extra = NULL;
-  a->used = 0;
+  /* everything goes at once, in trace_arena_reset() */
 }
 
 /* ---- the context the decoders get ---- */
@@ -176,10 +149,10 @@ htrace_reader_new (GInputStream *in,
   r->pool = pool;
   r->domain = TRACE_CLOCK_REALTIME;
   r->record = g_byte_array_new ();
-  r->arena.base = g_malloc (ARENA_SIZE);
+  r->arena = trace_arena_new (ARENA_SIZE, ARENA_SIZE);
   r->allocator.alloc = arena_alloc;
   r->allocator.free = arena_free;
-  r->allocator.allocator_data = &r->arena;
+  r->allocator.allocator_data = r->arena;
   r->skipped_plugins = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   r->sysmon = htrace_sysmon_new (pool);
   r->ffrt = htrace_ffrt_new (pool);
@@ -198,8 +171,7 @@ htrace_reader_free (HtraceReader *r)
   g_object_unref (r->in);
   g_free (r->location);
   g_byte_array_unref (r->record);
-  arena_reset (&r->arena);
-  g_free (r->arena.base);
+  trace_arena_free (r->arena);
   g_hash_table_unref (r->skipped_plugins);
   htrace_sysmon_free (r->sysmon);
   htrace_ffrt_free (r->ffrt);
@@ -439,7 +411,7 @@ read_records (HtraceReader *r,
         htrace_context_skip (&ctx, HTRACE_SKIP_BAD_RESULT, 1);
       else
         dispatch (r, &ctx, pd);
-      arena_reset (&r->arena);
+      trace_arena_reset (r->arena);
     }
   return TRUE;
 }

@@ -11,7 +11,7 @@
  */
 #include "config.h"
 
-#include "json-private.h"
+#include "json-reader-private.h"
 #include "json-scan-inline.h"
 
 /* ------------------------------------------------------------------ */

@@ -20,7 +20,7 @@
 
 #include <string.h>
 
-#include "json-private.h"
+#include "json-reader-private.h"
 #include "json-scan-inline.h"
 
 typedef struct

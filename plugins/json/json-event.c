@@ -14,7 +14,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "json-private.h"
+#include "json-reader-private.h"
 
 /* ------------------------------------------------------------------ */
 /* Value helpers                                                       */

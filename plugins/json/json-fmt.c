@@ -11,7 +11,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "json-private.h"
+#include "json-common.h"
 
 static void
 append_escape (GString *out,

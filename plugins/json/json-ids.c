@@ -10,7 +10,7 @@
  */
 #include "config.h"
 
-#include "json-private.h"
+#include "json-reader-private.h"
 
 /* The made-up id of a string pid/tid (see CHROME_READER_STRING_ID_BASE):
  * the same string always gets the same id, as a pid and as a tid. */

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "json-number-inline.h"
-#include "json-private.h"
+#include "json-common.h"
 
 static const guint64 pow10_table[20] = {
   1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,

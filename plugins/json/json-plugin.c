@@ -4,7 +4,7 @@
  */
 #include "config.h"
 
-#include "json-private.h"
+#include "json-elements.h"
 
 /* A Chrome trace: JSON whose start shows trace events, and not one of
  * the V8 profile documents arkts-src reads. */
@@ -13,16 +13,9 @@ chrome_type_find (const guint8 *data,
                   gsize size,
                   gpointer user_data)
 {
-  const char *text = (const char *) data;
-  gsize i = 0;
+  TraceChromeJsonFlags flags = trace_type_find_chrome_json (data, size);
 
-  while (i < size && g_ascii_isspace (text[i]))
-    i++;
-  if (i == size || (text[i] != '{' && text[i] != '['))
-    return 0;
-  if (g_strstr_len (text, size, "\"traceEvents\"") || g_strstr_len (text, size, "\"ph\""))
-    return 80;
-  return 0;
+  return (flags & (TRACE_CHROME_JSON_TRACE_EVENTS | TRACE_CHROME_JSON_PH)) ? 80 : 0;
 }
 
 static gboolean

@@ -16,7 +16,7 @@
 
 #include <string.h>
 
-#include "json-private.h"
+#include "json-reader-private.h"
 
 typedef struct
 {

@@ -5,7 +5,8 @@
  *
  * Once the reader is inside the traceEvents array and the input is more
  * than its first block, it reads the rest of the input into a ring of
- * chunks and hands each to a worker. A worker cannot know where events
+ * chunks (the core's #TraceChunkRing, which ftrace-src's lines go round
+ * too) and hands each to a worker. A worker cannot know where events
  * start in its chunk (a `}` may be inside a string), so it guesses: from
  * the first `}` `,` `{` of the chunk it scans events with
  * chrome_event_scan_fields() (which depends on an event's bytes alone)
@@ -30,7 +31,7 @@
 
 #include <string.h>
 
-#include "json-private.h"
+#include "json-reader-private.h"
 
 /* What a worker may record per chunk: events of 64 bytes on average
  * (~500 bytes of fields each). A chunk of smaller events is scanned up
@@ -178,92 +179,31 @@ scan_chunk (ChromeChunk *c,
     c->anchor = G_MAXSIZE; /* nothing to take */
 }
 
-/* The oldest chunk no one has started, passing over those the reader's
- * thread took; NULL when there is none. Called with the lock held. */
-static ChromeChunk *
-next_queued (ChromeChunks *cs)
-{
-  while (cs->claimed < cs->submitted)
-    {
-      ChromeChunk *c = &cs->ring[cs->claimed++ % cs->n_ring];
-
-      if (c->work == CHUNK_WORK_QUEUED)
-        return c;
-    }
-  return NULL;
-}
-
-/* Scans @c, which the caller just claimed; called and returns with the
- * lock held. */
+/* The ring's work: one chunk scanned. */
 static void
-scan_claimed (ChromeChunks *cs,
-              ChromeChunk *c)
+scan_any_chunk (gpointer chunk,
+                gpointer user_data)
 {
-  c->work = CHUNK_WORK_SCANNING;
-  g_mutex_unlock (&cs->lock);
-  scan_chunk (c, cs->depth, cs->chunk_size);
-  g_mutex_lock (&cs->lock);
-  c->work = CHUNK_WORK_DONE;
-  g_cond_broadcast (&cs->cond);
+  ChromeChunks *cs = user_data;
+
+  scan_chunk (chunk, cs->depth, cs->chunk_size);
 }
 
-static gpointer
-worker_loop (gpointer data)
+static void
+clear_chunk (gpointer chunk,
+             gpointer user_data)
 {
-  ChromeChunks *cs = data;
+  ChromeChunk *c = chunk;
 
-  g_mutex_lock (&cs->lock);
-  for (;;)
-    {
-      ChromeChunk *c = NULL;
-
-      while (!cs->stop && (c = next_queued (cs)) == NULL)
-        g_cond_wait (&cs->cond, &cs->lock);
-      if (cs->stop)
-        break;
-      scan_claimed (cs, c);
-    }
-  g_mutex_unlock (&cs->lock);
-  return NULL;
-}
-
-/* The piece of work offered to threads that lend their spare time
- * (perfetto-sink's writer thread): one queued chunk scanned. */
-static gboolean
-scan_for_lender (gpointer data)
-{
-  ChromeChunks *cs = data;
-  ChromeChunk *c;
-
-  g_mutex_lock (&cs->lock);
-  c = cs->stop ? NULL : next_queued (cs);
-  if (c != NULL)
-    scan_claimed (cs, c);
-  g_mutex_unlock (&cs->lock);
-  return c != NULL;
+  g_free (c->buffer);
+  g_free (c->events);
+  g_clear_error (&c->error);
 }
 
 static void
 chunks_free (ChromeChunks *cs)
 {
-  g_mutex_lock (&cs->lock);
-  cs->stop = TRUE;
-  g_cond_broadcast (&cs->cond);
-  g_mutex_unlock (&cs->lock);
-  /* waits for a lender's scan under way */
-  trace_spare_work_remove (cs->spare_id);
-  for (guint i = 0; i < cs->n_workers; i++)
-    g_thread_join (cs->workers[i]);
-  for (guint i = 0; i < cs->n_ring; i++)
-    {
-      g_free (cs->ring[i].buffer);
-      g_free (cs->ring[i].events);
-      g_clear_error (&cs->ring[i].error);
-    }
-  g_free (cs->ring);
-  g_free (cs->workers);
-  g_mutex_clear (&cs->lock);
-  g_cond_clear (&cs->cond);
+  trace_chunk_ring_free (cs->ring);
   g_free (cs);
 }
 
@@ -275,28 +215,17 @@ chunks_new (guint n_workers,
             int depth)
 {
   ChromeChunks *cs = g_new0 (ChromeChunks, 1);
+  g_autoptr (GError) error = NULL;
 
-  g_mutex_init (&cs->lock);
-  g_cond_init (&cs->cond);
-  /* one chunk per scanning thread, one being copied, one more being read */
-  cs->n_ring = MAX (n_workers + n_lenders, 1) + 2;
-  cs->ring = g_new0 (ChromeChunk, cs->n_ring);
-  cs->workers = g_new0 (GThread *, n_workers);
   cs->chunk_size = chunk_size;
   cs->depth = depth;
-  cs->spare_id = trace_spare_work_add (scan_for_lender, cs);
-  for (guint i = 0; i < n_workers; i++)
+  cs->ring = trace_chunk_ring_new ("json-events", sizeof (ChromeChunk), n_workers, n_lenders, scan_any_chunk,
+                                   clear_chunk, cs, &error);
+  if (cs->ring == NULL)
     {
-      g_autoptr (GError) error = NULL;
-
-      cs->workers[i] = g_thread_try_new ("json-events", worker_loop, cs, &error);
-      if (cs->workers[i] == NULL)
-        {
-          g_debug ("no worker thread for JSON events (%s): reading on one thread", error->message);
-          chunks_free (cs);
-          return NULL;
-        }
-      cs->n_workers++;
+      g_debug ("no worker thread for JSON events (%s): reading on one thread", error->message);
+      g_free (cs);
+      return NULL;
     }
   return cs;
 }
@@ -369,12 +298,11 @@ static gboolean
 read_chunk (ChromeReader *r)
 {
   ChromeChunks *cs = r->chunks;
-  ChromeChunk *c;
+  ChromeChunk *c = trace_chunk_ring_get_free (cs->ring);
   gsize n;
 
-  if (cs->submitted - cs->taken == cs->n_ring)
+  if (c == NULL)
     return FALSE;
-  c = &cs->ring[cs->submitted % cs->n_ring];
   c->offset = r->chunks_offset;
   g_clear_error (&c->error);
   c->last = FALSE;
@@ -395,12 +323,7 @@ read_chunk (ChromeReader *r)
   r->chunks_offset += c->len;
   r->stats.bytes += c->len;
   r->chunks_read_done = c->last;
-  g_mutex_lock (&cs->lock);
-  c->work = CHUNK_WORK_QUEUED;
-  cs->submitted++;
-  g_cond_broadcast (&cs->cond);
-  g_mutex_unlock (&cs->lock);
-  trace_spare_work_notify ();
+  trace_chunk_ring_submit (cs->ring);
   return TRUE;
 }
 
@@ -416,9 +339,9 @@ map_input (ChromeReader *r)
   gsize size = 0;
   const char *map;
 
-  if (r->file_src == NULL)
+  if (r->input_map == NULL)
     return;
-  map = (const char *) trace_file_src_map_input (r->file_src, &size);
+  map = (const char *) trace_input_map_get_data (r->input_map, &size);
   if (map == NULL || r->chunks_offset > size)
     return;
   r->map = map;
@@ -454,7 +377,6 @@ chrome_reader_maybe_start_chunks (ChromeReader *r)
   r->chunks = chunks_new (n_workers, n_lenders, r->chunk_size, r->top_is_object ? 3 : 2);
   if (r->chunks == NULL)
     return FALSE;
-  r->chunks->patient = r->chunks_patient;
   r->chunks_offset = r->base + r->len;
   map_input (r);
   r->head_pos = 0;
@@ -470,26 +392,18 @@ chrome_reader_maybe_start_chunks (ChromeReader *r)
  * A chunk no worker has started yet is read by the reader's thread
  * alone rather than waited for: scanning it costs that thread what
  * waiting would, and the wait would leave a core idle (on two cores the
- * reader, a worker and perfetto-sink's writer take turns). */
+ * reader, a worker and perfetto-sink's writer take turns); a patient
+ * reader waits. */
 static ChromeChunk *
 head (ChromeReader *r)
 {
-  ChromeChunks *cs = r->chunks;
-  ChromeChunk *c;
+  gboolean stolen;
 
-  if (cs->taken == cs->submitted)
-    return NULL;
-  c = &cs->ring[cs->taken % cs->n_ring];
-  g_mutex_lock (&cs->lock);
-  if (c->work == CHUNK_WORK_QUEUED && !cs->patient)
-    {
-      c->work = CHUNK_WORK_STOLEN;
-      r->chunks_stolen++;
-    }
-  while (c->work == CHUNK_WORK_QUEUED || c->work == CHUNK_WORK_SCANNING)
-    g_cond_wait (&cs->cond, &cs->lock);
-  g_mutex_unlock (&cs->lock);
-  return c;
+  r->head = trace_chunk_ring_peek (r->chunks->ring, r->chunks_patient ? TRACE_CHUNK_RING_WAIT : TRACE_CHUNK_RING_SKIP,
+                                   &stolen);
+  if (stolen)
+    r->chunks_stolen++;
+  return r->head;
 }
 
 /* The reader did not stand on the anchor: the worker's events are not
@@ -510,12 +424,12 @@ miss (ChromeReader *r,
 static void
 release_head (ChromeReader *r)
 {
-  ChromeChunk *c = &r->chunks->ring[r->chunks->taken % r->chunks->n_ring];
+  ChromeChunk *c = g_steal_pointer (&r->head);
 
   /* the bytes before its end are copied or converted: done with */
   if (r->map != NULL)
-    trace_file_src_set_mapped_position (r->file_src, c->offset + c->len);
-  r->chunks->taken++;
+    trace_input_map_set_position (r->input_map, c->offset + c->len);
+  trace_chunk_ring_release (r->chunks->ring);
   r->head_pos = 0;
   r->head_state = CHUNK_PENDING;
 }
@@ -616,15 +530,13 @@ at_anchor (ChromeReader *r,
 gboolean
 chrome_reader_take_scanned (ChromeReader *r)
 {
-  ChromeChunks *cs = r->chunks;
-  ChromeChunk *c;
+  ChromeChunk *c = r->head;
   const ChromeScannedEvent *ev;
 
   /* nothing of the oldest chunk is in the buffer yet: the reader is
    * before it (and its worker may not be done) */
-  if (r->head_state == CHUNK_RESOLVED || r->head_pos == 0 || cs->taken == cs->submitted)
+  if (r->head_state == CHUNK_RESOLVED || r->head_pos == 0 || c == NULL)
     return FALSE;
-  c = &cs->ring[cs->taken % cs->n_ring];
   if (r->head_state == CHUNK_PENDING)
     {
       if (c->n_events == 0)
@@ -645,7 +557,7 @@ chrome_reader_take_scanned (ChromeReader *r)
   if (r->next_event + 3 < c->n_events)
     for (gsize line = 0; line < sizeof (ChromeScannedEvent); line += 64)
       __builtin_prefetch ((const char *) &c->events[r->next_event + 3] + line);
-  chrome_reader_convert_event (r, &ev->f, c->offset + ev->start, cs->depth);
+  chrome_reader_convert_event (r, &ev->f, c->offset + ev->start, r->chunks->depth);
   if (r->next_event == c->n_events)
     {
       /* on from the worker's end, in the chunk */
@@ -667,6 +579,7 @@ chrome_reader_chunks_free (ChromeReader *r)
            " read on one thread after a wrong guess, %" G_GUINT64_FORMAT " before a worker started them",
            r->location, r->chunks_taken, r->chunks_missed, r->chunks_stolen);
   chunks_free (g_steal_pointer (&r->chunks));
+  r->head = NULL;
   r->map = NULL;
 }
 
@@ -709,16 +622,16 @@ chrome_reader_get_chunk_counts (ChromeReader *r,
 }
 
 /**
- * chrome_reader_set_file_src:
- * @src: (nullable): the source whose input the reader reads
+ * chrome_reader_set_input_map:
+ * @map: (nullable): the input in place, as its source hands it over
+ *   (trace_file_src_get_input_map())
  *
- * Lets the reader read the input in place through the source's mapping
- * (trace_file_src_map_input()) once it reads in chunks. Call before the
- * first batch.
+ * Lets the reader read the input in place once it reads in chunks. Call
+ * before the first batch.
  */
 void
-chrome_reader_set_file_src (ChromeReader *r,
-                            TraceFileSrc *src)
+chrome_reader_set_input_map (ChromeReader *r,
+                             TraceInputMap *map)
 {
-  r->file_src = src;
+  r->input_map = map;
 }

@@ -5,7 +5,7 @@
  */
 #include "config.h"
 
-#include "json-private.h"
+#include "json-reader-private.h"
 
 static const char *const skip_reason_names[CHROME_SKIP_N_REASONS] = {
   [CHROME_SKIP_MALFORMED] = "malformed",

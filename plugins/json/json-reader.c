@@ -13,7 +13,7 @@
 
 #include <string.h>
 
-#include "json-private.h"
+#include "json-reader-private.h"
 
 typedef enum
 {

@@ -16,7 +16,7 @@
 #endif
 
 #include "json-number-inline.h"
-#include "json-private.h"
+#include "json-common.h"
 
 static inline ChromeScanResult
 scan_fail (ChromeScanner *s,

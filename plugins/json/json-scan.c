@@ -12,7 +12,7 @@
 
 #include <string.h>
 
-#include "json-private.h"
+#include "json-common.h"
 #include "json-scan-inline.h"
 
 ChromeScanResult

@@ -6,7 +6,7 @@
 
 #include <trace/trace.h>
 
-#include "json-private.h"
+#include "json-common.h"
 
 /* Once on disk, writes are gathered in memory up to this size so that a
  * caller writing line by line does not make a system call per line. */

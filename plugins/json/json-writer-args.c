@@ -12,7 +12,7 @@
 
 #include <string.h>
 
-#include "json-private.h"
+#include "json-writer-private.h"
 
 #define MAX_PATH 32
 

@@ -18,7 +18,7 @@
 
 #include <string.h>
 
-#include "json-private.h"
+#include "json-writer-private.h"
 
 static guint32 intern (ChromeWriter *w, const char *s);
 static const TraceArg *find_arg (TraceBatch *batch, const TraceEvent *ev, guint32 key);

@@ -9,7 +9,7 @@
  */
 #include "config.h"
 
-#include "json-private.h"
+#include "json-writer-private.h"
 
 /* Sync ids become Chrome's `c` events; the other markers have no event
  * form and go to metadata "tracepipe-clock-markers". */

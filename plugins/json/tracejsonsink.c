@@ -4,7 +4,8 @@
  */
 #include "config.h"
 
-#include "json-private.h"
+#include "json-elements.h"
+#include "json-writer.h"
 
 /**
  * TraceJsonSink:

@@ -5,7 +5,8 @@
 #include "config.h"
 
 #include "ftrace-text.h"
-#include "json-private.h"
+#include "json-elements.h"
+#include "json-reader.h"
 
 /**
  * TraceJsonSrc:
@@ -58,7 +59,7 @@ trace_json_src_open (TraceFileSrc *src,
   /* gzip: where a decompression error is reported depends on the sizes
    * of the reads, which workers change (docs/performance.md) */
   chrome_reader_set_threads (self->reader, G_IS_CONVERTER_INPUT_STREAM (stream) ? 1 : self->threads);
-  chrome_reader_set_file_src (self->reader, src);
+  chrome_reader_set_input_map (self->reader, trace_file_src_get_input_map (src));
   return TRUE;
 }
 

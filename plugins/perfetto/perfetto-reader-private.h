@@ -113,15 +113,6 @@ typedef struct
   gint64 last_ts;       /* of the last event of its bundles, 0 before any */
 } PerfettoRCpu;
 
-typedef struct
-{
-  guint8 *base;
-  gsize size;
-  gsize used;
-  GSList *extra;
-  gboolean overflowed;
-} PerfettoArena;
-
 struct _PerfettoReader
 {
   GInputStream *in;
@@ -138,7 +129,7 @@ struct _PerfettoReader
   gboolean eof;
   GByteArray *inflated;
 
-  PerfettoArena arena;
+  TraceArena *arena; /* what a packet unpacks to */
   ProtobufCAllocator allocator;
 
   GHashTable *sequences;    /* guint32 → PerfettoSeq */

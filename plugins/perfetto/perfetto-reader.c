@@ -29,49 +29,20 @@
  * 40 KB of zlib would be 20 M packets to unpack. */
 #define PERFETTO_MAX_COMPRESSED_PACKETS (1u << 20)
 
-/* ---- arena allocator for protobuf-c ---- */
+/* ---- protobuf-c's allocations in the reader's arena ---- */
 
 static void *
 arena_alloc (void *data,
              size_t size)
 {
-  PerfettoArena *a = data;
-  gsize aligned = (size + 15) & ~(gsize) 15;
-  gpointer block;
-
-  if (a->used + aligned <= a->size)
-    {
-      block = a->base + a->used;
-      a->used += aligned;
-      return block;
-    }
-  /* Out of room: this packet gets extra blocks, the next ones a bigger
-   * arena. */
-  a->overflowed = TRUE;
-  block = g_malloc (MAX (aligned, 1));
-  a->extra = g_slist_prepend (a->extra, block);
-  return block;
+  return trace_arena_alloc (data, size);
 }
 
 static void
 arena_free (void *data,
             void *ptr)
 {
-  /* Everything goes at once in arena_reset(). */
-}
-
-static void
-arena_reset (PerfettoArena *a)
-{
-  g_slist_free_full (a->extra, g_free);
-  a->extra = NULL;
-  if (a->overflowed && a->size < PERFETTO_ARENA_MAX)
-    {
-      a->size = MIN (a->size * 4, PERFETTO_ARENA_MAX);
-      a->base = g_realloc (a->base, a->size);
-    }
-  a->overflowed = FALSE;
-  a->used = 0;
+  /* everything goes at once, in trace_arena_reset() */
 }
 
 /* ---- helpers shared by the reader's files ---- */
@@ -787,7 +758,7 @@ handle_compressed_records (PerfettoReader *r,
       if (kind == PERFETTO_RECORD_PACKET && !handle_packet (r, data + pos + hlen, blen, TRUE, offset, error))
         return r->inflated_rest = NULL, FALSE;
       r->inflated_rest = NULL;
-      arena_reset (&r->arena);
+      trace_arena_reset (r->arena);
       pos += hlen + blen;
     }
   return TRUE;
@@ -910,7 +881,7 @@ next_record (PerfettoReader *r,
     perfetto_reader_skip (r, &r->stats.unknown_fields, 1, "top-level record other than Trace.packet");
   else if (!handle_packet (r, r->buf + r->pos + hlen, blen, FALSE, at, error))
     return FALSE;
-  arena_reset (&r->arena);
+  trace_arena_reset (r->arena);
   r->pos += hlen + blen;
   return TRUE;
 }
@@ -1168,11 +1139,10 @@ perfetto_reader_new (GInputStream *in,
   r->in = g_object_ref (in);
   r->location = g_strdup (location ? location : "<stream>");
   r->pool = trace_string_pool_ref (pool ? pool : trace_string_pool_get_default ());
-  r->arena.size = PERFETTO_ARENA_MIN;
-  r->arena.base = g_malloc (r->arena.size);
+  r->arena = trace_arena_new (PERFETTO_ARENA_MIN, PERFETTO_ARENA_MAX);
   r->allocator.alloc = arena_alloc;
   r->allocator.free = arena_free;
-  r->allocator.allocator_data = &r->arena;
+  r->allocator.allocator_data = r->arena;
   r->inflated = g_byte_array_new ();
   r->sequences = g_hash_table_new_full (NULL, NULL, NULL, seq_free);
   r->tracks = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, g_free);
@@ -1304,8 +1274,7 @@ perfetto_reader_free (PerfettoReader *r)
   g_clear_pointer (&r->batch, trace_batch_unref);
   g_byte_array_unref (r->inflated);
   g_clear_pointer (&r->metadata, json_object_unref);
-  arena_reset (&r->arena);
-  g_free (r->arena.base);
+  trace_arena_free (r->arena);
   g_free (r->buf);
   g_free (r->location);
   trace_string_pool_unref (r->pool);

@@ -9,7 +9,7 @@
 
 #include "ftrace-text.h"
 #include "fuzz-targets.h"
-#include "json-private.h"
+#include "json-reader.h"
 
 /* The kernel text of systemTraceEvents, read as json-src reads it. */
 static void

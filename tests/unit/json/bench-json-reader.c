@@ -20,7 +20,7 @@
 #include <stdio.h>
 #include <trace/trace.h>
 
-#include "json-private.h"
+#include "json-reader.h"
 
 static void
 flatten (TraceBatch *batch,

@@ -7,7 +7,8 @@
 #include <json-glib/json-glib.h>
 #include <trace/trace.h>
 
-#include "json-private.h"
+#include "json-reader.h"
+#include "json-writer.h"
 
 G_BEGIN_DECLS
 

@@ -16,7 +16,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "json-private.h"
+#include "json-reader-private.h"
 #include "json-test-util.h"
 
 /* What chrome_decimal_to_double() did before its fast path. */
@@ -144,15 +144,8 @@ test_double_random (void)
     }
 }
 
-/* What decimal_split() and the functions on it were before digits were
- * read 8 at a time (json-scan.c at the start of issue 19). */
-static const guint64 ref_pow10[20] = {
-  1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
-  100000000ull, 1000000000ull, 10000000000ull, 100000000000ull,
-  1000000000000ull, 10000000000000ull, 100000000000000ull,
-  1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
-  1000000000000000000ull, 10000000000000000000ull
-};
+/* The number text read a digit at a time, as decimal_split() does 8 at
+ * a time where it can. */
 
 /* Whether mant * 10 + digit still fits in 64 bits. */
 static inline gboolean
@@ -220,38 +213,48 @@ ref_split (const char *p,
   return p == end;
 }
 
-/* mant * 10^exp10, rounded half away from zero or truncated. */
+/* mant * 10^exp10, rounded half away from zero or truncated, worked on
+ * the decimal digits as text, as by hand, where decimal_scale() divides:
+ * the point moves, the digits after it are dropped (rounding up when the
+ * first of them is 5 or more: what is dropped is then half or more) and
+ * g_ascii_strtoull() reads the rest, saying when it is over 64 bits. */
 static gboolean
 ref_scale (guint64 mant,
            int exp10,
            gboolean truncate,
            guint64 *out)
 {
-  if (mant == 0)
-    exp10 = 0;
-  for (; exp10 > 0; exp10--)
-    {
-      if (mant > G_MAXUINT64 / 10)
-        return FALSE;
-      mant *= 10;
-    }
-  if (exp10 < 0)
-    {
-      int k = -exp10;
+  char digits[24], whole[24] = "0";
+  gboolean round_up = FALSE;
+  gsize n;
+  guint64 v;
 
-      if (k > 19)
-        mant = 0; /* mant < 10^19, so less than half of 10^k */
-      else
+  n = g_snprintf (digits, sizeof digits, "%" G_GUINT64_FORMAT, mant);
+  if (mant != 0 && exp10 >= 0)
+    {
+      if (n + exp10 > 20)
+        return FALSE; /* 21 digits or more: over 64 bits */
+      memcpy (whole, digits, n);
+      memset (whole + n, '0', exp10);
+      whole[n + exp10] = '\0';
+    }
+  else if (mant != 0)
+    {
+      gsize k = (gsize) - (gint64) exp10;
+
+      if (k < n)
         {
-          guint64 pw = ref_pow10[k];
-          guint64 r = mant % pw;
-
-          mant /= pw;
-          if (!truncate && r >= pw - r)
-            mant++;
+          memcpy (whole, digits, n - k);
+          whole[n - k] = '\0';
         }
+      round_up = k <= n && digits[n - k] >= '5';
     }
-  *out = mant;
+  errno = 0;
+  v = g_ascii_strtoull (whole, NULL, 10);
+  if (errno == ERANGE)
+    return FALSE;
+  /* at most 19 digits were kept: one more does not overflow */
+  *out = v + (round_up && !truncate);
   return TRUE;
 }
 
@@ -313,9 +316,43 @@ check_decimal (const char *text)
     g_assert_cmpuint (ugot, ==, uwant);
 }
 
+/* Where scaling overflows or rounds: the edges of 64 bits, of the
+ * signed range, and halves. */
+static void
+test_decimal_edges (void)
+{
+  static const char *const cases[] = {
+    "18446744073709551615",
+    "18446744073709551616",
+    "1844674407370955161e1",
+    "1844674407370955162e1",
+    "1.8446744073709551615e19",
+    "9223372036854775807",
+    "-9223372036854775808",
+    "9223372036854775808",
+    "9223372036854775.807",
+    "9223372036854775.8075",
+    "-9223372036854775.8085",
+    "0.5",
+    "-0.5",
+    "0.4999",
+    "0.0005",
+    "-0.0004999",
+    "1e19",
+    "1e20",
+    "0e999",
+    "1e-999",
+    "12345.6785",
+    "99999999999999999999e-2",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    check_decimal (cases[i]);
+}
+
 /* Timestamps, ids and tokens of any shape (digit runs around 8 and 16,
  * a stray character inside a run of digits, as a numeric string may
- * have) against the old code. */
+ * have) against the reference. */
 static void
 test_decimal_random (void)
 {
@@ -842,6 +879,7 @@ main (int argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/json/fastpath/double-edges", test_double_edges);
   g_test_add_func ("/json/fastpath/double-random", test_double_random);
+  g_test_add_func ("/json/fastpath/decimal-edges", test_decimal_edges);
   g_test_add_func ("/json/fastpath/decimal-random", test_decimal_random);
   g_test_add_func ("/json/fastpath/integer-random", test_integer_random);
   g_test_add_func ("/json/fastpath/timestamp-random", test_timestamp_random);

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "json-private.h"
+#include "json-reader-private.h"
 #include "json-test-util.h"
 
 static gint64

@@ -10,7 +10,7 @@
 #include "ftrace-text.h"
 #endif
 #ifdef HAVE_JSON_INTERNAL
-#include "json-private.h"
+#include "json-reader.h"
 #endif
 
 #ifdef HAVE_FTRACE_INTERNAL

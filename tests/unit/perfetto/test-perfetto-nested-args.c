@@ -6,7 +6,7 @@
 #include "perfetto-test-util.h"
 #include "trace.pb-c.h"
 
-#include "json-private.h"
+#include "json-reader.h"
 
 static const char nested_json[] =
     "[{\"ph\":\"X\",\"name\":\"a\",\"ts\":1,\"dur\":5,\"pid\":1,\"tid\":1,\"args\":"
