@@ -48,7 +48,7 @@ static GParamSpec *properties[N_PROPS];
 G_DEFINE_FINAL_TYPE (TraceFtraceSrc, trace_ftrace_src, TRACE_TYPE_FILE_SRC)
 
 /* The reader's counters, then one per problem (its key from the
- * problem table of ftrace-text), filled in class_init. */
+ * problem table of the ftrace engine), filled in class_init. */
 #define N_FIXED_STATS 5
 static TraceFileSrcStat ftrace_src_stats[N_FIXED_STATS + FTRACE_PROBLEM_N] = {
   { "bytes-read", G_STRUCT_OFFSET (FtraceReaderStats, bytes_read), TRUE },

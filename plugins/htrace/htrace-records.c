@@ -1,7 +1,7 @@
 /* tracepipe - htrace: records for the ftrace engine
  *
  * The ftrace plugin's kernel events and FFRT's markers go into one
- * parser of the ftrace engine (the internal library plugins/ftrace-text)
+ * parser of the ftrace engine (the internal library plugins/ftrace-engine)
  * as typed records (ftrace-kernel-events.c), so that they are the events
  * ftrace-src makes of the same events as hitrace text, and the parser's
  * knowledge of threads (names, processes) is shared by both. Records are

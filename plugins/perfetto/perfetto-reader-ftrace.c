@@ -8,7 +8,7 @@
  * Kernel events carry no process: the pid comes from what descriptors and
  * process_tree packets said of the thread. The kinds the event model has
  * go through the ftrace engine's mapping of typed kernel events
- * (plugins/ftrace-text/ftrace-kernel-events.c), as records whose threads
+ * (plugins/ftrace-engine/ftrace-kernel-events.c), as records whose threads
  * the reader knows (FTRACE_THREADS_GIVEN), so that they are the events
  * ftrace-src and htrace-src make of the same kernel events.
  *
