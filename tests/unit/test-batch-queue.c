@@ -1,5 +1,5 @@
 /* Unit tests: the bounded batch queue behind queue, app-sink and a
- * sink's writer thread (core/tracebatchqueue.c), alone: a push waits
+ * sink's writer thread (core/base/tracebatchqueue.c), alone: a push waits
  * only while max-batches batches wait, events keep their place without
  * counting, a closed queue refuses with EOS unless a failure came first,
  * drain waits for the taker to come back. */
