@@ -99,19 +99,6 @@ perfetto_intern_free (PerfettoWriter *w)
   g_array_unref (w->iids);
 }
 
-const char *
-perfetto_str (PerfettoWriter *w,
-              guint32 id)
-{
-  return trace_string_pool_get (w->pool, id);
-}
-
-gboolean
-perfetto_intern_enabled (PerfettoWriter *w)
-{
-  return w->opts.intern;
-}
-
 static void
 perfetto_note_interned (PerfettoWriter *w)
 {

@@ -63,42 +63,6 @@ perfetto_output_free (PerfettoWriter *w)
   g_byte_array_unref (w->zpacket);
 }
 
-/**
- * perfetto_writer_drop:
- * @w: a #PerfettoWriter
- * @counter: the counter of the reason in @w's stats
- * @n: how many events (or args) it concerns
- * @ts: the timestamp of the event
- * @what: the reason, for the debug message
- *
- * Counts @n events dropped, or changed to be written, for one reason.
- * The first of each reason is logged with its timestamp; the rest are
- * only counted (the sink reports the totals).
- */
-void
-perfetto_writer_drop (PerfettoWriter *w,
-                      guint64 *counter,
-                      guint64 n,
-                      gint64 ts,
-                      const char *what)
-{
-  if (*counter == 0 && n > 0)
-    g_debug ("writer: at %" G_GINT64_FORMAT " ns: first %s (the rest are counted)", ts, what);
-  *counter += n;
-}
-
-guint64
-perfetto_timestamp (PerfettoWriter *w,
-                    gint64 ts)
-{
-  if (G_UNLIKELY (ts < 0))
-    {
-      perfetto_writer_drop (w, &w->stats.clamped_timestamps, 1, ts, "negative timestamp written as 0");
-      return 0;
-    }
-  return (guint64) ts;
-}
-
 static void
 perfetto_attach_interned (PerfettoWriter *w)
 {

@@ -349,11 +349,56 @@ struct _PerfettoWriter
 /* a batch with fewer events is copied from (a batch is kept whole) */
 #define PERFETTO_ORDER_MIN_BATCH 1024
 
+/* ---- what every layer asks of the writer: inline, since each is a
+ * field of the writer or one step from it, and every writer calls them
+ * for every event ---- */
+
+static inline const char *
+perfetto_str (PerfettoWriter *w,
+              guint32 id)
+{
+  return trace_string_pool_get (w->pool, id);
+}
+
+static inline gboolean
+perfetto_intern_enabled (PerfettoWriter *w)
+{
+  return w->opts.intern;
+}
+
+/* Counts @n events dropped, or changed to be written, for one reason
+ * (@counter, in the writer's stats). The first of each reason is logged
+ * with its timestamp @ts and @what; the rest are only counted (the sink
+ * reports the totals). */
+static inline void
+perfetto_writer_drop (PerfettoWriter *w,
+                      guint64 *counter,
+                      guint64 n,
+                      gint64 ts,
+                      const char *what)
+{
+  if (*counter == 0 && n > 0)
+    g_debug ("writer: at %" G_GINT64_FORMAT " ns: first %s (the rest are counted)", ts, what);
+  *counter += n;
+}
+
+/* A packet's timestamp: a negative one is written as 0, and counted. */
+static inline guint64
+perfetto_timestamp (PerfettoWriter *w,
+                    gint64 ts)
+{
+  if (G_UNLIKELY (ts < 0))
+    {
+      perfetto_writer_drop (w, &w->stats.clamped_timestamps, 1, ts, "negative timestamp written as 0");
+      return 0;
+    }
+  return (guint64) ts;
+}
+
 /* ---- interning: perfetto-writer-intern.c ---- */
 
 void perfetto_intern_init (PerfettoWriter *w);
 void perfetto_intern_free (PerfettoWriter *w);
-gboolean perfetto_intern_enabled (PerfettoWriter *w);
 void perfetto_packet_begin (PerfettoWriter *w);
 guint64 perfetto_intern_name (PerfettoWriter *w,
                               guint32 id);
@@ -371,20 +416,11 @@ guint64 perfetto_intern_map_path (PerfettoWriter *w,
                                   guint32 id);
 guint64 perfetto_iid (PerfettoWriter *w,
                       guint32 id);
-const char *perfetto_str (PerfettoWriter *w,
-                          guint32 id);
 
 /* ---- packets: perfetto-writer-output.c ---- */
 
 void perfetto_output_init (PerfettoWriter *w);
 void perfetto_output_free (PerfettoWriter *w);
-void perfetto_writer_drop (PerfettoWriter *w,
-                           guint64 *counter,
-                           guint64 n,
-                           gint64 ts,
-                           const char *what);
-guint64 perfetto_timestamp (PerfettoWriter *w,
-                            gint64 ts);
 void perfetto_packet_emit (PerfettoWriter *w,
                            gint64 ts,
                            gboolean has_ts,
