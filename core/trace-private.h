@@ -32,6 +32,24 @@ GInputStream *_trace_wait_stream_new (GInputStream *base,
                                       GMainContext *context);
 guint64 _trace_wait_stream_get_bytes_read (GInputStream *stream);
 
+/* tracerewindstream.c */
+GInputStream *_trace_rewind_stream_new (GInputStream *base);
+void _trace_rewind_stream_rewind (GInputStream *stream,
+                                  gboolean keep_recording);
+gboolean _trace_is_rewind_stream (GInputStream *stream);
+guint64 _trace_rewind_stream_get_position (GInputStream *stream);
+
+/* tracefilesrc.c: how every file source opens its input */
+gboolean _trace_location_is_stream (const char *location);
+GInputStream *_trace_file_src_open_location (const char *location,
+                                             GCancellable *cancel,
+                                             GMainContext *context,
+                                             guint64 *size,
+                                             GError **error);
+void _trace_file_src_take_input (TraceFileSrc *src,
+                                 GInputStream *input,
+                                 guint64 size);
+
 /* tracefilemap.c: a regular file mapped, safe when it shrinks */
 typedef struct _TraceFileMap TraceFileMap;
 TraceFileMap *_trace_file_map_new (int fd);

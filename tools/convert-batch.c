@@ -165,6 +165,8 @@ child_argv (Batch *b,
     g_strv_builder_add_many (argv, "--end", b->o->end, NULL);
   if (b->o->filter)
     g_strv_builder_add_many (argv, "--filter", b->o->filter, NULL);
+  if (b->o->to)
+    g_strv_builder_add_many (argv, "--to", b->o->to, NULL);
   g_strv_builder_add_many (argv, "--", in, out, NULL);
   return g_strv_builder_end (argv);
 }

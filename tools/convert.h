@@ -14,6 +14,7 @@ typedef struct
   char *start;
   char *end;
   char *filter;
+  char *to;              /* --to: the output format, whatever OUT is called */
   char *output_template; /* -o */
   gint jobs;             /* -j */
   gboolean verbose, quiet, stats, version;

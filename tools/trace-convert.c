@@ -18,7 +18,8 @@
   "  .json                          Chrome JSON (json-sink)\n"                      \
   "and any of them followed by .gz (trace.json.gz) is written gzip-compressed.\n"   \
   "It builds the pipeline trace-launch would run (-v prints it) and runs it with\n" \
-  "the same code.\n"                                                                \
+  "the same code. IN may be - (standard input, read once: detection's bytes go\n"   \
+  "to the source); OUT may be - (standard output) with --to perfetto|json.\n"       \
   "\n"                                                                              \
   "With -o TEMPLATE it converts every IN (a folder stands for the files in it)\n"   \
   "to TEMPLATE, where {name} is the input's file name without its extensions;\n"    \
@@ -52,6 +53,7 @@ options_clear (ConvertOptions *o)
   g_free (o->start);
   g_free (o->end);
   g_free (o->filter);
+  g_free (o->to);
   g_free (o->output_template);
   g_strfreev (o->files);
 }
@@ -66,6 +68,8 @@ parse_options (ConvertOptions *o,
     { "main-thread", 0, 0, G_OPTION_ARG_NONE, &o->main_thread, "Keep only the main thread of each process", NULL },
     { "start", 0, 0, G_OPTION_ARG_STRING, &o->start, "Keep what happens from TIME on (1212.5s; +1.5s: after the first event)", "TIME" },
     { "end", 0, 0, G_OPTION_ARG_STRING, &o->end, "Keep what happens until TIME", "TIME" },
+    { "to", 0, 0, G_OPTION_ARG_STRING, &o->to,
+      "Write FORMAT (perfetto or json) whatever OUT is called; needed for - (standard output)", "FORMAT" },
     { "filter", 0, 0, G_OPTION_ARG_STRING, &o->filter, "Properties of a filter element: 'tid=main kind=slices'",
       "EXPR" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o->output_template,
@@ -82,9 +86,29 @@ parse_options (ConvertOptions *o,
   return tool_parse_options (entries, SUMMARY, DESCRIPTION, argc, argv, error);
 }
 
-/* The sink for @out's extension, or NULL with why. */
+/* The sink --to names: perfetto or json. */
 static const char *
-sink_for (const char *out,
+sink_named (const char *to,
+            GError **error)
+{
+  if (g_str_equal (to, "perfetto"))
+    return "perfetto-sink";
+  if (g_str_equal (to, "json"))
+    return "json-sink";
+  if (g_str_equal (to, "systrace"))
+    g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                         "--to systrace: no sink writes ftrace text yet (use --to perfetto or --to json)");
+  else
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--to %s: unknown format (perfetto or json)", to);
+  return NULL;
+}
+
+/* The sink for @out: the one --to names, else the one of @out's
+ * extension; NULL with why. Standard output (-) has no extension: it
+ * needs --to. */
+static const char *
+sink_for (const ConvertOptions *o,
+          const char *out,
           GError **error)
 {
   static const struct
@@ -96,8 +120,17 @@ sink_for (const char *out,
     { ".pb", "perfetto-sink" },
     { ".json", "json-sink" },
   };
-  g_autofree char *lower = g_ascii_strdown (out, -1);
+  g_autofree char *lower = NULL;
 
+  if (o->to != NULL)
+    return sink_named (o->to, error);
+  if (g_str_equal (out, "-"))
+    {
+      g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                           "-: standard output has no extension to tell the format by: add --to perfetto or --to json");
+      return NULL;
+    }
+  lower = g_ascii_strdown (out, -1);
   /* the sinks gzip a location ending in .gz themselves: the format is
    * the extension before it */
   if (g_str_has_suffix (lower, ".gz"))
@@ -151,7 +184,7 @@ convert_description (const ConvertOptions *o,
                      guint *n_elements,
                      GError **error)
 {
-  const char *sink = check_filter_expression (o->filter, error) ? sink_for (out, error) : NULL;
+  const char *sink = check_filter_expression (o->filter, error) ? sink_for (o, out, error) : NULL;
   g_autofree char *qin = tool_quote_value (in);
   g_autofree char *qout = tool_quote_value (out);
   GString *d;
@@ -214,7 +247,8 @@ stream_format (TraceElement *pipeline)
  * nothing): rhea-repair is what turns them into calls, and the user
  * must hear of it. */
 static void
-hint_rhea_repair (TraceElement *pipeline,
+hint_rhea_repair (const ConvertOptions *o,
+                  TraceElement *pipeline,
                   const char *in,
                   const char *out)
 {
@@ -226,7 +260,7 @@ hint_rhea_repair (TraceElement *pipeline,
   g_printerr ("WARNING: %s is a RheaTrace capture, written with its B:/E:/T: markers as slices; to rebuild the "
               "calls (methods left by exceptions included), convert it with rhea-repair:\n"
               "  trace-launch auto-src location=%s ! rhea-repair ! %s location=%s\n",
-              in, qin, sink_for (out, NULL), qout);
+              in, qin, sink_for (o, out, NULL), qout);
 }
 
 static int
@@ -278,7 +312,7 @@ convert_one (const ConvertOptions *o,
     }
   exit_code = launch_run (&s);
   if (exit_code == LAUNCH_EXIT_OK)
-    hint_rhea_repair (s.pipeline, in, out);
+    hint_rhea_repair (o, s.pipeline, in, out);
   launch_state_clear (&s);
   return exit_code;
 }
@@ -303,7 +337,7 @@ run_batch (ConvertOptions *o)
     }
   if (inputs->len > 1 && strstr (o->output_template, "{name}") == NULL)
     return usage_error ("with several inputs, the -o template needs {name}");
-  if (!sink_for (o->output_template, &error) || !check_filter_expression (o->filter, &error))
+  if (!sink_for (o, o->output_template, &error) || !check_filter_expression (o->filter, &error))
     return usage_error (error->message);
   if (!convert_batch_check_outputs (o->output_template, inputs))
     return LAUNCH_EXIT_USAGE;

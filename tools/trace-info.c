@@ -11,13 +11,14 @@
 #include "launch.h"
 #include "tool-util.h"
 
-#define SUMMARY                                                                     \
-  "Reads each trace once, through the same sources as trace-launch (auto-src:\n"    \
-  "the format is detected from the content), and prints what it holds: the\n"       \
-  "format and clock, the first and last timestamps and the duration, event\n"       \
-  "counts by kind, the busiest processes and threads with their names, the\n"       \
-  "most frequent slice names, the counters, and what the source skipped and why.\n" \
-  "A folder stands for the files in it. Memory stays bounded whatever the size."
+#define SUMMARY                                                                            \
+  "Reads each trace once, through the same sources as trace-launch (auto-src:\n"           \
+  "the format is detected from the content), and prints what it holds: the\n"              \
+  "format and clock, the first and last timestamps and the duration, event\n"              \
+  "counts by kind, the busiest processes and threads with their names, the\n"              \
+  "most frequent slice names, the counters, and what the source skipped and why.\n"        \
+  "A folder stands for the files in it; - is standard input (cat trace | trace-info -).\n" \
+  "Memory stays bounded whatever the size."
 
 #define DESCRIPTION                                                                \
   "Timestamps are shown absolute, in the trace's own clock (seconds, and the\n"    \

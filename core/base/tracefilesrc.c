@@ -27,6 +27,8 @@ typedef struct
   guint64 size;
   gboolean decompressed;
   TraceInputMap *input_map; /* from the start to the stop */
+  GInputStream *given;      /* _trace_file_src_take_input(): read instead of the location */
+  guint64 given_size;
 } TraceFileSrcPrivate;
 
 enum
@@ -47,16 +49,17 @@ G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (TraceFileSrc, trace_file_src, TRACE_TYPE_BA
  * read it through the waiting stream like standard input (on Linux, a
  * FIFO that never had a writer polls as not readable, not as ended). */
 static GInputStream *
-open_pollable_path (TraceFileSrc *self,
+open_pollable_path (const char *location,
+                    GCancellable *cancel,
+                    GMainContext *context,
                     GError **error)
 {
-  TraceFileSrcPrivate *priv = PRIV (self);
-  int fd = g_open (priv->location, O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0);
+  int fd = g_open (location, O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0);
 
   if (fd < 0)
     {
       int saved = errno;
-      g_autofree char *quoted = _trace_quote_value (priv->location);
+      g_autofree char *quoted = _trace_quote_value (location);
 
       g_set_error (error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_OPEN_READ, "could not open %s for reading: %s",
                    quoted, g_strerror (saved));
@@ -64,16 +67,31 @@ open_pollable_path (TraceFileSrc *self,
     }
   /* reads happen only once poll says readable: blocking mode is fine */
   fcntl (fd, F_SETFL, fcntl (fd, F_GETFL) & ~O_NONBLOCK);
-  return _trace_wait_stream_new (g_unix_input_stream_new (fd, TRUE), priv->cancel,
-                                 trace_element_get_main_context (TRACE_ELEMENT (self)));
+  return _trace_wait_stream_new (g_unix_input_stream_new (fd, TRUE), cancel, context);
 }
 
-static GInputStream *
-open_raw (TraceFileSrc *self,
-          guint64 *size,
-          GError **error)
+/* Whether @location is read as it comes (standard input, a FIFO, a
+ * terminal, a socket): it cannot be read twice, nor mapped. */
+gboolean
+_trace_location_is_stream (const char *location)
 {
-  TraceFileSrcPrivate *priv = PRIV (self);
+  GStatBuf st;
+
+  return g_str_equal (location, "-") ||
+         (g_stat (location, &st) == 0 && (S_ISFIFO (st.st_mode) || S_ISCHR (st.st_mode) || S_ISSOCK (st.st_mode)));
+}
+
+/* The input @location names, as every file source opens it: standard
+ * input for "-", a pipe or device without blocking the main loop (the
+ * read waits in @context until data comes or @cancel is cancelled), or
+ * the file through GIO. @size: the file's size, 0 when unknown. */
+GInputStream *
+_trace_file_src_open_location (const char *location,
+                               GCancellable *cancel,
+                               GMainContext *context,
+                               guint64 *size,
+                               GError **error)
+{
   g_autoptr (GFile) file = NULL;
   g_autoptr (GFileInfo) info = NULL;
   g_autoptr (GError) local = NULL;
@@ -81,19 +99,18 @@ open_raw (TraceFileSrc *self,
   GStatBuf st;
 
   *size = 0;
-  if (g_str_equal (priv->location, "-") && fstat (STDIN_FILENO, &st) == 0 && S_ISREG (st.st_mode))
+  if (g_str_equal (location, "-") && fstat (STDIN_FILENO, &st) == 0 && S_ISREG (st.st_mode))
     *size = st.st_size; /* `< file`: a file, whose size and position are known */
-  if (g_str_equal (priv->location, "-"))
-    return _trace_wait_stream_new (g_unix_input_stream_new (0, FALSE), priv->cancel,
-                                   trace_element_get_main_context (TRACE_ELEMENT (self)));
-  if (g_stat (priv->location, &st) == 0 && (S_ISFIFO (st.st_mode) || S_ISCHR (st.st_mode) || S_ISSOCK (st.st_mode)))
-    return open_pollable_path (self, error);
-  file = _trace_location_to_file (priv->location);
+  if (g_str_equal (location, "-"))
+    return _trace_wait_stream_new (g_unix_input_stream_new (0, FALSE), cancel, context);
+  if (_trace_location_is_stream (location))
+    return open_pollable_path (location, cancel, context, error);
+  file = _trace_location_to_file (location);
   in = g_file_read (file, NULL, &local);
   if (in == NULL)
     {
       gboolean missing = g_error_matches (local, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
-      g_autofree char *quoted = _trace_quote_value (priv->location);
+      g_autofree char *quoted = _trace_quote_value (location);
       g_autofree char *reason = _trace_cut_middle (local->message, 2 * TRACE_QUOTED_VALUE_MAX); /* GIO's holds the path too */
 
       g_set_error (error, TRACE_RESOURCE_ERROR,
@@ -105,6 +122,29 @@ open_raw (TraceFileSrc *self,
   if (info)
     *size = g_file_info_get_size (info);
   return G_INPUT_STREAM (in);
+}
+
+/**
+ * _trace_file_src_take_input:
+ * @src: a #TraceFileSrc, not started
+ * @input: (transfer full): the input, from its first byte
+ * @size: its size, 0 when unknown
+ *
+ * Gives @src its input already open: at its next start it reads @input
+ * instead of opening its location, which still names the input in
+ * messages. auto-src hands over so a pipe it has begun to read for
+ * detection, the bytes it read replayed first (TraceRewindStream).
+ */
+void
+_trace_file_src_take_input (TraceFileSrc *src,
+                            GInputStream *input,
+                            guint64 size)
+{
+  TraceFileSrcPrivate *priv = PRIV (src);
+
+  g_clear_object (&priv->given);
+  priv->given = input;
+  priv->given_size = size;
 }
 
 /* gzip is a property of the file, not of the format: undo it here, once,
@@ -198,7 +238,12 @@ trace_file_src_start (TraceBaseSrc *src,
     }
   g_cancellable_reset (priv->cancel);
   priv->decompressed = FALSE;
-  priv->raw = open_raw (self, &priv->size, error);
+  if (priv->given != NULL)
+    priv->raw = g_steal_pointer (&priv->given), priv->size = priv->given_size;
+  else
+    priv->raw = _trace_file_src_open_location (priv->location, priv->cancel,
+                                               trace_element_get_main_context (TRACE_ELEMENT (self)), &priv->size,
+                                               error);
   if (priv->raw == NULL)
     return FALSE;
   priv->stream = maybe_decompress (self, priv->raw, error);
@@ -439,6 +484,7 @@ trace_file_src_finalize (GObject *object)
   g_free (priv->display_name);
   g_clear_object (&priv->stream);
   g_clear_object (&priv->raw);
+  g_clear_object (&priv->given);
   g_clear_object (&priv->cancel);
   G_OBJECT_CLASS (trace_file_src_parent_class)->finalize (object);
 }
@@ -552,6 +598,8 @@ trace_file_src_get_bytes_read (TraceFileSrc *src)
     return g_seekable_tell (G_SEEKABLE (raw));
   if (raw && G_IS_UNIX_INPUT_STREAM (raw)) /* standard input from a file */
     return MAX (lseek (g_unix_input_stream_get_fd (G_UNIX_INPUT_STREAM (raw)), 0, SEEK_CUR), 0);
+  if (raw && _trace_is_rewind_stream (raw))
+    return _trace_rewind_stream_get_position (raw);
   return raw ? _trace_wait_stream_get_bytes_read (raw) : 0;
 }
 

@@ -24,6 +24,12 @@
  * detector's look-ahead (trace_type_find_register_full()). When nothing
  * recognises the input the error names the sources that could read it.
  *
+ * Without a location, or with `-`, it reads standard input. An input
+ * that cannot be read twice (standard input, a FIFO, a device) is opened
+ * once: the bytes detection read are handed to the source it makes,
+ * replayed before the rest, and a FIFO with no writer yet, or a pipe
+ * with nothing in it, is waited for in the main loop, so Ctrl-C stops it.
+ *
  * ```
  * trace-launch auto-src location=ANY ! perfetto-sink location=out.pftrace
  * ```
@@ -37,6 +43,7 @@ struct _TraceAutoSrc
   TracePad *proxy; /* links the inner source's src pad to ours */
   TraceElement *inner;
   char *detected_format;
+  GCancellable *cancel; /* ends detection's wait on an idle pipe: send_eos, stop */
 };
 
 enum
@@ -91,39 +98,71 @@ typedef struct
   GInputStream *in;
   GByteArray *bytes;
   gboolean ended;
+  GInputStream *rewind; /* an input read once (a pipe): detection's bytes kept for the source */
+  guint64 size;         /* of a pipe's input when it is known (standard input from a file) */
 } DetectHead;
 
 static void
 detect_head_clear (DetectHead *head)
 {
+  /* a converter over the rewind stream must not close it: the source
+   * reads on from it */
+  if (head->in != NULL && head->in != head->rewind && G_IS_FILTER_INPUT_STREAM (head->in))
+    g_filter_input_stream_set_close_base_stream (G_FILTER_INPUT_STREAM (head->in), FALSE);
   g_clear_object (&head->in);
+  g_clear_object (&head->rewind);
   g_clear_pointer (&head->bytes, g_byte_array_unref);
 }
 
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (DetectHead, detect_head_clear)
-
-static gboolean
-detect_head_open (DetectHead *head,
-                  const char *location,
-                  GError **error)
+/* The input, opened once. A file that can be opened again is opened
+ * here for detection only; a pipe is opened as its source would open it
+ * and read through a rewind stream, so that its start can be given again. */
+static GInputStream *
+open_input (TraceAutoSrc *self,
+            DetectHead *head,
+            GError **error)
 {
-  g_autoptr (GFile) file = _trace_location_to_file (location);
+  g_autoptr (GFile) file = NULL;
   g_autoptr (GError) local = NULL;
-  guint8 magic[2];
-  gsize got = 0;
+  GInputStream *in;
 
-  head->in = G_INPUT_STREAM (g_file_read (file, NULL, &local));
-  if (head->in == NULL)
+  if (_trace_location_is_stream (self->location))
     {
-      g_autofree char *quoted = _trace_quote_value (location);
+      in = _trace_file_src_open_location (self->location, self->cancel,
+                                          trace_element_get_main_context (TRACE_ELEMENT (self)), &head->size, error);
+      if (in == NULL)
+        return NULL;
+      head->rewind = _trace_rewind_stream_new (in);
+      return g_object_ref (head->rewind);
+    }
+  file = _trace_location_to_file (self->location);
+  in = G_INPUT_STREAM (g_file_read (file, NULL, &local));
+  if (in == NULL)
+    {
+      g_autofree char *quoted = _trace_quote_value (self->location);
       g_autofree char *reason = _trace_cut_middle (local->message, 2 * TRACE_QUOTED_VALUE_MAX);
 
       g_set_error (error, TRACE_RESOURCE_ERROR,
                    g_error_matches (local, G_IO_ERROR, G_IO_ERROR_NOT_FOUND) ? TRACE_RESOURCE_ERROR_NOT_FOUND
                                                                              : TRACE_RESOURCE_ERROR_OPEN_READ,
                    "could not open %s for reading: %s", quoted, reason);
-      return FALSE;
     }
+  return in;
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (DetectHead, detect_head_clear)
+
+static gboolean
+detect_head_open (TraceAutoSrc *self,
+                  DetectHead *head,
+                  GError **error)
+{
+  guint8 magic[2];
+  gsize got = 0;
+
+  head->in = open_input (self, head, error);
+  if (head->in == NULL)
+    return FALSE;
   head->bytes = g_byte_array_new ();
   g_input_stream_read_all (head->in, magic, 2, &got, NULL, NULL);
   if (got == 2 && magic[0] == 0x1f && magic[1] == 0x8b)
@@ -133,7 +172,10 @@ detect_head_open (DetectHead *head,
       g_autoptr (TraceGzipDecoder) dec = _trace_gzip_decoder_new (NULL, NULL);
       GInputStream *conv;
 
-      g_seekable_seek (G_SEEKABLE (head->in), 0, G_SEEK_SET, NULL, NULL);
+      if (head->rewind != NULL)
+        _trace_rewind_stream_rewind (head->rewind, TRUE);
+      else
+        g_seekable_seek (G_SEEKABLE (head->in), 0, G_SEEK_SET, NULL, NULL);
       conv = g_converter_input_stream_new (head->in, G_CONVERTER (dec));
       g_object_unref (head->in);
       head->in = conv;
@@ -183,10 +225,17 @@ set_unrecognised_error (TraceAutoSrc *self,
                         const DetectHead *head,
                         GError **error)
 {
-  g_autofree char *shown = _trace_cut_middle (self->location, 2 * TRACE_QUOTED_VALUE_MAX);
+  g_autofree char *shown = g_str_equal (self->location, "-")
+                               ? g_strdup ("<stdin>")
+                               : _trace_cut_middle (self->location, 2 * TRACE_QUOTED_VALUE_MAX);
   g_autofree char *sources = _trace_type_find_list_elements ();
   g_autofree char *looked = NULL;
 
+  if (head->bytes->len == 0 && g_cancellable_is_cancelled (self->cancel))
+    {
+      g_set_error (error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_READ, "%s: stopped before any data came", shown);
+      return;
+    }
   if (head->bytes->len == 0)
     {
       g_set_error (error, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_EMPTY, "%s: the file is empty", shown);
@@ -213,22 +262,12 @@ create_inner (TraceAutoSrc *self,
   g_auto (DetectHead) head = { 0 };
   const char *format = NULL, *factory;
 
-  if (self->location == NULL)
+  if (self->location == NULL || *self->location == '\0')
     {
-      g_set_error (error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_SETTINGS,
-                   "no file to read: set the \"location\" property");
-      return FALSE;
+      g_free (self->location);
+      self->location = g_strdup ("-");
     }
-  /* The start is read here and again by the element it becomes: a pipe
-   * cannot be read twice. */
-  if (g_str_equal (self->location, "-"))
-    {
-      g_set_error (error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_SETTINGS,
-                   "auto-src cannot read standard input (it reads the start of a file twice): "
-                   "name the source instead (ftrace-src, json-src, perfetto-src, arkts-src location=-)");
-      return FALSE;
-    }
-  if (!detect_head_open (&head, self->location, error))
+  if (!detect_head_open (self, &head, error))
     return FALSE;
   factory = detect_format (&head, &format);
   if (factory == NULL || trace_element_factory_find (factory) == NULL)
@@ -238,6 +277,11 @@ create_inner (TraceAutoSrc *self,
     }
   self->inner = g_object_ref_sink (trace_element_factory_make (factory, NULL));
   g_object_set (self->inner, "location", self->location, NULL);
+  if (head.rewind != NULL && TRACE_IS_FILE_SRC (self->inner))
+    {
+      _trace_rewind_stream_rewind (head.rewind, FALSE);
+      _trace_file_src_take_input (TRACE_FILE_SRC (self->inner), g_object_ref (head.rewind), head.size);
+    }
   g_free (self->detected_format);
   self->detected_format = g_strdup (format);
   _trace_element_set_parent (self->inner, TRACE_ELEMENT (self));
@@ -263,6 +307,8 @@ trace_auto_src_change_state (TraceElement *element,
   TraceState next = TRACE_STATE_TRANSITION_NEXT (transition);
   g_autoptr (GError) error = NULL;
 
+  if (transition == TRACE_STATE_CHANGE_NULL_TO_READY)
+    g_cancellable_reset (self->cancel);
   if (transition == TRACE_STATE_CHANGE_NULL_TO_READY && !create_inner (self, &error))
     {
       trace_element_post_error_literal (element, error, NULL);
@@ -272,7 +318,10 @@ trace_auto_src_change_state (TraceElement *element,
   if (self->inner && trace_element_set_state (self->inner, next) == TRACE_STATE_CHANGE_FAILURE)
     return TRACE_STATE_CHANGE_FAILURE;
   if (transition == TRACE_STATE_CHANGE_READY_TO_NULL)
-    drop_inner (self);
+    {
+      g_cancellable_cancel (self->cancel);
+      drop_inner (self);
+    }
   return TRACE_ELEMENT_CLASS (trace_auto_src_parent_class)->change_state (element, transition);
 }
 
@@ -281,6 +330,7 @@ trace_auto_src_send_eos (TraceElement *element)
 {
   TraceAutoSrc *self = TRACE_AUTO_SRC (element);
 
+  g_cancellable_cancel (self->cancel); /* detection waiting on a pipe, or the source reading it */
   if (self->inner)
     trace_element_send_eos (self->inner);
 }
@@ -355,6 +405,7 @@ trace_auto_src_finalize (GObject *object)
   g_clear_object (&self->proxy);
   g_free (self->location);
   g_free (self->detected_format);
+  g_clear_object (&self->cancel);
   G_OBJECT_CLASS (trace_auto_src_parent_class)->finalize (object);
 }
 
@@ -373,7 +424,7 @@ trace_auto_src_class_init (TraceAutoSrcClass *klass)
   element_class->collect_stats = trace_auto_src_collect_stats;
 
   properties[PROP_LOCATION] =
-      g_param_spec_string ("location", "Location", "The file to read, in any format a plugin recognises",
+      g_param_spec_string ("location", "Location", "The file to read, in any format a plugin recognises (none or - for standard input)",
                            DEFAULT_LOCATION, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
   properties[PROP_DETECTED_FORMAT] =
       g_param_spec_string ("detected-format", "Detected format", "The format found in the file (once READY)",
@@ -390,6 +441,7 @@ trace_auto_src_init (TraceAutoSrc *self)
   TraceElementClass *klass = TRACE_ELEMENT_GET_CLASS (self);
 
   self->location = g_strdup (DEFAULT_LOCATION);
+  self->cancel = g_cancellable_new ();
   self->srcpad = trace_pad_new_from_template (trace_element_class_get_pad_template (klass, "src"), "src");
   trace_element_add_pad (TRACE_ELEMENT (self), self->srcpad);
   self->proxy = trace_pad_new ("proxy", TRACE_PAD_SINK, TRACE_MEDIA_TYPE_EVENTS);

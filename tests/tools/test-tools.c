@@ -434,6 +434,7 @@ main (int argc,
   add_convert_tests ();
   add_batch_tests ();
   add_names_tests ();
+  add_stdin_tests ();
   add_man_tests ();
   add_output_tests ();
   add_filter_tests ();

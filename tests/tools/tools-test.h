@@ -40,6 +40,7 @@ void add_info_tests (void);
 void add_convert_tests (void);
 void add_batch_tests (void);
 void add_names_tests (void);
+void add_stdin_tests (void);
 void add_man_tests (void);
 void add_output_tests (void);
 void add_filter_tests (void);
