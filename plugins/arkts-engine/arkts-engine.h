@@ -373,7 +373,7 @@ typedef struct
   guint len;
 } ArktsNumbers;
 
-ArktsJsonSkel *arkts_json_skel_new (gsize max_skeleton,
+ArktsJsonSkel *arkts_json_skel_new (guint64 max_tree,
                                     guint64 max_numbers);
 void arkts_json_skel_free (ArktsJsonSkel *s);
 gboolean arkts_json_skel_feed (ArktsJsonSkel *s,

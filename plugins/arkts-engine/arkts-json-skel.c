@@ -12,6 +12,14 @@
  * scalars), and arkts_numbers_lookup() gives a converter the numbers
  * where the array was.
  *
+ * The skeleton is bounded by the memory json-glib's tree of it will take,
+ * not by its length: a node table of short nodes takes 15 times its text
+ * (2.1 KB for a node of 150 bytes), `[{},{},…]` 100 times. The cost of
+ * each container, member and element is counted as the skeleton grows
+ * (TREE_COST_*: measured with json-glib 1.6 and glibc's malloc on 64 bits,
+ * rounded up), with the text twice: the skeleton is held while the tree
+ * holds copies of its strings.
+ *
  * An array is a number array when its first element is a number; later
  * elements that are not numbers are kept as "not an integer" (what
  * arkts_json_array_get_int() says of them) and their content skipped.
@@ -41,6 +49,16 @@
 #define NOT_INT_32 G_MININT32
 #define NOT_INT_64 G_MININT64
 
+/* What json-glib's tree takes for the skeleton (see the top), in bytes:
+ * an object (JsonNode, JsonObject, its hash table and member list: 294
+ * measured), an array with its first element (110 + 37 to 106), a member
+ * (key copy, hash and list entries, value node: 140 to 254), an element
+ * after a ',' (37 for null to 106 for a short string). */
+#define TREE_COST_OBJECT 320
+#define TREE_COST_ARRAY 200
+#define TREE_COST_MEMBER 260
+#define TREE_COST_ELEMENT 110
+
 typedef enum
 {
   FRAME_OBJECT,
@@ -63,7 +81,8 @@ typedef struct
 struct _ArktsJsonSkel
 {
   GString *skeleton;
-  gsize max_skeleton;
+  guint64 max_tree;  /* bound of the skeleton's cost */
+  guint64 tree_cost; /* of the skeleton's containers, members, elements */
   guint64 max_numbers;
   guint64 offset; /* of the byte being scanned */
 
@@ -97,17 +116,18 @@ static const char *const kept_keys[] = { "samples", "timeDeltas", "timestamps", 
 
 /**
  * arkts_json_skel_new:
- * @max_skeleton: the longest the skeleton may grow
+ * @max_tree: the most memory the skeleton and json-glib's tree of it may
+ *   take, as estimated while it grows (see the top)
  * @max_numbers: the most numbers kept
  */
 ArktsJsonSkel *
-arkts_json_skel_new (gsize max_skeleton,
+arkts_json_skel_new (guint64 max_tree,
                      guint64 max_numbers)
 {
   ArktsJsonSkel *s = g_new0 (ArktsJsonSkel, 1);
 
   s->skeleton = g_string_new (NULL);
-  s->max_skeleton = max_skeleton;
+  s->max_tree = max_tree;
   s->max_numbers = max_numbers;
   s->frames = g_byte_array_new ();
   s->key = g_string_new (NULL);
@@ -156,6 +176,7 @@ arkts_json_skel_reset (ArktsJsonSkel *s)
   g_array_set_size (s->values64, 0);
   g_array_set_size (s->kept, 0);
   s->offset = 0;
+  s->tree_cost = 0;
   s->in_string = s->escape = s->expect_key = s->key_is_next = s->array_undecided = FALSE;
   s->mode = MODE_COPY;
   s->num_len = 0;
@@ -456,9 +477,11 @@ copy_structure (ArktsJsonSkel *s,
     case '{':
       g_byte_array_append (s->frames, (const guint8[]){ FRAME_OBJECT }, 1);
       s->expect_key = TRUE;
+      s->tree_cost += TREE_COST_OBJECT;
       break;
     case '[':
       g_byte_array_append (s->frames, (const guint8[]){ FRAME_ARRAY }, 1);
+      s->tree_cost += TREE_COST_ARRAY;
       s->array_undecided = TRUE;
       s->array_open_at = s->skeleton->len - 1;
       break;
@@ -469,9 +492,12 @@ copy_structure (ArktsJsonSkel *s,
       break;
     case ',':
       s->expect_key = top == FRAME_OBJECT;
+      if (top == FRAME_ARRAY)
+        s->tree_cost += TREE_COST_ELEMENT;
       break;
     case ':':
       s->expect_key = FALSE;
+      s->tree_cost += TREE_COST_MEMBER;
       if (s->frames->len == 1)
         note_top_key (s);
       break;
@@ -552,12 +578,12 @@ arkts_json_skel_feed (ArktsJsonSkel *s,
           continue;
         }
       copy_byte (s, data[i]);
-      if (s->skeleton->len > s->max_skeleton)
+      if (2 * (guint64) s->skeleton->len + s->tree_cost > s->max_tree)
         {
           g_set_error (error, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_TOO_LARGE,
-                       "byte offset %" G_GUINT64_FORMAT ": more than %" G_GSIZE_FORMAT
-                       " MiB of JSON outside the number arrays",
-                       s->offset, s->max_skeleton / (1024 * 1024));
+                       "byte offset %" G_GUINT64_FORMAT ": the JSON outside the number arrays (a node table and scalars) "
+                       "would take more than %" G_GUINT64_FORMAT " MiB once read",
+                       s->offset, s->max_tree / (1024 * 1024));
           return FALSE;
         }
     }

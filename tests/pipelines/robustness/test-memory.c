@@ -329,6 +329,43 @@ test_arkts_message_memory (void)
   rb_scratch_cleanup (dir);
 }
 
+/* A node table of 1 M identical nodes (113 MB of JSON, 0.5 MB gzip'd):
+ * json-glib's tree of it would take 2.1 GB (15 times the text). The
+ * scanner counts what the tree would take as the table grows and stops
+ * at 1 GiB, before json-glib reads any of it: an error naming the byte,
+ * nothing written, the memory of the part of the text scanned. */
+static void
+test_arkts_node_table (void)
+{
+  const guint64 n = 1024 * 1024;
+  g_autofree char *dir = rb_scratch_dir ();
+  g_autofree char *path = g_build_filename (dir, "nodes.cpuprofile.gz", NULL);
+  g_autofree char *out = g_build_filename (dir, "out.json", NULL);
+  g_autofree char *prefix = NULL, *listing = NULL;
+  g_autoptr (RbResult) r = NULL;
+  gzFile gz = gzopen (path, "wb6");
+  guint64 peak_kib;
+
+  g_assert_nonnull (gz);
+  gz_text (gz, "{\"nodes\":[");
+  gz_repeat (gz,
+             "{\"id\":2,\"callFrame\":{\"functionName\":\"f\",\"scriptId\":\"1\",\"url\":\"a.js\","
+             "\"lineNumber\":1,\"columnNumber\":2},\"hitCount\":0}",
+             n);
+  gz_text (gz, "],\"startTime\":0,\"endTime\":1000,\"samples\":[2],\"timeDeltas\":[1]}");
+  g_assert_cmpint (gzclose (gz), ==, Z_OK);
+  r = run_to_json ("arkts-src", path, out, &peak_kib);
+  g_assert_cmpint (r->status, ==, 1);
+  prefix = g_strdup_printf ("ERROR: from /pipeline0/arkts-src0: %s: byte offset ", path);
+  g_assert_true (g_str_has_prefix (r->err, prefix));
+  g_assert_true (g_str_has_suffix (r->err, ": the JSON outside the number arrays (a node table and scalars) "
+                                           "would take more than 1024 MiB once read\n"));
+  listing = rb_list_dir (dir);
+  g_assert_cmpstr (listing, ==, "nodes.cpuprofile.gz");
+  g_assert_cmpuint (peak_kib, <, RB_BASE_RSS_KIB + 128 * 1024);
+  rb_scratch_cleanup (dir);
+}
+
 /* One number more than the limit (the root's `children` holds one) is
  * an error naming the byte where it ends; nothing is written. The 64 MB
  * document is 65 KB of gzip. */
@@ -518,6 +555,7 @@ rb_add_memory_tests (void)
   g_test_add_func ("/robustness/limits/perfetto-compressed-nested", test_perfetto_compressed_nested);
   g_test_add_func ("/robustness/memory/arkts-cpu-profile", test_arkts_profile_memory);
   g_test_add_func ("/robustness/memory/arkts-devtools-message", test_arkts_message_memory);
+  g_test_add_func ("/robustness/memory/arkts-node-table", test_arkts_node_table);
   g_test_add_func ("/robustness/limits/arkts-profile-numbers", test_arkts_profile_numbers);
   g_test_add_func ("/robustness/memory/perfetto-sink-threads", test_perfetto_sink_threads);
   g_test_add_func ("/robustness/memory/json-sink-threads", test_json_sink_threads);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "arkts-test-util.h"
+#include "../../test-util.h"
 
 static const char *const profiles[] = {
   /* the plain modern form */
@@ -165,7 +166,7 @@ test_same_as_json_glib (gconstpointer data)
 static void
 test_limits (void)
 {
-  ArktsJsonSkel *skel = arkts_json_skel_new (64, 4);
+  ArktsJsonSkel *skel = arkts_json_skel_new (4096, 4);
   g_autoptr (GError) error = NULL;
   const char *text;
   gsize len;
@@ -187,6 +188,108 @@ test_limits (void)
   arkts_json_skel_free (skel);
 }
 
+/* The skeleton is bounded by what json-glib's tree of it takes, counted
+ * as it grows: `{}` is 3 bytes of text but an object of 294 bytes. */
+static void
+test_tree_cost (void)
+{
+  ArktsJsonSkel *skel = arkts_json_skel_new (4096, 4);
+  g_autoptr (GError) error = NULL;
+  const char *doc = "{\"nodes\":[{},{},{},{},{},{},{},{},{},{}]}";
+
+  /* the 8th `{}`, at byte 31, passes 4096 bytes: its object's 320,
+   * after 7 of 320 + 110 (the ',') and 800 for the start, with the text
+   * counted twice */
+  g_assert_false (arkts_json_skel_feed (skel, doc, strlen (doc), &error));
+  g_assert_error (error, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_TOO_LARGE);
+  g_assert_cmpstr (error->message, ==,
+                   "byte offset 31: the JSON outside the number arrays (a node table and scalars) would take more than 0 MiB once read");
+  arkts_json_skel_free (skel);
+}
+
+#define TREE_LIMIT (32 * 1024 * 1024)
+
+static const char *const tree_shapes[] = {
+  "{\"id\":2,\"callFrame\":{\"functionName\":\"f\",\"scriptId\":\"1\",\"url\":\"a.js\",\"lineNumber\":1,"
+  "\"columnNumber\":2},\"hitCount\":0,\"children\":[3,4]}",
+  "{}",
+  "[]",
+  "[[]]",
+  "null",
+  "1",
+  "\"a\"",
+  "{\"a\":1}",
+  "{\"a\":{}}",
+  "{\"a\":[]}",
+  "{\"a\":{\"b\":{\"c\":\"d\"}}}",
+  "[\"abcdefghijklmnopqrstuvwxyz\",\"0123456789\"]",
+};
+
+/* `{"nodes":[null,ITEM,ITEM,…` with as many items as the scanner takes
+ * under TREE_LIMIT, closed (the null keeps an array of numbers in the
+ * skeleton). */
+static GString *
+largest_document (const char *item)
+{
+  ArktsJsonSkel *skel = arkts_json_skel_new (TREE_LIMIT, 1u << 30);
+  GString *doc = g_string_new ("{\"nodes\":[null,");
+  g_autoptr (GError) error = NULL;
+  gsize fed = 0, accepted_at = 0;
+
+  while (error == NULL)
+    {
+      accepted_at = doc->len;
+      g_string_append (doc, item);
+      g_string_append_c (doc, ',');
+      arkts_json_skel_feed (skel, doc->str + fed, doc->len - fed, &error);
+      fed = doc->len;
+    }
+  g_assert_error (error, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_TOO_LARGE);
+  /* room for the closing "]}": an item less */
+  g_string_truncate (doc, accepted_at);
+  while (doc->len > 0 && doc->str[doc->len - 1] != ',')
+    g_string_truncate (doc, doc->len - 1);
+  g_string_truncate (doc, doc->len - 1);
+  g_string_append (doc, "]}");
+  arkts_json_skel_free (skel);
+  return doc;
+}
+
+/* The largest skeleton the scanner lets through is read by json-glib in
+ * TREE_LIMIT of address space, whatever its shape: the scanner's cost is
+ * not below what the tree takes. */
+static void
+test_tree_bounded (gconstpointer data)
+{
+  const char *item = data;
+
+  if (g_test_subprocess ())
+    {
+      g_autoptr (GString) doc = largest_document (item);
+      ArktsJsonSkel *skel = arkts_json_skel_new (TREE_LIMIT, 1u << 30);
+      g_autoptr (JsonParser) parser = json_parser_new_immutable ();
+      g_autoptr (GError) error = NULL;
+      const char *skeleton;
+      gsize len;
+
+      g_assert_true (arkts_json_skel_feed (skel, doc->str, doc->len, &error));
+      g_string_truncate (doc, 0);
+      skeleton = arkts_json_skel_get_text (skel, &len);
+      g_test_message ("%s: %" G_GSIZE_FORMAT " bytes of skeleton", item, len);
+      test_limit_address_space (TREE_LIMIT);
+      g_assert_true (json_parser_load_from_data (parser, skeleton, (gssize) len, &error));
+      g_assert_no_error (error);
+      arkts_json_skel_free (skel);
+      return;
+    }
+#ifdef TEST_UNDER_ASAN
+  g_test_skip ("AddressSanitizer cannot run under an address-space limit");
+  return;
+#endif
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+}
+
 int
 main (int argc,
       char **argv)
@@ -199,5 +302,12 @@ main (int argc,
       g_test_add_data_func (name, profiles[i], test_same_as_json_glib);
     }
   g_test_add_func ("/arkts/skel/limits", test_limits);
+  g_test_add_func ("/arkts/skel/tree-cost", test_tree_cost);
+  for (guint i = 0; i < G_N_ELEMENTS (tree_shapes); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("/arkts/skel/tree-bounded/%u", i);
+
+      g_test_add_data_func (name, tree_shapes[i], test_tree_bounded);
+    }
   return g_test_run ();
 }
