@@ -434,7 +434,7 @@ info_print_json (const InfoResult *r,
   json_builder_end_object (b);
   root = json_builder_get_root (b);
   json_generator_set_root (gen, root);
-  text = json_generator_to_data (gen, NULL);
+  text = trace_json_text_escape_controls (json_generator_to_data (gen, NULL));
   /* data, not a message: its UTF-8 bytes as they are, whatever the
    * locale (g_print would turn them into '?' under LC_ALL=C) */
   fputs (text, stdout);
