@@ -103,7 +103,7 @@ static void
 test_info_text (void)
 {
   g_autoptr (Run) r = NULL;
-  g_autofree char *header = g_strdup_printf ("%s\n  format        ftrace\n  clock         boottime", KERNEL);
+  g_autofree char *header = g_strdup_printf ("%s\n  format        ftrace (ftrace text)\n  clock         boottime", KERNEL);
 
   if (trace_element_factory_find ("ftrace-src") == NULL)
     {
@@ -419,11 +419,50 @@ test_info_threads_by_process (void)
   g_unlink (path);
 }
 
+/* The format is an id, as scripts compare it; the words are a field of
+ * their own, and the text output shows both. */
+static void
+test_info_format_ids (void)
+{
+  static const char *const cases[][3] = {
+    { "arkts/node20_inspector.cpuprofile", "cpu-profile", "CPU profile" },
+    { "arkts/node20_writeHeapSnapshot.heapsnapshot", "heap-snapshot", "heap snapshot" },
+    { "arkts/speedscope_node10_Heap.heapprofile", "heap-profile", "heap profile" },
+    { "arkts/ohos_ts_ut_js_cpu_profiler_results.jsonl", "devtools-messages", "DevTools messages" },
+    { "ftrace/catapult_atrace_data.txt", "ftrace", "ftrace text" },
+  };
+
+  if (trace_element_factory_find ("arkts-src") == NULL || trace_element_factory_find ("ftrace-src") == NULL)
+    {
+      g_test_skip ("arkts-src or ftrace-src is not built");
+      return;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = g_build_filename (TEST_DATA_DIR, cases[i][0], NULL);
+      g_autoptr (Run) json = RUN ("trace-info", NULL, "--json", path);
+      g_autoptr (Run) text = RUN ("trace-info", NULL, path);
+      g_autoptr (JsonObject) o = NULL;
+      g_autofree char *line = NULL;
+
+      g_assert_cmpint (json->status, ==, 0);
+      o = parse_object (json->out);
+      g_assert_cmpstr (json_object_get_string_member (o, "format"), ==, cases[i][1]);
+      g_assert_cmpstr (json_object_get_string_member (o, "format-description"), ==, cases[i][2]);
+      g_assert_cmpint (text->status, ==, 0);
+      line = g_str_has_prefix (cases[i][0], "arkts/")
+                 ? g_strdup_printf ("\n  format        %s (%s, detected as arkts)\n", cases[i][1], cases[i][2])
+                 : g_strdup_printf ("\n  format        %s (%s)\n", cases[i][1], cases[i][2]);
+      g_assert_nonnull (strstr (text->out, line));
+    }
+}
+
 void
 add_info_tests (void)
 {
   g_test_add_func ("/tools/info/json-matches-events", test_info_json_matches_events);
   g_test_add_func ("/tools/info/text", test_info_text);
+  g_test_add_func ("/tools/info/format-ids", test_info_format_ids);
   g_test_add_func ("/tools/info/threads-by-process", test_info_threads_by_process);
   g_test_add_func ("/tools/info/many-files", test_info_many);
   g_test_add_func ("/tools/info/bounded-tables", test_info_bounded);
