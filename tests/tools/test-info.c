@@ -457,12 +457,73 @@ test_info_format_ids (void)
     }
 }
 
+/* The count of slice name @name in trace-info's object @o, 0 if absent. */
+static gint64
+slice_name_count (JsonObject *o,
+                  const char *name)
+{
+  JsonArray *top = json_object_get_array_member (json_object_get_object_member (o, "slice-names"), "top");
+
+  for (guint i = 0; i < json_array_get_length (top); i++)
+    {
+      JsonObject *row = json_array_get_object_element (top, i);
+
+      if (g_strcmp0 (json_object_get_string_member (row, "name"), name) == 0)
+        return json_object_get_int_member (row, "count");
+    }
+  return 0;
+}
+
+/* Interrupts of a Perfetto trace are slices: trace_processor makes one
+ * of each typed irq_handler_entry (`IRQ (NAME)`) and softirq_entry (the
+ * vector's action), and trace-info counts them under those names, as
+ * trace_processor lists them for this file. Of the same events as ftrace
+ * text lines trace_processor makes no slice, nor does trace-info. */
+static void
+test_info_interrupt_slices (void)
+{
+  static const char text[] = "# tracer: nop\n#\n"
+                             "          <idle>-0     [000] d.h1   100.000100: irq_handler_entry: irq=27 name=timer0\n"
+                             "          <idle>-0     [000] d.h1   100.000200: irq_handler_exit: irq=27 ret=handled\n"
+                             "          <idle>-0     [000] ..s1   100.000300: softirq_entry: vec=1 [action=TIMER]\n"
+                             "          <idle>-0     [000] ..s1   100.000400: softirq_exit: vec=1 [action=TIMER]\n";
+  g_autofree char *path = g_build_filename (tools_test_scratch_dir (), "irq.txt", NULL);
+  g_autoptr (Run) r = NULL, t = NULL, lines = NULL;
+  g_autoptr (JsonObject) o = NULL, from_text = NULL;
+
+  if (trace_element_factory_find ("perfetto-src") == NULL || trace_element_factory_find ("ftrace-src") == NULL)
+    {
+      g_test_skip ("perfetto-src or ftrace-src is not built");
+      return;
+    }
+  r = RUN ("trace-info", NULL, "--json", TEST_DATA_DIR "/perfetto/difftest_irq_runtime_metric.pftrace");
+  g_assert_cmpint (r->status, ==, 0);
+  o = parse_object (r->out);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (o, "slice-names"), "count"), ==, 5);
+  g_assert_cmpint (slice_name_count (o, "IRQ (resource1)"), ==, 1);
+  g_assert_cmpint (slice_name_count (o, "IRQ (resource2)"), ==, 1);
+  g_assert_cmpint (slice_name_count (o, "IRQ (resource3)"), ==, 2);
+  g_assert_cmpint (slice_name_count (o, "BLOCK"), ==, 1);
+  g_assert_cmpint (slice_name_count (o, "TIMER"), ==, 1);
+  t = RUN ("trace-info", NULL, TEST_DATA_DIR "/perfetto/difftest_irq_runtime_metric.pftrace");
+  g_assert_cmpint (t->status, ==, 0);
+  g_assert_nonnull (strstr (t->out, "\n  slice names   5:\n               2  IRQ (resource3)\n"));
+
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  lines = RUN ("trace-info", NULL, "--json", path);
+  g_assert_cmpint (lines->status, ==, 0);
+  from_text = parse_object (lines->out);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (from_text, "slice-names"), "count"), ==, 0);
+  g_unlink (path);
+}
+
 void
 add_info_tests (void)
 {
   g_test_add_func ("/tools/info/json-matches-events", test_info_json_matches_events);
   g_test_add_func ("/tools/info/text", test_info_text);
   g_test_add_func ("/tools/info/format-ids", test_info_format_ids);
+  g_test_add_func ("/tools/info/interrupt-slices", test_info_interrupt_slices);
   g_test_add_func ("/tools/info/threads-by-process", test_info_threads_by_process);
   g_test_add_func ("/tools/info/many-files", test_info_many);
   g_test_add_func ("/tools/info/bounded-tables", test_info_bounded);
