@@ -40,6 +40,31 @@ string_of (TraceStringPool *pool,
   return id == 0 ? "" : trace_string_pool_get (pool, id);
 }
 
+/* What each format id of tracepipe's own sources is, in words: the
+ * stream carries ids only (`cpu-profile`, like `ftrace`), which scripts
+ * compare; people read these. NULL for a format of another plugin. */
+static const char *
+format_description (const char *format)
+{
+  static const char *const descriptions[][2] = {
+    { "ftrace", "ftrace text" },
+    { "systrace-html", "systrace HTML" },
+    { "ctrace", "compressed systrace (ctrace)" },
+    { "chrome-json", "Chrome JSON trace" },
+    { "perfetto", "Perfetto protobuf trace" },
+    { "htrace", "OpenHarmony htrace capture" },
+    { "cpu-profile", "CPU profile" },
+    { "heap-snapshot", "heap snapshot" },
+    { "heap-profile", "heap profile" },
+    { "devtools-messages", "DevTools messages" },
+  };
+
+  for (guint i = 0; format != NULL && i < G_N_ELEMENTS (descriptions); i++)
+    if (strcmp (format, descriptions[i][0]) == 0)
+      return descriptions[i][1];
+  return NULL;
+}
+
 /* A process the trace never named is called after its main thread
  * (tid == pid), as ftrace traces name only threads. */
 static const char *
@@ -219,12 +244,15 @@ info_print_text (const InfoResult *r,
 {
   const InfoSummary *s = r->summary;
   const char *format = s->format ? s->format : "unknown";
-
-  g_print ("%s\n", r->path);
+  const char *description = format_description (s->format);
   /* the source's own name for the format is the more precise
    * (systrace-html rather than the type finder's ftrace) */
-  if (r->detected != NULL && strcmp (r->detected, format) != 0)
-    g_print ("  %-13s %s (detected as %s)\n", "format", format, r->detected);
+  gboolean detected = r->detected != NULL && strcmp (r->detected, format) != 0;
+
+  g_print ("%s\n", r->path);
+  if (description != NULL || detected)
+    g_print ("  %-13s %s (%s%s%s%s)\n", "format", format, description ? description : "",
+             description && detected ? ", " : "", detected ? "detected as " : "", detected ? r->detected : "");
   else
     g_print ("  %-13s %s\n", "format", format);
   g_print ("  %-13s %s%s%s%s\n", "clock", s->clock ? s->clock : "unknown", s->clock_source ? " (" : "",
@@ -415,6 +443,7 @@ info_print_json (const InfoResult *r,
   json_builder_begin_object (b);
   add_member_string (b, "file", r->path);
   add_member_string (b, "format", s->format);
+  add_member_string (b, "format-description", format_description (s->format));
   add_member_string (b, "detected-format", r->detected);
   add_member_string (b, "clock", s->clock);
   add_member_string (b, "clock-source", s->clock_source);
@@ -434,7 +463,7 @@ info_print_json (const InfoResult *r,
   json_builder_end_object (b);
   root = json_builder_get_root (b);
   json_generator_set_root (gen, root);
-  text = json_generator_to_data (gen, NULL);
+  text = trace_json_text_escape_controls (json_generator_to_data (gen, NULL));
   /* data, not a message: its UTF-8 bytes as they are, whatever the
    * locale (g_print would turn them into '?' under LC_ALL=C) */
   fputs (text, stdout);

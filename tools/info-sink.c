@@ -179,12 +179,70 @@ count_owner (InfoSummary *s,
     }
 }
 
+/* trace_processor's names for the softirq vectors (its slices of a
+ * softirq_entry); a vector past them makes no slice. */
+static const char *const softirq_actions[] = { "HI", "TIMER", "NET_TX", "NET_RX", "BLOCK",
+                                               "BLOCK_IOPOLL", "TASKLET", "SCHED", "HRTIMER", "RCU" };
+
+static const TraceArg *
+find_arg (TraceBatch *batch,
+          const TraceEvent *ev,
+          guint32 key)
+{
+  const TraceArg *args = ev->n_args ? trace_batch_get_args (batch, ev) : NULL;
+
+  for (guint i = 0; i < ev->n_args; i++)
+    if (args[i].key == key)
+      return &args[i];
+  return NULL;
+}
+
+/* The slice trace_processor makes of a typed kernel event: an
+ * irq_handler_entry is `IRQ (NAME)`, a softirq_entry its vector's action
+ * (`TIMER`), as json-sink writes them; 0 for any other event (the exits
+ * end those slices). Of their ftrace text lines it makes no slice. */
+static guint32
+kernel_slice_name (InfoSummary *s,
+                   TraceBatch *batch,
+                   const TraceEvent *ev)
+{
+  const TraceArg *arg;
+  const char *name;
+  g_autofree char *title = NULL;
+
+  if (!s->typed_kernel_events || ev->cpu < 0)
+    return 0;
+  if (s->k.irq_entry == 0)
+    {
+      s->k.irq_entry = trace_string_pool_intern (batch->pool, "irq_handler_entry");
+      s->k.softirq_entry = trace_string_pool_intern (batch->pool, "softirq_entry");
+      s->k.name = trace_string_pool_intern (batch->pool, "name");
+      s->k.vec = trace_string_pool_intern (batch->pool, "vec");
+    }
+  if (ev->name == s->k.softirq_entry)
+    {
+      arg = find_arg (batch, ev, s->k.vec);
+      if (arg == NULL || (arg->type != TRACE_ARG_INT && arg->type != TRACE_ARG_UINT) ||
+          arg->v.u >= G_N_ELEMENTS (softirq_actions))
+        return 0;
+      return trace_string_pool_intern (batch->pool, softirq_actions[arg->v.u]);
+    }
+  if (ev->name != s->k.irq_entry)
+    return 0;
+  arg = find_arg (batch, ev, s->k.name);
+  name = arg ? trace_batch_get_arg_string (batch, arg) : NULL;
+  title = g_strdup_printf ("IRQ (%s)", name ? name : "");
+  return trace_string_pool_intern (batch->pool, title);
+}
+
 static void
 count_name (InfoSummary *s,
+            TraceBatch *batch,
             const TraceEvent *ev)
 {
   InfoTable table;
   InfoName *row;
+  guint32 name = ev->name;
 
   switch (ev->kind)
     {
@@ -198,10 +256,15 @@ count_name (InfoSummary *s,
     case TRACE_EVENT_COUNTER:
       table = INFO_TABLE_COUNTERS;
       break;
+    case TRACE_EVENT_FTRACE:
+      if ((name = kernel_slice_name (s, batch, ev)) == 0)
+        return;
+      table = INFO_TABLE_SLICE_NAMES;
+      break;
     default:
       return;
     }
-  if ((row = name_row (s, table, ev->name)) == NULL)
+  if ((row = name_row (s, table, name)) == NULL)
     {
       s->overflow[table]++;
       return;
@@ -216,6 +279,7 @@ count_name (InfoSummary *s,
 
 static void
 count_event (InfoSummary *s,
+             TraceBatch *batch,
              const TraceEvent *ev)
 {
   if (ev->kind >= TRACE_EVENT_N_KINDS)
@@ -235,7 +299,7 @@ count_event (InfoSummary *s,
       s->have_ts = TRUE;
     }
   count_owner (s, ev);
-  count_name (s, ev);
+  count_name (s, batch, ev);
 }
 
 static TraceFlowReturn
@@ -246,7 +310,7 @@ trace_info_sink_render (TraceBaseSink *sink,
   InfoSummary *s = &TRACE_INFO_SINK (sink)->summary;
 
   for (guint i = 0; i < batch->n_events; i++)
-    count_event (s, &batch->events[i]);
+    count_event (s, batch, &batch->events[i]);
   return TRACE_FLOW_OK;
 }
 
@@ -262,6 +326,7 @@ trace_info_sink_stream_start (TraceBaseSink *sink,
   s->format = g_strdup (info->format);
   s->clock = g_strdup (trace_clock_domain_to_string (info->clock_domain));
   s->clock_source = g_strdup (info->clock_source);
+  s->typed_kernel_events = (info->flags & TRACE_STREAM_FLAG_TYPED_KERNEL_EVENTS) != 0;
 }
 
 static gboolean

@@ -52,6 +52,12 @@ typedef struct
   GHashTable *tables[INFO_N_TABLES];
   GHashTable *thread_by_tid;       /* tid → the thread row that tid last was (rows of tables[THREADS]) */
   guint64 overflow[INFO_N_TABLES]; /* events not counted in a full table */
+  /* interrupts decoded typed (Perfetto) are slices in trace_processor */
+  gboolean typed_kernel_events;
+  struct
+  {
+    guint32 irq_entry, softirq_entry, name, vec; /* string ids, 0 until the first kernel event */
+  } k;
 } InfoSummary;
 
 #define TRACE_TYPE_INFO_SINK (trace_info_sink_get_type ())

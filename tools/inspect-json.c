@@ -18,7 +18,7 @@ to_json (JsonBuilder *builder)
 
   json_generator_set_pretty (gen, TRUE);
   json_generator_set_root (gen, root);
-  return json_generator_to_data (gen, NULL);
+  return trace_json_text_escape_controls (json_generator_to_data (gen, NULL));
 }
 
 static void

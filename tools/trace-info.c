@@ -20,25 +20,26 @@
   "A folder stands for the files in it; - is standard input (cat trace | trace-info -).\n" \
   "Memory stays bounded whatever the size."
 
-#define DESCRIPTION                                                                \
-  "Timestamps are shown absolute, in the trace's own clock (seconds, and the\n"    \
-  "nanoseconds the events carry), and relative to the first event: a relative\n"   \
-  "time +T means first event + T.\n"                                               \
-  "\n"                                                                             \
-  "With --json, each file is one line of JSON (JSON Lines), timestamps in\n"       \
-  "integer nanoseconds: file, format, detected-format, clock, clock-source,\n"     \
-  "events, first-ts, last-ts, duration, kinds, processes, threads, slice-names,\n" \
-  "counters, skipped (the source's non-zero skip counters), source (all its\n"     \
-  "counters).\n"                                                                   \
-  "\n"                                                                             \
-  "Examples:\n"                                                                    \
-  "  trace-info trace.html\n"                                                      \
-  "  trace-info --json captures/ | jq '{file, events, duration}'\n"                \
-  "\n"                                                                             \
-  "Exit status:\n"                                                                 \
-  "  0    every file was read\n"                                                   \
-  "  1    a file could not be read (the others are still summarised)\n"            \
-  "  2    bad usage\n"                                                             \
+#define DESCRIPTION                                                                 \
+  "Timestamps are shown absolute, in the trace's own clock (seconds, and the\n"     \
+  "nanoseconds the events carry), and relative to the first event: a relative\n"    \
+  "time +T means first event + T.\n"                                                \
+  "\n"                                                                              \
+  "With --json, each file is one line of JSON (JSON Lines), timestamps in\n"        \
+  "integer nanoseconds: file, format (an id), format-description (the same in\n"    \
+  "words, null for a plugin's format trace-info does not know), detected-format,\n" \
+  "clock, clock-source, events, first-ts, last-ts, duration, kinds, processes,\n"   \
+  "threads, slice-names, counters, skipped (the source's non-zero skip\n"           \
+  "counters), source (all its counters).\n"                                         \
+  "\n"                                                                              \
+  "Examples:\n"                                                                     \
+  "  trace-info trace.html\n"                                                       \
+  "  trace-info --json captures/ | jq '{file, events, duration}'\n"                 \
+  "\n"                                                                              \
+  "Exit status:\n"                                                                  \
+  "  0    every file was read\n"                                                    \
+  "  1    a file could not be read (the others are still summarised)\n"             \
+  "  2    bad usage\n"                                                              \
   "  130  interrupted by Ctrl-C"
 
 typedef struct

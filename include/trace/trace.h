@@ -27,6 +27,7 @@
 #include <trace/tracefilesrc.h>
 #include <trace/tracelinesrc.h>
 #include <trace/tracelocation.h>
+#include <trace/tracejsontext.h>
 #include <trace/tracebasetransform.h>
 #include <trace/tracebasesink.h>
 #include <trace/tracefilesink.h>

@@ -78,10 +78,12 @@ arkts_skip_reason_to_string (ArktsSkipReason reason)
   return skip_reason_names[reason];
 }
 
+/* The stream's format: an id, as the other sources' `ftrace` and
+ * `chrome-json` (trace-info says what each one is in words). */
 const char *
 arkts_input_kind_to_string (ArktsInputKind kind)
 {
-  static const char *names[] = { "unknown", "DevTools messages", "heap snapshot", "CPU profile", "heap profile" };
+  static const char *names[] = { "unknown", "devtools-messages", "heap-snapshot", "cpu-profile", "heap-profile" };
 
   g_return_val_if_fail (kind <= ARKTS_INPUT_HEAP_PROFILE, NULL);
   return names[kind];

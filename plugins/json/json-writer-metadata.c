@@ -112,7 +112,7 @@ chrome_writer_put_metadata (ChromeWriter *w)
     json_object_set_member (meta, "tracepipe-clock-markers", clock_markers_node (w));
   root = json_node_init_object (json_node_alloc (), meta);
   json_generator_set_root (gen, root);
-  text = json_generator_to_data (gen, NULL);
+  text = trace_json_text_escape_controls (json_generator_to_data (gen, NULL));
   g_string_append (w->buf, ",\n\"metadata\":");
   g_string_append (w->buf, text);
 }

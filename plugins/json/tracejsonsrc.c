@@ -90,7 +90,7 @@ announce_metadata (TraceJsonSrc *self)
     return;
   self->metadata_members = json_object_get_size (metadata);
   node = json_node_init_object (json_node_alloc (), metadata);
-  text = json_to_string (node, FALSE);
+  text = trace_json_text_escape_controls (json_to_string (node, FALSE));
   trace_base_src_set_stream_metadata (TRACE_BASE_SRC (self), text);
 }
 

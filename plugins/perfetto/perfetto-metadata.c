@@ -64,7 +64,7 @@ metadata_value (Perfetto__Protos__ChromeMetadata *m,
   else
     {
       m->value_case = PERFETTO__PROTOS__CHROME_METADATA__VALUE_JSON_VALUE;
-      m->json_value = json_to_string (node, FALSE);
+      m->json_value = trace_json_text_escape_controls (json_to_string (node, FALSE));
     }
   return TRUE;
 }
@@ -192,5 +192,5 @@ perfetto_reader_get_metadata (PerfettoReader *r)
   if (r->metadata == NULL)
     return NULL;
   node = json_node_init_object (json_node_alloc (), r->metadata);
-  return json_to_string (node, FALSE);
+  return trace_json_text_escape_controls (json_to_string (node, FALSE));
 }

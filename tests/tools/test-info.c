@@ -103,7 +103,7 @@ static void
 test_info_text (void)
 {
   g_autoptr (Run) r = NULL;
-  g_autofree char *header = g_strdup_printf ("%s\n  format        ftrace\n  clock         boottime", KERNEL);
+  g_autofree char *header = g_strdup_printf ("%s\n  format        ftrace (ftrace text)\n  clock         boottime", KERNEL);
 
   if (trace_element_factory_find ("ftrace-src") == NULL)
     {
@@ -419,11 +419,111 @@ test_info_threads_by_process (void)
   g_unlink (path);
 }
 
+/* The format is an id, as scripts compare it; the words are a field of
+ * their own, and the text output shows both. */
+static void
+test_info_format_ids (void)
+{
+  static const char *const cases[][3] = {
+    { "arkts/node20_inspector.cpuprofile", "cpu-profile", "CPU profile" },
+    { "arkts/node20_writeHeapSnapshot.heapsnapshot", "heap-snapshot", "heap snapshot" },
+    { "arkts/speedscope_node10_Heap.heapprofile", "heap-profile", "heap profile" },
+    { "arkts/ohos_ts_ut_js_cpu_profiler_results.jsonl", "devtools-messages", "DevTools messages" },
+    { "ftrace/catapult_atrace_data.txt", "ftrace", "ftrace text" },
+  };
+
+  if (trace_element_factory_find ("arkts-src") == NULL || trace_element_factory_find ("ftrace-src") == NULL)
+    {
+      g_test_skip ("arkts-src or ftrace-src is not built");
+      return;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = g_build_filename (TEST_DATA_DIR, cases[i][0], NULL);
+      g_autoptr (Run) json = RUN ("trace-info", NULL, "--json", path);
+      g_autoptr (Run) text = RUN ("trace-info", NULL, path);
+      g_autoptr (JsonObject) o = NULL;
+      g_autofree char *line = NULL;
+
+      g_assert_cmpint (json->status, ==, 0);
+      o = parse_object (json->out);
+      g_assert_cmpstr (json_object_get_string_member (o, "format"), ==, cases[i][1]);
+      g_assert_cmpstr (json_object_get_string_member (o, "format-description"), ==, cases[i][2]);
+      g_assert_cmpint (text->status, ==, 0);
+      line = g_str_has_prefix (cases[i][0], "arkts/")
+                 ? g_strdup_printf ("\n  format        %s (%s, detected as arkts)\n", cases[i][1], cases[i][2])
+                 : g_strdup_printf ("\n  format        %s (%s)\n", cases[i][1], cases[i][2]);
+      g_assert_nonnull (strstr (text->out, line));
+    }
+}
+
+/* The count of slice name @name in trace-info's object @o, 0 if absent. */
+static gint64
+slice_name_count (JsonObject *o,
+                  const char *name)
+{
+  JsonArray *top = json_object_get_array_member (json_object_get_object_member (o, "slice-names"), "top");
+
+  for (guint i = 0; i < json_array_get_length (top); i++)
+    {
+      JsonObject *row = json_array_get_object_element (top, i);
+
+      if (g_strcmp0 (json_object_get_string_member (row, "name"), name) == 0)
+        return json_object_get_int_member (row, "count");
+    }
+  return 0;
+}
+
+/* Interrupts of a Perfetto trace are slices: trace_processor makes one
+ * of each typed irq_handler_entry (`IRQ (NAME)`) and softirq_entry (the
+ * vector's action), and trace-info counts them under those names, as
+ * trace_processor lists them for this file. Of the same events as ftrace
+ * text lines trace_processor makes no slice, nor does trace-info. */
+static void
+test_info_interrupt_slices (void)
+{
+  static const char text[] = "# tracer: nop\n#\n"
+                             "          <idle>-0     [000] d.h1   100.000100: irq_handler_entry: irq=27 name=timer0\n"
+                             "          <idle>-0     [000] d.h1   100.000200: irq_handler_exit: irq=27 ret=handled\n"
+                             "          <idle>-0     [000] ..s1   100.000300: softirq_entry: vec=1 [action=TIMER]\n"
+                             "          <idle>-0     [000] ..s1   100.000400: softirq_exit: vec=1 [action=TIMER]\n";
+  g_autofree char *path = g_build_filename (tools_test_scratch_dir (), "irq.txt", NULL);
+  g_autoptr (Run) r = NULL, t = NULL, lines = NULL;
+  g_autoptr (JsonObject) o = NULL, from_text = NULL;
+
+  if (trace_element_factory_find ("perfetto-src") == NULL || trace_element_factory_find ("ftrace-src") == NULL)
+    {
+      g_test_skip ("perfetto-src or ftrace-src is not built");
+      return;
+    }
+  r = RUN ("trace-info", NULL, "--json", TEST_DATA_DIR "/perfetto/difftest_irq_runtime_metric.pftrace");
+  g_assert_cmpint (r->status, ==, 0);
+  o = parse_object (r->out);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (o, "slice-names"), "count"), ==, 5);
+  g_assert_cmpint (slice_name_count (o, "IRQ (resource1)"), ==, 1);
+  g_assert_cmpint (slice_name_count (o, "IRQ (resource2)"), ==, 1);
+  g_assert_cmpint (slice_name_count (o, "IRQ (resource3)"), ==, 2);
+  g_assert_cmpint (slice_name_count (o, "BLOCK"), ==, 1);
+  g_assert_cmpint (slice_name_count (o, "TIMER"), ==, 1);
+  t = RUN ("trace-info", NULL, TEST_DATA_DIR "/perfetto/difftest_irq_runtime_metric.pftrace");
+  g_assert_cmpint (t->status, ==, 0);
+  g_assert_nonnull (strstr (t->out, "\n  slice names   5:\n               2  IRQ (resource3)\n"));
+
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  lines = RUN ("trace-info", NULL, "--json", path);
+  g_assert_cmpint (lines->status, ==, 0);
+  from_text = parse_object (lines->out);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (from_text, "slice-names"), "count"), ==, 0);
+  g_unlink (path);
+}
+
 void
 add_info_tests (void)
 {
   g_test_add_func ("/tools/info/json-matches-events", test_info_json_matches_events);
   g_test_add_func ("/tools/info/text", test_info_text);
+  g_test_add_func ("/tools/info/format-ids", test_info_format_ids);
+  g_test_add_func ("/tools/info/interrupt-slices", test_info_interrupt_slices);
   g_test_add_func ("/tools/info/threads-by-process", test_info_threads_by_process);
   g_test_add_func ("/tools/info/many-files", test_info_many);
   g_test_add_func ("/tools/info/bounded-tables", test_info_bounded);

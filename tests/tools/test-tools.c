@@ -440,6 +440,7 @@ main (int argc,
   add_filter_tests ();
   add_stats_tests ();
   add_progress_tests ();
+  add_controls_tests ();
   {
     int ret = g_test_run ();
 

@@ -46,5 +46,6 @@ void add_output_tests (void);
 void add_filter_tests (void);
 void add_stats_tests (void);
 void add_progress_tests (void);
+void add_controls_tests (void);
 
 G_END_DECLS

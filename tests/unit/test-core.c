@@ -450,6 +450,25 @@ test_output_is_input_refused (void)
   g_unlink (sym), g_unlink (in), g_rmdir (dir);
 }
 
+/* Generated JSON text with raw control bytes inside strings comes out
+ * escaped; the whitespace of pretty output stays; clean text is given
+ * back as it is, without a copy. */
+static void
+test_json_text_escape_controls (void)
+{
+  char *clean = g_strdup ("{\n  \"a\" : \"b\\u0001\"\r\n\t}");
+  char *text = g_strdup ("{\"a\x1f\":[\"x\x01\x1fy\",\"\x7f\"],\n\"b\":1}");
+  char *same = trace_json_text_escape_controls (clean);
+
+  g_assert_true (same == clean);
+  g_assert_cmpstr (same, ==, "{\n  \"a\" : \"b\\u0001\"\r\n\t}");
+  g_free (same);
+  text = trace_json_text_escape_controls (text);
+  g_assert_cmpstr (text, ==, "{\"a\\u001f\":[\"x\\u0001\\u001fy\",\"\x7f\"],\n\"b\":1}");
+  g_free (text);
+  g_assert_null (trace_json_text_escape_controls (NULL));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -470,5 +489,6 @@ main (int argc, char **argv)
   g_test_add_func ("/bin/child-renamed", test_bin_child_renamed);
   g_test_add_func ("/pipeline/same-output-refused", test_same_output_refused);
   g_test_add_func ("/pipeline/output-is-input-refused", test_output_is_input_refused);
+  g_test_add_func ("/core/json-text-escape-controls", test_json_text_escape_controls);
   return g_test_run ();
 }

@@ -743,6 +743,81 @@ test_same_bytes_whatever_the_pool_ids (void)
   g_assert_true (g_bytes_equal (bytes_a, bytes_b));
 }
 
+/* No raw control byte: JSON allows none inside a string. */
+static void
+assert_no_raw_controls (const char *text)
+{
+  for (const char *p = text; *p; p++)
+    if ((guchar) *p < 0x20)
+      g_error ("raw control byte 0x%02x in %s", *p, text);
+}
+
+/* Metadata members written as JSON text (objects, arrays) escape every
+ * control character: trace_processor refuses the whole of a trace whose
+ * JSON metadata holds a raw U+001F. Strings are protobuf strings and
+ * keep their bytes. The reader gives the object back as strict JSON. */
+static void
+test_metadata_controls (void)
+{
+  g_autoptr (GString) ctl = g_string_new (NULL);
+  g_autoptr (GString) raw = g_string_new (NULL);
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  g_autoptr (GOutputStream) out = g_memory_output_stream_new_resizable ();
+  g_autoptr (PerfettoWriter) w = perfetto_writer_new (out, NULL);
+  g_autoptr (GBytes) bytes = NULL;
+  g_autoptr (GInputStream) in = NULL;
+  g_autoptr (PerfettoReader) r = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *metadata = NULL, *back = NULL, *s = NULL;
+  Perfetto__Protos__Trace *trace;
+  TraceBatch *b = NULL;
+  guint json_values = 0;
+
+  /* escaped as json-glib escapes them, so the text comes back equal */
+  for (int i = 1; i < 32; i++)
+    {
+      const char *shorter = strchr ("\b\t\n\f\r", i);
+
+      if (shorter != NULL)
+        g_string_append_printf (ctl, "\\%c", "btnfr"[shorter - "\b\t\n\f\r"]);
+      else
+        g_string_append_printf (ctl, "\\u%04x", i);
+      g_string_append_c (raw, (char) i);
+    }
+  metadata = g_strdup_printf ("{\"s\":\"%s\",\"a\":[\"%s\"],\"o\":{\"k%s\":\"%s\"}}", ctl->str, ctl->str, ctl->str, ctl->str);
+  perfetto_writer_set_metadata (w, metadata);
+  g_assert_true (perfetto_writer_finish (w, &error));
+  g_assert_true (g_output_stream_close (out, NULL, NULL));
+  bytes = g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (out));
+  trace = perfetto__protos__trace__unpack (NULL, g_bytes_get_size (bytes), g_bytes_get_data (bytes, NULL));
+  g_assert_nonnull (trace);
+  for (gsize i = 0; i < trace->n_packet; i++)
+    if (trace->packet[i]->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_CHROME_EVENTS)
+      for (gsize j = 0; j < trace->packet[i]->chrome_events->n_metadata; j++)
+        {
+          const Perfetto__Protos__ChromeMetadata *m = trace->packet[i]->chrome_events->metadata[j];
+
+          if (m->value_case == PERFETTO__PROTOS__CHROME_METADATA__VALUE_STRING_VALUE)
+            s = g_strdup (m->string_value);
+          if (m->value_case != PERFETTO__PROTOS__CHROME_METADATA__VALUE_JSON_VALUE)
+            continue;
+          assert_no_raw_controls (m->json_value);
+          json_values++;
+        }
+  perfetto__protos__trace__free_unpacked (trace, NULL);
+  g_assert_cmpuint (json_values, ==, 2);
+  g_assert_cmpstr (s, ==, raw->str);
+
+  in = g_memory_input_stream_new_from_bytes (bytes);
+  r = perfetto_reader_new (in, "metadata.pftrace", pool);
+  while (perfetto_reader_read_batch (r, &b, &error) && b != NULL)
+    trace_batch_unref (b);
+  g_assert_no_error (error);
+  back = perfetto_reader_get_metadata (r);
+  assert_no_raw_controls (back);
+  g_assert_cmpstr (back, ==, metadata);
+}
+
 int
 main (int argc,
       char **argv)
@@ -758,6 +833,7 @@ main (int argc,
   g_test_add_func ("/perfetto/roundtrip/json-order-run", test_json_order_run);
   g_test_add_func ("/perfetto/roundtrip/not-interned", test_all_kinds_not_interned);
   g_test_add_func ("/perfetto/roundtrip/many-batches", test_many_batches);
+  g_test_add_func ("/perfetto/roundtrip/metadata-controls", test_metadata_controls);
   g_test_add_func ("/perfetto/roundtrip/thread-order", test_thread_order);
   g_test_add_func ("/perfetto/roundtrip/end-below-top", test_end_below_top);
   g_test_add_func ("/perfetto/roundtrip/async-unmatched", test_async_ends_without_begin);
