@@ -744,12 +744,13 @@ extra_tracks (PerfettoReader *r,
               gsize n_values,
               const guint64 *own,
               gsize n_own,
-              const GArray *defaults,
+              const GArray *defaults, /* NULL for none */
               const guint64 **uuids)
 {
-  gsize n = n_own > 0 ? n_own : defaults->len;
+  gsize n = n_own > 0 ? n_own : defaults ? defaults->len
+                                         : 0;
 
-  *uuids = n_own > 0 ? own : (const guint64 *) (gpointer) defaults->data;
+  *uuids = n_own > 0 || defaults == NULL ? own : (const guint64 *) (gpointer) defaults->data;
   if (n_values > n)
     {
       perfetto_reader_skip (r, &r->stats.unsupported_events, n_values - n, "extra counter value without a track");

@@ -32,6 +32,23 @@ cpu_state (PerfettoReader *r,
   return &g_array_index (r->cpus, PerfettoRCpu, cpu);
 }
 
+/* A sched_switch tells who runs on the cpu next: the prev_* of its next
+ * switch when that is compact. Only these fields: the bundle and time
+ * marks of the cpu stay (a reset one gave a second data start). */
+static void
+note_running (PerfettoRCpu *state,
+              gint64 tid,
+              gint32 prio,
+              guint32 comm)
+{
+  if (state == NULL)
+    return;
+  state->valid = TRUE;
+  state->next_tid = tid;
+  state->next_prio = prio;
+  state->next_comm = comm;
+}
+
 /* The name of a kernel event: the name of its FtraceEvent field. */
 static guint32
 ftrace_name (PerfettoReader *r,
@@ -129,8 +146,7 @@ read_switch (PerfettoReader *r,
   fields->next_comm = comm (r, sw->next_comm);
   ftrace_parser_add_kernel (r->markers, r->batch, &rec, &e);
   r->stats.events++;
-  if (state)
-    *state = (PerfettoRCpu){ TRUE, sw->next_pid, sw->next_prio, fields->next_comm.id };
+  note_running (state, sw->next_pid, sw->next_prio, fields->next_comm.id);
 }
 
 static void
@@ -660,8 +676,7 @@ read_compact_switch (PerfettoReader *r,
     perfetto_reader_skip (r, &r->stats.unknown_iid, 1, "compact sched_switch comm past the intern table");
   ftrace_parser_add_kernel (r->markers, r->batch, &rec, &e);
   r->stats.events++;
-  if (state)
-    *state = (PerfettoRCpu){ TRUE, (gint32) fields->next_tid, fields->next_prio, fields->next_comm.id };
+  note_running (state, (gint32) fields->next_tid, fields->next_prio, fields->next_comm.id);
 }
 
 static void

@@ -70,14 +70,18 @@ typedef struct
   guint32 line;
 } PerfettoRFrame;
 
-/* Interning tables and defaults of one packet sequence. */
+/* Interning tables and defaults of one packet sequence. The reader
+ * keeps one only while it holds state (perfetto-reader.c: seq_get()),
+ * and each table and array from its first entry (NULL before): a
+ * sequence id costs nothing until its packets give it state. */
 typedef struct
 {
   guint32 id;
+  GList lru;      /* its link in the reader's sequences, least recently used first */
   gboolean valid; /* its incremental state was cleared once */
   guint32 default_clock;
   guint64 default_track;
-  GHashTable *names; /* iid → string id, for each table below */
+  GHashTable *names; /* iid → string id, for each table below (NULL: empty) */
   GHashTable *categories;
   GHashTable *ann_names;
   GHashTable *str_values;
@@ -97,10 +101,33 @@ typedef struct
   gint64 thread_time_us; /* where the next thread time delta starts */
   gint64 instructions;   /* where the next instruction count delta starts */
   PerfettoRTrack thread_track;
-  /* TrackEventDefaults' extra_{double_,}counter_track_uuids (guint64) */
+  /* TrackEventDefaults' extra_{double_,}counter_track_uuids (guint64),
+   * NULL for none */
   GArray *extra_counter_tracks;
   GArray *extra_double_counter_tracks;
 } PerfettoSeq;
+
+/* Sequences with state kept at once; past it the least recently used
+ * one's state is dropped (counted: PerfettoReaderStats.dropped_sequences). */
+#define PERFETTO_READER_MAX_SEQUENCES 65536u
+
+/* The interning table at @slot, made at its first entry. */
+static inline GHashTable *
+perfetto_seq_table (GHashTable **slot,
+                    GDestroyNotify free_value)
+{
+  if (*slot == NULL)
+    *slot = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, free_value);
+  return *slot;
+}
+
+/* Returns: what @table (NULL: an empty one) holds for @iid */
+static inline gpointer
+perfetto_seq_lookup (GHashTable *table,
+                     guint64 iid)
+{
+  return table ? g_hash_table_lookup (table, &iid) : NULL;
+}
 
 typedef struct
 {
@@ -132,7 +159,9 @@ struct _PerfettoReader
   TraceArena *arena; /* what a packet unpacks to */
   ProtobufCAllocator allocator;
 
-  GHashTable *sequences;    /* guint32 → PerfettoSeq */
+  GHashTable *sequences;    /* guint32 → PerfettoSeq, those with state */
+  GQueue seq_lru;           /* of those, least recently used first */
+  PerfettoSeq scratch;      /* of a packet whose sequence has no state */
   GHashTable *tracks;       /* guint64 uuid → PerfettoRTrack */
   GHashTable *proc_names;   /* gint64 pid → string id */
   GHashTable *proc_sort;    /* PerfettoKey pid → gint64 */

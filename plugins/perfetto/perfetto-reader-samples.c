@@ -23,7 +23,7 @@ perfetto_reader_intern_profiling (PerfettoReader *r,
 
       if (m->n_path_string_ids > 0)
         path = perfetto_reader_lookup_string (r, seq->map_paths, m->path_string_ids[0]);
-      g_hash_table_replace (seq->mappings, perfetto_int64_dup ((gint64) m->iid), GUINT_TO_POINTER (path));
+      g_hash_table_replace (perfetto_seq_table (&seq->mappings, NULL), perfetto_int64_dup ((gint64) m->iid), GUINT_TO_POINTER (path));
     }
   for (gsize i = 0; i < d->n_frames; i++)
     {
@@ -36,7 +36,7 @@ perfetto_reader_intern_profiling (PerfettoReader *r,
       frame->rel_pc = f->rel_pc;
       frame->has_line = f->has_line_number;
       frame->line = f->line_number;
-      g_hash_table_replace (seq->frames, perfetto_int64_dup ((gint64) f->iid), frame);
+      g_hash_table_replace (perfetto_seq_table (&seq->frames, g_free), perfetto_int64_dup ((gint64) f->iid), frame);
     }
   for (gsize i = 0; i < d->n_callstacks; i++)
     {
@@ -44,7 +44,7 @@ perfetto_reader_intern_profiling (PerfettoReader *r,
       GArray *ids = g_array_sized_new (FALSE, FALSE, sizeof (guint64), cs->n_frame_ids);
 
       g_array_append_vals (ids, cs->frame_ids, cs->n_frame_ids);
-      g_hash_table_replace (seq->callstacks, perfetto_int64_dup ((gint64) cs->iid), ids);
+      g_hash_table_replace (perfetto_seq_table (&seq->callstacks, (GDestroyNotify) g_array_unref), perfetto_int64_dup ((gint64) cs->iid), ids);
     }
 }
 
@@ -61,7 +61,7 @@ sample_node (PerfettoReader *r,
              gint64 tid,
              gint64 ts)
 {
-  PerfettoRFrame *frame = g_hash_table_lookup (seq->frames, &frame_iid);
+  PerfettoRFrame *frame = perfetto_seq_lookup (seq->frames, frame_iid);
   guint64 id, *known_parent;
   TraceEvent *ev;
 
@@ -108,7 +108,7 @@ emit_sample (PerfettoReader *r,
              gint64 tid,
              gint64 ts)
 {
-  GArray *frames = g_hash_table_lookup (seq->callstacks, &iid);
+  GArray *frames = perfetto_seq_lookup (seq->callstacks, iid);
   guint64 node = 0;
   TraceEvent *ev;
 

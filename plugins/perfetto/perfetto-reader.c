@@ -138,7 +138,7 @@ perfetto_reader_describe_unsupported (PerfettoReader *r)
 /**
  * perfetto_reader_lookup_string:
  * @r: a #PerfettoReader
- * @table: an interning table of a sequence
+ * @table: (nullable): an interning table of a sequence, %NULL while empty
  * @iid: an interned id
  *
  * Returns: the string id, 0 (and counted) when @iid is not in @table
@@ -150,7 +150,7 @@ perfetto_reader_lookup_string (PerfettoReader *r,
 {
   gpointer id;
 
-  if (g_hash_table_lookup_extended (table, &iid, NULL, &id))
+  if (table != NULL && g_hash_table_lookup_extended (table, &iid, NULL, &id))
     return GPOINTER_TO_UINT (id);
   perfetto_reader_skip (r, &r->stats.unknown_iid, 1, "interned id not in its table");
   return 0;
@@ -184,83 +184,103 @@ perfetto_reader_pid_of (PerfettoReader *r,
 
 /* ---- sequences ---- */
 
-static GHashTable *
-iid_table (GDestroyNotify free_value)
-{
-  return g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, free_value);
-}
-
-static PerfettoSeq *
-seq_new (guint32 id)
-{
-  PerfettoSeq *seq = g_new0 (PerfettoSeq, 1);
-
-  seq->id = id;
-  seq->names = iid_table (NULL);
-  seq->categories = iid_table (NULL);
-  seq->ann_names = iid_table (NULL);
-  seq->str_values = iid_table (NULL);
-  seq->ksyms = iid_table (NULL);
-  seq->functions = iid_table (NULL);
-  seq->map_paths = iid_table (NULL);
-  seq->mappings = iid_table (NULL);
-  seq->frames = iid_table (g_free);
-  seq->callstacks = iid_table ((GDestroyNotify) g_array_unref);
-  seq->extra_counter_tracks = g_array_new (FALSE, FALSE, sizeof (guint64));
-  seq->extra_double_counter_tracks = g_array_new (FALSE, FALSE, sizeof (guint64));
-  return seq;
-}
-
+/* Drops what @seq holds: its tables, arrays and defaults. */
 static void
 seq_clear (PerfettoSeq *seq)
 {
-  GHashTable *tables[] = { seq->names, seq->categories, seq->ann_names, seq->str_values,
-                           seq->ksyms, seq->functions, seq->map_paths, seq->mappings,
-                           seq->frames, seq->callstacks };
+  GHashTable **tables[] = { &seq->names, &seq->categories, &seq->ann_names, &seq->str_values,
+                            &seq->ksyms, &seq->functions, &seq->map_paths, &seq->mappings,
+                            &seq->frames, &seq->callstacks };
 
   for (guint i = 0; i < G_N_ELEMENTS (tables); i++)
-    g_hash_table_remove_all (tables[i]);
+    g_clear_pointer (tables[i], g_hash_table_unref);
   seq->default_clock = 0;
   seq->default_track = 0;
   seq->has_thread = FALSE;
-  g_array_set_size (seq->extra_counter_tracks, 0);
-  g_array_set_size (seq->extra_double_counter_tracks, 0);
+  g_clear_pointer (&seq->extra_counter_tracks, g_array_unref);
+  g_clear_pointer (&seq->extra_double_counter_tracks, g_array_unref);
 }
 
 static void
 seq_free (gpointer data)
 {
   PerfettoSeq *seq = data;
-  GHashTable *tables[] = { seq->names, seq->categories, seq->ann_names, seq->str_values,
-                           seq->ksyms, seq->functions, seq->map_paths, seq->mappings,
-                           seq->frames, seq->callstacks };
 
-  for (guint i = 0; i < G_N_ELEMENTS (tables); i++)
-    g_hash_table_unref (tables[i]);
-  g_array_unref (seq->extra_counter_tracks);
-  g_array_unref (seq->extra_double_counter_tracks);
+  seq_clear (seq);
   g_free (seq);
 }
 
+/* Whether @seq holds anything a later packet of its sequence reads. */
+static gboolean
+seq_has_state (const PerfettoSeq *seq)
+{
+  const GHashTable *tables[] = { seq->names, seq->categories, seq->ann_names, seq->str_values,
+                                 seq->ksyms, seq->functions, seq->map_paths, seq->mappings,
+                                 seq->frames, seq->callstacks };
+
+  for (guint i = 0; i < G_N_ELEMENTS (tables); i++)
+    if (tables[i] != NULL)
+      return TRUE;
+  return seq->valid || seq->default_clock != 0 || seq->default_track != 0 || seq->has_thread ||
+         seq->time_us != 0 || seq->thread_time_us != 0 || seq->instructions != 0 ||
+         seq->extra_counter_tracks != NULL || seq->extra_double_counter_tracks != NULL;
+}
+
+/* The state of sequence @id: the kept one, else the scratch state, empty,
+ * for this packet (seq_keep() keeps it if the packet gave it state). A
+ * file may name millions of sequences; only those with state cost. */
 static PerfettoSeq *
 seq_get (PerfettoReader *r,
          guint32 id)
 {
   PerfettoSeq *seq = g_hash_table_lookup (r->sequences, GUINT_TO_POINTER (id));
 
-  if (seq == NULL)
+  if (seq != NULL)
     {
-      g_debug ("%s: byte offset %" G_GUINT64_FORMAT ": first packet of sequence %u", r->location,
-               r->packet_offset, id);
-      seq = seq_new (id);
-      g_hash_table_insert (r->sequences, GUINT_TO_POINTER (id), seq);
+      if (r->seq_lru.tail != &seq->lru)
+        {
+          g_queue_unlink (&r->seq_lru, &seq->lru);
+          g_queue_push_tail_link (&r->seq_lru, &seq->lru);
+        }
+      return seq;
     }
-  return seq;
+  r->scratch.id = id;
+  return &r->scratch;
+}
+
+/* Makes the scratch state @seq a kept one if the packet gave it state;
+ * past %PERFETTO_READER_MAX_SEQUENCES, the state of the sequence least
+ * recently used is dropped (its later packets that need interned data
+ * are skipped, as those of a sequence never cleared). Returns: the state
+ * to go on with. */
+static PerfettoSeq *
+seq_keep (PerfettoReader *r,
+          PerfettoSeq *seq)
+{
+  PerfettoSeq *kept;
+
+  if (seq != &r->scratch || !seq_has_state (seq))
+    return seq;
+  if (g_hash_table_size (r->sequences) >= PERFETTO_READER_MAX_SEQUENCES)
+    {
+      PerfettoSeq *oldest = r->seq_lru.head->data;
+
+      perfetto_reader_skip (r, &r->stats.dropped_sequences, 1, "sequence state dropped past the limit of sequences");
+      g_queue_unlink (&r->seq_lru, &oldest->lru);
+      g_hash_table_remove (r->sequences, GUINT_TO_POINTER (oldest->id));
+    }
+  g_debug ("%s: byte offset %" G_GUINT64_FORMAT ": sequence %u has state", r->location, r->packet_offset, seq->id);
+  kept = g_memdup2 (seq, sizeof *seq);
+  memset (seq, 0, sizeof *seq);
+  kept->lru = (GList){ kept, NULL, NULL };
+  g_queue_push_tail_link (&r->seq_lru, &kept->lru);
+  g_hash_table_insert (r->sequences, GUINT_TO_POINTER (kept->id), kept);
+  return kept;
 }
 
 static void
 intern_strings (PerfettoReader *r,
-                GHashTable *table,
+                GHashTable **table,
                 gsize n,
                 Perfetto__Protos__InternedString **strings)
 {
@@ -269,14 +289,15 @@ intern_strings (PerfettoReader *r,
       const Perfetto__Protos__InternedString *s = strings[i];
       guint32 id = trace_string_pool_intern_len (r->pool, (const char *) s->str.data, s->str.len);
 
-      g_hash_table_replace (table, perfetto_int64_dup ((gint64) s->iid), GUINT_TO_POINTER (id));
+      g_hash_table_replace (perfetto_seq_table (table, NULL), perfetto_int64_dup ((gint64) s->iid),
+                            GUINT_TO_POINTER (id));
     }
 }
 
 /* EventName, EventCategory and DebugAnnotationName: iid then name. */
-#define INTERN_NAMED(table, n, items)                                           \
-  for (gsize i = 0; i < (n); i++)                                               \
-  g_hash_table_replace ((table), perfetto_int64_dup ((gint64) (items)[i]->iid), \
+#define INTERN_NAMED(table, n, items)                                                                       \
+  for (gsize i = 0; i < (n); i++)                                                                           \
+  g_hash_table_replace (perfetto_seq_table (&(table), NULL), perfetto_int64_dup ((gint64) (items)[i]->iid), \
                         GUINT_TO_POINTER (perfetto_reader_intern (r, (items)[i]->name)))
 
 static void
@@ -287,11 +308,11 @@ seq_intern (PerfettoReader *r,
   INTERN_NAMED (seq->names, d->n_event_names, d->event_names);
   INTERN_NAMED (seq->categories, d->n_event_categories, d->event_categories);
   INTERN_NAMED (seq->ann_names, d->n_debug_annotation_names, d->debug_annotation_names);
-  intern_strings (r, seq->str_values, d->n_debug_annotation_string_values,
+  intern_strings (r, &seq->str_values, d->n_debug_annotation_string_values,
                   d->debug_annotation_string_values);
-  intern_strings (r, seq->ksyms, d->n_kernel_symbols, d->kernel_symbols);
-  intern_strings (r, seq->functions, d->n_function_names, d->function_names);
-  intern_strings (r, seq->map_paths, d->n_mapping_paths, d->mapping_paths);
+  intern_strings (r, &seq->ksyms, d->n_kernel_symbols, d->kernel_symbols);
+  intern_strings (r, &seq->functions, d->n_function_names, d->function_names);
+  intern_strings (r, &seq->map_paths, d->n_mapping_paths, d->mapping_paths);
   perfetto_reader_intern_profiling (r, seq, d);
 }
 
@@ -407,17 +428,26 @@ fail:
   return FALSE;
 }
 
+/* A sequence's default counter tracks: @uuids, NULL for none. */
+static void
+set_tracks (GArray **tracks,
+            const guint64 *uuids,
+            gsize n)
+{
+  g_clear_pointer (tracks, g_array_unref);
+  if (n > 0)
+    *tracks = g_array_append_vals (g_array_sized_new (FALSE, FALSE, sizeof (guint64), n), uuids, n);
+}
+
 static void
 track_event_defaults (PerfettoSeq *seq,
                       const Perfetto__Protos__TrackEventDefaults *d)
 {
   if (d->has_track_uuid)
     seq->default_track = d->track_uuid;
-  g_array_set_size (seq->extra_counter_tracks, 0);
-  g_array_append_vals (seq->extra_counter_tracks, d->extra_counter_track_uuids, d->n_extra_counter_track_uuids);
-  g_array_set_size (seq->extra_double_counter_tracks, 0);
-  g_array_append_vals (seq->extra_double_counter_tracks, d->extra_double_counter_track_uuids,
-                       d->n_extra_double_counter_track_uuids);
+  set_tracks (&seq->extra_counter_tracks, d->extra_counter_track_uuids, d->n_extra_counter_track_uuids);
+  set_tracks (&seq->extra_double_counter_tracks, d->extra_double_counter_track_uuids,
+              d->n_extra_double_counter_track_uuids);
 }
 
 static void
@@ -588,13 +618,18 @@ handle_packet (PerfettoReader *r,
   r->stats.packets++;
   seq = seq_get (r, pkt->has_trusted_packet_sequence_id ? pkt->trusted_packet_sequence_id : 0);
   packet_sequence_state (r, seq, pkt);
+  /* kept before the packet is read: compressed packets read others */
+  seq = seq_keep (r, seq);
   if (pkt->has_sequence_flags && (pkt->sequence_flags & PERFETTO_SEQ_NEEDS) && !seq->valid)
     {
       perfetto_reader_skip (r, &r->stats.no_incremental_state, 1, "packet that needs the interned data of a sequence never cleared");
       return TRUE;
     }
   perfetto_reader_count_unread_payload (r, pkt);
-  return dispatch_packet (r, seq, pkt, inside_compressed, offset, error);
+  if (!dispatch_packet (r, seq, pkt, inside_compressed, offset, error))
+    return FALSE;
+  seq_keep (r, seq);
+  return TRUE;
 }
 
 /* ---- records ---- */
@@ -1264,6 +1299,7 @@ perfetto_reader_free (PerfettoReader *r)
 
   for (guint i = 0; i < G_N_ELEMENTS (tables); i++)
     g_hash_table_unref (tables[i]);
+  seq_clear (&r->scratch); /* when reading stopped at an error */
   g_hash_table_unref (r->packet_kinds);
   g_hash_table_unref (r->unsupported);
   g_hash_table_unref (r->clocks);

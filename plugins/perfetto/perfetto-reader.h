@@ -45,6 +45,10 @@ G_BEGIN_DECLS
  *   perfetto_reader_foreach_packet_kind())
  * @no_cpu_events: ftrace events of bundles that name no cpu, skipped as
  *   trace_processor skips those bundles (`ftrace_bundle_tokenizer_errors`)
+ * @dropped_sequences: sequences whose state (interned data, defaults,
+ *   thread) was dropped because more than 65536 held state at once (the
+ *   least recently used first); their later packets that need it are
+ *   skipped (@no_incremental_state)
  *
  * What a #PerfettoReader read and what it could not use.
  */
@@ -69,6 +73,7 @@ typedef struct
   guint64 opaque_packets;
   guint64 late_system_info;
   guint64 unread_fields;
+  guint64 dropped_sequences;
 } PerfettoReaderStats;
 
 /* Packets of one kind the subset does not declare. */

@@ -389,7 +389,7 @@ bundle_add_full (PerfettoWriter *w,
   slot->ev.timestamp = perfetto_timestamp (w, ev->ts);
   /* trace_processor rejects ftrace events without a pid: 0 (the idle
    * task) when the input did not tell. */
-  slot->ev.pid = common_pid >= 0 ? (guint32) common_pid : 0;
+  slot->ev.pid = common_pid >= 0 ? (guint32) perfetto_id (w, common_pid) : 0;
   slot->event_field = event_field;
   protobuf_c_message_init (desc, &slot->typed);
   w->stats.ftrace_events++;
@@ -858,7 +858,7 @@ write_task (PerfettoWriter *w,
       if (ev->pid != TRACE_ID_UNKNOWN && ev->u.task.tid == ev->tid)
         {
           t->exit.has_tgid = TRUE;
-          t->exit.tgid = (gint32) ev->pid;
+          t->exit.tgid = perfetto_id (w, ev->pid);
         }
       break;
     case TRACE_EVENT_SCHED_PROCESS_FREE:
@@ -1000,7 +1000,7 @@ perfetto_write_processless_thread_name (PerfettoWriter *w,
                           PERFETTO__PROTOS__FTRACE_EVENT__EVENT_TASK_RENAME,
                           &perfetto__protos__task_rename_ftrace_event__descriptor);
   slot->typed.rename.has_pid = TRUE;
-  slot->typed.rename.pid = (gint32) ev->tid;
+  slot->typed.rename.pid = perfetto_id (w, ev->tid);
   slot->typed.rename.newcomm = (char *) perfetto_str (w, ev->name);
 }
 

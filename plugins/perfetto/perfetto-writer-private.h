@@ -285,6 +285,10 @@ struct _PerfettoWriter
   GHashTable *async_pools; /* PerfettoKey → PerfettoAsyncPool */
   GHashTable *async_slots; /* PerfettoKey → PerfettoAsyncSlot */
   GHashTable *tid_to_pid;  /* gint64 tid → gint64 pid, as told to readers */
+  /* pids and tids written otherwise (perfetto_id()), NULL until one */
+  GHashTable *id_map;   /* gint64 id → GINT_TO_POINTER (the gint32 written) */
+  GHashTable *id_taken; /* the gint32 ids ≥ PERFETTO_ID_PLAIN written: a set */
+  gint64 next_mapped;   /* the next id given to one that does not fit */
   guint64 global_uuid;
   gboolean ordering_explicit; /* root descriptor written (sort indexes) */
   char *metadata;             /* the stream's, a JSON object's text */
@@ -441,6 +445,26 @@ void perfetto_args_free (PerfettoWriter *w);
 void perfetto_args_reset (PerfettoWriter *w);
 
 /* perfetto-writer-tracks.c */
+
+/* Ids below it (and negative ones of 32 bits) are written as they are;
+ * the rest pass through the writer's id map. */
+#define PERFETTO_ID_PLAIN (G_GINT64_CONSTANT (1) << 30)
+
+gint32 perfetto_map_id (PerfettoWriter *w,
+                        gint64 id);
+
+/* A pid or tid as written: Perfetto's are 32 bits; a larger one (a
+ * cast would make 4294967297 pid 1) becomes an id of its own, unique in
+ * the file, counted (stats.mapped_ids) and warned about by the sink. */
+static inline gint32
+perfetto_id (PerfettoWriter *w,
+             gint64 id)
+{
+  if (G_LIKELY (id < PERFETTO_ID_PLAIN && id >= G_MININT32))
+    return (gint32) id;
+  return perfetto_map_id (w, id);
+}
+
 void perfetto_tracks_init (PerfettoWriter *w);
 void perfetto_tracks_free (PerfettoWriter *w);
 PerfettoProcess *perfetto_process_get (PerfettoWriter *w,

@@ -303,8 +303,8 @@ seq_describe (PerfettoWriter *w,
     }
   g_hash_table_remove_all (seq->sent);
   td.has_pid = td.has_tid = td.has_reference_timestamp_us = TRUE;
-  td.pid = (gint32) seq->pid;
-  td.tid = seq->tid;
+  td.pid = perfetto_id (w, seq->pid);
+  td.tid = perfetto_id (w, seq->tid);
   td.reference_timestamp_us = us;
   w->pkt.thread_descriptor = &td;
   w->pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_THREAD_DESCRIPTOR;
@@ -433,9 +433,9 @@ write_perf_sample (PerfettoWriter *w,
       ps.callstack_iid = leaf->frame_iid;
     }
   ps.has_pid = ev->pid >= 0;
-  ps.pid = (guint32) ev->pid;
+  ps.pid = (guint32) perfetto_id (w, ev->pid);
   ps.has_tid = ev->tid >= 0;
-  ps.tid = (guint32) ev->tid;
+  ps.tid = (guint32) perfetto_id (w, ev->tid);
   ps.has_cpu = ev->cpu >= 0;
   ps.cpu = (guint32) ev->cpu;
   perf_sample_set_fields (&ps, values);

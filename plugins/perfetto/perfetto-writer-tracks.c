@@ -64,9 +64,50 @@ perfetto_tracks_init (PerfettoWriter *w)
   w->tree_cmdlines = g_ptr_array_new ();
 }
 
+/* perfetto_id()'s slow path: an id of 30 bits or more, or below
+ * G_MININT32. Every such id is kept with what it was written as: one
+ * that fits and is not taken as itself, else the next free id from
+ * G_MAXINT32 down, so no two ids of the file meet. */
+gint32
+perfetto_map_id (PerfettoWriter *w,
+                 gint64 id)
+{
+  gpointer written;
+  gint64 mapped = id;
+
+  if (w->id_map == NULL)
+    {
+      w->id_map = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+      w->id_taken = g_hash_table_new (NULL, NULL);
+      w->next_mapped = G_MAXINT32;
+    }
+  if (g_hash_table_lookup_extended (w->id_map, &id, NULL, &written))
+    return GPOINTER_TO_INT (written);
+  if (id > G_MAXINT32 || id < G_MININT32 || g_hash_table_contains (w->id_taken, GINT_TO_POINTER ((gint32) id)))
+    {
+      while (w->next_mapped >= PERFETTO_ID_PLAIN && g_hash_table_contains (w->id_taken, GINT_TO_POINTER ((gint32) w->next_mapped)))
+        w->next_mapped--;
+      /* past 2^30 ids of their own (more than any table of the writer
+       * holds) the id is cut as it comes */
+      if (w->next_mapped < PERFETTO_ID_PLAIN)
+        return (gint32) id;
+      mapped = w->next_mapped--;
+      if (w->stats.mapped_ids++ == 0)
+        {
+          w->stats.first_mapped_id = id;
+          w->stats.first_mapped_as = mapped;
+        }
+    }
+  g_hash_table_add (w->id_taken, GINT_TO_POINTER ((gint32) mapped));
+  g_hash_table_insert (w->id_map, g_memdup2 (&id, sizeof id), GINT_TO_POINTER ((gint32) mapped));
+  return (gint32) mapped;
+}
+
 void
 perfetto_tracks_free (PerfettoWriter *w)
 {
+  g_clear_pointer (&w->id_map, g_hash_table_unref);
+  g_clear_pointer (&w->id_taken, g_hash_table_unref);
   g_hash_table_unref (w->processes);
   g_hash_table_unref (w->threads);
   g_hash_table_unref (w->counters);
@@ -227,7 +268,7 @@ perfetto_process_describe (PerfettoWriter *w,
 
   descriptor_init (&desc, p->uuid, 0);
   proc.has_pid = TRUE;
-  proc.pid = (gint32) p->pid;
+  proc.pid = perfetto_id (w, p->pid);
   if (p->name != 0)
     proc.process_name = (char *) perfetto_str (w, p->name);
   if (p->has_sort_index)
@@ -443,8 +484,8 @@ perfetto_thread_describe (PerfettoWriter *w,
     }
   descriptor_init (&desc, t->uuid, parent);
   thread.has_pid = thread.has_tid = TRUE;
-  thread.pid = (gint32) (t->pid != TRACE_ID_UNKNOWN ? t->pid : t->tid);
-  thread.tid = t->tid;
+  thread.pid = perfetto_id (w, t->pid != TRACE_ID_UNKNOWN ? t->pid : t->tid);
+  thread.tid = perfetto_id (w, t->tid);
   if (t->name != 0)
     thread.thread_name = (char *) perfetto_str (w, t->name);
   if (t->has_sort_index)
@@ -800,9 +841,9 @@ perfetto_assoc_thread (PerfettoWriter *w,
   th = perfetto_vec_push (&w->tree_threads);
   perfetto__protos__process_tree__thread__init (th);
   th->has_tid = TRUE;
-  th->tid = (gint32) tid;
+  th->tid = perfetto_id (w, tid);
   th->has_tgid = TRUE;
-  th->tgid = (gint32) pid;
+  th->tgid = perfetto_id (w, pid);
   if (name != 0)
     th->name = (char *) perfetto_str (w, name);
 }
@@ -819,7 +860,7 @@ perfetto_tree_add_process (PerfettoWriter *w,
   proc = perfetto_vec_push (&w->tree_processes);
   perfetto__protos__process_tree__process__init (proc);
   proc->has_pid = TRUE;
-  proc->pid = (gint32) pid;
+  proc->pid = perfetto_id (w, pid);
   g_ptr_array_add (w->tree_cmdlines, (gpointer) perfetto_str (w, name));
 }
 

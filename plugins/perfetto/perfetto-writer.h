@@ -130,6 +130,10 @@ typedef struct
  * @dropped_late_utsname: system_info records naming another kernel
  *   version after prev_states were written, written without their utsname
  *   (the states read back as written)
+ * @mapped_ids: pids and tids that do not fit Perfetto's 32 bits (or
+ *   took the id one of those was given), written as ids of their own
+ *   from 2147483647 down (perfetto_id())
+ * @first_mapped_id: the first of those, written as @first_mapped_as
  *
  * What a #PerfettoWriter did.
  */
@@ -162,6 +166,9 @@ typedef struct
   guint64 dropped_thread_table;
   guint64 records;
   guint64 dropped_late_utsname;
+  guint64 mapped_ids;
+  gint64 first_mapped_id;
+  gint64 first_mapped_as;
 } PerfettoWriterStats;
 
 typedef struct _PerfettoWriter PerfettoWriter;

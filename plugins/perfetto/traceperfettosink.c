@@ -101,8 +101,20 @@ trace_perfetto_sink_finish_writer (TraceFileSink *sink,
                                    const TraceStreamInfo *info,
                                    GError **error)
 {
+  PerfettoWriterStats s;
+
   perfetto_writer_set_metadata (writer, info ? info->metadata : NULL);
-  return perfetto_writer_finish (writer, error);
+  if (!perfetto_writer_finish (writer, error))
+    return FALSE;
+  perfetto_writer_get_stats (writer, &s);
+  /* not dropped, but not what the input said either */
+  if (s.mapped_ids > 0)
+    trace_element_post_warning (TRACE_ELEMENT (sink), NULL,
+                                "%s: %" G_GUINT64_FORMAT " pids and tids do not fit Perfetto's 32 bits: written as "
+                                "ids of their own, from 2147483647 down (%" G_GINT64_FORMAT " as %" G_GINT64_FORMAT ")",
+                                trace_file_sink_get_location (sink), s.mapped_ids, s.first_mapped_id,
+                                s.first_mapped_as);
+  return TRUE;
 }
 
 /* The writer's drop reasons, in the words of the WARNING, and as stats
@@ -157,6 +169,8 @@ trace_perfetto_sink_collect_stats (TraceElement *element,
     g_variant_dict_insert (dict, "opaque-packets", "t", s.records);
   if (s.dropped_late_utsname)
     g_variant_dict_insert (dict, "late-utsname-dropped", "t", s.dropped_late_utsname);
+  if (s.mapped_ids)
+    g_variant_dict_insert (dict, "mapped-ids", "t", s.mapped_ids);
 }
 
 static void

@@ -40,6 +40,8 @@ static const TraceFileSrcStat perfetto_src_stats[] = {
   { "truncated-bytes", G_STRUCT_OFFSET (PerfettoReaderStats, truncated_bytes), TRUE },
   { "atrace-markers", G_STRUCT_OFFSET (PerfettoReaderStats, atrace_markers), TRUE },
   { "skipped-events-without-cpu", G_STRUCT_OFFSET (PerfettoReaderStats, no_cpu_events), FALSE },
+  { "skipped-packets-without-state", G_STRUCT_OFFSET (PerfettoReaderStats, no_incremental_state), FALSE },
+  { "skipped-sequence-states", G_STRUCT_OFFSET (PerfettoReaderStats, dropped_sequences), FALSE },
 };
 
 static gboolean
@@ -142,6 +144,8 @@ trace_perfetto_src_finish (TraceBaseSrc *src)
   if ((unsupported = perfetto_reader_describe_unsupported (TRACE_PERFETTO_SRC (src)->reader)) != NULL)
     g_string_append_printf (skipped, " (%s)", unsupported);
   append_count (skipped, s->no_cpu_events, "ftrace events of bundles without a cpu");
+  append_count (skipped, s->dropped_sequences, "states of packet sequences (more than 65536 held state at once)");
+  append_count (skipped, s->no_incremental_state, "packets needing interned data their sequence did not hold");
   append_count (kept, s->unknown_track, "events on unknown tracks (as global ones)");
   append_count (kept, s->other_clock, "packets on a clock no snapshot ties to the trace's (their times as they are)");
   if (skipped->len > 0 || kept->len > 0)

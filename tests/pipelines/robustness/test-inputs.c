@@ -654,6 +654,47 @@ test_limit_perfetto_record (void)
   rb_scratch_cleanup (dir);
 }
 
+/* Perfetto's pids and tids are 32 bits: perfetto-sink writes a process
+ * and a thread of larger ids as ids of their own (the thread of pid 1 was
+ * put in process 4294967297 once cut), and says so; read back, pid 1 and
+ * the process of 4294967297 are two. */
+static void
+test_perfetto_sink_wide_ids (void)
+{
+  g_autofree char *dir = rb_scratch_dir ();
+  g_autofree char *in = g_build_filename (dir, "wide.json", NULL);
+  g_autofree char *out = g_build_filename (dir, "out.pftrace", NULL);
+  g_autofree char *back = g_build_filename (dir, "back.json", NULL);
+  g_autofree char *in_location = g_strdup_printf ("location=%s", in);
+  g_autofree char *out_location = g_strdup_printf ("location=%s", out);
+  g_autofree char *back_location = g_strdup_printf ("location=%s", back);
+  g_autofree char *expected = NULL, *text = NULL;
+  static const char json[] =
+      "{\"traceEvents\":[{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":4294967297,\"tid\":0,"
+      "\"args\":{\"name\":\"big\"}},"
+      "{\"ph\":\"X\",\"name\":\"a\",\"ts\":1,\"dur\":1,\"pid\":1,\"tid\":1},"
+      "{\"ph\":\"X\",\"name\":\"b\",\"ts\":2,\"dur\":1,\"pid\":4294967297,\"tid\":4294967298}]}";
+  g_autoptr (RbResult) r = NULL, rback = NULL;
+
+  rb_write_file (in, json, strlen (json));
+  r = RB_RUN ("-q", "--stats", "json-src", in_location, "!", "perfetto-sink", out_location);
+  g_assert_cmpint (r->status, ==, 0);
+  expected = g_strdup_printf ("WARNING: from /pipeline0/perfetto-sink0: %s: 2 pids and tids do not fit Perfetto's "
+                              "32 bits: written as ids of their own, from 2147483647 down (4294967297 as 2147483647)\n",
+                              out);
+  rb_assert_messages (r->err, expected);
+  g_assert_cmpuint (rb_stat (r->err, "perfetto-sink0", "mapped-ids"), ==, 2);
+  rback = RB_RUN ("-q", "perfetto-src", out_location, "!", "json-sink", back_location);
+  g_assert_cmpint (rback->status, ==, 0);
+  rb_assert_messages (rback->err, "");
+  g_assert_true (g_file_get_contents (back, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, "\"name\":\"a\",\"ts\":1,\"pid\":1,\"tid\":1,"));
+  g_assert_nonnull (strstr (text, "\"name\":\"b\",\"ts\":2,\"pid\":2147483647,\"tid\":2147483646,"));
+  g_assert_nonnull (strstr (text, "\"name\":\"process_name\",\"ts\":0,\"pid\":2147483647,"));
+  g_assert_null (strstr (text, "4294967297"));
+  rb_scratch_cleanup (dir);
+}
+
 void
 rb_add_input_tests (void)
 {
@@ -688,4 +729,5 @@ rb_add_input_tests (void)
   g_test_add_func ("/robustness/limits/json-args", test_limit_json_args);
   g_test_add_func ("/robustness/limits/numbers", test_limit_numbers);
   g_test_add_func ("/robustness/limits/perfetto-record-size", test_limit_perfetto_record);
+  g_test_add_func ("/robustness/limits/perfetto-sink-wide-ids", test_perfetto_sink_wide_ids);
 }

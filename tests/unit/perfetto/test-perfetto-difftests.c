@@ -396,6 +396,69 @@ test_cpu_data_start (void)
   g_assert_cmpuint (data_start_of_cpu (written, 1), ==, 2000);
 }
 
+/* Returns: how many records of cpu data start of @cpu @batch holds, the
+ * time of the last in @ts */
+static guint
+count_data_starts (TraceBatch *batch,
+                   gint32 cpu,
+                   gint64 *ts)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < batch->n_events; i++)
+    {
+      const TraceEvent *ev = &batch->events[i];
+
+      if (ev->kind == TRACE_EVENT_FTRACE && ev->cpu == cpu &&
+          g_strcmp0 (trace_string_pool_get (batch->pool, ev->name), PERFETTO_CPU_DATA_START) == 0)
+        {
+          n++;
+          *ts = ev->ts;
+        }
+    }
+  return n;
+}
+
+/* tests/fidelity/cases/perfetto-cpu-data-start-once: two bundles of cpu 0
+ * with sched_switch events, each with a previous_bundle_end_timestamp.
+ * Only the first bundle's is the cpu's data start: a switch read in it
+ * must not make the next bundle look like the cpu's first. */
+static void
+test_cpu_data_start_once (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *path = g_build_filename (TEST_DATA_DIR, "..", "fidelity", "cases",
+                                            "perfetto-cpu-data-start-once.pftrace", NULL);
+  g_autoptr (GBytes) bytes = NULL;
+  g_autoptr (TraceBatch) out = NULL;
+  g_autoptr (TraceBatch) again = NULL;
+  g_autoptr (GBytes) written = NULL;
+  g_autoptr (GPtrArray) first = NULL;
+  g_autoptr (GPtrArray) second = NULL;
+  char *data = NULL;
+  gsize len = 0;
+  gint64 ts = 0;
+
+  g_assert_true (g_file_get_contents (path, &data, &len, &error));
+  bytes = g_bytes_new_take (data, len);
+  out = pt_read (bytes, pool, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_data_starts (out, 0, &ts), ==, 1);
+  g_assert_cmpint (ts, ==, 1000);
+  g_assert_cmpuint (count_data_starts (out, 1, &ts), ==, 1);
+  g_assert_cmpint (ts, ==, 1200);
+  written = pt_write (&out, 1, NULL, NULL);
+  g_assert_cmpuint (data_start_of_cpu (written, 0), ==, 1000);
+  again = pt_read (written, pool, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_data_starts (again, 0, &ts), ==, 1);
+  g_assert_cmpint (ts, ==, 1000);
+  first = pt_event_strings (out, TRUE);
+  second = pt_event_strings (again, TRUE);
+  pt_assert_same_events (first, second);
+}
+
 /* Returns: whether @needle's bytes occur in @haystack */
 static gboolean
 bytes_contain (GBytes *haystack,
@@ -787,6 +850,7 @@ main (int argc,
   g_test_add_func ("/perfetto/difftests/opaque-ftrace", test_opaque_ftrace);
   g_test_add_func ("/perfetto/difftests/opaque-ftrace-bad-args", test_opaque_ftrace_bad_args);
   g_test_add_func ("/perfetto/difftests/cpu-data-start", test_cpu_data_start);
+  g_test_add_func ("/perfetto/difftests/cpu-data-start-once", test_cpu_data_start_once);
   g_test_add_func ("/perfetto/difftests/process-stats", test_process_stats);
   g_test_add_func ("/perfetto/difftests/process-stats-runtime", test_process_stats_runtime);
   g_test_add_func ("/perfetto/difftests/cmdline-is-comm", test_cmdline_is_comm);

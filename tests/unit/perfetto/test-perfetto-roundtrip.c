@@ -679,6 +679,114 @@ test_no_ftrace (void)
     g_assert_false (trace_event_kind_get_group (out->events[i].kind) & (TRACE_EVENT_GROUP_SCHED | TRACE_EVENT_GROUP_CPU | TRACE_EVENT_GROUP_FTRACE));
 }
 
+/* Returns: the pids (@processes) and (pid, tid) pairs (@threads) of the
+ * process and thread descriptors in @bytes */
+static void
+described_ids (GBytes *bytes,
+               GArray *processes,
+               GArray *threads)
+{
+  gsize len;
+  const guint8 *data = g_bytes_get_data (bytes, &len);
+  Perfetto__Protos__Trace *trace = perfetto__protos__trace__unpack (NULL, len, data);
+
+  g_assert_nonnull (trace);
+  for (gsize i = 0; i < trace->n_packet; i++)
+    {
+      const Perfetto__Protos__TrackDescriptor *d =
+          trace->packet[i]->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR
+              ? trace->packet[i]->track_descriptor
+              : NULL;
+
+      if (d && d->process)
+        g_array_append_val (processes, d->process->pid);
+      if (d && d->thread)
+        {
+          g_array_append_val (threads, d->thread->pid);
+          g_array_append_val (threads, d->thread->tid);
+        }
+    }
+  perfetto__protos__trace__free_unpacked (trace, NULL);
+}
+
+/* Perfetto's pids and tids are 32 bits: a process and a thread of ids
+ * above (4294967297 was pid 1 once cut) are written as ids of their own
+ * from 2147483647 down, counted; pid 1 and its thread stay as they are,
+ * apart from them. */
+static void
+test_ids_past_32_bits (void)
+{
+  const gint64 big = G_GINT64_CONSTANT (4294967297);
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  g_autoptr (TraceBatch) in = trace_batch_new (pool, 0);
+  g_autoptr (TraceBatch) out = NULL;
+  g_autoptr (GBytes) bytes = NULL;
+  g_autoptr (GArray) processes = g_array_new (FALSE, FALSE, sizeof (gint32));
+  g_autoptr (GArray) threads = g_array_new (FALSE, FALSE, sizeof (gint32));
+  g_autoptr (GPtrArray) got = NULL;
+  g_autoptr (GError) error = NULL;
+  PerfettoWriterStats ws;
+  const char *want[] = {
+    "process-name ts=0 pid=1 tid=-1 cpu=-1 name='one' cat='' flags=0x0",
+    "process-name ts=0 pid=2147483647 tid=-1 cpu=-1 name='big' cat='' flags=0x0",
+    "slice-begin ts=10 pid=1 tid=1 cpu=-1 name='a' cat='' flags=0x0 dur=0 out=0 in=0 track=''",
+    "slice-end ts=11 pid=1 tid=1 cpu=-1 name='' cat='' flags=0x0 dur=0 out=0 in=0 track=''",
+    "slice-begin ts=20 pid=2147483647 tid=2147483646 cpu=-1 name='b' cat='' flags=0x0 dur=0 out=0 in=0 track=''",
+    "slice-end ts=21 pid=2147483647 tid=2147483646 cpu=-1 name='' cat='' flags=0x0 dur=0 out=0 in=0 track=''",
+  };
+
+  pt_add (in, TRACE_EVENT_PROCESS_NAME, 0, 1, TRACE_ID_UNKNOWN, "one");
+  pt_add (in, TRACE_EVENT_PROCESS_NAME, 0, big, TRACE_ID_UNKNOWN, "big");
+  pt_add (in, TRACE_EVENT_SLICE_COMPLETE, 10, 1, 1, "a")->u.slice.dur = 1;
+  pt_add (in, TRACE_EVENT_SLICE_COMPLETE, 20, big, big + 1, "b")->u.slice.dur = 1;
+  bytes = pt_write (&in, 1, NULL, &ws);
+  g_assert_cmpuint (ws.mapped_ids, ==, 2);
+  g_assert_cmpint (ws.first_mapped_id, ==, big);
+  g_assert_cmpint (ws.first_mapped_as, ==, G_MAXINT32);
+  described_ids (bytes, processes, threads);
+  g_assert_cmpuint (processes->len, ==, 2);
+  g_assert_cmpint (g_array_index (processes, gint32, 0), ==, 1);
+  g_assert_cmpint (g_array_index (processes, gint32, 1), ==, G_MAXINT32);
+  g_assert_cmpuint (threads->len, ==, 4);
+  g_assert_cmpint (g_array_index (threads, gint32, 0), ==, 1);
+  g_assert_cmpint (g_array_index (threads, gint32, 1), ==, 1);
+  g_assert_cmpint (g_array_index (threads, gint32, 2), ==, G_MAXINT32);
+  g_assert_cmpint (g_array_index (threads, gint32, 3), ==, G_MAXINT32 - 1);
+  out = pt_read (bytes, pool, NULL, NULL, &error);
+  g_assert_no_error (error);
+  got = pt_event_strings (out, TRUE);
+  for (guint i = 0; i < got->len; i++)
+    g_test_message ("%s", (char *) got->pdata[i]);
+  g_assert_cmpuint (got->len, ==, G_N_ELEMENTS (want));
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+    g_assert_true (g_ptr_array_find_with_equal_func (got, want[i], g_str_equal, NULL));
+}
+
+/* An id that fits but is the one a larger id was given is moved on too
+ * (and so on): no two ids of the input meet in the file. */
+static void
+test_ids_taken_by_a_mapped_one (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  g_autoptr (TraceBatch) in = trace_batch_new (pool, 0);
+  g_autoptr (GBytes) bytes = NULL;
+  g_autoptr (GArray) processes = g_array_new (FALSE, FALSE, sizeof (gint32));
+  g_autoptr (GArray) threads = g_array_new (FALSE, FALSE, sizeof (gint32));
+  PerfettoWriterStats ws;
+
+  pt_add (in, TRACE_EVENT_PROCESS_NAME, 0, G_GINT64_CONSTANT (1) << 40, TRACE_ID_UNKNOWN, "big");
+  pt_add (in, TRACE_EVENT_PROCESS_NAME, 0, G_MAXINT32, TRACE_ID_UNKNOWN, "max");
+  pt_add (in, TRACE_EVENT_PROCESS_NAME, 0, G_MAXINT32 - 1, TRACE_ID_UNKNOWN, "max-1");
+  bytes = pt_write (&in, 1, NULL, &ws);
+  /* 2147483647 was taken by 2^40, then 2147483646 by 2147483647 */
+  g_assert_cmpuint (ws.mapped_ids, ==, 3);
+  described_ids (bytes, processes, threads);
+  g_assert_cmpuint (processes->len, ==, 3);
+  g_assert_cmpint (g_array_index (processes, gint32, 0), ==, G_MAXINT32);
+  g_assert_cmpint (g_array_index (processes, gint32, 1), ==, G_MAXINT32 - 1);
+  g_assert_cmpint (g_array_index (processes, gint32, 2), ==, G_MAXINT32 - 2);
+}
+
 static void
 add_switch (TraceBatch *b,
             gint64 ts,
@@ -841,5 +949,7 @@ main (int argc,
   g_test_add_func ("/perfetto/roundtrip/monotonic", test_monotonic_stream);
   g_test_add_func ("/perfetto/roundtrip/no-ftrace", test_no_ftrace);
   g_test_add_func ("/perfetto/roundtrip/unsorted-sched", test_unsorted_sched);
+  g_test_add_func ("/perfetto/roundtrip/ids-past-32-bits", test_ids_past_32_bits);
+  g_test_add_func ("/perfetto/roundtrip/ids-taken-by-a-mapped-one", test_ids_taken_by_a_mapped_one);
   return g_test_run ();
 }
