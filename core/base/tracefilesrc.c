@@ -294,7 +294,9 @@ trace_file_src_create (TraceBaseSrc *src,
       g_clear_pointer (out, trace_batch_unref);
       return TRACE_FLOW_ERROR;
     }
-  if (first)
+  /* not on an empty batch: the reader may not know its format yet, and
+   * the stream would be announced again at each one */
+  if (first && (*out == NULL || (*out)->n_events > 0))
     trace_file_src_announce_stream (self);
   trace_file_src_update_progress (self);
   return *out ? TRACE_FLOW_OK : TRACE_FLOW_EOS;

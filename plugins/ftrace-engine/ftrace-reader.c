@@ -438,13 +438,16 @@ ftrace_reader_feed_text (FtraceReader *r,
   r->fed += len;
 }
 
-/* Feeds slices of the current block until the batch is full or the
- * input ends; FALSE on error. */
+/* Feeds slices of the current block until the batch is full, the input
+ * ends or TRACE_BATCH_MAX_INPUT_BYTES were fed; FALSE on error. */
 gboolean
 ftrace_reader_fill_batch (FtraceReader *r,
                           GError **error)
 {
-  while (r->batch->n_events < TRACE_BATCH_DEFAULT_SIZE && !r->finished)
+  guint64 start = r->fed;
+
+  while (r->batch->n_events < TRACE_BATCH_DEFAULT_SIZE && !r->finished &&
+         r->fed - start < TRACE_BATCH_MAX_INPUT_BYTES)
     {
       gsize n;
 
@@ -542,7 +545,9 @@ ftrace_reader_read_batch (FtraceReader *r,
       g_propagate_error (error, local);
       return FALSE;
     }
-  if (r->batch->n_events > 0)
+  /* empty but not finished: the input yielded nothing yet (NUL runs,
+   * unparsable lines); the caller comes back after its main loop ran */
+  if (r->batch->n_events > 0 || !r->finished)
     *out = g_steal_pointer (&r->batch);
   else
     g_clear_pointer (&r->batch, trace_batch_unref);
