@@ -682,13 +682,18 @@ ftrace_reader_get_summary (FtraceReader *r)
   g_autofree char *nul = nul_summary (&r->nul);
   gboolean no_events = r->finished && st->trace_lines == 0;
   g_autoptr (GString) out = NULL;
+  guint64 cut_at = 0;
+  gboolean cut = r->input != NULL && ftrace_input_get_cut (r->input, &cut_at);
 
   g_return_val_if_fail (r != NULL, NULL);
 
-  if (problems == NULL && nul == NULL && !no_events)
+  if (problems == NULL && nul == NULL && !no_events && !cut)
     return NULL;
   out = g_string_new (r->location);
   g_string_append (out, ": ");
+  if (cut)
+    g_string_append_printf (out, "the zlib data ends early at byte %" G_GUINT64_FORMAT " (the capture was cut); what came before is read%s",
+                            cut_at, no_events || nul || problems ? "; " : "");
   if (no_events)
     g_string_append (out, "the file holds no trace events, only metadata");
   if (nul)

@@ -152,16 +152,20 @@ test_ctrace_banner_and_truncation (void)
   g_assert_cmpstr (ftrace_reader_get_format (r), ==, "ctrace");
   g_clear_pointer (&b, trace_batch_unref);
 
-  /* cut inside the zlib stream: the offset is the file's */
+  /* cut inside the zlib stream: what was inflated is read, the summary
+   * says where the data ends (the offset is the file's) */
   cut = strlen (banner) + g_bytes_get_size (z) - 6;
-  b = read_bytes (file->data, cut, "cut.ctrace", NULL, NULL, &error);
-  g_assert_null (b);
-  g_assert_error (error, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_DECODE);
+  g_clear_pointer (&r, ftrace_reader_free);
+  b = read_bytes (file->data, cut, "cut.ctrace", NULL, &r, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (b);
   {
+    g_autofree char *summary = ftrace_reader_get_summary (r);
     g_autofree char *want = g_strdup_printf (
-        "cut.ctrace: truncated zlib data: the compressed stream ends at byte %" G_GSIZE_FORMAT, cut);
+        "cut.ctrace: the zlib data ends early at byte %" G_GSIZE_FORMAT " (the capture was cut); what came before is read", cut);
 
-    g_assert_cmpstr (error->message, ==, want);
+    g_assert_nonnull (summary);
+    g_assert_true (g_str_has_prefix (summary, want));
   }
 }
 
