@@ -438,12 +438,42 @@ test_bad_inputs (void)
                        "page.html: not an ftrace, atrace, systrace or RheaTrace file: found HTML without systrace data");
 }
 
+/* 20 MiB of NUL bytes before the one line: no call reads them all at
+ * once (the caller's main loop, where Ctrl-C is handled, runs between
+ * calls); the calls before the line return empty batches. */
+static void
+test_input_bound (void)
+{
+  const char *line = "\n  w-1 (1) [000] .... 1.000000: tracing_mark_write: B|1|s\n";
+  gsize nuls = 20 * 1024 * 1024;
+  g_autofree char *data = g_malloc0 (nuls + strlen (line));
+  g_autoptr (GInputStream) in = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FtraceReader) r = NULL;
+  TraceBatch *b;
+  guint empty = 0, events = 0;
+
+  memcpy (data + nuls, line, strlen (line));
+  in = g_memory_input_stream_new_from_data (data, nuls + strlen (line), NULL);
+  r = ftrace_reader_new (in, "nuls.txt", NULL, NULL);
+  while (ftrace_reader_read_batch (r, &b, &error) && b != NULL)
+    {
+      empty += b->n_events == 0;
+      events += b->n_events;
+      trace_batch_unref (b);
+    }
+  g_assert_no_error (error);
+  g_assert_cmpuint (events, >=, 1);
+  g_assert_cmpuint (empty, >=, nuls / TRACE_BATCH_MAX_INPUT_BYTES - 1);
+}
+
 int
 main (int argc,
       char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/ftrace/reader/gzip", test_gzip);
+  g_test_add_func ("/ftrace/reader/input-bound", test_input_bound);
   g_test_add_func ("/ftrace/reader/gzip-members", test_gzip_members);
   g_test_add_func ("/ftrace/reader/ctrace-banner-and-truncation", test_ctrace_banner_and_truncation);
   g_test_add_func ("/ftrace/reader/utf16", test_utf16);
