@@ -26,6 +26,7 @@ typedef struct
   GInputStream *stream; /* what the subclass reads: decompressed */
   guint64 size;
   gboolean decompressed;
+  gboolean cut;             /* the file was cut while read: the stream ended */
   TraceInputMap *input_map; /* from the start to the stop */
   GInputStream *given;      /* _trace_file_src_take_input(): read instead of the location */
   guint64 given_size;
@@ -291,24 +292,56 @@ trace_file_src_announce_stream (TraceFileSrc *src)
                                   info.clock_source);
 }
 
-/* FALSE, with @error set (or replaced), when the file shrank under its
- * mapping: the reader read zeros where its bytes were. */
+/* Whether the file is shorter than it was: cut while it was read
+ * (logrotate's copytruncate). @had is its size at the start (the bytes
+ * mapped, if a mapping saw the cut), @has its size now. */
 static gboolean
-check_map (TraceFileSrc *self,
-           GError **error)
+file_was_cut (TraceFileSrc *self,
+              guint64 *had,
+              guint64 *has)
 {
   TraceFileSrcPrivate *priv = PRIV (self);
-  g_autofree char *quoted = NULL;
-  gsize size;
+  gboolean map_cut = FALSE;
+  gsize mapped = 0;
+  GStatBuf st;
 
-  if (priv->input_map == NULL || _trace_input_map_check (priv->input_map, &size))
-    return TRUE;
-  quoted = _trace_quote_value (priv->location);
+  *had = priv->size;
+  *has = 0;
+  if (priv->input_map != NULL && !_trace_input_map_check (priv->input_map, &mapped))
+    {
+      map_cut = TRUE;
+      *had = mapped;
+    }
+  if (priv->raw == NULL || !G_IS_FILE_DESCRIPTOR_BASED (priv->raw) ||
+      fstat (g_file_descriptor_based_get_fd (G_FILE_DESCRIPTOR_BASED (priv->raw)), &st) != 0 ||
+      !S_ISREG (st.st_mode))
+    return map_cut;
+  *has = st.st_size;
+  return map_cut || (guint64) st.st_size < *had;
+}
+
+/* The file was cut while it was read: one WARNING, then the end of the
+ * stream with what was read before (a reader's error at the new end is
+ * the cut's, not the file's). A batch read through a mapping that was
+ * cut may hold the zeros where the bytes were: dropped. */
+static TraceFlowReturn
+end_cut_file (TraceFileSrc *self,
+              guint64 had,
+              guint64 has,
+              TraceBatch **out,
+              GError **error)
+{
+  gsize mapped;
+
+  trace_element_post_warning (TRACE_ELEMENT (self), NULL,
+                              "%s: the file was cut short while it was read (it had %" G_GUINT64_FORMAT
+                              " bytes, it has %" G_GUINT64_FORMAT "): what was read before is kept",
+                              trace_file_src_get_display_name (self), had, has);
+  PRIV (self)->cut = TRUE;
   g_clear_error (error);
-  g_set_error (error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_READ,
-               "could not read %s: the file was cut short while it was read (it had %" G_GSIZE_FORMAT " bytes)",
-               quoted, size);
-  return FALSE;
+  if (PRIV (self)->input_map != NULL && !_trace_input_map_check (PRIV (self)->input_map, &mapped))
+    g_clear_pointer (out, trace_batch_unref);
+  return *out ? TRACE_FLOW_OK : TRACE_FLOW_EOS;
 }
 
 /* The steps every format source took by hand: the reader gives a batch;
@@ -321,6 +354,8 @@ trace_file_src_create (TraceBaseSrc *src,
   TraceFileSrc *self = TRACE_FILE_SRC (src);
   TraceFileSrcClass *klass = TRACE_FILE_SRC_GET_CLASS (self);
   gboolean first = trace_base_src_get_events_produced (src) == 0;
+  guint64 had, has;
+  gboolean ok;
 
   if (klass->read_batch == NULL)
     {
@@ -328,18 +363,16 @@ trace_file_src_create (TraceBaseSrc *src,
                    G_OBJECT_TYPE_NAME (self));
       return TRACE_FLOW_ERROR;
     }
-  if (!klass->read_batch (self, out, error))
-    {
-      /* zeros where the file shrank may have been the reader's trouble */
-      check_map (self, error);
-      return TRACE_FLOW_ERROR;
-    }
-  if (!check_map (self, error))
-    {
-      g_clear_pointer (out, trace_batch_unref);
-      return TRACE_FLOW_ERROR;
-    }
-  if (first)
+  if (PRIV (self)->cut)
+    return TRACE_FLOW_EOS;
+  ok = klass->read_batch (self, out, error);
+  if (file_was_cut (self, &had, &has))
+    return end_cut_file (self, had, has, out, error);
+  if (!ok)
+    return TRACE_FLOW_ERROR;
+  /* not on an empty batch: the reader may not know its format yet, and
+   * the stream would be announced again at each one */
+  if (first && (*out == NULL || (*out)->n_events > 0))
     trace_file_src_announce_stream (self);
   trace_file_src_update_progress (self);
   return *out ? TRACE_FLOW_OK : TRACE_FLOW_EOS;
@@ -415,6 +448,7 @@ trace_file_src_stop (TraceBaseSrc *src,
 
   close_reader (TRACE_FILE_SRC (src));
   g_clear_pointer (&priv->input_map, _trace_input_map_free);
+  priv->cut = FALSE;
   g_cancellable_cancel (priv->cancel);
   g_clear_object (&priv->stream);
   g_clear_object (&priv->raw);

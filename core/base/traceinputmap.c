@@ -67,9 +67,9 @@ _trace_input_map_free (TraceInputMap *map)
  * is also the offset of the stream's bytes: a reader that read N bytes
  * from the stream continues at byte N of the mapping (and no longer
  * reads the stream). If the file grows meanwhile, what it gained is not
- * read; if it shrinks, the bytes it lost read as zeros, and the source's
- * next batch ends it with a #TRACE_RESOURCE_ERROR_READ error saying the
- * file was cut short (instead of a crash: see docs/robustness.md). Call
+ * read; if it shrinks, the bytes it lost read as zeros, and the source
+ * drops the batch being read and ends the stream with a WARNING saying
+ * the file was cut short (instead of a crash: see docs/robustness.md). Call
  * trace_input_map_set_position() as reading goes on, for the progress
  * and the memory.
  *

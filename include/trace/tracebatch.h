@@ -23,6 +23,19 @@ G_BEGIN_DECLS
 #define TRACE_BATCH_DEFAULT_SIZE 4096
 
 /**
+ * TRACE_BATCH_MAX_INPUT_BYTES:
+ *
+ * How many input bytes a reader consumes at most for one batch, whether
+ * or not events come out of them. An input that yields nothing (a file
+ * of NUL bytes, `/dev/zero`, megabytes of lines no parser takes) would
+ * otherwise keep a reader in one call until its end, and the thread
+ * that runs the pipeline's main loop, where Ctrl-C is handled, with it.
+ * A reader that reaches it returns the batch it has, even empty: an
+ * empty batch says "nothing yet, call again".
+ */
+#define TRACE_BATCH_MAX_INPUT_BYTES (4 * 1024 * 1024)
+
+/**
  * TraceBatch:
  * @events: (array length=n_events): the events, by value
  * @n_events: how many events are in use

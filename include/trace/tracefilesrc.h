@@ -45,7 +45,10 @@ typedef struct
  *   the format's reader here.
  * @read_batch: reads the next batch into @batch, or sets it to %NULL at
  *   the end of the input; returns %FALSE with @error set when the input
- *   cannot be read at all
+ *   cannot be read at all. It consumes at most about
+ *   %TRACE_BATCH_MAX_INPUT_BYTES of input per call and may then return
+ *   a batch without events, after which the base returns to the main
+ *   loop (signals, EOS) and calls it again
  * @get_stream_info: fills @info's format, clock domain and clock source
  *   (the base fills the location); asked after the first batch, and
  *   again when the subclass calls trace_file_src_announce_stream()

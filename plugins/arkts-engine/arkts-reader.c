@@ -710,6 +710,8 @@ arkts_reader_read_batch (ArktsReader *r,
                          TraceBatch **out,
                          GError **error)
 {
+  guint64 start;
+
   g_return_val_if_fail (r != NULL, FALSE);
   g_return_val_if_fail (out != NULL, FALSE);
 
@@ -718,9 +720,15 @@ arkts_reader_read_batch (ArktsReader *r,
     return FALSE;
   if (r->pending == NULL)
     r->pending = trace_batch_new (r->env.pool, 0);
+  start = r->offset;
   while (r->pending->n_events < TRACE_BATCH_DEFAULT_SIZE)
     {
       gsize used;
+
+      /* bounded by input too: input that yields no event must not keep
+       * the caller's main loop from running */
+      if (r->offset - start >= TRACE_BATCH_MAX_INPUT_BYTES && r->cpu == NULL)
+        break;
       if (r->cpu)
         {
           if (arkts_cpu_profile_emit (r->cpu, r->pending, TRACE_BATCH_DEFAULT_SIZE))
@@ -750,6 +758,8 @@ arkts_reader_read_batch (ArktsReader *r,
     }
   if (r->pending->n_events > 0)
     *out = g_steal_pointer (&r->pending);
+  else if (!r->finished)
+    *out = trace_batch_new (r->env.pool, 0); /* nothing yet: call again */
   else if (!r->ended)
     log_totals (r);
   return TRUE;

@@ -40,6 +40,7 @@ struct _FtraceInput
   guint64 base_offset;
   gboolean up_eof;
   gboolean z_end;
+  gboolean z_cut; /* the input ended inside the zlib stream */
 
   /* STAGE_UTF16 */
   gboolean big_endian;
@@ -132,6 +133,21 @@ ftrace_input_free (FtraceInput *in)
     }
 }
 
+/* Whether a zlib stage met the end of its input inside the stream;
+ * @offset: the byte of the file where the compressed data ends. */
+gboolean
+ftrace_input_get_cut (FtraceInput *in,
+                      guint64 *offset)
+{
+  for (; in != NULL; in = in->up)
+    if (in->kind == STAGE_INFLATE && in->z_cut)
+      {
+        *offset = in->base_offset + in->z.total_in;
+        return TRUE;
+      }
+  return FALSE;
+}
+
 /* Bytes read from the file so far, for progress. */
 guint64
 ftrace_input_get_raw_bytes (FtraceInput *in)
@@ -176,13 +192,10 @@ inflate_read (FtraceInput *in,
         in->z_end = TRUE;
       else if (ret == Z_BUF_ERROR || (ret == Z_OK && in->z.avail_in == 0 && in->up_eof))
         {
+          /* a capture cut while written: what was inflated is read,
+           * the reader's summary says where it ends (as for gzip) */
           if (in->z.avail_in == 0 && in->up_eof && in->z.avail_out == size)
-            {
-              g_set_error (error, TRACE_STREAM_ERROR, TRACE_STREAM_ERROR_DECODE,
-                           "truncated zlib data: the compressed stream ends at byte %" G_GUINT64_FORMAT,
-                           inflate_offset (in));
-              return -1;
-            }
+            in->z_end = in->z_cut = TRUE;
         }
       else if (ret != Z_OK)
         {

@@ -224,6 +224,8 @@ gboolean
 ftrace_reader_fill_batch_chunks (FtraceReader *r,
                                  GError **error)
 {
+  guint64 taken = 0; /* bytes of the chunks done in this call */
+
   while (!r->finished)
     {
       FtraceChunk *c;
@@ -237,7 +239,10 @@ ftrace_reader_fill_batch_chunks (FtraceReader *r,
         case FTRACE_CHUNK_LINES:
           if (!take_lines (r, c))
             return TRUE;
+          taken += c->len;
           trace_chunk_ring_release (r->chunks);
+          if (taken >= TRACE_BATCH_MAX_INPUT_BYTES)
+            return TRUE; /* lines that yield nothing: back to the main loop */
           break;
         case FTRACE_CHUNK_END:
           if (batch_ends_before (r, SLICE_KEY_END))

@@ -438,13 +438,16 @@ ftrace_reader_feed_text (FtraceReader *r,
   r->fed += len;
 }
 
-/* Feeds slices of the current block until the batch is full or the
- * input ends; FALSE on error. */
+/* Feeds slices of the current block until the batch is full, the input
+ * ends or TRACE_BATCH_MAX_INPUT_BYTES were fed; FALSE on error. */
 gboolean
 ftrace_reader_fill_batch (FtraceReader *r,
                           GError **error)
 {
-  while (r->batch->n_events < TRACE_BATCH_DEFAULT_SIZE && !r->finished)
+  guint64 start = r->fed;
+
+  while (r->batch->n_events < TRACE_BATCH_DEFAULT_SIZE && !r->finished &&
+         r->fed - start < TRACE_BATCH_MAX_INPUT_BYTES)
     {
       gsize n;
 
@@ -542,7 +545,9 @@ ftrace_reader_read_batch (FtraceReader *r,
       g_propagate_error (error, local);
       return FALSE;
     }
-  if (r->batch->n_events > 0)
+  /* empty but not finished: the input yielded nothing yet (NUL runs,
+   * unparsable lines); the caller comes back after its main loop ran */
+  if (r->batch->n_events > 0 || !r->finished)
     *out = g_steal_pointer (&r->batch);
   else
     g_clear_pointer (&r->batch, trace_batch_unref);
@@ -677,13 +682,18 @@ ftrace_reader_get_summary (FtraceReader *r)
   g_autofree char *nul = nul_summary (&r->nul);
   gboolean no_events = r->finished && st->trace_lines == 0;
   g_autoptr (GString) out = NULL;
+  guint64 cut_at = 0;
+  gboolean cut = r->input != NULL && ftrace_input_get_cut (r->input, &cut_at);
 
   g_return_val_if_fail (r != NULL, NULL);
 
-  if (problems == NULL && nul == NULL && !no_events)
+  if (problems == NULL && nul == NULL && !no_events && !cut)
     return NULL;
   out = g_string_new (r->location);
   g_string_append (out, ": ");
+  if (cut)
+    g_string_append_printf (out, "the zlib data ends early at byte %" G_GUINT64_FORMAT " (the capture was cut); what came before is read%s",
+                            cut_at, no_events || nul || problems ? "; " : "");
   if (no_events)
     g_string_append (out, "the file holds no trace events, only metadata");
   if (nul)

@@ -355,6 +355,8 @@ gssize ftrace_input_read_full (FtraceInput *input,
                                gsize size,
                                GError **error);
 guint64 ftrace_input_get_raw_bytes (FtraceInput *input);
+gboolean ftrace_input_get_cut (FtraceInput *input,
+                               guint64 *offset);
 void ftrace_input_free (FtraceInput *input);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FtraceInput, ftrace_input_free)

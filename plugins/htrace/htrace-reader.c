@@ -391,8 +391,11 @@ read_records (HtraceReader *r,
               GError **error)
 {
   HtraceContext ctx = { batch, r->pool, &r->header, r->domain, &r->stats, 0, &r->allocator, r->records };
+  guint64 start = r->stats.bytes_read;
 
-  while (batch->n_events < TRACE_BATCH_DEFAULT_SIZE)
+  /* bounded by input too: records that yield no event must not keep
+   * the caller's main loop from running (an empty batch: call again) */
+  while (batch->n_events < TRACE_BATCH_DEFAULT_SIZE && r->stats.bytes_read < start + TRACE_BATCH_MAX_INPUT_BYTES)
     {
       Htrace__ProfilerPluginData *pd;
       int got = read_record (r, &ctx.offset, error);

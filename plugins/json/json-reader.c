@@ -920,6 +920,8 @@ chrome_reader_read_batch (ChromeReader *r,
                           TraceBatch **out,
                           GError **error)
 {
+  guint64 start;
+
   g_return_val_if_fail (r != NULL, FALSE);
   g_return_val_if_fail (out != NULL, FALSE);
 
@@ -930,6 +932,7 @@ chrome_reader_read_batch (ChromeReader *r,
       /* the next batch takes about what the last one took */
       trace_batch_reserve (r->batch, r->last_n_args, r->last_text_len);
     }
+  start = r->stats.bytes;
   while (r->batch->n_events < TRACE_BATCH_DEFAULT_SIZE && r->state != FRAME_DONE)
     {
       StepResult res;
@@ -950,9 +953,20 @@ chrome_reader_read_batch (ChromeReader *r,
         }
       else if (!refill (r, error))
         return FALSE;
+      /* bounded by input too, after a read (so each call gets on):
+       * megabytes of whitespace or skipped values yield nothing, and
+       * the caller's main loop must run meanwhile */
+      else if (r->stats.bytes > start && r->stats.bytes - start >= TRACE_BATCH_MAX_INPUT_BYTES)
+        break;
     }
-  if (r->batch->n_events == 0)
+  if (r->batch->n_events == 0 && r->state == FRAME_DONE)
     return TRUE;
+  if (r->batch->n_events == 0)
+    {
+      /* nothing yet: an empty batch says "call again" */
+      *out = trace_batch_new (r->pool, 0);
+      return TRUE;
+    }
   r->stats.events += r->batch->n_events;
   r->last_n_args = r->batch->n_args;
   r->last_text_len = r->batch->text_len;

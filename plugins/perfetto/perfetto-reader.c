@@ -1226,6 +1226,8 @@ perfetto_reader_read_batch (PerfettoReader *r,
                             TraceBatch **out,
                             GError **error)
 {
+  guint64 start;
+
   g_return_val_if_fail (r != NULL, FALSE);
   g_return_val_if_fail (out != NULL, FALSE);
 
@@ -1233,7 +1235,11 @@ perfetto_reader_read_batch (PerfettoReader *r,
   if (r->done)
     return TRUE;
   r->batch = trace_batch_new (r->pool, 0);
-  while (!r->done && r->batch->n_events < TRACE_BATCH_DEFAULT_SIZE)
+  start = r->stats.bytes;
+  /* bounded by input too: packets that yield no event (padding, state
+   * only) must not keep the caller's main loop from running */
+  while (!r->done && r->batch->n_events < TRACE_BATCH_DEFAULT_SIZE &&
+         r->stats.bytes < start + TRACE_BATCH_MAX_INPUT_BYTES)
     {
       if (!next_record (r, error))
         {
@@ -1249,7 +1255,8 @@ perfetto_reader_read_batch (PerfettoReader *r,
   if (r->done)
     g_debug ("%s: read to the end: %" G_GUINT64_FORMAT " bytes, %" G_GUINT64_FORMAT " packets in %u sequences, %" G_GUINT64_FORMAT " events",
              r->location, r->stats.bytes, r->stats.packets, g_hash_table_size (r->sequences), r->stats.events);
-  if (r->batch->n_events > 0)
+  /* empty but not done: "call again" */
+  if (r->batch->n_events > 0 || !r->done)
     *out = g_steal_pointer (&r->batch);
   else
     g_clear_pointer (&r->batch, trace_batch_unref);

@@ -254,25 +254,46 @@ test_ftrace_generated (void)
   g_unlink (gz);
 }
 
-/* Another process cuts the file short while json-src reads it in place
- * (after the first batch, to just past the first block): the source ends
- * with an error that says so, the process lives (a fault past the new
- * end is a SIGBUS, docs/robustness.md). An app-sink that holds one batch
- * keeps the source from reading to the end before the cut. */
-static void
-test_json_cut_short (void)
+/* 3 MiB of ftrace text, more than the reader's first block. */
+static GString *
+generate_ftrace (void)
 {
-  g_autoptr (GString) s = generate ();
-  g_autofree char *path = g_build_filename (tmp_dir, "cut-short.json", NULL);
+  GString *s = g_string_new ("# tracer: nop\n");
+
+  for (guint n = 0; s->len < 3 * 1024 * 1024; n++)
+    g_string_append_printf (s, "          task-12    (   12) [000] .... %u.%06u: tracing_mark_write: %s|12|s%u\n",
+                            1 + n / 100000, n % 100000 * 10, n % 2 ? "E" : "B", n % 7);
+  return s;
+}
+
+/* Another process cuts the file short while a source reads it
+ * (logrotate's copytruncate), after the first batch, to 5000 bytes:
+ * json-src in place (threads=2) or through reads (threads=1), ftrace-src
+ * on one thread or two. Every source ends the same way: a WARNING with
+ * the size it had and the size it has, the end of the stream with what
+ * was read, no error. (A fault past the new end of a mapping is a
+ * SIGBUS that reads zeros: docs/robustness.md.) An app-sink that holds
+ * one batch keeps the source from reading to the end before the cut. */
+static void
+test_cut_short (gconstpointer data)
+{
+  const char *element = ((const char *const *) data)[0];
+  const char *threads = ((const char *const *) data)[1];
+  gboolean json = g_str_equal (element, "json-src");
+  g_autoptr (GString) s = json ? generate () : generate_ftrace ();
+  g_autofree char *path = g_build_filename (tmp_dir, json ? "cut-short.json" : "cut-short.txt", NULL);
   g_autofree char *description =
-      g_strdup_printf ("json-src location=\"%s\" threads=2 ! app-sink name=sink max-batches=1", path);
-  g_autofree char *expected = g_strdup_printf ("the file was cut short while it was read (it had %" G_GSIZE_FORMAT " bytes)", s->len);
+      g_strdup_printf ("%s location=\"%s\" threads=%s ! app-sink name=sink max-batches=1", element, path, threads);
+  g_autofree char *expected = g_strdup_printf ("the file was cut short while it was read (it had %" G_GSIZE_FORMAT
+                                               " bytes, it has 5000): what was read before is kept",
+                                               s->len);
   g_autoptr (GError) error = NULL;
   g_autoptr (TraceElement) p = NULL;
   g_autoptr (TraceMessage) msg = NULL;
   TraceAppSink *sink;
   TraceBatch *batch;
   guint batches = 0;
+  gboolean warned = FALSE;
 
   /* a worker may touch a page past the new end first */
   if (test_under_valgrind ())
@@ -295,12 +316,18 @@ test_json_cut_short (void)
       batches++;
       trace_batch_unref (batch);
     }
-  g_assert_false (trace_app_sink_is_eos (sink));
-  msg = trace_bus_pop_filtered (trace_pipeline_get_bus (TRACE_PIPELINE (p)), TRACE_MESSAGE_ERROR);
-  g_assert_nonnull (msg);
-  g_assert_error (msg->error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_READ);
-  g_assert_true (g_str_has_suffix (msg->error->message, expected));
-  g_test_message ("%u more batches before the error", batches);
+  g_assert_true (trace_app_sink_is_eos (sink));
+  while ((msg = trace_bus_pop (trace_pipeline_get_bus (TRACE_PIPELINE (p)))) != NULL)
+    {
+      const char *text = msg->error ? msg->error->message : "";
+
+      g_test_message ("message %d: %s", msg->type, text);
+      g_assert_cmpint (msg->type, !=, TRACE_MESSAGE_ERROR);
+      warned |= msg->type == TRACE_MESSAGE_WARNING && strstr (text, expected) != NULL;
+      g_clear_pointer (&msg, trace_message_unref);
+    }
+  g_assert_true (warned);
+  g_test_message ("%u more batches after the cut", batches);
   trace_element_set_state (p, TRACE_STATE_NULL);
   g_unsetenv ("TRACEPIPE_JSON_CHUNK_SIZE");
   g_unlink (path);
@@ -336,7 +363,10 @@ main (int argc,
   g_test_add_func ("/json-threads/default", test_default);
   g_test_add_func ("/json-threads/corpus", test_corpus);
   g_test_add_func ("/json-threads/generated", test_generated);
-  g_test_add_func ("/json-threads/cut-short", test_json_cut_short);
+  g_test_add_data_func ("/json-threads/cut-short", (const char *const[]){ "json-src", "2" }, test_cut_short);
+  g_test_add_data_func ("/json-threads/cut-short-read", (const char *const[]){ "json-src", "1" }, test_cut_short);
+  g_test_add_data_func ("/ftrace-threads/cut-short", (const char *const[]){ "ftrace-src", "1" }, test_cut_short);
+  g_test_add_data_func ("/ftrace-threads/cut-short-chunks", (const char *const[]){ "ftrace-src", "2" }, test_cut_short);
   g_test_add_func ("/ftrace-threads/corpus", test_ftrace_corpus);
   g_test_add_func ("/ftrace-threads/generated", test_ftrace_generated);
   ret = g_test_run ();

@@ -2,10 +2,14 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <trace/trace.h>
 
@@ -18,22 +22,19 @@ typedef struct
   GDataInputStream *err;
 } Running;
 
-/* Starts trace-launch on an endless source and returns once the
- * pipeline plays (so the signal handlers are in place). */
+/* Starts trace-launch with @argv and returns once the pipeline plays
+ * (so the signal handlers are in place). */
 static void
-start_endless (Running *r,
-               const char *sink,
-               const char *sink_property)
+start_launch (Running *r,
+              const char *const *argv,
+              gboolean no_plugins)
 {
-  const char *argv[] = { g_getenv ("TRACE_LAUNCH"), "--stats", "fakesrc", "num-events=-1", "!",
-                         sink, sink_property, NULL };
   g_autoptr (GError) error = NULL;
   g_autoptr (GSubprocessLauncher) l = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
                                                                  G_SUBPROCESS_FLAGS_STDERR_PIPE);
   char *line;
 
-  /* fakesink needs no plugin: load none, so nothing else can interfere */
-  if (sink_property == NULL)
+  if (no_plugins)
     {
       g_subprocess_launcher_setenv (l, "TRACEPIPE_PLUGIN_PATH", "", TRUE);
       g_subprocess_launcher_setenv (l, "TRACEPIPE_PLUGIN_SYSTEM_PATH", tools_test_empty_dir (), TRUE);
@@ -51,7 +52,21 @@ start_endless (Running *r,
         break;
     }
   g_assert_no_error (error);
-  /* let it convert for a while */
+}
+
+#define start_argv(r, argv) start_launch ((r), (argv), FALSE)
+
+/* Starts trace-launch on an endless source, lets it convert a while. */
+static void
+start_endless (Running *r,
+               const char *sink,
+               const char *sink_property)
+{
+  const char *argv[] = { g_getenv ("TRACE_LAUNCH"), "--stats", "fakesrc", "num-events=-1", "!",
+                         sink, sink_property, NULL };
+
+  /* fakesink needs no plugin: load none, so nothing else can interfere */
+  start_launch (r, argv, sink_property == NULL);
   g_usleep (200 * 1000);
 }
 
@@ -224,9 +239,76 @@ test_interrupted_gzip_is_valid (void)
   g_unlink (path);
 }
 
+typedef struct
+{
+  const char *fifo;
+  gint stop;
+} NulFeeder;
+
+/* Writes NUL bytes into the FIFO until told to stop, the reader goes or
+ * 20 s passed (so that a reader deaf to Ctrl-C still ends, at EOF). */
+static gpointer
+feed_nuls (gpointer data)
+{
+  NulFeeder *f = data;
+  static const char zeros[64 * 1024];
+  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  int fd = open (f->fifo, O_WRONLY);
+
+  g_assert_cmpint (fd, >=, 0);
+  while (!g_atomic_int_get (&f->stop) && g_get_monotonic_time () < deadline)
+    if (write (fd, zeros, sizeof zeros) < 0 && errno != EINTR)
+      break;
+  close (fd);
+  return NULL;
+}
+
+/* A source whose input yields no event (endless NUL bytes on a FIFO)
+ * still hears Ctrl-C: it goes back to the main loop every few MiB. */
+static void
+test_interrupt_input_without_events (void)
+{
+  g_autofree char *fifo = g_build_filename (tools_test_scratch_dir (), "nuls.fifo", NULL);
+  g_autofree char *path = g_build_filename (tools_test_scratch_dir (), "nuls.json", NULL);
+  g_autofree char *location = g_strdup_printf ("location=%s", path);
+  g_autofree char *src_location = g_strdup_printf ("location=%s", fifo);
+  const char *argv[] = { g_getenv ("TRACE_LAUNCH"), "ftrace-src", src_location, "!", "json-sink", location, NULL };
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *out = NULL, *err = NULL;
+  NulFeeder feeder = { fifo, 0 };
+  GThread *thread;
+  Running r = { 0 };
+  gint64 t0;
+
+  if (trace_element_factory_find ("json-sink") == NULL || trace_element_factory_find ("ftrace-src") == NULL)
+    {
+      g_test_skip ("json-sink or ftrace-src is not built");
+      return;
+    }
+  signal (SIGPIPE, SIG_IGN);
+  g_unlink (fifo);
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  thread = g_thread_new ("nuls", feed_nuls, &feeder);
+  start_argv (&r, argv);
+  g_usleep (300 * 1000);
+  t0 = g_get_monotonic_time ();
+  g_subprocess_send_signal (r.process, SIGINT);
+  g_assert_cmpint (finish (&r, &out, &err), ==, 130);
+  g_assert_cmpint (g_get_monotonic_time () - t0, <, 3 * G_USEC_PER_SEC);
+  g_atomic_int_set (&feeder.stop, 1);
+  g_thread_join (thread);
+  g_assert_nonnull (strstr (err, "Got EOS from /pipeline0."));
+  json_parser_load_from_file (parser, path, &error);
+  g_assert_no_error (error);
+  g_unlink (path);
+  g_unlink (fifo);
+}
+
 void
 add_interrupt_tests (void)
 {
+  g_test_add_func ("/tools/launch/interrupt/input-without-events", test_interrupt_input_without_events);
   g_test_add_func ("/tools/launch/interrupt/first-finishes", test_first_interrupt_finishes);
   g_test_add_func ("/tools/launch/interrupt/second-aborts", test_second_interrupt_aborts);
   g_test_add_func ("/tools/launch/interrupt/output-is-valid", test_interrupted_output_is_valid);

@@ -223,9 +223,34 @@ test_empty (gconstpointer data)
   rb_scratch_cleanup (dir);
 }
 
+/* `atrace -z` (ctrace): zlib inside the format, cut while written after
+ * 2007 of its bytes. As for a cut gzip file: what was inflated is read,
+ * a WARNING says where the data ends, exit 0. */
+static void
+test_ctrace_cut (void)
+{
+  static const GzipCase c = { "ftrace-src", "ftrace", "catapult_compressed_atrace_data.ctrace" };
+  g_autofree char *dir = rb_scratch_dir ();
+  g_autofree char *whole_path = rb_data_path (c.area, c.name);
+  g_autoptr (GBytes) whole = rb_read_file (whole_path);
+  g_autoptr (GBytes) cut = g_bytes_new_from_bytes (whole, 0, 2007);
+  g_autofree char *path = write_scratch (dir, "cut.ctrace", cut);
+  g_autoptr (RbResult) want = read_with (&c, whole_path);
+  g_autoptr (RbResult) got = read_with (&c, path);
+
+  g_assert_cmpint (want->status, ==, 0);
+  g_assert_cmpint (got->status, ==, 0);
+  g_assert_nonnull (strstr (got->err, "the zlib data ends early at byte 2007 (the capture was cut); what came "
+                                      "before is read"));
+  g_assert_cmpuint (rb_stat (got->err, "ftrace-src0", "events-out"), >, 0);
+  g_assert_cmpuint (rb_stat (got->err, "ftrace-src0", "events-out"), <, rb_stat (want->err, "ftrace-src0", "events-out"));
+  rb_scratch_cleanup (dir);
+}
+
 void
 rb_add_gzip_tests (void)
 {
+  g_test_add_func ("/robustness/gzip/ctrace-cut", test_ctrace_cut);
   for (guint i = 0; i < G_N_ELEMENTS (gzip_cases); i++)
     {
       const GzipCase *c = &gzip_cases[i];

@@ -668,12 +668,48 @@ test_deep_trace_tree (void)
   g_assert_cmpstr (arkts_run_arg_string (run, alloc, "functions[0].name"), ==, "A");
 }
 
+/* A profile followed by 20 MiB of whitespace: no call reads it all at
+ * once (the caller's main loop, where Ctrl-C is handled, runs between
+ * calls); calls that got nothing return empty batches. */
+static void
+test_input_bound (void)
+{
+  g_autofree char *path = g_build_filename (TEST_DATA_DIR, "arkts", "speedscope_chrome65_simple.cpuprofile", NULL);
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  g_autoptr (GInputStream) in = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *doc = NULL;
+  g_autoptr (GString) s = NULL;
+  ArktsReader *r;
+  TraceBatch *b;
+  guint empty = 0, events = 0;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (path, &doc, &len, NULL));
+  s = g_string_new_len (doc, len);
+  g_string_set_size (s, len + 20 * 1024 * 1024);
+  memset (s->str + len, ' ', 20 * 1024 * 1024);
+  in = g_memory_input_stream_new_from_data (s->str, s->len, NULL);
+  r = arkts_reader_new (in, "spaces.cpuprofile", pool, NULL);
+  while (arkts_reader_read_batch (r, &b, &error) && b != NULL)
+    {
+      empty += b->n_events == 0;
+      events += b->n_events;
+      trace_batch_unref (b);
+    }
+  g_assert_no_error (error);
+  g_assert_cmpuint (events, >, 0);
+  g_assert_cmpuint (empty, >=, 4);
+  arkts_reader_free (r);
+}
+
 int
 main (int argc,
       char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/arkts/reader/small-doc/plain", test_small_doc_plain);
+  g_test_add_func ("/arkts/reader/input-bound", test_input_bound);
   g_test_add_func ("/arkts/reader/small-doc/read-sizes", test_small_doc_read_sizes);
   g_test_add_func ("/arkts/reader/small-doc/meta-after-arrays", test_meta_after_arrays);
   g_test_add_func ("/arkts/reader/chunks/boundary-everywhere", test_chunk_boundary_everywhere);

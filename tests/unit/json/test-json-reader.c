@@ -814,12 +814,44 @@ test_gzip (void)
   read_clear (&rd);
 }
 
+/* 20 MiB of whitespace before the one event: no call reads it all at
+ * once (the caller's main loop, where Ctrl-C is handled, runs between
+ * calls); the calls before the event return empty batches. */
+static void
+test_input_bound (void)
+{
+  g_autoptr (GString) s = g_string_new ("{\"traceEvents\":[");
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  g_autoptr (GInputStream) in = NULL;
+  g_autoptr (GError) error = NULL;
+  ChromeReader *r;
+  TraceBatch *b;
+  guint empty = 0, events = 0;
+
+  g_string_set_size (s, 20 * 1024 * 1024);
+  memset (s->str + strlen ("{\"traceEvents\":["), ' ', s->len - strlen ("{\"traceEvents\":["));
+  g_string_append (s, "{\"ph\":\"i\",\"name\":\"a\",\"ts\":1,\"pid\":1,\"tid\":1}]}");
+  in = g_memory_input_stream_new_from_data (s->str, s->len, NULL);
+  r = chrome_reader_new (in, "spaces.json", pool);
+  while (chrome_reader_read_batch (r, &b, &error) && b != NULL)
+    {
+      empty += b->n_events == 0;
+      events += b->n_events;
+      trace_batch_unref (b);
+    }
+  g_assert_no_error (error);
+  g_assert_cmpuint (events, ==, 1);
+  g_assert_cmpuint (empty, >=, 20 * 1024 * 1024 / TRACE_BATCH_MAX_INPUT_BYTES - 1);
+  chrome_reader_free (r);
+}
+
 int
 main (int argc,
       char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/json/reader/bad-input", test_bad_input);
+  g_test_add_func ("/json/reader/input-bound", test_input_bound);
   g_test_add_func ("/json/reader/deep-but-allowed", test_deep_but_allowed);
   g_test_add_func ("/json/reader/gzip-garbage", test_gzip_garbage);
   g_test_add_func ("/json/reader/truncated", test_truncated);

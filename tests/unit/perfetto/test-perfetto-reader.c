@@ -540,6 +540,34 @@ test_perf_sample (void)
   assert_perf_samples_written (out);
 }
 
+/* 20 MiB of empty packets: no call reads them all at once (the
+ * caller's main loop, where Ctrl-C is handled, runs between calls); the
+ * calls return empty batches until the end. */
+static void
+test_input_bound (void)
+{
+  gsize len = 20 * 1024 * 1024;
+  g_autofree guint8 *data = g_malloc0 (len);
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  g_autoptr (GInputStream) in = NULL;
+  g_autoptr (PerfettoReader) r = NULL;
+  g_autoptr (GError) error = NULL;
+  TraceBatch *b;
+  guint empty = 0;
+
+  for (gsize i = 0; i < len; i += 2)
+    data[i] = 0x0a; /* field 1 (packet), length 0 */
+  in = g_memory_input_stream_new_from_data (data, len, NULL);
+  r = perfetto_reader_new (in, "empty-packets.pftrace", pool);
+  while (perfetto_reader_read_batch (r, &b, &error) && b != NULL)
+    {
+      empty += b->n_events == 0;
+      trace_batch_unref (b);
+    }
+  g_assert_no_error (error);
+  g_assert_cmpuint (empty, >=, len / TRACE_BATCH_MAX_INPUT_BYTES - 1);
+}
+
 int
 main (int argc,
       char **argv)
@@ -548,6 +576,7 @@ main (int argc,
   g_test_add_func ("/perfetto/reader/sdk-style", test_sdk_style);
   g_test_add_func ("/perfetto/reader/print-markers", test_print_markers);
   g_test_add_func ("/perfetto/reader/cut-files", test_cut_files);
+  g_test_add_func ("/perfetto/reader/input-bound", test_input_bound);
   g_test_add_func ("/perfetto/reader/claimed-length", test_claimed_length);
   g_test_add_func ("/perfetto/reader/not-perfetto", test_not_perfetto);
   g_test_add_func ("/perfetto/reader/empty", test_empty);
