@@ -184,19 +184,6 @@ count_owner (InfoSummary *s,
 static const char *const softirq_actions[] = { "HI", "TIMER", "NET_TX", "NET_RX", "BLOCK",
                                                "BLOCK_IOPOLL", "TASKLET", "SCHED", "HRTIMER", "RCU" };
 
-static const TraceArg *
-find_arg (TraceBatch *batch,
-          const TraceEvent *ev,
-          guint32 key)
-{
-  const TraceArg *args = ev->n_args ? trace_batch_get_args (batch, ev) : NULL;
-
-  for (guint i = 0; i < ev->n_args; i++)
-    if (args[i].key == key)
-      return &args[i];
-  return NULL;
-}
-
 /* The slice trace_processor makes of a typed kernel event: an
  * irq_handler_entry is `IRQ (NAME)`, a softirq_entry its vector's action
  * (`TIMER`), as json-sink writes them; 0 for any other event (the exits
@@ -221,7 +208,7 @@ kernel_slice_name (InfoSummary *s,
     }
   if (ev->name == s->k.softirq_entry)
     {
-      arg = find_arg (batch, ev, s->k.vec);
+      arg = trace_batch_find_arg (batch, ev, s->k.vec);
       if (arg == NULL || (arg->type != TRACE_ARG_INT && arg->type != TRACE_ARG_UINT) ||
           arg->v.u >= G_N_ELEMENTS (softirq_actions))
         return 0;
@@ -229,7 +216,7 @@ kernel_slice_name (InfoSummary *s,
     }
   if (ev->name != s->k.irq_entry)
     return 0;
-  arg = find_arg (batch, ev, s->k.name);
+  arg = trace_batch_find_arg (batch, ev, s->k.name);
   name = arg ? trace_batch_get_arg_string (batch, arg) : NULL;
   title = g_strdup_printf ("IRQ (%s)", name ? name : "");
   return trace_string_pool_intern (batch->pool, title);

@@ -190,6 +190,32 @@ trace_batch_get_args (const TraceBatch *batch,
 }
 
 /**
+ * trace_batch_find_arg:
+ * @batch: a #TraceBatch
+ * @event: an event of @batch
+ * @key: the string id of an arg's key
+ *
+ * Returns: (transfer none) (nullable): the first of @event's args under
+ *   @key that holds a value (one that only keeps a JSON shape,
+ *   trace_arg_is_shape(), is passed over), %NULL when it has none
+ */
+static inline const TraceArg *
+trace_batch_find_arg (const TraceBatch *batch,
+                      const TraceEvent *event,
+                      guint32 key)
+{
+  const TraceArg *args;
+
+  if (event->n_args == 0) /* the batch may have no args at all */
+    return NULL;
+  args = trace_batch_get_args (batch, event);
+  for (guint i = 0; i < event->n_args; i++)
+    if (args[i].key == key && !trace_arg_is_shape (&args[i]))
+      return &args[i];
+  return NULL;
+}
+
+/**
  * trace_batch_get_string:
  * @batch: a #TraceBatch
  * @id: a string id of one of the batch's events

@@ -21,7 +21,6 @@
 #include "json-writer-private.h"
 
 static guint32 intern (ChromeWriter *w, const char *s);
-static const TraceArg *find_arg (TraceBatch *batch, const TraceEvent *ev, guint32 key);
 
 /* Vendor kernel trace points in atrace's form, which trace_processor
  * reads from a Perfetto trace as atrace points (ftrace_parser.cc,
@@ -84,7 +83,7 @@ int_arg (ChromeWriter *w,
          const char *key,
          gboolean *found)
 {
-  const TraceArg *arg = key ? find_arg (batch, ev, intern (w, key)) : NULL;
+  const TraceArg *arg = key ? trace_batch_find_arg (batch, ev, intern (w, key)) : NULL;
 
   *found = arg != NULL && (arg->type == TRACE_ARG_INT || arg->type == TRACE_ARG_UINT);
   return *found ? arg->v.i : 0;
@@ -120,7 +119,7 @@ kernel_atrace_payload (ChromeWriter *w,
   tgid = int_arg (w, batch, ev, "pid", &has_pid);
   if (kernel_atrace_forms[i].tgid_of_counters && phase != 'C')
     tgid = 0;
-  name = find_arg (batch, ev, intern (w, kernel_atrace_forms[i].name_key));
+  name = trace_batch_find_arg (batch, ev, intern (w, kernel_atrace_forms[i].name_key));
   g_string_printf (payload, "%c|%" G_GINT64_FORMAT, phase, tgid);
   if (phase != 'E')
     {
@@ -214,19 +213,6 @@ intern (ChromeWriter *w,
   return trace_string_pool_intern (w->pool, s);
 }
 
-static const TraceArg *
-find_arg (TraceBatch *batch,
-          const TraceEvent *ev,
-          guint32 key)
-{
-  const TraceArg *args = ev->n_args ? trace_batch_get_args (batch, ev) : NULL;
-
-  for (guint i = 0; i < ev->n_args; i++)
-    if (args[i].key == key)
-      return &args[i];
-  return NULL;
-}
-
 /* The slice name of an irq_handler_entry (`IRQ (timer)`) or a
  * softirq_entry (its action); 0 for a vector trace_processor has no
  * name for, which it makes no slice of. */
@@ -241,12 +227,12 @@ irq_slice_name (ChromeWriter *w,
 
   if (soft)
     {
-      arg = find_arg (batch, ev, w->irq.k_vec);
+      arg = trace_batch_find_arg (batch, ev, w->irq.k_vec);
       if (arg == NULL || (arg->type != TRACE_ARG_INT && arg->type != TRACE_ARG_UINT) || arg->v.u >= G_N_ELEMENTS (softirq_actions))
         return 0;
       return intern (w, softirq_actions[arg->v.u]);
     }
-  arg = find_arg (batch, ev, w->str_name);
+  arg = trace_batch_find_arg (batch, ev, w->str_name);
   name = g_strdup_printf ("IRQ (%s)", arg && trace_batch_get_arg_string (batch, arg) ? trace_batch_get_arg_string (batch, arg) : "");
   return intern (w, name);
 }
@@ -288,7 +274,7 @@ wakelock_slice (ChromeWriter *w,
                 gboolean activate,
                 TraceEvent *slice)
 {
-  const TraceArg *arg = find_arg (batch, ev, w->str_name);
+  const TraceArg *arg = trace_batch_find_arg (batch, ev, w->str_name);
   const char *name = arg ? trace_batch_get_arg_string (batch, arg) : NULL;
   g_autofree char *title = NULL;
   guint32 key;
@@ -349,7 +335,7 @@ suspend_resume_slice (ChromeWriter *w,
                       const TraceEvent *ev,
                       TraceEvent *slice)
 {
-  const TraceArg *arg = find_arg (batch, ev, w->irq.k_action);
+  const TraceArg *arg = trace_batch_find_arg (batch, ev, w->irq.k_action);
   const char *action = arg ? trace_batch_get_arg_string (batch, arg) : NULL;
   gboolean has_val, has_start;
   gint64 val = int_arg (w, batch, ev, "val", &has_val);
@@ -391,7 +377,7 @@ funcgraph_slice (ChromeWriter *w,
                  gboolean entry,
                  TraceEvent *slice)
 {
-  const TraceArg *arg = find_arg (batch, ev, w->irq.k_func);
+  const TraceArg *arg = trace_batch_find_arg (batch, ev, w->irq.k_func);
   const char *func = arg ? trace_batch_get_arg_string (batch, arg) : NULL;
 
   *slice = *ev;

@@ -18,19 +18,6 @@
 /* The largest field number protobuf allows. */
 #define PROTOBUF_MAX_FIELD 536870911u
 
-static const TraceArg *
-find_arg (TraceBatch *batch,
-          const TraceEvent *ev,
-          guint32 key)
-{
-  const TraceArg *args = ev->n_args ? trace_batch_get_args (batch, ev) : NULL;
-
-  for (guint i = 0; i < ev->n_args; i++)
-    if (args[i].key == key && !trace_arg_is_shape (&args[i]))
-      return &args[i];
-  return NULL;
-}
-
 /* The args that hold a value (a carried record read back from JSON may
  * have null ones too). */
 static guint
@@ -104,8 +91,8 @@ opaque_payload (PerfettoWriter *w,
 
   if (count_valued_args (batch, ev) != 2)
     return FALSE;
-  *field = payload_field (find_arg (batch, ev, trace_string_pool_intern (w->pool, PERFETTO_OPAQUE_FIELD_ARG)), desc);
-  bytes = find_arg (batch, ev, trace_string_pool_intern (w->pool, PERFETTO_OPAQUE_BYTES_ARG));
+  *field = payload_field (trace_batch_find_arg (batch, ev, trace_string_pool_intern (w->pool, PERFETTO_OPAQUE_FIELD_ARG)), desc);
+  bytes = trace_batch_find_arg (batch, ev, trace_string_pool_intern (w->pool, PERFETTO_OPAQUE_BYTES_ARG));
   text = bytes != NULL ? trace_batch_get_arg_string (batch, bytes) : NULL;
   if (*field == 0 || text == NULL)
     return FALSE;
