@@ -205,11 +205,12 @@ trace_batch_find_arg (const TraceBatch *batch,
                       guint32 key)
 {
   const TraceArg *args;
+  guint i; /* declared apart: g-ir-scanner reads this header as C89 */
 
   if (event->n_args == 0) /* the batch may have no args at all */
     return NULL;
   args = trace_batch_get_args (batch, event);
-  for (guint i = 0; i < event->n_args; i++)
+  for (i = 0; i < event->n_args; i++)
     if (args[i].key == key && !trace_arg_is_shape (&args[i]))
       return &args[i];
   return NULL;
