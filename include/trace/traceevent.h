@@ -220,6 +220,10 @@ typedef enum
  *   whose legacy event binds a flow.
  * @TRACE_EVENT_FLAG_STEP_PAST: an unnestable async step that ends the
  *   step before it (Chrome `p`), not one that begins a step (`T`)
+ * @TRACE_EVENT_FLAG_MORE_FLOWS: a slice event binds more flow ids than
+ *   `u.slice.flow_out`/`flow_in` hold: the others are args
+ *   (trace_batch_add_slice_flow(), trace_batch_next_slice_flow()). Sinks
+ *   look for them only when it is set.
  *
  * Flags of a #TraceEvent.
  */
@@ -237,6 +241,7 @@ typedef enum
   TRACE_EVENT_FLAG_THREAD_TIME = 1 << 7,
   TRACE_EVENT_FLAG_FLOW_V2 = 1 << 8,
   TRACE_EVENT_FLAG_STEP_PAST = 1 << 9,
+  TRACE_EVENT_FLAG_MORE_FLOWS = 1 << 10,
 } TraceEventFlags;
 
 /**

@@ -113,7 +113,9 @@ typedef struct
  * @unmatched_ends: slice ends without a begin, written as E
  * @dropped_kernel: kernel records dropped (array form has no place for them)
  * @dropped_markers: atrace marker records not written again as text
- * @dropped_flows: slice flow ids v2 could not carry (two different ids)
+ * @dropped_flows: slice flow ids v2 could not carry (two different ids,
+ *   flows past a slice's first pair), and flows past the first pair of an
+ *   end written as `E`
  * @dropped_other: other events without a JSON form (clock markers in array
  *   form, stack nodes beyond the limit)
  * @dropped_repeated_legacy_begins: atrace `S|` begins of a family (process,

@@ -118,7 +118,7 @@ trace_json_sink_get_drops (TraceFileSink *sink,
   const ChromeWriterStats *s = chrome_writer_get_stats (writer);
   const TraceSinkDrop list[] = {
     { "kernel", "kernel events (the array form has no place for them)", s->dropped_kernel },
-    { "flows", "flow ids of slices with two different ids", s->dropped_flows },
+    { "flows", "flow ids of slices with no place in the output", s->dropped_flows },
     { "other", "events with no JSON form", s->dropped_other },
     { "repeated-atrace-async-begins", "repeated atrace async begins (S| of an open slice)",
       s->dropped_repeated_legacy_begins },

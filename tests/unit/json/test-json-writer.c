@@ -427,6 +427,49 @@ test_flows_of_track_events (void)
   out_clear (&o);
 }
 
+/* A slice that binds several flows (a TrackEvent's flow_ids): every one
+ * is a v1 event beside it, the flows past the first pair too, and none
+ * of them is written as an arg; on a begin held to its end and on an
+ * end, too. */
+static void
+test_several_flows_of_a_slice (void)
+{
+  JsonObject *e;
+  TraceEvent *ev;
+  Out o;
+
+  out_init (&o);
+  ev = add (&o, TRACE_EVENT_SLICE_COMPLETE, 1000, "sends two");
+  ev->u.slice.dur = 1000;
+  trace_batch_add_arg_int (o.batch, ev, "user", 1);
+  trace_batch_add_slice_flow (o.batch, ev, 0, 11);
+  trace_batch_add_slice_flow (o.batch, ev, 0, 12);
+  ev = add (&o, TRACE_EVENT_SLICE_BEGIN, 3000, "steps 11, ends 12");
+  trace_batch_add_slice_flow (o.batch, ev, 11, 11);
+  trace_batch_add_slice_flow (o.batch, ev, 12, 0);
+  ev = add (&o, TRACE_EVENT_SLICE_END, 4000, NULL);
+  trace_batch_add_slice_flow (o.batch, ev, 0, 13);
+  trace_batch_add_slice_flow (o.batch, ev, 0, 14);
+  out_write (&o, NULL);
+  g_assert_nonnull (test_json_event (o.events, "s", "flow", 0));
+  e = test_json_event (o.events, "s", "flow", 1);
+  g_assert_cmpint (json_object_get_int_member (e, "ts"), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (e, "id"), ==, "0xc");
+  e = test_json_event (o.events, "X", "sends two", 0);
+  g_assert_cmpuint (json_object_get_size (json_object_get_object_member (e, "args")), ==, 1);
+  e = test_json_event (o.events, "t", "flow", 0);
+  g_assert_cmpstr (json_object_get_string_member (e, "id"), ==, "0xb");
+  e = test_json_event (o.events, "f", "flow", 0);
+  g_assert_cmpstr (json_object_get_string_member (e, "id"), ==, "0xc");
+  g_assert_cmpint (json_object_get_int_member (e, "ts"), ==, 3);
+  e = test_json_event (o.events, "s", "flow", 3);
+  g_assert_cmpstr (json_object_get_string_member (e, "id"), ==, "0xe");
+  g_assert_cmpint (json_object_get_int_member (e, "ts"), ==, 3);
+  e = test_json_event (o.events, "X", "steps 11, ends 12", 0);
+  g_assert_false (json_object_has_member (e, "args"));
+  out_clear (&o);
+}
+
 static void
 test_flows (void)
 {
@@ -1089,6 +1132,7 @@ main (int argc,
   g_test_add_func ("/json/writer/async-step-past-and-global", test_async_step_past_and_global);
   g_test_add_func ("/json/writer/flows", test_flows);
   g_test_add_func ("/json/writer/flows-of-track-events", test_flows_of_track_events);
+  g_test_add_func ("/json/writer/several-flows-of-a-slice", test_several_flows_of_a_slice);
   g_test_add_func ("/json/writer/args", test_args);
   g_test_add_func ("/json/writer/escaping", test_escaping);
   g_test_add_func ("/json/writer/metadata-events", test_metadata_events);
