@@ -65,6 +65,11 @@ G_BEGIN_DECLS
  *   back as it was: `name` says what it is (`perfetto_packet_38`), the
  *   args carry it; `tid` and `pid` are -1. Sinks of other formats write
  *   it as a generic record or count it as dropped.
+ * @TRACE_EVENT_THREAD_STATE: thread `tid` of process `pid` is in the
+ *   state `name` (`Running`, `S`, `D`, `R` or any text) for
+ *   `u.thread_state.dur`, as Perfetto's JSON `T` event says; its args
+ *   carry what else the input tells (`cpu`, `io_wait`,
+ *   `blocked_function`)
  * @TRACE_EVENT_N_KINDS: the number of kinds
  *
  * What an event is. The kind says which member of the union is in use.
@@ -104,6 +109,7 @@ typedef enum
   TRACE_EVENT_SAMPLE,
   TRACE_EVENT_CLOCK_MARKER,
   TRACE_EVENT_RECORD,
+  TRACE_EVENT_THREAD_STATE,
   TRACE_EVENT_N_KINDS
 } TraceEventKind;
 
@@ -114,7 +120,8 @@ typedef enum
  * @TRACE_EVENT_GROUP_FLOWS: flows
  * @TRACE_EVENT_GROUP_COUNTERS: counters
  * @TRACE_EVENT_GROUP_METADATA: process and thread names, sort indexes, labels
- * @TRACE_EVENT_GROUP_SCHED: scheduling records (switch, wakeup, task life)
+ * @TRACE_EVENT_GROUP_SCHED: scheduling records (switch, wakeup, task
+ *   life, thread states)
  * @TRACE_EVENT_GROUP_CPU: cpu frequency and idle
  * @TRACE_EVENT_GROUP_FTRACE: other kernel events
  * @TRACE_EVENT_GROUP_SAMPLES: CPU-profile samples and their stack nodes
@@ -485,6 +492,11 @@ typedef struct
       guint64 node_id;
       gint64 weight;
     } sample;
+    /* THREAD_STATE: how long the thread stays in the state */
+    struct
+    {
+      gint64 dur;
+    } thread_state;
     /* CLOCK_MARKER */
     struct
     {

@@ -957,6 +957,22 @@ write_record (ChromeWriter *w,
   w->stats.records++;
 }
 
+/* Perfetto's JSON thread state: a `T` named by the state, with its
+ * duration and its args (trace_processor reads `cpu`, `io_wait` and
+ * `blocked_function`); without an id, which would make it an async
+ * step. */
+static void
+write_thread_state (ChromeWriter *w,
+                    TraceBatch *batch,
+                    const TraceEvent *ev)
+{
+  chrome_writer_event_open (w, "T", ev->name, ev->category, ev->ts, ev->pid, ev->tid);
+  g_string_append (w->buf, ",\"dur\":");
+  chrome_fmt_us (w->buf, ev->u.thread_state.dur);
+  chrome_writer_put_args (w, event_args (batch, ev), ev->n_args);
+  event_close (w);
+}
+
 /* The kernel text (json-writer-kernel.c) counts its drops itself: the
  * first of each kind is logged here. */
 static gboolean
@@ -1057,6 +1073,9 @@ write_event_of_kind (ChromeWriter *w,
       break;
     case TRACE_EVENT_RECORD:
       write_record (w, batch, ev);
+      break;
+    case TRACE_EVENT_THREAD_STATE:
+      write_thread_state (w, batch, ev);
       break;
     case TRACE_EVENT_NONE:
       break;

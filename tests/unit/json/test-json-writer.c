@@ -470,6 +470,33 @@ test_several_flows_of_a_slice (void)
   out_clear (&o);
 }
 
+/* A thread state goes back as the `T` it was read from: the state as its
+ * name, its duration and args, no id (which would make it an async
+ * step). */
+static void
+test_thread_state (void)
+{
+  JsonObject *e;
+  TraceEvent *ev;
+  Out o;
+
+  out_init (&o);
+  ev = add (&o, TRACE_EVENT_THREAD_STATE, 1000, "D");
+  ev->u.thread_state.dur = 2500;
+  trace_batch_add_arg_int (o.batch, ev, "io_wait", 1);
+  trace_batch_add_arg_string (o.batch, ev, "blocked_function", "wait_on_page_locked");
+  out_write (&o, NULL);
+  e = test_json_event (o.events, "T", "D", 0);
+  g_assert_nonnull (e);
+  g_assert_cmpint (ns_of (e, "ts"), ==, 1000);
+  g_assert_cmpint (ns_of (e, "dur"), ==, 2500);
+  g_assert_cmpint (json_object_get_int_member (e, "tid"), ==, 11);
+  g_assert_false (json_object_has_member (e, "id"));
+  g_assert_cmpint (json_object_get_int_member (args_of (e), "io_wait"), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (args_of (e), "blocked_function"), ==, "wait_on_page_locked");
+  out_clear (&o);
+}
+
 static void
 test_flows (void)
 {
@@ -1133,6 +1160,7 @@ main (int argc,
   g_test_add_func ("/json/writer/flows", test_flows);
   g_test_add_func ("/json/writer/flows-of-track-events", test_flows_of_track_events);
   g_test_add_func ("/json/writer/several-flows-of-a-slice", test_several_flows_of_a_slice);
+  g_test_add_func ("/json/writer/thread-state", test_thread_state);
   g_test_add_func ("/json/writer/args", test_args);
   g_test_add_func ("/json/writer/escaping", test_escaping);
   g_test_add_func ("/json/writer/metadata-events", test_metadata_events);
