@@ -139,7 +139,8 @@ chrome_reader_intern_value (ChromeReader *r,
 /**
  * chrome_reader_value_to_ns:
  *
- * A timestamp or duration in µs (number or numeric string) as exact ns.
+ * A timestamp or duration in µs (number or numeric string) in ns, as
+ * trace_processor reads it (chrome_time_to_ns()).
  */
 gboolean
 chrome_reader_value_to_ns (const ChromeValue *v,
@@ -147,7 +148,7 @@ chrome_reader_value_to_ns (const ChromeValue *v,
 {
   if (v->type == CHROME_VALUE_NUMBER ||
       (v->type == CHROME_VALUE_STRING && !v->escaped))
-    return chrome_decimal_to_scaled (v->start, v->end, 3, ns);
+    return chrome_time_to_ns (v->start, v->end, ns);
   return FALSE;
 }
 
