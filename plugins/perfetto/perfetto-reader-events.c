@@ -477,15 +477,18 @@ perfetto_reader_event_args (PerfettoReader *r,
     add_annotation (r, seq, ev, te->debug_annotations[i], NULL, -1);
 }
 
-/* Binds one flow to the slice; past TRACE_SLICE_MAX_FLOWS it is counted. */
+/* Binds one flow to the slice; past TRACE_SLICE_MAX_FLOWS it is counted
+ * (skipped-flow-ids, and with its reason in the unsupported events). */
 static void
 bind_flow (PerfettoReader *r,
            TraceEvent *ev,
            guint64 flow_in,
            guint64 flow_out)
 {
-  if (!trace_batch_add_slice_flow (r->batch, ev, flow_in, flow_out))
-    perfetto_reader_skip (r, &r->stats.extra_flows, 1, "flow id past the " G_STRINGIFY (TRACE_SLICE_MAX_FLOWS) " a slice binds");
+  if (trace_batch_add_slice_flow (r->batch, ev, flow_in, flow_out))
+    return;
+  r->stats.extra_flows++;
+  perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "flow id past the " G_STRINGIFY (TRACE_SLICE_MAX_FLOWS) " a slice binds");
 }
 
 /* flow_ids start a flow or, when the id is already flowing, continue it
