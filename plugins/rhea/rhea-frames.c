@@ -371,6 +371,11 @@ end_frames (RheaRepair *r,
     }
 }
 
+static gint unmarked_cut (RheaRepair *r,
+                          RheaThread *th,
+                          gint catcher,
+                          gint64 *ts);
+
 /* Closes every frame above @index (all frames for -1). */
 static void
 close_frames (RheaRepair *r,
@@ -378,7 +383,16 @@ close_frames (RheaRepair *r,
               gint index,
               RepairKind top_kind)
 {
-  end_frames (r, th, (gint) th->frames->len - 1, index + 1, top_kind);
+  gint64 ts;
+  gint cut = top_kind == REPAIR_UNWOUND ? unmarked_cut (r, th, index, &ts) : -1;
+
+  if (cut < 0)
+    end_frames (r, th, (gint) th->frames->len - 1, index + 1, top_kind);
+  for (gint i = (gint) th->frames->len - 1; cut >= 0 && i > index; i--)
+    {
+      end_frame (r, th, &g_array_index (th->frames, Frame, i), ts, cut, REPAIR_UNWOUND);
+      count_repair (r, th, REPAIR_UNWOUND, ts);
+    }
   g_array_set_size (th->frames, index + 1);
 }
 
@@ -923,4 +937,93 @@ rhea_thread_resume (RheaRepair *r,
         }
     }
   return index;
+}
+
+/* Whether @child, a call begun in the innermost frame @top of those an
+ * exception without a marker left, is known to be the catcher's: the
+ * catcher was seen making it while running, @top never was. */
+static gboolean
+catchers_call (RheaRepair *r,
+               guint32 catcher,
+               guint32 top,
+               guint32 child)
+{
+  return (makes_call (r, catcher, child) & CALL_CERTAIN) && !(makes_call (r, top, child) & CALL_CERTAIN);
+}
+
+/* Whether the frames above @catcher can be placed by their calls: method
+ * frames, none threw or is suspended, the innermost's begin still held
+ * and no end waiting to go inside it. */
+static gboolean
+placeable (RheaThread *th,
+           gint catcher)
+{
+  const Frame *top = &g_array_index (th->frames, Frame, th->frames->len - 1);
+
+  if (!th->holding || (gint) th->frames->len - 1 <= catcher || top->hold_index < 0)
+    return FALSE;
+  for (guint i = catcher + 1; i < th->frames->len; i++)
+    {
+      const Frame *f = &g_array_index (th->frames, Frame, i);
+
+      if (!f->is_method || f->suspended || f->state == FRAME_THROWN)
+        return FALSE;
+    }
+  for (guint i = 0; i < th->pending->len; i++)
+    if (g_array_index (th->pending, PendingEnd, i).pos > (guint) top->hold_index)
+      return FALSE;
+  return TRUE;
+}
+
+/* Frames an exception without a marker left, found when @catcher (a method
+ * frame below them) returns or throws while their events are still held (a
+ * throw or a suspension below them holds the thread): the exception left
+ * them all at once, before the calls at their level that only the
+ * catcher is known to make (it caught, then made them).  They end after
+ * the innermost's last call not known to be the catcher's (or the last
+ * complete slice or instant in it), or right after its begin.  Returns the hold position of that end (its time in
+ * @ts), or -1 when they cannot be placed so (see placeable()). */
+static gint
+unmarked_cut (RheaRepair *r,
+              RheaThread *th,
+              gint catcher,
+              gint64 *ts)
+{
+  const Frame *top;
+  const TraceBatch *hold = th->hold;
+  const Frame *by;
+  guint32 child = 0;
+  guint depth = 0;
+  gint cut;
+
+  if (catcher < 0 || !placeable (th, catcher))
+    return -1;
+  by = &g_array_index (th->frames, Frame, catcher);
+  top = &g_array_index (th->frames, Frame, th->frames->len - 1);
+  if (!by->is_method)
+    return -1;
+  cut = top->hold_index + 1;
+  *ts = hold->events[top->hold_index].ts;
+  for (guint i = top->hold_index + 1; i < hold->n_events; i++)
+    {
+      const TraceEvent *ev = &hold->events[i];
+      gboolean inside;
+
+      if (ev->kind == TRACE_EVENT_SLICE_BEGIN)
+        {
+          if (depth++ == 0)
+            child = ev->name;
+          continue;
+        }
+      if (ev->kind == TRACE_EVENT_SLICE_END)
+        inside = depth > 0 && --depth == 0 && !catchers_call (r, by->name, top->name, child);
+      else
+        inside = depth == 0; /* a complete slice or an instant in it */
+      if (inside)
+        {
+          cut = (gint) i + 1;
+          *ts = ev->kind == TRACE_EVENT_SLICE_COMPLETE ? ev->ts + MAX (ev->u.slice.dur, 0) : ev->ts;
+        }
+    }
+  return cut;
 }
