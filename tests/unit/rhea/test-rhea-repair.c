@@ -725,14 +725,11 @@ test_catcher_found_by_its_call (Fixture *fx,
 }
 
 /* c is known to call x (it returned after calling it); f was only seen
- * "calling" x, when an exception without a marker had left it.  a
- * catches its own throw and calls c, c calls f, and an exception without
- * a marker leaves f; c catches it and calls x.  While a's T: holds the
- * thread, c's return places f's end before x, the call only c is known
- * to make: at f's begin, as nothing it is known to make came first. */
+ * "calling" x, when an exception without a marker had left it.  Then a
+ * catches its own throw (its T: holds the thread) and calls c, c calls f,
+ * and an exception without a marker leaves f. */
 static void
-test_unmarked_end_before_catchers_call (Fixture *fx,
-                                        gconstpointer data)
+c_calls_x_then_f_left (Fixture *fx)
 {
   M (1, "B:c");
   M (2, "B:x");
@@ -747,19 +744,30 @@ test_unmarked_end_before_catchers_call (Fixture *fx,
   M (11, "T:a");
   M (12, "B:c");
   M (13, "B:f");
+}
+
+/* The output of c_calls_x_then_f_left(), once c has returned: f ends at
+ * its begin, as nothing it is known to make came first. */
+#define C_CALLS_X_THEN_F_LEFT                          \
+  "B 1 100 c\nB 2 100 x\nE 3 100 x\nE 4 100 c\n"       \
+  "B 5 100 g\nB 6 100 f\nB 7 100 x\nE 8 100 x\n"       \
+  "E 8 100 f repair=unwound-by-exception [repaired]\n" \
+  "E 9 100 g\nB 10 100 a\nB 12 100 c\nB 13 100 f\n"    \
+  "E 13 100 f repair=unwound-by-exception [repaired]\n"
+
+/* c catches f's exception and calls x: c's return places f's end before
+ * x, the call only c is known to make. */
+static void
+test_unmarked_end_before_catchers_call (Fixture *fx,
+                                        gconstpointer data)
+{
+  c_calls_x_then_f_left (fx);
   M (14, "B:x");
   M (15, "E:x");
   M (16, "E:c");
   M (17, "E:a");
   check_process (fx,
-                 "B 1 100 c\nB 2 100 x\nE 3 100 x\nE 4 100 c\n"
-                 "B 5 100 g\nB 6 100 f\nB 7 100 x\nE 8 100 x\n"
-                 "E 8 100 f repair=unwound-by-exception [repaired]\n"
-                 "E 9 100 g\n"
-                 "B 10 100 a\n"
-                 "B 12 100 c\n"
-                 "B 13 100 f\n"
-                 "E 13 100 f repair=unwound-by-exception [repaired]\n"
+                 C_CALLS_X_THEN_F_LEFT
                  "B 14 100 x\n"
                  "E 15 100 x\n"
                  "E 16 100 c\n"
@@ -774,33 +782,14 @@ static void
 test_unmarked_frames_apart (Fixture *fx,
                             gconstpointer data)
 {
-  M (1, "B:c");
-  M (2, "B:x");
-  M (3, "E:x");
-  M (4, "E:c");
-  M (5, "B:g");
-  M (6, "B:f");
-  M (7, "B:x");
-  M (8, "E:x");
-  M (9, "E:g");
-  M (10, "B:a");
-  M (11, "T:a");
-  M (12, "B:c");
-  M (13, "B:f");
+  c_calls_x_then_f_left (fx);
   M (14, "B:x");
   M (15, "B:y");
   M (16, "E:y");
   M (17, "E:c");
   M (18, "E:a");
   check_process (fx,
-                 "B 1 100 c\nB 2 100 x\nE 3 100 x\nE 4 100 c\n"
-                 "B 5 100 g\nB 6 100 f\nB 7 100 x\nE 8 100 x\n"
-                 "E 8 100 f repair=unwound-by-exception [repaired]\n"
-                 "E 9 100 g\n"
-                 "B 10 100 a\n"
-                 "B 12 100 c\n"
-                 "B 13 100 f\n"
-                 "E 13 100 f repair=unwound-by-exception [repaired]\n"
+                 C_CALLS_X_THEN_F_LEFT
                  "B 14 100 x\n"
                  "B 15 100 y\n"
                  "E 16 100 y\n"
