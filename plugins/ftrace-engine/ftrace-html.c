@@ -72,7 +72,10 @@ json_block_start (FtraceReader *r,
                   guint64 line_no)
 {
   if (r->h.json_funcs != NULL && r->h.json_funcs->begin (r->h.json_user_data, line_no))
-    return FTRACE_HTML_BLOCK_JSON;
+    {
+      r->h.n_json_read++;
+      return FTRACE_HTML_BLOCK_JSON;
+    }
   ftrace_parser_set_line_number (r->parser, line_no);
   ftrace_parser_skip_line (r->parser, FTRACE_PROBLEM_SKIPPED_BLOCK);
   return FTRACE_HTML_BLOCK_SKIP;

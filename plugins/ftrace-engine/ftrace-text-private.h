@@ -442,6 +442,7 @@ typedef struct
   /* who reads the JSON blocks (NULL funcs: they are skipped) */
   const FtraceJsonBlockFuncs *json_funcs;
   gpointer json_user_data;
+  guint n_json_read; /* JSON blocks handed to them */
 } FtraceHtml;
 
 /* The reader reads its input in blocks this size, and feeds a block to

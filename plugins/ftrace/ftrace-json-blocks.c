@@ -53,7 +53,8 @@ struct _FtraceJsonBlocks
   GArray *text_markers;
   gint64 text_start;
   gboolean solved;
-  guint current; /* the block pass 2 reads */
+  gboolean alone; /* the text had no events: the blocks keep their clock */
+  guint current;  /* the block pass 2 reads */
   ChromeReader *reader;
   guint64 events;
   GPtrArray *conflicts; /* of char *, the solver's */
@@ -243,7 +244,10 @@ note_decision (JsonBlock *b,
 /* Every block's offset onto the text's clock, from all the evidence at
  * once: a block can be tied to the text through another (Chrome's sync
  * id through the controller's record, the controller's through the
- * text's `trace_event_clock_sync: name=` marker). */
+ * text's `trace_event_clock_sync: name=` marker). Without text events
+ * (a trace2html file of a JSON trace) there is nothing to place them
+ * beside: they keep their times, and the stream takes the first block's
+ * clock. */
 static void
 solve (FtraceJsonBlocks *j,
        TraceClockDomain text_domain)
@@ -252,6 +256,13 @@ solve (FtraceJsonBlocks *j,
   g_autoptr (ClocksyncSolver) s = clocksync_solver_new (j->pool, target, JSON_BLOCKS_GUESS_WINDOW);
   GPtrArray *conflicts;
 
+  j->solved = TRUE;
+  if (j->alone)
+    {
+      for (guint i = 0; i < j->blocks->len; i++)
+        scan_block (j, g_ptr_array_index (j->blocks, i));
+      return;
+    }
   clocksync_solver_add_input (s, "the ftrace text", target);
   for (guint m = 0; m < j->text_markers->len; m++)
     clocksync_solver_add_marker (s, 0, &g_array_index (j->text_markers, TraceEvent, m));
@@ -274,7 +285,6 @@ solve (FtraceJsonBlocks *j,
   conflicts = clocksync_solver_get_conflicts (s);
   for (guint i = 0; i < conflicts->len; i++)
     g_ptr_array_add (j->conflicts, g_strdup (((ClocksyncConflict *) g_ptr_array_index (conflicts, i))->text));
-  j->solved = TRUE;
 }
 
 /* ------------------------------------------------ pass 2: the events */
@@ -301,6 +311,8 @@ close_block (FtraceJsonBlocks *j,
 
 /**
  * ftrace_json_blocks_read_batch:
+ * @text_events: how many events the ftrace text gave (0: the blocks keep
+ *   their times)
  * @text_domain: the ftrace text's clock: the blocks are placed on it
  * @out: (out): the next batch of the JSON blocks' events, on the text's
  *   clock; %NULL once all are read
@@ -311,13 +323,17 @@ close_block (FtraceJsonBlocks *j,
  */
 gboolean
 ftrace_json_blocks_read_batch (FtraceJsonBlocks *j,
+                               guint64 text_events,
                                TraceClockDomain text_domain,
                                TraceBatch **out,
                                GError **error)
 {
   *out = NULL;
   if (!j->solved && j->blocks->len > 0)
-    solve (j, text_domain);
+    {
+      j->alone = text_events == 0;
+      solve (j, text_domain);
+    }
   while (j->current < j->blocks->len)
     {
       JsonBlock *b = g_ptr_array_index (j->blocks, j->current);
@@ -335,6 +351,23 @@ ftrace_json_blocks_read_batch (FtraceJsonBlocks *j,
         }
       close_block (j, b);
     }
+  return TRUE;
+}
+
+/**
+ * ftrace_json_blocks_get_alone_domain:
+ * @domain: (out): the first block's clock, the stream's
+ *
+ * Returns: whether the JSON blocks are all the file's events (the text
+ *   had none): the stream is then a Chrome JSON one, on their clock
+ */
+gboolean
+ftrace_json_blocks_get_alone_domain (FtraceJsonBlocks *j,
+                                     TraceClockDomain *domain)
+{
+  if (!j->alone || j->blocks->len == 0)
+    return FALSE;
+  *domain = ((JsonBlock *) g_ptr_array_index (j->blocks, 0))->domain;
   return TRUE;
 }
 

@@ -32,9 +32,12 @@ const FtraceJsonBlockFuncs *ftrace_json_blocks_get_funcs (void);
 void ftrace_json_blocks_note_text (FtraceJsonBlocks *blocks,
                                    TraceBatch *batch);
 gboolean ftrace_json_blocks_read_batch (FtraceJsonBlocks *blocks,
+                                        guint64 text_events,
                                         TraceClockDomain text_domain,
                                         TraceBatch **out,
                                         GError **error);
+gboolean ftrace_json_blocks_get_alone_domain (FtraceJsonBlocks *blocks,
+                                              TraceClockDomain *domain);
 guint ftrace_json_blocks_get_count (FtraceJsonBlocks *blocks);
 guint64 ftrace_json_blocks_get_events (FtraceJsonBlocks *blocks);
 void ftrace_json_blocks_report (FtraceJsonBlocks *blocks,

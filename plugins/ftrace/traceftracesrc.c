@@ -29,6 +29,7 @@ struct _TraceFtraceSrc
   FtraceReader *reader;
   FtraceJsonBlocks *json_blocks; /* NULL: built without the json engine */
   gboolean text_done;
+  guint64 text_events;  /* what the text gave */
   FtraceSrcStats stats; /* as of the last get_stats */
 };
 
@@ -96,6 +97,7 @@ trace_ftrace_src_open (TraceFileSrc *src,
   self->reader = ftrace_reader_new (stream, trace_file_src_get_display_name (src),
                                     trace_element_get_string_pool (TRACE_ELEMENT (src)), &self->opts);
   self->text_done = FALSE;
+  self->text_events = 0;
 #ifdef FTRACE_SRC_JSON_BLOCKS
   self->json_blocks = ftrace_json_blocks_new (trace_file_src_get_display_name (src),
                                               trace_element_get_string_pool (TRACE_ELEMENT (src)));
@@ -121,6 +123,7 @@ trace_ftrace_src_read_batch (TraceFileSrc *src,
         return FALSE;
       if (*out != NULL)
         {
+          self->text_events += (*out)->n_events;
           /* only HTML has JSON blocks: plain text pays nothing */
           if (self->json_blocks && g_str_equal (ftrace_reader_get_format (self->reader), "systrace-html"))
             ftrace_json_blocks_note_text (self->json_blocks, *out);
@@ -130,19 +133,24 @@ trace_ftrace_src_read_batch (TraceFileSrc *src,
     }
   if (self->json_blocks == NULL)
     return TRUE;
-  return ftrace_json_blocks_read_batch (self->json_blocks, ftrace_reader_get_clock_domain (self->reader), out,
-                                        error);
+  return ftrace_json_blocks_read_batch (self->json_blocks, self->text_events,
+                                        ftrace_reader_get_clock_domain (self->reader), out, error);
 }
 
 static void
 trace_ftrace_src_get_stream_info (TraceFileSrc *src,
                                   TraceStreamInfo *info)
 {
-  FtraceReader *reader = TRACE_FTRACE_SRC (src)->reader;
+  TraceFtraceSrc *self = TRACE_FTRACE_SRC (src);
+  FtraceReader *reader = self->reader;
 
   info->format = (char *) ftrace_reader_get_format (reader); /* read, not kept */
   info->clock_domain = ftrace_reader_get_clock_domain (reader);
   info->clock_source = "ftrace-src";
+  /* an HTML file of JSON blocks alone (trace2html of a Chrome trace) is
+   * a Chrome JSON stream, as json-src says of one */
+  if (self->json_blocks && ftrace_json_blocks_get_alone_domain (self->json_blocks, &info->clock_domain))
+    info->flags = TRACE_STREAM_FLAG_MAIN_THREADS_NAMED | TRACE_STREAM_FLAG_JSON_ORDER;
   g_debug ("%s: found %s, clock %s", trace_element_get_name (TRACE_ELEMENT (src)), info->format,
            trace_clock_domain_to_string (info->clock_domain));
 }

@@ -430,6 +430,37 @@ test_convert_html_json_block_untied (void)
   g_unlink (out);
 }
 
+/* A trace2html page of a Chrome trace (its viewer-data part is the JSON,
+ * here not gzipped) holds no ftrace text: ftrace-src gives the events
+ * json-src gives of the JSON itself, and says nothing of a text. */
+static void
+test_convert_html_json_alone (void)
+{
+  const char *json = TEST_DATA_DIR "/json/catapult_simple_trace.json";
+  g_autofree char *in = scratch ("trace2html.html");
+  g_autofree char *text = NULL, *b64 = NULL, *html = NULL, *location = NULL, *json_location = NULL;
+  g_autoptr (Run) r = NULL, direct = NULL;
+  gsize len = 0;
+
+  if (!have_plugins ())
+    return;
+  g_assert_true (g_file_get_contents (json, &text, &len, NULL));
+  b64 = g_base64_encode ((const guchar *) text, len);
+  html = g_strdup_printf ("<!DOCTYPE html>\n<html>\n<script id=\"viewer-data\" type=\"text/plain\">\n%s\n</script>\n"
+                          "</html>\n",
+                          b64);
+  g_assert_true (g_file_set_contents (in, html, -1, NULL));
+  location = g_strdup_printf ("location=%s", in);
+  json_location = g_strdup_printf ("location=%s", json);
+  r = RUN ("trace-launch", NULL, "ftrace-src", location, "!", "fakesink", "dump=true");
+  direct = RUN ("trace-launch", NULL, "json-src", json_location, "!", "fakesink", "dump=true");
+  g_assert_cmpint (r->status, ==, 0);
+  g_assert_cmpint (direct->status, ==, 0);
+  g_assert_cmpstr (r->out, ==, direct->out);
+  g_assert_null (strstr (r->err, "WARNING"));
+  g_unlink (in);
+}
+
 void
 add_convert_tests (void)
 {
@@ -440,6 +471,7 @@ add_convert_tests (void)
   g_test_add_func ("/tools/convert/rhea-hint", test_convert_rhea_hint);
   g_test_add_func ("/tools/convert/html-json-block", test_convert_html_json_block);
   g_test_add_func ("/tools/convert/html-json-block-untied", test_convert_html_json_block_untied);
+  g_test_add_func ("/tools/convert/html-json-alone", test_convert_html_json_alone);
   g_test_add_func ("/tools/convert/batch-collision", test_convert_batch_collision);
   g_test_add_func ("/tools/convert/jobs-within-fd-limit", test_convert_jobs_within_fd_limit);
   g_test_add_func ("/tools/convert/gzip-empty-first-member", test_convert_gzip_empty_first_member);
