@@ -461,6 +461,46 @@ test_convert_html_json_alone (void)
   g_unlink (in);
 }
 
+/* Chrome's block is tied to the text through the controller's record
+ * (Chrome's sync id there, the controller's in the text), whatever the
+ * order of the blocks: its slice lands 1 us after Chrome's marker, whose
+ * controller midpoint is 100 us after the text's marker. */
+static void
+test_convert_html_json_block_chain (void)
+{
+  static const char html[] =
+      "<!DOCTYPE html>\n<html>\n"
+      "  <script class=\"trace-data\" type=\"application/text\">\n"
+      "{\"traceEvents\": [{\"name\": \"clock_sync\", \"ph\": \"c\", \"pid\": 7, \"tid\": 7, \"ts\": 500000.0, \"args\": "
+      "{\"sync_id\": \"chrome-uuid\"}}, {\"name\": \"Draw\", \"ph\": \"X\", \"pid\": 7, \"tid\": 7, \"ts\": 500001.0, "
+      "\"dur\": 50.0}], \"metadata\": {\"clock-domain\": \"LINUX_CLOCK_MONOTONIC\"}}\n"
+      "  </script>\n"
+      "  <script class=\"trace-data\" type=\"application/text\">\n"
+      "# tracer: nop\n"
+      "          atrace-19931 (19931) [000] ...1 16140.000000: tracing_mark_write: trace_event_clock_sync: "
+      "name=atrace-uuid\n"
+      "  </script>\n"
+      "  <script class=\"trace-data\" type=\"application/text\">\n"
+      "{\"traceEvents\": [{\"name\": \"clock_sync\", \"ph\": \"c\", \"pid\": 1, \"tid\": 1, \"ts\": 1000000010.0, "
+      "\"args\": {\"sync_id\": \"atrace-uuid\", \"issue_ts\": 1000000000.0}}, {\"name\": \"clock_sync\", \"ph\": "
+      "\"c\", \"pid\": 1, \"tid\": 1, \"ts\": 1000000110.0, \"args\": {\"sync_id\": \"chrome-uuid\", \"issue_ts\": "
+      "1000000100.0}}], \"metadata\": {\"clock-domain\": \"SYSTRACE\"}}\n"
+      "  </script>\n</html>\n";
+  g_autofree char *in = scratch ("chain.html");
+  g_autofree char *location = g_strdup_printf ("location=%s", in);
+  g_autoptr (Run) r = NULL;
+
+  if (!have_plugins ())
+    return;
+  g_assert_true (g_file_set_contents (in, html, -1, NULL));
+  r = RUN ("trace-launch", NULL, "ftrace-src", location, "!", "fakesink", "dump=true");
+  g_assert_cmpint (r->status, ==, 0);
+  g_assert_nonnull (strstr (r->out, "16140000101000 slice-complete pid=7 tid=7 cpu=-1 name=\"Draw\" dur=50000\n"));
+  g_assert_nonnull (strstr (r->err, "(JSON block of line 4) (clock LINUX_CLOCK_MONOTONIC): shifted by +16139.5001 s "
+                                    "onto the ftrace text's boottime clock (sync-id"));
+  g_unlink (in);
+}
+
 void
 add_convert_tests (void)
 {
@@ -472,6 +512,7 @@ add_convert_tests (void)
   g_test_add_func ("/tools/convert/html-json-block", test_convert_html_json_block);
   g_test_add_func ("/tools/convert/html-json-block-untied", test_convert_html_json_block_untied);
   g_test_add_func ("/tools/convert/html-json-alone", test_convert_html_json_alone);
+  g_test_add_func ("/tools/convert/html-json-block-chain", test_convert_html_json_block_chain);
   g_test_add_func ("/tools/convert/batch-collision", test_convert_batch_collision);
   g_test_add_func ("/tools/convert/jobs-within-fd-limit", test_convert_jobs_within_fd_limit);
   g_test_add_func ("/tools/convert/gzip-empty-first-member", test_convert_gzip_empty_first_member);
