@@ -40,7 +40,8 @@ typedef struct
   gint64 offset;    /* onto the text's clock (pass 2) */
   char *placement;  /* how it was placed, in words */
   gboolean placed;
-  char *damage; /* the json engine's summaries, once read */
+  gboolean guessed; /* placed on a guess: a WARNING, as clock-sync says one */
+  char *damage;     /* the json engine's summaries, once read */
   char *unsupported;
 } JsonBlock;
 
@@ -53,8 +54,9 @@ struct _FtraceJsonBlocks
   GArray *text_markers;
   gint64 text_start;
   gboolean solved;
-  gboolean alone; /* the text had no events: the blocks keep their clock */
-  guint current;  /* the block pass 2 reads */
+  gboolean alone;          /* the text had no events: the blocks keep their clock */
+  TraceClockDomain target; /* the text's clock, or boot time for an unshared one */
+  guint current;           /* the block pass 2 reads */
   ChromeReader *reader;
   guint64 events;
   GPtrArray *conflicts; /* of char *, the solver's */
@@ -228,6 +230,7 @@ note_decision (JsonBlock *b,
   g_autofree char *precision = clocksync_format_duration (d->precision, FALSE);
 
   b->placed = d->on_target;
+  b->guessed = d->guess;
   b->offset = b->placed ? d->offset : 0;
   if (!b->placed)
     b->placement = g_strdup_printf ("%s: no clock marker ties its clock (%s) to the ftrace text's: its events "
@@ -238,7 +241,7 @@ note_decision (JsonBlock *b,
                                     "precision %s): %s",
                                     b->where, b->clock_name, offset,
                                     trace_clock_domain_to_string (target), clocksync_source_to_string (d->source),
-                                    d->guess ? ", a guess" : "", precision, d->via);
+                                    d->guess && d->source != CLOCKSYNC_SOURCE_GUESS ? ", a guess" : "", precision, d->via);
 }
 
 /* Every block's offset onto the text's clock, from all the evidence at
@@ -254,6 +257,8 @@ solve (FtraceJsonBlocks *j,
 {
   TraceClockDomain target = clocksync_domain_is_shared (text_domain) ? text_domain : TRACE_CLOCK_BOOTTIME;
   g_autoptr (ClocksyncSolver) s = clocksync_solver_new (j->pool, target, JSON_BLOCKS_GUESS_WINDOW);
+
+  j->target = target;
   GPtrArray *conflicts;
 
   j->solved = TRUE;
@@ -345,7 +350,7 @@ ftrace_json_blocks_read_batch (FtraceJsonBlocks *j,
       if (*out != NULL)
         {
           *out = trace_batch_make_writable (*out);
-          clocksync_shift_batch (*out, b->offset, b->domain, b->placed ? text_domain : b->domain);
+          clocksync_shift_batch (*out, b->offset, b->domain, b->placed ? j->target : b->domain);
           j->events += (*out)->n_events;
           return TRUE;
         }
@@ -399,7 +404,7 @@ ftrace_json_blocks_report (FtraceJsonBlocks *j,
     {
       JsonBlock *b = g_ptr_array_index (j->blocks, i);
 
-      if (b->placement && b->placed)
+      if (b->placement && b->placed && !b->guessed)
         trace_element_post_info (element, "%s", b->placement);
       else if (b->placement)
         trace_element_post_warning (element, NULL, "%s", b->placement);
