@@ -76,6 +76,8 @@ gboolean kernel_field_string (const KernelData *d,
                               const struct tep_format_field *f,
                               FtraceName *out,
                               gboolean *cut);
+gboolean kernel_record_is_sound (const KernelData *d,
+                                 struct tep_event *event);
 void kernel_add_fields (KernelEngineStats *stats,
                         FtraceParser *parser,
                         TraceBatch *batch,

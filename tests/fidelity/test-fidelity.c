@@ -393,7 +393,7 @@ is_trace_file (const char *rel)
 {
   g_autofree char *base = g_path_get_basename (rel);
 
-  return !g_str_has_prefix (rel, "fuzz-regressions/") && !g_str_has_suffix (rel, ".md") &&
+  return !g_str_has_prefix (rel, "fuzz-regressions/") && !g_str_has_suffix (rel, ".md") && !g_str_has_suffix (rel, ".sh") &&
          !g_str_has_suffix (rel, ".textproto") && base[0] != '.';
 }
 
