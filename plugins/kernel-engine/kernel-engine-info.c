@@ -99,6 +99,7 @@ kernel_event_info_new (struct tep_event *event)
 
   info->event = event;
   info->kind = KERNEL_KIND_GENERIC;
+  info->printed = kernel_printed_new (event, &info->n_printed);
   if (spec == NULL)
     return info;
   if (!find_fields (info, spec))
@@ -124,6 +125,9 @@ kernel_event_info_free (KernelEventInfo *info)
 {
   if (info == NULL) /* an id below one seen, not seen itself */
     return;
+  for (guint i = 0; i < info->n_printed; i++)
+    kernel_printed_clear (&info->printed[i]);
+  g_free (info->printed);
   g_free (info->states);
   g_free (info);
 }

@@ -169,9 +169,10 @@ read_typed (const KernelEventInfo *info,
     }
 }
 
-/* An event the model has no kind for: its text as the kernel prints it
- * (libtraceevent runs the event's print format), read as ftrace-src reads
- * that text, so its args are the text's; an event whose format
+/* An event the model has no kind for: the fields its text prints, under
+ * the text's keys (kernel-engine-printed.c), or its text as the kernel
+ * prints it (libtraceevent runs the event's print format), read as
+ * ftrace-src reads that text: either way its args are the text's; an event whose format
  * libtraceevent could not parse, or a damaged record (a field past its
  * end, which libtraceevent would read), gets its fields as typed args. */
 static void
@@ -185,6 +186,12 @@ add_generic (KernelEngine *ke,
   const char *name = info->event->name ? info->event->name : "";
   TraceEvent *ev;
 
+  if (info->printed && kernel_record_is_sound (d, info->event))
+    {
+      ev = ftrace_parser_add_generic (ke->parser, batch, rec, &(FtraceName){ name, strlen (name), 0 });
+      kernel_printed_add (&ke->stats, ke->parser, batch, ev, d, info->printed, info->n_printed);
+      return;
+    }
   if (!(info->event->flags & TEP_EVENT_FL_FAILED) && kernel_record_is_sound (d, info->event))
     {
       trace_seq_reset (&ke->seq);
