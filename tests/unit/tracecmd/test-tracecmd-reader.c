@@ -53,28 +53,6 @@ read_text (void)
   return read_bytes (text, len, "capture.txt", NULL, NULL, NULL);
 }
 
-static void
-assert_same_args (TraceBatch *a,
-                  const TraceEvent *x,
-                  TraceBatch *b,
-                  const TraceEvent *y)
-{
-  if (x->n_args != y->n_args)
-    g_test_message ("%s at %" G_GINT64_FORMAT, str (a, x->name), x->ts);
-  g_assert_cmpuint (x->n_args, ==, y->n_args);
-  for (guint i = 0; i < x->n_args; i++)
-    {
-      const TraceArg *p = &a->args[x->first_arg + i], *q = &b->args[y->first_arg + i];
-
-      g_assert_cmpstr (str (a, p->key), ==, str (b, q->key));
-      g_assert_cmpint (p->type, ==, q->type);
-      if (p->type == TRACE_ARG_STRING)
-        g_assert_cmpstr (str (a, p->v.s), ==, str (b, q->v.s));
-      else
-        g_assert_cmpint (p->v.i, ==, q->v.i);
-    }
-}
-
 /* The text's event and ours: the same but for the time's precision. */
 static void
 assert_same_event (TraceBatch *text,
