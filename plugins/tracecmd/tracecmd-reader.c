@@ -215,6 +215,9 @@ buffer_has_data (struct tracecmd_input *handle)
  * 1.3: its error path closes a shallow copy of the file's handle, as
  * with a v6 file cut after its headers), so a child process tries first
  * and the reader opens them only when the child could. */
+/* the probe's exit status when libtracecmd refused an instance */
+#define PROBE_CANNOT 42
+
 static gboolean
 instances_open_safely (struct tracecmd_input *top)
 {
@@ -227,16 +230,25 @@ instances_open_safely (struct tracecmd_input *top)
   child = fork ();
   if (child == 0)
     {
+      /* each closed again: a memory checker following the child finds
+       * nothing lost */
       for (gint i = 0; i < n; i++)
-        if (tracecmd_buffer_instance_handle (top, i) == NULL)
-          _exit (1);
+        {
+          struct tracecmd_input *handle = tracecmd_buffer_instance_handle (top, i);
+
+          if (handle == NULL)
+            _exit (PROBE_CANNOT);
+          tracecmd_close (handle);
+        }
       _exit (0);
     }
   if (child < 0)
     return TRUE; /* no probe: as if it could */
   while (waitpid (child, &status, 0) < 0 && errno == EINTR)
     ;
-  return WIFEXITED (status) && WEXITSTATUS (status) == 0;
+  /* a crash, or the library's refusal; another status is the child's
+   * own end (a memory checker's error code) */
+  return WIFEXITED (status) && WEXITSTATUS (status) != PROBE_CANNOT;
 }
 
 /* The buffers @which names: NULL or "all": the top-level buffer (when it
@@ -249,7 +261,7 @@ add_buffers (TracecmdReader *r,
 {
   gboolean all = which == NULL || *which == '\0' || g_strcmp0 (which, "all") == 0;
   gint n = tracecmd_buffer_instances (r->top);
-  g_autoptr (GString) names = g_string_new ("top");
+  g_autoptr (GString) names = NULL;
 
   if (!instances_open_safely (r->top))
     {
@@ -257,6 +269,7 @@ add_buffers (TracecmdReader *r,
                    "%s: cut or damaged: libtracecmd cannot read the buffers of its instances", r->location);
       return FALSE;
     }
+  names = g_string_new ("top");
   if (all || g_strcmp0 (which, "top") == 0)
     if (!all || buffer_has_data (r->top))
       g_ptr_array_add (r->buffers, buffer_new (r, r->top, FALSE, ""));
