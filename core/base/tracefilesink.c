@@ -447,7 +447,9 @@ trace_file_sink_start (TraceBaseSink *sink,
       abort_output (self);
       return FALSE;
     }
-  start_flush_timer (self);
+  /* A subclass that renders itself writes the stream outside our lock. */
+  if (klass->new_writer != NULL)
+    start_flush_timer (self);
   return TRUE;
 }
 

@@ -74,7 +74,8 @@ typedef gboolean (*TraceFileSinkFlushFunc) (gpointer writer,
  * thread, see #TraceFileSink:writer-thread), finishes it at EOS, reports
  * what it dropped, and frees it. A subclass that sets no @new_writer
  * renders the batches itself (#TraceBaseSinkClass.render) into
- * trace_file_sink_get_stream().
+ * trace_file_sink_get_stream(), and its output reaches the file only as
+ * the stream's buffer fills (no flush within a second).
  */
 struct _TraceFileSinkClass
 {
