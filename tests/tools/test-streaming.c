@@ -45,22 +45,24 @@ find_part (const char *dir)
 
 static void
 start_slow_capture (Running *r,
+                    const char *sink,
                     const char *out)
 {
   g_autofree char *location = g_strdup_printf ("location=%s", out);
   const char *argv[] = { g_getenv ("TRACE_LAUNCH"), "fakesrc", "num-events=-1", "batch-size=20",
-                         "kinds=slices+metadata", "!", "identity", "sleep-time=100000", "!", "perfetto-sink",
+                         "kinds=slices+metadata", "!", "identity", "sleep-time=100000", "!", sink,
                          location, NULL };
 
   tools_test_start_launch (r, argv, FALSE);
 }
 
-/* The events perfetto-src reads from @path, a copy of it taken first (the
+/* The events @source reads from @path, a copy of it taken first (the
  * sink may write on while it is read). */
 static guint64
-count_events (const char *path)
+count_events_with (const char *source,
+                   const char *path)
 {
-  g_autofree char *copy = g_strconcat (path, ".copy.pftrace", NULL);
+  g_autofree char *copy = g_strconcat (path, ".copy", NULL);
   g_autofree char *location = g_strdup_printf ("location=%s", copy);
   g_autofree char *data = NULL;
   g_autoptr (Run) run = NULL;
@@ -68,7 +70,7 @@ count_events (const char *path)
 
   g_assert_true (g_file_get_contents (path, &data, &len, NULL));
   g_assert_true (g_file_set_contents (copy, data, len, NULL));
-  run = RUN ("trace-launch", NULL, "--stats", "perfetto-src", location, "!", "fakesink");
+  run = RUN ("trace-launch", NULL, "--stats", source, location, "!", "fakesink");
   g_unlink (copy);
   if (run->status != 0)
     {
@@ -76,6 +78,12 @@ count_events (const char *path)
       return 0;
     }
   return tools_test_stats_value (run->err, "fakesink0", 1);
+}
+
+static guint64
+count_events (const char *path)
+{
+  return count_events_with ("perfetto-src", path);
 }
 
 /* trace_processor (when $TRACE_PROCESSOR names it) reads slices from
@@ -118,7 +126,7 @@ test_part_is_a_trace_while_running (void)
   guint64 in_part;
   Running r = { 0 };
 
-  start_slow_capture (&r, out);
+  start_slow_capture (&r, "perfetto-sink", out);
   g_usleep (RUN_BEFORE_READING_US);
   part = find_part (dir);
   g_assert_nonnull (part);
@@ -149,7 +157,7 @@ test_part_survives_sigkill (void)
   g_autofree char *part = NULL;
   Running r = { 0 };
 
-  start_slow_capture (&r, out);
+  start_slow_capture (&r, "perfetto-sink", out);
   g_usleep (RUN_BEFORE_READING_US);
   g_subprocess_force_exit (r.process);
   g_subprocess_wait (r.process, NULL, &error);
@@ -168,9 +176,39 @@ test_part_survives_sigkill (void)
   g_rmdir (dir);
 }
 
+/* json-sink gets the same flush: its .part, without the closing `]}`,
+ * is read by json-src (with a WARNING that it is cut). */
+static void
+test_json_part_while_running (void)
+{
+  g_autofree char *dir = make_dir ("streaming-json");
+  g_autofree char *out = g_build_filename (dir, "live.json", NULL);
+  g_autofree char *part = NULL, *stdout_text = NULL, *err = NULL;
+  guint64 in_part;
+  Running r = { 0 };
+
+  if (trace_element_factory_find ("json-sink") == NULL)
+    {
+      g_test_skip ("json-sink is not built");
+      return;
+    }
+  start_slow_capture (&r, "json-sink", out);
+  g_usleep (RUN_BEFORE_READING_US);
+  part = find_part (dir);
+  g_assert_nonnull (part);
+  in_part = count_events_with ("json-src", part);
+  g_assert_cmpuint (in_part, >, 0);
+  g_subprocess_send_signal (r.process, SIGTERM);
+  g_assert_cmpint (tools_test_finish_launch (&r, &stdout_text, &err), ==, 128 + SIGTERM);
+  g_assert_cmpuint (count_events_with ("json-src", out), >=, in_part);
+  g_unlink (out);
+  g_rmdir (dir);
+}
+
 void
 add_streaming_tests (void)
 {
   g_test_add_func ("/tools/launch/streaming/part-is-a-trace-while-running", test_part_is_a_trace_while_running);
   g_test_add_func ("/tools/launch/streaming/part-survives-sigkill", test_part_survives_sigkill);
+  g_test_add_func ("/tools/launch/streaming/json-part-while-running", test_json_part_while_running);
 }
