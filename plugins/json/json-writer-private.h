@@ -105,7 +105,6 @@ const char *chrome_writer_str (ChromeWriter *w, guint32 id, gsize *len);
 void chrome_writer_put_string (ChromeWriter *w, guint32 id);
 void chrome_writer_event_open (ChromeWriter *w, const char *ph, guint32 name, guint32 category, gint64 ts, gint64 pid, gint64 tid);
 void chrome_writer_event_open_text (ChromeWriter *w, const char *ph, const char *name, gsize name_len, guint32 category, gint64 ts, gint64 pid, gint64 tid);
-gboolean chrome_writer_flush (ChromeWriter *w, GError **error);
 void chrome_writer_count_drop (ChromeWriter *w, guint64 *counter, const char *what);
 
 /* json-writer-metadata.c */

@@ -167,6 +167,8 @@ gboolean chrome_writer_write_suffix (ChromeWriter *writer,
                                      GError **error);
 gboolean chrome_writer_finish (ChromeWriter *writer,
                                GError **error);
+gboolean chrome_writer_flush (ChromeWriter *writer,
+                              GError **error);
 
 guint64 chrome_writer_get_bytes_written (ChromeWriter *writer);
 const ChromeWriterStats *chrome_writer_get_stats (ChromeWriter *writer);

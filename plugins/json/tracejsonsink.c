@@ -242,6 +242,7 @@ trace_json_sink_class_init (TraceJsonSinkClass *klass)
   file_sink_class->write_batch = (TraceFileSinkWriteFunc) chrome_writer_write_batch;
   file_sink_class->finish_writer = trace_json_sink_finish_writer;
   file_sink_class->free_writer = (GDestroyNotify) chrome_writer_free;
+  file_sink_class->flush_writer = (TraceFileSinkFlushFunc) chrome_writer_flush;
   file_sink_class->get_drops = trace_json_sink_get_drops;
   /* null and empty args written back, array indices kept */
   trace_base_sink_class_set_keeps_arg_shape (sink_class, TRUE);

@@ -184,6 +184,8 @@ void perfetto_writer_set_metadata (PerfettoWriter *w,
                                    const char *metadata);
 gboolean perfetto_writer_finish (PerfettoWriter *w,
                                  GError **error);
+gboolean perfetto_writer_flush_output (PerfettoWriter *w,
+                                       GError **error);
 void perfetto_writer_get_stats (PerfettoWriter *w,
                                 PerfettoWriterStats *stats);
 void perfetto_writer_free (PerfettoWriter *w);

@@ -256,6 +256,7 @@ trace_perfetto_sink_class_init (TracePerfettoSinkClass *klass)
   file_sink_class->write_batch = (TraceFileSinkWriteFunc) perfetto_writer_write_batch;
   file_sink_class->finish_writer = trace_perfetto_sink_finish_writer;
   file_sink_class->free_writer = (GDestroyNotify) perfetto_writer_free;
+  file_sink_class->flush_writer = (TraceFileSinkFlushFunc) perfetto_writer_flush_output;
   file_sink_class->get_drops = trace_perfetto_sink_get_drops;
   TRACE_ELEMENT_CLASS (klass)->collect_stats = trace_perfetto_sink_collect_stats;
   trace_base_sink_class_set_reads_arg_text (sink_class, TRUE);

@@ -442,6 +442,7 @@ main (int argc,
   add_progress_tests ();
   add_controls_tests ();
   add_tracecmd_tests ();
+  add_streaming_tests ();
   {
     int ret = g_test_run ();
 
