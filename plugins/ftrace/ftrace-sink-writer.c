@@ -47,7 +47,12 @@ struct _FtraceSinkWriter
   GString *line;           /* the line being made */
   GString *payload;        /* its atrace payload */
   GHashTable *last_line;   /* tid -> time of its last line */
+  gint64 first_ts;         /* of the lines, G_MAXINT64 before any */
   GHashTable *fresh_names; /* tid -> its first name noted since its last line */
+  gboolean chrome_json;
+  GHashTable *tid_pids;  /* Chrome JSON: tid -> the process that used it first */
+  GHashTable *moved;     /* Chrome JSON: pid << 32 | tid -> the tid written */
+  gint64 next_moved_tid; /* counts down from G_MAXINT32 */
   guint64 bytes_written;
   FtraceSinkStats stats;
 };
@@ -66,12 +71,22 @@ static const char header[] = "# tracer: nop\n"
  * ftrace_sink_writer_new:
  * @out: the stream the text goes to (not closed)
  * @sort_memory: how much memory lines waiting for their turn may take
+ * @chrome_json: the events are a Chrome JSON trace's, whose threads are
+ *   (pid, tid) pairs and whose unnestable async events trace_processor
+ *   ignores
  */
 FtraceSinkWriter *
 ftrace_sink_writer_new (GOutputStream *out,
-                        gsize sort_memory)
+                        gsize sort_memory,
+                        gboolean chrome_json)
 {
   FtraceSinkWriter *w = g_new0 (FtraceSinkWriter, 1);
+
+  w->chrome_json = chrome_json;
+  w->first_ts = G_MAXINT64;
+  w->tid_pids = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  w->moved = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  w->next_moved_tid = G_MAXINT32;
 
   w->out = g_object_ref (out);
   w->sorter = ftrace_line_sorter_new (sort_memory);
@@ -98,6 +113,8 @@ ftrace_sink_writer_free (FtraceSinkWriter *w)
   g_string_free (w->payload, TRUE);
   g_hash_table_unref (w->last_line);
   g_hash_table_unref (w->fresh_names);
+  g_hash_table_unref (w->tid_pids);
+  g_hash_table_unref (w->moved);
   g_free (w);
 }
 
@@ -134,6 +151,7 @@ emit_line_at (FtraceSinkWriter *w,
 
   ftrace_line_sorter_push (w->sorter, ts, first, w->line->str, w->line->len, w->buf);
   w->stats.lines++;
+  w->first_ts = MIN (w->first_ts, ts);
   /* this line showed the thread's name */
   if (g_hash_table_size (w->fresh_names) > 0)
     g_hash_table_remove (w->fresh_names, &tid);
@@ -174,12 +192,49 @@ is_task_id (gint64 id)
   return id >= 0 && id <= G_MAXUINT32;
 }
 
+/* The tid a Chrome JSON thread is written with. A Chrome trace's thread
+ * is a (pid, tid) pair, and processes reuse tids (macOS and Windows
+ * number threads per process): ftrace's tid is the thread, so a tid seen
+ * in a second process is written as a tid of its own, counting down from
+ * G_MAXINT32, where no Linux tid is (pid_max is at most 2^22). */
+static gint64
+chrome_thread_tid (FtraceSinkWriter *w,
+                   gint64 pid,
+                   gint64 tid)
+{
+  gint64 *first_pid, *moved;
+  gint64 key = pid << 32 | tid;
+
+  if (!w->chrome_json || !is_task_id (pid) || !is_task_id (tid))
+    return tid;
+  first_pid = g_hash_table_lookup (w->tid_pids, &tid);
+  if (first_pid == NULL)
+    {
+      if (g_hash_table_size (w->tid_pids) < MAX_THREADS)
+        g_hash_table_insert (w->tid_pids, g_memdup2 (&tid, sizeof tid), g_memdup2 (&pid, sizeof pid));
+      return tid;
+    }
+  if (*first_pid == pid)
+    return tid;
+  moved = g_hash_table_lookup (w->moved, &key);
+  if (moved != NULL)
+    return *moved;
+  if (g_hash_table_size (w->moved) >= MAX_THREADS)
+    return tid;
+  g_hash_table_insert (w->moved, g_memdup2 (&key, sizeof key), g_memdup2 (&w->next_moved_tid, sizeof (gint64)));
+  /* the process of the tid written, for its rename line */
+  g_hash_table_insert (w->tid_pids, g_memdup2 (&w->next_moved_tid, sizeof (gint64)), g_memdup2 (&pid, sizeof pid));
+  w->stats.threads_moved++;
+  return w->next_moved_tid--;
+}
+
 /* @ev with the thread, process and cpu a line needs: the process is the
  * thread's own when the event has none (a Chrome trace's thread of an
  * unknown process), the cpu 0 when it has none (only kernel records know
  * theirs). FALSE: no thread id ftrace can write. */
 static gboolean
-marker_event (const TraceEvent *ev,
+marker_event (FtraceSinkWriter *w,
+              const TraceEvent *ev,
               TraceEvent *out)
 {
   *out = *ev;
@@ -191,6 +246,7 @@ marker_event (const TraceEvent *ev,
     out->pid = out->tid;
   if (out->cpu < 0)
     out->cpu = 0;
+  out->tid = chrome_thread_tid (w, ev->pid, out->tid);
   return TRUE;
 }
 
@@ -208,13 +264,14 @@ static void
 write_thread_name (FtraceSinkWriter *w,
                    const TraceEvent *ev)
 {
-  gboolean fresh = g_hash_table_contains (w->fresh_names, &ev->tid);
+  gint64 tid = chrome_thread_tid (w, ev->pid, ev->tid);
+  gboolean fresh = g_hash_table_contains (w->fresh_names, &tid);
 
-  if (ev->name == 0 || (!fresh && ftrace_text_writer_get_thread_name (w->text, ev->tid) == ev->name))
+  if (ev->name == 0 || (!fresh && ftrace_text_writer_get_thread_name (w->text, tid) == ev->name))
     return;
-  ftrace_text_writer_note_thread_name (w->text, ev->tid, ev->name);
+  ftrace_text_writer_note_thread_name (w->text, tid, ev->name);
   if (!fresh && g_hash_table_size (w->fresh_names) < MAX_THREADS)
-    g_hash_table_insert (w->fresh_names, g_memdup2 (&ev->tid, sizeof ev->tid), GUINT_TO_POINTER (ev->name));
+    g_hash_table_insert (w->fresh_names, g_memdup2 (&tid, sizeof tid), GUINT_TO_POINTER (ev->name));
 }
 
 /* Shows @tid's first fresh name in the task column of the line about to
@@ -241,7 +298,29 @@ restore_name (FtraceSinkWriter *w,
     ftrace_text_writer_note_thread_name (w->text, tid, saved);
 }
 
-/* The names no line showed, of threads that have lines. */
+/* A task_rename line that names @tid at @ts. */
+static void
+write_rename (FtraceSinkWriter *w,
+              gint64 tid,
+              gint64 ts)
+{
+  gint64 *pid = w->chrome_json ? g_hash_table_lookup (w->tid_pids, &tid) : NULL;
+  TraceEvent rename = { 0 };
+
+  rename.kind = TRACE_EVENT_TASK_RENAME;
+  rename.ts = ts;
+  rename.tid = rename.u.task.tid = tid;
+  rename.pid = pid ? *pid : TRACE_ID_UNKNOWN;
+  rename.u.task.comm = rename.u.task.old_comm = ftrace_text_writer_get_thread_name (w->text, tid);
+  ftrace_text_write_record (w->text, w->line, NULL, &rename);
+  ftrace_line_sorter_push (w->sorter, rename.ts, FALSE, w->line->str, w->line->len, w->buf);
+  w->stats.lines++;
+}
+
+/* The names no line showed: of threads that have lines, at their last
+ * line; of a Chrome JSON trace's threads without any (trace_processor
+ * names them from the JSON metadata all the same), at the first line of
+ * the file, as a thread name has no time of its own. */
 static void
 write_late_thread_names (FtraceSinkWriter *w)
 {
@@ -251,18 +330,13 @@ write_late_thread_names (FtraceSinkWriter *w)
     {
       gint64 tid = *(gint64 *) l->data;
       gint64 *last = g_hash_table_lookup (w->last_line, &tid);
-      TraceEvent rename = { 0 };
 
-      if (last == NULL || !is_task_id (tid))
+      if (!is_task_id (tid))
         continue;
-      rename.kind = TRACE_EVENT_TASK_RENAME;
-      rename.ts = *last;
-      rename.tid = rename.u.task.tid = tid;
-      rename.pid = TRACE_ID_UNKNOWN;
-      rename.u.task.comm = rename.u.task.old_comm = ftrace_text_writer_get_thread_name (w->text, tid);
-      ftrace_text_write_record (w->text, w->line, NULL, &rename);
-      ftrace_line_sorter_push (w->sorter, rename.ts, FALSE, w->line->str, w->line->len, w->buf);
-      w->stats.lines++;
+      if (last != NULL)
+        write_rename (w, tid, *last);
+      else if (w->chrome_json && w->first_ts != G_MAXINT64)
+        write_rename (w, tid, w->first_ts);
     }
   g_hash_table_remove_all (w->fresh_names);
 }
@@ -479,7 +553,7 @@ write_marker_event (FtraceSinkWriter *w,
 {
   TraceEvent ev;
 
-  if (!marker_event (original, &ev))
+  if (!marker_event (w, original, &ev))
     {
       w->stats.dropped[FTRACE_SINK_DROP_NO_THREAD]++;
       return;
@@ -498,7 +572,12 @@ write_marker_event (FtraceSinkWriter *w,
       break;
     case TRACE_EVENT_ASYNC_BEGIN:
     case TRACE_EVENT_ASYNC_END:
-      write_async (w, &ev);
+      /* trace_processor's JSON importer ignores Chrome's unnestable
+       * async events (S T p F); atrace's S and F it would read */
+      if (w->chrome_json && (ev.flags & TRACE_EVENT_FLAG_ASYNC_LEGACY))
+        w->stats.dropped[FTRACE_SINK_DROP_JSON_LEGACY_ASYNC]++;
+      else
+        write_async (w, &ev);
       break;
     case TRACE_EVENT_COUNTER:
       write_counter (w, original, &ev);

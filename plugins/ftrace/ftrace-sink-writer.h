@@ -14,6 +14,7 @@ G_BEGIN_DECLS
 typedef enum
 {
   FTRACE_SINK_DROP_FLOWS,
+  FTRACE_SINK_DROP_JSON_LEGACY_ASYNC,
   FTRACE_SINK_DROP_NO_THREAD,
   FTRACE_SINK_DROP_BEFORE_ZERO,
   FTRACE_SINK_DROP_SCOPED_INSTANTS,
@@ -31,13 +32,15 @@ typedef struct
 {
   guint64 lines;
   guint64 args_not_written; /* events written without their args */
+  guint64 threads_moved;    /* Chrome JSON threads given a tid of their own */
   guint64 dropped[FTRACE_SINK_DROP_N];
 } FtraceSinkStats;
 
 typedef struct _FtraceSinkWriter FtraceSinkWriter;
 
 FtraceSinkWriter *ftrace_sink_writer_new (GOutputStream *out,
-                                          gsize sort_memory);
+                                          gsize sort_memory,
+                                          gboolean chrome_json);
 void ftrace_sink_writer_free (FtraceSinkWriter *writer);
 gboolean ftrace_sink_writer_write_batch (FtraceSinkWriter *writer,
                                          TraceBatch *batch,

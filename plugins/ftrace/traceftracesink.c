@@ -49,8 +49,9 @@ trace_ftrace_sink_new_writer (TraceFileSink *sink,
                               const TraceStreamInfo *info)
 {
   guint64 sort_memory = TRACE_FTRACE_SINK (sink)->sort_memory;
+  gboolean chrome_json = info != NULL && (info->flags & TRACE_STREAM_FLAG_JSON_ORDER) != 0;
 
-  return ftrace_sink_writer_new (stream, (gsize) MIN (sort_memory, G_MAXSIZE));
+  return ftrace_sink_writer_new (stream, (gsize) MIN (sort_memory, G_MAXSIZE), chrome_json);
 }
 
 /* Lines whose disorder exceeded sort-memory are in the file, out of
@@ -89,6 +90,8 @@ trace_ftrace_sink_get_drops (TraceFileSink *sink,
   const guint64 *d = ftrace_sink_writer_get_stats (writer)->dropped;
   const TraceSinkDrop list[] = {
     { "flows", "flow events (ftrace text has no flows)", d[FTRACE_SINK_DROP_FLOWS] },
+    { "json-legacy-async", "Chrome JSON's unnestable async events (trace_processor ignores them in JSON)",
+      d[FTRACE_SINK_DROP_JSON_LEGACY_ASYNC] },
     { "no-thread", "events without a thread or cpu ftrace text can write (none, negative or past 32 bits)",
       d[FTRACE_SINK_DROP_NO_THREAD] },
     { "before-zero", "events before time 0 (ftrace times are not negative)", d[FTRACE_SINK_DROP_BEFORE_ZERO] },
@@ -122,6 +125,8 @@ trace_ftrace_sink_collect_stats (TraceElement *element,
     return;
   g_variant_dict_insert (dict, "lines", "t", ftrace_sink_writer_get_stats (writer)->lines);
   g_variant_dict_insert (dict, "bytes-written", "t", ftrace_sink_writer_get_bytes_written (writer));
+  if (ftrace_sink_writer_get_stats (writer)->threads_moved)
+    g_variant_dict_insert (dict, "threads-moved", "t", ftrace_sink_writer_get_stats (writer)->threads_moved);
   if (ftrace_sink_writer_get_stats (writer)->args_not_written)
     g_variant_dict_insert (dict, "args-not-written", "t", ftrace_sink_writer_get_stats (writer)->args_not_written);
   g_variant_dict_insert (dict, "sort-peak-bytes", "t", (guint64) ftrace_sink_writer_get_peak_sort_bytes (writer));

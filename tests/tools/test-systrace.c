@@ -71,7 +71,9 @@ test_json_to_text (void)
   g_assert_nonnull (strstr (t1, ": tracing_mark_write: I|22630|ThreadLevelI1\n"));
   g_assert_nonnull (strstr (t1, "(-----) [000] .... 0.000826: tracing_mark_write: C|22630|counter value|10|PERF\n"));
   /* the threads' names come after their events in the file */
-  g_assert_nonnull (strstr (t1, "threadA-22630 (-----) [000] .... 0.000870: task_rename: pid=22630 "));
+  g_assert_nonnull (strstr (t1, "threadA-22630 (22630) [000] .... 0.000870: task_rename: pid=22630 "));
+  /* a thread without events is named at the first line */
+  g_assert_nonnull (strstr (t1, "threadC-22632 (22630) [000] .... 0.000818: task_rename: pid=22632 "));
   g_assert_cmpuint (count (t1, "tracing_mark_write: B|"), ==, count (t1, "tracing_mark_write: E|"));
   g_unlink (txt), g_unlink (systrace);
 }
