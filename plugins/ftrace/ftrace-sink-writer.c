@@ -50,9 +50,10 @@ struct _FtraceSinkWriter
   gint64 first_ts;         /* of the lines, G_MAXINT64 before any */
   GHashTable *fresh_names; /* tid -> its first name noted since its last line */
   gboolean chrome_json;
-  GHashTable *tid_pids;  /* Chrome JSON: tid -> the process that used it first */
-  GHashTable *moved;     /* Chrome JSON: pid << 32 | tid -> the tid written */
-  gint64 next_moved_tid; /* counts down from G_MAXINT32 */
+  GHashTable *tid_pids;   /* Chrome JSON: tid -> the process that used it first */
+  GHashTable *moved;      /* Chrome JSON: pid << 32 | tid -> the tid written */
+  gint64 next_moved_tid;  /* counts down from G_MAXINT32 */
+  GHashTable *open_async; /* "pid/id/track" of an open async slice -> OpenAsync */
   guint64 bytes_written;
   FtraceSinkStats stats;
 };
@@ -87,6 +88,7 @@ ftrace_sink_writer_new (GOutputStream *out,
   w->tid_pids = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   w->moved = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   w->next_moved_tid = G_MAXINT32;
+  w->open_async = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 
   w->out = g_object_ref (out);
   w->sorter = ftrace_line_sorter_new (sort_memory);
@@ -115,6 +117,7 @@ ftrace_sink_writer_free (FtraceSinkWriter *w)
   g_hash_table_unref (w->fresh_names);
   g_hash_table_unref (w->tid_pids);
   g_hash_table_unref (w->moved);
+  g_hash_table_unref (w->open_async);
   g_free (w);
 }
 
@@ -435,6 +438,46 @@ write_instant (FtraceSinkWriter *w,
                                                             : FTRACE_SINK_DROP_SCOPED_INSTANTS]++;
 }
 
+/* The name and process of an open async slice. */
+typedef struct
+{
+  guint32 name;
+  gint64 pid;
+} OpenAsync;
+
+/* An async end names no slice in Perfetto (its track does) and may come
+ * from another thread (another process for a global id), while atrace's
+ * F matches its S by process, name and cookie: the end takes both from
+ * its begin. */
+static void
+match_async_begin (FtraceSinkWriter *w,
+                   const TraceEvent *original,
+                   TraceEvent *ev)
+{
+  gint64 scope = (original->flags & TRACE_EVENT_FLAG_ID_GLOBAL) ? TRACE_ID_UNKNOWN : original->pid;
+  g_autofree char *key = g_strdup_printf ("%" G_GINT64_FORMAT "/%" G_GUINT64_FORMAT "/%u", scope,
+                                          original->u.async.id, original->u.async.track);
+  OpenAsync *open = g_hash_table_lookup (w->open_async, key);
+
+  if (original->kind == TRACE_EVENT_ASYNC_BEGIN)
+    {
+      if (open == NULL && g_hash_table_size (w->open_async) < MAX_THREADS)
+        {
+          open = g_new (OpenAsync, 1);
+          open->name = ev->name;
+          open->pid = ev->pid;
+          g_hash_table_insert (w->open_async, g_steal_pointer (&key), open);
+        }
+      return;
+    }
+  if (open == NULL)
+    return;
+  if (ev->name == 0)
+    ev->name = open->name;
+  ev->pid = open->pid;
+  g_hash_table_remove (w->open_async, key);
+}
+
 /* S/F, or G/H on a named track; the name and the cookie match the two. */
 static void
 write_async (FtraceSinkWriter *w,
@@ -577,7 +620,10 @@ write_marker_event (FtraceSinkWriter *w,
       if (w->chrome_json && (ev.flags & TRACE_EVENT_FLAG_ASYNC_LEGACY))
         w->stats.dropped[FTRACE_SINK_DROP_JSON_LEGACY_ASYNC]++;
       else
-        write_async (w, &ev);
+        {
+          match_async_begin (w, original, &ev);
+          write_async (w, &ev);
+        }
       break;
     case TRACE_EVENT_COUNTER:
       write_counter (w, original, &ev);
