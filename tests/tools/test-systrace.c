@@ -129,10 +129,34 @@ test_text_reads_back (void)
   g_unlink (txt), g_unlink (json);
 }
 
+/* Disorder beyond sort-memory: the lines are written late, exit 0, one
+ * WARNING that says so and names the bound. */
+static void
+test_sort_memory_exceeded (void)
+{
+  g_autofree char *txt = g_build_filename (tools_test_scratch_dir (), "late.txt", NULL);
+  g_autofree char *sink = g_strdup_printf ("location=%s", txt);
+  g_autoptr (Run) tight = NULL, roomy = NULL;
+
+  if (!have_plugins ())
+    return;
+  tight = RUN ("trace-launch", NULL, "-q", "json-src", "location=" TEST_DATA_DIR "/json/speedscope_out-of-order.json",
+               "!", "ftrace-sink", "sort-memory=1", sink);
+  g_assert_cmpint (tight->status, ==, 0);
+  g_assert_nonnull (strstr (tight->err, "late.txt: 3 lines written out of time order: the input's disorder exceeded "
+                                        "sort-memory=1 (trace_processor sorts them; other readers may not)"));
+  roomy = RUN ("trace-launch", NULL, "-q", "json-src", "location=" TEST_DATA_DIR "/json/speedscope_out-of-order.json",
+               "!", "ftrace-sink", sink);
+  g_assert_cmpint (roomy->status, ==, 0);
+  g_assert_cmpstr (roomy->err, ==, "");
+  g_unlink (txt);
+}
+
 void
 add_systrace_tests (void)
 {
   g_test_add_func ("/tools/systrace/json-to-text", test_json_to_text);
   g_test_add_func ("/tools/systrace/to-systrace-stdout", test_to_systrace_stdout);
   g_test_add_func ("/tools/systrace/text-reads-back", test_text_reads_back);
+  g_test_add_func ("/tools/systrace/sort-memory-exceeded", test_sort_memory_exceeded);
 }

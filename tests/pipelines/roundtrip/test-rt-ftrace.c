@@ -51,6 +51,53 @@ test_ftrace_file (gconstpointer data)
   rt_rmtree (dir);
 }
 
+/* The time of an ftrace line (`… [000] .... 12.345678: …`), -1 for a
+ * header line. */
+static double
+line_time (const char *line)
+{
+  const char *p = strstr (line, "] .... ");
+
+  if (line[0] == '#' || line[0] == '\0')
+    return -1;
+  g_assert_nonnull (p);
+  return g_ascii_strtod (p + 7, NULL);
+}
+
+/* Chrome JSON and Perfetto traces, whose events are not all in time
+ * order (a JSON file interleaves its threads; a complete slice's end is
+ * due after lines still to come): the text is in time order, and reads
+ * back as ftrace text with every line an event or a header. */
+static void
+test_sorted_file (gconstpointer data)
+{
+  const char *path = data;
+  g_autofree char *dir = rt_tmpdir ();
+  g_autofree char *out = g_build_filename (dir, "out.txt", NULL);
+  g_autofree char *desc = g_strdup_printf ("auto-src location=%s ! ftrace-sink location=%s", path, out);
+  g_autofree char *text = NULL;
+  g_auto (GStrv) lines = NULL;
+  double last = 0;
+  guint n = 0;
+
+  rt_run (desc, FALSE);
+  g_assert_true (g_file_get_contents (out, &text, NULL, NULL));
+  g_assert_true (g_str_has_prefix (text, "# tracer: nop\n"));
+  lines = rt_split_lines (text);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      double t = line_time (lines[i]);
+
+      if (t < 0)
+        continue;
+      g_assert_cmpfloat (t, >=, last);
+      last = t;
+      n++;
+    }
+  g_test_message ("%s: %u lines in time order", path, n);
+  rt_rmtree (dir);
+}
+
 static void
 add_corpus (const char *folder,
             GTestDataFunc func)
@@ -63,8 +110,9 @@ add_corpus (const char *folder,
       g_autofree char *name = g_strdup_printf ("/roundtrip/ftrace/%s/%s", folder, base);
 
       /* RheaTrace's raw layout reads as method markers, which atrace
-       * text written back is not (docs/ftrace.md) */
-      if (g_str_has_prefix (base, "btrace_"))
+       * text written back is not (docs/ftrace.md); the Perfetto
+       * traces' .textproto sources are no traces */
+      if (g_str_has_prefix (base, "btrace_") || g_str_has_suffix (base, ".textproto") || g_str_has_suffix (base, ".md"))
         continue;
       g_test_add_data_func_full (name, g_strdup (files->pdata[i]), func, g_free);
     }
@@ -78,5 +126,7 @@ main (int argc,
   trace_init (&argc, &argv);
   test_register_collect_sink ();
   add_corpus ("ftrace", test_ftrace_file);
+  add_corpus ("json", test_sorted_file);
+  add_corpus ("perfetto", test_sorted_file);
   return g_test_run ();
 }
