@@ -152,6 +152,29 @@ test_sort_memory_exceeded (void)
   g_unlink (txt);
 }
 
+/* The lines held for sorting stay within sort-memory (and the one line
+ * that pushes the earliest out), whatever the input holds: 900 KB of
+ * lines wait for their turn with the default, 64 KiB with that bound. */
+static void
+test_sort_memory_bounds_what_is_held (void)
+{
+  g_autofree char *txt = g_build_filename (tools_test_scratch_dir (), "bound.txt", NULL);
+  g_autofree char *sink = g_strdup_printf ("location=%s", txt);
+  g_autoptr (Run) r = NULL;
+  const char *peak;
+
+  if (!have_plugins ())
+    return;
+  r = RUN ("trace-launch", NULL, "-q", "--stats", "json-src",
+           "location=" TEST_DATA_DIR "/json/catapult_x_event_trace.json", "!", "ftrace-sink", "sort-memory=65536", sink);
+  g_assert_cmpint (r->status, ==, 0);
+  peak = strstr (r->err, "sort-peak-bytes=");
+  g_assert_nonnull (peak);
+  g_assert_cmpint (g_ascii_strtoll (peak + strlen ("sort-peak-bytes="), NULL, 10), <=, 65536 + 4096);
+  g_assert_cmpint (g_ascii_strtoll (peak + strlen ("sort-peak-bytes="), NULL, 10), >, 60000);
+  g_unlink (txt);
+}
+
 void
 add_systrace_tests (void)
 {
@@ -159,4 +182,5 @@ add_systrace_tests (void)
   g_test_add_func ("/tools/systrace/to-systrace-stdout", test_to_systrace_stdout);
   g_test_add_func ("/tools/systrace/text-reads-back", test_text_reads_back);
   g_test_add_func ("/tools/systrace/sort-memory-exceeded", test_sort_memory_exceeded);
+  g_test_add_func ("/tools/systrace/sort-memory-bounds-what-is-held", test_sort_memory_bounds_what_is_held);
 }
