@@ -206,7 +206,7 @@ chrome_thread_tid (FtraceSinkWriter *w,
                    gint64 tid)
 {
   gint64 *first_pid, *moved;
-  gint64 key = pid << 32 | tid;
+  gint64 key = (gint64) ((guint64) pid << 32 | (guint64) tid);
 
   if (!w->chrome_json || !is_task_id (pid) || !is_task_id (tid))
     return tid;
@@ -312,7 +312,8 @@ write_rename (FtraceSinkWriter *w,
 
   rename.kind = TRACE_EVENT_TASK_RENAME;
   rename.ts = ts;
-  rename.tid = rename.u.task.tid = tid;
+  rename.tid = tid;
+  rename.u.task.tid = (gint32) tid;
   rename.pid = pid ? *pid : TRACE_ID_UNKNOWN;
   rename.u.task.comm = rename.u.task.old_comm = ftrace_text_writer_get_thread_name (w->text, tid);
   ftrace_text_write_record (w->text, w->line, NULL, &rename);
@@ -407,7 +408,8 @@ write_slice (FtraceSinkWriter *w,
   write_marker (w, ev);
   if (ev->kind != TRACE_EVENT_SLICE_COMPLETE)
     return;
-  end.ts = ev->ts + MAX (ev->u.slice.dur, 0);
+  /* a duration past the end of time ends there */
+  end.ts = ev->ts + CLAMP (ev->u.slice.dur, 0, G_MAXINT64 - ev->ts);
   payload_start (w, 'E', ev);
   write_marker_first (w, &end, end.ts > ev->ts);
 }
