@@ -455,6 +455,8 @@ void ftrace_text_writer_free (FtraceTextWriter *writer);
 void ftrace_text_writer_note_thread_name (FtraceTextWriter *writer,
                                           gint64 tid,
                                           guint32 name);
+guint32 ftrace_text_writer_get_thread_name (FtraceTextWriter *writer,
+                                            gint64 tid);
 void ftrace_text_writer_learn_comms (FtraceTextWriter *writer,
                                      const TraceEvent *ev);
 const char *ftrace_text_record_name (FtraceTextWriter *writer,

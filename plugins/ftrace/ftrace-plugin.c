@@ -118,7 +118,7 @@ plugin_init (TracePlugin *plugin,
              GError **error)
 {
   trace_type_find_register_full (plugin, "ftrace", "ftrace-src", FTRACE_HTML_LOOK_AHEAD, ftrace_type_find, NULL);
-  return TRACE_ELEMENT_REGISTER (ftrace_src, plugin);
+  return TRACE_ELEMENT_REGISTER (ftrace_src, plugin) && TRACE_ELEMENT_REGISTER (ftrace_sink, plugin);
 }
 
 TRACE_PLUGIN_DEFINE (ftrace, "Linux ftrace, atrace, systrace and RheaTrace text", plugin_init, PACKAGE_VERSION, "LGPL-2.1-or-later", "tracepipe")

@@ -1,4 +1,4 @@
-/* tracepipe - the ftrace plugin: its element
+/* tracepipe - the ftrace plugin: its elements
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -48,6 +48,10 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (FtraceJsonBlocks, ftrace_json_blocks_free)
 #define TRACE_TYPE_FTRACE_SRC (trace_ftrace_src_get_type ())
 G_DECLARE_FINAL_TYPE (TraceFtraceSrc, trace_ftrace_src, TRACE, FTRACE_SRC, TraceFileSrc)
 
+#define TRACE_TYPE_FTRACE_SINK (trace_ftrace_sink_get_type ())
+G_DECLARE_FINAL_TYPE (TraceFtraceSink, trace_ftrace_sink, TRACE, FTRACE_SINK, TraceFileSink)
+
 TRACE_ELEMENT_REGISTER_DECLARE (ftrace_src)
+TRACE_ELEMENT_REGISTER_DECLARE (ftrace_sink)
 
 G_END_DECLS

@@ -137,18 +137,18 @@ test_convert_options (void)
 static void
 test_convert_usage (void)
 {
-  g_autoptr (Run) txt = RUN ("trace-convert", NULL, KERNEL, "out.txt");
-  g_autoptr (Run) gz = RUN ("trace-convert", NULL, KERNEL, "out.txt.gz");
+  g_autoptr (Run) txt = RUN ("trace-convert", NULL, KERNEL, "out.csv");
+  g_autoptr (Run) gz = RUN ("trace-convert", NULL, KERNEL, "out.csv.gz");
   g_autoptr (Run) one = RUN ("trace-convert", NULL, KERNEL);
   g_autoptr (Run) inject = RUN ("trace-convert", NULL, "--filter", "tid=main ! identity", KERNEL, "x.json");
 
   g_assert_cmpint (txt->status, ==, 2);
   g_assert_cmpstr (txt->err, ==,
-                   "trace-convert: out.txt: cannot tell the output format from the extension "
-                   "(.pftrace, .perfetto-trace, .pb or .json, each optionally followed by .gz)\n");
+                   "trace-convert: out.csv: cannot tell the output format from the extension "
+                   "(.pftrace, .perfetto-trace, .pb, .json, .txt or .systrace, each optionally followed by .gz)\n");
   g_assert_cmpint (gz->status, ==, 2);
-  g_assert_nonnull (strstr (gz->err, "out.txt.gz: cannot tell the output format"));
-  g_assert_false (g_file_test ("out.txt.gz", G_FILE_TEST_EXISTS));
+  g_assert_nonnull (strstr (gz->err, "out.csv.gz: cannot tell the output format"));
+  g_assert_false (g_file_test ("out.csv.gz", G_FILE_TEST_EXISTS));
   g_assert_cmpint (one->status, ==, 2);
   g_assert_true (g_str_has_prefix (one->err, "trace-convert: give IN and OUT"));
   g_assert_cmpint (inject->status, ==, 2);

@@ -443,6 +443,7 @@ main (int argc,
   add_controls_tests ();
   add_tracecmd_tests ();
   add_streaming_tests ();
+  add_systrace_tests ();
   {
     int ret = g_test_run ();
 
