@@ -69,8 +69,62 @@ test_unknown_clock_through_perfetto (void)
                                         "it to the boottime clock; passed through unshifted"));
 }
 
+static guint
+count_of (const char *haystack,
+          const char *needle)
+{
+  guint n = 0;
+
+  for (const char *p = strstr (haystack, needle); p; p = strstr (p + 1, needle))
+    n++;
+  return n;
+}
+
+/* Two captures that never meet in time, merged: one WARNING at the end
+ * naming both with their spans and the gap, from funnel (which does not
+ * move events) and from clock-sync (nothing ties the JSON's clock). The
+ * same capture twice says nothing. */
+static void
+test_inputs_apart_warned (void)
+{
+  g_autofree char *json = NULL;
+  g_autofree char *src = NULL;
+  g_autofree char *expected = NULL;
+  g_autoptr (Run) funnel = NULL, sync = NULL, same = NULL;
+
+  if (!have_plugins ())
+    return;
+  json = write_scratch ("apart.json", unknown_clock_json);
+  src = g_strdup_printf ("location=%s", json);
+  expected = g_strdup_printf ("WARNING: from /pipeline0/m: the inputs do not overlap in time: sink_1 (%s) "
+                              "0.001000000 s to 0.001050000 s, sink_0 (" KERNEL ") 1212.465062000 s to "
+                              "1213.465171000 s; a gap of 1212.464012000 s between 0.001050000 s and "
+                              "1212.465062000 s (",
+                              json);
+
+  funnel = RUN ("trace-launch", NULL, "-q", "funnel", "name=m", "!", "fakesink", "ftrace-src", "location=" KERNEL, "!",
+                "m.", "json-src", src, "!", "m.");
+  g_assert_cmpint (funnel->status, ==, 0);
+  g_assert_cmpuint (count_of (funnel->err, "do not overlap"), ==, 1);
+  g_assert_nonnull (strstr (funnel->err, expected));
+  g_assert_nonnull (strstr (funnel->err, "(funnel does not move events: clock-sync puts inputs of different clocks "
+                                         "on one timeline)\n"));
+
+  sync = RUN ("trace-launch", NULL, "-q", "clock-sync", "name=m", "!", "fakesink", "ftrace-src", "location=" KERNEL,
+              "!", "m.", "json-src", src, "!", "m.");
+  g_assert_cmpint (sync->status, ==, 0);
+  g_assert_cmpuint (count_of (sync->err, "do not overlap"), ==, 1);
+  g_assert_nonnull (strstr (sync->err, expected));
+
+  same = RUN ("trace-launch", NULL, "-q", "funnel", "name=m", "!", "fakesink", "ftrace-src", "location=" KERNEL, "!",
+              "m.", "ftrace-src", "location=" KERNEL, "!", "m.");
+  g_assert_cmpint (same->status, ==, 0);
+  g_assert_cmpstr (same->err, ==, "");
+}
+
 void
 add_clocks_tests (void)
 {
+  g_test_add_func ("/tools/clocks/inputs-apart-warned", test_inputs_apart_warned);
   g_test_add_func ("/tools/clocks/unknown-clock-through-perfetto", test_unknown_clock_through_perfetto);
 }
