@@ -114,8 +114,11 @@ typedef struct
  * @dropped_kernel: kernel records dropped (array form has no place for them)
  * @dropped_markers: atrace marker records not written again as text
  * @dropped_flows: slice flow ids v2 could not carry (two different ids)
- * @dropped_other: other events without a JSON form (clock markers in array
- *   form, stack nodes beyond the limit)
+ * @dropped_clock_markers: clock pairs and parent_ts/realtime_ts markers
+ *   with nothing to go to (the array form has no metadata; past
+ *   1 024 of them)
+ * @dropped_other: other events without a JSON form (stack nodes beyond
+ *   the limit)
  * @dropped_repeated_legacy_begins: atrace `S|` begins of a family (process,
  *   cookie, name) already open, which atrace ignores; written as nestable
  *   `b` they would open a second slice
@@ -150,6 +153,7 @@ typedef struct
   guint64 dropped_unmatched_legacy_ends;
   guint64 records;
   guint64 dropped_switches_without_prev;
+  guint64 dropped_clock_markers;
 } ChromeWriterStats;
 
 typedef struct _ChromeWriter ChromeWriter;

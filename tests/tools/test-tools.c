@@ -444,6 +444,7 @@ main (int argc,
   add_tracecmd_tests ();
   add_streaming_tests ();
   add_systrace_tests ();
+  add_clocks_tests ();
   {
     int ret = g_test_run ();
 

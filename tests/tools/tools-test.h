@@ -69,5 +69,6 @@ void add_controls_tests (void);
 void add_tracecmd_tests (void);
 void add_streaming_tests (void);
 void add_systrace_tests (void);
+void add_clocks_tests (void);
 
 G_END_DECLS

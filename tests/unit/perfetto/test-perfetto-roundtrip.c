@@ -64,7 +64,7 @@ test_all_kinds (void)
   /* Two of the three sched events on cpu 0 continue the one before. */
   g_assert_cmpuint (ws.compact_sched, ==, 2);
   g_assert_cmpuint (ws.samples, ==, 2);
-  g_assert_cmpuint (ws.dropped_unmatched_end + ws.dropped_unmatched_async_end + ws.dropped_kernel + ws.dropped_kernel_args + ws.dropped_unknown_stack_node + ws.dropped_clock_marker + ws.dropped_other,
+  g_assert_cmpuint (ws.dropped_unmatched_end + ws.dropped_unmatched_async_end + ws.dropped_kernel + ws.dropped_kernel_args + ws.dropped_unknown_stack_node + ws.dropped_clock_marker + ws.dropped_other + ws.dropped_switches_without_prev,
                     ==, 0);
   g_assert_cmpuint (rs.unknown_packets + rs.unknown_track + rs.unknown_iid + rs.unsupported_events + rs.no_incremental_state + rs.truncated_bytes + rs.other_clock,
                     ==, 0);
