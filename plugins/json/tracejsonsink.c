@@ -127,6 +127,10 @@ trace_json_sink_get_drops (TraceFileSink *sink,
       s->dropped_switches_without_prev },
     { "thread-table-full", "CPU samples of threads past the thread table (max-threads)",
       s->dropped_samples_past_thread_table },
+    { "gpu-counters", "GPU counter values of no counter descriptor in the trace", s->dropped_gpu_counters },
+    { "frames", "frame timeline events trace_processor rejects (no cookie, token or pid; an end of no start)",
+      s->dropped_frames },
+    { "frame-links", "links of a second surface frame to one display frame", s->dropped_frame_links },
   };
 
   g_array_append_vals (drops, list, G_N_ELEMENTS (list));
