@@ -128,6 +128,13 @@ void chrome_writer_note_thread_name (ChromeWriter *w, gint64 tid, guint32 name);
 gboolean chrome_writer_kernel_suffix (ChromeWriter *w, GError **error);
 void chrome_writer_kernel_free (ChromeWriter *w);
 
+/* json-writer-frame-class.c: an actual frame's class, Perfetto's enum numbers */
+typedef struct
+{
+  gboolean has_present, on_time, gpu, has_prediction;
+  gint32 present, jank, prediction;
+} ChromeFrameClass;
+void chrome_writer_frame_class_args (GString *out, const ChromeFrameClass *c);
 /* json-writer-graphics.c */
 gboolean chrome_writer_graphics_record (ChromeWriter *w, TraceBatch *batch, const TraceEvent *ev);
 void chrome_writer_graphics_finish (ChromeWriter *w);

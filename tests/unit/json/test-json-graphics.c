@@ -118,7 +118,7 @@ add_frame (TestOut *o,
            gint32 pid)
 {
   Tracepipe__Json__FrameTimelineEvent e = TRACEPIPE__JSON__FRAME_TIMELINE_EVENT__INIT;
-  Tracepipe__Json__FrameStart surface = TRACEPIPE__JSON__FRAME_START__INIT;
+  Tracepipe__Json__SurfaceFrameStart surface = TRACEPIPE__JSON__SURFACE_FRAME_START__INIT;
   Tracepipe__Json__DisplayFrameStart display = TRACEPIPE__JSON__DISPLAY_FRAME_START__INIT;
   Tracepipe__Json__FrameEnd end = TRACEPIPE__JSON__FRAME_END__INIT;
 
@@ -132,10 +132,19 @@ add_frame (TestOut *o,
   surface.has_display_frame_token = TRUE;
   surface.display_frame_token = display_token;
   surface.layer_name = (char *) "Layer1";
-  e.actual_surface_frame_start = &surface; /* the members of a oneof share one pointer */
-  if (kind == TRACEPIPE__JSON__FRAME_TIMELINE_EVENT__EVENT_ACTUAL_DISPLAY_FRAME_START)
+  /* an app's frame late by its own jank (App Deadline Missed, Buffer Stuffing) */
+  surface.has_present_type = TRUE;
+  surface.present_type = 2;
+  surface.has_jank_type = TRUE;
+  surface.jank_type = 64 | 128;
+  display.has_jank_type = TRUE;
+  display.jank_type = 1;
+  /* the members of a oneof share one pointer */
+  if (kind == TRACEPIPE__JSON__FRAME_TIMELINE_EVENT__EVENT_ACTUAL_SURFACE_FRAME_START)
+    e.actual_surface_frame_start = &surface;
+  else if (kind == TRACEPIPE__JSON__FRAME_TIMELINE_EVENT__EVENT_ACTUAL_DISPLAY_FRAME_START)
     e.actual_display_frame_start = &display;
-  if (kind == TRACEPIPE__JSON__FRAME_TIMELINE_EVENT__EVENT_FRAME_END)
+  else
     e.frame_end = &end;
   add_record (o, ts, 76, &e.base);
 }
@@ -145,7 +154,7 @@ add_frame (TestOut *o,
 static void
 test_frame_timeline (void)
 {
-  JsonObject *surface, *display, *end;
+  JsonObject *surface, *display, *end, *args;
   TestOut o;
 
   test_out_init (&o);
@@ -160,9 +169,18 @@ test_frame_timeline (void)
   g_assert_cmpint (json_object_get_int_member (surface, "pid"), ==, 1000);
   g_assert_cmpstr (json_object_get_string_member (surface, "cat"), ==, "Actual Timeline");
   g_assert_true (json_object_get_boolean_member (surface, "flow_out"));
+  /* the frame's class in trace_processor's words */
+  args = json_object_get_object_member (surface, "args");
+  g_assert_cmpstr (json_object_get_string_member (args, "Present type"), ==, "Late Present");
+  g_assert_cmpstr (json_object_get_string_member (args, "Jank type"), ==, "App Deadline Missed, Buffer Stuffing");
+  g_assert_cmpstr (json_object_get_string_member (args, "Prediction type"), ==, "Unspecified Prediction");
+  g_assert_cmpint (json_object_get_int_member (args, "Display frame token"), ==, 4);
   display = test_json_event (o.events, "b", "4", 0);
   g_assert_cmpint (json_object_get_int_member (display, "pid"), ==, 666);
   g_assert_true (json_object_get_boolean_member (display, "flow_in"));
+  args = json_object_get_object_member (display, "args");
+  g_assert_cmpstr (json_object_get_string_member (args, "Jank type"), ==, "None");
+  g_assert_cmpstr (json_object_get_string_member (args, "Present type"), ==, "Unspecified Present");
   g_assert_cmpstr (json_object_get_string_member (display, "bind_id"), ==,
                    json_object_get_string_member (surface, "bind_id"));
   /* the second surface frame of display frame 4 is not linked */
