@@ -193,18 +193,25 @@ test_frame_timeline (void)
   test_out_clear (&o);
 }
 
-/* A record of another kind is still written as a metadata event. */
+/* A record of another kind, or whose payload does not decode, is still
+ * written as a metadata event. */
 static void
 test_other_records_kept (void)
 {
   Tracepipe__Json__FrameEnd end = TRACEPIPE__JSON__FRAME_END__INIT;
+  TraceEvent *ev;
   TestOut o;
 
   test_out_init (&o);
   add_record (&o, 5, 40, &end.base);
+  ev = test_add (o.batch, TRACE_EVENT_RECORD, 6, TRACE_ID_UNKNOWN, TRACE_ID_UNKNOWN, "perfetto_packet_76");
+  trace_batch_add_arg (o.batch, ev, trace_string_pool_intern (o.pool, "perfetto.field"), TRACE_ARG_UINT)->v.u = 76;
+  /* a payload of 3 bytes that is no message (a tag of field number 0) */
+  trace_batch_add_arg_string (o.batch, ev, "perfetto.bytes", "AwAAAA==");
   test_out_write (&o, NULL);
   g_assert_nonnull (test_json_event (o.events, "M", "perfetto_packet_40", 0));
-  g_assert_cmpuint (o.stats.records, ==, 1);
+  g_assert_nonnull (test_json_event (o.events, "M", "perfetto_packet_76", 0));
+  g_assert_cmpuint (o.stats.records, ==, 2);
   test_out_clear (&o);
 }
 
