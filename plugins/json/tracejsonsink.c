@@ -14,7 +14,8 @@
  * memory): the object form by default, `X` events for slices (a Chrome
  * JSON stream keeps its `B`/`E` pairs, see docs/json.md), `M` events
  * for names, kernel records as `systemTraceEvents` text so viewers still
- * show CPU tracks. The file appears at `location` only once complete and
+ * show CPU tracks, a Perfetto stream's GPU counters as `C` events and its
+ * Android frame timelines as async slices. The file appears at `location` only once complete and
  * valid; Ctrl-C in trace-launch completes it too. See docs/json.md.
  *
  * ```
