@@ -176,14 +176,21 @@ frame_start (ChromeWriter *w,
   frame_args (w, s);
 }
 
+/* The class of a display or surface frame start (the same members in
+ * both messages). */
+#define FRAME_CLASS_OF(e)                                                                       \
+  {                                                                                             \
+    (e)->has_present_type, (e)->on_time_finish, (e)->gpu_composition, (e)->has_prediction_type, \
+        (e)->present_type, (e)->jank_type, (e)->prediction_type                                 \
+  }
+
 static void
 display_start (ChromeWriter *w,
                const Tracepipe__Json__DisplayFrameStart *e,
                gboolean actual,
                gint64 ts)
 {
-  ChromeFrameClass c = { e->has_present_type, e->on_time_finish, e->gpu_composition, e->has_prediction_type,
-                         e->present_type, e->jank_type, e->prediction_type };
+  ChromeFrameClass c = FRAME_CLASS_OF (e);
   FrameStart s = { e->has_cookie && e->has_token && e->has_pid, FALSE, e->cookie, e->token, e->token, e->pid };
 
   s.cls = actual ? &c : NULL;
@@ -196,8 +203,7 @@ surface_start (ChromeWriter *w,
                gboolean actual,
                gint64 ts)
 {
-  ChromeFrameClass c = { e->has_present_type, e->on_time_finish, e->gpu_composition, e->has_prediction_type,
-                         e->present_type, e->jank_type, e->prediction_type };
+  ChromeFrameClass c = FRAME_CLASS_OF (e);
   FrameStart s = { e->has_cookie && e->has_token && e->has_display_frame_token && e->has_pid,
                    TRUE,
                    e->cookie,
