@@ -135,6 +135,12 @@ typedef struct
  *   trace_processor skips them in the original; a text line must name one
  * @records: records of another format carried through (Perfetto packets
  *   perfetto-src did not read), written as metadata events of their name
+ * @dropped_gpu_counters: GPU counter values of a counter id no descriptor
+ *   of the trace named (or named in interned data, which is not carried)
+ * @dropped_frames: frame timeline events trace_processor rejects (a start
+ *   without cookie, token or pid, an end of no start)
+ * @dropped_frame_links: links of a second actual surface frame to one
+ *   display frame (a v2 flow id begins once)
  */
 typedef struct
 {
@@ -154,6 +160,9 @@ typedef struct
   guint64 records;
   guint64 dropped_switches_without_prev;
   guint64 dropped_clock_markers;
+  guint64 dropped_gpu_counters;
+  guint64 dropped_frames;
+  guint64 dropped_frame_links;
 } ChromeWriterStats;
 
 typedef struct _ChromeWriter ChromeWriter;

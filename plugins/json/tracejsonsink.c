@@ -14,7 +14,8 @@
  * memory): the object form by default, `X` events for slices (a Chrome
  * JSON stream keeps its `B`/`E` pairs, see docs/json.md), `M` events
  * for names, kernel records as `systemTraceEvents` text so viewers still
- * show CPU tracks. The file appears at `location` only once complete and
+ * show CPU tracks, a Perfetto stream's GPU counters as `C` events and its
+ * Android frame timelines as async slices. The file appears at `location` only once complete and
  * valid; Ctrl-C in trace-launch completes it too. See docs/json.md.
  *
  * ```
@@ -128,7 +129,16 @@ trace_json_sink_get_drops (TraceFileSink *sink,
     [TRACE_SINK_DROP_THREAD_TABLE_FULL] = s->dropped_samples_past_thread_table,
   };
 
+  /* Losses of the Perfetto records json-sink alone turns into events. */
+  const TraceSinkDrop graphics[] = {
+    { "gpu-counters", "GPU counter values of no counter descriptor in the trace", s->dropped_gpu_counters },
+    { "frames", "frame timeline events trace_processor rejects (no cookie, token or pid; an end of no start)",
+      s->dropped_frames },
+    { "frame-links", "links of a second surface frame to one display frame", s->dropped_frame_links },
+  };
+
   trace_sink_drops_append (drops, counts);
+  g_array_append_vals (drops, graphics, G_N_ELEMENTS (graphics));
 }
 
 static void
