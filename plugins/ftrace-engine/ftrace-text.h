@@ -328,6 +328,8 @@ void ftrace_parser_add_field (FtraceParser *parser,
                               gsize key_len,
                               const char *value,
                               gsize value_len);
+gint64 ftrace_task_state_parse (const char *s,
+                                gsize len);
 guint32 ftrace_parser_intern (FtraceParser *parser,
                               const char *s,
                               gsize len);

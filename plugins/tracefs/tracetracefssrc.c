@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "kernel-engine.h"
 #include "tracefs-private.h"
 
 /**
@@ -39,6 +40,8 @@ struct _TraceTracefsSrc
   CaptureState *state;
   CaptureReaders *readers;
   CaptureMerge *merge;
+  FtraceParser *parser;
+  KernelEngine *engine; /* the records into events */
   gboolean recording;
   gint64 started_us;
   gint eos_asked;
@@ -115,6 +118,7 @@ add_record (struct tep_record *record,
       self->unwanted++;
       return;
     }
+  kernel_engine_add_record (self->engine, record, record->cpu, self->batch);
 }
 
 static void
@@ -297,6 +301,8 @@ release_capture (TraceTracefsSrc *self)
         g_warning ("%s", error->message);
     }
   g_clear_pointer (&self->merge, capture_merge_free);
+  g_clear_pointer (&self->engine, kernel_engine_free);
+  g_clear_pointer (&self->parser, ftrace_parser_free);
   g_clear_pointer (&self->readers, capture_readers_free);
   g_clear_pointer (&self->state, capture_state_free);
   g_clear_pointer (&self->tep, tep_free);
@@ -351,6 +357,8 @@ trace_tracefs_src_start (TraceBaseSrc *src,
   if (self->readers == NULL)
     goto failed;
   self->merge = capture_merge_new (self->tep, capture_readers_get_n_cpus (self->readers));
+  self->parser = ftrace_parser_new (trace_element_get_string_pool (TRACE_ELEMENT (self)));
+  self->engine = kernel_engine_new (self->tep, self->parser);
   trace_base_src_set_stream_info (src, "tracefs", self->location,
                                   clock_domain (capture_state_get_clock (self->state)), "trace_clock");
   return TRUE;
