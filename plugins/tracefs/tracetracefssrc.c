@@ -255,6 +255,22 @@ report_lost (TraceTracefsSrc *self)
                                 self->lost, per_cpu->str, capture_state_get_buffer_size_kb (self->state));
 }
 
+/* What the engine and the markers' parser could not use, one WARNING. */
+static void
+report_unused (TraceTracefsSrc *self)
+{
+  g_autofree char *engine = kernel_engine_stats_to_summary (kernel_engine_get_stats (self->engine));
+  const FtraceStats *stats = ftrace_parser_get_stats (self->parser);
+  g_autoptr (GString) text = g_string_new (engine);
+
+  for (guint i = 0; i < FTRACE_PROBLEM_N; i++)
+    if (stats->problems[i] > 0)
+      g_string_append_printf (text, "%s%" G_GUINT64_FORMAT " %s", text->len ? ", " : "", stats->problems[i],
+                              ftrace_problem_to_string (i));
+  if (text->len > 0)
+    trace_element_post_warning (TRACE_ELEMENT (self), self->location, "records not used: %s", text->str);
+}
+
 /* Stops recording, reads what the buffer still holds and pushes it. */
 static void
 trace_tracefs_src_finish (TraceBaseSrc *src)
@@ -282,6 +298,7 @@ trace_tracefs_src_finish (TraceBaseSrc *src)
             break;
         }
       report_lost (self);
+      report_unused (self);
     }
   if (!capture_state_restore (self->state, &error))
     trace_element_post_warning (TRACE_ELEMENT (self), self->location, "%s", error->message);
@@ -393,6 +410,14 @@ trace_tracefs_src_collect_stats (TraceElement *element,
   g_variant_dict_insert (stats, "lost-events", "t", self->lost);
   if (self->unwanted > 0)
     g_variant_dict_insert (stats, "skipped-not-asked", "t", self->unwanted);
+  if (self->parser)
+    {
+      const FtraceStats *ps = ftrace_parser_get_stats (self->parser);
+
+      for (guint i = 0; i < FTRACE_PROBLEM_N; i++)
+        if (ps->problems[i] > 0)
+          g_variant_dict_insert (stats, ftrace_problem_get_key (i), "t", ps->problems[i]);
+    }
 }
 
 static void
