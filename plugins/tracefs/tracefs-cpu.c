@@ -25,13 +25,16 @@
  * event waits before the source sees it, and a stop is answered within. */
 #define POLL_INTERVAL_MS 100
 
+/* How long a reader whose queue is full waits before it looks again */
+#define FULL_QUEUE_WAIT_MS 10
+
 /* An event reserved just before a pass can be committed after it; it is
  * never older than this (the ring buffer writes with preemption off). */
 #define WATERMARK_SLACK_NS 1000000
 
 /* The pages queued for the source, at most: a source slower than the
  * kernel then leaves them in the ring buffer, where overruns are counted. */
-#define MAX_QUEUED_BYTES (64 * 1024 * 1024)
+#define MAX_QUEUED_BYTES (16 * 1024 * 1024)
 
 typedef struct
 {
@@ -198,7 +201,10 @@ read_cpu (gpointer data)
         publish (c, &stats, to_end);
       if (last)
         break;
-      g_poll (fds, n_fds, POLL_INTERVAL_MS);
+      if (to_end)
+        g_poll (fds, n_fds, POLL_INTERVAL_MS);
+      else /* the queue is full and the buffer ready: wait for the source, not for the buffer */
+        g_poll (fds + 1, n_fds - 1, FULL_QUEUE_WAIT_MS);
     }
   if (n_fds == 2)
     g_cancellable_release_fd (r->stop);

@@ -3,10 +3,11 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Each cpu's records are in time order in its pages. The merge takes the
- * oldest record of all cpus, but only up to the bound: the oldest of the
- * cpus' watermarks, before which no cpu can still bring a record. What is
- * past the bound waits in its page for the next call; so the stream is in
- * time order, held back at most one reader interval.
+ * oldest record of all cpus, but only when no cpu can still bring an
+ * older one: every cpu without a record in hand has a watermark (the
+ * readers') past it. What is past the bound waits in its page for the
+ * next call; so the stream is in time order, held back about one reader
+ * interval.
  */
 #include "config.h"
 
@@ -87,60 +88,54 @@ cursor_load (CaptureMerge *merge,
   return TRUE;
 }
 
-/* The cpu whose next record is the oldest, -1 when none has one. */
+/* The cpu whose next record is the oldest, -1 when none has one; @limit
+ * is the oldest watermark of the cpus that have no record: none of them
+ * can bring a record older than it. A cpu that has one is no limit: what
+ * it brings later is newer than what it has. */
 static int
-oldest_cpu (CaptureMerge *merge)
+oldest_cpu (CaptureMerge *merge,
+            guint64 *limit)
 {
   int best = -1;
 
+  *limit = G_MAXUINT64;
   for (guint i = 0; i < merge->n_cpus; i++)
     {
       MergeCpu *c = &merge->cpus[i];
 
-      if ((c->data != NULL || cursor_load (merge, c)) && (best < 0 || c->ts < merge->cpus[best].ts))
+      if (c->data == NULL && !cursor_load (merge, c))
+        *limit = MIN (*limit, c->watermark);
+      else if (best < 0 || c->ts < merge->cpus[best].ts)
         best = (int) i;
     }
   return best;
 }
 
 /**
- * capture_merge_get_bound:
- * @merge: the merge
- *
- * Returns: the oldest of the cpus' watermarks: every record up to it is in
- *   the merge
- */
-guint64
-capture_merge_get_bound (CaptureMerge *merge)
-{
-  guint64 bound = G_MAXUINT64;
-
-  for (guint i = 0; i < merge->n_cpus; i++)
-    bound = MIN (bound, merge->cpus[i].watermark);
-  return bound;
-}
-
-/**
  * capture_merge_run:
  * @merge: the merge
- * @bound: the newest time to give records of
+ * @to_the_end: give every record held, whatever the watermarks say (the
+ *   readers have ended)
  * @max_records: at most this many
  * @func: called with each record, oldest first
  * @user_data: for @func
+ *
+ * Gives the records no cpu can still bring an older record than.
  *
  * Returns: how many records @func was given
  */
 guint
 capture_merge_run (CaptureMerge *merge,
-                   guint64 bound,
+                   gboolean to_the_end,
                    guint max_records,
                    CaptureRecordFunc func,
                    gpointer user_data)
 {
+  guint64 limit;
   guint n = 0;
   int cpu;
 
-  while (n < max_records && (cpu = oldest_cpu (merge)) >= 0 && merge->cpus[cpu].ts <= bound)
+  while (n < max_records && (cpu = oldest_cpu (merge, &limit)) >= 0 && (to_the_end || merge->cpus[cpu].ts <= limit))
     {
       MergeCpu *c = &merge->cpus[cpu];
       struct tep_record record = {
@@ -158,6 +153,20 @@ capture_merge_run (CaptureMerge *merge,
       c->data = kbuffer_next_event (c->kbuf, &c->ts);
     }
   return n;
+}
+
+/**
+ * capture_merge_get_n_pending:
+ * @merge: the merge
+ * @cpu: which cpu
+ *
+ * Returns: the pages of @cpu the merge holds besides the one it reads
+ */
+guint
+capture_merge_get_n_pending (CaptureMerge *merge,
+                             guint cpu)
+{
+  return merge->cpus[cpu].pages.length;
 }
 
 /**

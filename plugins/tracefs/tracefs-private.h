@@ -161,11 +161,12 @@ void capture_merge_add_pages (CaptureMerge *merge,
                               GQueue *pages,
                               guint64 watermark);
 guint capture_merge_run (CaptureMerge *merge,
-                         guint64 bound,
+                         gboolean to_the_end,
                          guint max_records,
                          CaptureRecordFunc func,
                          gpointer user_data);
-guint64 capture_merge_get_bound (CaptureMerge *merge);
+guint capture_merge_get_n_pending (CaptureMerge *merge,
+                                   guint cpu);
 guint64 capture_merge_get_missed (CaptureMerge *merge);
 void capture_merge_free (CaptureMerge *merge);
 

@@ -121,31 +121,46 @@ add_record (struct tep_record *record,
   kernel_engine_add_record (self->engine, record, record->cpu, self->batch);
 }
 
-static void
+/* Moves the readers' pages to the merge, for each cpu whose pages the
+ * merge has read: memory stays bounded by the readers' queues while the
+ * pipeline is slower than the kernel (the ring buffer then overruns, and
+ * the loss is counted). A cpu's watermark comes with its pages. */
+static gboolean
 take_pages (TraceTracefsSrc *self)
 {
   GQueue pages = G_QUEUE_INIT;
+  gboolean more = FALSE; /* pages taken, or left for later */
 
   for (guint cpu = 0; cpu < capture_readers_get_n_cpus (self->readers); cpu++)
     {
       guint64 watermark = 0;
 
-      capture_readers_take (self->readers, cpu, &pages, &watermark);
+      if (capture_merge_get_n_pending (self->merge, cpu) > 0)
+        {
+          more = TRUE;
+          continue;
+        }
+      if (capture_readers_take (self->readers, cpu, &pages, &watermark))
+        more = TRUE;
       capture_merge_add_pages (self->merge, cpu, &pages, watermark);
     }
+  return more;
 }
 
-/* Records up to @bound into a new batch of at most a batch's size. */
-static TraceBatch *
+/* At most a batch's size of records into @batch, those no cpu can bring
+ * older ones than or, @to_the_end, all; returns how many records were
+ * read (some make no event). */
+static guint
 collect (TraceTracefsSrc *self,
-         guint64 bound)
+         gboolean to_the_end,
+         TraceBatch **batch)
 {
-  TraceBatch *batch = trace_base_src_new_batch (TRACE_BASE_SRC (self));
+  guint n;
 
-  self->batch = batch;
-  capture_merge_run (self->merge, bound, TRACE_BATCH_DEFAULT_SIZE, add_record, self);
+  *batch = self->batch = trace_base_src_new_batch (TRACE_BASE_SRC (self));
+  n = capture_merge_run (self->merge, to_the_end, TRACE_BATCH_DEFAULT_SIZE, add_record, self);
   self->batch = NULL;
-  return batch;
+  return n;
 }
 
 static gboolean
@@ -214,22 +229,19 @@ trace_tracefs_src_create (TraceBaseSrc *src,
                           GError **error)
 {
   TraceTracefsSrc *self = TRACE_TRACEFS_SRC (src);
-  TraceBatch *batch;
 
   if (!self->recording && !begin_recording (self, error))
     return TRACE_FLOW_ERROR;
   if (ms_left (self) == 0)
     return TRACE_FLOW_EOS; /* finish reads the rest */
   take_pages (self);
-  batch = collect (self, capture_merge_get_bound (self->merge));
-  if (batch->n_events == 0 && !g_atomic_int_get (&self->eos_asked))
+  if (collect (self, FALSE, out) == 0 && !g_atomic_int_get (&self->eos_asked))
     {
-      trace_batch_unref (batch);
+      g_clear_pointer (out, trace_batch_unref);
       wait_for_news (self, MIN (WAIT_MS, ms_left (self)));
       take_pages (self);
-      batch = collect (self, capture_merge_get_bound (self->merge));
+      collect (self, FALSE, out);
     }
-  *out = batch;
   return TRACE_FLOW_OK;
 }
 
@@ -284,17 +296,17 @@ trace_tracefs_src_finish (TraceBaseSrc *src)
   if (self->readers)
     {
       capture_readers_stop (self->readers);
-      take_pages (self);
       for (;;)
         {
-          TraceBatch *batch = collect (self, G_MAXUINT64);
+          gboolean more = take_pages (self);
+          TraceBatch *batch = NULL;
+          guint n = collect (self, TRUE, &batch);
 
           if (batch->n_events == 0)
-            {
-              trace_batch_unref (batch);
-              break;
-            }
-          if (trace_base_src_push_batch (src, batch) != TRACE_FLOW_OK)
+            trace_batch_unref (batch);
+          else if (trace_base_src_push_batch (src, batch) != TRACE_FLOW_OK)
+            break;
+          if (n == 0 && !more)
             break;
         }
       report_lost (self);
