@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <gio/gunixmounts.h>
 #include <sys/statfs.h>
 #include <unistd.h>
 
@@ -63,12 +64,16 @@ capture_check_tracefs (const char *dir,
 char *
 capture_find_tracefs (GError **error)
 {
-  const char *path = NULL;
+  GList *mounts = g_unix_mounts_get (NULL);
+  char *path = NULL;
 
-  /* mount=false: only look in /proc/mounts */
-  if (tracefs_tracing_dir_is_mounted (false, &path) != 1 || path == NULL)
-    path = "/sys/kernel/tracing";
+  for (GList *m = mounts; m && path == NULL; m = m->next)
+    if (g_strcmp0 (g_unix_mount_get_fs_type (m->data), "tracefs") == 0)
+      path = g_strdup (g_unix_mount_get_mount_path (m->data));
+  g_list_free_full (mounts, (GDestroyNotify) g_unix_mount_free);
+  if (path == NULL)
+    path = g_strdup ("/sys/kernel/tracing");
   if (!capture_check_tracefs (path, error))
-    return NULL;
-  return g_strdup (path);
+    g_clear_pointer (&path, g_free);
+  return path;
 }

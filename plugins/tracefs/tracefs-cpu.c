@@ -271,7 +271,7 @@ capture_readers_new (struct tracefs_instance *instance,
                      GError **error)
 {
   g_autoptr (CaptureReaders) r = g_new0 (CaptureReaders, 1);
-  g_autofree char *clock = tracefs_get_clock (instance);
+  char *clock = tracefs_get_clock (instance); /* malloc'd by libtracefs */
 
   r->n_cpus = (guint) MAX (1, sysconf (_SC_NPROCESSORS_CONF));
   r->cpus = g_new0 (CaptureCpu, r->n_cpus);

@@ -4,9 +4,10 @@
  *
  * The plugin's private prefix is `capture_`: libtracefs owns `tracefs_`.
  *
- * A capture has four parts, each in its own file:
+ * A capture has six parts, each in its own file:
  *   tracefs-access.c   is tracefs there, and may this process write it
  *   tracefs-events.c   the events= list: parsed, checked against the buffer
+ *   tracefs-formats.c  the events' formats, for libtraceevent
  *   tracefs-state.c    what the capture changes in the buffer, and undoing it
  *   tracefs-cpu.c      a reader thread per cpu: raw pages into a queue
  *   tracefs-merge.c    the cpus' pages merged into one stream in time order
@@ -55,6 +56,12 @@ gboolean capture_events_want (GPtrArray *events,
                               const char *system,
                               const char *event);
 char **capture_events_systems (GPtrArray *events);
+
+/* ------------------------------------------------------------ formats */
+
+struct tep_handle *capture_load_formats (const char *tracing_dir,
+                                         char **systems,
+                                         GError **error);
 
 /* ------------------------------------------------------------ state */
 

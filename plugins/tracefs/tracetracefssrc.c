@@ -357,13 +357,9 @@ prepare_capture (TraceTracefsSrc *self,
       !capture_state_check_idle (self->state, error))
     return FALSE;
   systems = capture_events_systems (self->event_list);
-  self->tep = tracefs_local_events_system (tracing_dir, (const char *const *) systems);
+  self->tep = capture_load_formats (tracing_dir, systems, error);
   if (self->tep == NULL)
-    {
-      g_set_error (error, TRACE_RESOURCE_ERROR, TRACE_RESOURCE_ERROR_READ, "%s: cannot read the events' formats",
-                   events_dir);
-      return FALSE;
-    }
+    return FALSE;
   return capture_state_apply (self->state, self->event_list, error);
 }
 
