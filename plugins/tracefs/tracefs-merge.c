@@ -28,7 +28,6 @@ struct _CaptureMerge
   struct tep_handle *tep;
   MergeCpu *cpus;
   guint n_cpus;
-  guint64 missed; /* the pages' own count of events lost before them */
 };
 
 CaptureMerge *
@@ -72,17 +71,12 @@ cursor_load (CaptureMerge *merge,
 {
   while (c->data == NULL)
     {
-      int missed;
-
       g_clear_pointer (&c->current, g_free);
       c->current = g_queue_pop_head (&c->pages);
       if (c->current == NULL || c->kbuf == NULL)
         return FALSE;
       if (kbuffer_load_subbuffer (c->kbuf, c->current->data) < 0)
         continue; /* not a page: skip it */
-      missed = kbuffer_missed_events (c->kbuf);
-      if (missed > 0)
-        merge->missed += (guint64) missed;
       c->data = kbuffer_read_event (c->kbuf, &c->ts);
     }
   return TRUE;
@@ -167,18 +161,6 @@ capture_merge_get_n_pending (CaptureMerge *merge,
                              guint cpu)
 {
   return merge->cpus[cpu].pages.length;
-}
-
-/**
- * capture_merge_get_missed:
- * @merge: the merge
- *
- * Returns: the events the pages said were lost before them
- */
-guint64
-capture_merge_get_missed (CaptureMerge *merge)
-{
-  return merge->missed;
 }
 
 void

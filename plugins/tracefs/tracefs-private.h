@@ -174,7 +174,6 @@ guint capture_merge_run (CaptureMerge *merge,
                          gpointer user_data);
 guint capture_merge_get_n_pending (CaptureMerge *merge,
                                    guint cpu);
-guint64 capture_merge_get_missed (CaptureMerge *merge);
 void capture_merge_free (CaptureMerge *merge);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CaptureMerge, capture_merge_free)
