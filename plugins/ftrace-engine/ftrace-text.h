@@ -321,6 +321,13 @@ TraceEvent *ftrace_parser_add_generic (FtraceParser *parser,
                                        TraceBatch *batch,
                                        const FtraceRecord *rec,
                                        const FtraceName *event);
+void ftrace_parser_add_kernel_text (FtraceParser *parser,
+                                    TraceBatch *batch,
+                                    const FtraceRecord *rec,
+                                    const char *event,
+                                    gsize event_len,
+                                    const char *payload,
+                                    gsize len);
 void ftrace_parser_add_field (FtraceParser *parser,
                               TraceBatch *batch,
                               TraceEvent *ev,
@@ -328,6 +335,8 @@ void ftrace_parser_add_field (FtraceParser *parser,
                               gsize key_len,
                               const char *value,
                               gsize value_len);
+TraceClockDomain ftrace_clock_from_name (const char *name,
+                                         gsize len);
 gint64 ftrace_task_state_parse (const char *s,
                                 gsize len);
 guint32 ftrace_parser_intern (FtraceParser *parser,

@@ -178,3 +178,30 @@ kernel_add_fields (KernelEngineStats *stats,
         stats->unread_fields++;
     }
 }
+
+/**
+ * kernel_record_is_sound:
+ * @d: a record
+ * @event: its format
+ *
+ * libtraceevent prints a record's fields without checking that they lie
+ * within it; a damaged record is read field by field instead.
+ *
+ * Returns: whether every field of @event, and every dynamic field's
+ *   bytes, lie within @d
+ */
+gboolean
+kernel_record_is_sound (const KernelData *d,
+                        struct tep_event *event)
+{
+  for (struct tep_format_field *f = event->format.fields; f; f = f->next)
+    {
+      gsize offset, len;
+
+      if (f->offset < 0 || (f->size > 0 && !within (d, f->offset, f->size)))
+        return FALSE;
+      if ((f->flags & TEP_FIELD_IS_DYNAMIC) && (!dynamic_span (d, f, &offset, &len) || !within (d, offset, len)))
+        return FALSE;
+    }
+  return TRUE;
+}

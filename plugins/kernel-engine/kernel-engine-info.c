@@ -5,8 +5,9 @@
  * At an event id's first record its format decides its kind and finds
  * the fields that kind reads (tep_find_field() once per id, never per
  * record). A typed kind whose format lacks a field it needs (a tracer's
- * event of the same name, a kernel that renamed a field) is read as a
- * generic event instead, with all its fields.
+ * event of the same name, a kernel that renamed a field; counted), or
+ * has fields the kind does not read, is read as a generic event instead:
+ * through its text, which ftrace-src reads into the same kind.
  */
 #include <string.h>
 
@@ -64,6 +65,24 @@ find_fields (KernelEventInfo *info,
   return TRUE;
 }
 
+/* Whether the format has fields the kind does not read (a kernel's
+ * sched_process_exit has group_dead): the text prints them and ftrace-src
+ * keeps them as args, so such an event is read through its text. */
+static gboolean
+has_other_fields (const KernelEventInfo *info)
+{
+  for (struct tep_format_field *f = info->event->format.fields; f; f = f->next)
+    {
+      gboolean read = FALSE;
+
+      for (guint i = 0; i < KERNEL_MAX_FIELDS && !read; i++)
+        read = info->f[i] == f;
+      if (!read)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 /**
  * kernel_event_info_new:
  * @event: an event's format
@@ -80,12 +99,18 @@ kernel_event_info_new (struct tep_event *event)
 
   info->event = event;
   info->kind = KERNEL_KIND_GENERIC;
+  info->printed = kernel_printed_new (event, &info->n_printed);
   if (spec == NULL)
     return info;
   if (!find_fields (info, spec))
     {
       memset (info->f, 0, sizeof info->f);
       info->incomplete = TRUE;
+      return info;
+    }
+  if (spec->kind != KERNEL_KIND_PRINT && has_other_fields (info))
+    {
+      memset (info->f, 0, sizeof info->f);
       return info;
     }
   info->kind = spec->kind;
@@ -100,6 +125,9 @@ kernel_event_info_free (KernelEventInfo *info)
 {
   if (info == NULL) /* an id below one seen, not seen itself */
     return;
+  for (guint i = 0; i < info->n_printed; i++)
+    kernel_printed_clear (&info->printed[i]);
+  g_free (info->printed);
   g_free (info->states);
   g_free (info);
 }

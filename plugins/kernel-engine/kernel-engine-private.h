@@ -37,6 +37,14 @@ typedef struct
   guint64 known;     /* every bit above, or'ed */
 } KernelStateMap;
 
+/* A field an event's text prints as `key=%d` or `key=%s`. */
+typedef struct
+{
+  char *key;
+  struct tep_format_field *field;
+  gboolean is_string;
+} KernelPrinted;
+
 /* What one event id needs, looked up at its first record. */
 typedef struct
 {
@@ -46,6 +54,8 @@ typedef struct
   struct tep_format_field *f[KERNEL_MAX_FIELDS];
   KernelStateMap *states; /* sched_switch's prev_state letters */
   gboolean incomplete;    /* a typed event read as generic: a field missing */
+  KernelPrinted *printed; /* a generic event's printed fields, NULL: print it */
+  guint n_printed;
 } KernelEventInfo;
 
 /* A record's bytes: fields are read within them only. */
@@ -65,6 +75,18 @@ KernelStateMap *kernel_state_map_new (struct tep_event *event);
 gint64 kernel_state_map_read (const KernelStateMap *map,
                               guint64 raw);
 
+/* kernel-engine-printed.c */
+KernelPrinted *kernel_printed_new (struct tep_event *event,
+                                   guint *n);
+void kernel_printed_clear (KernelPrinted *p);
+void kernel_printed_add (KernelEngineStats *stats,
+                         FtraceParser *parser,
+                         TraceBatch *batch,
+                         TraceEvent *ev,
+                         const KernelData *d,
+                         const KernelPrinted *printed,
+                         guint n);
+
 /* kernel-engine-fields.c */
 gboolean kernel_field_int (const KernelData *d,
                            const struct tep_format_field *f,
@@ -76,6 +98,8 @@ gboolean kernel_field_string (const KernelData *d,
                               const struct tep_format_field *f,
                               FtraceName *out,
                               gboolean *cut);
+gboolean kernel_record_is_sound (const KernelData *d,
+                                 struct tep_event *event);
 void kernel_add_fields (KernelEngineStats *stats,
                         FtraceParser *parser,
                         TraceBatch *batch,

@@ -10,6 +10,7 @@
  * ring buffer's, in nanoseconds where the text rounds to microseconds.
  */
 #include <string.h>
+#include <trace-seq.h>
 
 #include "kernel-engine-private.h"
 
@@ -20,6 +21,7 @@ struct _KernelEngine
   /* event id -> KernelEventInfo, filled at each id's first record
    * (common_type is 16 bits: the array stays small) */
   GPtrArray *infos;
+  struct trace_seq seq; /* a generic event's text, reused */
   KernelEngineStats stats;
 };
 
@@ -40,6 +42,7 @@ kernel_engine_new (struct tep_handle *tep,
   ke->tep = tep;
   ke->parser = parser;
   ke->infos = g_ptr_array_new_with_free_func ((GDestroyNotify) kernel_event_info_free);
+  trace_seq_init (&ke->seq);
   return ke;
 }
 
@@ -47,6 +50,7 @@ void
 kernel_engine_free (KernelEngine *ke)
 {
   g_ptr_array_unref (ke->infos);
+  trace_seq_destroy (&ke->seq);
   g_free (ke);
 }
 
@@ -165,16 +169,40 @@ read_typed (const KernelEventInfo *info,
     }
 }
 
+/* An event the model has no kind for: the fields its text prints, under
+ * the text's keys (kernel-engine-printed.c), or its text as the kernel
+ * prints it (libtraceevent runs the event's print format), read as
+ * ftrace-src reads that text: either way its args are the text's; an event whose format
+ * libtraceevent could not parse, or a damaged record (a field past its
+ * end, which libtraceevent would read), gets its fields as typed args. */
 static void
 add_generic (KernelEngine *ke,
              const KernelEventInfo *info,
              const KernelData *d,
+             struct tep_record *record,
              const FtraceRecord *rec,
              TraceBatch *batch)
 {
   const char *name = info->event->name ? info->event->name : "";
-  TraceEvent *ev = ftrace_parser_add_generic (ke->parser, batch, rec, &(FtraceName){ name, strlen (name), 0 });
+  TraceEvent *ev;
 
+  if (info->printed && kernel_record_is_sound (d, info->event))
+    {
+      ev = ftrace_parser_add_generic (ke->parser, batch, rec, &(FtraceName){ name, strlen (name), 0 });
+      kernel_printed_add (&ke->stats, ke->parser, batch, ev, d, info->printed, info->n_printed);
+      return;
+    }
+  if (!(info->event->flags & TEP_EVENT_FL_FAILED) && kernel_record_is_sound (d, info->event))
+    {
+      trace_seq_reset (&ke->seq);
+      tep_print_event (ke->tep, &ke->seq, record, "%s", TEP_PRINT_INFO);
+      if (ke->seq.state == TRACE_SEQ__GOOD)
+        {
+          ftrace_parser_add_kernel_text (ke->parser, batch, rec, name, strlen (name), ke->seq.buffer, ke->seq.len);
+          return;
+        }
+    }
+  ev = ftrace_parser_add_generic (ke->parser, batch, rec, &(FtraceName){ name, strlen (name), 0 });
   kernel_add_fields (&ke->stats, ke->parser, batch, ev, d, info->event);
 }
 
@@ -226,7 +254,7 @@ kernel_engine_add_record (KernelEngine *ke,
   else
     {
       ke->stats.incomplete_events += info->incomplete;
-      add_generic (ke, info, &d, &rec, batch);
+      add_generic (ke, info, &d, record, &rec, batch);
     }
 }
 

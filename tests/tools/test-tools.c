@@ -441,6 +441,7 @@ main (int argc,
   add_stats_tests ();
   add_progress_tests ();
   add_controls_tests ();
+  add_tracecmd_tests ();
   {
     int ret = g_test_run ();
 

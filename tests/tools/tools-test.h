@@ -47,5 +47,6 @@ void add_filter_tests (void);
 void add_stats_tests (void);
 void add_progress_tests (void);
 void add_controls_tests (void);
+void add_tracecmd_tests (void);
 
 G_END_DECLS

@@ -196,23 +196,6 @@ add_records (Fixture *f,
   add_switch (f, ke, b, NS (1212, 465800), "kworker/1:1", 50, 0x80, "swapper/1", 0);
 }
 
-static void
-assert_same_args (TraceBatch *a,
-                  const TraceEvent *x,
-                  TraceBatch *b,
-                  const TraceEvent *y)
-{
-  g_assert_cmpuint (x->n_args, ==, y->n_args);
-  for (guint i = 0; i < x->n_args; i++)
-    {
-      const TraceArg *p = &a->args[x->first_arg + i], *q = &b->args[y->first_arg + i];
-
-      g_assert_cmpstr (str (a, p->key), ==, str (b, q->key));
-      g_assert_cmpint (p->type, ==, q->type);
-      g_assert_cmpint (p->v.i, ==, q->v.i);
-    }
-}
-
 /* Every event, its fields, args, names and threads as from the text. */
 static void
 test_records_are_text (Fixture *f,
