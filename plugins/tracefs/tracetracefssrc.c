@@ -79,30 +79,6 @@ static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (TraceTracefsSrc, trace_tracefs_src, TRACE_TYPE_BASE_SRC)
 
-static TraceClockDomain
-clock_domain (const char *clock)
-{
-  static const struct
-  {
-    const char *name;
-    TraceClockDomain domain;
-  } domains[] = {
-    { "boot", TRACE_CLOCK_BOOTTIME },
-    { "mono", TRACE_CLOCK_MONOTONIC },
-    { "mono_raw", TRACE_CLOCK_MONOTONIC_RAW },
-    { "local", TRACE_CLOCK_FTRACE_LOCAL },
-    { "global", TRACE_CLOCK_FTRACE_LOCAL },
-    { "perf", TRACE_CLOCK_FTRACE_LOCAL },
-    { "counter", TRACE_CLOCK_COUNTER },
-    { "x86-tsc", TRACE_CLOCK_COUNTER },
-  };
-
-  for (guint i = 0; clock && i < G_N_ELEMENTS (domains); i++)
-    if (strcmp (clock, domains[i].name) == 0)
-      return domains[i].domain;
-  return TRACE_CLOCK_UNKNOWN;
-}
-
 /* One record, in time order: the events it holds go into self->batch. */
 static void
 add_record (struct tep_record *record,
@@ -267,6 +243,19 @@ report_lost (TraceTracefsSrc *self)
                                 self->lost, per_cpu->str, capture_state_get_buffer_size_kb (self->state));
 }
 
+/* What the markers' parser still holds at the end. */
+static void
+push_parser_end (TraceTracefsSrc *self)
+{
+  TraceBatch *batch = trace_base_src_new_batch (TRACE_BASE_SRC (self));
+
+  ftrace_parser_finish (self->parser, batch);
+  if (batch->n_events == 0)
+    trace_batch_unref (batch);
+  else
+    trace_base_src_push_batch (TRACE_BASE_SRC (self), batch);
+}
+
 /* What the engine and the markers' parser could not use, one WARNING. */
 static void
 report_unused (TraceTracefsSrc *self)
@@ -309,6 +298,7 @@ trace_tracefs_src_finish (TraceBaseSrc *src)
           if (n == 0 && !more)
             break;
         }
+      push_parser_end (self);
       report_lost (self);
       report_unused (self);
     }
@@ -370,6 +360,7 @@ trace_tracefs_src_start (TraceBaseSrc *src,
   TraceTracefsSrc *self = TRACE_TRACEFS_SRC (src);
   g_autofree char *tracing_dir = NULL;
   GMainContext *context = trace_element_get_main_context (TRACE_ELEMENT (self));
+  const char *clock;
 
   self->records = self->unwanted = self->lost = 0;
   g_atomic_int_set (&self->eos_asked, 0);
@@ -384,8 +375,10 @@ trace_tracefs_src_start (TraceBaseSrc *src,
   self->merge = capture_merge_new (self->tep, capture_readers_get_n_cpus (self->readers));
   self->parser = ftrace_parser_new (trace_element_get_string_pool (TRACE_ELEMENT (self)));
   self->engine = kernel_engine_new (self->tep, self->parser);
+  clock = capture_state_get_clock (self->state);
   trace_base_src_set_stream_info (src, "tracefs", self->location,
-                                  clock_domain (capture_state_get_clock (self->state)), "trace_clock");
+                                  clock ? ftrace_clock_from_name (clock, strlen (clock)) : TRACE_CLOCK_UNKNOWN,
+                                  "trace_clock");
   return TRUE;
 failed:
   release_capture (self);
