@@ -310,6 +310,61 @@ test_interrupt_without_events (void)
   g_assert_cmpint (g_rmdir (dir), ==, 0);
 }
 
+static guint64
+stat_value (const char *err,
+            const char *key)
+{
+  g_autofree char *needle = g_strdup_printf (" %s=", key);
+  const char *at = strstr (err, needle);
+
+  g_assert_nonnull (at);
+  return g_ascii_strtoull (at + strlen (needle), NULL, 10);
+}
+
+/* Markers written far faster than a tiny ring buffer holds: the kernel
+ * overwrites some, and every marker is either read or counted as lost. */
+static void
+test_overruns_counted (void)
+{
+  const int n_markers = 300000;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = NULL, *instance = NULL, *marker = NULL, *on_file = NULL;
+  g_autofree char *before = NULL, *after = NULL, *out = NULL, *err = NULL;
+  g_autoptr (GSubprocess) p = NULL;
+  int fd;
+
+  if (!tracefs_writable ())
+    {
+      g_test_skip ("needs root and tracefs at " TRACING);
+      return;
+    }
+  dir = make_instance ();
+  instance = g_strdup_printf ("instance=%s", strrchr (dir, '/') + 1);
+  on_file = g_build_filename (dir, "tracing_on", NULL);
+  marker = g_build_filename (dir, "trace_marker", NULL);
+  g_assert_true (write_text (on_file, "0"));
+  before = tracing_state (dir);
+  p = spawn_launch (&error, (const char *const[]){ "--stats", "tracefs-src", instance, "events=ftrace/print",
+                                                   "buffer-size=8", "!", "fakesink", NULL });
+  g_assert_no_error (error);
+  g_assert_true (wait_until_recording (dir, p, FALSE));
+  fd = open (marker, O_WRONLY);
+  g_assert_cmpint (fd, >=, 0);
+  for (int i = 0; i < n_markers; i++)
+    g_assert_cmpint (write (fd, "B|1|o", 5), ==, 5);
+  close (fd);
+  g_usleep (300000);
+  g_subprocess_send_signal (p, SIGINT);
+  g_assert_cmpint (finish (p, &out, &err), ==, 130);
+  g_assert_cmpuint (stat_value (err, "lost-events"), >, 0);
+  g_assert_cmpuint (stat_value (err, "records") + stat_value (err, "lost-events"), ==, n_markers);
+  g_assert_nonnull (strstr (err, "the ring buffer lost "));
+  g_assert_nonnull (strstr (err, "before they were read: raise buffer-size= (8 KiB a cpu)"));
+  after = tracing_state_like (dir, before);
+  g_assert_cmpstr (after, ==, before);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+}
+
 static void
 assert_start_error (const char *const *args,
                     const char *message)
@@ -359,5 +414,6 @@ main (int argc,
   g_test_add_func ("/tracefs-live/markers-are-slices", test_markers_are_slices);
   g_test_add_func ("/tracefs-live/interrupt-without-events", test_interrupt_without_events);
   g_test_add_func ("/tracefs-live/start-errors", test_start_errors);
+  g_test_add_func ("/tracefs-live/overruns-counted", test_overruns_counted);
   return g_test_run ();
 }
