@@ -42,6 +42,7 @@ struct _TraceTracefsSrc
   CaptureMerge *merge;
   FtraceParser *parser;
   KernelEngine *engine; /* the records into events */
+  GHashTable *wanted;   /* event id -> 1: asked for, 2: not */
   gboolean recording;
   gint64 started_us;
   gint eos_asked;
@@ -79,16 +80,34 @@ static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (TraceTracefsSrc, trace_tracefs_src, TRACE_TYPE_BASE_SRC)
 
+/* Whether the events= list asks for the records of @id: decided once per
+ * id (a hash lookup a record instead of comparing names). */
+static gboolean
+wanted (TraceTracefsSrc *self,
+        int id)
+{
+  gpointer known = g_hash_table_lookup (self->wanted, GINT_TO_POINTER (id));
+  struct tep_event *event;
+  gboolean want;
+
+  if (known)
+    return GPOINTER_TO_INT (known) == 1;
+  event = tep_find_event (self->tep, id);
+  /* an id without a format goes to the engine, which counts it */
+  want = event == NULL || capture_events_want (self->event_list, event->system, event->name);
+  g_hash_table_insert (self->wanted, GINT_TO_POINTER (id), GINT_TO_POINTER (want ? 1 : 2));
+  return want;
+}
+
 /* One record, in time order: the events it holds go into self->batch. */
 static void
 add_record (struct tep_record *record,
             gpointer user_data)
 {
   TraceTracefsSrc *self = user_data;
-  struct tep_event *event = tep_find_event_by_record (self->tep, record);
 
   self->records++;
-  if (event == NULL || !capture_events_want (self->event_list, event->system, event->name))
+  if (!wanted (self, tep_data_type (self->tep, record)))
     {
       /* enabled by someone else in the buffer, or a marker not asked for */
       self->unwanted++;
@@ -321,6 +340,7 @@ release_capture (TraceTracefsSrc *self)
     }
   g_clear_pointer (&self->merge, capture_merge_free);
   g_clear_pointer (&self->engine, kernel_engine_free);
+  g_clear_pointer (&self->wanted, g_hash_table_unref);
   g_clear_pointer (&self->parser, ftrace_parser_free);
   g_clear_pointer (&self->readers, capture_readers_free);
   g_clear_pointer (&self->state, capture_state_free);
@@ -375,6 +395,7 @@ trace_tracefs_src_start (TraceBaseSrc *src,
   self->merge = capture_merge_new (self->tep, capture_readers_get_n_cpus (self->readers));
   self->parser = ftrace_parser_new (trace_element_get_string_pool (TRACE_ELEMENT (self)));
   self->engine = kernel_engine_new (self->tep, self->parser);
+  self->wanted = g_hash_table_new (NULL, NULL);
   clock = capture_state_get_clock (self->state);
   trace_base_src_set_stream_info (src, "tracefs", self->location,
                                   clock ? ftrace_clock_from_name (clock, strlen (clock)) : TRACE_CLOCK_UNKNOWN,
