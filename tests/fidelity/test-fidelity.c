@@ -91,7 +91,7 @@ convert_or_fail (const FidTest *t,
 }
 
 /* Whether the plugin that reads @name is built: trace.dat needs
- * libtracecmd (meson's -Dtracecmd), the other formats are always built. */
+ * libtracecmd (meson's -Dkernel), the other formats are always built. */
 static gboolean
 plugin_built_for (const char *name)
 {
