@@ -11,21 +11,22 @@
 #include "launch.h"
 #include "tool-util.h"
 
-#define SUMMARY                                                                     \
-  "Converts IN to OUT. The input format is detected from the content (auto-src);\n" \
-  "the output format is chosen from OUT's extension:\n"                             \
-  "  .pftrace .perfetto-trace .pb   Perfetto (perfetto-sink)\n"                     \
-  "  .json                          Chrome JSON (json-sink)\n"                      \
-  "and any of them followed by .gz (trace.json.gz) is written gzip-compressed.\n"   \
-  "It builds the pipeline trace-launch would run (-v prints it) and runs it with\n" \
-  "the same code. IN may be - (standard input, read once: detection's bytes go\n"   \
-  "to the source); OUT may be - (standard output) with --to perfetto|json.\n"       \
-  "\n"                                                                              \
-  "With -o TEMPLATE it converts every IN (a folder stands for the files in it)\n"   \
-  "to TEMPLATE, where {name} is the input's file name without its extensions;\n"    \
-  "missing folders are created. -j N conversions run at once, each in its own\n"    \
-  "process; each file gets one line on standard error (ok, stopped or FAILED)\n"    \
-  "and a last line counts them. No output may be an input or another's output:\n"   \
+#define SUMMARY                                                                        \
+  "Converts IN to OUT. The input format is detected from the content (auto-src);\n"    \
+  "the output format is chosen from OUT's extension:\n"                                \
+  "  .pftrace .perfetto-trace .pb   Perfetto (perfetto-sink)\n"                        \
+  "  .json                          Chrome JSON (json-sink)\n"                         \
+  "  .txt .systrace                 ftrace text with atrace markers (ftrace-sink)\n"   \
+  "and any of them followed by .gz (trace.json.gz) is written gzip-compressed.\n"      \
+  "It builds the pipeline trace-launch would run (-v prints it) and runs it with\n"    \
+  "the same code. IN may be - (standard input, read once: detection's bytes go\n"      \
+  "to the source); OUT may be - (standard output) with --to perfetto|json|systrace.\n" \
+  "\n"                                                                                 \
+  "With -o TEMPLATE it converts every IN (a folder stands for the files in it)\n"      \
+  "to TEMPLATE, where {name} is the input's file name without its extensions;\n"       \
+  "missing folders are created. -j N conversions run at once, each in its own\n"       \
+  "process; each file gets one line on standard error (ok, stopped or FAILED)\n"       \
+  "and a last line counts them. No output may be an input or another's output:\n"      \
   "the whole batch is checked before the first file is written."
 
 #define DESCRIPTION                                                                                \
@@ -69,7 +70,7 @@ parse_options (ConvertOptions *o,
     { "start", 0, 0, G_OPTION_ARG_STRING, &o->start, "Keep what happens from TIME on (1212.5s; +1.5s: after the first event)", "TIME" },
     { "end", 0, 0, G_OPTION_ARG_STRING, &o->end, "Keep what happens until TIME", "TIME" },
     { "to", 0, 0, G_OPTION_ARG_STRING, &o->to,
-      "Write FORMAT (perfetto or json) whatever OUT is called; needed for - (standard output)", "FORMAT" },
+      "Write FORMAT (perfetto, json or systrace) whatever OUT is called; needed for - (standard output)", "FORMAT" },
     { "filter", 0, 0, G_OPTION_ARG_STRING, &o->filter, "Properties of a filter element: 'tid=main kind=slices'",
       "EXPR" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o->output_template,
@@ -86,7 +87,7 @@ parse_options (ConvertOptions *o,
   return tool_parse_options (entries, SUMMARY, DESCRIPTION, argc, argv, error);
 }
 
-/* The sink --to names: perfetto or json. */
+/* The sink --to names: perfetto, json or systrace. */
 static const char *
 sink_named (const char *to,
             GError **error)
@@ -96,10 +97,9 @@ sink_named (const char *to,
   if (g_str_equal (to, "json"))
     return "json-sink";
   if (g_str_equal (to, "systrace"))
-    g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                         "--to systrace: no sink writes ftrace text yet (use --to perfetto or --to json)");
-  else
-    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--to %s: unknown format (perfetto or json)", to);
+    return "ftrace-sink";
+  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--to %s: unknown format (perfetto, json or systrace)",
+               to);
   return NULL;
 }
 
@@ -119,6 +119,8 @@ sink_for (const ConvertOptions *o,
     { ".perfetto-trace", "perfetto-sink" },
     { ".pb", "perfetto-sink" },
     { ".json", "json-sink" },
+    { ".txt", "ftrace-sink" },
+    { ".systrace", "ftrace-sink" },
   };
   g_autofree char *lower = NULL;
 
@@ -127,7 +129,8 @@ sink_for (const ConvertOptions *o,
   if (g_str_equal (out, "-"))
     {
       g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                           "-: standard output has no extension to tell the format by: add --to perfetto or --to json");
+                           "-: standard output has no extension to tell the format by: add --to perfetto, --to json or "
+                           "--to systrace");
       return NULL;
     }
   lower = g_ascii_strdown (out, -1);
@@ -139,8 +142,8 @@ sink_for (const ConvertOptions *o,
     if (g_str_has_suffix (lower, table[i].suffix))
       return table[i].sink;
   g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-               "%s: cannot tell the output format from the extension (.pftrace, .perfetto-trace, .pb or .json, "
-               "each optionally followed by .gz)",
+               "%s: cannot tell the output format from the extension (.pftrace, .perfetto-trace, .pb, .json, "
+               ".txt or .systrace, each optionally followed by .gz)",
                out);
   return NULL;
 }

@@ -23,6 +23,8 @@
 #define TEMP_PREFIX "."
 #define TEMP_SUFFIX ".XXXXXX.part"
 #define DEFAULT_WRITER_THREAD TRUE
+/* What is rendered reaches the file within this long (docs/perfetto.md). */
+#define FLUSH_INTERVAL_US G_USEC_PER_SEC
 
 typedef struct
 {
@@ -33,6 +35,13 @@ typedef struct
   GOutputStream *file;   /* the file stream itself, to abort without finishing the gzip stream */
   gboolean writer_thread;
   gpointer writer; /* the subclass's, from the first batch to stop */
+  /* The periodic flush: the render (on whichever thread renders) and the
+   * timer (in the main loop) each flush under the lock. */
+  GMutex flush_lock;
+  GSource *flush_timer; /* from start to finish or stop */
+  gint64 flushed_at;    /* monotonic time of the last flush */
+  gboolean dirty;       /* rendered since */
+  GError *flush_error;  /* a flush of the timer failed: the next render says so */
 } TraceFileSinkPrivate;
 
 enum
@@ -281,17 +290,106 @@ handle_drops (TraceFileSink *self,
   trace_base_sink_handle_drops (TRACE_BASE_SINK (self), dict, (const TraceSinkDrop *) drops->data, drops->len);
 }
 
+/* Moves what the writer and the stream buffer into the file, with the
+ * flush lock held: the events rendered so far, as whole records, are
+ * then in the file (not synced to the disk: that is the kernel's
+ * writeback). */
+static gboolean
+flush_locked (TraceFileSink *self,
+              gint64 now,
+              GError **error)
+{
+  TraceFileSinkPrivate *priv = PRIV (self);
+  TraceFileSinkClass *klass = TRACE_FILE_SINK_GET_CLASS (self);
+
+  priv->flushed_at = now;
+  priv->dirty = FALSE;
+  if (priv->writer && klass->flush_writer && !klass->flush_writer (priv->writer, error))
+    return FALSE;
+  return g_output_stream_flush (priv->stream, NULL, error);
+}
+
+/* The timer covers a stream that stopped coming: what its last batches
+ * left in the buffers goes to the file within a second. A render in
+ * progress flushes itself when it ends, if due. */
+static gboolean
+on_flush_timer (gpointer data)
+{
+  TraceFileSink *self = data;
+  TraceFileSinkPrivate *priv = PRIV (self);
+
+  if (!g_mutex_trylock (&priv->flush_lock))
+    return G_SOURCE_CONTINUE;
+  if (priv->flush_timer && priv->dirty && priv->flush_error == NULL)
+    flush_locked (self, g_get_monotonic_time (), &priv->flush_error);
+  g_mutex_unlock (&priv->flush_lock);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+start_flush_timer (TraceFileSink *self)
+{
+  TraceFileSinkPrivate *priv = PRIV (self);
+  GSource *timer = g_timeout_source_new (FLUSH_INTERVAL_US / 1000);
+
+  g_source_set_callback (timer, on_flush_timer, self, NULL);
+  g_source_set_name (timer, "trace-file-sink-flush");
+  priv->flushed_at = g_get_monotonic_time ();
+  priv->dirty = FALSE;
+  g_mutex_lock (&priv->flush_lock);
+  priv->flush_timer = timer;
+  g_mutex_unlock (&priv->flush_lock);
+  g_source_attach (timer, trace_element_get_main_context (TRACE_ELEMENT (self)));
+}
+
+/* After this the timer flushes no more (a callback running on the main
+ * thread finished: it holds the lock while it runs). */
+static void
+stop_flush_timer (TraceFileSink *self)
+{
+  TraceFileSinkPrivate *priv = PRIV (self);
+  GSource *timer;
+
+  g_mutex_lock (&priv->flush_lock);
+  timer = g_steal_pointer (&priv->flush_timer);
+  g_mutex_unlock (&priv->flush_lock);
+  if (timer)
+    {
+      g_source_destroy (timer);
+      g_source_unref (timer);
+    }
+}
+
+/* One clock read per batch, not per event; a flush at most once a
+ * second, so a bulk conversion makes no more writes than its buffers
+ * would. */
 static TraceFlowReturn
 trace_file_sink_render (TraceBaseSink *sink,
                         TraceBatch *batch,
                         GError **error)
 {
   TraceFileSink *self = TRACE_FILE_SINK (sink);
+  TraceFileSinkPrivate *priv = PRIV (self);
   TraceFileSinkClass *klass = TRACE_FILE_SINK_GET_CLASS (self);
+  gboolean ok;
+  gint64 now;
 
   if (klass->new_writer == NULL)
     return TRACE_FLOW_OK;
-  return klass->write_batch (ensure_writer (self), batch, error) ? TRACE_FLOW_OK : TRACE_FLOW_ERROR;
+  g_mutex_lock (&priv->flush_lock);
+  if (priv->flush_error)
+    {
+      g_propagate_error (error, g_steal_pointer (&priv->flush_error));
+      g_mutex_unlock (&priv->flush_lock);
+      return TRACE_FLOW_ERROR;
+    }
+  ok = klass->write_batch (ensure_writer (self), batch, error);
+  priv->dirty = TRUE;
+  now = g_get_monotonic_time ();
+  if (ok && now - priv->flushed_at >= FLUSH_INTERVAL_US)
+    ok = flush_locked (self, now, error);
+  g_mutex_unlock (&priv->flush_lock);
+  return ok ? TRACE_FLOW_OK : TRACE_FLOW_ERROR;
 }
 
 /* The writer completes the output, then says what it dropped: the
@@ -349,6 +447,9 @@ trace_file_sink_start (TraceBaseSink *sink,
       abort_output (self);
       return FALSE;
     }
+  /* A subclass that renders itself writes the stream outside our lock. */
+  if (klass->new_writer != NULL)
+    start_flush_timer (self);
   return TRUE;
 }
 
@@ -362,6 +463,12 @@ trace_file_sink_finish (TraceBaseSink *sink,
 
   if (priv->stream == NULL)
     return TRUE;
+  stop_flush_timer (self);
+  if (priv->flush_error)
+    {
+      g_propagate_error (error, g_steal_pointer (&priv->flush_error));
+      return FALSE;
+    }
   if (!finish_writer (self, error))
     return FALSE;
   if (klass->end && !klass->end (self, priv->stream, error))
@@ -375,6 +482,8 @@ trace_file_sink_stop (TraceBaseSink *sink,
 {
   /* After EOS the output is complete; before, drop the temporary file
    * and keep the target. */
+  stop_flush_timer (TRACE_FILE_SINK (sink));
+  g_clear_error (&PRIV (TRACE_FILE_SINK (sink))->flush_error);
   free_writer (TRACE_FILE_SINK (sink));
   abort_output (TRACE_FILE_SINK (sink));
   return TRUE;
@@ -481,6 +590,7 @@ trace_file_sink_finalize (GObject *object)
   g_free (priv->location);
   g_free (priv->target);
   g_free (priv->temp_path);
+  g_mutex_clear (&priv->flush_lock);
   G_OBJECT_CLASS (trace_file_sink_parent_class)->finalize (object);
 }
 
@@ -531,6 +641,7 @@ static void
 trace_file_sink_init (TraceFileSink *self)
 {
   PRIV (self)->writer_thread = DEFAULT_WRITER_THREAD;
+  g_mutex_init (&PRIV (self)->flush_lock);
 }
 
 /**

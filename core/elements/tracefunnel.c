@@ -13,6 +13,8 @@
  * Forwards batches from any of its request `sink_%u` pads as they come,
  * one at a time, and sends EOS once every input has ended. It does not
  * order events: use `clock-sync` to merge streams onto one timeline.
+ * When its inputs never meet in time (a stretch between them that none
+ * covers), it says so in one WARNING at the end (docs/clocks.md).
  * A funnel with no input when it starts to play sends EOS at once, with
  * a WARNING: request its inputs before then.
  */
@@ -23,6 +25,7 @@ struct _TraceFunnel
   TracePad *srcpad;
   GMutex lock; /* inputs may push from different threads */
   gboolean sent_start;
+  TraceInputSpans *spans; /* what each input covers */
 };
 
 static const TraceStaticPadTemplate sink_template =
@@ -41,6 +44,7 @@ trace_funnel_chain (TracePad *pad,
   TraceFlowReturn ret;
 
   g_mutex_lock (&self->lock);
+  trace_input_spans_add_batch (self->spans, pad, batch);
   ret = trace_pad_push (self->srcpad, batch);
   g_mutex_unlock (&self->lock);
   return ret;
@@ -53,6 +57,20 @@ all_inputs_ended (TraceFunnel *self)
     if (trace_pad_get_direction (l->data) == TRACE_PAD_SINK && !trace_pad_is_eos (l->data))
       return FALSE;
   return TRUE;
+}
+
+/* Inputs that never meet in time: a funnel does not move events, so
+ * captures on different clocks land far apart. */
+static void
+warn_if_apart (TraceFunnel *self)
+{
+  g_autofree char *gaps = trace_input_spans_describe_gaps (self->spans);
+
+  if (gaps)
+    trace_element_post_warning (TRACE_ELEMENT (self), NULL,
+                                "%s (funnel does not move events: clock-sync puts inputs of different clocks on "
+                                "one timeline)",
+                                gaps);
 }
 
 static gboolean
@@ -70,8 +88,8 @@ trace_funnel_sink_event (TracePad *pad,
       forward = !self->sent_start;
       self->sent_start = TRUE;
     }
-  else if (event->type == TRACE_STREAM_EVENT_EOS)
-    forward = all_inputs_ended (self);
+  else if (event->type == TRACE_STREAM_EVENT_EOS && (forward = all_inputs_ended (self)))
+    warn_if_apart (self);
   if (forward)
     trace_pad_push_event (self->srcpad, trace_stream_event_ref (event));
   g_mutex_unlock (&self->lock);
@@ -111,7 +129,10 @@ trace_funnel_change_state (TraceElement *element,
   TraceStateChangeReturn ret;
 
   if (transition == TRACE_STATE_CHANGE_NULL_TO_READY)
-    TRACE_FUNNEL (element)->sent_start = FALSE;
+    {
+      TRACE_FUNNEL (element)->sent_start = FALSE;
+      trace_input_spans_clear (TRACE_FUNNEL (element)->spans);
+    }
   ret = TRACE_ELEMENT_CLASS (trace_funnel_parent_class)->change_state (element, transition);
   if (ret == TRACE_STATE_CHANGE_SUCCESS && transition == TRACE_STATE_CHANGE_READY_TO_PLAYING)
     end_if_no_input (TRACE_FUNNEL (element));
@@ -122,6 +143,7 @@ static void
 trace_funnel_finalize (GObject *object)
 {
   g_mutex_clear (&TRACE_FUNNEL (object)->lock);
+  trace_input_spans_free (TRACE_FUNNEL (object)->spans);
   G_OBJECT_CLASS (trace_funnel_parent_class)->finalize (object);
 }
 
@@ -145,6 +167,7 @@ trace_funnel_init (TraceFunnel *self)
   TraceElementClass *klass = TRACE_ELEMENT_GET_CLASS (self);
 
   g_mutex_init (&self->lock);
+  self->spans = trace_input_spans_new ();
   self->srcpad = trace_pad_new_from_template (trace_element_class_get_pad_template (klass, "src"), "src");
   trace_element_add_pad (TRACE_ELEMENT (self), self->srcpad);
 }

@@ -8,25 +8,30 @@
 #include "tracecoreelements.h"
 
 #define DEFAULT_PASSTHROUGH TRUE
+#define DEFAULT_SLEEP_TIME 0
 
 /**
  * TraceIdentity:
  *
  * Passes every batch through. With `passthrough=false` it takes each
  * batch writable and visits every event, which is what an in-place
- * filter costs: the benchmark uses it to measure the framework.
+ * filter costs: the benchmark uses it to measure the framework. With
+ * `sleep-time` it waits that long before passing each batch on, which
+ * makes any source a slow one (a live capture, for the tests).
  */
 struct _TraceIdentity
 {
   TraceBaseTransform parent_instance;
 
   guint64 checksum;
+  guint sleep_time; /* µs */
 };
 
 enum
 {
   PROP_0,
   PROP_PASSTHROUGH,
+  PROP_SLEEP_TIME,
   N_PROPS
 };
 
@@ -40,7 +45,10 @@ trace_identity_transform_ip (TraceBaseTransform *trans,
 {
   TraceIdentity *self = TRACE_IDENTITY (trans);
   guint64 sum = 0;
+  guint sleep_time = g_atomic_int_get (&self->sleep_time);
 
+  if (sleep_time > 0)
+    g_usleep (sleep_time);
   /* Touch every event so the cost of an in-place pass is real. */
   for (guint i = 0; i < batch->n_events; i++)
     sum += batch->events[i].ts;
@@ -61,6 +69,12 @@ trace_identity_set_property (GObject *object,
     case PROP_PASSTHROUGH:
       trace_base_transform_set_passthrough (TRACE_BASE_TRANSFORM (object), g_value_get_boolean (value));
       break;
+    case PROP_SLEEP_TIME:
+      g_atomic_int_set (&TRACE_IDENTITY (object)->sleep_time, g_value_get_uint (value));
+      /* the wait is in the pass over the events */
+      if (g_value_get_uint (value) > 0)
+        trace_base_transform_set_passthrough (TRACE_BASE_TRANSFORM (object), FALSE);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -76,6 +90,9 @@ trace_identity_get_property (GObject *object,
     {
     case PROP_PASSTHROUGH:
       g_value_set_boolean (value, trace_base_transform_is_passthrough (TRACE_BASE_TRANSFORM (object)));
+      break;
+    case PROP_SLEEP_TIME:
+      g_value_set_uint (value, g_atomic_int_get (&TRACE_IDENTITY (object)->sleep_time));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -103,6 +120,17 @@ trace_identity_class_init (TraceIdentityClass *klass)
                             /* the base transform reads it at each batch */
                             G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS |
                                 TRACE_PARAM_MUTABLE_PLAYING);
+  /**
+   * TraceIdentity:sleep-time:
+   *
+   * Microseconds to wait before passing each batch on, on the thread
+   * that pushes it (0: none). A value above 0 sets `passthrough=false`,
+   * as the wait is part of the pass over the events.
+   */
+  properties[PROP_SLEEP_TIME] =
+      g_param_spec_uint ("sleep-time", "Sleep time", "Microseconds to wait before passing each batch on (0: none)", 0,
+                         G_MAXUINT, DEFAULT_SLEEP_TIME,
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | TRACE_PARAM_MUTABLE_PLAYING);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   trace_element_class_set_metadata (TRACE_ELEMENT_CLASS (klass), "Identity", "Filter/Generic",
                                     "Passes events through unchanged", "tracepipe");

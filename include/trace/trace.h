@@ -24,6 +24,7 @@
 #include <trace/traceregistry.h>
 #include <trace/tracebasesrc.h>
 #include <trace/traceinputmap.h>
+#include <trace/traceinputspans.h>
 #include <trace/tracefilesrc.h>
 #include <trace/tracelinesrc.h>
 #include <trace/tracelocation.h>

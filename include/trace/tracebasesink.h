@@ -72,6 +72,55 @@ typedef struct
   guint64 count;
 } TraceSinkDrop;
 
+/**
+ * TraceSinkDropReason:
+ * @TRACE_SINK_DROP_UNMATCHED_END: `unmatched-end`: slice ends without an
+ *   open slice
+ * @TRACE_SINK_DROP_UNMATCHED_ASYNC_END: `unmatched-async-end`: async ends
+ *   without an open async slice
+ * @TRACE_SINK_DROP_REPEATED_LEGACY_BEGIN: `repeated-legacy-begin`: a
+ *   begin of an unnestable async slice (atrace `S|`, Chrome `S`) already
+ *   open
+ * @TRACE_SINK_DROP_KERNEL: `kernel`: kernel events the output has no
+ *   place for
+ * @TRACE_SINK_DROP_SWITCHES_WITHOUT_PREV: `switches-without-prev`: sched
+ *   switches that name no previous task
+ * @TRACE_SINK_DROP_UNKNOWN_STACK_NODE: `unknown-stack-node`: samples on a
+ *   stack node never defined
+ * @TRACE_SINK_DROP_CLOCK_MARKER: `clock-marker`: clock markers with
+ *   nothing to map to
+ * @TRACE_SINK_DROP_FLOWS: `flows`: flow ids of slices with no place in
+ *   the output (json-sink's v2: two different ids on one slice)
+ * @TRACE_SINK_DROP_THREAD_TABLE_FULL: `thread-table-full`: events of
+ *   threads past the thread table
+ * @TRACE_SINK_DROP_OTHER: `other`: events the output format has no form
+ *   for
+ * @TRACE_SINK_DROP_N_REASONS: how many reasons there are
+ *
+ * Why a sink dropped events. Each has one stats key and one text, the
+ * same whichever sink reports it (trace_sink_drops_append()), so that a
+ * user reads the same words for the same loss from every sink, in the
+ * same order.
+ */
+typedef enum
+{
+  TRACE_SINK_DROP_UNMATCHED_END,
+  TRACE_SINK_DROP_UNMATCHED_ASYNC_END,
+  TRACE_SINK_DROP_REPEATED_LEGACY_BEGIN,
+  TRACE_SINK_DROP_KERNEL,
+  TRACE_SINK_DROP_SWITCHES_WITHOUT_PREV,
+  TRACE_SINK_DROP_UNKNOWN_STACK_NODE,
+  TRACE_SINK_DROP_CLOCK_MARKER,
+  TRACE_SINK_DROP_FLOWS,
+  TRACE_SINK_DROP_THREAD_TABLE_FULL,
+  TRACE_SINK_DROP_OTHER,
+  TRACE_SINK_DROP_N_REASONS
+} TraceSinkDropReason;
+
+TRACE_AVAILABLE_IN_ALL
+void trace_sink_drops_append (GArray *drops,
+                              const guint64 counts[TRACE_SINK_DROP_N_REASONS]);
+
 TRACE_AVAILABLE_IN_ALL
 void trace_base_sink_report_drops (TraceBaseSink *sink,
                                    const TraceSinkDrop *drops,

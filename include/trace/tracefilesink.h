@@ -29,6 +29,16 @@ typedef gboolean (*TraceFileSinkWriteFunc) (gpointer writer,
                                             GError **error);
 
 /**
+ * TraceFileSinkFlushFunc:
+ * @writer: a writer #TraceFileSinkClass.new_writer made
+ * @error: where a failure to write is said
+ *
+ * Returns: %FALSE with @error set when the output cannot be written
+ */
+typedef gboolean (*TraceFileSinkFlushFunc) (gpointer writer,
+                                            GError **error);
+
+/**
  * TraceFileSinkClass:
  * @parent_class: the parent class
  * @begin: the output is open: write a header to @stream
@@ -47,6 +57,12 @@ typedef gboolean (*TraceFileSinkWriteFunc) (gpointer writer,
  * @get_drops: appends to @drops (an array of #TraceSinkDrop) every reason
  *   @writer drops events for, with its count; the base reports them in
  *   the sink's WARNING and stats (trace_base_sink_handle_drops())
+ * @flush_writer: writes to the stream what @writer buffers of its own, as
+ *   whole records (not what it holds back to write later, such as events
+ *   waiting for their order); the base then flushes the stream into the
+ *   file. Called about once a second while a stream is written, never
+ *   during @write_batch, so that a file cut at any moment holds what was
+ *   rendered until a second before (%NULL: the writer has no buffer)
  *
  * A sink with a `location` property (`-` for standard output) that writes
  * to a temporary file beside the target and renames it into place only
@@ -58,7 +74,8 @@ typedef gboolean (*TraceFileSinkWriteFunc) (gpointer writer,
  * thread, see #TraceFileSink:writer-thread), finishes it at EOS, reports
  * what it dropped, and frees it. A subclass that sets no @new_writer
  * renders the batches itself (#TraceBaseSinkClass.render) into
- * trace_file_sink_get_stream().
+ * trace_file_sink_get_stream(), and its output reaches the file only as
+ * the stream's buffer fills (no flush within a second).
  */
 struct _TraceFileSinkClass
 {
@@ -83,9 +100,10 @@ struct _TraceFileSinkClass
   void (*get_drops) (TraceFileSink *sink,
                      gpointer writer,
                      GArray *drops);
+  TraceFileSinkFlushFunc flush_writer;
 
   /*< private >*/
-  gpointer _reserved[3];
+  gpointer _reserved[2];
 };
 
 TRACE_AVAILABLE_IN_ALL

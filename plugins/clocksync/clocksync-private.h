@@ -233,6 +233,7 @@ struct _TraceClockSync
   guint64 markers_unusable;
   guint64 markers_late;
   guint64 conflicts;
+  TraceInputSpans *spans; /* what each input covers, after the shift */
 };
 
 /* traceclocksyncpad.c */

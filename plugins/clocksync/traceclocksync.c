@@ -64,6 +64,7 @@ push_shifted (TraceClockSync *self,
       batch = trace_batch_make_writable (batch);
       clocksync_shift_batch (batch, pad->applied_offset, pad->applied_domain, self->opts.target);
     }
+  trace_input_spans_add_batch (self->spans, TRACE_PAD (pad), batch);
   return trace_aggregator_finish_batch (TRACE_AGGREGATOR (self), batch);
 }
 
@@ -255,14 +256,23 @@ trace_clock_sync_aggregate (TraceAggregator *agg,
   return decide_and_flush (self);
 }
 
-/* Every input ended inside its look-ahead. */
+/* Every input ended (perhaps inside its look-ahead). Inputs that never
+ * meet on the output's timeline are said once, here, where their spans
+ * are known. */
 static TraceBatch *
 trace_clock_sync_drain (TraceAggregator *agg)
 {
   TraceClockSync *self = TRACE_CLOCK_SYNC (agg);
+  g_autofree char *gaps = NULL;
 
   if (!self->decided)
     decide_and_flush (self);
+  gaps = trace_input_spans_describe_gaps (self->spans);
+  if (gaps)
+    trace_element_post_warning (TRACE_ELEMENT (self), NULL,
+                                "%s (captures of different times, or clocks nothing tied: see each input's "
+                                "clock above; a pad's offset or domain property places an input)",
+                                gaps);
   return NULL;
 }
 
@@ -311,6 +321,7 @@ trace_clock_sync_start (TraceAggregator *agg,
   self->solver = clocksync_solver_new_with_options (trace_element_get_string_pool (TRACE_ELEMENT (self)), &self->opts);
   self->decided = FALSE;
   self->markers_used = self->markers_unusable = self->markers_late = self->conflicts = 0;
+  trace_input_spans_clear (self->spans);
   for (GList *l = pads; l; l = l->next)
     clocksync_pad_reset (l->data);
   return TRUE;
@@ -398,6 +409,7 @@ static void
 trace_clock_sync_finalize (GObject *object)
 {
   g_clear_pointer (&TRACE_CLOCK_SYNC (object)->solver, clocksync_solver_free);
+  g_clear_pointer (&TRACE_CLOCK_SYNC (object)->spans, trace_input_spans_free);
   G_OBJECT_CLASS (trace_clock_sync_parent_class)->finalize (object);
 }
 
@@ -467,6 +479,7 @@ trace_clock_sync_init (TraceClockSync *self)
   self->opts.target = DEFAULT_TARGET;
   self->opts.lookahead = DEFAULT_LOOKAHEAD;
   self->opts.guess_window = DEFAULT_GUESS_WINDOW;
+  self->spans = trace_input_spans_new ();
 }
 
 TRACE_ELEMENT_REGISTER_DEFINE (clock_sync, "clock-sync", TRACE_RANK_NONE, TRACE_TYPE_CLOCK_SYNC)

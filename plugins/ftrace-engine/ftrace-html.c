@@ -5,7 +5,8 @@
  * Only data blocks are read, never the viewer's own JavaScript (which
  * holds trace-like strings):
  *   modern:     <script class="trace-data" type="application/text"> ... </script>
- *               (ftrace text, PROCESS DUMP, CGROUP DUMP, or JSON: skipped)
+ *               (ftrace text, PROCESS DUMP, CGROUP DUMP, or a Chrome JSON
+ *               trace: handed to the JSON block funcs, skipped without)
  *   legacy:     var linuxPerfData = "\   lines ending in \n\   ... \n";
  *   trace2html: <script id="viewer-data" type="..."> base64(gzip(part)) </script>
  */
@@ -50,6 +51,65 @@ skip_spaces (const char *s,
 
 /* ------------------------------------------------------------- blocks */
 
+/**
+ * ftrace_reader_set_json_block_funcs:
+ * @funcs: (nullable): who reads the JSON blocks; %NULL: they are skipped
+ *
+ * Set before the first read.
+ */
+void
+ftrace_reader_set_json_block_funcs (FtraceReader *r,
+                                    const FtraceJsonBlockFuncs *funcs,
+                                    gpointer user_data)
+{
+  r->h.json_funcs = funcs;
+  r->h.json_user_data = user_data;
+}
+
+/* A JSON block starts with its first non-blank line: read or skipped. */
+static FtraceHtmlState
+json_block_start (FtraceReader *r,
+                  guint64 line_no)
+{
+  if (r->h.json_funcs != NULL && r->h.json_funcs->begin (r->h.json_user_data, line_no))
+    {
+      r->h.n_json_read++;
+      return FTRACE_HTML_BLOCK_JSON;
+    }
+  ftrace_parser_set_line_number (r->parser, line_no);
+  ftrace_parser_skip_line (r->parser, FTRACE_PROBLEM_SKIPPED_BLOCK);
+  return FTRACE_HTML_BLOCK_SKIP;
+}
+
+/* A piece of a JSON block's line: its bytes, and the newline that ended
+ * it (JSON strings hold none, so the text is the block's). */
+static void
+json_block_bytes (FtraceReader *r,
+                  const char *line,
+                  gsize len,
+                  guint flags)
+{
+  const FtraceJsonBlockFuncs *funcs = r->h.json_funcs;
+
+  if (r->error != NULL)
+    return;
+  if (len > 0 && !funcs->data (r->h.json_user_data, line, len, &r->error))
+    return;
+  if (!(flags & FTRACE_PIECE_MORE))
+    funcs->data (r->h.json_user_data, "\n", 1, &r->error);
+}
+
+/* Where a data block ends (`</script>`, the viewer-data part's end, or
+ * the input's): a JSON block's reader is told. */
+static void
+block_end (FtraceReader *r,
+           FtraceHtmlState *state)
+{
+  if (*state == FTRACE_HTML_BLOCK_JSON)
+    r->h.json_funcs->end (r->h.json_user_data);
+  *state = FTRACE_HTML_OUTSIDE;
+}
+
 /* A line inside a data block; the first non-blank line says what the
  * block holds. */
 static void
@@ -67,17 +127,17 @@ block_line (FtraceReader *r,
       if ((flags & FTRACE_PIECE_CONTINUED) || t == line + len)
         return;
       if (*t == '{' || *t == '[')
+        *state = json_block_start (r, line_no);
+      else
         {
-          *state = FTRACE_HTML_BLOCK_SKIP;
-          ftrace_parser_set_line_number (r->parser, line_no);
-          ftrace_parser_skip_line (r->parser, FTRACE_PROBLEM_SKIPPED_BLOCK);
-          return;
+          *state = FTRACE_HTML_BLOCK_TEXT;
+          ftrace_parser_begin_block (r->parser);
         }
-      *state = FTRACE_HTML_BLOCK_TEXT;
-      ftrace_parser_begin_block (r->parser);
     }
   if (*state == FTRACE_HTML_BLOCK_TEXT)
     ftrace_reader_text_line (r, line, len, flags, line_no);
+  else if (*state == FTRACE_HTML_BLOCK_JSON)
+    json_block_bytes (r, line, len, flags);
 }
 
 static void
@@ -203,6 +263,7 @@ viewer_end (FtraceReader *r)
   FtraceHtml *h = &r->h;
 
   ftrace_splitter_finish (&h->nested);
+  block_end (r, &h->nested_state);
   if (!h->z_plain && h->gz_magic_len > 0 && !h->z_end)
     viewer_error (r, "truncated gzip data");
   h->state = FTRACE_HTML_OUTSIDE;
@@ -383,12 +444,13 @@ ftrace_html_line (gpointer user_data,
     case FTRACE_HTML_BLOCK_FIRST:
     case FTRACE_HTML_BLOCK_TEXT:
     case FTRACE_HTML_BLOCK_SKIP:
+    case FTRACE_HTML_BLOCK_JSON:
       e = find_script_end (h, line, len, flags);
       if (e >= 0)
         {
           if (e > 0)
             block_line (r, &h->state, line, e, flags & ~FTRACE_PIECE_MORE, line_no);
-          h->state = FTRACE_HTML_OUTSIDE;
+          block_end (r, &h->state);
           break;
         }
       block_line (r, &h->state, line, len, flags, line_no);
@@ -402,10 +464,12 @@ ftrace_html_line (gpointer user_data,
     }
 }
 
-/* The end of the file: a viewer-data block cut off is an error. */
+/* The end of the file: a viewer-data block cut off is an error; a JSON
+ * block cut off ends there (its reader reports what is missing). */
 void
 ftrace_html_finish (FtraceReader *r)
 {
   if (r->h.state == FTRACE_HTML_VIEWER)
     viewer_end (r);
+  block_end (r, &r->h.state);
 }

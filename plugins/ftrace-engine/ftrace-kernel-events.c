@@ -321,6 +321,44 @@ ftrace_parser_add_generic (FtraceParser *p,
   return ftrace_kernel_generic (p, batch, &line, event);
 }
 
+/**
+ * ftrace_parser_add_kernel_text:
+ * @parser: a parser
+ * @batch: where the events go
+ * @rec: the record's time, place and task (a LEARN record)
+ * @event: the event's name
+ * @event_len: its length
+ * @payload: what the kernel prints of the event after `name: `
+ * @len: its length
+ *
+ * Reads a kernel event given as the text the kernel prints of it, as
+ * ftrace-src reads that line: the binary sources whose library prints an
+ * event with the kernel's own print format (libtraceevent) give the
+ * events the model has no kind for so, and get the args ftrace-src gets
+ * of the kernel's text (`comm=` for a field named parent_comm, `ret=handled`,
+ * `[action=TIMER]`).
+ */
+void
+ftrace_parser_add_kernel_text (FtraceParser *p,
+                               TraceBatch *batch,
+                               const FtraceRecord *rec,
+                               const char *event,
+                               gsize event_len,
+                               const char *payload,
+                               gsize len)
+{
+  FtraceLine line;
+
+  g_return_if_fail (rec->threads == FTRACE_THREADS_LEARN);
+
+  begin_record (p, batch, rec, &line, FALSE);
+  line.event = event;
+  line.event_len = event_len;
+  line.payload = payload;
+  line.payload_len = len;
+  ftrace_parse_kernel_event (p, batch, &line);
+}
+
 /* A field's value as ftrace prints it, read as the text path reads one
  * (a number is an INT, 0x... a UINT, anything else a STRING). */
 void

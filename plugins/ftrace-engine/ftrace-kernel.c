@@ -230,6 +230,25 @@ parse_prev_state (const char *s,
   return state;
 }
 
+/**
+ * ftrace_task_state_parse:
+ * @s: a prev_state as ftrace text prints it (`S`, `R+`, `D|K`, a number)
+ * @len: its length
+ *
+ * Reads task-state letters as the text parser does: binary sources whose
+ * format prints prev_state with letters (libtraceevent's print format)
+ * map each of the format's bits through it, so that they give the state
+ * the kernel's text of the same event gives.
+ *
+ * Returns: the #TraceTaskState bits, -1 when @s is no state
+ */
+gint64
+ftrace_task_state_parse (const char *s,
+                         gsize len)
+{
+  return parse_prev_state (s, len);
+}
+
 /* trace-cmd's short form side: `comm:pid [prio]` (comm may hold ':'). */
 static gboolean
 parse_short_task (const char *s,

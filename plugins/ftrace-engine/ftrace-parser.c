@@ -626,6 +626,22 @@ clock_from_name (const char *s,
   return TRACE_CLOCK_UNKNOWN;
 }
 
+/**
+ * ftrace_clock_from_name:
+ * @name: a trace_clock name as ftrace and trace-cmd write it (`boot`,
+ *   `mono`, `local`, `x86-tsc`, ...)
+ * @len: its length
+ *
+ * Returns: the clock domain its timestamps are on, as the text parser
+ *   reads a clock named in text
+ */
+TraceClockDomain
+ftrace_clock_from_name (const char *name,
+                        gsize len)
+{
+  return clock_from_name (name, len);
+}
+
 static void
 handle_comment (FtraceParser *p,
                 const char *s,

@@ -378,7 +378,8 @@ ftrace_reader_finish_input (FtraceReader *r,
   if (r->error)
     return FALSE;
   ftrace_parser_finish (r->parser, r->batch);
-  if (st->trace_lines > 0 || seen != 0 || st->events > 0)
+  /* a file of JSON blocks alone is read: they are its data */
+  if (st->trace_lines > 0 || seen != 0 || st->events > 0 || r->h.n_json_read > 0)
     return TRUE;
   if (r->html)
     return fail_wrong_type (r, r->h.n_blocks == 0 ? "HTML without systrace data" : "systrace HTML whose data blocks hold no ftrace text", error);
@@ -680,7 +681,8 @@ ftrace_reader_get_summary (FtraceReader *r)
   const FtraceStats *st = ftrace_parser_get_stats (r->parser);
   g_autofree char *problems = ftrace_stats_to_summary (st);
   g_autofree char *nul = nul_summary (&r->nul);
-  gboolean no_events = r->finished && st->trace_lines == 0;
+  /* JSON blocks handed on hold events of their own */
+  gboolean no_events = r->finished && st->trace_lines == 0 && r->h.n_json_read == 0;
   g_autoptr (GString) out = NULL;
   guint64 cut_at = 0;
   gboolean cut = r->input != NULL && ftrace_input_get_cut (r->input, &cut_at);

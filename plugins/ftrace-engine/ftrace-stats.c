@@ -24,7 +24,7 @@ static const struct
   [FTRACE_PROBLEM_LOST_EVENTS] = { "skipped-lost-events-lines", "LOST EVENTS lines" },
   [FTRACE_PROBLEM_BUFFER_WRAPPED] = { "skipped-cpu-buffer-wraps",
                                       "CPU buffer wraps (earlier events of that CPU are incomplete)" },
-  [FTRACE_PROBLEM_SKIPPED_BLOCK] = { "skipped-data-blocks-not-read", "data blocks not read (JSON: use json-src)" },
+  [FTRACE_PROBLEM_SKIPPED_BLOCK] = { "skipped-data-blocks-not-read", "JSON data blocks not read (ftrace-src reads them when built with the json and clocksync plugins)" },
   [FTRACE_PROBLEM_RHEA_CUT_OFF] = { "skipped-rheatrace-captures-cut-off",
                                     "RheaTrace captures cut off (no TRACE_END)" },
   [FTRACE_PROBLEM_TOO_MANY_THREADS] = { "skipped-threads-past-the-4194304-thread-table",

@@ -415,7 +415,8 @@ typedef enum
   FTRACE_HTML_OUTSIDE,
   FTRACE_HTML_BLOCK_FIRST, /* in a data block, before its first line */
   FTRACE_HTML_BLOCK_TEXT,  /* in a block of ftrace text or dumps */
-  FTRACE_HTML_BLOCK_SKIP,  /* in a JSON block */
+  FTRACE_HTML_BLOCK_SKIP,  /* in a JSON block no one reads */
+  FTRACE_HTML_BLOCK_JSON,  /* in a JSON block, handed to the block funcs */
   FTRACE_HTML_LEGACY,      /* in `var linuxPerfData = "\` */
   FTRACE_HTML_VIEWER,      /* in a trace2html viewer-data block */
 } FtraceHtmlState;
@@ -438,6 +439,10 @@ typedef struct
   FtraceSplitter nested;
   FtraceHtmlState nested_state;
   guint64 viewer_line;
+  /* who reads the JSON blocks (NULL funcs: they are skipped) */
+  const FtraceJsonBlockFuncs *json_funcs;
+  gpointer json_user_data;
+  guint n_json_read; /* JSON blocks handed to them */
 } FtraceHtml;
 
 /* The reader reads its input in blocks this size, and feeds a block to

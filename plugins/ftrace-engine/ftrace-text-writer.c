@@ -87,6 +87,21 @@ ftrace_text_writer_note_thread_name (FtraceTextWriter *w,
   g_hash_table_insert (w->comms, g_memdup2 (&tid, sizeof tid), GUINT_TO_POINTER (name));
 }
 
+/**
+ * ftrace_text_writer_get_thread_name:
+ *
+ * Returns: the comm the task column of @tid's lines shows (a pool id),
+ *   0 when none is known (`<...>`)
+ */
+guint32
+ftrace_text_writer_get_thread_name (FtraceTextWriter *w,
+                                    gint64 tid)
+{
+  g_return_val_if_fail (w != NULL, 0);
+
+  return w->comms ? GPOINTER_TO_UINT (g_hash_table_lookup (w->comms, &tid)) : 0;
+}
+
 /* A comm field names a thread only when it has no name yet: these are
  * truncated kernel comms, and a thread name (or the task column a source
  * read) wins, as the parser decides (docs/ftrace.md). */

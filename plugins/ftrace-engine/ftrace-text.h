@@ -65,8 +65,8 @@ G_BEGIN_DECLS
  * @FTRACE_PROBLEM_LOST_EVENTS: a `CPU:n [LOST m EVENTS]` line
  * @FTRACE_PROBLEM_BUFFER_WRAPPED: a `##### CPU n buffer started ####` line:
  *   that CPU's ring buffer overwrote older events
- * @FTRACE_PROBLEM_SKIPPED_BLOCK: a data block not read by this parser (a
- *   JSON block of a systrace HTML file)
+ * @FTRACE_PROBLEM_SKIPPED_BLOCK: a JSON block of a systrace HTML file that
+ *   no one reads (the reader has no #FtraceJsonBlockFuncs)
  * @FTRACE_PROBLEM_RHEA_CUT_OFF: a RheaTrace capture with TRACE_START but
  *   no TRACE_END (ring buffer too small or app killed)
  * @FTRACE_PROBLEM_TOO_MANY_THREADS: a tid not remembered because the
@@ -321,6 +321,13 @@ TraceEvent *ftrace_parser_add_generic (FtraceParser *parser,
                                        TraceBatch *batch,
                                        const FtraceRecord *rec,
                                        const FtraceName *event);
+void ftrace_parser_add_kernel_text (FtraceParser *parser,
+                                    TraceBatch *batch,
+                                    const FtraceRecord *rec,
+                                    const char *event,
+                                    gsize event_len,
+                                    const char *payload,
+                                    gsize len);
 void ftrace_parser_add_field (FtraceParser *parser,
                               TraceBatch *batch,
                               TraceEvent *ev,
@@ -328,6 +335,10 @@ void ftrace_parser_add_field (FtraceParser *parser,
                               gsize key_len,
                               const char *value,
                               gsize value_len);
+TraceClockDomain ftrace_clock_from_name (const char *name,
+                                         gsize len);
+gint64 ftrace_task_state_parse (const char *s,
+                                gsize len);
 guint32 ftrace_parser_intern (FtraceParser *parser,
                               const char *s,
                               gsize len);
@@ -403,6 +414,34 @@ gboolean ftrace_html_has_data_block (const guint8 *data,
                                      gsize size);
 gboolean ftrace_reader_is_format (const char *format);
 
+/**
+ * FtraceJsonBlockFuncs:
+ * @begin: a JSON block starts on line @line_no of the file (of the
+ *   viewer-data part for trace2html); %FALSE: skip it (it is counted as
+ *   %FTRACE_PROBLEM_SKIPPED_BLOCK)
+ * @data: the next bytes of the block's JSON, in order (lines joined with
+ *   `\n`); returning %FALSE with @error set stops the reader with it
+ * @end: the block ended (at `</script>`, or at the end of the input)
+ *
+ * Who reads the JSON blocks of a systrace HTML file (a Chrome trace
+ * beside the ftrace text). Without them, a JSON block is skipped and
+ * counted as %FTRACE_PROBLEM_SKIPPED_BLOCK.
+ */
+typedef struct
+{
+  gboolean (*begin) (gpointer user_data,
+                     guint64 line_no);
+  gboolean (*data) (gpointer user_data,
+                    const char *data,
+                    gsize len,
+                    GError **error);
+  void (*end) (gpointer user_data);
+} FtraceJsonBlockFuncs;
+
+void ftrace_reader_set_json_block_funcs (FtraceReader *reader,
+                                         const FtraceJsonBlockFuncs *funcs,
+                                         gpointer user_data);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FtraceReader, ftrace_reader_free)
 
 /* ------------------------------------------------------------ writer */
@@ -416,6 +455,8 @@ void ftrace_text_writer_free (FtraceTextWriter *writer);
 void ftrace_text_writer_note_thread_name (FtraceTextWriter *writer,
                                           gint64 tid,
                                           guint32 name);
+guint32 ftrace_text_writer_get_thread_name (FtraceTextWriter *writer,
+                                            gint64 tid);
 void ftrace_text_writer_learn_comms (FtraceTextWriter *writer,
                                      const TraceEvent *ev);
 const char *ftrace_text_record_name (FtraceTextWriter *writer,

@@ -72,6 +72,9 @@ zlib_type_find (const guint8 *data,
   return MIN (text_type_find (text, n), 90);
 }
 
+#define CHROME_JSON_SIGNS \
+  (TRACE_CHROME_JSON_TRACE_EVENTS | TRACE_CHROME_JSON_SYSTEM_TRACE_EVENTS | TRACE_CHROME_JSON_PH)
+
 /* What the first 64 KiB show. */
 static guint
 text_type_find (const guint8 *data,
@@ -79,6 +82,10 @@ text_type_find (const guint8 *data,
 {
   if (ftrace_is_bare_zlib (data, size))
     return zlib_type_find (data, size);
+  /* A Chrome trace's systemTraceEvents string holds ftrace text, header
+   * and all; json-src reads that text with the rest of the trace. */
+  if (trace_type_find_chrome_json (data, size) & CHROME_JSON_SIGNS)
+    return 0;
   if (trace_type_find_contains (data, size, "# tracer:") || trace_type_find_contains (data, size, "TRACE:\n"))
     return 100;
   if (trace_type_find_contains (data, size, "<html") &&
@@ -118,7 +125,7 @@ plugin_init (TracePlugin *plugin,
              GError **error)
 {
   trace_type_find_register_full (plugin, "ftrace", "ftrace-src", FTRACE_HTML_LOOK_AHEAD, ftrace_type_find, NULL);
-  return TRACE_ELEMENT_REGISTER (ftrace_src, plugin);
+  return TRACE_ELEMENT_REGISTER (ftrace_src, plugin) && TRACE_ELEMENT_REGISTER (ftrace_sink, plugin);
 }
 
 TRACE_PLUGIN_DEFINE (ftrace, "Linux ftrace, atrace, systrace and RheaTrace text", plugin_init, PACKAGE_VERSION, "LGPL-2.1-or-later", "tracepipe")

@@ -12,8 +12,10 @@
  * Reads Linux ftrace text (`trace` dumps, atrace output, trace-cmd
  * reports), Android systrace HTML, `atrace -z` captures, gzip files and
  * RheaTrace (btrace) raw captures, detected from the content, into the
- * event stream. Lines it cannot use are counted by reason and reported in
- * one WARNING at the end and in its STATS.
+ * event stream. The Chrome JSON blocks of a systrace HTML file are read
+ * too, after its text, and placed on the text's clock by their clock
+ * markers (docs/ftrace.md). Lines it cannot use are counted by reason and
+ * reported in one WARNING at the end and in its STATS.
  *
  * ```
  * trace-launch ftrace-src location=trace.html ! perfetto-sink location=out.pftrace
@@ -25,7 +27,10 @@ struct _TraceFtraceSrc
 
   FtraceReaderOptions opts; /* the properties */
   FtraceReader *reader;
-  FtraceReaderStats stats; /* the reader's, as of the last get_stats */
+  FtraceJsonBlocks *json_blocks; /* NULL: built without the json engine */
+  gboolean text_done;
+  guint64 text_events;  /* what the text gave */
+  FtraceSrcStats stats; /* as of the last get_stats */
 };
 
 enum
@@ -49,13 +54,15 @@ G_DEFINE_FINAL_TYPE (TraceFtraceSrc, trace_ftrace_src, TRACE_TYPE_FILE_SRC)
 
 /* The reader's counters, then one per problem (its key from the
  * problem table of the ftrace engine), filled in class_init. */
-#define N_FIXED_STATS 5
+#define N_FIXED_STATS 7
 static TraceFileSrcStat ftrace_src_stats[N_FIXED_STATS + FTRACE_PROBLEM_N] = {
-  { "bytes-read", G_STRUCT_OFFSET (FtraceReaderStats, bytes_read), TRUE },
-  { "lines", G_STRUCT_OFFSET (FtraceReaderStats, parser.lines), TRUE },
-  { "trace-lines", G_STRUCT_OFFSET (FtraceReaderStats, parser.trace_lines), TRUE },
-  { "lost-events", G_STRUCT_OFFSET (FtraceReaderStats, parser.lost_events), TRUE },
-  { "skipped-nul-bytes", G_STRUCT_OFFSET (FtraceReaderStats, nul_bytes), FALSE },
+  { "bytes-read", G_STRUCT_OFFSET (FtraceSrcStats, reader.bytes_read), TRUE },
+  { "lines", G_STRUCT_OFFSET (FtraceSrcStats, reader.parser.lines), TRUE },
+  { "trace-lines", G_STRUCT_OFFSET (FtraceSrcStats, reader.parser.trace_lines), TRUE },
+  { "lost-events", G_STRUCT_OFFSET (FtraceSrcStats, reader.parser.lost_events), TRUE },
+  { "skipped-nul-bytes", G_STRUCT_OFFSET (FtraceSrcStats, reader.nul_bytes), FALSE },
+  { "json-blocks", G_STRUCT_OFFSET (FtraceSrcStats, json_blocks), FALSE },
+  { "json-events", G_STRUCT_OFFSET (FtraceSrcStats, json_events), FALSE },
 };
 
 static void
@@ -66,7 +73,7 @@ init_problem_stats (void)
       TraceFileSrcStat *stat = &ftrace_src_stats[N_FIXED_STATS + i];
 
       stat->key = ftrace_problem_get_key (i);
-      stat->offset = G_STRUCT_OFFSET (FtraceReaderStats, parser.problems) + i * sizeof (guint64);
+      stat->offset = G_STRUCT_OFFSET (FtraceSrcStats, reader.parser.problems) + i * sizeof (guint64);
       stat->always = FALSE;
     }
 }
@@ -89,28 +96,61 @@ trace_ftrace_src_open (TraceFileSrc *src,
     }
   self->reader = ftrace_reader_new (stream, trace_file_src_get_display_name (src),
                                     trace_element_get_string_pool (TRACE_ELEMENT (src)), &self->opts);
+  self->text_done = FALSE;
+  self->text_events = 0;
+#ifdef FTRACE_SRC_JSON_BLOCKS
+  self->json_blocks = ftrace_json_blocks_new (trace_file_src_get_display_name (src),
+                                              trace_element_get_string_pool (TRACE_ELEMENT (src)));
+  ftrace_reader_set_json_block_funcs (self->reader, ftrace_json_blocks_get_funcs (), self->json_blocks);
+#endif
   g_debug ("%s: reading %s (%" G_GUINT64_FORMAT " bytes), format %s", trace_element_get_name (TRACE_ELEMENT (src)),
            trace_file_src_get_display_name (src), size, format ? format : DEFAULT_FORMAT);
   return TRUE;
 }
 
+/* The text first, then the JSON blocks an HTML file held (kept aside
+ * while the text was read). */
 static gboolean
 trace_ftrace_src_read_batch (TraceFileSrc *src,
                              TraceBatch **out,
                              GError **error)
 {
-  return ftrace_reader_read_batch (TRACE_FTRACE_SRC (src)->reader, out, error);
+  TraceFtraceSrc *self = TRACE_FTRACE_SRC (src);
+
+  if (!self->text_done)
+    {
+      if (!ftrace_reader_read_batch (self->reader, out, error))
+        return FALSE;
+      if (*out != NULL)
+        {
+          self->text_events += (*out)->n_events;
+          /* only HTML has JSON blocks: plain text pays nothing */
+          if (self->json_blocks && g_str_equal (ftrace_reader_get_format (self->reader), "systrace-html"))
+            ftrace_json_blocks_note_text (self->json_blocks, *out);
+          return TRUE;
+        }
+      self->text_done = TRUE;
+    }
+  if (self->json_blocks == NULL)
+    return TRUE;
+  return ftrace_json_blocks_read_batch (self->json_blocks, self->text_events,
+                                        ftrace_reader_get_clock_domain (self->reader), out, error);
 }
 
 static void
 trace_ftrace_src_get_stream_info (TraceFileSrc *src,
                                   TraceStreamInfo *info)
 {
-  FtraceReader *reader = TRACE_FTRACE_SRC (src)->reader;
+  TraceFtraceSrc *self = TRACE_FTRACE_SRC (src);
+  FtraceReader *reader = self->reader;
 
   info->format = (char *) ftrace_reader_get_format (reader); /* read, not kept */
   info->clock_domain = ftrace_reader_get_clock_domain (reader);
   info->clock_source = "ftrace-src";
+  /* an HTML file of JSON blocks alone (trace2html of a Chrome trace) is
+   * a Chrome JSON stream, as json-src says of one */
+  if (self->json_blocks && ftrace_json_blocks_get_alone_domain (self->json_blocks, &info->clock_domain))
+    info->flags = TRACE_STREAM_FLAG_MAIN_THREADS_NAMED | TRACE_STREAM_FLAG_JSON_ORDER;
   g_debug ("%s: found %s, clock %s", trace_element_get_name (TRACE_ELEMENT (src)), info->format,
            trace_clock_domain_to_string (info->clock_domain));
 }
@@ -130,14 +170,30 @@ trace_ftrace_src_get_stats (TraceFileSrc *src)
 
   if (self->reader == NULL)
     return NULL;
-  ftrace_reader_copy_stats (self->reader, &self->stats);
+  ftrace_reader_copy_stats (self->reader, &self->stats.reader);
+  self->stats.json_blocks = self->json_blocks ? ftrace_json_blocks_get_count (self->json_blocks) : 0;
+  self->stats.json_events = self->json_blocks ? ftrace_json_blocks_get_events (self->json_blocks) : 0;
   return &self->stats;
+}
+
+/* After the text's summary: where each JSON block went. */
+static void
+trace_ftrace_src_finish (TraceBaseSrc *src)
+{
+  TraceFtraceSrc *self = TRACE_FTRACE_SRC (src);
+
+  TRACE_BASE_SRC_CLASS (trace_ftrace_src_parent_class)->finish (src);
+  if (self->json_blocks)
+    ftrace_json_blocks_report (self->json_blocks, TRACE_ELEMENT (src));
 }
 
 static void
 trace_ftrace_src_close (TraceFileSrc *src)
 {
-  g_clear_pointer (&TRACE_FTRACE_SRC (src)->reader, ftrace_reader_free);
+  TraceFtraceSrc *self = TRACE_FTRACE_SRC (src);
+
+  g_clear_pointer (&self->json_blocks, ftrace_json_blocks_free);
+  g_clear_pointer (&self->reader, ftrace_reader_free);
 }
 
 static void
@@ -225,6 +281,7 @@ trace_ftrace_src_class_init (TraceFtraceSrcClass *klass)
   file_src_class->get_summary = trace_ftrace_src_get_summary;
   file_src_class->get_stats = trace_ftrace_src_get_stats;
   file_src_class->close = trace_ftrace_src_close;
+  TRACE_BASE_SRC_CLASS (klass)->finish = trace_ftrace_src_finish;
   init_problem_stats ();
   trace_file_src_class_set_stats (file_src_class, ftrace_src_stats, G_N_ELEMENTS (ftrace_src_stats));
 

@@ -6,16 +6,18 @@
 
 #include "json-elements.h"
 
-/* A Chrome trace: JSON whose start shows trace events, and not one of
- * the V8 profile documents arkts-src reads. */
+/* A Chrome trace: JSON whose start shows trace events (or only the
+ * kernel's text, systemTraceEvents), and not one of the V8 profile
+ * documents arkts-src reads. */
 static guint
 chrome_type_find (const guint8 *data,
                   gsize size,
                   gpointer user_data)
 {
-  TraceChromeJsonFlags flags = trace_type_find_chrome_json (data, size);
+  TraceChromeJsonFlags signs =
+      TRACE_CHROME_JSON_TRACE_EVENTS | TRACE_CHROME_JSON_SYSTEM_TRACE_EVENTS | TRACE_CHROME_JSON_PH;
 
-  return (flags & (TRACE_CHROME_JSON_TRACE_EVENTS | TRACE_CHROME_JSON_PH)) ? 80 : 0;
+  return (trace_type_find_chrome_json (data, size) & signs) ? 80 : 0;
 }
 
 static gboolean

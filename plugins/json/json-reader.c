@@ -312,6 +312,11 @@ step_start (ChromeReader *r,
       r->pos++;
       return STEP_OK;
     }
+  /* a systrace HTML file: its JSON blocks are read beside its text */
+  if (*p == '<')
+    return fail (r, error, TRACE_STREAM_ERROR_WRONG_TYPE, r->top_start,
+                 "not a JSON trace: it starts with '<' (a systrace HTML file? ftrace-src reads those, "
+                 "their JSON blocks included)");
   return fail (r, error, TRACE_STREAM_ERROR_WRONG_TYPE, r->top_start,
                "not a JSON trace: it starts with %s, not '[' or '{'", describe_byte (*p, b));
 }

@@ -23,7 +23,7 @@ chrome_writer_clock_marker (ChromeWriter *w,
     {
       if (w->opts.form == CHROME_FORM_ARRAY ||
           w->clock_markers->len >= CHROME_WRITER_MAX_CLOCK_MARKERS)
-        chrome_writer_count_drop (w, &w->stats.dropped_other, "clock marker dropped (array form or too many)");
+        chrome_writer_count_drop (w, &w->stats.dropped_clock_markers, "clock marker dropped (array form or too many)");
       else
         g_array_append_val (w->clock_markers, *ev);
       return;

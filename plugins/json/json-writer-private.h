@@ -45,6 +45,8 @@ typedef struct
   guint n_ended;         /* slices of the stack ended under open ones */
 } WriterThread;
 
+typedef struct _ChromeGraphics ChromeGraphics;
+
 struct _ChromeWriter
 {
   GOutputStream *out;
@@ -99,6 +101,7 @@ struct _ChromeWriter
   GHashTable *sessions; /* ChromeThreadKey* → WriterSession */
   guint n_sessions;
   guint32 next_node_id;
+  ChromeGraphics *graphics; /* GPU counters, frames: json-writer-graphics.c */
 
   ChromeWriterStats stats;
 };
@@ -108,8 +111,8 @@ const char *chrome_writer_str (ChromeWriter *w, guint32 id, gsize *len);
 void chrome_writer_put_string (ChromeWriter *w, guint32 id);
 void chrome_writer_event_open (ChromeWriter *w, const char *ph, guint32 name, guint32 category, gint64 ts, gint64 pid, gint64 tid);
 void chrome_writer_event_open_text (ChromeWriter *w, const char *ph, const char *name, gsize name_len, guint32 category, gint64 ts, gint64 pid, gint64 tid);
-gboolean chrome_writer_flush (ChromeWriter *w, GError **error);
 void chrome_writer_count_drop (ChromeWriter *w, guint64 *counter, const char *what);
+void chrome_writer_counter_text (ChromeWriter *w, const char *name, gsize name_len, guint32 category, const char *key, gsize key_len, gint64 ts, gint64 pid, gint64 tid, double v, gboolean as_int);
 
 /* json-writer-flows.c */
 gboolean chrome_writer_slice_flows_v2 (const ChromeWriter *w, const TraceEvent *ev);
@@ -135,6 +138,17 @@ void chrome_writer_note_thread_name (ChromeWriter *w, gint64 tid, guint32 name);
 gboolean chrome_writer_kernel_suffix (ChromeWriter *w, GError **error);
 void chrome_writer_kernel_free (ChromeWriter *w);
 
+/* json-writer-frame-class.c: an actual frame's class, Perfetto's enum numbers */
+typedef struct
+{
+  gboolean has_present, on_time, gpu, has_prediction;
+  gint32 present, jank, prediction;
+} ChromeFrameClass;
+void chrome_writer_frame_class_args (GString *out, const ChromeFrameClass *c);
+/* json-writer-graphics.c */
+gboolean chrome_writer_graphics_record (ChromeWriter *w, TraceBatch *batch, const TraceEvent *ev);
+void chrome_writer_graphics_finish (ChromeWriter *w);
+void chrome_writer_graphics_free (ChromeWriter *w);
 /* json-writer-profile.c */
 void chrome_writer_stack_node (ChromeWriter *w, TraceBatch *batch, const TraceEvent *ev);
 void chrome_writer_sample (ChromeWriter *w, const TraceEvent *ev);

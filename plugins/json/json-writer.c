@@ -144,6 +144,7 @@ chrome_writer_free (ChromeWriter *w)
   g_hash_table_unref (w->wakelocks);
   chrome_writer_kernel_free (w);
   chrome_writer_profiles_free (w);
+  chrome_writer_graphics_free (w);
   if (w->pool)
     trace_string_pool_unref (w->pool);
   g_free (w);
@@ -870,6 +871,36 @@ write_async (ChromeWriter *w,
   event_close (w);
 }
 
+/**
+ * chrome_writer_counter_text:
+ *
+ * Writes a C event of one key (@category 0: none): trace_processor names its counter
+ * "<name> <key>".  An integral value of @as_int is written as an integer.
+ */
+void
+chrome_writer_counter_text (ChromeWriter *w,
+                            const char *name,
+                            gsize name_len,
+                            guint32 category,
+                            const char *key,
+                            gsize key_len,
+                            gint64 ts,
+                            gint64 pid,
+                            gint64 tid,
+                            double v,
+                            gboolean as_int)
+{
+  chrome_writer_event_open_text (w, "C", name, name_len, category, ts, pid, tid);
+  g_string_append (w->buf, ",\"args\":{");
+  chrome_fmt_string (w->buf, key, key_len);
+  g_string_append_c (w->buf, ':');
+  if (as_int && v == (double) (gint64) v && v > -9.2e18 && v < 9.2e18)
+    chrome_fmt_int (w->buf, (gint64) v);
+  else
+    chrome_fmt_double (w->buf, v);
+  g_string_append (w->buf, "}}");
+}
+
 /* A counter is one key of a C event.  The reader names counters as
  * perfetto does, "<name> <key>"; splitting the name at its last space
  * gives that name back when the file is read again.  A name without a
@@ -882,7 +913,6 @@ write_counter (ChromeWriter *w,
   const char *name = chrome_writer_str (w, ev->name, &len);
   const char *key = "value";
   gsize key_len = 5;
-  double v = ev->u.counter.value;
 
   name_len = len;
   while (name_len > 0 && name[name_len - 1] != ' ')
@@ -895,16 +925,8 @@ write_counter (ChromeWriter *w,
     }
   else
     name_len = len;
-  chrome_writer_event_open_text (w, "C", name, name_len, ev->category, ev->ts, ev->pid, ev->tid);
-  g_string_append (w->buf, ",\"args\":{");
-  chrome_fmt_string (w->buf, key, key_len);
-  g_string_append_c (w->buf, ':');
-  if ((ev->flags & TRACE_EVENT_FLAG_COUNTER_INT) && v == (double) (gint64) v &&
-      v > -9.2e18 && v < 9.2e18)
-    chrome_fmt_int (w->buf, (gint64) v);
-  else
-    chrome_fmt_double (w->buf, v);
-  g_string_append (w->buf, "}}");
+  chrome_writer_counter_text (w, name, name_len, ev->category, key, key_len, ev->ts, ev->pid, ev->tid,
+                              ev->u.counter.value, (ev->flags & TRACE_EVENT_FLAG_COUNTER_INT) != 0);
 }
 
 static void
@@ -1072,7 +1094,8 @@ write_event_of_kind (ChromeWriter *w,
       chrome_writer_clock_marker (w, ev);
       break;
     case TRACE_EVENT_RECORD:
-      write_record (w, batch, ev);
+      if (!chrome_writer_graphics_record (w, batch, ev))
+        write_record (w, batch, ev);
       break;
     case TRACE_EVENT_THREAD_STATE:
       write_thread_state (w, batch, ev);
@@ -1216,6 +1239,7 @@ chrome_writer_write_suffix (ChromeWriter *w,
     write_header (w);
   release_all_threads (w);
   chrome_writer_profiles_finish (w);
+  chrome_writer_graphics_finish (w);
   g_string_append (w->buf, "\n]");
   if (w->opts.form == CHROME_FORM_OBJECT)
     {

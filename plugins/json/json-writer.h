@@ -116,8 +116,11 @@ typedef struct
  * @dropped_flows: slice flow ids v2 could not carry (two different ids,
  *   flows past a slice's first pair), and flows past the first pair of an
  *   end written as `E`
- * @dropped_other: other events without a JSON form (clock markers in array
- *   form, stack nodes beyond the limit)
+ * @dropped_clock_markers: clock pairs and parent_ts/realtime_ts markers
+ *   with nothing to go to (the array form has no metadata; past
+ *   1 024 of them)
+ * @dropped_other: other events without a JSON form (stack nodes beyond
+ *   the limit)
  * @dropped_repeated_legacy_begins: atrace `S|` begins of a family (process,
  *   cookie, name) already open, which atrace ignores; written as nestable
  *   `b` they would open a second slice
@@ -134,6 +137,12 @@ typedef struct
  *   trace_processor skips them in the original; a text line must name one
  * @records: records of another format carried through (Perfetto packets
  *   perfetto-src did not read), written as metadata events of their name
+ * @dropped_gpu_counters: GPU counter values of a counter id no descriptor
+ *   of the trace named (or named in interned data, which is not carried)
+ * @dropped_frames: frame timeline events trace_processor rejects (a start
+ *   without cookie, token or pid, an end of no start)
+ * @dropped_frame_links: links of a second actual surface frame to one
+ *   display frame (a v2 flow id begins once)
  */
 typedef struct
 {
@@ -152,6 +161,10 @@ typedef struct
   guint64 dropped_unmatched_legacy_ends;
   guint64 records;
   guint64 dropped_switches_without_prev;
+  guint64 dropped_clock_markers;
+  guint64 dropped_gpu_counters;
+  guint64 dropped_frames;
+  guint64 dropped_frame_links;
 } ChromeWriterStats;
 
 typedef struct _ChromeWriter ChromeWriter;
@@ -169,6 +182,8 @@ gboolean chrome_writer_write_suffix (ChromeWriter *writer,
                                      GError **error);
 gboolean chrome_writer_finish (ChromeWriter *writer,
                                GError **error);
+gboolean chrome_writer_flush (ChromeWriter *writer,
+                              GError **error);
 
 guint64 chrome_writer_get_bytes_written (ChromeWriter *writer);
 const ChromeWriterStats *chrome_writer_get_stats (ChromeWriter *writer);

@@ -14,7 +14,8 @@
  * memory): the object form by default, `X` events for slices (a Chrome
  * JSON stream keeps its `B`/`E` pairs, see docs/json.md), `M` events
  * for names, kernel records as `systemTraceEvents` text so viewers still
- * show CPU tracks. The file appears at `location` only once complete and
+ * show CPU tracks, a Perfetto stream's GPU counters as `C` events and its
+ * Android frame timelines as async slices. The file appears at `location` only once complete and
  * valid; Ctrl-C in trace-launch completes it too. See docs/json.md.
  *
  * ```
@@ -107,29 +108,37 @@ trace_json_sink_finish_writer (TraceFileSink *sink,
   return chrome_writer_finish (writer, error);
 }
 
-/* What the writer could not put in JSON, in the words of the WARNING
- * and as stats keys. Open slices and unmatched ends are written (as B
- * and E), markers are written as events: neither is a drop. */
+/* What the writer could not put in JSON, by the reasons every sink
+ * shares (their words and stats keys are core's). Open slices and
+ * unmatched ends are written (as B and E), atrace markers are written as
+ * events: neither is a drop. */
 static void
 trace_json_sink_get_drops (TraceFileSink *sink,
                            gpointer writer,
                            GArray *drops)
 {
   const ChromeWriterStats *s = chrome_writer_get_stats (writer);
-  const TraceSinkDrop list[] = {
-    { "kernel", "kernel events (the array form has no place for them)", s->dropped_kernel },
-    { "flows", "flow ids of slices with no place in the output", s->dropped_flows },
-    { "other", "events with no JSON form", s->dropped_other },
-    { "repeated-atrace-async-begins", "repeated atrace async begins (S| of an open slice)",
-      s->dropped_repeated_legacy_begins },
-    { "unmatched-atrace-async-ends", "atrace async ends without a begin (F|)", s->dropped_unmatched_legacy_ends },
-    { "switches-without-prev", "sched switches of a cpu's first compact record (no previous task)",
-      s->dropped_switches_without_prev },
-    { "thread-table-full", "CPU samples of threads past the thread table (max-threads)",
-      s->dropped_samples_past_thread_table },
+  const guint64 counts[TRACE_SINK_DROP_N_REASONS] = {
+    [TRACE_SINK_DROP_KERNEL] = s->dropped_kernel,
+    [TRACE_SINK_DROP_FLOWS] = s->dropped_flows,
+    [TRACE_SINK_DROP_CLOCK_MARKER] = s->dropped_clock_markers,
+    [TRACE_SINK_DROP_OTHER] = s->dropped_other,
+    [TRACE_SINK_DROP_REPEATED_LEGACY_BEGIN] = s->dropped_repeated_legacy_begins,
+    [TRACE_SINK_DROP_UNMATCHED_ASYNC_END] = s->dropped_unmatched_legacy_ends,
+    [TRACE_SINK_DROP_SWITCHES_WITHOUT_PREV] = s->dropped_switches_without_prev,
+    [TRACE_SINK_DROP_THREAD_TABLE_FULL] = s->dropped_samples_past_thread_table,
   };
 
-  g_array_append_vals (drops, list, G_N_ELEMENTS (list));
+  /* Losses of the Perfetto records json-sink alone turns into events. */
+  const TraceSinkDrop graphics[] = {
+    { "gpu-counters", "GPU counter values of no counter descriptor in the trace", s->dropped_gpu_counters },
+    { "frames", "frame timeline events trace_processor rejects (no cookie, token or pid; an end of no start)",
+      s->dropped_frames },
+    { "frame-links", "links of a second surface frame to one display frame", s->dropped_frame_links },
+  };
+
+  trace_sink_drops_append (drops, counts);
+  g_array_append_vals (drops, graphics, G_N_ELEMENTS (graphics));
 }
 
 static void
@@ -242,6 +251,7 @@ trace_json_sink_class_init (TraceJsonSinkClass *klass)
   file_sink_class->write_batch = (TraceFileSinkWriteFunc) chrome_writer_write_batch;
   file_sink_class->finish_writer = trace_json_sink_finish_writer;
   file_sink_class->free_writer = (GDestroyNotify) chrome_writer_free;
+  file_sink_class->flush_writer = (TraceFileSinkFlushFunc) chrome_writer_flush;
   file_sink_class->get_drops = trace_json_sink_get_drops;
   /* null and empty args written back, array indices kept */
   trace_base_sink_class_set_keeps_arg_shape (sink_class, TRUE);

@@ -31,9 +31,13 @@ perfetto_key_equal (gconstpointer a,
  * perfetto_clock_domain_to_builtin:
  * @domain: a #TraceClockDomain
  *
- * Returns: the Perfetto builtin clock of @domain. Domains Perfetto has no
- *   builtin clock for (ftrace local, raw counters, unknown) are written
- *   as BOOTTIME, which is what trace_processor assumes for ftrace text.
+ * Returns: the Perfetto builtin clock of @domain. An unknown clock is
+ *   BUILTIN_CLOCK_TRACE_FILE, the file's own timeline, which
+ *   trace_processor ties to no other clock but the trace's, as it does a
+ *   JSON trace (and perfetto_builtin_to_clock_domain() reads it back as
+ *   unknown). The other domains Perfetto has no builtin clock for (ftrace
+ *   local, raw counters) are written as BOOTTIME, which is what
+ *   trace_processor assumes for ftrace text.
  */
 guint32
 perfetto_clock_domain_to_builtin (TraceClockDomain domain)
@@ -46,6 +50,8 @@ perfetto_clock_domain_to_builtin (TraceClockDomain domain)
       return PERFETTO_CLOCK_MONOTONIC_RAW;
     case TRACE_CLOCK_REALTIME:
       return PERFETTO_CLOCK_REALTIME;
+    case TRACE_CLOCK_UNKNOWN:
+      return PERFETTO_CLOCK_TRACE_FILE;
     default:
       return PERFETTO_CLOCK_BOOTTIME;
     }

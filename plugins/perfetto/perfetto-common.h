@@ -32,6 +32,8 @@ typedef Perfetto__Protos__FtraceEventBundle PerfettoFtraceBundle;
 #define PERFETTO_CLOCK_MONOTONIC 3
 #define PERFETTO_CLOCK_MONOTONIC_RAW 5
 #define PERFETTO_CLOCK_BOOTTIME 6
+/* BUILTIN_CLOCK_TRACE_FILE: the file's own timeline, of no known clock. */
+#define PERFETTO_CLOCK_TRACE_FILE 11
 
 /* The name of the track global-scope instants go to. */
 #define PERFETTO_GLOBAL_TRACK_NAME "Global events"

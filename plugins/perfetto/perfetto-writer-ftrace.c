@@ -483,7 +483,7 @@ write_sched_switch (PerfettoWriter *w,
   if (!compact && prev_tid == TRACE_ID_UNKNOWN)
     {
       /* no full form without a previous task: the next switch names it */
-      perfetto_writer_drop (w, &w->stats.dropped_kernel, 1, ev->ts,
+      perfetto_writer_drop (w, &w->stats.dropped_switches_without_prev, 1, ev->ts,
                             "sched switch without a previous task that cannot be compact dropped");
       return;
     }

@@ -197,6 +197,19 @@ perfetto_compress_output (PerfettoWriter *w)
   return TRUE;
 }
 
+/**
+ * perfetto_writer_flush_output:
+ * @w: a #PerfettoWriter
+ * @error: return location for a #GError
+ *
+ * Writes the records buffered to the stream (with compress=true, as one
+ * compressed_packets run). The buffer holds whole records only, so the
+ * stream then ends at a packet boundary; what the writer holds back
+ * (ends of complete slices not yet due, JSON events waiting for their
+ * order) stays held. The stream itself is not flushed.
+ *
+ * Returns: %FALSE if writing failed
+ */
 gboolean
 perfetto_writer_flush_output (PerfettoWriter *w,
                               GError **error)

@@ -429,8 +429,6 @@ void perfetto_packet_emit (PerfettoWriter *w,
                            gint64 ts,
                            gboolean has_ts,
                            gboolean needs_state);
-gboolean perfetto_writer_flush_output (PerfettoWriter *w,
-                                       GError **error);
 
 /* ---- what the event writers share ---- */
 

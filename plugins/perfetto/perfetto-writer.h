@@ -113,7 +113,8 @@ typedef struct
  *   had already left the ordering window, written where they came
  * @ignored_json_legacy_async: Chrome legacy async events (`S T p F`) of
  *   a JSON stream, not written: trace_processor ignores them in JSON
- * @dropped_kernel: kernel records dropped because @emit_ftrace is off
+ * @dropped_kernel: kernel records dropped because @emit_ftrace is off, and
+ *   a cpu's data start that came after its first bundle
  * @dropped_kernel_args: args of typed kernel events with no field to go to
  * @dropped_unknown_stack_node: samples whose stack node was never defined
  * @sample_state_resets: interning tables of a sampled thread's sequence
@@ -134,6 +135,8 @@ typedef struct
  *   took the id one of those was given), written as ids of their own
  *   from 2147483647 down (perfetto_id())
  * @first_mapped_id: the first of those, written as @first_mapped_as
+ * @dropped_switches_without_prev: sched switches whose previous task is
+ *   unknown that cannot be written compact (the next switch names it)
  *
  * What a #PerfettoWriter did.
  */
@@ -168,6 +171,7 @@ typedef struct
   guint64 dropped_late_utsname;
   guint64 mapped_ids;
   gint64 first_mapped_id;
+  guint64 dropped_switches_without_prev;
   gint64 first_mapped_as;
 } PerfettoWriterStats;
 
@@ -184,6 +188,8 @@ void perfetto_writer_set_metadata (PerfettoWriter *w,
                                    const char *metadata);
 gboolean perfetto_writer_finish (PerfettoWriter *w,
                                  GError **error);
+gboolean perfetto_writer_flush_output (PerfettoWriter *w,
+                                       GError **error);
 void perfetto_writer_get_stats (PerfettoWriter *w,
                                 PerfettoWriterStats *stats);
 void perfetto_writer_free (PerfettoWriter *w);

@@ -117,8 +117,8 @@ trace_perfetto_sink_finish_writer (TraceFileSink *sink,
   return TRUE;
 }
 
-/* The writer's drop reasons, in the words of the WARNING, and as stats
- * keys. */
+/* The writer's drops, by the reasons every sink shares (their words and
+ * stats keys are core's). */
 static void
 trace_perfetto_sink_get_drops (TraceFileSink *sink,
                                gpointer writer,
@@ -127,18 +127,19 @@ trace_perfetto_sink_get_drops (TraceFileSink *sink,
   PerfettoWriterStats s;
 
   perfetto_writer_get_stats (writer, &s);
-  const TraceSinkDrop list[] = {
-    { "unmatched-end", "slice ends without an open slice", s.dropped_unmatched_end },
-    { "unmatched-async-end", "async ends without an open async slice", s.dropped_unmatched_async_end },
-    { "repeated-legacy-begin", "repeated begins of an open async slice (atrace S)", s.dropped_repeated_legacy_begin },
-    { "kernel", "kernel events (ftrace=false)", s.dropped_kernel },
-    { "unknown-stack-node", "samples on a stack node never defined", s.dropped_unknown_stack_node },
-    { "clock-marker", "clock markers with nothing to map to", s.dropped_clock_marker },
-    { "other", "events with no Perfetto form", s.dropped_other },
-    { "thread-table-full", "events of threads past the thread table (max-threads)", s.dropped_thread_table },
+  const guint64 counts[TRACE_SINK_DROP_N_REASONS] = {
+    [TRACE_SINK_DROP_UNMATCHED_END] = s.dropped_unmatched_end,
+    [TRACE_SINK_DROP_UNMATCHED_ASYNC_END] = s.dropped_unmatched_async_end,
+    [TRACE_SINK_DROP_REPEATED_LEGACY_BEGIN] = s.dropped_repeated_legacy_begin,
+    [TRACE_SINK_DROP_KERNEL] = s.dropped_kernel,
+    [TRACE_SINK_DROP_SWITCHES_WITHOUT_PREV] = s.dropped_switches_without_prev,
+    [TRACE_SINK_DROP_UNKNOWN_STACK_NODE] = s.dropped_unknown_stack_node,
+    [TRACE_SINK_DROP_CLOCK_MARKER] = s.dropped_clock_marker,
+    [TRACE_SINK_DROP_OTHER] = s.dropped_other,
+    [TRACE_SINK_DROP_THREAD_TABLE_FULL] = s.dropped_thread_table,
   };
 
-  g_array_append_vals (drops, list, G_N_ELEMENTS (list));
+  trace_sink_drops_append (drops, counts);
 }
 
 static void
@@ -256,6 +257,7 @@ trace_perfetto_sink_class_init (TracePerfettoSinkClass *klass)
   file_sink_class->write_batch = (TraceFileSinkWriteFunc) perfetto_writer_write_batch;
   file_sink_class->finish_writer = trace_perfetto_sink_finish_writer;
   file_sink_class->free_writer = (GDestroyNotify) perfetto_writer_free;
+  file_sink_class->flush_writer = (TraceFileSinkFlushFunc) perfetto_writer_flush_output;
   file_sink_class->get_drops = trace_perfetto_sink_get_drops;
   TRACE_ELEMENT_CLASS (klass)->collect_stats = trace_perfetto_sink_collect_stats;
   trace_base_sink_class_set_reads_arg_text (sink_class, TRUE);

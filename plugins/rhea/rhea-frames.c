@@ -280,7 +280,7 @@ end_frame (RheaRepair *r,
   make_end (r, th, f, ts, kind, &end);
   if (pos >= 0)
     {
-      PendingEnd p = { (guint) pos, th->pending->len, end, kind };
+      PendingEnd p = { (guint) pos, th->pending_seq++, end, kind };
 
       g_array_append_val (th->pending, p);
     }
@@ -310,6 +310,18 @@ end_suspended (RheaRepair *r,
   count_repair (r, th, f->guess_kind, f->guess_ts);
 }
 
+static gint pending_compare (gconstpointer a,
+                             gconstpointer b);
+static gint dead_end (RheaRepair *r,
+                      RheaThread *th,
+                      gint i,
+                      guint32 catcher,
+                      gint above_pos,
+                      gint64 above_ts,
+                      gint64 *ts);
+static guint32 caller_name (RheaThread *th,
+                            gint index);
+
 /* Ends the frames from @top down to @bottom (indices, innermost first),
  * each at the best estimate of when it really ended: a frame that threw
  * at its T:; one that an exception left without a marker at its callee's
@@ -324,15 +336,29 @@ end_frames (RheaRepair *r,
             gint bottom,
             RepairKind top_kind)
 {
-  gint64 callee_ts = th->last_ts;
-  gint callee_pos = -1;
+  gint64 callee_ts = th->last_ts, dead_ts = 0;
+  gint callee_pos = -1, dead_pos = -1;
   RepairKind open_kind = top_kind;
+  /* the frames above the innermost throw, when a frame below ended */
+  gboolean by_calls = top_kind == REPAIR_UNWOUND && top == (gint) th->frames->len - 1;
+  guint32 catcher = caller_name (th, bottom - 1);
 
   for (gint i = top; i >= bottom; i--)
     {
       Frame *f = &g_array_index (th->frames, Frame, i);
       RepairKind kind = open_kind;
 
+      if (by_calls && !f->suspended && f->state != FRAME_THROWN)
+        {
+          dead_pos = dead_end (r, th, i, catcher, dead_pos, dead_ts, &dead_ts);
+          if (dead_pos >= 0)
+            {
+              end_frame (r, th, f, dead_ts, dead_pos, REPAIR_UNWOUND);
+              count_repair (r, th, REPAIR_UNWOUND, dead_ts);
+              continue;
+            }
+        }
+      by_calls = FALSE;
       if (f->suspended)
         {
           /* its end was placed when a later call showed it had ended */
@@ -923,4 +949,117 @@ rhea_thread_resume (RheaRepair *r,
         }
     }
   return index;
+}
+
+/* Whether @child, a call begun directly in a frame of method @caller that
+ * an exception without a marker left, may be one that frame made: all
+ * but the calls the catcher was seen making while running and @caller
+ * never was (the catcher's calls after it caught come out nested in the
+ * frames the exception left). */
+static gboolean
+own_call (RheaRepair *r,
+          guint32 caller,
+          guint32 catcher,
+          guint32 child)
+{
+  return (makes_call (r, caller, child) & CALL_CERTAIN) || !(makes_call (r, catcher, child) & CALL_CERTAIN);
+}
+
+/* Where the frame @f that an exception without a marker left ended,
+ * among the held events before @to: after the last call begun directly
+ * in it that it may have made (own_call()), or the last complete slice
+ * or instant in it, else right after its begin.  The ends waiting in the
+ * hold count as the events they end.  Returns the hold position (its
+ * time in @ts). */
+static gint
+own_cut (RheaRepair *r,
+         RheaThread *th,
+         const Frame *f,
+         guint32 catcher,
+         guint to,
+         gint64 *ts)
+{
+  const TraceBatch *hold = th->hold;
+  const PendingEnd *pending;
+  guint32 child = 0;
+  guint depth = 0, j = 0;
+  gint cut = f->hold_index + 1;
+
+  g_array_sort (th->pending, pending_compare);
+  pending = (const PendingEnd *) th->pending->data;
+  *ts = hold->events[f->hold_index].ts;
+  while (j < th->pending->len && pending[j].pos <= (guint) f->hold_index)
+    j++;
+  for (guint i = f->hold_index + 1; i <= to; i++)
+    {
+      const TraceEvent *ev;
+
+      for (; j < th->pending->len && pending[j].pos <= i; j++)
+        if (depth > 0 && --depth == 0 && own_call (r, f->name, catcher, child))
+          {
+            cut = (gint) i;
+            *ts = pending[j].ev.ts;
+          }
+      if (i == to)
+        break;
+      ev = &hold->events[i];
+      if (ev->kind == TRACE_EVENT_SLICE_BEGIN)
+        {
+          if (depth++ == 0)
+            child = ev->name;
+        }
+      else if (ev->kind == TRACE_EVENT_SLICE_END ? depth > 0 && --depth == 0 && own_call (r, f->name, catcher, child)
+                                                 : depth == 0)
+        {
+          cut = (gint) i + 1;
+          *ts = ev->kind == TRACE_EVENT_SLICE_COMPLETE ? ev->ts + MAX (ev->u.slice.dur, 0) : ev->ts;
+        }
+    }
+  return cut;
+}
+
+/* The end of the frame at @i, one of those above @catcher that an
+ * exception without a marker left, when its begin is still held: with
+ * the frame above it (which ends at @above_pos, @above_ts) when that
+ * one may have been its call (the exception came from there), else
+ * before that frame's begin (the catcher made it, after it caught), see
+ * own_cut().  Returns the hold position, or -1 when it cannot be placed
+ * so: its begin has gone out, or the frame above was not placed so. */
+static gint
+dead_end (RheaRepair *r,
+          RheaThread *th,
+          gint i,
+          guint32 catcher,
+          gint above_pos,
+          gint64 above_ts,
+          gint64 *ts)
+{
+  const Frame *f = &g_array_index (th->frames, Frame, i);
+  guint to;
+
+  if (!th->holding || !f->is_method || f->hold_index < 0)
+    return -1;
+  to = th->hold->n_events;
+  if (i + 1 < (gint) th->frames->len)
+    {
+      const Frame *above = &g_array_index (th->frames, Frame, i + 1);
+
+      if (above_pos < 0)
+        return -1;
+      if (own_call (r, f->name, catcher, above->name))
+        {
+          *ts = above_ts;
+          return above_pos;
+        }
+      to = (guint) above->hold_index;
+    }
+  return own_cut (r, th, f, catcher, to, ts);
+}
+
+/* The method of the frame at @index, or the loop's. */
+static guint32
+caller_name (RheaThread *th,
+             gint index)
+{
+  return index >= 0 ? g_array_index (th->frames, Frame, index).name : CALLER_LOOP;
 }

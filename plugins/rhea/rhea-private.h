@@ -252,6 +252,7 @@ struct _RheaThread
   TraceBatch *hold;
   TraceBatch *spare; /* the hold's second buffer, for a partial release */
   GArray *pending;   /* PendingEnd */
+  guint pending_seq; /* orders the pending ends made at one position */
   RheaThread *next;  /* another process reusing the tid */
 };
 

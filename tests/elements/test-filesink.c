@@ -143,11 +143,22 @@ test_writer_get_drops (TraceFileSink *sink,
   g_array_append_val (drops, odd);
 }
 
+static gint writer_flushes;
+
+static gboolean
+test_writer_flush (gpointer writer,
+                   GError **error)
+{
+  writer_flushes++;
+  return TRUE;
+}
+
 static void
 test_writer_sink_class_init (TestWriterSinkClass *klass)
 {
   TraceFileSinkClass *file_sink_class = TRACE_FILE_SINK_CLASS (klass);
 
+  file_sink_class->flush_writer = test_writer_flush;
   file_sink_class->new_writer = test_writer_new;
   file_sink_class->write_batch = test_writer_write_batch;
   file_sink_class->finish_writer = test_writer_finish;
@@ -213,6 +224,60 @@ test_writer_contract (void)
   g_assert_cmpint (writers_made, ==, 1);
   trace_harness_free (h);
   g_assert_cmpint (writers_freed, ==, 1);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* The only file in @dir, the sink's temporary, as it is. */
+static char *
+read_temporary (const char *dir)
+{
+  g_autoptr (GDir) listing = g_dir_open (dir, 0, NULL);
+  const char *name = g_dir_read_name (listing);
+  g_autofree char *path = NULL;
+  char *contents = NULL;
+
+  g_assert_nonnull (name);
+  g_assert_true (g_str_has_suffix (name, ".part"));
+  path = g_build_filename (dir, name, NULL);
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  return contents;
+}
+
+/* A stream that stops coming: what its batches left in the writer and
+ * in the stream's 1 MiB buffer reaches the temporary within a second
+ * (the main loop's timer), and the file is still completed at EOS. */
+static void
+test_flushed_within_a_second (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tracepipe-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "out.txt", NULL);
+  TraceElement *sink = g_object_new (TEST_TYPE_WRITER_SINK, "location", path, "writer-thread", FALSE, NULL);
+  TraceHarness *h = trace_harness_new_with_element (sink, "sink", NULL);
+  GMainContext *context = trace_element_get_main_context (sink);
+  g_autofree char *contents = NULL;
+  gint64 deadline;
+
+  writer_flushes = 0;
+  trace_harness_push (h, instants (h, 2));
+  contents = read_temporary (dir);
+  g_assert_cmpstr (contents, ==, "");
+  deadline = g_get_monotonic_time () + 3 * G_USEC_PER_SEC;
+  while (g_strcmp0 (contents, "2,") != 0 && g_get_monotonic_time () < deadline)
+    {
+      g_main_context_iteration (context, FALSE);
+      g_usleep (10 * 1000);
+      g_free (contents);
+      contents = read_temporary (dir);
+    }
+  g_assert_cmpstr (contents, ==, "2,");
+  g_assert_cmpint (writer_flushes, ==, 1);
+  trace_harness_push (h, instants (h, 4));
+  trace_harness_push_eos (h);
+  g_clear_pointer (&contents, g_free);
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "2,4,|");
+  trace_harness_free (h);
   g_unlink (path);
   g_rmdir (dir);
 }
@@ -439,6 +504,7 @@ main (int argc, char **argv)
   trace_init (&argc, &argv);
   g_test_add_func ("/filesink/complete-on-eos", test_complete_on_eos);
   g_test_add_func ("/filesink/writer-contract", test_writer_contract);
+  g_test_add_func ("/filesink/flushed-within-a-second", test_flushed_within_a_second);
   g_test_add_func ("/filesink/over-an-old-file", test_over_an_old_file);
   g_test_add_func ("/filesink/stopped-before-eos-leaves-nothing", test_stopped_before_eos_leaves_nothing);
   g_test_add_func ("/filesink/unwritable-directory", test_unwritable_directory);

@@ -289,6 +289,17 @@ fid_known_load (const char *path,
   return known;
 }
 
+/* Whether an entry's OUTPUT (`*`, one output, or several with commas:
+ * `perfetto,json`) names @output. */
+static gboolean
+names_output (const char *outputs,
+              const char *output)
+{
+  g_auto (GStrv) each = g_strsplit (outputs, ",", -1);
+
+  return g_str_equal (outputs, "*") || g_strv_contains ((const char *const *) each, output);
+}
+
 /* Every entry of @file for @output, merged: a file may be listed once
  * for all outputs and again for one of them. */
 FidKnown *
@@ -303,7 +314,7 @@ fid_known_collect (GPtrArray *known,
     {
       const FidKnown *k = g_ptr_array_index (known, i);
 
-      if (!g_str_equal (k->file, file) || !(g_str_equal (k->output, "*") || g_str_equal (k->output, output)))
+      if (!g_str_equal (k->file, file) || !names_output (k->output, output))
         continue;
       if (merged == NULL)
         {

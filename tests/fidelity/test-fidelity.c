@@ -4,7 +4,8 @@
  * trace_processor is the importer behind the Perfetto UI, so it is the
  * judge of a conversion. For every trace in tests/data, and for each small
  * input of tests/fidelity/cases (one behaviour each), the test converts
- * the file with `auto-src ! perfetto-sink` and `auto-src ! json-sink`,
+ * the file with `auto-src ! perfetto-sink` and `auto-src ! json-sink`
+ * (and each tests/data file and ftrace text case with `ftrace-sink`),
  * asks trace_processor what it reads from the original and from the
  * output, and asserts that they agree:
  *
@@ -37,7 +38,19 @@ static GHashTable *original_metrics; /* path -> FidMetrics, or NULL: unreadable 
 static const char *const outputs[][2] = {
   { "perfetto", "perfetto-sink" },
   { "json", "json-sink" },
+  { "systrace", "ftrace-sink" },
 };
+
+/* The file each output is written to ends with this. */
+static const char *
+output_extension (const char *output)
+{
+  if (g_str_equal (output, "json"))
+    return "json";
+  if (g_str_equal (output, "systrace"))
+    return "txt";
+  return "pftrace";
+}
 
 typedef struct
 {
@@ -64,7 +77,7 @@ convert_or_fail (const FidTest *t,
 {
   g_autofree char *base = g_path_get_basename (t->path);
   g_autofree char *out =
-      g_strdup_printf ("%s/%s.%s", tmpdir, base, g_str_equal (t->output, "json") ? "json" : "pftrace");
+      g_strdup_printf ("%s/%s.%s", tmpdir, base, output_extension (t->output));
   g_autofree char *why = NULL;
   g_autofree char *key = g_strdup_printf ("%s %s", t->name, t->output);
   const char *const *props = g_hash_table_lookup (case_sink_props, key);
@@ -75,6 +88,21 @@ convert_or_fail (const FidTest *t,
       return NULL;
     }
   return g_steal_pointer (&out);
+}
+
+/* Whether the plugin that reads @name is built: trace.dat needs
+ * libtracecmd (meson's -Dkernel), the other formats are always built. */
+static gboolean
+plugin_built_for (const char *name)
+{
+  g_auto (GStrv) plugins = g_strsplit (FIDELITY_PLUGINS, " ", -1);
+
+  if (g_str_has_suffix (name, ".dat") && !g_strv_contains ((const char *const *) plugins, "tracecmd"))
+    {
+      g_test_skip ("tracecmd-src is not built (libtracecmd not found)");
+      return FALSE;
+    }
+  return TRUE;
 }
 
 /* --- tests/data files: the counts --- */
@@ -95,17 +123,23 @@ measure_original (const char *path,
   return m;
 }
 
+/* @dur_slack_us: how far the total slice duration may be off (a text
+ * original's microsecond rounding against nanoseconds: pairs) */
 static void
 compare_counts (const FidTest *t,
                 const FidMetrics *orig,
                 const FidMetrics *ours,
                 const FidKnown *k,
+                gint64 dur_slack_us,
                 GString *diffs)
 {
   for (guint i = 0; i < FID_N_METRICS; i++)
     {
       const char *name = fid_metric_names[i];
       gboolean same = orig->values[i] == ours->values[i];
+
+      if (g_str_equal (name, "slice_dur_us"))
+        same = ABS (orig->values[i] - ours->values[i]) <= dur_slack_us;
 
       if (fid_metric_is_info_only (name))
         continue;
@@ -152,6 +186,26 @@ print_counts (const FidMetrics *orig,
                     orig != NULL ? orig->values[i] : -1, ours->values[i]);
 }
 
+/* Converts @t's input into @tmpdir (*@out) and measures it; NULL with
+ * the reason in @diffs when either fails. */
+static FidMetrics *
+measure_ours (const FidTest *t,
+              const char *tmpdir,
+              char **out,
+              GString *diffs)
+{
+  g_autoptr (GError) error = NULL;
+  FidMetrics *ours;
+
+  *out = convert_or_fail (t, tmpdir);
+  if (*out == NULL)
+    return NULL;
+  ours = fid_measure (*out, &error);
+  if (ours == NULL)
+    g_string_append_printf (diffs, "  our output: %s\n", error->message);
+  return ours;
+}
+
 static void
 test_data_file (gconstpointer data)
 {
@@ -164,7 +218,7 @@ test_data_file (gconstpointer data)
   g_autoptr (GString) diffs = g_string_new (NULL);
   const FidMetrics *orig;
 
-  if (!have_trace_processor ())
+  if (!have_trace_processor () || !plugin_built_for (t->name))
     return;
   tmpdir = g_dir_make_tmp ("fidelity-XXXXXX", NULL);
   orig = measure_original (t->path, tmpdir, &error);
@@ -173,19 +227,12 @@ test_data_file (gconstpointer data)
                             error->message);
   if (orig != NULL && fid_known_has_metric (k, "unreadable"))
     g_string_append (diffs, "  listed as unreadable, but trace_processor reads it\n");
-  out = convert_or_fail (t, tmpdir);
-  if (out != NULL)
-    {
-      g_clear_error (&error);
-      ours = fid_measure (out, &error);
-      if (ours == NULL)
-        g_string_append_printf (diffs, "  our output: %s\n", error->message);
-    }
+  ours = measure_ours (t, tmpdir, &out, diffs);
   if (ours != NULL)
     {
       print_counts (orig, ours);
       if (orig != NULL)
-        compare_counts (t, orig, ours, k, diffs);
+        compare_counts (t, orig, ours, k, 0, diffs);
       compare_errors (orig, ours, k, diffs);
     }
   if (diffs->len > 0)
@@ -193,6 +240,84 @@ test_data_file (gconstpointer data)
   if (out != NULL)
     g_unlink (out);
   g_rmdir (tmpdir);
+}
+
+/* --- pairs: a binary capture against the kernel's text of it --- */
+
+/* pairs.txt: CONVERTED ORIGINAL: a file trace_processor cannot read (a
+ * trace.dat) converted by us, against the text the kernel printed of the
+ * same buffer, which trace_processor reads. The text rounds times to the
+ * microsecond: the total duration may differ by up to one microsecond per
+ * slice. Known differences are listed as `pair:CONVERTED`. */
+typedef struct
+{
+  char *converted;
+  char *original;
+} FidPair;
+
+static void
+test_pair (gconstpointer data)
+{
+  const FidPair *pair = data;
+  g_autofree char *key = g_strconcat ("pair:", pair->converted, NULL);
+  g_autoptr (FidKnown) k = fid_known_collect (known, key, "perfetto");
+  FidTest t = { g_build_filename (TEST_DATA_DIR, pair->converted, NULL), key, "perfetto", "perfetto-sink" };
+  g_autofree char *original = g_build_filename (TEST_DATA_DIR, pair->original, NULL);
+  g_autofree char *tmpdir = NULL;
+  g_autofree char *out = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FidMetrics) ours = NULL;
+  g_autoptr (GString) diffs = g_string_new (NULL);
+  const FidMetrics *orig;
+
+  if (!have_trace_processor () || !plugin_built_for (pair->converted))
+    goto done;
+  tmpdir = g_dir_make_tmp ("fidelity-XXXXXX", NULL);
+  orig = measure_original (original, tmpdir, &error);
+  g_assert_no_error (error);
+  ours = measure_ours (&t, tmpdir, &out, diffs);
+  if (ours != NULL)
+    {
+      print_counts (orig, ours);
+      /* values[0]: slices, each up to a microsecond off */
+      compare_counts (&t, orig, ours, k, ours->values[0] + 1, diffs);
+      compare_errors (orig, ours, k, diffs);
+    }
+  if (diffs->len > 0)
+    g_test_fail_printf ("%s -> perfetto against %s differs:\n%s", pair->converted, pair->original, diffs->str);
+  if (out != NULL)
+    g_unlink (out);
+  g_rmdir (tmpdir);
+done:
+  g_free (t.path);
+}
+
+static void
+add_pair_tests (const char *path)
+{
+  g_autofree char *text = NULL;
+  g_auto (GStrv) lines = NULL;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return;
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto (GStrv) f = NULL;
+      FidPair *pair;
+      g_autofree char *name = NULL;
+
+      g_strstrip (lines[i]);
+      if (lines[i][0] == '\0' || lines[i][0] == '#')
+        continue;
+      f = g_strsplit_set (lines[i], " \t", 3);
+      g_assert_cmpuint (g_strv_length (f), >=, 2);
+      pair = g_new0 (FidPair, 1);
+      pair->converted = g_strdup (f[0]);
+      pair->original = g_strdup (f[1]);
+      name = g_strdup_printf ("/fidelity/pair/%s/perfetto", pair->converted);
+      g_test_add_data_func (name, pair, test_pair);
+    }
 }
 
 /* --- cases: row by row --- */
@@ -403,7 +528,7 @@ is_trace_file (const char *rel)
 {
   g_autofree char *base = g_path_get_basename (rel);
 
-  return !g_str_has_prefix (rel, "fuzz-regressions/") && !g_str_has_suffix (rel, ".md") &&
+  return !g_str_has_prefix (rel, "fuzz-regressions/") && !g_str_has_suffix (rel, ".md") && !g_str_has_suffix (rel, ".sh") &&
          !g_str_has_suffix (rel, ".textproto") && base[0] != '.';
 }
 
@@ -447,10 +572,16 @@ add_tests (const char *kind,
   for (guint i = 0; i < files->len; i++)
     for (guint o = 0; o < G_N_ELEMENTS (outputs); o++)
       {
-        FidTest *t = g_new0 (FidTest, 1);
+        FidTest *t;
         g_autofree char *path = g_strdup_printf ("/fidelity/%s/%s/%s", kind, (char *) files->pdata[i],
                                                  outputs[o][0]);
 
+        /* ftrace text carries no args, which the cases compare row by
+         * row: only the cases that are ftrace text are written as it */
+        if (g_str_equal (outputs[o][0], "systrace") && g_str_equal (kind, "case") &&
+            !g_str_has_suffix (files->pdata[i], ".systrace"))
+          continue;
+        t = g_new0 (FidTest, 1);
         t->name = g_strdup (files->pdata[i]);
         t->path = g_build_filename (root, t->name, NULL);
         t->output = outputs[o][0];
@@ -506,5 +637,6 @@ main (int argc,
   g_test_add_func ("/fidelity/known-differences-documented", test_known_documented);
   add_tests ("data", TEST_DATA_DIR, test_data_file);
   add_tests ("case", FIDELITY_CASES_DIR, test_case_file);
+  add_pair_tests (FIDELITY_PAIRS);
   return g_test_run ();
 }

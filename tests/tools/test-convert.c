@@ -137,18 +137,18 @@ test_convert_options (void)
 static void
 test_convert_usage (void)
 {
-  g_autoptr (Run) txt = RUN ("trace-convert", NULL, KERNEL, "out.txt");
-  g_autoptr (Run) gz = RUN ("trace-convert", NULL, KERNEL, "out.txt.gz");
+  g_autoptr (Run) txt = RUN ("trace-convert", NULL, KERNEL, "out.csv");
+  g_autoptr (Run) gz = RUN ("trace-convert", NULL, KERNEL, "out.csv.gz");
   g_autoptr (Run) one = RUN ("trace-convert", NULL, KERNEL);
   g_autoptr (Run) inject = RUN ("trace-convert", NULL, "--filter", "tid=main ! identity", KERNEL, "x.json");
 
   g_assert_cmpint (txt->status, ==, 2);
   g_assert_cmpstr (txt->err, ==,
-                   "trace-convert: out.txt: cannot tell the output format from the extension "
-                   "(.pftrace, .perfetto-trace, .pb or .json, each optionally followed by .gz)\n");
+                   "trace-convert: out.csv: cannot tell the output format from the extension "
+                   "(.pftrace, .perfetto-trace, .pb, .json, .txt or .systrace, each optionally followed by .gz)\n");
   g_assert_cmpint (gz->status, ==, 2);
-  g_assert_nonnull (strstr (gz->err, "out.txt.gz: cannot tell the output format"));
-  g_assert_false (g_file_test ("out.txt.gz", G_FILE_TEST_EXISTS));
+  g_assert_nonnull (strstr (gz->err, "out.csv.gz: cannot tell the output format"));
+  g_assert_false (g_file_test ("out.csv.gz", G_FILE_TEST_EXISTS));
   g_assert_cmpint (one->status, ==, 2);
   g_assert_true (g_str_has_prefix (one->err, "trace-convert: give IN and OUT"));
   g_assert_cmpint (inject->status, ==, 2);
@@ -363,6 +363,144 @@ test_convert_rhea_hint (void)
   g_unlink (in), g_unlink (out), g_unlink (other);
 }
 
+/* The controller's clock-sync record of a catapult export: a JSON block
+ * beside the ftrace text (AOSP's trace2db test holds one). */
+#define CONTROLLER_BLOCK                                                                                            \
+  "  <script class=\"trace-data\" type=\"application/text\">\n"                                                     \
+  "{\"traceEvents\": [{\"category\": \"python\", \"name\": \"clock_sync\", \"args\": {\"issue_ts\": "               \
+  "1037307346185.212, \"sync_id\": \"9a7e4fe3-89ad-441f-8226-8fe533fe973e\"}, \"pid\": 160383, \"ts\": "            \
+  "1037307351643.906, \"tid\": 139628726089536, \"ph\": \"c\"}], \"metadata\": {\"clock-domain\": \"SYSTRACE\"}}\n" \
+  "  </script>\n"
+
+/* A systrace HTML file with a JSON block: both blocks are read, the JSON
+ * one placed on the text's clock by the sync id both carry (the
+ * controller's marker was written between issue_ts and ts: their
+ * midpoint is the ftrace marker's time), with no "not read" warning. */
+static void
+test_convert_html_json_block (void)
+{
+  static const char html[] =
+      "<!DOCTYPE html>\n<html>\n<head>\n<title>Android System Trace</title>\n"
+      "  <script class=\"trace-data\" type=\"application/text\">\n"
+      "# tracer: nop\n"
+      "#           TASK-PID    TGID   CPU#  ||||    TIMESTAMP  FUNCTION\n"
+      "          atrace-19931 (19931) [000] ...1 16140.000000: tracing_mark_write: trace_event_clock_sync: "
+      "name=9a7e4fe3-89ad-441f-8226-8fe533fe973e\n"
+      "  </script>\n" CONTROLLER_BLOCK "<!-- END TRACE -->\n";
+  g_autofree char *in = scratch ("capture.html");
+  g_autofree char *out = scratch ("capture.json");
+  g_autofree char *json = NULL;
+  g_autoptr (Run) r = NULL;
+
+  if (!have_plugins ())
+    return;
+  g_assert_true (g_file_set_contents (in, html, -1, NULL));
+  r = RUN ("trace-convert", NULL, "-v", in, out);
+  g_assert_cmpint (r->status, ==, 0);
+  g_assert_null (strstr (r->err, "not read"));
+  g_assert_nonnull (strstr (r->err, "capture.html (JSON block of line 11) (clock SYSTRACE): shifted by -1021167.348914559 s "
+                                    "onto the ftrace text's boottime clock (sync-id"));
+  g_assert_true (g_file_get_contents (out, &json, NULL, NULL));
+  g_assert_nonnull (strstr (json, "\"ts\":16140002729.347,\"pid\":160383"));
+  g_assert_nonnull (strstr (json, "\"issue_ts\":16139997270.653"));
+  g_unlink (in), g_unlink (out);
+}
+
+/* A real export's JSON block that no marker of its text ties: read, its
+ * times kept, said; json-src's error on the file points at ftrace-src. */
+static void
+test_convert_html_json_block_untied (void)
+{
+  const char *in = TEST_DATA_DIR "/ftrace/aosp_trace2db_systrace_controller_json.html";
+  g_autofree char *out = scratch ("untied.pftrace");
+  g_autoptr (Run) r = NULL, json_src = NULL;
+  g_autofree char *location = g_strdup_printf ("location=%s", in);
+
+  if (!have_plugins ())
+    return;
+  r = RUN ("trace-convert", NULL, in, out);
+  g_assert_cmpint (r->status, ==, 0);
+  g_assert_null (strstr (r->err, "not read"));
+  g_assert_nonnull (strstr (r->err, "aosp_trace2db_systrace_controller_json.html (JSON block of line 20): no clock "
+                                    "marker ties its clock (SYSTRACE) to the ftrace text's: its events keep their times"));
+  json_src = RUN ("trace-launch", NULL, "json-src", location, "!", "fakesink");
+  g_assert_cmpint (json_src->status, !=, 0);
+  g_assert_nonnull (strstr (json_src->err, "not a JSON trace: it starts with '<' (a systrace HTML file? ftrace-src "
+                                           "reads those, their JSON blocks included)"));
+  g_unlink (out);
+}
+
+/* A trace2html page of a Chrome trace (its viewer-data part is the JSON,
+ * here not gzipped) holds no ftrace text: ftrace-src gives the events
+ * json-src gives of the JSON itself, and says nothing of a text. */
+static void
+test_convert_html_json_alone (void)
+{
+  const char *json = TEST_DATA_DIR "/json/catapult_simple_trace.json";
+  g_autofree char *in = scratch ("trace2html.html");
+  g_autofree char *text = NULL, *b64 = NULL, *html = NULL, *location = NULL, *json_location = NULL;
+  g_autoptr (Run) r = NULL, direct = NULL;
+  gsize len = 0;
+
+  if (!have_plugins ())
+    return;
+  g_assert_true (g_file_get_contents (json, &text, &len, NULL));
+  b64 = g_base64_encode ((const guchar *) text, len);
+  html = g_strdup_printf ("<!DOCTYPE html>\n<html>\n<script id=\"viewer-data\" type=\"text/plain\">\n%s\n</script>\n"
+                          "</html>\n",
+                          b64);
+  g_assert_true (g_file_set_contents (in, html, -1, NULL));
+  location = g_strdup_printf ("location=%s", in);
+  json_location = g_strdup_printf ("location=%s", json);
+  r = RUN ("trace-launch", NULL, "ftrace-src", location, "!", "fakesink", "dump=true");
+  direct = RUN ("trace-launch", NULL, "json-src", json_location, "!", "fakesink", "dump=true");
+  g_assert_cmpint (r->status, ==, 0);
+  g_assert_cmpint (direct->status, ==, 0);
+  g_assert_cmpstr (r->out, ==, direct->out);
+  g_assert_null (strstr (r->err, "WARNING"));
+  g_unlink (in);
+}
+
+/* Chrome's block is tied to the text through the controller's record
+ * (Chrome's sync id there, the controller's in the text), whatever the
+ * order of the blocks: its slice lands 1 us after Chrome's marker, whose
+ * controller midpoint is 100 us after the text's marker. */
+static void
+test_convert_html_json_block_chain (void)
+{
+  static const char html[] =
+      "<!DOCTYPE html>\n<html>\n"
+      "  <script class=\"trace-data\" type=\"application/text\">\n"
+      "{\"traceEvents\": [{\"name\": \"clock_sync\", \"ph\": \"c\", \"pid\": 7, \"tid\": 7, \"ts\": 500000.0, \"args\": "
+      "{\"sync_id\": \"chrome-uuid\"}}, {\"name\": \"Draw\", \"ph\": \"X\", \"pid\": 7, \"tid\": 7, \"ts\": 500001.0, "
+      "\"dur\": 50.0}], \"metadata\": {\"clock-domain\": \"LINUX_CLOCK_MONOTONIC\"}}\n"
+      "  </script>\n"
+      "  <script class=\"trace-data\" type=\"application/text\">\n"
+      "# tracer: nop\n"
+      "          atrace-19931 (19931) [000] ...1 16140.000000: tracing_mark_write: trace_event_clock_sync: "
+      "name=atrace-uuid\n"
+      "  </script>\n"
+      "  <script class=\"trace-data\" type=\"application/text\">\n"
+      "{\"traceEvents\": [{\"name\": \"clock_sync\", \"ph\": \"c\", \"pid\": 1, \"tid\": 1, \"ts\": 1000000010.0, "
+      "\"args\": {\"sync_id\": \"atrace-uuid\", \"issue_ts\": 1000000000.0}}, {\"name\": \"clock_sync\", \"ph\": "
+      "\"c\", \"pid\": 1, \"tid\": 1, \"ts\": 1000000110.0, \"args\": {\"sync_id\": \"chrome-uuid\", \"issue_ts\": "
+      "1000000100.0}}], \"metadata\": {\"clock-domain\": \"SYSTRACE\"}}\n"
+      "  </script>\n</html>\n";
+  g_autofree char *in = scratch ("chain.html");
+  g_autofree char *location = g_strdup_printf ("location=%s", in);
+  g_autoptr (Run) r = NULL;
+
+  if (!have_plugins ())
+    return;
+  g_assert_true (g_file_set_contents (in, html, -1, NULL));
+  r = RUN ("trace-launch", NULL, "ftrace-src", location, "!", "fakesink", "dump=true");
+  g_assert_cmpint (r->status, ==, 0);
+  g_assert_nonnull (strstr (r->out, "16140000101000 slice-complete pid=7 tid=7 cpu=-1 name=\"Draw\" dur=50000\n"));
+  g_assert_nonnull (strstr (r->err, "(JSON block of line 4) (clock LINUX_CLOCK_MONOTONIC): shifted by +16139.5001 s "
+                                    "onto the ftrace text's boottime clock (sync-id"));
+  g_unlink (in);
+}
+
 void
 add_convert_tests (void)
 {
@@ -371,6 +509,10 @@ add_convert_tests (void)
   g_test_add_func ("/tools/convert/usage", test_convert_usage);
   g_test_add_func ("/tools/convert/batch", test_convert_batch);
   g_test_add_func ("/tools/convert/rhea-hint", test_convert_rhea_hint);
+  g_test_add_func ("/tools/convert/html-json-block", test_convert_html_json_block);
+  g_test_add_func ("/tools/convert/html-json-block-untied", test_convert_html_json_block_untied);
+  g_test_add_func ("/tools/convert/html-json-alone", test_convert_html_json_alone);
+  g_test_add_func ("/tools/convert/html-json-block-chain", test_convert_html_json_block_chain);
   g_test_add_func ("/tools/convert/batch-collision", test_convert_batch_collision);
   g_test_add_func ("/tools/convert/jobs-within-fd-limit", test_convert_jobs_within_fd_limit);
   g_test_add_func ("/tools/convert/gzip-empty-first-member", test_convert_gzip_empty_first_member);

@@ -323,6 +323,73 @@ test_info_detects_what_sources_read (void)
     }
 }
 
+/* Writes a Chrome JSON trace whose systemTraceEvents string is the
+ * kernel text of @ftrace_path, with one traceEvents event when
+ * @with_events, and returns its path. */
+static char *
+write_system_trace_json (const char *ftrace_path,
+                         gboolean with_events)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonGenerator) gen = json_generator_new ();
+  g_autoptr (JsonNode) root = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = NULL, *json = NULL;
+  char *path = g_build_filename (tools_test_scratch_dir (), with_events ? "system-and-events.json" : "system-only.json",
+                                 NULL);
+
+  g_file_get_contents (ftrace_path, &text, NULL, &error);
+  g_assert_no_error (error);
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "systemTraceEvents");
+  json_builder_add_string_value (b, text);
+  json_builder_set_member_name (b, "traceEvents");
+  json_builder_begin_array (b);
+  if (with_events)
+    {
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "ph");
+      json_builder_add_string_value (b, "i");
+      json_builder_set_member_name (b, "name");
+      json_builder_add_string_value (b, "mark");
+      json_builder_set_member_name (b, "pid");
+      json_builder_add_int_value (b, 1);
+      json_builder_set_member_name (b, "tid");
+      json_builder_add_int_value (b, 1);
+      json_builder_set_member_name (b, "ts");
+      json_builder_add_int_value (b, 1);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  json = json_generator_to_data (gen, NULL);
+  g_file_set_contents (path, json, -1, &error);
+  g_assert_no_error (error);
+  return path;
+}
+
+/* A Chrome trace whose systemTraceEvents string comes first holds ftrace
+ * text, "# tracer:" header and all, in the bytes detection sees: it is
+ * json-src's, which reads the text with the rest. */
+static void
+test_info_detects_system_trace_json (void)
+{
+  for (guint with_events = 0; with_events < 2; with_events++)
+    {
+      g_autofree char *path = write_system_trace_json (TEST_DATA_DIR "/ftrace/catapult_atrace_data.txt", with_events);
+      g_autoptr (Run) r = RUN ("trace-info", NULL, "--json", path);
+      g_autoptr (JsonObject) o = NULL;
+
+      g_assert_cmpstr (r->err, ==, "");
+      g_assert_cmpint (r->status, ==, 0);
+      o = parse_object (r->out);
+      g_assert_cmpstr (json_object_get_string_member (o, "detected-format"), ==, "chrome-json");
+      g_assert_cmpint (json_object_get_int_member (o, "events"), >, 100);
+    }
+}
+
 /* Times at both ends of int64: the duration is their whole span, never
  * a negative number (the difference does not fit a gint64). */
 static void
@@ -531,4 +598,5 @@ add_info_tests (void)
   g_test_add_func ("/tools/info/usage", test_info_usage);
   g_test_add_func ("/tools/info/duration-spans-int64", test_info_duration_spans_int64);
   g_test_add_func ("/tools/info/detects-what-sources-read", test_info_detects_what_sources_read);
+  g_test_add_func ("/tools/info/detects-system-trace-json", test_info_detects_system_trace_json);
 }

@@ -15,19 +15,12 @@
 
 #include "tools-test.h"
 
-typedef struct
-{
-  GSubprocess *process;
-  GDataInputStream *out;
-  GDataInputStream *err;
-} Running;
-
 /* Starts trace-launch with @argv and returns once the pipeline plays
  * (so the signal handlers are in place). */
-static void
-start_launch (Running *r,
-              const char *const *argv,
-              gboolean no_plugins)
+void
+tools_test_start_launch (Running *r,
+                         const char *const *argv,
+                         gboolean no_plugins)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (GSubprocessLauncher) l = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
@@ -54,7 +47,7 @@ start_launch (Running *r,
   g_assert_no_error (error);
 }
 
-#define start_argv(r, argv) start_launch ((r), (argv), FALSE)
+#define start_argv(r, argv) tools_test_start_launch ((r), (argv), FALSE)
 
 /* Starts trace-launch on an endless source, lets it convert a while. */
 static void
@@ -66,7 +59,7 @@ start_endless (Running *r,
                          sink, sink_property, NULL };
 
   /* fakesink needs no plugin: load none, so nothing else can interfere */
-  start_launch (r, argv, sink_property == NULL);
+  tools_test_start_launch (r, argv, sink_property == NULL);
   g_usleep (200 * 1000);
 }
 
@@ -86,10 +79,11 @@ read_rest (GDataInputStream *in)
   return g_strdup (s->str);
 }
 
-static int
-finish (Running *r,
-        char **out,
-        char **err)
+/* Reads what trace-launch printed until it ended; its exit status. */
+int
+tools_test_finish_launch (Running *r,
+                          char **out,
+                          char **err)
 {
   g_autoptr (GError) error = NULL;
   int status;
@@ -108,10 +102,10 @@ finish (Running *r,
 }
 
 /* The number after @column's header in the row of @element. */
-static guint64
-stats_value (const char *out,
-             const char *element,
-             guint column)
+guint64
+tools_test_stats_value (const char *out,
+                        const char *element,
+                        guint column)
 {
   g_auto (GStrv) lines = g_strsplit (out, "\n", -1);
 
@@ -138,15 +132,15 @@ test_first_interrupt_finishes (void)
 
   start_endless (&r, "fakesink", NULL);
   g_subprocess_send_signal (r.process, SIGINT);
-  g_assert_cmpint (finish (&r, &out, &err), ==, 130);
+  g_assert_cmpint (tools_test_finish_launch (&r, &out, &err), ==, 130);
   g_assert_true (g_str_has_prefix (err, "Interrupt: stopping the sources and finishing the outputs "
                                         "(press Ctrl-C again to abort)...\n"));
   g_assert_nonnull (strstr (err, "Got EOS from /pipeline0.\n"));
   g_assert_cmpstr (out, ==, "");
   /* columns: element events-in events-out ... */
-  sent = stats_value (err, "fakesrc0", 2);
+  sent = tools_test_stats_value (err, "fakesrc0", 2);
   g_assert_cmpuint (sent, >, 0);
-  g_assert_cmpuint (stats_value (err, "fakesink0", 1), ==, sent);
+  g_assert_cmpuint (tools_test_stats_value (err, "fakesink0", 1), ==, sent);
 }
 
 static void
@@ -165,7 +159,7 @@ test_second_interrupt_aborts (void)
   /* The second Ctrl-C came while finishing (abort), or once the loop had
    * ended (the process ends at once, before or after its last lines):
    * each ends with 130, none hangs, crashes or complains. */
-  g_assert_cmpint (finish (&r, &out, &err), ==, 130);
+  g_assert_cmpint (tools_test_finish_launch (&r, &out, &err), ==, 130);
   g_assert_null (strstr (err, "CRITICAL"));
   g_assert_null (strstr (err, "ERROR"));
 }
@@ -204,7 +198,7 @@ test_interrupted_output_is_valid (void)
     }
   start_endless (&r, "json-sink", location);
   g_subprocess_send_signal (r.process, SIGINT);
-  g_assert_cmpint (finish (&r, &out, &err), ==, 130);
+  g_assert_cmpint (tools_test_finish_launch (&r, &out, &err), ==, 130);
   json_parser_load_from_file (parser, path, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (count_events (json_parser_get_root (parser)), >, 0);
@@ -231,7 +225,7 @@ test_interrupted_gzip_is_valid (void)
     }
   start_endless (&r, "json-sink", location);
   g_subprocess_send_signal (r.process, SIGINT);
-  g_assert_cmpint (finish (&r, &out, &err), ==, 130);
+  g_assert_cmpint (tools_test_finish_launch (&r, &out, &err), ==, 130);
   json = tools_test_gunzip (path);
   json_parser_load_from_data (parser, g_bytes_get_data (json, NULL), g_bytes_get_size (json), &error);
   g_assert_no_error (error);
@@ -298,7 +292,7 @@ test_interrupt_input_without_events (void)
   g_usleep (300 * 1000);
   t0 = g_get_monotonic_time ();
   g_subprocess_send_signal (r.process, SIGINT);
-  g_assert_cmpint (finish (&r, &out, &err), ==, 130);
+  g_assert_cmpint (tools_test_finish_launch (&r, &out, &err), ==, 130);
   g_assert_cmpint (g_get_monotonic_time () - t0, <, 3 * G_USEC_PER_SEC);
   g_atomic_int_set (&feeder.stop, 1);
   g_thread_join (thread);

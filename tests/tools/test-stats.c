@@ -154,11 +154,61 @@ test_json_drops (void)
   r = RUN ("trace-launch", NULL, "-q", "auto-src", "location=" KERNEL, "!", "json-sink", "form=array", location);
   g_assert_cmpint (r->status, ==, 0);
   warning = warning_from (r->err, "json-sink0");
-  expected = g_strdup_printf ("%s: dropped %" G_GINT64_FORMAT " events: kernel events (the array form has no place "
-                              "for them): %" G_GINT64_FORMAT,
+  expected = g_strdup_printf ("%s: dropped %" G_GINT64_FORMAT " events: kernel events the output has no place for "
+                              "(ftrace=false, the JSON array form, a time before 0): %" G_GINT64_FORMAT,
                               out, kernel, kernel);
   g_assert_cmpstr (warning, ==, expected);
   g_unlink (out);
+}
+
+/* atrace's async S|/F| lines: a second S| of a family already open
+ * (atrace ignores it) and an F| of none. Both sinks drop the same two
+ * events, and say so in the same words and stats keys. */
+static const char legacy_async_atrace[] =
+    "# tracer: nop\n"
+    "#\n"
+    "          <...>-1234  (1234) [000] ...1   100.000000: tracing_mark_write: S|1234|job|7\n"
+    "          <...>-1234  (1234) [000] ...1   100.000100: tracing_mark_write: S|1234|job|7\n"
+    "          <...>-1234  (1234) [000] ...1   100.000200: tracing_mark_write: F|1234|job|7\n"
+    "          <...>-1234  (1234) [000] ...1   100.000300: tracing_mark_write: F|1234|other|9\n";
+
+static void
+test_drops_same_words (void)
+{
+  g_autofree char *in = g_build_filename (tools_test_scratch_dir (), "legacy-async.txt", NULL);
+  g_autofree char *pf = g_build_filename (tools_test_scratch_dir (), "legacy-async.pftrace", NULL);
+  g_autofree char *js = g_build_filename (tools_test_scratch_dir (), "legacy-async.json", NULL);
+  g_autofree char *in_location = g_strdup_printf ("location=%s", in);
+  g_autofree char *pf_location = g_strdup_printf ("location=%s", pf);
+  g_autofree char *js_location = g_strdup_printf ("location=%s", js);
+  g_autofree char *pf_warning = NULL, *js_warning = NULL, *expected = NULL;
+  g_autoptr (GPtrArray) rows = NULL;
+  g_autoptr (Run) r = NULL;
+  static const char *const sinks[] = { "perfetto-sink0", "json-sink0" };
+
+  if (!have_plugins ())
+    return;
+  g_assert_true (g_file_set_contents (in, legacy_async_atrace, -1, NULL));
+  r = RUN ("trace-launch", NULL, "--stats", "auto-src", in_location, "!", "tee", "name=t", "t.", "!", "perfetto-sink",
+           pf_location, "t.", "!", "json-sink", js_location);
+  g_assert_cmpint (r->status, ==, 0);
+  pf_warning = warning_from (r->err, "perfetto-sink0");
+  js_warning = warning_from (r->err, "json-sink0");
+  expected = g_strdup_printf ("%s: dropped 2 events: async ends without an open async slice: 1; repeated begins of an "
+                              "open unnestable async slice (atrace S|, Chrome S): 1",
+                              pf);
+  g_assert_cmpstr (pf_warning, ==, expected);
+  g_assert_cmpstr (js_warning + strlen (js), ==, pf_warning + strlen (pf));
+  rows = stats_rows (r->err);
+  for (guint i = 0; i < G_N_ELEMENTS (sinks); i++)
+    {
+      g_assert_cmpint (detail (rows, sinks[i], "dropped-repeated-legacy-begin"), ==, 1);
+      g_assert_cmpint (detail (rows, sinks[i], "dropped-unmatched-async-end"), ==, 1);
+      g_assert_cmpint (detail (rows, sinks[i], "dropped"), ==, 2);
+    }
+  g_unlink (in);
+  g_unlink (pf);
+  g_unlink (js);
 }
 
 /* A sink that drops nothing says nothing. */
@@ -264,6 +314,7 @@ add_stats_tests (void)
   g_test_add_func ("/tools/launch/sink-drops/perfetto", test_perfetto_drops);
   g_test_add_func ("/tools/launch/sink-drops/json", test_json_drops);
   g_test_add_func ("/tools/launch/sink-drops/none", test_no_drops_no_warning);
+  g_test_add_func ("/tools/launch/sink-drops/same-words", test_drops_same_words);
   g_test_add_func ("/tools/launch/stats/pipeline-order", test_stats_pipeline_order);
   g_test_add_func ("/tools/launch/perfetto-src-warning", test_perfetto_src_warning);
 }

@@ -135,7 +135,7 @@ test_stdin_stdout_forms (void)
   g_assert_cmpint (((const guint8 *) g_bytes_get_data (pf_out, NULL))[0], ==, 0x0a); /* a TracePacket */
   no_to = RUN ("trace-convert", NULL, CHROME, "-");
   g_assert_cmpint (no_to->status, ==, 2);
-  g_assert_nonnull (strstr (no_to->err, "add --to perfetto or --to json"));
+  g_assert_nonnull (strstr (no_to->err, "add --to perfetto, --to json or --to systrace"));
   g_assert_cmpstr (no_to->out, ==, "");
 }
 

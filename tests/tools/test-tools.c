@@ -441,6 +441,10 @@ main (int argc,
   add_stats_tests ();
   add_progress_tests ();
   add_controls_tests ();
+  add_tracecmd_tests ();
+  add_streaming_tests ();
+  add_systrace_tests ();
+  add_clocks_tests ();
   {
     int ret = g_test_run ();
 

@@ -29,6 +29,25 @@ const char *tools_test_empty_dir (void);           /* a plugin folder with nothi
 const char *tools_test_scratch_dir (void);         /* for temporary files */
 const char *const *tools_test_isolated_env (void); /* no plugins: core elements only */
 
+/* test-interrupt.c: trace-launch running, its pipeline playing */
+typedef struct
+{
+  GSubprocess *process;
+  GDataInputStream *out;
+  GDataInputStream *err;
+} Running;
+
+void tools_test_start_launch (Running *r,
+                              const char *const *argv,
+                              gboolean no_plugins);
+int tools_test_finish_launch (Running *r,
+                              char **out,
+                              char **err);
+/* the number in @column of @element's row of --stats (@column 1: events in) */
+guint64 tools_test_stats_value (const char *out,
+                                const char *element,
+                                guint column);
+
 /* test-output.c: the inflated content of a gzip file (asserts it is complete) */
 GBytes *tools_test_gunzip (const char *path);
 
@@ -47,5 +66,9 @@ void add_filter_tests (void);
 void add_stats_tests (void);
 void add_progress_tests (void);
 void add_controls_tests (void);
+void add_tracecmd_tests (void);
+void add_streaming_tests (void);
+void add_systrace_tests (void);
+void add_clocks_tests (void);
 
 G_END_DECLS

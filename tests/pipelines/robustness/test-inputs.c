@@ -141,6 +141,13 @@ typedef struct
   const char *message;
 } BadCase;
 
+/* The sources auto-src names: tracecmd-src when libtracecmd was found. */
+#ifdef HAVE_TRACECMD_SRC
+#define FILE_SOURCES "arkts-src, ftrace-src, htrace-src, json-src, perfetto-src, tracecmd-src"
+#else
+#define FILE_SOURCES "arkts-src, ftrace-src, htrace-src, json-src, perfetto-src"
+#endif
+
 /* The messages are those the formats' documents give. */
 static const BadCase bad_cases[] = {
   { "ftrace-src", BAD_EMPTY, "empty file" },
@@ -157,10 +164,8 @@ static const BadCase bad_cases[] = {
   { "arkts-src", BAD_RANDOM, "not ArkTS/V8 profiler data: found binary data (starting fa 00 01 02 03 04 05 06)" },
   { "arkts-src", BAD_CUT_GZIP, NULL },
   { "auto-src", BAD_EMPTY, "the file is empty" },
-  { "auto-src", BAD_PNG, "no plugin recognises this format; name the source that reads it: "
-                         "arkts-src, ftrace-src, htrace-src, json-src, perfetto-src" },
-  { "auto-src", BAD_RANDOM, "no plugin recognises this format; name the source that reads it: "
-                            "arkts-src, ftrace-src, htrace-src, json-src, perfetto-src" },
+  { "auto-src", BAD_PNG, "no plugin recognises this format; name the source that reads it: " FILE_SOURCES },
+  { "auto-src", BAD_RANDOM, "no plugin recognises this format; name the source that reads it: " FILE_SOURCES },
 };
 
 /* The first half of a gzip'd file of the source's own format. */

@@ -123,6 +123,24 @@ line_starting_with (char *text,
   return NULL;
 }
 
+/* The lines of every trace-data block from @start on (a PROCESS DUMP
+ * block, the ftrace text, JSON blocks: each line is judged on its own). */
+static char **
+trace_data_lines (char *start)
+{
+  g_autoptr (GString) text = g_string_new (NULL);
+
+  for (; start != NULL; start = line_starting_with (start + 1, "<script class=\"trace-data\""))
+    {
+      char *body = strchr (start, '>') + 1, *end = strstr (body, "</script>");
+
+      g_assert_nonnull (end);
+      g_string_append_len (text, body, end - body);
+      g_string_append_c (text, '\n');
+    }
+  return unescape_lines (rt_split_lines (text->str));
+}
+
 /* The ftrace lines of a systrace/atrace file: HTML's trace-data script or
  * linuxPerfData string, atrace -z's zlib after TRACE:, hitrace's zlib. */
 static GStrv
@@ -149,10 +167,7 @@ ftrace_lines (const char *path)
       return rt_split_lines (inner);
     }
   if ((start = line_starting_with (raw, "<script class=\"trace-data\"")) != NULL)
-    {
-      start = strchr (start, '>') + 1;
-      end = strstr (start, "</script>");
-    }
+    return trace_data_lines (start);
   else if ((start = strstr (raw, "var linuxPerfData = \"")) != NULL)
     {
       char *script_end;

@@ -246,8 +246,9 @@ test_pad_offset_property (void)
   g_assert_cmpint (offset, ==, MS (5));
   cs_stream_start (h, 0, "ftrace", TRACE_CLOCK_BOOTTIME);
   cs_stream_start (h, 1, "ftrace", TRACE_CLOCK_BOOTTIME);
-  cs_add_slice (a, 10, S (10), MS (1));
-  cs_add_slice (b, 20, S (10), MS (1));
+  /* 10 ms long: the inputs still overlap after the shift (no warning) */
+  cs_add_slice (a, 10, S (10), MS (10));
+  cs_add_slice (b, 20, S (10), MS (10));
   trace_harness_push_to (h, 0, a);
   trace_harness_push_to (h, 1, b);
   trace_harness_push_eos_to (h, 0);
@@ -330,7 +331,8 @@ test_conflicting_markers (void)
 }
 
 /* A JSON trace of unknown clock three hours away from the ftrace one:
- * nothing ties it, it passes through unshifted, and the user is told. */
+ * nothing ties it, it passes through unshifted, and the user is told,
+ * and told at the end that the two never meet in time. */
 static void
 test_no_way_to_sync (void)
 {
@@ -356,11 +358,16 @@ test_no_way_to_sync (void)
   assert_string (d1, "source", "none");
   g_assert_false (lookup_bool (d1, "synced"));
   warnings = cs_texts (msgs, TRACE_MESSAGE_WARNING);
-  g_assert_cmpuint (warnings->len, ==, 1);
+  g_assert_cmpuint (warnings->len, ==, 2);
   g_assert_true (cs_texts_contain (warnings,
                                    "sink_1 (chrome-json, clock unknown): nothing ties it to the boottime clock; "
                                    "passed through unshifted (give its pad an offset or domain property to place "
                                    "it)"));
+  g_assert_true (cs_texts_contain (warnings, "the inputs do not overlap in time: sink_0 100.000000000 s to "
+                                             "100.001000000 s, sink_1 10900.000000000 s to 10900.001000000 s; a gap "
+                                             "of 10799.999000000 s between 100.001000000 s and 10900.000000000 s "
+                                             "(captures of different times, or clocks nothing tied: see each input's "
+                                             "clock above; a pad's offset or domain property places an input)"));
 }
 
 /* btrace's heuristic: a system trace of unknown clock that starts 1 s
@@ -431,7 +438,10 @@ test_late_marker_not_applied (void)
   g_assert_cmpint (cs_find (all, TRACE_EVENT_SLICE_COMPLETE, 20, 1)->ts, ==, S (402));
   msgs = cs_collect (h);
   warnings = cs_texts (msgs, TRACE_MESSAGE_WARNING);
-  g_assert_cmpuint (warnings->len, ==, 2);
+  /* the third: unshifted, the profile (400 s) never meets the kernel
+   * trace (1000 s) */
+  g_assert_cmpuint (warnings->len, ==, 3);
+  g_assert_true (g_str_has_prefix (warnings->pdata[2], "the inputs do not overlap in time: sink_1 400.000000000 s"));
   g_assert_true (cs_texts_contain (warnings,
                                    "sink_1 (arkts-cpuprofile, clock monotonic): nothing ties it to the boottime "
                                    "clock; passed through unshifted (give its pad an offset or domain property to "

@@ -145,3 +145,27 @@ check_event_at (const char *file,
   if (name != NULL && g_strcmp0 (str (batch, ev->name), name) != 0)
     g_error ("%s: name \"%s\", expected \"%s\"", where, str (batch, ev->name), name);
 }
+
+/* The same args: keys, types and values, strings by their text (the
+ * batches may have pools of their own). */
+void
+assert_same_args (TraceBatch *a,
+                  const TraceEvent *x,
+                  TraceBatch *b,
+                  const TraceEvent *y)
+{
+  if (x->n_args != y->n_args)
+    g_test_message ("%s at %" G_GINT64_FORMAT ": %u args, %u args", str (a, x->name), x->ts, x->n_args, y->n_args);
+  g_assert_cmpuint (x->n_args, ==, y->n_args);
+  for (guint i = 0; i < x->n_args; i++)
+    {
+      const TraceArg *p = &a->args[x->first_arg + i], *q = &b->args[y->first_arg + i];
+
+      g_assert_cmpstr (str (a, p->key), ==, str (b, q->key));
+      g_assert_cmpint (p->type, ==, q->type);
+      if (p->type == TRACE_ARG_STRING || p->type == TRACE_ARG_TEXT)
+        g_assert_cmpstr (trace_batch_get_arg_string (a, p), ==, trace_batch_get_arg_string (b, q));
+      else
+        g_assert_cmpint (p->v.i, ==, q->v.i);
+    }
+}

@@ -32,6 +32,10 @@ const TraceArg *find_arg (TraceBatch *batch,
                           const TraceEvent *ev,
                           const char *key);
 char *data_path (const char *name);
+void assert_same_args (TraceBatch *a,
+                       const TraceEvent *x,
+                       TraceBatch *b,
+                       const TraceEvent *y);
 
 /* Asserts the kind, ts, pid, tid and name (NULL: not checked) of event @i. */
 #define check_event(batch, i, kind, ts, pid, tid, name) \

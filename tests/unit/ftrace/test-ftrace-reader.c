@@ -293,6 +293,105 @@ test_html_trace2html (void)
   g_assert_cmpuint (ftrace_reader_get_stats (r)->problems[FTRACE_PROBLEM_SKIPPED_BLOCK], ==, 1);
 }
 
+/* What a JSON block reader is given: each block's start line and bytes. */
+typedef struct
+{
+  GPtrArray *blocks; /* GString per block */
+  GArray *lines;
+  guint ended;
+} JsonBlocksSeen;
+
+static gboolean
+seen_begin (gpointer user_data,
+            guint64 line_no)
+{
+  JsonBlocksSeen *seen = user_data;
+
+  g_ptr_array_add (seen->blocks, g_string_new (NULL));
+  g_array_append_val (seen->lines, line_no);
+  return TRUE;
+}
+
+static gboolean
+seen_data (gpointer user_data,
+           const char *data,
+           gsize len,
+           GError **error)
+{
+  JsonBlocksSeen *seen = user_data;
+
+  g_string_append_len (g_ptr_array_index (seen->blocks, seen->blocks->len - 1), data, len);
+  return TRUE;
+}
+
+static void
+free_gstring (gpointer s)
+{
+  g_string_free (s, TRUE);
+}
+
+static void
+seen_end (gpointer user_data)
+{
+  ((JsonBlocksSeen *) user_data)->ended++;
+}
+
+/* With block funcs, every JSON block's bytes reach them whole (a 200 KiB
+ * line in pieces, a block on its <script> line, a trace2html part) and
+ * none is counted as skipped; the text is read as without them. */
+static void
+test_html_json_block_funcs (void)
+{
+  static const FtraceJsonBlockFuncs funcs = { seen_begin, seen_data, seen_end };
+  JsonBlocksSeen seen = { g_ptr_array_new_with_free_func (free_gstring),
+                          g_array_new (FALSE, FALSE, sizeof (guint64)), 0 };
+  g_autofree char *long_json = g_malloc (200 * 1024 + 1);
+  g_autofree char *viewer = viewer_block ("{\"traceEvents\": [{\"ph\": \"M\"}]}", FALSE, 0);
+  g_autofree char *html = NULL, *expect_long = NULL;
+  g_autoptr (GInputStream) in = NULL;
+  g_autoptr (FtraceReader) r = NULL;
+  g_autoptr (GError) error = NULL;
+  TraceBatch *b;
+  guint n_events = 0;
+
+  memset (long_json, ' ', 200 * 1024);
+  long_json[200 * 1024] = '\0';
+  long_json[0] = '{';
+  long_json[200 * 1024 - 1] = '}';
+  html = g_strconcat ("<!DOCTYPE html>\n<html>\n"
+                      "  <script class=\"trace-data\" type=\"application/text\">\n",
+                      long_json,
+                      "\n  </script>\n"
+                      "  <script class=\"trace-data\" type=\"application/text\">\n"
+                      "# tracer: nop\n"
+                      "           <...>-2530  (-----) [000] .... 5.000000: tracing_mark_write: B|2519|in_block\n"
+                      "  </script>\n"
+                      "  <script class=\"trace-data\" type=\"application/text\">{\"traceEvents\": []}  </script>\n",
+                      viewer, "</html>\n", NULL);
+  in = g_memory_input_stream_new_from_data (g_strdup (html), strlen (html), g_free);
+  r = ftrace_reader_new (in, "t.html", NULL, NULL);
+  ftrace_reader_set_json_block_funcs (r, &funcs, &seen);
+  while (ftrace_reader_read_batch (r, &b, &error) && b != NULL)
+    {
+      n_events += b->n_events;
+      trace_batch_unref (b);
+    }
+  g_assert_no_error (error);
+  g_assert_cmpuint (n_events, ==, 1);
+  g_assert_cmpuint (seen.blocks->len, ==, 3);
+  g_assert_cmpuint (seen.ended, ==, 3);
+  g_assert_cmpuint (g_array_index (seen.lines, guint64, 0), ==, 4);
+  g_assert_cmpuint (g_array_index (seen.lines, guint64, 1), ==, 10);
+  g_assert_cmpuint (g_array_index (seen.lines, guint64, 2), ==, 1);
+  expect_long = g_strconcat (long_json, "\n  \n", NULL);
+  g_assert_cmpstr (((GString *) g_ptr_array_index (seen.blocks, 0))->str, ==, expect_long);
+  g_assert_cmpstr (((GString *) g_ptr_array_index (seen.blocks, 1))->str, ==, "{\"traceEvents\": []}  \n");
+  g_assert_cmpstr (((GString *) g_ptr_array_index (seen.blocks, 2))->str, ==, "{\"traceEvents\": [{\"ph\": \"M\"}]}\n");
+  g_assert_cmpuint (ftrace_reader_get_stats (r)->problems[FTRACE_PROBLEM_SKIPPED_BLOCK], ==, 0);
+  g_ptr_array_unref (seen.blocks);
+  g_array_unref (seen.lines);
+}
+
 static void
 test_html_trace2html_truncated (void)
 {
@@ -480,6 +579,7 @@ main (int argc,
   g_test_add_func ("/ftrace/reader/utf16-odd-bytes", test_utf16_odd_bytes);
   g_test_add_func ("/ftrace/reader/html-blocks", test_html_blocks);
   g_test_add_func ("/ftrace/reader/html-trace2html", test_html_trace2html);
+  g_test_add_func ("/ftrace/reader/html-json-block-funcs", test_html_json_block_funcs);
   g_test_add_func ("/ftrace/reader/html-trace2html-truncated", test_html_trace2html_truncated);
   g_test_add_func ("/ftrace/reader/long-line", test_long_line);
   g_test_add_func ("/ftrace/reader/batches-keep-order", test_batches_keep_order);

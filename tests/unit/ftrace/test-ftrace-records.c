@@ -94,23 +94,6 @@ add_records (FtraceParser *p,
 }
 
 static void
-assert_same_args (TraceBatch *a,
-                  const TraceEvent *x,
-                  TraceBatch *b,
-                  const TraceEvent *y)
-{
-  g_assert_cmpuint (x->n_args, ==, y->n_args);
-  for (guint i = 0; i < x->n_args; i++)
-    {
-      const TraceArg *p = &a->args[x->first_arg + i], *q = &b->args[y->first_arg + i];
-
-      g_assert_cmpstr (str (a, p->key), ==, str (b, q->key));
-      g_assert_cmpint (p->type, ==, q->type);
-      g_assert_cmpint (p->v.i, ==, q->v.i);
-    }
-}
-
-static void
 test_learn_is_text (void)
 {
   g_autoptr (FtraceParser) text_parser = NULL;

@@ -178,6 +178,16 @@ test_write (TraceBatch *batch,
             const ChromeWriterOptions *opts,
             gsize *len)
 {
+  return test_write_with_stats (batch, opts, len, NULL);
+}
+
+/* test_write(), and the writer's stats in @stats (if not %NULL). */
+char *
+test_write_with_stats (TraceBatch *batch,
+                       const ChromeWriterOptions *opts,
+                       gsize *len,
+                       ChromeWriterStats *stats)
+{
   g_autoptr (GOutputStream) out = g_memory_output_stream_new_resizable ();
   g_autoptr (ChromeWriter) writer = chrome_writer_new (out, opts);
   g_autoptr (GError) error = NULL;
@@ -186,6 +196,8 @@ test_write (TraceBatch *batch,
   g_assert_no_error (error);
   g_assert_true (chrome_writer_finish (writer, &error));
   g_assert_no_error (error);
+  if (stats != NULL)
+    *stats = *chrome_writer_get_stats (writer);
   g_assert_true (g_output_stream_close (out, NULL, NULL));
   *len = g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (out));
   /* the memory stream's data is not NUL-terminated: add one */
@@ -261,4 +273,32 @@ test_add (TraceBatch *batch,
   ev->tid = tid;
   ev->name = name ? trace_string_pool_intern (batch->pool, name) : 0;
   return ev;
+}
+
+void
+test_out_init (TestOut *o)
+{
+  memset (o, 0, sizeof *o);
+  o->pool = trace_string_pool_new ();
+  o->batch = trace_batch_new (o->pool, 0);
+}
+
+/* Writes the batch; the output, parsed, and the writer's stats in @o. */
+void
+test_out_write (TestOut *o,
+                const ChromeWriterOptions *opts)
+{
+  o->text = test_write_with_stats (o->batch, opts, &o->len, &o->stats);
+  o->root = test_parse_json (o->text, o->len);
+  o->events = test_trace_events (o->root);
+}
+
+void
+test_out_clear (TestOut *o)
+{
+  g_free (o->text);
+  if (o->root)
+    json_node_unref (o->root);
+  trace_batch_unref (o->batch);
+  trace_string_pool_unref (o->pool);
 }

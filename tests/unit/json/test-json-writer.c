@@ -10,43 +10,6 @@
 #include "json-test-util.h"
 #include "../../test-util.h"
 
-typedef struct
-{
-  TraceStringPool *pool;
-  TraceBatch *batch;
-  char *text;
-  gsize len;
-  JsonNode *root;
-  JsonArray *events;
-} Out;
-
-static void
-out_init (Out *o)
-{
-  memset (o, 0, sizeof *o);
-  o->pool = trace_string_pool_new ();
-  o->batch = trace_batch_new (o->pool, 0);
-}
-
-static void
-out_write (Out *o,
-           const ChromeWriterOptions *opts)
-{
-  o->text = test_write (o->batch, opts, &o->len);
-  o->root = test_parse_json (o->text, o->len);
-  o->events = test_trace_events (o->root);
-}
-
-static void
-out_clear (Out *o)
-{
-  g_free (o->text);
-  if (o->root)
-    json_node_unref (o->root);
-  trace_batch_unref (o->batch);
-  trace_string_pool_unref (o->pool);
-}
-
 static gint64
 ns_of (JsonObject *event,
        const char *member)
@@ -61,7 +24,7 @@ args_of (JsonObject *event)
 }
 
 static TraceEvent *
-add (Out *o,
+add (TestOut *o,
      TraceEventKind kind,
      gint64 ts,
      const char *name)
@@ -75,11 +38,11 @@ add (Out *o,
 static void
 test_complete_slices (void)
 {
-  Out o;
+  TestOut o;
   JsonObject *x;
   TraceEvent *ev;
 
-  out_init (&o);
+  test_out_init (&o);
   ev = add (&o, TRACE_EVENT_SLICE_BEGIN, 1234567, "outer");
   ev->category = trace_string_pool_intern (o.pool, "cat");
   trace_batch_add_arg_int (o.batch, ev, "a", 1);
@@ -89,7 +52,7 @@ test_complete_slices (void)
   trace_batch_add_arg_int (o.batch, ev, "b", 2);
   ev = add (&o, TRACE_EVENT_SLICE_END, 5500000, NULL);
   trace_batch_add_arg_int (o.batch, ev, "a", 9);
-  out_write (&o, NULL);
+  test_out_write (&o, NULL);
 
   g_assert_cmpuint (json_array_get_length (o.events), ==, 2);
   x = test_json_event (o.events, "X", "inner", 0);
@@ -109,7 +72,7 @@ test_complete_slices (void)
   g_assert_nonnull (strstr (o.text, "\"dur\":4265.433"));
   g_assert_cmpuint (json_node_get_value_type (json_object_get_member (args_of (x), "a")), ==, G_TYPE_INT64);
   g_assert_cmpstr (json_object_get_string_member (json_node_get_object (o.root), "displayTimeUnit"), ==, "ns");
-  out_clear (&o);
+  test_out_clear (&o);
 }
 
 /* What is open at the end is written as B; an end without begin as E. */
@@ -121,9 +84,9 @@ test_open_and_unmatched (void)
   g_autoptr (JsonNode) root = NULL;
   g_autoptr (GError) error = NULL;
   JsonArray *events;
-  Out o;
+  TestOut o;
 
-  out_init (&o);
+  test_out_init (&o);
   add (&o, TRACE_EVENT_SLICE_END, 500, "stray");
   add (&o, TRACE_EVENT_SLICE_BEGIN, 1000, "open");
   test_add (o.batch, TRACE_EVENT_SLICE_BEGIN, 5000, 10, 12, "late");
@@ -142,7 +105,7 @@ test_open_and_unmatched (void)
   g_assert_cmpint (ns_of (test_json_event (events, "E", "late", 0), "ts"), ==, 4000);
   g_assert_cmpuint (chrome_writer_get_stats (w)->open_slices, ==, 1);
   g_assert_cmpuint (chrome_writer_get_stats (w)->unmatched_ends, ==, 1);
-  out_clear (&o);
+  test_out_clear (&o);
 }
 
 /* Slice ends with a name pair as trace_processor pairs them: with the
@@ -155,9 +118,9 @@ test_named_ends (void)
   const char *const begins[] = { "s1", "s2", "s3", "s4" };
   const char *const names[] = { "s4", "s3", "s2", "s1", "a" };
   const gint64 durs[] = { 87, 89, 90, 93, 8 };
-  Out o;
+  TestOut o;
 
-  out_init (&o);
+  test_out_init (&o);
   for (guint i = 0; i < G_N_ELEMENTS (begins); i++)
     add (&o, TRACE_EVENT_SLICE_BEGIN, 10000 + 1000 * i, begins[i]);
   add (&o, TRACE_EVENT_SLICE_END, 100000, "s4");
@@ -168,12 +131,12 @@ test_named_ends (void)
   test_add (o.batch, TRACE_EVENT_SLICE_BEGIN, 9000, 10, 20, "b");
   test_add (o.batch, TRACE_EVENT_SLICE_END, 13000, 10, 20, "zzz");
   test_add (o.batch, TRACE_EVENT_SLICE_END, 14000, 10, 20, "a");
-  out_write (&o, NULL);
+  test_out_write (&o, NULL);
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     g_assert_cmpint (ns_of (test_json_event (o.events, "X", names[i], 0), "dur"), ==, durs[i] * 1000);
   g_assert_nonnull (test_json_event (o.events, "B", "b", 0));
   g_assert_null (test_json_event (o.events, "X", "b", 0));
-  out_clear (&o);
+  test_out_clear (&o);
 }
 
 /* Memory stays bounded: past max_open_slices the held begins are
@@ -182,9 +145,9 @@ static void
 test_max_open_slices (void)
 {
   ChromeWriterOptions opts = { .max_open_slices = 2 };
-  Out o;
+  TestOut o;
 
-  out_init (&o);
+  test_out_init (&o);
   add (&o, TRACE_EVENT_SLICE_BEGIN, 1000, "b1");
   add (&o, TRACE_EVENT_SLICE_BEGIN, 2000, "b2");
   add (&o, TRACE_EVENT_SLICE_BEGIN, 3000, "b3");
@@ -193,11 +156,11 @@ test_max_open_slices (void)
   add (&o, TRACE_EVENT_SLICE_END, 4600, NULL);
   add (&o, TRACE_EVENT_SLICE_END, 5000, NULL);
   add (&o, TRACE_EVENT_SLICE_END, 6000, NULL);
-  out_write (&o, &opts);
+  test_out_write (&o, &opts);
   g_assert_cmpuint (test_count_ph (o.events, "B"), ==, 3);
   g_assert_cmpuint (test_count_ph (o.events, "E"), ==, 3);
   g_assert_cmpint (ns_of (test_json_event (o.events, "X", "b4", 0), "dur"), ==, 100);
-  out_clear (&o);
+  test_out_clear (&o);
 }
 
 static void
@@ -206,21 +169,21 @@ test_begin_end_style (void)
   ChromeWriterOptions opts = { .slices = CHROME_SLICES_BEGIN_END };
   JsonObject *e;
   TraceEvent *ev;
-  Out o;
+  TestOut o;
 
-  out_init (&o);
+  test_out_init (&o);
   add (&o, TRACE_EVENT_SLICE_BEGIN, 1000, "s");
   ev = add (&o, TRACE_EVENT_SLICE_END, 2000, "s");
   trace_batch_add_arg_bool (o.batch, ev, "done", TRUE);
   ev = add (&o, TRACE_EVENT_SLICE_COMPLETE, 3000, "x");
   ev->u.slice.dur = 1;
-  out_write (&o, &opts);
+  test_out_write (&o, &opts);
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (o.events, 0), "ph"), ==, "B");
   e = json_array_get_object_element (o.events, 1);
   g_assert_cmpstr (json_object_get_string_member (e, "ph"), ==, "E");
   g_assert_true (json_object_get_boolean_member (args_of (e), "done"));
   g_assert_cmpint (ns_of (test_json_event (o.events, "X", "x", 0), "dur"), ==, 1);
-  out_clear (&o);
+  test_out_clear (&o);
 }
 
 /* Thread time: an X keeps tts and tdur, a B/E pair written as X gets the
@@ -229,9 +192,9 @@ static void
 test_thread_time (void)
 {
   TraceEvent *ev;
-  Out o;
+  TestOut o;
 
-  out_init (&o);
+  test_out_init (&o);
   ev = add (&o, TRACE_EVENT_SLICE_COMPLETE, 1000, "x");
   ev->u.slice.dur = 500;
   ev->flags |= TRACE_EVENT_FLAG_THREAD_TIME;
@@ -247,14 +210,14 @@ test_thread_time (void)
   ev->flags |= TRACE_EVENT_FLAG_THREAD_TIME;
   ev->u.slice.thread_ts = 2000;
   add (&o, TRACE_EVENT_SLICE_COMPLETE, 4000, "none")->u.slice.dur = 1;
-  out_write (&o, NULL);
+  test_out_write (&o, NULL);
   g_assert_cmpint (ns_of (test_json_event (o.events, "X", "x", 0), "tts"), ==, 700);
   g_assert_cmpint (ns_of (test_json_event (o.events, "X", "x", 0), "tdur"), ==, 300);
   g_assert_cmpint (ns_of (test_json_event (o.events, "X", "pair", 0), "tts"), ==, 1500);
   g_assert_cmpint (ns_of (test_json_event (o.events, "X", "pair", 0), "tdur"), ==, 400);
   g_assert_cmpint (ns_of (test_json_event (o.events, "i", "i", 0), "tts"), ==, 2000);
   g_assert_false (json_object_has_member (test_json_event (o.events, "X", "none", 0), "tts"));
-  out_clear (&o);
+  test_out_clear (&o);
 }
 
 static void
@@ -262,9 +225,9 @@ test_instants_and_counters (void)
 {
   JsonObject *e;
   TraceEvent *ev;
-  Out o;
+  TestOut o;
 
-  out_init (&o);
+  test_out_init (&o);
   add (&o, TRACE_EVENT_INSTANT, 1, "t");
   add (&o, TRACE_EVENT_INSTANT, 2, "p")->flags = TRACE_EVENT_FLAG_SCOPE_PROCESS;
   add (&o, TRACE_EVENT_INSTANT, 3, "g")->flags = TRACE_EVENT_FLAG_SCOPE_GLOBAL;
@@ -275,7 +238,7 @@ test_instants_and_counters (void)
   ev->u.counter.value = 1.5;
   ev = add (&o, TRACE_EVENT_COUNTER, 6, "whole");
   ev->u.counter.value = 2;
-  out_write (&o, NULL);
+  test_out_write (&o, NULL);
   g_assert_cmpstr (json_object_get_string_member (test_json_event (o.events, "i", "t", 0), "s"), ==, "t");
   g_assert_cmpstr (json_object_get_string_member (test_json_event (o.events, "i", "p", 0), "s"), ==, "p");
   g_assert_cmpstr (json_object_get_string_member (test_json_event (o.events, "i", "g", 0), "s"), ==, "g");
@@ -288,7 +251,7 @@ test_instants_and_counters (void)
   /* a double stays a double even when whole */
   e = test_json_event (o.events, "C", "whole", 0);
   g_assert_cmpuint (json_node_get_value_type (json_object_get_member (args_of (e), "value")), ==, G_TYPE_DOUBLE);
-  out_clear (&o);
+  test_out_clear (&o);
 }
 
 static void
@@ -297,9 +260,9 @@ test_async (void)
   ChromeWriterOptions nestable = { .nestable_legacy_async = TRUE };
   JsonObject *e;
   TraceEvent *ev;
-  Out o;
+  TestOut o;
 
-  out_init (&o);
+  test_out_init (&o);
   ev = add (&o, TRACE_EVENT_ASYNC_BEGIN, 1, "local");
   ev->u.async.id = 0x2a;
   ev = add (&o, TRACE_EVENT_ASYNC_END, 2, "global");
@@ -315,7 +278,7 @@ test_async (void)
   ev->flags = TRACE_EVENT_FLAG_ASYNC_LEGACY | TRACE_EVENT_FLAG_ID_GLOBAL;
   ev = add (&o, TRACE_EVENT_ASYNC_INSTANT, 5, "mark");
   ev->u.async.id = 8;
-  out_write (&o, NULL);
+  test_out_write (&o, NULL);
   e = test_json_event (o.events, "b", "local", 0);
   g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (e, "id2"), "local"), ==, "0x2a");
   e = test_json_event (o.events, "e", "global", 0);
@@ -329,10 +292,10 @@ test_async (void)
   g_assert_nonnull (test_json_event (o.events, "n", "mark", 0));
   g_free (o.text);
   json_node_unref (o.root);
-  out_write (&o, &nestable);
+  test_out_write (&o, &nestable);
   g_assert_nonnull (test_json_event (o.events, "b", "legacy", 0));
   g_assert_nonnull (test_json_event (o.events, "n", "legacy", 0));
-  out_clear (&o);
+  test_out_clear (&o);
 }
 
 /* A Chrome `p` step stays `p` (trace_processor ignores it, and rejects a
@@ -347,9 +310,9 @@ test_async_step_past_and_global (void)
   ChromeWriterOptions chrome = { .chrome_json = TRUE };
   JsonObject *e;
   TraceEvent *ev;
-  Out o;
+  TestOut o;
 
-  out_init (&o);
+  test_out_init (&o);
   ev = add (&o, TRACE_EVENT_ASYNC_STEP, 1, "legacy");
   ev->u.async.id = 7;
   ev->flags = TRACE_EVENT_FLAG_ASYNC_LEGACY | TRACE_EVENT_FLAG_STEP_PAST;
@@ -366,7 +329,7 @@ test_async_step_past_and_global (void)
       ev->flags = TRACE_EVENT_FLAG_ID_GLOBAL;
       ev->u.async.id = 9;
     }
-  out_write (&o, NULL);
+  test_out_write (&o, NULL);
   g_assert_nonnull (test_json_event (o.events, "p", "legacy", 0));
   e = json_array_get_object_element (o.events, 3);
   g_assert_cmpstr (json_object_get_string_member (e, "name"), ==, "inner");
@@ -378,11 +341,11 @@ test_async_step_past_and_global (void)
   g_assert_cmpint (json_object_get_int_member (e, "pid"), ==, 0);
   g_free (o.text);
   json_node_unref (o.root);
-  out_write (&o, &chrome);
+  test_out_write (&o, &chrome);
   e = json_array_get_object_element (o.events, 4);
   g_assert_cmpstr (json_object_get_string_member (e, "name"), ==, "");
   g_assert_false (json_object_has_member (e, "pid"));
-  out_clear (&o);
+  test_out_clear (&o);
 }
 
 /* Flow ids as a TrackEvent binds them, in v1 events trace_processor
@@ -396,9 +359,9 @@ test_flows_of_track_events (void)
 {
   JsonObject *e;
   TraceEvent *ev;
-  Out o;
+  TestOut o;
 
-  out_init (&o);
+  test_out_init (&o);
   ev = add (&o, TRACE_EVENT_SLICE_COMPLETE, 1000, "end");
   ev->u.slice.dur = 1000;
   ev->u.slice.flow_in = 5;
@@ -411,7 +374,7 @@ test_flows_of_track_events (void)
   ev = test_add (o.batch, TRACE_EVENT_INSTANT, 7000, 3, TRACE_ID_UNKNOWN, "process-mark");
   ev->flags = TRACE_EVENT_FLAG_SCOPE_PROCESS;
   ev->u.slice.flow_in = 5;
-  out_write (&o, NULL);
+  test_out_write (&o, NULL);
   g_assert_nonnull (test_json_event (o.events, "f", "flow", 0));
   e = test_json_event (o.events, "s", "flow#1", 0);
   g_assert_cmpint (ns_of (e, "ts"), ==, 3000);
@@ -424,7 +387,7 @@ test_flows_of_track_events (void)
   g_assert_cmpstr (json_object_get_string_member (e, "ph"), ==, "f");
   g_assert_cmpstr (json_object_get_string_member (e, "name"), ==, "flow#1");
   g_assert_cmpint (json_object_get_int_member (e, "pid"), ==, 3);
-  out_clear (&o);
+  test_out_clear (&o);
 }
 
 /* A slice that binds several flows (a TrackEvent's flow_ids): every one
@@ -503,9 +466,9 @@ test_flows (void)
   ChromeWriterOptions v2 = { .flows = CHROME_FLOWS_V2 };
   JsonObject *e;
   TraceEvent *ev;
-  Out o;
+  TestOut o;
 
-  out_init (&o);
+  test_out_init (&o);
   ev = add (&o, TRACE_EVENT_FLOW_START, 1, "ipc");
   ev->u.async.id = 0x402;
   ev = add (&o, TRACE_EVENT_FLOW_STEP, 2, "ipc");
@@ -522,7 +485,7 @@ test_flows (void)
   ev->u.slice.dur = 1000;
   ev->u.slice.flow_out = 0x98;
   ev->u.slice.flow_in = 0x97;
-  out_write (&o, NULL);
+  test_out_write (&o, NULL);
   e = test_json_event (o.events, "s", "ipc", 0);
   g_assert_cmpstr (json_object_get_string_member (e, "id"), ==, "0x402");
   g_assert_cmpstr (json_object_get_string_member (e, "bp"), ==, "e");
@@ -558,7 +521,7 @@ test_flows (void)
   e = test_json_event (o.events, "X", "both", 0);
   g_assert_cmpstr (json_object_get_string_member (e, "bind_id"), ==, "0x98");
   g_assert_null (test_json_event (o.events, "s", "flow", 0));
-  out_clear (&o);
+  test_out_clear (&o);
 }
 
 static void
@@ -584,11 +547,11 @@ test_args (void)
   ChromeWriterOptions flat = { .flat_args = TRUE };
   JsonObject *args, *data;
   JsonArray *nodes;
-  Out o;
+  TestOut o;
 
-  out_init (&o);
+  test_out_init (&o);
   add_typed_args (o.batch, add (&o, TRACE_EVENT_INSTANT, 1, "i"));
-  out_write (&o, NULL);
+  test_out_write (&o, NULL);
   args = args_of (test_json_event (o.events, "i", "i", 0));
   data = json_object_get_object_member (args, "data");
   g_assert_cmpstr (json_object_get_string_member (data, "frame"), ==, "0x1");
@@ -605,11 +568,11 @@ test_args (void)
   g_assert_nonnull (strstr (o.text, "\"u\":18446744073709551615"));
   g_free (o.text);
   json_node_unref (o.root);
-  out_write (&o, &flat);
+  test_out_write (&o, &flat);
   args = args_of (test_json_event (o.events, "i", "i", 0));
   g_assert_cmpstr (json_object_get_string_member (args, "data.frame"), ==, "0x1");
   g_assert_cmpint (json_object_get_int_member (args, "nodes[1].id"), ==, 2);
-  out_clear (&o);
+  test_out_clear (&o);
 }
 
 /* Names and strings: control characters, quotes, backslashes escaped;
@@ -620,18 +583,18 @@ test_escaping (void)
   static const char name[] = "q\"b\\s/\n\t\x01 é\xff\xfe end";
   JsonObject *e;
   TraceEvent *ev;
-  Out o;
+  TestOut o;
 
-  out_init (&o);
+  test_out_init (&o);
   ev = add (&o, TRACE_EVENT_INSTANT, 1, name);
   trace_batch_add_arg_string (o.batch, ev, "k\"ey\n", "v\x80");
-  out_write (&o, NULL);
+  test_out_write (&o, NULL);
   g_assert_true (g_utf8_validate (o.text, o.len, NULL));
   e = json_array_get_object_element (o.events, 0);
   g_assert_cmpstr (json_object_get_string_member (e, "name"), ==,
                    "q\"b\\s/\n\t\x01 é\xEF\xBF\xBD\xEF\xBF\xBD end");
   g_assert_cmpstr (json_object_get_string_member (args_of (e), "k\"ey\n"), ==, "v\xEF\xBF\xBD");
-  out_clear (&o);
+  test_out_clear (&o);
 }
 
 static void
@@ -639,9 +602,9 @@ test_metadata_events (void)
 {
   JsonObject *e;
   TraceEvent *ev;
-  Out o;
+  TestOut o;
 
-  out_init (&o);
+  test_out_init (&o);
   add (&o, TRACE_EVENT_PROCESS_NAME, 0, "proc");
   add (&o, TRACE_EVENT_THREAD_NAME, 0, "main");
   add (&o, TRACE_EVENT_PROCESS_SORT_INDEX, 0, NULL)->u.meta.value = -2;
@@ -651,7 +614,7 @@ test_metadata_events (void)
   ev->u.clock.marker = TRACE_CLOCK_MARKER_SYNC_ID;
   ev->u.clock.sync_id = trace_string_pool_intern (o.pool, "sync-1");
   ev->u.clock.issue_ts = 4500;
-  out_write (&o, NULL);
+  test_out_write (&o, NULL);
   e = test_json_event (o.events, "M", "process_name", 0);
   g_assert_cmpstr (json_object_get_string_member (args_of (e), "name"), ==, "proc");
   g_assert_cmpint (json_object_get_int_member (e, "pid"), ==, 10);
@@ -667,7 +630,7 @@ test_metadata_events (void)
   e = test_json_event (o.events, "c", "clock_sync", 0);
   g_assert_cmpstr (json_object_get_string_member (args_of (e), "sync_id"), ==, "sync-1");
   g_assert_cmpint (ns_of (args_of (e), "issue_ts"), ==, 4500);
-  out_clear (&o);
+  test_out_clear (&o);
 }
 
 /* Kernel records go to systemTraceEvents as ftrace text lines; atrace
@@ -685,9 +648,9 @@ test_kernel_text (void)
   g_autoptr (JsonNode) root = NULL;
   const char *sys;
   TraceEvent *ev;
-  Out o;
+  TestOut o;
 
-  out_init (&o);
+  test_out_init (&o);
   test_add (o.batch, TRACE_EVENT_THREAD_NAME, 0, 643, 643, "surfaceflinger");
   ev = test_add (o.batch, TRACE_EVENT_SCHED_SWITCH, 12000001000, 643, 643, NULL);
   ev->cpu = 1;
@@ -713,23 +676,23 @@ test_kernel_text (void)
   trace_batch_add_arg_int (o.batch, ev, "state", 5);
   test_add_arg_text (o.batch, ev, "name", "video_clk");
   trace_batch_add_arg_double (o.batch, ev, "rate", 1.5);
-  out_write (&o, NULL);
+  test_out_write (&o, NULL);
   sys = json_object_get_string_member (json_node_get_object (o.root), "systemTraceEvents");
   g_assert_cmpstr (sys, ==, expected);
   /* the kernel records are not also JSON events */
   g_assert_cmpuint (json_array_get_length (o.events), ==, 1);
-  out_clear (&o);
+  test_out_clear (&o);
 
   /* the array form has no place for them */
   {
     ChromeWriterOptions array = { .form = CHROME_FORM_ARRAY };
 
-    out_init (&o);
+    test_out_init (&o);
     test_add (o.batch, TRACE_EVENT_CPU_IDLE, 1, 0, 0, NULL);
-    out_write (&o, &array);
+    test_out_write (&o, &array);
     g_assert_true (JSON_NODE_HOLDS_ARRAY (o.root));
     g_assert_cmpuint (json_array_get_length (o.events), ==, 0);
-    out_clear (&o);
+    test_out_clear (&o);
   }
 }
 
@@ -738,7 +701,7 @@ test_kernel_text (void)
  * text lines); an unmatched exit is an E that ends nothing, a softirq
  * vector without a name no slice. Of another stream they stay lines. */
 static void
-add_irq_events (Out *o)
+add_irq_events (TestOut *o)
 {
   TraceEvent *ev;
 
@@ -771,11 +734,11 @@ test_kernel_irq_slices (void)
   const char *phases[] = { "E", "X", "X" };
   const gint64 tids[] = { 0xFFFF0003, 0xFFFF0004, 0xFFFF0003 };
   const gint64 ts[] = { 500, 1200, 1000 }, dur[] = { 0, 200, 500 };
-  Out o;
+  TestOut o;
 
-  out_init (&o);
+  test_out_init (&o);
   add_irq_events (&o);
-  out_write (&o, &perfetto);
+  test_out_write (&o, &perfetto);
   g_assert_false (json_object_has_member (json_node_get_object (o.root), "systemTraceEvents"));
   g_assert_cmpuint (json_array_get_length (o.events), ==, G_N_ELEMENTS (names));
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
@@ -790,22 +753,22 @@ test_kernel_irq_slices (void)
       if (dur[i] > 0)
         g_assert_cmpint (ns_of (e, "dur"), ==, dur[i]);
     }
-  out_clear (&o);
+  test_out_clear (&o);
 
-  out_init (&o);
+  test_out_init (&o);
   add_irq_events (&o);
-  out_write (&o, NULL);
+  test_out_write (&o, NULL);
   g_assert_nonnull (strstr (json_object_get_string_member (json_node_get_object (o.root), "systemTraceEvents"),
                             "irq_handler_entry: timer irq=3"));
   g_assert_cmpuint (json_array_get_length (o.events), ==, 0);
-  out_clear (&o);
+  test_out_clear (&o);
 }
 
 /* Vendor trace points of a Perfetto stream in atrace's form go as the
  * atrace lines trace_processor's systrace parser reads (it reads the
  * typed events as those); a phase it rejects stays a generic line. */
 static TraceEvent *
-add_vendor_point (Out *o,
+add_vendor_point (TestOut *o,
                   const char *event,
                   const char *name_key,
                   const char *type_key,
@@ -831,20 +794,20 @@ test_kernel_vendor_atrace (void)
                           "tracing_mark_write: B|237|sde_kick", "mali_tracing_mark_write: mali_x pid=237 type=88 value=3" };
   g_autoptr (GString) expected = g_string_new ("# tracer: nop\n");
   TraceEvent *ev;
-  Out o;
+  TestOut o;
 
-  out_init (&o);
+  test_out_init (&o);
   add_vendor_point (&o, "g2d_tracing_mark_write", "name", "type", 'C', "g2d_frame");
   add_vendor_point (&o, "dpu_tracing_mark_write", "name", "type", 'B', "dpu_work");
   ev = add_vendor_point (&o, "sde_tracing_mark_write", "trace_name", "trace_type", 0, "sde_kick");
   trace_batch_add_arg_int (o.batch, ev, "trace_begin", 1);
   add_vendor_point (&o, "mali_tracing_mark_write", "name", "type", 'X', "mali_x");
-  out_write (&o, &perfetto);
+  test_out_write (&o, &perfetto);
   for (guint i = 0; i < G_N_ELEMENTS (lines); i++)
     g_string_append_printf (expected, "%s%s\n", prefix, lines[i]);
   g_assert_cmpstr (json_object_get_string_member (json_node_get_object (o.root), "systemTraceEvents"), ==,
                    expected->str);
-  out_clear (&o);
+  test_out_clear (&o);
 }
 
 /* A GPU frequency of a Perfetto stream: a counter per GPU, as
@@ -855,19 +818,19 @@ test_kernel_gpu_frequency (void)
   ChromeWriterOptions perfetto = { .perfetto_kernel_events = TRUE };
   JsonObject *e;
   TraceEvent *ev;
-  Out o;
+  TestOut o;
 
-  out_init (&o);
+  test_out_init (&o);
   ev = test_add (o.batch, TRACE_EVENT_FTRACE, 2000, TRACE_ID_UNKNOWN, 527, "gpu_frequency");
   ev->cpu = 0;
   trace_batch_add_arg_int (o.batch, ev, "gpu_id", 1);
   trace_batch_add_arg_int (o.batch, ev, "state", 400000);
-  out_write (&o, &perfetto);
+  test_out_write (&o, &perfetto);
   g_assert_false (json_object_has_member (json_node_get_object (o.root), "systemTraceEvents"));
   e = test_json_event (o.events, "C", "gpufreq", 0);
   g_assert_cmpint (json_object_get_int_member (args_of (e), "gpu1"), ==, 400000);
   g_assert_false (json_object_has_member (e, "pid"));
-  out_clear (&o);
+  test_out_clear (&o);
 }
 
 /* Wakeup sources of a Perfetto stream: a slice per name while one is
@@ -879,9 +842,9 @@ test_kernel_wakelocks (void)
   const char *const kinds[] = { "wakeup_source_activate", "wakeup_source_activate", "wakeup_source_deactivate",
                                 "wakeup_source_deactivate" };
   JsonObject *b, *e;
-  Out o;
+  TestOut o;
 
-  out_init (&o);
+  test_out_init (&o);
   for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
     {
       TraceEvent *ev = test_add (o.batch, TRACE_EVENT_FTRACE, 1000 * (i + 1), TRACE_ID_UNKNOWN, 5, kinds[i]);
@@ -889,14 +852,14 @@ test_kernel_wakelocks (void)
       ev->cpu = 0;
       test_add_arg_text (o.batch, ev, "name", "keys");
     }
-  out_write (&o, &perfetto);
+  test_out_write (&o, &perfetto);
   g_assert_cmpuint (json_array_get_length (o.events), ==, 2);
   b = test_json_event (o.events, "b", "Wakelock(keys)", 0);
   e = test_json_event (o.events, "e", "Wakelock(keys)", 0);
   g_assert_cmpint (ns_of (b, "ts"), ==, 1000);
   g_assert_cmpint (ns_of (e, "ts"), ==, 4000);
   g_assert_cmpint (json_object_get_int_member (e, "pid"), ==, 0);
-  out_clear (&o);
+  test_out_clear (&o);
 }
 
 /* Suspend/resume steps of a Perfetto stream: a slice per action and
@@ -910,9 +873,9 @@ test_kernel_suspend_resume (void)
   const char *const actions[] = { "suspend_enter", "freeze_processes", "thaw_processes", "thaw_processes" };
   const gint64 starts[] = { 1, 1, 1, 0 };
   JsonObject *e;
-  Out o;
+  TestOut o;
 
-  out_init (&o);
+  test_out_init (&o);
   for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
     {
       TraceEvent *ev = test_add (o.batch, TRACE_EVENT_FTRACE, 1000 * (i + 1), TRACE_ID_UNKNOWN, 0, "suspend_resume");
@@ -922,13 +885,13 @@ test_kernel_suspend_resume (void)
       trace_batch_add_arg_int (o.batch, ev, "val", 3);
       trace_batch_add_arg_int (o.batch, ev, "start", starts[i]);
     }
-  out_write (&o, &perfetto);
+  test_out_write (&o, &perfetto);
   g_assert_nonnull (test_json_event (o.events, "b", "freeze_processes(3)", 0));
   g_assert_nonnull (test_json_event (o.events, "e", "thaw_processes(3)", 0));
   e = test_json_event (o.events, "e", "suspend_enter(3)", 0);
   g_assert_cmpint (ns_of (e, "ts"), ==, 4000);
   g_assert_null (test_json_event (o.events, "e", "freeze_processes(3)", 0));
-  out_clear (&o);
+  test_out_clear (&o);
 }
 
 /* function_graph calls of a Perfetto stream: a slice per call on the
@@ -939,9 +902,9 @@ test_kernel_funcgraph (void)
   ChromeWriterOptions perfetto = { .perfetto_kernel_events = TRUE };
   const gint64 tids[] = { 7, 0 };
   JsonObject *e;
-  Out o;
+  TestOut o;
 
-  out_init (&o);
+  test_out_init (&o);
   for (guint i = 0; i < G_N_ELEMENTS (tids); i++)
     {
       TraceEvent *ev = test_add (o.batch, TRACE_EVENT_FTRACE, 1000, TRACE_ID_UNKNOWN, tids[i], "funcgraph_entry");
@@ -952,7 +915,7 @@ test_kernel_funcgraph (void)
       ev->cpu = 2;
       test_add_arg_text (o.batch, ev, "func", "do_fault");
     }
-  out_write (&o, &perfetto);
+  test_out_write (&o, &perfetto);
   e = test_json_event (o.events, "X", "do_fault", 0);
   g_assert_cmpint (json_object_get_int_member (e, "tid"), ==, 7);
   g_assert_cmpint (ns_of (e, "dur"), ==, 2000);
@@ -960,7 +923,7 @@ test_kernel_funcgraph (void)
   g_assert_cmpint (json_object_get_int_member (e, "pid"), ==, 0xFFFE0000);
   g_assert_cmpint (json_object_get_int_member (e, "tid"), ==, 0xFFFE0003);
   g_assert_false (json_object_has_member (json_node_get_object (o.root), "systemTraceEvents"));
-  out_clear (&o);
+  test_out_clear (&o);
 }
 
 /* A begin's text args outlive its batch: the slice is written (as X)
@@ -1010,16 +973,16 @@ test_object_members (void)
   };
   JsonObject *meta, *marker;
   TraceEvent *ev;
-  Out o;
+  TestOut o;
 
   json_object_set_string_member (extra, "source", "test");
   json_object_set_string_member (extra, "clock-domain", "SYSTRACE");
-  out_init (&o);
+  test_out_init (&o);
   ev = add (&o, TRACE_EVENT_CLOCK_MARKER, 5000, NULL);
   ev->u.clock.marker = TRACE_CLOCK_MARKER_PARENT_TS;
   ev->u.clock.other_ts = 7000;
   ev->u.clock.domain = TRACE_CLOCK_MONOTONIC;
-  out_write (&o, &opts);
+  test_out_write (&o, &opts);
   g_assert_false (json_object_has_member (json_node_get_object (o.root), "displayTimeUnit"));
   meta = json_object_get_object_member (json_node_get_object (o.root), "metadata");
   g_assert_cmpstr (json_object_get_string_member (meta, "source"), ==, "test");
@@ -1029,7 +992,7 @@ test_object_members (void)
   g_assert_cmpint (json_object_get_int_member (marker, "ts_ns"), ==, 5000);
   g_assert_cmpint (json_object_get_int_member (marker, "other_ts_ns"), ==, 7000);
   g_assert_cmpstr (json_object_get_string_member (marker, "domain"), ==, "monotonic");
-  out_clear (&o);
+  test_out_clear (&o);
 }
 
 /* Stopped early (Ctrl-C): the suffix makes what was written valid JSON,
@@ -1042,9 +1005,9 @@ test_suffix (void)
   g_autoptr (GError) error = NULL;
   g_autoptr (JsonNode) root = NULL;
   JsonArray *events;
-  Out o;
+  TestOut o;
 
-  out_init (&o);
+  test_out_init (&o);
   add (&o, TRACE_EVENT_SLICE_BEGIN, 1000, "running");
   add (&o, TRACE_EVENT_INSTANT, 2000, "tick");
   g_assert_true (chrome_writer_write_batch (w, o.batch, &error));
@@ -1059,7 +1022,7 @@ test_suffix (void)
   g_assert_false (chrome_writer_write_batch (w, o.batch, &error));
   g_assert_error (error, TRACE_CORE_ERROR, TRACE_CORE_ERROR_FAILED);
   g_assert_cmpstr (error->message, ==, "the JSON trace is already finished");
-  out_clear (&o);
+  test_out_clear (&o);
 }
 
 /* Nothing written at all is still a valid, empty trace. */
@@ -1090,9 +1053,9 @@ test_samples (void)
   JsonObject *profile, *chunk, *data, *cpu, *node;
   JsonArray *nodes, *samples, *deltas;
   TraceEvent *ev;
-  Out o;
+  TestOut o;
 
-  out_init (&o);
+  test_out_init (&o);
   ev = add (&o, TRACE_EVENT_STACK_NODE, 0, "main");
   ev->u.stack_node.id = 100;
   ev = add (&o, TRACE_EVENT_STACK_NODE, 0, "work");
@@ -1103,7 +1066,7 @@ test_samples (void)
   add (&o, TRACE_EVENT_SAMPLE, 1000500, NULL)->u.sample.node_id = 200;
   add (&o, TRACE_EVENT_SAMPLE, 1001000, NULL)->u.sample.node_id = 100;
   add (&o, TRACE_EVENT_SAMPLE, 1003250, NULL)->u.sample.node_id = 200;
-  out_write (&o, NULL);
+  test_out_write (&o, NULL);
   profile = test_json_event (o.events, "P", "Profile", 0);
   g_assert_cmpint (ns_of (json_object_get_object_member (args_of (profile), "data"), "startTime"), ==, 1000500);
   chunk = test_json_event (o.events, "P", "ProfileChunk", 0);
@@ -1127,7 +1090,7 @@ test_samples (void)
   g_assert_cmpint (llround (json_array_get_double_element (deltas, 0) * 1000), ==, 0);
   g_assert_cmpint (llround (json_array_get_double_element (deltas, 1) * 1000), ==, 500);
   g_assert_cmpint (llround (json_array_get_double_element (deltas, 2) * 1000), ==, 2250);
-  out_clear (&o);
+  test_out_clear (&o);
 }
 
 static void

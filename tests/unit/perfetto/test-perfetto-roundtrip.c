@@ -64,7 +64,7 @@ test_all_kinds (void)
   /* Two of the three sched events on cpu 0 continue the one before. */
   g_assert_cmpuint (ws.compact_sched, ==, 2);
   g_assert_cmpuint (ws.samples, ==, 2);
-  g_assert_cmpuint (ws.dropped_unmatched_end + ws.dropped_unmatched_async_end + ws.dropped_kernel + ws.dropped_kernel_args + ws.dropped_unknown_stack_node + ws.dropped_clock_marker,
+  g_assert_cmpuint (ws.dropped_unmatched_end + ws.dropped_unmatched_async_end + ws.dropped_kernel + ws.dropped_kernel_args + ws.dropped_unknown_stack_node + ws.dropped_clock_marker + ws.dropped_switches_without_prev,
                     ==, 0);
   /* the thread state, which has no Perfetto form */
   g_assert_cmpuint (ws.dropped_other, ==, 1);

@@ -933,8 +933,8 @@ static const Shape shapes[] = {
  * those a T: exception left within 1 us of the truth.  Against
  * trace_doctor's pairing they are not closer on every shape: see
  * docs/rhea-repair.md for the figures. */
-static void
-check_family (guint32 first)
+static Score
+run_family (guint32 first)
 {
   Score all = { 0 };
 
@@ -952,6 +952,14 @@ check_family (guint32 first)
         add_score (&all, &sc);
       }
   print_score ("all", &all);
+  return all;
+}
+
+static void
+check_family (guint32 first)
+{
+  Score all = run_family (first);
+
   g_assert_cmpfloat (mean_us (&all, RULE_OURS, END_UNWOUND_PLAIN), <,
                      mean_us (&all, RULE_CALLER_RETURN, END_UNWOUND_PLAIN) * 0.7);
   g_assert_cmpfloat (mean_unwound_us (&all, RULE_OURS), <, mean_unwound_us (&all, RULE_CALLER_RETURN) / 2);
@@ -970,6 +978,21 @@ test_family_21 (void)
   check_family (21);
 }
 
+/* Seeds never looked at while the repair's rules were chosen: the same
+ * per-model checks, most frames a T: exception left within 1 us, and the
+ * frames an exception left closer than with btrace's documented rule
+ * (the margins of the seeds above are not reached: see
+ * docs/rhea-repair.md). */
+static void
+test_family_held_out (void)
+{
+  Score all = run_family (31);
+
+  g_assert_cmpfloat (mean_us (&all, RULE_OURS, END_UNWOUND_PLAIN), <, mean_us (&all, RULE_CALLER_RETURN, END_UNWOUND_PLAIN));
+  g_assert_cmpfloat (mean_unwound_us (&all, RULE_OURS), <, mean_unwound_us (&all, RULE_CALLER_RETURN));
+  g_assert_cmpfloat (share_within_1us (&all, END_UNWOUND_T), >=, 0.9);
+}
+
 int
 main (int argc,
       char **argv)
@@ -977,5 +1000,6 @@ main (int argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/rhea/programs/seeds-11-13", test_family_11);
   g_test_add_func ("/rhea/programs/seeds-21-23", test_family_21);
+  g_test_add_func ("/rhea/programs/held-out-seeds-31-33", test_family_held_out);
   return g_test_run ();
 }

@@ -724,6 +724,81 @@ test_catcher_found_by_its_call (Fixture *fx,
   g_assert_cmpuint (stats (fx).resumed, ==, 0);
 }
 
+/* c is known to call x (it returned after calling it); f was only seen
+ * "calling" x, when an exception without a marker had left it.  Then a
+ * catches its own throw (its T: holds the thread) and calls c, c calls f,
+ * and an exception without a marker leaves f. */
+static void
+c_calls_x_then_f_left (Fixture *fx)
+{
+  M (1, "B:c");
+  M (2, "B:x");
+  M (3, "E:x");
+  M (4, "E:c");
+  M (5, "B:g");
+  M (6, "B:f");
+  M (7, "B:x");
+  M (8, "E:x");
+  M (9, "E:g");
+  M (10, "B:a");
+  M (11, "T:a");
+  M (12, "B:c");
+  M (13, "B:f");
+}
+
+/* The output of c_calls_x_then_f_left(), once c has returned: f ends at
+ * its begin, as nothing it is known to make came first. */
+#define C_CALLS_X_THEN_F_LEFT                          \
+  "B 1 100 c\nB 2 100 x\nE 3 100 x\nE 4 100 c\n"       \
+  "B 5 100 g\nB 6 100 f\nB 7 100 x\nE 8 100 x\n"       \
+  "E 8 100 f repair=unwound-by-exception [repaired]\n" \
+  "E 9 100 g\nB 10 100 a\nB 12 100 c\nB 13 100 f\n"    \
+  "E 13 100 f repair=unwound-by-exception [repaired]\n"
+
+/* c catches f's exception and calls x: c's return places f's end before
+ * x, the call only c is known to make. */
+static void
+test_unmarked_end_before_catchers_call (Fixture *fx,
+                                        gconstpointer data)
+{
+  c_calls_x_then_f_left (fx);
+  M (14, "B:x");
+  M (15, "E:x");
+  M (16, "E:c");
+  M (17, "E:a");
+  check_process (fx,
+                 C_CALLS_X_THEN_F_LEFT
+                 "B 14 100 x\n"
+                 "E 15 100 x\n"
+                 "E 16 100 c\n"
+                 "E 17 100 a\n");
+  g_assert_cmpuint (stats (fx).unwound, ==, 2);
+}
+
+/* As above, but c's call x is itself left by an exception without a
+ * marker, after its own call y: x ends after y, f before x (x was c's
+ * call, not f's), and x comes out as c's call. */
+static void
+test_unmarked_frames_apart (Fixture *fx,
+                            gconstpointer data)
+{
+  c_calls_x_then_f_left (fx);
+  M (14, "B:x");
+  M (15, "B:y");
+  M (16, "E:y");
+  M (17, "E:c");
+  M (18, "E:a");
+  check_process (fx,
+                 C_CALLS_X_THEN_F_LEFT
+                 "B 14 100 x\n"
+                 "B 15 100 y\n"
+                 "E 16 100 y\n"
+                 "E 16 100 x repair=unwound-by-exception [repaired]\n"
+                 "E 17 100 c\n"
+                 "E 18 100 a\n");
+  g_assert_cmpuint (stats (fx).unwound, ==, 3);
+}
+
 static void
 test_stats_and_summary (Fixture *fx,
                         gconstpointer data)
@@ -772,6 +847,8 @@ main (int argc,
   ADD ("calls/escaped-to-loop", test_exception_escaped_to_loop);
   ADD ("calls/suspended-frame-returns", test_suspended_frame_returns);
   ADD ("calls/catcher-found-by-its-call", test_catcher_found_by_its_call);
+  ADD ("calls/unmarked-end-before-catchers-call", test_unmarked_end_before_catchers_call);
+  ADD ("calls/unmarked-frames-apart", test_unmarked_frames_apart);
   ADD ("recursion-with-throw", test_recursion_with_throw);
   ADD ("throw-then-return-same-method", test_throw_then_return_same_method);
   ADD ("unmatched-markers", test_unmatched_markers);
