@@ -106,7 +106,7 @@ trace_ftrace_sink_get_drops (TraceFileSink *sink,
     { "samples", "CPU profile samples and their stack nodes", d[FTRACE_SINK_DROP_SAMPLES] },
     { "switches-without-prev", "sched switches of a cpu's first compact record (no previous task)",
       d[FTRACE_SINK_DROP_SWITCHES_WITHOUT_PREV] },
-    { "other", "events with no ftrace form (other formats' records, RheaTrace clock pairs)",
+    { "other", "events with no ftrace form (other formats' records, RheaTrace clock pairs, JSON thread states)",
       d[FTRACE_SINK_DROP_OTHER] },
   };
 

@@ -399,9 +399,9 @@ test_several_flows_of_a_slice (void)
 {
   JsonObject *e;
   TraceEvent *ev;
-  Out o;
+  TestOut o;
 
-  out_init (&o);
+  test_out_init (&o);
   ev = add (&o, TRACE_EVENT_SLICE_COMPLETE, 1000, "sends two");
   ev->u.slice.dur = 1000;
   trace_batch_add_arg_int (o.batch, ev, "user", 1);
@@ -413,7 +413,7 @@ test_several_flows_of_a_slice (void)
   ev = add (&o, TRACE_EVENT_SLICE_END, 4000, NULL);
   trace_batch_add_slice_flow (o.batch, ev, 0, 13);
   trace_batch_add_slice_flow (o.batch, ev, 0, 14);
-  out_write (&o, NULL);
+  test_out_write (&o, NULL);
   g_assert_nonnull (test_json_event (o.events, "s", "flow", 0));
   e = test_json_event (o.events, "s", "flow", 1);
   g_assert_cmpint (json_object_get_int_member (e, "ts"), ==, 1);
@@ -430,7 +430,7 @@ test_several_flows_of_a_slice (void)
   g_assert_cmpint (json_object_get_int_member (e, "ts"), ==, 3);
   e = test_json_event (o.events, "X", "steps 11, ends 12", 0);
   g_assert_false (json_object_has_member (e, "args"));
-  out_clear (&o);
+  test_out_clear (&o);
 }
 
 /* A thread state goes back as the `T` it was read from: the state as its
@@ -441,14 +441,14 @@ test_thread_state (void)
 {
   JsonObject *e;
   TraceEvent *ev;
-  Out o;
+  TestOut o;
 
-  out_init (&o);
+  test_out_init (&o);
   ev = add (&o, TRACE_EVENT_THREAD_STATE, 1000, "D");
   ev->u.thread_state.dur = 2500;
   trace_batch_add_arg_int (o.batch, ev, "io_wait", 1);
   trace_batch_add_arg_string (o.batch, ev, "blocked_function", "wait_on_page_locked");
-  out_write (&o, NULL);
+  test_out_write (&o, NULL);
   e = test_json_event (o.events, "T", "D", 0);
   g_assert_nonnull (e);
   g_assert_cmpint (ns_of (e, "ts"), ==, 1000);
@@ -457,7 +457,7 @@ test_thread_state (void)
   g_assert_false (json_object_has_member (e, "id"));
   g_assert_cmpint (json_object_get_int_member (args_of (e), "io_wait"), ==, 1);
   g_assert_cmpstr (json_object_get_string_member (args_of (e), "blocked_function"), ==, "wait_on_page_locked");
-  out_clear (&o);
+  test_out_clear (&o);
 }
 
 static void
