@@ -88,8 +88,13 @@ trace_ftrace_sink_get_drops (TraceFileSink *sink,
                              GArray *drops)
 {
   const guint64 *d = ftrace_sink_writer_get_stats (writer)->dropped;
-  const TraceSinkDrop list[] = {
-    { "flows", "flow events (ftrace text has no flows)", d[FTRACE_SINK_DROP_FLOWS] },
+  const guint64 shared[TRACE_SINK_DROP_N_REASONS] = {
+    [TRACE_SINK_DROP_SWITCHES_WITHOUT_PREV] = d[FTRACE_SINK_DROP_SWITCHES_WITHOUT_PREV],
+    [TRACE_SINK_DROP_OTHER] = d[FTRACE_SINK_DROP_OTHER],
+  };
+  /* What only ftrace text cannot carry. */
+  const TraceSinkDrop own[] = {
+    { "flow-events", "flow events (ftrace text has no flows)", d[FTRACE_SINK_DROP_FLOWS] },
     { "json-legacy-async", "Chrome JSON's unnestable async events (trace_processor ignores them in JSON)",
       d[FTRACE_SINK_DROP_JSON_LEGACY_ASYNC] },
     { "no-thread", "events without a thread or cpu ftrace text can write (none, negative or past 32 bits)",
@@ -104,13 +109,10 @@ trace_ftrace_sink_get_drops (TraceFileSink *sink,
     { "process-metadata", "process names, sort indexes and labels (ftrace text names threads only)",
       d[FTRACE_SINK_DROP_PROCESS_METADATA] },
     { "samples", "CPU profile samples and their stack nodes", d[FTRACE_SINK_DROP_SAMPLES] },
-    { "switches-without-prev", "sched switches of a cpu's first compact record (no previous task)",
-      d[FTRACE_SINK_DROP_SWITCHES_WITHOUT_PREV] },
-    { "other", "events with no ftrace form (other formats' records, RheaTrace clock pairs, JSON thread states)",
-      d[FTRACE_SINK_DROP_OTHER] },
   };
 
-  g_array_append_vals (drops, list, G_N_ELEMENTS (list));
+  trace_sink_drops_append (drops, shared);
+  g_array_append_vals (drops, own, G_N_ELEMENTS (own));
 }
 
 static void

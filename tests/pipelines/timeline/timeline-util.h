@@ -1,4 +1,4 @@
-/* Helpers of the timeline end-to-end tests (issues 7 and 9): run a launch
+/* Helpers of the timeline end-to-end tests: run a launch
  * description keeping every bus message, write and read the files the
  * tests make, and pair slices the way a viewer does. */
 #pragma once

@@ -1,6 +1,6 @@
 /* Unit tests: typed interrupt events and sys_stats totals, read from a
  * trace built here with the generated protobuf-c code, and written back
- * in the form trace_processor reads as the original (issues 15, 20). */
+ * in the form trace_processor reads as the original. */
 #include "perfetto-test-util.h"
 
 #include <string.h>
