@@ -801,14 +801,16 @@ trace_batch_get_event_ts (TraceBatch *batch,
  * @batch: a #TraceBatch
  * @index: an event's index, below trace_batch_get_n_events()
  *
- * Returns: the duration in nanoseconds of a %TRACE_EVENT_SLICE_COMPLETE,
- *   0 for any other kind
+ * Returns: the duration in nanoseconds of a %TRACE_EVENT_SLICE_COMPLETE
+ *   or a %TRACE_EVENT_THREAD_STATE, 0 for any other kind
  */
 gint64
 trace_batch_get_event_dur (TraceBatch *batch,
                            guint index)
 {
   EVENT_AT (batch, index, 0);
+  if (batch->events[index].kind == TRACE_EVENT_THREAD_STATE)
+    return batch->events[index].u.thread_state.dur;
   return batch->events[index].kind == TRACE_EVENT_SLICE_COMPLETE ? batch->events[index].u.slice.dur : 0;
 }
 

@@ -27,7 +27,7 @@ static const struct
                                               "record)" },
   [TRACE_SINK_DROP_UNKNOWN_STACK_NODE] = { "unknown-stack-node", "samples on a stack node never defined" },
   [TRACE_SINK_DROP_CLOCK_MARKER] = { "clock-marker", "clock markers with nothing to map to" },
-  [TRACE_SINK_DROP_FLOWS] = { "flows", "flow ids of slices with two different ids" },
+  [TRACE_SINK_DROP_FLOWS] = { "flows", "flow ids of slices with no place in the output" },
   [TRACE_SINK_DROP_THREAD_TABLE_FULL] = { "thread-table-full",
                                           "events of threads past the thread table (max-threads)" },
   [TRACE_SINK_DROP_OTHER] = { "other", "events the output format has no form for" },

@@ -89,8 +89,8 @@ typedef struct
  *   stack node never defined
  * @TRACE_SINK_DROP_CLOCK_MARKER: `clock-marker`: clock markers with
  *   nothing to map to
- * @TRACE_SINK_DROP_FLOWS: `flows`: flow ids of slices with two different
- *   ids
+ * @TRACE_SINK_DROP_FLOWS: `flows`: flow ids of slices with no place in
+ *   the output (json-sink's v2: two different ids on one slice)
  * @TRACE_SINK_DROP_THREAD_TABLE_FULL: `thread-table-full`: events of
  *   threads past the thread table
  * @TRACE_SINK_DROP_OTHER: `other`: events the output format has no form

@@ -217,6 +217,48 @@ trace_batch_find_arg (const TraceBatch *batch,
 }
 
 /**
+ * TRACE_SLICE_MAX_FLOWS:
+ *
+ * How many flows one slice event binds at most, its `u.slice.flow_out`
+ * and `flow_in` included: a TrackEvent's `flow_ids` and
+ * `terminating_flow_ids` are repeated fields, and each id past the first
+ * pair costs the event an arg or two.
+ */
+#define TRACE_SLICE_MAX_FLOWS 32
+
+/**
+ * TRACE_ARG_KEY_FLOW_OUT:
+ *
+ * The key of an arg that holds one more flow id a slice sends, as
+ * `u.slice.flow_out` does (%TRACE_EVENT_FLAG_MORE_FLOWS).
+ */
+#define TRACE_ARG_KEY_FLOW_OUT "flow_out"
+
+/**
+ * TRACE_ARG_KEY_FLOW_IN:
+ *
+ * The key of an arg that holds one more flow id a slice receives, as
+ * `u.slice.flow_in` does (%TRACE_EVENT_FLAG_MORE_FLOWS).
+ */
+#define TRACE_ARG_KEY_FLOW_IN "flow_in"
+
+TRACE_AVAILABLE_IN_ALL
+gboolean trace_batch_add_slice_flow (TraceBatch *batch,
+                                     TraceEvent *event,
+                                     guint64 flow_in,
+                                     guint64 flow_out);
+TRACE_AVAILABLE_IN_ALL
+gboolean trace_batch_next_slice_flow (const TraceBatch *batch,
+                                      const TraceEvent *event,
+                                      guint *iter,
+                                      guint64 *flow_in,
+                                      guint64 *flow_out);
+TRACE_AVAILABLE_IN_ALL
+gboolean trace_batch_arg_is_slice_flow (const TraceBatch *batch,
+                                        const TraceEvent *event,
+                                        const TraceArg *arg);
+
+/**
  * trace_batch_get_string:
  * @batch: a #TraceBatch
  * @id: a string id of one of the batch's events

@@ -65,6 +65,11 @@ G_BEGIN_DECLS
  *   back as it was: `name` says what it is (`perfetto_packet_38`), the
  *   args carry it; `tid` and `pid` are -1. Sinks of other formats write
  *   it as a generic record or count it as dropped.
+ * @TRACE_EVENT_THREAD_STATE: thread `tid` of process `pid` is in the
+ *   state `name` (`Running`, `S`, `D`, `R` or any text) for
+ *   `u.thread_state.dur`, as Perfetto's JSON `T` event says; its args
+ *   carry what else the input tells (`cpu`, `io_wait`,
+ *   `blocked_function`)
  * @TRACE_EVENT_N_KINDS: the number of kinds
  *
  * What an event is. The kind says which member of the union is in use.
@@ -104,6 +109,7 @@ typedef enum
   TRACE_EVENT_SAMPLE,
   TRACE_EVENT_CLOCK_MARKER,
   TRACE_EVENT_RECORD,
+  TRACE_EVENT_THREAD_STATE,
   TRACE_EVENT_N_KINDS
 } TraceEventKind;
 
@@ -114,7 +120,8 @@ typedef enum
  * @TRACE_EVENT_GROUP_FLOWS: flows
  * @TRACE_EVENT_GROUP_COUNTERS: counters
  * @TRACE_EVENT_GROUP_METADATA: process and thread names, sort indexes, labels
- * @TRACE_EVENT_GROUP_SCHED: scheduling records (switch, wakeup, task life)
+ * @TRACE_EVENT_GROUP_SCHED: scheduling records (switch, wakeup, task
+ *   life, thread states)
  * @TRACE_EVENT_GROUP_CPU: cpu frequency and idle
  * @TRACE_EVENT_GROUP_FTRACE: other kernel events
  * @TRACE_EVENT_GROUP_SAMPLES: CPU-profile samples and their stack nodes
@@ -220,6 +227,10 @@ typedef enum
  *   whose legacy event binds a flow.
  * @TRACE_EVENT_FLAG_STEP_PAST: an unnestable async step that ends the
  *   step before it (Chrome `p`), not one that begins a step (`T`)
+ * @TRACE_EVENT_FLAG_MORE_FLOWS: a slice event binds more flow ids than
+ *   `u.slice.flow_out`/`flow_in` hold: the others are args
+ *   (trace_batch_add_slice_flow(), trace_batch_next_slice_flow()). Sinks
+ *   look for them only when it is set.
  *
  * Flags of a #TraceEvent.
  */
@@ -237,6 +248,7 @@ typedef enum
   TRACE_EVENT_FLAG_THREAD_TIME = 1 << 7,
   TRACE_EVENT_FLAG_FLOW_V2 = 1 << 8,
   TRACE_EVENT_FLAG_STEP_PAST = 1 << 9,
+  TRACE_EVENT_FLAG_MORE_FLOWS = 1 << 10,
 } TraceEventFlags;
 
 /**
@@ -480,6 +492,11 @@ typedef struct
       guint64 node_id;
       gint64 weight;
     } sample;
+    /* THREAD_STATE: how long the thread stays in the state */
+    struct
+    {
+      gint64 dur;
+    } thread_state;
     /* CLOCK_MARKER */
     struct
     {

@@ -185,6 +185,7 @@ void chrome_utf8_repair_append (GString *out, const char *p, gsize len);
 /* Numbers: exact decimal arithmetic, no locale, no doubles where an
  * integer result is wanted. */
 gboolean chrome_decimal_to_scaled (const char *p, const char *end, int scale, gint64 *out);
+gboolean chrome_time_to_ns (const char *p, const char *end, gint64 *out); /* json-time.c */
 gboolean chrome_decimal_to_int64 (const char *p, const char *end, gint64 *out);
 gboolean chrome_decimal_to_uint64 (const char *p, const char *end, guint64 *out);
 double chrome_strtod_len (const char *p,

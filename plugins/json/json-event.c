@@ -139,7 +139,8 @@ chrome_reader_intern_value (ChromeReader *r,
 /**
  * chrome_reader_value_to_ns:
  *
- * A timestamp or duration in µs (number or numeric string) as exact ns.
+ * A timestamp or duration in µs (number or numeric string) in ns, as
+ * trace_processor reads it (chrome_time_to_ns()).
  */
 gboolean
 chrome_reader_value_to_ns (const ChromeValue *v,
@@ -147,7 +148,7 @@ chrome_reader_value_to_ns (const ChromeValue *v,
 {
   if (v->type == CHROME_VALUE_NUMBER ||
       (v->type == CHROME_VALUE_STRING && !v->escaped))
-    return chrome_decimal_to_scaled (v->start, v->end, 3, ns);
+    return chrome_time_to_ns (v->start, v->end, ns);
   return FALSE;
 }
 
@@ -669,17 +670,28 @@ convert_clock_sync (ChromeReader *r,
 }
 
 /* 'T' is a legacy async step in catapult (it always has an id) and a
- * thread state in perfetto (it has a dur and no id): the id decides. */
+ * thread state in perfetto (it has a dur and no id): the id decides. A
+ * thread state keeps its args, where trace_processor reads `cpu` (a
+ * `Running` state with one is also a sched slice), `io_wait` and
+ * `blocked_function`. */
 static int
 convert_step_or_thread_state (ChromeReader *r,
                               const ChromeEventFields *f,
                               const EventContext *c)
 {
-  if (f->id.type == CHROME_VALUE_NONE && f->id2_local.type == CHROME_VALUE_NONE &&
-      f->id2_global.type == CHROME_VALUE_NONE)
-    return f->dur.type != CHROME_VALUE_NONE ? CHROME_SKIP_THREAD_STATE
-                                            : CHROME_SKIP_BAD_ID;
-  return convert_async (r, f, c, TRACE_EVENT_ASYNC_STEP, TRACE_EVENT_FLAG_ASYNC_LEGACY);
+  gint64 dur = 0;
+  TraceEvent *ev;
+
+  if (f->id.type != CHROME_VALUE_NONE || f->id2_local.type != CHROME_VALUE_NONE ||
+      f->id2_global.type != CHROME_VALUE_NONE)
+    return convert_async (r, f, c, TRACE_EVENT_ASYNC_STEP, TRACE_EVENT_FLAG_ASYNC_LEGACY);
+  if (f->dur.type == CHROME_VALUE_NONE)
+    return CHROME_SKIP_BAD_ID;
+  if (!chrome_fields_time (f, CHROME_NUMBER_DUR, &f->dur, &dur))
+    return CHROME_SKIP_BAD_DURATION;
+  ev = append_named (r, f, c, TRACE_EVENT_THREAD_STATE);
+  ev->u.thread_state.dur = dur;
+  return chrome_reader_add_args (r, ev, f, c->depth, c->offset);
 }
 
 static int

@@ -240,10 +240,11 @@ scan_number (ChromeScanner *s,
 
 /* A plain number at the scanner (which stands after the ':'), scanned
  * and converted in one pass: digits, then at most @scale (0 to 3)
- * fraction digits after a '.', at most 18 digits with @scale; exactly
- * the text on which chrome_decimal_to_scaled() (or, with @scale 0,
- * chrome_decimal_to_int64()) takes its one-loop path, so *@out is what
- * it gives.  Anything else (a sign, more fraction digits, an exponent,
+ * fraction digits after a '.', at most 18 digits with @scale, and with a
+ * fraction below 2^51 once scaled; exactly the text on which
+ * chrome_decimal_to_scaled() (or, with @scale 0,
+ * chrome_decimal_to_int64()) takes its one-loop path and where
+ * chrome_time_to_ns() gives the same, so *@out is what they give.  Anything else (a sign, more fraction digits, an exponent,
  * a string, the end of the buffer) returns FALSE with nothing consumed:
  * the caller scans the value as before and converts it later.  Every
  * event's ts, pid and tid, and most durations, are read so: their text
@@ -277,7 +278,9 @@ scan_plain_number (ChromeScanner *s,
       if (nfrac == 0 || p == end)
         return FALSE;
     }
-  if (chrome_number_char[(guchar) *p])
+  /* A time with a fraction from 2^51 ns on: trace_processor's doubles
+   * (chrome_time_to_ns()) no longer give the exact value. */
+  if (chrome_number_char[(guchar) *p] || (nfrac > 0 && m * scale_up[scale - nfrac] >= (G_GUINT64_CONSTANT (1) << 51)))
     return FALSE;
   v->type = CHROME_VALUE_NUMBER;
   v->start = digits;

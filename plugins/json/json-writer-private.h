@@ -91,6 +91,9 @@ struct _ChromeWriter
   GHashTable *open_legacy_async; /* ChromeLegacyAsyncKey* of atrace S| families open */
   GHashTable *wakelocks;         /* wakeup source name → activations held */
   GHashTable *ended_flows;       /* guint64 v1 flow id → flows of it ended */
+  GArray *more_flows;            /* the flows of the slice being written past its first pair
+                                  * (json-writer-flows.c), or NULL */
+  TraceBatch *flow_scratch;      /* that slice without them in its args, or NULL */
   GHashTable *open_async;        /* ChromeLegacyAsyncKey* (no name) → GArray of the
                                   * (name, category) of its open begins */
 
@@ -110,6 +113,14 @@ void chrome_writer_event_open (ChromeWriter *w, const char *ph, guint32 name, gu
 void chrome_writer_event_open_text (ChromeWriter *w, const char *ph, const char *name, gsize name_len, guint32 category, gint64 ts, gint64 pid, gint64 tid);
 void chrome_writer_count_drop (ChromeWriter *w, guint64 *counter, const char *what);
 void chrome_writer_counter_text (ChromeWriter *w, const char *name, gsize name_len, guint32 category, const char *key, gsize key_len, gint64 ts, gint64 pid, gint64 tid, double v, gboolean as_int);
+
+/* json-writer-flows.c */
+gboolean chrome_writer_slice_flows_v2 (const ChromeWriter *w, const TraceEvent *ev);
+void chrome_writer_put_id_member (ChromeWriter *w, const char *key, guint64 id);
+void chrome_writer_put_slice_flows_v1 (ChromeWriter *w, const TraceEvent *ev);
+void chrome_writer_put_slice_flows_v2 (ChromeWriter *w, const TraceEvent *ev);
+void chrome_writer_drop_more_flows (ChromeWriter *w);
+const TraceEvent *chrome_writer_take_more_flows (ChromeWriter *w, TraceBatch **batch, const TraceEvent *ev);
 
 /* json-writer-metadata.c */
 void chrome_writer_clock_marker (ChromeWriter *w, const TraceEvent *ev);

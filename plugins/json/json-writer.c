@@ -135,6 +135,8 @@ chrome_writer_free (ChromeWriter *w)
   g_string_free (w->buf, TRUE);
   g_hash_table_unref (w->threads);
   g_array_unref (w->merged_args);
+  g_clear_pointer (&w->more_flows, g_array_unref);
+  g_clear_pointer (&w->flow_scratch, trace_batch_unref);
   g_array_unref (w->clock_markers);
   g_hash_table_unref (w->open_legacy_async);
   g_hash_table_unref (w->open_async);
@@ -278,15 +280,6 @@ event_close (ChromeWriter *w)
   g_string_append_c (w->buf, '}');
 }
 
-static void
-put_id_member (ChromeWriter *w,
-               const char *key,
-               guint64 id)
-{
-  g_string_append_printf (w->buf, ",\"%s\":", key);
-  chrome_fmt_hex_id (w->buf, id);
-}
-
 static const TraceArg *
 event_args (TraceBatch *batch,
             const TraceEvent *ev)
@@ -296,92 +289,6 @@ event_args (TraceBatch *batch,
 
 /* ------------------------------------------------------------------ */
 /* Slices and flows                                                    */
-
-/* Whether the slice's flow ids go as v2 (bind_id): all of them if the
- * user chose v2 or the stream is Chrome JSON; else those a source marked
- * as flow v2, which v1 events cannot carry (one sender, many receivers). */
-static gboolean
-slice_flows_v2 (const ChromeWriter *w,
-                const TraceEvent *ev)
-{
-  return w->opts.flows == CHROME_FLOWS_V2 || (w->flows_auto && (ev->flags & TRACE_EVENT_FLAG_FLOW_V2));
-}
-
-/* trace_processor never closes a flow of a JSON file (a v1 `f` and a v2
- * `flow_in` leave its id bound), so an id used again after its flow ended
- * (a TrackEvent terminating_flow_ids, then flow_ids) is a
- * flow_duplicate_id to it. A v1 flow is keyed by id, category and name:
- * each later flow of an ended id gets a name of its own, `flow#N`. */
-static guint32
-v1_flow_name (ChromeWriter *w,
-              guint64 id)
-{
-  guint generation = GPOINTER_TO_UINT (g_hash_table_lookup (w->ended_flows, &id));
-  g_autofree char *name = NULL;
-
-  if (generation == 0)
-    return w->str_flow;
-  name = g_strdup_printf ("flow#%u", generation);
-  return trace_string_pool_intern (w->pool, name);
-}
-
-static void
-put_v1_flow_event (ChromeWriter *w,
-                   const char *ph,
-                   guint64 id,
-                   const TraceEvent *ev)
-{
-  chrome_writer_event_open (w, ph, v1_flow_name (w, id), 0, ev->ts, ev->pid, ev->tid);
-  put_id_member (w, "id", id);
-  g_string_append (w->buf, ",\"bp\":\"e\"}");
-}
-
-/* flow v1 events standing for the flow ids bound to a slice */
-static void
-put_slice_flows_v1 (ChromeWriter *w,
-                    const TraceEvent *ev)
-{
-  guint64 in = ev->u.slice.flow_in, out = ev->u.slice.flow_out;
-
-  if (slice_flows_v2 (w, ev) || (in == 0 && out == 0))
-    return;
-  if (in != 0 && in == out)
-    {
-      put_v1_flow_event (w, "t", in, ev);
-      return;
-    }
-  if (in != 0)
-    {
-      guint generation = GPOINTER_TO_UINT (g_hash_table_lookup (w->ended_flows, &in));
-
-      put_v1_flow_event (w, "f", in, ev);
-      g_hash_table_insert (w->ended_flows, g_memdup2 (&in, sizeof in), GUINT_TO_POINTER (generation + 1));
-    }
-  if (out != 0)
-    put_v1_flow_event (w, "s", out, ev);
-}
-
-static void
-put_slice_flows_v2 (ChromeWriter *w,
-                    const TraceEvent *ev)
-{
-  guint64 in = ev->u.slice.flow_in, out = ev->u.slice.flow_out;
-
-  if (!slice_flows_v2 (w, ev) || (in == 0 && out == 0))
-    return;
-  /* one bind_id per event: a slice with two different flows keeps the
-   * outgoing one */
-  if (in != 0 && out != 0 && in != out)
-    {
-      chrome_writer_count_drop (w, &w->stats.dropped_flows, "flow id dropped: a slice with two different flow ids");
-      in = 0;
-    }
-  put_id_member (w, "bind_id", out ? out : in);
-  if (in != 0)
-    g_string_append (w->buf, ",\"flow_in\":true");
-  if (out != 0)
-    g_string_append (w->buf, ",\"flow_out\":true");
-}
 
 /* Chrome's `tts` (and an `X`'s `tdur`), in µs like `ts`. */
 static void
@@ -419,7 +326,7 @@ write_slice (ChromeWriter *w,
     }
   put_thread_time (w, ph, ev);
   if (*ph != 'E')
-    put_slice_flows_v2 (w, ev);
+    chrome_writer_put_slice_flows_v2 (w, ev);
   chrome_writer_put_args (w, args, n_args);
   event_close (w);
 }
@@ -511,7 +418,7 @@ slice_begin (ChromeWriter *w,
   WriterThread *t;
   HeldSlice h;
 
-  put_slice_flows_v1 (w, ev);
+  chrome_writer_put_slice_flows_v1 (w, ev);
   if (w->opts.slices == CHROME_SLICES_BEGIN_END)
     {
       write_slice (w, "B", ev, 0, event_args (batch, ev), ev->n_args);
@@ -578,13 +485,20 @@ write_ended (ChromeWriter *w,
   merge_args (w, &g_array_index (t->args, TraceArg, h->arg_start), h->ev.n_args, event_args (batch, ev),
               ev->n_args);
   /* Flow ids on a slice's end (a TrackEvent end may carry them) bind to
-   * the slice, as in trace_processor: written as if the begin had them. */
-  if (h->ev.u.slice.flow_in == 0 && h->ev.u.slice.flow_out == 0 &&
-      (ev->u.slice.flow_in != 0 || ev->u.slice.flow_out != 0))
+   * the slice, as in trace_processor: written at the begin's place, and
+   * as the begin's bind_id when it has none. */
+  if (ev->u.slice.flow_in != 0 || ev->u.slice.flow_out != 0 || (ev->flags & TRACE_EVENT_FLAG_MORE_FLOWS))
     {
-      h->ev.u.slice.flow_in = ev->u.slice.flow_in;
-      h->ev.u.slice.flow_out = ev->u.slice.flow_out;
-      put_slice_flows_v1 (w, &h->ev);
+      TraceEvent at = h->ev;
+
+      at.u.slice.flow_in = ev->u.slice.flow_in;
+      at.u.slice.flow_out = ev->u.slice.flow_out;
+      if (h->ev.u.slice.flow_in == 0 && h->ev.u.slice.flow_out == 0)
+        {
+          h->ev.u.slice.flow_in = ev->u.slice.flow_in;
+          h->ev.u.slice.flow_out = ev->u.slice.flow_out;
+        }
+      chrome_writer_put_slice_flows_v1 (w, &at);
     }
   /* A pair's thread duration: the end's thread time less the begin's. */
   h->ev.u.slice.thread_dur = (h->ev.flags & ev->flags & TRACE_EVENT_FLAG_THREAD_TIME) &&
@@ -729,7 +643,7 @@ write_flow (ChromeWriter *w,
                                                        : "f";
 
   chrome_writer_event_open (w, ph, ev->name, ev->category, ev->ts, ev->pid, ev->tid);
-  put_id_member (w, "id", ev->u.async.id);
+  chrome_writer_put_id_member (w, "id", ev->u.async.id);
   if (!(ev->flags & TRACE_EVENT_FLAG_FLOW_NEXT_SLICE))
     g_string_append (w->buf, ",\"bp\":\"e\"");
   chrome_writer_put_args (w, event_args (batch, ev), ev->n_args);
@@ -753,7 +667,7 @@ instant_scope (ChromeWriter *w,
   /* flow events bind to the enclosing slice of their thread: an instant
    * with flow v1 ids goes on its thread (with neither pid nor tid,
    * trace_processor's thread 0, where slices of no thread go too) */
-  if ((ev->u.slice.flow_in != 0 || ev->u.slice.flow_out != 0) && !slice_flows_v2 (w, ev))
+  if ((ev->u.slice.flow_in != 0 || ev->u.slice.flow_out != 0) && !chrome_writer_slice_flows_v2 (w, ev))
     return "t";
 
   if (thread && ev->tid != TRACE_ID_UNKNOWN)
@@ -784,7 +698,7 @@ write_instant (ChromeWriter *w,
   chrome_writer_put_args (w, event_args (batch, ev), ev->n_args);
   event_close (w);
   if (*scope == 't')
-    put_slice_flows_v1 (w, ev);
+    chrome_writer_put_slice_flows_v1 (w, ev);
 }
 
 static const char *
@@ -940,7 +854,7 @@ write_async (ChromeWriter *w,
     name_async_end (w, ev, &name, &category);
   chrome_writer_event_open (w, ph, name, category, ev->ts, async_pid (w, ev), ev->tid);
   if (legacy && global)
-    put_id_member (w, "id", ev->u.async.id);
+    chrome_writer_put_id_member (w, "id", ev->u.async.id);
   else
     {
       g_string_append (w->buf, global ? ",\"id2\":{\"global\":" : ",\"id2\":{\"local\":");
@@ -1065,6 +979,22 @@ write_record (ChromeWriter *w,
   w->stats.records++;
 }
 
+/* Perfetto's JSON thread state: a `T` named by the state, with its
+ * duration and its args (trace_processor reads `cpu`, `io_wait` and
+ * `blocked_function`); without an id, which would make it an async
+ * step. */
+static void
+write_thread_state (ChromeWriter *w,
+                    TraceBatch *batch,
+                    const TraceEvent *ev)
+{
+  chrome_writer_event_open (w, "T", ev->name, ev->category, ev->ts, ev->pid, ev->tid);
+  g_string_append (w->buf, ",\"dur\":");
+  chrome_fmt_us (w->buf, ev->u.thread_state.dur);
+  chrome_writer_put_args (w, event_args (batch, ev), ev->n_args);
+  event_close (w);
+}
+
 /* The kernel text (json-writer-kernel.c) counts its drops itself: the
  * first of each kind is logged here. */
 static gboolean
@@ -1108,10 +1038,10 @@ write_kernel_event (ChromeWriter *w,
 }
 
 static gboolean
-write_event (ChromeWriter *w,
-             TraceBatch *batch,
-             const TraceEvent *ev,
-             GError **error)
+write_event_of_kind (ChromeWriter *w,
+                     TraceBatch *batch,
+                     const TraceEvent *ev,
+                     GError **error)
 {
   gboolean as_text;
 
@@ -1124,7 +1054,7 @@ write_event (ChromeWriter *w,
       slice_end (w, batch, ev);
       break;
     case TRACE_EVENT_SLICE_COMPLETE:
-      put_slice_flows_v1 (w, ev);
+      chrome_writer_put_slice_flows_v1 (w, ev);
       write_slice (w, "X", ev, ev->u.slice.dur, event_args (batch, ev), ev->n_args);
       break;
     case TRACE_EVENT_INSTANT:
@@ -1167,6 +1097,9 @@ write_event (ChromeWriter *w,
       if (!chrome_writer_graphics_record (w, batch, ev))
         write_record (w, batch, ev);
       break;
+    case TRACE_EVENT_THREAD_STATE:
+      write_thread_state (w, batch, ev);
+      break;
     case TRACE_EVENT_NONE:
       break;
     default:
@@ -1175,6 +1108,27 @@ write_event (ChromeWriter *w,
       chrome_writer_count_drop (w, &w->stats.dropped_other, "event with no JSON form dropped");
     }
   return TRUE;
+}
+
+/* A slice that binds more than one pair of flows (a TrackEvent's) is
+ * written from a copy without them in its args; they go as v1 events
+ * beside it. */
+static gboolean
+write_event (ChromeWriter *w,
+             TraceBatch *batch,
+             const TraceEvent *ev,
+             GError **error)
+{
+  const char *batch_text = w->batch_text;
+  gboolean ok;
+
+  if (G_LIKELY (!(ev->flags & TRACE_EVENT_FLAG_MORE_FLOWS)) || !trace_event_is_slice_like (ev->kind))
+    return write_event_of_kind (w, batch, ev, error);
+  ev = chrome_writer_take_more_flows (w, &batch, ev);
+  ok = write_event_of_kind (w, batch, ev, error);
+  chrome_writer_drop_more_flows (w);
+  w->batch_text = batch_text;
+  return ok;
 }
 
 static void

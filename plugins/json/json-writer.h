@@ -113,7 +113,9 @@ typedef struct
  * @unmatched_ends: slice ends without a begin, written as E
  * @dropped_kernel: kernel records dropped (array form has no place for them)
  * @dropped_markers: atrace marker records not written again as text
- * @dropped_flows: slice flow ids v2 could not carry (two different ids)
+ * @dropped_flows: slice flow ids v2 could not carry (two different ids,
+ *   flows past a slice's first pair), and flows past the first pair of an
+ *   end written as `E`
  * @dropped_clock_markers: clock pairs and parent_ts/realtime_ts markers
  *   with nothing to go to (the array form has no metadata; past
  *   1 024 of them)

@@ -477,14 +477,34 @@ perfetto_reader_event_args (PerfettoReader *r,
     add_annotation (r, seq, ev, te->debug_annotations[i], NULL, -1);
 }
 
+/* Binds one flow to the slice; past TRACE_SLICE_MAX_FLOWS it is counted
+ * (skipped-flow-ids, and with its reason in the unsupported events). */
+static void
+bind_flow (PerfettoReader *r,
+           TraceEvent *ev,
+           guint64 flow_in,
+           guint64 flow_out)
+{
+  if (trace_batch_add_slice_flow (r->batch, ev, flow_in, flow_out))
+    return;
+  r->stats.extra_flows++;
+  perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "flow id past the " G_STRINGIFY (TRACE_SLICE_MAX_FLOWS) " a slice binds");
+}
+
 /* flow_ids start a flow or, when the id is already flowing, continue it
- * (as trace_processor reads them); terminating_flow_ids end it. */
+ * (as trace_processor reads them); terminating_flow_ids end it. Each is
+ * bound in the order given, the first pair in the slice's own fields. */
 void
 perfetto_reader_event_flows (PerfettoReader *r,
                              TraceEvent *ev,
                              const PerfettoTrackEvent *te)
 {
   const Perfetto__Protos__TrackEvent__LegacyEvent *legacy = te->legacy_event;
+  /* the deprecated fields count only when the current ones are absent */
+  gsize n_flow_ids = te->n_flow_ids ? te->n_flow_ids : te->n_flow_ids_old;
+  const guint64 *flow_ids = te->n_flow_ids ? te->flow_ids : te->flow_ids_old;
+  gsize n_terminating = te->n_terminating_flow_ids ? te->n_terminating_flow_ids : te->n_terminating_flow_ids_old;
+  const guint64 *terminating = te->n_terminating_flow_ids ? te->terminating_flow_ids : te->terminating_flow_ids_old;
 
   /* Chrome flow v2 as perfetto-sink writes a JSON stream's slice flows */
   if (legacy && legacy->has_bind_id && legacy->has_flow_direction)
@@ -495,24 +515,24 @@ perfetto_reader_event_flows (PerfettoReader *r,
       if (legacy->flow_direction != PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__FLOW_DIRECTION__FLOW_OUT)
         ev->u.slice.flow_in = legacy->bind_id;
     }
-  if (te->n_flow_ids > 0)
+  for (gsize i = 0; i < n_flow_ids; i++)
     {
-      guint64 id = te->flow_ids[0];
+      guint64 id = flow_ids[i];
 
       if (g_hash_table_contains (r->active_flows, &id))
-        ev->u.slice.flow_in = id;
+        bind_flow (r, ev, id, id);
       else
-        g_hash_table_add (r->active_flows, perfetto_int64_dup ((gint64) id));
-      ev->u.slice.flow_out = id;
-      perfetto_reader_skip (r, &r->stats.extra_flows, te->n_flow_ids - 1, "flow id beyond the first of a slice");
+        {
+          g_hash_table_add (r->active_flows, perfetto_int64_dup ((gint64) id));
+          bind_flow (r, ev, 0, id);
+        }
     }
-  if (te->n_terminating_flow_ids > 0)
+  for (gsize i = 0; i < n_terminating; i++)
     {
-      guint64 id = te->terminating_flow_ids[0];
+      guint64 id = terminating[i];
 
-      ev->u.slice.flow_in = id;
+      bind_flow (r, ev, id, 0);
       g_hash_table_remove (r->active_flows, &id);
-      perfetto_reader_skip (r, &r->stats.extra_flows, te->n_terminating_flow_ids - 1, "terminating flow id beyond the first of a slice");
     }
 }
 
@@ -633,7 +653,9 @@ read_async (PerfettoReader *r,
   if (kind == TRACE_EVENT_ASYNC_END && track->async_depth > 0)
     track->async_depth--;
   perfetto_reader_event_args (r, seq, ev, te);
-  perfetto_reader_skip (r, &r->stats.extra_flows, te->n_flow_ids + te->n_terminating_flow_ids, "flow id of an async event");
+  perfetto_reader_skip (r, &r->stats.extra_flows,
+                        MAX (te->n_flow_ids, te->n_flow_ids_old) + MAX (te->n_terminating_flow_ids, te->n_terminating_flow_ids_old),
+                        "flow id of an async event");
   if (kind == TRACE_EVENT_ASYNC_INSTANT && (ev->u.async.step = perfetto_reader_string_arg (r->batch, ev, r->k_step)))
     ev->kind = TRACE_EVENT_ASYNC_STEP;
 }

@@ -355,6 +355,7 @@ perfetto_args_write (PerfettoWriter *w,
                      const TraceEvent *ev)
 {
   const TraceArg *args = trace_batch_get_args (batch, ev);
+  gboolean more_flows = (ev->flags & TRACE_EVENT_FLAG_MORE_FLOWS) != 0; /* te_flows() writes them */
   OpenNode open[PERFETTO_ARG_MAX_DEPTH];
   guint depth = 0;
 
@@ -363,7 +364,7 @@ perfetto_args_write (PerfettoWriter *w,
       const TraceArg *arg = &args[i];
       const ArgKeySlot *key;
 
-      if (trace_arg_is_shape (arg))
+      if (trace_arg_is_shape (arg) || (more_flows && trace_batch_arg_is_slice_flow (batch, ev, arg)))
         continue;
       key = key_lookup (w, arg->key);
       if (key->n < 2)

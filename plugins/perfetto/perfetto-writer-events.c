@@ -124,29 +124,52 @@ te_flows_v2 (PerfettoWriter *w,
   return TRUE;
 }
 
-/* Flow ids bound to a slice (Chrome flow v2): an outgoing id starts or
- * continues a flow, an incoming one ends it. A slice that both receives
- * and sends the same id is a step: Perfetto's flow_ids does that alone. */
+/* The flows a slice binds past its first pair (args of the event). */
+static void
+te_more_flows (PerfettoWriter *w,
+               TraceBatch *batch,
+               const TraceEvent *ev,
+               gsize *n_out,
+               gsize *n_in)
+{
+  guint64 in, out;
+  guint iter = 0;
+
+  while (trace_batch_next_slice_flow (batch, ev, &iter, &in, &out))
+    {
+      if (out != 0 && *n_out < G_N_ELEMENTS (w->flow_ids))
+        w->flow_ids[(*n_out)++] = out;
+      if (in != 0 && in != out && *n_in < G_N_ELEMENTS (w->terminating_flow_ids))
+        w->terminating_flow_ids[(*n_in)++] = in;
+    }
+}
+
+/* Flow ids bound to a slice: an outgoing id starts or continues a flow,
+ * an incoming one ends it. A slice that both receives and sends the same
+ * id is a step: Perfetto's flow_ids does that alone. */
 static void
 te_flows (PerfettoWriter *w,
+          TraceBatch *batch,
           const TraceEvent *ev)
 {
   guint64 flow_out = ev->u.slice.flow_out, flow_in = ev->u.slice.flow_in;
+  gsize n_out = 0, n_in = 0;
 
-  if ((flow_out != 0 || flow_in != 0) && te_flows_v2 (w, (ev->flags & TRACE_EVENT_FLAG_FLOW_V2) != 0, flow_out, flow_in))
+  if (flow_out == 0 && flow_in == 0 && !(ev->flags & TRACE_EVENT_FLAG_MORE_FLOWS))
     return;
-  if (flow_out != 0)
+  if (!((flow_out != 0 || flow_in != 0) && te_flows_v2 (w, (ev->flags & TRACE_EVENT_FLAG_FLOW_V2) != 0, flow_out, flow_in)))
     {
-      w->flow_out = flow_out;
-      w->te.n_flow_ids = 1;
-      w->te.flow_ids = &w->flow_out;
+      if (flow_out != 0)
+        w->flow_ids[n_out++] = flow_out;
+      if (flow_in != 0 && flow_in != flow_out)
+        w->terminating_flow_ids[n_in++] = flow_in;
     }
-  if (flow_in != 0 && flow_in != flow_out)
-    {
-      w->flow_in = flow_in;
-      w->te.n_terminating_flow_ids = 1;
-      w->te.terminating_flow_ids = &w->flow_in;
-    }
+  if (G_UNLIKELY (ev->flags & TRACE_EVENT_FLAG_MORE_FLOWS))
+    te_more_flows (w, batch, ev, &n_out, &n_in);
+  w->te.n_flow_ids = n_out;
+  w->te.flow_ids = n_out ? w->flow_ids : NULL;
+  w->te.n_terminating_flow_ids = n_in;
+  w->te.terminating_flow_ids = n_in ? w->terminating_flow_ids : NULL;
 }
 
 static void
@@ -228,7 +251,7 @@ te_emit_full (PerfettoWriter *w,
   te_name (w, ev->name);
   te_category (w, ev->category);
   perfetto_args_write (w, batch, ev);
-  te_flows (w, ev);
+  te_flows (w, batch, ev);
   te_emit (w, ev->ts);
 }
 
@@ -447,7 +470,7 @@ write_legacy_x (PerfettoWriter *w,
   te_name (w, ev->name);
   te_category (w, ev->category);
   perfetto_args_write (w, batch, ev);
-  te_flows (w, ev);
+  te_flows (w, batch, ev);
   if (w->te.legacy_event == NULL)
     {
       perfetto__protos__track_event__legacy_event__init (legacy);
@@ -653,7 +676,7 @@ write_thread_end (PerfettoWriter *w,
       end_begun (t, (guint) i, ev->ts);
     }
   perfetto_args_write (w, batch, ev);
-  te_flows (w, ev);
+  te_flows (w, batch, ev);
   te_emit (w, ev->ts);
 }
 
@@ -688,7 +711,7 @@ write_named_slice (PerfettoWriter *w,
       if (ev->name != 0)
         te_name (w, ev->name);
       perfetto_args_write (w, batch, ev);
-      te_flows (w, ev);
+      te_flows (w, batch, ev);
       te_emit (w, ev->ts);
       break;
     default:

@@ -269,11 +269,11 @@ struct _PerfettoWriter
   PerfettoArgKeys *arg_keys; /* split keys (perfetto-writer-args.c) */
   guint64 category_iid;
   char *category_str;
-  guint64 flow_out;
-  guint64 flow_in;
-  Perfetto__Protos__TrackEvent__LegacyEvent legacy; /* of the TrackEvent being built: flow v2, X, b e n */
-  PerfettoVec owed_ends;                            /* PerfettoOpenSlice: cut ends close_stack() left to trace_processor */
-  guint64 thread_time_uuid;                         /* extra counter of the TrackEvent being built */
+  guint64 flow_ids[TRACE_SLICE_MAX_FLOWS];             /* of the TrackEvent being built */
+  guint64 terminating_flow_ids[TRACE_SLICE_MAX_FLOWS]; /* of the TrackEvent being built */
+  Perfetto__Protos__TrackEvent__LegacyEvent legacy;    /* of the TrackEvent being built: flow v2, X, b e n */
+  PerfettoVec owed_ends;                               /* PerfettoOpenSlice: cut ends close_stack() left to trace_processor */
+  guint64 thread_time_uuid;                            /* extra counter of the TrackEvent being built */
   gint64 thread_time_value;
 
   /* tracks */

@@ -38,6 +38,8 @@ static const struct
   { &perfetto__protos__track_event__descriptor, "extra_counter_values", F_TE_EXTRA_COUNTER_VALUES },
   { &perfetto__protos__track_event__descriptor, "categories", F_TE_CATEGORIES },
   { &perfetto__protos__track_event__descriptor, "extra_counter_track_uuids", F_TE_EXTRA_COUNTER_TRACK_UUIDS },
+  { &perfetto__protos__track_event__descriptor, "flow_ids_old", F_TE_FLOW_IDS_OLD },
+  { &perfetto__protos__track_event__descriptor, "terminating_flow_ids_old", F_TE_TERMINATING_FLOW_IDS_OLD },
   { &perfetto__protos__track_event__descriptor, "flow_ids", F_TE_FLOW_IDS },
   { &perfetto__protos__track_event__descriptor, "terminating_flow_ids", F_TE_TERMINATING_FLOW_IDS },
   { &perfetto__protos__debug_annotation__descriptor, "dict_entries", F_DA_DICT_ENTRIES },
@@ -138,7 +140,7 @@ static const struct
 } wire_field_counts[] = {
   { &perfetto__protos__trace__descriptor, FALSE, 1 },
   { &perfetto__protos__trace_packet__descriptor, TRUE, 10 },
-  { &perfetto__protos__track_event__descriptor, FALSE, 22 },
+  { &perfetto__protos__track_event__descriptor, FALSE, 24 },
   { &perfetto__protos__debug_annotation__descriptor, FALSE, 12 },
   { &perfetto__protos__ftrace_event_bundle__descriptor, FALSE, 6 },
   { &perfetto__protos__ftrace_event__descriptor, TRUE, 3 },

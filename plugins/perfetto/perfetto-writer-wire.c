@@ -153,6 +153,8 @@ put_track_event (PerfettoWireBuf *b,
     put_varint (b, PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_COUNTER_VALUE, (guint64) te->counter_value);
   put_repeated_varint (b, F_TE_EXTRA_COUNTER_TRACK_UUIDS, te->n_extra_counter_track_uuids,
                        te->extra_counter_track_uuids);
+  put_repeated_varint (b, F_TE_FLOW_IDS_OLD, te->n_flow_ids_old, te->flow_ids_old);
+  put_repeated_varint (b, F_TE_TERMINATING_FLOW_IDS_OLD, te->n_terminating_flow_ids_old, te->terminating_flow_ids_old);
   if (te->counter_value_field_case == PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_DOUBLE_COUNTER_VALUE)
     put_double (b, PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_DOUBLE_COUNTER_VALUE, te->double_counter_value);
   put_repeated_varint (b, F_TE_EXTRA_DOUBLE_COUNTER_TRACK_UUIDS, te->n_extra_double_counter_track_uuids,

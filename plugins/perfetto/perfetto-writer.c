@@ -189,6 +189,16 @@ perfetto_write_event (PerfettoWriter *w,
     case TRACE_EVENT_RECORD:
       perfetto_write_record (w, batch, ev);
       break;
+    case TRACE_EVENT_THREAD_STATE:
+      /* trace_processor derives a Perfetto trace's thread states from
+       * its scheduling events, which cannot say every state a JSON `T`
+       * can (a sleep turning into another without running between) */
+      perfetto_writer_drop (w, &w->stats.dropped_other, 1, ev->ts, "thread state (a JSON T event) dropped: a Perfetto trace has thread states only as the kernel's scheduling events");
+      /* its thread is one of the trace's, described as trace_processor
+       * registers the thread of a JSON `T` */
+      if (ev->tid != TRACE_ID_UNKNOWN)
+        perfetto_thread_get (w, ev->pid, ev->tid, ev->ts);
+      break;
     default:
       perfetto_writer_drop (w, &w->stats.dropped_other, 1, ev->ts, "event of a kind with no Perfetto form dropped");
       break;

@@ -42,6 +42,7 @@ static const TraceFileSrcStat perfetto_src_stats[] = {
   { "skipped-events-without-cpu", G_STRUCT_OFFSET (PerfettoReaderStats, no_cpu_events), FALSE },
   { "skipped-packets-without-state", G_STRUCT_OFFSET (PerfettoReaderStats, no_incremental_state), FALSE },
   { "skipped-sequence-states", G_STRUCT_OFFSET (PerfettoReaderStats, dropped_sequences), FALSE },
+  { "skipped-flow-ids", G_STRUCT_OFFSET (PerfettoReaderStats, extra_flows), FALSE },
 };
 
 static gboolean

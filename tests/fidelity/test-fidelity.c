@@ -13,8 +13,8 @@
  *   duration, unfinished, instants, flows, counters, sched, thread
  *   states, named threads) and no import error the original lacks;
  * - cases: row by row (slices with ts, dur, depth, name, tid and thread
- *   time; flows; counters; threads with their process; the slices' args
- *   by key and value); a case listed
+ *   time; flows; counters; threads with their process; thread states and
+ *   sched slices; the slices' args by key and value); a case listed
  *   with "tids" (string tids, made up differently by trace_processor and
  *   by us) tells its named threads and processes by name instead.
  *
@@ -351,6 +351,16 @@ static const char *const row_queries[][3] = {
     " where t.tid != 0 order by 1, 2, 3",
     "select " FID_THREAD_BY_NAME ", t.name, coalesce(p.name, p.pid) from thread t"
     " left join process p using (upid) where t.tid != 0 order by 1, 2, 3" },
+  /* Thread states and sched slices (the kernel's, or a JSON `T`'s) of
+   * threads other than the idle task (trace_processor's JSON importer
+   * does not register tid 0 as idle, docs/fidelity.md). */
+  { "thread_states",
+    "select ts.ts, ts.dur, ts.state, ts.io_wait, ts.blocked_function, ts.cpu, t.tid from thread_state ts"
+    " join thread t using (utid) where t.tid != 0 order by 1, 7, 3",
+    NULL },
+  { "sched",
+    "select s.ts, s.dur, s.cpu, t.tid from sched s join thread t using (utid) where t.tid != 0 order by 1, 3, 4",
+    NULL },
   /* The args of the slices, by key without its first component: JSON
    * args read as args.KEY, our TrackEvents' debug annotations as
    * debug.KEY (a TrackEvent has no way to write args.). */

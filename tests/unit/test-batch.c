@@ -288,6 +288,52 @@ test_kind_names (void)
   g_assert_cmpint (trace_clock_domain_from_string ("sundial"), ==, TRACE_CLOCK_UNKNOWN);
 }
 
+/* A slice keeps its first pair of flows in the struct and the others as
+ * args, in order, a step (the same id in and out) as one flow. */
+static void
+test_slice_flows (void)
+{
+  g_autoptr (TraceBatch) batch = trace_batch_new (NULL, 0);
+  TraceEvent *ev = trace_batch_append (batch, TRACE_EVENT_SLICE_BEGIN, 1);
+  guint64 in = 0, out = 0;
+  guint iter = 0, n = 0;
+
+  trace_batch_add_arg_int (batch, ev, "user", 3);
+  g_assert_true (trace_batch_add_slice_flow (batch, ev, 0, 11));
+  g_assert_true (trace_batch_add_slice_flow (batch, ev, 9, 0));
+  g_assert_cmpuint (ev->u.slice.flow_out, ==, 11);
+  g_assert_cmpuint (ev->u.slice.flow_in, ==, 9);
+  g_assert_false (ev->flags & TRACE_EVENT_FLAG_MORE_FLOWS);
+  g_assert_false (trace_batch_next_slice_flow (batch, ev, &iter, &in, &out));
+
+  g_assert_true (trace_batch_add_slice_flow (batch, ev, 12, 12));
+  g_assert_true (trace_batch_add_slice_flow (batch, ev, 0, 13));
+  g_assert_true (trace_batch_add_slice_flow (batch, ev, 14, 0));
+  g_assert_true (ev->flags & TRACE_EVENT_FLAG_MORE_FLOWS);
+  g_assert_cmpuint (ev->n_args, ==, 5);
+  g_assert_false (trace_batch_arg_is_slice_flow (batch, ev, &trace_batch_get_args (batch, ev)[0]));
+  for (guint i = 1; i < ev->n_args; i++)
+    g_assert_true (trace_batch_arg_is_slice_flow (batch, ev, &trace_batch_get_args (batch, ev)[i]));
+  g_assert_true (trace_batch_next_slice_flow (batch, ev, &iter, &in, &out));
+  g_assert_cmpuint (in, ==, 12);
+  g_assert_cmpuint (out, ==, 12);
+  g_assert_true (trace_batch_next_slice_flow (batch, ev, &iter, &in, &out));
+  g_assert_cmpuint (in, ==, 0);
+  g_assert_cmpuint (out, ==, 13);
+  g_assert_true (trace_batch_next_slice_flow (batch, ev, &iter, &in, &out));
+  g_assert_cmpuint (in, ==, 14);
+  g_assert_cmpuint (out, ==, 0);
+  g_assert_false (trace_batch_next_slice_flow (batch, ev, &iter, &in, &out));
+
+  /* bounded: the flows past TRACE_SLICE_MAX_FLOWS are refused */
+  for (guint64 id = 100; trace_batch_add_slice_flow (batch, ev, 0, id); id++)
+    ;
+  iter = 0;
+  while (trace_batch_next_slice_flow (batch, ev, &iter, &in, &out))
+    n++;
+  g_assert_cmpuint (n + 2, ==, TRACE_SLICE_MAX_FLOWS);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -301,6 +347,7 @@ main (int argc, char **argv)
   g_test_add_func ("/batch/drop-shape-args", test_drop_shape_args);
   g_test_add_func ("/batch/reserve", test_reserve);
   g_test_add_func ("/batch/accessors", test_accessors);
+  g_test_add_func ("/batch/slice-flows", test_slice_flows);
   g_test_add_func ("/event/kind-names", test_kind_names);
   return g_test_run ();
 }

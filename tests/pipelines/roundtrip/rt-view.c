@@ -981,6 +981,21 @@ clock_event (View *v,
 
 /* ---- the view ---- */
 
+/* A thread state: `T ts pid/tid state dur {args}`. It has no Perfetto
+ * form (docs/perfetto.md): not a fact of a Perfetto view. */
+static void
+thread_state_event (View *v,
+                    const TraceEvent *ev)
+{
+  g_autofree char *args = NULL;
+
+  if (PERFETTO (v))
+    return;
+  args = rt_args_text (v->b, ev);
+  add (v, g_strdup_printf ("T %" G_GINT64_FORMAT " %" G_GINT64_FORMAT "/%" G_GINT64_FORMAT " \"%s\" cat=%s dur=%" G_GINT64_FORMAT " {%s}",
+                           ev->ts, ev->pid, ev->tid, STR (ev->name), STR (ev->category), ev->u.thread_state.dur, args));
+}
+
 static void
 view_event (View *v,
             const TraceEvent *ev)
@@ -992,7 +1007,12 @@ view_event (View *v,
       v->skip_next = FALSE;
       return;
     }
-  if (group & (TRACE_EVENT_GROUP_SCHED | TRACE_EVENT_GROUP_CPU | TRACE_EVENT_GROUP_FTRACE))
+  if (ev->kind == TRACE_EVENT_THREAD_STATE)
+    {
+      if (!(v->flags & RT_VIEW_KERNEL_ONLY))
+        thread_state_event (v, ev);
+    }
+  else if (group & (TRACE_EVENT_GROUP_SCHED | TRACE_EVENT_GROUP_CPU | TRACE_EVENT_GROUP_FTRACE))
     kernel_event (v, ev);
   else if (v->flags & RT_VIEW_KERNEL_ONLY)
     return;

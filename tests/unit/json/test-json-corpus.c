@@ -68,6 +68,8 @@ static const CorpusCase corpus[] = {
     "flow-end=2 flow-start=2 flow-step=1 slice-complete=5 stack-node=3" },
   { "perfetto_json_async.json",
     "async-begin=3 async-end=3" },
+  { "perfetto_json_thread_state.json",
+    "process-name=1 thread-name=1 thread-state=5" },
   { "perfetto_string_ts_trailing_chars.json",
     "bad-duration=1 bad-timestamp=1" },
   { "speedscope_chrome141_no-arg-data.json",

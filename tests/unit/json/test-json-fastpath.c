@@ -483,8 +483,7 @@ number_before (const char *text,
   chrome_scanner_init (&s, buf, buf + strlen (buf));
   if (chrome_scan_value (&s, v, 1) != CHROME_SCAN_OK || v->type != CHROME_VALUE_NUMBER)
     return FALSE;
-  return scale ? chrome_decimal_to_scaled (v->start, v->end, scale, out)
-               : chrome_decimal_to_int64 (v->start, v->end, out);
+  return scale ? chrome_time_to_ns (v->start, v->end, out) : chrome_decimal_to_int64 (v->start, v->end, out);
 }
 
 static gboolean

@@ -611,12 +611,51 @@ test_text_equal (void)
     }
 }
 
+static gint64
+time_to_ns (const char *text)
+{
+  gint64 ns = G_MININT64;
+
+  g_assert_true (chrome_time_to_ns (text, text + strlen (text), &ns));
+  return ns;
+}
+
+/* A time as trace_processor v58.2 reads it (the values it gives for
+ * these texts): a plain integer exactly, anything else through its
+ * doubles, so a half nanosecond and ns past a double's precision round
+ * as it rounds them. */
+static void
+test_times_as_trace_processor (void)
+{
+  gint64 ns;
+
+  g_assert_cmpint (time_to_ns ("12"), ==, 12000);
+  g_assert_cmpint (time_to_ns ("-3"), ==, -3000);
+  g_assert_cmpint (time_to_ns ("5.000"), ==, 5000);
+  g_assert_cmpint (time_to_ns ("1.5"), ==, 1500);
+  g_assert_cmpint (time_to_ns ("2.6335"), ==, 2633); /* exact: 2633.5 */
+  g_assert_cmpint (time_to_ns ("1.8985"), ==, 1898);
+  g_assert_cmpint (time_to_ns ("0.0005"), ==, 1);
+  g_assert_cmpint (time_to_ns ("418087735777.148499"), ==, G_GINT64_CONSTANT (418087735777149));
+  g_assert_cmpint (time_to_ns ("603998435575.209449883"), ==, G_GINT64_CONSTANT (603998435575210));
+  g_assert_cmpint (time_to_ns ("1e3"), ==, 1000000);
+  g_assert_cmpint (time_to_ns ("15e-1"), ==, 1500);
+  g_assert_cmpint (time_to_ns ("1.5e-1"), ==, 150);
+  g_assert_cmpint (time_to_ns ("-0.25"), ==, -250);
+  /* digits past an int64's: the exact value */
+  g_assert_cmpint (time_to_ns ("1.0000000000000000000001"), ==, 1000);
+  g_assert_false (chrome_time_to_ns ("1.", (const char *) "1." + 2, &ns));
+  g_assert_false (chrome_time_to_ns ("abc", (const char *) "abc" + 3, &ns));
+  g_assert_false (chrome_time_to_ns ("1e400", (const char *) "1e400" + 5, &ns));
+}
+
 int
 main (int argc,
       char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/json/scan/timestamps", test_timestamps);
+  g_test_add_func ("/json/scan/times-as-trace-processor", test_times_as_trace_processor);
   g_test_add_func ("/json/scan/integers", test_integers);
   g_test_add_func ("/json/scan/string-decode", test_string_decode);
   g_test_add_func ("/json/scan/scanner", test_scanner);

@@ -390,6 +390,76 @@ test_flows_of_track_events (void)
   test_out_clear (&o);
 }
 
+/* A slice that binds several flows (a TrackEvent's flow_ids): every one
+ * is a v1 event beside it, the flows past the first pair too, and none
+ * of them is written as an arg; on a begin held to its end and on an
+ * end, too. */
+static void
+test_several_flows_of_a_slice (void)
+{
+  JsonObject *e;
+  TraceEvent *ev;
+  TestOut o;
+
+  test_out_init (&o);
+  ev = add (&o, TRACE_EVENT_SLICE_COMPLETE, 1000, "sends two");
+  ev->u.slice.dur = 1000;
+  trace_batch_add_arg_int (o.batch, ev, "user", 1);
+  trace_batch_add_slice_flow (o.batch, ev, 0, 11);
+  trace_batch_add_slice_flow (o.batch, ev, 0, 12);
+  ev = add (&o, TRACE_EVENT_SLICE_BEGIN, 3000, "steps 11, ends 12");
+  trace_batch_add_slice_flow (o.batch, ev, 11, 11);
+  trace_batch_add_slice_flow (o.batch, ev, 12, 0);
+  ev = add (&o, TRACE_EVENT_SLICE_END, 4000, NULL);
+  trace_batch_add_slice_flow (o.batch, ev, 0, 13);
+  trace_batch_add_slice_flow (o.batch, ev, 0, 14);
+  test_out_write (&o, NULL);
+  g_assert_nonnull (test_json_event (o.events, "s", "flow", 0));
+  e = test_json_event (o.events, "s", "flow", 1);
+  g_assert_cmpint (json_object_get_int_member (e, "ts"), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (e, "id"), ==, "0xc");
+  e = test_json_event (o.events, "X", "sends two", 0);
+  g_assert_cmpuint (json_object_get_size (json_object_get_object_member (e, "args")), ==, 1);
+  e = test_json_event (o.events, "t", "flow", 0);
+  g_assert_cmpstr (json_object_get_string_member (e, "id"), ==, "0xb");
+  e = test_json_event (o.events, "f", "flow", 0);
+  g_assert_cmpstr (json_object_get_string_member (e, "id"), ==, "0xc");
+  g_assert_cmpint (json_object_get_int_member (e, "ts"), ==, 3);
+  e = test_json_event (o.events, "s", "flow", 3);
+  g_assert_cmpstr (json_object_get_string_member (e, "id"), ==, "0xe");
+  g_assert_cmpint (json_object_get_int_member (e, "ts"), ==, 3);
+  e = test_json_event (o.events, "X", "steps 11, ends 12", 0);
+  g_assert_false (json_object_has_member (e, "args"));
+  test_out_clear (&o);
+}
+
+/* A thread state goes back as the `T` it was read from: the state as its
+ * name, its duration and args, no id (which would make it an async
+ * step). */
+static void
+test_thread_state (void)
+{
+  JsonObject *e;
+  TraceEvent *ev;
+  TestOut o;
+
+  test_out_init (&o);
+  ev = add (&o, TRACE_EVENT_THREAD_STATE, 1000, "D");
+  ev->u.thread_state.dur = 2500;
+  trace_batch_add_arg_int (o.batch, ev, "io_wait", 1);
+  trace_batch_add_arg_string (o.batch, ev, "blocked_function", "wait_on_page_locked");
+  test_out_write (&o, NULL);
+  e = test_json_event (o.events, "T", "D", 0);
+  g_assert_nonnull (e);
+  g_assert_cmpint (ns_of (e, "ts"), ==, 1000);
+  g_assert_cmpint (ns_of (e, "dur"), ==, 2500);
+  g_assert_cmpint (json_object_get_int_member (e, "tid"), ==, 11);
+  g_assert_false (json_object_has_member (e, "id"));
+  g_assert_cmpint (json_object_get_int_member (args_of (e), "io_wait"), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (args_of (e), "blocked_function"), ==, "wait_on_page_locked");
+  test_out_clear (&o);
+}
+
 static void
 test_flows (void)
 {
@@ -1052,6 +1122,8 @@ main (int argc,
   g_test_add_func ("/json/writer/async-step-past-and-global", test_async_step_past_and_global);
   g_test_add_func ("/json/writer/flows", test_flows);
   g_test_add_func ("/json/writer/flows-of-track-events", test_flows_of_track_events);
+  g_test_add_func ("/json/writer/several-flows-of-a-slice", test_several_flows_of_a_slice);
+  g_test_add_func ("/json/writer/thread-state", test_thread_state);
   g_test_add_func ("/json/writer/args", test_args);
   g_test_add_func ("/json/writer/escaping", test_escaping);
   g_test_add_func ("/json/writer/metadata-events", test_metadata_events);

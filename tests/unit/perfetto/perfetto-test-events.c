@@ -297,6 +297,9 @@ add_clock_and_samples (TraceBatch *b)
   ev->u.clock.marker = TRACE_CLOCK_MARKER_PAIR;
   ev->u.clock.domain = TRACE_CLOCK_MONOTONIC;
   ev->u.clock.other_ts = 5000;
+  /* a JSON thread state, which has no Perfetto form */
+  ev = pt_add (b, TRACE_EVENT_THREAD_STATE, 7150, 100, 101, "S");
+  ev->u.thread_state.dur = 10;
   /* a battery packet perfetto-src carried (charge_counter_uah: 5) */
   ev = trace_batch_append (b, TRACE_EVENT_RECORD, 7200);
   ev->name = pt_str (b, "perfetto_packet_38");

@@ -865,7 +865,9 @@ pt_expected_events (TraceBatch *in,
       const TraceEvent *src = &in->events[i];
       TraceEventGroup group = trace_event_kind_get_group (src->kind);
 
-      if (group & (TRACE_EVENT_GROUP_SCHED | TRACE_EVENT_GROUP_CPU | TRACE_EVENT_GROUP_FTRACE))
+      if (src->kind == TRACE_EVENT_THREAD_STATE)
+        m.stats->dropped_thread_states++; /* its thread is described */
+      else if (group & (TRACE_EVENT_GROUP_SCHED | TRACE_EVENT_GROUP_CPU | TRACE_EVENT_GROUP_FTRACE))
         expect_kernel (&m, src);
       else if (group & TRACE_EVENT_GROUP_ASYNC)
         expect_async (&m, src);
@@ -880,7 +882,8 @@ pt_expected_events (TraceBatch *in,
       else if (src->kind != TRACE_EVENT_STACK_NODE && src->kind != TRACE_EVENT_NONE)
         expect_other (&m, src);
       /* The writer declares the process of every event but kernel ones. */
-      if (src->pid >= 0 && !(group & (TRACE_EVENT_GROUP_SCHED | TRACE_EVENT_GROUP_CPU | TRACE_EVENT_GROUP_FTRACE)))
+      if (src->pid >= 0 &&
+          (src->kind == TRACE_EVENT_THREAD_STATE || !(group & (TRACE_EVENT_GROUP_SCHED | TRACE_EVENT_GROUP_CPU | TRACE_EVENT_GROUP_FTRACE))))
         g_hash_table_add (m.processes, g_memdup2 (&src->pid, sizeof src->pid));
     }
   /* The end of the stream: complete slices still open end; begun ones

@@ -46,6 +46,7 @@ typedef struct
   guint dropped_async_ends;
   guint dropped_legacy_begins;
   guint dropped_samples;
+  guint dropped_thread_states; /* no Perfetto form */
 } PtExpectStats;
 
 TraceBatch *pt_expected_events (TraceBatch *in,

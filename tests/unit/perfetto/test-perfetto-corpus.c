@@ -181,6 +181,7 @@ round_trip_file (const CorpusFile *f)
   g_assert_cmpuint (ws.dropped_unmatched_async_end, ==, es.dropped_async_ends);
   g_assert_cmpuint (ws.dropped_repeated_legacy_begin, ==, es.dropped_legacy_begins);
   g_assert_cmpuint (ws.dropped_unknown_stack_node, ==, es.dropped_samples);
+  g_assert_cmpuint (ws.dropped_other, >=, es.dropped_thread_states);
   g_assert_cmpuint (rs.unknown_packets + rs.unknown_track + rs.unknown_iid + rs.unsupported_events + rs.no_incremental_state + rs.truncated_bytes + rs.other_clock,
                     ==, 0);
 }

@@ -839,12 +839,66 @@ test_opaque_packet_needing_state (void)
   g_assert_cmpuint (rs.unknown_packets, ==, 1);
 }
 
+/* The flows of each slice event, as "name: in/out in/out ..." (an end
+ * by its kind: the writer gives a thread slice's end no name). */
+static GPtrArray *
+slice_flow_strings (TraceBatch *b)
+{
+  GPtrArray *all = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < b->n_events; i++)
+    {
+      const TraceEvent *ev = &b->events[i];
+      GString *s;
+      guint64 in, out;
+      guint iter = 0;
+
+      if (!trace_event_is_slice_like (ev->kind) || (ev->u.slice.flow_in == 0 && ev->u.slice.flow_out == 0))
+        continue;
+      s = g_string_new (ev->kind == TRACE_EVENT_SLICE_END ? "(end)" : trace_batch_get_event_name (b, i));
+      g_string_append_printf (s, ": %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT, ev->u.slice.flow_in,
+                              ev->u.slice.flow_out);
+      while (trace_batch_next_slice_flow (b, ev, &iter, &in, &out))
+        g_string_append_printf (s, " %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT, in, out);
+      g_ptr_array_add (all, g_string_free (s, FALSE));
+    }
+  return all;
+}
+
+/* flow_ids and terminating_flow_ids: every id binds to its slice, the
+ * first pair in the event, the others as its args; the Perfetto writer
+ * writes them all back (read again: the same flows on the same slices). */
+static void
+test_flow_track_event (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  PerfettoReaderStats rs, again_rs;
+  g_autoptr (TraceBatch) out = read_difftest (pool, "flow_events_track_event", &rs);
+  g_autoptr (GPtrArray) first = slice_flow_strings (out);
+  g_autoptr (GBytes) written = NULL;
+  g_autoptr (TraceBatch) again = NULL;
+  g_autoptr (GPtrArray) second = NULL;
+  g_autoptr (GError) error = NULL;
+
+  g_assert_cmpuint (rs.extra_flows, ==, 0);
+  g_assert_cmpuint (first->len, ==, 11);
+  g_assert_cmpstr (first->pdata[2], ==, "FlowSlice1Start2Start: 0/1 0/2");
+  g_assert_cmpstr (first->pdata[5], ==, "FlowSlice2End: 2/2");
+  written = pt_write (&out, 1, NULL, NULL);
+  again = pt_read (written, pool, &again_rs, NULL, &error);
+  g_assert_no_error (error);
+  second = slice_flow_strings (again);
+  pt_assert_same_events (first, second);
+  g_assert_cmpuint (again_rs.extra_flows, ==, 0);
+}
+
 int
 main (int argc,
       char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/perfetto/difftests/flow-v2", test_flow_v2);
+  g_test_add_func ("/perfetto/difftests/flow-track-event", test_flow_track_event);
   g_test_add_func ("/perfetto/difftests/legacy-async", test_legacy_async);
   g_test_add_func ("/perfetto/difftests/counters-thread-time", test_counters_thread_time);
   g_test_add_func ("/perfetto/difftests/opaque-ftrace", test_opaque_ftrace);
