@@ -88,6 +88,33 @@ rt_corpus_files (const char *folder)
 }
 
 /**
+ * rt_add_corpus:
+ * @suite: the test path's part after /roundtrip/ (`json`, `perfetto`...)
+ * @folder: a folder of tests/data
+ * @func: the test, given a file's path
+ * @skip: (nullable): whether to leave a file out, by its name
+ *
+ * Adds @func for each file of @folder as /roundtrip/SUITE/FOLDER/NAME.
+ */
+void
+rt_add_corpus (const char *suite,
+               const char *folder,
+               GTestDataFunc func,
+               gboolean (*skip) (const char *base))
+{
+  g_autoptr (GPtrArray) files = rt_corpus_files (folder);
+
+  for (guint i = 0; i < files->len; i++)
+    {
+      g_autofree char *base = g_path_get_basename (files->pdata[i]);
+      g_autofree char *name = g_strdup_printf ("/roundtrip/%s/%s/%s", suite, folder, base);
+
+      if (skip == NULL || !skip (base))
+        g_test_add_data_func_full (name, g_strdup (files->pdata[i]), func, g_free);
+    }
+}
+
+/**
  * rt_split_lines:
  *
  * g_strsplit (text, "\n", -1) in linear time also under ASan (whose

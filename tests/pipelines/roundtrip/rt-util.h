@@ -48,6 +48,10 @@ TraceBatch *rt_run (const char *description,
 char *rt_tmpdir (void);
 void rt_rmtree (const char *dir);
 GPtrArray *rt_corpus_files (const char *folder);
+void rt_add_corpus (const char *suite,
+                    const char *folder,
+                    GTestDataFunc func,
+                    gboolean (*skip) (const char *base));
 GStrv rt_split_lines (const char *text);
 gboolean rt_have_gen_synth (void);
 char *rt_gen_synth (const char *dir,

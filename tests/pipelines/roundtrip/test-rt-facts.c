@@ -679,21 +679,6 @@ test_json_file (gconstpointer data)
   facts_clear (&got);
 }
 
-static void
-add_corpus (const char *folder,
-            GTestDataFunc func)
-{
-  g_autoptr (GPtrArray) files = rt_corpus_files (folder);
-
-  for (guint i = 0; i < files->len; i++)
-    {
-      g_autofree char *base = g_path_get_basename (files->pdata[i]);
-      g_autofree char *name = g_strdup_printf ("/roundtrip/facts/%s/%s", folder, base);
-
-      g_test_add_data_func_full (name, g_strdup (files->pdata[i]), func, g_free);
-    }
-}
-
 int
 main (int argc,
       char **argv)
@@ -701,7 +686,7 @@ main (int argc,
   g_test_init (&argc, &argv, NULL);
   trace_init (&argc, &argv);
   test_register_collect_sink ();
-  add_corpus ("ftrace", test_ftrace_file);
-  add_corpus ("json", test_json_file);
+  rt_add_corpus ("facts", "ftrace", test_ftrace_file, NULL);
+  rt_add_corpus ("facts", "json", test_json_file, NULL);
   return g_test_run ();
 }

@@ -118,24 +118,13 @@ test_sorted_file (gconstpointer data)
   rt_rmtree (dir);
 }
 
-static void
-add_corpus (const char *folder,
-            GTestDataFunc func)
+/* RheaTrace's raw layout reads as method markers, which atrace text
+ * written back is not (docs/ftrace.md); the Perfetto traces' .textproto
+ * sources are no traces. */
+static gboolean
+no_trace_to_write (const char *base)
 {
-  g_autoptr (GPtrArray) files = rt_corpus_files (folder);
-
-  for (guint i = 0; i < files->len; i++)
-    {
-      g_autofree char *base = g_path_get_basename (files->pdata[i]);
-      g_autofree char *name = g_strdup_printf ("/roundtrip/ftrace/%s/%s", folder, base);
-
-      /* RheaTrace's raw layout reads as method markers, which atrace
-       * text written back is not (docs/ftrace.md); the Perfetto
-       * traces' .textproto sources are no traces */
-      if (g_str_has_prefix (base, "btrace_") || g_str_has_suffix (base, ".textproto") || g_str_has_suffix (base, ".md"))
-        continue;
-      g_test_add_data_func_full (name, g_strdup (files->pdata[i]), func, g_free);
-    }
+  return g_str_has_prefix (base, "btrace_") || g_str_has_suffix (base, ".textproto") || g_str_has_suffix (base, ".md");
 }
 
 int
@@ -145,8 +134,8 @@ main (int argc,
   g_test_init (&argc, &argv, NULL);
   trace_init (&argc, &argv);
   test_register_collect_sink ();
-  add_corpus ("ftrace", test_ftrace_file);
-  add_corpus ("json", test_sorted_file);
-  add_corpus ("perfetto", test_sorted_file);
+  rt_add_corpus ("ftrace", "ftrace", test_ftrace_file, no_trace_to_write);
+  rt_add_corpus ("ftrace", "json", test_sorted_file, no_trace_to_write);
+  rt_add_corpus ("ftrace", "perfetto", test_sorted_file, no_trace_to_write);
   return g_test_run ();
 }

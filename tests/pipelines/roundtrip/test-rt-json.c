@@ -242,21 +242,6 @@ test_ftrace_file (gconstpointer data)
   g_assert_cmpuint (f.x + f.b, ==, count_kind (direct, TRACE_EVENT_SLICE_BEGIN));
 }
 
-static void
-add_corpus (const char *folder,
-            GTestDataFunc func)
-{
-  g_autoptr (GPtrArray) files = rt_corpus_files (folder);
-
-  for (guint i = 0; i < files->len; i++)
-    {
-      g_autofree char *base = g_path_get_basename (files->pdata[i]);
-      g_autofree char *name = g_strdup_printf ("/roundtrip/json/%s/%s", folder, base);
-
-      g_test_add_data_func_full (name, g_strdup (files->pdata[i]), func, g_free);
-    }
-}
-
 /* The "metadata" member of the JSON file at @path, as text. */
 static char *
 written_metadata (const char *path)
@@ -312,7 +297,7 @@ main (int argc,
   test_register_collect_sink ();
   g_test_add_func ("/roundtrip/json/all-kinds", test_all_kinds);
   g_test_add_func ("/roundtrip/json/metadata", test_metadata);
-  add_corpus ("json", test_json_file);
-  add_corpus ("ftrace", test_ftrace_file);
+  rt_add_corpus ("json", "json", test_json_file, NULL);
+  rt_add_corpus ("json", "ftrace", test_ftrace_file, NULL);
   return g_test_run ();
 }

@@ -97,21 +97,6 @@ test_json_file (gconstpointer data)
   round_trip_file ("json-src", data, RT_VIEW_PERFETTO_JSON_IN);
 }
 
-static void
-add_corpus (const char *folder,
-            GTestDataFunc func)
-{
-  g_autoptr (GPtrArray) files = rt_corpus_files (folder);
-
-  for (guint i = 0; i < files->len; i++)
-    {
-      g_autofree char *base = g_path_get_basename (files->pdata[i]);
-      g_autofree char *name = g_strdup_printf ("/roundtrip/perfetto/%s/%s", folder, base);
-
-      g_test_add_data_func_full (name, g_strdup (files->pdata[i]), func, g_free);
-    }
-}
-
 int
 main (int argc,
       char **argv)
@@ -120,7 +105,7 @@ main (int argc,
   trace_init (&argc, &argv);
   test_register_collect_sink ();
   g_test_add_func ("/roundtrip/perfetto/all-kinds", test_all_kinds);
-  add_corpus ("ftrace", test_ftrace_file);
-  add_corpus ("json", test_json_file);
+  rt_add_corpus ("perfetto", "ftrace", test_ftrace_file, NULL);
+  rt_add_corpus ("perfetto", "json", test_json_file, NULL);
   return g_test_run ();
 }
