@@ -25,6 +25,8 @@
  * past them its result is not defined, and the exact value is kept. */
 #define TP_MAX_DIGITS 18
 
+/* Counts every digit, but adds only the first TP_MAX_DIGITS to @value:
+ * a longer run is read exactly by the caller, never through @value. */
 static const char *
 read_int64_digits (const char *p,
                    const char *end,
@@ -33,10 +35,11 @@ read_int64_digits (const char *p,
                    int *n)
 {
   for (*n = 0; p < end && chrome_is_digit (*p); p++, (*n)++)
-    {
-      *value = *value * 10 + (*p - '0');
-      *scale *= 10;
-    }
+    if (*n < TP_MAX_DIGITS)
+      {
+        *value = *value * 10 + (*p - '0');
+        *scale *= 10;
+      }
   return p;
 }
 
