@@ -63,9 +63,18 @@ typedef struct
 
 typedef struct
 {
+  guint32 path;         /* string id, 0 for none */
+  guint64 identity;     /* hash of what tells two mappings apart */
+  gboolean per_process; /* an address range: one mapping per process */
+} PerfettoRMapping;
+
+typedef struct
+{
   guint32 function;
-  guint64 mapping;
+  guint32 url; /* its mapping's path */
   guint64 rel_pc;
+  guint64 identity; /* hash of mapping, function and rel_pc */
+  gboolean per_process;
   gboolean has_line;
   guint32 line;
 } PerfettoRFrame;
@@ -88,7 +97,7 @@ typedef struct
   GHashTable *ksyms;
   GHashTable *functions;
   GHashTable *map_paths;
-  GHashTable *mappings;   /* iid → string id of the path */
+  GHashTable *mappings;   /* iid → PerfettoRMapping */
   GHashTable *frames;     /* iid → PerfettoRFrame */
   GHashTable *callstacks; /* iid → GArray of frame iids */
   /* its ThreadDescriptor (a packet of its own, or a thread's track
@@ -170,7 +179,7 @@ struct _PerfettoReader
   GHashTable *thread_sort;  /* PerfettoKey (pid, tid) → gint64 */
   GHashTable *tid_to_pid;   /* gint64 tid → gint64 pid */
   GHashTable *active_flows; /* guint64 ids */
-  GHashTable *stack_nodes;  /* guint64 id → guint64 parent id */
+  GHashTable *stack_nodes;  /* guint64 id → PerfettoRNode */
   GArray *cpus;             /* PerfettoRCpu */
   GHashTable *ftrace_names; /* FtraceEvent field number → string id */
   GHashTable *packet_kinds; /* TracePacket field number → PerfettoPacketKindCount */

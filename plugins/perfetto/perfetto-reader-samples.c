@@ -10,6 +10,97 @@
  */
 #include "perfetto-reader-private.h"
 
+/* One stack node per distinct frame under a parent, as trace_processor
+ * makes one callsite per (parent, frame): the node remembers both. */
+typedef struct
+{
+  guint64 parent;
+  guint64 frame;
+} PerfettoRNode;
+
+static guint64
+mix (guint64 hash,
+     guint64 value)
+{
+  hash = (hash ^ value) * 0x9E3779B97F4A7C15ull;
+  return hash ^ (hash >> 29);
+}
+
+/* A path given in components is named as trace_processor names it, each
+ * component after a '/'; a single one (a whole path, a url) is kept as
+ * it is, which it reads the same. */
+static guint32
+mapping_path (PerfettoReader *r,
+              PerfettoSeq *seq,
+              const Perfetto__Protos__Mapping *m)
+{
+  g_autoptr (GString) path = NULL;
+
+  if (m->n_path_string_ids == 0)
+    return 0;
+  if (m->n_path_string_ids == 1)
+    return perfetto_reader_lookup_string (r, seq->map_paths, m->path_string_ids[0]);
+  path = g_string_new (NULL);
+  for (gsize i = 0; i < m->n_path_string_ids; i++)
+    {
+      guint32 id = perfetto_reader_lookup_string (r, seq->map_paths, m->path_string_ids[i]);
+
+      if (id == 0)
+        break;
+      g_string_append_c (path, '/');
+      g_string_append (path, trace_string_pool_get (r->pool, id));
+    }
+  return trace_string_pool_intern_len (r->pool, path->str, path->len);
+}
+
+/* trace_processor tells mappings apart by their addresses and offsets as
+ * well as their path, and keeps a mapping with an address range apart
+ * for each process (one library loaded by two processes is two
+ * mappings, and its frames two frames in each). */
+static void
+intern_mapping (PerfettoReader *r,
+                PerfettoSeq *seq,
+                const Perfetto__Protos__Mapping *m)
+{
+  PerfettoRMapping *mapping = g_new0 (PerfettoRMapping, 1);
+
+  mapping->path = mapping_path (r, seq, m);
+  mapping->identity = mix (mix (mix (mix (mix (mix (0, mapping->path), m->start), m->end), m->exact_offset), m->start_offset),
+                           m->load_bias);
+  mapping->per_process = m->end != m->start;
+  g_hash_table_replace (perfetto_seq_table (&seq->mappings, g_free), perfetto_int64_dup ((gint64) m->iid), mapping);
+}
+
+static void
+intern_frame (PerfettoReader *r,
+              PerfettoSeq *seq,
+              const Perfetto__Protos__Frame *f)
+{
+  PerfettoRFrame *frame = g_new0 (PerfettoRFrame, 1);
+  guint64 mapping_identity = 0;
+
+  if (f->function_name_id != 0)
+    frame->function = perfetto_reader_lookup_string (r, seq->functions, f->function_name_id);
+  if (f->mapping_id != 0)
+    {
+      PerfettoRMapping *mapping = perfetto_seq_lookup (seq->mappings, f->mapping_id);
+
+      if (mapping != NULL)
+        {
+          frame->url = mapping->path;
+          frame->per_process = mapping->per_process;
+          mapping_identity = mapping->identity;
+        }
+      else
+        perfetto_reader_skip (r, &r->stats.unknown_iid, 1, "interned id not in its table");
+    }
+  frame->rel_pc = f->rel_pc;
+  frame->identity = mix (mix (mix (1, mapping_identity), frame->function), f->rel_pc);
+  frame->has_line = f->has_line_number;
+  frame->line = f->line_number;
+  g_hash_table_replace (perfetto_seq_table (&seq->frames, g_free), perfetto_int64_dup ((gint64) f->iid), frame);
+}
+
 /* Frames, callstacks and mappings of @d into @seq's tables. */
 void
 perfetto_reader_intern_profiling (PerfettoReader *r,
@@ -17,27 +108,9 @@ perfetto_reader_intern_profiling (PerfettoReader *r,
                                   const PerfettoInternedData *d)
 {
   for (gsize i = 0; i < d->n_mappings; i++)
-    {
-      const Perfetto__Protos__Mapping *m = d->mappings[i];
-      guint32 path = 0;
-
-      if (m->n_path_string_ids > 0)
-        path = perfetto_reader_lookup_string (r, seq->map_paths, m->path_string_ids[0]);
-      g_hash_table_replace (perfetto_seq_table (&seq->mappings, NULL), perfetto_int64_dup ((gint64) m->iid), GUINT_TO_POINTER (path));
-    }
+    intern_mapping (r, seq, d->mappings[i]);
   for (gsize i = 0; i < d->n_frames; i++)
-    {
-      const Perfetto__Protos__Frame *f = d->frames[i];
-      PerfettoRFrame *frame = g_new0 (PerfettoRFrame, 1);
-
-      if (f->function_name_id != 0)
-        frame->function = perfetto_reader_lookup_string (r, seq->functions, f->function_name_id);
-      frame->mapping = f->mapping_id;
-      frame->rel_pc = f->rel_pc;
-      frame->has_line = f->has_line_number;
-      frame->line = f->line_number;
-      g_hash_table_replace (perfetto_seq_table (&seq->frames, g_free), perfetto_int64_dup ((gint64) f->iid), frame);
-    }
+    intern_frame (r, seq, d->frames[i]);
   for (gsize i = 0; i < d->n_callstacks; i++)
     {
       const Perfetto__Protos__Callstack *cs = d->callstacks[i];
@@ -49,8 +122,9 @@ perfetto_reader_intern_profiling (PerfettoReader *r,
 }
 
 /* A stack node's id is the frame's rel_pc (tracepipe writes node ids
- * there); a rel_pc seen under another parent (native frames of foreign
- * traces), or 0 (which names no node), gets an id of its own made of
+ * there); a rel_pc already taken by another frame or under another
+ * parent (native frames of foreign traces, one library in two
+ * processes), or 0 (which names no node), gets an id of its own made of
  * parent and frame. */
 static guint64
 sample_node (PerfettoReader *r,
@@ -62,7 +136,8 @@ sample_node (PerfettoReader *r,
              gint64 ts)
 {
   PerfettoRFrame *frame = perfetto_seq_lookup (seq->frames, frame_iid);
-  guint64 id, *known_parent;
+  PerfettoRNode *node;
+  guint64 id, identity;
   TraceEvent *ev;
 
   if (frame == NULL)
@@ -70,29 +145,28 @@ sample_node (PerfettoReader *r,
       perfetto_reader_skip (r, &r->stats.unknown_iid, 1, "frame iid not interned");
       return parent;
     }
+  identity = frame->per_process ? mix (frame->identity, (guint64) pid) : frame->identity;
   id = frame->rel_pc;
-  known_parent = g_hash_table_lookup (r->stack_nodes, &id);
-  if (id == 0 || (known_parent && *known_parent != parent))
+  node = g_hash_table_lookup (r->stack_nodes, &id);
+  if (id == 0 || (node && (node->parent != parent || node->frame != identity)))
     {
-      id = (parent * 0x9E3779B97F4A7C15ull ^ frame_iid) | (G_GUINT64_CONSTANT (1) << 63);
-      known_parent = g_hash_table_lookup (r->stack_nodes, &id);
+      id = mix (parent, identity) | (G_GUINT64_CONSTANT (1) << 63);
+      node = g_hash_table_lookup (r->stack_nodes, &id);
     }
-  if (known_parent)
+  if (node)
     return id;
-  g_hash_table_insert (r->stack_nodes, perfetto_int64_dup ((gint64) id), perfetto_int64_dup ((gint64) parent));
+  node = g_new (PerfettoRNode, 1);
+  node->parent = parent;
+  node->frame = identity;
+  g_hash_table_insert (r->stack_nodes, perfetto_int64_dup ((gint64) id), node);
   ev = perfetto_reader_emit (r, TRACE_EVENT_STACK_NODE, ts);
   ev->pid = pid;
   ev->tid = tid;
   ev->name = frame->function;
   ev->u.stack_node.id = id;
   ev->u.stack_node.parent_id = parent;
-  if (frame->mapping != 0)
-    {
-      guint32 url = perfetto_reader_lookup_string (r, seq->mappings, frame->mapping);
-
-      if (url != 0)
-        trace_batch_add_arg (r->batch, ev, r->k_url, TRACE_ARG_STRING)->v.s = url;
-    }
+  if (frame->url != 0)
+    trace_batch_add_arg (r->batch, ev, r->k_url, TRACE_ARG_STRING)->v.s = frame->url;
   if (frame->has_line)
     trace_batch_add_arg (r->batch, ev, r->k_line, TRACE_ARG_INT)->v.i = frame->line;
   return id;

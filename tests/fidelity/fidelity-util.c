@@ -28,11 +28,14 @@ const char *const fid_metric_names[FID_N_METRICS] = {
   "ftrace_events",
   "first_ts",
   "args_keys",
+  "samples",
+  "callsites",
 };
 
 /* One row with every count, in fid_metric_names' order (the same
  * definitions as tools/tp-compare beside trace_processor_shell, plus the
- * number of distinct arg keys on slices). */
+ * number of distinct arg keys on slices, the CPU profile and perf
+ * samples, and the callsites of their stacks). */
 static const char metrics_sql[] =
     "select (select count(*) from slice),"
     " (select count(distinct name) from slice),"
@@ -50,7 +53,9 @@ static const char metrics_sql[] =
     " (select count(*) from ftrace_event),"
     " (select min(ts) from (select ts from slice union all select ts from counter"
     "    union all select ts from sched)),"
-    " (select count(distinct a.key) from slice s join args a using (arg_set_id))";
+    " (select count(distinct a.key) from slice s join args a using (arg_set_id)),"
+    " (select (select count(*) from cpu_profile_stack_sample) + (select count(*) from perf_sample)),"
+    " (select count(*) from stack_profile_callsite)";
 
 static const char errors_sql[] =
     "select name, value from stats where severity in ('error', 'data_loss') and value > 0 order by name";

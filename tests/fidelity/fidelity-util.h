@@ -25,7 +25,7 @@ FidRows *fid_query (const char *trace,
                     GError **error);
 
 /* The counts tp-compare shows, in the same order as fid_metric_names. */
-#define FID_N_METRICS 15
+#define FID_N_METRICS 17
 extern const char *const fid_metric_names[FID_N_METRICS];
 /* Metrics shown in messages but never compared: trace_processor keeps
  * every ftrace event of a proto trace in ftrace_event but only some of a

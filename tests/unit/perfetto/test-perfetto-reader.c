@@ -540,6 +540,119 @@ test_perf_sample (void)
   assert_perf_samples_written (out);
 }
 
+static void
+init_interned_string (Perfetto__Protos__InternedString *s,
+                      guint64 iid,
+                      const char *str)
+{
+  perfetto__protos__interned_string__init (s);
+  s->has_iid = s->has_str = TRUE;
+  s->iid = iid;
+  s->str.data = (guint8 *) str;
+  s->str.len = strlen (str);
+}
+
+/* One stack node per (parent, frame) as trace_processor makes one
+ * callsite per (parent, frame): a frame at the rel_pc of another (another
+ * function) is another node, and a mapping with an address range is a
+ * mapping of each process, so the same frame sampled in two processes is
+ * two nodes. A path given in components is named as trace_processor
+ * names it. */
+static void
+test_perf_sample_nodes (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  Perfetto__Protos__InternedString strs[4], *name_ptrs[] = { &strs[0], &strs[1] }, *path_ptrs[] = { &strs[2], &strs[3] };
+  Perfetto__Protos__Mapping mapping = PERFETTO__PROTOS__MAPPING__INIT, *mapping_ptrs[] = { &mapping };
+  Perfetto__Protos__Frame frames[2], *frame_ptrs[] = { &frames[0], &frames[1] };
+  Perfetto__Protos__Callstack cs[2], *cs_ptrs[] = { &cs[0], &cs[1] };
+  guint64 path_ids[] = { 1, 2 }, frame_ids[] = { 1, 2 };
+  Perfetto__Protos__InternedData idata = PERFETTO__PROTOS__INTERNED_DATA__INIT;
+  const struct
+  {
+    gint64 pid;
+    guint64 callstack;
+  } samples[] = { { 7, 5 }, { 8, 5 }, { 7, 6 }, { 7, 5 } };
+  Perfetto__Protos__PerfSample sample[4];
+  Perfetto__Protos__TracePacket pkt[4], *pkts[] = { &pkt[0], &pkt[1], &pkt[2], &pkt[3] };
+  Perfetto__Protos__Trace trace = PERFETTO__PROTOS__TRACE__INIT;
+  g_autofree guint8 *record = NULL;
+  g_autoptr (GBytes) bytes = NULL;
+  g_autoptr (TraceBatch) out = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *node = NULL;
+  guint64 node_of[4];
+
+  init_interned_string (&strs[0], 1, "f");
+  init_interned_string (&strs[1], 2, "g");
+  init_interned_string (&strs[2], 1, "apex");
+  init_interned_string (&strs[3], 2, "libc.so");
+  mapping.has_iid = mapping.has_start = mapping.has_end = TRUE;
+  mapping.iid = 1;
+  mapping.start = 0x1000;
+  mapping.end = 0x2000;
+  mapping.n_path_string_ids = 2;
+  mapping.path_string_ids = path_ids;
+  for (guint i = 0; i < 2; i++)
+    {
+      perfetto__protos__frame__init (&frames[i]);
+      frames[i].has_iid = frames[i].has_function_name_id = frames[i].has_mapping_id = frames[i].has_rel_pc = TRUE;
+      frames[i].iid = frames[i].function_name_id = i + 1;
+      frames[i].mapping_id = 1;
+      frames[i].rel_pc = 0x10;
+      perfetto__protos__callstack__init (&cs[i]);
+      cs[i].has_iid = TRUE;
+      cs[i].iid = 5 + i;
+      cs[i].n_frame_ids = 1;
+      cs[i].frame_ids = &frame_ids[i];
+    }
+  idata.n_function_names = idata.n_mapping_paths = idata.n_mappings = 2;
+  idata.function_names = name_ptrs;
+  idata.mapping_paths = path_ptrs;
+  idata.n_mappings = 1;
+  idata.mappings = mapping_ptrs;
+  idata.n_frames = idata.n_callstacks = 2;
+  idata.frames = frame_ptrs;
+  idata.callstacks = cs_ptrs;
+  for (guint i = 0; i < 4; i++)
+    {
+      perfetto__protos__perf_sample__init (&sample[i]);
+      sample[i].has_pid = sample[i].has_tid = sample[i].has_callstack_iid = TRUE;
+      sample[i].pid = sample[i].tid = samples[i].pid;
+      sample[i].callstack_iid = samples[i].callstack;
+      perfetto__protos__trace_packet__init (&pkt[i]);
+      pkt[i].has_trusted_packet_sequence_id = pkt[i].has_timestamp = TRUE;
+      pkt[i].trusted_packet_sequence_id = 1;
+      pkt[i].timestamp = 1000 + i;
+      pkt[i].data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_PERF_SAMPLE;
+      pkt[i].perf_sample = &sample[i];
+    }
+  pkt[0].has_sequence_flags = TRUE;
+  pkt[0].sequence_flags = 1;
+  pkt[0].interned_data = &idata;
+  trace.n_packet = 4;
+  trace.packet = pkts;
+  record = g_malloc (perfetto__protos__trace__get_packed_size (&trace));
+  bytes = g_bytes_new (record, perfetto__protos__trace__pack (&trace, record));
+
+  out = pt_read (bytes, pool, NULL, NULL, &error);
+  g_assert_no_error (error);
+  /* three nodes, each before its first sample, and four samples */
+  g_assert_cmpuint (out->n_events, ==, 7);
+  for (guint i = 0, s = 0; i < out->n_events; i++)
+    if (out->events[i].kind == TRACE_EVENT_SAMPLE)
+      node_of[s++] = out->events[i].u.sample.node_id;
+  g_assert_cmpuint (node_of[0], ==, 0x10);
+  g_assert_cmpuint (node_of[1], !=, node_of[0]);
+  g_assert_cmpuint (node_of[2], !=, node_of[0]);
+  g_assert_cmpuint (node_of[2], !=, node_of[1]);
+  g_assert_cmpuint (node_of[3], ==, node_of[0]);
+  g_assert_cmpint (out->events[0].kind, ==, TRACE_EVENT_STACK_NODE);
+  node = pt_event_string (out, &out->events[0]);
+  g_assert_nonnull (strstr (node, "name='f'"));
+  g_assert_nonnull (strstr (node, "url=s:'/apex/libc.so'"));
+}
+
 /* 20 MiB of empty packets: no call reads them all at once (the
  * caller's main loop, where Ctrl-C is handled, runs between calls); the
  * calls return empty batches until the end. */
@@ -585,5 +698,6 @@ main (int argc,
   g_test_add_func ("/perfetto/reader/unknown-top-level-field", test_unknown_top_level_field);
   g_test_add_func ("/perfetto/reader/compressed", test_compressed);
   g_test_add_func ("/perfetto/reader/perf-sample", test_perf_sample);
+  g_test_add_func ("/perfetto/reader/perf-sample-nodes", test_perf_sample_nodes);
   return g_test_run ();
 }
