@@ -394,6 +394,61 @@ static void add_annotation (PerfettoReader *r,
                             const char *prefix,
                             gint index);
 
+#define PERFETTO_NESTED_VALUE_MAX_DEPTH 64
+
+/* A nested_value tree flattened to the keys trace_processor gives it
+ * (`key.member`, `key[i]`, an array's elements numbered among those
+ * that hold a value). Returns: whether it added an arg. */
+static gboolean
+add_nested_value (PerfettoReader *r,
+                  TraceEvent *ev,
+                  const Perfetto__Protos__DebugAnnotation__NestedValue *v,
+                  const char *key,
+                  guint depth)
+{
+  TraceBatch *b = r->batch;
+  gboolean added = FALSE;
+
+  if (depth > PERFETTO_NESTED_VALUE_MAX_DEPTH)
+    {
+      perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "nested debug annotation deeper than " G_STRINGIFY (PERFETTO_NESTED_VALUE_MAX_DEPTH));
+      return FALSE;
+    }
+  switch (v->nested_type)
+    {
+    case PERFETTO__PROTOS__DEBUG_ANNOTATION__NESTED_VALUE__NESTED_TYPE__DICT:
+      for (gsize i = 0; i < MIN (v->n_dict_keys, v->n_dict_values); i++)
+        {
+          g_autofree char *member = g_strdup_printf ("%s.%s", key, v->dict_keys[i]);
+
+          added |= add_nested_value (r, ev, v->dict_values[i], member, depth + 1);
+        }
+      return added;
+    case PERFETTO__PROTOS__DEBUG_ANNOTATION__NESTED_VALUE__NESTED_TYPE__ARRAY:
+      for (gsize i = 0, n = 0; i < v->n_array_values; i++)
+        {
+          g_autofree char *element = g_strdup_printf ("%s[%" G_GSIZE_FORMAT "]", key, n);
+
+          if (add_nested_value (r, ev, v->array_values[i], element, depth + 1))
+            n++, added = TRUE;
+        }
+      return added;
+    default:
+      if (v->has_bool_value)
+        trace_batch_add_arg (b, ev, perfetto_reader_intern (r, key), TRACE_ARG_BOOL)->v.b = v->bool_value;
+      else if (v->has_int_value)
+        trace_batch_add_arg (b, ev, perfetto_reader_intern (r, key), TRACE_ARG_INT)->v.i = v->int_value;
+      else if (v->has_double_value)
+        trace_batch_add_arg (b, ev, perfetto_reader_intern (r, key), TRACE_ARG_DOUBLE)->v.d = v->double_value;
+      else if (v->string_value != NULL)
+        trace_batch_add_arg (b, ev, perfetto_reader_intern (r, key), TRACE_ARG_STRING)->v.s =
+            perfetto_reader_intern (r, v->string_value);
+      else
+        return FALSE;
+      return TRUE;
+    }
+}
+
 static void
 add_annotation_value (PerfettoReader *r,
                       PerfettoSeq *seq,
@@ -425,6 +480,9 @@ add_annotation_value (PerfettoReader *r,
       break;
     case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_LEGACY_JSON_VALUE:
       trace_batch_add_arg (b, ev, key, TRACE_ARG_STRING)->v.s = perfetto_reader_intern (r, a->legacy_json_value);
+      break;
+    case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_NESTED_VALUE:
+      add_nested_value (r, ev, a->nested_value, key ? trace_string_pool_get (r->pool, key) : "", 0);
       break;
     case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE_IID:
       trace_batch_add_arg (b, ev, key, TRACE_ARG_STRING)->v.s =

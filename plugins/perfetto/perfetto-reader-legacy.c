@@ -167,6 +167,21 @@ read_async (PerfettoReader *r,
     ev->u.async.step = perfetto_reader_string_arg (r->batch, ev, r->k_step);
 }
 
+/* The warning names each phase it skipped ('O', 'N', 'D', 'M', …):
+ * interned, so the at most 95 printable phases are a bounded set. */
+static void
+skip_phase (PerfettoReader *r,
+            gint32 phase)
+{
+  char what[64];
+
+  if (phase > ' ' && phase < 0x7f)
+    g_snprintf (what, sizeof what, "legacy event of phase '%c' (no event kind)", (char) phase);
+  else
+    g_strlcpy (what, "legacy event of an unknown phase", sizeof what);
+  perfetto_reader_skip (r, &r->stats.unsupported_events, 1, g_intern_string (what));
+}
+
 /**
  * perfetto_reader_legacy_event:
  * @r: a #PerfettoReader
@@ -227,7 +242,7 @@ perfetto_reader_legacy_event (PerfettoReader *r,
       read_flow (r, seq, track, te, TRACE_EVENT_FLOW_END, ts);
       break;
     default:
-      perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "legacy event of a phase with no event kind");
+      skip_phase (r, te->legacy_event->phase);
       break;
     }
 }

@@ -653,6 +653,96 @@ test_perf_sample_nodes (void)
   g_assert_nonnull (strstr (node, "url=s:'/apex/libc.so'"));
 }
 
+static Perfetto__Protos__DebugAnnotation__NestedValue *
+nested_leaf (Perfetto__Protos__DebugAnnotation__NestedValue *v)
+{
+  perfetto__protos__debug_annotation__nested_value__init (v);
+  return v;
+}
+
+/* A debug annotation given as a nested_value tree (Chrome's TracedValue
+ * in older writers) reads as the dotted keys trace_processor gives it:
+ * `args.a`, `args.arr[i]` numbered among the elements that hold a value,
+ * and nothing for an empty dict or an element without a value. */
+static void
+test_nested_value (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  Perfetto__Protos__DebugAnnotation__NestedValue root, a, arr, x, none, d, empty;
+  Perfetto__Protos__DebugAnnotation__NestedValue *root_values[] = { &a, &arr, &empty }, *arr_values[] = { &x, &none, &d };
+  char *keys[] = { "a", "arr", "empty" };
+  Perfetto__Protos__DebugAnnotation ann = PERFETTO__PROTOS__DEBUG_ANNOTATION__INIT, *anns[] = { &ann };
+  Perfetto__Protos__ThreadDescriptor thread = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
+  Perfetto__Protos__TrackDescriptor track = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+  Perfetto__Protos__TrackEvent te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+  Perfetto__Protos__TracePacket pkt[2], *pkts[] = { &pkt[0], &pkt[1] };
+  Perfetto__Protos__Trace trace = PERFETTO__PROTOS__TRACE__INIT;
+  g_autofree guint8 *record = NULL;
+  g_autoptr (GBytes) bytes = NULL;
+  g_autoptr (TraceBatch) out = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  nested_leaf (&a)->has_int_value = TRUE;
+  a.int_value = 1;
+  nested_leaf (&x)->string_value = "x";
+  nested_leaf (&none);
+  nested_leaf (&d)->has_double_value = TRUE;
+  d.double_value = 2.5;
+  nested_leaf (&arr)->has_nested_type = TRUE;
+  arr.nested_type = PERFETTO__PROTOS__DEBUG_ANNOTATION__NESTED_VALUE__NESTED_TYPE__ARRAY;
+  arr.n_array_values = 3;
+  arr.array_values = arr_values;
+  nested_leaf (&empty)->has_nested_type = TRUE;
+  empty.nested_type = PERFETTO__PROTOS__DEBUG_ANNOTATION__NESTED_VALUE__NESTED_TYPE__DICT;
+  nested_leaf (&root)->has_nested_type = TRUE;
+  root.nested_type = PERFETTO__PROTOS__DEBUG_ANNOTATION__NESTED_VALUE__NESTED_TYPE__DICT;
+  root.n_dict_keys = root.n_dict_values = 3;
+  root.dict_keys = keys;
+  root.dict_values = root_values;
+  ann.name_field_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME;
+  ann.name = "args";
+  ann.value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_NESTED_VALUE;
+  ann.nested_value = &root;
+  thread.has_pid = thread.has_tid = TRUE;
+  thread.pid = thread.tid = 4;
+  track.has_uuid = TRUE;
+  track.uuid = 9;
+  track.thread = &thread;
+  te.has_type = te.has_track_uuid = TRUE;
+  te.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT;
+  te.track_uuid = 9;
+  te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
+  te.name = "e";
+  te.n_debug_annotations = 1;
+  te.debug_annotations = anns;
+  for (guint i = 0; i < 2; i++)
+    {
+      perfetto__protos__trace_packet__init (&pkt[i]);
+      pkt[i].has_trusted_packet_sequence_id = pkt[i].has_timestamp = TRUE;
+      pkt[i].trusted_packet_sequence_id = 1;
+      pkt[i].timestamp = 100;
+    }
+  pkt[0].data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
+  pkt[0].track_descriptor = &track;
+  pkt[1].data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
+  pkt[1].track_event = &te;
+  trace.n_packet = 2;
+  trace.packet = pkts;
+  record = g_malloc (perfetto__protos__trace__get_packed_size (&trace));
+  bytes = g_bytes_new (record, perfetto__protos__trace__pack (&trace, record));
+
+  out = pt_read (bytes, pool, NULL, NULL, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < out->n_events && text == NULL; i++)
+    if (out->events[i].kind == TRACE_EVENT_INSTANT)
+      text = pt_event_string (out, &out->events[i]);
+  g_assert_nonnull (text);
+  g_assert_nonnull (g_strrstr (text, " args.a=i:1 args.arr[0]=s:'x' args.arr[1]=d:2.5"));
+  g_assert_null (strstr (text, "empty"));
+  g_assert_null (strstr (text, "args.arr[2]"));
+}
+
 /* 20 MiB of empty packets: no call reads them all at once (the
  * caller's main loop, where Ctrl-C is handled, runs between calls); the
  * calls return empty batches until the end. */
@@ -699,5 +789,6 @@ main (int argc,
   g_test_add_func ("/perfetto/reader/compressed", test_compressed);
   g_test_add_func ("/perfetto/reader/perf-sample", test_perf_sample);
   g_test_add_func ("/perfetto/reader/perf-sample-nodes", test_perf_sample_nodes);
+  g_test_add_func ("/perfetto/reader/nested-value", test_nested_value);
   return g_test_run ();
 }
