@@ -479,7 +479,14 @@ add_annotation_value (PerfettoReader *r,
       trace_batch_add_arg (b, ev, key, TRACE_ARG_STRING)->v.s = perfetto_reader_intern (r, a->string_value);
       break;
     case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_LEGACY_JSON_VALUE:
-      trace_batch_add_arg (b, ev, key, TRACE_ARG_STRING)->v.s = perfetto_reader_intern (r, a->legacy_json_value);
+      /* An empty array or object adds no row in trace_processor (perfetto-sink
+       * writes one to keep an array element's index): a value-less arg. */
+      if (g_str_equal (a->legacy_json_value, "[]"))
+        trace_batch_add_arg (b, ev, key, TRACE_ARG_EMPTY_ARRAY);
+      else if (g_str_equal (a->legacy_json_value, "{}"))
+        trace_batch_add_arg (b, ev, key, TRACE_ARG_EMPTY_OBJECT);
+      else
+        trace_batch_add_arg (b, ev, key, TRACE_ARG_STRING)->v.s = perfetto_reader_intern (r, a->legacy_json_value);
       break;
     case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_NESTED_VALUE:
       add_nested_value (r, ev, a->nested_value, key ? trace_string_pool_get (r->pool, key) : "", 0);

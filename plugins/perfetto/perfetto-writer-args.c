@@ -11,11 +11,16 @@
  * `debug.` (a TrackEvent cannot write `args.`).
  *
  * Consecutive args sharing a prefix share its nodes. trace_processor
- * numbers the elements of an array by position (only elements that add a
- * row count), as it does for a JSON array, where nulls do not count: the
- * elements are written in the order of the args, and a gap in the indices
- * (left by a null, which this sink never sees) closes up as it does when
- * trace_processor reads the JSON.
+ * numbers the elements of an array by position, counting only elements
+ * that add a row or hold a `legacy_json_value`; reading a JSON array it
+ * counts every element but nulls. So the elements are written in the
+ * order of the args; a null element (TRACE_ARG_NULL) is passed over and
+ * its index closes up, as trace_processor's JSON import does; an empty
+ * array or object element (TRACE_ARG_EMPTY_ARRAY, _OBJECT: no row, but
+ * an index in the JSON) is written as the `legacy_json_value` "[]" or
+ * "{}", which takes its index and adds no row (`"Input dims": [[], [32]]`
+ * of a PyTorch trace keeps `Input dims[1][0]`). Other empty containers
+ * add nothing anywhere and are not written.
  *
  * The annotations are written in wire format as the args come, into
  * w->ann_wire, which perfetto-writer-wire.c copies into the TrackEvent:
@@ -255,6 +260,12 @@ wire_value (PerfettoWriter *w,
     case TRACE_ARG_TEXT:
       put_string (b, DA (VALUE_STRING_VALUE), text + arg->v.text.offset);
       break;
+    case TRACE_ARG_EMPTY_ARRAY:
+      put_string (b, DA (VALUE_LEGACY_JSON_VALUE), "[]");
+      break;
+    case TRACE_ARG_EMPTY_OBJECT:
+      put_string (b, DA (VALUE_LEGACY_JSON_VALUE), "{}");
+      break;
     case TRACE_ARG_STRING:
     default:
       if (perfetto_intern_enabled (w))
@@ -347,6 +358,20 @@ wire_nested (PerfettoWriter *w,
 
 #undef DA
 
+/* An empty array or object that is an array's element: written, so that
+ * it takes its index (see the top of the file). */
+static gboolean
+is_empty_element (PerfettoWriter *w,
+                  const TraceArg *arg)
+{
+  const ArgKeySlot *key;
+
+  if (arg->type == TRACE_ARG_NULL)
+    return FALSE;
+  key = key_lookup (w, arg->key);
+  return key->n >= 2 && g_array_index (w->arg_keys->comps, ArgCompId, key->first + key->n - 1).is_index;
+}
+
 /* Args become debug annotations: plain names as one each, dotted keys as
  * trees (see the top of the file). */
 void
@@ -364,7 +389,9 @@ perfetto_args_write (PerfettoWriter *w,
       const TraceArg *arg = &args[i];
       const ArgKeySlot *key;
 
-      if (trace_arg_is_shape (arg) || (more_flows && trace_batch_arg_is_slice_flow (batch, ev, arg)))
+      if (more_flows && trace_batch_arg_is_slice_flow (batch, ev, arg))
+        continue;
+      if (trace_arg_is_shape (arg) && !is_empty_element (w, arg))
         continue;
       key = key_lookup (w, arg->key);
       if (key->n < 2)
