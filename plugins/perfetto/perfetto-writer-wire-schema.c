@@ -141,7 +141,7 @@ static const struct
   { &perfetto__protos__trace__descriptor, FALSE, 1 },
   { &perfetto__protos__trace_packet__descriptor, TRUE, 10 },
   { &perfetto__protos__track_event__descriptor, FALSE, 24 },
-  { &perfetto__protos__debug_annotation__descriptor, FALSE, 12 },
+  { &perfetto__protos__debug_annotation__descriptor, FALSE, 13 }, /* nested_value: read, never written */
   { &perfetto__protos__ftrace_event_bundle__descriptor, FALSE, 6 },
   { &perfetto__protos__ftrace_event__descriptor, TRUE, 3 },
   { &perfetto__protos__ftrace_event_bundle__compact_sched__descriptor, FALSE, 12 },
