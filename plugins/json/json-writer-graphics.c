@@ -1,12 +1,13 @@
 /* tracepipe - json plugin: GPU counters and frame timelines as Chrome events
  *
  * perfetto-src carries the Perfetto packets it does not read as records
- * (their payload as it was, base64). Two kinds hold what a Chrome JSON
+ * (their payload as it was, base64). Three kinds hold what a Chrome JSON
  * trace can carry, and json-sink writes them the way trace_processor
  * reads them from the original instead of as opaque records:
  * gpu_counter_event as `C` events (json-writer-gpu.c), frame_timeline_event
- * as async slices linked by flows (json-writer-frames.c). Here: telling
- * such a record, decoding its payload, the state the two keep.
+ * as async slices linked by flows (json-writer-frames.c), the tables of a
+ * sys_stats packet as `C` events (json-writer-sysstats.c). Here: telling
+ * such a record, decoding its payload, the state the graphics kinds keep.
  *
  * What has no such form is counted (json-writer.h): values of counter ids
  * no descriptor named, descriptors sent as interned data, frame events
@@ -18,6 +19,7 @@
 #include "json-common.h"
 #include "json-writer-graphics.h"
 
+#define SYS_STATS_FIELD 7
 #define GPU_COUNTER_EVENT_FIELD 52
 #define FRAME_TIMELINE_EVENT_FIELD 76
 
@@ -56,7 +58,7 @@ record_payload (ChromeGraphics *g,
   if (f == NULL || text == NULL || (f->type != TRACE_ARG_UINT && f->type != TRACE_ARG_INT))
     return NULL;
   *field = f->v.u;
-  if (*field != GPU_COUNTER_EVENT_FIELD && *field != FRAME_TIMELINE_EVENT_FIELD)
+  if (*field != GPU_COUNTER_EVENT_FIELD && *field != FRAME_TIMELINE_EVENT_FIELD && *field != SYS_STATS_FIELD)
     return NULL;
   return g_base64_decode (text, len);
 }
@@ -88,8 +90,8 @@ unpack_payload (const ProtobufCMessageDescriptor *desc,
  * @batch: the batch of @ev
  * @ev: a %TRACE_EVENT_RECORD
  *
- * Writes a carried gpu_counter_event or frame_timeline_event packet as
- * the Chrome events trace_processor reads the same from.
+ * Writes a carried gpu_counter_event, frame_timeline_event or sys_stats
+ * packet as the Chrome events trace_processor reads the same from.
  *
  * Returns: %TRUE when @ev was such a packet (written or counted), %FALSE
  *   when it is to be written as a record
@@ -113,12 +115,15 @@ chrome_writer_graphics_record (ChromeWriter *w,
   if (g->k_field == 0 || (data = record_payload (g, batch, ev, &field, &len)) == NULL)
     return FALSE;
   msg = unpack_payload (field == GPU_COUNTER_EVENT_FIELD ? &tracepipe__json__gpu_counter_event__descriptor
+                        : field == SYS_STATS_FIELD       ? &tracepipe__json__sys_stats_packet__descriptor
                                                          : &tracepipe__json__frame_timeline_event__descriptor,
                         data, len);
   if (msg == NULL)
     return FALSE;
   if (field == GPU_COUNTER_EVENT_FIELD)
     chrome_graphics_gpu_counter_event (w, (const Tracepipe__Json__GpuCounterEvent *) msg, ev->ts);
+  else if (field == SYS_STATS_FIELD)
+    chrome_writer_sys_stats (w, (const Tracepipe__Json__SysStatsPacket *) msg, ev->ts);
   else
     chrome_graphics_frame_timeline_event (w, (const Tracepipe__Json__FrameTimelineEvent *) msg, ev->ts);
   protobuf_c_message_free_unpacked (msg, NULL);

@@ -7,6 +7,7 @@
 
 #include "graphics_packets.pb-c.h"
 #include "json-writer-private.h"
+#include "sys_stats_packet.pb-c.h"
 
 G_BEGIN_DECLS
 
@@ -23,6 +24,8 @@ struct _ChromeGraphics
 /* json-writer-gpu.c */
 void chrome_graphics_gpu_counter_free (gpointer counter);
 void chrome_graphics_gpu_counter_event (ChromeWriter *w, const Tracepipe__Json__GpuCounterEvent *e, gint64 ts);
+/* json-writer-sysstats.c */
+void chrome_writer_sys_stats (ChromeWriter *w, const Tracepipe__Json__SysStatsPacket *s, gint64 ts);
 /* json-writer-frames.c */
 void chrome_graphics_frame_timeline_event (ChromeWriter *w, const Tracepipe__Json__FrameTimelineEvent *e, gint64 ts);
 

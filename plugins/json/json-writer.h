@@ -143,6 +143,9 @@ typedef struct
  *   without cookie, token or pid, an end of no start)
  * @dropped_frame_links: links of a second actual surface frame to one
  *   display frame (a v2 flow id begins once)
+ * @dropped_sys_stats: sys_stats entries with no JSON form: of the tables
+ *   other than meminfo, cpu times and cpuidle, a meminfo key with no name,
+ *   cpu times of no cpu
  */
 typedef struct
 {
@@ -165,6 +168,7 @@ typedef struct
   guint64 dropped_gpu_counters;
   guint64 dropped_frames;
   guint64 dropped_frame_links;
+  guint64 dropped_sys_stats;
 } ChromeWriterStats;
 
 typedef struct _ChromeWriter ChromeWriter;

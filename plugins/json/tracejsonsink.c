@@ -135,6 +135,8 @@ trace_json_sink_get_drops (TraceFileSink *sink,
     { "frames", "frame timeline events trace_processor rejects (no cookie, token or pid; an end of no start)",
       s->dropped_frames },
     { "frame-links", "links of a second surface frame to one display frame", s->dropped_frame_links },
+    { "sys-stats", "sys_stats entries with no JSON form (vmstat, frequencies, disk, pressure, thermal, buddy and slab info)",
+      s->dropped_sys_stats },
   };
 
   trace_sink_drops_append (drops, counts);

@@ -1,5 +1,6 @@
-/* tracepipe - json plugin tests: GPU counters and frame timelines of a
- * Perfetto stream (records of their packets) written as Chrome events
+/* tracepipe - json plugin tests: GPU counters, frame timelines and
+ * sys_stats tables of a Perfetto stream (records of their packets)
+ * written as Chrome events
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -10,17 +11,21 @@
 
 #include "graphics_packets.pb-c.h"
 #include "json-test-util.h"
+#include "sys_stats_packet.pb-c.h"
 #include "../../test-util.h"
 
 /* A record as perfetto-src makes it of a packet of kind @field whose
- * payload is @msg: the payload with its length prefix, in base64. */
+ * payload is @msg followed by @tail (fields @msg does not declare): the
+ * payload with its length prefix, in base64. */
 static void
-add_record (TestOut *o,
-            gint64 ts,
-            guint field,
-            const ProtobufCMessage *msg)
+add_record_tail (TestOut *o,
+                 gint64 ts,
+                 guint field,
+                 const ProtobufCMessage *msg,
+                 const guint8 *tail,
+                 gsize tail_len)
 {
-  gsize len = protobuf_c_message_get_packed_size (msg);
+  gsize len = protobuf_c_message_get_packed_size (msg) + tail_len;
   g_autofree guint8 *buf = g_malloc (len + 10);
   g_autofree char *name = g_strdup_printf ("perfetto_packet_%u", field);
   g_autofree char *b64 = NULL;
@@ -30,9 +35,20 @@ add_record (TestOut *o,
   for (gsize v = len; n == 0 || v > 0; v >>= 7)
     buf[n++] = (v & 0x7f) | (v >= 0x80 ? 0x80 : 0);
   protobuf_c_message_pack (msg, buf + n);
+  if (tail_len > 0)
+    memcpy (buf + n + len - tail_len, tail, tail_len);
   b64 = g_base64_encode (buf, n + len);
   trace_batch_add_arg (o->batch, ev, trace_string_pool_intern (o->pool, "perfetto.field"), TRACE_ARG_UINT)->v.u = field;
   trace_batch_add_arg_string (o->batch, ev, "perfetto.bytes", b64);
+}
+
+static void
+add_record (TestOut *o,
+            gint64 ts,
+            guint field,
+            const ProtobufCMessage *msg)
+{
+  add_record_tail (o, ts, field, msg, NULL, 0);
 }
 
 static void
@@ -193,6 +209,77 @@ test_frame_timeline (void)
   test_out_clear (&o);
 }
 
+static double
+counter_value (JsonArray *events,
+               const char *name,
+               const char *key)
+{
+  JsonObject *e = test_json_event (events, "C", name, 0);
+
+  g_assert_nonnull (e);
+  g_assert_false (json_object_has_member (e, "pid"));
+  return json_object_get_double_member (json_object_get_object_member (e, "args"), key);
+}
+
+/* A sys_stats record's meminfo (bytes), cpu times and cpuidle states are
+ * C events of no process, one per value; a meminfo key with no name, cpu
+ * times of no cpu and the entries of other tables (here a vmstat entry)
+ * are counted. */
+static void
+test_sys_stats (void)
+{
+  Tracepipe__Json__SysStatsPacket s = TRACEPIPE__JSON__SYS_STATS_PACKET__INIT;
+  Tracepipe__Json__SysStatsPacket__MeminfoValue mem[2], *pmem[] = { &mem[0], &mem[1] };
+  Tracepipe__Json__SysStatsPacket__CpuTimes cpu[2], *pcpu[] = { &cpu[0], &cpu[1] };
+  Tracepipe__Json__SysStatsPacket__CpuIdleStateEntry c1 = TRACEPIPE__JSON__SYS_STATS_PACKET__CPU_IDLE_STATE_ENTRY__INIT;
+  Tracepipe__Json__SysStatsPacket__CpuIdleStateEntry *pc1[] = { &c1 };
+  Tracepipe__Json__SysStatsPacket__CpuIdleState idle = TRACEPIPE__JSON__SYS_STATS_PACKET__CPU_IDLE_STATE__INIT;
+  Tracepipe__Json__SysStatsPacket__CpuIdleState *pidle[] = { &idle };
+  /* vmstat (field 2) entry {key: 3, value: 9} */
+  static const guint8 vmstat[] = { 0x12, 0x04, 0x08, 0x03, 0x10, 0x09 };
+  TestOut o;
+
+  for (guint i = 0; i < 2; i++)
+    {
+      tracepipe__json__sys_stats_packet__meminfo_value__init (&mem[i]);
+      mem[i].has_key = mem[i].has_value = TRUE;
+      tracepipe__json__sys_stats_packet__cpu_times__init (&cpu[i]);
+      cpu[i].has_user_ns = cpu[i].has_idle_ns = TRUE;
+    }
+  mem[0].key = 2; /* MemFree */
+  mem[0].value = 100;
+  mem[1].key = 1000;
+  mem[1].value = 5;
+  cpu[0].has_cpu_id = TRUE;
+  cpu[0].cpu_id = 1;
+  cpu[0].user_ns = 10;
+  cpu[0].idle_ns = 20;
+  c1.state = "C1";
+  c1.has_duration_us = TRUE;
+  c1.duration_us = 7;
+  idle.has_cpu_id = TRUE;
+  idle.cpu_id = 0;
+  idle.n_cpuidle_state_entry = 1;
+  idle.cpuidle_state_entry = pc1;
+  s.n_meminfo = s.n_cpu_stat = 2;
+  s.meminfo = pmem;
+  s.cpu_stat = pcpu;
+  s.n_cpuidle_state = 1;
+  s.cpuidle_state = pidle;
+
+  test_out_init (&o);
+  add_record_tail (&o, 3000, 7, &s.base, vmstat, sizeof vmstat);
+  test_out_write (&o, NULL);
+  g_assert_cmpuint (test_count_ph (o.events, "M"), ==, 0);
+  g_assert_cmpuint (test_count_ph (o.events, "C"), ==, 1 + 8 + 1);
+  g_assert_cmpfloat (counter_value (o.events, "meminfo", "MemFree"), ==, 102400);
+  g_assert_cmpfloat (counter_value (o.events, "cpu1.times", "user_ns"), ==, 10);
+  g_assert_cmpfloat (json_object_get_double_member (test_json_event (o.events, "C", "cpu1.times", 0), "ts"), ==, 3.0);
+  g_assert_cmpfloat (counter_value (o.events, "cpuidle0", "C1"), ==, 7);
+  g_assert_cmpuint (o.stats.dropped_sys_stats, ==, 3);
+  test_out_clear (&o);
+}
+
 /* A record of another kind, or whose payload does not decode, is still
  * written as a metadata event. */
 static void
@@ -222,6 +309,7 @@ main (int argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/json/graphics/gpu-counters", test_gpu_counters);
   g_test_add_func ("/json/graphics/frame-timeline", test_frame_timeline);
+  g_test_add_func ("/json/graphics/sys-stats", test_sys_stats);
   g_test_add_func ("/json/graphics/other-records-kept", test_other_records_kept);
   return g_test_run ();
 }
