@@ -7,7 +7,10 @@
  * past them as an arg of type %TRACE_ARG_UINT under
  * %TRACE_ARG_KEY_FLOW_IN or %TRACE_ARG_KEY_FLOW_OUT, with the event
  * flagged %TRACE_EVENT_FLAG_MORE_FLOWS: a sink looks for them in an
- * event's args only when the flag says they are there. A step (an id the
+ * event's args only when the flag says they are there. An async event
+ * binds flows the same way, all of them as args: `u.async` has no room
+ * for a pair, and a flow on an async slice is rare enough that its arg
+ * costs less than a larger #TraceEvent would cost every event. A step (an id the
  * slice receives and sends on) is a `flow_in` arg followed by a
  * `flow_out` arg of the same id, as it is the same id in both fields.
  *
@@ -27,15 +30,29 @@ flow_keys (const TraceBatch *batch,
   *key_out = trace_string_pool_lookup (batch->pool, TRACE_ARG_KEY_FLOW_OUT, sizeof TRACE_ARG_KEY_FLOW_OUT - 1);
 }
 
-static guint
-count_flows (const TraceBatch *batch,
-             const TraceEvent *event)
+/**
+ * trace_batch_count_slice_flows:
+ * @batch: a #TraceBatch
+ * @event: an event of @batch
+ *
+ * How many flows @event binds, its `u.slice` pair and its args together:
+ * what a sink with no form for flows counts as dropped.
+ *
+ * Returns: the number of flows, a step counting once
+ */
+guint
+trace_batch_count_slice_flows (const TraceBatch *batch,
+                               const TraceEvent *event)
 {
   guint64 in, out;
   guint iter = 0;
-  guint n = (event->u.slice.flow_out != 0) + (event->u.slice.flow_in != 0 &&
-                                              event->u.slice.flow_in != event->u.slice.flow_out);
+  guint n = 0;
 
+  g_return_val_if_fail (batch != NULL && event != NULL, 0);
+
+  if (trace_event_is_slice_like (event->kind))
+    n = (event->u.slice.flow_out != 0) +
+        (event->u.slice.flow_in != 0 && event->u.slice.flow_in != event->u.slice.flow_out);
   while (trace_batch_next_slice_flow (batch, event, &iter, &in, &out))
     n++;
   return n;
@@ -56,14 +73,16 @@ add_flow_arg (TraceBatch *batch,
 /**
  * trace_batch_add_slice_flow:
  * @batch: a writable #TraceBatch
- * @event: the last event of @batch, a slice, its end or an instant
+ * @event: the last event of @batch, a slice, its end or an instant, or
+ *   an async event (trace_event_binds_flows())
  * @flow_in: an id the slice receives, 0 for none
  * @flow_out: an id the slice sends, 0 for none
  *
  * Binds one more flow to @event, as `u.slice.flow_in`/`flow_out` say: the
- * same id in both is a step. It goes in those fields while they are free,
- * else in the args (%TRACE_EVENT_FLAG_MORE_FLOWS); call it in the order
- * the input gives the ids, which is the order sinks write them in.
+ * same id in both is a step. On a thread slice it goes in those fields
+ * while they are free, else (and always on an async event) in the args
+ * (%TRACE_EVENT_FLAG_MORE_FLOWS); call it in the order the input gives
+ * the ids, which is the order sinks write them in.
  *
  * Returns: %FALSE when @event binds %TRACE_SLICE_MAX_FLOWS flows already:
  *   the flow is not bound, for the caller to count
@@ -74,24 +93,26 @@ trace_batch_add_slice_flow (TraceBatch *batch,
                             guint64 flow_in,
                             guint64 flow_out)
 {
-  gboolean fits_in, fits_out;
-
   g_return_val_if_fail (batch != NULL && event != NULL, FALSE);
-  g_return_val_if_fail (trace_event_is_slice_like (event->kind), FALSE);
+  g_return_val_if_fail (trace_event_binds_flows (event->kind), FALSE);
 
   if (flow_in == 0 && flow_out == 0)
     return TRUE;
-  fits_in = flow_in == 0 || (event->u.slice.flow_in == 0 && flow_in != event->u.slice.flow_out);
-  fits_out = flow_out == 0 || (event->u.slice.flow_out == 0 && flow_out != event->u.slice.flow_in);
-  if (fits_in && fits_out && !(event->flags & TRACE_EVENT_FLAG_MORE_FLOWS))
+  if (trace_event_is_slice_like (event->kind) && !(event->flags & TRACE_EVENT_FLAG_MORE_FLOWS))
     {
-      if (flow_in != 0)
-        event->u.slice.flow_in = flow_in;
-      if (flow_out != 0)
-        event->u.slice.flow_out = flow_out;
-      return TRUE;
+      gboolean fits_in = flow_in == 0 || (event->u.slice.flow_in == 0 && flow_in != event->u.slice.flow_out);
+      gboolean fits_out = flow_out == 0 || (event->u.slice.flow_out == 0 && flow_out != event->u.slice.flow_in);
+
+      if (fits_in && fits_out)
+        {
+          if (flow_in != 0)
+            event->u.slice.flow_in = flow_in;
+          if (flow_out != 0)
+            event->u.slice.flow_out = flow_out;
+          return TRUE;
+        }
     }
-  if (count_flows (batch, event) >= TRACE_SLICE_MAX_FLOWS)
+  if (trace_batch_count_slice_flows (batch, event) >= TRACE_SLICE_MAX_FLOWS)
     return FALSE;
   if (flow_in != 0)
     add_flow_arg (batch, event, TRACE_ARG_KEY_FLOW_IN, flow_in);
@@ -109,8 +130,8 @@ trace_batch_add_slice_flow (TraceBatch *batch,
  * @flow_in: (out): the id the slice receives, 0 for none
  * @flow_out: (out): the id the slice sends, 0 for none
  *
- * Gives the flows @event binds past `u.slice.flow_in`/`flow_out`, one
- * per call, in the order they were added.
+ * Gives the flows @event binds past `u.slice.flow_in`/`flow_out` (all
+ * those of an async event), one per call, in the order they were added.
  *
  * Returns: %FALSE when there is none left (at once without
  *   %TRACE_EVENT_FLAG_MORE_FLOWS)

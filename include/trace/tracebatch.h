@@ -254,6 +254,9 @@ gboolean trace_batch_next_slice_flow (const TraceBatch *batch,
                                       guint64 *flow_in,
                                       guint64 *flow_out);
 TRACE_AVAILABLE_IN_ALL
+guint trace_batch_count_slice_flows (const TraceBatch *batch,
+                                     const TraceEvent *event);
+TRACE_AVAILABLE_IN_ALL
 gboolean trace_batch_arg_is_slice_flow (const TraceBatch *batch,
                                         const TraceEvent *event,
                                         const TraceArg *arg);

@@ -228,7 +228,8 @@ typedef enum
  * @TRACE_EVENT_FLAG_STEP_PAST: an unnestable async step that ends the
  *   step before it (Chrome `p`), not one that begins a step (`T`)
  * @TRACE_EVENT_FLAG_MORE_FLOWS: a slice event binds more flow ids than
- *   `u.slice.flow_out`/`flow_in` hold: the others are args
+ *   `u.slice.flow_out`/`flow_in` hold, or an async event binds flow ids
+ *   (`u.async` has no room for them): they are args
  *   (trace_batch_add_slice_flow(), trace_batch_next_slice_flow()). Sinks
  *   look for them only when it is set.
  *
@@ -558,6 +559,21 @@ static inline gboolean
 trace_event_is_slice_like (guint kind)
 {
   return kind >= TRACE_EVENT_SLICE_BEGIN && kind <= TRACE_EVENT_INSTANT;
+}
+
+/**
+ * trace_event_binds_flows:
+ * @kind: a #TraceEventKind
+ *
+ * Returns: whether an event of @kind may bind flows: a thread slice
+ *   (its first pair in `u.slice.flow_out`/`flow_in`, the others in its
+ *   args) or an async event (all in its args), both with
+ *   trace_batch_add_slice_flow()
+ */
+static inline gboolean
+trace_event_binds_flows (guint kind)
+{
+  return kind >= TRACE_EVENT_SLICE_BEGIN && kind <= TRACE_EVENT_ASYNC_INSTANT;
 }
 
 G_END_DECLS

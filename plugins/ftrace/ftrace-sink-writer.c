@@ -665,6 +665,21 @@ kind_drop (TraceEventKind kind)
     }
 }
 
+/* ftrace text has no form for a flow: those a slice or an async event
+ * binds are counted, each once, under the shared reason. */
+static void
+count_bound_flows (FtraceSinkWriter *w,
+                   TraceBatch *batch,
+                   const TraceEvent *ev)
+{
+  if (!trace_event_binds_flows (ev->kind))
+    return;
+  if (!(ev->flags & TRACE_EVENT_FLAG_MORE_FLOWS) &&
+      (!trace_event_is_slice_like (ev->kind) || (ev->u.slice.flow_in == 0 && ev->u.slice.flow_out == 0)))
+    return;
+  w->stats.dropped[FTRACE_SINK_DROP_BOUND_FLOWS] += trace_batch_count_slice_flows (batch, ev);
+}
+
 static void
 write_event (FtraceSinkWriter *w,
              TraceBatch *batch,
@@ -689,6 +704,7 @@ write_event (FtraceSinkWriter *w,
       w->stats.dropped[FTRACE_SINK_DROP_BEFORE_ZERO]++;
       return;
     }
+  count_bound_flows (w, batch, ev);
   if (ev->kind >= TRACE_EVENT_SCHED_SWITCH && ev->kind <= TRACE_EVENT_FTRACE)
     write_kernel_record (w, batch, ev);
   else

@@ -90,6 +90,7 @@ trace_ftrace_sink_get_drops (TraceFileSink *sink,
   const guint64 *d = ftrace_sink_writer_get_stats (writer)->dropped;
   const guint64 shared[TRACE_SINK_DROP_N_REASONS] = {
     [TRACE_SINK_DROP_SWITCHES_WITHOUT_PREV] = d[FTRACE_SINK_DROP_SWITCHES_WITHOUT_PREV],
+    [TRACE_SINK_DROP_FLOWS] = d[FTRACE_SINK_DROP_BOUND_FLOWS],
     [TRACE_SINK_DROP_OTHER] = d[FTRACE_SINK_DROP_OTHER],
   };
   /* What only ftrace text cannot carry. */

@@ -502,28 +502,20 @@ async_id (ChromeReader *r,
   return value_to_id (r, &f->id2_local, empty_is_id, id);
 }
 
-/* perfetto binds flow v2 ids of 'b' and 'n' events to the async slice;
- * the model binds flows to thread slices only, so they become flow
- * events at the same place. */
+/* trace_processor binds a flow v2 (bind_id with flow_in/flow_out) of a
+ * `b` or `n` event to its async slice, as it binds one of a thread
+ * slice; an async event keeps it in its args, where
+ * trace_batch_add_slice_flow() puts every flow of an async event. */
 static void
-append_bound_flow (ChromeReader *r,
-                   const ChromeEventFields *f,
-                   const EventContext *c)
+bind_async_flow (ChromeReader *r,
+                 const ChromeEventFields *f,
+                 TraceEvent *ev)
 {
-  TraceEventKind kind;
   guint64 id;
-  TraceEvent *ev;
 
-  if (!f->flow_in && !f->flow_out)
+  if ((!f->flow_in && !f->flow_out) || !chrome_reader_value_to_id (r, &f->bind_id, &id))
     return;
-  if (!chrome_reader_value_to_id (r, &f->bind_id, &id))
-    return;
-  kind = f->flow_in && f->flow_out ? TRACE_EVENT_FLOW_STEP
-         : f->flow_out             ? TRACE_EVENT_FLOW_START
-                                   : TRACE_EVENT_FLOW_END;
-  ev = append_named (r, f, c, kind);
-  ev->u.async.id = id;
-  ev->flags = TRACE_EVENT_FLAG_ID_GLOBAL;
+  trace_batch_add_slice_flow (r->batch, ev, f->flow_in ? id : 0, f->flow_out ? id : 0);
 }
 
 static int
@@ -551,9 +543,10 @@ convert_async (ChromeReader *r,
   ev->u.async.scope = scope;
   ev->u.async.step = step;
   res = chrome_reader_add_args (r, ev, f, c->depth, c->offset);
-  if (res == CONV_OK && f->bind_id.type != CHROME_VALUE_NONE &&
+  /* b and n only: trace_processor ignores the unnestable S/T/p/F whole */
+  if (res == CONV_OK && f->bind_id.type != CHROME_VALUE_NONE && !(flags & TRACE_EVENT_FLAG_ASYNC_LEGACY) &&
       (kind == TRACE_EVENT_ASYNC_BEGIN || kind == TRACE_EVENT_ASYNC_INSTANT))
-    append_bound_flow (r, f, c);
+    bind_async_flow (r, f, ev);
   return res;
 }
 

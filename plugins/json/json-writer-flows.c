@@ -112,14 +112,12 @@ chrome_writer_put_slice_flows_v1 (ChromeWriter *w,
     g_array_set_size (w->more_flows, 0);
 }
 
-void
-chrome_writer_put_slice_flows_v2 (ChromeWriter *w,
-                                  const TraceEvent *ev)
+/* One flow as a v2 bind_id with its direction. */
+static void
+put_bind_id (ChromeWriter *w,
+             guint64 in,
+             guint64 out)
 {
-  guint64 in = ev->u.slice.flow_in, out = ev->u.slice.flow_out;
-
-  if (!chrome_writer_slice_flows_v2 (w, ev) || (in == 0 && out == 0))
-    return;
   /* one bind_id per event: a slice with two different flows keeps the
    * outgoing one */
   if (in != 0 && out != 0 && in != out)
@@ -134,6 +132,42 @@ chrome_writer_put_slice_flows_v2 (ChromeWriter *w,
     g_string_append (w->buf, ",\"flow_out\":true");
 }
 
+void
+chrome_writer_put_slice_flows_v2 (ChromeWriter *w,
+                                  const TraceEvent *ev)
+{
+  guint64 in = ev->u.slice.flow_in, out = ev->u.slice.flow_out;
+
+  if (!chrome_writer_slice_flows_v2 (w, ev) || (in == 0 && out == 0))
+    return;
+  put_bind_id (w, in, out);
+}
+
+/**
+ * chrome_writer_put_async_flow:
+ * @w: the writer
+ * @ph: the phase the async event is written as
+ *
+ * Writes the first flow of an async event (chrome_writer_take_more_flows()
+ * took them all from its args) as its bind_id: trace_processor binds a
+ * v2 flow of a `b` or `n` to the async slice, one per event, and none of
+ * the other phases, whatever the flows option (a v1 event binds only to
+ * a thread slice). The flows left are counted by
+ * chrome_writer_drop_more_flows().
+ */
+void
+chrome_writer_put_async_flow (ChromeWriter *w,
+                              const char *ph)
+{
+  FlowPair p;
+
+  if (w->more_flows == NULL || w->more_flows->len == 0 || ph[1] != '\0' || (ph[0] != 'b' && ph[0] != 'n'))
+    return;
+  p = g_array_index (w->more_flows, FlowPair, 0);
+  g_array_remove_index (w->more_flows, 0);
+  put_bind_id (w, p.in, p.out);
+}
+
 /* The flows taken from an event's args and not written (a v2 bind_id is
  * one per event; an end that ends no slice written here): counted. */
 void
@@ -142,7 +176,9 @@ chrome_writer_drop_more_flows (ChromeWriter *w)
   if (w->more_flows == NULL || w->more_flows->len == 0)
     return;
   w->stats.dropped_flows += w->more_flows->len - 1;
-  chrome_writer_count_drop (w, &w->stats.dropped_flows, "flow ids dropped: more than one flow bound to a slice written as v2 or without its begin");
+  chrome_writer_count_drop (w, &w->stats.dropped_flows,
+                            "flow ids dropped: more than one flow bound to a slice written as v2 or without its begin, "
+                            "or bound to an async event of a phase that binds none");
   g_array_set_size (w->more_flows, 0);
 }
 
@@ -180,10 +216,11 @@ copy_without_flows (ChromeWriter *w,
  * chrome_writer_take_more_flows:
  * @w: the writer
  * @batch: (inout): the batch of @ev; given back: the batch of the copy
- * @ev: a slice event with %TRACE_EVENT_FLAG_MORE_FLOWS
+ * @ev: a slice or async event with %TRACE_EVENT_FLAG_MORE_FLOWS
  *
- * Keeps the flows @ev binds past its first pair for
- * chrome_writer_put_slice_flows_v1(), and gives a copy of @ev without
+ * Keeps the flows @ev binds past its first pair (all of an async
+ * event's) for chrome_writer_put_slice_flows_v1() or
+ * chrome_writer_put_async_flow(), and gives a copy of @ev without
  * them in its args, valid until the next call. w->batch_text is the
  * copy's while it is written.
  *

@@ -119,6 +119,7 @@ gboolean chrome_writer_slice_flows_v2 (const ChromeWriter *w, const TraceEvent *
 void chrome_writer_put_id_member (ChromeWriter *w, const char *key, guint64 id);
 void chrome_writer_put_slice_flows_v1 (ChromeWriter *w, const TraceEvent *ev);
 void chrome_writer_put_slice_flows_v2 (ChromeWriter *w, const TraceEvent *ev);
+void chrome_writer_put_async_flow (ChromeWriter *w, const char *ph);
 void chrome_writer_drop_more_flows (ChromeWriter *w);
 const TraceEvent *chrome_writer_take_more_flows (ChromeWriter *w, TraceBatch **batch, const TraceEvent *ev);
 

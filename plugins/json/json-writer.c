@@ -866,6 +866,7 @@ write_async (ChromeWriter *w,
       g_string_append (w->buf, ",\"scope\":");
       chrome_writer_put_string (w, ev->u.async.scope);
     }
+  chrome_writer_put_async_flow (w, ph);
   args = args_with_step (w, batch, ev, &n_args);
   chrome_writer_put_args (w, args, n_args);
   event_close (w);
@@ -1112,7 +1113,8 @@ write_event_of_kind (ChromeWriter *w,
 
 /* A slice that binds more than one pair of flows (a TrackEvent's) is
  * written from a copy without them in its args; they go as v1 events
- * beside it. */
+ * beside it. An async event with flows likewise, its first flow as its
+ * bind_id. */
 static gboolean
 write_event (ChromeWriter *w,
              TraceBatch *batch,
@@ -1122,7 +1124,7 @@ write_event (ChromeWriter *w,
   const char *batch_text = w->batch_text;
   gboolean ok;
 
-  if (G_LIKELY (!(ev->flags & TRACE_EVENT_FLAG_MORE_FLOWS)) || !trace_event_is_slice_like (ev->kind))
+  if (G_LIKELY (!(ev->flags & TRACE_EVENT_FLAG_MORE_FLOWS)) || !trace_event_binds_flows (ev->kind))
     return write_event_of_kind (w, batch, ev, error);
   ev = chrome_writer_take_more_flows (w, &batch, ev);
   ok = write_event_of_kind (w, batch, ev, error);

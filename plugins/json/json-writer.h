@@ -114,8 +114,9 @@ typedef struct
  * @dropped_kernel: kernel records dropped (array form has no place for them)
  * @dropped_markers: atrace marker records not written again as text
  * @dropped_flows: slice flow ids v2 could not carry (two different ids,
- *   flows past a slice's first pair), and flows past the first pair of an
- *   end written as `E`
+ *   flows past a slice's first pair), flows past the first pair of an
+ *   end written as `E`, and the flows of an async event past its first,
+ *   or all of them when it is written as none of `b` and `n`
  * @dropped_clock_markers: clock pairs and parent_ts/realtime_ts markers
  *   with nothing to go to (the array form has no metadata; past
  *   1 024 of them)

@@ -558,7 +558,8 @@ bind_flow (PerfettoReader *r,
 
 /* flow_ids start a flow or, when the id is already flowing, continue it
  * (as trace_processor reads them); terminating_flow_ids end it. Each is
- * bound in the order given, the first pair in the slice's own fields. */
+ * bound in the order given, the first pair in a thread slice's own
+ * fields, all of an async event's in its args. */
 void
 perfetto_reader_event_flows (PerfettoReader *r,
                              TraceEvent *ev,
@@ -574,11 +575,11 @@ perfetto_reader_event_flows (PerfettoReader *r,
   /* Chrome flow v2 as perfetto-sink writes a JSON stream's slice flows */
   if (legacy && legacy->has_bind_id && legacy->has_flow_direction)
     {
+      gboolean in = legacy->flow_direction != PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__FLOW_DIRECTION__FLOW_OUT;
+      gboolean out = legacy->flow_direction != PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__FLOW_DIRECTION__FLOW_IN;
+
       ev->flags |= TRACE_EVENT_FLAG_FLOW_V2;
-      if (legacy->flow_direction != PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__FLOW_DIRECTION__FLOW_IN)
-        ev->u.slice.flow_out = legacy->bind_id;
-      if (legacy->flow_direction != PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__FLOW_DIRECTION__FLOW_OUT)
-        ev->u.slice.flow_in = legacy->bind_id;
+      bind_flow (r, ev, in ? legacy->bind_id : 0, out ? legacy->bind_id : 0);
     }
   for (gsize i = 0; i < n_flow_ids; i++)
     {
@@ -718,9 +719,7 @@ read_async (PerfettoReader *r,
   if (kind == TRACE_EVENT_ASYNC_END && track->async_depth > 0)
     track->async_depth--;
   perfetto_reader_event_args (r, seq, ev, te);
-  perfetto_reader_skip (r, &r->stats.extra_flows,
-                        MAX (te->n_flow_ids, te->n_flow_ids_old) + MAX (te->n_terminating_flow_ids, te->n_terminating_flow_ids_old),
-                        "flow id of an async event");
+  perfetto_reader_event_flows (r, ev, te);
   if (kind == TRACE_EVENT_ASYNC_INSTANT && (ev->u.async.step = perfetto_reader_string_arg (r->batch, ev, r->k_step)))
     ev->kind = TRACE_EVENT_ASYNC_STEP;
 }

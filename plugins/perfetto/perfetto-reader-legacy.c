@@ -163,8 +163,12 @@ read_async (PerfettoReader *r,
   if (legacy->id_scope)
     ev->u.async.scope = perfetto_reader_intern (r, legacy->id_scope);
   perfetto_reader_event_args (r, seq, ev, te);
+  /* trace_processor binds the flows of a legacy b, e, n, S or F to its
+   * async slice, and none of a step's */
   if (kind == TRACE_EVENT_ASYNC_STEP)
     ev->u.async.step = perfetto_reader_string_arg (r->batch, ev, r->k_step);
+  else
+    perfetto_reader_event_flows (r, ev, te);
 }
 
 /* The warning names each phase it skipped ('O', 'N', 'D', 'M', …):

@@ -27,8 +27,8 @@ G_BEGIN_DECLS
  * @unsupported_events: TrackEvents, legacy phases or ftrace events the
  *   event model cannot carry
  * @extra_flows: flow ids the event model cannot bind (`skipped-flow-ids`):
- *   those of an async event, and those of a slice past the
- *   %TRACE_SLICE_MAX_FLOWS it binds (these also in @unsupported_events)
+ *   those of a thread or async slice past the %TRACE_SLICE_MAX_FLOWS it
+ *   binds (these also in @unsupported_events)
  * @other_clock: packets timestamped on a clock no snapshot ties to the
  *   stream's (kept as they are)
  * @atrace_markers: ftrace `print` events read as atrace markers (slices,

@@ -114,7 +114,9 @@ te_flows_v2 (PerfettoWriter *w,
 
   if (!(w->opts.json_order || v2) || (flow_out != 0 && flow_in != 0 && flow_out != flow_in))
     return FALSE;
-  perfetto__protos__track_event__legacy_event__init (legacy);
+  /* a legacy async event (write_legacy_async()) has its phase set */
+  if (w->te.legacy_event != legacy)
+    perfetto__protos__track_event__legacy_event__init (legacy);
   legacy->has_bind_id = legacy->has_flow_direction = TRUE;
   legacy->bind_id = flow_out ? flow_out : flow_in;
   legacy->flow_direction = flow_out && flow_in ? PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__FLOW_DIRECTION__FLOW_INOUT
@@ -124,16 +126,17 @@ te_flows_v2 (PerfettoWriter *w,
   return TRUE;
 }
 
-/* The flows a slice binds past its first pair (args of the event). */
+/* The flows a slice binds past its first pair (args of the event), from
+ * @iter on. */
 static void
 te_more_flows (PerfettoWriter *w,
                TraceBatch *batch,
                const TraceEvent *ev,
+               guint iter,
                gsize *n_out,
                gsize *n_in)
 {
   guint64 in, out;
-  guint iter = 0;
 
   while (trace_batch_next_slice_flow (batch, ev, &iter, &in, &out))
     {
@@ -146,17 +149,22 @@ te_more_flows (PerfettoWriter *w,
 
 /* Flow ids bound to a slice: an outgoing id starts or continues a flow,
  * an incoming one ends it. A slice that both receives and sends the same
- * id is a step: Perfetto's flow_ids does that alone. */
+ * id is a step: Perfetto's flow_ids does that alone. An async event's
+ * first pair is the first of its args. */
 static void
 te_flows (PerfettoWriter *w,
           TraceBatch *batch,
           const TraceEvent *ev)
 {
-  guint64 flow_out = ev->u.slice.flow_out, flow_in = ev->u.slice.flow_in;
+  gboolean thread_slice = trace_event_is_slice_like (ev->kind);
+  guint64 flow_out = thread_slice ? ev->u.slice.flow_out : 0, flow_in = thread_slice ? ev->u.slice.flow_in : 0;
   gsize n_out = 0, n_in = 0;
+  guint iter = 0;
 
   if (flow_out == 0 && flow_in == 0 && !(ev->flags & TRACE_EVENT_FLAG_MORE_FLOWS))
     return;
+  if (!thread_slice)
+    trace_batch_next_slice_flow (batch, ev, &iter, &flow_in, &flow_out);
   if (!((flow_out != 0 || flow_in != 0) && te_flows_v2 (w, (ev->flags & TRACE_EVENT_FLAG_FLOW_V2) != 0, flow_out, flow_in)))
     {
       if (flow_out != 0)
@@ -165,7 +173,7 @@ te_flows (PerfettoWriter *w,
         w->terminating_flow_ids[n_in++] = flow_in;
     }
   if (G_UNLIKELY (ev->flags & TRACE_EVENT_FLAG_MORE_FLOWS))
-    te_more_flows (w, batch, ev, &n_out, &n_in);
+    te_more_flows (w, batch, ev, iter, &n_out, &n_in);
   w->te.n_flow_ids = n_out;
   w->te.flow_ids = n_out ? w->flow_ids : NULL;
   w->te.n_terminating_flow_ids = n_in;
@@ -866,6 +874,7 @@ write_legacy_async (PerfettoWriter *w,
       legacy->local_id = ev->u.async.id;
     }
   w->te.legacy_event = legacy;
+  te_flows (w, batch, ev);
   te_emit (w, ev->ts);
 }
 
@@ -933,6 +942,7 @@ write_async (PerfettoWriter *w,
         perfetto_args_write_string (w, key, ev->u.async.step);
     }
   te_correlation (w, ev->u.async.id);
+  te_flows (w, batch, ev);
   te_emit (w, ev->ts);
   if (w->opts.perfetto_order)
     slot->depth -= ev->kind == TRACE_EVENT_ASYNC_END && slot->depth > 0;

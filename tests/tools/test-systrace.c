@@ -175,6 +175,26 @@ test_sort_memory_bounds_what_is_held (void)
   g_unlink (txt);
 }
 
+/* ftrace text has no flows: those bound to thread slices and to async
+ * begins are counted under the reason every sink shares, each once (a
+ * step too); the async instants, dropped whole, count as events. */
+static void
+test_bound_flows_counted (void)
+{
+  g_autofree char *txt = g_build_filename (tools_test_scratch_dir (), "flows.txt", NULL);
+  g_autofree char *sink = g_strdup_printf ("location=%s", txt);
+  g_autoptr (Run) r = NULL;
+
+  if (!have_plugins ())
+    return;
+  r = RUN ("trace-launch", NULL, "-q", "--stats", "json-src",
+           "location=" TEST_DATA_DIR "/../fidelity/cases/async-flow-v2-on-b-and-n.json", "!", "ftrace-sink", sink);
+  g_assert_cmpint (r->status, ==, 0);
+  g_assert_nonnull (strstr (r->err, "dropped-flows=6"));
+  g_assert_nonnull (strstr (r->err, "dropped-async-steps=2"));
+  g_unlink (txt);
+}
+
 void
 add_systrace_tests (void)
 {
@@ -183,4 +203,5 @@ add_systrace_tests (void)
   g_test_add_func ("/tools/systrace/text-reads-back", test_text_reads_back);
   g_test_add_func ("/tools/systrace/sort-memory-exceeded", test_sort_memory_exceeded);
   g_test_add_func ("/tools/systrace/sort-memory-bounds-what-is-held", test_sort_memory_bounds_what_is_held);
+  g_test_add_func ("/tools/systrace/bound-flows-counted", test_bound_flows_counted);
 }

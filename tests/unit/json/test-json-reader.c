@@ -523,7 +523,25 @@ test_async_ids (void)
   read_clear (&rd);
 }
 
-/* flow v2: ids on B/X slices; on b/n they become flow events. */
+/* The one flow an async event binds, from its args. */
+static void
+assert_async_flow (const TraceBatch *batch,
+                   const TraceEvent *ev,
+                   guint64 want_in,
+                   guint64 want_out)
+{
+  guint64 in = 0, out = 0;
+  guint iter = 0;
+
+  g_assert_true (ev->flags & TRACE_EVENT_FLAG_MORE_FLOWS);
+  g_assert_true (trace_batch_next_slice_flow (batch, ev, &iter, &in, &out));
+  g_assert_cmpuint (in, ==, want_in);
+  g_assert_cmpuint (out, ==, want_out);
+  g_assert_false (trace_batch_next_slice_flow (batch, ev, &iter, &in, &out));
+}
+
+/* flow v2: ids on B/X slices, and on b/n async slices (their args), as
+ * trace_processor binds them; an `e` binds none. */
 static void
 test_flow_v2 (void)
 {
@@ -531,7 +549,10 @@ test_flow_v2 (void)
       "[{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"pid\":1,\"tid\":1,\"name\":\"out\",\"bind_id\":\"0x5\",\"flow_out\":true},"
       "{\"ph\":\"B\",\"ts\":2,\"pid\":1,\"tid\":2,\"name\":\"step\",\"bind_id\":5,\"flow_in\":true,\"flow_out\":true},"
       "{\"ph\":\"X\",\"ts\":3,\"dur\":1,\"pid\":1,\"tid\":3,\"name\":\"in\",\"bind_id\":\"0x5\",\"flow_in\":true},"
-      "{\"ph\":\"b\",\"ts\":4,\"pid\":1,\"tid\":3,\"name\":\"async\",\"id\":1,\"bind_id\":\"0x9\",\"flow_out\":true}]";
+      "{\"ph\":\"b\",\"ts\":4,\"pid\":1,\"tid\":3,\"name\":\"async\",\"id\":1,\"bind_id\":\"0x9\",\"flow_out\":true},"
+      "{\"ph\":\"n\",\"ts\":5,\"pid\":1,\"tid\":3,\"name\":\"mark\",\"id\":1,\"bind_id\":9,\"flow_in\":true,\"flow_out\":true,"
+      "\"args\":{\"a\":1}},"
+      "{\"ph\":\"e\",\"ts\":6,\"pid\":1,\"tid\":3,\"name\":\"async\",\"id\":1,\"bind_id\":9,\"flow_in\":true}]";
   const TraceEvent *ev;
   Read rd;
 
@@ -545,9 +566,15 @@ test_flow_v2 (void)
   g_assert_cmpuint (ev->u.slice.flow_in, ==, 5);
   ev = test_find (rd.batch, TRACE_EVENT_SLICE_COMPLETE, "in", 0);
   g_assert_cmpuint (ev->u.slice.flow_in, ==, 5);
-  ev = test_find (rd.batch, TRACE_EVENT_FLOW_START, "async", 0);
-  g_assert_cmpuint (ev->u.async.id, ==, 9);
-  g_assert_cmpint (ev->ts, ==, 4000);
+  ev = test_find (rd.batch, TRACE_EVENT_ASYNC_BEGIN, "async", 0);
+  g_assert_cmpuint (ev->u.async.id, ==, 1);
+  assert_async_flow (rd.batch, ev, 0, 9);
+  ev = test_find (rd.batch, TRACE_EVENT_ASYNC_INSTANT, "mark", 0);
+  g_assert_cmpuint (ev->n_args, ==, 3); /* a, flow_in, flow_out */
+  assert_async_flow (rd.batch, ev, 9, 9);
+  ev = test_find (rd.batch, TRACE_EVENT_ASYNC_END, "async", 0);
+  g_assert_false (ev->flags & TRACE_EVENT_FLAG_MORE_FLOWS);
+  g_assert_null (test_find (rd.batch, TRACE_EVENT_FLOW_START, NULL, 0));
   read_clear (&rd);
 }
 

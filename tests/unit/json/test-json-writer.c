@@ -433,6 +433,50 @@ test_several_flows_of_a_slice (void)
   test_out_clear (&o);
 }
 
+/* The flows of async events (all in their args): the first of a `b` or
+ * an `n` is its v2 bind_id, as trace_processor binds it to the async
+ * slice, whatever the flows option; the others, and those of an `e`,
+ * are counted, and none is an arg or a v1 event. */
+static void
+test_flows_of_async_events (void)
+{
+  ChromeWriterOptions opts = { 0 };
+  JsonObject *e;
+  TraceEvent *ev;
+  TestOut o;
+
+  opts.flows = CHROME_FLOWS_V1;
+  test_out_init (&o);
+  ev = add (&o, TRACE_EVENT_ASYNC_BEGIN, 1000, "request");
+  ev->u.async.id = 1;
+  trace_batch_add_arg_int (o.batch, ev, "user", 1);
+  trace_batch_add_slice_flow (o.batch, ev, 0, 11);
+  trace_batch_add_slice_flow (o.batch, ev, 0, 12);
+  ev = add (&o, TRACE_EVENT_ASYNC_INSTANT, 2000, "mark");
+  ev->u.async.id = 1;
+  trace_batch_add_slice_flow (o.batch, ev, 11, 11);
+  ev = add (&o, TRACE_EVENT_ASYNC_END, 3000, "request");
+  ev->u.async.id = 1;
+  trace_batch_add_slice_flow (o.batch, ev, 12, 0);
+  test_out_write (&o, &opts);
+  e = test_json_event (o.events, "b", "request", 0);
+  g_assert_cmpstr (json_object_get_string_member (e, "bind_id"), ==, "0xb");
+  g_assert_true (json_object_get_boolean_member (e, "flow_out"));
+  g_assert_false (json_object_has_member (e, "flow_in"));
+  g_assert_cmpuint (json_object_get_size (json_object_get_object_member (e, "args")), ==, 1);
+  e = test_json_event (o.events, "n", "mark", 0);
+  g_assert_cmpstr (json_object_get_string_member (e, "bind_id"), ==, "0xb");
+  g_assert_true (json_object_get_boolean_member (e, "flow_in"));
+  g_assert_true (json_object_get_boolean_member (e, "flow_out"));
+  g_assert_false (json_object_has_member (e, "args"));
+  e = test_json_event (o.events, "e", "request", 0);
+  g_assert_false (json_object_has_member (e, "bind_id"));
+  g_assert_false (json_object_has_member (e, "args"));
+  g_assert_cmpuint (test_count_ph (o.events, "s") + test_count_ph (o.events, "t") + test_count_ph (o.events, "f"), ==, 0);
+  g_assert_cmpuint (o.stats.dropped_flows, ==, 2);
+  test_out_clear (&o);
+}
+
 /* A thread state goes back as the `T` it was read from: the state as its
  * name, its duration and args, no id (which would make it an async
  * step). */
@@ -1135,6 +1179,7 @@ main (int argc,
   g_test_add_func ("/json/writer/kernel-suspend-resume", test_kernel_suspend_resume);
   g_test_add_func ("/json/writer/kernel-funcgraph", test_kernel_funcgraph);
   g_test_add_func ("/json/writer/text-args-across-batches", test_text_args_across_batches);
+  g_test_add_func ("/json/writer/flows-of-async-events", test_flows_of_async_events);
   g_test_add_func ("/json/writer/object-members", test_object_members);
   g_test_add_func ("/json/writer/suffix", test_suffix);
   g_test_add_func ("/json/writer/empty", test_empty);

@@ -595,6 +595,163 @@ test_async_ends_without_begin (void)
   g_assert_cmpint (out->events[1].ts, ==, 40);
 }
 
+/* Three async events on id 1, binding flows as a TrackEvent does: the
+ * begin sends 21 and 22, the instant passes 21 on, the end ends 22. */
+static TraceBatch *
+async_flows_batch (TraceStringPool *pool)
+{
+  TraceBatch *in = trace_batch_new (pool, 0);
+  TraceEvent *ev;
+
+  ev = pt_add (in, TRACE_EVENT_ASYNC_BEGIN, 10, 1, 1, "req");
+  ev->u.async.id = 1;
+  trace_batch_add_slice_flow (in, ev, 0, 21);
+  trace_batch_add_slice_flow (in, ev, 0, 22);
+  ev = pt_add (in, TRACE_EVENT_ASYNC_INSTANT, 20, 1, 1, "mark");
+  ev->u.async.id = 1;
+  trace_batch_add_slice_flow (in, ev, 21, 21);
+  ev = pt_add (in, TRACE_EVENT_ASYNC_END, 30, 1, 1, "req");
+  ev->u.async.id = 1;
+  trace_batch_add_slice_flow (in, ev, 22, 0);
+  return in;
+}
+
+/* The TrackEvents of @trace that bind flows, in order. */
+static GPtrArray *
+flow_track_events (Perfetto__Protos__Trace *trace)
+{
+  GPtrArray *tes = g_ptr_array_new ();
+
+  for (gsize i = 0; i < trace->n_packet; i++)
+    {
+      const Perfetto__Protos__TrackEvent *te = trace->packet[i]->track_event;
+
+      if (trace->packet[i]->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT &&
+          (te->n_flow_ids || te->n_terminating_flow_ids || (te->legacy_event && te->legacy_event->has_bind_id)))
+        g_ptr_array_add (tes, (gpointer) te);
+    }
+  return tes;
+}
+
+/* The flows read back on @out's event @i: its args only. */
+static void
+assert_read_flows (TraceBatch *out,
+                   guint i,
+                   TraceEventKind kind,
+                   const guint64 *want,
+                   guint n_want)
+{
+  const TraceEvent *ev = &out->events[i];
+  guint64 in, fout;
+  guint iter = 0, n = 0;
+
+  g_assert_cmpint (ev->kind, ==, kind);
+  while (trace_batch_next_slice_flow (out, ev, &iter, &in, &fout))
+    {
+      g_assert_cmpuint (n + 2, <=, n_want);
+      g_assert_cmpuint (in, ==, want[n]);
+      g_assert_cmpuint (fout, ==, want[n + 1]);
+      n += 2;
+    }
+  g_assert_cmpuint (n, ==, n_want);
+  /* and no other arg: the writer wrote none of them as an annotation */
+  for (guint a = 0; a < ev->n_args; a++)
+    g_assert_true (trace_batch_arg_is_slice_flow (out, ev, &trace_batch_get_args (out, ev)[a]));
+}
+
+/* Flows of async events go as the async TrackEvents' flow_ids and
+ * terminating_flow_ids, which trace_processor binds to the async slice,
+ * and are read back onto the async events. */
+static void
+test_async_flows (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  g_autoptr (TraceBatch) in = async_flows_batch (pool);
+  g_autoptr (TraceBatch) out = NULL;
+  g_autoptr (GBytes) bytes = pt_write (&in, 1, NULL, NULL);
+  g_autoptr (GPtrArray) tes = NULL;
+  g_autoptr (GError) error = NULL;
+  Perfetto__Protos__Trace *trace;
+  const Perfetto__Protos__TrackEvent *te;
+  PerfettoReaderStats rs;
+  const guint64 begin_flows[] = { 0, 21, 0, 22 }, mark_flows[] = { 21, 21 }, end_flows[] = { 22, 0 };
+
+  trace = perfetto__protos__trace__unpack (NULL, g_bytes_get_size (bytes), g_bytes_get_data (bytes, NULL));
+  g_assert_nonnull (trace);
+  tes = flow_track_events (trace);
+  g_assert_cmpuint (tes->len, ==, 3);
+  te = tes->pdata[0];
+  g_assert_cmpint (te->type, ==, PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN);
+  g_assert_cmpuint (te->n_flow_ids, ==, 2);
+  g_assert_cmpuint (te->flow_ids[0], ==, 21);
+  g_assert_cmpuint (te->flow_ids[1], ==, 22);
+  g_assert_cmpuint (te->n_debug_annotations, ==, 0);
+  te = tes->pdata[1];
+  g_assert_cmpint (te->type, ==, PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT);
+  g_assert_cmpuint (te->n_flow_ids, ==, 1);
+  g_assert_cmpuint (te->flow_ids[0], ==, 21);
+  g_assert_cmpuint (te->n_terminating_flow_ids, ==, 0);
+  te = tes->pdata[2];
+  g_assert_cmpint (te->type, ==, PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END);
+  g_assert_cmpuint (te->n_flow_ids, ==, 0);
+  g_assert_cmpuint (te->n_terminating_flow_ids, ==, 1);
+  g_assert_cmpuint (te->terminating_flow_ids[0], ==, 22);
+  perfetto__protos__trace__free_unpacked (trace, NULL);
+
+  out = pt_read (bytes, pool, &rs, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (out->n_events, ==, 3);
+  g_assert_cmpuint (rs.extra_flows, ==, 0);
+  assert_read_flows (out, 0, TRACE_EVENT_ASYNC_BEGIN, begin_flows, G_N_ELEMENTS (begin_flows));
+  assert_read_flows (out, 1, TRACE_EVENT_ASYNC_INSTANT, mark_flows, G_N_ELEMENTS (mark_flows));
+  assert_read_flows (out, 2, TRACE_EVENT_ASYNC_END, end_flows, G_N_ELEMENTS (end_flows));
+}
+
+/* In JSON order (a Chrome JSON stream) a nestable async event goes as a
+ * legacy `b`/`n`/`e`, and its flow as the legacy bind_id with its
+ * direction, which trace_processor reads as the JSON importer reads a
+ * v2 flow of that phase; read back, it is the same flow. */
+static void
+test_async_flows_json_order (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  g_autoptr (TraceBatch) in = async_flows_batch (pool);
+  g_autoptr (TraceBatch) out = NULL;
+  g_autoptr (GBytes) bytes = NULL;
+  g_autoptr (GPtrArray) tes = NULL;
+  g_autoptr (GError) error = NULL;
+  Perfetto__Protos__Trace *trace;
+  const Perfetto__Protos__TrackEvent__LegacyEvent *legacy;
+  const Perfetto__Protos__TrackEvent *te;
+  PerfettoWriterOptions opts;
+  const guint64 mark_flows[] = { 21, 21 };
+
+  perfetto_writer_options_init (&opts);
+  opts.json_order = TRUE;
+  bytes = pt_write (&in, 1, &opts, NULL);
+  trace = perfetto__protos__trace__unpack (NULL, g_bytes_get_size (bytes), g_bytes_get_data (bytes, NULL));
+  g_assert_nonnull (trace);
+  tes = flow_track_events (trace);
+  /* the begin's second flow goes as flow_ids beside its bind_id */
+  g_assert_cmpuint (tes->len, ==, 3);
+  te = tes->pdata[0];
+  g_assert_cmpint (te->legacy_event->phase, ==, 'b');
+  g_assert_cmpuint (te->legacy_event->bind_id, ==, 21);
+  g_assert_cmpint (te->legacy_event->flow_direction, ==, PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__FLOW_DIRECTION__FLOW_OUT);
+  g_assert_cmpuint (te->n_flow_ids, ==, 1);
+  g_assert_cmpuint (te->flow_ids[0], ==, 22);
+  legacy = ((const Perfetto__Protos__TrackEvent *) tes->pdata[1])->legacy_event;
+  g_assert_cmpint (legacy->phase, ==, 'n');
+  g_assert_cmpuint (legacy->bind_id, ==, 21);
+  g_assert_cmpint (legacy->flow_direction, ==, PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__FLOW_DIRECTION__FLOW_INOUT);
+  perfetto__protos__trace__free_unpacked (trace, NULL);
+
+  out = pt_read (bytes, pool, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (out->n_events, ==, 3);
+  assert_read_flows (out, 1, TRACE_EVENT_ASYNC_INSTANT, mark_flows, G_N_ELEMENTS (mark_flows));
+}
+
 /* A small interning budget clears the state often; names survive. */
 static void
 test_interning_reset (void)
@@ -949,6 +1106,8 @@ main (int argc,
   g_test_add_func ("/perfetto/roundtrip/thread-order", test_thread_order);
   g_test_add_func ("/perfetto/roundtrip/end-below-top", test_end_below_top);
   g_test_add_func ("/perfetto/roundtrip/async-unmatched", test_async_ends_without_begin);
+  g_test_add_func ("/perfetto/roundtrip/async-flows", test_async_flows);
+  g_test_add_func ("/perfetto/roundtrip/async-flows-json-order", test_async_flows_json_order);
   g_test_add_func ("/perfetto/roundtrip/interning-reset", test_interning_reset);
   g_test_add_func ("/perfetto/roundtrip/monotonic", test_monotonic_stream);
   g_test_add_func ("/perfetto/roundtrip/no-ftrace", test_no_ftrace);
