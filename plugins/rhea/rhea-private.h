@@ -5,7 +5,8 @@
  * Turns RheaTrace method markers (`B:` entry, `E:` return, `T:` throw,
  * all written as slice begins) into balanced slice begin/end pairs per
  * thread, and repairs any unbalanced slice stream: frames an exception
- * unwound are closed at the last time known inside them, unmatched ends
+ * unwound are closed at their T:, or at the last time the capture says
+ * they were certainly still running, unmatched ends
  * are dropped, slices open at EOS are closed at the thread's last time.
  * The element (tracerhearepair.c) keeps a #RheaRepairOptions, hands it to
  * rhea_repair_new_with_options() at start, calls rhea_repair_process() on
@@ -202,15 +203,16 @@ typedef struct
   guint8 is_method;
   guint8 state;
   gint64 throw_ts;
-  guint throw_pos;   /* hold position after its T:, where its end goes */
-  gint hold_index;   /* its begin in the hold (crash-tag renaming), or -1 */
-  guint8 suspended;  /* taken to have ended before a later call (see
-                      * rhea_thread_begin_method()); its end is guess_* */
-  guint8 guess_kind; /* RepairKind */
+  guint throw_pos;  /* hold position after its T:, where its end goes */
+  gint hold_index;  /* its begin in the hold, or -1 once it went out */
+  guint8 suspended; /* taken to have ended before a later call (see
+                     * rhea_thread_begin_method()); its end is guess_* */
   guint guess_pos;
   gint64 guess_ts;
   guint32 guess_call; /* the call that suspended it */
+  guint32 guess_by;   /* the method that made that call (or the loop's) */
   guint32 last_call;  /* a call it is known to make (a shortcut) */
+  guint8 call_known;  /* its caller was seen making it before it began */
 } Frame;
 
 /* An end to put into the hold before held event `pos`. */
@@ -246,6 +248,7 @@ struct _RheaThread
   guint n_untracked;  /* plain begins dropped for depth, whose ends are
                        * dropped too */
   gint64 last_ts;     /* the thread's latest slice time so far */
+  gint64 released_ts; /* the latest held event that went out */
   gboolean seen;      /* last_ts is meaningful */
   guint8 last_marker; /* MarkerType of its previous slice event */
   gboolean holding;   /* events go to `hold`, not to the output */
@@ -316,9 +319,9 @@ void rhea_thread_throw (RheaRepair *r,
                         gint index,
                         gint64 ts);
 void rhea_thread_pop (RheaThread *th);
-void rhea_thread_begin_method (RheaRepair *r,
-                               RheaThread *th,
-                               guint32 method);
+gboolean rhea_thread_begin_method (RheaRepair *r,
+                                   RheaThread *th,
+                                   guint32 method);
 void rhea_thread_learn_calls (RheaRepair *r,
                               RheaThread *th,
                               gint index);

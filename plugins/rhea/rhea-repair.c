@@ -356,6 +356,7 @@ handle_begin (RheaRepair *r,
 {
   TraceEvent *ev = &r->out.batch->events[index];
   MarkerInfo info = { ev->name, MARKER_NONE };
+  gboolean known;
 
   if (r->opts.markers)
     info = classify (r, ev->name);
@@ -372,9 +373,11 @@ handle_begin (RheaRepair *r,
     case MARKER_BEGIN:
       ev->name = info.stripped;
       r->stats.methods++;
+      known = TRUE;
       if (th->frames->len == 0 || th->n_suspended > 0 || g_array_index (th->frames, Frame, th->frames->len - 1).last_call != info.stripped)
-        rhea_thread_begin_method (r, th, info.stripped);
+        known = rhea_thread_begin_method (r, th, info.stripped);
       rhea_thread_push (r, th, index, TRUE);
+      g_array_index (th->frames, Frame, th->frames->len - 1).call_known = known;
       break;
     case MARKER_RETURN:
       handle_return (r, th, index, info.stripped);
