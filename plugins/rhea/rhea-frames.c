@@ -1127,9 +1127,9 @@ dead_cut (RheaRepair *r,
  * catcher.  When nothing did (@guessed: EOS, the hold limit), frames an
  * exception without a marker left long before may be under the T:, with
  * the calls made since nested in them, and must not end at that much
- * later T:: the call above it must be one its method was seen making
- * before it began (or begun right after it), and not one the thread's
- * loop makes. */
+ * later T:.  So the call above it must be one its method is certain to
+ * make, or else one it was seen making before that call began (or begun
+ * right after it) that the thread's loop is not certain to make. */
 static gboolean
 chain_call (RheaRepair *r,
             RheaThread *th,
@@ -1143,6 +1143,8 @@ chain_call (RheaRepair *r,
     return FALSE;
   above = f + 1;
   if (!guessed)
+    return TRUE;
+  if (makes_call (r, f->name, above->name) & CALL_CERTAIN)
     return TRUE;
   if (makes_call (r, CALLER_LOOP, above->name) & CALL_CERTAIN)
     return FALSE;

@@ -965,7 +965,7 @@ check_family (guint32 first,
 {
   Score all = run_family (first);
 
-  g_assert_cmpfloat (share_within_1us (&all, END_UNWOUND_T), >=, 0.8);
+  g_assert_cmpfloat (share_within_1us (&all, END_UNWOUND_T), >=, 0.85);
   g_assert_cmpfloat (mean_us (&all, RULE_OURS, END_UNWOUND_PLAIN), <,
                      mean_us (&all, RULE_CALLER_RETURN, END_UNWOUND_PLAIN) * 0.7);
   g_assert_cmpfloat (mean_unwound_us (&all, RULE_OURS), <, mean_unwound_us (&all, RULE_CALLER_RETURN) / 2);
