@@ -909,6 +909,9 @@ rhea_thread_learn_calls (RheaRepair *r,
  * exception (a `T:` among them, or none).  They are suspended: their
  * ends go before the call unless a later `E:` or `T:` of one of them
  * shows it was still running.
+ *
+ * Returns: whether the innermost frame had been seen making that call
+ *   before (kept in the new frame: a `T:` chain through it is trusted)
  */
 gboolean
 rhea_thread_begin_method (RheaRepair *r,
