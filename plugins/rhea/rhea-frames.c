@@ -577,15 +577,6 @@ first_needed (RheaThread *th)
   return first;
 }
 
-/* Too many events held for one thread: nothing below the oldest throws
- * has returned or thrown to say it caught them, so they are taken to have
- * escaped every instrumented frame to an uninstrumented catcher (a
- * message loop, a thread pool), as at EOS: the frames up to the innermost
- * of them end at the T: that left them; the calls made since stay open.
- * Suspensions in the older half of the hold are undone first.  Only the
- * throws in the older half of the hold are decided (at least one), so a recent throw whose catcher is about to return is not,
- * and the hold shrinks by half at least (each event is copied O(1)
- * times).  The events before the oldest left open go out. */
 /* Whether a frame still open may need an end before held events: a
  * method frame (an exception without a marker may have left it), or with
  * crash-tag any frame (its begin may be renamed). */
@@ -598,11 +589,22 @@ needs_hold (RheaRepair *r,
   return th->frames->len > th->n_plain;
 }
 
+/* Too many events held for @th (its own limit, or it holds the most when
+ * all threads together hold too many): nothing below the oldest throws
+ * has returned or thrown to say it caught them, so they are taken to have
+ * escaped every instrumented frame to an uninstrumented catcher (a
+ * message loop, a thread pool), as at EOS: the frames up to the innermost
+ * of them end at the T: that left them; the calls made since stay open.
+ * Suspensions before held event @half are undone first.  Only the throws
+ * before @half are decided (at least one), so a recent throw whose
+ * catcher is about to return is not, and the hold shrinks to at most its
+ * size less @half (each event is copied O(1) times).  The events before
+ * the oldest left open go out. */
 static void
 overflow (RheaRepair *r,
-          RheaThread *th)
+          RheaThread *th,
+          guint half)
 {
-  guint half = r->opts.max_hold / 2;
   guint n_before;
   gint decided = -1;
   guint upto;
@@ -643,18 +645,73 @@ overflow (RheaRepair *r,
     hold_start (r, th);
 }
 
-/* After each slice event of @th: release the hold once nothing needs it. */
+/* Brings the repair's count of held events up to date with @th's hold
+ * (a hold only changes while an event of its thread is repaired). */
+static void
+count_held (RheaRepair *r,
+            RheaThread *th)
+{
+  guint n = th->hold != NULL ? th->hold->n_events : 0;
+
+  r->n_held = r->n_held - th->n_counted + n;
+  th->n_counted = n;
+}
+
+static RheaThread *
+holding_most (RheaRepair *r)
+{
+  RheaThread *most = NULL;
+
+  for (guint i = 0; i < r->thread_list->len; i++)
+    {
+      RheaThread *th = r->thread_list->pdata[i];
+
+      if (most == NULL || th->n_counted > most->n_counted)
+        most = th;
+    }
+  return most;
+}
+
+/* All threads together hold more than max-hold-total events (many
+ * threads, each with a frame open, each under its own limit): the thread
+ * holding the most is cut as at its own limit, with the older half of its
+ * hold, until the total is back under the limit.  Cutting the largest
+ * lets the most out per cut, so the fewest threads are cut; scanning the
+ * threads is paid once per cut, which lets out half the largest hold. */
+static void
+bound_total (RheaRepair *r)
+{
+  while (r->n_held > r->opts.max_hold_total)
+    {
+      RheaThread *th = holding_most (r);
+      guint before = th->n_counted;
+
+      overflow (r, th, MAX (before / 2, 1));
+      count_held (r, th);
+      if (th->n_counted >= before)
+        break; /* nothing could go out: try again after the next event */
+      rhea_count (&r->stats.hold_total_overflows, "hold cut at the total hold limit", th->last_ts, th->tid);
+    }
+}
+
+/* After each slice event of @th: release the hold once nothing needs it,
+ * and keep it, and all holds together, under their limits. */
 void
 rhea_thread_settle (RheaRepair *r,
                     RheaThread *th)
 {
   if (!th->holding)
-    return;
+    return; /* its hold, if any, was counted empty when it was released */
+  count_held (r, th);
   r->stats.max_held = MAX (r->stats.max_held, th->hold->n_events);
+  r->stats.max_held_total = MAX (r->stats.max_held_total, r->n_held);
   if (!needs_hold (r, th))
     release (r, th);
   else if (th->hold->n_events >= r->opts.max_hold)
-    overflow (r, th);
+    overflow (r, th, r->opts.max_hold / 2);
+  count_held (r, th);
+  if (r->n_held > r->opts.max_hold_total)
+    bound_total (r);
 }
 
 /* EOS: the frames above the innermost throw were running when the
@@ -669,6 +726,10 @@ rhea_thread_close_at_eos (RheaRepair *r,
   close_frames (r, th, -1, REPAIR_CLOSED_AT_EOS);
   if (th->holding)
     release (r, th);
+  /* freed as soon as they are empty: the drain batch grows by as much */
+  g_clear_pointer (&th->hold, trace_batch_unref);
+  g_clear_pointer (&th->spare, trace_batch_unref);
+  count_held (r, th);
 }
 
 /* ---- which frame a call was made from ---------------------------------- */

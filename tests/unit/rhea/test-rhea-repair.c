@@ -595,6 +595,87 @@ test_hold_overflow_crash_tag (Fixture *fx,
   g_assert_cmpuint (stats (fx).crash_tagged, ==, 2);
 }
 
+/* Many threads, each with a frame open (so each holds everything), and a
+ * total limit far below what they would hold together: the thread
+ * holding the most is cut again and again, the total held never passes
+ * the limit (plus the one event just repaired), and every thread's
+ * output is still balanced and in order. */
+#define TOTAL_THREADS 40
+#define TOTAL_CALLS 30
+#define TOTAL_LIMIT 64
+
+static void
+check_thread_output (GPtrArray *names,
+                     gint64 *last_ts,
+                     const TraceBatch *batch)
+{
+  for (guint i = 0; batch != NULL && i < batch->n_events; i++)
+    {
+      const TraceEvent *ev = &batch->events[i];
+      GPtrArray *stack = names->pdata[ev->tid - 1];
+      const char *name = trace_batch_get_string (batch, ev->name);
+
+      g_assert_cmpint (ev->ts, >=, last_ts[ev->tid - 1]);
+      last_ts[ev->tid - 1] = ev->ts;
+      if (ev->kind == TRACE_EVENT_SLICE_BEGIN)
+        {
+          g_ptr_array_add (stack, g_strdup (name));
+          continue;
+        }
+      g_assert_cmpint (ev->kind, ==, TRACE_EVENT_SLICE_END);
+      g_assert_cmpuint (stack->len, >, 0);
+      g_assert_cmpstr (stack->pdata[stack->len - 1], ==, name);
+      g_ptr_array_remove_index (stack, stack->len - 1);
+    }
+}
+
+static void
+test_hold_total_limit (Fixture *fx,
+                       gconstpointer data)
+{
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  gint64 last_ts[TOTAL_THREADS] = { 0 };
+  g_autoptr (TraceBatch) tail = NULL;
+  g_autofree char *summary = NULL;
+  gint64 ts = 1;
+  RheaRepairStats st;
+
+  rhea_repair_set_max_hold_total (fx->repair, TOTAL_LIMIT);
+  for (guint t = 0; t < TOTAL_THREADS; t++)
+    g_ptr_array_add (names, g_ptr_array_new_with_free_func (g_free));
+  for (guint t = 1; t <= TOTAL_THREADS; t++)
+    begin_on (fx, t, ts++, "B:Loop:run");
+  for (guint c = 0; c < TOTAL_CALLS; c++)
+    {
+      for (guint t = 1; t <= TOTAL_THREADS; t++)
+        {
+          begin_on (fx, t, ts++, "B:Foo:bar");
+          begin_on (fx, t, ts++, "E:Foo:bar");
+        }
+      rhea_repair_process (fx->repair, fx->batch);
+      check_thread_output (names, last_ts, fx->batch);
+      trace_batch_clear (fx->batch);
+      /* nothing is synthesized before EOS: what did not come out is held */
+      st = stats (fx);
+      g_assert_cmpuint (st.events_in - st.events_out, <=, TOTAL_LIMIT);
+    }
+  tail = rhea_repair_drain (fx->repair);
+  check_thread_output (names, last_ts, tail);
+
+  st = stats (fx);
+  for (guint t = 0; t < TOTAL_THREADS; t++)
+    g_assert_cmpuint (((GPtrArray *) names->pdata[t])->len, ==, 0);
+  g_assert_cmpuint (st.events_out, ==, st.events_in + TOTAL_THREADS); /* + the outer ends */
+  g_assert_cmpuint (st.closed_at_eos, ==, TOTAL_THREADS);
+  g_assert_cmpuint (st.max_held_total, >, TOTAL_LIMIT);
+  g_assert_cmpuint (st.max_held_total, <=, TOTAL_LIMIT + 1);
+  g_assert_cmpuint (st.max_held, <, TOTAL_LIMIT);
+  g_assert_cmpuint (st.hold_total_overflows, >, 0);
+  g_assert_cmpuint (st.hold_overflows, ==, 0); /* no throw to decide */
+  summary = rhea_repair_get_summary (fx->repair);
+  g_assert_nonnull (strstr (summary, " holds cut at the total hold limit"));
+}
+
 static void
 test_markers_off (Fixture *fx,
                   gconstpointer data)
@@ -827,8 +908,8 @@ test_stats_and_summary (Fixture *fx,
   g_assert_cmpstr (line, ==,
                    "in=7 out=6 methods=3 returns=1 throws=1 throws-caught=0 unwound=1 "
                    "missing-end=0 closed-at-eos=0 unmatched-E=1 unmatched-T=0 unmatched-end=1 "
-                   "marker-ends=0 crash-tagged=0 hold-overflows=0 too-deep=0 suspended=0 resumed=0 "
-                   "max-depth=3 max-held=4");
+                   "marker-ends=0 crash-tagged=0 hold-overflows=0 hold-total-overflows=0 too-deep=0 "
+                   "suspended=0 resumed=0 max-depth=3 max-held=4 max-held-total=4");
   summary = rhea_repair_get_summary (fx->repair);
   g_assert_cmpstr (summary, ==,
                    "rhea-repair: 1 method unwound by an exception (closed at the last time "
@@ -868,6 +949,7 @@ main (int argc,
   ADD ("hold-overflow", test_hold_overflow);
   ADD ("hold-overflow-keeps-recent-throw", test_hold_overflow_keeps_recent_throw);
   ADD ("hold-overflow-crash-tag", test_hold_overflow_crash_tag);
+  ADD ("hold-total-limit", test_hold_total_limit);
   ADD ("markers-off", test_markers_off);
   ADD ("too-deep", test_too_deep);
   ADD ("stats-and-summary", test_stats_and_summary);
