@@ -4,18 +4,16 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Why events are held: after `T:m` we cannot tell yet whether the
- * exception left m (m ended at the T:) or m caught it and went on (m ends
- * at a later `E:m`).  Which one decides where m's end goes in the output:
- * right after the T:, before the events that follow, or later.  So from a
- * T: on, a thread's slice events are held until every throw on its stack
- * is settled: a return or throw of a frame below (the exception left m),
- * m's own return (m caught it), EOS, or the hold limit.  A thread is
- * held too while frames are suspended: a call that the innermost frame
- * was never seen making but a frame below it (or the thread's loop) was
- * says the frames above that one had ended; their ends wait in the hold
- * until a frame below returns or throws, EOS, or a later E:/T: of one
- * of them undoes it.  See docs/rhea-repair.md.
+ * Why events are held: an end may have to go before events that came
+ * after it.  After `T:m` we cannot tell yet whether the exception left m
+ * (m ended at the T:) or m caught it and went on (m ends at a later
+ * `E:m`); a method frame that an exception without a marker left shows
+ * nothing until a frame below returns, or a call shows a frame below
+ * made it, and its end goes after its last event that says it was still
+ * running, before the calls made after it was left.  So a thread's
+ * slice events are held while a method frame is open, a throw is
+ * unsettled or frames are suspended, up to the hold limit.  See
+ * docs/rhea-repair.md.
  */
 #include "rhea-private.h"
 
@@ -139,8 +137,11 @@ rhea_thread_push (RheaRepair *r,
   f.is_method = is_method;
   f.state = FRAME_OPEN;
   f.hold_index = -1;
-  if (r->opts.crash_tag)
-    hold_start (r, th); /* so a begin can still be renamed */
+  /* so that its end can still go before later events (an exception
+   * without a marker may have left it), and with crash-tag so that its
+   * begin can still be renamed */
+  if (is_method || r->opts.crash_tag)
+    hold_start (r, th);
   if (th->holding)
     f.hold_index = th->hold->n_events;
   g_array_append_val (th->frames, f);
@@ -298,37 +299,51 @@ end_frame (RheaRepair *r,
     }
 }
 
-static void
-end_suspended (RheaRepair *r,
-               RheaThread *th,
-               Frame *f)
-{
-  if (f->state == FRAME_THROWN)
-    th->n_thrown--;
-  th->n_suspended--;
-  end_frame (r, th, f, f->guess_ts, (gint) f->guess_pos, f->guess_kind);
-  count_repair (r, th, f->guess_kind, f->guess_ts);
-}
-
-static gint pending_compare (gconstpointer a,
-                             gconstpointer b);
-static gint dead_end (RheaRepair *r,
+static gint own_cut (RheaRepair *r,
+                     RheaThread *th,
+                     const Frame *f,
+                     guint32 catcher,
+                     guint from,
+                     guint to,
+                     gboolean *stopped_out,
+                     gint64 *ts);
+static gint dead_cut (RheaRepair *r,
                       RheaThread *th,
                       gint i,
                       guint32 catcher,
+                      guint limit,
                       gint above_pos,
                       gint64 above_ts,
                       gint64 *ts);
 static guint32 caller_name (RheaThread *th,
                             gint index);
+static gboolean chain_call (RheaRepair *r,
+                            RheaThread *th,
+                            gint i,
+                            guint32 catcher,
+                            gboolean guessed);
 
-/* Ends the frames from @top down to @bottom (indices, innermost first),
- * each at the best estimate of when it really ended: a frame that threw
- * at its T:; one that an exception left without a marker at its callee's
- * end when that callee threw (the exception came from there), else at the
- * last time known inside it, the thread's latest event.  @top_kind is
- * what the frames above the innermost throw are: unwound (a frame below
- * ended) or closed at EOS.  The caller removes them from the stack. */
+/* Whether the suspended frame at @i was suspended by a later call than
+ * the frame above it: it was still running when that one had ended. */
+static gboolean
+outlived_above (RheaThread *th,
+                gint i)
+{
+  const Frame *f = &g_array_index (th->frames, Frame, i);
+
+  return i + 1 < (gint) th->frames->len && f[1].suspended && f->guess_pos > f[1].guess_pos;
+}
+
+/* Ends the frames from @top down to @bottom (indices, innermost first).
+ * A frame that threw ends at its T:, and a frame below it at that T:
+ * (the exception came from there and passed through it).  A frame that
+ * an exception without a marker left (a frame below ended, or a call
+ * showed it had ended: suspended) ends at the last point the capture
+ * says is certainly its own (dead_cut()): never after its true end, so
+ * never worse than a zero-length slice.  @top_kind says whether the
+ * frames above the innermost throw were left (unwound) or are still
+ * running at EOS (they end at the thread's latest event).  The caller
+ * removes them from the stack. */
 static void
 end_frames (RheaRepair *r,
             RheaThread *th,
@@ -336,64 +351,67 @@ end_frames (RheaRepair *r,
             gint bottom,
             RepairKind top_kind)
 {
-  gint64 callee_ts = th->last_ts, dead_ts = 0;
-  gint callee_pos = -1, dead_pos = -1;
-  RepairKind open_kind = top_kind;
-  /* the frames above the innermost throw, when a frame below ended */
-  gboolean by_calls = top_kind == REPAIR_UNWOUND && top == (gint) th->frames->len - 1;
+  gint64 ts = th->last_ts;
+  gint pos = -1;
+  gboolean below_throw = FALSE;
   guint32 catcher = caller_name (th, bottom - 1);
+  /* no frame below returned or threw to say where the exception was
+   * caught: EOS, or the hold limit taking it to have escaped */
+  gboolean guessed = top_kind != REPAIR_UNWOUND || top + 1 < (gint) th->frames->len;
 
   for (gint i = top; i >= bottom; i--)
     {
       Frame *f = &g_array_index (th->frames, Frame, i);
-      RepairKind kind = open_kind;
+      RepairKind kind = REPAIR_UNWOUND;
 
-      if (by_calls && !f->suspended && f->state != FRAME_THROWN)
-        {
-          dead_pos = dead_end (r, th, i, catcher, dead_pos, dead_ts, &dead_ts);
-          if (dead_pos >= 0)
-            {
-              end_frame (r, th, f, dead_ts, dead_pos, REPAIR_UNWOUND);
-              count_repair (r, th, REPAIR_UNWOUND, dead_ts);
-              continue;
-            }
-        }
-      by_calls = FALSE;
-      if (f->suspended)
-        {
-          /* its end was placed when a later call showed it had ended */
-          if (f->state == FRAME_THROWN)
-            {
-              callee_ts = f->throw_ts;
-              callee_pos = f->throw_pos;
-              open_kind = REPAIR_UNWOUND;
-            }
-          else if (callee_pos >= 0 && !g_array_index (th->frames, Frame, i + 1).suspended)
-            {
-              /* a frame begun after it was suspended (so, as the stack
-               * has it, a call it made) was left by a T: exception
-               * that is still unwinding here: as for a frame not
-               * suspended, that T: is its end */
-              f->guess_ts = callee_ts;
-              f->guess_pos = callee_pos;
-            }
-          end_suspended (r, th, f);
-          continue;
-        }
       if (f->state == FRAME_THROWN)
         {
-          callee_ts = f->throw_ts;
-          callee_pos = f->throw_pos;
+          ts = f->throw_ts;
+          pos = (gint) f->throw_pos;
           kind = REPAIR_EXITED_BY_THROW;
-          open_kind = REPAIR_UNWOUND;
+          below_throw = TRUE;
           th->n_thrown--;
         }
-      else if (!f->is_method && kind == REPAIR_UNWOUND)
+      else if (f->suspended && outlived_above (th, i))
+        {
+          gboolean stopped;
+
+          /* a later call showed it running after the frame above had
+           * ended (it caught that exception): it ends after its calls
+           * certainly its own from there on, before that later call */
+          if (pos >= 0 && th->holding && (guint) pos <= f->guess_pos)
+            pos = own_cut (r, th, f, f->guess_by, (guint) pos, f->guess_pos, &stopped, &ts);
+          else
+            ts = f->guess_ts, pos = (gint) f->guess_pos;
+          below_throw = FALSE;
+        }
+      else if (below_throw && chain_call (r, th, i, catcher, guessed))
+        ; /* the nearest T: above it: that exception came through it */
+      else if (below_throw || top_kind == REPAIR_UNWOUND || f->suspended)
+        {
+          gint64 cut_ts;
+          gint cut = dead_cut (r, th, i, f->suspended ? f->guess_by : catcher,
+                               f->suspended ? f->guess_pos : G_MAXUINT, pos, ts, &cut_ts);
+
+          if (cut >= 0)
+            ts = cut_ts, pos = cut;
+          else if (below_throw)
+            ; /* its begin has gone out: no earlier place than the T: */
+          else if (f->suspended)
+            ts = f->guess_ts, pos = (gint) f->guess_pos;
+          else
+            ts = th->last_ts, pos = -1;
+        }
+      else
+        kind = top_kind, ts = th->last_ts, pos = -1;
+      if (!f->is_method && kind == REPAIR_UNWOUND)
         kind = REPAIR_MISSING_END;
       if (!f->is_method)
         th->n_plain--;
-      end_frame (r, th, f, callee_ts, callee_pos, kind);
-      count_repair (r, th, kind, callee_ts);
+      if (f->suspended)
+        th->n_suspended--;
+      end_frame (r, th, f, ts, pos, kind);
+      count_repair (r, th, kind, ts);
     }
 }
 
@@ -492,6 +510,8 @@ release_before (RheaRepair *r,
       th->hold = th->spare;
       th->spare = hold;
     }
+  if (upto > 0)
+    th->released_ts = MAX (th->released_ts, hold->events[upto - 1].ts);
   trace_batch_clear (hold);
   for (guint i = 0; i < th->frames->len; i++)
     {
@@ -557,20 +577,34 @@ first_needed (RheaThread *th)
   return first;
 }
 
-/* Too many events held for one thread: nothing below the oldest throws
+/* Whether a frame still open may need an end before held events: a
+ * method frame (an exception without a marker may have left it), or with
+ * crash-tag any frame (its begin may be renamed). */
+static gboolean
+needs_hold (RheaRepair *r,
+            RheaThread *th)
+{
+  if (r->opts.crash_tag)
+    return th->frames->len > 0;
+  return th->frames->len > th->n_plain;
+}
+
+/* Too many events held for @th (its own limit, or it holds the most when
+ * all threads together hold too many): nothing below the oldest throws
  * has returned or thrown to say it caught them, so they are taken to have
  * escaped every instrumented frame to an uninstrumented catcher (a
  * message loop, a thread pool), as at EOS: the frames up to the innermost
  * of them end at the T: that left them; the calls made since stay open.
- * Suspensions in the older half of the hold are undone first.  Only the
- * throws in the older half of the hold are decided (at least one), so a recent throw whose catcher is about to return is not,
- * and the hold shrinks by half at least (each event is copied O(1)
- * times).  The events before the oldest left open go out. */
+ * Suspensions before held event @half are undone first.  Only the throws
+ * before @half are decided (at least one), so a recent throw whose
+ * catcher is about to return is not, and the hold shrinks to at most its
+ * size less @half (each event is copied O(1) times).  The events before
+ * the oldest left open go out. */
 static void
 overflow (RheaRepair *r,
-          RheaThread *th)
+          RheaThread *th,
+          guint half)
 {
-  guint half = r->opts.max_hold / 2;
   guint n_before;
   gint decided = -1;
   guint upto;
@@ -589,11 +623,12 @@ overflow (RheaRepair *r,
     }
   end_frames (r, th, decided, 0, REPAIR_UNWOUND);
   g_array_remove_range (th->frames, 0, decided + 1);
-  if (r->stats.hold_overflows == 0)
+  if (decided >= 0 && r->stats.hold_overflows == 0)
     g_debug ("first hold overflow on thread %" G_GINT64_FORMAT " at ts=%" G_GINT64_FORMAT
              " (max-hold %u): oldest throws taken as escaped",
              th->tid, th->last_ts, r->opts.max_hold);
-  r->stats.hold_overflows += MAX (n_before - th->n_thrown, 1);
+  if (decided >= 0 || r->opts.crash_tag)
+    r->stats.hold_overflows += MAX (n_before - th->n_thrown, 1);
   upto = first_needed (th);
   if (upto == 0)
     {
@@ -606,22 +641,77 @@ overflow (RheaRepair *r,
       return;
     }
   release (r, th);
-  if (r->opts.crash_tag && th->frames->len > 0)
+  if (needs_hold (r, th))
     hold_start (r, th);
 }
 
-/* After each slice event of @th: release the hold once nothing needs it. */
+/* Brings the repair's count of held events up to date with @th's hold
+ * (a hold only changes while an event of its thread is repaired). */
+static void
+count_held (RheaRepair *r,
+            RheaThread *th)
+{
+  guint n = th->hold != NULL ? th->hold->n_events : 0;
+
+  r->n_held = r->n_held - th->n_counted + n;
+  th->n_counted = n;
+}
+
+static RheaThread *
+holding_most (RheaRepair *r)
+{
+  RheaThread *most = NULL;
+
+  for (guint i = 0; i < r->thread_list->len; i++)
+    {
+      RheaThread *th = r->thread_list->pdata[i];
+
+      if (most == NULL || th->n_counted > most->n_counted)
+        most = th;
+    }
+  return most;
+}
+
+/* All threads together hold more than max-hold-total events (many
+ * threads, each with a frame open, each under its own limit): the thread
+ * holding the most is cut as at its own limit, with the older half of its
+ * hold, until the total is back under the limit.  Cutting the largest
+ * lets the most out per cut, so the fewest threads are cut; scanning the
+ * threads is paid once per cut, which lets out half the largest hold. */
+static void
+bound_total (RheaRepair *r)
+{
+  while (r->n_held > r->opts.max_hold_total)
+    {
+      RheaThread *th = holding_most (r);
+      guint before = th->n_counted;
+
+      overflow (r, th, MAX (before / 2, 1));
+      count_held (r, th);
+      if (th->n_counted >= before)
+        break; /* nothing could go out: try again after the next event */
+      rhea_count (&r->stats.hold_total_overflows, "hold cut at the total hold limit", th->last_ts, th->tid);
+    }
+}
+
+/* After each slice event of @th: release the hold once nothing needs it,
+ * and keep it, and all holds together, under their limits. */
 void
 rhea_thread_settle (RheaRepair *r,
                     RheaThread *th)
 {
   if (!th->holding)
-    return;
+    return; /* its hold, if any, was counted empty when it was released */
+  count_held (r, th);
   r->stats.max_held = MAX (r->stats.max_held, th->hold->n_events);
-  if (th->n_thrown == 0 && th->n_suspended == 0 && !(r->opts.crash_tag && th->frames->len > 0))
+  r->stats.max_held_total = MAX (r->stats.max_held_total, r->n_held);
+  if (!needs_hold (r, th))
     release (r, th);
   else if (th->hold->n_events >= r->opts.max_hold)
-    overflow (r, th);
+    overflow (r, th, r->opts.max_hold / 2);
+  count_held (r, th);
+  if (r->n_held > r->opts.max_hold_total)
+    bound_total (r);
 }
 
 /* EOS: the frames above the innermost throw were running when the
@@ -636,6 +726,10 @@ rhea_thread_close_at_eos (RheaRepair *r,
   close_frames (r, th, -1, REPAIR_CLOSED_AT_EOS);
   if (th->holding)
     release (r, th);
+  /* freed as soon as they are empty: the drain batch grows by as much */
+  g_clear_pointer (&th->hold, trace_batch_unref);
+  g_clear_pointer (&th->spare, trace_batch_unref);
+  count_held (r, th);
 }
 
 /* ---- which frame a call was made from ---------------------------------- */
@@ -795,7 +889,6 @@ suspend_above (RheaRepair *r,
 {
   gint64 ts = th->last_ts;
   guint pos;
-  RepairKind kind = REPAIR_UNWOUND;
 
   hold_start (r, th);
   pos = th->hold->n_events;
@@ -810,10 +903,10 @@ suspend_above (RheaRepair *r,
           ts = f->throw_ts;
           pos = f->throw_pos;
         }
-      f->guess_kind = f->state == FRAME_THROWN ? REPAIR_EXITED_BY_THROW : kind;
       f->guess_ts = ts;
       f->guess_pos = pos;
       f->guess_call = method;
+      f->guess_by = caller < 0 ? CALLER_LOOP : g_array_index (th->frames, Frame, caller).name;
       f->suspended = TRUE;
       th->n_suspended++;
       r->stats.suspended++;
@@ -877,8 +970,11 @@ rhea_thread_learn_calls (RheaRepair *r,
  * exception (a `T:` among them, or none).  They are suspended: their
  * ends go before the call unless a later `E:` or `T:` of one of them
  * shows it was still running.
+ *
+ * Returns: whether the innermost frame had been seen making that call
+ *   before (kept in the new frame: a `T:` chain through it is trusted)
  */
-void
+gboolean
 rhea_thread_begin_method (RheaRepair *r,
                           RheaThread *th,
                           guint32 method)
@@ -892,14 +988,14 @@ rhea_thread_begin_method (RheaRepair *r,
       const Frame *f = &g_array_index (th->frames, Frame, top);
 
       if (!f->is_method)
-        return;
+        return FALSE;
       caller = f->name;
     }
   if (makes_call (r, caller, method))
     {
       if (top >= 0)
         g_array_index (th->frames, Frame, top).last_call = method;
-      return;
+      return TRUE;
     }
   found = top >= 0 ? known_caller_below (r, th, top, method) : -2;
   if (found == -2)
@@ -912,6 +1008,7 @@ rhea_thread_begin_method (RheaRepair *r,
       suspend_above (r, th, found, method);
       note_call (r, th, found, method);
     }
+  return FALSE;
 }
 
 /**
@@ -952,108 +1049,170 @@ rhea_thread_resume (RheaRepair *r,
 }
 
 /* Whether @child, a call begun directly in a frame of method @caller that
- * an exception without a marker left, may be one that frame made: all
- * but the calls the catcher was seen making while running and @caller
- * never was (the catcher's calls after it caught come out nested in the
- * frames the exception left). */
+ * an exception without a marker left, says that frame was still running:
+ * its method was seen making that call, and the catcher (which made its
+ * calls after it caught, nested in the frames the exception left) is not
+ * certain to make it. */
 static gboolean
 own_call (RheaRepair *r,
           guint32 caller,
           guint32 catcher,
           guint32 child)
 {
-  return (makes_call (r, caller, child) & CALL_CERTAIN) || !(makes_call (r, catcher, child) & CALL_CERTAIN);
+  return makes_call (r, caller, child) && !(makes_call (r, catcher, child) & CALL_CERTAIN);
+}
+
+/* One event of a frame's own time, seen by own_cut(): a call begun
+ * directly in it (@depth 0 to 1), the end of one, or something else.
+ * The first direct call that is not certainly its own may be the
+ * catcher's, made after the exception left it: from there on (@stopped)
+ * nothing says it was still running. */
+static void
+own_cut_step (RheaRepair *r,
+              const Frame *f,
+              guint32 catcher,
+              const TraceEvent *ev,
+              guint pos_after,
+              guint *depth,
+              gboolean *stopped,
+              gint *cut,
+              gint64 *ts)
+{
+  if (ev->kind == TRACE_EVENT_SLICE_BEGIN)
+    {
+      if ((*depth)++ == 0 && !own_call (r, f->name, catcher, ev->name))
+        *stopped = TRUE;
+      return;
+    }
+  if (ev->kind == TRACE_EVENT_SLICE_END && *depth > 0)
+    {
+      if (--(*depth) > 0 || *stopped)
+        return;
+    }
+  else if (ev->kind != TRACE_EVENT_SLICE_END && *stopped)
+    return;
+  /* an end at depth 0 closes a call whose begin has gone out: the frame
+   * ends after it anyway, to stay nested */
+  *cut = (gint) pos_after;
+  *ts = ev->kind == TRACE_EVENT_SLICE_COMPLETE ? ev->ts + MAX (ev->u.slice.dur, 0) : ev->ts;
 }
 
 /* Where the frame @f that an exception without a marker left ended,
  * among the held events before @to: after the last call begun directly
- * in it that it may have made (own_call()), or the last complete slice
- * or instant in it, else right after its begin.  The ends waiting in the
- * hold count as the events they end.  Returns the hold position (its
- * time in @ts). */
+ * in it that is certainly its own (own_call()), or the last complete
+ * slice or instant in it, else right after its begin (or where the hold
+ * starts, when its begin has gone out).  The ends waiting in the hold
+ * count as the events they end.  Returns the hold position (its time in
+ * @ts). */
 static gint
 own_cut (RheaRepair *r,
          RheaThread *th,
          const Frame *f,
          guint32 catcher,
+         guint from,
          guint to,
+         gboolean *stopped_out,
          gint64 *ts)
 {
   const TraceBatch *hold = th->hold;
   const PendingEnd *pending;
-  guint32 child = 0;
+  gboolean stopped = FALSE;
   guint depth = 0, j = 0;
-  gint cut = f->hold_index + 1;
+  gint cut = (gint) from;
 
   g_array_sort (th->pending, pending_compare);
   pending = (const PendingEnd *) th->pending->data;
-  *ts = hold->events[f->hold_index].ts;
-  while (j < th->pending->len && pending[j].pos <= (guint) f->hold_index)
+  while (j < th->pending->len && pending[j].pos < from)
     j++;
-  for (guint i = f->hold_index + 1; i <= to; i++)
+  for (guint i = from; i <= to; i++)
     {
-      const TraceEvent *ev;
-
       for (; j < th->pending->len && pending[j].pos <= i; j++)
-        if (depth > 0 && --depth == 0 && own_call (r, f->name, catcher, child))
-          {
-            cut = (gint) i;
-            *ts = pending[j].ev.ts;
-          }
+        own_cut_step (r, f, catcher, &pending[j].ev, i, &depth, &stopped, &cut, ts);
       if (i == to)
         break;
-      ev = &hold->events[i];
-      if (ev->kind == TRACE_EVENT_SLICE_BEGIN)
-        {
-          if (depth++ == 0)
-            child = ev->name;
-        }
-      else if (ev->kind == TRACE_EVENT_SLICE_END ? depth > 0 && --depth == 0 && own_call (r, f->name, catcher, child)
-                                                 : depth == 0)
-        {
-          cut = (gint) i + 1;
-          *ts = ev->kind == TRACE_EVENT_SLICE_COMPLETE ? ev->ts + MAX (ev->u.slice.dur, 0) : ev->ts;
-        }
+      own_cut_step (r, f, catcher, &hold->events[i], i + 1, &depth, &stopped, &cut, ts);
     }
+  *stopped_out = stopped;
   return cut;
 }
 
-/* The end of the frame at @i, one of those above @catcher that an
- * exception without a marker left, when its begin is still held: with
- * the frame above it (which ends at @above_pos, @above_ts) when that
- * one may have been its call (the exception came from there), else
- * before that frame's begin (the catcher made it, after it caught), see
- * own_cut().  Returns the hold position, or -1 when it cannot be placed
- * so: its begin has gone out, or the frame above was not placed so. */
+/* The end of the frame at @i, which an exception without a marker left
+ * before held event @limit (a frame @catcher made a call, returned or
+ * threw): with the frame above it (which ends at @above_pos, @above_ts)
+ * when that one is certainly its call (the exception came from there) or
+ * began before the hold (so it is nested in it already), else after its
+ * last event before that frame's begin that is certainly its own
+ * (own_cut()).  Returns the hold position, or -1 when it cannot be
+ * placed in the hold. */
 static gint
-dead_end (RheaRepair *r,
+dead_cut (RheaRepair *r,
           RheaThread *th,
           gint i,
           guint32 catcher,
+          guint limit,
           gint above_pos,
           gint64 above_ts,
           gint64 *ts)
 {
   const Frame *f = &g_array_index (th->frames, Frame, i);
+  const Frame *above = NULL;
+  gboolean stopped;
+  gint cut;
   guint to;
 
-  if (!th->holding || !f->is_method || f->hold_index < 0)
+  if (!th->holding || !f->is_method)
     return -1;
-  to = th->hold->n_events;
+  to = MIN (limit, th->hold->n_events);
   if (i + 1 < (gint) th->frames->len)
     {
-      const Frame *above = &g_array_index (th->frames, Frame, i + 1);
-
-      if (above_pos < 0)
-        return -1;
-      if (own_call (r, f->name, catcher, above->name))
+      above = &g_array_index (th->frames, Frame, i + 1);
+      if (above->hold_index < 0)
         {
+          /* nested in it already */
           *ts = above_ts;
           return above_pos;
         }
-      to = (guint) above->hold_index;
+      to = MIN (to, (guint) above->hold_index);
     }
-  return own_cut (r, th, f, catcher, to, ts);
+  *ts = f->hold_index >= 0 ? th->hold->events[f->hold_index].ts : th->released_ts;
+  cut = own_cut (r, th, f, catcher, f->hold_index >= 0 ? (guint) f->hold_index + 1 : 0, to, &stopped, ts);
+  if (above != NULL && !stopped && above_pos >= 0 && above_pos <= (gint) MIN (limit, th->hold->n_events) &&
+      (guint) above->hold_index <= to && own_call (r, f->name, catcher, above->name))
+    {
+      *ts = above_ts;
+      return above_pos;
+    }
+  return cut;
+}
+
+/* Whether the frame at @i, below one that a T: exception left, was left
+ * by it too (the frame above it was its call).  When a frame below
+ * returned or threw, it was: the exception passed through it to that
+ * catcher.  When nothing did (@guessed: EOS, the hold limit), frames an
+ * exception without a marker left long before may be under the T:, with
+ * the calls made since nested in them, and must not end at that much
+ * later T:.  So the call above it must be one its method is certain to
+ * make, or else one it was seen making before that call began (or begun
+ * right after it) that the thread's loop is not certain to make. */
+static gboolean
+chain_call (RheaRepair *r,
+            RheaThread *th,
+            gint i,
+            guint32 catcher,
+            gboolean guessed)
+{
+  const Frame *f = &g_array_index (th->frames, Frame, i), *above;
+
+  if (i + 1 >= (gint) th->frames->len)
+    return FALSE;
+  above = f + 1;
+  if (!guessed)
+    return TRUE;
+  if (makes_call (r, f->name, above->name) & CALL_CERTAIN)
+    return TRUE;
+  if (makes_call (r, CALLER_LOOP, above->name) & CALL_CERTAIN)
+    return FALSE;
+  return above->call_known || (f->hold_index >= 0 && above->hold_index == f->hold_index + 1);
 }
 
 /* The method of the frame at @index, or the loop's. */

@@ -5,7 +5,8 @@
  * Turns RheaTrace method markers (`B:` entry, `E:` return, `T:` throw,
  * all written as slice begins) into balanced slice begin/end pairs per
  * thread, and repairs any unbalanced slice stream: frames an exception
- * unwound are closed at the last time known inside them, unmatched ends
+ * unwound are closed at their T:, or at the last time the capture says
+ * they were certainly still running, unmatched ends
  * are dropped, slices open at EOS are closed at the thread's last time.
  * The element (tracerhearepair.c) keeps a #RheaRepairOptions, hands it to
  * rhea_repair_new_with_options() at start, calls rhea_repair_process() on
@@ -57,6 +58,9 @@ typedef enum
  *   thrower said it caught the exception, so it was taken to have escaped
  *   every instrumented frame (with crash-tag, also holds released at the
  *   limit without a throw)
+ * @hold_total_overflows: times all threads together held more than
+ *   `max-hold-total` events and the thread holding the most was cut as at
+ *   its own hold limit (the older half of its hold decided and let out)
  * @too_deep: slice begins dropped because their thread's stack was
  *   already %RHEA_REPAIR_MAX_DEPTH deep (with their ends)
  * @suspended: frames taken to have ended before a call that a frame below
@@ -65,6 +69,8 @@ typedef enum
  *   still running), or whose suspension was undone at the hold limit
  * @max_depth: the deepest stack seen
  * @max_held: the most events held for one thread at once
+ * @max_held_total: the most events held by all threads at once (before
+ *   the total limit cut them)
  */
 typedef struct
 {
@@ -83,11 +89,13 @@ typedef struct
   guint64 marker_ends;
   guint64 crash_tagged;
   guint64 hold_overflows;
+  guint64 hold_total_overflows;
   guint64 too_deep;
   guint64 suspended;
   guint64 resumed;
   guint max_depth;
   guint max_held;
+  guint64 max_held_total;
 } RheaRepairStats;
 
 /* Deeper than any real call stack: a stream of begins without ends must
@@ -105,6 +113,10 @@ typedef struct
  * @max_hold: how many events one thread may hold while the catcher of a
  *   throw is unknown (at least 1); at the limit the throws in the older
  *   half of the hold are taken to have escaped every instrumented frame
+ * @max_hold_total: how many events all threads together may hold (at
+ *   least 1): many threads each with a frame open would otherwise hold up
+ *   to @max_hold each; over it the thread holding the most is cut as at
+ *   @max_hold, until the total is back under it
  *
  * The `rhea-repair` properties, stored once: the element keeps one and
  * writes its properties into it; the engine copies it at creation.
@@ -115,6 +127,7 @@ typedef struct
   RheaMarkerEnds marker_ends;
   gboolean crash_tag;
   guint max_hold;
+  guint max_hold_total;
 } RheaRepairOptions;
 
 /* The defaults of the options, used by the element's param specs and by
@@ -123,6 +136,8 @@ typedef struct
 #define RHEA_REPAIR_DEFAULT_MARKER_ENDS RHEA_MARKER_ENDS_AUTO
 #define RHEA_REPAIR_DEFAULT_CRASH_TAG FALSE
 #define RHEA_REPAIR_DEFAULT_MAX_HOLD 65536
+/* about 100 MB of held events at 96 bytes each (sizeof (TraceEvent)) */
+#define RHEA_REPAIR_DEFAULT_MAX_HOLD_TOTAL 1048576
 
 typedef struct _RheaRepair RheaRepair;
 
@@ -139,6 +154,8 @@ void rhea_repair_set_crash_tag (RheaRepair *repair,
                                 gboolean crash_tag);
 void rhea_repair_set_max_hold (RheaRepair *repair,
                                guint max_events);
+void rhea_repair_set_max_hold_total (RheaRepair *repair,
+                                     guint max_events);
 
 void rhea_repair_process (RheaRepair *repair,
                           TraceBatch *batch);
@@ -202,15 +219,16 @@ typedef struct
   guint8 is_method;
   guint8 state;
   gint64 throw_ts;
-  guint throw_pos;   /* hold position after its T:, where its end goes */
-  gint hold_index;   /* its begin in the hold (crash-tag renaming), or -1 */
-  guint8 suspended;  /* taken to have ended before a later call (see
-                      * rhea_thread_begin_method()); its end is guess_* */
-  guint8 guess_kind; /* RepairKind */
+  guint throw_pos;  /* hold position after its T:, where its end goes */
+  gint hold_index;  /* its begin in the hold, or -1 once it went out */
+  guint8 suspended; /* taken to have ended before a later call (see
+                     * rhea_thread_begin_method()); its end is guess_* */
   guint guess_pos;
   gint64 guess_ts;
   guint32 guess_call; /* the call that suspended it */
+  guint32 guess_by;   /* the method that made that call (or the loop's) */
   guint32 last_call;  /* a call it is known to make (a shortcut) */
+  guint8 call_known;  /* its caller was seen making it before it began */
 } Frame;
 
 /* An end to put into the hold before held event `pos`. */
@@ -246,10 +264,12 @@ struct _RheaThread
   guint n_untracked;  /* plain begins dropped for depth, whose ends are
                        * dropped too */
   gint64 last_ts;     /* the thread's latest slice time so far */
+  gint64 released_ts; /* the latest held event that went out */
   gboolean seen;      /* last_ts is meaningful */
   guint8 last_marker; /* MarkerType of its previous slice event */
   gboolean holding;   /* events go to `hold`, not to the output */
   TraceBatch *hold;
+  guint n_counted;   /* hold->n_events as last added to the repair's n_held */
   TraceBatch *spare; /* the hold's second buffer, for a partial release */
   GArray *pending;   /* PendingEnd */
   guint pending_seq; /* orders the pending ends made at one position */
@@ -276,6 +296,7 @@ struct _RheaRepair
   GHashTable *threads;  /* &tid -> RheaThread* (chain head) */
   GPtrArray *thread_list;
   RheaThread *last_thread;
+  guint64 n_held; /* events held by all threads, for max_hold_total */
   gint64 last_tid;
   gint64 last_pid;
 
@@ -316,9 +337,9 @@ void rhea_thread_throw (RheaRepair *r,
                         gint index,
                         gint64 ts);
 void rhea_thread_pop (RheaThread *th);
-void rhea_thread_begin_method (RheaRepair *r,
-                               RheaThread *th,
-                               guint32 method);
+gboolean rhea_thread_begin_method (RheaRepair *r,
+                                   RheaThread *th,
+                                   guint32 method);
 void rhea_thread_learn_calls (RheaRepair *r,
                               RheaThread *th,
                               gint index);

@@ -52,6 +52,7 @@ rhea_repair_new (TraceStringPool *pool)
     .marker_ends = RHEA_REPAIR_DEFAULT_MARKER_ENDS,
     .crash_tag = RHEA_REPAIR_DEFAULT_CRASH_TAG,
     .max_hold = RHEA_REPAIR_DEFAULT_MAX_HOLD,
+    .max_hold_total = RHEA_REPAIR_DEFAULT_MAX_HOLD_TOTAL,
   };
 
   return rhea_repair_new_with_options (pool, &defaults);
@@ -76,6 +77,7 @@ rhea_repair_new_with_options (TraceStringPool *pool,
   r->pool = trace_string_pool_ref (pool ? pool : trace_string_pool_get_default ());
   r->opts = *opts;
   r->opts.max_hold = MAX (opts->max_hold, 1);
+  r->opts.max_hold_total = MAX (opts->max_hold_total, 1);
   r->marker_cache = g_array_new (FALSE, TRUE, sizeof (MarkerInfo));
   r->threads = g_hash_table_new (g_int64_hash, g_int64_equal);
   r->thread_list = g_ptr_array_new_with_free_func (rhea_thread_free);
@@ -135,6 +137,13 @@ rhea_repair_set_max_hold (RheaRepair *r,
                           guint max_events)
 {
   r->opts.max_hold = MAX (max_events, 1);
+}
+
+void
+rhea_repair_set_max_hold_total (RheaRepair *r,
+                                guint max_events)
+{
+  r->opts.max_hold_total = MAX (max_events, 1);
 }
 
 void
@@ -356,6 +365,7 @@ handle_begin (RheaRepair *r,
 {
   TraceEvent *ev = &r->out.batch->events[index];
   MarkerInfo info = { ev->name, MARKER_NONE };
+  gboolean known;
 
   if (r->opts.markers)
     info = classify (r, ev->name);
@@ -372,9 +382,11 @@ handle_begin (RheaRepair *r,
     case MARKER_BEGIN:
       ev->name = info.stripped;
       r->stats.methods++;
+      known = TRUE;
       if (th->frames->len == 0 || th->n_suspended > 0 || g_array_index (th->frames, Frame, th->frames->len - 1).last_call != info.stripped)
-        rhea_thread_begin_method (r, th, info.stripped);
+        known = rhea_thread_begin_method (r, th, info.stripped);
       rhea_thread_push (r, th, index, TRUE);
+      g_array_index (th->frames, Frame, th->frames->len - 1).call_known = known;
       break;
     case MARKER_RETURN:
       handle_return (r, th, index, info.stripped);
@@ -492,15 +504,15 @@ rhea_repair_stats_to_string (const RheaRepairStats *s)
                           " closed-at-eos=%" G_GUINT64_FORMAT " unmatched-E=%" G_GUINT64_FORMAT
                           " unmatched-T=%" G_GUINT64_FORMAT " unmatched-end=%" G_GUINT64_FORMAT
                           " marker-ends=%" G_GUINT64_FORMAT " crash-tagged=%" G_GUINT64_FORMAT
-                          " hold-overflows=%" G_GUINT64_FORMAT " too-deep=%" G_GUINT64_FORMAT
+                          " hold-overflows=%" G_GUINT64_FORMAT " hold-total-overflows=%" G_GUINT64_FORMAT
+                          " too-deep=%" G_GUINT64_FORMAT
                           " suspended=%" G_GUINT64_FORMAT " resumed=%" G_GUINT64_FORMAT
-                          " max-depth=%u max-held=%u",
+                          " max-depth=%u max-held=%u max-held-total=%" G_GUINT64_FORMAT,
                           s->events_in, s->events_out, s->methods, s->returns, s->throws,
                           s->throws_caught, s->unwound, s->missing_ends, s->closed_at_eos,
                           s->unmatched_returns, s->unmatched_throws, s->unmatched_ends,
-                          s->marker_ends, s->crash_tagged, s->hold_overflows, s->too_deep, s->suspended,
-                          s->resumed, s->max_depth,
-                          s->max_held);
+                          s->marker_ends, s->crash_tagged, s->hold_overflows, s->hold_total_overflows,
+                          s->too_deep, s->suspended, s->resumed, s->max_depth, s->max_held, s->max_held_total);
 }
 
 static void
@@ -540,6 +552,9 @@ rhea_repair_get_summary (RheaRepair *r)
   append_count (line, s->unmatched_ends, "unmatched slice end dropped", "unmatched slice ends dropped");
   append_count (line, s->hold_overflows, "throw taken to escape every instrumented frame at the hold limit",
                 "throws taken to escape every instrumented frame at the hold limit");
+  append_count (line, s->hold_total_overflows,
+                "hold cut at the total hold limit (frames open across it may end late)",
+                "holds cut at the total hold limit (frames open across them may end late)");
   append_count (line, s->too_deep, "event dropped beyond the maximum stack depth",
                 "events dropped beyond the maximum stack depth");
   if (line->len == 0)

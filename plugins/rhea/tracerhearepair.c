@@ -11,6 +11,7 @@
 #define DEFAULT_MARKER_ENDS RHEA_REPAIR_DEFAULT_MARKER_ENDS
 #define DEFAULT_CRASH_TAG RHEA_REPAIR_DEFAULT_CRASH_TAG
 #define DEFAULT_MAX_HOLD RHEA_REPAIR_DEFAULT_MAX_HOLD
+#define DEFAULT_MAX_HOLD_TOTAL RHEA_REPAIR_DEFAULT_MAX_HOLD_TOTAL
 
 /**
  * TraceRheaRepair:
@@ -47,6 +48,7 @@ enum
   PROP_MARKER_ENDS,
   PROP_CRASH_TAG,
   PROP_MAX_HOLD,
+  PROP_MAX_HOLD_TOTAL,
   N_PROPS
 };
 
@@ -131,6 +133,7 @@ trace_rhea_repair_collect_stats (TraceElement *element,
   g_variant_dict_insert (dict, "unmatched-throws", "t", s.unmatched_throws);
   g_variant_dict_insert (dict, "unmatched-ends", "t", s.unmatched_ends);
   g_variant_dict_insert (dict, "hold-overflows", "t", s.hold_overflows);
+  g_variant_dict_insert (dict, "hold-total-overflows", "t", s.hold_total_overflows);
   g_variant_dict_insert (dict, "too-deep", "t", s.too_deep);
 }
 
@@ -158,6 +161,9 @@ trace_rhea_repair_set_property (GObject *object,
     case PROP_MAX_HOLD:
       self->opts.max_hold = g_value_get_uint (value);
       break;
+    case PROP_MAX_HOLD_TOTAL:
+      self->opts.max_hold_total = g_value_get_uint (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -184,6 +190,9 @@ trace_rhea_repair_get_property (GObject *object,
       break;
     case PROP_MAX_HOLD:
       g_value_set_uint (value, self->opts.max_hold);
+      break;
+    case PROP_MAX_HOLD_TOTAL:
+      g_value_set_uint (value, self->opts.max_hold_total);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -226,6 +235,11 @@ trace_rhea_repair_class_init (TraceRheaRepairClass *klass)
                                                  "Events held per thread while a throw's catcher is unknown; "
                                                  "at the limit the oldest throws are taken as escaped",
                                                  16, G_MAXINT32, DEFAULT_MAX_HOLD, rw);
+  properties[PROP_MAX_HOLD_TOTAL] = g_param_spec_uint ("max-hold-total", "Max hold total",
+                                                       "Events held by all threads together (about 100 bytes "
+                                                       "each); over it the thread holding the most is cut "
+                                                       "as at max-hold",
+                                                       16, G_MAXINT32, DEFAULT_MAX_HOLD_TOTAL, rw);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   trace_element_class_set_metadata (TRACE_ELEMENT_CLASS (klass), "RheaTrace repair", "Filter/Trace",
                                     "Turns B:/E:/T: method markers into balanced slices and repairs unbalanced ones",
@@ -239,6 +253,7 @@ trace_rhea_repair_init (TraceRheaRepair *self)
   self->opts.marker_ends = DEFAULT_MARKER_ENDS;
   self->opts.crash_tag = DEFAULT_CRASH_TAG;
   self->opts.max_hold = DEFAULT_MAX_HOLD;
+  self->opts.max_hold_total = DEFAULT_MAX_HOLD_TOTAL;
 }
 
 TRACE_ELEMENT_REGISTER_DEFINE (rhea_repair, "rhea-repair", TRACE_RANK_NONE, TRACE_TYPE_RHEA_REPAIR)

@@ -792,8 +792,11 @@ check_propagation (guint32 seed,
   /* a frame a T: exception left ends at that T:, whatever its catcher
    * did next: off by the time to write the T: and the unwinding only;
    * but for the rare frame taken to have ended before a call it made for
-   * the first time (the call was known from a frame below) */
-  g_assert_cmpuint (by_kind[0].late * 100, <=, by_kind[0].n);
+   * the first time (the call was known from a frame below), and, where
+   * nothing below returned (EOS, the hold limit), a frame under the T:
+   * whose call above was not one its method was seen making before it
+   * began (it ends earlier, inside itself) */
+  g_assert_cmpuint (by_kind[0].late * 100, <=, by_kind[0].n * 3);
   g_assert_cmpuint (sc.exact[CALL_RETURNED], ==, sc.n[CALL_RETURNED]);
   g_assert_cmpuint (sc.exact[CALL_THREW], ==, sc.n[CALL_THREW]);
   /* every catcher was found within the hold (no late E:) */

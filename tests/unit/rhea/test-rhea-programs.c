@@ -927,12 +927,8 @@ static const Shape shapes[] = {
 
 /* Every shape with seeds @first to @first + 2: each model's output is
  * balanced and in order with one slice per call (score_model()), and a
- * call that returned or threw ends where its E: or T: is.
- * Summed over the models: frames an exception left end far closer than
- * with btrace's documented rule (the enclosing frame's end), and most of
- * those a T: exception left within 1 us of the truth.  Against
- * trace_doctor's pairing they are not closer on every shape: see
- * docs/rhea-repair.md for the figures. */
+ * call that returned or threw ends where its E: or T: is.  The checks
+ * on the sums are in check_family(). */
 static Score
 run_family (guint32 first)
 {
@@ -955,42 +951,48 @@ run_family (guint32 first)
   return all;
 }
 
+/* Summed over the models: most frames a T: exception left end within 1 us
+ * of the truth, and the frames an exception left end closer than with
+ * btrace's documented rule (the enclosing frame's end); against
+ * trace_doctor's pairing, the mean of the frames an exception without a
+ * marker left is at most @plain times its, and that of every frame an
+ * exception left at most @all times its (the figures are in
+ * docs/rhea-repair.md). */
 static void
-check_family (guint32 first)
+check_family (guint32 first,
+              double plain,
+              double all_unwound)
 {
   Score all = run_family (first);
 
+  g_assert_cmpfloat (share_within_1us (&all, END_UNWOUND_T), >=, 0.85);
   g_assert_cmpfloat (mean_us (&all, RULE_OURS, END_UNWOUND_PLAIN), <,
                      mean_us (&all, RULE_CALLER_RETURN, END_UNWOUND_PLAIN) * 0.7);
   g_assert_cmpfloat (mean_unwound_us (&all, RULE_OURS), <, mean_unwound_us (&all, RULE_CALLER_RETURN) / 2);
-  g_assert_cmpfloat (share_within_1us (&all, END_UNWOUND_T), >=, 0.9);
+  g_assert_cmpfloat (mean_us (&all, RULE_OURS, END_UNWOUND_PLAIN), <=, mean_us (&all, RULE_BTRACE, END_UNWOUND_PLAIN) * plain);
+  g_assert_cmpfloat (mean_unwound_us (&all, RULE_OURS), <=, mean_unwound_us (&all, RULE_BTRACE) * all_unwound);
 }
 
+/* Loop-heavy shapes here (loops-retry 13 holds more than max-hold):
+ * frames an exception without a marker left long before are still open
+ * when their begins must go out, and end no earlier than that. */
 static void
 test_family_11 (void)
 {
-  check_family (11);
+  check_family (11, 2.6, 1.8);
 }
 
 static void
 test_family_21 (void)
 {
-  check_family (21);
+  check_family (21, 0.6, 0.45);
 }
 
-/* Seeds never looked at while the repair's rules were chosen: the same
- * per-model checks, most frames a T: exception left within 1 us, and the
- * frames an exception left closer than with btrace's documented rule
- * (the margins of the seeds above are not reached: see
- * docs/rhea-repair.md). */
+/* Seeds never looked at while the repair's rules were chosen. */
 static void
 test_family_held_out (void)
 {
-  Score all = run_family (31);
-
-  g_assert_cmpfloat (mean_us (&all, RULE_OURS, END_UNWOUND_PLAIN), <, mean_us (&all, RULE_CALLER_RETURN, END_UNWOUND_PLAIN));
-  g_assert_cmpfloat (mean_unwound_us (&all, RULE_OURS), <, mean_unwound_us (&all, RULE_CALLER_RETURN));
-  g_assert_cmpfloat (share_within_1us (&all, END_UNWOUND_T), >=, 0.9);
+  check_family (31, 1.0, 0.6);
 }
 
 int

@@ -309,7 +309,8 @@ test_unmatched_markers (Fixture *fx,
   g_assert_cmpuint (stats (fx).unmatched_throws, ==, 1);
 }
 
-/* The capture was cut: open frames close at the thread's last time. */
+/* The capture was cut: open frames close at the thread's last time.  A
+ * thread's events are held while a method frame is open. */
 static void
 test_cut_off_capture (Fixture *fx,
                       gconstpointer data)
@@ -323,8 +324,9 @@ test_cut_off_capture (Fixture *fx,
   ev->tid = PID;
   ev->name = trace_string_pool_intern (fx->pool, "inflate");
   ev->u.slice.dur = 4;
-  check_process (fx, "B 1 100 a\nB 2 100 b\nslice-complete 3 100 inflate\n");
+  check_process (fx, "");
   check_drain (fx,
+               "B 1 100 a\nB 2 100 b\nslice-complete 3 100 inflate\n"
                "E 7 100 b repair=closed-at-eos [repaired]\n"
                "E 7 100 a repair=closed-at-eos [repaired]\n");
   g_assert_cmpuint (stats (fx).closed_at_eos, ==, 2);
@@ -339,10 +341,11 @@ test_throw_at_eos (Fixture *fx,
   M (2, "B:b");
   M (3, "T:b");
   M (4, "B:c");
-  check_process (fx, "B 1 100 a\nB 2 100 b\n");
+  check_process (fx, "");
   /* c was running when the capture was cut; nothing returned below b's
    * throw, so a was left by it (an uninstrumented catcher, a crash) */
   check_drain (fx,
+               "B 1 100 a\nB 2 100 b\n"
                "E 3 100 b repair=exited-by-throw [repaired]\n"
                "E 3 100 a repair=unwound-by-exception [repaired]\n"
                "B 4 100 c\n"
@@ -425,7 +428,7 @@ test_marker_ends_absent (Fixture *fx,
 }
 
 /* A held thread does not hold the others; held events come out, in
- * order, in the batch where the throw is settled. */
+ * order, in the batch where the thread's last method frame ends. */
 static void
 test_threads_and_batches (Fixture *fx,
                           gconstpointer data)
@@ -440,18 +443,18 @@ test_threads_and_batches (Fixture *fx,
   counter = trace_batch_append (fx->batch, TRACE_EVENT_COUNTER, 6);
   counter->u.counter.value = 1;
   begin_on (fx, 2, 7, "E:w");
-  check_process (fx, "B 1 1 a\nB 2 1 b\nB 4 2 w\ncounter 6 -1\nE 7 2 w\n");
+  check_process (fx, "counter 6 -1\nB 4 2 w\nE 7 2 w\n");
   begin_on (fx, 1, 8, "E:c");
   begin_on (fx, 2, 9, "B:v");
   begin_on (fx, 1, 10, "E:a");
   begin_on (fx, 2, 11, "E:v");
   check_process (fx,
-                 "B 9 2 v\n"
+                 "B 1 1 a\nB 2 1 b\n"
                  "E 3 1 b repair=exited-by-throw [repaired]\n"
                  "B 5 1 c\nE 8 1 c\nE 10 1 a\n"
-                 "E 11 2 v\n");
+                 "B 9 2 v\nE 11 2 v\n");
   check_drain (fx, "");
-  g_assert_cmpuint (stats (fx).max_held, ==, 3);
+  g_assert_cmpuint (stats (fx).max_held, ==, 5);
 }
 
 /* Args of held events travel with them. */
@@ -466,8 +469,9 @@ test_args_survive_hold (Fixture *fx,
   ev = M (3, "B:b");
   trace_batch_add_arg_int (fx->batch, ev, "line", 42);
   M (4, "E:b");
-  check_process (fx, "B 1 100 a\n");
+  check_process (fx, "");
   check_drain (fx,
+               "B 1 100 a\n"
                "E 2 100 a repair=exited-by-throw [repaired]\n"
                "B 3 100 b line=42\nE 4 100 b\n");
 }
@@ -591,6 +595,87 @@ test_hold_overflow_crash_tag (Fixture *fx,
   g_assert_cmpuint (stats (fx).crash_tagged, ==, 2);
 }
 
+/* Many threads, each with a frame open (so each holds everything), and a
+ * total limit far below what they would hold together: the thread
+ * holding the most is cut again and again, the total held never passes
+ * the limit (plus the one event just repaired), and every thread's
+ * output is still balanced and in order. */
+#define TOTAL_THREADS 40
+#define TOTAL_CALLS 30
+#define TOTAL_LIMIT 64
+
+static void
+check_thread_output (GPtrArray *names,
+                     gint64 *last_ts,
+                     const TraceBatch *batch)
+{
+  for (guint i = 0; batch != NULL && i < batch->n_events; i++)
+    {
+      const TraceEvent *ev = &batch->events[i];
+      GPtrArray *stack = names->pdata[ev->tid - 1];
+      const char *name = trace_batch_get_string (batch, ev->name);
+
+      g_assert_cmpint (ev->ts, >=, last_ts[ev->tid - 1]);
+      last_ts[ev->tid - 1] = ev->ts;
+      if (ev->kind == TRACE_EVENT_SLICE_BEGIN)
+        {
+          g_ptr_array_add (stack, g_strdup (name));
+          continue;
+        }
+      g_assert_cmpint (ev->kind, ==, TRACE_EVENT_SLICE_END);
+      g_assert_cmpuint (stack->len, >, 0);
+      g_assert_cmpstr (stack->pdata[stack->len - 1], ==, name);
+      g_ptr_array_remove_index (stack, stack->len - 1);
+    }
+}
+
+static void
+test_hold_total_limit (Fixture *fx,
+                       gconstpointer data)
+{
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  gint64 last_ts[TOTAL_THREADS] = { 0 };
+  g_autoptr (TraceBatch) tail = NULL;
+  g_autofree char *summary = NULL;
+  gint64 ts = 1;
+  RheaRepairStats st;
+
+  rhea_repair_set_max_hold_total (fx->repair, TOTAL_LIMIT);
+  for (guint t = 0; t < TOTAL_THREADS; t++)
+    g_ptr_array_add (names, g_ptr_array_new_with_free_func (g_free));
+  for (guint t = 1; t <= TOTAL_THREADS; t++)
+    begin_on (fx, t, ts++, "B:Loop:run");
+  for (guint c = 0; c < TOTAL_CALLS; c++)
+    {
+      for (guint t = 1; t <= TOTAL_THREADS; t++)
+        {
+          begin_on (fx, t, ts++, "B:Foo:bar");
+          begin_on (fx, t, ts++, "E:Foo:bar");
+        }
+      rhea_repair_process (fx->repair, fx->batch);
+      check_thread_output (names, last_ts, fx->batch);
+      trace_batch_clear (fx->batch);
+      /* nothing is synthesized before EOS: what did not come out is held */
+      st = stats (fx);
+      g_assert_cmpuint (st.events_in - st.events_out, <=, TOTAL_LIMIT);
+    }
+  tail = rhea_repair_drain (fx->repair);
+  check_thread_output (names, last_ts, tail);
+
+  st = stats (fx);
+  for (guint t = 0; t < TOTAL_THREADS; t++)
+    g_assert_cmpuint (((GPtrArray *) names->pdata[t])->len, ==, 0);
+  g_assert_cmpuint (st.events_out, ==, st.events_in + TOTAL_THREADS); /* + the outer ends */
+  g_assert_cmpuint (st.closed_at_eos, ==, TOTAL_THREADS);
+  g_assert_cmpuint (st.max_held_total, >, TOTAL_LIMIT);
+  g_assert_cmpuint (st.max_held_total, <=, TOTAL_LIMIT + 1);
+  g_assert_cmpuint (st.max_held, <, TOTAL_LIMIT);
+  g_assert_cmpuint (st.hold_total_overflows, >, 0);
+  g_assert_cmpuint (st.hold_overflows, ==, 0); /* no throw to decide */
+  summary = rhea_repair_get_summary (fx->repair);
+  g_assert_nonnull (strstr (summary, " holds cut at the total hold limit"));
+}
+
 static void
 test_markers_off (Fixture *fx,
                   gconstpointer data)
@@ -650,11 +735,11 @@ test_exception_escaped_to_loop (Fixture *fx,
   M (7, "E:r");
   check_process (fx,
                  "B 1 100 r\n"
-                 "E 2 100 r\n"
-                 "B 3 100 a\n"
-                 "B 4 100 x\n"
-                 "E 5 100 x\n");
+                 "E 2 100 r\n");
   check_drain (fx,
+               "B 3 100 a\n"
+               "B 4 100 x\n"
+               "E 5 100 x\n"
                "E 5 100 a repair=unwound-by-exception [repaired]\n"
                "B 6 100 r\n"
                "E 7 100 r\n");
@@ -710,10 +795,10 @@ test_catcher_found_by_its_call (Fixture *fx,
                  "B 1 100 c\n"
                  "B 2 100 x\n"
                  "E 3 100 x\n"
-                 "E 4 100 c\n"
-                 "B 5 100 c\n"
-                 "B 6 100 t\n");
+                 "E 4 100 c\n");
   check_drain (fx,
+               "B 5 100 c\n"
+               "B 6 100 t\n"
                "E 7 100 t repair=exited-by-throw [repaired]\n"
                "B 8 100 x\n"
                "E 9 100 x\n"
@@ -823,8 +908,8 @@ test_stats_and_summary (Fixture *fx,
   g_assert_cmpstr (line, ==,
                    "in=7 out=6 methods=3 returns=1 throws=1 throws-caught=0 unwound=1 "
                    "missing-end=0 closed-at-eos=0 unmatched-E=1 unmatched-T=0 unmatched-end=1 "
-                   "marker-ends=0 crash-tagged=0 hold-overflows=0 too-deep=0 suspended=0 resumed=0 "
-                   "max-depth=3 max-held=1");
+                   "marker-ends=0 crash-tagged=0 hold-overflows=0 hold-total-overflows=0 too-deep=0 "
+                   "suspended=0 resumed=0 max-depth=3 max-held=4 max-held-total=4");
   summary = rhea_repair_get_summary (fx->repair);
   g_assert_cmpstr (summary, ==,
                    "rhea-repair: 1 method unwound by an exception (closed at the last time "
@@ -864,6 +949,7 @@ main (int argc,
   ADD ("hold-overflow", test_hold_overflow);
   ADD ("hold-overflow-keeps-recent-throw", test_hold_overflow_keeps_recent_throw);
   ADD ("hold-overflow-crash-tag", test_hold_overflow_crash_tag);
+  ADD ("hold-total-limit", test_hold_total_limit);
   ADD ("markers-off", test_markers_off);
   ADD ("too-deep", test_too_deep);
   ADD ("stats-and-summary", test_stats_and_summary);
