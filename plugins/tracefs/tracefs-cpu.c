@@ -301,6 +301,9 @@ capture_readers_get_n_cpus (CaptureReaders *readers)
  * @readers: the readers
  * @error: why a thread could not start
  *
+ * Starts a thread per cpu. Call it before tracing is turned on: the
+ * events lost are counted from the ring buffer's counters read here.
+ *
  * Returns: whether every cpu is being read
  */
 gboolean
@@ -310,9 +313,15 @@ capture_readers_start (CaptureReaders *readers,
   for (guint cpu = 0; cpu < readers->n_cpus; cpu++)
     {
       g_autofree char *name = g_strdup_printf ("tracefs-cpu%u", cpu);
+      CaptureCpu *c = &readers->cpus[cpu];
 
-      if (readers->cpus[cpu].fd < 0)
+      if (c->fd < 0)
         continue;
+      /* The counters the losses are counted from, read before tracing is
+       * on: a thread's first pass may come after the buffer has already
+       * overrun, and those losses would go uncounted. */
+      c->have_stats = read_stats (c, &c->first);
+      c->last = c->first;
       readers->cpus[cpu].thread = g_thread_try_new (name, read_cpu, &readers->cpus[cpu], error);
       if (readers->cpus[cpu].thread == NULL)
         return FALSE;

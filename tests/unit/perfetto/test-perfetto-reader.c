@@ -33,6 +33,15 @@ concat (GBytes *a,
   return g_byte_array_free_to_bytes (all);
 }
 
+/* The bytes of @trace as a file holds them. */
+static GBytes *
+pack_trace (const Perfetto__Protos__Trace *trace)
+{
+  guint8 *data = g_malloc (perfetto__protos__trace__get_packed_size (trace));
+
+  return g_bytes_new_take (data, perfetto__protos__trace__pack (trace, data));
+}
+
 /* The events of sdk_style.textproto, read off that file by hand. */
 static void
 test_sdk_style (void)
@@ -446,7 +455,6 @@ test_perf_sample (void)
   Perfetto__Protos__TracePacket pkt = PERFETTO__PROTOS__TRACE_PACKET__INIT;
   Perfetto__Protos__TracePacket pkt2 = PERFETTO__PROTOS__TRACE_PACKET__INIT, *pkts[] = { &pkt, &pkt2 };
   Perfetto__Protos__Trace trace = PERFETTO__PROTOS__TRACE__INIT;
-  g_autofree guint8 *record = NULL;
   g_autoptr (GBytes) bytes = NULL;
   g_autoptr (TraceBatch) out = NULL;
   g_autoptr (GError) error = NULL;
@@ -510,8 +518,7 @@ test_perf_sample (void)
   pkt2.perf_sample = &skipped;
   trace.n_packet = 2;
   trace.packet = pkts;
-  record = g_malloc (perfetto__protos__trace__get_packed_size (&trace));
-  bytes = g_bytes_new (record, perfetto__protos__trace__pack (&trace, record));
+  bytes = pack_trace (&trace);
 
   out = pt_read (bytes, pool, NULL, NULL, &error);
   g_assert_no_error (error);
@@ -576,7 +583,6 @@ test_perf_sample_nodes (void)
   Perfetto__Protos__PerfSample sample[4];
   Perfetto__Protos__TracePacket pkt[4], *pkts[] = { &pkt[0], &pkt[1], &pkt[2], &pkt[3] };
   Perfetto__Protos__Trace trace = PERFETTO__PROTOS__TRACE__INIT;
-  g_autofree guint8 *record = NULL;
   g_autoptr (GBytes) bytes = NULL;
   g_autoptr (TraceBatch) out = NULL;
   g_autoptr (GError) error = NULL;
@@ -632,8 +638,7 @@ test_perf_sample_nodes (void)
   pkt[0].interned_data = &idata;
   trace.n_packet = 4;
   trace.packet = pkts;
-  record = g_malloc (perfetto__protos__trace__get_packed_size (&trace));
-  bytes = g_bytes_new (record, perfetto__protos__trace__pack (&trace, record));
+  bytes = pack_trace (&trace);
 
   out = pt_read (bytes, pool, NULL, NULL, &error);
   g_assert_no_error (error);
@@ -677,7 +682,6 @@ test_nested_value (void)
   Perfetto__Protos__TrackEvent te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
   Perfetto__Protos__TracePacket pkt[2], *pkts[] = { &pkt[0], &pkt[1] };
   Perfetto__Protos__Trace trace = PERFETTO__PROTOS__TRACE__INIT;
-  g_autofree guint8 *record = NULL;
   g_autoptr (GBytes) bytes = NULL;
   g_autoptr (TraceBatch) out = NULL;
   g_autoptr (GError) error = NULL;
@@ -729,8 +733,7 @@ test_nested_value (void)
   pkt[1].track_event = &te;
   trace.n_packet = 2;
   trace.packet = pkts;
-  record = g_malloc (perfetto__protos__trace__get_packed_size (&trace));
-  bytes = g_bytes_new (record, perfetto__protos__trace__pack (&trace, record));
+  bytes = pack_trace (&trace);
 
   out = pt_read (bytes, pool, NULL, NULL, &error);
   g_assert_no_error (error);
