@@ -19,6 +19,7 @@
  */
 #include "perfetto-reader-private.h"
 
+#include <json-glib/json-glib.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -450,6 +451,100 @@ add_nested_value (PerfettoReader *r,
 }
 
 static void
+add_json_scalar (PerfettoReader *r,
+                 TraceEvent *ev,
+                 JsonNode *node,
+                 guint32 key)
+{
+  TraceBatch *b = r->batch;
+
+  switch (json_node_get_value_type (node))
+    {
+    case G_TYPE_INT64:
+      trace_batch_add_arg (b, ev, key, TRACE_ARG_INT)->v.i = json_node_get_int (node);
+      break;
+    case G_TYPE_DOUBLE:
+      trace_batch_add_arg (b, ev, key, TRACE_ARG_DOUBLE)->v.d = json_node_get_double (node);
+      break;
+    case G_TYPE_BOOLEAN:
+      trace_batch_add_arg (b, ev, key, TRACE_ARG_BOOL)->v.b = json_node_get_boolean (node);
+      break;
+    default:
+      trace_batch_add_arg (b, ev, key, TRACE_ARG_STRING)->v.s = perfetto_reader_intern (r, json_node_get_string (node));
+      break;
+    }
+}
+
+/* A JSON value flattened as trace_processor flattens a JSON event's args
+ * (json_args.cc): `key.member`, `key[i]` numbered among the elements that
+ * are not null. An empty array or object is a value-less arg: inside an
+ * array it keeps its index, as perfetto-sink writes it back. Deeper than
+ * PERFETTO_NESTED_VALUE_MAX_DEPTH: counted. */
+static void
+add_json_node (PerfettoReader *r,
+               TraceEvent *ev,
+               JsonNode *node,
+               const char *key,
+               guint depth)
+{
+  TraceBatch *b = r->batch;
+
+  if (depth > PERFETTO_NESTED_VALUE_MAX_DEPTH)
+    {
+      perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "nested debug annotation deeper than " G_STRINGIFY (PERFETTO_NESTED_VALUE_MAX_DEPTH));
+      return;
+    }
+  if (JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_autoptr (GList) members = json_object_get_members (json_node_get_object (node));
+
+      if (members == NULL)
+        trace_batch_add_arg (b, ev, perfetto_reader_intern (r, key), TRACE_ARG_EMPTY_OBJECT);
+      for (GList *m = members; m != NULL; m = m->next)
+        {
+          g_autofree char *member = g_strdup_printf ("%s.%s", key, (const char *) m->data);
+
+          add_json_node (r, ev, json_object_get_member (json_node_get_object (node), m->data), member, depth + 1);
+        }
+    }
+  else if (JSON_NODE_HOLDS_ARRAY (node))
+    {
+      JsonArray *a = json_node_get_array (node);
+      guint n = 0;
+
+      if (json_array_get_length (a) == 0)
+        trace_batch_add_arg (b, ev, perfetto_reader_intern (r, key), TRACE_ARG_EMPTY_ARRAY);
+      for (guint i = 0; i < json_array_get_length (a); i++)
+        if (!JSON_NODE_HOLDS_NULL (json_array_get_element (a, i)))
+          {
+            g_autofree char *element = g_strdup_printf ("%s[%u]", key, n++);
+
+            add_json_node (r, ev, json_array_get_element (a, i), element, depth + 1);
+          }
+    }
+  else if (JSON_NODE_HOLDS_VALUE (node))
+    add_json_scalar (r, ev, node, perfetto_reader_intern (r, key));
+}
+
+/* A `legacy_json_value` reads as trace_processor reads it: its JSON
+ * flattened to args; text that is no JSON stays one string. */
+static void
+add_legacy_json (PerfettoReader *r,
+                 TraceEvent *ev,
+                 const char *json,
+                 guint32 key)
+{
+  g_autoptr (JsonParser) parser = json_parser_new_immutable ();
+
+  if (!json_parser_load_from_data (parser, json, -1, NULL) || json_parser_get_root (parser) == NULL)
+    {
+      trace_batch_add_arg (r->batch, ev, key, TRACE_ARG_STRING)->v.s = perfetto_reader_intern (r, json);
+      return;
+    }
+  add_json_node (r, ev, json_parser_get_root (parser), key ? trace_string_pool_get (r->pool, key) : "", 0);
+}
+
+static void
 add_annotation_value (PerfettoReader *r,
                       PerfettoSeq *seq,
                       TraceEvent *ev,
@@ -479,14 +574,7 @@ add_annotation_value (PerfettoReader *r,
       trace_batch_add_arg (b, ev, key, TRACE_ARG_STRING)->v.s = perfetto_reader_intern (r, a->string_value);
       break;
     case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_LEGACY_JSON_VALUE:
-      /* An empty array or object adds no row in trace_processor (perfetto-sink
-       * writes one to keep an array element's index): a value-less arg. */
-      if (g_str_equal (a->legacy_json_value, "[]"))
-        trace_batch_add_arg (b, ev, key, TRACE_ARG_EMPTY_ARRAY);
-      else if (g_str_equal (a->legacy_json_value, "{}"))
-        trace_batch_add_arg (b, ev, key, TRACE_ARG_EMPTY_OBJECT);
-      else
-        trace_batch_add_arg (b, ev, key, TRACE_ARG_STRING)->v.s = perfetto_reader_intern (r, a->legacy_json_value);
+      add_legacy_json (r, ev, a->legacy_json_value, key);
       break;
     case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_NESTED_VALUE:
       add_nested_value (r, ev, a->nested_value, key ? trace_string_pool_get (r->pool, key) : "", 0);

@@ -665,18 +665,13 @@ nested_leaf (Perfetto__Protos__DebugAnnotation__NestedValue *v)
   return v;
 }
 
-/* A debug annotation given as a nested_value tree (Chrome's TracedValue
- * in older writers) reads as the dotted keys trace_processor gives it:
- * `args.a`, `args.arr[i]` numbered among the elements that hold a value,
- * and nothing for an empty dict or an element without a value. */
-static void
-test_nested_value (void)
+/* The args of an instant of a thread carrying @ann, as perfetto-src
+ * reads them (pt_event_string()). */
+static char *
+read_annotated_instant (Perfetto__Protos__DebugAnnotation *ann)
 {
   g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
-  Perfetto__Protos__DebugAnnotation__NestedValue root, a, arr, x, none, d, empty;
-  Perfetto__Protos__DebugAnnotation__NestedValue *root_values[] = { &a, &arr, &empty }, *arr_values[] = { &x, &none, &d };
-  char *keys[] = { "a", "arr", "empty" };
-  Perfetto__Protos__DebugAnnotation ann = PERFETTO__PROTOS__DEBUG_ANNOTATION__INIT, *anns[] = { &ann };
+  Perfetto__Protos__DebugAnnotation *anns[] = { ann };
   Perfetto__Protos__ThreadDescriptor thread = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
   Perfetto__Protos__TrackDescriptor track = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
   Perfetto__Protos__TrackEvent te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
@@ -685,29 +680,7 @@ test_nested_value (void)
   g_autoptr (GBytes) bytes = NULL;
   g_autoptr (TraceBatch) out = NULL;
   g_autoptr (GError) error = NULL;
-  g_autofree char *text = NULL;
 
-  nested_leaf (&a)->has_int_value = TRUE;
-  a.int_value = 1;
-  nested_leaf (&x)->string_value = "x";
-  nested_leaf (&none);
-  nested_leaf (&d)->has_double_value = TRUE;
-  d.double_value = 2.5;
-  nested_leaf (&arr)->has_nested_type = TRUE;
-  arr.nested_type = PERFETTO__PROTOS__DEBUG_ANNOTATION__NESTED_VALUE__NESTED_TYPE__ARRAY;
-  arr.n_array_values = 3;
-  arr.array_values = arr_values;
-  nested_leaf (&empty)->has_nested_type = TRUE;
-  empty.nested_type = PERFETTO__PROTOS__DEBUG_ANNOTATION__NESTED_VALUE__NESTED_TYPE__DICT;
-  nested_leaf (&root)->has_nested_type = TRUE;
-  root.nested_type = PERFETTO__PROTOS__DEBUG_ANNOTATION__NESTED_VALUE__NESTED_TYPE__DICT;
-  root.n_dict_keys = root.n_dict_values = 3;
-  root.dict_keys = keys;
-  root.dict_values = root_values;
-  ann.name_field_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME;
-  ann.name = "args";
-  ann.value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_NESTED_VALUE;
-  ann.nested_value = &root;
   thread.has_pid = thread.has_tid = TRUE;
   thread.pid = thread.tid = 4;
   track.has_uuid = TRUE;
@@ -737,13 +710,73 @@ test_nested_value (void)
 
   out = pt_read (bytes, pool, NULL, NULL, &error);
   g_assert_no_error (error);
-  for (guint i = 0; i < out->n_events && text == NULL; i++)
+  for (guint i = 0; i < out->n_events; i++)
     if (out->events[i].kind == TRACE_EVENT_INSTANT)
-      text = pt_event_string (out, &out->events[i]);
-  g_assert_nonnull (text);
+      return pt_event_string (out, &out->events[i]);
+  g_assert_not_reached ();
+}
+
+/* A debug annotation given as a nested_value tree (Chrome's TracedValue
+ * in older writers) reads as the dotted keys trace_processor gives it:
+ * `args.a`, `args.arr[i]` numbered among the elements that hold a value,
+ * and nothing for an empty dict or an element without a value. */
+static void
+test_nested_value (void)
+{
+  Perfetto__Protos__DebugAnnotation__NestedValue root, a, arr, x, none, d, empty;
+  Perfetto__Protos__DebugAnnotation__NestedValue *root_values[] = { &a, &arr, &empty }, *arr_values[] = { &x, &none, &d };
+  char *keys[] = { "a", "arr", "empty" };
+  Perfetto__Protos__DebugAnnotation ann = PERFETTO__PROTOS__DEBUG_ANNOTATION__INIT;
+  g_autofree char *text = NULL;
+
+  nested_leaf (&a)->has_int_value = TRUE;
+  a.int_value = 1;
+  nested_leaf (&x)->string_value = "x";
+  nested_leaf (&none);
+  nested_leaf (&d)->has_double_value = TRUE;
+  d.double_value = 2.5;
+  nested_leaf (&arr)->has_nested_type = TRUE;
+  arr.nested_type = PERFETTO__PROTOS__DEBUG_ANNOTATION__NESTED_VALUE__NESTED_TYPE__ARRAY;
+  arr.n_array_values = 3;
+  arr.array_values = arr_values;
+  nested_leaf (&empty)->has_nested_type = TRUE;
+  empty.nested_type = PERFETTO__PROTOS__DEBUG_ANNOTATION__NESTED_VALUE__NESTED_TYPE__DICT;
+  nested_leaf (&root)->has_nested_type = TRUE;
+  root.nested_type = PERFETTO__PROTOS__DEBUG_ANNOTATION__NESTED_VALUE__NESTED_TYPE__DICT;
+  root.n_dict_keys = root.n_dict_values = 3;
+  root.dict_keys = keys;
+  root.dict_values = root_values;
+  ann.name_field_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME;
+  ann.name = "args";
+  ann.value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_NESTED_VALUE;
+  ann.nested_value = &root;
+
+  text = read_annotated_instant (&ann);
   g_assert_nonnull (g_strrstr (text, " args.a=i:1 args.arr[0]=s:'x' args.arr[1]=d:2.5"));
   g_assert_null (strstr (text, "empty"));
   g_assert_null (strstr (text, "args.arr[2]"));
+}
+
+/* A legacy_json_value reads as trace_processor flattens it, as it
+ * flattens a JSON event's args: members and elements as dotted keys, the
+ * elements numbered among those that are not null (an empty array keeps
+ * its index, a value-less arg). Text that is no JSON stays one string. */
+static void
+test_legacy_json_value (void)
+{
+  Perfetto__Protos__DebugAnnotation ann = PERFETTO__PROTOS__DEBUG_ANNOTATION__INIT;
+  g_autofree char *text = NULL, *not_json = NULL;
+
+  ann.name_field_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME;
+  ann.name = "params";
+  ann.value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_LEGACY_JSON_VALUE;
+  ann.legacy_json_value = "{\"a\":1,\"b\":[null,[],{\"c\":\"x\"},2.5,true],\"e\":{}}";
+  text = read_annotated_instant (&ann);
+  g_assert_nonnull (g_strrstr (text, " params.a=i:1 params.b[0]=[] params.b[1].c=s:'x' params.b[2]=d:2.5 "
+                                     "params.b[3]=b:1 params.e={}"));
+  ann.legacy_json_value = "{not json";
+  not_json = read_annotated_instant (&ann);
+  g_assert_nonnull (g_strrstr (not_json, " params=s:'{not json'"));
 }
 
 /* 20 MiB of empty packets: no call reads them all at once (the
@@ -793,5 +826,6 @@ main (int argc,
   g_test_add_func ("/perfetto/reader/perf-sample", test_perf_sample);
   g_test_add_func ("/perfetto/reader/perf-sample-nodes", test_perf_sample_nodes);
   g_test_add_func ("/perfetto/reader/nested-value", test_nested_value);
+  g_test_add_func ("/perfetto/reader/legacy-json-value", test_legacy_json_value);
   return g_test_run ();
 }
