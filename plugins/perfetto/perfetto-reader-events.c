@@ -397,6 +397,18 @@ static void add_annotation (PerfettoReader *r,
 
 #define PERFETTO_NESTED_VALUE_MAX_DEPTH 64
 
+/* Whether a nested value at @depth is past the limit (then counted). */
+static gboolean
+nested_too_deep (PerfettoReader *r,
+                 guint depth)
+{
+  if (depth <= PERFETTO_NESTED_VALUE_MAX_DEPTH)
+    return FALSE;
+  perfetto_reader_skip (r, &r->stats.unsupported_events, 1,
+                        "nested debug annotation deeper than " G_STRINGIFY (PERFETTO_NESTED_VALUE_MAX_DEPTH));
+  return TRUE;
+}
+
 /* A nested_value tree flattened to the keys trace_processor gives it
  * (`key.member`, `key[i]`, an array's elements numbered among those
  * that hold a value). Returns: whether it added an arg. */
@@ -409,12 +421,10 @@ add_nested_value (PerfettoReader *r,
 {
   TraceBatch *b = r->batch;
   gboolean added = FALSE;
+  guint32 id;
 
-  if (depth > PERFETTO_NESTED_VALUE_MAX_DEPTH)
-    {
-      perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "nested debug annotation deeper than " G_STRINGIFY (PERFETTO_NESTED_VALUE_MAX_DEPTH));
-      return FALSE;
-    }
+  if (nested_too_deep (r, depth))
+    return FALSE;
   switch (v->nested_type)
     {
     case PERFETTO__PROTOS__DEBUG_ANNOTATION__NESTED_VALUE__NESTED_TYPE__DICT:
@@ -435,17 +445,17 @@ add_nested_value (PerfettoReader *r,
         }
       return added;
     default:
-      if (v->has_bool_value)
-        trace_batch_add_arg (b, ev, perfetto_reader_intern (r, key), TRACE_ARG_BOOL)->v.b = v->bool_value;
-      else if (v->has_int_value)
-        trace_batch_add_arg (b, ev, perfetto_reader_intern (r, key), TRACE_ARG_INT)->v.i = v->int_value;
-      else if (v->has_double_value)
-        trace_batch_add_arg (b, ev, perfetto_reader_intern (r, key), TRACE_ARG_DOUBLE)->v.d = v->double_value;
-      else if (v->string_value != NULL)
-        trace_batch_add_arg (b, ev, perfetto_reader_intern (r, key), TRACE_ARG_STRING)->v.s =
-            perfetto_reader_intern (r, v->string_value);
-      else
+      if (!v->has_bool_value && !v->has_int_value && !v->has_double_value && v->string_value == NULL)
         return FALSE;
+      id = perfetto_reader_intern (r, key);
+      if (v->has_bool_value)
+        trace_batch_add_arg (b, ev, id, TRACE_ARG_BOOL)->v.b = v->bool_value;
+      else if (v->has_int_value)
+        trace_batch_add_arg (b, ev, id, TRACE_ARG_INT)->v.i = v->int_value;
+      else if (v->has_double_value)
+        trace_batch_add_arg (b, ev, id, TRACE_ARG_DOUBLE)->v.d = v->double_value;
+      else
+        trace_batch_add_arg (b, ev, id, TRACE_ARG_STRING)->v.s = perfetto_reader_intern (r, v->string_value);
       return TRUE;
     }
 }
@@ -489,11 +499,8 @@ add_json_node (PerfettoReader *r,
 {
   TraceBatch *b = r->batch;
 
-  if (depth > PERFETTO_NESTED_VALUE_MAX_DEPTH)
-    {
-      perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "nested debug annotation deeper than " G_STRINGIFY (PERFETTO_NESTED_VALUE_MAX_DEPTH));
-      return;
-    }
+  if (nested_too_deep (r, depth))
+    return;
   if (JSON_NODE_HOLDS_OBJECT (node))
     {
       g_autoptr (GList) members = json_object_get_members (json_node_get_object (node));
