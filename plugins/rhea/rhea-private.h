@@ -136,7 +136,7 @@ typedef struct
 #define RHEA_REPAIR_DEFAULT_MARKER_ENDS RHEA_MARKER_ENDS_AUTO
 #define RHEA_REPAIR_DEFAULT_CRASH_TAG FALSE
 #define RHEA_REPAIR_DEFAULT_MAX_HOLD 65536
-/* about 100 MB of held events at 96 bytes each (sizeof (TraceEvent)) */
+/* about 25 MB of held events at 96 bytes each (sizeof (TraceEvent)) */
 #define RHEA_REPAIR_DEFAULT_MAX_HOLD_TOTAL 262144
 
 typedef struct _RheaRepair RheaRepair;
