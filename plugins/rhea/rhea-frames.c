@@ -726,7 +726,7 @@ rhea_thread_close_at_eos (RheaRepair *r,
   close_frames (r, th, -1, REPAIR_CLOSED_AT_EOS);
   if (th->holding)
     release (r, th);
-  /* freed as soon as they are empty: the drain batch grows by as much */
+  /* freed now: the thread's drain batch holds the same events */
   g_clear_pointer (&th->hold, trace_batch_unref);
   g_clear_pointer (&th->spare, trace_batch_unref);
   count_held (r, th);

@@ -10,8 +10,9 @@
  * are dropped, slices open at EOS are closed at the thread's last time.
  * The element (tracerhearepair.c) keeps a #RheaRepairOptions, hands it to
  * rhea_repair_new_with_options() at start, calls rhea_repair_process() on
- * every writable batch and rhea_repair_drain() at EOS.  The engine is
- * rhea-repair.c and rhea-frames.c.  See docs/rhea-repair.md.
+ * every writable batch and rhea_repair_drain() at EOS until it returns
+ * NULL.  The engine is rhea-repair.c and rhea-frames.c.  See
+ * docs/rhea-repair.md.
  */
 #pragma once
 
@@ -296,7 +297,8 @@ struct _RheaRepair
   GHashTable *threads;  /* &tid -> RheaThread* (chain head) */
   GPtrArray *thread_list;
   RheaThread *last_thread;
-  guint64 n_held; /* events held by all threads, for max_hold_total */
+  guint64 n_held;  /* events held by all threads, for max_hold_total */
+  guint n_drained; /* threads rhea_repair_drain() has closed */
   gint64 last_tid;
   gint64 last_pid;
 

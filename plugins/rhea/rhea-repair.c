@@ -467,29 +467,33 @@ rhea_repair_process (RheaRepair *r,
 /**
  * rhea_repair_drain:
  *
- * At EOS: closes every open slice (see rhea_thread_close_at_eos()) and
- * releases every held event.
+ * At EOS: closes the open slices of the next thread that has any (see
+ * rhea_thread_close_at_eos()) and releases its held events.  Call it
+ * until it returns %NULL.  One thread at a time, so that each hold is
+ * freed as its events go out: the events still held and one thread's
+ * last events are in memory at once, not every held event twice.
  *
- * Returns: (transfer full) (nullable): the last events, or %NULL
+ * Returns: (transfer full) (nullable): one thread's last events, or
+ *   %NULL once every thread is closed
  */
 TraceBatch *
 rhea_repair_drain (RheaRepair *r)
 {
-  TraceBatch *batch;
-
   g_return_val_if_fail (r != NULL, NULL);
 
-  batch = trace_batch_new (r->pool, 64);
+  while (r->n_drained < r->thread_list->len)
+    {
+      TraceBatch *batch = trace_batch_new (r->pool, 64);
 
-  r->out.batch = NULL;
-  r->out.w = 0;
-  r->out.spill = batch;
-  for (guint i = 0; i < r->thread_list->len; i++)
-    rhea_thread_close_at_eos (r, r->thread_list->pdata[i]);
-  memset (&r->out, 0, sizeof r->out);
-  if (batch->n_events == 0)
-    g_clear_pointer (&batch, trace_batch_unref);
-  return batch;
+      memset (&r->out, 0, sizeof r->out);
+      r->out.spill = batch;
+      rhea_thread_close_at_eos (r, r->thread_list->pdata[r->n_drained++]);
+      memset (&r->out, 0, sizeof r->out);
+      if (batch->n_events > 0)
+        return batch;
+      trace_batch_unref (batch);
+    }
+  return NULL;
 }
 
 /* ---- reporting -------------------------------------------------------- */

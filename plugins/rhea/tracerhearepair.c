@@ -103,12 +103,22 @@ static TraceBatch *
 trace_rhea_repair_drain (TraceBaseTransform *trans)
 {
   TraceRheaRepair *self = TRACE_RHEA_REPAIR (trans);
-  TraceBatch *rest = rhea_repair_drain (self->repair);
-  g_autofree char *summary = rhea_repair_get_summary (self->repair);
+  TraceFlowReturn ret = TRACE_FLOW_OK;
+  g_autofree char *summary = NULL;
+  TraceBatch *rest;
 
+  /* pushed thread by thread, so each hold is freed as it goes out */
+  while ((rest = rhea_repair_drain (self->repair)) != NULL)
+    {
+      if (ret == TRACE_FLOW_OK)
+        ret = trace_base_transform_push (trans, rest);
+      else
+        trace_batch_unref (rest);
+    }
+  summary = rhea_repair_get_summary (self->repair);
   if (summary)
     trace_element_post_warning (TRACE_ELEMENT (trans), NULL, "%s", summary);
-  return rest;
+  return NULL;
 }
 
 static void

@@ -507,8 +507,7 @@ run_repair (TraceStringPool *pool,
       rhea_repair_process (repair, batch);
       g_ptr_array_add (outputs, batch);
     }
-  tail = rhea_repair_drain (repair);
-  if (tail)
+  while ((tail = rhea_repair_drain (repair)) != NULL)
     g_ptr_array_add (outputs, tail);
   rhea_repair_get_stats (repair, stats);
   return collect_slices (outputs);

@@ -622,8 +622,7 @@ run_repair (GArray *marks,
 
   for (guint i = 0; i < batches->len; i++)
     rhea_repair_process (repair, batches->pdata[i]);
-  tail = rhea_repair_drain (repair);
-  if (tail != NULL)
+  while ((tail = rhea_repair_drain (repair)) != NULL)
     g_ptr_array_add (batches, tail);
   rhea_repair_get_stats (repair, stats);
   return collect_ends (batches);

@@ -113,11 +113,30 @@ check_process (Fixture *fx,
   fx->batch = trace_batch_new (fx->pool, 4);
 }
 
+/* Everything rhea_repair_drain() gives, one thread after another. */
+static TraceBatch *
+drain_all (RheaRepair *repair,
+           TraceStringPool *pool)
+{
+  TraceBatch *all = NULL, *tail;
+
+  while ((tail = rhea_repair_drain (repair)) != NULL)
+    {
+      g_assert_cmpuint (tail->n_events, >, 0);
+      if (all == NULL)
+        all = trace_batch_new (pool, tail->n_events);
+      for (guint i = 0; i < tail->n_events; i++)
+        trace_batch_append_event (all, &tail->events[i], tail);
+      trace_batch_unref (tail);
+    }
+  return all;
+}
+
 static void
 check_drain (Fixture *fx,
              const char *expected)
 {
-  g_autoptr (TraceBatch) tail = rhea_repair_drain (fx->repair);
+  g_autoptr (TraceBatch) tail = drain_all (fx->repair, fx->pool);
   g_autofree char *got = describe (tail);
 
   g_assert_cmpstr (got, ==, expected);
@@ -457,6 +476,37 @@ test_threads_and_batches (Fixture *fx,
   g_assert_cmpuint (stats (fx).max_held, ==, 5);
 }
 
+/* At EOS each thread's last events come out alone, one call each, so a
+ * thread's hold is freed before the next thread's events are copied. */
+static void
+test_drain_thread_by_thread (Fixture *fx,
+                             gconstpointer data)
+{
+  g_autoptr (TraceBatch) first = NULL;
+  g_autoptr (TraceBatch) second = NULL;
+  g_autofree char *got_first = NULL;
+  g_autofree char *got_second = NULL;
+
+  begin_on (fx, 1, 1, "B:a");
+  begin_on (fx, 2, 2, "B:w");
+  begin_on (fx, 1, 3, "B:b");
+  begin_on (fx, 3, 4, "B:x");
+  begin_on (fx, 3, 5, "E:x");
+  check_process (fx, "B 4 3 x\nE 5 3 x\n");
+  first = rhea_repair_drain (fx->repair);
+  second = rhea_repair_drain (fx->repair);
+  got_first = describe (first);
+  got_second = describe (second);
+  g_assert_cmpstr (got_first, ==,
+                   "B 1 1 a\nB 3 1 b\n"
+                   "E 3 1 b repair=closed-at-eos [repaired]\n"
+                   "E 3 1 a repair=closed-at-eos [repaired]\n");
+  g_assert_cmpstr (got_second, ==, "B 2 2 w\nE 2 2 w repair=closed-at-eos [repaired]\n");
+  /* thread 3 has nothing left */
+  g_assert_null (rhea_repair_drain (fx->repair));
+  g_assert_null (rhea_repair_drain (fx->repair));
+}
+
 /* Args of held events travel with them. */
 static void
 test_args_survive_hold (Fixture *fx,
@@ -659,7 +709,7 @@ test_hold_total_limit (Fixture *fx,
       st = stats (fx);
       g_assert_cmpuint (st.events_in - st.events_out, <=, TOTAL_LIMIT);
     }
-  tail = rhea_repair_drain (fx->repair);
+  tail = drain_all (fx->repair, fx->pool);
   check_thread_output (names, last_ts, tail);
 
   st = stats (fx);
@@ -944,6 +994,7 @@ main (int argc,
   ADD ("marker-ends/present", test_marker_ends_present);
   ADD ("marker-ends/absent", test_marker_ends_absent);
   ADD ("threads-and-batches", test_threads_and_batches);
+  ADD ("drain-thread-by-thread", test_drain_thread_by_thread);
   ADD ("args-survive-hold", test_args_survive_hold);
   ADD ("crash-tag", test_crash_tag);
   ADD ("hold-overflow", test_hold_overflow);
