@@ -513,6 +513,10 @@ release_before (RheaRepair *r,
   if (upto > 0)
     th->released_ts = MAX (th->released_ts, hold->events[upto - 1].ts);
   trace_batch_clear (hold);
+  /* a buffer far larger than what stays held goes back: a hold that was
+   * cut keeps memory near its size, not near the largest it ever was */
+  if (hold == th->spare && hold->events_capacity > 2 * MAX (th->hold->n_events, RHEA_HOLD_KEPT))
+    g_clear_pointer (&th->spare, trace_batch_unref);
   for (guint i = 0; i < th->frames->len; i++)
     {
       Frame *f = &g_array_index (th->frames, Frame, i);
@@ -535,6 +539,8 @@ release (RheaRepair *r,
 {
   release_before (r, th, th->hold->n_events);
   th->holding = FALSE;
+  if (th->hold->events_capacity > RHEA_HOLD_KEPT)
+    g_clear_pointer (&th->hold, trace_batch_unref);
 }
 
 /* The hold limit: the suspensions whose ends would go before held event

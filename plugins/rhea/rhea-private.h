@@ -248,6 +248,10 @@ typedef struct
   guint32 method;
 } RheaCall;
 
+/* A hold's buffer larger than so many events is freed when it empties,
+ * and a spare one when it is twice what stays held. */
+#define RHEA_HOLD_KEPT 1024
+
 /* At most so many calls wait per thread for their caller's return. */
 #define RHEA_MAX_CALLS_PENDING 1024
 
