@@ -333,7 +333,9 @@ emit_marker (FtraceParser *p,
   TraceEventKind kind = marker_kind (m->tag);
   TraceEvent *ev;
   gint64 line_pid = line->pid;
-  guint32 name = ftrace_intern (p, m->name, m->name_len);
+  /* an `E` ends the innermost slice whatever name follows it, as
+   * trace_processor reads it: a named end would close only its name */
+  guint32 name = m->tag == 'E' ? 0 : ftrace_intern (p, m->name, m->name_len);
   guint32 track = m->track_len ? ftrace_intern (p, m->track, m->track_len) : 0;
   guint32 category = m->category_len ? ftrace_intern (p, m->category, m->category_len) : 0;
 
