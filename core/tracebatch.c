@@ -10,6 +10,11 @@
 
 G_DEFINE_BOXED_TYPE (TraceBatch, trace_batch, trace_batch_ref, trace_batch_unref)
 
+/* An async or flow event's thread time uses room the union has for
+ * u.slice: the struct every event pays for does not grow
+ * (docs/event-model.md). */
+G_STATIC_ASSERT (sizeof (((TraceEvent *) NULL)->u.async) <= sizeof (((TraceEvent *) NULL)->u.slice));
+
 /**
  * trace_batch_new:
  * @pool: (nullable): the string pool the events' ids refer to; %NULL for

@@ -215,9 +215,11 @@ typedef enum
  *   to the process
  * @TRACE_EVENT_FLAG_REPAIRED: an element changed or synthesized this event
  *   to repair the stream (see the event's args for what)
- * @TRACE_EVENT_FLAG_THREAD_TIME: a slice event carries its thread's CPU
- *   time: `u.slice.thread_ts` (Chrome `tts`) and, for a complete slice,
- *   `u.slice.thread_dur` (Chrome `tdur`); -1 for the one not given
+ * @TRACE_EVENT_FLAG_THREAD_TIME: the event carries the CPU time of the
+ *   thread `tid` that recorded it: a slice event `u.slice.thread_ts`
+ *   (Chrome `tts`) and, for a complete slice, `u.slice.thread_dur`
+ *   (Chrome `tdur`), -1 for the one not given; an async or flow event
+ *   `u.async.thread_ts`. Read it with trace_event_get_thread_ts().
  * @TRACE_EVENT_FLAG_FLOW_V2: a slice's flow ids are Chrome's flow v2
  *   (`bind_id` with `flow_in`/`flow_out`): an id received does not end
  *   its flow, so one sender may reach several receivers, and an id sent
@@ -425,13 +427,16 @@ typedef struct
       gint64 thread_ts;
       gint64 thread_dur;
     } slice;
-    /* ASYNC_*, FLOW_*: id and scope */
+    /* ASYNC_*, FLOW_*: id and scope; with TRACE_EVENT_FLAG_THREAD_TIME
+     * the recording thread's CPU time at the event (room the union has
+     * anyway, for u.slice) */
     struct
     {
       guint64 id;
       guint32 scope;
       guint32 track;
       guint32 step;
+      gint64 thread_ts;
     } async;
     /* COUNTER: the value, an instance id (Chrome `C` with `id`), a unit */
     struct
@@ -574,6 +579,27 @@ static inline gboolean
 trace_event_binds_flows (guint kind)
 {
   return kind >= TRACE_EVENT_SLICE_BEGIN && kind <= TRACE_EVENT_ASYNC_INSTANT;
+}
+
+/**
+ * trace_event_get_thread_ts:
+ * @ev: a #TraceEvent
+ *
+ * Returns: the CPU time (ns) of the thread that recorded @ev, at @ev,
+ *   or -1 when @ev carries none (%TRACE_EVENT_FLAG_THREAD_TIME unset, a
+ *   kind that has no room for it, or a complete slice that gives only
+ *   its thread duration)
+ */
+static inline gint64
+trace_event_get_thread_ts (const TraceEvent *ev)
+{
+  if (!(ev->flags & TRACE_EVENT_FLAG_THREAD_TIME))
+    return -1;
+  if (trace_event_is_slice_like (ev->kind))
+    return ev->u.slice.thread_ts;
+  if (ev->kind >= TRACE_EVENT_ASYNC_BEGIN && ev->kind <= TRACE_EVENT_FLOW_END)
+    return ev->u.async.thread_ts;
+  return -1;
 }
 
 G_END_DECLS

@@ -249,6 +249,9 @@ describe_counter (PerfettoReader *r,
   t->total = 0;
   t->thread_time = counter->type == PERFETTO__PROTOS__COUNTER_DESCRIPTOR__BUILTIN_COUNTER_TYPE__COUNTER_THREAD_TIME_NS ||
                    (parent && parent->kind == PERFETTO_RTRACK_THREAD && g_strcmp0 (name, "thread_time") == 0);
+  /* whose time it is, for the events of other tracks that carry it */
+  if (t->thread_time && parent && parent->kind == PERFETTO_RTRACK_THREAD)
+    t->tid = parent->tid;
 }
 
 static void
@@ -813,6 +816,7 @@ read_async (PerfettoReader *r,
     ev->category = track->async_category;
   if (kind == TRACE_EVENT_ASYNC_END && track->async_depth > 0)
     track->async_depth--;
+  perfetto_reader_recorder_thread_time (r, seq, ev, te);
   perfetto_reader_event_args (r, seq, ev, te);
   perfetto_reader_event_flows (r, ev, te);
   if (kind == TRACE_EVENT_ASYNC_INSTANT && (ev->u.async.step = perfetto_reader_string_arg (r->batch, ev, r->k_step)))
@@ -857,7 +861,10 @@ read_slice (PerfettoReader *r,
     ev->flags |= TRACE_EVENT_FLAG_SCOPE_PROCESS;
   else if (track->kind == PERFETTO_RTRACK_GLOBAL)
     ev->flags |= TRACE_EVENT_FLAG_SCOPE_GLOBAL;
-  perfetto_reader_event_thread_time (r, seq, ev, te);
+  if (track->kind == PERFETTO_RTRACK_PROCESS && kind == TRACE_EVENT_INSTANT)
+    perfetto_reader_recorder_thread_time (r, seq, ev, te);
+  else
+    perfetto_reader_event_thread_time (r, seq, ev, te);
   perfetto_reader_event_args (r, seq, ev, te);
   perfetto_reader_event_flows (r, ev, te);
 }
@@ -901,10 +908,12 @@ event_thread_ts (PerfettoSeq *seq,
  * perfetto_reader_event_thread_time:
  * @r: a #PerfettoReader
  * @seq: the event's sequence
- * @ev: a slice event made of the TrackEvent being read
+ * @ev: a slice, async or flow event made of the TrackEvent being read
  * @te: that TrackEvent
  *
- * Gives @ev the thread time the TrackEvent stated, if any.
+ * Gives @ev the thread time the TrackEvent stated, if any: of every
+ * event, not only thread slices, since trace_processor makes a value of
+ * the thread's `thread_time` counter of each.
  */
 void
 perfetto_reader_event_thread_time (PerfettoReader *r,
@@ -912,10 +921,41 @@ perfetto_reader_event_thread_time (PerfettoReader *r,
                                    TraceEvent *ev,
                                    const PerfettoTrackEvent *te)
 {
-  ev->u.slice.thread_ts = r->event_thread_ts;
-  ev->u.slice.thread_dur = -1;
+  if (trace_event_is_slice_like (ev->kind))
+    {
+      ev->u.slice.thread_ts = r->event_thread_ts;
+      ev->u.slice.thread_dur = -1;
+    }
+  else
+    ev->u.async.thread_ts = r->event_thread_ts;
   if (r->event_thread_ts >= 0)
     ev->flags |= TRACE_EVENT_FLAG_THREAD_TIME;
+}
+
+/**
+ * perfetto_reader_recorder_thread_time:
+ * @r: a #PerfettoReader
+ * @seq: the event's sequence
+ * @ev: an async event or a process or global instant, of a track of no
+ *   thread, made of the TrackEvent being read
+ * @te: that TrackEvent
+ *
+ * Gives @ev the thread time of a thread_time counter value the
+ * TrackEvent carries, and that thread as its tid, when the thread is of
+ * @ev's process: trace_processor makes a value of that counter of it,
+ * whatever track the event is on.
+ */
+void
+perfetto_reader_recorder_thread_time (PerfettoReader *r,
+                                      PerfettoSeq *seq,
+                                      TraceEvent *ev,
+                                      const PerfettoTrackEvent *te)
+{
+  if (!r->event_thread_ts_counted || r->event_thread_tid == TRACE_ID_UNKNOWN || ev->pid == TRACE_ID_UNKNOWN ||
+      ev->pid != r->event_thread_pid)
+    return;
+  ev->tid = r->event_thread_tid;
+  perfetto_reader_event_thread_time (r, seq, ev, te);
 }
 
 /* The counter tracks of extra values: the event's, else its sequence's
@@ -997,7 +1037,11 @@ extra_thread_ts (PerfettoReader *r,
       PerfettoRTrack *track = g_hash_table_lookup (r->tracks, &uuids[i]);
 
       if (track && track->kind == PERFETTO_RTRACK_COUNTER && track->thread_time)
-        return (gint64) absolute_value (track, (double) te->extra_counter_values[i]);
+        {
+          r->event_thread_pid = track->pid;
+          r->event_thread_tid = track->tid;
+          return (gint64) absolute_value (track, (double) te->extra_counter_values[i]);
+        }
     }
   return -1;
 }
@@ -1118,8 +1162,11 @@ perfetto_reader_track_event (PerfettoReader *r,
   PerfettoRTrack *track = event_track (r, seq, te, ts);
 
   r->event_thread_ts = event_thread_ts (seq, te);
+  r->event_thread_ts_counted = r->event_thread_ts < 0;
+  r->event_thread_tid = TRACE_ID_UNKNOWN;
   if (r->event_thread_ts < 0)
     r->event_thread_ts = extra_thread_ts (r, seq, te);
+  r->event_thread_ts_counted &= r->event_thread_ts >= 0;
   if (track != NULL)
     {
       if (te->legacy_event && te->legacy_event->has_phase)

@@ -57,6 +57,7 @@ read_flow (PerfettoReader *r,
   /* bind_to_enclosing is false unless stated: the next slice */
   if (kind == TRACE_EVENT_FLOW_END && !(legacy->has_bind_to_enclosing && legacy->bind_to_enclosing))
     ev->flags |= TRACE_EVENT_FLAG_FLOW_NEXT_SLICE;
+  perfetto_reader_event_thread_time (r, seq, ev, te);
   perfetto_reader_event_args (r, seq, ev, te);
 }
 
@@ -126,6 +127,10 @@ read_instant (PerfettoReader *r,
       read_slice (r, seq, track, te, TRACE_EVENT_INSTANT, ts);
       return;
     }
+  /* trace_processor takes the thread time fields of a thread's events
+   * only, but a thread_time counter value of any */
+  if (r->event_thread_ts_counted)
+    perfetto_reader_event_thread_time (r, seq, ev, te);
   perfetto_reader_event_args (r, seq, ev, te);
   perfetto_reader_event_flows (r, ev, te);
 }
@@ -151,8 +156,10 @@ read_async (PerfettoReader *r,
       perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "legacy async event with a local id of no process");
       return;
     }
+  /* tid stays the recording thread's, whose thread time the event
+   * carries: the slice is the id's, on no thread */
   ev = emit_named (r, seq, track, te, kind, ts);
-  ev->tid = TRACE_ID_UNKNOWN;
+  perfetto_reader_event_thread_time (r, seq, ev, te);
   if (legacy->has_unscoped_id || legacy->has_global_id)
     {
       ev->flags |= TRACE_EVENT_FLAG_ID_GLOBAL;

@@ -201,6 +201,11 @@ struct _PerfettoReader
   gboolean clock_stated;
   gint64 last_ts;
   gint64 event_thread_ts; /* of the TrackEvent being read, -1 for none */
+  /* that time is a value of a thread_time counter track (extra_counter_values),
+   * which trace_processor keeps whatever track the event is on */
+  gboolean event_thread_ts_counted;
+  gint64 event_thread_pid; /* the thread of that counter track */
+  gint64 event_thread_tid;
 
   /* interned once */
   guint32 k_step;
@@ -310,6 +315,10 @@ void perfetto_reader_event_thread_time (PerfettoReader *r,
                                         PerfettoSeq *seq,
                                         TraceEvent *ev,
                                         const PerfettoTrackEvent *te);
+void perfetto_reader_recorder_thread_time (PerfettoReader *r,
+                                           PerfettoSeq *seq,
+                                           TraceEvent *ev,
+                                           const PerfettoTrackEvent *te);
 guint32 perfetto_reader_string_arg (TraceBatch *batch,
                                     const TraceEvent *ev,
                                     guint32 key);

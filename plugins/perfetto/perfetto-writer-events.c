@@ -212,6 +212,25 @@ event_thread_ts (const TraceEvent *ev)
   return (ev->flags & TRACE_EVENT_FLAG_THREAD_TIME) ? ev->u.slice.thread_ts : -1;
 }
 
+/* The thread time of an event written on another track than its
+ * thread's (an async slice, a flow, a process or global instant):
+ * trace_processor makes a value of the thread's thread_time counter of
+ * it as of a thread slice's. As te_thread_time(). */
+static void
+te_recorder_thread_time (PerfettoWriter *w,
+                         const TraceEvent *ev)
+{
+  gint64 value = trace_event_get_thread_ts (ev);
+  PerfettoThread *t;
+
+  w->thread_time_uuid = 0;
+  if (value < 0 || ev->tid == TRACE_ID_UNKNOWN || !w->opts.thread_time)
+    return;
+  t = perfetto_thread_get (w, ev->pid, ev->tid, ev->ts);
+  if (t != NULL)
+    te_thread_time (w, t, value, ev->ts);
+}
+
 /* Where a complete slice's end leaves the thread time, -1: unknown. */
 static gint64
 event_end_thread_ts (const TraceEvent *ev)
@@ -744,6 +763,7 @@ write_legacy_scoped_instant (PerfettoWriter *w,
   if (!w->opts.json_order || ev->pid == TRACE_ID_UNKNOWN || ev->tid == TRACE_ID_UNKNOWN ||
       (t = perfetto_thread_get (w, ev->pid, ev->tid, ev->ts)) == NULL)
     return FALSE;
+  te_thread_time (w, t, event_thread_ts (ev), ev->ts);
   te_begin (w, t->uuid, PERFETTO_TYPE_NONE);
   te_name (w, ev->name);
   te_category (w, ev->category);
@@ -774,14 +794,13 @@ write_slice (PerfettoWriter *w,
   if (ev->kind == TRACE_EVENT_INSTANT && (ev->flags & (TRACE_EVENT_FLAG_SCOPE_GLOBAL | TRACE_EVENT_FLAG_SCOPE_PROCESS)) &&
       write_legacy_scoped_instant (w, batch, ev))
     return;
-  if (ev->kind == TRACE_EVENT_INSTANT && (ev->flags & TRACE_EVENT_FLAG_SCOPE_GLOBAL))
+  if (ev->kind == TRACE_EVENT_INSTANT && (ev->flags & (TRACE_EVENT_FLAG_SCOPE_GLOBAL | TRACE_EVENT_FLAG_SCOPE_PROCESS)))
     {
-      te_emit_full (w, batch, ev, perfetto_global_track (w, ev->ts), PERFETTO_TYPE_INSTANT);
-      return;
-    }
-  if (ev->kind == TRACE_EVENT_INSTANT && (ev->flags & TRACE_EVENT_FLAG_SCOPE_PROCESS))
-    {
-      te_emit_full (w, batch, ev, perfetto_process_track (w, ev->pid, ev->ts), PERFETTO_TYPE_INSTANT);
+      guint64 uuid = (ev->flags & TRACE_EVENT_FLAG_SCOPE_GLOBAL) ? perfetto_global_track (w, ev->ts)
+                                                                 : perfetto_process_track (w, ev->pid, ev->ts);
+
+      te_recorder_thread_time (w, ev);
+      te_emit_full (w, batch, ev, uuid, PERFETTO_TYPE_INSTANT);
       return;
     }
   t = perfetto_thread_get (w, ev->pid, ev->tid, ev->ts);
@@ -855,6 +874,7 @@ write_legacy_async (PerfettoWriter *w,
       perfetto_writer_drop (w, &w->stats.dropped_thread_table, 1, ev->ts, "event of a thread past the thread table (max-threads) dropped");
       return;
     }
+  te_thread_time (w, t, trace_event_get_thread_ts (ev), ev->ts);
   te_begin (w, t->uuid, PERFETTO_TYPE_NONE);
   te_name (w, ev->name);
   te_category (w, ev->category);
@@ -910,6 +930,7 @@ write_async (PerfettoWriter *w,
       if (slot == NULL)
         slot = perfetto_async_slot_open (w, ev);
       slot->depth++;
+      te_recorder_thread_time (w, ev);
       te_begin (w, perfetto_async_slot_uuid (slot), PERFETTO_TYPE_BEGIN);
       te_name (w, ev->name);
       te_category (w, ev->category);
@@ -920,6 +941,7 @@ write_async (PerfettoWriter *w,
           perfetto_writer_drop (w, &w->stats.dropped_unmatched_async_end, 1, ev->ts, "async end without an open async slice dropped");
           return;
         }
+      te_recorder_thread_time (w, ev);
       te_begin (w, perfetto_async_slot_uuid (slot), PERFETTO_TYPE_END);
       break;
     default: /* STEP, INSTANT */
@@ -928,6 +950,7 @@ write_async (PerfettoWriter *w,
           slot = perfetto_async_slot_open (w, ev);
           transient = TRUE;
         }
+      te_recorder_thread_time (w, ev);
       te_begin (w, perfetto_async_slot_uuid (slot), PERFETTO_TYPE_INSTANT);
       te_name (w, ev->name);
       te_category (w, ev->category);
@@ -996,6 +1019,7 @@ write_flow (PerfettoWriter *w,
       legacy.has_bind_to_enclosing = TRUE;
       legacy.bind_to_enclosing = !(ev->flags & TRACE_EVENT_FLAG_FLOW_NEXT_SLICE);
     }
+  te_thread_time (w, t, trace_event_get_thread_ts (ev), ev->ts);
   te_begin (w, t->uuid, PERFETTO_TYPE_NONE);
   te_name (w, ev->name);
   te_category (w, ev->category);

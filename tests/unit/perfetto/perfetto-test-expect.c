@@ -107,10 +107,10 @@ copy (Model *m,
 
   /* Thread time is written only with the thread-time option (off here). */
   if (trace_event_is_slice_like (ev->kind))
-    {
-      ev->flags &= ~TRACE_EVENT_FLAG_THREAD_TIME;
-      ev->u.slice.thread_ts = ev->u.slice.thread_dur = 0;
-    }
+    ev->u.slice.thread_ts = ev->u.slice.thread_dur = 0;
+  else if (ev->flags & TRACE_EVENT_FLAG_THREAD_TIME)
+    ev->u.async.thread_ts = 0;
+  ev->flags &= ~TRACE_EVENT_FLAG_THREAD_TIME;
   return ev;
 }
 

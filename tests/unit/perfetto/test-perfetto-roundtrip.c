@@ -277,6 +277,81 @@ test_thread_time (void)
   g_assert_cmpint (g_array_index (values, gint64, 1), ==, 100);
 }
 
+/* The thread time of events that are no thread slices (an async begin
+ * and end, a process instant, a flow) is a value of the recording
+ * thread's `thread_time` counter too, as trace_processor reads Chrome's:
+ * each goes to that one track, and reads back on its event. */
+static void
+test_thread_time_off_thread (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  g_autoptr (TraceBatch) in = trace_batch_new (pool, 0);
+  g_autoptr (TraceBatch) out = NULL;
+  g_autoptr (GBytes) bytes = NULL;
+  g_autoptr (GError) error = NULL;
+  const TraceEventKind kinds[] = { TRACE_EVENT_ASYNC_BEGIN, TRACE_EVENT_INSTANT, TRACE_EVENT_FLOW_START,
+                                   TRACE_EVENT_ASYNC_END };
+  Perfetto__Protos__Trace *trace;
+  PerfettoWriterOptions opts;
+  guint64 tt_uuid = 0;
+  guint n_values = 0, n_read = 0;
+
+  pt_add (in, TRACE_EVENT_SLICE_COMPLETE, 900, 1, 2, "on-thread")->u.slice.dur = 1000;
+  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+    {
+      TraceEvent *ev = pt_add (in, kinds[i], 1000 + 100 * i, 1, 2, "e");
+
+      ev->flags |= TRACE_EVENT_FLAG_THREAD_TIME;
+      if (kinds[i] == TRACE_EVENT_INSTANT)
+        {
+          ev->flags |= TRACE_EVENT_FLAG_SCOPE_PROCESS;
+          ev->u.slice.thread_ts = 70 + 10 * i;
+          ev->u.slice.thread_dur = -1;
+        }
+      else
+        {
+          ev->u.async.id = 7;
+          ev->u.async.thread_ts = 70 + 10 * i;
+        }
+    }
+  perfetto_writer_options_init (&opts);
+  opts.thread_time = TRUE;
+  bytes = pt_write (&in, 1, &opts, NULL);
+  trace = perfetto__protos__trace__unpack (NULL, g_bytes_get_size (bytes), g_bytes_get_data (bytes, NULL));
+  g_assert_nonnull (trace);
+  for (gsize i = 0; i < trace->n_packet; i++)
+    {
+      Perfetto__Protos__TracePacket *p = trace->packet[i];
+
+      if (p->track_descriptor && p->track_descriptor->counter && g_strcmp0 (p->track_descriptor->name, "thread_time") == 0)
+        {
+          g_assert_cmpuint (tt_uuid, ==, 0); /* one track, the thread's */
+          tt_uuid = p->track_descriptor->uuid;
+        }
+      if (p->track_event && p->track_event->n_extra_counter_values == 1)
+        {
+          g_assert_cmpuint (p->track_event->extra_counter_track_uuids[0], ==, tt_uuid);
+          n_values++;
+        }
+    }
+  perfetto__protos__trace__free_unpacked (trace, NULL);
+  g_assert_cmpuint (n_values, ==, G_N_ELEMENTS (kinds));
+
+  out = pt_read (bytes, pool, NULL, NULL, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < out->n_events; i++)
+    {
+      const TraceEvent *ev = &out->events[i];
+
+      if (ev->ts < 1000 || ev->kind == TRACE_EVENT_SLICE_END)
+        continue;
+      g_assert_cmpint (ev->tid, ==, 2);
+      g_assert_cmpint (trace_event_get_thread_ts (ev), ==, 70 + 10 * (ev->ts - 1000) / 100);
+      n_read++;
+    }
+  g_assert_cmpuint (n_read, ==, G_N_ELEMENTS (kinds));
+}
+
 /* A JSON stream's slices come out in trace_processor's order: at one
  * time, complete slices longest first (so the longer one nests outside),
  * an end before the rest; past the window, a late event is written where
@@ -1095,6 +1170,7 @@ main (int argc,
   g_test_add_func ("/perfetto/roundtrip/all-kinds", test_all_kinds);
   g_test_add_func ("/perfetto/roundtrip/same-bytes-whatever-the-pool-ids", test_same_bytes_whatever_the_pool_ids);
   g_test_add_func ("/perfetto/roundtrip/thread-time", test_thread_time);
+  g_test_add_func ("/perfetto/roundtrip/thread-time-off-thread", test_thread_time_off_thread);
   g_test_add_func ("/perfetto/roundtrip/json-order", test_json_order);
   g_test_add_func ("/perfetto/roundtrip/json-order-compaction", test_json_order_compaction);
   g_test_add_func ("/perfetto/roundtrip/json-order-batches", test_json_order_batches);
