@@ -267,7 +267,10 @@ count_repair (RheaRepair *r,
   rhea_count (counter, rhea_repair_kind_name (kind), ts, th->tid);
 }
 
-/* Ends @f at @ts: now (@pos < 0), or in the hold before held event @pos. */
+/* Ends @f at @ts: now (@pos < 0), or in the hold before held event @pos.
+ * Never after the event it goes before: a complete slice before it may
+ * last past that event (the input's slices overlap), and the thread's
+ * output stays in time order. */
 static void
 end_frame (RheaRepair *r,
            RheaThread *th,
@@ -278,6 +281,10 @@ end_frame (RheaRepair *r,
 {
   TraceEvent end;
 
+  if (pos >= 0 && th->holding && (guint) pos < th->hold->n_events)
+    ts = MIN (ts, th->hold->events[pos].ts);
+  else
+    ts = MIN (ts, r->next_ts);
   make_end (r, th, f, ts, kind, &end);
   if (pos >= 0)
     {

@@ -303,6 +303,8 @@ struct _RheaRepair
   RheaThread *last_thread;
   guint64 n_held;  /* events held by all threads, for max_hold_total */
   guint n_drained; /* threads rhea_repair_drain() has closed */
+  gint64 next_ts;  /* the time of the event being repaired, which an end
+                    * made now goes before (G_MAXINT64 at EOS) */
   gint64 last_tid;
   gint64 last_pid;
 

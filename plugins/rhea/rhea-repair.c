@@ -82,6 +82,7 @@ rhea_repair_new_with_options (TraceStringPool *pool,
   r->threads = g_hash_table_new (g_int64_hash, g_int64_equal);
   r->thread_list = g_ptr_array_new_with_free_func (rhea_thread_free);
   r->last_tid = G_MININT64;
+  r->next_ts = G_MAXINT64;
   r->spill = trace_batch_new (r->pool, 256);
   r->crash_names = g_hash_table_new (NULL, NULL);
   r->call_mask = 1023;
@@ -420,6 +421,7 @@ repair_event (RheaRepair *r,
   if (kind == TRACE_EVENT_SLICE_COMPLETE)
     end_ts += MAX (ev->u.slice.dur, 0);
   th = rhea_thread_get (r, ev->tid, ev->pid);
+  r->next_ts = ev->ts;
   previous = th->last_marker;
   if (previous == MARKER_BEGIN && r->opts.marker_ends == RHEA_MARKER_ENDS_AUTO)
     r->opts.marker_ends = kind == TRACE_EVENT_SLICE_END ? RHEA_MARKER_ENDS_PRESENT : RHEA_MARKER_ENDS_ABSENT;
@@ -481,6 +483,7 @@ rhea_repair_drain (RheaRepair *r)
 {
   g_return_val_if_fail (r != NULL, NULL);
 
+  r->next_ts = G_MAXINT64; /* nothing comes after the drain's ends */
   while (r->n_drained < r->thread_list->len)
     {
       TraceBatch *batch = trace_batch_new (r->pool, 64);

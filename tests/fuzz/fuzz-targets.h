@@ -33,6 +33,7 @@ void fuzz_perfetto_reader (const guint8 *data, gsize size);
 void fuzz_perfetto_compressed (const guint8 *data, gsize size);
 void fuzz_htrace_reader (const guint8 *data, gsize size);
 void fuzz_htrace_records (const guint8 *data, gsize size);
+void fuzz_rhea_repair (const guint8 *data, gsize size);
 void fuzz_launch (const guint8 *data, gsize size);
 void fuzz_launch_graph (const guint8 *data, gsize size);
 

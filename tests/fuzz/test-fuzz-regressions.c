@@ -42,6 +42,9 @@ static const Area areas[] = {
 #ifdef FUZZ_HAVE_HTRACE
   { "htrace", { fuzz_htrace_reader, fuzz_htrace_records } },
 #endif
+#ifdef FUZZ_HAVE_RHEA
+  { "rhea", { fuzz_rhea_repair } },
+#endif
 #ifdef FUZZ_HAVE_LAUNCH
   { "launch", { fuzz_launch, fuzz_launch_graph } },
 #endif
@@ -158,9 +161,10 @@ add_area (const Area *area)
       g_test_add_data_func_full (test, c, test_regression, case_free);
     }
   seeds->area = area;
-  /* launch descriptions are not trace files: their seeds live here */
-  seeds->path = strcmp (area->area, "launch") == 0
-                    ? g_build_filename (FUZZ_SEED_DIR, "launch", NULL)
+  /* launch descriptions and rhea-repair's event streams are not trace
+   * files: their seeds live here */
+  seeds->path = strcmp (area->area, "launch") == 0 || strcmp (area->area, "rhea") == 0
+                    ? g_build_filename (FUZZ_SEED_DIR, area->area, NULL)
                     : g_build_filename (TEST_DATA_DIR, area->area, NULL);
   g_test_add_data_func_full (seed_test, seeds, test_seeds, case_free);
 }

@@ -409,6 +409,28 @@ test_plain_inside_method (Fixture *fx,
   g_assert_cmpuint (stats (fx).missing_ends, ==, 1);
 }
 
+/* A complete slice that lasts past the plain end closing the frames
+ * around it (overlapping input): the method frame it is in ends at that
+ * plain end, not at the complete slice's end, so the thread's output
+ * stays in time order. */
+static void
+test_complete_past_closing_end (Fixture *fx,
+                                gconstpointer data)
+{
+  TraceEvent *x;
+
+  M (1, "native");
+  M (2, "B:a");
+  x = trace_batch_append (fx->batch, TRACE_EVENT_SLICE_COMPLETE, 3);
+  x->pid = x->tid = PID;
+  x->name = trace_string_pool_intern (fx->pool, "work");
+  x->u.slice.dur = 20;
+  END (5);
+  check_process (fx,
+                 "B 1 100 native\nB 2 100 a\nslice-complete 3 100 work\n"
+                 "E 5 100 a repair=unwound-by-exception [repaired]\nE 5 100\n");
+}
+
 /* Captures where each marker has a plain end of its own. */
 static void
 test_marker_ends_present (Fixture *fx,
@@ -991,6 +1013,7 @@ main (int argc,
   ADD ("throw-at-eos", test_throw_at_eos);
   ADD ("plain/unbalanced", test_plain_unbalanced);
   ADD ("plain/inside-method", test_plain_inside_method);
+  ADD ("plain/complete-past-closing-end", test_complete_past_closing_end);
   ADD ("marker-ends/present", test_marker_ends_present);
   ADD ("marker-ends/absent", test_marker_ends_absent);
   ADD ("threads-and-batches", test_threads_and_batches);
