@@ -811,8 +811,11 @@ read_async (PerfettoReader *r,
     ev->u.async.track = ev->name != track->name ? track->name : 0;
   /* A TrackEvent end names no category; an async family is keyed by its
    * category (perfetto-sink keys them as trace_processor keys JSON ones):
-   * the end gets the category of the slice open on the track. */
-  if (kind == TRACE_EVENT_ASYNC_END && ev->category == 0 && track->async_depth > 0)
+   * the end gets the category of the track's slices.  Also with none
+   * open: in file order an end may come before the begin it closes
+   * (another producer's chunk), which trace_processor pairs after
+   * sorting by time. */
+  if (kind == TRACE_EVENT_ASYNC_END && ev->category == 0)
     ev->category = track->async_category;
   if (kind == TRACE_EVENT_ASYNC_END && track->async_depth > 0)
     track->async_depth--;
@@ -942,8 +945,10 @@ perfetto_reader_event_thread_time (PerfettoReader *r,
  *
  * Gives @ev the thread time of a thread_time counter value the
  * TrackEvent carries, and that thread as its tid, when the thread is of
- * @ev's process: trace_processor makes a value of that counter of it,
- * whatever track the event is on.
+ * @ev's process or @ev is of no process (a global track, whose events
+ * perfetto-sink writes with the thread time of the thread that recorded
+ * them): trace_processor makes a value of that counter of it, whatever
+ * track the event is on.
  */
 void
 perfetto_reader_recorder_thread_time (PerfettoReader *r,
@@ -951,8 +956,11 @@ perfetto_reader_recorder_thread_time (PerfettoReader *r,
                                       TraceEvent *ev,
                                       const PerfettoTrackEvent *te)
 {
-  if (!r->event_thread_ts_counted || r->event_thread_tid == TRACE_ID_UNKNOWN || ev->pid == TRACE_ID_UNKNOWN ||
-      ev->pid != r->event_thread_pid)
+  if (!r->event_thread_ts_counted || r->event_thread_tid == TRACE_ID_UNKNOWN)
+    return;
+  if (ev->pid == TRACE_ID_UNKNOWN)
+    ev->pid = r->event_thread_pid;
+  else if (ev->pid != r->event_thread_pid)
     return;
   ev->tid = r->event_thread_tid;
   perfetto_reader_event_thread_time (r, seq, ev, te);
