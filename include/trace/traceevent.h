@@ -234,6 +234,13 @@ typedef enum
  *   (`u.async` has no room for them): they are args
  *   (trace_batch_add_slice_flow(), trace_batch_next_slice_flow()). Sinks
  *   look for them only when it is set.
+ * @TRACE_EVENT_FLAG_LEGACY_PHASE: an async event read from a TrackEvent
+ *   with a legacy phase (Chrome `b`, `e`, `n`, `S`, `T`, `p`, `F`):
+ *   trace_processor places those on tracks of its own (by id, scope and
+ *   name, nested by its track compressor), so perfetto-sink writes it
+ *   back as one, on its recording thread (`tid`)
+ * @TRACE_EVENT_FLAG_PHASE_S: with %TRACE_EVENT_FLAG_LEGACY_PHASE, the
+ *   phase was `S`, `T`, `p` or `F`, not `b`, `e` or `n`
  *
  * Flags of a #TraceEvent.
  */
@@ -252,6 +259,8 @@ typedef enum
   TRACE_EVENT_FLAG_FLOW_V2 = 1 << 8,
   TRACE_EVENT_FLAG_STEP_PAST = 1 << 9,
   TRACE_EVENT_FLAG_MORE_FLOWS = 1 << 10,
+  TRACE_EVENT_FLAG_LEGACY_PHASE = 1 << 11,
+  TRACE_EVENT_FLAG_PHASE_S = 1 << 12,
 } TraceEventFlags;
 
 /**

@@ -141,6 +141,7 @@ read_async (PerfettoReader *r,
             const PerfettoRTrack *track,
             const PerfettoTrackEvent *te,
             TraceEventKind kind,
+            TraceEventFlags phase_flags,
             gint64 ts)
 {
   const PerfettoLegacyEvent *legacy = te->legacy_event;
@@ -159,6 +160,7 @@ read_async (PerfettoReader *r,
   /* tid stays the recording thread's, whose thread time the event
    * carries: the slice is the id's, on no thread */
   ev = emit_named (r, seq, track, te, kind, ts);
+  ev->flags |= TRACE_EVENT_FLAG_LEGACY_PHASE | phase_flags;
   perfetto_reader_event_thread_time (r, seq, ev, te);
   if (legacy->has_unscoped_id || legacy->has_global_id)
     {
@@ -225,23 +227,25 @@ perfetto_reader_legacy_event (PerfettoReader *r,
       read_instant (r, seq, track, te, ts);
       break;
     case 'b':
-      read_async (r, seq, track, te, TRACE_EVENT_ASYNC_BEGIN, ts);
+      read_async (r, seq, track, te, TRACE_EVENT_ASYNC_BEGIN, 0, ts);
       break;
     case 'e':
-      read_async (r, seq, track, te, TRACE_EVENT_ASYNC_END, ts);
+      read_async (r, seq, track, te, TRACE_EVENT_ASYNC_END, 0, ts);
       break;
     case 'n':
-      read_async (r, seq, track, te, TRACE_EVENT_ASYNC_INSTANT, ts);
+      read_async (r, seq, track, te, TRACE_EVENT_ASYNC_INSTANT, 0, ts);
       break;
     case 'S':
-      read_async (r, seq, track, te, TRACE_EVENT_ASYNC_BEGIN, ts);
+      read_async (r, seq, track, te, TRACE_EVENT_ASYNC_BEGIN, TRACE_EVENT_FLAG_PHASE_S, ts);
       break;
     case 'T':
+      read_async (r, seq, track, te, TRACE_EVENT_ASYNC_STEP, TRACE_EVENT_FLAG_PHASE_S, ts);
+      break;
     case 'p':
-      read_async (r, seq, track, te, TRACE_EVENT_ASYNC_STEP, ts);
+      read_async (r, seq, track, te, TRACE_EVENT_ASYNC_STEP, TRACE_EVENT_FLAG_PHASE_S | TRACE_EVENT_FLAG_STEP_PAST, ts);
       break;
     case 'F':
-      read_async (r, seq, track, te, TRACE_EVENT_ASYNC_END, ts);
+      read_async (r, seq, track, te, TRACE_EVENT_ASYNC_END, TRACE_EVENT_FLAG_PHASE_S, ts);
       break;
     case 's':
       read_flow (r, seq, track, te, TRACE_EVENT_FLOW_START, ts);

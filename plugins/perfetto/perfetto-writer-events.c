@@ -861,6 +861,29 @@ perfetto_close_open_slices (PerfettoWriter *w)
  * same track compressor as its JSON importer hands the JSON event, so
  * the slices land on the same tracks (of the same types, named after
  * the id's first event), however the ids' ends match their names. */
+/* The letter of a legacy async event: a JSON stream's nestable async
+ * (b e n), or the phase a Perfetto legacy event had. */
+static char
+legacy_async_phase (const TraceEvent *ev)
+{
+  gboolean s = (ev->flags & (TRACE_EVENT_FLAG_LEGACY_PHASE | TRACE_EVENT_FLAG_PHASE_S)) ==
+               (TRACE_EVENT_FLAG_LEGACY_PHASE | TRACE_EVENT_FLAG_PHASE_S);
+
+  switch (ev->kind)
+    {
+    case TRACE_EVENT_ASYNC_BEGIN:
+      return s ? 'S' : 'b';
+    case TRACE_EVENT_ASYNC_END:
+      return s ? 'F' : 'e';
+    case TRACE_EVENT_ASYNC_STEP:
+      if (s)
+        return (ev->flags & TRACE_EVENT_FLAG_STEP_PAST) ? 'p' : 'T';
+      return 'n';
+    default:
+      return 'n';
+    }
+}
+
 static void
 write_legacy_async (PerfettoWriter *w,
                     TraceBatch *batch,
@@ -881,8 +904,7 @@ write_legacy_async (PerfettoWriter *w,
   perfetto_args_write (w, batch, ev);
   perfetto__protos__track_event__legacy_event__init (legacy);
   legacy->has_phase = TRUE;
-  legacy->phase = ev->kind == TRACE_EVENT_ASYNC_BEGIN ? 'b' : ev->kind == TRACE_EVENT_ASYNC_END ? 'e'
-                                                                                                : 'n';
+  legacy->phase = legacy_async_phase (ev);
   if (ev->flags & TRACE_EVENT_FLAG_ID_GLOBAL)
     {
       legacy->has_unscoped_id = TRUE;
@@ -893,6 +915,8 @@ write_legacy_async (PerfettoWriter *w,
       legacy->has_local_id = TRUE;
       legacy->local_id = ev->u.async.id;
     }
+  if (ev->u.async.scope != 0)
+    legacy->id_scope = (char *) perfetto_str (w, ev->u.async.scope);
   w->te.legacy_event = legacy;
   te_flows (w, batch, ev);
   te_emit (w, ev->ts);
@@ -907,6 +931,13 @@ write_async (PerfettoWriter *w,
   gboolean transient = FALSE;
 
   if (w->opts.json_order && ev->kind != TRACE_EVENT_ASYNC_STEP && !(ev->flags & TRACE_EVENT_FLAG_ASYNC_LEGACY))
+    {
+      write_legacy_async (w, batch, ev);
+      return;
+    }
+  /* A Perfetto legacy phase goes back as it came, on its thread: the
+   * same track compressor places it */
+  if ((ev->flags & TRACE_EVENT_FLAG_LEGACY_PHASE) && ev->tid != TRACE_ID_UNKNOWN && ev->pid != TRACE_ID_UNKNOWN)
     {
       write_legacy_async (w, batch, ev);
       return;

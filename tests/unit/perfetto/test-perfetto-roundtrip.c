@@ -782,6 +782,73 @@ test_async_flows (void)
   assert_read_flows (out, 2, TRACE_EVENT_ASYNC_END, end_flows, G_N_ELEMENTS (end_flows));
 }
 
+/* Async events perfetto-src read from legacy phases go back as legacy
+ * events of the same letters on their recording thread, where
+ * trace_processor's track compressor places them as in the original
+ * (an `F` of the S family is an instant to it, an `e` an end), and read
+ * back with the same flags. */
+static void
+test_legacy_phases_go_back (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  g_autoptr (TraceBatch) in = trace_batch_new (pool, 0);
+  g_autoptr (TraceBatch) out = NULL;
+  g_autoptr (GBytes) bytes = NULL;
+  g_autoptr (GString) phases = g_string_new (NULL);
+  g_autoptr (GError) error = NULL;
+  const TraceEventFlags s = TRACE_EVENT_FLAG_LEGACY_PHASE | TRACE_EVENT_FLAG_PHASE_S;
+  const struct
+  {
+    TraceEventKind kind;
+    TraceEventFlags flags;
+  } events[] = {
+    { TRACE_EVENT_ASYNC_BEGIN, s },
+    { TRACE_EVENT_ASYNC_STEP, s },
+    { TRACE_EVENT_ASYNC_STEP, s | TRACE_EVENT_FLAG_STEP_PAST },
+    { TRACE_EVENT_ASYNC_END, s },
+    { TRACE_EVENT_ASYNC_BEGIN, TRACE_EVENT_FLAG_LEGACY_PHASE },
+    { TRACE_EVENT_ASYNC_INSTANT, TRACE_EVENT_FLAG_LEGACY_PHASE },
+    { TRACE_EVENT_ASYNC_END, TRACE_EVENT_FLAG_LEGACY_PHASE },
+  };
+  PerfettoWriterOptions opts;
+  Perfetto__Protos__Trace *trace;
+
+  perfetto_writer_options_init (&opts);
+  opts.perfetto_order = TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (events); i++)
+    {
+      TraceEvent *ev = pt_add (in, events[i].kind, 10 * (i + 1), 1, 2, "Pipeline");
+
+      ev->flags = events[i].flags;
+      ev->u.async.id = 7;
+    }
+  bytes = pt_write (&in, 1, &opts, NULL);
+  trace = perfetto__protos__trace__unpack (NULL, g_bytes_get_size (bytes), g_bytes_get_data (bytes, NULL));
+  g_assert_nonnull (trace);
+  for (gsize i = 0; i < trace->n_packet; i++)
+    {
+      const Perfetto__Protos__TrackEvent *te = trace->packet[i]->track_event;
+
+      if (trace->packet[i]->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT && te->legacy_event)
+        {
+          g_assert_true (te->legacy_event->has_local_id);
+          g_string_append_c (phases, (char) te->legacy_event->phase);
+        }
+    }
+  perfetto__protos__trace__free_unpacked (trace, NULL);
+  g_assert_cmpstr (phases->str, ==, "STpFbne");
+
+  out = pt_read (bytes, pool, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (out->n_events, ==, G_N_ELEMENTS (events));
+  for (guint i = 0; i < G_N_ELEMENTS (events); i++)
+    {
+      g_assert_cmpint (out->events[i].kind, ==, events[i].kind);
+      g_assert_cmpint (out->events[i].tid, ==, 2);
+      g_assert_cmphex (out->events[i].flags & (s | TRACE_EVENT_FLAG_STEP_PAST), ==, events[i].flags);
+    }
+}
+
 /* In JSON order (a Chrome JSON stream) a nestable async event goes as a
  * legacy `b`/`n`/`e`, and its flow as the legacy bind_id with its
  * direction, which trace_processor reads as the JSON importer reads a
@@ -1171,6 +1238,7 @@ main (int argc,
   g_test_add_func ("/perfetto/roundtrip/same-bytes-whatever-the-pool-ids", test_same_bytes_whatever_the_pool_ids);
   g_test_add_func ("/perfetto/roundtrip/thread-time", test_thread_time);
   g_test_add_func ("/perfetto/roundtrip/thread-time-off-thread", test_thread_time_off_thread);
+  g_test_add_func ("/perfetto/roundtrip/legacy-phases-go-back", test_legacy_phases_go_back);
   g_test_add_func ("/perfetto/roundtrip/json-order", test_json_order);
   g_test_add_func ("/perfetto/roundtrip/json-order-compaction", test_json_order_compaction);
   g_test_add_func ("/perfetto/roundtrip/json-order-batches", test_json_order_batches);
