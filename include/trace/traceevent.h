@@ -241,6 +241,9 @@ typedef enum
  *   back as one, on its recording thread (`tid`)
  * @TRACE_EVENT_FLAG_PHASE_S: with %TRACE_EVENT_FLAG_LEGACY_PHASE, the
  *   phase was `S`, `T`, `p` or `F`, not `b`, `e` or `n`
+ * @TRACE_EVENT_FLAG_APP_NAME: a process name the traced app gave its
+ *   own track descriptor: a name the system gives (a process_tree, the
+ *   kernel's comm of the main thread) overrides it in trace_processor
  *
  * Flags of a #TraceEvent.
  */
@@ -261,6 +264,7 @@ typedef enum
   TRACE_EVENT_FLAG_MORE_FLOWS = 1 << 10,
   TRACE_EVENT_FLAG_LEGACY_PHASE = 1 << 11,
   TRACE_EVENT_FLAG_PHASE_S = 1 << 12,
+  TRACE_EVENT_FLAG_APP_NAME = 1 << 13,
 } TraceEventFlags;
 
 /**

@@ -63,19 +63,25 @@ static void
 process_name (PerfettoReader *r,
               gint64 pid,
               guint32 name,
+              TraceEventFlags flags,
               gint64 ts)
 {
+  /* the name and whether only the app gave it: the system giving the
+   * same name again makes it the system's */
+  gsize entry = (gsize) name << 1 | ((flags & TRACE_EVENT_FLAG_APP_NAME) != 0);
   gpointer known;
   TraceEvent *ev;
 
   if (name == 0)
     return;
-  if (g_hash_table_lookup_extended (r->proc_names, &pid, NULL, &known) && GPOINTER_TO_UINT (known) == name)
+  if (g_hash_table_lookup_extended (r->proc_names, &pid, NULL, &known) &&
+      (GPOINTER_TO_SIZE (known) == entry || GPOINTER_TO_SIZE (known) == (entry & ~(gsize) 1)))
     return;
-  g_hash_table_replace (r->proc_names, perfetto_int64_dup (pid), GUINT_TO_POINTER (name));
+  g_hash_table_replace (r->proc_names, perfetto_int64_dup (pid), GSIZE_TO_POINTER (entry));
   ev = perfetto_reader_emit (r, TRACE_EVENT_PROCESS_NAME, ts);
   ev->pid = pid;
   ev->name = name;
+  ev->flags |= flags;
 }
 
 /* Emits a sort index event if @value is new for @id in @table. */
@@ -153,7 +159,7 @@ tree_process (PerfettoReader *r,
 
   for (gsize i = 1; len == strlen (argv0) && i < p->n_cmdline; i++)
     g_string_append_printf (joined, " %s", p->cmdline[i]);
-  process_name (r, p->pid, trace_string_pool_intern_len (r->pool, argv0, len), ts);
+  process_name (r, p->pid, trace_string_pool_intern_len (r->pool, argv0, len), 0, ts);
   if (p->has_cmdline_is_comm && p->cmdline_is_comm)
     perfetto_reader_thread_name (r, p->pid, p->pid, perfetto_reader_intern (r, joined->str), ts);
 }
@@ -282,10 +288,10 @@ describe_process (PerfettoReader *r,
   t->pid = proc->has_pid ? proc->pid : TRACE_ID_UNKNOWN;
   if (t->pid == TRACE_ID_UNKNOWN)
     return;
+  /* the app's own name for itself, below the system's; trace_processor
+   * ignores a descriptor's cmdline */
   if (proc->process_name)
-    process_name (r, t->pid, perfetto_reader_intern (r, proc->process_name), ts);
-  else if (proc->n_cmdline > 0)
-    process_name (r, t->pid, perfetto_reader_intern (r, proc->cmdline[0]), ts);
+    process_name (r, t->pid, perfetto_reader_intern (r, proc->process_name), TRACE_EVENT_FLAG_APP_NAME, ts);
   if (proc->has_legacy_sort_index)
     sort_index (r, r->proc_sort, TRACE_EVENT_PROCESS_SORT_INDEX, t->pid, TRACE_ID_UNKNOWN,
                 proc->legacy_sort_index, ts);

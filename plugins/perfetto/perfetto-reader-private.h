@@ -172,7 +172,8 @@ struct _PerfettoReader
   GQueue seq_lru;           /* of those, least recently used first */
   PerfettoSeq scratch;      /* of a packet whose sequence has no state */
   GHashTable *tracks;       /* guint64 uuid → PerfettoRTrack */
-  GHashTable *proc_names;   /* gint64 pid → string id */
+  GHashTable *proc_names;   /* gint64 pid → string id << 1 | given by
+                             * the app only */
   GHashTable *proc_sort;    /* PerfettoKey pid → gint64 */
   GHashTable *proc_labels;  /* "pid/label" keys seen: PerfettoKey → TRUE */
   GHashTable *thread_names; /* PerfettoKey (pid, tid) → string id */

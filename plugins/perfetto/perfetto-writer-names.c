@@ -88,8 +88,16 @@ write_process_meta (PerfettoWriter *w,
     case TRACE_EVENT_PROCESS_NAME:
       changed = p->name != ev->name;
       p->name = ev->name;
-      if (changed)
-        perfetto_tree_add_process (w, ev->pid, ev->name, ev->ts);
+      /* an app's own name goes in its process descriptor only, where a
+       * name the system gives (the same one, maybe) overrides it, as in
+       * the original */
+      if (ev->flags & TRACE_EVENT_FLAG_APP_NAME)
+        p->name_in_tree = p->name_in_tree && !changed;
+      else if (changed || !p->name_in_tree)
+        {
+          perfetto_tree_add_process (w, ev->pid, ev->name, ev->ts);
+          p->name_in_tree = TRUE;
+        }
       break;
     case TRACE_EVENT_PROCESS_SORT_INDEX:
       changed = !p->has_sort_index || p->sort_index != ev->u.meta.value;

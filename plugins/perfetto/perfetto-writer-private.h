@@ -86,6 +86,8 @@ typedef struct
   gint64 pid;
   guint64 uuid;
   guint32 name;
+  gboolean name_in_tree; /* @name is listed in process_tree (not an
+                          * app's own name only) */
   gboolean has_sort_index;
   gint64 sort_index;
   GArray *labels; /* guint32 string ids */

@@ -269,7 +269,8 @@ perfetto_process_describe (PerfettoWriter *w,
   descriptor_init (&desc, p->uuid, 0);
   proc.has_pid = TRUE;
   proc.pid = perfetto_id (w, p->pid);
-  if (p->name != 0)
+  /* a name the system gave is in process_tree, which outranks this */
+  if (p->name != 0 && !p->name_in_tree)
     proc.process_name = (char *) perfetto_str (w, p->name);
   if (p->has_sort_index)
     {

@@ -42,7 +42,8 @@ pack_trace (const Perfetto__Protos__Trace *trace)
   return g_bytes_new_take (data, perfetto__protos__trace__pack (trace, data));
 }
 
-/* The events of sdk_style.textproto, read off that file by hand. */
+/* The events of sdk_style.textproto, read off that file by hand (the
+ * process named by its own descriptor: TRACE_EVENT_FLAG_APP_NAME). */
 static void
 test_sdk_style (void)
 {
@@ -53,7 +54,7 @@ test_sdk_style (void)
   g_autoptr (GPtrArray) got = NULL;
   PerfettoReaderStats rs;
   const char *want[] = {
-    "process-name ts=0 pid=42 tid=-1 cpu=-1 name='sdk.app' cat='' flags=0x0",
+    "process-name ts=0 pid=42 tid=-1 cpu=-1 name='sdk.app' cat='' flags=0x2000",
     "thread-name ts=0 pid=42 tid=43 cpu=-1 name='main' cat='' flags=0x0",
     "slice-begin ts=5000 pid=42 tid=43 cpu=-1 name='Frame' cat='gfx' flags=0x0 dur=0 out=0 in=0 track='' frame_id=u:17",
     "slice-end ts=6000 pid=42 tid=43 cpu=-1 name='' cat='' flags=0x0 dur=0 out=0 in=0 track=''",

@@ -849,6 +849,79 @@ test_legacy_phases_go_back (void)
     }
 }
 
+/* Whether @trace names process @pid in a process_tree packet, and by
+ * which process_name its descriptors name it (the last, or NULL). */
+static gboolean
+process_named_in_tree (Perfetto__Protos__Trace *trace,
+                       gint64 pid,
+                       const char **described)
+{
+  gboolean in_tree = FALSE;
+
+  *described = NULL;
+  for (gsize i = 0; i < trace->n_packet; i++)
+    {
+      const Perfetto__Protos__TracePacket *pkt = trace->packet[i];
+
+      if (pkt->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_TREE)
+        for (gsize j = 0; j < pkt->process_tree->n_processes; j++)
+          in_tree |= pkt->process_tree->processes[j]->pid == pid;
+      if (pkt->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR &&
+          pkt->track_descriptor->process && pkt->track_descriptor->process->pid == pid &&
+          pkt->track_descriptor->process->process_name)
+        *described = pkt->track_descriptor->process->process_name;
+    }
+  return in_tree;
+}
+
+/* A process name an app gave its own descriptor goes back in a
+ * descriptor only: a process_tree entry would outrank a name the system
+ * gives (trace_processor's priorities) and add a cmdline and a parent.
+ * A name the system gives goes in process_tree only (the descriptor's
+ * would be outranked anyway); the system giving an app's name again
+ * makes it the system's. */
+static void
+test_app_process_name (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  g_autoptr (TraceBatch) in = trace_batch_new (pool, 0);
+  g_autoptr (TraceBatch) out = NULL;
+  g_autoptr (GBytes) bytes = NULL;
+  g_autoptr (GError) error = NULL;
+  Perfetto__Protos__Trace *trace;
+  const char *described;
+  TraceEvent *ev;
+
+  ev = pt_add (in, TRACE_EVENT_PROCESS_NAME, 10, 5, TRACE_ID_UNKNOWN, "./app");
+  ev->flags = TRACE_EVENT_FLAG_APP_NAME;
+  pt_add (in, TRACE_EVENT_PROCESS_NAME, 10, 6, TRACE_ID_UNKNOWN, "system_server");
+  ev = pt_add (in, TRACE_EVENT_PROCESS_NAME, 10, 7, TRACE_ID_UNKNOWN, "Browser");
+  ev->flags = TRACE_EVENT_FLAG_APP_NAME;
+  pt_add (in, TRACE_EVENT_PROCESS_NAME, 20, 7, TRACE_ID_UNKNOWN, "Browser");
+  bytes = pt_write (&in, 1, NULL, NULL);
+  trace = perfetto__protos__trace__unpack (NULL, g_bytes_get_size (bytes), g_bytes_get_data (bytes, NULL));
+  g_assert_nonnull (trace);
+  g_assert_false (process_named_in_tree (trace, 5, &described));
+  g_assert_cmpstr (described, ==, "./app");
+  g_assert_true (process_named_in_tree (trace, 6, &described));
+  g_assert_null (described);
+  g_assert_true (process_named_in_tree (trace, 7, &described));
+  perfetto__protos__trace__free_unpacked (trace, NULL);
+
+  /* read back with the same flags, process 7 by its descriptor first */
+  out = pt_read (bytes, pool, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (out->n_events, ==, 4);
+  g_assert_cmpint (out->events[0].pid, ==, 5);
+  g_assert_cmphex (out->events[0].flags, ==, TRACE_EVENT_FLAG_APP_NAME);
+  g_assert_cmpint (out->events[1].pid, ==, 7);
+  g_assert_cmphex (out->events[1].flags, ==, TRACE_EVENT_FLAG_APP_NAME);
+  g_assert_cmpint (out->events[2].pid, ==, 6);
+  g_assert_cmphex (out->events[2].flags, ==, 0);
+  g_assert_cmpint (out->events[3].pid, ==, 7);
+  g_assert_cmphex (out->events[3].flags, ==, 0);
+}
+
 /* In JSON order (a Chrome JSON stream) a nestable async event goes as a
  * legacy `b`/`n`/`e`, and its flow as the legacy bind_id with its
  * direction, which trace_processor reads as the JSON importer reads a
@@ -1239,6 +1312,7 @@ main (int argc,
   g_test_add_func ("/perfetto/roundtrip/thread-time", test_thread_time);
   g_test_add_func ("/perfetto/roundtrip/thread-time-off-thread", test_thread_time_off_thread);
   g_test_add_func ("/perfetto/roundtrip/legacy-phases-go-back", test_legacy_phases_go_back);
+  g_test_add_func ("/perfetto/roundtrip/app-process-name", test_app_process_name);
   g_test_add_func ("/perfetto/roundtrip/json-order", test_json_order);
   g_test_add_func ("/perfetto/roundtrip/json-order-compaction", test_json_order_compaction);
   g_test_add_func ("/perfetto/roundtrip/json-order-batches", test_json_order_batches);
