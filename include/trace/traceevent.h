@@ -234,6 +234,14 @@ typedef enum
  *   (`u.async` has no room for them): they are args
  *   (trace_batch_add_slice_flow(), trace_batch_next_slice_flow()). Sinks
  *   look for them only when it is set.
+ * @TRACE_EVENT_FLAG_GENERIC_RECORD: a %TRACE_EVENT_FTRACE event its
+ *   source read from a generic record (Perfetto's GenericFtraceEvent: a
+ *   name and fields) though its kind has a typed record that an importer
+ *   reads differently (trace_processor makes IRQ slices of a typed
+ *   irq_handler_entry only): a sink writes it generic again. perfetto-src
+ *   sets it on the kinds perfetto-sink writes typed from a Perfetto trace
+ *   only (interrupts, funcgraph, suspend_resume, wakeup sources,
+ *   gpu_frequency, vendor trace marks).
  *
  * Flags of a #TraceEvent.
  */
@@ -252,6 +260,7 @@ typedef enum
   TRACE_EVENT_FLAG_FLOW_V2 = 1 << 8,
   TRACE_EVENT_FLAG_STEP_PAST = 1 << 9,
   TRACE_EVENT_FLAG_MORE_FLOWS = 1 << 10,
+  TRACE_EVENT_FLAG_GENERIC_RECORD = 1 << 11,
 } TraceEventFlags;
 
 /**
