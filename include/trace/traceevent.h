@@ -244,6 +244,14 @@ typedef enum
  * @TRACE_EVENT_FLAG_APP_NAME: a process name the traced app gave its
  *   own track descriptor: a name the system gives (a process_tree, the
  *   kernel's comm of the main thread) overrides it in trace_processor
+ * @TRACE_EVENT_FLAG_GENERIC_RECORD: a %TRACE_EVENT_FTRACE event its
+ *   source read from a generic record (Perfetto's GenericFtraceEvent: a
+ *   name and fields) though its kind has a typed record that an importer
+ *   reads differently (trace_processor makes IRQ slices of a typed
+ *   irq_handler_entry only): a sink writes it generic again. perfetto-src
+ *   sets it on the kinds perfetto-sink writes typed from a Perfetto trace
+ *   only (interrupts, funcgraph, suspend_resume, wakeup sources,
+ *   gpu_frequency, vendor trace marks).
  *
  * Flags of a #TraceEvent.
  */
@@ -265,6 +273,7 @@ typedef enum
   TRACE_EVENT_FLAG_LEGACY_PHASE = 1 << 11,
   TRACE_EVENT_FLAG_PHASE_S = 1 << 12,
   TRACE_EVENT_FLAG_APP_NAME = 1 << 13,
+  TRACE_EVENT_FLAG_GENERIC_RECORD = 1 << 14,
 } TraceEventFlags;
 
 /**

@@ -379,6 +379,12 @@ read_generic (PerfettoReader *r,
 {
   TraceEvent *ev = generic_event (r, (gint64) fev->timestamp, cpu, fev->pid, perfetto_reader_intern (r, g->event_name));
 
+  const PerfettoFtraceEventMap *map = perfetto_ftrace_map_by_name (g->event_name);
+
+  /* A kind perfetto-sink writes typed or generic by the stream (typed
+   * only from a Perfetto trace: interrupts) goes back generic, as read. */
+  if (map != NULL && map->proto_only)
+    ev->flags |= TRACE_EVENT_FLAG_GENERIC_RECORD;
   for (gsize i = 0; i < g->n_field; i++)
     {
       const Perfetto__Protos__GenericFtraceEvent__Field *f = g->field[i];

@@ -954,6 +954,14 @@ perfetto_write_kernel_event (PerfettoWriter *w,
 
         if (is_cpu_data_start (w, b, ev))
           break;
+        /* an event read from a generic record goes back as one: typed,
+         * trace_processor would read it differently (an interrupt entry
+         * as a slice) */
+        if (ev->flags & TRACE_EVENT_FLAG_GENERIC_RECORD)
+          {
+            write_generic (w, b, batch, ev);
+            break;
+          }
         cache = map_cache_get (w, ev->name);
 
         if (cache->map != NULL && write_mapped (w, b, batch, ev, cache))

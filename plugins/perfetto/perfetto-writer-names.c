@@ -26,10 +26,18 @@ static void
 write_thread_meta (PerfettoWriter *w,
                    const TraceEvent *ev)
 {
-  gint64 pid = ev->pid != TRACE_ID_UNKNOWN ? ev->pid : perfetto_assoc_pid (w, ev->tid);
+  gint64 pid = ev->pid;
   PerfettoThread *t = NULL;
   gboolean changed = FALSE;
+  /* A thread named without its process takes the one learnt so far. In
+   * a Perfetto trace's file order what is learnt so far may be learnt of
+   * a later time (the writer puts a process_tree packet before the
+   * kernel bundle that holds an earlier rename): there the name keeps
+   * no process, as it had when it was written. */
+  gboolean processless = pid == TRACE_ID_UNKNOWN && w->opts.perfetto_order && ev->kind == TRACE_EVENT_THREAD_NAME;
 
+  if (pid == TRACE_ID_UNKNOWN && !processless)
+    pid = perfetto_assoc_pid (w, ev->tid);
   if (pid != TRACE_ID_UNKNOWN)
     t = perfetto_thread_find (w, pid, ev->tid);
   else
@@ -44,7 +52,7 @@ write_thread_meta (PerfettoWriter *w,
       /* Also listed for readers of thread names (trace_processor names
        * threads of kernel events from it). A thread of no known process
        * must not be put in one (process_tree would say pid 0). */
-      if (pid == TRACE_ID_UNKNOWN && is_main_thread_of_declared_process (w, ev->tid))
+      if (pid == TRACE_ID_UNKNOWN && !processless && is_main_thread_of_declared_process (w, ev->tid))
         perfetto_assoc_thread (w, ev->tid, ev->tid, ev->name, ev->ts, TRUE);
       else if (pid == TRACE_ID_UNKNOWN)
         perfetto_write_processless_thread_name (w, ev);

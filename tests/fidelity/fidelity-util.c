@@ -302,7 +302,9 @@ names_output (const char *outputs,
 {
   g_auto (GStrv) each = g_strsplit (outputs, ",", -1);
 
-  return g_str_equal (outputs, "*") || g_strv_contains ((const char *const *) each, output);
+  /* `again` (our Perfetto output converted once more) is named alone */
+  return (g_str_equal (outputs, "*") && !g_str_equal (output, "again")) ||
+         g_strv_contains ((const char *const *) each, output);
 }
 
 /* Every entry of @file for @output, merged: a file may be listed once

@@ -206,6 +206,49 @@ measure_ours (const FidTest *t,
   return ours;
 }
 
+/* Our Perfetto output converted once more reads exactly as it did: a
+ * difference is a place where perfetto-src does not read back what
+ * perfetto-sink wrote (a user converting a converted file sees it).
+ * Known differences are listed with the output `again`. */
+static void
+check_second_pass (const FidTest *t,
+                   const char *out,
+                   const FidMetrics *ours,
+                   GString *diffs)
+{
+  g_autoptr (FidKnown) k = fid_known_collect (known, t->name, "again");
+  g_autofree char *again = g_strdup_printf ("%s.again.pftrace", out);
+  g_autofree char *why = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FidMetrics) twice = NULL;
+
+  if (!fid_convert (out, "perfetto-sink", NULL, again, &why))
+    {
+      g_string_append_printf (diffs, "  our output converted again: %s\n", why);
+      return;
+    }
+  twice = fid_measure (again, &error);
+  g_unlink (again);
+  if (twice == NULL)
+    {
+      g_string_append_printf (diffs, "  our output converted again: %s\n", error->message);
+      return;
+    }
+  for (guint i = 0; i < FID_N_METRICS; i++)
+    {
+      const char *name = fid_metric_names[i];
+      gboolean same = ours->values[i] == twice->values[i];
+
+      if (fid_known_has_metric (k, name) && same)
+        g_string_append_printf (diffs, "  %s: listed as a known difference of the second conversion but both read %" G_GINT64_FORMAT " (remove it from known-differences.txt and docs/fidelity.md)\n",
+                                name, ours->values[i]);
+      else if (!fid_known_has_metric (k, name) && !same)
+        g_string_append_printf (diffs, "  %s: ours %" G_GINT64_FORMAT ", converted again %" G_GINT64_FORMAT "\n",
+                                name, ours->values[i], twice->values[i]);
+    }
+  compare_errors (ours, twice, k, diffs);
+}
+
 static void
 test_data_file (gconstpointer data)
 {
@@ -234,6 +277,8 @@ test_data_file (gconstpointer data)
       if (orig != NULL)
         compare_counts (t, orig, ours, k, 0, diffs);
       compare_errors (orig, ours, k, diffs);
+      if (g_str_equal (t->output, "perfetto"))
+        check_second_pass (t, out, ours, diffs);
     }
   if (diffs->len > 0)
     g_test_fail_printf ("%s -> %s differs:\n%s", t->name, t->output, diffs->str);

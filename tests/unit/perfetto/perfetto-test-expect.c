@@ -300,6 +300,11 @@ expect_kernel (Model *m,
         ev->name = trace_string_pool_intern (m->in->pool, map->name);
       else
         generic_args (m, ev, src);
+      /* a kind written typed from a Perfetto trace only (the model's
+       * stream is not one) comes back flagged as read from a generic
+       * record */
+      if (map && map->proto_only)
+        ev->flags |= TRACE_EVENT_FLAG_GENERIC_RECORD;
       return;
     }
   ev->name = trace_string_pool_intern (m->in->pool, kernel_name (src->kind));

@@ -253,8 +253,17 @@ test_write_from_perfetto (void)
   assert_same_by_time (in, back);
 }
 
+/* Clears TRACE_EVENT_FLAG_GENERIC_RECORD of every event of @batch. */
+static void
+clear_generic_record (TraceBatch *batch)
+{
+  for (guint i = 0; i < batch->n_events; i++)
+    batch->events[i].flags &= ~TRACE_EVENT_FLAG_GENERIC_RECORD;
+}
+
 /* From any other stream (ftrace text, whose interrupt lines
- * trace_processor ignores) they go as generic events, read back alike. */
+ * trace_processor ignores) they go as generic events, read back alike
+ * but flagged as read from generic records. */
 static void
 test_write_from_text (void)
 {
@@ -263,6 +272,7 @@ test_write_from_text (void)
   g_autoptr (TraceBatch) in = pt_read (bytes, pool, NULL, NULL, NULL);
   g_autoptr (GBytes) written = pt_write (&in, 1, NULL, NULL);
   g_autoptr (TraceBatch) back = NULL;
+  guint flagged = 0;
   Written wr;
 
   decode (written, &wr);
@@ -271,7 +281,41 @@ test_write_from_text (void)
   written_clear (&wr);
   /* the kernel bundle goes at the end of the batch: compare by time */
   back = pt_read (written, pool, NULL, NULL, NULL);
+  for (guint i = 0; i < back->n_events; i++)
+    if (back->events[i].flags & TRACE_EVENT_FLAG_GENERIC_RECORD)
+      flagged++;
+  g_assert_cmpuint (flagged, ==, 4);
+  clear_generic_record (back);
   assert_same_by_time (in, back);
+}
+
+/* Our output of a text stream converted again (perfetto-src, a stream of
+ * typed kernel events): the interrupts read from generic records go back
+ * generic, not typed (trace_processor would make IRQ slices of them that
+ * the first output does not have). */
+static void
+test_write_again (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  g_autoptr (GBytes) bytes = irq_stats_trace ();
+  g_autoptr (TraceBatch) in = pt_read (bytes, pool, NULL, NULL, NULL);
+  g_autoptr (GBytes) first = pt_write (&in, 1, NULL, NULL);
+  g_autoptr (TraceBatch) read = pt_read (first, pool, NULL, NULL, NULL);
+  g_autoptr (GBytes) again = NULL;
+  g_autoptr (TraceBatch) back = NULL;
+  PerfettoWriterOptions opts;
+  Written wr;
+
+  perfetto_writer_options_init (&opts);
+  opts.proto_kernel_events = TRUE;
+  again = pt_write (&read, 1, &opts, NULL);
+  decode (again, &wr);
+  g_assert_cmpstr (wr.kernel->str, ==,
+                   "generic(irq_handler_entry) generic(irq_handler_exit) generic(softirq_entry) generic(softirq_exit) ");
+  g_assert_cmpstr (wr.stats->str, ==, "3000: forks=5; 3000: irq=100; 3000: softirq=7; 3000: irq3=9; 3000: softirq1=4; ");
+  written_clear (&wr);
+  back = pt_read (again, pool, NULL, NULL, NULL);
+  assert_same_by_time (read, back);
 }
 
 /* Only a global whole counter of category sys_stats named as a total is
@@ -314,6 +358,7 @@ main (int argc,
   g_test_add_func ("/perfetto/irq-stats/read", test_read);
   g_test_add_func ("/perfetto/irq-stats/write-from-perfetto", test_write_from_perfetto);
   g_test_add_func ("/perfetto/irq-stats/write-from-text", test_write_from_text);
+  g_test_add_func ("/perfetto/irq-stats/write-again", test_write_again);
   g_test_add_func ("/perfetto/irq-stats/other-counters", test_other_counters);
   return g_test_run ();
 }

@@ -533,6 +533,45 @@ test_processless_thread_name (void)
   g_assert_cmpuint (names_back, ==, 1);
 }
 
+/* Our output of a thread named first without its process (a task_rename
+ * in a kernel bundle) and later with it (process_tree, which goes before
+ * the bundle in the file), converted again: perfetto-src gives the later
+ * name first, in file order, and the earlier one still goes as a
+ * task_rename, not into the process learnt of the later time. */
+static void
+test_processless_thread_name_again (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  g_autoptr (TraceBatch) in = trace_batch_new (pool, 0);
+  g_autoptr (GBytes) bytes = NULL;
+  g_autoptr (TraceBatch) back = NULL;
+  g_autoptr (GPtrArray) packets = NULL;
+  g_autoptr (GError) error = NULL;
+  PerfettoWriterOptions opts;
+  guint renames = 0;
+  TraceEvent *ev;
+
+  if (protoc_missing ())
+    return;
+  ev = pt_add (in, TRACE_EVENT_THREAD_NAME, 1000, TRACE_ID_UNKNOWN, 29, "ksoftirqd/3");
+  ev->cpu = 3;
+  pt_add (in, TRACE_EVENT_THREAD_NAME, 1100, 29, 29, "ksoftirqd/3");
+  bytes = pt_write (&in, 1, NULL, NULL);
+  back = pt_read (bytes, pool, NULL, NULL, &error);
+  g_assert_no_error (error);
+  perfetto_writer_options_init (&opts);
+  opts.proto_kernel_events = opts.perfetto_order = TRUE;
+  packets = decode (back, &opts, NULL);
+  for (guint i = 0; i < packets->len; i++)
+    if (get (packets->pdata[i], "ftrace_events.event.task_rename.pid"))
+      {
+        g_assert_cmpstr (get (packets->pdata[i], "ftrace_events.event.task_rename.pid"), ==, "29");
+        g_assert_cmpstr (get (packets->pdata[i], "ftrace_events.event.timestamp"), ==, "1000");
+        renames++;
+      }
+  g_assert_cmpuint (renames, ==, 1);
+}
+
 /* The stream's metadata is Chrome's bundle metadata (trace_processor's
  * `cr-NAME` metadata rows): strings, booleans and integers typed, the
  * rest as JSON text, nulls left out; our reader gives the object back. */
@@ -596,5 +635,6 @@ main (int argc,
   g_test_add_func ("/perfetto/protoc/not-interned", test_not_interned);
   g_test_add_func ("/perfetto/protoc/metadata", test_metadata);
   g_test_add_func ("/perfetto/protoc/processless-thread-name", test_processless_thread_name);
+  g_test_add_func ("/perfetto/protoc/processless-thread-name-again", test_processless_thread_name_again);
   return g_test_run ();
 }
