@@ -201,6 +201,31 @@ test_thread_order (void)
   g_assert_cmpuint (ws.dropped_unmatched_end, ==, 1);
 }
 
+/* A JSON stream's complete slice that partially overlaps an open one
+ * goes whole on an overflow track as a legacy `X` (trace_processor takes
+ * it there, as the track is not merged with its siblings): read back, it
+ * is a complete slice of the thread again, which a second writing spills
+ * again, not a begin and an end that would nest on the thread's stack. */
+static void
+test_spilled_complete_read_back (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  g_autoptr (TraceBatch) in = trace_batch_new (pool, 0);
+  g_autoptr (TraceBatch) out = NULL;
+  PerfettoWriterOptions opts;
+  PerfettoWriterStats ws;
+  const char *want[] = { "slice-complete 0 alpha", "slice-complete 5000 beta" };
+
+  pt_add (in, TRACE_EVENT_SLICE_COMPLETE, 0, 1, 1, "alpha")->u.slice.dur = 10000;
+  pt_add (in, TRACE_EVENT_SLICE_COMPLETE, 5000, 1, 1, "beta")->u.slice.dur = 10000;
+  perfetto_writer_options_init (&opts);
+  opts.json_order = TRUE;
+  out = write_read (in, &opts, &ws, NULL);
+  g_assert_cmpuint (ws.spilled_complete, ==, 1);
+  assert_thread_slices (out, 1, want, G_N_ELEMENTS (want));
+  g_assert_cmpint (out->events[1].u.slice.dur, ==, 10000);
+}
+
 /* An end naming a begun slice below the top ends that one (it stays on
  * the stack, complete); the next event of the thread then cuts the slice
  * begun inside it at its end, as trace_processor does. */
@@ -1181,6 +1206,7 @@ main (int argc,
   g_test_add_func ("/perfetto/roundtrip/metadata-controls", test_metadata_controls);
   g_test_add_func ("/perfetto/roundtrip/thread-order", test_thread_order);
   g_test_add_func ("/perfetto/roundtrip/end-below-top", test_end_below_top);
+  g_test_add_func ("/perfetto/roundtrip/spilled-complete-read-back", test_spilled_complete_read_back);
   g_test_add_func ("/perfetto/roundtrip/async-unmatched", test_async_ends_without_begin);
   g_test_add_func ("/perfetto/roundtrip/async-flows", test_async_flows);
   g_test_add_func ("/perfetto/roundtrip/async-flows-json-order", test_async_flows_json_order);
