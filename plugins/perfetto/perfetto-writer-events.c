@@ -952,6 +952,13 @@ write_async (PerfettoWriter *w,
         }
       te_recorder_thread_time (w, ev);
       te_begin (w, perfetto_async_slot_uuid (slot), PERFETTO_TYPE_END);
+      /* The end's own name, when it has one: trace_processor ends the
+       * innermost open slice of the track of that name (any, for an end
+       * without) and ignores an end that names none, for a TrackEvent
+       * as for a JSON `e`. Not its category: perfetto-src gives an end
+       * without one the category of its track's outermost slice, which
+       * an inner slice need not have. */
+      te_name (w, ev->name);
       break;
     default: /* STEP, INSTANT */
       if (slot == NULL)

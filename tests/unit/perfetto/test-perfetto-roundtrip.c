@@ -664,6 +664,30 @@ test_json_order_rebuild_kept (void)
   g_assert_true (g_bytes_equal (all_copied, with_kept));
 }
 
+/* An async end keeps its name on its TrackEvent: trace_processor ends
+ * the innermost open slice of that name on the track (here the outer
+ * one, leaving the inner one open, as it does for a JSON `e`), where an
+ * end without a name would end the innermost slice. */
+static void
+test_async_end_keeps_its_name (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  g_autoptr (TraceBatch) in = trace_batch_new (pool, 0);
+  g_autoptr (TraceBatch) out = NULL;
+  TraceEvent *ev;
+
+  ev = pt_add (in, TRACE_EVENT_ASYNC_BEGIN, 10, 1, 1, "outer");
+  ev->u.async.id = 7;
+  ev = pt_add (in, TRACE_EVENT_ASYNC_BEGIN, 20, 1, 1, "inner");
+  ev->u.async.id = 7;
+  ev = pt_add (in, TRACE_EVENT_ASYNC_END, 30, 1, 1, "outer");
+  ev->u.async.id = 7;
+  out = write_read (in, NULL, NULL, NULL);
+  g_assert_cmpuint (out->n_events, ==, 3);
+  g_assert_cmpint (out->events[2].kind, ==, TRACE_EVENT_ASYNC_END);
+  g_assert_cmpstr (trace_batch_get_string (out, out->events[2].name), ==, "outer");
+}
+
 static void
 test_async_ends_without_begin (void)
 {
@@ -1208,6 +1232,7 @@ main (int argc,
   g_test_add_func ("/perfetto/roundtrip/end-below-top", test_end_below_top);
   g_test_add_func ("/perfetto/roundtrip/spilled-complete-read-back", test_spilled_complete_read_back);
   g_test_add_func ("/perfetto/roundtrip/async-unmatched", test_async_ends_without_begin);
+  g_test_add_func ("/perfetto/roundtrip/async-end-keeps-its-name", test_async_end_keeps_its_name);
   g_test_add_func ("/perfetto/roundtrip/async-flows", test_async_flows);
   g_test_add_func ("/perfetto/roundtrip/async-flows-json-order", test_async_flows_json_order);
   g_test_add_func ("/perfetto/roundtrip/interning-reset", test_interning_reset);
