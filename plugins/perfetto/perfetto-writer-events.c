@@ -510,10 +510,14 @@ write_legacy_x (PerfettoWriter *w,
 }
 
 /* A complete slice that partially overlaps the thread's open slices goes
- * whole, begin and end, on the first overflow track where it nests or
- * follows (a new one if none), as trace_processor places such a JSON
- * slice. Never as a legacy `X`: trace_processor takes one only on a
- * thread's own track (an overflow track has no thread of its own). */
+ * whole on the first overflow track where it nests or follows (a new one
+ * if none), as trace_processor places such a JSON slice: a legacy `X`
+ * when complete_as_legacy_x() says so (trace_processor takes one on a
+ * child track of the thread that is not merged with its siblings:
+ * perfetto_lane_track()), else a begin and an end. The `X` says what the
+ * slice is: perfetto-src reads it back as a complete slice of the
+ * thread, which perfetto-sink spills again, where a begin and an end
+ * would nest on the thread's own stack. */
 static void
 write_spilled_complete (PerfettoWriter *w,
                         TraceBatch *batch,
@@ -544,9 +548,14 @@ write_spilled_complete (PerfettoWriter *w,
     }
   g_array_append_val (lane->open_ends, end);
   te_thread_time (w, t, event_thread_ts (ev), ev->ts);
-  te_emit_full (w, batch, ev, lane->uuid, PERFETTO_TYPE_BEGIN);
-  te_thread_time (w, t, event_end_thread_ts (ev), end);
-  te_emit_end (w, lane->uuid, end);
+  if (complete_as_legacy_x (w, ev))
+    write_legacy_x (w, batch, ev, lane->uuid);
+  else
+    {
+      te_emit_full (w, batch, ev, lane->uuid, PERFETTO_TYPE_BEGIN);
+      te_thread_time (w, t, event_end_thread_ts (ev), end);
+      te_emit_end (w, lane->uuid, end);
+    }
   perfetto_writer_drop (w, &w->stats.spilled_complete, 1, ev->ts, "complete slice partially overlapping an open one, spilled to an overflow track");
 }
 
@@ -974,6 +983,13 @@ write_async (PerfettoWriter *w,
         }
       te_recorder_thread_time (w, ev);
       te_begin (w, perfetto_async_slot_uuid (slot), PERFETTO_TYPE_END);
+      /* The end's own name, when it has one: trace_processor ends the
+       * innermost open slice of the track of that name (any, for an end
+       * without) and ignores an end that names none, for a TrackEvent
+       * as for a JSON `e`. Not its category: perfetto-src gives an end
+       * without one the category of its track's outermost slice, which
+       * an inner slice need not have. */
+      te_name (w, ev->name);
       break;
     default: /* STEP, INSTANT */
       if (slot == NULL)

@@ -557,7 +557,9 @@ perfetto_global_track (PerfettoWriter *w,
  * @ts: when it is first needed
  *
  * Returns: the uuid of a new overflow track of @t: an unnamed child of
- *   the thread's track, which trace_processor attributes to the thread
+ *   the thread's track, which trace_processor attributes to the thread;
+ *   not merged with its siblings (`SIBLING_MERGE_BEHAVIOR_NONE`), so that
+ *   trace_processor takes a legacy `X` on it as on the thread's own track
  */
 guint64
 perfetto_lane_track (PerfettoWriter *w,
@@ -568,6 +570,8 @@ perfetto_lane_track (PerfettoWriter *w,
   guint64 uuid = w->next_uuid++;
 
   descriptor_init (&desc, uuid, t->uuid);
+  desc.has_sibling_merge_behavior = TRUE;
+  desc.sibling_merge_behavior = PERFETTO__PROTOS__TRACK_DESCRIPTOR__SIBLING_MERGE_BEHAVIOR__SIBLING_MERGE_BEHAVIOR_NONE;
   emit_descriptor (w, &desc, ts);
   return uuid;
 }

@@ -663,12 +663,9 @@ expect_async (Model *m,
   ev->u.async.scope = 0;
   if (ev->u.async.track == ev->name)
     ev->u.async.track = 0;
-  /* an end comes back without a name, with its family's category */
+  /* an end comes back with its own name, with its family's category */
   if (src->kind == TRACE_EVENT_ASYNC_END)
-    {
-      ev->name = 0;
-      ev->category = GPOINTER_TO_UINT (g_hash_table_lookup (m->async_cat, key));
-    }
+    ev->category = GPOINTER_TO_UINT (g_hash_table_lookup (m->async_cat, key));
   if (src->kind == TRACE_EVENT_ASYNC_STEP && src->u.async.step != 0 && !has_arg (m, src, "step"))
     trace_batch_add_arg (m->out, ev, trace_string_pool_intern (m->in->pool, "step"), TRACE_ARG_STRING)->v.s =
         src->u.async.step;

@@ -201,6 +201,31 @@ test_thread_order (void)
   g_assert_cmpuint (ws.dropped_unmatched_end, ==, 1);
 }
 
+/* A JSON stream's complete slice that partially overlaps an open one
+ * goes whole on an overflow track as a legacy `X` (trace_processor takes
+ * it there, as the track is not merged with its siblings): read back, it
+ * is a complete slice of the thread again, which a second writing spills
+ * again, not a begin and an end that would nest on the thread's stack. */
+static void
+test_spilled_complete_read_back (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  g_autoptr (TraceBatch) in = trace_batch_new (pool, 0);
+  g_autoptr (TraceBatch) out = NULL;
+  PerfettoWriterOptions opts;
+  PerfettoWriterStats ws;
+  const char *want[] = { "slice-complete 0 alpha", "slice-complete 5000 beta" };
+
+  pt_add (in, TRACE_EVENT_SLICE_COMPLETE, 0, 1, 1, "alpha")->u.slice.dur = 10000;
+  pt_add (in, TRACE_EVENT_SLICE_COMPLETE, 5000, 1, 1, "beta")->u.slice.dur = 10000;
+  perfetto_writer_options_init (&opts);
+  opts.json_order = TRUE;
+  out = write_read (in, &opts, &ws, NULL);
+  g_assert_cmpuint (ws.spilled_complete, ==, 1);
+  assert_thread_slices (out, 1, want, G_N_ELEMENTS (want));
+  g_assert_cmpint (out->events[1].u.slice.dur, ==, 10000);
+}
+
 /* An end naming a begun slice below the top ends that one (it stays on
  * the stack, complete); the next event of the thread then cuts the slice
  * begun inside it at its end, as trace_processor does. */
@@ -637,6 +662,30 @@ test_json_order_rebuild_kept (void)
   all_copied = write_split (stream, copied, G_N_ELEMENTS (copied), &ws);
   with_kept = write_split (stream, kept, G_N_ELEMENTS (kept), &ws);
   g_assert_true (g_bytes_equal (all_copied, with_kept));
+}
+
+/* An async end keeps its name on its TrackEvent: trace_processor ends
+ * the innermost open slice of that name on the track (here the outer
+ * one, leaving the inner one open, as it does for a JSON `e`), where an
+ * end without a name would end the innermost slice. */
+static void
+test_async_end_keeps_its_name (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  g_autoptr (TraceBatch) in = trace_batch_new (pool, 0);
+  g_autoptr (TraceBatch) out = NULL;
+  TraceEvent *ev;
+
+  ev = pt_add (in, TRACE_EVENT_ASYNC_BEGIN, 10, 1, 1, "outer");
+  ev->u.async.id = 7;
+  ev = pt_add (in, TRACE_EVENT_ASYNC_BEGIN, 20, 1, 1, "inner");
+  ev->u.async.id = 7;
+  ev = pt_add (in, TRACE_EVENT_ASYNC_END, 30, 1, 1, "outer");
+  ev->u.async.id = 7;
+  out = write_read (in, NULL, NULL, NULL);
+  g_assert_cmpuint (out->n_events, ==, 3);
+  g_assert_cmpint (out->events[2].kind, ==, TRACE_EVENT_ASYNC_END);
+  g_assert_cmpstr (trace_batch_get_string (out, out->events[2].name), ==, "outer");
 }
 
 static void
@@ -1323,7 +1372,9 @@ main (int argc,
   g_test_add_func ("/perfetto/roundtrip/metadata-controls", test_metadata_controls);
   g_test_add_func ("/perfetto/roundtrip/thread-order", test_thread_order);
   g_test_add_func ("/perfetto/roundtrip/end-below-top", test_end_below_top);
+  g_test_add_func ("/perfetto/roundtrip/spilled-complete-read-back", test_spilled_complete_read_back);
   g_test_add_func ("/perfetto/roundtrip/async-unmatched", test_async_ends_without_begin);
+  g_test_add_func ("/perfetto/roundtrip/async-end-keeps-its-name", test_async_end_keeps_its_name);
   g_test_add_func ("/perfetto/roundtrip/async-flows", test_async_flows);
   g_test_add_func ("/perfetto/roundtrip/async-flows-json-order", test_async_flows_json_order);
   g_test_add_func ("/perfetto/roundtrip/interning-reset", test_interning_reset);
