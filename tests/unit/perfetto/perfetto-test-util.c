@@ -28,6 +28,17 @@ pt_write (TraceBatch **batches,
   return g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (out));
 }
 
+/* @bytes decoded as a Trace, which must succeed; free it with
+ * perfetto__protos__trace__free_unpacked(). */
+Perfetto__Protos__Trace *
+pt_unpack (GBytes *bytes)
+{
+  Perfetto__Protos__Trace *trace = perfetto__protos__trace__unpack (NULL, g_bytes_get_size (bytes), g_bytes_get_data (bytes, NULL));
+
+  g_assert_nonnull (trace);
+  return trace;
+}
+
 /* Reads tests/data/perfetto/@name whole, as pt_read() does. */
 TraceBatch *
 pt_read_data_file (TraceStringPool *pool,

@@ -7,6 +7,7 @@
 #include "perfetto-private.h"
 #include "perfetto-reader-private.h"
 #include "perfetto-writer-private.h"
+#include "trace.pb-c.h"
 
 G_BEGIN_DECLS
 
@@ -14,6 +15,7 @@ GBytes *pt_write (TraceBatch **batches,
                   guint n_batches,
                   const PerfettoWriterOptions *opts,
                   PerfettoWriterStats *stats);
+Perfetto__Protos__Trace *pt_unpack (GBytes *bytes);
 TraceBatch *pt_read (GBytes *bytes,
                      TraceStringPool *pool,
                      PerfettoReaderStats *stats,

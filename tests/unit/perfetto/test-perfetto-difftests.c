@@ -177,8 +177,7 @@ test_process_stats_runtime (void)
   /* written back as process_stats packets, one a counter, on the tracks
    * trace_processor made of the original */
   written = pt_write (&out, 1, NULL, NULL);
-  trace = perfetto__protos__trace__unpack (NULL, g_bytes_get_size (written), g_bytes_get_data (written, NULL));
-  g_assert_nonnull (trace);
+  trace = pt_unpack (written);
   n = 0;
   for (gsize i = 0; i < trace->n_packet; i++)
     if (trace->packet[i]->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_STATS)
@@ -796,8 +795,7 @@ test_cropped_compact_sched (void)
   guint full_without_prev = 0;
 
   written = pt_write (&out, 1, NULL, &ws);
-  trace = perfetto__protos__trace__unpack (NULL, g_bytes_get_size (written), g_bytes_get_data (written, NULL));
-  g_assert_nonnull (trace);
+  trace = pt_unpack (written);
   for (gsize i = 0; i < trace->n_packet; i++)
     {
       const Perfetto__Protos__FtraceEventBundle *b =

@@ -191,10 +191,8 @@ static void
 decode (GBytes *bytes,
         Written *wr)
 {
-  Perfetto__Protos__Trace *trace =
-      perfetto__protos__trace__unpack (NULL, g_bytes_get_size (bytes), g_bytes_get_data (bytes, NULL));
+  Perfetto__Protos__Trace *trace = pt_unpack (bytes);
 
-  g_assert_nonnull (trace);
   wr->kernel = g_string_new (NULL);
   wr->stats = g_string_new (NULL);
   wr->track_events = 0;

@@ -394,7 +394,7 @@ assert_perf_samples_written (TraceBatch *in)
   g_autoptr (GBytes) bytes = pt_write (batches, 1, NULL, NULL);
   g_autoptr (TraceBatch) back = NULL;
   g_autoptr (GError) error = NULL;
-  Perfetto__Protos__Trace *trace = perfetto__protos__trace__unpack (NULL, g_bytes_get_size (bytes), g_bytes_get_data (bytes, NULL));
+  Perfetto__Protos__Trace *trace = pt_unpack (bytes);
   const Perfetto__Protos__PerfSample *got[2];
   guint n = 0;
 

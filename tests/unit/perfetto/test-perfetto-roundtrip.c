@@ -279,8 +279,7 @@ test_thread_time (void)
   perfetto_writer_options_init (&opts);
   opts.thread_time = TRUE;
   bytes = pt_write (&in, 1, &opts, NULL);
-  trace = perfetto__protos__trace__unpack (NULL, g_bytes_get_size (bytes), g_bytes_get_data (bytes, NULL));
-  g_assert_nonnull (trace);
+  trace = pt_unpack (bytes);
   for (gsize i = 0; i < trace->n_packet; i++)
     {
       Perfetto__Protos__TracePacket *p = trace->packet[i];
@@ -342,8 +341,7 @@ test_thread_time_off_thread (void)
   perfetto_writer_options_init (&opts);
   opts.thread_time = TRUE;
   bytes = pt_write (&in, 1, &opts, NULL);
-  trace = perfetto__protos__trace__unpack (NULL, g_bytes_get_size (bytes), g_bytes_get_data (bytes, NULL));
-  g_assert_nonnull (trace);
+  trace = pt_unpack (bytes);
   for (gsize i = 0; i < trace->n_packet; i++)
     {
       Perfetto__Protos__TracePacket *p = trace->packet[i];
@@ -800,8 +798,7 @@ test_async_flows (void)
   PerfettoReaderStats rs;
   const guint64 begin_flows[] = { 0, 21, 0, 22 }, mark_flows[] = { 21, 21 }, end_flows[] = { 22, 0 };
 
-  trace = perfetto__protos__trace__unpack (NULL, g_bytes_get_size (bytes), g_bytes_get_data (bytes, NULL));
-  g_assert_nonnull (trace);
+  trace = pt_unpack (bytes);
   tes = flow_track_events (trace);
   g_assert_cmpuint (tes->len, ==, 3);
   te = tes->pdata[0];
@@ -872,8 +869,7 @@ test_legacy_phases_go_back (void)
       ev->u.async.id = 7;
     }
   bytes = pt_write (&in, 1, &opts, NULL);
-  trace = perfetto__protos__trace__unpack (NULL, g_bytes_get_size (bytes), g_bytes_get_data (bytes, NULL));
-  g_assert_nonnull (trace);
+  trace = pt_unpack (bytes);
   for (gsize i = 0; i < trace->n_packet; i++)
     {
       const Perfetto__Protos__TrackEvent *te = trace->packet[i]->track_event;
@@ -948,8 +944,7 @@ test_app_process_name (void)
   ev->flags = TRACE_EVENT_FLAG_APP_NAME;
   pt_add (in, TRACE_EVENT_PROCESS_NAME, 20, 7, TRACE_ID_UNKNOWN, "Browser");
   bytes = pt_write (&in, 1, NULL, NULL);
-  trace = perfetto__protos__trace__unpack (NULL, g_bytes_get_size (bytes), g_bytes_get_data (bytes, NULL));
-  g_assert_nonnull (trace);
+  trace = pt_unpack (bytes);
   g_assert_false (process_named_in_tree (trace, 5, &described));
   g_assert_cmpstr (described, ==, "./app");
   g_assert_true (process_named_in_tree (trace, 6, &described));
@@ -993,8 +988,7 @@ test_async_flows_json_order (void)
   perfetto_writer_options_init (&opts);
   opts.json_order = TRUE;
   bytes = pt_write (&in, 1, &opts, NULL);
-  trace = perfetto__protos__trace__unpack (NULL, g_bytes_get_size (bytes), g_bytes_get_data (bytes, NULL));
-  g_assert_nonnull (trace);
+  trace = pt_unpack (bytes);
   tes = flow_track_events (trace);
   /* the begin's second flow goes as flow_ids beside its bind_id */
   g_assert_cmpuint (tes->len, ==, 3);
@@ -1322,8 +1316,7 @@ test_metadata_controls (void)
   g_assert_true (perfetto_writer_finish (w, &error));
   g_assert_true (g_output_stream_close (out, NULL, NULL));
   bytes = g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (out));
-  trace = perfetto__protos__trace__unpack (NULL, g_bytes_get_size (bytes), g_bytes_get_data (bytes, NULL));
-  g_assert_nonnull (trace);
+  trace = pt_unpack (bytes);
   for (gsize i = 0; i < trace->n_packet; i++)
     if (trace->packet[i]->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_CHROME_EVENTS)
       for (gsize j = 0; j < trace->packet[i]->chrome_events->n_metadata; j++)
