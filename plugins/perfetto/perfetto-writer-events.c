@@ -875,8 +875,7 @@ perfetto_close_open_slices (PerfettoWriter *w)
 static char
 legacy_async_phase (const TraceEvent *ev)
 {
-  gboolean s = (ev->flags & (TRACE_EVENT_FLAG_LEGACY_PHASE | TRACE_EVENT_FLAG_PHASE_S)) ==
-               (TRACE_EVENT_FLAG_LEGACY_PHASE | TRACE_EVENT_FLAG_PHASE_S);
+  gboolean s = (ev->flags & TRACE_EVENT_FLAG_PHASE_S) != 0;
 
   switch (ev->kind)
     {
@@ -931,6 +930,19 @@ write_legacy_async (PerfettoWriter *w,
   te_emit (w, ev->ts);
 }
 
+/* Whether @ev goes as a legacy event, which trace_processor places with
+ * the track compressor of its JSON importer: a JSON stream's nestable
+ * async event, or a Perfetto legacy phase going back as it came (on its
+ * thread). */
+static gboolean
+written_as_legacy (PerfettoWriter *w,
+                   const TraceEvent *ev)
+{
+  if ((ev->flags & TRACE_EVENT_FLAG_LEGACY_PHASE) && ev->tid != TRACE_ID_UNKNOWN && ev->pid != TRACE_ID_UNKNOWN)
+    return TRUE;
+  return w->opts.json_order && ev->kind != TRACE_EVENT_ASYNC_STEP && !(ev->flags & TRACE_EVENT_FLAG_ASYNC_LEGACY);
+}
+
 static void
 write_async (PerfettoWriter *w,
              TraceBatch *batch,
@@ -939,14 +951,7 @@ write_async (PerfettoWriter *w,
   PerfettoAsyncSlot *slot;
   gboolean transient = FALSE;
 
-  if (w->opts.json_order && ev->kind != TRACE_EVENT_ASYNC_STEP && !(ev->flags & TRACE_EVENT_FLAG_ASYNC_LEGACY))
-    {
-      write_legacy_async (w, batch, ev);
-      return;
-    }
-  /* A Perfetto legacy phase goes back as it came, on its thread: the
-   * same track compressor places it */
-  if ((ev->flags & TRACE_EVENT_FLAG_LEGACY_PHASE) && ev->tid != TRACE_ID_UNKNOWN && ev->pid != TRACE_ID_UNKNOWN)
+  if (written_as_legacy (w, ev))
     {
       write_legacy_async (w, batch, ev);
       return;
