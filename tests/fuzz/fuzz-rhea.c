@@ -84,7 +84,7 @@ append_event (TraceBatch *batch,
   TraceEvent *ev;
 
   *ts += (a >> 2) & 7;
-  if (kind <= 2 || kind == 3)
+  if (kind <= 3)
     {
       g_autofree char *name = kind <= 2 ? g_strdup_printf ("%sapp.M:m%u", markers[kind], b & 7) : g_strdup_printf ("plain%u", b & 7);
 
