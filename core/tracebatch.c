@@ -10,10 +10,11 @@
 
 G_DEFINE_BOXED_TYPE (TraceBatch, trace_batch, trace_batch_ref, trace_batch_unref)
 
-/* An async or flow event's thread time uses room the union has for
- * u.slice: the struct every event pays for does not grow
+/* An async, flow or Chrome phase event's thread time uses room the union
+ * has for u.slice: the struct every event pays for does not grow
  * (docs/event-model.md). */
 G_STATIC_ASSERT (sizeof (((TraceEvent *) NULL)->u.async) <= sizeof (((TraceEvent *) NULL)->u.slice));
+G_STATIC_ASSERT (sizeof (((TraceEvent *) NULL)->u.chrome_phase) <= sizeof (((TraceEvent *) NULL)->u.slice));
 
 /**
  * trace_batch_new:

@@ -45,6 +45,7 @@ static const struct
   [TRACE_EVENT_CLOCK_MARKER] = { "clock-marker", TRACE_EVENT_GROUP_CLOCK },
   [TRACE_EVENT_RECORD] = { "record", TRACE_EVENT_GROUP_RECORDS },
   [TRACE_EVENT_THREAD_STATE] = { "thread-state", TRACE_EVENT_GROUP_SCHED },
+  [TRACE_EVENT_CHROME_PHASE] = { "chrome-phase", TRACE_EVENT_GROUP_RECORDS },
 };
 
 /**

@@ -49,8 +49,8 @@ trace_input_spans_new (void)
   g_array_set_clear_func (spans->inputs, input_span_clear);
   spans->by_pad = g_hash_table_new (NULL, NULL);
   for (guint kind = 0; kind < TRACE_EVENT_N_KINDS; kind++)
-    if (kind == TRACE_EVENT_NONE || kind == TRACE_EVENT_STACK_NODE ||
-        (trace_event_kind_get_group (kind) & (TRACE_EVENT_GROUP_METADATA | TRACE_EVENT_GROUP_RECORDS)))
+    if (kind == TRACE_EVENT_NONE || kind == TRACE_EVENT_STACK_NODE || kind == TRACE_EVENT_RECORD ||
+        (trace_event_kind_get_group (kind) & TRACE_EVENT_GROUP_METADATA))
       spans->untimed |= G_GUINT64_CONSTANT (1) << kind;
   return spans;
 }

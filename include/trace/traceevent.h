@@ -70,6 +70,15 @@ G_BEGIN_DECLS
  *   `u.thread_state.dur`, as Perfetto's JSON `T` event says; its args
  *   carry what else the input tells (`cpu`, `io_wait`,
  *   `blocked_function`)
+ * @TRACE_EVENT_CHROME_PHASE: an event of Chrome's trace event format
+ *   of a phase no other kind describes, carried so that a sink of
+ *   Chrome JSON or of TrackEvents writes it back as it came
+ *   (`u.chrome_phase`): object snapshots (`O`, `N`, `D`), contexts
+ *   (`(`, `)`), memory dumps (`v`, `V`), marks (`z`) and, read from a
+ *   TrackEvent, counters (`C`) and metadata (`M`) other than names, which
+ *   trace_processor keeps as rows of its raw table and not as counters;
+ *   `name`, `category` and the args are the event's, `tid` the thread
+ *   that recorded it
  * @TRACE_EVENT_N_KINDS: the number of kinds
  *
  * What an event is. The kind says which member of the union is in use.
@@ -110,6 +119,7 @@ typedef enum
   TRACE_EVENT_CLOCK_MARKER,
   TRACE_EVENT_RECORD,
   TRACE_EVENT_THREAD_STATE,
+  TRACE_EVENT_CHROME_PHASE,
   TRACE_EVENT_N_KINDS
 } TraceEventKind;
 
@@ -127,7 +137,7 @@ typedef enum
  * @TRACE_EVENT_GROUP_SAMPLES: CPU-profile samples and their stack nodes
  * @TRACE_EVENT_GROUP_CLOCK: clock markers
  * @TRACE_EVENT_GROUP_RECORDS: records of the input's format carried as
- *   they were (%TRACE_EVENT_RECORD)
+ *   they were (%TRACE_EVENT_RECORD, %TRACE_EVENT_CHROME_PHASE)
  *
  * Groups of kinds, as flags: what a user filters on (`filter kind=slices+counters`).
  */
@@ -219,7 +229,8 @@ typedef enum
  *   thread `tid` that recorded it: a slice event `u.slice.thread_ts`
  *   (Chrome `tts`) and, for a complete slice, `u.slice.thread_dur`
  *   (Chrome `tdur`), -1 for the one not given; an async or flow event
- *   `u.async.thread_ts`. Read it with trace_event_get_thread_ts().
+ *   `u.async.thread_ts`; a %TRACE_EVENT_CHROME_PHASE
+ *   `u.chrome_phase.thread_ts`. Read it with trace_event_get_thread_ts().
  * @TRACE_EVENT_FLAG_FLOW_V2: a slice's flow ids are Chrome's flow v2
  *   (`bind_id` with `flow_in`/`flow_out`): an id received does not end
  *   its flow, so one sender may reach several receivers, and an id sent
@@ -321,6 +332,26 @@ typedef enum
   TRACE_CLOCK_MARKER_SYNC_ID,
   TRACE_CLOCK_MARKER_PAIR,
 } TraceClockMarkerKind;
+
+/**
+ * TraceChromeIdKind:
+ * @TRACE_CHROME_ID_NONE: the event has no id
+ * @TRACE_CHROME_ID_UNSCOPED: JSON `id`, a TrackEvent's `unscoped_id`:
+ *   global or the process's as the phase makes it
+ * @TRACE_CHROME_ID_GLOBAL: JSON `id2.global`, a TrackEvent's `global_id`
+ * @TRACE_CHROME_ID_LOCAL: JSON `id2.local`, a TrackEvent's `local_id`:
+ *   the process's
+ *
+ * How a %TRACE_EVENT_CHROME_PHASE gave its id (`u.chrome_phase.id_kind`),
+ * kept so that it is written back the same way.
+ */
+typedef enum
+{
+  TRACE_CHROME_ID_NONE,
+  TRACE_CHROME_ID_UNSCOPED,
+  TRACE_CHROME_ID_GLOBAL,
+  TRACE_CHROME_ID_LOCAL,
+} TraceChromeIdKind;
 
 /**
  * TraceArgType:
@@ -525,6 +556,18 @@ typedef struct
     {
       gint64 dur;
     } thread_state;
+    /* CHROME_PHASE: the phase letter; the id (JSON `id`, `id2`; a legacy
+     * TrackEvent's unscoped, global or local id) of an #TraceChromeIdKind
+     * and its scope (0 for none); with TRACE_EVENT_FLAG_THREAD_TIME the
+     * recording thread's CPU time at the event */
+    struct
+    {
+      guint64 id;
+      gint64 thread_ts;
+      guint32 scope;
+      guint8 phase;
+      guint8 id_kind;
+    } chrome_phase;
     /* CLOCK_MARKER */
     struct
     {
@@ -621,6 +664,8 @@ trace_event_get_thread_ts (const TraceEvent *ev)
     return ev->u.slice.thread_ts;
   if (ev->kind >= TRACE_EVENT_ASYNC_BEGIN && ev->kind <= TRACE_EVENT_FLOW_END)
     return ev->u.async.thread_ts;
+  if (ev->kind == TRACE_EVENT_CHROME_PHASE)
+    return ev->u.chrome_phase.thread_ts;
   return -1;
 }
 

@@ -659,6 +659,7 @@ kind_drop (TraceEventKind kind)
     case TRACE_EVENT_SAMPLE:
       return FTRACE_SINK_DROP_SAMPLES;
     case TRACE_EVENT_RECORD:
+    case TRACE_EVENT_CHROME_PHASE:
       return FTRACE_SINK_DROP_OTHER;
     default:
       return -1;

@@ -687,6 +687,34 @@ convert_step_or_thread_state (ChromeReader *r,
   return chrome_reader_add_args (r, ev, f, c->depth, c->offset);
 }
 
+/* Object snapshots (O, N, D), contexts (parentheses), marks (z): carried
+ * as they came, with their id and thread time, for a sink of Chrome's
+ * format to write back (trace_processor makes nothing of them). */
+static int
+convert_chrome_phase (ChromeReader *r,
+                      const ChromeEventFields *f,
+                      const EventContext *c,
+                      char ph)
+{
+  TraceEvent *ev = append_named (r, f, c, TRACE_EVENT_CHROME_PHASE);
+  gint64 tts = -1;
+
+  ev->u.chrome_phase.phase = (guint8) ph;
+  if (value_to_id (r, &f->id, FALSE, &ev->u.chrome_phase.id))
+    ev->u.chrome_phase.id_kind = TRACE_CHROME_ID_UNSCOPED;
+  else if (value_to_id (r, &f->id2_global, FALSE, &ev->u.chrome_phase.id))
+    ev->u.chrome_phase.id_kind = TRACE_CHROME_ID_GLOBAL;
+  else if (value_to_id (r, &f->id2_local, FALSE, &ev->u.chrome_phase.id))
+    ev->u.chrome_phase.id_kind = TRACE_CHROME_ID_LOCAL;
+  ev->u.chrome_phase.scope = chrome_reader_intern_value (r, &f->scope);
+  if (f->tts.type != CHROME_VALUE_NONE && chrome_fields_time (f, CHROME_NUMBER_TTS, &f->tts, &tts) && tts >= 0)
+    {
+      ev->flags |= TRACE_EVENT_FLAG_THREAD_TIME;
+      ev->u.chrome_phase.thread_ts = tts;
+    }
+  return chrome_reader_add_args (r, ev, f, c->depth, c->offset);
+}
+
 static int
 convert_phase (ChromeReader *r,
                const ChromeEventFields *f,
@@ -733,31 +761,24 @@ convert_phase (ChromeReader *r,
       return convert_clock_sync (r, f, c);
     case 'P':
       return chrome_reader_convert_profile (r, f, c->ts, c->pid, c->tid, c->offset);
+    case 'O':
+    case 'N':
+    case 'D':
+    case '(':
+    case ')':
+    case 'z':
+      return convert_chrome_phase (r, f, c, ph);
     default:
       return CHROME_SKIP_UNKNOWN_PHASE;
     }
 }
 
-/* Phases with a meaning the event model cannot carry: object snapshots
- * (O, N, D), memory dumps (v, V), context (parentheses), 'z'. */
+/* Memory dumps (v, V): whole process dumps as args, which the bound of
+ * CHROME_MAX_ARGS per event would cut. */
 static gboolean
 phase_is_unsupported (char ph)
 {
-  /* (a switch: strchr on every event showed in the profile) */
-  switch (ph)
-    {
-    case 'O':
-    case 'N':
-    case 'D':
-    case 'v':
-    case 'V':
-    case '(':
-    case ')':
-    case 'z':
-      return TRUE;
-    default:
-      return FALSE;
-    }
+  return ph == 'v' || ph == 'V';
 }
 
 /**
@@ -802,7 +823,7 @@ chrome_reader_convert_event (ChromeReader *r,
   /* Metadata needs no time (perfetto uses 0); everything else does. */
   if (!chrome_fields_time (f, CHROME_NUMBER_TS, &f->ts, &c.ts) && ph != 'M')
     {
-      chrome_reader_skip (r, strchr ("BEXiIRCbenSTpFstfcP", ph) && ph ? CHROME_SKIP_BAD_TIMESTAMP : CHROME_SKIP_UNKNOWN_PHASE,
+      chrome_reader_skip (r, strchr ("BEXiIRCbenSTpFstfcPOND()z", ph) && ph ? CHROME_SKIP_BAD_TIMESTAMP : CHROME_SKIP_UNKNOWN_PHASE,
                           offset);
       return;
     }

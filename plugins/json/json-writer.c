@@ -996,6 +996,53 @@ write_thread_state (ChromeWriter *w,
   event_close (w);
 }
 
+/* A Chrome event of another phase, as the event it came as. A `C` or an
+ * `M` from a TrackEvent is none: trace_processor keeps those as raw rows
+ * of a Perfetto trace, but reads counters, names and sort indexes from a
+ * JSON `C` or `M`, which the original does not have. */
+static void
+write_chrome_phase (ChromeWriter *w,
+                    TraceBatch *batch,
+                    const TraceEvent *ev)
+{
+  const char ph[2] = { (char) ev->u.chrome_phase.phase, '\0' };
+  gint64 thread_ts = trace_event_get_thread_ts (ev);
+
+  if (*ph == 'C' || *ph == 'M')
+    {
+      chrome_writer_count_drop (w, &w->stats.dropped_other, "TrackEvent counter or metadata of Chrome's raw phases (C, M) dropped: JSON would read it as counters or names");
+      return;
+    }
+  chrome_writer_event_open (w, ph, ev->name, ev->category, ev->ts, ev->pid, ev->tid);
+  switch (ev->u.chrome_phase.id_kind)
+    {
+    case TRACE_CHROME_ID_UNSCOPED:
+      chrome_writer_put_id_member (w, "id", ev->u.chrome_phase.id);
+      break;
+    case TRACE_CHROME_ID_GLOBAL:
+    case TRACE_CHROME_ID_LOCAL:
+      g_string_append (w->buf, ev->u.chrome_phase.id_kind == TRACE_CHROME_ID_GLOBAL ? ",\"id2\":{\"global\":"
+                                                                                    : ",\"id2\":{\"local\":");
+      chrome_fmt_hex_id (w->buf, ev->u.chrome_phase.id);
+      g_string_append_c (w->buf, '}');
+      break;
+    default:
+      break;
+    }
+  if (ev->u.chrome_phase.scope != 0)
+    {
+      g_string_append (w->buf, ",\"scope\":");
+      chrome_writer_put_string (w, ev->u.chrome_phase.scope);
+    }
+  if (thread_ts >= 0)
+    {
+      g_string_append (w->buf, ",\"tts\":");
+      chrome_fmt_us (w->buf, thread_ts);
+    }
+  chrome_writer_put_args (w, event_args (batch, ev), ev->n_args);
+  event_close (w);
+}
+
 /* The kernel text (json-writer-kernel.c) counts its drops itself: the
  * first of each kind is logged here. */
 static gboolean
@@ -1100,6 +1147,9 @@ write_event_of_kind (ChromeWriter *w,
       break;
     case TRACE_EVENT_THREAD_STATE:
       write_thread_state (w, batch, ev);
+      break;
+    case TRACE_EVENT_CHROME_PHASE:
+      write_chrome_phase (w, batch, ev);
       break;
     case TRACE_EVENT_NONE:
       break;

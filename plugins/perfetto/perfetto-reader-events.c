@@ -917,7 +917,8 @@ event_thread_ts (PerfettoSeq *seq,
  * perfetto_reader_event_thread_time:
  * @r: a #PerfettoReader
  * @seq: the event's sequence
- * @ev: a slice, async or flow event made of the TrackEvent being read
+ * @ev: a slice, async, flow or Chrome phase event made of the
+ *   TrackEvent being read
  * @te: that TrackEvent
  *
  * Gives @ev the thread time the TrackEvent stated, if any: of every
@@ -935,6 +936,8 @@ perfetto_reader_event_thread_time (PerfettoReader *r,
       ev->u.slice.thread_ts = r->event_thread_ts;
       ev->u.slice.thread_dur = -1;
     }
+  else if (ev->kind == TRACE_EVENT_CHROME_PHASE)
+    ev->u.chrome_phase.thread_ts = r->event_thread_ts;
   else
     ev->u.async.thread_ts = r->event_thread_ts;
   if (r->event_thread_ts >= 0)

@@ -14,8 +14,11 @@
  *   s t f          flow start / step / end
  *
  * An async id is global when unscoped or global_id, the process's when
- * local_id, as trace_processor scopes them. Metadata ('M') and phases no
- * event kind carries are counted in unsupported_events.
+ * local_id, as trace_processor scopes them. Any other phase of a thread
+ * ('O', '(', 'C', an 'M' that names no process or thread, …) is a
+ * TRACE_EVENT_CHROME_PHASE: trace_processor keeps it as a raw row and a
+ * thread_time value. Names given by 'M' and phases that are no printable
+ * letter are counted in unsupported_events.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -180,26 +183,98 @@ read_async (PerfettoReader *r,
     perfetto_reader_event_flows (r, ev, te);
 }
 
-/* The warning names each phase it skipped ('O', 'N', 'D', 'M', …):
- * interned, so the at most 95 printable phases are a bounded set. */
-static void
-skip_phase (PerfettoReader *r,
-            gint32 phase)
+/* a printable letter that a JSON string holds as it is */
+static gboolean
+is_phase_letter (gint32 phase)
 {
-  char what[64];
+  return phase > ' ' && phase < 0x7f && phase != '"' && phase != '\\';
+}
 
-  if (phase > ' ' && phase < 0x7f)
-    g_snprintf (what, sizeof what, "legacy event of phase '%c' (no event kind)", (char) phase);
-  else
-    g_strlcpy (what, "legacy event of an unknown phase", sizeof what);
-  perfetto_reader_skip (r, &r->stats.unsupported_events, 1, g_intern_string (what));
+static TraceChromeIdKind
+read_id (const PerfettoLegacyEvent *legacy,
+         guint64 *id)
+{
+  if (legacy->has_unscoped_id)
+    {
+      *id = legacy->unscoped_id;
+      return TRACE_CHROME_ID_UNSCOPED;
+    }
+  if (legacy->has_global_id)
+    {
+      *id = legacy->global_id;
+      return TRACE_CHROME_ID_GLOBAL;
+    }
+  *id = legacy->local_id;
+  return legacy->has_local_id ? TRACE_CHROME_ID_LOCAL : TRACE_CHROME_ID_NONE;
+}
+
+/* trace_processor names a process or thread of an 'M' so named, and
+ * keeps the others as raw rows */
+static gboolean
+names_process_or_thread (PerfettoReader *r,
+                         PerfettoSeq *seq,
+                         const PerfettoTrackEvent *te)
+{
+  const char *name = trace_string_pool_get (r->pool, perfetto_reader_event_name (r, seq, te));
+
+  return g_strcmp0 (name, "thread_name") == 0 || g_strcmp0 (name, "process_name") == 0;
+}
+
+static void
+read_other_phase (PerfettoReader *r,
+                  PerfettoSeq *seq,
+                  const PerfettoRTrack *track,
+                  const PerfettoTrackEvent *te,
+                  gint64 ts)
+{
+  const PerfettoLegacyEvent *legacy = te->legacy_event;
+  TraceEvent *ev;
+
+  if (track->kind != PERFETTO_RTRACK_THREAD)
+    {
+      perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "legacy event of another phase of no thread");
+      return;
+    }
+  ev = emit_named (r, seq, track, te, TRACE_EVENT_CHROME_PHASE, ts);
+  ev->u.chrome_phase.phase = (guint8) legacy->phase;
+  ev->u.chrome_phase.id_kind = read_id (legacy, &ev->u.chrome_phase.id);
+  if (legacy->id_scope)
+    ev->u.chrome_phase.scope = perfetto_reader_intern (r, legacy->id_scope);
+  perfetto_reader_event_thread_time (r, seq, ev, te);
+  perfetto_reader_event_args (r, seq, ev, te);
+}
+
+/* An event on its sequence's thread may name another thread of the
+ * process (`tid_override`), as trace_processor reads it; thread 0 it
+ * refuses (the swapper's). A pid override (a synthetic thread of another
+ * process) is counted, not read. */
+static gboolean
+override_thread (PerfettoReader *r,
+                 const PerfettoLegacyEvent *legacy,
+                 const PerfettoRTrack *track,
+                 PerfettoRTrack *overridden)
+{
+  if (legacy->has_pid_override)
+    {
+      perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "legacy event with a pid override");
+      return FALSE;
+    }
+  if (legacy->tid_override == 0 || track->pid == 0)
+    {
+      perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "legacy event of thread 0 (tid_override)");
+      return FALSE;
+    }
+  *overridden = *track;
+  overridden->tid = legacy->tid_override;
+  return TRUE;
 }
 
 /**
  * perfetto_reader_legacy_event:
  * @r: a #PerfettoReader
  * @seq: the packet's sequence
- * @track: the event's track (its sequence's thread for most legacy events)
+ * @track: the event's track (its sequence's thread for most legacy
+ *   events, whose `tid_override` then names the thread)
  * @te: a TrackEvent with `legacy_event.phase`
  * @ts: the packet's time
  */
@@ -210,6 +285,14 @@ perfetto_reader_legacy_event (PerfettoReader *r,
                               const PerfettoTrackEvent *te,
                               gint64 ts)
 {
+  PerfettoRTrack overridden;
+
+  if (track == &seq->thread_track && (te->legacy_event->has_tid_override || te->legacy_event->has_pid_override))
+    {
+      if (!override_thread (r, te->legacy_event, track, &overridden))
+        return;
+      track = &overridden;
+    }
   switch (te->legacy_event->phase)
     {
     case 'B':
@@ -257,7 +340,12 @@ perfetto_reader_legacy_event (PerfettoReader *r,
       read_flow (r, seq, track, te, TRACE_EVENT_FLOW_END, ts);
       break;
     default:
-      skip_phase (r, te->legacy_event->phase);
+      if (!is_phase_letter (te->legacy_event->phase))
+        perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "legacy event of a phase that is no letter");
+      else if (te->legacy_event->phase == 'M' && names_process_or_thread (r, seq, te))
+        perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "legacy metadata event naming a process or thread");
+      else
+        read_other_phase (r, seq, track, te, ts);
       break;
     }
 }

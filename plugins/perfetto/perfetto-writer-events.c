@@ -1102,11 +1102,58 @@ write_counter (PerfettoWriter *w,
   te_emit (w, ev->ts);
 }
 
+/* A Chrome event of another phase goes back as the legacy TrackEvent it
+ * came as (or would have been, from JSON), on its thread: trace_processor
+ * keeps it as a raw row and a value of the thread's thread_time counter. */
+static void
+write_chrome_phase (PerfettoWriter *w,
+                    TraceBatch *batch,
+                    const TraceEvent *ev)
+{
+  Perfetto__Protos__TrackEvent__LegacyEvent *legacy = &w->legacy;
+  PerfettoThread *t = perfetto_thread_get (w, ev->pid, ev->tid, ev->ts);
+
+  if (t == NULL)
+    {
+      perfetto_writer_drop (w, &w->stats.dropped_thread_table, 1, ev->ts, "event of a thread past the thread table (max-threads) dropped");
+      return;
+    }
+  te_thread_time (w, t, trace_event_get_thread_ts (ev), ev->ts);
+  te_begin (w, t->uuid, PERFETTO_TYPE_NONE);
+  te_name (w, ev->name);
+  te_category (w, ev->category);
+  perfetto_args_write (w, batch, ev);
+  perfetto__protos__track_event__legacy_event__init (legacy);
+  legacy->has_phase = TRUE;
+  legacy->phase = ev->u.chrome_phase.phase;
+  switch (ev->u.chrome_phase.id_kind)
+    {
+    case TRACE_CHROME_ID_UNSCOPED:
+      legacy->has_unscoped_id = TRUE;
+      legacy->unscoped_id = ev->u.chrome_phase.id;
+      break;
+    case TRACE_CHROME_ID_GLOBAL:
+      legacy->has_global_id = TRUE;
+      legacy->global_id = ev->u.chrome_phase.id;
+      break;
+    case TRACE_CHROME_ID_LOCAL:
+      legacy->has_local_id = TRUE;
+      legacy->local_id = ev->u.chrome_phase.id;
+      break;
+    default:
+      break;
+    }
+  if (ev->u.chrome_phase.scope != 0)
+    legacy->id_scope = (char *) perfetto_str (w, ev->u.chrome_phase.scope);
+  w->te.legacy_event = legacy;
+  te_emit (w, ev->ts);
+}
+
 /**
  * perfetto_write_track_event:
  * @w: a #PerfettoWriter
  * @batch: the batch of @ev
- * @ev: a slice, instant, async, flow or counter event
+ * @ev: a slice, instant, async, flow, counter or Chrome phase event
  */
 void
 perfetto_write_track_event (PerfettoWriter *w,
@@ -1134,6 +1181,9 @@ perfetto_write_track_event (PerfettoWriter *w,
       break;
     case TRACE_EVENT_COUNTER:
       write_counter (w, ev);
+      break;
+    case TRACE_EVENT_CHROME_PHASE:
+      write_chrome_phase (w, batch, ev);
       break;
     default:
       perfetto_writer_drop (w, &w->stats.dropped_other, 1, ev->ts, "event of a kind with no Perfetto form dropped");

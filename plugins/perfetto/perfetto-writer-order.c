@@ -396,7 +396,7 @@ write_held (PerfettoWriter *w,
  * perfetto_order_write:
  * @w: a #PerfettoWriter
  * @batch: the batch of @ev
- * @ev: a slice, instant, async, flow or counter event
+ * @ev: a slice, instant, async, flow, counter or Chrome phase event
  *
  * Writes @ev now, or, for a JSON stream, once it is due in
  * trace_processor's order.

@@ -107,6 +107,8 @@ static const struct
   { LE_DESC, "bind_to_enclosing", F_LE_BIND_TO_ENCLOSING },
   { LE_DESC, "flow_direction", F_LE_FLOW_DIRECTION },
   { LE_DESC, "instant_event_scope", F_LE_INSTANT_EVENT_SCOPE },
+  { LE_DESC, "pid_override", F_LE_PID_OVERRIDE },
+  { LE_DESC, "tid_override", F_LE_TID_OVERRIDE },
 #undef LE_DESC
 #define ID_DESC &perfetto__protos__interned_data__descriptor
   { ID_DESC, "event_categories", F_ID_EVENT_CATEGORIES },
@@ -149,7 +151,7 @@ static const struct
   { &perfetto__protos__sched_switch_ftrace_event__descriptor, FALSE, 7 },
   { &perfetto__protos__sched_wakeup_ftrace_event__descriptor, FALSE, 5 },
   { &perfetto__protos__sched_waking_ftrace_event__descriptor, FALSE, 5 },
-  { &perfetto__protos__track_event__legacy_event__descriptor, FALSE, 12 },
+  { &perfetto__protos__track_event__legacy_event__descriptor, FALSE, 14 },
   /* the five lists not streamed are checked empty (interned_streamable) */
   { &perfetto__protos__interned_data__descriptor, FALSE, 12 },
   { &perfetto__protos__event_category__descriptor, FALSE, 2 },

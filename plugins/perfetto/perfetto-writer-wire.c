@@ -105,6 +105,10 @@ put_legacy_event (PerfettoWireBuf *b,
     put_int32 (b, F_LE_FLOW_DIRECTION, le->flow_direction);
   if (le->has_instant_event_scope)
     put_int32 (b, F_LE_INSTANT_EVENT_SCOPE, le->instant_event_scope);
+  if (le->has_pid_override)
+    put_int32 (b, F_LE_PID_OVERRIDE, le->pid_override);
+  if (le->has_tid_override)
+    put_int32 (b, F_LE_TID_OVERRIDE, le->tid_override);
   wire_close (b, slot);
 }
 

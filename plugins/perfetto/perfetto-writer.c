@@ -151,6 +151,7 @@ perfetto_write_event (PerfettoWriter *w,
     case TRACE_EVENT_FLOW_START:
     case TRACE_EVENT_FLOW_STEP:
     case TRACE_EVENT_FLOW_END:
+    case TRACE_EVENT_CHROME_PHASE:
       perfetto_order_write (w, batch, ev);
       break;
     case TRACE_EVENT_COUNTER:

@@ -433,6 +433,14 @@ add_sample_events (TraceBatch *b)
   ev = ev_add (b, TRACE_EVENT_RECORD, 9200, TRACE_ID_UNKNOWN, TRACE_ID_UNKNOWN, "perfetto_packet_38");
   trace_batch_add_arg (b, ev, trace_string_pool_intern (b->pool, "perfetto.field"), TRACE_ARG_UINT)->v.u = 38;
   trace_batch_add_arg_string (b, ev, "perfetto.bytes", "AggF");
+  /* an object snapshot of a Chrome trace */
+  ev = ev_add (b, TRACE_EVENT_CHROME_PHASE, 9300, 100, 101, "cc::LayerTreeHostImpl");
+  ev->category = S ("disabled-by-default-cc.debug");
+  ev->u.chrome_phase.phase = 'O';
+  ev->u.chrome_phase.id_kind = TRACE_CHROME_ID_UNSCOPED;
+  ev->u.chrome_phase.id = 0x2a;
+  ev->u.chrome_phase.scope = S ("LayerTree");
+  trace_batch_add_arg_int (b, ev, "snapshot.layers", 3);
 }
 
 /**

@@ -979,6 +979,19 @@ clock_event (View *v,
                            ev->u.clock.marker, ev->u.clock.domain, ev->u.clock.other_ts, STR (ev->u.clock.sync_id), who));
 }
 
+/* A Chrome event of another phase goes back as it came, to JSON as to
+ * Perfetto (as a legacy TrackEvent). */
+static void
+chrome_phase_event (View *v,
+                    const TraceEvent *ev)
+{
+  g_autofree char *args = args_of (v->b, &ev, 1, NULL);
+
+  add (v, g_strdup_printf ("P %" G_GINT64_FORMAT " %" G_GINT64_FORMAT "/%" G_GINT64_FORMAT " '%c' \"%s\" cat=\"%s\" id=%u:%" G_GINT64_MODIFIER "x scope=\"%s\" %s",
+                           ev->ts, ev->pid, ev->tid, ev->u.chrome_phase.phase, STR (ev->name), STR (ev->category),
+                           ev->u.chrome_phase.id_kind, ev->u.chrome_phase.id, STR (ev->u.chrome_phase.scope), args));
+}
+
 /* ---- the view ---- */
 
 /* A thread state: `T ts pid/tid state dur {args}`. It has no Perfetto
@@ -1032,6 +1045,8 @@ view_event (View *v,
     sample_event (v, ev);
   else if (ev->kind == TRACE_EVENT_CLOCK_MARKER)
     clock_event (v, ev);
+  else if (ev->kind == TRACE_EVENT_CHROME_PHASE)
+    chrome_phase_event (v, ev);
 }
 
 /**

@@ -266,18 +266,42 @@ test_damage (void)
   read_clear (&rd);
 }
 
-/* O/N/D are valid input the model has no place for: counted, but not
- * damage. */
+/* Object snapshots (O, N, D), contexts and marks are carried as Chrome
+ * phase events: phase, id as given, scope, thread time, args. Memory
+ * dumps (v, V) and other metadata are valid input the model has no
+ * place for: counted, but not damage. */
 static void
 test_unsupported (void)
 {
+  const TraceEvent *ev;
   Read rd;
 
-  read_text (&rd, "[{\"ph\":\"O\",\"ts\":1,\"id\":\"0x1\"},{\"ph\":\"N\",\"ts\":1},{\"ph\":\"D\",\"ts\":2},"
+  read_text (&rd, "[{\"ph\":\"O\",\"ts\":1,\"tts\":0.5,\"id\":\"0x1f\",\"scope\":\"cc\",\"name\":\"Layer\","
+                  "\"pid\":1,\"tid\":2,\"args\":{\"snapshot\":{\"n\":3}}},"
+                  "{\"ph\":\"N\",\"ts\":1,\"id2\":{\"local\":\"0x2\"}},{\"ph\":\"D\",\"ts\":2},"
+                  "{\"ph\":\"v\",\"ts\":3,\"args\":{\"dumps\":{}}},"
                   "{\"ph\":\"M\",\"name\":\"num_cpus\",\"args\":{\"number\":8}}]");
   g_assert_no_error (rd.error);
-  g_assert_cmpuint (rd.batch->n_events, ==, 0);
-  g_assert_cmpuint (skipped (&rd, CHROME_SKIP_UNSUPPORTED_PHASE)->count, ==, 3);
+  g_assert_cmpuint (rd.batch->n_events, ==, 3);
+  ev = &rd.batch->events[0];
+  g_assert_cmpint (ev->kind, ==, TRACE_EVENT_CHROME_PHASE);
+  g_assert_cmpint (ev->u.chrome_phase.phase, ==, 'O');
+  g_assert_cmpint (ev->u.chrome_phase.id_kind, ==, TRACE_CHROME_ID_UNSCOPED);
+  g_assert_cmpuint (ev->u.chrome_phase.id, ==, 0x1f);
+  g_assert_cmpstr (trace_string_pool_get (rd.batch->pool, ev->u.chrome_phase.scope), ==, "cc");
+  g_assert_cmpint (trace_event_get_thread_ts (ev), ==, 500);
+  g_assert_cmpint (ev->pid, ==, 1);
+  g_assert_cmpint (ev->tid, ==, 2);
+  g_assert_cmpuint (ev->n_args, ==, 1);
+  ev = &rd.batch->events[1];
+  g_assert_cmpint (ev->u.chrome_phase.phase, ==, 'N');
+  g_assert_cmpint (ev->u.chrome_phase.id_kind, ==, TRACE_CHROME_ID_LOCAL);
+  g_assert_cmpuint (ev->u.chrome_phase.id, ==, 2);
+  g_assert_cmpint (trace_event_get_thread_ts (ev), ==, -1);
+  ev = &rd.batch->events[2];
+  g_assert_cmpint (ev->u.chrome_phase.phase, ==, 'D');
+  g_assert_cmpint (ev->u.chrome_phase.id_kind, ==, TRACE_CHROME_ID_NONE);
+  g_assert_cmpuint (skipped (&rd, CHROME_SKIP_UNSUPPORTED_PHASE)->count, ==, 1);
   g_assert_cmpuint (skipped (&rd, CHROME_SKIP_OTHER_METADATA)->count, ==, 1);
   g_assert_false (chrome_reader_has_damage (rd.reader));
   g_assert_null (chrome_reader_get_summary (rd.reader, FALSE));

@@ -504,6 +504,45 @@ test_thread_state (void)
   test_out_clear (&o);
 }
 
+/* A Chrome event of another phase goes back as it came: its phase, id
+ * (here id2.local) and scope, thread time, args. A `C` or `M` read from
+ * a TrackEvent is dropped, counted: JSON would read counters or names
+ * from it. */
+static void
+test_chrome_phase (void)
+{
+  JsonObject *e, *id2;
+  TraceEvent *ev;
+  TestOut o;
+
+  test_out_init (&o);
+  ev = add (&o, TRACE_EVENT_CHROME_PHASE, 1000, "FrameBlameContext");
+  ev->u.chrome_phase.phase = '(';
+  ev->u.chrome_phase.id_kind = TRACE_CHROME_ID_LOCAL;
+  ev->u.chrome_phase.id = 0x2a;
+  ev->u.chrome_phase.scope = trace_string_pool_intern (o.batch->pool, "FrameBlameContext");
+  ev->u.chrome_phase.thread_ts = 3000;
+  ev->flags |= TRACE_EVENT_FLAG_THREAD_TIME;
+  trace_batch_add_arg_string (o.batch, ev, "snapshot.url", "https://example.org/");
+  ev = add (&o, TRACE_EVENT_CHROME_PHASE, 2000, "num_cpus");
+  ev->u.chrome_phase.phase = 'M';
+  test_out_write (&o, NULL);
+  e = test_json_event (o.events, "(", "FrameBlameContext", 0);
+  g_assert_nonnull (e);
+  g_assert_cmpint (ns_of (e, "ts"), ==, 1000);
+  g_assert_cmpint (ns_of (e, "tts"), ==, 3000);
+  g_assert_cmpint (json_object_get_int_member (e, "tid"), ==, 11);
+  g_assert_false (json_object_has_member (e, "id"));
+  id2 = json_object_get_object_member (e, "id2");
+  g_assert_cmpstr (json_object_get_string_member (id2, "local"), ==, "0x2a");
+  g_assert_cmpstr (json_object_get_string_member (e, "scope"), ==, "FrameBlameContext");
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (args_of (e), "snapshot"), "url"), ==,
+                   "https://example.org/");
+  g_assert_cmpuint (test_count_ph (o.events, "M"), ==, 0);
+  g_assert_cmpuint (o.stats.dropped_other, ==, 1);
+  test_out_clear (&o);
+}
+
 static void
 test_flows (void)
 {
@@ -1168,6 +1207,7 @@ main (int argc,
   g_test_add_func ("/json/writer/flows-of-track-events", test_flows_of_track_events);
   g_test_add_func ("/json/writer/several-flows-of-a-slice", test_several_flows_of_a_slice);
   g_test_add_func ("/json/writer/thread-state", test_thread_state);
+  g_test_add_func ("/json/writer/chrome-phase", test_chrome_phase);
   g_test_add_func ("/json/writer/args", test_args);
   g_test_add_func ("/json/writer/escaping", test_escaping);
   g_test_add_func ("/json/writer/metadata-events", test_metadata_events);

@@ -305,6 +305,14 @@ add_clock_and_samples (TraceBatch *b)
   ev->name = pt_str (b, "perfetto_packet_38");
   trace_batch_add_arg (b, ev, trace_string_pool_intern (b->pool, "perfetto.field"), TRACE_ARG_UINT)->v.u = 38;
   trace_batch_add_arg_string (b, ev, "perfetto.bytes", "AggF");
+  /* a context a Chrome trace entered, with its recorder's thread time */
+  ev = pt_add (b, TRACE_EVENT_CHROME_PHASE, 7300, 100, 101, "FrameBlameContext");
+  ev->u.chrome_phase.phase = '(';
+  ev->u.chrome_phase.id_kind = TRACE_CHROME_ID_LOCAL;
+  ev->u.chrome_phase.id = 7;
+  ev->u.chrome_phase.scope = pt_str (b, "FrameBlameContext");
+  ev->u.chrome_phase.thread_ts = 4000;
+  ev->flags |= TRACE_EVENT_FLAG_THREAD_TIME;
 
   ev = pt_add (b, TRACE_EVENT_STACK_NODE, 7500, 100, 100, "(root)");
   ev->u.stack_node.id = 1;

@@ -799,6 +799,10 @@ expect_other (Model *m,
     case TRACE_EVENT_THREAD_SORT_INDEX:
       ev->cpu = TRACE_ID_UNKNOWN;
       break;
+    case TRACE_EVENT_CHROME_PHASE:
+      /* a legacy TrackEvent of its thread */
+      ev->cpu = TRACE_ID_UNKNOWN;
+      break;
     case TRACE_EVENT_CLOCK_MARKER:
       if (src->u.clock.marker == TRACE_CLOCK_MARKER_PAIR)
         ev->pid = ev->tid = ev->cpu = TRACE_ID_UNKNOWN;

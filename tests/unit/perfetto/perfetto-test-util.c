@@ -217,6 +217,11 @@ append_other_union (GString *s,
                               ev->u.clock.marker, ev->u.clock.domain, ev->u.clock.other_ts,
                               ev->u.clock.issue_ts, STR (ev->u.clock.sync_id));
       break;
+    case TRACE_EVENT_CHROME_PHASE:
+      g_string_append_printf (s, " phase='%c' id=%u:%" G_GUINT64_FORMAT " scope='%s' tts=%" G_GINT64_FORMAT,
+                              ev->u.chrome_phase.phase, ev->u.chrome_phase.id_kind, ev->u.chrome_phase.id,
+                              STR (ev->u.chrome_phase.scope), trace_event_get_thread_ts (ev));
+      break;
     default:
       break;
     }

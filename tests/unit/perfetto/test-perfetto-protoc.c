@@ -165,7 +165,8 @@ count_track_events (TraceBatch *in)
     {
       TraceEventGroup group = trace_event_kind_get_group (in->events[i].kind);
 
-      if (group & (TRACE_EVENT_GROUP_SLICES | TRACE_EVENT_GROUP_ASYNC | TRACE_EVENT_GROUP_FLOWS | TRACE_EVENT_GROUP_COUNTERS))
+      if ((group & (TRACE_EVENT_GROUP_SLICES | TRACE_EVENT_GROUP_ASYNC | TRACE_EVENT_GROUP_FLOWS | TRACE_EVENT_GROUP_COUNTERS)) ||
+          in->events[i].kind == TRACE_EVENT_CHROME_PHASE)
         n += in->events[i].kind == TRACE_EVENT_SLICE_COMPLETE ? 2 : 1;
     }
   return n;

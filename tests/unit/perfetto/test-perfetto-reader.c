@@ -780,6 +780,92 @@ test_legacy_json_value (void)
   g_assert_nonnull (g_strrstr (not_json, " params=s:'{not json'"));
 }
 
+/* A legacy TrackEvent of phase @phase named @name on sequence 1 (whose
+ * thread is 4/4), at @ts. */
+static void
+legacy_packet (Perfetto__Protos__TracePacket *pkt,
+               Perfetto__Protos__TrackEvent *te,
+               Perfetto__Protos__TrackEvent__LegacyEvent *legacy,
+               char phase,
+               const char *name,
+               guint64 ts)
+{
+  perfetto__protos__trace_packet__init (pkt);
+  perfetto__protos__track_event__init (te);
+  perfetto__protos__track_event__legacy_event__init (legacy);
+  pkt->has_trusted_packet_sequence_id = pkt->has_timestamp = TRUE;
+  pkt->trusted_packet_sequence_id = 1;
+  pkt->timestamp = ts;
+  pkt->data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
+  pkt->track_event = te;
+  te->name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
+  te->name = (char *) name;
+  te->legacy_event = legacy;
+  legacy->has_phase = TRUE;
+  legacy->phase = phase;
+}
+
+/* Legacy phases no other kind describes come back as Chrome phase
+ * events of the thread, with their id, scope and thread time (which
+ * trace_processor keeps as a raw row and a thread_time value); an `M`
+ * naming a thread, and one of thread 0 (trace_processor refuses the
+ * swapper's), are counted; `tid_override` names the thread. */
+static void
+test_legacy_other_phases (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  Perfetto__Protos__ThreadDescriptor thread = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
+  Perfetto__Protos__TracePacket pkt[6], *pkts[6];
+  Perfetto__Protos__TrackEvent te[5];
+  Perfetto__Protos__TrackEvent__LegacyEvent legacy[5];
+  Perfetto__Protos__Trace trace = PERFETTO__PROTOS__TRACE__INIT;
+  PerfettoReaderStats stats;
+  g_autoptr (GBytes) bytes = NULL;
+  g_autoptr (TraceBatch) out = NULL;
+  g_autoptr (GPtrArray) got = NULL;
+  g_autoptr (GError) error = NULL;
+
+  perfetto__protos__trace_packet__init (&pkt[0]);
+  pkt[0].has_trusted_packet_sequence_id = TRUE;
+  pkt[0].trusted_packet_sequence_id = 1;
+  thread.has_pid = thread.has_tid = TRUE;
+  thread.pid = thread.tid = 4;
+  pkt[0].data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_THREAD_DESCRIPTOR;
+  pkt[0].thread_descriptor = &thread;
+  legacy_packet (&pkt[1], &te[0], &legacy[0], '(', "FrameBlameContext", 1000);
+  legacy[0].has_local_id = TRUE;
+  legacy[0].local_id = 7;
+  legacy[0].id_scope = "FrameBlameContext";
+  te[0].thread_time_case = PERFETTO__PROTOS__TRACK_EVENT__THREAD_TIME_THREAD_TIME_ABSOLUTE_US;
+  te[0].thread_time_absolute_us = 40;
+  legacy_packet (&pkt[2], &te[1], &legacy[1], 'C', "VisibleTiles", 2000);
+  legacy_packet (&pkt[3], &te[2], &legacy[2], 'M', "thread_name", 3000);
+  legacy_packet (&pkt[4], &te[3], &legacy[3], 'M', "num_cpus", 4000);
+  legacy[3].has_tid_override = TRUE;
+  legacy_packet (&pkt[5], &te[4], &legacy[4], 'O', "FrameTreeNode", 5000);
+  legacy[4].has_tid_override = TRUE;
+  legacy[4].tid_override = 5;
+  legacy[4].has_unscoped_id = TRUE;
+  legacy[4].unscoped_id = 0x2a;
+  for (guint i = 0; i < G_N_ELEMENTS (pkt); i++)
+    pkts[i] = &pkt[i];
+  trace.n_packet = G_N_ELEMENTS (pkt);
+  trace.packet = pkts;
+  bytes = pack_trace (&trace);
+
+  out = pt_read (bytes, pool, &stats, NULL, &error);
+  g_assert_no_error (error);
+  got = pt_event_strings (out, FALSE);
+  g_assert_cmpuint (got->len, ==, 3);
+  g_assert_cmpstr (got->pdata[0], ==, "chrome-phase ts=1000 pid=4 tid=4 cpu=-1 name='FrameBlameContext' cat='' flags=0x80 "
+                                      "phase='(' id=3:7 scope='FrameBlameContext' tts=40000");
+  g_assert_cmpstr (got->pdata[1], ==, "chrome-phase ts=2000 pid=4 tid=4 cpu=-1 name='VisibleTiles' cat='' flags=0x0 "
+                                      "phase='C' id=0:0 scope='' tts=-1");
+  g_assert_cmpstr (got->pdata[2], ==, "chrome-phase ts=5000 pid=4 tid=5 cpu=-1 name='FrameTreeNode' cat='' flags=0x0 "
+                                      "phase='O' id=1:42 scope='' tts=-1");
+  g_assert_cmpuint (stats.unsupported_events, ==, 2);
+}
+
 /* 20 MiB of empty packets: no call reads them all at once (the
  * caller's main loop, where Ctrl-C is handled, runs between calls); the
  * calls return empty batches until the end. */
@@ -828,5 +914,6 @@ main (int argc,
   g_test_add_func ("/perfetto/reader/perf-sample-nodes", test_perf_sample_nodes);
   g_test_add_func ("/perfetto/reader/nested-value", test_nested_value);
   g_test_add_func ("/perfetto/reader/legacy-json-value", test_legacy_json_value);
+  g_test_add_func ("/perfetto/reader/legacy-other-phases", test_legacy_other_phases);
   return g_test_run ();
 }
