@@ -870,7 +870,7 @@ read_slice (PerfettoReader *r,
     ev->flags |= TRACE_EVENT_FLAG_SCOPE_PROCESS;
   else if (track->kind == PERFETTO_RTRACK_GLOBAL)
     ev->flags |= TRACE_EVENT_FLAG_SCOPE_GLOBAL;
-  if (track->kind == PERFETTO_RTRACK_PROCESS && kind == TRACE_EVENT_INSTANT)
+  if ((track->kind == PERFETTO_RTRACK_PROCESS || track->kind == PERFETTO_RTRACK_GLOBAL) && kind == TRACE_EVENT_INSTANT)
     perfetto_reader_recorder_thread_time (r, seq, ev, te);
   else
     perfetto_reader_event_thread_time (r, seq, ev, te);

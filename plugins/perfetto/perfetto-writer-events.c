@@ -696,10 +696,17 @@ write_thread_end (PerfettoWriter *w,
     write_thread_end_as_given (w, t, ev);
   else if ((i = matching_begun (t, ev->name, ev->category)) < 0)
     {
-      /* trace_processor ignores an end that matches no begun slice */
-      w->thread_time_uuid = 0;
-      perfetto_writer_drop (w, &w->stats.dropped_unmatched_end, 1, ev->ts, "slice end without an open slice dropped");
-      return;
+      /* trace_processor ignores an end that matches no begun slice, but
+       * makes a thread_time value of its thread time: an end that has
+       * one goes as given, and closes nothing there either */
+      if (w->thread_time_uuid == 0)
+        {
+          perfetto_writer_drop (w, &w->stats.dropped_unmatched_end, 1, ev->ts, "slice end without an open slice dropped");
+          return;
+        }
+      te_begin (w, t->uuid, PERFETTO_TYPE_END);
+      te_name (w, ev->name);
+      te_category (w, ev->category);
     }
   else
     {

@@ -302,9 +302,10 @@ test_thread_time (void)
 }
 
 /* The thread time of events that are no thread slices (an async begin
- * and end, a process instant, a flow) is a value of the recording
- * thread's `thread_time` counter too, as trace_processor reads Chrome's:
- * each goes to that one track, and reads back on its event. */
+ * and end, a process and a global instant, a flow) is a value of the
+ * recording thread's `thread_time` counter too, as trace_processor reads
+ * Chrome's: each goes to that one track, and reads back on its event
+ * with that thread as its tid. */
 static void
 test_thread_time_off_thread (void)
 {
@@ -314,7 +315,7 @@ test_thread_time_off_thread (void)
   g_autoptr (GBytes) bytes = NULL;
   g_autoptr (GError) error = NULL;
   const TraceEventKind kinds[] = { TRACE_EVENT_ASYNC_BEGIN, TRACE_EVENT_INSTANT, TRACE_EVENT_FLOW_START,
-                                   TRACE_EVENT_ASYNC_END };
+                                   TRACE_EVENT_ASYNC_END, TRACE_EVENT_INSTANT };
   Perfetto__Protos__Trace *trace;
   PerfettoWriterOptions opts;
   guint64 tt_uuid = 0;
@@ -328,7 +329,7 @@ test_thread_time_off_thread (void)
       ev->flags |= TRACE_EVENT_FLAG_THREAD_TIME;
       if (kinds[i] == TRACE_EVENT_INSTANT)
         {
-          ev->flags |= TRACE_EVENT_FLAG_SCOPE_PROCESS;
+          ev->flags |= i == 1 ? TRACE_EVENT_FLAG_SCOPE_PROCESS : TRACE_EVENT_FLAG_SCOPE_GLOBAL;
           ev->u.slice.thread_ts = 70 + 10 * i;
           ev->u.slice.thread_dur = -1;
         }
@@ -373,6 +374,50 @@ test_thread_time_off_thread (void)
       n_read++;
     }
   g_assert_cmpuint (n_read, ==, G_N_ELEMENTS (kinds));
+}
+
+/* An end that closes no begun slice but carries thread time is written
+ * as given (trace_processor ignores it, as it ignored the original's,
+ * but makes a thread_time value of it); one without is dropped. */
+static void
+test_thread_time_unmatched_end (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  g_autoptr (TraceBatch) in = trace_batch_new (pool, 0);
+  g_autoptr (GBytes) bytes = NULL;
+  g_autoptr (GArray) values = g_array_new (FALSE, FALSE, sizeof (gint64));
+  Perfetto__Protos__Trace *trace;
+  PerfettoWriterOptions opts;
+  PerfettoWriterStats ws;
+  TraceEvent *ev;
+  guint ends = 0;
+
+  for (guint i = 0; i < 3; i++)
+    {
+      ev = pt_add (in, i == 0 ? TRACE_EVENT_SLICE_BEGIN : TRACE_EVENT_SLICE_END, 100 * (i + 1), 1, 1, i < 2 ? "a" : "b");
+      ev->flags |= TRACE_EVENT_FLAG_THREAD_TIME;
+      ev->u.slice.thread_ts = 10 * (i + 1);
+      ev->u.slice.thread_dur = -1;
+    }
+  pt_add (in, TRACE_EVENT_SLICE_END, 400, 1, 1, "c");
+  perfetto_writer_options_init (&opts);
+  opts.thread_time = TRUE;
+  bytes = pt_write (&in, 1, &opts, &ws);
+  trace = pt_unpack (bytes);
+  for (gsize i = 0; i < trace->n_packet; i++)
+    {
+      Perfetto__Protos__TrackEvent *te = trace->packet[i]->track_event;
+
+      if (te && te->type == PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END)
+        ends++;
+      if (te && te->n_extra_counter_values == 1)
+        g_array_append_val (values, te->extra_counter_values[0]);
+    }
+  perfetto__protos__trace__free_unpacked (trace, NULL);
+  g_assert_cmpuint (ends, ==, 2);
+  g_assert_cmpuint (values->len, ==, 3);
+  g_assert_cmpint (g_array_index (values, gint64, 2), ==, 30);
+  g_assert_cmpuint (ws.dropped_unmatched_end, ==, 1);
 }
 
 /* A JSON stream's slices come out in trace_processor's order: at one
@@ -1353,6 +1398,7 @@ main (int argc,
   g_test_add_func ("/perfetto/roundtrip/same-bytes-whatever-the-pool-ids", test_same_bytes_whatever_the_pool_ids);
   g_test_add_func ("/perfetto/roundtrip/thread-time", test_thread_time);
   g_test_add_func ("/perfetto/roundtrip/thread-time-off-thread", test_thread_time_off_thread);
+  g_test_add_func ("/perfetto/roundtrip/thread-time-unmatched-end", test_thread_time_unmatched_end);
   g_test_add_func ("/perfetto/roundtrip/legacy-phases-go-back", test_legacy_phases_go_back);
   g_test_add_func ("/perfetto/roundtrip/app-process-name", test_app_process_name);
   g_test_add_func ("/perfetto/roundtrip/json-order", test_json_order);
