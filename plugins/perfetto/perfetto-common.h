@@ -54,6 +54,15 @@ typedef enum
 } PerfettoPerfArg;
 
 extern const char *const perfetto_perf_arg_names[PERFETTO_PERF_N_ARGS];
+/* The string arg of a PerfSample's event naming its sequence's timebase
+ * (perfetto-perf-timebase.c), when the sequence had defaults. */
+#define PERFETTO_PERF_TIMEBASE_ARG "timebase"
+
+void perfetto_timebase_name (const Perfetto__Protos__PerfEvents__Timebase *timebase,
+                             GString *out);
+void perfetto_timebase_init_named (Perfetto__Protos__PerfEvents__Timebase *timebase,
+                                   Perfetto__Protos__PerfEvents__Tracepoint *tracepoint,
+                                   const char *name);
 /* What a counter track's name appends for a counter instance id, as
  * trace_processor's JSON importer names them. */
 #define PERFETTO_COUNTER_ID_SEPARATOR " id: "

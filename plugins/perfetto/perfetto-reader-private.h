@@ -114,6 +114,9 @@ typedef struct
    * NULL for none */
   GArray *extra_counter_tracks;
   GArray *extra_double_counter_tracks;
+  /* the name of its PerfSamples' timebase (perf_sample_defaults), 0 for
+   * none: trace_processor then says cpu-clock */
+  guint32 perf_timebase;
 } PerfettoSeq;
 
 /* Sequences with state kept at once; past it the least recently used
@@ -213,6 +216,7 @@ struct _PerfettoReader
   guint32 k_url;
   guint32 k_line;
   guint32 k_perf_args[PERFETTO_PERF_N_ARGS];
+  guint32 k_perf_timebase;
   guint32 k_global_track;
   guint32 k_opaque_field;
   guint32 k_opaque_bytes;

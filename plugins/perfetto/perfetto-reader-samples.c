@@ -250,6 +250,10 @@ perfetto_reader_perf_sample (PerfettoReader *r,
   add_perf_arg (r, ev, PERFETTO_PERF_CPU_MODE, s->has_cpu_mode, s->cpu_mode);
   add_perf_arg (r, ev, PERFETTO_PERF_UNWIND_ERROR, s->has_unwind_error, s->unwind_error);
   add_perf_arg (r, ev, PERFETTO_PERF_SKIPPED_REASON, s->has_sample_skipped_reason, s->sample_skipped_reason);
+  if (seq->perf_timebase != 0)
+    trace_batch_add_arg (r->batch, ev, r->k_perf_timebase, TRACE_ARG_STRING)->v.s = seq->perf_timebase;
+  if (s->n_follower_counts > 0)
+    perfetto_reader_skip (r, &r->stats.unsupported_events, 1, "follower counts of a perf sample (the sample is kept)");
 }
 
 void

@@ -196,6 +196,7 @@ seq_clear (PerfettoSeq *seq)
     g_clear_pointer (tables[i], g_hash_table_unref);
   seq->default_clock = 0;
   seq->default_track = 0;
+  seq->perf_timebase = 0;
   seq->has_thread = FALSE;
   g_clear_pointer (&seq->extra_counter_tracks, g_array_unref);
   g_clear_pointer (&seq->extra_double_counter_tracks, g_array_unref);
@@ -221,7 +222,7 @@ seq_has_state (const PerfettoSeq *seq)
   for (guint i = 0; i < G_N_ELEMENTS (tables); i++)
     if (tables[i] != NULL)
       return TRUE;
-  return seq->valid || seq->default_clock != 0 || seq->default_track != 0 || seq->has_thread ||
+  return seq->valid || seq->default_clock != 0 || seq->default_track != 0 || seq->perf_timebase != 0 || seq->has_thread ||
          seq->time_us != 0 || seq->thread_time_us != 0 || seq->instructions != 0 ||
          seq->extra_counter_tracks != NULL || seq->extra_double_counter_tracks != NULL;
 }
@@ -481,6 +482,13 @@ packet_sequence_state (PerfettoReader *r,
         }
       if (d->track_event_defaults)
         track_event_defaults (seq, d->track_event_defaults);
+      if (d->perf_sample_defaults && d->perf_sample_defaults->timebase)
+        {
+          g_autoptr (GString) name = g_string_new (NULL);
+
+          perfetto_timebase_name (d->perf_sample_defaults->timebase, name);
+          seq->perf_timebase = perfetto_reader_intern (r, name->str);
+        }
     }
   if (pkt->interned_data)
     seq_intern (r, seq, pkt->interned_data);
@@ -1203,6 +1211,7 @@ perfetto_reader_new (GInputStream *in,
   r->k_line = trace_string_pool_intern (r->pool, "line");
   for (guint i = 0; i < PERFETTO_PERF_N_ARGS; i++)
     r->k_perf_args[i] = trace_string_pool_intern (r->pool, perfetto_perf_arg_names[i]);
+  r->k_perf_timebase = trace_string_pool_intern (r->pool, PERFETTO_PERF_TIMEBASE_ARG);
   r->k_global_track = trace_string_pool_intern (r->pool, PERFETTO_GLOBAL_TRACK_NAME);
   r->k_opaque_field = trace_string_pool_intern (r->pool, PERFETTO_OPAQUE_FIELD_ARG);
   r->k_opaque_bytes = trace_string_pool_intern (r->pool, PERFETTO_OPAQUE_BYTES_ARG);

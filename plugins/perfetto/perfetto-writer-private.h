@@ -184,10 +184,12 @@ typedef struct
   guint64 frame_iid;
 } PerfettoStackNode;
 
-/* The packet sequence of one sampled thread (StreamingProfilePacket). */
+/* The packet sequence of one sampled thread (StreamingProfilePacket), or
+ * of the PerfSamples of one timebase. */
 typedef struct
 {
-  PerfettoKey key; /* pid, tid */
+  PerfettoKey key;  /* pid, tid */
+  guint32 timebase; /* PerfSamples: the timebase's name, 0 for cpu-clock */
   guint32 seq_id;
   gint64 pid;
   gint64 tid;
@@ -317,8 +319,8 @@ struct _PerfettoWriter
   /* CPU-profile stacks */
   GHashTable *stack_nodes; /* guint64 id → PerfettoStackNode */
   guint64 next_frame_iid;
-  GHashTable *sample_seqs;     /* PerfettoKey (pid, tid) → PerfettoSampleSeq */
-  PerfettoSampleSeq *perf_seq; /* the sequence of the PerfSample packets */
+  GHashTable *sample_seqs; /* PerfettoKey (pid, tid) → PerfettoSampleSeq */
+  GHashTable *perf_seqs;   /* timebase name → the sequence of its PerfSample packets */
   guint32 next_sample_seq;
   gboolean sample_clock_tied; /* MONOTONIC tied to the stream's clock */
 

@@ -61,6 +61,7 @@ perfetto_samples_init (PerfettoWriter *w)
 {
   w->stack_nodes = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, g_free);
   w->sample_seqs = g_hash_table_new_full (perfetto_key_hash, perfetto_key_equal, NULL, sample_seq_free);
+  w->perf_seqs = g_hash_table_new_full (NULL, NULL, NULL, sample_seq_free);
   w->next_frame_iid = 1;
   w->next_sample_seq = w->opts.sequence_id + 1;
 }
@@ -70,7 +71,7 @@ perfetto_samples_free (PerfettoWriter *w)
 {
   g_hash_table_unref (w->stack_nodes);
   g_hash_table_unref (w->sample_seqs);
-  g_clear_pointer (&w->perf_seq, sample_seq_free);
+  g_hash_table_unref (w->perf_seqs);
 }
 
 /**
@@ -351,19 +352,22 @@ sample_seq (PerfettoWriter *w,
 }
 
 /* Returns: whether @ev carries PerfSample fields (args named as
- * perfetto_perf_arg_names: a cpu alone, which samples of other sources
- * have too, is not one); their values in @values, -1 where absent */
+ * perfetto_perf_arg_names, or its timebase: a cpu alone, which samples of
+ * other sources have too, is not one); their values in @values, -1
+ * where absent, the timebase's name in @timebase, 0 where absent */
 static gboolean
 perf_sample_fields (PerfettoWriter *w,
                     TraceBatch *batch,
                     const TraceEvent *ev,
-                    gint64 values[PERFETTO_PERF_N_ARGS])
+                    gint64 values[PERFETTO_PERF_N_ARGS],
+                    guint32 *timebase)
 {
   const TraceArg *args;
   gboolean any = FALSE;
 
   for (guint f = 0; f < PERFETTO_PERF_N_ARGS; f++)
     values[f] = -1;
+  *timebase = 0;
   if (ev->n_args == 0)
     return any;
   args = trace_batch_get_args (batch, ev);
@@ -371,6 +375,12 @@ perf_sample_fields (PerfettoWriter *w,
     {
       const char *key;
 
+      if (args[i].type == TRACE_ARG_STRING && args[i].v.s != 0 &&
+          g_str_equal (perfetto_str (w, args[i].key), PERFETTO_PERF_TIMEBASE_ARG))
+        {
+          *timebase = args[i].v.s;
+          any = TRUE;
+        }
       if (args[i].type != TRACE_ARG_INT || args[i].v.i < 0)
         continue;
       key = perfetto_str (w, args[i].key);
@@ -399,8 +409,50 @@ perf_sample_set_fields (Perfetto__Protos__PerfSample *ps,
   ps->sample_skipped_reason = (guint32) values[PERFETTO_PERF_SKIPPED_REASON];
 }
 
-/* A sample of traced_perf goes back as a PerfSample, on one sequence
- * for all (trace_processor makes one profiling session, with a timebase
+/* The sequence of the PerfSamples of @timebase (0: none stated). */
+static PerfettoSampleSeq *
+perf_seq (PerfettoWriter *w,
+          guint32 timebase)
+{
+  PerfettoSampleSeq *seq = g_hash_table_lookup (w->perf_seqs, GUINT_TO_POINTER (timebase));
+
+  if (seq == NULL)
+    {
+      seq = sample_seq_new (w, -1, -1);
+      seq->timebase = timebase;
+      g_hash_table_insert (w->perf_seqs, GUINT_TO_POINTER (timebase), seq);
+    }
+  return seq;
+}
+
+/* A sequence's first packet, and each that clears its state, states the
+ * timebase in its defaults (state too): the name trace_processor gives
+ * its counter tracks. */
+static void
+perf_seq_clear (PerfettoWriter *w,
+                PerfettoSampleSeq *seq,
+                Perfetto__Protos__TracePacketDefaults *defaults,
+                Perfetto__Protos__PerfSampleDefaults *perf,
+                Perfetto__Protos__PerfEvents__Timebase *timebase,
+                Perfetto__Protos__PerfEvents__Tracepoint *tracepoint)
+{
+  if (seq->described)
+    w->stats.sample_state_resets++;
+  g_hash_table_remove_all (seq->sent);
+  w->pkt.has_first_packet_on_sequence = w->pkt.first_packet_on_sequence = !seq->described;
+  seq->described = TRUE;
+  if (seq->timebase == 0)
+    return;
+  perfetto_timebase_init_named (timebase, tracepoint, perfetto_str (w, seq->timebase));
+  perfetto__protos__perf_sample_defaults__init (perf);
+  perf->timebase = timebase;
+  perfetto__protos__trace_packet_defaults__init (defaults);
+  defaults->perf_sample_defaults = perf;
+  w->pkt.trace_packet_defaults = defaults;
+}
+
+/* A sample of traced_perf goes back as a PerfSample, on one sequence per
+ * timebase (trace_processor makes one profiling session, with a timebase
  * counter track per cpu, of each sequence). Without defaults on the
  * sequence, trace_processor names the timebase `cpu-clock`. A sample of
  * no stack node (0) has no callstack: its timebase count still counts. */
@@ -408,23 +460,21 @@ static void
 write_perf_sample (PerfettoWriter *w,
                    const TraceEvent *ev,
                    PerfettoStackNode *leaf,
-                   const gint64 values[PERFETTO_PERF_N_ARGS])
+                   const gint64 values[PERFETTO_PERF_N_ARGS],
+                   guint32 timebase)
 {
   Perfetto__Protos__PerfSample ps = PERFETTO__PROTOS__PERF_SAMPLE__INIT;
-  PerfettoSampleSeq *seq;
+  Perfetto__Protos__TracePacketDefaults defaults;
+  Perfetto__Protos__PerfSampleDefaults perf;
+  Perfetto__Protos__PerfEvents__Timebase tb;
+  Perfetto__Protos__PerfEvents__Tracepoint tracepoint;
+  PerfettoSampleSeq *seq = perf_seq (w, timebase);
   guint32 flags = 0;
 
-  if (w->perf_seq == NULL)
-    w->perf_seq = sample_seq_new (w, -1, -1);
-  seq = w->perf_seq;
   if (!seq->described || g_hash_table_size (seq->sent) >= PERFETTO_SAMPLE_SEQ_MAX_SENT)
     {
-      if (seq->described)
-        w->stats.sample_state_resets++;
-      g_hash_table_remove_all (seq->sent);
+      perf_seq_clear (w, seq, &defaults, &perf, &tb, &tracepoint);
       flags = PERFETTO_SEQ_CLEARED;
-      w->pkt.has_first_packet_on_sequence = w->pkt.first_packet_on_sequence = !seq->described;
-      seq->described = TRUE;
     }
   if (leaf)
     {
@@ -473,16 +523,17 @@ perfetto_write_sample (PerfettoWriter *w,
   gint64 tid = ev->tid >= 0 ? ev->tid : 0;
   gint64 us = ((gint64) perfetto_timestamp (w, ev->ts) + 500) / 1000;
   gint64 perf_values[PERFETTO_PERF_N_ARGS];
+  guint32 timebase;
   PerfettoSampleSeq *seq;
 
-  if (leaf == NULL && (id != 0 || !perf_sample_fields (w, batch, ev, perf_values)))
+  if (leaf == NULL && (id != 0 || !perf_sample_fields (w, batch, ev, perf_values, &timebase)))
     {
       perfetto_writer_drop (w, &w->stats.dropped_unknown_stack_node, 1, ev->ts, "sample on a stack node never defined dropped");
       return;
     }
-  if (leaf == NULL || perf_sample_fields (w, batch, ev, perf_values))
+  if (leaf == NULL || perf_sample_fields (w, batch, ev, perf_values, &timebase))
     {
-      write_perf_sample (w, ev, leaf, perf_values);
+      write_perf_sample (w, ev, leaf, perf_values, timebase);
       return;
     }
   seq = sample_seq (w, ev->pid >= 0 ? ev->pid : tid, tid);

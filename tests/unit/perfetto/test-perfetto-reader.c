@@ -548,6 +548,141 @@ test_perf_sample (void)
   assert_perf_samples_written (out);
 }
 
+/* The timebase's name as trace_processor gives its counter tracks: its
+ * own name first, else its counter, tracepoint or raw event, then its
+ * modifiers; and back, a name with the counter or tracepoint it names. */
+static void
+test_perf_timebase_names (void)
+{
+  Perfetto__Protos__PerfEvents__Timebase tb = PERFETTO__PROTOS__PERF_EVENTS__TIMEBASE__INIT;
+  Perfetto__Protos__PerfEvents__Tracepoint tp = PERFETTO__PROTOS__PERF_EVENTS__TRACEPOINT__INIT;
+  Perfetto__Protos__PerfEvents__RawEvent raw = PERFETTO__PROTOS__PERF_EVENTS__RAW_EVENT__INIT;
+  Perfetto__Protos__PerfEvents__EventModifier mods[] = { PERFETTO__PROTOS__PERF_EVENTS__EVENT_MODIFIER__EVENT_MODIFIER_COUNT_USERSPACE,
+                                                         PERFETTO__PROTOS__PERF_EVENTS__EVENT_MODIFIER__EVENT_MODIFIER_COUNT_KERNEL };
+  g_autoptr (GString) name = g_string_new (NULL);
+
+  perfetto_timebase_name (&tb, name);
+  g_assert_cmpstr (name->str, ==, "unknown");
+  tb.event_case = PERFETTO__PROTOS__PERF_EVENTS__TIMEBASE__EVENT_COUNTER;
+  tb.counter = PERFETTO__PROTOS__PERF_EVENTS__COUNTER__HW_INSTRUCTIONS;
+  tb.n_modifiers = G_N_ELEMENTS (mods);
+  tb.modifiers = mods;
+  perfetto_timebase_name (&tb, name);
+  g_assert_cmpstr (name->str, ==, "instructions:uk");
+  tb.n_modifiers = 0;
+  tp.name = "sched:sched_switch";
+  tb.event_case = PERFETTO__PROTOS__PERF_EVENTS__TIMEBASE__EVENT_TRACEPOINT;
+  tb.tracepoint = &tp;
+  perfetto_timebase_name (&tb, name);
+  g_assert_cmpstr (name->str, ==, "sched:sched_switch");
+  raw.type = 4;
+  raw.config = 0x11;
+  tb.event_case = PERFETTO__PROTOS__PERF_EVENTS__TIMEBASE__EVENT_RAW_EVENT;
+  tb.raw_event = &raw;
+  perfetto_timebase_name (&tb, name);
+  g_assert_cmpstr (name->str, ==, "raw.0x4.0x11.0x0.0x0");
+  tb.name = "l3-misses";
+  perfetto_timebase_name (&tb, name);
+  g_assert_cmpstr (name->str, ==, "l3-misses");
+
+  perfetto_timebase_init_named (&tb, &tp, "cpu-cycles:u");
+  g_assert_cmpstr (tb.name, ==, "cpu-cycles:u");
+  g_assert_cmpint (tb.event_case, ==, PERFETTO__PROTOS__PERF_EVENTS__TIMEBASE__EVENT_COUNTER);
+  g_assert_cmpint (tb.counter, ==, PERFETTO__PROTOS__PERF_EVENTS__COUNTER__HW_CPU_CYCLES);
+  perfetto_timebase_init_named (&tb, &tp, "sched:sched_switch");
+  g_assert_cmpint (tb.event_case, ==, PERFETTO__PROTOS__PERF_EVENTS__TIMEBASE__EVENT_TRACEPOINT);
+  g_assert_cmpstr (tb.tracepoint->name, ==, "sched:sched_switch");
+  perfetto_timebase_init_named (&tb, &tp, "raw.0x4.0x11.0x0.0x0");
+  g_assert_cmpint (tb.event_case, ==, PERFETTO__PROTOS__PERF_EVENTS__TIMEBASE__EVENT__NOT_SET);
+  g_assert_cmpstr (tb.name, ==, "raw.0x4.0x11.0x0.0x0");
+}
+
+/* A sequence whose perf_sample_defaults sample on a tracepoint: its
+ * samples carry the timebase's name, and go back on a sequence whose
+ * defaults state it (the name and the tracepoint); a sample of another
+ * sequence, without defaults, on one that states none (cpu-clock). */
+static void
+test_perf_timebase_round_trip (void)
+{
+  g_autoptr (TraceStringPool) pool = trace_string_pool_new ();
+  Perfetto__Protos__PerfEvents__Tracepoint tp = PERFETTO__PROTOS__PERF_EVENTS__TRACEPOINT__INIT;
+  Perfetto__Protos__PerfEvents__Timebase tb = PERFETTO__PROTOS__PERF_EVENTS__TIMEBASE__INIT;
+  Perfetto__Protos__PerfSampleDefaults perf = PERFETTO__PROTOS__PERF_SAMPLE_DEFAULTS__INIT;
+  Perfetto__Protos__TracePacketDefaults defaults = PERFETTO__PROTOS__TRACE_PACKET_DEFAULTS__INIT;
+  Perfetto__Protos__PerfSample sample = PERFETTO__PROTOS__PERF_SAMPLE__INIT;
+  Perfetto__Protos__TracePacket pkt[2], *pkts[] = { &pkt[0], &pkt[1] };
+  Perfetto__Protos__Trace trace = PERFETTO__PROTOS__TRACE__INIT;
+  Perfetto__Protos__Trace *written;
+  g_autoptr (GBytes) bytes = NULL, again = NULL;
+  g_autoptr (TraceBatch) out = NULL, back = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *first = NULL, *second = NULL, *first_back = NULL;
+  guint stated = 0, unstated = 0;
+
+  tp.name = "sched:sched_switch";
+  tb.event_case = PERFETTO__PROTOS__PERF_EVENTS__TIMEBASE__EVENT_TRACEPOINT;
+  tb.tracepoint = &tp;
+  perf.timebase = &tb;
+  defaults.perf_sample_defaults = &perf;
+  sample.has_pid = sample.has_tid = sample.has_cpu = sample.has_timebase_count = TRUE;
+  sample.pid = sample.tid = 7;
+  sample.cpu = 1;
+  sample.timebase_count = 1;
+  for (guint i = 0; i < 2; i++)
+    {
+      perfetto__protos__trace_packet__init (&pkt[i]);
+      pkt[i].has_trusted_packet_sequence_id = pkt[i].has_sequence_flags = pkt[i].has_timestamp = TRUE;
+      pkt[i].trusted_packet_sequence_id = i + 1;
+      pkt[i].sequence_flags = 1;
+      pkt[i].timestamp = 1000 * (i + 1);
+      pkt[i].data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_PERF_SAMPLE;
+      pkt[i].perf_sample = &sample;
+    }
+  pkt[0].trace_packet_defaults = &defaults;
+  trace.n_packet = 2;
+  trace.packet = pkts;
+  bytes = pack_trace (&trace);
+
+  out = pt_read (bytes, pool, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (out->n_events, ==, 2);
+  first = pt_event_string (out, &out->events[0]);
+  second = pt_event_string (out, &out->events[1]);
+  g_assert_cmpstr (first, ==, "sample ts=1000 pid=7 tid=7 cpu=1 name='' cat='' flags=0x0 node=0 weight=0 timebase_count=i:1 timebase=s:'sched:sched_switch'");
+  g_assert_cmpstr (second, ==, "sample ts=2000 pid=7 tid=7 cpu=1 name='' cat='' flags=0x0 node=0 weight=0 timebase_count=i:1");
+
+  again = pt_write (&out, 1, NULL, NULL);
+  written = pt_unpack (again);
+  for (gsize i = 0; i < written->n_packet; i++)
+    {
+      Perfetto__Protos__TracePacket *p = written->packet[i];
+
+      if (p->perf_sample == NULL)
+        continue;
+      if (p->trace_packet_defaults && p->trace_packet_defaults->perf_sample_defaults)
+        {
+          Perfetto__Protos__PerfEvents__Timebase *t = p->trace_packet_defaults->perf_sample_defaults->timebase;
+
+          g_assert_cmpstr (t->name, ==, "sched:sched_switch");
+          g_assert_cmpint (t->event_case, ==, PERFETTO__PROTOS__PERF_EVENTS__TIMEBASE__EVENT_TRACEPOINT);
+          g_assert_cmpstr (t->tracepoint->name, ==, "sched:sched_switch");
+          g_assert_cmpuint (p->perf_sample->timebase_count, ==, 1);
+          stated++;
+        }
+      else
+        unstated++;
+    }
+  perfetto__protos__trace__free_unpacked (written, NULL);
+  g_assert_cmpuint (stated, ==, 1);
+  g_assert_cmpuint (unstated, ==, 1);
+  back = pt_read (again, pool, NULL, NULL, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < back->n_events; i++)
+    if (back->events[i].ts == 1000)
+      first_back = pt_event_string (back, &back->events[i]);
+  g_assert_cmpstr (first_back, ==, first);
+}
+
 static void
 init_interned_string (Perfetto__Protos__InternedString *s,
                       guint64 iid,
@@ -915,5 +1050,7 @@ main (int argc,
   g_test_add_func ("/perfetto/reader/nested-value", test_nested_value);
   g_test_add_func ("/perfetto/reader/legacy-json-value", test_legacy_json_value);
   g_test_add_func ("/perfetto/reader/legacy-other-phases", test_legacy_other_phases);
+  g_test_add_func ("/perfetto/reader/perf-timebase-names", test_perf_timebase_names);
+  g_test_add_func ("/perfetto/reader/perf-timebase-round-trip", test_perf_timebase_round_trip);
   return g_test_run ();
 }
