@@ -97,6 +97,8 @@ struct _ChromeWriter
   GHashTable *open_async;        /* ChromeLegacyAsyncKey* (no name) → GArray of the
                                   * (name, category) of its open begins */
 
+  GHashTable *processes; /* pid → what the kernel said of it (json-writer-process-names.c) */
+
   GHashTable *nodes;    /* stack node id → WriterNode */
   GHashTable *sessions; /* ChromeThreadKey* → WriterSession */
   guint n_sessions;
@@ -108,6 +110,10 @@ struct _ChromeWriter
 
 /* json-writer.c */
 const char *chrome_writer_str (ChromeWriter *w, guint32 id, gsize *len);
+
+/* json-writer-process-names.c */
+void chrome_writer_process_name_from_kernel (ChromeWriter *w, const TraceEvent *ev);
+gboolean chrome_writer_process_name_outranked (ChromeWriter *w, const TraceEvent *ev);
 void chrome_writer_put_string (ChromeWriter *w, guint32 id);
 void chrome_writer_event_open (ChromeWriter *w, const char *ph, guint32 name, guint32 category, gint64 ts, gint64 pid, gint64 tid);
 void chrome_writer_event_open_text (ChromeWriter *w, const char *ph, const char *name, gsize name_len, guint32 category, gint64 ts, gint64 pid, gint64 tid);

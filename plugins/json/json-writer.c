@@ -115,6 +115,7 @@ chrome_writer_new (GOutputStream *out,
   w->clock_markers = g_array_new (FALSE, FALSE, sizeof (TraceEvent));
   w->open_legacy_async = g_hash_table_new_full (legacy_key_hash, legacy_key_equal, g_free, NULL);
   w->wakelocks = g_hash_table_new (NULL, NULL);
+  w->processes = g_hash_table_new (NULL, NULL);
   w->ended_flows = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   w->open_async = g_hash_table_new_full (legacy_key_hash, legacy_key_equal, g_free, (GDestroyNotify) g_array_unref);
   g_debug ("writer opened: %s form, %s slices, flows %s, clock %s",
@@ -142,6 +143,7 @@ chrome_writer_free (ChromeWriter *w)
   g_hash_table_unref (w->open_async);
   g_hash_table_unref (w->ended_flows);
   g_hash_table_unref (w->wakelocks);
+  g_hash_table_unref (w->processes);
   chrome_writer_kernel_free (w);
   chrome_writer_profiles_free (w);
   chrome_writer_graphics_free (w);
@@ -942,6 +944,8 @@ write_metadata (ChromeWriter *w,
 
   if (ev->kind == TRACE_EVENT_THREAD_NAME)
     chrome_writer_note_thread_name (w, ev->tid, ev->name);
+  if (ev->kind == TRACE_EVENT_PROCESS_NAME && chrome_writer_process_name_outranked (w, ev))
+    return;
   /* trace_processor reads an M event without pid as pid 0 and would put
    * a thread of unknown process in it: its name goes only in the task
    * column of its kernel lines (ftrace names threads from those) */
@@ -1054,6 +1058,9 @@ write_kernel_event (ChromeWriter *w,
   gboolean no_kernel_drop = w->stats.dropped_kernel == 0;
   gboolean no_marker_drop = w->stats.dropped_markers == 0;
   TraceEvent slice;
+
+  if (w->opts.perfetto_kernel_events && (ev->kind == TRACE_EVENT_TASK_NEWTASK || ev->kind == TRACE_EVENT_TASK_RENAME))
+    chrome_writer_process_name_from_kernel (w, ev);
 
   if (chrome_writer_kernel_as_event (w, batch, ev, &slice))
     {

@@ -147,6 +147,14 @@ typedef struct
  * @dropped_sys_stats: sys_stats entries with no JSON form: of the tables
  *   other than meminfo, cpu times and cpuidle, a meminfo key with no name,
  *   cpu times of no cpu
+ * @process_names_from_kernel: `M process_name` events written for the
+ *   forks and main-thread renames of a Perfetto trace's kernel, which
+ *   name processes there (json-writer-process-names.c)
+ * @process_names_past_table: such names not written: past @max_threads
+ *   processes
+ * @app_process_names_outranked: names processes gave their own track
+ *   descriptor, not written: the kernel or the system named the process,
+ *   which outranks them in trace_processor
  */
 typedef struct
 {
@@ -170,6 +178,9 @@ typedef struct
   guint64 dropped_frames;
   guint64 dropped_frame_links;
   guint64 dropped_sys_stats;
+  guint64 process_names_from_kernel;
+  guint64 process_names_past_table;
+  guint64 app_process_names_outranked;
 } ChromeWriterStats;
 
 typedef struct _ChromeWriter ChromeWriter;

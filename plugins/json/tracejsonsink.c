@@ -137,6 +137,7 @@ trace_json_sink_get_drops (TraceFileSink *sink,
     { "frame-links", "links of a second surface frame to one display frame", s->dropped_frame_links },
     { "sys-stats", "sys_stats entries with no JSON form (vmstat, frequencies, disk, pressure, thermal, buddy and slab info)",
       s->dropped_sys_stats },
+    { "process-names", "process names from the kernel past the thread table (max-threads)", s->process_names_past_table },
   };
 
   trace_sink_drops_append (drops, counts);
@@ -164,6 +165,10 @@ trace_json_sink_collect_stats (TraceElement *element,
     g_variant_dict_insert (dict, "unmatched-ends", "t", s->unmatched_ends);
   if (s->slices_past_thread_table)
     g_variant_dict_insert (dict, "slices-past-thread-table", "t", s->slices_past_thread_table);
+  if (s->process_names_from_kernel)
+    g_variant_dict_insert (dict, "process-names-from-kernel", "t", s->process_names_from_kernel);
+  if (s->app_process_names_outranked)
+    g_variant_dict_insert (dict, "app-process-names-outranked", "t", s->app_process_names_outranked);
 }
 
 static void

@@ -543,6 +543,74 @@ test_chrome_phase (void)
   test_out_clear (&o);
 }
 
+/* The name of process @pid written in the last `M process_name` of
+ * @events, or NULL. */
+static const char *
+last_process_name (JsonArray *events,
+                   gint64 pid)
+{
+  const char *name = NULL;
+
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    {
+      JsonObject *e = json_array_get_object_element (events, i);
+
+      if (g_strcmp0 (json_object_get_string_member_with_default (e, "ph", ""), "M") == 0 &&
+          g_strcmp0 (json_object_get_string_member_with_default (e, "name", ""), "process_name") == 0 &&
+          json_object_get_int_member_with_default (e, "pid", -1) == pid)
+        name = json_object_get_string_member (args_of (e), "name");
+    }
+  return name;
+}
+
+/* Of a Perfetto trace's kernel, trace_processor names a process after a
+ * fork's comm and its main thread's renames, above the name its own
+ * descriptor gives; of JSON, after `M process_name` only. So a fork and a
+ * main-thread rename each write one, and a descriptor's name (APP_NAME)
+ * of a process so named is left out. A rename of another thread names no
+ * process, and a stream whose kernel is not a Perfetto trace's (text,
+ * which trace_processor names no process from) gets none. */
+static void
+test_process_names_from_kernel (void)
+{
+  ChromeWriterOptions perfetto = { .perfetto_kernel_events = TRUE };
+  TraceEvent *ev;
+  TestOut o;
+
+  test_out_init (&o);
+  ev = test_add (o.batch, TRACE_EVENT_TASK_NEWTASK, 1000, 5, 5, "task_newtask");
+  ev->u.task.tid = 20;
+  ev->u.task.comm = trace_string_pool_intern (o.pool, "sh");
+  ev->u.task.clone_flags = 0x1200011;
+  ev = test_add (o.batch, TRACE_EVENT_TASK_NEWTASK, 1500, 20, 20, "task_newtask");
+  ev->u.task.tid = 21;
+  ev->u.task.comm = trace_string_pool_intern (o.pool, "worker");
+  ev->u.task.clone_flags = 0x3d0f00; /* CLONE_THREAD among them */
+  ev = test_add (o.batch, TRACE_EVENT_TASK_RENAME, 2000, TRACE_ID_UNKNOWN, 20, "task_rename");
+  ev->u.task.tid = 20;
+  ev->u.task.comm = trace_string_pool_intern (o.pool, "TraceLogApiTest");
+  ev = test_add (o.batch, TRACE_EVENT_TASK_RENAME, 2500, TRACE_ID_UNKNOWN, 21, "task_rename");
+  ev->u.task.tid = 21;
+  ev->u.task.comm = trace_string_pool_intern (o.pool, "renamed-worker");
+  ev = test_add (o.batch, TRACE_EVENT_PROCESS_NAME, 3000, 20, TRACE_ID_UNKNOWN, "./TraceLogApiTests");
+  ev->flags |= TRACE_EVENT_FLAG_APP_NAME;
+  ev = test_add (o.batch, TRACE_EVENT_PROCESS_NAME, 3000, 30, TRACE_ID_UNKNOWN, "app-only");
+  ev->flags |= TRACE_EVENT_FLAG_APP_NAME;
+  test_out_write (&o, &perfetto);
+  g_assert_cmpstr (last_process_name (o.events, 20), ==, "TraceLogApiTest");
+  g_assert_null (last_process_name (o.events, 21));
+  g_assert_cmpstr (last_process_name (o.events, 30), ==, "app-only");
+  g_assert_cmpuint (o.stats.process_names_from_kernel, ==, 2);
+  g_assert_cmpuint (o.stats.app_process_names_outranked, ==, 1);
+  json_node_unref (o.root);
+  g_free (o.text);
+
+  test_out_write (&o, NULL);
+  g_assert_cmpstr (last_process_name (o.events, 20), ==, "./TraceLogApiTests");
+  g_assert_cmpuint (o.stats.process_names_from_kernel, ==, 0);
+  test_out_clear (&o);
+}
+
 static void
 test_flows (void)
 {
@@ -1208,6 +1276,7 @@ main (int argc,
   g_test_add_func ("/json/writer/several-flows-of-a-slice", test_several_flows_of_a_slice);
   g_test_add_func ("/json/writer/thread-state", test_thread_state);
   g_test_add_func ("/json/writer/chrome-phase", test_chrome_phase);
+  g_test_add_func ("/json/writer/process-names-from-kernel", test_process_names_from_kernel);
   g_test_add_func ("/json/writer/args", test_args);
   g_test_add_func ("/json/writer/escaping", test_escaping);
   g_test_add_func ("/json/writer/metadata-events", test_metadata_events);
