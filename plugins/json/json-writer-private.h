@@ -110,6 +110,7 @@ struct _ChromeWriter
 
 /* json-writer.c */
 const char *chrome_writer_str (ChromeWriter *w, guint32 id, gsize *len);
+void chrome_writer_metadata (ChromeWriter *w, const TraceEvent *ev);
 
 /* json-writer-process-names.c */
 void chrome_writer_process_name_from_kernel (ChromeWriter *w, const TraceEvent *ev);

@@ -51,16 +51,15 @@ write_process_name (ChromeWriter *w,
                     gint64 pid,
                     guint32 name)
 {
+  TraceEvent ev = { .ts = ts, .pid = pid, .tid = pid, .name = name, .kind = TRACE_EVENT_PROCESS_NAME };
+
   if (!process_set (w, pid, PROCESS_MAIN_THREAD | PROCESS_NAMED))
     {
       chrome_writer_count_drop (w, &w->stats.process_names_past_table,
                                 "process name from the kernel not written: thread table full (max-threads)");
       return;
     }
-  chrome_writer_event_open_text (w, "M", "process_name", strlen ("process_name"), 0, ts, pid, pid);
-  g_string_append (w->buf, ",\"args\":{\"name\":");
-  chrome_writer_put_string (w, name);
-  g_string_append (w->buf, "}}");
+  chrome_writer_metadata (w, &ev);
   w->stats.process_names_from_kernel++;
 }
 

@@ -838,6 +838,35 @@ name_async_end (ChromeWriter *w,
     g_hash_table_remove (w->open_async, &key);
 }
 
+/* An id as it was given (`id`, `id2.global` or `id2.local`; the
+ * `id2` ones in hex) and its `scope` (0: none). */
+static void
+put_id (ChromeWriter *w,
+        TraceChromeIdKind kind,
+        guint64 id,
+        guint32 scope)
+{
+  switch (kind)
+    {
+    case TRACE_CHROME_ID_UNSCOPED:
+      chrome_writer_put_id_member (w, "id", id);
+      break;
+    case TRACE_CHROME_ID_GLOBAL:
+    case TRACE_CHROME_ID_LOCAL:
+      g_string_append (w->buf, kind == TRACE_CHROME_ID_GLOBAL ? ",\"id2\":{\"global\":" : ",\"id2\":{\"local\":");
+      chrome_fmt_hex_id (w->buf, id);
+      g_string_append_c (w->buf, '}');
+      break;
+    default:
+      break;
+    }
+  if (scope != 0)
+    {
+      g_string_append (w->buf, ",\"scope\":");
+      chrome_writer_put_string (w, scope);
+    }
+}
+
 static void
 write_async (ChromeWriter *w,
              TraceBatch *batch,
@@ -855,19 +884,9 @@ write_async (ChromeWriter *w,
   if (!legacy)
     name_async_end (w, ev, &name, &category);
   chrome_writer_event_open (w, ph, name, category, ev->ts, async_pid (w, ev), ev->tid);
-  if (legacy && global)
-    chrome_writer_put_id_member (w, "id", ev->u.async.id);
-  else
-    {
-      g_string_append (w->buf, global ? ",\"id2\":{\"global\":" : ",\"id2\":{\"local\":");
-      chrome_fmt_hex_id (w->buf, ev->u.async.id);
-      g_string_append_c (w->buf, '}');
-    }
-  if (ev->u.async.scope != 0)
-    {
-      g_string_append (w->buf, ",\"scope\":");
-      chrome_writer_put_string (w, ev->u.async.scope);
-    }
+  put_id (w, legacy && global ? TRACE_CHROME_ID_UNSCOPED : global ? TRACE_CHROME_ID_GLOBAL
+                                                                  : TRACE_CHROME_ID_LOCAL,
+          ev->u.async.id, ev->u.async.scope);
   chrome_writer_put_async_flow (w, ph);
   args = args_with_step (w, batch, ev, &n_args);
   chrome_writer_put_args (w, args, n_args);
@@ -932,9 +951,16 @@ write_counter (ChromeWriter *w,
                               ev->u.counter.value, (ev->flags & TRACE_EVENT_FLAG_COUNTER_INT) != 0);
 }
 
-static void
-write_metadata (ChromeWriter *w,
-                const TraceEvent *ev)
+/**
+ * chrome_writer_metadata:
+ * @w: a #ChromeWriter
+ * @ev: a process or thread name, sort index or label
+ *
+ * Writes @ev as the `M` event of its kind.
+ */
+void
+chrome_writer_metadata (ChromeWriter *w,
+                        const TraceEvent *ev)
 {
   static const char *const names[] = { "process_name", "thread_name", "process_sort_index",
                                        "thread_sort_index", "process_labels" };
@@ -1018,26 +1044,7 @@ write_chrome_phase (ChromeWriter *w,
       return;
     }
   chrome_writer_event_open (w, ph, ev->name, ev->category, ev->ts, ev->pid, ev->tid);
-  switch (ev->u.chrome_phase.id_kind)
-    {
-    case TRACE_CHROME_ID_UNSCOPED:
-      chrome_writer_put_id_member (w, "id", ev->u.chrome_phase.id);
-      break;
-    case TRACE_CHROME_ID_GLOBAL:
-    case TRACE_CHROME_ID_LOCAL:
-      g_string_append (w->buf, ev->u.chrome_phase.id_kind == TRACE_CHROME_ID_GLOBAL ? ",\"id2\":{\"global\":"
-                                                                                    : ",\"id2\":{\"local\":");
-      chrome_fmt_hex_id (w->buf, ev->u.chrome_phase.id);
-      g_string_append_c (w->buf, '}');
-      break;
-    default:
-      break;
-    }
-  if (ev->u.chrome_phase.scope != 0)
-    {
-      g_string_append (w->buf, ",\"scope\":");
-      chrome_writer_put_string (w, ev->u.chrome_phase.scope);
-    }
+  put_id (w, ev->u.chrome_phase.id_kind, ev->u.chrome_phase.id, ev->u.chrome_phase.scope);
   if (thread_ts >= 0)
     {
       g_string_append (w->buf, ",\"tts\":");
@@ -1137,7 +1144,7 @@ write_event_of_kind (ChromeWriter *w,
     case TRACE_EVENT_PROCESS_SORT_INDEX:
     case TRACE_EVENT_THREAD_SORT_INDEX:
     case TRACE_EVENT_PROCESS_LABEL:
-      write_metadata (w, ev);
+      chrome_writer_metadata (w, ev);
       break;
     case TRACE_EVENT_STACK_NODE:
       chrome_writer_stack_node (w, batch, ev);

@@ -662,7 +662,8 @@ end_begun (PerfettoThread *t,
  * is the one it keeps for the file (see close_stack()): written as the
  * file gives it, name and category, matched or not, so that
  * trace_processor closes the same slice (or none) and pops and cuts the
- * same slices before it. */
+ * same slices before it. So is an end of another stream that closes
+ * nothing but carries thread time (write_thread_end()). */
 static void
 write_thread_end_as_given (PerfettoWriter *w,
                            PerfettoThread *t,
@@ -704,9 +705,7 @@ write_thread_end (PerfettoWriter *w,
           perfetto_writer_drop (w, &w->stats.dropped_unmatched_end, 1, ev->ts, "slice end without an open slice dropped");
           return;
         }
-      te_begin (w, t->uuid, PERFETTO_TYPE_END);
-      te_name (w, ev->name);
-      te_category (w, ev->category);
+      write_thread_end_as_given (w, t, ev);
     }
   else
     {
@@ -763,6 +762,60 @@ write_named_slice (PerfettoWriter *w,
     }
 }
 
+/* Begins a legacy TrackEvent of @phase for @ev on the track of its
+ * thread @t: its thread time, name, category and args, the phase set.
+ * Returns: the legacy event, for the caller to add its id or scope
+ * before te_emit(). */
+static Perfetto__Protos__TrackEvent__LegacyEvent *
+te_legacy_begin (PerfettoWriter *w,
+                 TraceBatch *batch,
+                 const TraceEvent *ev,
+                 PerfettoThread *t,
+                 char phase)
+{
+  Perfetto__Protos__TrackEvent__LegacyEvent *legacy = &w->legacy;
+
+  te_thread_time (w, t, trace_event_get_thread_ts (ev), ev->ts);
+  te_begin (w, t->uuid, PERFETTO_TYPE_NONE);
+  te_name (w, ev->name);
+  te_category (w, ev->category);
+  perfetto_args_write (w, batch, ev);
+  perfetto__protos__track_event__legacy_event__init (legacy);
+  legacy->has_phase = TRUE;
+  legacy->phase = phase;
+  w->te.legacy_event = legacy;
+  return legacy;
+}
+
+/* Gives @legacy @id in the field of @kind, and its @scope (0: none). */
+static void
+legacy_set_id (PerfettoWriter *w,
+               Perfetto__Protos__TrackEvent__LegacyEvent *legacy,
+               TraceChromeIdKind kind,
+               guint64 id,
+               guint32 scope)
+{
+  switch (kind)
+    {
+    case TRACE_CHROME_ID_UNSCOPED:
+      legacy->has_unscoped_id = TRUE;
+      legacy->unscoped_id = id;
+      break;
+    case TRACE_CHROME_ID_GLOBAL:
+      legacy->has_global_id = TRUE;
+      legacy->global_id = id;
+      break;
+    case TRACE_CHROME_ID_LOCAL:
+      legacy->has_local_id = TRUE;
+      legacy->local_id = id;
+      break;
+    default:
+      break;
+    }
+  if (scope != 0)
+    legacy->id_scope = (char *) perfetto_str (w, scope);
+}
+
 /* A JSON stream's process- or global-scoped instant of a known thread:
  * a legacy `i` with its scope on the thread's track, which
  * trace_processor's TrackEvent importer puts on the tracks its JSON
@@ -773,24 +826,17 @@ write_legacy_scoped_instant (PerfettoWriter *w,
                              TraceBatch *batch,
                              const TraceEvent *ev)
 {
-  Perfetto__Protos__TrackEvent__LegacyEvent *legacy = &w->legacy;
+  Perfetto__Protos__TrackEvent__LegacyEvent *legacy;
   PerfettoThread *t;
 
   if (!w->opts.json_order || ev->pid == TRACE_ID_UNKNOWN || ev->tid == TRACE_ID_UNKNOWN ||
       (t = perfetto_thread_get (w, ev->pid, ev->tid, ev->ts)) == NULL)
     return FALSE;
-  te_thread_time (w, t, event_thread_ts (ev), ev->ts);
-  te_begin (w, t->uuid, PERFETTO_TYPE_NONE);
-  te_name (w, ev->name);
-  te_category (w, ev->category);
-  perfetto_args_write (w, batch, ev);
-  perfetto__protos__track_event__legacy_event__init (legacy);
-  legacy->has_phase = legacy->has_instant_event_scope = TRUE;
-  legacy->phase = 'i';
+  legacy = te_legacy_begin (w, batch, ev, t, 'i');
+  legacy->has_instant_event_scope = TRUE;
   legacy->instant_event_scope = (ev->flags & TRACE_EVENT_FLAG_SCOPE_GLOBAL)
                                     ? PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__INSTANT_EVENT_SCOPE__SCOPE_GLOBAL
                                     : PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__INSTANT_EVENT_SCOPE__SCOPE_PROCESS;
-  w->te.legacy_event = legacy;
   te_emit (w, ev->ts);
   return TRUE;
 }
@@ -904,7 +950,7 @@ write_legacy_async (PerfettoWriter *w,
                     TraceBatch *batch,
                     const TraceEvent *ev)
 {
-  Perfetto__Protos__TrackEvent__LegacyEvent *legacy = &w->legacy;
+  Perfetto__Protos__TrackEvent__LegacyEvent *legacy;
   PerfettoThread *t = perfetto_thread_get (w, ev->pid, ev->tid, ev->ts);
 
   if (t == NULL)
@@ -912,27 +958,9 @@ write_legacy_async (PerfettoWriter *w,
       perfetto_writer_drop (w, &w->stats.dropped_thread_table, 1, ev->ts, "event of a thread past the thread table (max-threads) dropped");
       return;
     }
-  te_thread_time (w, t, trace_event_get_thread_ts (ev), ev->ts);
-  te_begin (w, t->uuid, PERFETTO_TYPE_NONE);
-  te_name (w, ev->name);
-  te_category (w, ev->category);
-  perfetto_args_write (w, batch, ev);
-  perfetto__protos__track_event__legacy_event__init (legacy);
-  legacy->has_phase = TRUE;
-  legacy->phase = legacy_async_phase (ev);
-  if (ev->flags & TRACE_EVENT_FLAG_ID_GLOBAL)
-    {
-      legacy->has_unscoped_id = TRUE;
-      legacy->unscoped_id = ev->u.async.id;
-    }
-  else
-    {
-      legacy->has_local_id = TRUE;
-      legacy->local_id = ev->u.async.id;
-    }
-  if (ev->u.async.scope != 0)
-    legacy->id_scope = (char *) perfetto_str (w, ev->u.async.scope);
-  w->te.legacy_event = legacy;
+  legacy = te_legacy_begin (w, batch, ev, t, legacy_async_phase (ev));
+  legacy_set_id (w, legacy, (ev->flags & TRACE_EVENT_FLAG_ID_GLOBAL) ? TRACE_CHROME_ID_UNSCOPED : TRACE_CHROME_ID_LOCAL,
+                 ev->u.async.id, ev->u.async.scope);
   te_flows (w, batch, ev);
   te_emit (w, ev->ts);
 }
@@ -1117,7 +1145,7 @@ write_chrome_phase (PerfettoWriter *w,
                     TraceBatch *batch,
                     const TraceEvent *ev)
 {
-  Perfetto__Protos__TrackEvent__LegacyEvent *legacy = &w->legacy;
+  Perfetto__Protos__TrackEvent__LegacyEvent *legacy;
   PerfettoThread *t = perfetto_thread_get (w, ev->pid, ev->tid, ev->ts);
 
   if (t == NULL)
@@ -1125,34 +1153,8 @@ write_chrome_phase (PerfettoWriter *w,
       perfetto_writer_drop (w, &w->stats.dropped_thread_table, 1, ev->ts, "event of a thread past the thread table (max-threads) dropped");
       return;
     }
-  te_thread_time (w, t, trace_event_get_thread_ts (ev), ev->ts);
-  te_begin (w, t->uuid, PERFETTO_TYPE_NONE);
-  te_name (w, ev->name);
-  te_category (w, ev->category);
-  perfetto_args_write (w, batch, ev);
-  perfetto__protos__track_event__legacy_event__init (legacy);
-  legacy->has_phase = TRUE;
-  legacy->phase = ev->u.chrome_phase.phase;
-  switch (ev->u.chrome_phase.id_kind)
-    {
-    case TRACE_CHROME_ID_UNSCOPED:
-      legacy->has_unscoped_id = TRUE;
-      legacy->unscoped_id = ev->u.chrome_phase.id;
-      break;
-    case TRACE_CHROME_ID_GLOBAL:
-      legacy->has_global_id = TRUE;
-      legacy->global_id = ev->u.chrome_phase.id;
-      break;
-    case TRACE_CHROME_ID_LOCAL:
-      legacy->has_local_id = TRUE;
-      legacy->local_id = ev->u.chrome_phase.id;
-      break;
-    default:
-      break;
-    }
-  if (ev->u.chrome_phase.scope != 0)
-    legacy->id_scope = (char *) perfetto_str (w, ev->u.chrome_phase.scope);
-  w->te.legacy_event = legacy;
+  legacy = te_legacy_begin (w, batch, ev, t, (char) ev->u.chrome_phase.phase);
+  legacy_set_id (w, legacy, ev->u.chrome_phase.id_kind, ev->u.chrome_phase.id, ev->u.chrome_phase.scope);
   te_emit (w, ev->ts);
 }
 
